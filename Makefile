@@ -1,0 +1,104 @@
+# uncore: a UEFI application that reads Intel uncore performance counters.
+#
+#   make            build/uncore.efi
+#   make check      install what is missing, run host unit tests (ASan+UBSan) and QEMU boot tests
+#   make demo       install what is missing, boot QEMU/OVMF and run `uncore.efi info`
+#   make V=1        show the commands
+
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@printf '  %-7s %s\n' $(1) $(2);)
+
+BUILD     := build
+EFI_INC   := /usr/include/efi
+EFI_LIB   := /usr/lib
+EFI_LDS   := $(EFI_LIB)/elf_x86_64_efi.lds
+EFI_CRT0  := $(EFI_LIB)/crt0-efi-x86_64.o
+
+CC        ?= cc
+LD        := ld
+OBJCOPY   := objcopy
+NM        := nm
+
+WARN      := -std=gnu11 -Wall -Wextra -Werror
+EFI_CFLAGS := $(WARN) -O2 -g0 -fpic -ffreestanding -fno-stack-protector -fno-stack-check \
+	-fshort-wchar -mno-red-zone -maccumulate-outgoing-args -fno-strict-aliasing \
+	-DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG \
+	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -MMD -MP
+EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LDS) -L$(EFI_LIB)
+
+HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -MMD -MP
+HOST_LDFLAGS := -fsanitize=address,undefined
+
+DRIVERS   := status fmt parse cpu pmu skl info
+APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
+	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c
+APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
+
+.PHONY: all check demo deps unit qemu clean
+all: $(BUILD)/uncore.efi
+
+$(BUILD)/efi/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/efi/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(call say,AS,$<)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+# The .so must resolve every symbol itself: an undefined one would be a null
+# call at run time, since nothing loads a UEFI image's dependencies.
+$(BUILD)/%.so: 
+	$(call say,LD,$@)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(filter %.o,$^) -o $@ -lefi -lgnuefi
+	$(Q)undef="$$($(NM) --undefined-only $@)"; if [ -n "$$undef" ]; then \
+		echo "error: $@ has undefined symbols:"; echo "$$undef"; rm -f $@; exit 1; fi
+
+$(BUILD)/uncore.so: $(APP_OBJS)
+
+$(BUILD)/%.efi: $(BUILD)/%.so
+	$(call say,OBJCOPY,$@)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
+		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	$(Q)size=$$(stat -c %s $@); if [ $$size -gt 262144 ]; then \
+		echo "error: $@ is $$size bytes; the limit is 256 KiB"; exit 1; fi
+
+# ---- host unit tests (ASan + UBSan); each test links only what it tests ----
+HOST := $(BUILD)/host
+$(HOST)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+hobj = $(patsubst %.c,$(HOST)/%.o,$(1))
+T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
+
+UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app
+$(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
+$(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c)
+$(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c)
+$(HOST)/test_cpu: $(call hobj,tests/unit/test_cpu.c $(T_FAKE) drivers/cpu.c drivers/status.c)
+$(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c drivers/cpu.c drivers/pmu.c \
+	drivers/skl.c drivers/fmt.c drivers/status.c)
+$(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/info.c drivers/cpu.c \
+	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c)
+
+$(addprefix $(HOST)/,$(UNIT_TESTS)):
+	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
+
+deps:
+	$(Q)tests/deps.sh
+
+unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
+	$(Q)tests/run-unit.sh $^
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS))
+	$(Q)tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/qemu/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,24 @@
+/* Processor identification from CPUID, through the hardware seam. */
+#ifndef UNC_CPU_H
+#define UNC_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "hw.h"
+
+struct cpu_info {
+	char vendor[13];
+	char brand[49];          /* "" when leaf 0x80000004 is absent */
+	uint32_t family, model, stepping; /* display values (extended fields folded in) */
+	uint32_t max_leaf, max_ext_leaf;
+	bool is_intel;
+	bool hypervisor;         /* CPUID.1:ECX[31] */
+	unsigned phys_addr_bits; /* CPUID.80000008H:EAX[7:0], 36 when absent */
+	/* Per package; 0 when CPUID does not say. */
+	unsigned cores, threads;
+	const char *topology_source; /* "CPUID leaf 0xB", "CPUID leaves 1 and 4" or "unknown" */
+};
+
+void cpu_identify(const struct hw *hw, struct cpu_info *ret);
+
+#endif

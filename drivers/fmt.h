@@ -1,0 +1,47 @@
+/* A small printf for both builds, and the output sink the reports write to.
+ *
+ * Conversions: %% %c %s %d %i %u %x %X %p, with flags '-' and '0', a field
+ * width, a precision for %s, and the length modifiers l, ll and z (all 64-bit
+ * on the LP64 targets we build for). No floating point: reports print fixed
+ * point through fmt_fixed(). */
+#ifndef UNC_FMT_H
+#define UNC_FMT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UNC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* Formats into buf (always NUL-terminated when size > 0). Returns the length
+ * the full output would have had, as C's snprintf does. */
+size_t fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+size_t fmt_snprintf(char *buf, size_t size, const char *fmt, ...) UNC_PRINTF(3, 4);
+
+/* A text sink. efi/console.c writes to ConOut; tests write to a buffer. */
+struct out {
+	void (*write)(void *ctx, const char *s, size_t len);
+	void *ctx;
+};
+
+void out_vprintf(struct out *o, const char *fmt, va_list ap);
+void out_printf(struct out *o, const char *fmt, ...) UNC_PRINTF(2, 3);
+void out_puts(struct out *o, const char *s);
+
+/* Writes s as a JSON string literal, quotes included. */
+void out_json_str(struct out *o, const char *s);
+
+/* value / 10^decimals printed with exactly `decimals` digits after the point,
+ * rounded half up: fmt_fixed(buf, n, 2592012345, 6) -> "2592.012" at 3 digits. */
+size_t fmt_fixed(char *buf, size_t size, uint64_t num, uint64_t den, unsigned decimals);
+
+/* A growable-by-truncation buffer sink for tests and for building lines. */
+struct strbuf {
+	char *buf;
+	size_t size, len; /* len counts everything written, even past size */
+};
+
+void strbuf_init(struct strbuf *sb, char *buf, size_t size);
+struct out strbuf_out(struct strbuf *sb);
+
+#endif

@@ -1,0 +1,96 @@
+/* The hardware seam: the only way drivers/ touches hardware.
+ *
+ * efi/hw_native.c implements it with rdmsr/wrmsr (guarded against #GP),
+ * EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL, plain 32-bit loads and the TSC.
+ * tests/unit/fake_hw.c implements it with a strict register file.
+ * Nothing here includes a firmware header. */
+#ifndef UNC_HW_H
+#define UNC_HW_H
+
+#include <stdint.h>
+#include "status.h"
+
+struct pci_addr {
+	uint8_t bus, dev, func;
+};
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+/* How MSR accesses reach the hardware; reported by `info` and stored with results. */
+enum hw_msr_mode {
+	HW_MSR_NATIVE,   /* rdmsr/wrmsr on this processor */
+	HW_MSR_EMULATED, /* routed to the uncore emulator (tests/emu) */
+};
+
+struct hw_ops {
+	/* UNC_E_FAULT when the access raised #GP; *ret_val is then left untouched. */
+	enum unc_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *ret_val);
+	enum unc_status (*msr_write)(void *ctx, uint32_t msr, uint64_t val);
+	/* 32-bit configuration access; off must be 4-byte aligned, below 0x1000. */
+	enum unc_status (*pci_read32)(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val);
+	enum unc_status (*pci_write32)(void *ctx, struct pci_addr a, uint16_t off, uint32_t val);
+	/* One 32-bit load from physical memory; phys must be 4-byte aligned. */
+	enum unc_status (*mmio_read32)(void *ctx, uint64_t phys, uint32_t *ret_val);
+	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret);
+	/* Monotonic ticks; struct hw.tick_hz says how many make a second. */
+	uint64_t (*ticks)(void *ctx);
+};
+
+struct hw {
+	const struct hw_ops *ops;
+	void *ctx;
+	uint64_t tick_hz;
+	enum hw_msr_mode msr_mode;
+};
+
+static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uint64_t *ret_val)
+{
+	return hw->ops->msr_read(hw->ctx, msr, ret_val);
+}
+
+static inline enum unc_status hw_msr_write(const struct hw *hw, uint32_t msr, uint64_t val)
+{
+	return hw->ops->msr_write(hw->ctx, msr, val);
+}
+
+static inline enum unc_status hw_pci_read32(const struct hw *hw, struct pci_addr a, uint16_t off,
+					    uint32_t *ret_val)
+{
+	if (off & 3 || off >= 0x1000)
+		return UNC_E_RANGE;
+	return hw->ops->pci_read32(hw->ctx, a, off, ret_val);
+}
+
+static inline enum unc_status hw_pci_write32(const struct hw *hw, struct pci_addr a, uint16_t off,
+					     uint32_t val)
+{
+	if (off & 3 || off >= 0x1000)
+		return UNC_E_RANGE;
+	return hw->ops->pci_write32(hw->ctx, a, off, val);
+}
+
+static inline enum unc_status hw_mmio_read32(const struct hw *hw, uint64_t phys, uint32_t *ret_val)
+{
+	if (phys & 3)
+		return UNC_E_RANGE;
+	return hw->ops->mmio_read32(hw->ctx, phys, ret_val);
+}
+
+static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret)
+{
+	hw->ops->cpuid(hw->ctx, leaf, subleaf, ret);
+}
+
+static inline uint64_t hw_ticks(const struct hw *hw)
+{
+	return hw->ops->ticks(hw->ctx);
+}
+
+static inline const char *hw_msr_mode_name(enum hw_msr_mode m)
+{
+	return m == HW_MSR_EMULATED ? "emulated" : "native";
+}
+
+#endif

@@ -1,0 +1,284 @@
+#include "info.h"
+
+#include <string.h>
+
+#include "skl.h"
+
+static const struct pci_addr host_bridge = { 0, 0, 0 };
+
+/* Reads one MSR for a probe; a fault is recorded, never turned into a zero. */
+static enum unc_status probe_msr(const struct hw *hw, struct platform_info *pi, uint32_t msr,
+				 uint64_t *ret_val)
+{
+	enum unc_status st = hw_msr_read(hw, msr, ret_val);
+
+	if (st == UNC_E_FAULT && pi->nfaults < INFO_MAX_FAULTS)
+		pi->faults[pi->nfaults++] = (struct msr_access){ msr, false };
+	return st;
+}
+
+static void note_busy(struct platform_info *pi, uint32_t msr, uint64_t v)
+{
+	pi->in_use = true;
+	if (pi->nbusy < INFO_MAX_BUSY)
+		pi->busy[pi->nbusy++] = (struct msr_value){ msr, v };
+}
+
+/* In use: global EN set, or any event select (or the fixed counter's
+ * control) non-zero, on the CBos that MSR_UNC_CBO_CONFIG says exist. */
+static void probe_in_use(const struct hw *hw, struct platform_info *pi)
+{
+	const struct pmu_driver *drv = &skl_client_uncore;
+	bool complete = true;
+	uint64_t v;
+
+	if (probe_msr(hw, pi, MSR_UNC_PERF_GLOBAL_CTRL, &v) == UNC_OK) {
+		pi->global_ctrl = v;
+		if (v & UNC_GLOBAL_CTRL_EN)
+			note_busy(pi, MSR_UNC_PERF_GLOBAL_CTRL, v);
+	} else {
+		complete = false;
+	}
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *unit = &drv->units[u];
+		unsigned boxes = u == SKL_UNIT_CBO ? pi->cbo_count : unit->max_boxes;
+		for (unsigned box = 0; box < boxes; box++) {
+			for (unsigned i = 0; i < unit->counters; i++) {
+				uint32_t msr = pmu_unit_sel(unit, box, i);
+				if (probe_msr(hw, pi, msr, &v) != UNC_OK) {
+					complete = false;
+					continue;
+				}
+				pi->selects_checked++;
+				if (v)
+					note_busy(pi, msr, v);
+			}
+		}
+	}
+	pi->in_use_known = complete;
+}
+
+static void probe_pci(const struct hw *hw, struct platform_info *pi)
+{
+	uint32_t id, lo, hi;
+
+	pi->host_bridge_st = hw_pci_read32(hw, host_bridge, 0, &id);
+	if (pi->host_bridge_st == UNC_OK) {
+		pi->hb_vendor = id & 0xffff;
+		pi->hb_device = id >> 16;
+		pi->hb_known = skl_host_bridge_known(pi->hb_vendor, pi->hb_device);
+		if (pi->hb_vendor == 0xffff)
+			pi->host_bridge_st = UNC_E_NOT_FOUND;
+	}
+	if (pi->host_bridge_st != UNC_OK) {
+		pi->mchbar_st = pi->host_bridge_st;
+		return;
+	}
+	pi->mchbar_st = hw_pci_read32(hw, host_bridge, SKL_MCHBAR_LO, &lo);
+	if (pi->mchbar_st == UNC_OK)
+		pi->mchbar_st = hw_pci_read32(hw, host_bridge, SKL_MCHBAR_HI, &hi);
+	if (pi->mchbar_st != UNC_OK)
+		return;
+	pi->mchbar_raw = (uint64_t)hi << 32 | lo;
+	pi->mchbar_enabled = pi->mchbar_raw & SKL_MCHBAR_ENABLE;
+	pi->mchbar_base = pi->mchbar_raw & SKL_MCHBAR_MASK;
+	pi->mchbar_in_range = pi->cpu.phys_addr_bits >= 64 ||
+			      pi->mchbar_base < ((uint64_t)1 << pi->cpu.phys_addr_bits);
+}
+
+static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
+{
+	pi->verdict = st;
+	fmt_snprintf(pi->verdict_reason, sizeof(pi->verdict_reason), "%s", why);
+}
+
+enum unc_status info_gather(const struct hw *hw, struct platform_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	cpu_identify(hw, &pi->cpu);
+	const struct pmu_model *model = pmu_match_model(&skl_client_uncore, &pi->cpu);
+	pi->model_name = model ? model->name : NULL;
+	pi->tsc_hz = hw->tick_hz;
+	pi->msr_mode = hw->msr_mode;
+
+	/* Only a supported model gets its uncore MSRs read: elsewhere these
+	 * addresses mean something else or nothing. */
+	if (pi->model_name) {
+		pi->msrs_probed = true;
+		pi->cbo_config_st = probe_msr(hw, pi, MSR_UNC_CBO_CONFIG, &pi->cbo_config_raw);
+		if (pi->cbo_config_st == UNC_OK) {
+			pi->no_cbo_banks = pi->cbo_config_raw & UNC_CBO_CONFIG_NO_CBO_BANKS;
+			pi->cbo_count = skl_cbo_count_from_raw(pi->no_cbo_banks);
+		}
+		probe_in_use(hw, pi);
+	}
+	probe_pci(hw, pi);
+
+	if (!pi->cpu.is_intel)
+		set_verdict(pi, UNC_E_UNSUPPORTED, "not an Intel CPU");
+	else if (!pi->model_name)
+		set_verdict(pi, UNC_E_UNSUPPORTED, "not a Skylake-client uncore (family 6, models 0x4E 0x5E 0x8E 0x9E 0xA5 0xA6)");
+	else if (pi->nfaults)
+		set_verdict(pi, UNC_E_FAULT, "an uncore MSR faulted");
+	else if (pi->cbo_count == 0)
+		set_verdict(pi, UNC_E_UNSUPPORTED, "MSR_UNC_CBO_CONFIG reports no CBo");
+	else
+		set_verdict(pi, UNC_OK, "ready");
+	return pi->verdict;
+}
+
+static const char *msr_label(uint32_t msr, char *buf, size_t size)
+{
+	const char *n = skl_msr_name(msr, buf, size);
+
+	return n ? n : "?";
+}
+
+void info_print(struct out *o, const struct platform_info *pi)
+{
+	const struct cpu_info *c = &pi->cpu;
+	char name[40], num[32];
+
+	out_printf(o, "cpu:          %s family 0x%x model 0x%x stepping %u%s\n", c->vendor, c->family,
+		   c->model, c->stepping, c->hypervisor ? " (under a hypervisor)" : "");
+	out_printf(o, "brand:        %s\n", c->brand[0] ? c->brand : "(not reported)");
+	if (c->cores)
+		out_printf(o, "topology:     %u cores, %u threads per package (%s)\n", c->cores, c->threads,
+			   c->topology_source);
+	else
+		out_printf(o, "topology:     unknown (CPUID reports no topology)\n");
+	out_printf(o, "phys address: %u bits\n", c->phys_addr_bits);
+	if (!c->is_intel)
+		out_printf(o, "uncore:       unsupported: not an Intel CPU (vendor %s)\n", c->vendor);
+	else if (!pi->model_name)
+		out_printf(o, "uncore:       unsupported model: family 0x%x model 0x%x is not a Skylake-client uncore\n",
+			   c->family, c->model);
+	else
+		out_printf(o, "uncore:       supported: Skylake-client, %s\n", pi->model_name);
+	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));
+
+	if (!pi->msrs_probed) {
+		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (unsupported CPU)\n");
+		out_printf(o, "pmu in use:   not checked (unsupported CPU)\n");
+	} else {
+		if (pi->cbo_config_st != UNC_OK) {
+			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): read failed: %s\n", unc_strerror(pi->cbo_config_st));
+		} else {
+			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): raw 0x%lx, NO_CBO_BANKS %u, CBo count %u (manual: subtract one)\n",
+				   (unsigned long)pi->cbo_config_raw, pi->no_cbo_banks, pi->cbo_count);
+			if (pi->no_cbo_banks == 0)
+				out_printf(o, "  warning: NO_CBO_BANKS is 0; no CBo can be programmed\n");
+			else if (pi->no_cbo_banks - 1 > pi->cbo_count)
+				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; the manual allows at most %u\n",
+					   pi->no_cbo_banks, pi->no_cbo_banks - 1, pi->cbo_count);
+			if (c->cores && c->cores != pi->cbo_count)
+				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", pi->cbo_count,
+					   c->cores);
+		}
+		if (!pi->in_use_known)
+			out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
+		else if (!pi->in_use)
+			out_printf(o, "pmu in use:   no (global control 0x%lx, %u event selects all zero)\n",
+				   (unsigned long)pi->global_ctrl, pi->selects_checked);
+		else
+			out_printf(o, "pmu in use:   yes\n");
+		for (unsigned i = 0; i < pi->nbusy; i++)
+			out_printf(o, "  %s (0x%x) = 0x%lx\n", msr_label(pi->busy[i].msr, name, sizeof(name)),
+				   pi->busy[i].msr, (unsigned long)pi->busy[i].value);
+	}
+
+	if (pi->host_bridge_st != UNC_OK) {
+		out_printf(o, "host bridge:  00:00.0 not readable: %s\n", unc_strerror(pi->host_bridge_st));
+	} else {
+		out_printf(o, "host bridge:  00:00.0 vendor 0x%04x device 0x%04x (%s)\n", pi->hb_vendor, pi->hb_device,
+			   pi->hb_known ? "known Skylake-client ID" : "not a known Skylake-client ID");
+	}
+	if (pi->mchbar_st != UNC_OK) {
+		out_printf(o, "MCHBAR:       not read: %s\n", unc_strerror(pi->mchbar_st));
+	} else {
+		const char *state = !pi->mchbar_enabled   ? "disabled (bit 0 clear)"
+				    : pi->mchbar_base == 0 ? "enabled but base is zero"
+				    : !pi->mchbar_in_range ? "enabled but base is above the physical address width"
+							   : "enabled";
+		out_printf(o, "MCHBAR:       raw 0x%016lx (0x4C:0x48), enable %u, base 0x%lx (mask 0x7FFFFF8000): %s\n",
+			   (unsigned long)pi->mchbar_raw, pi->mchbar_enabled ? 1 : 0, (unsigned long)pi->mchbar_base,
+			   state);
+	}
+	fmt_fixed(num, sizeof(num), pi->tsc_hz, 1000000, 3);
+	out_printf(o, "tsc:          %s MHz\n", num);
+	if (!pi->nfaults)
+		out_printf(o, "faults:       none\n");
+	for (unsigned i = 0; i < pi->nfaults; i++)
+		out_printf(o, "fault:        %s 0x%x (%s) raised #GP\n", pi->faults[i].write ? "wrmsr" : "rdmsr",
+			   pi->faults[i].msr, msr_label(pi->faults[i].msr, name, sizeof(name)));
+	out_printf(o, "verdict:      %s%s\n", pi->verdict == UNC_OK ? "uncore PMU usable: " : "uncore PMU unusable: ",
+		   pi->verdict_reason);
+}
+
+static void json_hex(struct out *o, const char *key, uint64_t v, bool comma)
+{
+	out_printf(o, "\"%s\":\"0x%lx\"%s", key, (unsigned long)v, comma ? "," : "");
+}
+
+void info_print_json(struct out *o, const struct platform_info *pi)
+{
+	const struct cpu_info *c = &pi->cpu;
+	char name[40];
+
+	out_puts(o, "{\"cpu\":{\"vendor\":");
+	out_json_str(o, c->vendor);
+	out_printf(o, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"brand\":", c->family, c->model, c->stepping);
+	out_json_str(o, c->brand);
+	out_printf(o, ",\"cores\":%u,\"threads\":%u,\"topology_source\":", c->cores, c->threads);
+	out_json_str(o, c->topology_source);
+	out_printf(o, ",\"hypervisor\":%s,\"phys_addr_bits\":%u},", c->hypervisor ? "true" : "false",
+		   c->phys_addr_bits);
+	out_printf(o, "\"supported\":%s,\"model_name\":", pi->model_name ? "true" : "false");
+	if (pi->model_name)
+		out_json_str(o, pi->model_name);
+	else
+		out_puts(o, "null");
+	out_printf(o, ",\"msr_access\":\"%s\",", hw_msr_mode_name(pi->msr_mode));
+	if (pi->msrs_probed && pi->cbo_config_st == UNC_OK) {
+		out_puts(o, "\"cbo_config\":{");
+		json_hex(o, "raw", pi->cbo_config_raw, true);
+		out_printf(o, "\"no_cbo_banks\":%u,\"cbo_count\":%u},", pi->no_cbo_banks, pi->cbo_count);
+	} else {
+		out_puts(o, "\"cbo_config\":null,");
+	}
+	if (pi->msrs_probed && pi->in_use_known) {
+		out_printf(o, "\"pmu_in_use\":%s,", pi->in_use ? "true" : "false");
+	} else {
+		out_puts(o, "\"pmu_in_use\":null,");
+	}
+	out_puts(o, "\"pmu_busy_registers\":[");
+	for (unsigned i = 0; i < pi->nbusy; i++) {
+		out_printf(o, "%s{\"msr\":\"0x%x\",\"name\":\"%s\",", i ? "," : "", pi->busy[i].msr,
+			   msr_label(pi->busy[i].msr, name, sizeof(name)));
+		json_hex(o, "value", pi->busy[i].value, false);
+		out_puts(o, "}");
+	}
+	out_puts(o, "],");
+	if (pi->host_bridge_st == UNC_OK)
+		out_printf(o, "\"host_bridge\":{\"vendor\":\"0x%04x\",\"device\":\"0x%04x\",\"known\":%s},", pi->hb_vendor,
+			   pi->hb_device, pi->hb_known ? "true" : "false");
+	else
+		out_puts(o, "\"host_bridge\":null,");
+	if (pi->mchbar_st == UNC_OK) {
+		out_puts(o, "\"mchbar\":{");
+		json_hex(o, "raw", pi->mchbar_raw, true);
+		out_printf(o, "\"enabled\":%s,", pi->mchbar_enabled ? "true" : "false");
+		json_hex(o, "base", pi->mchbar_base, true);
+		out_printf(o, "\"in_range\":%s},", pi->mchbar_in_range ? "true" : "false");
+	} else {
+		out_puts(o, "\"mchbar\":null,");
+	}
+	out_printf(o, "\"tsc_hz\":%lu,\"faults\":[", (unsigned long)pi->tsc_hz);
+	for (unsigned i = 0; i < pi->nfaults; i++)
+		out_printf(o, "%s{\"op\":\"%s\",\"msr\":\"0x%x\",\"name\":\"%s\"}", i ? "," : "",
+			   pi->faults[i].write ? "wrmsr" : "rdmsr", pi->faults[i].msr,
+			   msr_label(pi->faults[i].msr, name, sizeof(name)));
+	out_printf(o, "],\"usable\":%s,\"verdict\":", pi->verdict == UNC_OK ? "true" : "false");
+	out_json_str(o, pi->verdict_reason);
+	out_puts(o, "}\n");
+}

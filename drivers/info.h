@@ -1,0 +1,70 @@
+/* `uncore.efi info`: the platform facts a lab needs before trusting a
+ * measurement. Gathering only reads; it never writes an MSR or PCI register. */
+#ifndef UNC_INFO_H
+#define UNC_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cpu.h"
+#include "fmt.h"
+#include "hw.h"
+
+#define INFO_MAX_FAULTS 16
+#define INFO_MAX_BUSY   16
+
+struct msr_access {
+	uint32_t msr;
+	bool write;
+};
+
+struct msr_value {
+	uint32_t msr;
+	uint64_t value;
+};
+
+struct platform_info {
+	struct cpu_info cpu;
+	const char *model_name;       /* non-NULL: a supported Skylake-client model */
+
+	bool msrs_probed;             /* false on a non-Intel or unsupported CPU */
+	enum unc_status cbo_config_st;
+	uint64_t cbo_config_raw;
+	unsigned no_cbo_banks;        /* Table 2-6, bits 3:0 */
+	unsigned cbo_count;           /* derived per Section 2.4.1 */
+
+	bool in_use_known;            /* every register the check needs was read */
+	bool in_use;
+	uint64_t global_ctrl;
+	struct msr_value busy[INFO_MAX_BUSY]; /* the registers that show use */
+	unsigned nbusy;
+	unsigned selects_checked;
+
+	enum unc_status host_bridge_st;
+	uint16_t hb_vendor, hb_device;
+	bool hb_known;
+
+	enum unc_status mchbar_st;
+	uint64_t mchbar_raw;
+	bool mchbar_enabled;
+	uint64_t mchbar_base;
+	bool mchbar_in_range;         /* base below 2^phys_addr_bits */
+
+	uint64_t tsc_hz;
+	enum hw_msr_mode msr_mode;
+
+	struct msr_access faults[INFO_MAX_FAULTS];
+	unsigned nfaults;
+
+	/* The verdict: UNC_OK only when the uncore PMU can be used. */
+	enum unc_status verdict;
+	char verdict_reason[160];
+};
+
+/* Gathers every fact it can; returns the verdict (UNC_OK, UNC_E_UNSUPPORTED
+ * or UNC_E_FAULT). */
+enum unc_status info_gather(const struct hw *hw, struct platform_info *ret);
+
+void info_print(struct out *o, const struct platform_info *pi);
+void info_print_json(struct out *o, const struct platform_info *pi);
+
+#endif

@@ -1,0 +1,68 @@
+#include "parse.h"
+
+static int digit_value(char c, unsigned base)
+{
+	int v;
+
+	if (c >= '0' && c <= '9')
+		v = c - '0';
+	else if (c >= 'a' && c <= 'f')
+		v = c - 'a' + 10;
+	else if (c >= 'A' && c <= 'F')
+		v = c - 'A' + 10;
+	else
+		return -1;
+	return (unsigned)v < base ? v : -1;
+}
+
+/* Parses digits of `base` from *s up to a character in `stop` (or the end). */
+static bool parse_digits(const char **s, unsigned base, uint64_t max, const char *stop, uint64_t *ret)
+{
+	uint64_t v = 0;
+	const char *p = *s;
+
+	if (!*p)
+		return false;
+	for (; *p; p++) {
+		bool at_stop = false;
+		for (const char *t = stop; *t; t++)
+			if (*p == *t)
+				at_stop = true;
+		if (at_stop)
+			break;
+		int d = digit_value(*p, base);
+		if (d < 0 || v > (max - (uint64_t)d) / base)
+			return false;
+		v = v * base + (uint64_t)d;
+	}
+	if (p == *s)
+		return false;
+	*s = p;
+	*ret = v;
+	return true;
+}
+
+bool parse_u64(const char *s, uint64_t max, uint64_t *ret_val)
+{
+	unsigned base = 10;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	return parse_digits(&s, base, max, "", ret_val) && !*s;
+}
+
+bool parse_pci_bdf(const char *s, struct pci_addr *ret)
+{
+	uint64_t bus, dev, func;
+
+	if (!parse_digits(&s, 16, 0xff, ":", &bus) || *s++ != ':')
+		return false;
+	if (!parse_digits(&s, 16, 0x1f, ".", &dev) || *s++ != '.')
+		return false;
+	if (!parse_digits(&s, 16, 0x7, "", &func) || *s)
+		return false;
+	*ret = (struct pci_addr){ (uint8_t)bus, (uint8_t)dev, (uint8_t)func };
+	return true;
+}

@@ -1,0 +1,16 @@
+/* Strict number parsing for command lines and option strings. */
+#ifndef UNC_PARSE_H
+#define UNC_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "hw.h"
+
+/* Whole-string unsigned integer: "0x" prefix for hex, otherwise decimal.
+ * Rejects empty strings, signs, junk and values above max. */
+bool parse_u64(const char *s, uint64_t max, uint64_t *ret_val);
+
+/* "B:D.F" in hex as lspci prints it: bus 0-ff, device 0-1f, function 0-7. */
+bool parse_pci_bdf(const char *s, struct pci_addr *ret);
+
+#endif

@@ -1,0 +1,82 @@
+#include "skl.h"
+
+#include "fmt.h"
+
+static const struct pmu_model skl_models[] = {
+	{ 6, 0x4E, "Skylake (mobile)" },
+	{ 6, 0x5E, "Skylake (desktop)" },
+	{ 6, 0x8E, "Kaby/Coffee/Whiskey/Amber/Comet Lake (mobile)" },
+	{ 6, 0x9E, "Kaby/Coffee Lake (desktop)" },
+	{ 6, 0xA5, "Comet Lake (desktop)" },
+	{ 6, 0xA6, "Comet Lake (mobile)" },
+	{ 0, 0, 0 },
+};
+
+/* Table 2-7: THR 28:24, INV 23, EN 22, OVF_EN 20, E 18, UMASK 15:8, EVT_SEL 7:0. */
+#define SKL_SEL_RW  0x1FD4FFFFull
+/* Table 2-4: CNT_EN 22, OVF_EN 20. */
+#define SKL_FIXED_RW 0x00500000ull
+
+static const struct pmu_unit skl_units[SKL_NUNITS] = {
+	[SKL_UNIT_CBO] = { "CBO", 2, 44, 4, MSR_UNC_CBO_0_PERFEVTSEL0, MSR_UNC_CBO_0_PERFCTR0, 0x10, SKL_SEL_RW },
+	[SKL_UNIT_ARB] = { "ARB", 2, 44, 1, MSR_UNC_ARB_PERFEVTSEL0, MSR_UNC_ARB_PERFCTR0, 0, SKL_SEL_RW },
+	[SKL_UNIT_FIXED] = { "FIXED", 1, 48, 1, MSR_UNC_PERF_FIXED_CTRL, MSR_UNC_PERF_FIXED_CTR, 0, SKL_FIXED_RW },
+};
+
+const struct pmu_driver skl_client_uncore = {
+	.name = "skl-client-uncore",
+	.models = skl_models,
+	.units = skl_units,
+	.nunits = SKL_NUNITS,
+};
+
+unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks)
+{
+	unsigned n = no_cbo_banks ? no_cbo_banks - 1 : 0;
+	unsigned max = skl_units[SKL_UNIT_CBO].max_boxes;
+
+	return n > max ? max : n;
+}
+
+const char *skl_msr_name(uint32_t msr, char *buf, size_t size)
+{
+	switch (msr) {
+	case MSR_UNC_PERF_GLOBAL_CTRL: return "MSR_UNC_PERF_GLOBAL_CTRL";
+	case MSR_UNC_PERF_GLOBAL_STATUS: return "MSR_UNC_PERF_GLOBAL_STATUS";
+	case MSR_UNC_PERF_FIXED_CTRL: return "MSR_UNC_PERF_FIXED_CTRL";
+	case MSR_UNC_PERF_FIXED_CTR: return "MSR_UNC_PERF_FIXED_CTR";
+	case MSR_UNC_CBO_CONFIG: return "MSR_UNC_CBO_CONFIG";
+	}
+	for (unsigned u = SKL_UNIT_CBO; u <= SKL_UNIT_ARB; u++) {
+		const struct pmu_unit *pu = &skl_units[u];
+		for (unsigned box = 0; box < pu->max_boxes; box++) {
+			for (unsigned i = 0; i < pu->counters; i++) {
+				const char *kind = NULL;
+				if (msr == pmu_unit_sel(pu, box, i))
+					kind = "PERFEVTSEL";
+				else if (msr == pmu_unit_ctr(pu, box, i))
+					kind = "PERFCTR";
+				if (!kind)
+					continue;
+				if (pu->box_stride)
+					fmt_snprintf(buf, size, "MSR_UNC_%s_%u_%s%u", pu->name, box, kind, i);
+				else
+					fmt_snprintf(buf, size, "MSR_UNC_%s_%s%u", pu->name, kind, i);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
+int skl_host_bridge_known(uint16_t vendor, uint16_t device)
+{
+	static const uint16_t ids[] = { 0x1900, 0x1904, 0x190C, 0x190F, 0x1910, 0x191F, 0x1918 };
+
+	if (vendor != 0x8086)
+		return 0;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (ids[i] == device)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* 6th-generation Intel Core (Skylake-client) uncore: Intel 334060-001.
+ * Register names and addresses are those of Table 2-1. */
+#ifndef UNC_SKL_H
+#define UNC_SKL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hw.h"
+#include "pmu.h"
+
+#define MSR_UNC_PERF_GLOBAL_CTRL   0xE01u
+#define MSR_UNC_PERF_GLOBAL_STATUS 0xE02u
+#define MSR_UNC_PERF_FIXED_CTRL    0x394u
+#define MSR_UNC_PERF_FIXED_CTR     0x395u
+#define MSR_UNC_CBO_CONFIG         0x396u
+#define MSR_UNC_ARB_PERFCTR0       0x3B0u
+#define MSR_UNC_ARB_PERFEVTSEL0    0x3B2u
+#define MSR_UNC_CBO_0_PERFEVTSEL0  0x700u
+#define MSR_UNC_CBO_0_PERFCTR0     0x706u
+
+/* Table 2-2 */
+#define UNC_GLOBAL_CTRL_EN         (1ull << 29)
+/* Table 2-4 / 2-7 */
+#define UNC_CTRL_EN                (1ull << 22)
+/* Table 2-6 */
+#define UNC_CBO_CONFIG_NO_CBO_BANKS 0xFull
+
+enum skl_unit_id { SKL_UNIT_CBO, SKL_UNIT_ARB, SKL_UNIT_FIXED, SKL_NUNITS };
+
+extern const struct pmu_driver skl_client_uncore;
+
+/* Section 2.4.1: "read this register and subtract one". A raw field of 0
+ * would give -1; it is reported as 0 CBos (and flagged by the caller). The
+ * result is capped at the four CBos of Table 1-2. */
+unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks);
+
+/* Names an uncore MSR as the manual does ("MSR_UNC_CBO_2_PERFEVTSEL1"), or
+ * returns NULL for an address outside Table 2-1. */
+const char *skl_msr_name(uint32_t msr, char *buf, size_t size);
+
+/* The Skylake-client host bridges Linux's uncore_snb.c matches (0:0.0 device ID). */
+int skl_host_bridge_known(uint16_t vendor, uint16_t device);
+
+/* MCHBAR: 0:0.0 offsets 0x48 (low) and 0x4C (high); Section 3.3's mask. */
+#define SKL_MCHBAR_LO     0x48u
+#define SKL_MCHBAR_HI     0x4Cu
+#define SKL_MCHBAR_MASK   0x0007FFFFF8000ull
+#define SKL_MCHBAR_ENABLE 0x1ull
+
+#endif

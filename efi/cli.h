@@ -1,0 +1,40 @@
+/* The command line, parsed without firmware headers so the host tests can
+ * drive it. efi/main.c converts the shell's UCS-2 arguments to ASCII first. */
+#ifndef UNC_CLI_H
+#define UNC_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../drivers/hw.h"
+
+#define CLI_MAX_ARGS    64
+#define CLI_MAX_ARG_LEN 255
+
+enum cli_verb {
+	CLI_HELP,
+	CLI_VERSION,
+	CLI_INFO,
+	CLI_MSR_READ,
+	CLI_MSR_WRITE,
+	CLI_PCI_READ,
+	CLI_MMIO_READ,
+};
+
+struct cli_cmd {
+	enum cli_verb verb;
+	bool json;
+	uint32_t msr;
+	uint64_t value;
+	struct pci_addr pci;
+	uint16_t offset;
+	uint64_t addr;
+};
+
+/* argv[0] is the program name. On error returns UNC_E_INVALID and writes a
+ * one-line message naming the bad argument into err. */
+enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *ret, char *err, size_t errsize);
+
+extern const char cli_usage[];
+
+#endif

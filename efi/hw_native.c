@@ -1,0 +1,210 @@
+#include "native.h"
+
+#include <efilib.h>
+
+#include "pi.h"
+
+extern uint64_t unc_asm_rdmsr(uint32_t msr);
+extern void unc_asm_wrmsr(uint32_t msr, uint64_t value);
+extern const char unc_rdmsr_insn[], unc_wrmsr_insn[];
+
+struct native {
+	UNC_EFI_CPU_ARCH_PROTOCOL *cpu;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
+};
+
+static struct native native;
+static volatile int gp_faulted;
+
+/* Vector 13 while one guarded rdmsr/wrmsr runs. A fault on one of our two
+ * instructions is recorded and stepped over (both are 2 bytes long). Any
+ * other #GP is not ours: we remove ourselves and return without moving RIP,
+ * so the instruction faults again into the firmware's own handler. */
+static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+{
+	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
+
+	(void)type;
+	if (x->Rip == (UINT64)(UINTN)unc_rdmsr_insn || x->Rip == (UINT64)(UINTN)unc_wrmsr_insn) {
+		gp_faulted = 1;
+		x->Rip += 2;
+		return;
+	}
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
+}
+
+static enum unc_status guard_on(void)
+{
+	if (!native.cpu)
+		return UNC_E_NOT_FOUND;
+	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, gp_handler)))
+		return UNC_E_DEVICE;
+	gp_faulted = 0;
+	return UNC_OK;
+}
+
+static enum unc_status guard_off(void)
+{
+	int faulted = gp_faulted;
+
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
+	return faulted ? UNC_E_FAULT : UNC_OK;
+}
+
+static enum unc_status native_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
+{
+	enum unc_status st = guard_on();
+	uint64_t v;
+
+	(void)ctx;
+	if (st)
+		return st;
+	v = unc_asm_rdmsr(msr);
+	st = guard_off();
+	if (st == UNC_OK)
+		*ret_val = v;
+	return st;
+}
+
+static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
+{
+	enum unc_status st = guard_on();
+
+	(void)ctx;
+	if (st)
+		return st;
+	unc_asm_wrmsr(msr, val);
+	return guard_off();
+}
+
+/* EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS: Register 7:0, Function 15:8,
+ * Device 23:16, Bus 31:24, ExtendedRegister 63:32 (used when >= 0x100). */
+static UINT64 rb_address(struct pci_addr a, uint16_t off)
+{
+	UINT64 addr = (UINT64)a.bus << 24 | (UINT64)a.dev << 16 | (UINT64)a.func << 8;
+
+	return off < 0x100 ? addr | off : addr | (UINT64)off << 32;
+}
+
+static enum unc_status native_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
+{
+	UINT32 v = 0;
+
+	(void)ctx;
+	if (!native.rb)
+		return UNC_E_NOT_FOUND;
+	if (EFI_ERROR(native.rb->Pci.Read(native.rb, EfiPciIoWidthUint32, rb_address(a, off), 1, &v)))
+		return UNC_E_DEVICE;
+	*ret_val = v;
+	return UNC_OK;
+}
+
+static enum unc_status native_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
+{
+	UINT32 v = val;
+
+	(void)ctx;
+	if (!native.rb)
+		return UNC_E_NOT_FOUND;
+	if (EFI_ERROR(native.rb->Pci.Write(native.rb, EfiPciIoWidthUint32, rb_address(a, off), 1, &v)))
+		return UNC_E_DEVICE;
+	return UNC_OK;
+}
+
+/* UEFI identity-maps memory, so a physical address is a pointer. One
+ * 32-bit load: IMC counters must never be read 64 bits at a time. */
+static enum unc_status native_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
+{
+	(void)ctx;
+	*ret_val = *(volatile uint32_t *)(UINTN)phys;
+	return UNC_OK;
+}
+
+static void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)ctx;
+	__asm__ volatile("cpuid" : "=a"(r->eax), "=b"(r->ebx), "=c"(r->ecx), "=d"(r->edx) : "a"(leaf), "c"(subleaf));
+}
+
+static uint64_t native_ticks(void *ctx)
+{
+	uint32_t lo, hi;
+
+	(void)ctx;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static const struct hw_ops native_ops = {
+	.msr_read = native_msr_read,
+	.msr_write = native_msr_write,
+	.pci_read32 = native_pci_read32,
+	.pci_write32 = native_pci_write32,
+	.mmio_read32 = native_mmio_read32,
+	.cpuid = native_cpuid,
+	.ticks = native_ticks,
+};
+
+static EFI_GUID cpu_arch_guid = UNC_EFI_CPU_ARCH_PROTOCOL_GUID;
+static EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
+
+/* The root bridge of segment 0, the one that decodes bus 0. */
+static EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *find_root_bridge(void)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *found = NULL;
+
+	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &rb_guid, NULL, &n, &handles)))
+		return NULL;
+	for (UINTN i = 0; i < n && !found; i++) {
+		EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
+		if (!EFI_ERROR(BS->HandleProtocol(handles[i], &rb_guid, (void **)&rb)) && rb->SegmentNumber == 0)
+			found = rb;
+	}
+	BS->FreePool(handles);
+	return found;
+}
+
+void native_init(struct hw *hw, struct out *err)
+{
+	native.cpu = NULL;
+	native.rb = NULL;
+	if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&native.cpu)) || !native.cpu) {
+		native.cpu = NULL;
+		out_printf(err, "uncore: warning: EFI_CPU_ARCH_PROTOCOL not found; MSR access is disabled (no #GP guard)\n");
+	} else if (guard_on() != UNC_OK) {
+		native.cpu = NULL;
+		out_printf(err, "uncore: warning: cannot install the #GP guard (vector 13 already has a handler); MSR access is disabled\n");
+	} else {
+		guard_off();
+	}
+	native.rb = find_root_bridge();
+	if (!native.rb)
+		out_printf(err, "uncore: warning: no PCI root bridge for segment 0; PCI access is disabled\n");
+
+	*hw = (struct hw){ .ops = &native_ops, .ctx = &native, .tick_hz = 0, .msr_mode = HW_MSR_NATIVE };
+}
+
+enum unc_status native_calibrate(struct hw *hw, struct out *err)
+{
+	/* 100 ms against the firmware's Stall (OVMF and most platforms back it
+	 * with the ACPI PM timer or the HPET). Best of three: a timer interrupt
+	 * landing inside one window only ever makes it longer. */
+	const UINTN us = 100000;
+	uint64_t best = 0;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t t0 = native_ticks(NULL);
+		BS->Stall(us);
+		uint64_t d = native_ticks(NULL) - t0;
+		if (!best || d < best)
+			best = d;
+	}
+	if (best == 0) {
+		out_printf(err, "uncore: error: the TSC does not advance across gBS->Stall\n");
+		return UNC_E_DEVICE;
+	}
+	hw->tick_hz = best * (1000000 / us);
+	return UNC_OK;
+}

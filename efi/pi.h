@@ -1,0 +1,35 @@
+/* PI-specification protocols that gnu-efi does not declare (UEFI PI 1.7,
+ * Volume 2, section 12.3: EFI_CPU_ARCH_PROTOCOL). */
+#ifndef UNC_PI_H
+#define UNC_PI_H
+
+#include <efi.h>
+
+#define UNC_EFI_CPU_ARCH_PROTOCOL_GUID \
+	{ 0x26baccb1, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } }
+
+struct _UNC_EFI_CPU_ARCH_PROTOCOL;
+
+typedef VOID(EFIAPI *UNC_EFI_CPU_INTERRUPT_HANDLER)(EFI_EXCEPTION_TYPE InterruptType, EFI_SYSTEM_CONTEXT SystemContext);
+
+typedef struct _UNC_EFI_CPU_ARCH_PROTOCOL {
+	EFI_STATUS(EFIAPI *FlushDataCache)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This, EFI_PHYSICAL_ADDRESS Start,
+					   UINT64 Length, INTN FlushType);
+	EFI_STATUS(EFIAPI *EnableInterrupt)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This);
+	EFI_STATUS(EFIAPI *DisableInterrupt)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This);
+	EFI_STATUS(EFIAPI *GetInterruptState)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This, BOOLEAN *State);
+	EFI_STATUS(EFIAPI *Init)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This, INTN InitType);
+	EFI_STATUS(EFIAPI *RegisterInterruptHandler)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This,
+						     EFI_EXCEPTION_TYPE InterruptType,
+						     UNC_EFI_CPU_INTERRUPT_HANDLER InterruptHandler);
+	EFI_STATUS(EFIAPI *GetTimerValue)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This, UINT32 TimerIndex,
+					  UINT64 *TimerValue, UINT64 *TimerPeriod);
+	EFI_STATUS(EFIAPI *SetMemoryAttributes)(struct _UNC_EFI_CPU_ARCH_PROTOCOL *This,
+						EFI_PHYSICAL_ADDRESS BaseAddress, UINT64 Length, UINT64 Attributes);
+	UINT32 NumberOfTimers;
+	UINT32 DmaBufferAlignment;
+} UNC_EFI_CPU_ARCH_PROTOCOL;
+
+#define UNC_EXCEPT_X64_GP_FAULT 13
+
+#endif
