@@ -31,7 +31,7 @@ static bool parse_digits(const char **s, unsigned base, uint64_t max, const char
 		if (at_stop)
 			break;
 		int d = digit_value(*p, base);
-		if (d < 0 || v > (max - (uint64_t)d) / base)
+		if (d < 0 || (uint64_t)d > max || v > (max - (uint64_t)d) / base)
 			return false;
 		v = v * base + (uint64_t)d;
 	}

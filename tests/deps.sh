@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, if any is missing.
+# Used by `make check` and `make demo`; safe to run again.
+set -eu
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd gcc || need+=(gcc)
+have_cmd make || need+=(make)
+have_cmd objcopy || need+=(binutils)
+have_cmd timeout || need+=(coreutils)
+[ -f /usr/include/efi/efi.h ] && [ -f /usr/lib/libgnuefi.a ] || need+=(gnu-efi)
+have_cmd qemu-system-x86_64 || need+=(qemu-system-x86)
+[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] && [ -f /usr/share/OVMF/OVMF_VARS_4M.fd ] || need+=(ovmf)
+have_cmd mformat && have_cmd mcopy || need+=(mtools)
+# The sanitizer runtimes come with gcc's libgcc-*-dev; check that they link.
+if have_cmd gcc && ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined -o /dev/null - 2>/dev/null; then
+	need+=(libasan8 libubsan1)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${need[*]}"
+sudo=
+if [ "$(id -u)" -ne 0 ]; then
+	if have_cmd sudo; then sudo=sudo; else
+		echo "deps: error: need root (or sudo) to install: ${need[*]}" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq "${need[@]}" >/dev/null

@@ -1,0 +1,111 @@
+# Boot tests in QEMU/OVMF: describe the steps of one boot, run it, judge it.
+#
+#   boot_begin NAME QEMU_CPU [EXTRA QEMU ARGS...]
+#   step ID 'uncore.efi ARGS'            a command run from the UEFI Shell as fs0:\...
+#   expect ID rc zero|nonzero
+#   expect ID has  'ERE'                 some line of the step's output matches
+#   expect ID lacks 'ERE'
+#   expect ID lines N                    the step printed exactly N non-empty lines
+#   boot_run                             boots, then prints "ok - NAME.ID" / "FAIL - NAME.ID"
+#
+# Each step is wrapped in marker lines (@@STEP / @@RC with %lasterror%) so a
+# verdict never rests on QEMU's exit code. The boot is killed on a firmware
+# exception dump or on a timeout, and every step not reached fails.
+
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-180}
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+WORK=${WORK:-$TOP/build/qemu}
+
+boot_begin() {
+	BOOT=$1; BOOT_CPU=$2; shift 2
+	BOOT_EXTRA=("$@")
+	STEPS=(); CMDS=(); EXPECTS=()
+	BOOT_FILES=("$TOP/build/uncore.efi")
+}
+
+# Extra files for the ESP root.
+boot_file() { BOOT_FILES+=("$1"); }
+
+step() { STEPS+=("$1"); CMDS+=("$2"); }
+expect() { EXPECTS+=("$1"$'\t'"$2"$'\t'"${3:-}"); }
+
+# Serial text with ANSI escapes and CRs removed.
+clean_log() { sed -e 's/\x1b\[[0-9;?=]*[A-Za-z]//g' -e 's/\r//g' "$1"; }
+
+# The output of one step: the lines between its markers.
+step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id " " {on=0} on' "$1"; }
+step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 1; }
+
+boot_run() {
+	local dir="$WORK/$BOOT" i
+	rm -rf "$dir"; mkdir -p "$dir"
+	{
+		printf '@echo -off\r\n'
+		for i in "${!STEPS[@]}"; do
+			printf 'echo "@@STEP %s"\r\n' "${STEPS[$i]}"
+			printf 'fs0:\\%s\r\n' "${CMDS[$i]}"
+			printf 'echo "@@RC %s %%lasterror%%"\r\n' "${STEPS[$i]}"
+		done
+		printf 'echo "@@DONE"\r\nreset -s\r\n'
+	} > "$dir/startup.nsh"
+	mformat -i "$dir/esp.img" -C -T 65536 -h 64 -s 32 :: || return 1
+	mcopy -i "$dir/esp.img" "$dir/startup.nsh" "${BOOT_FILES[@]}" :: || return 1
+	cp "$OVMF_VARS" "$dir/vars.fd"
+
+	: > "$dir/serial.log"
+	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$BOOT_CPU" -m 256 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
+		-drive if=pflash,format=raw,unit=1,file="$dir/vars.fd" \
+		-drive format=raw,file="$dir/esp.img",snapshot=on \
+		-display none -nodefaults -no-reboot -serial file:"$dir/serial.log" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${BOOT_EXTRA[@]}" \
+		</dev/null >"$dir/qemu.out" 2>&1 &
+	local pid=$! start=$SECONDS why=""
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
+			sleep 1; why="firmware exception dump"; break
+		fi
+		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
+			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		sleep 0.2
+	done
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	clean_log "$dir/serial.log" > "$dir/serial.txt"
+	if [ -z "$why" ] && ! grep -qx '@@DONE' "$dir/serial.txt"; then
+		why="the boot ended before the script finished"
+	fi
+	echo "# boot $BOOT (-cpu $BOOT_CPU): $((SECONDS - start))s${why:+, $why}; log: $dir/serial.txt"
+
+	local id
+	for id in "${STEPS[@]}"; do
+		local out rc fails=()
+		out=$(step_output "$dir/serial.txt" "$id")
+		rc=$(step_rc "$dir/serial.txt" "$id")
+		if [ -z "$rc" ]; then
+			fails+=("step did not finish${why:+ ($why)}")
+		else
+			local e kind arg n
+			for e in "${EXPECTS[@]}"; do
+				IFS=$'\t' read -r eid kind arg <<<"$e"
+				[ "$eid" = "$id" ] || continue
+				case $kind in
+				rc) if [ "$arg" = zero ] && [ "$rc" != 0x0 ]; then fails+=("exit status $rc, expected 0")
+				    elif [ "$arg" = nonzero ] && [ "$rc" = 0x0 ]; then fails+=("exit status 0, expected non-zero"); fi ;;
+				has) grep -Eq -- "$arg" <<<"$out" || fails+=("no line matches /$arg/") ;;
+				lacks) ! grep -Eq -- "$arg" <<<"$out" || fails+=("a line matches /$arg/") ;;
+				lines) n=$(grep -c . <<<"$out"); [ "$n" = "$arg" ] || fails+=("$n lines, expected $arg") ;;
+				esac
+			done
+		fi
+		if [ ${#fails[@]} -eq 0 ]; then
+			echo "ok - $BOOT.$id"
+		else
+			echo "FAIL - $BOOT.$id"
+			printf '    %s\n' "${fails[@]}"
+			sed 's/^/    | /' <<<"$out" | head -n 30
+		fi
+	done
+}

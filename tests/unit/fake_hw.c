@@ -1,0 +1,295 @@
+#include "fake_hw.h"
+
+#include <string.h>
+
+#include "t.h"
+
+static int find_msr(struct fake_hw *f, uint32_t msr)
+{
+	for (unsigned i = 0; i < f->nmsr; i++)
+		if (f->msr[i].msr == msr)
+			return (int)i;
+	return -1;
+}
+
+static enum unc_status f_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
+{
+	struct fake_hw *f = ctx;
+	int i = find_msr(f, msr);
+
+	f->reads++;
+	f->msr_reads++;
+	if (i < 0) {
+		t_fail(__FILE__, __LINE__, "fake_hw: rdmsr of undeclared MSR 0x%x", msr);
+		return UNC_E_FAULT;
+	}
+	if (f->msr[i].gp_read)
+		return UNC_E_FAULT;
+	*ret = f->msr[i].value;
+	return UNC_OK;
+}
+
+static enum unc_status f_msr_write(void *ctx, uint32_t msr, uint64_t v)
+{
+	struct fake_hw *f = ctx;
+	int i = find_msr(f, msr);
+
+	if (i < 0) {
+		t_fail(__FILE__, __LINE__, "fake_hw: wrmsr of undeclared MSR 0x%x", msr);
+		return UNC_E_FAULT;
+	}
+	if (f->msr[i].gp_write)
+		return UNC_E_FAULT;
+	if (f->nlog < FAKE_LOG)
+		f->log[f->nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
+	f->msr[i].value = v;
+	return UNC_OK;
+}
+
+static int find_pci(struct fake_hw *f, uint64_t key)
+{
+	for (unsigned i = 0; i < f->npci; i++)
+		if (f->pci[i].addr == key)
+			return (int)i;
+	return -1;
+}
+
+static enum unc_status f_pci_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret)
+{
+	struct fake_hw *f = ctx;
+	int i = find_pci(f, fake_pci_key(a, off));
+
+	f->reads++;
+	if (i < 0) {
+		/* An absent function reads all ones on real PCI; a test must
+		 * still declare it, so that no read goes unexamined. */
+		t_fail(__FILE__, __LINE__, "fake_hw: PCI read of undeclared %02x:%02x.%x offset 0x%x", a.bus, a.dev,
+		       a.func, off);
+		return UNC_E_DEVICE;
+	}
+	*ret = f->pci[i].value;
+	return UNC_OK;
+}
+
+static enum unc_status f_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	struct fake_hw *f = ctx;
+	uint64_t key = fake_pci_key(a, off);
+	int i = find_pci(f, key);
+
+	if (i < 0) {
+		t_fail(__FILE__, __LINE__, "fake_hw: PCI write of undeclared %02x:%02x.%x offset 0x%x", a.bus,
+		       a.dev, a.func, off);
+		return UNC_E_DEVICE;
+	}
+	if (f->nlog < FAKE_LOG)
+		f->log[f->nlog++] = (struct fake_write){ FAKE_PCI, key, v };
+	f->pci[i].value = v;
+	return UNC_OK;
+}
+
+static enum unc_status f_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
+{
+	struct fake_hw *f = ctx;
+
+	f->reads++;
+	for (unsigned i = 0; i < f->nmmio; i++) {
+		if (f->mmio[i].addr == addr) {
+			*ret = f->mmio[i].value;
+			return UNC_OK;
+		}
+	}
+	t_fail(__FILE__, __LINE__, "fake_hw: MMIO read of undeclared address 0x%llx", (unsigned long long)addr);
+	return UNC_E_DEVICE;
+}
+
+static void f_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	struct fake_hw *f = ctx;
+
+	for (unsigned i = 0; i < f->ncpuid; i++) {
+		if (f->cpuid[i].leaf == leaf && f->cpuid[i].subleaf == subleaf) {
+			*r = f->cpuid[i].r;
+			return;
+		}
+	}
+	t_fail(__FILE__, __LINE__, "fake_hw: CPUID leaf 0x%x subleaf %u is undeclared", leaf, subleaf);
+	*r = (struct cpuid_regs){ 0 };
+}
+
+static uint64_t f_ticks(void *ctx)
+{
+	return ((struct fake_hw *)ctx)->now;
+}
+
+static const struct hw_ops fake_ops = {
+	.msr_read = f_msr_read,
+	.msr_write = f_msr_write,
+	.pci_read32 = f_pci_read,
+	.pci_write32 = f_pci_write,
+	.mmio_read32 = f_mmio_read,
+	.cpuid = f_cpuid,
+	.ticks = f_ticks,
+};
+
+void fake_init(struct fake_hw *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->hw = (struct hw){ .ops = &fake_ops, .ctx = f, .tick_hz = 1000000000, .msr_mode = HW_MSR_NATIVE };
+}
+
+static void declare_fail(const char *what)
+{
+	t_fail(__FILE__, __LINE__, "fake_hw: too many %s declared", what);
+}
+
+void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value)
+{
+	int i = find_msr(f, msr);
+
+	if (i < 0) {
+		if (f->nmsr == FAKE_MAX)
+			return declare_fail("MSRs");
+		i = (int)f->nmsr++;
+		f->msr[i].msr = msr;
+	}
+	f->msr[i].value = value;
+}
+
+void fake_msr_gp(struct fake_hw *f, uint32_t msr, bool on_read, bool on_write)
+{
+	int i = find_msr(f, msr);
+
+	if (i < 0) {
+		fake_msr(f, msr, 0);
+		i = find_msr(f, msr);
+	}
+	f->msr[i].gp_read = on_read;
+	f->msr[i].gp_write = on_write;
+}
+
+uint64_t fake_msr_value(struct fake_hw *f, uint32_t msr)
+{
+	int i = find_msr(f, msr);
+
+	if (i < 0) {
+		t_fail(__FILE__, __LINE__, "fake_hw: MSR 0x%x is undeclared", msr);
+		return 0;
+	}
+	return f->msr[i].value;
+}
+
+void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value)
+{
+	uint64_t key = fake_pci_key(a, off);
+	int i = find_pci(f, key);
+
+	if (i < 0) {
+		if (f->npci == FAKE_MAX)
+			return declare_fail("PCI registers");
+		i = (int)f->npci++;
+		f->pci[i].addr = key;
+	}
+	f->pci[i].value = value;
+}
+
+void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value)
+{
+	if (f->nmmio == FAKE_MAX)
+		return declare_fail("MMIO words");
+	f->mmio[f->nmmio].addr = addr;
+	f->mmio[f->nmmio++].value = value;
+}
+
+void fake_cpuid(struct fake_hw *f, uint32_t leaf, uint32_t subleaf, uint32_t eax, uint32_t ebx, uint32_t ecx,
+		uint32_t edx)
+{
+	unsigned i = 0;
+
+	while (i < f->ncpuid && !(f->cpuid[i].leaf == leaf && f->cpuid[i].subleaf == subleaf))
+		i++;
+	if (i == FAKE_MAX)
+		return declare_fail("CPUID leaves");
+	if (i == f->ncpuid)
+		f->ncpuid++;
+	f->cpuid[i].leaf = leaf;
+	f->cpuid[i].subleaf = subleaf;
+	f->cpuid[i].r = (struct cpuid_regs){ eax, ebx, ecx, edx };
+}
+
+static uint32_t str4(const char *s)
+{
+	uint32_t v;
+
+	memcpy(&v, s, 4);
+	return v;
+}
+
+static void brand(struct fake_hw *f, const char *text)
+{
+	char b[48];
+
+	memset(b, ' ', sizeof(b));
+	memcpy(b, text, strlen(text) < 48 ? strlen(text) : 47);
+	b[47] = '\0';
+	for (uint32_t i = 0; i < 3; i++)
+		fake_cpuid(f, 0x80000002 + i, 0, str4(b + 16 * i), str4(b + 16 * i + 4), str4(b + 16 * i + 8),
+			   str4(b + 16 * i + 12));
+}
+
+void fake_cpu_skylake(struct fake_hw *f, unsigned model, unsigned cores, unsigned threads)
+{
+	/* "GenuineIntel" is EBX, EDX, ECX = "Genu", "ineI", "ntel". */
+	fake_cpuid(f, 0, 0, 0x16, str4("Genu"), str4("ntel"), str4("ineI"));
+	uint32_t eax = 0x3 | (model & 0xf) << 4 | 6 << 8 | (model >> 4) << 16;
+	fake_cpuid(f, 1, 0, eax, threads << 16, 0x80000000u /* hypervisor */, 1u << 28);
+	fake_cpuid(f, 0xB, 0, 1, threads / cores, 0x100, 0);
+	fake_cpuid(f, 0xB, 1, 4, threads, 0x201, 0);
+	fake_cpuid(f, 0xB, 2, 0, 0, 2, 0);
+	fake_cpuid(f, 0x80000000, 0, 0x80000008, 0, 0, 0);
+	brand(f, "  Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz");
+	fake_cpuid(f, 0x80000008, 0, 0x3027, 0, 0, 0);
+}
+
+void fake_cpu_epyc(struct fake_hw *f)
+{
+	/* "AuthenticAMD": EBX "Auth", EDX "enti", ECX "cAMD". */
+	fake_cpuid(f, 0, 0, 0xd, str4("Auth"), str4("cAMD"), str4("enti"));
+	fake_cpuid(f, 1, 0, 0x00800f12, 0x10000, 0, 1u << 28);
+	fake_cpuid(f, 0xB, 0, 1, 1, 0x100, 0);
+	fake_cpuid(f, 0xB, 1, 1, 1, 0x201, 0);
+	fake_cpuid(f, 0xB, 2, 0, 0, 2, 0);
+	fake_cpuid(f, 0x80000000, 0, 0x80000008, 0, 0, 0);
+	brand(f, "AMD EPYC Processor");
+	fake_cpuid(f, 0x80000008, 0, 0x3030, 0, 0, 0);
+}
+
+void fake_skl_uncore(struct fake_hw *f, unsigned no_cbo_banks)
+{
+	unsigned cbos = no_cbo_banks ? no_cbo_banks - 1 : 0;
+
+	if (cbos > 4)
+		cbos = 4;
+	fake_msr(f, 0xE01, 0);
+	fake_msr(f, 0xE02, 0);
+	fake_msr(f, 0x394, 0);
+	fake_msr(f, 0x395, 0);
+	fake_msr(f, 0x396, no_cbo_banks);
+	for (uint32_t m = 0x3B0; m <= 0x3B3; m++)
+		fake_msr(f, m, 0);
+	for (unsigned box = 0; box < cbos; box++) {
+		fake_msr(f, 0x700 + 0x10 * box, 0);
+		fake_msr(f, 0x701 + 0x10 * box, 0);
+		fake_msr(f, 0x706 + 0x10 * box, 0);
+		fake_msr(f, 0x707 + 0x10 * box, 0);
+	}
+}
+
+void fake_host_bridge(struct fake_hw *f, uint16_t vendor, uint16_t device, uint64_t mchbar)
+{
+	struct pci_addr hb = { 0, 0, 0 };
+
+	fake_pci(f, hb, 0, (uint32_t)device << 16 | vendor);
+	fake_pci(f, hb, 0x48, (uint32_t)mchbar);
+	fake_pci(f, hb, 0x4C, (uint32_t)(mchbar >> 32));
+}

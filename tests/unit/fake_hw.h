@@ -1,0 +1,65 @@
+/* A strict fake of the hardware seam for host tests (after edk2's MtrrLib
+ * unit-test support): every address must be declared first, an access to an
+ * undeclared one fails the running test, and every write is logged so a
+ * test can assert the exact sequence. */
+#ifndef FAKE_HW_H
+#define FAKE_HW_H
+
+#include <stdbool.h>
+#include "../../drivers/hw.h"
+
+#define FAKE_MAX 128
+#define FAKE_LOG 512
+
+enum fake_kind { FAKE_MSR, FAKE_PCI, FAKE_MMIO };
+
+struct fake_write {
+	enum fake_kind kind;
+	uint64_t addr; /* MSR number, PCI bus<<16|dev<<11|func<<8 plus offset, or physical address */
+	uint64_t value;
+};
+
+struct fake_hw {
+	struct hw hw;
+	struct { uint32_t msr; uint64_t value; bool gp_read, gp_write; } msr[FAKE_MAX];
+	unsigned nmsr;
+	struct { uint64_t addr; uint32_t value; } pci[FAKE_MAX];
+	unsigned npci;
+	struct { uint64_t addr; uint32_t value; } mmio[FAKE_MAX];
+	unsigned nmmio;
+	struct { uint32_t leaf, subleaf; struct cpuid_regs r; } cpuid[FAKE_MAX];
+	unsigned ncpuid;
+	uint64_t now;
+	struct fake_write log[FAKE_LOG];
+	unsigned nlog;
+	unsigned reads; /* every read of any kind, counted */
+	unsigned msr_reads;
+};
+
+void fake_init(struct fake_hw *f);
+void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value);
+void fake_msr_gp(struct fake_hw *f, uint32_t msr, bool on_read, bool on_write);
+void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value);
+void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value);
+/* Declares (or redeclares) one CPUID leaf/subleaf. */
+void fake_cpuid(struct fake_hw *f, uint32_t leaf, uint32_t subleaf, uint32_t eax, uint32_t ebx, uint32_t ecx,
+		uint32_t edx);
+uint64_t fake_msr_value(struct fake_hw *f, uint32_t msr);
+
+static inline uint64_t fake_pci_key(struct pci_addr a, uint16_t off)
+{
+	return (uint64_t)a.bus << 16 | (uint64_t)a.dev << 11 | (uint64_t)a.func << 8 | (uint64_t)off << 24;
+}
+
+/* CPUID of a Skylake desktop part (family 6 model 0x5E) with `cores` cores
+ * and `threads` threads, or of an AMD EPYC (family 0x17). */
+void fake_cpu_skylake(struct fake_hw *f, unsigned model, unsigned cores, unsigned threads);
+void fake_cpu_epyc(struct fake_hw *f);
+
+/* The uncore MSRs of Table 2-1 for a raw NO_CBO_BANKS value (CBos that
+ * exist per the manual's subtract-one rule), all zero, and PCI 0:0.0 with the
+ * given host bridge ID and MCHBAR. */
+void fake_skl_uncore(struct fake_hw *f, unsigned no_cbo_banks);
+void fake_host_bridge(struct fake_hw *f, uint16_t vendor, uint16_t device, uint64_t mchbar);
+
+#endif

@@ -1,0 +1,63 @@
+/* A minimal test runner: each case prints "ok - suite.case" or
+ * "FAIL - suite.case: file:line: expression (values)". tests/run-all.sh
+ * counts those lines across every binary. */
+#ifndef T_H
+#define T_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct t_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+void t_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int t_main(const char *suite, const struct t_case *cases, size_t n);
+bool t_failed(void);
+
+#define T_CASE(fn) { #fn, fn }
+#define T_MAIN(suite, ...)                                                          \
+	int main(void)                                                              \
+	{                                                                           \
+		static const struct t_case cases[] = { __VA_ARGS__ };               \
+		return t_main(suite, cases, sizeof(cases) / sizeof(cases[0]));      \
+	}
+
+#define T_ASSERT(expr)                                               \
+	do {                                                         \
+		if (!(expr))                                         \
+			t_fail(__FILE__, __LINE__, "%s", #expr);     \
+	} while (0)
+
+#define T_EQ(a, b)                                                                                  \
+	do {                                                                                        \
+		unsigned long long t_a = (unsigned long long)(a), t_b = (unsigned long long)(b);    \
+		if (t_a != t_b)                                                                     \
+			t_fail(__FILE__, __LINE__, "%s == %s (0x%llx != 0x%llx)", #a, #b, t_a, t_b); \
+	} while (0)
+
+#define T_STREQ(a, b)                                                                        \
+	do {                                                                                 \
+		const char *t_a = (a), *t_b = (b);                                           \
+		if (!t_a || !t_b || strcmp(t_a, t_b))                                        \
+			t_fail(__FILE__, __LINE__, "%s == %s (\"%s\" != \"%s\")", #a, #b,    \
+			       t_a ? t_a : "(null)", t_b ? t_b : "(null)");                  \
+	} while (0)
+
+#define T_CONTAINS(hay, needle)                                                            \
+	do {                                                                               \
+		const char *t_h = (hay), *t_n = (needle);                                  \
+		if (!strstr(t_h, t_n))                                                     \
+			t_fail(__FILE__, __LINE__, "%s contains \"%s\"; it is:\n%s", #hay, t_n, t_h); \
+	} while (0)
+
+#define T_NOT_CONTAINS(hay, needle)                                                        \
+	do {                                                                               \
+		const char *t_h = (hay), *t_n = (needle);                                  \
+		if (strstr(t_h, t_n))                                                      \
+			t_fail(__FILE__, __LINE__, "%s lacks \"%s\"; it is:\n%s", #hay, t_n, t_h); \
+	} while (0)
+
+#endif

@@ -1,0 +1,108 @@
+#include <string.h>
+
+#include "../../efi/app.h"
+#include "fake_hw.h"
+#include "t.h"
+
+static struct fake_hw f;
+static char obuf[4096], ebuf[1024];
+
+static enum unc_status run(int argc, const char **argv)
+{
+	struct strbuf so, se;
+	struct out o, e;
+	struct cli_cmd cmd;
+	char msg[200];
+
+	strbuf_init(&so, obuf, sizeof(obuf));
+	strbuf_init(&se, ebuf, sizeof(ebuf));
+	o = strbuf_out(&so);
+	e = strbuf_out(&se);
+	enum unc_status st = cli_parse(argc, (char **)argv, &cmd, msg, sizeof(msg));
+	if (st)
+		return st;
+	return app_run(&cmd, &f.hw, &o, &e);
+}
+
+#define RUN(...)                                                  \
+	({                                                        \
+		const char *av[] = { "uncore.efi", __VA_ARGS__ }; \
+		run((int)(sizeof(av) / sizeof(av[0])), av);       \
+	})
+
+static void setup(void)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	fake_skl_uncore(&f, 5);
+	fake_host_bridge(&f, 0x8086, 0x1910, 0xFED10001);
+}
+
+static void msr_read_names_the_register(void)
+{
+	setup();
+	fake_msr(&f, 0x396, 5);
+	T_EQ(RUN("msr", "read", "0x396"), UNC_OK);
+	T_STREQ(obuf, "msr 0x396 (MSR_UNC_CBO_CONFIG) = 0x0000000000000005\n");
+	T_STREQ(ebuf, "");
+}
+
+static void msr_write_does_exactly_one_write(void)
+{
+	setup();
+	T_EQ(RUN("msr", "write", "0x3b2", "0x400181"), UNC_OK);
+	T_EQ(f.nlog, 1);
+	T_EQ(f.log[0].kind, FAKE_MSR);
+	T_EQ(f.log[0].addr, 0x3b2);
+	T_EQ(f.log[0].value, 0x400181);
+	T_CONTAINS(obuf, "msr 0x3b2 (MSR_UNC_ARB_PERFEVTSEL0) <- 0x0000000000400181");
+}
+
+static void msr_faults_are_reported(void)
+{
+	setup();
+	fake_msr_gp(&f, 0x6E1, false, true);
+	T_EQ(RUN("msr", "write", "0x6E1", "0x100000000"), UNC_E_FAULT);
+	T_STREQ(ebuf, "uncore: error: wrmsr 0x6e1 value 0x100000000: general-protection fault\n");
+	T_EQ(f.nlog, 0);
+	fake_msr_gp(&f, 0x1234, true, false);
+	T_EQ(RUN("msr", "read", "0x1234"), UNC_E_FAULT);
+	T_STREQ(ebuf, "uncore: error: rdmsr 0x1234: general-protection fault\n");
+	T_STREQ(obuf, "");
+}
+
+static void pci_and_mmio(void)
+{
+	setup();
+	T_EQ(RUN("pci", "read", "0:0.0", "0x48"), UNC_OK);
+	T_STREQ(obuf, "pci 00:00.0 [0x048] = 0xfed10001\n");
+	fake_mmio(&f, 0xFED15050, 0x1234abcd);
+	T_EQ(RUN("mmio", "read", "0xFED15050"), UNC_OK);
+	T_STREQ(obuf, "mmio 0xfed15050 = 0x1234abcd\n");
+}
+
+static void mmio_beyond_phys_width_is_refused_unread(void)
+{
+	setup(); /* 39 physical address bits */
+	unsigned before = f.reads;
+	T_EQ(RUN("mmio", "read", "0x8000000000"), UNC_E_RANGE);
+	T_EQ(f.reads, before);
+	T_CONTAINS(ebuf, "above the CPU's 39-bit physical address width");
+}
+
+static void info_exit_status_follows_verdict(void)
+{
+	setup();
+	T_EQ(RUN("info"), UNC_OK);
+	T_STREQ(ebuf, "");
+	fake_init(&f);
+	fake_cpu_epyc(&f);
+	fake_host_bridge(&f, 0x8086, 0x29C0, 0);
+	T_EQ(RUN("info", "-j"), UNC_E_UNSUPPORTED);
+	T_CONTAINS(obuf, "\"vendor\":\"AuthenticAMD\"");
+	T_STREQ(ebuf, "uncore: error: uncore PMU unusable: not an Intel CPU\n");
+}
+
+T_MAIN("app", T_CASE(msr_read_names_the_register), T_CASE(msr_write_does_exactly_one_write),
+       T_CASE(msr_faults_are_reported), T_CASE(pci_and_mmio), T_CASE(mmio_beyond_phys_width_is_refused_unread),
+       T_CASE(info_exit_status_follows_verdict))

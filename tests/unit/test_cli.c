@@ -1,0 +1,93 @@
+#include <string.h>
+
+#include "../../efi/cli.h"
+#include "t.h"
+
+static char err[256];
+static struct cli_cmd cmd;
+
+static enum unc_status parse(int argc, const char **argv)
+{
+	err[0] = '\0';
+	return cli_parse(argc, (char **)argv, &cmd, err, sizeof(err));
+}
+
+#define PARSE(...)                                                                \
+	({                                                                        \
+		const char *av[] = { "uncore.efi", __VA_ARGS__ };                  \
+		parse((int)(sizeof(av) / sizeof(av[0])), av);                     \
+	})
+
+static void good_commands(void)
+{
+	T_EQ(PARSE("info"), UNC_OK);
+	T_EQ(cmd.verb, CLI_INFO);
+	T_ASSERT(!cmd.json);
+	T_EQ(PARSE("info", "-j"), UNC_OK);
+	T_ASSERT(cmd.json);
+	T_EQ(PARSE("msr", "read", "0x396"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MSR_READ);
+	T_EQ(cmd.msr, 0x396);
+	T_EQ(PARSE("msr", "write", "0x6E1", "0x100000000"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MSR_WRITE);
+	T_EQ(cmd.msr, 0x6e1);
+	T_EQ(cmd.value, 0x100000000ull);
+	T_EQ(PARSE("pci", "read", "0:0.0", "0x48"), UNC_OK);
+	T_EQ(cmd.verb, CLI_PCI_READ);
+	T_EQ(cmd.offset, 0x48);
+	T_EQ(PARSE("mmio", "read", "0xfed15040"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MMIO_READ);
+	T_EQ(cmd.addr, 0xfed15040ull);
+	T_EQ(PARSE("help"), UNC_OK);
+	T_EQ(cmd.verb, CLI_HELP);
+	T_EQ(PARSE("--version"), UNC_OK);
+	T_EQ(cmd.verb, CLI_VERSION);
+}
+
+#define BAD(substr, ...)                               \
+	do {                                           \
+		T_EQ(PARSE(__VA_ARGS__), UNC_E_INVALID); \
+		T_CONTAINS(err, substr);               \
+		T_ASSERT(!strchr(err, '\n'));          \
+	} while (0)
+
+static void bad_commands_name_the_bad_piece(void)
+{
+	BAD("unknown command 'frobnicate'", "frobnicate");
+	BAD("unknown option '-x' for 'info'", "info", "-x");
+	BAD("bad MSR address '0x39z'", "msr", "read", "0x39z");
+	BAD("bad MSR address '0x100000000'", "msr", "read", "0x100000000");
+	BAD("'msr write' needs an MSR address and a value", "msr", "write", "0x396");
+	BAD("'msr read' needs an MSR address", "msr", "read");
+	BAD("bad MSR value 'abc'", "msr", "write", "0x10", "abc");
+	BAD("unexpected argument 'extra'", "msr", "read", "0x10", "extra");
+	BAD("unknown msr operation 'poke'", "msr", "poke", "0x10");
+	BAD("unknown pci operation 'write'", "pci", "write", "0:0.0", "0", "0");
+	BAD("bad PCI address '0:32.0'", "pci", "read", "0:32.0", "0");
+	BAD("bad PCI offset '0x49'", "pci", "read", "0:0.0", "0x49");
+	BAD("bad PCI offset '0x1000'", "pci", "read", "0:0.0", "0x1000");
+	BAD("bad MMIO address '0x1002'", "mmio", "read", "0x1002");
+	BAD("'mmio' needs 'read'", "mmio");
+	const char *none[] = { "uncore.efi" };
+	T_EQ(parse(1, none), UNC_E_INVALID);
+	T_CONTAINS(err, "no command given");
+}
+
+static void overlong_and_too_many(void)
+{
+	char longarg[CLI_MAX_ARG_LEN + 2];
+
+	memset(longarg, '1', sizeof(longarg) - 1);
+	longarg[sizeof(longarg) - 1] = '\0';
+	BAD("argument 3 is too long (more than 255 characters)", "msr", "read", longarg);
+	longarg[CLI_MAX_ARG_LEN] = '\0'; /* exactly at the limit: length is fine, value is not */
+	BAD("bad MSR address", "msr", "read", longarg);
+
+	const char *many[CLI_MAX_ARGS + 1];
+	for (int i = 0; i <= CLI_MAX_ARGS; i++)
+		many[i] = "info";
+	T_EQ(parse(CLI_MAX_ARGS + 1, many), UNC_E_INVALID);
+	T_CONTAINS(err, "too many arguments");
+}
+
+T_MAIN("cli", T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many))

@@ -1,0 +1,61 @@
+#include <string.h>
+
+#include "../../drivers/cpu.h"
+#include "fake_hw.h"
+#include "t.h"
+
+static struct fake_hw f;
+
+static void skylake_desktop(void)
+{
+	struct cpu_info c;
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	cpu_identify(&f.hw, &c);
+	T_STREQ(c.vendor, "GenuineIntel");
+	T_ASSERT(c.is_intel);
+	T_EQ(c.family, 6);
+	T_EQ(c.model, 0x5E);
+	T_EQ(c.stepping, 3);
+	T_EQ(c.cores, 4);
+	T_EQ(c.threads, 8);
+	T_STREQ(c.topology_source, "CPUID leaf 0xB");
+	T_STREQ(c.brand, "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz"); /* padding trimmed */
+	T_EQ(c.phys_addr_bits, 39);
+	T_ASSERT(c.hypervisor);
+}
+
+static void amd_epyc(void)
+{
+	struct cpu_info c;
+
+	fake_init(&f);
+	fake_cpu_epyc(&f);
+	cpu_identify(&f.hw, &c);
+	T_STREQ(c.vendor, "AuthenticAMD");
+	T_ASSERT(!c.is_intel);
+	T_EQ(c.family, 0x17); /* 0xF + extended family 8 */
+	T_EQ(c.model, 0x01);
+	T_EQ(c.phys_addr_bits, 48);
+}
+
+static void leaf4_fallback(void)
+{
+	struct cpu_info c;
+
+	fake_init(&f);
+	/* max leaf 4: no leaf 0xB; leaf 4 EAX[31:26] = cores - 1 */
+	fake_cpuid(&f, 0, 0, 4, 0x756e6547, 0x6c65746e, 0x49656e69);
+	fake_cpuid(&f, 1, 0, 0x506E3, 4 << 16, 0, 1u << 28);
+	fake_cpuid(&f, 4, 0, (3u << 26) | 0x121, 0, 0, 0);
+	fake_cpuid(&f, 0x80000000, 0, 0x80000001, 0, 0, 0);
+	cpu_identify(&f.hw, &c);
+	T_EQ(c.cores, 4);
+	T_EQ(c.threads, 4);
+	T_STREQ(c.topology_source, "CPUID leaves 1 and 4");
+	T_STREQ(c.brand, "");
+	T_EQ(c.phys_addr_bits, 36); /* no leaf 0x80000008 */
+}
+
+T_MAIN("cpu", T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback))

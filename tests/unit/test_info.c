@@ -1,0 +1,212 @@
+#include <string.h>
+
+#include "../../drivers/info.h"
+#include "fake_hw.h"
+#include "t.h"
+
+static struct fake_hw f;
+static struct platform_info pi;
+static char text[8192];
+
+static const char *render(bool json)
+{
+	struct strbuf sb;
+	struct out o;
+
+	strbuf_init(&sb, text, sizeof(text));
+	o = strbuf_out(&sb);
+	if (json)
+		info_print_json(&o, &pi);
+	else
+		info_print(&o, &pi);
+	return text;
+}
+
+static void skylake(unsigned no_cbo_banks, uint64_t mchbar)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	fake_skl_uncore(&f, no_cbo_banks);
+	fake_host_bridge(&f, 0x8086, 0x191F, mchbar);
+}
+
+static void four_cbos_ready(void)
+{
+	skylake(5, 0xFED10001);
+	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
+	T_EQ(pi.no_cbo_banks, 5);
+	T_EQ(pi.cbo_count, 4); /* Section 2.4.1: subtract one */
+	T_ASSERT(pi.in_use_known && !pi.in_use);
+	T_EQ(pi.selects_checked, 4 * 2 + 2 + 1);
+	T_ASSERT(pi.hb_known);
+	T_ASSERT(pi.mchbar_enabled);
+	T_EQ(pi.mchbar_base, 0xFED10000);
+	T_ASSERT(pi.mchbar_in_range);
+	T_EQ(f.nlog, 0); /* info never writes */
+	render(false);
+	T_CONTAINS(text, "uncore:       supported: Skylake-client, Skylake (desktop)");
+	T_CONTAINS(text, "raw 0x5, NO_CBO_BANKS 5, CBo count 4");
+	T_NOT_CONTAINS(text, "warning");
+	T_CONTAINS(text, "pmu in use:   no");
+	T_CONTAINS(text, "vendor 0x8086 device 0x191f (known Skylake-client ID)");
+	T_CONTAINS(text, "enable 1, base 0xfed10000 (mask 0x7FFFFF8000): enabled");
+	T_CONTAINS(text, "tsc:          1000.000 MHz");
+	T_CONTAINS(text, "msr access:   native");
+	T_CONTAINS(text, "verdict:      uncore PMU usable: ready");
+}
+
+static void raw_zero_means_no_cbo(void)
+{
+	skylake(0, 0);
+	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
+	T_EQ(pi.cbo_count, 0);
+	render(false);
+	T_CONTAINS(text, "CBo count 0");
+	T_CONTAINS(text, "warning: NO_CBO_BANKS is 0");
+	T_CONTAINS(text, "warning: CBo count 0 differs from the core count 4");
+	T_CONTAINS(text, "uncore PMU unusable: MSR_UNC_CBO_CONFIG reports no CBo");
+	T_CONTAINS(text, "disabled (bit 0 clear)");
+}
+
+static void raw_above_manual_is_capped(void)
+{
+	skylake(9, 0xFED10001);
+	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
+	T_EQ(pi.cbo_count, 4);
+	render(false);
+	T_CONTAINS(text, "warning: NO_CBO_BANKS 9 implies 8 CBos; the manual allows at most 4");
+}
+
+static void count_disagrees_with_cores(void)
+{
+	skylake(3, 0xFED10001);
+	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
+	T_EQ(pi.cbo_count, 2);
+	render(false);
+	T_CONTAINS(text, "warning: CBo count 2 differs from the core count 4");
+}
+
+static void pmu_in_use_is_named(void)
+{
+	skylake(5, 0xFED10001);
+	fake_msr(&f, 0xE01, 1ull << 29);
+	fake_msr(&f, 0x711, 0x408f34);
+	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
+	T_ASSERT(pi.in_use);
+	T_EQ(pi.nbusy, 2);
+	render(false);
+	T_CONTAINS(text, "pmu in use:   yes");
+	T_CONTAINS(text, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) = 0x20000000");
+	T_CONTAINS(text, "MSR_UNC_CBO_1_PERFEVTSEL1 (0x711) = 0x408f34");
+	render(true);
+	T_CONTAINS(text, "\"pmu_in_use\":true");
+	T_CONTAINS(text, "{\"msr\":\"0x711\",\"name\":\"MSR_UNC_CBO_1_PERFEVTSEL1\",\"value\":\"0x408f34\"}");
+}
+
+static void faulting_msr_is_named(void)
+{
+	skylake(5, 0xFED10001);
+	fake_msr_gp(&f, 0x396, true, true);
+	T_EQ(info_gather(&f.hw, &pi), UNC_E_FAULT);
+	T_EQ(pi.nfaults, 1);
+	T_EQ(pi.faults[0].msr, 0x396);
+	T_ASSERT(!pi.faults[0].write);
+	render(false);
+	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG (0x396): read failed: general-protection fault");
+	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");
+	T_CONTAINS(text, "uncore PMU unusable: an uncore MSR faulted");
+	render(true);
+	T_CONTAINS(text, "\"faults\":[{\"op\":\"rdmsr\",\"msr\":\"0x396\",\"name\":\"MSR_UNC_CBO_CONFIG\"}]");
+}
+
+static void non_intel_touches_no_msr(void)
+{
+	fake_init(&f);
+	fake_cpu_epyc(&f);
+	fake_host_bridge(&f, 0x8086, 0x29C0, 0); /* what q35 shows */
+	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
+	T_EQ(f.msr_reads, 0);
+	render(false);
+	T_CONTAINS(text, "uncore:       unsupported: not an Intel CPU (vendor AuthenticAMD)");
+	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG: not read (unsupported CPU)");
+	T_CONTAINS(text, "device 0x29c0 (not a known Skylake-client ID)");
+	T_CONTAINS(text, "verdict:      uncore PMU unusable: not an Intel CPU");
+}
+
+static void unsupported_intel_model(void)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x55, 4, 8); /* Skylake-SP: a server uncore */
+	fake_host_bridge(&f, 0x8086, 0x2020, 0);
+	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
+	T_EQ(f.msr_reads, 0);
+	render(false);
+	T_CONTAINS(text, "unsupported model: family 0x6 model 0x55");
+}
+
+static void mchbar_checks(void)
+{
+	skylake(5, 0x0000000000000001ull); /* enabled, base zero */
+	info_gather(&f.hw, &pi);
+	render(false);
+	T_CONTAINS(text, "enabled but base is zero");
+
+	skylake(5, 0x0000001000008001ull); /* base bit 36, on a CPU with 36 address bits */
+	fake_cpuid(&f, 0x80000008, 0, 0x3024, 0, 0, 0);
+	info_gather(&f.hw, &pi);
+	T_ASSERT(!pi.mchbar_in_range);
+	T_EQ(pi.mchbar_base, 0x1000008000ull);
+	render(false);
+	T_CONTAINS(text, "enabled but base is above the physical address width");
+
+	skylake(5, 0xFFFFFFFFFFFFFFFFull); /* mask keeps bits 38:15 only */
+	info_gather(&f.hw, &pi);
+	T_EQ(pi.mchbar_base, 0x7FFFFF8000ull);
+	T_EQ(pi.mchbar_raw, 0xFFFFFFFFFFFFFFFFull);
+}
+
+static void absent_host_bridge(void)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	fake_skl_uncore(&f, 5);
+	fake_pci(&f, (struct pci_addr){ 0, 0, 0 }, 0, 0xFFFFFFFF);
+	info_gather(&f.hw, &pi);
+	T_EQ(pi.host_bridge_st, UNC_E_NOT_FOUND);
+	render(false);
+	T_CONTAINS(text, "host bridge:  00:00.0 not readable: not found");
+	T_CONTAINS(text, "MCHBAR:       not read: not found");
+}
+
+static void json_is_one_object(void)
+{
+	skylake(5, 0xFED10001);
+	info_gather(&f.hw, &pi);
+	render(true);
+	T_EQ(text[0], '{');
+	T_EQ(text[strlen(text) - 2], '}');
+	T_EQ(text[strlen(text) - 1], '\n');
+	T_CONTAINS(text, "\"cbo_config\":{\"raw\":\"0x5\",\"no_cbo_banks\":5,\"cbo_count\":4}");
+	T_CONTAINS(text, "\"mchbar\":{\"raw\":\"0xfed10001\",\"enabled\":true,\"base\":\"0xfed10000\",\"in_range\":true}");
+	T_CONTAINS(text, "\"msr_access\":\"native\"");
+	T_CONTAINS(text, "\"usable\":true");
+	T_CONTAINS(text, "\"tsc_hz\":1000000000");
+	/* balanced braces and brackets outside strings */
+	int depth = 0;
+	bool in_str = false;
+	for (const char *p = text; *p; p++) {
+		if (*p == '"' && p[-1] != '\\')
+			in_str = !in_str;
+		else if (!in_str && (*p == '{' || *p == '['))
+			depth++;
+		else if (!in_str && (*p == '}' || *p == ']'))
+			depth--;
+		T_ASSERT(depth >= 0);
+	}
+	T_EQ(depth, 0);
+}
+
+T_MAIN("info", T_CASE(four_cbos_ready), T_CASE(raw_zero_means_no_cbo), T_CASE(raw_above_manual_is_capped),
+       T_CASE(count_disagrees_with_cores), T_CASE(pmu_in_use_is_named), T_CASE(faulting_msr_is_named),
+       T_CASE(non_intel_touches_no_msr), T_CASE(unsupported_intel_model), T_CASE(mchbar_checks),
+       T_CASE(absent_host_bridge), T_CASE(json_is_one_object))

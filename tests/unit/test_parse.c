@@ -1,0 +1,55 @@
+#include <string.h>
+
+#include "../../drivers/parse.h"
+#include "t.h"
+
+static void numbers(void)
+{
+	uint64_t v;
+
+	T_ASSERT(parse_u64("0", 10, &v) && v == 0);
+	T_ASSERT(parse_u64("4096", UINT64_MAX, &v) && v == 4096);
+	T_ASSERT(parse_u64("0x396", UINT32_MAX, &v) && v == 0x396);
+	T_ASSERT(parse_u64("0XfFfF", UINT32_MAX, &v) && v == 0xffff);
+	T_ASSERT(parse_u64("0xffffffffffffffff", UINT64_MAX, &v) && v == UINT64_MAX);
+	T_ASSERT(parse_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX);
+}
+
+static void bad_numbers(void)
+{
+	uint64_t v = 77;
+
+	T_ASSERT(!parse_u64("", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("0x", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("-1", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("+1", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("12z", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("0x1g", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("ff", UINT64_MAX, &v)); /* hex needs its prefix */
+	T_ASSERT(!parse_u64("0x10000000000000000", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("18446744073709551616", UINT64_MAX, &v));
+	T_ASSERT(!parse_u64("0x100000000", UINT32_MAX, &v));
+	T_ASSERT(!parse_u64(" 1", UINT64_MAX, &v));
+	T_EQ(v, 77); /* untouched on failure */
+}
+
+static void bdf(void)
+{
+	struct pci_addr a;
+
+	T_ASSERT(parse_pci_bdf("0:0.0", &a) && a.bus == 0 && a.dev == 0 && a.func == 0);
+	T_ASSERT(parse_pci_bdf("00:1f.3", &a) && a.bus == 0 && a.dev == 0x1f && a.func == 3);
+	T_ASSERT(parse_pci_bdf("ff:1F.7", &a) && a.bus == 0xff && a.dev == 0x1f && a.func == 7);
+	T_ASSERT(!parse_pci_bdf("0:20.0", &a));  /* device above 31 */
+	T_ASSERT(!parse_pci_bdf("0:0.8", &a));   /* function above 7 */
+	T_ASSERT(!parse_pci_bdf("100:0.0", &a)); /* bus above 255 */
+	T_ASSERT(!parse_pci_bdf("0:0", &a));
+	T_ASSERT(!parse_pci_bdf("0.0.0", &a));
+	T_ASSERT(!parse_pci_bdf(":0.0", &a));
+	T_ASSERT(!parse_pci_bdf("0:.0", &a));
+	T_ASSERT(!parse_pci_bdf("0:0.", &a));
+	T_ASSERT(!parse_pci_bdf("0:0.0x", &a));
+	T_ASSERT(!parse_pci_bdf("", &a));
+}
+
+T_MAIN("parse", T_CASE(numbers), T_CASE(bad_numbers), T_CASE(bdf))
