@@ -31,10 +31,11 @@ HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=all -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-DRIVERS   := status fmt parse cpu pmu skl info
+DRIVERS   := status fmt parse cpu pmu skl info events
+GEN       := $(BUILD)/gen
 APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
 	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c
-APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
+APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o $(BUILD)/efi/gen/skl_events.o
 
 .PHONY: all check demo deps unit qemu clean
 all: $(BUILD)/uncore.efi
@@ -42,6 +43,10 @@ all: $(BUILD)/uncore.efi
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/efi/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Idrivers -c $< -o $@
 
 $(BUILD)/efi/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -62,27 +67,46 @@ $(BUILD)/%.efi: $(BUILD)/%.so
 	$(Q)size=$$(stat -c %s $@); if [ $$size -gt 262144 ]; then \
 		echo "error: $@ is $$size bytes; the limit is 256 KiB"; exit 1; fi
 
-# ---- host unit tests (ASan + UBSan); each test links only what it tests ----
+# ---- host tools and unit tests (ASan + UBSan); each test links only what it tests ----
 HOST := $(BUILD)/host
 $(HOST)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -c $< -o $@
 
+$(HOST)/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -Idrivers -c $< -o $@
+
+# Event tables: generated from events/*.json, never edited by hand.
+$(HOST)/gen_events: $(HOST)/tools/gen_events.o
+	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
+
+$(GEN)/skl_events.c: events/skl_uncore.json $(HOST)/gen_events
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)$(HOST)/gen_events skl_events $< $@
+
 hobj = $(patsubst %.c,$(HOST)/%.o,$(1))
 T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
 
-UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app
+EVENTS_HOST := $(HOST)/gen/skl_events.o $(HOST)/drivers/events.o
+MODEL_SRCS := tests/emu/model.c tests/emu/options.c tests/emu/emu_hw.c
+
+UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events
 $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
 $(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c)
 $(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c)
 $(HOST)/test_cpu: $(call hobj,tests/unit/test_cpu.c $(T_FAKE) drivers/cpu.c drivers/status.c)
 $(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c drivers/cpu.c drivers/pmu.c \
-	drivers/skl.c drivers/fmt.c drivers/status.c)
+	drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c)
 $(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/info.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c)
 
+$(HOST)/test_model: $(call hobj,tests/unit/test_model.c $(T_FAKE) $(MODEL_SRCS) drivers/info.c drivers/cpu.c \
+	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
+$(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
+
 $(addprefix $(HOST)/,$(UNIT_TESTS)):
-	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
+	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) -o $@
 
 deps:
 	$(Q)tests/deps.sh

@@ -66,3 +66,14 @@ bool parse_pci_bdf(const char *s, struct pci_addr *ret)
 	*ret = (struct pci_addr){ (uint8_t)bus, (uint8_t)dev, (uint8_t)func };
 	return true;
 }
+
+bool str_ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+		char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+		if (x != y)
+			return false;
+	}
+	return *a == *b;
+}

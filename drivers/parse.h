@@ -13,4 +13,7 @@ bool parse_u64(const char *s, uint64_t max, uint64_t *ret_val);
 /* "B:D.F" in hex as lspci prints it: bus 0-ff, device 0-1f, function 0-7. */
 bool parse_pci_bdf(const char *s, struct pci_addr *ret);
 
+/* ASCII case-insensitive string equality. */
+bool str_ieq(const char *a, const char *b);
+
 #endif

@@ -1,6 +1,7 @@
 #include "skl.h"
 
 #include "fmt.h"
+#include "parse.h"
 
 static const struct pmu_model skl_models[] = {
 	{ 6, 0x4E, "Skylake (mobile)" },
@@ -79,4 +80,24 @@ int skl_host_bridge_known(uint16_t vendor, uint16_t device)
 		if (ids[i] == device)
 			return 1;
 	return 0;
+}
+
+const struct skl_imc_counter skl_imc[SKL_IMC_COUNTERS] = {
+	{ "DRAM_GT_REQUESTS", "gt_requests", 0x5040 },
+	{ "DRAM_IA_REQUESTS", "ia_requests", 0x5044 },
+	{ "DRAM_IO_REQUESTS", "io_requests", 0x5048 },
+	{ "DRAM_DATA_READS", "data_reads", 0x5050 },
+	{ "DRAM_DATA_WRITES", "data_writes", 0x5054 },
+};
+
+int skl_imc_find(const char *name)
+{
+	char perf[32];
+
+	for (int i = 0; i < SKL_IMC_COUNTERS; i++) {
+		fmt_snprintf(perf, sizeof(perf), "imc/%s/", skl_imc[i].perf_name);
+		if (str_ieq(name, skl_imc[i].name) || str_ieq(name, skl_imc[i].perf_name) || str_ieq(name, perf))
+			return i;
+	}
+	return -1;
 }

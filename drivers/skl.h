@@ -47,4 +47,19 @@ int skl_host_bridge_known(uint16_t vendor, uint16_t device);
 #define SKL_MCHBAR_MASK   0x0007FFFFF8000ull
 #define SKL_MCHBAR_ENABLE 0x1ull
 
+/* Table 3-3: the IMC's free-running 32-bit counters, at MCHBAR + offset. */
+struct skl_imc_counter {
+	const char *name;      /* the manual's name */
+	const char *perf_name; /* Linux perf's imc/NAME/ */
+	uint32_t offset;
+};
+
+#define SKL_IMC_COUNTERS 5
+#define SKL_IMC_WIDTH    32
+extern const struct skl_imc_counter skl_imc[SKL_IMC_COUNTERS];
+
+/* Index into skl_imc by the manual's name, perf's name or perf's
+ * imc/NAME/ form (case-insensitive); -1 when unknown. */
+int skl_imc_find(const char *name);
+
 #endif

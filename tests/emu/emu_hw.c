@@ -1,0 +1,94 @@
+#include "emu_hw.h"
+
+#include "../unit/t.h"
+
+static enum unc_status e_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
+{
+	struct emu_hw *h = ctx;
+
+	emu_set_time(&h->emu, h->fake.now);
+	enum unc_status st = emu_msr_read(&h->emu, msr, ret);
+	if (st == UNC_E_NOT_FOUND) /* not an uncore MSR: the strict fake answers */
+		return h->fake.hw.ops->msr_read(&h->fake, msr, ret);
+	return st;
+}
+
+static enum unc_status e_msr_write(void *ctx, uint32_t msr, uint64_t v)
+{
+	struct emu_hw *h = ctx;
+
+	emu_set_time(&h->emu, h->fake.now);
+	enum unc_status st = emu_msr_write(&h->emu, msr, v);
+	if (st == UNC_E_NOT_FOUND)
+		return h->fake.hw.ops->msr_write(&h->fake, msr, v);
+	if (st == UNC_OK && h->fake.nlog < FAKE_LOG)
+		h->fake.log[h->fake.nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
+	return st;
+}
+
+static enum unc_status e_pci_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret)
+{
+	struct emu_hw *h = ctx;
+
+	return h->fake.hw.ops->pci_read32(&h->fake, a, off, ret);
+}
+
+static enum unc_status e_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	struct emu_hw *h = ctx;
+
+	return h->fake.hw.ops->pci_write32(&h->fake, a, off, v);
+}
+
+static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
+{
+	struct emu_hw *h = ctx;
+
+	h->fake.reads++;
+	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + 0x8000) {
+		for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
+			if (addr == EMU_HW_MCHBAR + skl_imc[i].offset) {
+				*ret = emu_imc_value(&h->emu.cfg, i, h->fake.now);
+				return UNC_OK;
+			}
+		}
+	}
+	t_fail(__FILE__, __LINE__, "emu_hw: MMIO read of 0x%llx, not an IMC counter", (unsigned long long)addr);
+	return UNC_E_DEVICE;
+}
+
+static void e_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	struct emu_hw *h = ctx;
+
+	h->fake.hw.ops->cpuid(&h->fake, leaf, subleaf, r);
+}
+
+static uint64_t e_ticks(void *ctx)
+{
+	return ((struct emu_hw *)ctx)->fake.now;
+}
+
+static const struct hw_ops emu_ops = {
+	.msr_read = e_msr_read,
+	.msr_write = e_msr_write,
+	.pci_read32 = e_pci_read,
+	.pci_write32 = e_pci_write,
+	.mmio_read32 = e_mmio_read,
+	.cpuid = e_cpuid,
+	.ticks = e_ticks,
+};
+
+void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg)
+{
+	fake_init(&h->fake);
+	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);
+	fake_host_bridge(&h->fake, 0x8086, 0x1910, emu_mchbar_value(cfg, EMU_HW_MCHBAR));
+	emu_init(&h->emu, cfg);
+	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED };
+}
+
+void emu_hw_advance(struct emu_hw *h, uint64_t ns)
+{
+	h->fake.now += ns;
+}

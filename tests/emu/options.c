@@ -1,0 +1,217 @@
+/* uncore-emu.efi's command line. */
+#include <string.h>
+
+#include "../../drivers/events.h"
+#include "../../drivers/fmt.h"
+#include "../../drivers/parse.h"
+#include "model.h"
+
+#define MAX_RATE 1000000000000ull /* 10^12 per second */
+
+#define FAIL(...)                                         \
+	do {                                              \
+		fmt_snprintf(err, errsize, __VA_ARGS__); \
+		return UNC_E_INVALID;                     \
+	} while (0)
+
+/* "1500", "2.5M", "150G": decimal digits with an optional fraction and a
+ * k/M/G (10^3/10^6/10^9) suffix; the result must be a whole number <= max. */
+static bool parse_scaled(const char *s, uint64_t max, uint64_t *ret)
+{
+	uint64_t scale = 1, ip = 0, fp = 0, fdiv = 1;
+	size_t n = strlen(s), idigits = 0, fdigits = 0;
+	const char *p = s;
+
+	if (n && (s[n - 1] == 'k' || s[n - 1] == 'K' || s[n - 1] == 'M' || s[n - 1] == 'G')) {
+		scale = s[n - 1] == 'G' ? 1000000000 : s[n - 1] == 'M' ? 1000000 : 1000;
+		n--;
+	}
+	for (; p < s + n && *p >= '0' && *p <= '9'; p++, idigits++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			return false;
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (p < s + n && *p == '.') {
+		for (p++; p < s + n && *p >= '0' && *p <= '9'; p++, fdigits++) {
+			if (fdigits == 9)
+				return false;
+			fp = fp * 10 + (uint64_t)(*p - '0');
+			fdiv *= 10;
+		}
+		if (!fdigits)
+			return false;
+	}
+	if (p != s + n || !idigits || ip > max / scale)
+		return false;
+	if (fp * scale % fdiv) /* a fraction of a unit; fp * scale < 10^18 */
+		return false;
+	uint64_t whole = ip * scale, part = fp * scale / fdiv;
+	if (part > max - whole)
+		return false;
+	*ret = whole + part;
+	return true;
+}
+
+/* Names for --fault stuck=, in enum emu_ctr_id order. */
+static const char *const ctr_names[EMU_CTR_IMC0] = { "fixed",  "arb0",	 "arb1",   "cbo0.0", "cbo0.1", "cbo1.0",
+						     "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0", "cbo3.1" };
+
+static int counter_by_name(const char *s)
+{
+	for (int i = 0; i < EMU_CTR_IMC0; i++)
+		if (str_ieq(s, ctr_names[i]))
+			return i;
+	int imc = skl_imc_find(s);
+	return imc < 0 ? -1 : EMU_CTR_IMC0 + imc;
+}
+
+static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char *err, size_t errsize)
+{
+	const char *eq = strchr(arg, '=');
+	char kind[32];
+	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
+	const char *val = eq ? eq + 1 : NULL;
+	uint64_t v;
+
+	if (klen >= sizeof(kind))
+		FAIL("unknown fault '%s'", arg);
+	memcpy(kind, arg, klen);
+	kind[klen] = '\0';
+
+	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck");
+	if (takes_arg && !val)
+		FAIL("--fault %s needs a value (%s=...)", kind, kind);
+	if (!takes_arg && val)
+		FAIL("--fault %s takes no value", kind);
+
+	if (!strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write")) {
+		if (!parse_u64(val, UINT32_MAX, &v))
+			FAIL("bad MSR address '%s' in --fault %s", val, kind);
+		if (cfg->ngp == EMU_MAX_GP)
+			FAIL("too many --fault %s (at most %d)", kind, EMU_MAX_GP);
+		cfg->gp[cfg->ngp].msr = (uint32_t)v;
+		cfg->gp[cfg->ngp++].write_only = !strcmp(kind, "msr-gp-write");
+	} else if (!strcmp(kind, "mchbar-disabled")) {
+		cfg->mchbar_fault = EMU_MCHBAR_DISABLED;
+	} else if (!strcmp(kind, "mchbar-zero")) {
+		cfg->mchbar_fault = EMU_MCHBAR_ZERO;
+	} else if (!strcmp(kind, "mchbar-high")) {
+		cfg->mchbar_fault = EMU_MCHBAR_HIGH;
+	} else if (!strcmp(kind, "pmu-in-use")) {
+		cfg->pmu_in_use = true;
+	} else if (!strcmp(kind, "stuck")) {
+		int id = counter_by_name(val);
+		if (id < 0)
+			FAIL("unknown counter '%s' in --fault stuck (fixed, arb0, arb1, cboB.I, or an IMC counter)", val);
+		cfg->stuck[id] = true;
+	} else {
+		FAIL("unknown fault '%s' (msr-gp=ADDR, msr-gp-write=ADDR, mchbar-disabled, mchbar-zero, "
+		     "mchbar-high, pmu-in-use, stuck=COUNTER)", kind);
+	}
+	return UNC_OK;
+}
+
+static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, char *err, size_t errsize)
+{
+	const char *eq = strchr(arg, '=');
+	char name[96];
+	uint64_t v;
+
+	if (!eq || eq == arg)
+		FAIL("bad --rate '%s' (want NAME=PER_SECOND)", arg);
+	if ((size_t)(eq - arg) >= sizeof(name))
+		FAIL("unknown event in --rate '%s'", arg);
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	if (!parse_scaled(eq + 1, MAX_RATE, &v))
+		FAIL("bad rate '%s' for %s (want a whole number per second, at most 10^12; k, M, G allowed)", eq + 1,
+		     name);
+
+	int imc = skl_imc_find(name);
+	if (imc >= 0) {
+		cfg->imc_per_sec[imc] = v;
+		return UNC_OK;
+	}
+	const struct event_desc *ev = event_find(name);
+	if (!ev)
+		FAIL("unknown event '%s' in --rate", name);
+	if (ev->unit == EV_UNIT_FIXED)
+		FAIL("%s counts UCLK cycles: set --uclk-mhz instead", ev->name);
+	if (ev->cmask || ev->inv || ev->edge)
+		FAIL("%s is a threshold view of event 0x%02x umask 0x%02x; give the rate of the plain event", ev->name,
+		     ev->code, ev->umask);
+	for (unsigned i = 0; i < cfg->nrates; i++) {
+		struct emu_rate *r = &cfg->rates[i];
+		if (r->unit == ev->unit && r->code == ev->code && r->umask == ev->umask) {
+			r->per_sec = v;
+			return UNC_OK;
+		}
+	}
+	if (cfg->nrates == EMU_MAX_RATES)
+		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+	cfg->rates[cfg->nrates++] = (struct emu_rate){ ev->unit, ev->code, ev->umask, v };
+	return UNC_OK;
+}
+
+enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg, char *err, size_t errsize)
+{
+	enum unc_status st;
+	uint64_t v;
+
+	emu_config_default(cfg);
+	for (int i = 1; i < argc; i++) {
+		const char *opt = argv[i];
+		bool known = !strcmp(opt, "--cbo-config") || !strcmp(opt, "--uclk-mhz") || !strcmp(opt, "--rate") ||
+			     !strcmp(opt, "--fault");
+		if (!known)
+			FAIL("unknown option '%s' (--cbo-config N, --uclk-mhz F, --rate NAME=N, --fault KIND[=ARG])", opt);
+		if (i + 1 >= argc)
+			FAIL("%s needs a value", opt);
+		const char *val = argv[++i];
+		if (!strcmp(opt, "--cbo-config")) {
+			if (!parse_u64(val, 15, &v))
+				FAIL("bad value '%s' for --cbo-config (want 0 to 15: the raw NO_CBO_BANKS field)", val);
+			cfg->no_cbo_banks = (unsigned)v;
+		} else if (!strcmp(opt, "--uclk-mhz")) {
+			char hz[48];
+			fmt_snprintf(hz, sizeof(hz), "%sM", val);
+			if (!parse_scaled(hz, EMU_MAX_UCLK, &v) || v == 0)
+				FAIL("bad value '%s' for --uclk-mhz (want MHz above 0, at most 4294.967295, whole Hz)", val);
+			cfg->uclk_hz = v;
+		} else if (!strcmp(opt, "--rate")) {
+			if ((st = parse_rate(val, cfg, err, errsize)))
+				return st;
+		} else if ((st = parse_fault(val, cfg, err, errsize))) {
+			return st;
+		}
+	}
+	return UNC_OK;
+}
+
+void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
+{
+	struct strbuf sb;
+	struct out o;
+	char mhz[24];
+	static const char *mchbar[] = { "", " mchbar-disabled", " mchbar-zero", " mchbar-high" };
+	unsigned nimc = 0;
+
+	strbuf_init(&sb, buf, size);
+	o = strbuf_out(&sb);
+	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
+		nimc += cfg->imc_per_sec[i] != 0;
+	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
+	out_printf(&o, "NO_CBO_BANKS %u, UCLK %s MHz, %u event rates, %u IMC rates, faults:", cfg->no_cbo_banks, mhz,
+		   cfg->nrates, nimc);
+	size_t before = sb.len;
+	for (unsigned i = 0; i < cfg->ngp; i++)
+		out_printf(&o, " msr-gp%s=0x%x", cfg->gp[i].write_only ? "-write" : "", cfg->gp[i].msr);
+	out_puts(&o, mchbar[cfg->mchbar_fault]);
+	if (cfg->pmu_in_use)
+		out_puts(&o, " pmu-in-use");
+	for (unsigned i = 0; i < EMU_NCTR; i++)
+		if (cfg->stuck[i])
+			out_printf(&o, " stuck=%s", i < EMU_CTR_IMC0 ? ctr_names[i] : skl_imc[i - EMU_CTR_IMC0].name);
+	if (sb.len == before)
+		out_puts(&o, " none");
+}

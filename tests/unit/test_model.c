@@ -1,0 +1,564 @@
+/* Conformance of the uncore model to Intel 334060-001, through the same
+ * hardware seam the application uses, on a fake clock (1 tick = 1 ns). */
+#include <string.h>
+
+#include "../../drivers/events.h"
+#include "../../drivers/info.h"
+#include "../emu/emu_hw.h"
+#include "t.h"
+
+#define S 1000000000ull
+#define EN22 (1ull << 22)
+#define OVF_EN (1ull << 20)
+#define GEN (1ull << 29)
+#define FRZ (1ull << 31)
+
+static struct emu_hw h;
+static struct emu_config cfg;
+
+static uint64_t sel(unsigned code, unsigned umask, unsigned thr, bool inv, bool edge)
+{
+	return EN22 | (uint64_t)thr << 24 | (uint64_t)inv << 23 | (uint64_t)edge << 18 | umask << 8 | code;
+}
+
+static void start(void)
+{
+	emu_hw_init(&h, &cfg);
+}
+
+static void fresh(void)
+{
+	emu_config_default(&cfg);
+}
+
+static void add_rate(unsigned unit, unsigned code, unsigned umask, uint64_t per_sec)
+{
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ (uint8_t)unit, (uint8_t)code, (uint8_t)umask, per_sec };
+}
+
+#define RD(msr)                                                          \
+	({                                                               \
+		uint64_t v_ = 0xdeadbeef;                                \
+		T_EQ(hw_msr_read(&h.hw, (msr), &v_), UNC_OK);            \
+		v_;                                                      \
+	})
+#define WR(msr, v) T_EQ(hw_msr_write(&h.hw, (msr), (v)), UNC_OK)
+#define GP_WR(msr, v) T_EQ(hw_msr_write(&h.hw, (msr), (v)), UNC_E_FAULT)
+#define GP_RD(msr)                                                       \
+	do {                                                             \
+		uint64_t v_;                                             \
+		T_EQ(hw_msr_read(&h.hw, (msr), &v_), UNC_E_FAULT);       \
+	} while (0)
+
+/* Table 2-1: every listed register exists for four CBos; the unlisted
+ * addresses inside a box, and CBos beyond the count, fault. */
+static void table_2_1_register_map(void)
+{
+	static const uint32_t listed[] = { 0xE01, 0xE02, 0x394, 0x395, 0x396, 0x3B0, 0x3B1, 0x3B2, 0x3B3 };
+
+	fresh();
+	start();
+	for (unsigned i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
+		RD(listed[i]);
+	for (uint32_t box = 0; box < 4; box++) {
+		RD(0x700 + 0x10 * box);
+		RD(0x701 + 0x10 * box);
+		RD(0x706 + 0x10 * box);
+		RD(0x707 + 0x10 * box);
+		GP_RD(0x702 + 0x10 * box);
+		GP_RD(0x705 + 0x10 * box);
+		GP_RD(0x708 + 0x10 * box);
+	}
+	cfg.no_cbo_banks = 2; /* one CBo */
+	start();
+	RD(0x700);
+	RD(0x707);
+	GP_RD(0x710);
+	GP_RD(0x717);
+	GP_WR(0x711, 0);
+	GP_RD(0x736);
+}
+
+/* Table 2-6: NO_CBO_BANKS is read-only; any raw value, 0 and above 5 too. */
+static void table_2_6_cbo_config_read_only(void)
+{
+	fresh();
+	for (unsigned raw = 0; raw <= 15; raw++) {
+		cfg.no_cbo_banks = raw;
+		start();
+		T_EQ(RD(0x396), raw);
+		GP_WR(0x396, 3);
+		T_EQ(RD(0x396), raw);
+		unsigned boxes = raw == 0 ? 0 : raw - 1 > 4 ? 4 : raw - 1;
+		if (boxes)
+			RD(0x700 + 0x10 * (boxes - 1));
+		if (boxes < 4)
+			GP_RD(0x700 + 0x10 * boxes);
+	}
+}
+
+/* Table 2-2: bits 31:29 and 3:0 are RW; 63:32 and 28:4 reserved. */
+static void table_2_2_global_ctrl(void)
+{
+	fresh();
+	start();
+	WR(0xE01, 0xE000000F);
+	T_EQ(RD(0xE01), 0xE000000F);
+	GP_WR(0xE01, 1ull << 4);
+	GP_WR(0xE01, 1ull << 28);
+	GP_WR(0xE01, 1ull << 32);
+	T_EQ(RD(0xE01), 0xE000000F); /* a faulting write changes nothing */
+	WR(0xE01, 0);
+	T_EQ(RD(0xE01), 0);
+}
+
+/* Table 2-3 (bit 3 per the seeds README): RW1C, writing 0 is ignored. */
+static void table_2_3_global_status_rw1c(void)
+{
+	fresh();
+	add_rate(EV_UNIT_ARB, 0x81, 0x01, 1000);
+	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	start();
+	WR(0x395, (1ull << 48) - 1);      /* fixed: one cycle from the top */
+	WR(0x3B0, (1ull << 44) - 1);      /* ARB counter 0 */
+	WR(0x706, (1ull << 44) - 1);      /* CBo 0 counter 0 */
+	WR(0x394, EN22);
+	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0));
+	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S / 100);
+	T_EQ(RD(0xE02), 0xB);
+	WR(0xE02, 0);                     /* writing 0 is ignored */
+	T_EQ(RD(0xE02), 0xB);
+	WR(0xE02, 0x2);                   /* clears ARB only */
+	T_EQ(RD(0xE02), 0x9);
+	GP_WR(0xE02, 0x4);                /* bit 2 is reserved */
+	GP_WR(0xE02, 0x10);
+	T_EQ(RD(0xE02), 0x9);
+	WR(0xE02, 0x9);
+	T_EQ(RD(0xE02), 0);
+}
+
+/* Table 2-4 and 2-5: CNT_EN 22 and OVF_EN 20 RW; a 48-bit counter. */
+static void table_2_4_2_5_fixed_counter(void)
+{
+	fresh();
+	start();
+	WR(0x394, EN22 | OVF_EN);
+	T_EQ(RD(0x394), EN22 | OVF_EN);
+	GP_WR(0x394, 1ull << 21);
+	GP_WR(0x394, 1ull << 0);
+	GP_WR(0x394, 1ull << 23);
+	WR(0x395, 0xFFFFFFFFFFFFull);
+	T_EQ(RD(0x395), 0xFFFFFFFFFFFFull);
+	GP_WR(0x395, 1ull << 48);
+	WR(0x395, 12345);
+	T_EQ(RD(0x395), 12345);       /* writing a counter sets it */
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, 2 * S);
+	T_EQ(RD(0x395), 12345 + 1600000000ull); /* 800 MHz UCLK */
+}
+
+/* Table 2-7: writable fields; bits 63:29, 21, 19, 17:16 reserved. */
+static void table_2_7_event_select_fields(void)
+{
+	fresh();
+	start();
+	WR(0x700, 0x1FD4FFFF);
+	T_EQ(RD(0x700), 0x1FD4FFFF);
+	WR(0x3B3, 0x1FD4FFFF);
+	T_EQ(RD(0x3B3), 0x1FD4FFFF);
+	GP_WR(0x701, 1ull << 16);
+	GP_WR(0x701, 1ull << 17);
+	GP_WR(0x701, 1ull << 19);
+	GP_WR(0x701, 1ull << 21);
+	GP_WR(0x701, 1ull << 29);
+	GP_WR(0x3B2, 1ull << 63);
+	T_EQ(RD(0x701), 0);
+}
+
+/* Table 2-8: a 44-bit counter, RW. */
+static void table_2_8_counter_width(void)
+{
+	fresh();
+	start();
+	WR(0x737, 0xFFFFFFFFFFFull);
+	T_EQ(RD(0x737), 0xFFFFFFFFFFFull);
+	GP_WR(0x737, 1ull << 44);
+	GP_WR(0x3B1, 1ull << 44);
+	WR(0x3B1, 7);
+	T_EQ(RD(0x3B1), 7);
+}
+
+/* Counting needs the local enable (bit 22) and the global EN (bit 29). */
+static void counting_needs_local_and_global_enable(void)
+{
+	fresh();
+	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
+	start();
+	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0x701, sel(0x34, 0x8f, 0, 0, 0) & ~EN22); /* programmed, not enabled */
+	WR(0x394, EN22);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x706), 0); /* global EN clear */
+	T_EQ(RD(0x395), 0);
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x706), 1000000);
+	T_EQ(RD(0x707), 0); /* local EN clear */
+	T_EQ(RD(0x395), 800000000);
+	WR(0xE01, 0);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x706), 1000000); /* stopped */
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S / 2);
+	T_EQ(RD(0x706), 1500000);
+}
+
+/* CBo events count per box, ARB events once, an unconfigured event not at all. */
+static void event_rates_per_box(void)
+{
+	fresh();
+	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 3000000);
+	add_rate(EV_UNIT_CBO, 0x22, 0x41, 1000);
+	add_rate(EV_UNIT_ARB, 0x81, 0x01, 5000000);
+	start();
+	for (uint32_t b = 0; b < 4; b++) {
+		WR(0x700 + 0x10 * b, sel(0x34, 0x8f, 0, 0, 0));
+		WR(0x701 + 0x10 * b, sel(0x22, 0x41, 0, 0, 0));
+	}
+	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0));
+	WR(0x3B3, sel(0x81, 0x20, 0, 0, 0)); /* no rate configured */
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, 2500 * 1000000ull); /* 2.5 s */
+	for (uint32_t b = 0; b < 4; b++) {
+		T_EQ(RD(0x706 + 0x10 * b), 7500000);
+		T_EQ(RD(0x707 + 0x10 * b), 2500);
+	}
+	T_EQ(RD(0x3B0), 12500000);
+	T_EQ(RD(0x3B1), 0);
+}
+
+/* Counts follow time: reading often changes nothing. */
+static void reads_do_not_advance_counts(void)
+{
+	uint64_t once, often = 0;
+
+	fresh();
+	add_rate(EV_UNIT_ARB, 0x81, 0x01, 3333333);
+	start();
+	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0));
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, 3 * S);
+	once = RD(0x3B0);
+	start();
+	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0));
+	WR(0xE01, GEN);
+	for (int i = 0; i < 3000; i++) {
+		emu_hw_advance(&h, S / 1000);
+		often = RD(0x3B0);
+	}
+	T_EQ(once, 9999999);
+	T_EQ(often, once);
+}
+
+/* 44-bit and 48-bit wraps set their GLOBAL_STATUS bit (3 CBo, 1 ARB, 0 fixed). */
+static void wraps_set_status_bits(void)
+{
+	fresh();
+	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
+	start();
+	WR(0x716, (1ull << 44) - 500000);
+	WR(0x710, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S / 4);
+	T_EQ(RD(0x716), (1ull << 44) - 250000);
+	T_EQ(RD(0xE02), 0);
+	emu_hw_advance(&h, S / 2);
+	T_EQ(RD(0x716), 250000);
+	T_EQ(RD(0xE02), 1ull << 3);
+
+	fresh();
+	start();
+	WR(0x395, (1ull << 48) - 100);
+	WR(0x394, EN22);
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x395), 800000000 - 100);
+	T_EQ(RD(0xE02), 1ull << 0);
+}
+
+/* Table 2-2 FRZ_ON_PMI: an overflow with OVF_EN freezes every counter at
+ * that cycle and clears EN; without OVF_EN nothing freezes. */
+static void freeze_on_pmi(void)
+{
+	fresh();
+	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 800000000); /* one per UCLK */
+	start();
+	WR(0x395, (1ull << 48) - 800);
+	WR(0x394, EN22 | OVF_EN);
+	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0xE01, GEN | FRZ);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x395), 0);
+	T_EQ(RD(0x706), 800); /* stopped at the overflow cycle */
+	T_EQ(RD(0xE01), FRZ);
+	T_EQ(RD(0xE02), 1);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x706), 800);
+
+	start(); /* the same without OVF_EN */
+	WR(0x395, (1ull << 48) - 800);
+	WR(0x394, EN22);
+	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0xE01, GEN | FRZ);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x395), 800000000 - 800);
+	T_EQ(RD(0x706), 800000000);
+	T_EQ(RD(0xE01), GEN | FRZ);
+	T_EQ(RD(0xE02), 1); /* the wrap is still recorded */
+}
+
+/* Table 2-7 THR, INV and E, on an event averaging 2.5 per UCLK (half the
+ * cycles see 3, half see 2) and one at 0.25 per UCLK. */
+static void threshold_invert_edge(void)
+{
+	static const struct {
+		uint64_t rate;
+		unsigned thr;
+		bool inv, edge;
+		uint64_t want;
+	} cases[] = {
+		{ 2500000000ull, 0, 0, 0, 2500000000ull }, /* THR 0: the increment itself */
+		{ 2500000000ull, 0, 1, 0, 2500000000ull }, /* INV alone changes nothing */
+		{ 2500000000ull, 2, 0, 0, 1000000000ull }, /* every cycle has >= 2 */
+		{ 2500000000ull, 3, 0, 0, 500000000ull },  /* half the cycles have >= 3 */
+		{ 2500000000ull, 4, 0, 0, 0 },
+		{ 2500000000ull, 3, 1, 0, 500000000ull },  /* cycles with < 3 */
+		{ 2500000000ull, 2, 1, 0, 0 },
+		{ 2500000000ull, 3, 0, 1, 500000000ull },  /* rising edges of ">= 3" */
+		{ 2500000000ull, 0, 0, 1, 0 },             /* "> 0" never falls */
+		{ 250000000ull, 1, 0, 0, 250000000ull },   /* cycles with any request */
+		{ 250000000ull, 0, 0, 1, 250000000ull },   /* isolated events: one edge each */
+		{ 250000000ull, 1, 1, 0, 750000000ull },
+		{ 750000000ull, 1, 0, 1, 250000000ull },   /* q = 3/4: edges = 1 - q */
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh();
+		cfg.uclk_hz = 1000000000;
+		add_rate(EV_UNIT_ARB, 0x80, 0x01, cases[i].rate);
+		start();
+		WR(0x3B2, sel(0x80, 0x01, cases[i].thr, cases[i].inv, cases[i].edge));
+		WR(0xE01, GEN);
+		emu_hw_advance(&h, S);
+		uint64_t got = RD(0x3B0);
+		if (got != cases[i].want)
+			t_fail(__FILE__, __LINE__, "case %u: rate %llu THR %u INV %d E %d: %llu, want %llu", i,
+			       (unsigned long long)cases[i].rate, cases[i].thr, cases[i].inv, cases[i].edge,
+			       (unsigned long long)got, (unsigned long long)cases[i].want);
+	}
+}
+
+/* Table 3-2: UNC_ARB_TRK_OCCUPANCY only on counter 0. */
+static void arb_occupancy_counter_0_only(void)
+{
+	fresh();
+	add_rate(EV_UNIT_ARB, 0x80, 0x01, 1000);
+	start();
+	WR(0x3B2, sel(0x80, 0x01, 0, 0, 0));
+	WR(0x3B3, sel(0x80, 0x01, 0, 0, 0));
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x3B0), 1000);
+	T_EQ(RD(0x3B1), 0);
+}
+
+/* Table 3-3: five free-running 32-bit counters at MCHBAR + 0x5040.. */
+static void imc_counters_free_run_and_wrap(void)
+{
+	uint32_t v;
+
+	fresh();
+	cfg.imc_per_sec[3] = 1000000; /* DRAM_DATA_READS */
+	cfg.imc_start[3] = 0xFFFFFF00;
+	cfg.imc_per_sec[4] = 3;
+	start();
+	emu_hw_advance(&h, S / 1000);
+	T_EQ(hw_mmio_read32(&h.hw, EMU_HW_MCHBAR + 0x5050, &v), UNC_OK);
+	T_EQ(v, 744); /* 0xFFFFFF00 + 1000, modulo 2^32 */
+	emu_hw_advance(&h, S - S / 1000);
+	T_EQ(hw_mmio_read32(&h.hw, EMU_HW_MCHBAR + 0x5054, &v), UNC_OK);
+	T_EQ(v, 3);
+	T_EQ(hw_mmio_read32(&h.hw, EMU_HW_MCHBAR + 0x5040, &v), UNC_OK);
+	T_EQ(v, 0);
+	/* 150,000 MB/s of reads: 2,343,750,000 lines/s wraps every 1.83 s */
+	cfg.imc_per_sec[3] = 2343750000ull;
+	cfg.imc_start[3] = 0;
+	T_EQ(emu_imc_value(&cfg, 3, 6 * S), (uint32_t)(6 * 2343750000ull));
+}
+
+static void fault_msr_gp(void)
+{
+	fresh();
+	cfg.gp[0].msr = 0x396;
+	cfg.gp[1].msr = 0x711;
+	cfg.gp[1].write_only = true;
+	cfg.ngp = 2;
+	start();
+	GP_RD(0x396);
+	GP_WR(0x396, 0);
+	RD(0x711); /* write-only fault: reads work */
+	GP_WR(0x711, sel(0x34, 0x8f, 0, 0, 0));
+	T_EQ(RD(0x711), 0);
+}
+
+static void fault_pmu_in_use(void)
+{
+	fresh();
+	cfg.pmu_in_use = true;
+	start();
+	T_EQ(RD(0xE01), GEN);
+	T_EQ(RD(0x700), sel(0x34, 0x8f, 0, 0, 0));
+}
+
+static void fault_stuck_counter(void)
+{
+	fresh();
+	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	cfg.stuck[EMU_CTR_CBO0 + 2 * 1 + 0] = true;      /* cbo1.0 */
+	cfg.stuck[EMU_CTR_IMC0 + 3] = true;              /* DRAM_DATA_READS */
+	cfg.imc_per_sec[3] = 1000;
+	cfg.imc_start[3] = 77;
+	start();
+	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0x710, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0xE01, GEN);
+	emu_hw_advance(&h, S);
+	T_EQ(RD(0x706), 1000);
+	T_EQ(RD(0x716), 0);
+	T_EQ(emu_imc_value(&h.emu.cfg, 3, 5 * S), 77);
+}
+
+static void fault_mchbar(void)
+{
+	fresh();
+	T_EQ(emu_mchbar_value(&cfg, 0x7f000000), 0x7f000001);
+	cfg.mchbar_fault = EMU_MCHBAR_DISABLED;
+	T_EQ(emu_mchbar_value(&cfg, 0x7f000000), 0x7f000000);
+	cfg.mchbar_fault = EMU_MCHBAR_ZERO;
+	T_EQ(emu_mchbar_value(&cfg, 0x7f000000), 1);
+	cfg.mchbar_fault = EMU_MCHBAR_HIGH;
+	T_EQ(emu_mchbar_value(&cfg, 0x7f000000), 0x7FFFFF8001ull);
+}
+
+/* The options of uncore-emu.efi. */
+static void options(void)
+{
+	char err[200];
+	const char *good[] = { "uncore-emu.efi", "--cbo-config", "2", "--uclk-mhz", "1000.5",
+			       "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=2.5M", "--rate", "unc_arb_trk_requests.all=1500",
+			       "--rate", "DRAM_DATA_READS=150000000", "--rate", "imc/data_writes/=1G",
+			       "--fault", "msr-gp=0x396", "--fault", "msr-gp-write=0x700", "--fault", "pmu-in-use",
+			       "--fault", "stuck=cbo0.1", "--fault", "mchbar-disabled" };
+	T_EQ(emu_parse_options(sizeof(good) / sizeof(good[0]), (char **)good, &cfg, err, sizeof(err)), UNC_OK);
+	T_EQ(cfg.no_cbo_banks, 2);
+	T_EQ(cfg.uclk_hz, 1000500000);
+	T_EQ(cfg.nrates, 2);
+	T_EQ(cfg.rates[0].code, 0x34);
+	T_EQ(cfg.rates[0].umask, 0x8f);
+	T_EQ(cfg.rates[0].per_sec, 2500000);
+	T_EQ(cfg.rates[1].per_sec, 1500);
+	T_EQ(cfg.imc_per_sec[3], 150000000);
+	T_EQ(cfg.imc_per_sec[4], 1000000000);
+	T_EQ(cfg.ngp, 2);
+	T_ASSERT(cfg.gp[1].write_only);
+	T_ASSERT(cfg.pmu_in_use);
+	T_ASSERT(cfg.stuck[EMU_CTR_CBO0 + 1]);
+	T_EQ(cfg.mchbar_fault, EMU_MCHBAR_DISABLED);
+	char desc[256];
+	emu_describe(&cfg, desc, sizeof(desc));
+	T_STREQ(desc, "NO_CBO_BANKS 2, UCLK 1000.500 MHz, 2 event rates, 2 IMC rates, faults: msr-gp=0x396 "
+		      "msr-gp-write=0x700 mchbar-disabled pmu-in-use stuck=cbo0.1");
+
+	static const struct {
+		const char *a, *b, *msg;
+	} bad[] = {
+		{ "--cbo-config", "16", "bad value '16' for --cbo-config" },
+		{ "--cbo-config", "-1", "bad value '-1' for --cbo-config" },
+		{ "--uclk-mhz", "0", "bad value '0' for --uclk-mhz" },
+		{ "--uclk-mhz", "5000", "bad value '5000' for --uclk-mhz" },
+		{ "--uclk-mhz", "1.0000001", "bad value '1.0000001' for --uclk-mhz" },
+		{ "--rate", "NOPE=5", "unknown event 'NOPE' in --rate" },
+		{ "--rate", "UNC_CLOCK.SOCKET=5", "UNC_CLOCK.SOCKET counts UCLK cycles: set --uclk-mhz instead" },
+		{ "--rate", "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST=5", "is a threshold view of event 0x80" },
+		{ "--rate", "DRAM_DATA_READS=1.5", "bad rate '1.5' for DRAM_DATA_READS" },
+		{ "--rate", "DRAM_DATA_READS=2T", "bad rate '2T'" },
+		{ "--rate", "DRAM_DATA_READS", "bad --rate 'DRAM_DATA_READS' (want NAME=PER_SECOND)" },
+		{ "--rate", "DRAM_DATA_READS=1000000000001", "bad rate" },
+		{ "--fault", "explode", "unknown fault 'explode'" },
+		{ "--fault", "msr-gp", "--fault msr-gp needs a value" },
+		{ "--fault", "msr-gp=0xZZ", "bad MSR address '0xZZ' in --fault msr-gp" },
+		{ "--fault", "pmu-in-use=1", "--fault pmu-in-use takes no value" },
+		{ "--fault", "stuck=cbo4.0", "unknown counter 'cbo4.0'" },
+		{ "--verbose", "1", "unknown option '--verbose'" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[] = { "uncore-emu.efi", bad[i].a, bad[i].b };
+		err[0] = '\0';
+		T_EQ(emu_parse_options(3, (char **)argv, &cfg, err, sizeof(err)), UNC_E_INVALID);
+		T_CONTAINS(err, bad[i].msg);
+	}
+	const char *missing[] = { "uncore-emu.efi", "--rate" };
+	T_EQ(emu_parse_options(2, (char **)missing, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "--rate needs a value");
+}
+
+/* The application's info, run against the model through the seam. */
+static void info_against_the_model(void)
+{
+	static struct platform_info pi;
+
+	fresh();
+	start();
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	T_EQ(pi.cbo_count, 4);
+	T_EQ(pi.msr_mode, HW_MSR_EMULATED);
+	T_ASSERT(pi.mchbar_enabled);
+	T_ASSERT(!pi.in_use);
+
+	cfg.no_cbo_banks = 2;
+	start();
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	T_EQ(pi.cbo_count, 1);
+
+	fresh();
+	cfg.pmu_in_use = true;
+	start();
+	info_gather(&h.hw, &pi);
+	T_ASSERT(pi.in_use);
+	T_EQ(pi.busy[0].msr, 0xE01);
+	T_EQ(pi.busy[1].msr, 0x700);
+
+	fresh();
+	cfg.gp[cfg.ngp++].msr = 0x396;
+	start();
+	T_EQ(info_gather(&h.hw, &pi), UNC_E_FAULT);
+	T_EQ(pi.faults[0].msr, 0x396);
+
+	fresh();
+	cfg.mchbar_fault = EMU_MCHBAR_DISABLED;
+	start();
+	info_gather(&h.hw, &pi);
+	T_ASSERT(!pi.mchbar_enabled);
+	T_EQ(pi.mchbar_base, EMU_HW_MCHBAR);
+}
+
+T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only),
+       T_CASE(table_2_2_global_ctrl), T_CASE(table_2_3_global_status_rw1c), T_CASE(table_2_4_2_5_fixed_counter),
+       T_CASE(table_2_7_event_select_fields), T_CASE(table_2_8_counter_width),
+       T_CASE(counting_needs_local_and_global_enable), T_CASE(event_rates_per_box),
+       T_CASE(reads_do_not_advance_counts), T_CASE(wraps_set_status_bits), T_CASE(freeze_on_pmi),
+       T_CASE(threshold_invert_edge), T_CASE(arb_occupancy_counter_0_only), T_CASE(imc_counters_free_run_and_wrap),
+       T_CASE(fault_msr_gp), T_CASE(fault_pmu_in_use), T_CASE(fault_stuck_counter), T_CASE(fault_mchbar),
+       T_CASE(options), T_CASE(info_against_the_model))
