@@ -34,11 +34,20 @@ HOST_LDFLAGS := -fsanitize=address,undefined
 DRIVERS   := status fmt parse cpu pmu skl info events
 GEN       := $(BUILD)/gen
 APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
-	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c
+	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o $(BUILD)/efi/gen/skl_events.o
+# The emulator: a resident driver (the model plus the native seam for PCI
+# and time), embedded in the application the user runs, which checks the
+# options and starts it (see tests/emu/launcher.c).
+EMU_COMMON := tests/emu/model.c tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c \
+	drivers/skl.c drivers/events.c efi/console.c efi/libc.c efi/status_efi.c
+EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c $(EMU_COMMON)
+EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o $(BUILD)/efi/gen/skl_events.o
+EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
+EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/gen/skl_events.o $(BUILD)/efi/emu-drv-blob.o
 
 .PHONY: all check demo deps unit qemu clean
-all: $(BUILD)/uncore.efi
+all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -60,10 +69,18 @@ $(BUILD)/%.so:
 		echo "error: $@ has undefined symbols:"; echo "$$undef"; rm -f $@; exit 1; fi
 
 $(BUILD)/uncore.so: $(APP_OBJS)
+$(BUILD)/uncore-emu.so: $(EMU_OBJS)
+$(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS)
 
+$(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
+	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
+
+# Subsystem 10 is an application, 11 a boot-service driver (stays resident).
+SUBSYSTEM = 10
+$(BUILD)/uncore-emu-drv.efi: SUBSYSTEM = 11
 $(BUILD)/%.efi: $(BUILD)/%.so
 	$(call say,OBJCOPY,$@)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
-		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=$(SUBSYSTEM) $< $@
 	$(Q)size=$$(stat -c %s $@); if [ $$size -gt 262144 ]; then \
 		echo "error: $@ is $$size bytes; the limit is 256 KiB"; exit 1; fi
 

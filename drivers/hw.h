@@ -43,6 +43,7 @@ struct hw {
 	void *ctx;
 	uint64_t tick_hz;
 	enum hw_msr_mode msr_mode;
+	const char *emulator; /* HW_MSR_EMULATED: the emulator's own description */
 };
 
 static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uint64_t *ret_val)

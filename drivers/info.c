@@ -25,11 +25,13 @@ static void note_busy(struct platform_info *pi, uint32_t msr, uint64_t v)
 }
 
 /* In use: global EN set, or any event select (or the fixed counter's
- * control) non-zero, on the CBos that MSR_UNC_CBO_CONFIG says exist. */
+ * control) non-zero, on the CBos that MSR_UNC_CBO_CONFIG says exist. The
+ * answer is "unknown" when any of those registers, or MSR_UNC_CBO_CONFIG
+ * itself, could not be read. */
 static void probe_in_use(const struct hw *hw, struct platform_info *pi)
 {
 	const struct pmu_driver *drv = &skl_client_uncore;
-	bool complete = true;
+	bool complete = pi->cbo_config_st == UNC_OK; /* else the CBo count is unknown */
 	uint64_t v;
 
 	if (probe_msr(hw, pi, MSR_UNC_PERF_GLOBAL_CTRL, &v) == UNC_OK) {
@@ -100,6 +102,7 @@ enum unc_status info_gather(const struct hw *hw, struct platform_info *pi)
 	pi->model_name = model ? model->name : NULL;
 	pi->tsc_hz = hw->tick_hz;
 	pi->msr_mode = hw->msr_mode;
+	pi->emulator = hw->emulator;
 
 	/* Only a supported model gets its uncore MSRs read: elsewhere these
 	 * addresses mean something else or nothing. */
@@ -156,6 +159,8 @@ void info_print(struct out *o, const struct platform_info *pi)
 	else
 		out_printf(o, "uncore:       supported: Skylake-client, %s\n", pi->model_name);
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));
+	if (pi->msr_mode == HW_MSR_EMULATED)
+		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
 
 	if (!pi->msrs_probed) {
 		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (unsupported CPU)\n");
@@ -238,7 +243,12 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		out_json_str(o, pi->model_name);
 	else
 		out_puts(o, "null");
-	out_printf(o, ",\"msr_access\":\"%s\",", hw_msr_mode_name(pi->msr_mode));
+	out_printf(o, ",\"msr_access\":\"%s\",\"emulator\":", hw_msr_mode_name(pi->msr_mode));
+	if (pi->msr_mode == HW_MSR_EMULATED)
+		out_json_str(o, pi->emulator ? pi->emulator : "");
+	else
+		out_puts(o, "null");
+	out_puts(o, ",");
 	if (pi->msrs_probed && pi->cbo_config_st == UNC_OK) {
 		out_puts(o, "\"cbo_config\":{");
 		json_hex(o, "raw", pi->cbo_config_raw, true);

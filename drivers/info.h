@@ -51,6 +51,7 @@ struct platform_info {
 
 	uint64_t tsc_hz;
 	enum hw_msr_mode msr_mode;
+	const char *emulator;         /* the emulator's description, when emulated */
 
 	struct msr_access faults[INFO_MAX_FAULTS];
 	unsigned nfaults;

@@ -2,6 +2,7 @@
 
 #include <efilib.h>
 
+#include "emu_protocol.h"
 #include "pi.h"
 
 extern uint64_t unc_asm_rdmsr(uint32_t msr);
@@ -11,6 +12,8 @@ extern const char unc_rdmsr_insn[], unc_wrmsr_insn[];
 struct native {
 	UNC_EFI_CPU_ARCH_PROTOCOL *cpu;
 	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
+	UNC_EMU_PROTOCOL *emu;
+	char emu_desc[160];
 };
 
 static struct native native;
@@ -135,6 +138,34 @@ static uint64_t native_ticks(void *ctx)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* Emulated MSRs: the emulator answers for the uncore MSRs it models and
+ * sends everything else back to the processor. */
+static enum unc_status emu_status(EFI_STATUS s)
+{
+	return s == EFI_DEVICE_ERROR ? UNC_E_FAULT : EFI_ERROR(s) ? UNC_E_DEVICE : UNC_OK;
+}
+
+static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
+{
+	UINT64 v = 0;
+	EFI_STATUS s = native.emu->MsrRead(native.emu, msr, &v);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_msr_read(ctx, msr, ret_val);
+	if (!EFI_ERROR(s))
+		*ret_val = v;
+	return emu_status(s);
+}
+
+static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
+{
+	EFI_STATUS s = native.emu->MsrWrite(native.emu, msr, val);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_msr_write(ctx, msr, val);
+	return emu_status(s);
+}
+
 static const struct hw_ops native_ops = {
 	.msr_read = native_msr_read,
 	.msr_write = native_msr_write,
@@ -145,6 +176,17 @@ static const struct hw_ops native_ops = {
 	.ticks = native_ticks,
 };
 
+static const struct hw_ops emulated_ops = {
+	.msr_read = emulated_msr_read,
+	.msr_write = emulated_msr_write,
+	.pci_read32 = native_pci_read32,
+	.pci_write32 = native_pci_write32,
+	.mmio_read32 = native_mmio_read32,
+	.cpuid = native_cpuid,
+	.ticks = native_ticks,
+};
+
+static EFI_GUID emu_guid = UNC_EMU_PROTOCOL_GUID;
 static EFI_GUID cpu_arch_guid = UNC_EFI_CPU_ARCH_PROTOCOL_GUID;
 static EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
 
@@ -166,10 +208,11 @@ static EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *find_root_bridge(void)
 	return found;
 }
 
-void native_init(struct hw *hw, struct out *err)
+void native_init(struct hw *hw, struct out *err, bool use_emulator)
 {
 	native.cpu = NULL;
 	native.rb = NULL;
+	native.emu = NULL;
 	if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&native.cpu)) || !native.cpu) {
 		native.cpu = NULL;
 		out_printf(err, "uncore: warning: EFI_CPU_ARCH_PROTOCOL not found; MSR access is disabled (no #GP guard)\n");
@@ -184,6 +227,19 @@ void native_init(struct hw *hw, struct out *err)
 		out_printf(err, "uncore: warning: no PCI root bridge for segment 0; PCI access is disabled\n");
 
 	*hw = (struct hw){ .ops = &native_ops, .ctx = &native, .tick_hz = 0, .msr_mode = HW_MSR_NATIVE };
+	if (use_emulator && !EFI_ERROR(BS->LocateProtocol(&emu_guid, NULL, (void **)&native.emu)) && native.emu) {
+		if (native.emu->Revision != UNC_EMU_PROTOCOL_REVISION) {
+			out_printf(err, "uncore: warning: ignoring uncore emulator of revision %u (want %u)\n",
+				   native.emu->Revision, UNC_EMU_PROTOCOL_REVISION);
+			native.emu = NULL;
+			return;
+		}
+		fmt_snprintf(native.emu_desc, sizeof(native.emu_desc), "%s",
+			     native.emu->Description ? (const char *)native.emu->Description : "");
+		hw->ops = &emulated_ops;
+		hw->msr_mode = HW_MSR_EMULATED;
+		hw->emulator = native.emu_desc;
+	}
 }
 
 enum unc_status native_calibrate(struct hw *hw, struct out *err)

@@ -4,14 +4,20 @@
 #define UNC_NATIVE_H
 
 #include <efi.h>
+#include <stdbool.h>
 #include "../drivers/fmt.h"
 #include "../drivers/hw.h"
 
 /* Finds the protocols it needs; anything missing is reported on err and
- * makes the matching accesses fail with a status, never a hang. */
-void native_init(struct hw *ret_hw, struct out *err);
+ * makes the matching accesses fail with a status, never a hang. With
+ * use_emulator, MSR accesses go to the uncore emulator's protocol when it is
+ * installed (efi/emu_protocol.h), and ret_hw says so. */
+void native_init(struct hw *ret_hw, struct out *err, bool use_emulator);
 
 /* Calibrates the TSC against gBS->Stall; sets hw->tick_hz. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err);
+
+/* The project status at the firmware edge (documented in the README). */
+EFI_STATUS efi_status_from(enum unc_status st);
 
 #endif

@@ -112,7 +112,9 @@ static void faulting_msr_is_named(void)
 	T_EQ(pi.faults[0].msr, 0x396);
 	T_ASSERT(!pi.faults[0].write);
 	render(false);
+	T_ASSERT(!pi.in_use_known);
 	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG (0x396): read failed: general-protection fault");
+	T_CONTAINS(text, "pmu in use:   unknown (a register could not be read)");
 	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");
 	T_CONTAINS(text, "uncore PMU unusable: an uncore MSR faulted");
 	render(true);

@@ -1,0 +1,216 @@
+/* The resident part of uncore-emu.efi: a boot-service driver that makes
+ * QEMU look like a 6th-gen Core uncore to uncore.efi. tests/emu/launcher.c
+ * starts it with its configuration as LoadOptions (struct emu_launch).
+ *
+ * It emulates only what QEMU lacks. CPUID stays QEMU's (-cpu Skylake-Client).
+ * The uncore MSRs are served by the model (tests/emu/model.c) through
+ * UNC_EMU_PROTOCOL. MCHBAR is real guest memory: a 32 KiB-aligned region
+ * below 4 GiB whose address (with the enable bit) is written into the q35
+ * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi reaches the IMC
+ * counters through its own native PCI and MMIO paths. A 1 ms periodic timer
+ * event rewrites the five IMC counters from the TSC; each value is exact at
+ * the moment it is written, so a reader sees the counts of at most one
+ * timer period ago. */
+#include <efi.h>
+#include <efilib.h>
+
+#include "../../efi/console.h"
+#include "../../efi/emu_protocol.h"
+#include "../../efi/native.h"
+#include "launch.h"
+
+#define NS_PER_S      1000000000ull
+#define MCHBAR_ALIGN  0x8000ull /* the mask 0x7FFFFF8000 keeps 32 KiB granules */
+#define REGION_PAGES  16        /* 64 KiB: an aligned 32 KiB inside, up to 0x5058 used */
+#define TIMER_100NS   10000     /* 1 ms */
+
+static struct emu model;
+static struct hw hw;
+static uint64_t tsc0, tsc_hz;
+static volatile uint32_t *region;
+static EFI_PHYSICAL_ADDRESS region_mem;
+static uint32_t saved_mchbar_lo, saved_mchbar_hi; /* the host bridge as we found it */
+static char description[200];
+static EFI_EVENT timer;
+static const struct pci_addr host_bridge = { 0, 0, 0 };
+
+/* Model time: TSC ticks since start-up, in ns. emu_muldiv needs a divisor
+ * of at most 2^32; a faster TSC loses a few low bits, nothing more. */
+static uint64_t now_ns(void)
+{
+	uint64_t d = hw_ticks(&hw) - tsc0, hz = tsc_hz;
+
+	while (hz > 0xFFFFFFFFull) {
+		hz >>= 1;
+		d >>= 1;
+	}
+	return emu_muldiv(d, NS_PER_S, hz);
+}
+
+static VOID EFIAPI imc_tick(EFI_EVENT ev, VOID *ctx)
+{
+	uint64_t t = now_ns();
+
+	(void)ev;
+	(void)ctx;
+	/* One 32-bit store per counter, as the hardware updates them. */
+	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
+		region[skl_imc[i].offset / 4] = emu_imc_value(&model.cfg, i, t);
+}
+
+static EFI_STATUS to_efi(enum unc_status st)
+{
+	switch (st) {
+	case UNC_OK: return EFI_SUCCESS;
+	case UNC_E_FAULT: return EFI_DEVICE_ERROR;
+	case UNC_E_NOT_FOUND: return EFI_UNSUPPORTED;
+	default: return EFI_PROTOCOL_ERROR;
+	}
+}
+
+static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
+{
+	uint64_t v = 0;
+	enum unc_status st;
+
+	(void)This;
+	if (!value)
+		return EFI_INVALID_PARAMETER;
+	emu_set_time(&model, now_ns());
+	st = emu_msr_read(&model, msr, &v);
+	if (st == UNC_OK)
+		*value = v;
+	return to_efi(st);
+}
+
+static EFI_STATUS EFIAPI proto_write(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 value)
+{
+	(void)This;
+	emu_set_time(&model, now_ns());
+	return to_efi(emu_msr_write(&model, msr, value));
+}
+
+static UNC_EMU_PROTOCOL proto = {
+	.Revision = UNC_EMU_PROTOCOL_REVISION,
+	.MsrRead = proto_read,
+	.MsrWrite = proto_write,
+	.Description = (CONST CHAR8 *)description,
+};
+
+static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
+
+static EFI_HANDLE image_handle;
+
+/* Undoes what start-up did, in reverse: the protocol, the timer, MCHBAR in
+ * the host bridge, the region. */
+static void teardown(bool protocol, bool pci)
+{
+	if (protocol)
+		BS->UninstallProtocolInterface(image_handle, &proto_guid, &proto);
+	if (timer) {
+		BS->SetTimer(timer, TimerCancel, 0);
+		BS->CloseEvent(timer);
+		timer = NULL;
+	}
+	if (pci) {
+		hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, saved_mchbar_lo);
+		hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, saved_mchbar_hi);
+	}
+	BS->FreePages(region_mem, REGION_PAGES);
+}
+
+static EFI_STATUS EFIAPI unload(EFI_HANDLE image)
+{
+	(void)image;
+	teardown(true, true);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS fail(struct out *err, EFI_STATUS s, const char *what)
+{
+	out_printf(err, "uncore-emu: error: %s\n", what);
+	return s;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	static struct emu_config cfg;
+	struct out out, err;
+	EFI_LOADED_IMAGE *li = NULL;
+	void *existing;
+	enum unc_status st;
+	EFI_STATUS s;
+
+	InitializeLib(image, systab);
+	out = console_out();
+	err = console_err();
+
+	s = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li);
+	if (EFI_ERROR(s) || li->LoadOptionsSize != sizeof(struct emu_launch) || !li->LoadOptions ||
+	    ((struct emu_launch *)li->LoadOptions)->magic != EMU_LAUNCH_MAGIC ||
+	    ((struct emu_launch *)li->LoadOptions)->size != sizeof(struct emu_launch))
+		return fail(&err, EFI_INVALID_PARAMETER, "no configuration: start the emulator with uncore-emu.efi");
+	cfg = ((struct emu_launch *)li->LoadOptions)->cfg;
+	if (!EFI_ERROR(BS->LocateProtocol(&proto_guid, NULL, &existing)))
+		return fail(&err, EFI_ALREADY_STARTED, "an uncore emulator is already installed");
+
+	native_init(&hw, &err, false);
+	if ((st = native_calibrate(&hw, &err)))
+		return efi_status_from(st);
+	tsc_hz = hw.tick_hz;
+
+	/* The host bridge's MCHBAR as we found it, restored on unload. */
+	if (hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &saved_mchbar_lo) ||
+	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &saved_mchbar_hi))
+		return fail(&err, EFI_DEVICE_ERROR, "cannot read MCHBAR at 0:0.0 offsets 0x48/0x4C");
+
+	region_mem = 0xFFFFFFFF;
+	s = BS->AllocatePages(AllocateMaxAddress, EfiBootServicesData, REGION_PAGES, &region_mem);
+	if (EFI_ERROR(s))
+		return fail(&err, s, "cannot allocate the MCHBAR region below 4 GiB");
+	uint64_t base = (region_mem + MCHBAR_ALIGN - 1) & ~(MCHBAR_ALIGN - 1);
+	region = (volatile uint32_t *)(UINTN)base;
+	for (unsigned i = 0; i < MCHBAR_ALIGN / 4; i++)
+		region[i] = 0;
+
+	emu_init(&model, &cfg);
+	tsc0 = hw_ticks(&hw);
+	imc_tick(NULL, NULL);
+
+	/* Publish MCHBAR in the host bridge, and check that it took. */
+	uint64_t mchbar = emu_mchbar_value(&cfg, base);
+	uint32_t lo = 0, hi = 0;
+	if (hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, (uint32_t)mchbar) ||
+	    hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
+	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &lo) || hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &hi) ||
+	    ((uint64_t)hi << 32 | lo) != mchbar) {
+		teardown(false, true); /* a half-written MCHBAR is put back too */
+		return fail(&err, EFI_DEVICE_ERROR, "the host bridge did not accept MCHBAR at 0:0.0 offsets 0x48/0x4C");
+	}
+
+	s = BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_NOTIFY, imc_tick, NULL, &timer);
+	if (EFI_ERROR(s)) {
+		timer = NULL;
+		teardown(false, true);
+		return fail(&err, s, "cannot create the IMC timer");
+	}
+	s = BS->SetTimer(timer, TimerPeriodic, TIMER_100NS);
+	if (EFI_ERROR(s)) {
+		teardown(false, true);
+		return fail(&err, s, "cannot start the IMC timer");
+	}
+
+	emu_describe(&cfg, description, sizeof(description));
+	/* On the image handle, so that `uncore-emu.efi --unload` finds the
+	 * image to unload through the protocol. */
+	s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);
+	if (EFI_ERROR(s)) {
+		teardown(false, true);
+		return fail(&err, s, "cannot install the emulation protocol");
+	}
+	li->Unload = unload;
+	image_handle = image;
+	out_printf(&out, "uncore-emu: emulating a 6th-gen Core uncore: %s; MCHBAR 0x%lx (region 0x%lx)\n", description,
+		   (unsigned long)mchbar, (unsigned long)base);
+	return EFI_SUCCESS;
+}
