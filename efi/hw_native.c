@@ -176,15 +176,8 @@ static const struct hw_ops native_ops = {
 	.ticks = native_ticks,
 };
 
-static const struct hw_ops emulated_ops = {
-	.msr_read = emulated_msr_read,
-	.msr_write = emulated_msr_write,
-	.pci_read32 = native_pci_read32,
-	.pci_write32 = native_pci_write32,
-	.mmio_read32 = native_mmio_read32,
-	.cpuid = native_cpuid,
-	.ticks = native_ticks,
-};
+/* The native seam with MSRs routed to the emulator; filled in by native_init. */
+static struct hw_ops emulated_ops;
 
 static EFI_GUID emu_guid = UNC_EMU_PROTOCOL_GUID;
 static EFI_GUID cpu_arch_guid = UNC_EFI_CPU_ARCH_PROTOCOL_GUID;
@@ -236,6 +229,9 @@ void native_init(struct hw *hw, struct out *err, bool use_emulator)
 		}
 		fmt_snprintf(native.emu_desc, sizeof(native.emu_desc), "%s",
 			     native.emu->Description ? (const char *)native.emu->Description : "");
+		emulated_ops = native_ops;
+		emulated_ops.msr_read = emulated_msr_read;
+		emulated_ops.msr_write = emulated_msr_write;
 		hw->ops = &emulated_ops;
 		hw->msr_mode = HW_MSR_EMULATED;
 		hw->emulator = native.emu_desc;
