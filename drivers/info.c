@@ -6,58 +6,23 @@
 
 static const struct pci_addr host_bridge = { 0, 0, 0 };
 
+static void note_fault(void *ctx, uint32_t msr)
+{
+	struct platform_info *pi = ctx;
+
+	if (pi->nfaults < INFO_MAX_FAULTS)
+		pi->faults[pi->nfaults++] = (struct msr_access){ msr, false };
+}
+
 /* Reads one MSR for a probe; a fault is recorded, never turned into a zero. */
 static enum unc_status probe_msr(const struct hw *hw, struct platform_info *pi, uint32_t msr,
 				 uint64_t *ret_val)
 {
 	enum unc_status st = hw_msr_read(hw, msr, ret_val);
 
-	if (st == UNC_E_FAULT && pi->nfaults < INFO_MAX_FAULTS)
-		pi->faults[pi->nfaults++] = (struct msr_access){ msr, false };
+	if (st == UNC_E_FAULT)
+		note_fault(pi, msr);
 	return st;
-}
-
-static void note_busy(struct platform_info *pi, uint32_t msr, uint64_t v)
-{
-	pi->in_use = true;
-	if (pi->nbusy < INFO_MAX_BUSY)
-		pi->busy[pi->nbusy++] = (struct msr_value){ msr, v };
-}
-
-/* In use: global EN set, or any event select (or the fixed counter's
- * control) non-zero, on the CBos that MSR_UNC_CBO_CONFIG says exist. The
- * answer is "unknown" when any of those registers, or MSR_UNC_CBO_CONFIG
- * itself, could not be read. */
-static void probe_in_use(const struct hw *hw, struct platform_info *pi)
-{
-	const struct pmu_driver *drv = &skl_client_uncore;
-	bool complete = pi->cbo_config_st == UNC_OK; /* else the CBo count is unknown */
-	uint64_t v;
-
-	if (probe_msr(hw, pi, MSR_UNC_PERF_GLOBAL_CTRL, &v) == UNC_OK) {
-		pi->global_ctrl = v;
-		if (v & UNC_GLOBAL_CTRL_EN)
-			note_busy(pi, MSR_UNC_PERF_GLOBAL_CTRL, v);
-	} else {
-		complete = false;
-	}
-	for (unsigned u = 0; u < drv->nunits; u++) {
-		const struct pmu_unit *unit = &drv->units[u];
-		unsigned boxes = u == SKL_UNIT_CBO ? pi->cbo_count : unit->max_boxes;
-		for (unsigned box = 0; box < boxes; box++) {
-			for (unsigned i = 0; i < unit->counters; i++) {
-				uint32_t msr = pmu_unit_sel(unit, box, i);
-				if (probe_msr(hw, pi, msr, &v) != UNC_OK) {
-					complete = false;
-					continue;
-				}
-				pi->selects_checked++;
-				if (v)
-					note_busy(pi, msr, v);
-			}
-		}
-	}
-	pi->in_use_known = complete;
 }
 
 static void probe_pci(const struct hw *hw, struct platform_info *pi)
@@ -113,7 +78,7 @@ enum unc_status info_gather(const struct hw *hw, struct platform_info *pi)
 			pi->no_cbo_banks = pi->cbo_config_raw & UNC_CBO_CONFIG_NO_CBO_BANKS;
 			pi->cbo_count = skl_cbo_count_from_raw(pi->no_cbo_banks);
 		}
-		probe_in_use(hw, pi);
+		skl_check_in_use(hw, pi->cbo_count, pi->cbo_config_st == UNC_OK, &pi->use, note_fault, pi);
 	}
 	probe_pci(hw, pi);
 
@@ -180,16 +145,16 @@ void info_print(struct out *o, const struct platform_info *pi)
 				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", pi->cbo_count,
 					   c->cores);
 		}
-		if (!pi->in_use_known)
+		if (!pi->use.known)
 			out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
-		else if (!pi->in_use)
+		else if (!pi->use.in_use)
 			out_printf(o, "pmu in use:   no (global control 0x%lx, %u event selects all zero)\n",
-				   (unsigned long)pi->global_ctrl, pi->selects_checked);
+				   (unsigned long)pi->use.global_ctrl, pi->use.selects_checked);
 		else
 			out_printf(o, "pmu in use:   yes\n");
-		for (unsigned i = 0; i < pi->nbusy; i++)
-			out_printf(o, "  %s (0x%x) = 0x%lx\n", msr_label(pi->busy[i].msr, name, sizeof(name)),
-				   pi->busy[i].msr, (unsigned long)pi->busy[i].value);
+		for (unsigned i = 0; i < pi->use.nbusy; i++)
+			out_printf(o, "  %s (0x%x) = 0x%lx\n", msr_label(pi->use.busy[i].msr, name, sizeof(name)),
+				   pi->use.busy[i].msr, (unsigned long)pi->use.busy[i].value);
 	}
 
 	if (pi->host_bridge_st != UNC_OK) {
@@ -256,16 +221,16 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 	} else {
 		out_puts(o, "\"cbo_config\":null,");
 	}
-	if (pi->msrs_probed && pi->in_use_known) {
-		out_printf(o, "\"pmu_in_use\":%s,", pi->in_use ? "true" : "false");
+	if (pi->msrs_probed && pi->use.known) {
+		out_printf(o, "\"pmu_in_use\":%s,", pi->use.in_use ? "true" : "false");
 	} else {
 		out_puts(o, "\"pmu_in_use\":null,");
 	}
 	out_puts(o, "\"pmu_busy_registers\":[");
-	for (unsigned i = 0; i < pi->nbusy; i++) {
-		out_printf(o, "%s{\"msr\":\"0x%x\",\"name\":\"%s\",", i ? "," : "", pi->busy[i].msr,
-			   msr_label(pi->busy[i].msr, name, sizeof(name)));
-		json_hex(o, "value", pi->busy[i].value, false);
+	for (unsigned i = 0; i < pi->use.nbusy; i++) {
+		out_printf(o, "%s{\"msr\":\"0x%x\",\"name\":\"%s\",", i ? "," : "", pi->use.busy[i].msr,
+			   msr_label(pi->use.busy[i].msr, name, sizeof(name)));
+		json_hex(o, "value", pi->use.busy[i].value, false);
 		out_puts(o, "}");
 	}
 	out_puts(o, "],");

@@ -8,18 +8,13 @@
 #include "cpu.h"
 #include "fmt.h"
 #include "hw.h"
+#include "skl.h"
 
 #define INFO_MAX_FAULTS 16
-#define INFO_MAX_BUSY   16
 
 struct msr_access {
 	uint32_t msr;
 	bool write;
-};
-
-struct msr_value {
-	uint32_t msr;
-	uint64_t value;
 };
 
 struct platform_info {
@@ -32,12 +27,7 @@ struct platform_info {
 	unsigned no_cbo_banks;        /* Table 2-6, bits 3:0 */
 	unsigned cbo_count;           /* derived per Section 2.4.1 */
 
-	bool in_use_known;            /* every register the check needs was read */
-	bool in_use;
-	uint64_t global_ctrl;
-	struct msr_value busy[INFO_MAX_BUSY]; /* the registers that show use */
-	unsigned nbusy;
-	unsigned selects_checked;
+	struct skl_in_use use;
 
 	enum unc_status host_bridge_st;
 	uint16_t hb_vendor, hb_device;

@@ -1,5 +1,9 @@
 #include "parse.h"
 
+#include <stddef.h>
+
+#include "arith.h"
+
 static int digit_value(char c, unsigned base)
 {
 	int v;
@@ -76,4 +80,46 @@ bool str_ieq(const char *a, const char *b)
 			return false;
 	}
 	return *a == *b;
+}
+
+bool parse_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret)
+{
+	uint64_t ip = 0, fp = 0, fdiv = 1;
+	size_t n = 0, idigits = 0, fdigits = 0;
+	const char *p = s;
+
+	while (s[n])
+		n++;
+	if (n && (s[n - 1] == 'k' || s[n - 1] == 'K' || s[n - 1] == 'M' || s[n - 1] == 'G')) {
+		uint64_t suffix = s[n - 1] == 'G' ? 1000000000 : s[n - 1] == 'M' ? 1000000 : 1000;
+		if (scale > UINT64_MAX / suffix)
+			return false;
+		scale *= suffix;
+		n--;
+	}
+	for (; p < s + n && *p >= '0' && *p <= '9'; p++, idigits++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			return false;
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (p < s + n && *p == '.') {
+		for (p++; p < s + n && *p >= '0' && *p <= '9'; p++, fdigits++) {
+			if (fdigits == 9)
+				return false;
+			fp = fp * 10 + (uint64_t)(*p - '0');
+			fdiv *= 10;
+		}
+		if (!fdigits)
+			return false;
+	}
+	if (p != s + n || !idigits || ip > max / scale)
+		return false;
+	/* fp < 10^9: the fraction times the scale must be whole */
+	uint64_t part = u64_muldiv(fp, scale, fdiv);
+	if (u64_muldiv(part, fdiv, scale) != fp)
+		return false;
+	if (part > max - ip * scale)
+		return false;
+	*ret = ip * scale + part;
+	return true;
 }

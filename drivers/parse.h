@@ -13,6 +13,11 @@ bool parse_u64(const char *s, uint64_t max, uint64_t *ret_val);
 /* "B:D.F" in hex as lspci prints it: bus 0-ff, device 0-1f, function 0-7. */
 bool parse_pci_bdf(const char *s, struct pci_addr *ret);
 
+/* "1500", "2.5M", "0.25": decimal digits with an optional fraction (at
+ * most 9 digits) and an optional k/M/G suffix (10^3/10^6/10^9), times
+ * `scale`; the result must be a whole number no larger than max. */
+bool parse_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret_val);
+
 /* ASCII case-insensitive string equality. */
 bool str_ieq(const char *a, const char *b);
 

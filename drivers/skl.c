@@ -31,6 +31,42 @@ const struct pmu_driver skl_client_uncore = {
 	.nunits = SKL_NUNITS,
 };
 
+void skl_check_in_use(const struct hw *hw, unsigned ncbo, bool ncbo_known, struct skl_in_use *r,
+		      void (*on_fault)(void *ctx, uint32_t msr), void *ctx)
+{
+	const struct pmu_driver *drv = &skl_client_uncore;
+	uint64_t v;
+
+	*r = (struct skl_in_use){ .known = ncbo_known };
+	for (int u = -1; u < (int)drv->nunits; u++) {
+		/* u = -1 is MSR_UNC_PERF_GLOBAL_CTRL itself. */
+		const struct pmu_unit *unit = u < 0 ? NULL : &drv->units[u];
+		unsigned boxes = !unit ? 1 : u == SKL_UNIT_CBO ? ncbo : unit->max_boxes;
+		unsigned per_box = unit ? unit->counters : 1;
+		for (unsigned box = 0; box < boxes; box++) {
+			for (unsigned i = 0; i < per_box; i++) {
+				uint32_t msr = unit ? pmu_unit_sel(unit, box, i) : MSR_UNC_PERF_GLOBAL_CTRL;
+				if (hw_msr_read(hw, msr, &v) != UNC_OK) {
+					r->known = false;
+					if (on_fault)
+						on_fault(ctx, msr);
+					continue;
+				}
+				bool busy = unit ? v != 0 : (v & UNC_GLOBAL_CTRL_EN) != 0;
+				if (unit)
+					r->selects_checked++;
+				else
+					r->global_ctrl = v;
+				if (busy) {
+					r->in_use = true;
+					if (r->nbusy < SKL_MAX_BUSY)
+						r->busy[r->nbusy++] = (struct msr_value){ msr, v };
+				}
+			}
+		}
+	}
+}
+
 unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks)
 {
 	unsigned n = no_cbo_banks ? no_cbo_banks - 1 : 0;

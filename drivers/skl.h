@@ -38,6 +38,29 @@ unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks);
  * returns NULL for an address outside Table 2-1. */
 const char *skl_msr_name(uint32_t msr, char *buf, size_t size);
 
+struct msr_value {
+	uint32_t msr;
+	uint64_t value;
+};
+
+#define SKL_MAX_BUSY 16
+
+/* Whether someone else is using the uncore PMU: GLOBAL_CTRL.EN set, or any
+ * event select (each of `ncbo` CBos' two, the ARB's two) or the fixed
+ * counter's control non-zero. */
+struct skl_in_use {
+	bool known;   /* every register was read (and ncbo was known) */
+	bool in_use;
+	uint64_t global_ctrl;
+	struct msr_value busy[SKL_MAX_BUSY]; /* the registers that show use */
+	unsigned nbusy;
+	unsigned selects_checked;
+};
+
+/* on_fault (may be NULL) hears of each MSR whose read faulted. */
+void skl_check_in_use(const struct hw *hw, unsigned ncbo, bool ncbo_known, struct skl_in_use *ret,
+		      void (*on_fault)(void *ctx, uint32_t msr), void *ctx);
+
 /* The Skylake-client host bridges Linux's uncore_snb.c matches (0:0.0 device ID). */
 int skl_host_bridge_known(uint16_t vendor, uint16_t device);
 

@@ -12,6 +12,8 @@ const char *unc_strerror(enum unc_status st)
 	case UNC_E_BUSY: return "in use";
 	case UNC_E_RANGE: return "out of range";
 	case UNC_E_NO_MEMORY: return "out of memory";
+	case UNC_E_ABORTED: return "stopped by the user";
+	case UNC_E_OVERFLOW: return "counter overflow lost";
 	}
 	return "unknown status";
 }

@@ -14,6 +14,8 @@ enum unc_status {
 	UNC_E_BUSY,        /* the PMU is in use by someone else */
 	UNC_E_RANGE,       /* an address or value outside what the hardware allows */
 	UNC_E_NO_MEMORY,
+	UNC_E_ABORTED,     /* the user stopped the run (ESC) */
+	UNC_E_OVERFLOW,    /* a counter wrapped more than once between two samples */
 };
 
 const char *unc_strerror(enum unc_status st);

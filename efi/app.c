@@ -1,8 +1,11 @@
 #include "app.h"
 
+#include "../drivers/arith.h"
 #include "../drivers/cpu.h"
 #include "../drivers/info.h"
+#include "../drivers/report.h"
 #include "../drivers/skl.h"
+#include "../drivers/stat.h"
 
 static enum unc_status fail(struct out *err, enum unc_status st, const char *what)
 {
@@ -82,12 +85,148 @@ static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, 
 
 bool app_needs_clock(const struct cli_cmd *cmd)
 {
-	return cmd->verb == CLI_INFO;
+	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT;
 }
 
-enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
+/* The supported CPU check and the CBo count (Section 2.4.1) that stat and
+ * regs need before touching any uncore register. */
+static enum unc_status uncore_ready(const struct hw *hw, unsigned *ret_ncbo, struct out *err)
+{
+	struct cpu_info cpu;
+	uint64_t raw;
+	enum unc_status st;
+
+	cpu_identify(hw, &cpu);
+	if (!pmu_match_model(&skl_client_uncore, &cpu)) {
+		out_printf(err, "uncore: error: %s family 0x%x model 0x%x is not a Skylake-client uncore (see 'uncore.efi info')\n",
+			   cpu.vendor, cpu.family, cpu.model);
+		return UNC_E_UNSUPPORTED;
+	}
+	if ((st = hw_msr_read(hw, MSR_UNC_CBO_CONFIG, &raw)))
+		return fail(err, st, "rdmsr 0x396 (MSR_UNC_CBO_CONFIG)");
+	*ret_ncbo = skl_cbo_count_from_raw(raw & UNC_CBO_CONFIG_NO_CBO_BANKS);
+	return UNC_OK;
+}
+
+/* Every register of Table 2-1 for the CBos that exist, read only. */
+static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out *err)
+{
+	const struct pmu_driver *drv = &skl_client_uncore;
+	static const uint32_t globals[] = { MSR_UNC_PERF_GLOBAL_CTRL, MSR_UNC_PERF_GLOBAL_STATUS, MSR_UNC_CBO_CONFIG };
+	enum unc_status st, first = UNC_OK;
+	unsigned ncbo;
+	char name[40];
+	uint64_t v;
+
+	if ((st = uncore_ready(hw, &ncbo, err)))
+		return st;
+	for (unsigned u = 0; u < drv->nunits + 1; u++) {
+		const struct pmu_unit *pu = u ? &drv->units[u - 1] : NULL;
+		unsigned boxes = !pu ? 1 : u - 1 == SKL_UNIT_CBO ? ncbo : pu->max_boxes;
+		unsigned n = pu ? pu->counters * 2 : sizeof(globals) / sizeof(globals[0]);
+		for (unsigned box = 0; box < boxes; box++) {
+			for (unsigned k = 0; k < n; k++) {
+				uint32_t msr = !pu ? globals[k] : k % 2 ? pmu_unit_ctr(pu, box, k / 2) : pmu_unit_sel(pu, box, k / 2);
+				const char *nm = skl_msr_name(msr, name, sizeof(name));
+				if ((st = hw_msr_read(hw, msr, &v))) {
+					out_printf(out, "0x%03x %-28s %s\n", msr, nm ? nm : "?", unc_strerror(st));
+					if (!first)
+						first = st;
+					continue;
+				}
+				out_printf(out, "0x%03x %-28s 0x%016lx\n", msr, nm ? nm : "?", (unsigned long)v);
+			}
+		}
+	}
+	if (first)
+		out_printf(err, "uncore: error: some uncore registers could not be read\n");
+	return first;
+}
+
+struct stat_ctx {
+	const struct app_env *env;
+	const struct hw *hw;
+	const struct report_opts *ro;
+	struct out *out;
+};
+
+static bool stat_wait(void *ctx, uint64_t when)
+{
+	struct stat_ctx *c = ctx;
+
+	return c->env->wait_until(c->env->ctx, when);
+}
+
+static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
+{
+	struct stat_ctx *c = ctx;
+
+	report_interval(c->out, c->ro, c->hw, r, now);
+}
+
+static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
+{
+	return u64_muldiv(ms, hw->tick_hz, 1000);
+}
+
+static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+				struct out *out, struct out *err)
+{
+	static struct stat_run run; /* large: keep it off the firmware stack */
+	struct stat_ctx sc = { env, hw, &cmd->report, out };
+	struct stat_env senv = { stat_wait, stat_interval, &sc };
+	struct stat_opts o = { 0 };
+	unsigned ncbo;
+	enum unc_status st;
+
+	run = (struct stat_run){ 0 };
+	for (unsigned i = 0; i < cmd->nevents; i++)
+		if ((st = stat_add(&run, &cmd->events[i])))
+			goto fail;
+	if ((st = uncore_ready(hw, &ncbo, err)))
+		return st;
+	if ((st = stat_schedule(&run, ncbo, !cmd->no_multiplex)))
+		goto fail;
+
+	/* -d alone, or the default second; with -I: -d if given, else -n
+	 * intervals, else until ESC. */
+	o.duration = cmd->duration_ns ? u64_muldiv(cmd->duration_ns, hw->tick_hz, 1000000000)
+		     : cmd->interval_ms ? 0 : hw->tick_hz;
+	o.interval = cmd->interval_ms ? ms_ticks(hw, cmd->interval_ms) : 0;
+	o.max_intervals = cmd->max_intervals;
+	o.slice = ms_ticks(hw, APP_SLICE_MS);
+	o.sample = ms_ticks(hw, APP_SAMPLE_MS);
+
+	report_header(out, &cmd->report, hw, &run);
+	st = stat_loop(&run, hw, cmd->force, &o, &senv);
+	if (st && st != UNC_E_ABORTED)
+		goto fail;
+	report_final(out, &cmd->report, hw, &run);
+	if (run.use.in_use)
+		out_printf(err, "uncore: note: the PMU was in use (--force); its registers are restored, "
+				"but what it counted during this run is lost\n");
+	if (run.status_at_start & 0xB)
+		out_printf(err, "uncore: note: MSR_UNC_PERF_GLOBAL_STATUS was 0x%lx at start; its overflow bits were "
+				"cleared and cannot be set again\n", (unsigned long)run.status_at_start);
+	if (st == UNC_E_ABORTED)
+		out_printf(err, "uncore: stopped by ESC; the counts above cover the time until then\n");
+	return st;
+fail:
+	out_printf(err, "uncore: error: %s\n", run.err);
+	return st;
+}
+
+enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env, struct out *out,
+			struct out *err)
 {
 	switch (cmd->verb) {
+	case CLI_LIST:
+		report_list(out, cmd->json);
+		return UNC_OK;
+	case CLI_REGS:
+		return run_regs(hw, out, err);
+	case CLI_STAT:
+		return run_stat(cmd, hw, env, out, err);
 	case CLI_HELP:
 		out_puts(out, cli_usage);
 		return UNC_OK;

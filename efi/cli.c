@@ -7,6 +7,11 @@
 
 const char cli_usage[] =
 	"usage: uncore.efi COMMAND [ARGS]\n"
+	"  [stat] -e EVENT[,EVENT...] [-e ...] [-d SECONDS] [-I MS] [-n COUNT] [--per-box]\n"
+	"         [-x SEP | -j] [--force] [--no-multiplex]\n"
+	"                               count uncore events (names as in 'list', or cbo/event=N,umask=N/)\n"
+	"  list [-j]                    every event: unit, code, umask, counters, description\n"
+	"  regs                         the uncore MSRs of Table 2-1, read only\n"
 	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
 	"  msr read ADDR                read an MSR (guarded against #GP)\n"
 	"  msr write ADDR VALUE         write an MSR (guarded against #GP)\n"
@@ -31,6 +36,86 @@ static enum unc_status want_args(int argc, char **argv, int first, int n, const 
 	return UNC_OK;
 }
 
+struct add_ctx {
+	struct cli_cmd *cmd;
+	char *err;
+	size_t errsize;
+};
+
+static enum unc_status add_event(void *ctx, const char *piece)
+{
+	struct add_ctx *a = ctx;
+
+	if (a->cmd->nevents == STAT_MAX_EVENTS) {
+		fmt_snprintf(a->err, a->errsize, "too many events (at most %d)", STAT_MAX_EVENTS);
+		return UNC_E_INVALID;
+	}
+	return evsel_parse(piece, &a->cmd->events[a->cmd->nevents++], a->err, a->errsize);
+}
+
+/* -d/-I/-n and friends, from argv[first]. */
+static enum unc_status parse_stat(int argc, char **argv, int first, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	enum unc_status st;
+	uint64_t v;
+
+	cmd->verb = CLI_STAT;
+	cmd->report.format = REPORT_HUMAN;
+	for (int i = first; i < argc; i++) {
+		const char *opt = argv[i];
+		bool takes = !strcmp(opt, "-e") || !strcmp(opt, "-d") || !strcmp(opt, "-I") || !strcmp(opt, "-n") ||
+			     !strcmp(opt, "-x");
+		const char *val = NULL;
+		if (takes) {
+			if (i + 1 >= argc)
+				FAIL("%s needs a value", opt);
+			val = argv[++i];
+		}
+		if (!strcmp(opt, "-e")) {
+			struct add_ctx a = { cmd, err, errsize };
+			if ((st = evsel_split(val, add_event, &a, err, errsize)))
+				return st;
+		} else if (!strcmp(opt, "-d")) {
+			if (!parse_decimal(val, 1000000000, 86400000000000ull, &v) || v < 1000000)
+				FAIL("bad duration '%s' for -d (want seconds, 0.001 to 86400)", val);
+			cmd->duration_ns = v;
+		} else if (!strcmp(opt, "-I")) {
+			if (!parse_u64(val, 3600000, &v) || v < 10)
+				FAIL("bad interval '%s' for -I (want milliseconds, 10 to 3600000)", val);
+			cmd->interval_ms = v;
+		} else if (!strcmp(opt, "-n")) {
+			if (!parse_u64(val, 1000000, &v) || v == 0)
+				FAIL("bad count '%s' for -n (want 1 to 1000000)", val);
+			cmd->max_intervals = (unsigned)v;
+		} else if (!strcmp(opt, "-x")) {
+			if (!*val || strlen(val) >= sizeof(cmd->report.sep))
+				FAIL("bad separator '%s' for -x (want 1 to %zu characters)", val, sizeof(cmd->report.sep) - 1);
+			fmt_snprintf(cmd->report.sep, sizeof(cmd->report.sep), "%s", val);
+			cmd->report.format = REPORT_CSV;
+		} else if (!strcmp(opt, "-j")) {
+			cmd->json = true;
+		} else if (!strcmp(opt, "--per-box")) {
+			cmd->report.per_box = true;
+		} else if (!strcmp(opt, "--force")) {
+			cmd->force = true;
+		} else if (!strcmp(opt, "--no-multiplex")) {
+			cmd->no_multiplex = true;
+		} else {
+			FAIL("unknown option '%s' for 'stat'", opt);
+		}
+	}
+	if (cmd->json && cmd->report.format == REPORT_CSV)
+		FAIL("-x and -j cannot be used together");
+	if (cmd->json)
+		cmd->report.format = REPORT_JSON;
+	if (!cmd->nevents)
+		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
+	if (cmd->max_intervals && !cmd->interval_ms)
+		FAIL("-n needs -I");
+	cmd->report.intervals = cmd->interval_ms != 0;
+	return UNC_OK;
+}
+
 enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err, size_t errsize)
 {
 	uint64_t v;
@@ -47,6 +132,20 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 		FAIL("no command given (try 'uncore.efi help')");
 
 	const char *verb = argv[1];
+	if (!strcmp(verb, "stat"))
+		return parse_stat(argc, argv, 2, cmd, err, errsize);
+	if (verb[0] == '-' && strcmp(verb, "-h") && strcmp(verb, "--help") && strcmp(verb, "--version"))
+		return parse_stat(argc, argv, 1, cmd, err, errsize);
+	if (!strcmp(verb, "list") || !strcmp(verb, "regs")) {
+		cmd->verb = !strcmp(verb, "list") ? CLI_LIST : CLI_REGS;
+		for (int i = 2; i < argc; i++) {
+			if (cmd->verb == CLI_LIST && !strcmp(argv[i], "-j"))
+				cmd->json = true;
+			else
+				FAIL("unknown option '%s' for '%s'", argv[i], verb);
+		}
+		return UNC_OK;
+	}
 	if (!strcmp(verb, "help") || !strcmp(verb, "-h") || !strcmp(verb, "--help")) {
 		cmd->verb = CLI_HELP;
 		return UNC_OK;

@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "../drivers/evsel.h"
 #include "../drivers/hw.h"
+#include "../drivers/report.h"
+#include "../drivers/stat.h"
 
 #define CLI_MAX_ARGS    64
 #define CLI_MAX_ARG_LEN 255
@@ -19,6 +22,9 @@ enum cli_verb {
 	CLI_MSR_WRITE,
 	CLI_PCI_READ,
 	CLI_MMIO_READ,
+	CLI_LIST,
+	CLI_REGS,
+	CLI_STAT,
 };
 
 struct cli_cmd {
@@ -29,6 +35,14 @@ struct cli_cmd {
 	struct pci_addr pci;
 	uint16_t offset;
 	uint64_t addr;
+	/* stat */
+	struct ev_spec events[STAT_MAX_EVENTS];
+	unsigned nevents;
+	uint64_t duration_ns;   /* -d; 0 when not given */
+	uint64_t interval_ms;   /* -I; 0 when not given */
+	unsigned max_intervals; /* -n */
+	bool force, no_multiplex;
+	struct report_opts report;
 };
 
 /* argv[0] is the program name. On error returns UNC_E_INVALID and writes a

@@ -8,10 +8,29 @@
 #include "native.h"
 #include "shell.h"
 
+/* Busy-waits on the TSC; every millisecond or so, looks for ESC. */
+static bool wait_until(void *ctx, uint64_t when)
+{
+	const struct hw *hw = ctx;
+	uint64_t poll_every = hw->tick_hz / 1000, next_poll = 0;
+
+	for (;;) {
+		uint64_t now = hw_ticks(hw);
+		if (now >= when)
+			return false;
+		if (now >= next_poll) {
+			EFI_INPUT_KEY key;
+			if (ST->ConIn && ST->ConIn->ReadKeyStroke(ST->ConIn, &key) == EFI_SUCCESS && key.ScanCode == SCAN_ESC)
+				return true;
+			next_poll = now + poll_every;
+		}
+	}
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	struct out out, err;
-	struct cli_cmd cmd;
+	static struct cli_cmd cmd;
 	struct hw hw;
 	char **argv;
 	char msg[200];
@@ -36,5 +55,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		if (st)
 			return efi_status_from(st);
 	}
-	return efi_status_from(app_run(&cmd, &hw, &out, &err));
+	struct app_env env = { wait_until, &hw };
+	return efi_status_from(app_run(&cmd, &hw, &env, &out, &err));
 }

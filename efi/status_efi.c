@@ -12,6 +12,8 @@ EFI_STATUS efi_status_from(enum unc_status st)
 	case UNC_E_BUSY: return EFI_ACCESS_DENIED;
 	case UNC_E_RANGE: return EFI_BAD_BUFFER_SIZE;
 	case UNC_E_NO_MEMORY: return EFI_OUT_OF_RESOURCES;
+	case UNC_E_ABORTED: return EFI_ABORTED;
+	case UNC_E_OVERFLOW: return EFI_CRC_ERROR;
 	}
 	return EFI_ABORTED;
 }

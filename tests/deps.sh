@@ -16,6 +16,13 @@ have_cmd mformat && have_cmd mcopy || need+=(mtools)
 if have_cmd gcc && ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined -o /dev/null - 2>/dev/null; then
 	need+=(libasan8 libubsan1)
 fi
+# libFuzzer (the fuzz harnesses in tests/fuzz) comes with clang and its runtime.
+if ! have_cmd clang; then
+	need+=(clang libclang-rt-14-dev)
+elif ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}\n' |
+	clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then
+	need+=(libclang-rt-14-dev)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 
 echo "deps: installing ${need[*]}"

@@ -8,6 +8,7 @@ mkdir -p "$top/build"
 {
 	echo "# host unit tests"
 	"$top/tests/run-unit.sh" "$@"
+	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_evsel" "$top/tests/fuzz/corpus/evsel" -runs="${FUZZ_RUNS:-200000}"
 	echo "# QEMU/OVMF boot tests"
 	"$top/tests/qemu/boot-tests.sh"
 } 2>&1 | tee "$log"

@@ -17,6 +17,7 @@
 #include "../../efi/console.h"
 #include "../../efi/emu_protocol.h"
 #include "../../efi/native.h"
+#include "../../drivers/arith.h"
 #include "launch.h"
 
 #define NS_PER_S      1000000000ull
@@ -34,17 +35,10 @@ static char description[200];
 static EFI_EVENT timer;
 static const struct pci_addr host_bridge = { 0, 0, 0 };
 
-/* Model time: TSC ticks since start-up, in ns. emu_muldiv needs a divisor
- * of at most 2^32; a faster TSC loses a few low bits, nothing more. */
+/* Model time: TSC ticks since start-up, in ns. */
 static uint64_t now_ns(void)
 {
-	uint64_t d = hw_ticks(&hw) - tsc0, hz = tsc_hz;
-
-	while (hz > 0xFFFFFFFFull) {
-		hz >>= 1;
-		d >>= 1;
-	}
-	return emu_muldiv(d, NS_PER_S, hz);
+	return u64_muldiv(hw_ticks(&hw) - tsc0, NS_PER_S, tsc_hz);
 }
 
 static VOID EFIAPI imc_tick(EFI_EVENT ev, VOID *ctx)

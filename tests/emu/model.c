@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "../../drivers/arith.h"
 #include "../../drivers/events.h"
 #include "../../drivers/fmt.h"
 #include "../../drivers/parse.h"
@@ -25,15 +26,6 @@
 #define SEL_INV          (1ull << 23)
 #define SEL_THR(v)       (((v) >> 24) & 0x1f)
 
-uint64_t emu_muldiv(uint64_t a, uint64_t b, uint64_t d)
-{
-	/* a*b/d = qa*b + ra*qb + ra*rb/d, with ra, rb < d <= 2^32 so that
-	 * ra*rb fits in 64 bits. */
-	uint64_t qa = a / d, ra = a % d, qb = b / d, rb = b % d;
-
-	return qa * b + ra * qb + ra * rb / d;
-}
-
 void emu_config_default(struct emu_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -43,7 +35,7 @@ void emu_config_default(struct emu_config *cfg)
 
 static uint64_t cycles_at(const struct emu *e, uint64_t t_ns)
 {
-	return emu_muldiv(t_ns, e->cfg.uclk_hz, NS_PER_S);
+	return u64_muldiv(t_ns, e->cfg.uclk_hz, NS_PER_S);
 }
 
 static uint64_t rate_of(const struct emu *e, const struct emu_ctr *c)
@@ -83,7 +75,7 @@ static uint64_t increment(const struct emu *e, const struct emu_ctr *c, uint64_t
 		return cycles;
 
 	uint64_t f = e->cfg.uclk_hz, r = rate_of(e, c);
-	uint64_t total = emu_muldiv(c1, r, f) - emu_muldiv(c0, r, f);
+	uint64_t total = u64_muldiv(c1, r, f) - u64_muldiv(c0, r, f);
 	unsigned thr = SEL_THR(c->sel);
 	bool edge = c->sel & SEL_EDGE;
 
@@ -305,7 +297,7 @@ uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns)
 {
 	if (cfg->stuck[EMU_CTR_IMC0 + i])
 		return cfg->imc_start[i];
-	return (uint32_t)(cfg->imc_start[i] + emu_muldiv(t_ns, cfg->imc_per_sec[i], NS_PER_S));
+	return (uint32_t)(cfg->imc_start[i] + u64_muldiv(t_ns, cfg->imc_per_sec[i], NS_PER_S));
 }
 
 uint64_t emu_mchbar_value(const struct emu_config *cfg, uint64_t base)

@@ -16,7 +16,7 @@
 #define EMU_MAX_RATES 32
 #define EMU_MAX_GP    8
 #define EMU_MAX_CBO   4
-#define EMU_MAX_UCLK  4294967295ull /* Hz: the divisor must fit 32 bits */
+#define EMU_MAX_UCLK  4294967295ull /* Hz */
 
 /* Counters a fault can make stuck. */
 enum emu_ctr_id {
@@ -98,8 +98,5 @@ uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns);
 /* MCHBAR as the platform shows it, for a region at `base` (32 KiB aligned),
  * with the configured fault applied. */
 uint64_t emu_mchbar_value(const struct emu_config *cfg, uint64_t base);
-
-/* floor(a * b / d) without overflow for any a, b, with d in 1..2^32. */
-uint64_t emu_muldiv(uint64_t a, uint64_t b, uint64_t d);
 
 #endif

@@ -14,44 +14,6 @@
 		return UNC_E_INVALID;                     \
 	} while (0)
 
-/* "1500", "2.5M", "150G": decimal digits with an optional fraction and a
- * k/M/G (10^3/10^6/10^9) suffix; the result must be a whole number <= max. */
-static bool parse_scaled(const char *s, uint64_t max, uint64_t *ret)
-{
-	uint64_t scale = 1, ip = 0, fp = 0, fdiv = 1;
-	size_t n = strlen(s), idigits = 0, fdigits = 0;
-	const char *p = s;
-
-	if (n && (s[n - 1] == 'k' || s[n - 1] == 'K' || s[n - 1] == 'M' || s[n - 1] == 'G')) {
-		scale = s[n - 1] == 'G' ? 1000000000 : s[n - 1] == 'M' ? 1000000 : 1000;
-		n--;
-	}
-	for (; p < s + n && *p >= '0' && *p <= '9'; p++, idigits++) {
-		if (ip > (UINT64_MAX - 9) / 10)
-			return false;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-	}
-	if (p < s + n && *p == '.') {
-		for (p++; p < s + n && *p >= '0' && *p <= '9'; p++, fdigits++) {
-			if (fdigits == 9)
-				return false;
-			fp = fp * 10 + (uint64_t)(*p - '0');
-			fdiv *= 10;
-		}
-		if (!fdigits)
-			return false;
-	}
-	if (p != s + n || !idigits || ip > max / scale)
-		return false;
-	if (fp * scale % fdiv) /* a fraction of a unit; fp * scale < 10^18 */
-		return false;
-	uint64_t whole = ip * scale, part = fp * scale / fdiv;
-	if (part > max - whole)
-		return false;
-	*ret = whole + part;
-	return true;
-}
-
 /* Names for --fault stuck=, in enum emu_ctr_id order. */
 static const char *const ctr_names[EMU_CTR_IMC0] = { "fixed",  "arb0",	 "arb1",   "cbo0.0", "cbo0.1", "cbo1.0",
 						     "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0", "cbo3.1" };
@@ -123,7 +85,7 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, char 
 		FAIL("unknown event in --rate '%s'", arg);
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = '\0';
-	if (!parse_scaled(eq + 1, MAX_RATE, &v))
+	if (!parse_decimal(eq + 1, 1, MAX_RATE, &v))
 		FAIL("bad rate '%s' for %s (want a whole number per second, at most 10^12; k, M, G allowed)", eq + 1,
 		     name);
 
@@ -173,9 +135,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("bad value '%s' for --cbo-config (want 0 to 15: the raw NO_CBO_BANKS field)", val);
 			cfg->no_cbo_banks = (unsigned)v;
 		} else if (!strcmp(opt, "--uclk-mhz")) {
-			char hz[48];
-			fmt_snprintf(hz, sizeof(hz), "%sM", val);
-			if (!parse_scaled(hz, EMU_MAX_UCLK, &v) || v == 0)
+			if (!parse_decimal(val, 1000000, EMU_MAX_UCLK, &v) || v == 0)
 				FAIL("bad value '%s' for --uclk-mhz (want MHz above 0, at most 4294.967295, whole Hz)", val);
 			cfg->uclk_hz = v;
 		} else if (!strcmp(opt, "--rate")) {

@@ -21,7 +21,7 @@ static enum unc_status run(int argc, const char **argv)
 	enum unc_status st = cli_parse(argc, (char **)argv, &cmd, msg, sizeof(msg));
 	if (st)
 		return st;
-	return app_run(&cmd, &f.hw, &o, &e);
+	return app_run(&cmd, &f.hw, NULL, &o, &e);
 }
 
 #define RUN(...)                                                  \

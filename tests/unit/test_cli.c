@@ -90,4 +90,48 @@ static void overlong_and_too_many(void)
 	T_CONTAINS(err, "too many arguments");
 }
 
-T_MAIN("cli", T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many))
+static void stat_options(void)
+{
+	T_EQ(PARSE("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET", "-I", "1000"), UNC_OK);
+	T_EQ(cmd.verb, CLI_STAT);
+	T_EQ(cmd.nevents, 2);
+	T_EQ(cmd.interval_ms, 1000);
+	T_EQ(cmd.duration_ns, 0);
+	T_ASSERT(cmd.report.intervals);
+	T_EQ(PARSE("stat", "-e", "cbo/event=0x34,umask=0x8f/,UNC_CLOCK.SOCKET", "-e", "UNC_ARB_TRK_REQUESTS.ALL", "-d",
+		   "2.5", "--per-box", "-x", ";", "--force", "--no-multiplex"),
+	     UNC_OK);
+	T_EQ(cmd.nevents, 3);
+	T_EQ(cmd.events[0].code, 0x34);
+	T_EQ(cmd.duration_ns, 2500000000ull);
+	T_ASSERT(cmd.report.per_box && cmd.force && cmd.no_multiplex);
+	T_EQ(cmd.report.format, REPORT_CSV);
+	T_STREQ(cmd.report.sep, ";");
+	T_EQ(PARSE("-e", "UNC_CLOCK.SOCKET", "-j", "-I", "100", "-n", "5"), UNC_OK);
+	T_EQ(cmd.report.format, REPORT_JSON);
+	T_EQ(cmd.max_intervals, 5);
+	T_EQ(PARSE("list", "-j"), UNC_OK);
+	T_EQ(cmd.verb, CLI_LIST);
+	T_ASSERT(cmd.json);
+	T_EQ(PARSE("regs"), UNC_OK);
+	T_EQ(cmd.verb, CLI_REGS);
+
+	BAD("no events given (-e EVENT", "stat");
+	BAD("no events given", "-d", "1");
+	BAD("-e needs a value", "-e");
+	BAD("unknown event 'UNC_NOPE'", "-e", "UNC_CLOCK.SOCKET,UNC_NOPE");
+	BAD("bad duration '0' for -d", "-e", "UNC_CLOCK.SOCKET", "-d", "0");
+	BAD("bad duration '1s' for -d", "-e", "UNC_CLOCK.SOCKET", "-d", "1s");
+	BAD("bad duration '99999999' for -d", "-e", "UNC_CLOCK.SOCKET", "-d", "99999999");
+	BAD("bad interval '5' for -I", "-e", "UNC_CLOCK.SOCKET", "-I", "5");
+	BAD("bad interval '1.5' for -I", "-e", "UNC_CLOCK.SOCKET", "-I", "1.5");
+	BAD("bad count '0' for -n", "-e", "UNC_CLOCK.SOCKET", "-I", "100", "-n", "0");
+	BAD("-n needs -I", "-e", "UNC_CLOCK.SOCKET", "-n", "3");
+	BAD("-x and -j cannot be used together", "-e", "UNC_CLOCK.SOCKET", "-x", ",", "-j");
+	BAD("bad separator '' for -x", "-e", "UNC_CLOCK.SOCKET", "-x", "");
+	BAD("unknown option '--perbox' for 'stat'", "-e", "UNC_CLOCK.SOCKET", "--perbox");
+	BAD("unknown option '-q' for 'list'", "list", "-q");
+	BAD("bad value '0x100' for 'event'", "-e", "cbo/event=0x100/");
+}
+
+T_MAIN("cli", T_CASE(stat_options), T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many))

@@ -36,8 +36,8 @@ static void four_cbos_ready(void)
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
 	T_EQ(pi.no_cbo_banks, 5);
 	T_EQ(pi.cbo_count, 4); /* Section 2.4.1: subtract one */
-	T_ASSERT(pi.in_use_known && !pi.in_use);
-	T_EQ(pi.selects_checked, 4 * 2 + 2 + 1);
+	T_ASSERT(pi.use.known && !pi.use.in_use);
+	T_EQ(pi.use.selects_checked, 4 * 2 + 2 + 1);
 	T_ASSERT(pi.hb_known);
 	T_ASSERT(pi.mchbar_enabled);
 	T_EQ(pi.mchbar_base, 0xFED10000);
@@ -92,8 +92,8 @@ static void pmu_in_use_is_named(void)
 	fake_msr(&f, 0xE01, 1ull << 29);
 	fake_msr(&f, 0x711, 0x408f34);
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
-	T_ASSERT(pi.in_use);
-	T_EQ(pi.nbusy, 2);
+	T_ASSERT(pi.use.in_use);
+	T_EQ(pi.use.nbusy, 2);
 	render(false);
 	T_CONTAINS(text, "pmu in use:   yes");
 	T_CONTAINS(text, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) = 0x20000000");
@@ -112,7 +112,7 @@ static void faulting_msr_is_named(void)
 	T_EQ(pi.faults[0].msr, 0x396);
 	T_ASSERT(!pi.faults[0].write);
 	render(false);
-	T_ASSERT(!pi.in_use_known);
+	T_ASSERT(!pi.use.known);
 	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG (0x396): read failed: general-protection fault");
 	T_CONTAINS(text, "pmu in use:   unknown (a register could not be read)");
 	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");

@@ -525,7 +525,7 @@ static void info_against_the_model(void)
 	T_EQ(pi.cbo_count, 4);
 	T_EQ(pi.msr_mode, HW_MSR_EMULATED);
 	T_ASSERT(pi.mchbar_enabled);
-	T_ASSERT(!pi.in_use);
+	T_ASSERT(!pi.use.in_use);
 
 	cfg.no_cbo_banks = 2;
 	start();
@@ -536,9 +536,9 @@ static void info_against_the_model(void)
 	cfg.pmu_in_use = true;
 	start();
 	info_gather(&h.hw, &pi);
-	T_ASSERT(pi.in_use);
-	T_EQ(pi.busy[0].msr, 0xE01);
-	T_EQ(pi.busy[1].msr, 0x700);
+	T_ASSERT(pi.use.in_use);
+	T_EQ(pi.use.busy[0].msr, 0xE01);
+	T_EQ(pi.use.busy[1].msr, 0x700);
 
 	fresh();
 	cfg.gp[cfg.ngp++].msr = 0x396;

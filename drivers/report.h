@@ -1,0 +1,33 @@
+/* What `list` and `stat` print: a human table, perf stat's CSV field order
+ * (-x SEP), or JSON (-j). */
+#ifndef UNC_REPORT_H
+#define UNC_REPORT_H
+
+#include <stdbool.h>
+#include "fmt.h"
+#include "hw.h"
+#include "stat.h"
+
+enum report_format { REPORT_HUMAN, REPORT_CSV, REPORT_JSON };
+
+struct report_opts {
+	enum report_format format;
+	char sep[8];    /* -x */
+	bool per_box;   /* --per-box */
+	bool intervals; /* -I: lines carry a timestamp */
+};
+
+void report_list(struct out *o, bool json);
+
+/* One line saying where the numbers come from (native or emulated MSRs);
+ * a comment line in CSV, nothing in JSON (the objects carry it). */
+void report_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r);
+
+/* The counts of one interval, ending at tick `now`. */
+void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		     uint64_t now);
+
+/* The whole run. */
+void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r);
+
+#endif

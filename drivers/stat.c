@@ -1,0 +1,460 @@
+/* Section and table numbers are Intel 334060-001's. */
+#include "stat.h"
+
+#include <string.h>
+
+#include "arith.h"
+#include "fmt.h"
+#include "parse.h"
+
+#define GSTATUS_ALL 0xBull /* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
+
+static const uint64_t unit_status_bit[] = { [EV_UNIT_CBO] = 1ull << 3, [EV_UNIT_ARB] = 1ull << 1,
+					    [EV_UNIT_FIXED] = 1ull << 0 };
+
+static const struct pmu_unit *unit_of(uint8_t ev_unit)
+{
+	static const unsigned map[] = { [EV_UNIT_CBO] = SKL_UNIT_CBO, [EV_UNIT_ARB] = SKL_UNIT_ARB,
+					[EV_UNIT_FIXED] = SKL_UNIT_FIXED };
+
+	return &skl_client_uncore.units[map[ev_unit]];
+}
+
+static unsigned boxes_of(const struct stat_run *r, uint8_t ev_unit)
+{
+	return ev_unit == EV_UNIT_CBO ? r->ncbo : 1;
+}
+
+static bool unit_used(const struct stat_run *r, uint8_t ev_unit)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		if (r->ev[i].spec.unit == ev_unit)
+			return true;
+	return false;
+}
+
+/* Whether event i counts while group g is active. */
+static bool in_group(const struct stat_run *r, unsigned i, unsigned g)
+{
+	return r->ev[i].spec.unit == EV_UNIT_FIXED || r->ev[i].group == g;
+}
+
+static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
+static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+static const char *msr_name(uint32_t msr, char *buf, size_t size)
+{
+	const char *n = skl_msr_name(msr, buf, size);
+
+	return n ? n : "?";
+}
+
+enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		if (str_ieq(r->ev[i].spec.name, e->name))
+			return fail(r, UNC_E_INVALID, "event '%s' is listed twice", e->name);
+	if (r->nev == STAT_MAX_EVENTS)
+		return fail(r, UNC_E_INVALID, "too many events (at most %d)", STAT_MAX_EVENTS);
+	r->ev[r->nev++] = (struct stat_event){ .spec = *e };
+	return UNC_OK;
+}
+
+static unsigned popcount8(uint8_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= (uint8_t)(v - 1))
+		n++;
+	return n;
+}
+
+enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
+{
+	uint8_t used[STAT_MAX_GROUPS][2] = { { 0 } }; /* [group][CBO or ARB]: counters taken */
+
+	r->ncbo = ncbo > STAT_MAX_BOXES ? STAT_MAX_BOXES : ncbo;
+	if (r->nev == 0)
+		return fail(r, UNC_E_INVALID, "no events given");
+	r->ngroups = 1;
+	/* Events with a single allowed counter first, so that the flexible
+	 * ones do not take it from them. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < r->nev; i++) {
+			struct stat_event *e = &r->ev[i];
+			if (e->spec.unit == EV_UNIT_FIXED || (popcount8(e->spec.counters) == 1) != (pass == 0))
+				continue;
+			if (e->spec.unit == EV_UNIT_CBO && r->ncbo == 0)
+				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: MSR_UNC_CBO_CONFIG reports no CBo",
+					    e->spec.name);
+			unsigned g;
+			for (g = 0; g < STAT_MAX_GROUPS; g++) {
+				uint8_t free = e->spec.counters & (uint8_t)~used[g][e->spec.unit];
+				if (!free)
+					continue;
+				e->counter = (uint8_t)(free & 1 ? 0 : 1);
+				used[g][e->spec.unit] |= (uint8_t)(1u << e->counter);
+				e->group = g;
+				if (g + 1 > r->ngroups)
+					r->ngroups = g + 1;
+				break;
+			}
+			if (g == STAT_MAX_GROUPS)
+				return fail(r, UNC_E_INVALID, "too many events to multiplex (at most %d rounds of counters)",
+					    STAT_MAX_GROUPS);
+		}
+	}
+	if (r->ngroups > 1 && !allow_mux)
+		return fail(r, UNC_E_INVALID,
+			    "the events need %u rounds of counters (CBo and ARB have 2 counters each, "
+			    "UNC_ARB_TRK_OCCUPANCY only counter 0); without --no-multiplex they take turns",
+			    r->ngroups);
+	return UNC_OK;
+}
+
+static struct stat_saved *saved_of(struct stat_run *r, uint32_t msr)
+{
+	for (unsigned i = 0; i < r->nsaved; i++)
+		if (r->saved[i].msr == msr)
+			return &r->saved[i];
+	return NULL;
+}
+
+static enum unc_status wr(struct stat_run *r, uint32_t msr, uint64_t v)
+{
+	char name[40];
+	enum unc_status st = hw_msr_write(r->hw, msr, v);
+
+	if (st)
+		return fail(r, st, "wrmsr 0x%x (%s) value 0x%lx: %s", msr, msr_name(msr, name, sizeof(name)),
+			    (unsigned long)v, unc_strerror(st));
+	struct stat_saved *s = saved_of(r, msr);
+	if (s)
+		s->dirty = true;
+	return UNC_OK;
+}
+
+static enum unc_status rd(struct stat_run *r, uint32_t msr, uint64_t *v)
+{
+	char name[40];
+	enum unc_status st = hw_msr_read(r->hw, msr, v);
+
+	if (st)
+		return fail(r, st, "rdmsr 0x%x (%s): %s", msr, msr_name(msr, name, sizeof(name)), unc_strerror(st));
+	return UNC_OK;
+}
+
+/* Every register the run will write, in the order they are saved. */
+static enum unc_status snapshot(struct stat_run *r)
+{
+	static const uint8_t units[] = { EV_UNIT_FIXED, EV_UNIT_ARB, EV_UNIT_CBO };
+	enum unc_status st;
+
+	r->nsaved = 0;
+	r->saved[r->nsaved++] = (struct stat_saved){ .msr = MSR_UNC_PERF_GLOBAL_CTRL };
+	for (unsigned u = 0; u < sizeof(units); u++) {
+		if (!unit_used(r, units[u]))
+			continue;
+		const struct pmu_unit *pu = unit_of(units[u]);
+		for (unsigned box = 0; box < boxes_of(r, units[u]); box++) {
+			for (unsigned i = 0; i < pu->counters; i++) {
+				r->saved[r->nsaved++] = (struct stat_saved){ .msr = pmu_unit_sel(pu, box, i) };
+				r->saved[r->nsaved++] = (struct stat_saved){ .msr = pmu_unit_ctr(pu, box, i), .counter = true };
+			}
+		}
+	}
+	for (unsigned i = 0; i < r->nsaved; i++) {
+		if ((st = rd(r, r->saved[i].msr, &r->saved[i].value)))
+			return st;
+	}
+	if ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &r->status_at_start)))
+		return st;
+	r->ctrl_base = r->saved[0].value & ~UNC_GLOBAL_CTRL_EN;
+	return UNC_OK;
+}
+
+/* Section 2 programming sequence, steps 2 to 7, for group g. */
+static enum unc_status program(struct stat_run *r, unsigned g)
+{
+	static const uint8_t units[] = { EV_UNIT_ARB, EV_UNIT_CBO };
+	enum unc_status st;
+
+	/* 2. Clear the global enable. */
+	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base)))
+		return st;
+	r->counting = false;
+	/* 3. Event selects: this group's events, zero on the other counters. */
+	for (unsigned u = 0; u < sizeof(units); u++) {
+		if (!unit_used(r, units[u]))
+			continue;
+		const struct pmu_unit *pu = unit_of(units[u]);
+		for (unsigned i = 0; i < pu->counters; i++) {
+			uint64_t sel = 0;
+			for (unsigned e = 0; e < r->nev; e++)
+				if (r->ev[e].spec.unit == units[u] && r->ev[e].group == g && r->ev[e].counter == i)
+					sel = evsel_encode(&r->ev[e].spec);
+			for (unsigned box = 0; box < boxes_of(r, units[u]); box++)
+				if ((st = wr(r, pmu_unit_sel(pu, box, i), sel)))
+					return st;
+		}
+	}
+	/* 4. Zero the counters. */
+	for (unsigned s = 0; s < r->nsaved; s++)
+		if (r->saved[s].counter && (st = wr(r, r->saved[s].msr, 0)))
+			return st;
+	/* 5. Enable the fixed counter. */
+	if (unit_used(r, EV_UNIT_FIXED) && (st = wr(r, MSR_UNC_PERF_FIXED_CTRL, UNC_CTRL_EN)))
+		return st;
+	/* 6. Clear the overflow status (RW1C). */
+	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_STATUS, GSTATUS_ALL)))
+		return st;
+	memset(r->last, 0, sizeof(r->last));
+	r->group = g;
+	/* 7. Set the global enable. */
+	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base | UNC_GLOBAL_CTRL_EN)))
+		return st;
+	r->counting = true;
+	r->t_sample = hw_ticks(r->hw);
+	return UNC_OK;
+}
+
+static enum unc_status restore(struct stat_run *r, enum unc_status st)
+{
+	struct stat_saved *ctrl = &r->saved[0];
+	char name[40];
+	enum unc_status rst = UNC_OK;
+	uint32_t bad = 0;
+
+	if (r->nsaved == 0)
+		return st;
+	/* Stop counting first, then put every register we wrote back, the
+	 * global control last. Registers never written are left alone: a
+	 * register that faulted on write did not change. */
+	if (ctrl->dirty && hw_msr_write(r->hw, ctrl->msr, ctrl->value & ~UNC_GLOBAL_CTRL_EN)) {
+		rst = UNC_E_FAULT;
+		bad = ctrl->msr;
+	}
+	for (unsigned i = r->nsaved; i-- > 0;) {
+		struct stat_saved *s = &r->saved[i];
+		if (!s->dirty)
+			continue;
+		if (hw_msr_write(r->hw, s->msr, s->value)) {
+			if (!bad)
+				bad = s->msr;
+			rst = UNC_E_FAULT;
+		} else {
+			s->dirty = false;
+		}
+	}
+	r->counting = false;
+	if (rst == UNC_OK)
+		return st;
+	if (st == UNC_OK)
+		return fail(r, rst, "cannot restore 0x%x (%s)", bad, msr_name(bad, name, sizeof(name)));
+	size_t n = 0;
+	while (r->err[n])
+		n++;
+	fmt_snprintf(r->err + n, sizeof(r->err) - n, "; restoring 0x%x failed too", bad);
+	return st;
+}
+
+static void note_busy_fault(void *ctx, uint32_t msr)
+{
+	uint32_t *first = ctx;
+
+	if (!*first)
+		*first = msr;
+}
+
+enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
+{
+	char name[40];
+	uint32_t faulted = 0;
+	enum unc_status st;
+
+	r->hw = hw;
+	r->nsaved = 0;
+	skl_check_in_use(hw, r->ncbo, true, &r->use, note_busy_fault, &faulted);
+	if (!r->use.known)
+		return fail(r, UNC_E_FAULT, "rdmsr 0x%x (%s) faulted while checking whether the PMU is in use", faulted,
+			    msr_name(faulted, name, sizeof(name)));
+	if (r->use.in_use && !force)
+		return fail(r, UNC_E_BUSY, "the uncore PMU is in use (%s = 0x%lx); --force takes it over and restores it",
+			    msr_name(r->use.busy[0].msr, name, sizeof(name)), (unsigned long)r->use.busy[0].value);
+	/* 1. Snapshot every MSR the run will touch. */
+	if ((st = snapshot(r)))
+		return st;
+	for (unsigned i = 0; i < r->nev; i++)
+		r->ev[i].total = r->ev[i].mark = (struct stat_counts){ 0 };
+	r->rotations = 0;
+	if ((st = program(r, 0)))
+		return restore(r, st);
+	r->t_start = r->t_mark = r->t_end = r->t_sample;
+	return UNC_OK;
+}
+
+enum unc_status stat_sample(struct stat_run *r)
+{
+	uint64_t status, v, wrapped = 0;
+	enum unc_status st;
+
+	if (!r->counting)
+		return UNC_OK;
+	/* GLOBAL_STATUS first, then the counters: a wrap the status shows has
+	 * happened by the time the counters are read (see below). */
+	if ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)))
+		return st;
+	uint64_t now = hw_ticks(r->hw);
+	for (unsigned i = 0; i < r->nev; i++) {
+		struct stat_event *e = &r->ev[i];
+		if (!in_group(r, i, r->group))
+			continue;
+		const struct pmu_unit *pu = unit_of(e->spec.unit);
+		uint64_t mask = pmu_unit_ctr_mask(pu);
+		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
+			if ((st = rd(r, pmu_unit_ctr(pu, b, e->counter), &v)))
+				return st;
+			if (v < r->last[i][b])
+				wrapped |= unit_status_bit[e->spec.unit];
+			/* Deltas modulo the counter width (44 or 48 bits). */
+			e->total.box[b] += (v - r->last[i][b]) & mask;
+			r->last[i][b] = v;
+		}
+		e->total.running += now - r->t_sample;
+	}
+	r->t_sample = r->t_end = now;
+	/* A unit's status bit must be explained by a counter of that unit
+	 * going backwards, in this sample or (if it wrapped between the two
+	 * reads of the last sample) the previous one. Otherwise a counter
+	 * advanced by its whole width or more between two samples, and no
+	 * delta can say by how much. */
+	uint64_t unexplained = status & GSTATUS_ALL & ~(wrapped | r->wrapped_prev);
+	r->wrapped_prev = wrapped;
+	if (unexplained)
+		return fail(r, UNC_E_OVERFLOW,
+			    "MSR_UNC_PERF_GLOBAL_STATUS shows an overflow (0x%lx) that no counter value accounts for: "
+			    "a counter advanced by its full width between two samples",
+			    (unsigned long)unexplained);
+	if ((status & GSTATUS_ALL) && (st = wr(r, MSR_UNC_PERF_GLOBAL_STATUS, status & GSTATUS_ALL)))
+		return st;
+	return UNC_OK;
+}
+
+enum unc_status stat_rotate(struct stat_run *r)
+{
+	enum unc_status st = stat_sample(r);
+
+	if (st)
+		return st;
+	r->rotations++;
+	return program(r, (r->group + 1) % r->ngroups);
+}
+
+enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
+{
+	enum unc_status st = so_far;
+
+	if (st == UNC_OK)
+		st = stat_sample(r);
+	return restore(r, st);
+}
+
+uint64_t stat_enabled(const struct stat_run *r)
+{
+	return r->t_end - r->t_start;
+}
+
+static uint64_t scaled(const struct stat_counts *c, const struct stat_counts *mark, int box, uint64_t enabled)
+{
+	uint64_t raw = 0, running = c->running - mark->running;
+
+	for (int b = 0; b < STAT_MAX_BOXES; b++)
+		if (box < 0 || b == box)
+			raw += c->box[b] - mark->box[b];
+	if (running == 0)
+		return 0;
+	if (running >= enabled)
+		return raw;
+	return u64_muldiv(raw, enabled, running);
+}
+
+uint64_t stat_count(const struct stat_run *r, unsigned i, int box)
+{
+	static const struct stat_counts zero;
+
+	return scaled(&r->ev[i].total, &zero, box, stat_enabled(r));
+}
+
+uint64_t stat_interval_count(const struct stat_run *r, unsigned i, int box, uint64_t now)
+{
+	return scaled(&r->ev[i].total, &r->ev[i].mark, box, now - r->t_mark);
+}
+
+void stat_mark(struct stat_run *r, uint64_t now)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		r->ev[i].mark = r->ev[i].total;
+	r->t_mark = now;
+}
+
+static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, const struct stat_opts *o,
+			  const struct stat_env *env)
+{
+	enum unc_status st = stat_start(r, hw, force);
+	unsigned intervals = 0;
+
+	if (st)
+		return st;
+	uint64_t t0 = r->t_start, never = UINT64_MAX;
+	uint64_t end = o->duration ? t0 + o->duration : never;
+	uint64_t next_iv = o->interval ? t0 + o->interval : never;
+	uint64_t next_rot = r->ngroups > 1 ? t0 + o->slice : never;
+
+	for (;;) {
+		uint64_t next_sample = r->t_sample + o->sample;
+		if (env->wait_until(env->ctx, min3(end, next_iv, min3(next_rot, next_sample, never)))) {
+			st = fail(r, UNC_E_ABORTED, "stopped by the user");
+			break;
+		}
+		uint64_t now = hw_ticks(hw);
+		if (now >= next_rot) {
+			if ((st = stat_rotate(r)))
+				break;
+			next_rot = r->t_sample + o->slice;
+		} else if ((st = stat_sample(r))) {
+			break;
+		}
+		if (now >= next_iv) {
+			if (env->on_interval)
+				env->on_interval(env->ctx, r, r->t_sample);
+			stat_mark(r, r->t_sample);
+			next_iv += o->interval;
+			if (o->max_intervals && ++intervals >= o->max_intervals)
+				break;
+		}
+		if (now >= end)
+			break;
+	}
+	/* On ESC the counts so far are still good: sample them before the
+	 * restore, and report the abort. */
+	if (st == UNC_E_ABORTED) {
+		enum unc_status sst = stat_sample(r);
+		return restore(r, sst ? sst : UNC_E_ABORTED);
+	}
+	return stat_stop(r, st);
+}

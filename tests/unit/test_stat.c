@@ -1,0 +1,448 @@
+/* The counting engine against the uncore model, on a fake clock (1 tick =
+ * 1 ns): exact counts, the exact write sequence, wraps, scheduling,
+ * multiplexing, and restoring on every exit path. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../drivers/stat.h"
+#include "../emu/emu_hw.h"
+#include "t.h"
+
+#define S 1000000000ull
+#define MS 1000000ull
+
+static struct emu_hw h;
+static struct emu_config cfg;
+static struct stat_run run;
+
+/* The test clock: waiting jumps straight to the deadline. A test may stop
+ * the run, or break the hardware, at a chosen time. */
+static uint64_t stop_at = UINT64_MAX, break_at = UINT64_MAX;
+static uint32_t break_msr;
+static unsigned waits;
+
+static bool wait_until(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	waits++;
+	if (when > break_at && break_msr) {
+		h.emu.cfg.gp[h.emu.cfg.ngp].msr = break_msr;
+		h.emu.cfg.gp[h.emu.cfg.ngp++].write_only = false;
+		break_msr = 0;
+	}
+	if (when > stop_at) {
+		h.fake.now = stop_at;
+		return true;
+	}
+	h.fake.now = when;
+	return false;
+}
+
+static const struct stat_env env = { wait_until, NULL, NULL };
+
+static void fresh(void)
+{
+	emu_config_default(&cfg);
+	stop_at = break_at = UINT64_MAX;
+	break_msr = 0;
+	waits = 0;
+	memset(&run, 0, sizeof(run));
+}
+
+static void rate(unsigned unit, unsigned code, unsigned umask, uint64_t per_sec)
+{
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ (uint8_t)unit, (uint8_t)code, (uint8_t)umask, per_sec };
+}
+
+static void add(const char *name)
+{
+	struct ev_spec e;
+	char err[200];
+
+	if (evsel_parse(name, &e, err, sizeof(err)))
+		t_fail(__FILE__, __LINE__, "%s", err);
+	else
+		T_EQ(stat_add(&run, &e), UNC_OK);
+}
+
+/* Every uncore register's value, for before/after comparisons. */
+struct regs {
+	uint64_t v[64];
+	unsigned n;
+};
+
+static void read_regs(struct regs *r)
+{
+	static const uint32_t fixed[] = { 0xE01, 0xE02, 0x394, 0x395, 0x3B0, 0x3B1, 0x3B2, 0x3B3 };
+	uint64_t v;
+
+	r->n = 0;
+	emu_set_time(&h.emu, h.fake.now);
+	for (unsigned i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		emu_msr_read(&h.emu, fixed[i], &v);
+		r->v[r->n++] = v;
+	}
+	for (unsigned b = 0; b < h.emu.ncbo; b++)
+		for (unsigned o = 0; o < 8; o++)
+			if (o < 2 || o >= 6) {
+				emu_msr_read(&h.emu, 0x700 + 0x10 * b + o, &v);
+				r->v[r->n++] = v;
+			}
+}
+
+static bool regs_equal(const struct regs *a, const struct regs *b)
+{
+	bool same = a->n == b->n;
+
+	for (unsigned i = 0; same && i < a->n; i++)
+		if (a->v[i] != b->v[i]) {
+			printf("    register #%u: 0x%llx before, 0x%llx after\n", i, (unsigned long long)a->v[i],
+			       (unsigned long long)b->v[i]);
+			same = false;
+		}
+	return same;
+}
+
+static enum unc_status run_for(uint64_t duration, bool force)
+{
+	struct stat_opts o = { .duration = duration, .slice = 20 * MS, .sample = 100 * MS };
+
+	return stat_loop(&run, &h.hw, force, &o, &env);
+}
+
+/* Counts are exact: rate x time (x CBos) for every kind of event. */
+static void exact_counts_per_event_kind(void)
+{
+	fresh();
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 3000000);
+	rate(EV_UNIT_ARB, 0x81, 0x01, 7000000);
+	rate(EV_UNIT_ARB, 0x80, 0x01, 2000000000); /* 2.5 per UCLK at 800 MHz */
+	emu_hw_init(&h, &cfg);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	add("unc_arb_trk_requests.all");
+	add("UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST");
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run.ngroups, 1);
+	T_EQ(run_for(2 * S, false), UNC_OK);
+	T_EQ(stat_enabled(&run), 2 * S);
+	T_EQ(stat_count(&run, 0, -1), 4 * 6000000);
+	for (int b = 0; b < 4; b++)
+		T_EQ(stat_count(&run, 0, b), 6000000);
+	T_EQ(stat_count(&run, 1, -1), 14000000);
+	T_EQ(stat_count(&run, 2, -1), 1600000000); /* THR 1: every cycle */
+	T_EQ(stat_count(&run, 3, -1), 1600000000); /* UCLK */
+	T_EQ(run.ev[0].total.running, 2 * S);
+}
+
+/* The manual's sequence, write by write, then the restore. */
+static void exact_write_sequence(void)
+{
+	static const struct fake_write want[] = {
+		/* 2. clear global enable */ { FAKE_MSR, 0xE01, 0 },
+		/* 3. event selects: ARB counter 0 and 1 */ { FAKE_MSR, 0x3B2, 0x400181 }, { FAKE_MSR, 0x3B3, 0 },
+		/* 4. zero the counters */ { FAKE_MSR, 0x395, 0 }, { FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 },
+		/* 5. fixed counter */ { FAKE_MSR, 0x394, 1ull << 22 },
+		/* 6. clear status */ { FAKE_MSR, 0xE02, 0xB },
+		/* 7. global enable */ { FAKE_MSR, 0xE01, 1ull << 29 },
+		/* stop, then restore in reverse, global control last */
+		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0 },
+		{ FAKE_MSR, 0x3B2, 0 }, { FAKE_MSR, 0x395, 0 }, { FAKE_MSR, 0x394, 0 }, { FAKE_MSR, 0xE01, 0 },
+	};
+
+	fresh();
+	emu_hw_init(&h, &cfg);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run_for(S / 100, false), UNC_OK); /* 10 ms: no sample in between */
+	T_EQ(h.fake.nlog, sizeof(want) / sizeof(want[0]));
+	for (unsigned i = 0; i < h.fake.nlog && i < sizeof(want) / sizeof(want[0]); i++) {
+		if (h.fake.log[i].addr != want[i].addr || h.fake.log[i].value != want[i].value)
+			t_fail(__FILE__, __LINE__, "write %u: 0x%llx <- 0x%llx, want 0x%llx <- 0x%llx", i,
+			       (unsigned long long)h.fake.log[i].addr, (unsigned long long)h.fake.log[i].value,
+			       (unsigned long long)want[i].addr, (unsigned long long)want[i].value);
+	}
+}
+
+/* A 44-bit CBo counter wrapping several times between the user's reads:
+ * internal samples catch every wrap, GLOBAL_STATUS confirms them. */
+static void cbo_counter_wraps_many_times(void)
+{
+	struct stat_opts o = { .duration = 60 * S, .interval = 20 * S, .slice = 20 * MS, .sample = 1 * S };
+
+	fresh();
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000000000ull); /* 10^12 per CBo: 2^44 in 17.6 s */
+	emu_hw_init(&h, &cfg);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	T_EQ(stat_count(&run, 0, 2), 60000000000000ull); /* 3.4 wraps of 2^44 */
+	T_EQ(stat_count(&run, 0, -1), 240000000000000ull);
+}
+
+/* The fixed counter's 48 bits: UCLK 4.29 GHz wraps it in 65,600 s. */
+static void fixed_counter_48_bits(void)
+{
+	struct stat_opts o = { .duration = 70000 * S, .slice = 20 * MS, .sample = 60 * S };
+
+	fresh();
+	cfg.uclk_hz = 4290000000ull;
+	emu_hw_init(&h, &cfg);
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	T_EQ(stat_count(&run, 0, -1), 70000ull * 4290000000ull);
+	T_ASSERT(stat_count(&run, 0, -1) > (1ull << 48));
+}
+
+/* A counter that passes its whole width between two samples cannot be
+ * measured: the status bit says so, and the run fails instead of
+ * reporting a wrong number. */
+static void lost_overflow_is_an_error(void)
+{
+	struct stat_opts o = { .duration = 40 * S, .slice = 20 * MS, .sample = 18 * S };
+	struct regs before, after;
+
+	fresh();
+	rate(EV_UNIT_ARB, 0x81, 0x01, 1000000000000ull); /* 1.8 * 10^13 > 2^44 per sample */
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_OVERFLOW);
+	T_CONTAINS(run.err, "MSR_UNC_PERF_GLOBAL_STATUS shows an overflow (0x2)");
+	read_regs(&after);
+	after.v[1] = before.v[1]; /* GLOBAL_STATUS keeps the overflow bit: RW1C, cannot be put back */
+	T_ASSERT(regs_equal(&before, &after));
+}
+
+static void scheduling(void)
+{
+	fresh();
+	add("UNC_ARB_TRK_OCCUPANCY.ALL");
+	add("UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST");
+	T_EQ(stat_schedule(&run, 4, false), UNC_E_INVALID); /* both need ARB counter 0 */
+	T_CONTAINS(run.err, "the events need 2 rounds of counters");
+	T_EQ(stat_schedule(&run, 4, true), UNC_OK);
+	T_EQ(run.ngroups, 2);
+	T_EQ(run.ev[0].counter, 0);
+	T_EQ(run.ev[1].counter, 0);
+
+	fresh(); /* the counter-0-only event is placed first, whatever the order */
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	add("UNC_ARB_TRK_OCCUPANCY.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run.ev[1].counter, 0);
+	T_EQ(run.ev[0].counter, 1);
+
+	fresh(); /* two counters per CBo; the fixed counter is apart */
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	add("UNC_CBO_CACHE_LOOKUP.READ_I");
+	add("UNC_CBO_XSNP_RESPONSE.HIT_XCORE");
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(stat_schedule(&run, 4, true), UNC_OK);
+	T_EQ(run.ngroups, 2);
+	T_EQ(run.ev[2].group, 1);
+
+	fresh();
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(stat_schedule(&run, 0, true), UNC_E_UNSUPPORTED);
+	T_CONTAINS(run.err, "MSR_UNC_CBO_CONFIG reports no CBo");
+
+	fresh();
+	add("UNC_CLOCK.SOCKET");
+	struct ev_spec e;
+	char err[100];
+	evsel_parse("unc_clock.socket", &e, err, sizeof(err));
+	T_EQ(stat_add(&run, &e), UNC_E_INVALID);
+	T_CONTAINS(run.err, "event 'UNC_CLOCK.SOCKET' is listed twice");
+}
+
+/* Multiplexed events take turns; scaled counts match the rates. */
+static void multiplexed_counts_are_scaled(void)
+{
+	fresh();
+	rate(EV_UNIT_ARB, 0x80, 0x01, 1200000000);
+	rate(EV_UNIT_ARB, 0x81, 0x01, 9000000);
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
+	rate(EV_UNIT_CBO, 0x34, 0x18, 2000000);
+	rate(EV_UNIT_CBO, 0x22, 0x44, 3000000);
+	emu_hw_init(&h, &cfg);
+	add("UNC_ARB_TRK_OCCUPANCY.ALL");
+	add("arb/event=0x80,umask=0x01,thresh=2/");
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	add("UNC_CBO_CACHE_LOOKUP.READ_I");
+	add("UNC_CBO_XSNP_RESPONSE.HIT_XCORE");
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(stat_schedule(&run, 4, true), UNC_OK);
+	T_EQ(run.ngroups, 2);
+	T_EQ(run_for(3 * S, false), UNC_OK);
+	static const uint64_t want[] = { 3600000000ull, 1200000000ull, 27000000, 12000000, 24000000, 36000000,
+					 2400000000ull };
+	for (unsigned i = 0; i < 7; i++) {
+		uint64_t got = stat_count(&run, i, -1), d = got > want[i] ? got - want[i] : want[i] - got;
+		if (d > want[i] / 1000) /* 0.1% */
+			t_fail(__FILE__, __LINE__, "%s: %llu, want %llu", run.ev[i].spec.name, (unsigned long long)got,
+			       (unsigned long long)want[i]);
+	}
+	T_EQ(run.ev[6].total.running, stat_enabled(&run)); /* fixed: always on */
+	T_ASSERT(run.ev[0].total.running < stat_enabled(&run) * 51 / 100);
+	T_ASSERT(run.rotations >= 140);
+}
+
+/* Every register the run writes, made to fault in turn: each time a clear
+ * error, and every register exactly as before. */
+static void restore_on_every_write_fault(void)
+{
+	static const uint32_t written[] = { 0xE01, 0xE02, 0x394, 0x395, 0x3B0, 0x3B1, 0x3B2, 0x3B3,
+					    0x700, 0x701, 0x706, 0x707, 0x730, 0x731, 0x736, 0x737 };
+	struct regs before, after;
+
+	for (unsigned k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
+		fresh();
+		rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+		cfg.gp[0].msr = written[k];
+		cfg.gp[0].write_only = true;
+		cfg.ngp = 1;
+		emu_hw_init(&h, &cfg);
+		read_regs(&before);
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+		add("UNC_CBO_CACHE_LOOKUP.READ_I");
+		add("UNC_ARB_TRK_REQUESTS.ALL");
+		add("UNC_CLOCK.SOCKET");
+		T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+		enum unc_status st = run_for(S, false);
+		if (st != UNC_E_FAULT)
+			t_fail(__FILE__, __LINE__, "fault on 0x%x: status %d", written[k], st);
+		char want[32];
+		snprintf(want, sizeof(want), "wrmsr 0x%x (", written[k]);
+		T_CONTAINS(run.err, want);
+		read_regs(&after);
+		if (!regs_equal(&before, &after))
+			t_fail(__FILE__, __LINE__, "fault on 0x%x: registers not restored", written[k]);
+	}
+}
+
+/* A read fault while snapshotting: nothing is written at all. */
+static void snapshot_fault_writes_nothing(void)
+{
+	fresh();
+	cfg.gp[0].msr = 0x3B1;
+	cfg.ngp = 1;
+	emu_hw_init(&h, &cfg);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run_for(S, false), UNC_E_FAULT);
+	T_CONTAINS(run.err, "rdmsr 0x3b1 (MSR_UNC_ARB_PERFCTR1)");
+	T_EQ(h.fake.nlog, 0);
+}
+
+/* A counter read faulting in the middle of the run: stop and restore. */
+static void sampling_fault_restores(void)
+{
+	struct regs before, after;
+
+	fresh();
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	break_at = 350 * MS;
+	break_msr = 0xE02; /* GLOBAL_STATUS starts faulting; the run never restores it */
+	T_EQ(run_for(S, false), UNC_E_FAULT);
+	T_CONTAINS(run.err, "rdmsr 0xe02 (MSR_UNC_PERF_GLOBAL_STATUS)");
+	h.emu.cfg.ngp = 0;
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+}
+
+/* ESC: the counts so far, then everything restored. */
+static void user_abort_restores(void)
+{
+	struct regs before, after;
+
+	fresh();
+	rate(EV_UNIT_ARB, 0x81, 0x01, 5000000);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	stop_at = 2500 * MS;
+	T_EQ(run_for(0, false), UNC_E_ABORTED); /* no duration: until the user stops */
+	T_EQ(stat_count(&run, 0, -1), 12500000);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+}
+
+/* Someone else's measurement: refused untouched, or taken over with
+ * --force and put back exactly. */
+static void pmu_in_use(void)
+{
+	struct regs before, after;
+
+	fresh();
+	cfg.pmu_in_use = true;
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	emu_hw_init(&h, &cfg);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run_for(S, false), UNC_E_BUSY);
+	T_CONTAINS(run.err, "the uncore PMU is in use (MSR_UNC_PERF_GLOBAL_CTRL = 0x20000000); --force");
+	T_EQ(h.fake.nlog, 0);
+
+	/* --force: the owner's counter keeps its value from the snapshot. */
+	emu_hw_init(&h, &cfg);
+	emu_hw_advance(&h, S); /* the owner has counted for a second */
+	T_EQ(hw_msr_write(&h.hw, 0xE01, 0), UNC_OK); /* freeze it to compare exactly */
+	read_regs(&before);
+	T_EQ(hw_msr_write(&h.hw, 0xE01, 1ull << 29), UNC_OK);
+	h.fake.nlog = 0;
+	T_EQ(before.v[10], 1000); /* CBo 0 counter 0: the owner's count */
+	T_EQ(run_for(2 * S, true), UNC_OK);
+	T_ASSERT(run.use.in_use);
+	T_EQ(stat_count(&run, 0, -1), 8000);
+	T_EQ(hw_msr_write(&h.hw, 0xE01, 0), UNC_OK);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+	uint64_t ctl;
+	emu_msr_read(&h.emu, 0x700, &ctl);
+	T_EQ(ctl, 0x408f34);
+}
+
+/* Intervals: each the count of its own window. */
+static uint64_t iv_counts[8];
+static unsigned niv;
+
+static void on_iv(void *ctx, struct stat_run *r, uint64_t now)
+{
+	(void)ctx;
+	if (niv < 8)
+		iv_counts[niv++] = stat_interval_count(r, 0, -1, now);
+}
+
+static void interval_counts(void)
+{
+	struct stat_opts o = { .interval = 250 * MS, .max_intervals = 4, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env ienv = { wait_until, on_iv, NULL };
+
+	fresh();
+	niv = 0;
+	rate(EV_UNIT_ARB, 0x81, 0x01, 4000000);
+	emu_hw_init(&h, &cfg);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &ienv), UNC_OK);
+	T_EQ(niv, 4); /* -n 4 */
+	for (unsigned i = 0; i < niv; i++)
+		T_EQ(iv_counts[i], 1000000);
+	T_EQ(stat_enabled(&run), 1 * S);
+	T_EQ(stat_count(&run, 0, -1), 4000000);
+}
+
+T_MAIN("stat", T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence), T_CASE(cbo_counter_wraps_many_times),
+       T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
+       T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
+       T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts))
