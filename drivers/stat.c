@@ -181,6 +181,41 @@ static enum unc_status snapshot(struct stat_run *r)
 	return UNC_OK;
 }
 
+/* Reads back the controls just programmed. Some platforms drop writes to
+ * these MSRs without a fault (QEMU does; a locked PMU might): counting
+ * there would report zeros as if they were measurements. */
+static enum unc_status check_reads(struct stat_run *r, uint32_t msr, uint64_t want)
+{
+	char name[40];
+	uint64_t v;
+	enum unc_status st = rd(r, msr, &v);
+
+	if (st)
+		return st;
+	if (v != want)
+		return fail(r, UNC_E_DEVICE, "%s (0x%x) reads 0x%lx after writing 0x%lx: the uncore ignored the programming",
+			    msr_name(msr, name, sizeof(name)), msr, (unsigned long)v, (unsigned long)want);
+	return UNC_OK;
+}
+
+static enum unc_status verify(struct stat_run *r, unsigned g)
+{
+	enum unc_status st;
+
+	if ((st = check_reads(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base | UNC_GLOBAL_CTRL_EN)))
+		return st;
+	for (unsigned i = 0; i < r->nev; i++) {
+		const struct stat_event *e = &r->ev[i];
+		if (!in_group(r, i, g))
+			continue;
+		const struct pmu_unit *pu = unit_of(e->spec.unit);
+		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
+			if ((st = check_reads(r, pmu_unit_sel(pu, b, e->counter), evsel_encode(&e->spec))))
+				return st;
+	}
+	return UNC_OK;
+}
+
 /* Section 2 programming sequence, steps 2 to 7, for group g. */
 static enum unc_status program(struct stat_run *r, unsigned g)
 {
@@ -222,6 +257,8 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base | UNC_GLOBAL_CTRL_EN)))
 		return st;
 	r->counting = true;
+	if ((st = verify(r, g)))
+		return st;
 	r->t_sample = hw_ticks(r->hw);
 	return UNC_OK;
 }

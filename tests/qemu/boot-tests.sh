@@ -24,7 +24,7 @@ expect info-json has '^\{"cpu":\{"vendor":"GenuineIntel",.*"cbo_count":0\}.*"usa
 step gp 'uncore.efi msr write 0x6E1 0x100000000'
 expect gp rc nonzero
 expect gp has '^uncore: error: wrmsr 0x6e1 value 0x100000000: general-protection fault$'
-expect gp lines 1
+expect gp lacks '^event +count'
 step after-gp 'uncore.efi msr read 0x396'
 expect after-gp rc zero
 expect after-gp has '^msr 0x396 \(MSR_UNC_CBO_CONFIG\) = 0x0000000000000000$'
@@ -147,4 +147,103 @@ expect unload-busy rc zero
 step restored 'uncore.efi info'
 expect restored has '^msr access: +native$'
 expect restored has '^MCHBAR: +raw 0x0000000000000000 '
+boot_run
+
+# Counting against the emulated uncore at configured rates (per CBo for CBo
+# events). After each run, `regs` shows every register exactly as before.
+boot_begin stat Skylake-Client
+boot_file "$TOP/build/uncore-emu.efi"
+step native 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
+expect native rc nonzero
+expect native has '^uncore: error: MSR_UNC_PERF_GLOBAL_CTRL \(0xe01\) reads 0x0 after writing 0x20000000: the uncore ignored the programming$'
+step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_CBO_CACHE_LOOKUP.READ_I=1M --rate UNC_ARB_TRK_REQUESTS.ALL=3M --rate UNC_ARB_TRK_OCCUPANCY.ALL=1.2G'
+expect load rc zero
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+expect regs0 lines 25
+step single 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
+expect single rc zero
+expect single has '^uncore stat: 1 event in 1 group, 4 CBos, msr access: emulated \(NO_CBO_BANKS 5'
+expect single rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
+expect single has '^elapsed: 1\.0[0-9]{8} s measured \([0-9]+ TSC ticks at [0-9]+\.[0-9]{3} MHz\)$'
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step mixed 'uncore.efi stat -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -e unc_cbo_cache_lookup.read_i -d 1.5'
+expect mixed rc zero
+expect mixed rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
+expect mixed rate UNC_CBO_CACHE_LOOKUP.READ_I 4000000 1
+expect mixed rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
+expect mixed rate UNC_CLOCK.SOCKET 800000000 1
+expect mixed has '^elapsed: 1\.5[0-9]{8} s'
+step per-box 'uncore.efi -e cbo/event=0x34,umask=0x8f/ --per-box'
+expect per-box rc zero
+expect per-box rate 'cbo/event=0x34,umask=0x8f/' 8000000 1
+expect per-box rate 'cbo/event=0x34,umask=0x8f/@cbo0' 2000000 1
+expect per-box rate 'cbo/event=0x34,umask=0x8f/@cbo3' 2000000 1
+step csv 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -I 200 -n 5 -x ,'
+expect csv rc zero
+expect csv has '^# uncore stat: 2 events in 1 group, 4 CBos, msr access: emulated'
+expect csv rows UNC_CBO_CACHE_LOOKUP.ANY_MESI 5
+expect csv rows UNC_CLOCK.SOCKET 5
+expect csv has '^0\.2[0-9]{8},[0-9]+,,UNC_CBO_CACHE_LOOKUP.ANY_MESI,[0-9]+,100\.00$'
+expect csv csvrate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
+expect csv csvrate UNC_CLOCK.SOCKET 800000000 1
+step human-iv 'uncore.efi -e UNC_CLOCK.SOCKET -I 250 -n 2'
+expect human-iv rc zero
+expect human-iv has '^ +0\.25[0-9]{7}  UNC_CLOCK.SOCKET +[0-9]+ +[0-9.]+  cycles  100\.00%$'
+expect human-iv has '^total:$'
+step json 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -j'
+expect json rc zero
+expect json has '^\{"tool":"uncore.efi","msr_access":"emulated","emulator":"NO_CBO_BANKS 5.*"events":\[\{"event":"UNC_ARB_TRK_REQUESTS.ALL","unit":"events","pmu":"arb","encoding":"0x400181","count":[0-9]+,.*\}\]\}$'
+step mux 'uncore.efi -e UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST,UNC_ARB_TRK_REQUESTS.ALL -d 2'
+expect mux rc zero
+expect mux has 'in 2 groups \(multiplexed\)'
+expect mux rate UNC_ARB_TRK_OCCUPANCY.ALL 1200000000 5
+expect mux rate UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST 800000000 5
+expect mux rate UNC_ARB_TRK_REQUESTS.ALL 3000000 5
+expect mux has '^UNC_ARB_TRK_OCCUPANCY.ALL +[0-9]+ +[0-9.]+  events   (49|50)\.[0-9]{2}%$'
+step no-mux 'uncore.efi -e UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST --no-multiplex'
+expect no-mux rc nonzero
+expect no-mux has '^uncore: error: the events need 2 rounds of counters'
+expect no-mux lines 1
+step bad-event 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,arb/event=0x80,thresh=40/'
+expect bad-event rc nonzero
+expect bad-event has "^uncore: error: bad value '40' for 'thresh' in 'arb/event=0x80,thresh=40/' \(at most 0x1f: Table 2-7\)$"
+expect bad-event lines 1
+step regs2 'uncore.efi regs'
+expect regs2 same regs0
+step list 'uncore.efi list'
+expect list rc zero
+expect list has '^CBOX +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
+expect list has '^20 events\.'
+step unload 'uncore-emu.efi --unload'
+
+# Someone else's measurement (frozen, so its registers do not move).
+step load-busy 'uncore-emu.efi --fault pmu-in-use'
+step busy-regs0 'uncore.efi regs'
+step busy 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI'
+expect busy rc nonzero
+expect busy has '^uncore: error: the uncore PMU is in use \(MSR_UNC_PERF_GLOBAL_CTRL = 0x20000000\); --force takes it over and restores it$'
+step busy-regs1 'uncore.efi regs'
+expect busy-regs1 same busy-regs0
+step force 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET --force'
+expect force rc zero
+expect force rate UNC_CLOCK.SOCKET 800000000 1
+expect force has '^uncore: note: the PMU was in use \(--force\)'
+step busy-regs2 'uncore.efi regs'
+expect busy-regs2 same busy-regs0
+expect busy-regs2 has '^0x700 MSR_UNC_CBO_0_PERFEVTSEL0 +0x0000000000408f34$'
+expect busy-regs2 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
+step unload-busy 'uncore-emu.efi --unload'
+
+# A #GP on CBo 1's second event select, half-way through programming.
+step load-gp 'uncore-emu.efi --fault msr-gp-write=0x711 --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+step gp-regs0 'uncore.efi regs'
+step gp 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I'
+expect gp rc nonzero
+expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x401834: general-protection fault$'
+expect gp lacks '^event +count'
+step gp-regs1 'uncore.efi regs'
+expect gp-regs1 same gp-regs0
+step unload-gp 'uncore-emu.efi --unload'
 boot_run

@@ -6,6 +6,10 @@
 #   expect ID has  'ERE'                 some line of the step's output matches
 #   expect ID lacks 'ERE'
 #   expect ID lines N                    the step printed exactly N non-empty lines
+#   expect ID rate 'EVENT' PER_S PCT     the human table's rate/s for EVENT is within PCT% of PER_S
+#   expect ID csvrate 'EVENT' PER_S PCT  every -x , row for EVENT: value / run time within PCT% of PER_S
+#   expect ID rows 'EVENT' N             N -x , rows for EVENT
+#   expect ID same OTHER_ID              the output equals that of step OTHER_ID
 #   boot_run                             boots, then prints "ok - NAME.ID" / "FAIL - NAME.ID"
 #
 # Each step is wrapped in marker lines (@@STEP / @@RC with %lasterror%) so a
@@ -29,7 +33,16 @@ boot_begin() {
 boot_file() { BOOT_FILES+=("$1"); }
 
 step() { STEPS+=("$1"); CMDS+=("$2"); }
-expect() { EXPECTS+=("$1"$'\t'"$2"$'\t'"${3:-}"); }
+expect() { EXPECTS+=("$1"$'\t'"$2"$'\t'"${3:-}"$'\t'"${4:-}"$'\t'"${5:-}"); }
+
+# Checks a rate against its expected value; prints a reason when it is off.
+# awk does the arithmetic in floating point, which is plenty for a 1% check.
+rate_check() { # got want pct what
+	awk -v g="$1" -v w="$2" -v p="$3" -v what="$4" 'BEGIN {
+		if (g == "") { print what ": no such row"; exit }
+		d = (g - w) / w * 100; if (d < 0) d = -d
+		if (d > p) printf "%s: %s/s, want %s/s within %s%% (off by %.3f%%)\n", what, g, w, p, d }'
+}
 
 # Serial text with ANSI escapes and CRs removed.
 clean_log() { sed -e 's/\x1b\[[0-9;?=]*[A-Za-z]//g' -e 's/\r//g' "$1"; }
@@ -87,9 +100,9 @@ boot_run() {
 		if [ -z "$rc" ]; then
 			fails+=("step did not finish${why:+ ($why)}")
 		else
-			local e kind arg n
+			local e kind arg arg2 arg3 n r why2
 			for e in "${EXPECTS[@]}"; do
-				IFS=$'\t' read -r eid kind arg <<<"$e"
+				IFS=$'\t' read -r eid kind arg arg2 arg3 <<<"$e"
 				[ "$eid" = "$id" ] || continue
 				case $kind in
 				rc) if [ "$arg" = zero ] && [ "$rc" != 0x0 ]; then fails+=("exit status $rc, expected 0")
@@ -97,6 +110,15 @@ boot_run() {
 				has) grep -Eq -- "$arg" <<<"$out" || fails+=("no line matches /$arg/") ;;
 				lacks) ! grep -Eq -- "$arg" <<<"$out" || fails+=("a line matches /$arg/") ;;
 				lines) n=$(grep -c . <<<"$out"); [ "$n" = "$arg" ] || fails+=("$n lines, expected $arg") ;;
+				rate) r=$(awk -v ev="$arg" '$1 == ev {r = $3} END {print r}' <<<"$out")
+				      why2=$(rate_check "$r" "$arg2" "$arg3" "$arg"); [ -z "$why2" ] || fails+=("$why2") ;;
+				csvrate) while read -r r; do
+				      why2=$(rate_check "$r" "$arg2" "$arg3" "$arg"); [ -z "$why2" ] || fails+=("$why2")
+				      done < <(awk -F, -v ev="$arg" '{for (i = 1; i <= NF; i++) if ($i == ev && i >= 3)
+				               print $(i-2) / $(i+1) * 1e9}' <<<"$out")
+				      grep -q ",$arg," <<<"$out" || fails+=("no CSV row for $arg") ;;
+				rows) n=$(grep -c ",$arg," <<<"$out"); [ "$n" = "$arg2" ] || fails+=("$n rows for $arg, expected $arg2") ;;
+				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
 				esac
 			done
 		fi

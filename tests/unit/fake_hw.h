@@ -32,6 +32,7 @@ struct fake_hw {
 	uint64_t now;
 	struct fake_write log[FAKE_LOG];
 	unsigned nlog;
+	bool drop_msr_writes; /* like QEMU: MSR writes are logged but change nothing */
 	unsigned reads; /* every read of any kind, counted */
 	unsigned msr_reads;
 };

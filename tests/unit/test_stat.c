@@ -442,7 +442,27 @@ static void interval_counts(void)
 	T_EQ(stat_count(&run, 0, -1), 4000000);
 }
 
-T_MAIN("stat", T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence), T_CASE(cbo_counter_wraps_many_times),
+/* Writes that vanish (QEMU without the emulator): refused, not zeros. */
+static void ignored_programming_is_an_error(void)
+{
+	static struct fake_hw f;
+
+	fresh();
+	fake_init(&f);
+	fake_skl_uncore(&f, 5);
+	f.drop_msr_writes = true;
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_DEVICE);
+	T_STREQ(run.err, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) reads 0x0 after writing 0x20000000: the uncore ignored "
+			 "the programming");
+	/* and it put back what it wrote, last of all the global control */
+	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
+	T_EQ(f.log[f.nlog - 1].value, 0);
+}
+
+T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence), T_CASE(cbo_counter_wraps_many_times),
        T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts))
