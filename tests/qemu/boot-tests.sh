@@ -115,12 +115,16 @@ expect info2 has 'raw 0x2, NO_CBO_BANKS 2, CBo count 1 \(manual: subtract one\)$
 expect info2 has '^pmu in use: +no \(global control 0x0, 5 event selects all zero\)$'
 expect info2 has '^emulator: +NO_CBO_BANKS 2, UCLK 1000.000 MHz'
 step unload2 'uncore-emu.efi --unload'
+expect unload2 rc zero
+expect unload2 has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 step load-mchbar 'uncore-emu.efi --fault mchbar-disabled'
 expect load-mchbar rc zero
 step info-mchbar 'uncore.efi info'
 expect info-mchbar has '^MCHBAR: +raw 0x[0-9a-f]{16} \(0x4C:0x48\), enable 0, base 0x[1-9a-f][0-9a-f]* .*: disabled \(bit 0 clear\)$'
 step unload-mchbar 'uncore-emu.efi --unload'
+expect unload-mchbar rc zero
+expect unload-mchbar has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 step load-gp 'uncore-emu.efi --fault msr-gp=0x396'
 expect load-gp rc zero
@@ -134,6 +138,8 @@ step msr-gp 'uncore.efi msr read 0x396'
 expect msr-gp rc nonzero
 expect msr-gp has '^uncore: error: rdmsr 0x396 \(MSR_UNC_CBO_CONFIG\): general-protection fault$'
 step unload-gp 'uncore-emu.efi --unload'
+expect unload-gp rc zero
+expect unload-gp has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 step load-busy 'uncore-emu.efi --fault pmu-in-use'
 expect load-busy rc zero
@@ -217,10 +223,17 @@ expect list rc zero
 expect list has '^CBOX +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
 expect list has '^20 events\.'
 step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+expect unload has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 # Someone else's measurement (frozen, so its registers do not move).
 step load-busy 'uncore-emu.efi --fault pmu-in-use'
+expect load-busy rc zero
+expect load-busy has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step busy-regs0 'uncore.efi regs'
+expect busy-regs0 rc zero
+expect busy-regs0 lines 25
+expect busy-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
 step busy 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI'
 expect busy rc nonzero
 expect busy has '^uncore: error: the uncore PMU is in use \(MSR_UNC_PERF_GLOBAL_CTRL = 0x20000000\); --force takes it over and restores it$'
@@ -235,10 +248,16 @@ expect busy-regs2 same busy-regs0
 expect busy-regs2 has '^0x700 MSR_UNC_CBO_0_PERFEVTSEL0 +0x0000000000408f34$'
 expect busy-regs2 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
 step unload-busy 'uncore-emu.efi --unload'
+expect unload-busy rc zero
+expect unload-busy has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 # A #GP on CBo 1's second event select, half-way through programming.
 step load-gp 'uncore-emu.efi --fault msr-gp-write=0x711 --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+expect load-gp rc zero
+expect load-gp has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step gp-regs0 'uncore.efi regs'
+expect gp-regs0 rc zero
+expect gp-regs0 lines 25
 step gp 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I'
 expect gp rc nonzero
 expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x401834: general-protection fault$'
@@ -246,4 +265,6 @@ expect gp lacks '^event +count'
 step gp-regs1 'uncore.efi regs'
 expect gp-regs1 same gp-regs0
 step unload-gp 'uncore-emu.efi --unload'
+expect unload-gp rc zero
+expect unload-gp has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 boot_run
