@@ -31,7 +31,7 @@ HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=all -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-DRIVERS   := status fmt parse arith cpu pmu skl info events evsel stat report
+DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat report
 GEN       := $(BUILD)/gen
 APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
 	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c
@@ -108,27 +108,29 @@ T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
 EVENTS_HOST := $(HOST)/gen/skl_events.o $(HOST)/drivers/events.o
 MODEL_SRCS := tests/emu/model.c tests/emu/options.c tests/emu/emu_hw.c drivers/arith.c
 
-UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat
+UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc
 $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
 $(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c \
-	drivers/evsel.c drivers/arith.c) $(EVENTS_HOST)
+	drivers/evsel.c drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_cpu: $(call hobj,tests/unit/test_cpu.c $(T_FAKE) drivers/cpu.c drivers/status.c)
-$(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c drivers/cpu.c drivers/pmu.c \
+$(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c \
 	drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c)
-$(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/info.c drivers/cpu.c \
+$(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
 	drivers/stat.c drivers/report.c) $(EVENTS_HOST)
 
-$(HOST)/test_model: $(call hobj,tests/unit/test_model.c $(T_FAKE) $(MODEL_SRCS) drivers/info.c drivers/cpu.c \
+$(HOST)/test_model: $(call hobj,tests/unit/test_model.c $(T_FAKE) $(MODEL_SRCS) drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
-$(HOST)/test_stat: $(call hobj,tests/unit/test_stat.c $(T_FAKE) $(MODEL_SRCS) drivers/stat.c drivers/evsel.c \
+$(HOST)/test_stat: $(call hobj,tests/unit/test_stat.c $(T_FAKE) $(MODEL_SRCS) drivers/stat.c drivers/evsel.c drivers/imc.c \
 	drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_evsel: $(call hobj,tests/unit/test_evsel.c tests/unit/t.c drivers/evsel.c drivers/fmt.c drivers/parse.c \
-	drivers/arith.c) $(EVENTS_HOST)
+	drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) $(MODEL_SRCS) efi/app.c efi/cli.c \
-	drivers/info.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
+	drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
 	drivers/evsel.c drivers/stat.c drivers/report.c) $(EVENTS_HOST)
+$(HOST)/test_imc: $(call hobj,tests/unit/test_imc.c $(T_FAKE) $(MODEL_SRCS) drivers/imc.c drivers/stat.c \
+	drivers/evsel.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)):
@@ -137,7 +139,8 @@ $(addprefix $(HOST)/,$(UNIT_TESTS)):
 # ---- fuzzing (libFuzzer, clang): make fuzz FUZZ_SECONDS=60 ----
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 1000000
-FUZZ_SRCS := tests/fuzz/fuzz_evsel.c drivers/evsel.c drivers/fmt.c drivers/parse.c drivers/arith.c drivers/events.c
+FUZZ_SRCS := tests/fuzz/fuzz_evsel.c drivers/evsel.c drivers/fmt.c drivers/parse.c drivers/arith.c drivers/events.c \
+	drivers/skl.c drivers/pmu.c drivers/status.c
 $(BUILD)/fuzz/fuzz_evsel: $(FUZZ_SRCS) $(GEN)/skl_events.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$@)clang -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined \

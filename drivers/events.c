@@ -16,6 +16,7 @@ const char *event_unit_name(enum event_unit u)
 	case EV_UNIT_CBO: return "cbo";
 	case EV_UNIT_ARB: return "arb";
 	case EV_UNIT_FIXED: return "fixed";
+	case EV_UNIT_IMC: return "imc";
 	}
 	return "?";
 }

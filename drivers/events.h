@@ -5,7 +5,8 @@
 
 #include <stdint.h>
 
-enum event_unit { EV_UNIT_CBO, EV_UNIT_ARB, EV_UNIT_FIXED };
+/* EV_UNIT_IMC: the free-running counters of Table 3-3 (no event select). */
+enum event_unit { EV_UNIT_CBO, EV_UNIT_ARB, EV_UNIT_FIXED, EV_UNIT_IMC };
 
 #define EV_COUNTER_FIXED 0x80 /* in event_desc.counters: the fixed counter */
 

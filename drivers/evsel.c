@@ -4,6 +4,7 @@
 
 #include "fmt.h"
 #include "parse.h"
+#include "skl.h"
 
 #define FAIL(...)                                         \
 	do {                                              \
@@ -35,7 +36,7 @@ static enum unc_status parse_raw(const char *s, const char *slash, struct ev_spe
 	else if (str_ieq(unit, "arb"))
 		e->unit = EV_UNIT_ARB;
 	else
-		FAIL("unknown PMU '%s' in '%s' (want cbo or arb)", unit, s);
+		FAIL("unknown PMU '%s' in '%s' (want cbo, arb, or imc/NAME/ for an IMC counter)", unit, s);
 	if (len < ulen + 2 || s[len - 1] != '/')
 		FAIL("raw event '%s' must end with '/'", s);
 	size_t tlen = len - ulen - 2;
@@ -117,6 +118,13 @@ enum unc_status evsel_parse(const char *s, struct ev_spec *e, char *err, size_t 
 		FAIL("event '%.20s...' is too long (at most %d characters)", s, EVSEL_NAME_MAX - 1);
 	fmt_snprintf(e->name, sizeof(e->name), "%s", s);
 
+	int imc = skl_imc_find(s);
+	if (imc >= 0) { /* free-running: no event select, no counter to take */
+		e->unit = EV_UNIT_IMC;
+		e->imc = (uint8_t)imc;
+		fmt_snprintf(e->name, sizeof(e->name), "%s", skl_imc[imc].name);
+		return UNC_OK;
+	}
 	const char *slash = strchr(s, '/');
 	if (slash)
 		return parse_raw(s, slash, e, err, errsize);
@@ -168,6 +176,8 @@ enum unc_status evsel_split(const char *list, enum unc_status (*fn)(void *ctx, c
 
 uint64_t evsel_encode(const struct ev_spec *e)
 {
+	if (e->unit == EV_UNIT_IMC)
+		return skl_imc[e->imc].offset; /* not an event select: the counter's MCHBAR offset */
 	if (e->unit == EV_UNIT_FIXED)
 		return 1ull << 22; /* Table 2-4: CNT_EN */
 	/* Table 2-7: THR 28:24, INV 23, EN 22, E 18, UMASK 15:8, EVT_SEL 7:0. */

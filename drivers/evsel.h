@@ -4,7 +4,9 @@
  *   cbo/event=0x34,umask=0x8f/
  *   arb/event=0x80,umask=0x01,thresh=1,inv,edge/
  *
- * with every field checked against Table 2-7's widths. */
+ * with every field checked against Table 2-7's widths; and the IMC's
+ * free-running counters by Table 3-3's names (DRAM_DATA_READS) or perf's
+ * (imc/data_reads/). */
 #ifndef UNC_EVSEL_H
 #define UNC_EVSEL_H
 
@@ -22,7 +24,8 @@ struct ev_spec {
 	uint8_t unit;                  /* enum event_unit */
 	uint8_t code, umask, thr;
 	bool inv, edge;
-	uint8_t counters;              /* allowed counters: bits 0/1, or EV_COUNTER_FIXED */
+	uint8_t counters;              /* allowed counters: bits 0/1, or EV_COUNTER_FIXED; 0 for IMC */
+	uint8_t imc;                   /* EV_UNIT_IMC: index into skl_imc[] */
 };
 
 /* One event, named or raw. On error, one line naming the bad piece in err. */

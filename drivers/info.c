@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "imc.h"
 #include "skl.h"
 
 static const struct pci_addr host_bridge = { 0, 0, 0 };
@@ -33,7 +34,7 @@ static void probe_pci(const struct hw *hw, struct platform_info *pi)
 	if (pi->host_bridge_st == UNC_OK) {
 		pi->hb_vendor = id & 0xffff;
 		pi->hb_device = id >> 16;
-		pi->hb_known = skl_host_bridge_known(pi->hb_vendor, pi->hb_device);
+		pi->hb_generation = skl_host_bridge_name(pi->hb_vendor, pi->hb_device);
 		if (pi->hb_vendor == 0xffff)
 			pi->host_bridge_st = UNC_E_NOT_FOUND;
 	}
@@ -48,9 +49,7 @@ static void probe_pci(const struct hw *hw, struct platform_info *pi)
 		return;
 	pi->mchbar_raw = (uint64_t)hi << 32 | lo;
 	pi->mchbar_enabled = pi->mchbar_raw & SKL_MCHBAR_ENABLE;
-	pi->mchbar_base = pi->mchbar_raw & SKL_MCHBAR_MASK;
-	pi->mchbar_in_range = pi->cpu.phys_addr_bits >= 64 ||
-			      pi->mchbar_base < ((uint64_t)1 << pi->cpu.phys_addr_bits);
+	pi->mchbar_state = imc_check(pi->hb_vendor, pi->mchbar_raw, pi->cpu.phys_addr_bits, &pi->mchbar_base);
 }
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
@@ -160,16 +159,21 @@ void info_print(struct out *o, const struct platform_info *pi)
 	if (pi->host_bridge_st != UNC_OK) {
 		out_printf(o, "host bridge:  00:00.0 not readable: %s\n", unc_strerror(pi->host_bridge_st));
 	} else {
-		out_printf(o, "host bridge:  00:00.0 vendor 0x%04x device 0x%04x (%s)\n", pi->hb_vendor, pi->hb_device,
-			   pi->hb_known ? "known Skylake-client ID" : "not a known Skylake-client ID");
+		out_printf(o, "host bridge:  00:00.0 vendor 0x%04x device 0x%04x (%s%s)\n", pi->hb_vendor, pi->hb_device,
+			   pi->hb_generation ? "known: " : "not a known Skylake-client ID",
+			   pi->hb_generation ? pi->hb_generation : "");
 	}
 	if (pi->mchbar_st != UNC_OK) {
 		out_printf(o, "MCHBAR:       not read: %s\n", unc_strerror(pi->mchbar_st));
 	} else {
-		const char *state = !pi->mchbar_enabled   ? "disabled (bit 0 clear)"
-				    : pi->mchbar_base == 0 ? "enabled but base is zero"
-				    : !pi->mchbar_in_range ? "enabled but base is above the physical address width"
-							   : "enabled";
+		static const char *states[] = {
+			[IMC_OK] = "enabled",
+			[IMC_NOT_INTEL] = "not an Intel host bridge",
+			[IMC_DISABLED] = "disabled (bit 0 clear)",
+			[IMC_ZERO] = "enabled but base is zero",
+			[IMC_HIGH] = "enabled but base is above the physical address width",
+		};
+		const char *state = states[pi->mchbar_state];
 		out_printf(o, "MCHBAR:       raw 0x%016lx (0x4C:0x48), enable %u, base 0x%lx (mask 0x7FFFFF8000): %s\n",
 			   (unsigned long)pi->mchbar_raw, pi->mchbar_enabled ? 1 : 0, (unsigned long)pi->mchbar_base,
 			   state);
@@ -235,8 +239,15 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 	}
 	out_puts(o, "],");
 	if (pi->host_bridge_st == UNC_OK)
-		out_printf(o, "\"host_bridge\":{\"vendor\":\"0x%04x\",\"device\":\"0x%04x\",\"known\":%s},", pi->hb_vendor,
-			   pi->hb_device, pi->hb_known ? "true" : "false");
+	{
+		out_printf(o, "\"host_bridge\":{\"vendor\":\"0x%04x\",\"device\":\"0x%04x\",\"known\":%s,\"generation\":",
+			   pi->hb_vendor, pi->hb_device, pi->hb_generation ? "true" : "false");
+		if (pi->hb_generation)
+			out_json_str(o, pi->hb_generation);
+		else
+			out_puts(o, "null");
+		out_puts(o, "},");
+	}
 	else
 		out_puts(o, "\"host_bridge\":null,");
 	if (pi->mchbar_st == UNC_OK) {
@@ -244,7 +255,7 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		json_hex(o, "raw", pi->mchbar_raw, true);
 		out_printf(o, "\"enabled\":%s,", pi->mchbar_enabled ? "true" : "false");
 		json_hex(o, "base", pi->mchbar_base, true);
-		out_printf(o, "\"in_range\":%s},", pi->mchbar_in_range ? "true" : "false");
+		out_printf(o, "\"usable\":%s},", pi->mchbar_state == IMC_OK ? "true" : "false");
 	} else {
 		out_puts(o, "\"mchbar\":null,");
 	}

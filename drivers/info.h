@@ -8,6 +8,7 @@
 #include "cpu.h"
 #include "fmt.h"
 #include "hw.h"
+#include "imc.h"
 #include "skl.h"
 
 #define INFO_MAX_FAULTS 16
@@ -31,13 +32,13 @@ struct platform_info {
 
 	enum unc_status host_bridge_st;
 	uint16_t hb_vendor, hb_device;
-	bool hb_known;
+	const char *hb_generation;    /* NULL: not an ID uncore.efi knows */
 
 	enum unc_status mchbar_st;
 	uint64_t mchbar_raw;
 	bool mchbar_enabled;
 	uint64_t mchbar_base;
-	bool mchbar_in_range;         /* base below 2^phys_addr_bits */
+	enum imc_state mchbar_state;
 
 	uint64_t tsc_hz;
 	enum hw_msr_mode msr_mode;

@@ -1,12 +1,20 @@
 #include "report.h"
 
 #include "arith.h"
+#include "imc.h"
 
 #define NS_PER_S 1000000000ull
 
 static const char *count_unit(const struct ev_spec *e)
 {
+	if (e->unit == EV_UNIT_IMC)
+		return skl_imc[e->imc].data ? "lines" : "requests";
 	return e->unit == EV_UNIT_FIXED || (e->thr && !e->edge) ? "cycles" : "events";
+}
+
+static bool is_data(const struct ev_spec *e)
+{
+	return e->unit == EV_UNIT_IMC && skl_imc[e->imc].data;
 }
 
 static uint64_t ticks_ns(const struct hw *hw, uint64_t ticks)
@@ -66,11 +74,24 @@ void report_list(struct out *o, bool json)
 		out_printf(o, ",\"Counter\":\"%s\",\"CounterMask\":\"%u\",\"Invert\":\"%u\",\"EdgeDetect\":\"%u\"}", ctr,
 			   d->cmask, d->inv, d->edge);
 	}
+	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
+		const struct skl_imc_counter *c = &skl_imc[i];
+		if (!json) {
+			out_printf(o, "%-5s  %-11s  %-8s  %-46s  %s (imc/%s/)\n", "IMC", "", "free", c->name, c->brief,
+				   c->perf_name);
+			continue;
+		}
+		out_printf(o, ",{\"Unit\":\"IMC\",\"EventName\":\"%s\",\"BriefDescription\":", c->name);
+		out_json_str(o, c->brief);
+		out_printf(o, ",\"Counter\":\"free-running\",\"MCHBAROffset\":\"0x%x\",\"PerfName\":\"imc/%s/\"}",
+			   c->offset, c->perf_name);
+	}
 	if (json)
 		out_puts(o, "]\n");
 	else
-		out_printf(o, "%u events. Raw encodings: cbo/event=N,umask=N[,thresh=N][,inv][,edge]/ and arb/.../\n",
-			   skl_events_count);
+		out_printf(o, "%u events, %u IMC counters. Raw encodings: cbo/event=N,umask=N[,thresh=N][,inv][,edge]/ "
+			      "and arb/.../\n",
+			   skl_events_count, SKL_IMC_COUNTERS);
 }
 
 void report_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r)
@@ -79,10 +100,13 @@ void report_header(struct out *o, const struct report_opts *ro, const struct hw 
 
 	if (ro->format == REPORT_JSON)
 		return;
-	out_printf(o, "%suncore stat: %u event%s in %u group%s, %u CBo%s, msr access: %s%s%s%s\n",
-		   ro->format == REPORT_CSV ? "# " : "", r->nev, r->nev == 1 ? "" : "s", r->ngroups,
-		   r->ngroups == 1 ? "" : "s (multiplexed)", r->ncbo, r->ncbo == 1 ? "" : "s", mode,
-		   hw->emulator ? " (" : "", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
+	out_printf(o, "%suncore stat: %u event%s", ro->format == REPORT_CSV ? "# " : "", r->nev, r->nev == 1 ? "" : "s");
+	if (stat_uses_msrs(r))
+		out_printf(o, " in %u group%s, %u CBo%s, msr access: %s", r->ngroups,
+			   r->ngroups == 1 ? "" : "s (multiplexed)", r->ncbo, r->ncbo == 1 ? "" : "s", mode);
+	else
+		out_printf(o, ", IMC only (MMIO, no MSR), imc: %s", mode);
+	out_printf(o, "%s%s%s\n", hw->emulator ? " (" : "", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
 }
 
 /* One row: the sum (box < 0) or one CBo. */
@@ -110,23 +134,34 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 	fmt_pct(pct, sizeof(pct), w->run_ticks, w->enabled_ticks);
 	switch (ro->format) {
 	case REPORT_HUMAN:
-		out_printf(o, "%s%-46s %16lu %20s  %-6s  %6s%%\n", stamp, name,
-			   (unsigned long)w->count, rate, count_unit(&w->e->spec), pct);
+		out_printf(o, "%s%-46s %16lu %20s  %-6s  %6s%%", stamp, name, (unsigned long)w->count, rate,
+			   count_unit(&w->e->spec), pct);
+		if (is_data(&w->e->spec)) /* 64-byte lines: the bytes too */
+			out_printf(o, "  = %lu bytes", (unsigned long)(w->count * IMC_LINE_BYTES));
+		out_puts(o, "\n");
 		break;
 	case REPORT_CSV:
 		/* perf stat -x: value, unit, event, run time (ns), percent running */
 		if (*stamp)
 			out_printf(o, "%s%s", stamp, ro->sep);
-		out_printf(o, "%lu%s%s%s%s%lu%s%s\n", (unsigned long)w->count, ro->sep, ro->sep, name, ro->sep,
+		/* the unit is empty for plain counts, as perf leaves it */
+		out_printf(o, "%lu%s%s%s%s%s%lu%s%s\n", (unsigned long)w->count, ro->sep,
+			   w->e->spec.unit == EV_UNIT_IMC ? count_unit(&w->e->spec) : "", ro->sep, name, ro->sep,
 			   (unsigned long)ticks_ns(hw, w->run_ticks), ro->sep, pct);
 		break;
 	case REPORT_JSON:
 		out_printf(o, "%s{\"event\":", first ? "" : ",");
 		out_json_str(o, name);
-		out_printf(o, ",\"unit\":\"%s\",\"pmu\":\"%s\",\"encoding\":\"0x%lx\",\"count\":%lu,\"rate_per_s\":%s,"
-			      "\"run_time_ns\":%lu,\"percent_running\":%s}",
-			   count_unit(&w->e->spec), event_unit_name(w->e->spec.unit), (unsigned long)evsel_encode(&w->e->spec),
+		out_printf(o, ",\"unit\":\"%s\",\"pmu\":\"%s\",\"encoding\":\"%s0x%lx\",\"count\":%lu,\"rate_per_s\":%s,"
+			      "\"run_time_ns\":%lu,\"percent_running\":%s",
+			   count_unit(&w->e->spec), event_unit_name(w->e->spec.unit),
+			   w->e->spec.unit == EV_UNIT_IMC ? "MCHBAR+" : "", (unsigned long)evsel_encode(&w->e->spec),
 			   (unsigned long)w->count, rate, (unsigned long)ticks_ns(hw, w->run_ticks), pct);
+		if (w->e->spec.unit == EV_UNIT_IMC)
+			out_printf(o, ",\"moved\":%s", w->e->moved ? "true" : "false");
+		if (is_data(&w->e->spec))
+			out_printf(o, ",\"bytes\":%lu", (unsigned long)(w->count * IMC_LINE_BYTES));
+		out_puts(o, "}");
 		break;
 	}
 }
@@ -190,6 +225,10 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 		if (r->ngroups > 1)
 			out_printf(o, "; %u groups multiplexed, %u switches", r->ngroups, r->rotations);
 		out_puts(o, "\n");
+		for (unsigned i = 0; i < r->nev; i++)
+			if (r->ev[i].spec.unit == EV_UNIT_IMC && !r->ev[i].moved)
+				out_printf(o, "note: %s did not change during the run (an idle source, or a stuck counter)\n",
+					   r->ev[i].spec.name);
 		break;
 	case REPORT_CSV:
 		if (!ro->intervals)
@@ -208,4 +247,189 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 		out_puts(o, "]}\n");
 		break;
 	}
+}
+
+/* ---- bw ---- */
+
+uint64_t report_imc_max_mb_s(unsigned sample_ms)
+{
+	return u64_muldiv((uint64_t)IMC_MAX_STEP * IMC_LINE_BYTES, 1000, (uint64_t)sample_ms * 1000000);
+}
+
+/* The run's IMC event of Table 3-3 index k (bw adds all five, in order). */
+static int imc_event(const struct stat_run *r, unsigned k)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		if (r->ev[i].spec.unit == EV_UNIT_IMC && r->ev[i].spec.imc == k)
+			return (int)i;
+	return -1;
+}
+
+enum { IMC_GT, IMC_IA, IMC_IO, IMC_RD, IMC_WR };
+
+struct bw {
+	uint64_t lines[SKL_IMC_COUNTERS];
+	uint64_t ticks;
+};
+
+static void bw_window(const struct stat_run *r, bool interval, uint64_t now, struct bw *b)
+{
+	b->ticks = interval ? now - r->t_mark : stat_enabled(r);
+	for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
+		int i = imc_event(r, k);
+		b->lines[k] = i < 0 ? 0 : interval ? stat_interval_count(r, (unsigned)i, -1, now) : stat_count(r, (unsigned)i, -1);
+	}
+}
+
+/* Bytes per second for `lines` over `ticks`; then MB/s (10^6) and MiB/s. */
+static void fmt_bw(char *mb, char *mib, size_t size, uint64_t lines, uint64_t ticks, uint64_t hz)
+{
+	uint64_t bps = ticks ? u64_muldiv(lines * IMC_LINE_BYTES, hz, ticks) : 0;
+
+	fmt_fixed(mb, size, bps, 1000000, 3);
+	fmt_fixed(mib, size, bps, 1048576, 3);
+}
+
+static const char *mode_word(const struct hw *hw)
+{
+	/* The emulator publishes MCHBAR: its presence means the IMC is emulated too. */
+	return hw->msr_mode == HW_MSR_EMULATED ? "emulated" : "native";
+}
+
+void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		      const struct imc *m)
+{
+	(void)r;
+	if (ro->format == REPORT_JSON)
+		return;
+	out_printf(o, "%suncore bw: IMC counters at MCHBAR 0x%lx (host bridge %04x:%04x%s%s), %s%s%s%s\n",
+		   ro->format == REPORT_CSV ? "# " : "", (unsigned long)m->base, m->vendor, m->device,
+		   m->generation ? ", " : "", m->generation ? m->generation : "", mode_word(hw),
+		   hw->emulator ? " uncore (" : " hardware", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
+}
+
+static void bw_line(struct out *o, const struct report_opts *ro, const struct hw *hw, const char *stamp,
+		    const char *what, uint64_t lines, uint64_t ticks)
+{
+	char mb[32], mib[32];
+
+	fmt_bw(mb, mib, sizeof(mb), lines, ticks, hw->tick_hz);
+	if (ro->format == REPORT_CSV) {
+		if (*stamp)
+			out_printf(o, "%s%s", stamp, ro->sep);
+		out_printf(o, "%s%sMB/s%sdram_%s_bandwidth%s%lu%s100.00\n", mb, ro->sep, ro->sep, what, ro->sep,
+			   (unsigned long)ticks_ns(hw, ticks), ro->sep);
+		return;
+	}
+	out_printf(o, "%s%-6s %14s MB/s %14s MiB/s %18lu bytes %14lu lines\n", stamp, what, mb, mib,
+		   (unsigned long)(lines * IMC_LINE_BYTES), (unsigned long)lines);
+}
+
+static void bw_json(struct out *o, const struct hw *hw, const char *what, uint64_t lines, uint64_t ticks, bool moved,
+		    bool comma)
+{
+	char mb[32], mib[32];
+
+	fmt_bw(mb, mib, sizeof(mb), lines, ticks, hw->tick_hz);
+	out_printf(o, "\"%s\":{\"lines\":%lu,\"bytes\":%lu,\"mb_per_s\":%s,\"mib_per_s\":%s,\"moved\":%s}%s", what,
+		   (unsigned long)lines, (unsigned long)(lines * IMC_LINE_BYTES), mb, mib, moved ? "true" : "false",
+		   comma ? "," : "");
+}
+
+static bool moved(const struct stat_run *r, unsigned k)
+{
+	int i = imc_event(r, k);
+
+	return i >= 0 && r->ev[i].moved;
+}
+
+void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+			uint64_t now)
+{
+	char stamp[32], col[40];
+	struct bw b;
+
+	bw_window(r, true, now, &b);
+	fmt_seconds(stamp, sizeof(stamp), ticks_ns(hw, now - r->t_start));
+	if (ro->format == REPORT_JSON) {
+		out_printf(o, "{\"interval\":%s,\"imc\":\"%s\",", stamp, mode_word(hw));
+		bw_json(o, hw, "read", b.lines[IMC_RD], b.ticks, true, true);
+		bw_json(o, hw, "write", b.lines[IMC_WR], b.ticks, true, true);
+		bw_json(o, hw, "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks, true, false);
+		out_puts(o, "}\n");
+		return;
+	}
+	if (ro->format == REPORT_HUMAN)
+		fmt_snprintf(col, sizeof(col), "%14s  ", stamp);
+	else
+		fmt_snprintf(col, sizeof(col), "%s", stamp);
+	bw_line(o, ro, hw, col, "read", b.lines[IMC_RD], b.ticks);
+	bw_line(o, ro, hw, col, "write", b.lines[IMC_WR], b.ticks);
+	bw_line(o, ro, hw, col, "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
+}
+
+void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		     const struct imc *m)
+{
+	static const char *req_names[] = { "GT", "IA", "IO" };
+	char secs[32], mhz[32], pct[16];
+	struct bw b;
+	uint64_t ns = ticks_ns(hw, stat_enabled(r)), req = 0;
+
+	bw_window(r, false, 0, &b);
+	for (unsigned k = IMC_GT; k <= IMC_IO; k++)
+		req += b.lines[k];
+	fmt_seconds(secs, sizeof(secs), ns);
+	fmt_fixed(mhz, sizeof(mhz), hw->tick_hz, 1000000, 3);
+
+	if (ro->format == REPORT_JSON) {
+		out_printf(o, "{\"tool\":\"uncore.efi\",\"command\":\"bw\",\"imc\":\"%s\",\"emulator\":", mode_word(hw));
+		if (hw->emulator)
+			out_json_str(o, hw->emulator);
+		else
+			out_puts(o, "null");
+		out_printf(o, ",\"mchbar\":\"0x%lx\",\"host_bridge\":\"%04x:%04x\",\"elapsed_ns\":%lu,\"tsc_hz\":%lu,",
+			   (unsigned long)m->base, m->vendor, m->device, (unsigned long)ns, (unsigned long)hw->tick_hz);
+		bw_json(o, hw, "read", b.lines[IMC_RD], b.ticks, moved(r, IMC_RD), true);
+		bw_json(o, hw, "write", b.lines[IMC_WR], b.ticks, moved(r, IMC_WR), true);
+		bw_json(o, hw, "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks, moved(r, IMC_RD) || moved(r, IMC_WR),
+			true);
+		out_puts(o, "\"requests\":{");
+		for (unsigned k = IMC_GT; k <= IMC_IO; k++) {
+			fmt_pct(pct, sizeof(pct), b.lines[k], req);
+			out_printf(o, "\"%s\":{\"count\":%lu,\"share_pct\":%s}%s", req_names[k], (unsigned long)b.lines[k],
+				   req ? pct : "null", k < IMC_IO ? "," : "");
+		}
+		out_printf(o, "},\"max_guaranteed_mb_per_s\":%lu}\n", (unsigned long)report_imc_max_mb_s(100));
+		return;
+	}
+	if (ro->format == REPORT_CSV) {
+		if (!ro->intervals)
+			print_rows(o, ro, hw, r, false, 0, "");
+		bw_line(o, ro, hw, "", "read", b.lines[IMC_RD], b.ticks);
+		bw_line(o, ro, hw, "", "write", b.lines[IMC_WR], b.ticks);
+		bw_line(o, ro, hw, "", "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
+		out_printf(o, "# elapsed %s s, TSC %s MHz\n", secs, mhz);
+		return;
+	}
+	if (ro->intervals)
+		out_puts(o, "total:\n");
+	for (unsigned k = IMC_RD; k <= IMC_WR; k++)
+		if (!moved(r, k))
+			out_printf(o, "%-6s %s did not change: stuck, or no DRAM traffic; no bandwidth\n",
+				   k == IMC_RD ? "read" : "write", skl_imc[k].name);
+		else
+			bw_line(o, ro, hw, "", k == IMC_RD ? "read" : "write", b.lines[k], b.ticks);
+	if (moved(r, IMC_RD) && moved(r, IMC_WR))
+		bw_line(o, ro, hw, "", "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
+	out_printf(o, "requests:");
+	for (unsigned k = IMC_GT; k <= IMC_IO; k++) {
+		fmt_pct(pct, sizeof(pct), b.lines[k], req);
+		out_printf(o, "  %s %lu (%s%%)", req_names[k], (unsigned long)b.lines[k], req ? pct : "-");
+	}
+	out_puts(o, "\n  (request counts x 64 bytes overstate traffic: partial writes to one line count each but "
+		    "are merged into one transfer; Table 3-3)\n");
+	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: "
+		      "exact up to %lu MB/s per counter\n",
+		   secs, (unsigned long)stat_enabled(r), mhz, (unsigned long)report_imc_max_mb_s(100));
 }

@@ -30,4 +30,17 @@ void report_interval(struct out *o, const struct report_opts *ro, const struct h
 /* The whole run. */
 void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r);
 
+/* `bw`: a run of the five IMC counters, as bandwidth. */
+struct imc;
+void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		      const struct imc *m);
+void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+			uint64_t now);
+void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		     const struct imc *m);
+
+/* The largest DRAM bandwidth per IMC counter that sampling every
+ * APP_SAMPLE_MS milliseconds (or faster) is sure to measure, in MB/s. */
+uint64_t report_imc_max_mb_s(unsigned sample_ms);
+
 #endif

@@ -106,24 +106,48 @@ const char *skl_msr_name(uint32_t msr, char *buf, size_t size)
 	return NULL;
 }
 
-int skl_host_bridge_known(uint16_t vendor, uint16_t device)
+const char *skl_host_bridge_name(uint16_t vendor, uint16_t device)
 {
-	static const uint16_t ids[] = { 0x1900, 0x1904, 0x190C, 0x190F, 0x1910, 0x191F, 0x1918 };
+	/* The IMC device IDs of arch/x86/events/intel/uncore_snb.c. */
+	static const struct {
+		uint16_t id;
+		const char *name;
+	} ids[] = {
+		{ 0x1900, "Skylake" },	     { 0x1904, "Skylake" },	   { 0x190C, "Skylake" },
+		{ 0x190F, "Skylake" },	     { 0x1910, "Skylake" },	   { 0x191F, "Skylake" },
+		{ 0x1918, "Skylake" },	     { 0x5904, "Kaby Lake" },	   { 0x590C, "Kaby/Amber Lake" },
+		{ 0x590F, "Kaby Lake" },     { 0x5910, "Kaby Lake" },	   { 0x5914, "Kaby Lake" },
+		{ 0x5918, "Kaby Lake" },     { 0x591F, "Kaby Lake" },	   { 0x590D, "Amber Lake" },
+		{ 0x3E0F, "Coffee Lake" },   { 0x3E10, "Coffee Lake" },	   { 0x3E18, "Coffee Lake" },
+		{ 0x3E1F, "Coffee Lake" },   { 0x3E30, "Coffee Lake" },	   { 0x3E31, "Coffee Lake" },
+		{ 0x3E32, "Coffee Lake" },   { 0x3E33, "Coffee Lake" },	   { 0x3EC2, "Coffee Lake" },
+		{ 0x3EC4, "Coffee Lake" },   { 0x3EC6, "Coffee Lake" },	   { 0x3ECA, "Coffee Lake" },
+		{ 0x3ECC, "Coffee Lake" },   { 0x3ED0, "Coffee/Whiskey Lake" }, { 0x3E34, "Whiskey Lake" },
+		{ 0x3E35, "Whiskey Lake" },  { 0x9B33, "Comet Lake" },	   { 0x9B43, "Comet Lake" },
+		{ 0x9B44, "Comet Lake" },    { 0x9B51, "Comet Lake" },	   { 0x9B53, "Comet Lake" },
+		{ 0x9B54, "Comet Lake" },    { 0x9B61, "Comet Lake" },	   { 0x9B63, "Comet Lake" },
+		{ 0x9B64, "Comet Lake" },    { 0x9B71, "Comet Lake" },	   { 0x9B73, "Comet Lake" },
+	};
 
 	if (vendor != 0x8086)
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		if (ids[i] == device)
-			return 1;
-	return 0;
+		if (ids[i].id == device)
+			return ids[i].name;
+	return NULL;
 }
 
 const struct skl_imc_counter skl_imc[SKL_IMC_COUNTERS] = {
-	{ "DRAM_GT_REQUESTS", "gt_requests", 0x5040 },
-	{ "DRAM_IA_REQUESTS", "ia_requests", 0x5044 },
-	{ "DRAM_IO_REQUESTS", "io_requests", 0x5048 },
-	{ "DRAM_DATA_READS", "data_reads", 0x5050 },
-	{ "DRAM_DATA_WRITES", "data_writes", 0x5054 },
+	{ "DRAM_GT_REQUESTS", "gt_requests", 0x5040, false,
+	  "Read/write requests from the GT engine to DRAM, all channels (partial writes count each)." },
+	{ "DRAM_IA_REQUESTS", "ia_requests", 0x5044, false,
+	  "Read/write requests (demand and prefetch) from IA cores to DRAM, all channels (partial writes count each)." },
+	{ "DRAM_IO_REQUESTS", "io_requests", 0x5048, false,
+	  "Read/write requests from IO (PCIe, display, USB, ...) to DRAM, all channels (partial writes count each)." },
+	{ "DRAM_DATA_READS", "data_reads", 0x5050, true,
+	  "Reads (RdCAS) issued to DRAM, all channels; each a 64-byte transfer." },
+	{ "DRAM_DATA_WRITES", "data_writes", 0x5054, true,
+	  "Writes (WrCAS) issued to DRAM, all channels; each a 64-byte transfer." },
 };
 
 int skl_imc_find(const char *name)

@@ -3,6 +3,7 @@
 #ifndef UNC_SKL_H
 #define UNC_SKL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "hw.h"
@@ -61,8 +62,10 @@ struct skl_in_use {
 void skl_check_in_use(const struct hw *hw, unsigned ncbo, bool ncbo_known, struct skl_in_use *ret,
 		      void (*on_fault)(void *ctx, uint32_t msr), void *ctx);
 
-/* The Skylake-client host bridges Linux's uncore_snb.c matches (0:0.0 device ID). */
-int skl_host_bridge_known(uint16_t vendor, uint16_t device);
+/* The generation of a Skylake-client-uncore host bridge (0:0.0 device ID)
+ * as Linux's uncore_snb.c matches them ("Skylake", "Kaby Lake", ...), or
+ * NULL for an ID it does not list. */
+const char *skl_host_bridge_name(uint16_t vendor, uint16_t device);
 
 /* MCHBAR: 0:0.0 offsets 0x48 (low) and 0x4C (high); Section 3.3's mask. */
 #define SKL_MCHBAR_LO     0x48u
@@ -75,6 +78,8 @@ struct skl_imc_counter {
 	const char *name;      /* the manual's name */
 	const char *perf_name; /* Linux perf's imc/NAME/ */
 	uint32_t offset;
+	bool data;             /* counts 64-byte DRAM transfers (else requests) */
+	const char *brief;
 };
 
 #define SKL_IMC_COUNTERS 5

@@ -5,6 +5,7 @@
 
 #include "arith.h"
 #include "fmt.h"
+#include "imc.h"
 #include "parse.h"
 
 #define GSTATUS_ALL 0xBull /* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
@@ -36,7 +37,17 @@ static bool unit_used(const struct stat_run *r, uint8_t ev_unit)
 /* Whether event i counts while group g is active. */
 static bool in_group(const struct stat_run *r, unsigned i, unsigned g)
 {
-	return r->ev[i].spec.unit == EV_UNIT_FIXED || r->ev[i].group == g;
+	uint8_t u = r->ev[i].spec.unit;
+
+	return u == EV_UNIT_FIXED || u == EV_UNIT_IMC || r->ev[i].group == g;
+}
+
+bool stat_uses_msrs(const struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		if (r->ev[i].spec.unit != EV_UNIT_IMC)
+			return true;
+	return false;
 }
 
 static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
@@ -90,7 +101,8 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned i = 0; i < r->nev; i++) {
 			struct stat_event *e = &r->ev[i];
-			if (e->spec.unit == EV_UNIT_FIXED || (popcount8(e->spec.counters) == 1) != (pass == 0))
+			if (e->spec.unit == EV_UNIT_FIXED || e->spec.unit == EV_UNIT_IMC ||
+			    (popcount8(e->spec.counters) == 1) != (pass == 0))
 				continue;
 			if (e->spec.unit == EV_UNIT_CBO && r->ncbo == 0)
 				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: MSR_UNC_CBO_CONFIG reports no CBo",
@@ -206,7 +218,7 @@ static enum unc_status verify(struct stat_run *r, unsigned g)
 		return st;
 	for (unsigned i = 0; i < r->nev; i++) {
 		const struct stat_event *e = &r->ev[i];
-		if (!in_group(r, i, g))
+		if (!in_group(r, i, g) || e->spec.unit == EV_UNIT_IMC)
 			continue;
 		const struct pmu_unit *pu = unit_of(e->spec.unit);
 		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
@@ -251,7 +263,9 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	/* 6. Clear the overflow status (RW1C). */
 	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_STATUS, GSTATUS_ALL)))
 		return st;
-	memset(r->last, 0, sizeof(r->last));
+	for (unsigned i = 0; i < r->nev; i++) /* the IMC counters are never zeroed */
+		if (r->ev[i].spec.unit != EV_UNIT_IMC)
+			memset(r->last[i], 0, sizeof(r->last[i]));
 	r->group = g;
 	/* 7. Set the global enable. */
 	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base | UNC_GLOBAL_CTRL_EN)))
@@ -270,8 +284,10 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	enum unc_status rst = UNC_OK;
 	uint32_t bad = 0;
 
-	if (r->nsaved == 0)
+	if (r->nsaved == 0) {
+		r->counting = false;
 		return st;
+	}
 	/* Stop counting first, then put every register we wrote back, the
 	 * global control last. Registers never written are left alone: a
 	 * register that faulted on write did not change. */
@@ -311,6 +327,38 @@ static void note_busy_fault(void *ctx, uint32_t msr)
 		*first = msr;
 }
 
+/* The IMC counters run freely: their values at the start are the base. */
+static enum unc_status read_imc(struct stat_run *r, unsigned i, uint32_t *v)
+{
+	const struct skl_imc_counter *c = &skl_imc[r->ev[i].spec.imc];
+	enum unc_status st = hw_mmio_read32(r->hw, r->imc_base + c->offset, v);
+
+	if (st)
+		return fail(r, st, "MMIO read of %s at 0x%lx: %s", c->name, (unsigned long)(r->imc_base + c->offset),
+			    unc_strerror(st));
+	return UNC_OK;
+}
+
+static enum unc_status start_imc(struct stat_run *r)
+{
+	uint32_t v;
+	enum unc_status st;
+
+	for (unsigned i = 0; i < r->nev; i++) {
+		if (r->ev[i].spec.unit != EV_UNIT_IMC)
+			continue;
+		if ((st = read_imc(r, i, &v)))
+			return restore(r, st);
+		r->last[i][0] = v;
+	}
+	if (!stat_uses_msrs(r)) {
+		r->counting = true;
+		r->t_sample = hw_ticks(r->hw);
+	}
+	r->t_start = r->t_mark = r->t_end = r->t_sample;
+	return UNC_OK;
+}
+
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 {
 	char name[40];
@@ -319,6 +367,13 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 
 	r->hw = hw;
 	r->nsaved = 0;
+	r->rotations = 0;
+	for (unsigned i = 0; i < r->nev; i++) {
+		r->ev[i].total = r->ev[i].mark = (struct stat_counts){ 0 };
+		r->ev[i].moved = false;
+	}
+	if (!stat_uses_msrs(r))
+		return start_imc(r);
 	skl_check_in_use(hw, r->ncbo, true, &r->use, note_busy_fault, &faulted);
 	if (!r->use.known)
 		return fail(r, UNC_E_FAULT, "rdmsr 0x%x (%s) faulted while checking whether the PMU is in use", faulted,
@@ -329,13 +384,9 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 	/* 1. Snapshot every MSR the run will touch. */
 	if ((st = snapshot(r)))
 		return st;
-	for (unsigned i = 0; i < r->nev; i++)
-		r->ev[i].total = r->ev[i].mark = (struct stat_counts){ 0 };
-	r->rotations = 0;
 	if ((st = program(r, 0)))
 		return restore(r, st);
-	r->t_start = r->t_mark = r->t_end = r->t_sample;
-	return UNC_OK;
+	return start_imc(r);
 }
 
 enum unc_status stat_sample(struct stat_run *r)
@@ -347,13 +398,33 @@ enum unc_status stat_sample(struct stat_run *r)
 		return UNC_OK;
 	/* GLOBAL_STATUS first, then the counters: a wrap the status shows has
 	 * happened by the time the counters are read (see below). */
-	if ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)))
+	status = 0;
+	if (stat_uses_msrs(r) && (st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)))
 		return st;
 	uint64_t now = hw_ticks(r->hw);
 	for (unsigned i = 0; i < r->nev; i++) {
 		struct stat_event *e = &r->ev[i];
 		if (!in_group(r, i, r->group))
 			continue;
+		if (e->spec.unit == EV_UNIT_IMC) {
+			uint32_t v;
+			if ((st = read_imc(r, i, &v)))
+				return st;
+			/* One 32-bit counter, sampled at least every few hundred
+			 * milliseconds: a step of 2^31 lines or more (1.37 TB/s over
+			 * 100 ms) cannot happen, so it means the counter went back. */
+			uint32_t d = v - (uint32_t)r->last[i][0];
+			if (d >= IMC_MAX_STEP)
+				return fail(r, UNC_E_DEVICE,
+					    "%s went from 0x%08x to 0x%08x: it ran backwards (or moved 2^31 lines or more "
+					    "between two samples)",
+					    skl_imc[e->spec.imc].name, (uint32_t)r->last[i][0], v);
+			e->total.box[0] += d;
+			e->moved |= d != 0;
+			r->last[i][0] = v;
+			e->total.running += now - r->t_sample;
+			continue;
+		}
 		const struct pmu_unit *pu = unit_of(e->spec.unit);
 		uint64_t mask = pmu_unit_ctr_mask(pu);
 		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {

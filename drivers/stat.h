@@ -23,6 +23,7 @@ struct stat_counts {
 
 struct stat_event {
 	struct ev_spec spec;
+	bool moved;       /* IMC: the counter changed at least once */
 	unsigned group;   /* the group it counts in; the fixed counter counts in all */
 	uint8_t counter;  /* counter index within its unit */
 	struct stat_counts total;
@@ -39,6 +40,7 @@ struct stat_saved {
 struct stat_run {
 	const struct hw *hw;
 	unsigned ncbo;
+	uint64_t imc_base;        /* MCHBAR base, for IMC events (see imc_discover) */
 	struct stat_event ev[STAT_MAX_EVENTS];
 	unsigned nev, ngroups;
 
@@ -58,6 +60,9 @@ struct stat_run {
 	char err[200];            /* the last error, one line */
 };
 
+/* Whether the run has events counted through MSRs (else IMC only: MMIO). */
+bool stat_uses_msrs(const struct stat_run *r);
+
 /* Adds one event; rejects an event listed twice. */
 enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e);
 
@@ -69,7 +74,8 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 
 /* Refuses a PMU in use unless force; snapshots every MSR the run will
  * write; programs group 0 per the manual and starts counting. On any error
- * everything already written is restored. */
+ * everything already written is restored. A run of IMC events only reads
+ * MMIO and touches no MSR at all. */
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force);
 
 /* Reads the active group's counters and GLOBAL_STATUS into the totals. */

@@ -2,6 +2,7 @@
 
 #include "../drivers/arith.h"
 #include "../drivers/cpu.h"
+#include "../drivers/imc.h"
 #include "../drivers/info.h"
 #include "../drivers/report.h"
 #include "../drivers/skl.h"
@@ -85,23 +86,30 @@ static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, 
 
 bool app_needs_clock(const struct cli_cmd *cmd)
 {
-	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT;
+	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW;
 }
 
-/* The supported CPU check and the CBo count (Section 2.4.1) that stat and
- * regs need before touching any uncore register. */
+/* The supported-CPU check every measurement needs first. */
+static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct out *err)
+{
+	cpu_identify(hw, cpu);
+	if (!pmu_match_model(&skl_client_uncore, cpu)) {
+		out_printf(err, "uncore: error: %s family 0x%x model 0x%x is not a Skylake-client uncore (see 'uncore.efi info')\n",
+			   cpu->vendor, cpu->family, cpu->model);
+		return UNC_E_UNSUPPORTED;
+	}
+	return UNC_OK;
+}
+
+/* ... and the CBo count (Section 2.4.1), for anything that touches MSRs. */
 static enum unc_status uncore_ready(const struct hw *hw, unsigned *ret_ncbo, struct out *err)
 {
 	struct cpu_info cpu;
 	uint64_t raw;
 	enum unc_status st;
 
-	cpu_identify(hw, &cpu);
-	if (!pmu_match_model(&skl_client_uncore, &cpu)) {
-		out_printf(err, "uncore: error: %s family 0x%x model 0x%x is not a Skylake-client uncore (see 'uncore.efi info')\n",
-			   cpu.vendor, cpu.family, cpu.model);
-		return UNC_E_UNSUPPORTED;
-	}
+	if ((st = cpu_ready(hw, &cpu, err)))
+		return st;
 	if ((st = hw_msr_read(hw, MSR_UNC_CBO_CONFIG, &raw)))
 		return fail(err, st, "rdmsr 0x396 (MSR_UNC_CBO_CONFIG)");
 	*ret_ncbo = skl_cbo_count_from_raw(raw & UNC_CBO_CONFIG_NO_CBO_BANKS);
@@ -148,6 +156,7 @@ struct stat_ctx {
 	const struct hw *hw;
 	const struct report_opts *ro;
 	struct out *out;
+	bool bw;
 };
 
 static bool stat_wait(void *ctx, uint64_t when)
@@ -161,7 +170,10 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 {
 	struct stat_ctx *c = ctx;
 
-	report_interval(c->out, c->ro, c->hw, r, now);
+	if (c->bw)
+		report_bw_interval(c->out, c->ro, c->hw, r, now);
+	else
+		report_interval(c->out, c->ro, c->hw, r, now);
 }
 
 static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
@@ -173,18 +185,45 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 				struct out *out, struct out *err)
 {
 	static struct stat_run run; /* large: keep it off the firmware stack */
-	struct stat_ctx sc = { env, hw, &cmd->report, out };
+	static struct imc imc_found;
+	struct stat_ctx sc = { env, hw, &cmd->report, out, cmd->verb == CLI_BW };
 	struct stat_env senv = { stat_wait, stat_interval, &sc };
 	struct stat_opts o = { 0 };
 	unsigned ncbo;
 	enum unc_status st;
 
 	run = (struct stat_run){ 0 };
+	if (cmd->verb == CLI_BW) {
+		for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
+			struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)i };
+			fmt_snprintf(e.name, sizeof(e.name), "%s", skl_imc[i].name);
+			stat_add(&run, &e);
+		}
+	}
 	for (unsigned i = 0; i < cmd->nevents; i++)
 		if ((st = stat_add(&run, &cmd->events[i])))
 			goto fail;
-	if ((st = uncore_ready(hw, &ncbo, err)))
+	bool imc = false, msr = false;
+	for (unsigned i = 0; i < run.nev; i++) {
+		imc |= run.ev[i].spec.unit == EV_UNIT_IMC;
+		msr |= run.ev[i].spec.unit != EV_UNIT_IMC;
+	}
+	struct cpu_info cpu;
+	if ((st = cpu_ready(hw, &cpu, err)))
 		return st;
+	ncbo = 0;
+	if (msr && (st = uncore_ready(hw, &ncbo, err)))
+		return st;
+	if (imc) {
+		char msg[200], warn[200];
+		if ((st = imc_discover(hw, &cpu, &imc_found, msg, sizeof(msg), warn, sizeof(warn)))) {
+			out_printf(err, "uncore: error: %s\n", msg);
+			return st;
+		}
+		if (warn[0])
+			out_printf(err, "uncore: warning: %s\n", warn);
+		run.imc_base = imc_found.base;
+	}
 	if ((st = stat_schedule(&run, ncbo, !cmd->no_multiplex)))
 		goto fail;
 
@@ -197,11 +236,28 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	o.slice = ms_ticks(hw, APP_SLICE_MS);
 	o.sample = ms_ticks(hw, APP_SAMPLE_MS);
 
-	report_header(out, &cmd->report, hw, &run);
+	if (cmd->verb == CLI_BW)
+		report_bw_header(out, &cmd->report, hw, &run, &imc_found);
+	else
+		report_header(out, &cmd->report, hw, &run);
 	st = stat_loop(&run, hw, cmd->force, &o, &senv);
 	if (st && st != UNC_E_ABORTED)
 		goto fail;
-	report_final(out, &cmd->report, hw, &run);
+	if (cmd->verb == CLI_BW) {
+		report_bw_final(out, &cmd->report, hw, &run, &imc_found);
+		/* A DATA counter that never moved gives no bandwidth, not zero. */
+		for (unsigned i = 0; i < run.nev; i++) {
+			const struct stat_event *e = &run.ev[i];
+			if (skl_imc[e->spec.imc].data && !e->moved) {
+				out_printf(err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
+						"DRAM traffic at all; no bandwidth figure\n", e->spec.name);
+				if (!st)
+					st = UNC_E_DEVICE;
+			}
+		}
+	} else {
+		report_final(out, &cmd->report, hw, &run);
+	}
 	if (run.use.in_use)
 		out_printf(err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				"but what it counted during this run is lost\n");
@@ -226,6 +282,7 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 	case CLI_REGS:
 		return run_regs(hw, out, err);
 	case CLI_STAT:
+	case CLI_BW:
 		return run_stat(cmd, hw, env, out, err);
 	case CLI_HELP:
 		out_puts(out, cli_usage);

@@ -10,6 +10,8 @@ const char cli_usage[] =
 	"  [stat] -e EVENT[,EVENT...] [-e ...] [-d SECONDS] [-I MS] [-n COUNT] [--per-box]\n"
 	"         [-x SEP | -j] [--force] [--no-multiplex]\n"
 	"                               count uncore events (names as in 'list', or cbo/event=N,umask=N/)\n"
+	"  bw [-d SECONDS] [-I MS] [-n COUNT] [-x SEP | -j]\n"
+	"                               DRAM bandwidth from the IMC counters in MCHBAR (read only)\n"
 	"  list [-j]                    every event: unit, code, umask, counters, description\n"
 	"  regs                         the uncore MSRs of Table 2-1, read only\n"
 	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
@@ -53,16 +55,21 @@ static enum unc_status add_event(void *ctx, const char *piece)
 	return evsel_parse(piece, &a->cmd->events[a->cmd->nevents++], a->err, a->errsize);
 }
 
-/* -d/-I/-n and friends, from argv[first]. */
-static enum unc_status parse_stat(int argc, char **argv, int first, struct cli_cmd *cmd, char *err, size_t errsize)
+/* -d/-I/-n and friends, from argv[first]; `bw` takes the output and timing
+ * options only. */
+static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_verb verb, struct cli_cmd *cmd, char *err,
+				  size_t errsize)
 {
 	enum unc_status st;
 	uint64_t v;
 
-	cmd->verb = CLI_STAT;
+	cmd->verb = verb;
 	cmd->report.format = REPORT_HUMAN;
 	for (int i = first; i < argc; i++) {
 		const char *opt = argv[i];
+		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--per-box") || !strcmp(opt, "--force") ||
+				       !strcmp(opt, "--no-multiplex")))
+			FAIL("unknown option '%s' for 'bw' (bw counts the five IMC counters; use -e for others)", opt);
 		bool takes = !strcmp(opt, "-e") || !strcmp(opt, "-d") || !strcmp(opt, "-I") || !strcmp(opt, "-n") ||
 			     !strcmp(opt, "-x");
 		const char *val = NULL;
@@ -101,14 +108,14 @@ static enum unc_status parse_stat(int argc, char **argv, int first, struct cli_c
 		} else if (!strcmp(opt, "--no-multiplex")) {
 			cmd->no_multiplex = true;
 		} else {
-			FAIL("unknown option '%s' for 'stat'", opt);
+			FAIL("unknown option '%s' for '%s'", opt, verb == CLI_BW ? "bw" : "stat");
 		}
 	}
 	if (cmd->json && cmd->report.format == REPORT_CSV)
 		FAIL("-x and -j cannot be used together");
 	if (cmd->json)
 		cmd->report.format = REPORT_JSON;
-	if (!cmd->nevents)
+	if (!cmd->nevents && verb == CLI_STAT)
 		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
 	if (cmd->max_intervals && !cmd->interval_ms)
 		FAIL("-n needs -I");
@@ -133,9 +140,11 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 
 	const char *verb = argv[1];
 	if (!strcmp(verb, "stat"))
-		return parse_stat(argc, argv, 2, cmd, err, errsize);
+		return parse_stat(argc, argv, 2, CLI_STAT, cmd, err, errsize);
+	if (!strcmp(verb, "bw"))
+		return parse_stat(argc, argv, 2, CLI_BW, cmd, err, errsize);
 	if (verb[0] == '-' && strcmp(verb, "-h") && strcmp(verb, "--help") && strcmp(verb, "--version"))
-		return parse_stat(argc, argv, 1, cmd, err, errsize);
+		return parse_stat(argc, argv, 1, CLI_STAT, cmd, err, errsize);
 	if (!strcmp(verb, "list") || !strcmp(verb, "regs")) {
 		cmd->verb = !strcmp(verb, "list") ? CLI_LIST : CLI_REGS;
 		for (int i = 2; i < argc; i++) {

@@ -25,6 +25,7 @@ enum cli_verb {
 	CLI_LIST,
 	CLI_REGS,
 	CLI_STAT,
+	CLI_BW,
 };
 
 struct cli_cmd {

@@ -127,7 +127,8 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "CBOX   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_CONTAINS(obuf, "ARB    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
 	T_CONTAINS(obuf, "CLOCK  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
-	T_CONTAINS(obuf, "20 events.");
+	T_CONTAINS(obuf, "20 events, 5 IMC counters.");
+	T_CONTAINS(obuf, "IMC                 free      DRAM_DATA_READS ");
 	T_EQ(RUN("list", "-j"), UNC_OK);
 	T_CONTAINS(obuf, "{\"Unit\":\"ARB\",\"EventCode\":\"0x80\",\"UMask\":\"0x01\",\"EventName\":"
 			 "\"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST\",");
@@ -145,5 +146,72 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "0x395 MSR_UNC_PERF_FIXED_CTR       0x");
 }
 
-T_MAIN("app_stat", T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+static void setup_imc(const char *fault)
+{
+	char err[100];
+	const char *argv[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=2343750000", "--rate", "DRAM_DATA_WRITES=781.25M",
+			       "--rate", "DRAM_IA_REQUESTS=3G", "--rate", "DRAM_GT_REQUESTS=100M", "--fault", fault };
+
+	T_EQ(emu_parse_options(fault ? 11 : 9, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init(&h, &cfg);
+	h.hw.emulator = "test model";
+}
+
+static void bw_report(void)
+{
+	setup_imc(NULL);
+	T_EQ(RUN("bw", "-d", "6"), UNC_OK);
+	T_CONTAINS(obuf, "uncore bw: IMC counters at MCHBAR 0xfed10000 (host bridge 8086:1910, Skylake), emulated uncore "
+			 "(test model)\n");
+	T_CONTAINS(obuf, "read       150000.000 MB/s     143051.147 MiB/s       900000000000 bytes    14062500000 lines\n");
+	T_CONTAINS(obuf, "write       50000.000 MB/s      47683.716 MiB/s       300000000000 bytes     4687500000 lines\n");
+	T_CONTAINS(obuf, "total      200000.000 MB/s     190734.863 MiB/s      1200000000000 bytes    18750000000 lines\n");
+	T_CONTAINS(obuf, "requests:  GT 600000000 (3.22%)  IA 18000000000 (96.77%)  IO 0 (0.00%)\n");
+	T_CONTAINS(obuf, "exact up to 1374389 MB/s per counter\n");
+	T_STREQ(ebuf, "");
+	T_EQ(h.fake.msr_reads, 0);
+
+	T_EQ(RUN("bw", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"read\":{\"lines\":2343750000,\"bytes\":150000000000,\"mb_per_s\":150000.000,"
+			 "\"mib_per_s\":143051.147,\"moved\":true}");
+	T_CONTAINS(obuf, "\"IA\":{\"count\":3000000000,\"share_pct\":96.77}");
+
+	T_EQ(RUN("bw", "-x", ","), UNC_OK);
+	T_CONTAINS(obuf, "2343750000,lines,DRAM_DATA_READS,1000000000,100.00\n");
+	T_CONTAINS(obuf, "150000.000,MB/s,dram_read_bandwidth,1000000000,100.00\n");
+}
+
+static void bw_stuck_and_refused(void)
+{
+	setup_imc("stuck=DRAM_DATA_WRITES");
+	T_EQ(RUN("bw"), UNC_E_DEVICE);
+	T_CONTAINS(obuf, "write  DRAM_DATA_WRITES did not change: stuck, or no DRAM traffic; no bandwidth\n");
+	T_NOT_CONTAINS(obuf, "write          0.000 MB/s");
+	T_STREQ(ebuf, "uncore: error: DRAM_DATA_WRITES did not change in the whole run: a stuck counter, or no DRAM "
+		      "traffic at all; no bandwidth figure\n");
+
+	setup_imc("mchbar-disabled");
+	T_EQ(RUN("bw"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: MCHBAR is disabled: 00:00.0 offsets 0x4C:0x48 read 0x00000000fed10000 (bit 0 clear); "
+		      "uncore.efi never enables it\n");
+	T_STREQ(obuf, "");
+	setup_imc("mchbar-zero");
+	T_EQ(RUN("bw"), UNC_E_UNSUPPORTED);
+	T_CONTAINS(ebuf, "MCHBAR base is zero");
+}
+
+static void imc_events_mix_with_msr_events(void)
+{
+	setup_imc(NULL);
+	T_EQ(RUN("-e", "DRAM_DATA_READS,UNC_CLOCK.SOCKET,imc/gt_requests/,DRAM_IO_REQUESTS"), UNC_OK);
+	T_CONTAINS(obuf, "DRAM_DATA_READS                                      2343750000       2343750000.000  lines   100.00%  = 150000000000 bytes\n");
+	T_CONTAINS(obuf, "DRAM_GT_REQUESTS                                      100000000        100000000.000  requests  100.00%\n");
+	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                      800000000        800000000.000  cycles  100.00%\n");
+	T_CONTAINS(obuf, "note: DRAM_IO_REQUESTS did not change during the run (an idle source, or a stuck counter)\n");
+	T_EQ(RUN("-e", "DRAM_DATA_READS", "-x", ";"), UNC_OK);
+	T_CONTAINS(obuf, "# uncore stat: 1 event, IMC only (MMIO, no MSR), imc: emulated (test model)\n");
+	T_CONTAINS(obuf, "2343750000;lines;DRAM_DATA_READS;1000000000;100.00\n"); /* the raw count */
+}
+
+T_MAIN("app_stat", T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))

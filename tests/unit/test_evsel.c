@@ -56,7 +56,7 @@ static void bad_events_name_the_problem(void)
 {
 	BAD("UNC_CBO_NOPE", "unknown event 'UNC_CBO_NOPE' (see 'uncore.efi list')");
 	BAD("", "empty event name");
-	BAD("imc/event=1/", "unknown PMU 'imc' in 'imc/event=1/' (want cbo or arb)");
+	BAD("imc/event=1/", "unknown PMU 'imc' in 'imc/event=1/' (want cbo, arb, or imc/NAME/ for an IMC counter)");
 	BAD("/event=1/", "bad raw event '/event=1/'");
 	BAD("cbo/event=0x34", "raw event 'cbo/event=0x34' must end with '/'");
 	BAD("cbo/event=0x134/", "bad value '0x134' for 'event' in 'cbo/event=0x134/' (at most 0xff: Table 2-7)");

@@ -1,0 +1,182 @@
+/* The IMC path (Section 3.3, Table 3-3): discovery and its refusals, and
+ * wrap-proof sampling of the 32-bit free-running counters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../drivers/imc.h"
+#include "../../drivers/stat.h"
+#include "../emu/emu_hw.h"
+#include "t.h"
+
+#define S 1000000000ull
+#define MS 1000000ull
+
+static struct fake_hw f;
+static struct imc m;
+static char err[200], warn[200];
+
+static enum unc_status discover(uint16_t vendor, uint16_t device, uint64_t mchbar, unsigned phys_bits)
+{
+	struct cpu_info cpu;
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	if (phys_bits)
+		fake_cpuid(&f, 0x80000008, 0, 0x3000 | phys_bits, 0, 0, 0);
+	fake_host_bridge(&f, vendor, device, mchbar);
+	cpu_identify(&f.hw, &cpu);
+	err[0] = warn[0] = '\0';
+	enum unc_status st = imc_discover(&f.hw, &cpu, &m, err, sizeof(err), warn, sizeof(warn));
+	T_EQ(f.nlog, 0); /* read only, always */
+	return st;
+}
+
+static void discovery(void)
+{
+	T_EQ(discover(0x8086, 0x1910, 0xFED10001, 0), UNC_OK);
+	T_EQ(m.base, 0xFED10000);
+	T_STREQ(m.generation, "Skylake");
+	T_STREQ(warn, "");
+	T_EQ(discover(0x8086, 0x9B54, 0x00000001FED18001ull, 0), UNC_OK);
+	T_EQ(m.base, 0x1FED18000ull); /* the high dword at 0x4C counts */
+	T_STREQ(m.generation, "Comet Lake");
+	T_EQ(discover(0x8086, 0x3E30, 0xFED10001, 0), UNC_OK);
+	T_STREQ(m.generation, "Coffee Lake");
+}
+
+static void refusals_name_the_raw_value(void)
+{
+	T_EQ(discover(0x1022, 0x1450, 0xFED10001, 0), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "PCI 00:00.0 is 1022:1450, not an Intel host bridge: no IMC counters");
+	T_EQ(discover(0x8086, 0x1910, 0xFED10000, 0), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "MCHBAR is disabled: 00:00.0 offsets 0x4C:0x48 read 0x00000000fed10000 (bit 0 clear); uncore.efi "
+		     "never enables it");
+	T_EQ(discover(0x8086, 0x1910, 0x1, 0), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "MCHBAR base is zero: 00:00.0 offsets 0x4C:0x48 read 0x0000000000000001");
+	T_EQ(discover(0x8086, 0x1910, 0, 0), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "MCHBAR is disabled");
+	T_EQ(discover(0x8086, 0x1910, 0x7FFFFF8001ull, 36), UNC_E_RANGE);
+	T_STREQ(err, "MCHBAR base 0x7fffff8000 (00:00.0 offsets 0x4C:0x48 read 0x0000007fffff8001) is above the CPU's "
+		     "36-bit physical address width");
+}
+
+static void unknown_id_is_a_warning(void)
+{
+	T_EQ(discover(0x8086, 0x29C0, 0xFED10001, 0), UNC_OK);
+	T_ASSERT(!m.generation);
+	T_CONTAINS(warn, "host bridge 8086:29c0 is not one uncore.efi knows");
+}
+
+/* ---- sampling against the model ---- */
+
+static struct emu_hw h;
+static struct emu_config cfg;
+static struct stat_run run;
+static uint64_t ivs[32];
+static unsigned nivs;
+
+static bool jump(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	h.fake.now = when;
+	return false;
+}
+
+static void on_iv(void *ctx, struct stat_run *r, uint64_t now)
+{
+	(void)ctx;
+	if (nivs < 32)
+		ivs[nivs++] = stat_interval_count(r, 0, -1, now);
+}
+
+static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n)
+{
+	struct ev_spec e;
+	char msg[100];
+	struct stat_opts o = { .interval = interval, .max_intervals = n, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump, on_iv, NULL };
+
+	emu_config_default(&cfg);
+	cfg.imc_per_sec[3] = rate; /* DRAM_DATA_READS */
+	cfg.imc_start[3] = start;
+	emu_hw_init(&h, &cfg);
+	memset(&run, 0, sizeof(run));
+	nivs = 0;
+	T_EQ(evsel_parse("imc/data_reads/", &e, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_add(&run, &e), UNC_OK);
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	run.imc_base = EMU_HW_MCHBAR;
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+}
+
+/* 150,000 MB/s of reads is 2,343,750,000 lines a second: the 32-bit
+ * counter wraps every 1.83 s. Intervals of 2 s, 4 s and 20 s see 1, 2 and
+ * 10 wraps each; every count is exact. */
+static void exact_across_wraps(void)
+{
+	static const struct {
+		uint64_t interval;
+		unsigned wraps;
+	} cases[] = { { 2 * S, 1 }, { 4 * S, 2 }, { 20 * S, 10 } };
+
+	for (unsigned c = 0; c < 3; c++) {
+		imc_run(2343750000ull, 0xF0000000u, cases[c].interval, 3);
+		T_EQ(nivs, 3);
+		uint64_t want = 2343750000ull * (cases[c].interval / S);
+		T_EQ(want >> 32, cases[c].wraps);
+		for (unsigned i = 0; i < nivs; i++)
+			if (ivs[i] != want)
+				t_fail(__FILE__, __LINE__, "interval %llu s #%u: %llu lines, want %llu",
+				       (unsigned long long)(cases[c].interval / S), i, (unsigned long long)ivs[i],
+				       (unsigned long long)want);
+		T_EQ(stat_count(&run, 0, -1), 3 * want);
+		T_ASSERT(run.ev[0].moved);
+		T_EQ(h.fake.msr_reads, 0); /* an IMC-only run touches no MSR */
+		T_EQ(h.fake.nlog, 0);
+	}
+}
+
+static void stuck_counter_does_not_move(void)
+{
+	imc_run(0, 0x12345678, S, 2); /* a rate of 0: the counter stays */
+	T_EQ(stat_count(&run, 0, -1), 0);
+	T_ASSERT(!run.ev[0].moved);
+}
+
+/* A plain fake whose counter goes backwards between two samples. */
+static struct fake_hw bf;
+static unsigned calls;
+
+static bool step_back(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	bf.now = when;
+	if (++calls == 3)
+		bf.mmio[0].value -= 10; /* 10 lines backwards */
+	else
+		bf.mmio[0].value += 1000;
+	return false;
+}
+
+static void backwards_counter_is_an_error(void)
+{
+	struct ev_spec e;
+	char msg[100];
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { step_back, NULL, NULL };
+
+	fake_init(&bf);
+	fake_mmio(&bf, 0xFED15050, 0x5000);
+	memset(&run, 0, sizeof(run));
+	calls = 0;
+	T_EQ(evsel_parse("DRAM_DATA_READS", &e, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_add(&run, &e), UNC_OK);
+	T_EQ(stat_schedule(&run, 0, false), UNC_OK);
+	run.imc_base = 0xFED10000;
+	T_EQ(stat_loop(&run, &bf.hw, false, &o, &env), UNC_E_DEVICE);
+	T_STREQ(run.err, "DRAM_DATA_READS went from 0x000057d0 to 0x000057c6: it ran backwards (or moved 2^31 lines or "
+			 "more between two samples)");
+}
+
+T_MAIN("imc", T_CASE(discovery), T_CASE(refusals_name_the_raw_value), T_CASE(unknown_id_is_a_warning),
+       T_CASE(exact_across_wraps), T_CASE(stuck_counter_does_not_move), T_CASE(backwards_counter_is_an_error))
