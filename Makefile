@@ -46,7 +46,7 @@ EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/ef
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/gen/skl_events.o $(BUILD)/efi/emu-drv-blob.o
 
-.PHONY: all check demo deps unit qemu clean fuzz fuzz-check
+.PHONY: all check demo deps unit qemu clean fuzz fuzz-check bench
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi
 
 $(BUILD)/efi/%.o: %.c
@@ -151,6 +151,18 @@ fuzz-check: $(BUILD)/fuzz/fuzz_evsel
 	$(Q)tests/fuzz/run.sh $< tests/fuzz/corpus/evsel -runs=$(FUZZ_RUNS)
 fuzz: $(BUILD)/fuzz/fuzz_evsel
 	$(Q)tests/fuzz/run.sh $< tests/fuzz/corpus/evsel -max_total_time=$(FUZZ_SECONDS)
+
+# ---- benchmarks: figures, never pass/fail ----
+BENCH_SRCS := tests/bench/bench_imc.c drivers/stat.c drivers/evsel.c drivers/skl.c drivers/pmu.c drivers/fmt.c \
+	drivers/parse.c drivers/arith.c drivers/status.c drivers/events.c
+$(BUILD)/bench/bench_imc: $(BENCH_SRCS) $(GEN)/skl_events.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
+
+bench: deps
+	$(Q)tests/deps.sh valgrind
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc
+	$(Q)tests/bench/run.sh
 
 deps:
 	$(Q)tests/deps.sh

@@ -86,7 +86,7 @@ static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, 
 
 bool app_needs_clock(const struct cli_cmd *cmd)
 {
-	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW;
+	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW || cmd->verb == CLI_BENCH;
 }
 
 /* The supported-CPU check every measurement needs first. */
@@ -149,6 +149,47 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 	if (first)
 		out_printf(err, "uncore: error: some uncore registers could not be read\n");
 	return first;
+}
+
+/* What one full IMC sample costs here: all five counters, each its own
+ * 32-bit MMIO read, plus the bookkeeping. Read only. */
+static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
+{
+	static struct stat_run run;
+	struct cpu_info cpu;
+	struct imc m;
+	char msg[200], warn[200], ns[32];
+	enum unc_status st;
+
+	if ((st = cpu_ready(hw, &cpu, err)))
+		return st;
+	if ((st = imc_discover(hw, &cpu, &m, msg, sizeof(msg), warn, sizeof(warn)))) {
+		out_printf(err, "uncore: error: %s\n", msg);
+		return st;
+	}
+	run = (struct stat_run){ .imc_base = m.base };
+	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
+		struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)i };
+		stat_add(&run, &e);
+	}
+	if ((st = stat_schedule(&run, 0, false)) || (st = stat_start(&run, hw, false))) {
+		out_printf(err, "uncore: error: %s\n", run.err);
+		return st;
+	}
+	uint64_t t0 = hw_ticks(hw);
+	for (unsigned i = 0; i < cmd->max_intervals && !st; i++)
+		st = stat_sample(&run);
+	uint64_t ticks = hw_ticks(hw) - t0;
+	stat_stop(&run, st);
+	if (st) {
+		out_printf(err, "uncore: error: %s\n", run.err);
+		return st;
+	}
+	fmt_fixed(ns, sizeof(ns), ticks * 1000000000ull / cmd->max_intervals, hw->tick_hz, 1);
+	out_printf(out, "imc sample: %u samples of %u counters, %lu TSC cycles each (%s ns); imc: %s\n",
+		   cmd->max_intervals, SKL_IMC_COUNTERS, (unsigned long)(ticks / cmd->max_intervals), ns,
+		   hw->msr_mode == HW_MSR_EMULATED ? "emulated" : "native");
+	return UNC_OK;
 }
 
 struct stat_ctx {
@@ -284,6 +325,8 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 	case CLI_STAT:
 	case CLI_BW:
 		return run_stat(cmd, hw, env, out, err);
+	case CLI_BENCH:
+		return run_bench(cmd, hw, out, err);
 	case CLI_HELP:
 		out_puts(out, cli_usage);
 		return UNC_OK;

@@ -12,6 +12,7 @@ const char cli_usage[] =
 	"                               count uncore events (names as in 'list', or cbo/event=N,umask=N/)\n"
 	"  bw [-d SECONDS] [-I MS] [-n COUNT] [-x SEP | -j]\n"
 	"                               DRAM bandwidth from the IMC counters in MCHBAR (read only)\n"
+	"  bench [-n SAMPLES]           time full IMC samples (all five counters) with the TSC\n"
 	"  list [-j]                    every event: unit, code, umask, counters, description\n"
 	"  regs                         the uncore MSRs of Table 2-1, read only\n"
 	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
@@ -145,6 +146,20 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 		return parse_stat(argc, argv, 2, CLI_BW, cmd, err, errsize);
 	if (verb[0] == '-' && strcmp(verb, "-h") && strcmp(verb, "--help") && strcmp(verb, "--version"))
 		return parse_stat(argc, argv, 1, CLI_STAT, cmd, err, errsize);
+	if (!strcmp(verb, "bench")) {
+		cmd->verb = CLI_BENCH;
+		cmd->max_intervals = 10000;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+				if (!parse_u64(argv[++i], 10000000, &v) || v == 0)
+					FAIL("bad count '%s' for -n (want 1 to 10000000 samples)", argv[i]);
+				cmd->max_intervals = (unsigned)v;
+			} else {
+				FAIL("unknown option '%s' for 'bench'", argv[i]);
+			}
+		}
+		return UNC_OK;
+	}
 	if (!strcmp(verb, "list") || !strcmp(verb, "regs")) {
 		cmd->verb = !strcmp(verb, "list") ? CLI_LIST : CLI_REGS;
 		for (int i = 2; i < argc; i++) {

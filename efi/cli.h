@@ -26,6 +26,7 @@ enum cli_verb {
 	CLI_REGS,
 	CLI_STAT,
 	CLI_BW,
+	CLI_BENCH,
 };
 
 struct cli_cmd {
@@ -41,7 +42,7 @@ struct cli_cmd {
 	unsigned nevents;
 	uint64_t duration_ns;   /* -d; 0 when not given */
 	uint64_t interval_ms;   /* -I; 0 when not given */
-	unsigned max_intervals; /* -n */
+	unsigned max_intervals; /* -n (bench: the number of samples) */
 	bool force, no_multiplex;
 	struct report_opts report;
 };

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, if any is missing.
-# Used by `make check` and `make demo`; safe to run again.
+# Used by `make check` and `make demo`; safe to run again. `deps.sh valgrind`
+# adds what `make bench` needs.
 set -eu
 need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
+[ "${1:-}" = valgrind ] && ! have_cmd valgrind && need+=(valgrind)
 have_cmd gcc || need+=(gcc)
 have_cmd make || need+=(make)
 have_cmd objcopy || need+=(binutils)

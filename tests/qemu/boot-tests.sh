@@ -221,7 +221,7 @@ expect regs2 same regs0
 step list 'uncore.efi list'
 expect list rc zero
 expect list has '^CBOX +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
-expect list has '^20 events\.'
+expect list has '^20 events, 5 IMC counters\.'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 expect unload has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
@@ -268,3 +268,97 @@ step unload-gp 'uncore-emu.efi --unload'
 expect unload-gp rc zero
 expect unload-gp has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 boot_run
+
+# DRAM bandwidth from the IMC counters in the emulated MCHBAR.
+boot_begin bw Skylake-Client
+boot_file "$TOP/build/uncore-emu.efi"
+step native 'uncore.efi bw'
+expect native rc nonzero
+expect native has '^uncore: error: MCHBAR is disabled: 00:00.0 offsets 0x4C:0x48 read 0x0000000000000000 \(bit 0 clear\); uncore.efi never enables it$'
+step native-regs 'uncore.efi pci read 0:0.0 0x48'
+expect native-regs has '^pci 00:00.0 \[0x048\] = 0x00000000$'
+# moderate: 1,000 MB/s of reads, 500 MB/s of writes
+step load 'uncore-emu.efi --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate DRAM_IA_REQUESTS=20M --rate DRAM_GT_REQUESTS=2M --rate DRAM_IO_REQUESTS=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+expect load rc zero
+step moderate 'uncore.efi bw -d 2'
+expect moderate rc zero
+expect moderate has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+ \(host bridge 8086:29c0\), emulated uncore \(NO_CBO_BANKS 5'
+expect moderate bw read 1000 1
+expect moderate bw write 500 1
+expect moderate bw total 1500 1
+expect moderate has '^requests:  GT [0-9]+ \(8\.[0-9]{2}%\)  IA [0-9]+ \(8[0-9]\.[0-9]{2}%\)  IO [0-9]+ \(4\.[0-9]{2}%\)$'
+expect moderate has 'overstate traffic'
+expect moderate has '^elapsed: 2\.0[0-9]{8} s measured .*exact up to 1374389 MB/s per counter$'
+step unknown-id 'uncore.efi bw -d 0.5'
+expect unknown-id has '^uncore: warning: host bridge 8086:29c0 is not one uncore.efi knows'
+step mixed 'uncore.efi -e DRAM_DATA_READS,UNC_CBO_CACHE_LOOKUP.ANY_MESI,imc/data_writes/,UNC_CLOCK.SOCKET'
+expect mixed rc zero
+expect mixed rate DRAM_DATA_READS 15625000 1
+expect mixed rate DRAM_DATA_WRITES 7812500 1
+expect mixed rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 4000000 1
+expect mixed has '^DRAM_DATA_READS +[0-9]+ +[0-9.]+  lines   100\.00%  = [0-9]+ bytes$'
+step mixed-csv 'uncore.efi -e DRAM_DATA_READS,UNC_CLOCK.SOCKET -x , -I 250 -n 2'
+expect mixed-csv csvrate DRAM_DATA_READS 15625000 1
+expect mixed-csv has '^0\.25[0-9]{7},[0-9]+,lines,DRAM_DATA_READS,[0-9]+,100\.00$'
+step bw-json 'uncore.efi bw -j'
+expect bw-json rc zero
+expect bw-json has '^\{"tool":"uncore.efi","command":"bw","imc":"emulated",.*"read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(99[0-9]|100[0-9])\.[0-9]{3},'
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+# 150,000 MB/s of reads for 6 s: the 32-bit counter wraps 3.3 times
+step load-fast 'uncore-emu.efi --rate DRAM_DATA_READS=2343750000 --rate DRAM_DATA_WRITES=781250000'
+expect load-fast rc zero
+step fast 'uncore.efi bw -d 6'
+expect fast rc zero
+expect fast bw read 150000 1
+expect fast bw write 50000 1
+expect fast has '^read +[0-9.]+ MB/s +[0-9.]+ MiB/s +[0-9]+ bytes +14[01][0-9]{8} lines$'
+step fast-iv 'uncore.efi bw -I 2000 -n 2'
+expect fast-iv rc zero
+expect fast-iv has '^ +2\.0[0-9]{8}  read +1(49[0-9]{3}|50[0-9]{3})\.[0-9]{3} MB/s'
+expect fast-iv has '^ +4\.0[0-9]{8}  read +1(49[0-9]{3}|50[0-9]{3})\.[0-9]{3} MB/s'
+step unload-fast 'uncore-emu.efi --unload'
+expect unload-fast rc zero
+step load-stuck 'uncore-emu.efi --rate DRAM_DATA_READS=1M --fault stuck=DRAM_DATA_WRITES'
+expect load-stuck rc zero
+step stuck 'uncore.efi bw'
+expect stuck rc nonzero
+expect stuck has '^write  DRAM_DATA_WRITES did not change: stuck, or no DRAM traffic; no bandwidth$'
+expect stuck has '^uncore: error: DRAM_DATA_WRITES did not change in the whole run'
+expect stuck lacks '^write +0\.000 MB/s'
+step unload-stuck 'uncore-emu.efi --unload'
+expect unload-stuck rc zero
+step load-off 'uncore-emu.efi --fault mchbar-disabled'
+expect load-off rc zero
+step off 'uncore.efi bw'
+expect off rc nonzero
+expect off has '^uncore: error: MCHBAR is disabled: 00:00.0 offsets 0x4C:0x48 read 0x[0-9a-f]{16} \(bit 0 clear\); uncore.efi never enables it$'
+step off-still 'uncore.efi info'
+expect off-still has '^MCHBAR: .*enable 0, .*disabled \(bit 0 clear\)$'
+step unload-off 'uncore-emu.efi --unload'
+expect unload-off rc zero
+step load-zero 'uncore-emu.efi --fault mchbar-zero'
+expect load-zero rc zero
+step zero 'uncore.efi bw'
+expect zero rc nonzero
+expect zero has '^uncore: error: MCHBAR base is zero: 00:00.0 offsets 0x4C:0x48 read 0x0000000000000001$'
+step zero-mix 'uncore.efi -e UNC_CLOCK.SOCKET,DRAM_DATA_READS'
+expect zero-mix rc nonzero
+expect zero-mix has '^uncore: error: MCHBAR base is zero'
+step unload-zero 'uncore-emu.efi --unload'
+expect unload-zero rc zero
+boot_run
+
+# MCHBAR above the physical address width (a 36-bit CPU).
+boot_begin bw36 Skylake-Client,phys-bits=36
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --fault mchbar-high'
+expect load rc zero
+step high 'uncore.efi bw'
+expect high rc nonzero
+expect high has "^uncore: error: MCHBAR base 0x7fffff8000 \(00:00.0 offsets 0x4C:0x48 read 0x0000007fffff8001\) is above the CPU's 36-bit physical address width$"
+step info 'uncore.efi info'
+expect info has '^MCHBAR: .*: enabled but base is above the physical address width$'
+boot_run
+
+boot_wait

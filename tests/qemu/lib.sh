@@ -9,8 +9,10 @@
 #   expect ID rate 'EVENT' PER_S PCT     the human table's rate/s for EVENT is within PCT% of PER_S
 #   expect ID csvrate 'EVENT' PER_S PCT  every -x , row for EVENT: value / run time within PCT% of PER_S
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
+#   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
-#   boot_run                             boots, then prints "ok - NAME.ID" / "FAIL - NAME.ID"
+#   boot_run                             boots (in the background, QEMU_JOBS at a time)
+#   boot_wait                            waits, then prints "ok - NAME.ID" / "FAIL - NAME.ID" per step
 #
 # Each step is wrapped in marker lines (@@STEP / @@RC with %lasterror%) so a
 # verdict never rests on QEMU's exit code. The boot is killed on a firmware
@@ -51,7 +53,30 @@ clean_log() { sed -e 's/\x1b\[[0-9;?=]*[A-Za-z]//g' -e 's/\r//g' "$1"; }
 step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id " " {on=0} on' "$1"; }
 step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 1; }
 
+# Boots run in the background, QEMU_JOBS at a time (default: the number of
+# cores); boot_wait prints their results in the order they were described.
+QEMU_JOBS=${QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
+BOOT_ORDER=()
+
 boot_run() {
+	mkdir -p "$WORK"
+	while [ "$(jobs -rp | wc -l)" -ge "$QEMU_JOBS" ]; do
+		wait -n 2>/dev/null || sleep 0.5
+	done
+	BOOT_ORDER+=("$BOOT")
+	boot_run_now > "$WORK/$BOOT.result" 2>&1 &
+}
+
+boot_wait() {
+	wait
+	local b
+	for b in "${BOOT_ORDER[@]}"; do
+		cat "$WORK/$b.result"
+	done
+	BOOT_ORDER=()
+}
+
+boot_run_now() {
 	local dir="$WORK/$BOOT" i
 	rm -rf "$dir"; mkdir -p "$dir"
 	{
@@ -120,6 +145,8 @@ boot_run() {
 				               print $(i-2) / $(i+1) * 1e9}' <<<"$out")
 				      grep -q ",$arg," <<<"$out" || fails+=("no CSV row for $arg") ;;
 				rows) n=$(grep -c ",$arg," <<<"$out"); [ "$n" = "$arg2" ] || fails+=("$n rows for $arg, expected $arg2") ;;
+				bw) r=$(awk -v w="$arg" '$1 == w && $3 == "MB/s" {r = $2} END {print r}' <<<"$out")
+				    why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
 				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
 				esac
 			done

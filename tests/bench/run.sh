@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `make bench`: the cost of one full IMC sample (all five counters),
+#  - on the host, in instructions (valgrind's callgrind, inside one_sample());
+#  - in QEMU, in TSC cycles, from `uncore.efi bench` against the emulated uncore.
+# Figures only: nothing here passes or fails on speed.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/build/bench/bench_imc
+n=10000
+out=$top/build/bench/callgrind.out
+
+echo "== host: one IMC sample, counted by callgrind ($n samples)"
+"$bin" 100000 || exit 1
+valgrind --tool=callgrind --toggle-collect=one_sample --callgrind-out-file="$out" "$bin" "$n" >/dev/null 2>&1 || {
+	echo "bench: valgrind failed" >&2; exit 1; }
+ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$out")
+echo "callgrind: $ir instructions in $n samples = $((ir / n)) instructions per sample"
+
+echo "== QEMU (TCG): uncore.efi bench against the emulated uncore"
+. "$top/tests/qemu/lib.sh"
+WORK=$top/build/bench/qemu
+boot_begin bench Skylake-Client
+boot_file "$top/build/uncore-emu.efi"
+step emu 'uncore-emu.efi --rate DRAM_DATA_READS=100M'
+expect emu rc zero
+step bench "uncore.efi bench -n $n"
+expect bench rc zero
+expect bench has '^imc sample: '
+boot_run_now >/dev/null
+step_output "$WORK/bench/serial.txt" bench | grep -v '^uncore: warning'
+echo "(TCG emulates every instruction: QEMU cycles say more about the emulator than about hardware)"
