@@ -31,10 +31,10 @@ HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=all -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat report
+DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat report crc32 record varstore recmap
 GEN       := $(BUILD)/gen
 APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
-	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c
+	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o $(BUILD)/efi/gen/skl_events.o
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the
@@ -46,8 +46,8 @@ EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/ef
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/gen/skl_events.o $(BUILD)/efi/emu-drv-blob.o
 
-.PHONY: all check demo deps unit qemu clean fuzz fuzz-check bench
-all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi
+.PHONY: all check demo deps unit qemu clean fuzz bench
+all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -106,17 +106,28 @@ hobj = $(patsubst %.c,$(HOST)/%.o,$(1))
 T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
 
 EVENTS_HOST := $(HOST)/gen/skl_events.o $(HOST)/drivers/events.o
+
+# The host decoder of stored results (built like the tests, with sanitizers).
+REC_SRCS := drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/report.c drivers/info.c \
+	drivers/imc.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/stat.c drivers/evsel.c drivers/fmt.c \
+	drivers/parse.c drivers/arith.c drivers/status.c
+DECODE_OBJS := $(call hobj,tools/uncore_decode.c tools/varsrc.c $(REC_SRCS)) $(EVENTS_HOST)
+$(BUILD)/uncore_decode: $(DECODE_OBJS)
+	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
+
 MODEL_SRCS := tests/emu/model.c tests/emu/options.c tests/emu/emu_hw.c drivers/arith.c
 
-UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc
+UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode
 $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
 $(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c \
-	drivers/evsel.c drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
+	drivers/evsel.c drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c drivers/varstore.c \
+	drivers/crc32.c) $(EVENTS_HOST)
 $(HOST)/test_cpu: $(call hobj,tests/unit/test_cpu.c $(T_FAKE) drivers/cpu.c drivers/status.c)
 $(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c \
 	drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c)
-$(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/info.c drivers/imc.c drivers/cpu.c \
+$(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/record.c drivers/recmap.c \
+	drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
 	drivers/stat.c drivers/report.c) $(EVENTS_HOST)
 
@@ -126,11 +137,15 @@ $(HOST)/test_stat: $(call hobj,tests/unit/test_stat.c $(T_FAKE) $(MODEL_SRCS) dr
 	drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_evsel: $(call hobj,tests/unit/test_evsel.c tests/unit/t.c drivers/evsel.c drivers/fmt.c drivers/parse.c \
 	drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
-$(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) $(MODEL_SRCS) efi/app.c efi/cli.c \
-	drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
+$(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) tests/unit/fake_vars.c $(MODEL_SRCS) \
+	efi/app.c efi/cli.c drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
 	drivers/evsel.c drivers/stat.c drivers/report.c) $(EVENTS_HOST)
 $(HOST)/test_imc: $(call hobj,tests/unit/test_imc.c $(T_FAKE) $(MODEL_SRCS) drivers/imc.c drivers/stat.c \
 	drivers/evsel.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
+$(HOST)/test_record: $(call hobj,tests/unit/test_record.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
+	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c)
+$(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
+	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c) | $(BUILD)/uncore_decode
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)):
@@ -146,11 +161,17 @@ $(BUILD)/fuzz/fuzz_evsel: $(FUZZ_SRCS) $(GEN)/skl_events.c
 	$(call say,FUZZCC,$@)clang -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Idrivers $^ -o $@
 
-# A bounded run for `make check`; `make fuzz` runs for FUZZ_SECONDS.
-fuzz-check: $(BUILD)/fuzz/fuzz_evsel
-	$(Q)tests/fuzz/run.sh $< tests/fuzz/corpus/evsel -runs=$(FUZZ_RUNS)
-fuzz: $(BUILD)/fuzz/fuzz_evsel
-	$(Q)tests/fuzz/run.sh $< tests/fuzz/corpus/evsel -max_total_time=$(FUZZ_SECONDS)
+FUZZ_DECODE_SRCS := tests/fuzz/fuzz_decode.c tools/varsrc.c $(REC_SRCS) drivers/events.c
+$(BUILD)/fuzz/fuzz_decode: $(FUZZ_DECODE_SRCS) $(GEN)/skl_events.c
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)clang -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Idrivers $^ -o $@
+
+FUZZERS := $(BUILD)/fuzz/fuzz_evsel $(BUILD)/fuzz/fuzz_decode
+# `make fuzz` runs each harness for FUZZ_SECONDS (make check runs FUZZ_RUNS inputs).
+fuzz: $(FUZZERS)
+	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz/fuzz_evsel tests/fuzz/corpus/evsel -max_total_time=$(FUZZ_SECONDS)
+	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz/fuzz_decode tests/fuzz/corpus/decode -max_total_time=$(FUZZ_SECONDS)
 
 # ---- benchmarks: figures, never pass/fail ----
 BENCH_SRCS := tests/bench/bench_imc.c drivers/stat.c drivers/evsel.c drivers/skl.c drivers/pmu.c drivers/fmt.c \
@@ -171,7 +192,7 @@ unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
 	$(Q)tests/run-unit.sh $^
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(BUILD)/fuzz/fuzz_evsel
+	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS)
 	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
 
 demo: deps

@@ -58,7 +58,7 @@ static void set_verdict(struct platform_info *pi, enum unc_status st, const char
 	fmt_snprintf(pi->verdict_reason, sizeof(pi->verdict_reason), "%s", why);
 }
 
-enum unc_status info_gather(const struct hw *hw, struct platform_info *pi)
+enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, bool probe_msrs)
 {
 	memset(pi, 0, sizeof(*pi));
 	cpu_identify(hw, &pi->cpu);
@@ -70,7 +70,7 @@ enum unc_status info_gather(const struct hw *hw, struct platform_info *pi)
 
 	/* Only a supported model gets its uncore MSRs read: elsewhere these
 	 * addresses mean something else or nothing. */
-	if (pi->model_name) {
+	if (pi->model_name && probe_msrs) {
 		pi->msrs_probed = true;
 		pi->cbo_config_st = probe_msr(hw, pi, MSR_UNC_CBO_CONFIG, &pi->cbo_config_raw);
 		if (pi->cbo_config_st == UNC_OK) {
@@ -87,6 +87,8 @@ enum unc_status info_gather(const struct hw *hw, struct platform_info *pi)
 		set_verdict(pi, UNC_E_UNSUPPORTED, "not a Skylake-client uncore (family 6, models 0x4E 0x5E 0x8E 0x9E 0xA5 0xA6)");
 	else if (pi->nfaults)
 		set_verdict(pi, UNC_E_FAULT, "an uncore MSR faulted");
+	else if (!pi->msrs_probed)
+		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
 	else if (pi->cbo_count == 0)
 		set_verdict(pi, UNC_E_UNSUPPORTED, "MSR_UNC_CBO_CONFIG reports no CBo");
 	else
@@ -127,8 +129,9 @@ void info_print(struct out *o, const struct platform_info *pi)
 		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
 
 	if (!pi->msrs_probed) {
-		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (unsupported CPU)\n");
-		out_printf(o, "pmu in use:   not checked (unsupported CPU)\n");
+		const char *why = pi->model_name ? "this command reads no MSR" : "unsupported CPU";
+		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (%s)\n", why);
+		out_printf(o, "pmu in use:   not checked (%s)\n", why);
 	} else {
 		if (pi->cbo_config_st != UNC_OK) {
 			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): read failed: %s\n", unc_strerror(pi->cbo_config_st));

@@ -53,8 +53,12 @@ struct platform_info {
 };
 
 /* Gathers every fact it can; returns the verdict (UNC_OK, UNC_E_UNSUPPORTED
- * or UNC_E_FAULT). */
-enum unc_status info_gather(const struct hw *hw, struct platform_info *ret);
+ * or UNC_E_FAULT). Without probe_msrs no MSR is read (what `bw` records). */
+enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *ret, bool probe_msrs);
+static inline enum unc_status info_gather(const struct hw *hw, struct platform_info *ret)
+{
+	return info_gather_opt(hw, ret, true);
+}
 
 void info_print(struct out *o, const struct platform_info *pi);
 void info_print_json(struct out *o, const struct platform_info *pi);

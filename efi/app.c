@@ -1,11 +1,14 @@
 #include "app.h"
 
+#include <string.h>
+
 #include "../drivers/arith.h"
 #include "../drivers/cpu.h"
 #include "../drivers/imc.h"
 #include "../drivers/info.h"
 #include "../drivers/report.h"
 #include "../drivers/skl.h"
+#include "../drivers/recmap.h"
 #include "../drivers/stat.h"
 
 static enum unc_status fail(struct out *err, enum unc_status st, const char *what)
@@ -192,12 +195,161 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	return UNC_OK;
 }
 
+static bool wants_output(const struct cli_cmd *cmd)
+{
+	return cmd->out_var || cmd->out_file[0];
+}
+
+/* -o: the record of this run into an EFI variable and/or the JSON form of
+ * it into a file. The console output is already printed and stays, whatever
+ * happens here. */
+static enum unc_status store_results(const struct cli_cmd *cmd, const struct app_env *env, const char *command,
+				     const struct platform_info *pi, const struct stat_run *run,
+				     const struct rec_buf *samples, enum unc_status run_status, struct out *err)
+{
+	static struct rec r;
+	char msg[240];
+	enum unc_status st = UNC_OK, fst;
+
+	if (!env || !env->alloc || !env->free || (cmd->out_var && !env->vars) || (cmd->out_file[0] && !env->write_file)) {
+		out_printf(err, "uncore: error: results not stored: no storage on this platform\n");
+		return UNC_E_NOT_FOUND;
+	}
+	memset(&r, 0, sizeof(r));
+	fmt_snprintf(r.tool, sizeof(r.tool), "uncore.efi %s", UNC_VERSION);
+	fmt_snprintf(r.command, sizeof(r.command), "%s", command);
+	if (env->get_time)
+		env->get_time(&r.time);
+	r.status = run_status;
+	rec_from_info(&r, pi);
+	if (run) {
+		rec_from_run(&r, run, &cmd->report);
+		r.interval = cmd->interval_ms;
+	}
+	size_t cap = 65536 + (samples ? samples->len : 0);
+	struct rec_buf b = { env->alloc(cap), 0, cap, false };
+	if (!b.p) {
+		out_printf(err, "uncore: error: results not stored: out of memory for %zu bytes\n", cap);
+		return UNC_E_NO_MEMORY;
+	}
+	rec_begin(&b);
+	rec_put(&b, &r);
+	if (samples)
+		rec_put_raw(&b, samples->p, samples->len);
+	if ((st = rec_end(&b))) {
+		out_printf(err, "uncore: error: results not stored: the record is larger than %zu bytes\n", cap);
+		env->free(b.p);
+		return st;
+	}
+	if (cmd->out_var) {
+		unsigned chunks = 0;
+		st = var_save(env->vars, cmd->var_name, b.p, b.len, cmd->var_chunk, &chunks, msg, sizeof(msg));
+		if (st)
+			out_printf(err, "uncore: error: results not stored in %s: %s\n", cmd->var_name, msg);
+		else if (chunks)
+			out_printf(err, "uncore: results stored in EFI variable %s: %zu bytes in %u chunks %s.0001..%04u "
+					"(vendor GUID " UNC_VAR_GUID_TEXT ")\n",
+				   cmd->var_name, b.len, chunks, cmd->var_name, chunks);
+		else
+			out_printf(err, "uncore: results stored in EFI variable %s: %zu bytes (vendor GUID " UNC_VAR_GUID_TEXT ")\n",
+				   cmd->var_name, b.len);
+	}
+	if (cmd->out_file[0]) {
+		size_t tcap = 8 * b.len + 65536;
+		char *text = env->alloc(tcap);
+		struct strbuf sb;
+		if (!text) {
+			out_printf(err, "uncore: error: %s not written: out of memory\n", cmd->out_file);
+			fst = UNC_E_NO_MEMORY;
+		} else {
+			strbuf_init(&sb, text, tcap);
+			struct out o = strbuf_out(&sb);
+			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, msg, sizeof(msg));
+			if (!fst && sb.len >= tcap)
+				fst = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "the JSON text is too long");
+			if (!fst)
+				fst = env->write_file(env->ctx, cmd->out_file, text, sb.len, msg, sizeof(msg));
+			if (fst)
+				out_printf(err, "uncore: error: %s not written: %s\n", cmd->out_file, msg);
+			else
+				out_printf(err, "uncore: results written to %s: %zu bytes of JSON\n", cmd->out_file, sb.len);
+			env->free(text);
+		}
+		if (!st)
+			st = fst;
+	}
+	env->free(b.p);
+	return st;
+}
+
+static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *env, struct out *out, struct out *err)
+{
+	static char name[VAR_NAME_MAX + 8];
+	char msg[240];
+	enum unc_status st;
+
+	if (!env || !env->vars || !env->alloc) {
+		out_printf(err, "uncore: error: no variable store on this platform\n");
+		return UNC_E_NOT_FOUND;
+	}
+	const struct varstore *vs = env->vars;
+	if (cmd->verb == CLI_VAR_DELETE) {
+		if ((st = var_delete(vs, cmd->var_name, msg, sizeof(msg)))) {
+			out_printf(err, "uncore: error: %s\n", msg);
+			return st;
+		}
+		out_printf(out, "deleted %s\n", cmd->var_name);
+		return UNC_OK;
+	}
+	size_t cap = 16u << 20, len;
+	uint8_t *buf = env->alloc(cap);
+	if (!buf) {
+		out_printf(err, "uncore: error: out of memory\n");
+		return UNC_E_NO_MEMORY;
+	}
+	if (cmd->verb == CLI_VAR_SHOW) {
+		st = var_load(vs, cmd->var_name, buf, cap, &len, msg, sizeof(msg));
+		if (!st)
+			st = rec_print(out, buf, len, cmd->report.format, cmd->var_name, msg, sizeof(msg));
+		if (st)
+			out_printf(err, "uncore: error: %s: %s\n", cmd->var_name, msg);
+		env->free(buf);
+		return st;
+	}
+	/* list: every record under our GUID, chunks folded into their record */
+	static struct rec r;
+	unsigned n = 0;
+	name[0] = '\0';
+	out_printf(out, "%-24s %10s  %-8s %-19s  %s\n", "name", "bytes", "command", "stored", "events");
+	while ((st = vs->next(vs->ctx, name, sizeof(name))) == UNC_OK) {
+		if (var_is_chunk(name) || !var_name_ok(name))
+			continue;
+		n++;
+		if (var_load(vs, name, buf, cap, &len, msg, sizeof(msg)) ||
+		    rec_decode(buf, len, &r, NULL, NULL, msg, sizeof(msg))) {
+			out_printf(out, "%-24s %10s  unreadable: %s\n", name, "-", msg);
+			continue;
+		}
+		char when[24] = "-";
+		if (r.time.valid)
+			fmt_snprintf(when, sizeof(when), "%04u-%02u-%02u %02u:%02u:%02u", r.time.year, r.time.month, r.time.day,
+				     r.time.hour, r.time.minute, r.time.second);
+		out_printf(out, "%-24s %10zu  %-8s %-19s  %u\n", name, len, r.command, when, r.nevents);
+	}
+	env->free(buf);
+	out_printf(out, "%u record%s (vendor GUID " UNC_VAR_GUID_TEXT ")\n", n, n == 1 ? "" : "s");
+	return st == UNC_E_NOT_FOUND ? UNC_OK : st;
+}
+
 struct stat_ctx {
 	const struct app_env *env;
 	const struct hw *hw;
 	const struct report_opts *ro;
 	struct out *out;
 	bool bw;
+	struct rec_buf *samples; /* -o with -I: the interval samples */
+	struct rec *sample_hdr;
+	unsigned dropped;
 };
 
 static bool stat_wait(void *ctx, uint64_t when)
@@ -215,6 +367,16 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		report_bw_interval(c->out, c->ro, c->hw, r, now);
 	else
 		report_interval(c->out, c->ro, c->hw, r, now);
+	if (c->samples && !c->samples->overflow) {
+		static struct rec_sample smp;
+		size_t before = c->samples->len;
+		rec_sample_from_run(&smp, r, now);
+		rec_put_sample(c->samples, c->sample_hdr, &smp);
+		if (c->samples->overflow)
+			c->samples->len = before;
+	}
+	if (c->samples && c->samples->overflow)
+		c->dropped++;
 }
 
 static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
@@ -227,7 +389,10 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 {
 	static struct stat_run run; /* large: keep it off the firmware stack */
 	static struct imc imc_found;
-	struct stat_ctx sc = { env, hw, &cmd->report, out, cmd->verb == CLI_BW };
+	static struct rec sample_hdr;
+	static struct platform_info pi;
+	struct rec_buf samples = { 0 };
+	struct stat_ctx sc = { env, hw, &cmd->report, out, cmd->verb == CLI_BW, NULL, &sample_hdr, 0 };
 	struct stat_env senv = { stat_wait, stat_interval, &sc };
 	struct stat_opts o = { 0 };
 	unsigned ncbo;
@@ -281,6 +446,13 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		report_bw_header(out, &cmd->report, hw, &run, &imc_found);
 	else
 		report_header(out, &cmd->report, hw, &run);
+	if (wants_output(cmd) && cmd->interval_ms && env && env->alloc) {
+		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
+		if (samples.p) {
+			sample_hdr.nevents = run.nev;
+			sc.samples = &samples;
+		}
+	}
 	st = stat_loop(&run, hw, cmd->force, &o, &senv);
 	if (st && st != UNC_E_ABORTED)
 		goto fail;
@@ -307,9 +479,23 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 				"cleared and cannot be set again\n", (unsigned long)run.status_at_start);
 	if (st == UNC_E_ABORTED)
 		out_printf(err, "uncore: stopped by ESC; the counts above cover the time until then\n");
+	if (wants_output(cmd)) {
+		if (sc.dropped)
+			out_printf(err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
+					"stored\n", sample_hdr.nintervals, APP_SAMPLE_BUF, sc.dropped);
+		info_gather_opt(hw, &pi, cmd->verb != CLI_BW); /* bw reads no MSR, even here */
+		enum unc_status sst = store_results(cmd, env, cmd->verb == CLI_BW ? "bw" : "stat", &pi, &run,
+						    sc.samples, st, err);
+		if (!st)
+			st = sst;
+	}
+	if (samples.p)
+		env->free(samples.p);
 	return st;
 fail:
 	out_printf(err, "uncore: error: %s\n", run.err);
+	if (samples.p)
+		env->free(samples.p);
 	return st;
 }
 
@@ -327,6 +513,10 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 		return run_stat(cmd, hw, env, out, err);
 	case CLI_BENCH:
 		return run_bench(cmd, hw, out, err);
+	case CLI_VAR_LIST:
+	case CLI_VAR_SHOW:
+	case CLI_VAR_DELETE:
+		return run_var(cmd, env, out, err);
 	case CLI_HELP:
 		out_puts(out, cli_usage);
 		return UNC_OK;
@@ -342,6 +532,11 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 			info_print(out, &pi);
 		if (st)
 			out_printf(err, "uncore: error: uncore PMU unusable: %s\n", pi.verdict_reason);
+		if (wants_output(cmd)) {
+			enum unc_status sst = store_results(cmd, env, "info", &pi, NULL, NULL, st, err);
+			if (!st)
+				st = sst;
+		}
 		return st;
 	}
 	case CLI_MSR_READ:

@@ -6,6 +6,8 @@
 #include "../drivers/fmt.h"
 #include "../drivers/hw.h"
 #include "cli.h"
+#include "../drivers/record.h"
+#include "../drivers/varstore.h"
 
 #define UNC_VERSION "0.1.0"
 
@@ -15,7 +17,18 @@
 struct app_env {
 	bool (*wait_until)(void *ctx, uint64_t when);
 	void *ctx;
+	/* Stored results (-o): the variable store, a file writer, memory and
+	 * the time of day. Any may be NULL; -o then fails with a message. */
+	const struct varstore *vars;
+	enum unc_status (*write_file)(void *ctx, const char *path, const void *data, size_t len, char *err,
+				      size_t errsize);
+	void *(*alloc)(size_t n);
+	void (*free)(void *p);
+	void (*get_time)(struct rec_time *ret);
 };
+
+#define APP_SAMPLE_BUF (1u << 20) /* bytes of interval samples kept for -o */
+#define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
 
 /* out gets results, err gets one-line "uncore: error: ..." messages. */
 enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env, struct out *out,

@@ -14,6 +14,9 @@ const char cli_usage[] =
 	"                               DRAM bandwidth from the IMC counters in MCHBAR (read only)\n"
 	"  bench [-n SAMPLES]           time full IMC samples (all five counters) with the TSC\n"
 	"  list [-j]                    every event: unit, code, umask, counters, description\n"
+	"  var list | var show [NAME] [-x SEP | -j] | var delete [NAME]\n"
+	"                               stored results (default NAME UncoreResults)\n"
+	"stat, bw and info take -o var[:NAME] (an EFI variable), -o PATH (a JSON file), --var-chunk BYTES\n"
 	"  regs                         the uncore MSRs of Table 2-1, read only\n"
 	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
 	"  msr read ADDR                read an MSR (guarded against #GP)\n"
@@ -37,6 +40,43 @@ static enum unc_status want_args(int argc, char **argv, int first, int n, const 
 	if (argc - first > n)
 		FAIL("unexpected argument '%s' after '%s %s'", argv[first + n], argv[1], argv[2]);
 	return UNC_OK;
+}
+
+/* -o var, -o var:NAME, -o PATH; and --var-chunk. Returns 1 if opt was one. */
+static int parse_output(const char *opt, const char *val, struct cli_cmd *cmd, char *err, size_t errsize,
+			enum unc_status *st)
+{
+	uint64_t v;
+
+	*st = UNC_OK;
+	if (!strcmp(opt, "--var-chunk")) {
+		if (!parse_u64(val, 65536, &v) || v < 64) {
+			fmt_snprintf(err, errsize, "bad size '%s' for --var-chunk (want 64 to 65536 bytes)", val);
+			*st = UNC_E_INVALID;
+		}
+		cmd->var_chunk = (uint32_t)v;
+		return 1;
+	}
+	if (strcmp(opt, "-o"))
+		return 0;
+	if (!strcmp(val, "var") || !strncmp(val, "var:", 4)) {
+		const char *name = val[3] ? val + 4 : VAR_DEFAULT_NAME;
+		if (cmd->out_var)
+			fmt_snprintf(err, errsize, "-o var given twice"), *st = UNC_E_INVALID;
+		else if (!var_name_ok(name))
+			fmt_snprintf(err, errsize, "bad variable name '%s' in -o (1 to 24 letters, digits, '_' or '-')", name),
+				*st = UNC_E_INVALID;
+		else
+			cmd->out_var = true, fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", name);
+		return 1;
+	}
+	if (cmd->out_file[0])
+		fmt_snprintf(err, errsize, "-o FILE given twice"), *st = UNC_E_INVALID;
+	else if (!*val)
+		fmt_snprintf(err, errsize, "-o needs var, var:NAME or a file path"), *st = UNC_E_INVALID;
+	else
+		fmt_snprintf(cmd->out_file, sizeof(cmd->out_file), "%s", val);
+	return 1;
 }
 
 struct add_ctx {
@@ -72,14 +112,17 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 				       !strcmp(opt, "--no-multiplex")))
 			FAIL("unknown option '%s' for 'bw' (bw counts the five IMC counters; use -e for others)", opt);
 		bool takes = !strcmp(opt, "-e") || !strcmp(opt, "-d") || !strcmp(opt, "-I") || !strcmp(opt, "-n") ||
-			     !strcmp(opt, "-x");
+			     !strcmp(opt, "-x") || !strcmp(opt, "-o") || !strcmp(opt, "--var-chunk");
 		const char *val = NULL;
 		if (takes) {
 			if (i + 1 >= argc)
 				FAIL("%s needs a value", opt);
 			val = argv[++i];
 		}
-		if (!strcmp(opt, "-e")) {
+		if (val && parse_output(opt, val, cmd, err, errsize, &st)) {
+			if (st)
+				return st;
+		} else if (!strcmp(opt, "-e")) {
 			struct add_ctx a = { cmd, err, errsize };
 			if ((st = evsel_split(val, add_event, &a, err, errsize)))
 				return st;
@@ -181,10 +224,45 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 	if (!strcmp(verb, "info")) {
 		cmd->verb = CLI_INFO;
 		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "-j"))
+			if (!strcmp(argv[i], "-j")) {
 				cmd->json = true;
-			else
+			} else if (i + 1 < argc && parse_output(argv[i], argv[i + 1], cmd, err, errsize, &st)) {
+				if (st)
+					return st;
+				i++;
+			} else {
 				FAIL("unknown option '%s' for 'info'", argv[i]);
+			}
+		}
+		return UNC_OK;
+	}
+	if (!strcmp(verb, "var")) {
+		const char *op = argc > 2 ? argv[2] : "";
+		int i = 3;
+		if (!strcmp(op, "list"))
+			cmd->verb = CLI_VAR_LIST;
+		else if (!strcmp(op, "show"))
+			cmd->verb = CLI_VAR_SHOW;
+		else if (!strcmp(op, "delete"))
+			cmd->verb = CLI_VAR_DELETE;
+		else
+			FAIL("'var' needs list, show or delete%s%s%s", *op ? " (not '" : "", op, *op ? "')" : "");
+		fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", VAR_DEFAULT_NAME);
+		if (cmd->verb != CLI_VAR_LIST && i < argc && argv[i][0] != '-') {
+			if (!var_name_ok(argv[i]))
+				FAIL("bad variable name '%s' (1 to 24 letters, digits, '_' or '-')", argv[i]);
+			fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", argv[i++]);
+		}
+		cmd->report.format = REPORT_HUMAN;
+		for (; i < argc; i++) {
+			if (cmd->verb == CLI_VAR_SHOW && !strcmp(argv[i], "-j")) {
+				cmd->report.format = REPORT_JSON;
+			} else if (cmd->verb == CLI_VAR_SHOW && !strcmp(argv[i], "-x") && i + 1 < argc) {
+				cmd->report.format = REPORT_CSV;
+				i++;
+			} else {
+				FAIL("unexpected argument '%s' for 'var %s'", argv[i], op);
+			}
 		}
 		return UNC_OK;
 	}

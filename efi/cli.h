@@ -10,6 +10,7 @@
 #include "../drivers/hw.h"
 #include "../drivers/report.h"
 #include "../drivers/stat.h"
+#include "../drivers/varstore.h"
 
 #define CLI_MAX_ARGS    64
 #define CLI_MAX_ARG_LEN 255
@@ -27,6 +28,9 @@ enum cli_verb {
 	CLI_STAT,
 	CLI_BW,
 	CLI_BENCH,
+	CLI_VAR_LIST,
+	CLI_VAR_SHOW,
+	CLI_VAR_DELETE,
 };
 
 struct cli_cmd {
@@ -45,6 +49,11 @@ struct cli_cmd {
 	unsigned max_intervals; /* -n (bench: the number of samples) */
 	bool force, no_multiplex;
 	struct report_opts report;
+	/* -o: stored results */
+	bool out_var;
+	char var_name[VAR_NAME_MAX + 1];  /* also var show/delete */
+	char out_file[CLI_MAX_ARG_LEN + 1];
+	uint32_t var_chunk;               /* --var-chunk: bytes per variable at most */
 };
 
 /* argv[0] is the program name. On error returns UNC_E_INVALID and writes a

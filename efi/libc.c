@@ -55,3 +55,31 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == (unsigned char)c)
+			return (void *)(p + i);
+	return NULL;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (a[i] != b[i] || !a[i])
+			return (unsigned char)a[i] - (unsigned char)b[i];
+	}
+	return 0;
+}

@@ -7,6 +7,7 @@
 #include "console.h"
 #include "native.h"
 #include "shell.h"
+#include "vars.h"
 
 /* Busy-waits on the TSC; every millisecond or so, looks for ESC. */
 static bool wait_until(void *ctx, uint64_t when)
@@ -55,6 +56,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		if (st)
 			return efi_status_from(st);
 	}
-	struct app_env env = { wait_until, &hw };
+	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time };
 	return efi_status_from(app_run(&cmd, &hw, &env, &out, &err));
 }

@@ -1,7 +1,7 @@
 # Boot tests in QEMU/OVMF: describe the steps of one boot, run it, judge it.
 #
 #   boot_begin NAME QEMU_CPU [EXTRA QEMU ARGS...]
-#   step ID 'uncore.efi ARGS'            a command run from the UEFI Shell as fs0:\...
+#   step ID 'uncore.efi ARGS'            a command run from the UEFI Shell as fs0:\... ('!cmd': cmd as is)
 #   expect ID rc zero|nonzero
 #   expect ID has  'ERE'                 some line of the step's output matches
 #   expect ID lacks 'ERE'
@@ -83,7 +83,10 @@ boot_run_now() {
 		printf '@echo -off\r\n'
 		for i in "${!STEPS[@]}"; do
 			printf 'echo "@@STEP %s"\r\n' "${STEPS[$i]}"
-			printf 'fs0:\\%s\r\n' "${CMDS[$i]}"
+			case ${CMDS[$i]} in
+			'!'*) printf '%s\r\n' "${CMDS[$i]#!}" ;; # a shell command of its own
+			*) printf 'fs0:\\%s\r\n' "${CMDS[$i]}" ;;
+			esac
 			printf 'echo "@@RC %s %%lasterror%%"\r\n' "${STEPS[$i]}"
 		done
 		printf 'echo "@@DONE"\r\nreset -s\r\n'

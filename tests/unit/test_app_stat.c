@@ -4,13 +4,16 @@
 
 #include "../../efi/app.h"
 #include "../emu/emu_hw.h"
+#include "fake_vars.h"
 #include "t.h"
+
+#include <stdlib.h>
 
 #define S 1000000000ull
 
 static struct emu_hw h;
 static struct emu_config cfg;
-static char obuf[16384], ebuf[1024];
+static char obuf[65536], ebuf[1024];
 
 static bool wait_until(void *ctx, uint64_t when)
 {
@@ -19,7 +22,26 @@ static bool wait_until(void *ctx, uint64_t when)
 	return false;
 }
 
-static const struct app_env env = { wait_until, NULL };
+static struct fake_vars fv;
+static char filebuf[65536];
+static size_t filelen;
+
+static enum unc_status write_file(void *ctx, const char *path, const void *data, size_t len, char *err, size_t errsize)
+{
+	(void)ctx, (void)err, (void)errsize;
+	T_STREQ(path, "fs0:\\results.json");
+	filelen = len < sizeof(filebuf) - 1 ? len : sizeof(filebuf) - 1;
+	memcpy(filebuf, data, filelen);
+	filebuf[filelen] = '\0';
+	return UNC_OK;
+}
+
+static void now(struct rec_time *t)
+{
+	*t = (struct rec_time){ 2026, 11, 21, 22, 0, 0, 0, 0, 0, 1 };
+}
+
+static const struct app_env env = { wait_until, NULL, &fv.vs, write_file, malloc, free, now };
 
 static enum unc_status run(int argc, const char **argv)
 {
@@ -213,5 +235,59 @@ static void imc_events_mix_with_msr_events(void)
 	T_CONTAINS(obuf, "2343750000;lines;DRAM_DATA_READS;1000000000;100.00\n"); /* the raw count */
 }
 
-T_MAIN("app_stat", T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+static void setup_imc(const char *fault);
+
+/* -o var, then var show: the same table, with a first line naming it. */
+static void stored_results_show_as_run(void)
+{
+	static char run_out[65536];
+
+	setup();
+	fake_vars_init(&fv, 2000, 1 << 20);
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET", "-I", "250", "-n", "8", "--per-box", "-o", "var",
+		 "-o", "fs0:\\results.json", "--var-chunk", "512"),
+	     UNC_OK);
+	strcpy(run_out, obuf);
+	T_CONTAINS(ebuf, "uncore: results stored in EFI variable UncoreResults: ");
+	T_CONTAINS(ebuf, " chunks UncoreResults.0001..");
+	T_CONTAINS(ebuf, "uncore: results written to fs0:\\results.json: ");
+	T_ASSERT(fv.n > 2); /* chunked: --var-chunk 512 */
+	T_EQ(RUN("var", "show"), UNC_OK);
+	T_CONTAINS(obuf, "record UncoreResults: `stat` by uncore.efi " UNC_VERSION " at 2026-11-21 22:00:00, exit status: success\n");
+	T_STREQ(strchr(obuf, '\n') + 1, run_out); /* the rest, to the character */
+	T_EQ(RUN("var", "show", "-j"), UNC_OK);
+	T_STREQ(obuf, filebuf); /* the file holds the JSON form */
+	T_CONTAINS(filebuf, "{\"interval\":0.250000000,");
+	T_EQ(RUN("var", "list"), UNC_OK);
+	T_CONTAINS(obuf, "UncoreResults ");
+	T_CONTAINS(obuf, "  stat     2026-11-21 22:00:00  2\n1 record (vendor GUID 7c3a5e91");
+
+	setup_imc(NULL); /* bw needs moving DRAM counters */
+	T_EQ(RUN("bw", "-o", "var:Bw1"), UNC_OK);
+	strcpy(run_out, obuf);
+	T_EQ(RUN("var", "show", "Bw1"), UNC_OK);
+	T_STREQ(strchr(obuf, '\n') + 1, run_out);
+	T_EQ(RUN("info", "-o", "var:Plat"), UNC_OK);
+	strcpy(run_out, obuf);
+	T_EQ(RUN("var", "show", "Plat"), UNC_OK);
+	T_STREQ(strchr(obuf, '\n') + 1, run_out);
+
+	T_EQ(RUN("var", "delete", "Bw1"), UNC_OK);
+	T_EQ(RUN("var", "show", "Bw1"), UNC_E_NOT_FOUND);
+	T_STREQ(ebuf, "uncore: error: Bw1: no stored record named Bw1\n");
+	T_EQ(RUN("var", "delete"), UNC_OK);
+	T_EQ(RUN("var", "delete", "Plat"), UNC_OK);
+	T_EQ(fv.n, 0); /* nothing left, chunks included */
+
+	/* a full store: the console output stays, nothing is stored */
+	fake_vars_free(&fv);
+	fake_vars_init(&fv, 2000, 3000);
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "10", "-n", "100", "-o", "var"), UNC_E_NO_MEMORY);
+	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET");
+	T_CONTAINS(ebuf, "uncore: error: results not stored in UncoreResults: the variable store has ");
+	T_EQ(fv.n, 0);
+	fake_vars_free(&fv);
+}
+
+T_MAIN("app_stat", T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))

@@ -1,0 +1,14 @@
+#include "crc32.h"
+
+uint32_t crc32_ieee(const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint32_t crc = 0xFFFFFFFFu;
+
+	for (size_t i = 0; i < len; i++) {
+		crc ^= p[i];
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}

@@ -1,0 +1,439 @@
+#include "record.h"
+
+#include <string.h>
+
+#include "crc32.h"
+#include "fmt.h"
+
+enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_BUSY, T_FAULT, T_EVENT };
+
+struct field {
+	uint16_t tag;
+	const char *name;
+	uint8_t type;
+	size_t off, size;  /* the member; for arrays, the whole array */
+	size_t count_off;  /* arrays: the uint32_t count member */
+	size_t max;        /* arrays: elements */
+};
+
+#define MEMBER_SIZE(type, m) sizeof(((type *)0)->m)
+#define F(tag, m, t) { tag, #m, t, offsetof(struct rec, m), MEMBER_SIZE(struct rec, m), 0, 0 }
+#define A(tag, m, n, t, max) { tag, #m, t, offsetof(struct rec, m), MEMBER_SIZE(struct rec, m), offsetof(struct rec, n), max }
+#define E(tag, m, t) { tag, #m, t, offsetof(struct rec_event, m), MEMBER_SIZE(struct rec_event, m), 0, 0 }
+
+/* The layout, version 1. Tags are never reused for another meaning. */
+static const struct field top[] = {
+	F(0x0001, tool, T_STR), F(0x0002, command, T_STR), F(0x0003, time, T_TIME), F(0x0004, status, T_U32),
+	F(0x0010, vendor, T_STR), F(0x0011, brand, T_STR), F(0x0012, topology, T_STR), F(0x0013, model_name, T_STR),
+	F(0x0014, family, T_U32), F(0x0015, model, T_U32), F(0x0016, stepping, T_U32), F(0x0017, cores, T_U32),
+	F(0x0018, threads, T_U32), F(0x0019, phys_bits, T_U32), F(0x001A, hypervisor, T_U8),
+	F(0x001B, msr_mode, T_U8), F(0x001C, msrs_probed, T_U8), F(0x001D, in_use_known, T_U8),
+	F(0x001E, in_use, T_U8), F(0x0020, emulator, T_STR), F(0x0021, cbo_config_st, T_U32),
+	F(0x0022, cbo_config_raw, T_U64), F(0x0023, cbo_count, T_U32), F(0x0024, selects_checked, T_U32),
+	F(0x0025, global_ctrl, T_U64), A(0x0026, busy, nbusy, T_BUSY, REC_MAX_BUSY),
+	F(0x0027, host_bridge_st, T_U32), F(0x0028, mchbar_st, T_U32), F(0x0029, hb_vendor, T_U16),
+	F(0x002A, hb_device, T_U16), F(0x002B, mchbar_raw, T_U64), F(0x002C, tsc_hz, T_U64),
+	A(0x002D, faults, nfaults, T_FAULT, REC_MAX_FAULTS), F(0x002E, verdict, T_U32),
+	F(0x002F, verdict_reason, T_STR), F(0x0040, ncbo, T_U32), F(0x0041, ngroups, T_U32),
+	F(0x0042, rotations, T_U32), F(0x0043, per_box, T_U8), F(0x0044, elapsed, T_U64), F(0x0045, interval, T_U64),
+	F(0x0046, imc_base, T_U64), A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS),
+};
+#define TAG_SAMPLE 0x0048
+
+static const struct field event_fields[] = {
+	E(0x01, name, T_STR), E(0x02, unit, T_U8), E(0x03, code, T_U8), E(0x04, umask, T_U8), E(0x05, thr, T_U8),
+	E(0x06, inv, T_U8), E(0x07, edge, T_U8), E(0x08, imc, T_U8), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4),
+	E(0x0B, running, T_U64),
+};
+
+#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* ---- encoding ---- */
+
+static void put(struct rec_buf *b, const void *p, size_t n)
+{
+	if (b->overflow || n > b->cap - b->len) {
+		b->overflow = true;
+		return;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void put_le(struct rec_buf *b, uint64_t v, unsigned n)
+{
+	uint8_t le[8];
+
+	for (unsigned i = 0; i < n; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	put(b, le, n);
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i > 0; i--)
+		v = v << 8 | p[i - 1];
+	return v;
+}
+
+static void put_tl(struct rec_buf *b, uint16_t tag, size_t len)
+{
+	put_le(b, tag, 2);
+	put_le(b, len, 4);
+}
+
+static uint64_t load_uint(const void *p, uint8_t type)
+{
+	switch (type) {
+	case T_U8: return *(const uint8_t *)p;
+	case T_U16: return *(const uint16_t *)p;
+	case T_U32: return *(const uint32_t *)p;
+	default: return *(const uint64_t *)p;
+	}
+}
+
+static const unsigned uint_size[] = { [T_U8] = 1, [T_U16] = 2, [T_U32] = 4, [T_U64] = 8 };
+
+static void put_fields(struct rec_buf *b, const struct field *t, size_t n, const uint8_t *base);
+
+static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
+{
+	switch (f->type) {
+	case T_U8:
+	case T_U16:
+	case T_U32:
+	case T_U64:
+		put_tl(b, f->tag, uint_size[f->type]);
+		put_le(b, load_uint(p, f->type), uint_size[f->type]);
+		break;
+	case T_U64X4:
+		put_tl(b, f->tag, 32);
+		for (int i = 0; i < 4; i++)
+			put_le(b, ((const uint64_t *)p)[i], 8);
+		break;
+	case T_STR: {
+		size_t len = strnlen((const char *)p, f->size - 1);
+		put_tl(b, f->tag, len);
+		put(b, p, len);
+		break;
+	}
+	case T_TIME: {
+		const struct rec_time *t = (const struct rec_time *)p;
+		put_tl(b, f->tag, 15);
+		put_le(b, t->year, 2);
+		put_le(b, t->month, 1);
+		put_le(b, t->day, 1);
+		put_le(b, t->hour, 1);
+		put_le(b, t->minute, 1);
+		put_le(b, t->second, 1);
+		put_le(b, t->daylight, 1);
+		put_le(b, t->nanosecond, 4);
+		put_le(b, (uint16_t)t->timezone, 2);
+		put_le(b, t->valid, 1);
+		break;
+	}
+	case T_BUSY: {
+		const struct rec_busy *x = (const struct rec_busy *)p;
+		put_tl(b, f->tag, 12);
+		put_le(b, x->msr, 4);
+		put_le(b, x->value, 8);
+		break;
+	}
+	case T_FAULT: {
+		const struct rec_fault *x = (const struct rec_fault *)p;
+		put_tl(b, f->tag, 5);
+		put_le(b, x->msr, 4);
+		put_le(b, x->write, 1);
+		break;
+	}
+	case T_EVENT: {
+		/* A nested body: its length is known only once written. */
+		put_tl(b, f->tag, 0);
+		size_t at = b->len;
+		put_fields(b, event_fields, NFIELDS(event_fields), p);
+		if (!b->overflow) {
+			size_t len = b->len - at;
+			for (int i = 0; i < 4; i++)
+				b->p[at - 4 + i] = (uint8_t)(len >> (8 * i));
+		}
+		break;
+	}
+	}
+}
+
+static size_t elem_size(uint8_t type)
+{
+	switch (type) {
+	case T_BUSY: return sizeof(struct rec_busy);
+	case T_FAULT: return sizeof(struct rec_fault);
+	case T_EVENT: return sizeof(struct rec_event);
+	default: return 0;
+	}
+}
+
+static void put_fields(struct rec_buf *b, const struct field *t, size_t n, const uint8_t *base)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = &t[i];
+		if (!f->max) {
+			put_one(b, f, base + f->off);
+			continue;
+		}
+		uint32_t count = *(const uint32_t *)(base + f->count_off);
+		for (uint32_t k = 0; k < count && k < f->max; k++)
+			put_one(b, f, base + f->off + k * elem_size(f->type));
+	}
+}
+
+void rec_begin(struct rec_buf *b)
+{
+	b->len = 0;
+	b->overflow = false;
+	uint8_t zero[REC_HEADER_SIZE] = { 0 };
+	put(b, zero, sizeof(zero));
+}
+
+void rec_put(struct rec_buf *b, const struct rec *r)
+{
+	put_fields(b, top, NFIELDS(top), (const uint8_t *)r);
+}
+
+void rec_put_sample(struct rec_buf *b, const struct rec *r, const struct rec_sample *s)
+{
+	put_tl(b, TAG_SAMPLE, 8 + 40 * (size_t)r->nevents);
+	put_le(b, s->t, 8);
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		put_le(b, s->running[i], 8);
+		for (int k = 0; k < 4; k++)
+			put_le(b, s->box[i][k], 8);
+	}
+}
+
+void rec_put_raw(struct rec_buf *b, const void *p, size_t n)
+{
+	put(b, p, n);
+}
+
+enum unc_status rec_end(struct rec_buf *b)
+{
+	if (b->overflow || b->len < REC_HEADER_SIZE)
+		return UNC_E_NO_MEMORY;
+	size_t body = b->len - REC_HEADER_SIZE;
+	struct rec_buf h = { b->p, 0, REC_HEADER_SIZE, false };
+	put_le(&h, REC_MAGIC, 4);
+	put_le(&h, REC_VERSION, 2);
+	put_le(&h, REC_HEADER_SIZE, 2);
+	put_le(&h, body, 4);
+	put_le(&h, crc32_ieee(b->p + REC_HEADER_SIZE, body), 4);
+	return UNC_OK;
+}
+
+/* ---- decoding ---- */
+
+#define FAIL(...)                                         \
+	do {                                              \
+		fmt_snprintf(err, errsize, __VA_ARGS__); \
+		return UNC_E_INVALID;                     \
+	} while (0)
+
+static void store_uint(void *p, uint8_t type, uint64_t v)
+{
+	switch (type) {
+	case T_U8: *(uint8_t *)p = (uint8_t)v; break;
+	case T_U16: *(uint16_t *)p = (uint16_t)v; break;
+	case T_U32: *(uint32_t *)p = (uint32_t)v; break;
+	default: *(uint64_t *)p = v; break;
+	}
+}
+
+static const struct field *find(const struct field *t, size_t n, uint16_t tag)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].tag == tag)
+			return &t[i];
+	return NULL;
+}
+
+static enum unc_status get_fields(const uint8_t *p, size_t len, const struct field *t, size_t n, uint8_t *base,
+				  const char *where, char *err, size_t errsize);
+
+static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t len, uint8_t *dst, const char *where,
+			       char *err, size_t errsize)
+{
+	size_t want;
+
+	switch (f->type) {
+	case T_U8:
+	case T_U16:
+	case T_U32:
+	case T_U64:
+		want = uint_size[f->type];
+		break;
+	case T_U64X4: want = 32; break;
+	case T_TIME: want = 15; break;
+	case T_BUSY: want = 12; break;
+	case T_FAULT: want = 5; break;
+	default: want = 0; break;
+	}
+	if (want && len != want)
+		FAIL("%sfield '%s' has %zu bytes, not %zu", where, f->name, len, want);
+	switch (f->type) {
+	case T_U8:
+	case T_U16:
+	case T_U32:
+	case T_U64:
+		store_uint(dst, f->type, get_le(v, (unsigned)want));
+		break;
+	case T_U64X4:
+		for (int i = 0; i < 4; i++)
+			((uint64_t *)dst)[i] = get_le(v + 8 * i, 8);
+		break;
+	case T_STR:
+		if (len >= f->size)
+			FAIL("%sfield '%s' is %zu bytes long, at most %zu", where, f->name, len, f->size - 1);
+		if (memchr(v, 0, len))
+			FAIL("%sfield '%s' has a NUL byte inside", where, f->name);
+		memcpy(dst, v, len);
+		dst[len] = '\0';
+		break;
+	case T_TIME: {
+		struct rec_time *t = (struct rec_time *)dst;
+		t->year = (uint16_t)get_le(v, 2);
+		t->month = v[2];
+		t->day = v[3];
+		t->hour = v[4];
+		t->minute = v[5];
+		t->second = v[6];
+		t->daylight = v[7];
+		t->nanosecond = (uint32_t)get_le(v + 8, 4);
+		t->timezone = (int16_t)get_le(v + 12, 2);
+		t->valid = v[14];
+		break;
+	}
+	case T_BUSY: {
+		struct rec_busy *x = (struct rec_busy *)dst;
+		x->msr = (uint32_t)get_le(v, 4);
+		x->value = get_le(v + 4, 8);
+		break;
+	}
+	case T_FAULT: {
+		struct rec_fault *x = (struct rec_fault *)dst;
+		x->msr = (uint32_t)get_le(v, 4);
+		x->write = v[4];
+		break;
+	}
+	case T_EVENT:
+		memset(dst, 0, sizeof(struct rec_event));
+		return get_fields(v, len, event_fields, NFIELDS(event_fields), dst, "event: ", err, errsize);
+	}
+	return UNC_OK;
+}
+
+/* Walks one body of fields. Samples are only counted here (see rec_decode). */
+static enum unc_status get_fields(const uint8_t *p, size_t len, const struct field *t, size_t n, uint8_t *base,
+				  const char *where, char *err, size_t errsize)
+{
+	uint64_t seen = 0; /* scalar fields seen, by table index (tables have < 64 entries) */
+	bool samples = false;
+	size_t at = 0;
+	enum unc_status st;
+
+	while (at < len) {
+		if (len - at < 6)
+			FAIL("%struncated field header at byte %zu", where, at);
+		uint16_t tag = (uint16_t)get_le(p + at, 2);
+		size_t flen = (size_t)get_le(p + at + 2, 4);
+		at += 6;
+		if (flen > len - at)
+			FAIL("%sfield 0x%04x claims %zu bytes, only %zu remain", where, tag, flen, len - at);
+		const struct field *f = find(t, n, tag);
+		if (f && f->type == T_EVENT && samples)
+			FAIL("an event after the interval samples");
+		if (t == top && tag == TAG_SAMPLE) {
+			struct rec *r = (struct rec *)base;
+			samples = true;
+			if (flen != 8 + 40 * (size_t)r->nevents)
+				FAIL("interval sample %u has %zu bytes, not %zu for %u events", r->nintervals, flen,
+				     8 + 40 * (size_t)r->nevents, r->nevents);
+			r->nintervals++;
+		} else if (f && f->max) {
+			uint32_t *count = (uint32_t *)(base + f->count_off);
+			if (*count >= f->max)
+				FAIL("%stoo many '%s' fields (at most %zu)", where, f->name, f->max);
+			if ((st = get_one(f, p + at, flen, base + f->off + *count * elem_size(f->type), where, err, errsize)))
+				return st;
+			++*count;
+		} else if (f) {
+			uint64_t bit = 1ull << (f - t);
+			if (seen & bit)
+				FAIL("%sfield '%s' appears twice", where, f->name);
+			seen |= bit;
+			if ((st = get_one(f, p + at, flen, base + f->off, where, err, errsize)))
+				return st;
+		}
+		/* an unknown tag: a newer writer's field, skipped */
+		at += flen;
+	}
+	return UNC_OK;
+}
+
+enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
+			   void (*on_sample)(void *ctx, const struct rec *r, const struct rec_sample *s), void *ctx,
+			   char *err, size_t errsize)
+{
+	enum unc_status st;
+
+	memset(r, 0, sizeof(*r));
+	if (len < REC_HEADER_SIZE)
+		FAIL("truncated: %zu bytes, shorter than the %d-byte header", len, REC_HEADER_SIZE);
+	uint32_t magic = (uint32_t)get_le(data, 4);
+	uint16_t version = (uint16_t)get_le(data + 4, 2), hsize = (uint16_t)get_le(data + 6, 2);
+	uint32_t body = (uint32_t)get_le(data + 8, 4), crc = (uint32_t)get_le(data + 12, 4);
+	if (magic != REC_MAGIC)
+		FAIL("not an uncore record (magic 0x%08x, want 0x%08x)", magic, REC_MAGIC);
+	if (version != REC_VERSION)
+		FAIL("record layout version %u; this reader knows version %d", version, REC_VERSION);
+	if (hsize != REC_HEADER_SIZE)
+		FAIL("header size %u; version %d has %d", hsize, REC_VERSION, REC_HEADER_SIZE);
+	if ((size_t)body != len - REC_HEADER_SIZE)
+		FAIL("%s: the header announces %u bytes of fields, %zu are present",
+		     (size_t)body > len - REC_HEADER_SIZE ? "truncated" : "trailing bytes", body, len - REC_HEADER_SIZE);
+	uint32_t got = crc32_ieee(data + REC_HEADER_SIZE, body);
+	if (got != crc)
+		FAIL("CRC mismatch: the header says 0x%08x, the fields give 0x%08x", crc, got);
+	if ((st = get_fields(data + REC_HEADER_SIZE, body, top, NFIELDS(top), (uint8_t *)r, "", err, errsize)))
+		return st;
+	if (!r->command[0])
+		FAIL("the record names no command");
+	if (r->ncbo > 4)
+		FAIL("the record says %u CBos; at most 4", r->ncbo);
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		if (r->ev[i].unit > 3)
+			FAIL("event %u has unit %u", i, r->ev[i].unit);
+		if (r->ev[i].unit == 3 && r->ev[i].imc >= 5)
+			FAIL("event %u names IMC counter %u", i, r->ev[i].imc);
+	}
+	if (!on_sample)
+		return UNC_OK;
+	/* Second pass: hand each interval sample over, in order. */
+	static struct rec_sample s;
+	size_t at = REC_HEADER_SIZE;
+	while (at < len) {
+		uint16_t tag = (uint16_t)get_le(data + at, 2);
+		size_t flen = (size_t)get_le(data + at + 2, 4);
+		const uint8_t *v = data + at + 6;
+		at += 6 + flen;
+		if (tag != TAG_SAMPLE || flen != 8 + 40 * (size_t)r->nevents) /* checked in the first pass */
+			continue;
+		s.t = get_le(v, 8);
+		for (uint32_t i = 0; i < r->nevents; i++) {
+			s.running[i] = get_le(v + 8 + 40 * i, 8);
+			for (int k = 0; k < 4; k++)
+				s.box[i][k] = get_le(v + 16 + 40 * i + 8 * k, 8);
+		}
+		on_sample(ctx, r, &s);
+	}
+	return UNC_OK;
+}

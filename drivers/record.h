@@ -1,0 +1,125 @@
+/* Stored results: one versioned, self-describing binary record per run,
+ * written by uncore.efi (-o var) and read back by `var show` and by the host
+ * decoder (tools/uncore_decode.c).
+ *
+ *   header  magic "UNCR", u16 layout version, u16 header size, u32 body
+ *           length, u32 CRC-32 of the body (all little-endian)
+ *   body    a sequence of fields: u16 tag, u32 length, value
+ *
+ * Every field is declared once, in the tables below (tag, member, type);
+ * the same tables drive the encoder and the decoder, so no offset or size
+ * is written twice. Events and interval samples are repeated fields; an
+ * event's own fields form a nested body. Unknown tags are skipped, so a
+ * newer writer's extra fields do not break an older reader; a different
+ * layout version is refused. */
+#ifndef UNC_RECORD_H
+#define UNC_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "status.h"
+
+#define REC_MAGIC        0x52434E55u /* "UNCR" */
+#define REC_VERSION      1
+#define REC_HEADER_SIZE  16
+#define REC_MAX_EVENTS   32
+#define REC_MAX_BUSY     16
+#define REC_MAX_FAULTS   16
+#define REC_STR          64
+#define REC_LONG_STR     200
+
+struct rec_time { /* EFI_TIME's fields */
+	uint16_t year;
+	uint8_t month, day, hour, minute, second, daylight;
+	uint32_t nanosecond;
+	int16_t timezone;
+	uint8_t valid; /* GetTime succeeded */
+};
+
+struct rec_event {
+	char name[REC_STR];
+	uint8_t unit, code, umask, thr, inv, edge, imc, moved;
+	uint64_t box[4];
+	uint64_t running; /* ticks */
+};
+
+struct rec_busy {
+	uint32_t msr;
+	uint64_t value;
+};
+
+struct rec_fault {
+	uint32_t msr;
+	uint8_t write;
+};
+
+/* Everything a record holds except the interval samples (see rec_walk). */
+struct rec {
+	/* identity */
+	char tool[REC_STR];
+	char command[16];         /* "stat", "bw", "info" */
+	struct rec_time time;
+	uint32_t status;          /* the run's enum unc_status */
+	/* the platform facts of `info` */
+	char vendor[16], brand[REC_STR], topology[REC_STR], model_name[REC_STR];
+	uint32_t family, model, stepping, cores, threads, phys_bits;
+	uint8_t hypervisor, msr_mode, msrs_probed, in_use_known, in_use;
+	char emulator[REC_LONG_STR];
+	uint32_t cbo_config_st;
+	uint64_t cbo_config_raw;
+	uint32_t cbo_count, selects_checked;
+	uint64_t global_ctrl;
+	uint32_t nbusy;
+	struct rec_busy busy[REC_MAX_BUSY];
+	uint32_t host_bridge_st, mchbar_st;
+	uint16_t hb_vendor, hb_device;
+	uint64_t mchbar_raw;
+	uint64_t tsc_hz;
+	uint32_t nfaults;
+	struct rec_fault faults[REC_MAX_FAULTS];
+	uint32_t verdict;
+	char verdict_reason[REC_LONG_STR];
+	/* the measurement (stat, bw) */
+	uint32_t ncbo, ngroups, rotations;
+	uint8_t per_box;
+	uint64_t elapsed;          /* ticks, first enable to last sample */
+	uint64_t interval;         /* ticks; 0 without -I */
+	uint64_t imc_base;
+	uint32_t nevents;
+	struct rec_event ev[REC_MAX_EVENTS];
+	uint32_t nintervals;       /* interval samples in the record */
+};
+
+/* An interval sample: the time since the start and every event's running
+ * totals then (the report takes the difference of two). */
+struct rec_sample {
+	uint64_t t;
+	uint64_t box[REC_MAX_EVENTS][4];
+	uint64_t running[REC_MAX_EVENTS];
+};
+
+/* A growable byte buffer; `cap` is fixed by the caller. */
+struct rec_buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool overflow;
+};
+
+/* Encoding: rec_begin, rec_put (the fields of r), rec_put_sample per
+ * interval, rec_end (which fills in the header). */
+void rec_begin(struct rec_buf *b);
+void rec_put(struct rec_buf *b, const struct rec *r);
+void rec_put_sample(struct rec_buf *b, const struct rec *r, const struct rec_sample *s);
+/* Appends bytes encoded elsewhere (samples gathered during the run). */
+void rec_put_raw(struct rec_buf *b, const void *p, size_t n);
+enum unc_status rec_end(struct rec_buf *b);
+
+/* Decoding: checks the header, the CRC and every field, fills *ret; calls
+ * on_sample (may be NULL) for each interval sample in order. On error
+ * writes one line naming the problem into err. */
+enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *ret,
+			   void (*on_sample)(void *ctx, const struct rec *r, const struct rec_sample *s), void *ctx,
+			   char *err, size_t errsize);
+
+#endif

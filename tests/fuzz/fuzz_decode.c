@@ -1,0 +1,56 @@
+/* libFuzzer harness for stored-results decoding: the record decoder and
+ * printer (drivers/record.c, drivers/recmap.c) and the VARS image parser
+ * (tools/varsrc.c). Any input must give a result or a one-line error; never
+ * a crash, an out-of-bounds access or undefined behaviour. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../drivers/recmap.h"
+#include "../../tools/varsrc.h"
+
+static char text[1 << 20];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[300];
+	struct strbuf sb;
+	struct varstore vs;
+
+	if (size < 1)
+		return 0;
+	uint8_t mode = data[0];
+	data++, size--;
+	if (mode & 1) {
+		/* a VARS image, then every record found in it */
+		if (varsrc_image(&vs, data, size, err, sizeof(err)))
+			return 0;
+		char name[VAR_NAME_MAX + 8] = "";
+		static uint8_t buf[1 << 16];
+		size_t len;
+		while (vs.next(vs.ctx, name, sizeof(name)) == UNC_OK)
+			if (!var_load(&vs, name, buf, sizeof(buf), &len, err, sizeof(err)))
+				;
+		return 0;
+	}
+	if (mode & 2) {
+		/* The input as the fields of a record with a valid header and
+		 * CRC, so that the field parser itself gets fuzzed. */
+		static uint8_t wrapped[1 << 16];
+		if (size > sizeof(wrapped) - REC_HEADER_SIZE)
+			size = sizeof(wrapped) - REC_HEADER_SIZE;
+		struct rec_buf b = { wrapped, 0, sizeof(wrapped), false };
+		rec_begin(&b);
+		rec_put_raw(&b, data, size);
+		rec_end(&b);
+		data = wrapped;
+		size = b.len;
+	}
+	strbuf_init(&sb, text, sizeof(text));
+	struct out o = strbuf_out(&sb);
+	enum report_format fmt = (mode >> 2) % 3 == 0 ? REPORT_HUMAN : (mode >> 2) % 3 == 1 ? REPORT_CSV : REPORT_JSON;
+	err[0] = 'x';
+	if (rec_print(&o, data, size, fmt, "Fuzz", err, sizeof(err)) != UNC_OK && err[0] == '\0')
+		abort(); /* a failure always says why */
+	return 0;
+}

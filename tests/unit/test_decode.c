@@ -1,0 +1,212 @@
+/* tools/uncore_decode end to end: efivarfs files, a directory with chunks,
+ * an OVMF VARS image, and broken inputs (one line, exit 1, no crash). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../drivers/record.h"
+#include "../../drivers/varstore.h"
+#include "fake_vars.h"
+#include "t.h"
+
+#define DECODE "build/uncore_decode"
+#define GUID "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
+
+static char dir[] = "/tmp/uncore_decode_test.XXXXXX";
+static char out[65536];
+static struct fake_vars fv;
+static uint8_t rec[1 << 16];
+static size_t reclen;
+
+static int run(const char *args)
+{
+	char cmd[1024], path[300];
+
+	snprintf(cmd, sizeof(cmd), "%s %s > %s/out 2>&1", DECODE, args, dir);
+	int st = system(cmd);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(out, 1, sizeof(out) - 1, f) : 0;
+	out[n] = '\0';
+	if (f)
+		fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A record of a small stat run, stored through the real chunking code. */
+static void make_record(void)
+{
+	static struct rec r;
+	struct rec_buf b = { rec, 0, sizeof(rec), false };
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.tool, "uncore.efi 0.1.0");
+	strcpy(r.command, "stat");
+	strcpy(r.vendor, "GenuineIntel");
+	r.tsc_hz = 1000000000;
+	r.ncbo = 4;
+	r.ngroups = 1;
+	r.elapsed = 2000000000;
+	r.nevents = 1;
+	strcpy(r.ev[0].name, "UNC_ARB_TRK_REQUESTS.ALL");
+	r.ev[0].unit = 1;
+	r.ev[0].code = 0x81;
+	r.ev[0].umask = 0x01;
+	r.ev[0].box[0] = 6000000;
+	r.ev[0].running = 2000000000;
+	rec_begin(&b);
+	rec_put(&b, &r);
+	rec_end(&b);
+	reclen = b.len;
+}
+
+/* Writes the fake store's variables as efivarfs files. */
+static void dump(const char *sub)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	mkdir(path, 0755);
+	for (unsigned i = 0; i < fv.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s-" GUID, dir, sub, fv.v[i].name);
+		FILE *f = fopen(path, "wb");
+		uint8_t attr[4] = { 7, 0, 0, 0 };
+		fwrite(attr, 1, 4, f);
+		fwrite(fv.v[i].data, 1, fv.v[i].len, f);
+		fclose(f);
+	}
+}
+
+static const char *table =
+	"UNC_ARB_TRK_REQUESTS.ALL                                6000000          3000000.000  events  100.00%\n";
+
+static void efivarfs_sources(void)
+{
+	unsigned chunks;
+	char err[200], args[600];
+
+	fake_vars_init(&fv, 100000, 1 << 20);
+	T_EQ(var_save(&fv.vs, "UncoreResults", rec, reclen, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(var_save(&fv.vs, "Chunked", rec, reclen, 64, &chunks, err, sizeof(err)), UNC_OK);
+	T_ASSERT(chunks > 3);
+	dump("vars");
+	fake_vars_free(&fv);
+
+	snprintf(args, sizeof(args), "%s/vars/UncoreResults-" GUID, dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "record UncoreResults: `stat` by uncore.efi 0.1.0 at an unknown time, exit status: success\n");
+	T_CONTAINS(out, table);
+	snprintf(args, sizeof(args), "%s/vars Chunked", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, table);
+	snprintf(args, sizeof(args), "-j %s/vars Chunked", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "\"count\":6000000,");
+	T_EQ(out[0], '{');
+	snprintf(args, sizeof(args), "-x , %s/vars", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "6000000,,UNC_ARB_TRK_REQUESTS.ALL,2000000000,100.00\n");
+	snprintf(args, sizeof(args), "--list %s/vars", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "Chunked ");
+	T_CONTAINS(out, "UncoreResults ");
+	T_NOT_CONTAINS(out, ".0001");
+
+	/* a missing chunk, a cut file, a foreign name */
+	snprintf(args, sizeof(args), "rm %s/vars/Chunked.0002-" GUID, dir);
+	T_EQ(system(args), 0);
+	snprintf(args, sizeof(args), "%s/vars Chunked", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: Chunked: truncated chunk set: Chunked.0002 is missing (the index names 10 chunks)\n");
+	snprintf(args, sizeof(args), "truncate -s 30 %s/vars/UncoreResults-" GUID, dir);
+	T_EQ(system(args), 0);
+	snprintf(args, sizeof(args), "%s/vars", dir);
+	T_EQ(run(args), 1);
+	T_CONTAINS(out, "uncore_decode: UncoreResults: truncated: the header announces ");
+	T_EQ(strchr(out, '\n'), out + strlen(out) - 1);
+	snprintf(args, sizeof(args), "/etc/hostname");
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: /etc/hostname: not an uncore.efi variable: the name must end in -" GUID "\n");
+	T_EQ(run("/nonexistent/x"), 1);
+	T_EQ(run(""), 2);
+}
+
+/* A VARS image made here, in the layout of ../shared/notes/platform.md. */
+static size_t put_var(uint8_t *img, size_t at, const char *name, const uint8_t guid[16], uint8_t state,
+		      const uint8_t *data, size_t len)
+{
+	uint8_t *v = img + at;
+	size_t nsize = 2 * (strlen(name) + 1);
+
+	memset(v, 0, 60);
+	v[0] = 0xAA, v[1] = 0x55, v[2] = state, v[4] = 7;
+	memcpy(v + 36, &(uint32_t){ (uint32_t)nsize }, 4);
+	memcpy(v + 40, &(uint32_t){ (uint32_t)len }, 4);
+	memcpy(v + 44, guid, 16);
+	for (size_t i = 0; i <= strlen(name); i++)
+		v[60 + 2 * i] = (uint8_t)name[i], v[61 + 2 * i] = 0;
+	memcpy(v + 60 + nsize, data, len);
+	return at + ((60 + nsize + len + 3) & ~(size_t)3);
+}
+
+static void vars_image(void)
+{
+	static uint8_t img[1 << 18];
+	static const uint8_t ours[16] = { 0x91, 0x5e, 0x3a, 0x7c, 0x4d, 0x2b, 0x86, 0x4f,
+					  0x9e, 0x1a, 0x5d, 0x0c, 0x8b, 0x7f, 0x2a, 0x63 };
+	static const uint8_t other[16] = { 1, 2, 3 };
+	static const uint8_t fs[16] = { 0x8d, 0x2b, 0xf1, 0xff, 0x96, 0x76, 0x8b, 0x4c,
+					0xa9, 0x85, 0x27, 0x47, 0x07, 0x5b, 0x4f, 0x50 };
+	static const uint8_t auth[16] = { 0x78, 0x2c, 0xf3, 0xaa, 0x7b, 0x94, 0x9a, 0x43,
+					  0xa1, 0x80, 0x2e, 0x14, 0x4e, 0xc3, 0x77, 0x92 };
+	char path[300], args[400];
+
+	memset(img, 0xff, sizeof(img));
+	memcpy(img + 16, fs, 16);
+	memcpy(img + 40, "_FVH", 4);
+	img[48] = 72, img[49] = 0;
+	memcpy(img + 72, auth, 16);
+	memcpy(img + 88, &(uint32_t){ 0x20000 }, 4);
+	img[92] = 0x5A, img[93] = 0xFE;
+	size_t at = 72 + 28;
+	uint8_t junk[10] = { 0 };
+	at = put_var(img, at, "UncoreResults", ours, 0x3C, junk, sizeof(junk)); /* deleted: not live */
+	at = put_var(img, at, "UncoreResults", other, 0x3F, junk, sizeof(junk)); /* someone else's */
+	at = put_var(img, at, "UncoreResults", ours, 0x3F, rec, reclen);
+	snprintf(path, sizeof(path), "%s/vars.fd", dir);
+	FILE *f = fopen(path, "wb");
+	fwrite(img, 1, sizeof(img), f);
+	fclose(f);
+	snprintf(args, sizeof(args), "--vars %s", path);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, table);
+	snprintf(args, sizeof(args), "--list --vars %s", path);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "UncoreResults ");
+
+	img[40] = 'X'; /* not a firmware volume */
+	f = fopen(path, "wb");
+	fwrite(img, 1, sizeof(img), f);
+	fclose(f);
+	snprintf(args, sizeof(args), "--vars %s", path);
+	T_EQ(run(args), 1);
+	T_CONTAINS(out, "not an OVMF VARS image: no firmware volume signature _FVH at offset 40\n");
+	(void)at;
+}
+
+int main(void)
+{
+	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(vars_image) };
+	if (!mkdtemp(dir))
+		return 1;
+	make_record();
+	int rc = t_main("decode", cases, sizeof(cases) / sizeof(cases[0]));
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		rc = 1;
+	return rc;
+}

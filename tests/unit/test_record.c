@@ -1,0 +1,320 @@
+/* Stored results: the record layout (drivers/record.c) and the chunked
+ * variable store (drivers/varstore.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../drivers/crc32.h"
+#include "../../drivers/record.h"
+#include "../../drivers/varstore.h"
+#include "fake_vars.h"
+#include "t.h"
+
+static struct rec in, out;
+static struct rec_sample samples[3], seen[3];
+static unsigned nseen;
+static uint8_t buf[1 << 20];
+static char err[300];
+
+/* Every field set, to values that differ from each other. */
+static void fill(struct rec *r, uint32_t nevents)
+{
+	memset(r, 0, sizeof(*r));
+	strcpy(r->tool, "uncore.efi 0.1.0");
+	strcpy(r->command, "stat");
+	r->time = (struct rec_time){ 2026, 11, 21, 21, 45, 7, 1, 123456789, -60, 1 };
+	r->status = 3;
+	strcpy(r->vendor, "GenuineIntel");
+	strcpy(r->brand, "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz");
+	strcpy(r->topology, "CPUID leaf 0xB");
+	strcpy(r->model_name, "Skylake (desktop)");
+	r->family = 6, r->model = 0x5E, r->stepping = 3, r->cores = 4, r->threads = 8, r->phys_bits = 39;
+	r->hypervisor = 1, r->msr_mode = 1, r->msrs_probed = 1, r->in_use_known = 1, r->in_use = 1;
+	strcpy(r->emulator, "NO_CBO_BANKS 5, UCLK 800.000 MHz");
+	r->cbo_config_st = 0, r->cbo_config_raw = 0x5, r->cbo_count = 4, r->selects_checked = 11;
+	r->global_ctrl = 0x20000000;
+	r->nbusy = 2;
+	r->busy[0] = (struct rec_busy){ 0xE01, 0x20000000 };
+	r->busy[1] = (struct rec_busy){ 0x700, 0x408f34 };
+	r->host_bridge_st = 0, r->mchbar_st = 0, r->hb_vendor = 0x8086, r->hb_device = 0x1910;
+	r->mchbar_raw = 0xFED10001, r->tsc_hz = 2600000000ull;
+	r->nfaults = 1;
+	r->faults[0] = (struct rec_fault){ 0x396, 1 };
+	r->verdict = 2;
+	strcpy(r->verdict_reason, "an uncore MSR faulted");
+	r->ncbo = 4, r->ngroups = 2, r->rotations = 99, r->per_box = 1, r->elapsed = 2600123456ull;
+	r->interval = 1000, r->imc_base = 0xFED10000;
+	r->nevents = nevents;
+	for (uint32_t i = 0; i < nevents; i++) {
+		struct rec_event *e = &r->ev[i];
+		snprintf(e->name, sizeof(e->name), "EVENT_%u", i);
+		e->unit = (uint8_t)(i % 4), e->code = (uint8_t)(0x30 + i), e->umask = (uint8_t)(0x80 | i);
+		e->thr = (uint8_t)(i % 32), e->inv = 1, e->edge = 1, e->imc = (uint8_t)(i % 5), e->moved = 1;
+		for (int k = 0; k < 4; k++)
+			e->box[k] = 1000000007ull * (i + 1) + (uint64_t)k;
+		e->running = 2600000000ull - i;
+	}
+}
+
+static void on_sample(void *ctx, const struct rec *r, const struct rec_sample *s)
+{
+	(void)ctx, (void)r;
+	if (nseen < 3)
+		seen[nseen] = *s;
+	nseen++;
+}
+
+static size_t encode(const struct rec *r, unsigned nsamples)
+{
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+
+	rec_begin(&b);
+	rec_put(&b, r);
+	for (unsigned i = 0; i < nsamples; i++)
+		rec_put_sample(&b, r, &samples[i]);
+	T_EQ(rec_end(&b), UNC_OK);
+	return b.len;
+}
+
+static void round_trip_every_field(void)
+{
+	fill(&in, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		memset(&samples[i], 0, sizeof(samples[i]));
+		samples[i].t = 1000000000ull * (i + 1);
+		for (unsigned e = 0; e < 3; e++) {
+			samples[i].running[e] = 1000 * i + e;
+			for (int k = 0; k < 4; k++)
+				samples[i].box[e][k] = 77777ull * i + 100 * e + (uint64_t)k;
+		}
+	}
+	size_t len = encode(&in, 3);
+	nseen = 0;
+	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	T_STREQ(err, "");
+	in.nintervals = 3; /* counted by the decoder */
+	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
+	T_EQ(nseen, 3);
+	T_EQ(memcmp(seen, samples, sizeof(seen)), 0);
+	/* spot checks, field by field */
+	T_STREQ(out.emulator, "NO_CBO_BANKS 5, UCLK 800.000 MHz");
+	T_EQ(out.time.timezone == -60, 1);
+	T_EQ(out.busy[1].value, 0x408f34);
+	T_EQ(out.faults[0].msr, 0x396);
+	T_EQ(out.ev[2].box[3], 3000000024ull);
+	T_EQ(out.mchbar_raw, 0xFED10001);
+	/* the header, as documented */
+	T_EQ(buf[0], 'U');
+	T_EQ(buf[3], 'R');
+	T_EQ(buf[4] | buf[5] << 8, REC_VERSION);
+	T_EQ(crc32_ieee("123456789", 9), 0xCBF43926); /* the check value of CRC-32 */
+}
+
+#define BAD(mutate, want)                                                              \
+	do {                                                                           \
+		size_t len_ = encode(&in, 2);                                          \
+		mutate;                                                                \
+		err[0] = '\0';                                                         \
+		T_EQ(rec_decode(buf, len_, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID); \
+		T_CONTAINS(err, want);                                                 \
+	} while (0)
+
+static void fix_crc(size_t len)
+{
+	uint32_t c = crc32_ieee(buf + REC_HEADER_SIZE, len - REC_HEADER_SIZE);
+	for (int i = 0; i < 4; i++)
+		buf[12 + i] = (uint8_t)(c >> (8 * i));
+}
+
+static void header_crc_and_version_errors(void)
+{
+	fill(&in, 2);
+	BAD(buf[20] ^= 1, "CRC mismatch: the header says 0x");
+	BAD(buf[4] = 2, "record layout version 2; this reader knows version 1");
+	BAD(buf[0] = 'X', "not an uncore record (magic 0x52434e58");
+	BAD(len_ -= 1, "truncated: the header announces");
+	BAD(len_ = 10, "truncated: 10 bytes, shorter than the 16-byte header");
+	BAD((buf[len_] = 0, len_ += 1), "trailing bytes: the header announces");
+	BAD(buf[6] = 20, "header size 20");
+}
+
+static void malformed_fields(void)
+{
+	fill(&in, 2);
+	/* the first field is tool (tag 1): make its length run past the end */
+	BAD((buf[18] = 0xff, buf[19] = 0xff, buf[20] = 0xff, fix_crc(len_)), "field 0x0001 claims");
+	/* status (tag 4) with the wrong length: write a record by hand */
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+	rec_begin(&b);
+	uint8_t bad_status[] = { 4, 0, 3, 0, 0, 0, 1, 2, 3 };
+	rec_put_raw(&b, bad_status, sizeof(bad_status));
+	rec_end(&b);
+	T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "field 'status' has 3 bytes, not 4");
+	/* a repeated scalar */
+	rec_begin(&b);
+	uint8_t twice[] = { 2, 0, 1, 0, 0, 0, 'x', 2, 0, 1, 0, 0, 0, 'y' };
+	rec_put_raw(&b, twice, sizeof(twice));
+	rec_end(&b);
+	T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "field 'command' appears twice");
+	/* a string longer than its field */
+	rec_begin(&b);
+	uint8_t longcmd[6 + 20] = { 2, 0, 20, 0, 0, 0 };
+	memset(longcmd + 6, 'a', 20);
+	rec_put_raw(&b, longcmd, sizeof(longcmd));
+	rec_end(&b);
+	T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "field 'command' is 20 bytes long, at most 15");
+	/* an unknown tag is skipped; no command is an error */
+	rec_begin(&b);
+	uint8_t unknown[] = { 0x99, 0x77, 2, 0, 0, 0, 1, 2 };
+	rec_put_raw(&b, unknown, sizeof(unknown));
+	rec_end(&b);
+	T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "the record names no command");
+	/* samples must follow the events they describe */
+	fill(&in, 0);
+	rec_begin(&b);
+	rec_put(&b, &in);
+	memset(&samples[0], 0, sizeof(samples[0]));
+	rec_put_sample(&b, &in, &samples[0]);
+	uint8_t late_event[] = { 0x47, 0, 0, 0, 0, 0 }; /* an (empty) event TLV */
+	rec_put_raw(&b, late_event, sizeof(late_event));
+	rec_end(&b);
+	T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "an event after the interval samples");
+}
+
+/* ---- the chunked store ---- */
+
+static struct fake_vars fv;
+static uint8_t data[200000], back[200000];
+
+static void fill_data(size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		data[i] = (uint8_t)(i * 131 + 7);
+}
+
+static unsigned our_vars(void)
+{
+	return fv.n;
+}
+
+/* max_var 1000 and the name "R": a chunk R.0001 takes 2*(1+6) = 14 bytes
+ * of name, so a chunk carries 986 bytes. */
+static void chunking_boundaries(void)
+{
+	static const struct {
+		size_t len;
+		unsigned chunks;
+	} cases[] = { { 986, 0 }, { 987, 2 }, { 1972, 2 }, { 1973, 3 }, { 20, 0 }, { 98600, 100 } };
+	size_t len;
+	unsigned chunks;
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		fake_vars_init(&fv, 1000, 1 << 20);
+		fill_data(cases[c].len);
+		T_EQ(var_save(&fv.vs, "R", data, cases[c].len, 0, &chunks, err, sizeof(err)), UNC_OK);
+		if (chunks != cases[c].chunks)
+			t_fail(__FILE__, __LINE__, "%zu bytes: %u chunks, want %u", cases[c].len, chunks, cases[c].chunks);
+		T_EQ(our_vars(), chunks ? chunks + 1 : 1);
+		T_EQ(var_load(&fv.vs, "R", back, sizeof(back), &len, err, sizeof(err)), UNC_OK);
+		T_EQ(len, cases[c].len);
+		T_EQ(memcmp(back, data, len), 0);
+		fake_vars_free(&fv);
+	}
+	/* --var-chunk caps the chunk size */
+	fake_vars_init(&fv, 1000, 1 << 20);
+	fill_data(1000);
+	T_EQ(var_save(&fv.vs, "R", data, 1000, 100, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 10);
+	/* a smaller record replaces a chunked one: no chunk is left over */
+	T_EQ(var_save(&fv.vs, "R", data, 50, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(our_vars(), 1);
+	fake_vars_free(&fv);
+}
+
+static void truncated_chunk_sets(void)
+{
+	size_t len;
+	unsigned chunks;
+
+	fake_vars_init(&fv, 1000, 1 << 20);
+	fill_data(3000);
+	T_EQ(var_save(&fv.vs, "Run1", data, 3000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 4);
+	fv.vs.set(fv.vs.ctx, "Run1.0002", NULL, 0);
+	T_EQ(var_load(&fv.vs, "Run1", back, sizeof(back), &len, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "truncated chunk set: Run1.0002 is missing (the index names 4 chunks)");
+	/* a short last chunk */
+	T_EQ(var_save(&fv.vs, "Run1", data, 3000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	fv.vs.set(fv.vs.ctx, "Run1.0004", data, 10);
+	T_EQ(var_load(&fv.vs, "Run1", back, sizeof(back), &len, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "truncated chunk set: 2950 bytes in 4 chunks, the index announces 3000");
+	/* a changed byte */
+	T_EQ(var_save(&fv.vs, "Run1", data, 3000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	uint8_t one = 0;
+	fv.vs.set(fv.vs.ctx, "Run1.0004", &one, 1);
+	T_EQ(var_load(&fv.vs, "Run1", back, sizeof(back), &len, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "truncated chunk set");
+	T_EQ(var_save(&fv.vs, "Run1", data, 3000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	uint8_t *p = fv.v[0].data;
+	for (unsigned i = 0; i < fv.n; i++)
+		if (!strcmp(fv.v[i].name, "Run1.0003"))
+			p = fv.v[i].data;
+	p[5] ^= 0xff;
+	T_EQ(var_load(&fv.vs, "Run1", back, sizeof(back), &len, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "the chunks of Run1 do not match the index's CRC");
+	/* delete takes the chunks too */
+	T_EQ(var_delete(&fv.vs, "Run1", err, sizeof(err)), UNC_OK);
+	T_EQ(our_vars(), 0);
+	T_EQ(var_delete(&fv.vs, "Run1", err, sizeof(err)), UNC_E_NOT_FOUND);
+	T_STREQ(err, "no stored record named Run1");
+	fake_vars_free(&fv);
+}
+
+static void store_full(void)
+{
+	unsigned chunks;
+	size_t len;
+
+	/* too large for the store: refused before anything changes */
+	fake_vars_init(&fv, 1000, 8000);
+	fill_data(500);
+	T_EQ(var_save(&fv.vs, "Keep", data, 500, 0, &chunks, err, sizeof(err)), UNC_OK);
+	fill_data(20000);
+	T_EQ(var_save(&fv.vs, "Keep", data, 20000, 0, &chunks, err, sizeof(err)), UNC_E_NO_MEMORY);
+	T_CONTAINS(err, "the variable store has ");
+	T_CONTAINS(err, " bytes free; the record needs about ");
+	T_EQ(var_load(&fv.vs, "Keep", back, sizeof(back), &len, err, sizeof(err)), UNC_OK);
+	T_EQ(len, 500); /* the old record stays */
+	fake_vars_free(&fv);
+
+	/* full half-way: every chunk written is deleted again */
+	fake_vars_init(&fv, 1000, 1 << 20);
+	fv.fail_after = 3;
+	fill_data(5000);
+	T_EQ(var_save(&fv.vs, "Big", data, 5000, 0, &chunks, err, sizeof(err)), UNC_E_NO_MEMORY);
+	T_STREQ(err, "the variable store is full after 2 of 6 chunks (out of memory); the 2 written were deleted, "
+		     "nothing is stored");
+	T_EQ(our_vars(), 0);
+	fake_vars_free(&fv);
+
+	/* the index write fails: the chunks go too */
+	fake_vars_init(&fv, 1000, 1 << 20);
+	fv.fail_after = 7;
+	T_EQ(var_save(&fv.vs, "Big", data, 5000, 0, &chunks, err, sizeof(err)), UNC_E_NO_MEMORY);
+	T_CONTAINS(err, "cannot write the index variable Big");
+	T_EQ(our_vars(), 0);
+	fake_vars_free(&fv);
+
+	fake_vars_init(&fv, 1000, 1 << 20);
+	T_EQ(var_save(&fv.vs, "bad name", data, 5, 0, &chunks, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "bad variable name 'bad name'");
+	fake_vars_free(&fv);
+}
+
+T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
+       T_CASE(chunking_boundaries), T_CASE(truncated_chunk_sets), T_CASE(store_full))

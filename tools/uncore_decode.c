@@ -1,0 +1,165 @@
+/* uncore_decode: stored uncore.efi results, read on the host.
+ *
+ *   uncore_decode [-x SEP | -j] FILE                an efivarfs file NAME-GUID
+ *   uncore_decode [-x SEP | -j] DIR [NAME]          a directory of them (e.g. /sys/firmware/efi/efivars)
+ *   uncore_decode [-x SEP | -j] --vars IMAGE [NAME] an OVMF/edk2 VARS image
+ *   uncore_decode --list (DIR | --vars IMAGE)       the records there
+ *
+ * Prints the record as the console showed it (the same report code), as
+ * CSV (-x) or JSON (-j). Anything wrong with the input gets one line on
+ * stderr naming the problem and exit status 1; bad usage exits 2. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../drivers/recmap.h"
+#include "../drivers/varstore.h"
+#include "varsrc.h"
+
+#define MAX_RECORD (64u << 20)
+
+static void write_stdout(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	fwrite(s, 1, n, stdout);
+}
+
+static int die(const char *what, const char *msg)
+{
+	fprintf(stderr, "uncore_decode: %s: %s\n", what, msg);
+	return 1;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: uncore_decode [-x SEP | -j] (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
+			"       uncore_decode --list (DIR | --vars IMAGE)\n");
+	return 2;
+}
+
+static uint8_t *slurp(const char *path, size_t *ret_len, char *err, size_t errsize)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errsize, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			if (cap >= MAX_RECORD * 2) {
+				snprintf(err, errsize, "larger than %u bytes", MAX_RECORD * 2);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			uint8_t *t = realloc(buf, cap *= 2);
+			if (!t)
+				free(buf);
+			buf = t;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		snprintf(err, errsize, "out of memory");
+	*ret_len = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	enum report_format format = REPORT_HUMAN;
+	const char *image = NULL, *path = NULL, *name = VAR_DEFAULT_NAME;
+	bool list = false, named = false;
+	char err[300];
+	struct varstore vs;
+	static char dirbuf[4096], namebuf[VAR_NAME_MAX + 8];
+	uint8_t *img = NULL;
+	size_t len;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j"))
+			format = REPORT_JSON;
+		else if (!strcmp(argv[i], "-x") && i + 1 < argc)
+			format = REPORT_CSV, i++;
+		else if (!strcmp(argv[i], "--list"))
+			list = true;
+		else if (!strcmp(argv[i], "--vars") && i + 1 < argc)
+			image = argv[++i];
+		else if (argv[i][0] == '-')
+			return usage();
+		else if (!path && !image)
+			path = argv[i];
+		else if (!named)
+			name = argv[i], named = true;
+		else
+			return usage();
+	}
+	if (!path && !image)
+		return usage();
+	if (!var_name_ok(name))
+		return die(name, "bad record name (1 to 24 letters, digits, '_' or '-')");
+
+	if (image) {
+		if (!(img = slurp(image, &len, err, sizeof(err))))
+			return die(image, err);
+		if (varsrc_image(&vs, img, len, err, sizeof(err))) {
+			free(img);
+			return die(image, err);
+		}
+	} else {
+		struct stat sb;
+		if (stat(path, &sb))
+			return die(path, strerror(errno));
+		if (S_ISDIR(sb.st_mode)) {
+			varsrc_dir(&vs, path);
+		} else {
+			/* one efivarfs file NAME-GUID: its directory holds any chunks */
+			static const char suffix[] = "-" UNC_GUID_TEXT;
+			const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+			size_t n = strlen(base), s = sizeof(suffix) - 1;
+			if (n <= s || strcmp(base + n - s, suffix))
+				return die(path, "not an uncore.efi variable: the name must end in -" UNC_GUID_TEXT);
+			if (named || n - s >= sizeof(namebuf))
+				return usage();
+			memcpy(namebuf, base, n - s);
+			namebuf[n - s] = '\0';
+			name = namebuf;
+			snprintf(dirbuf, sizeof(dirbuf), "%.*s", base == path ? 1 : (int)(base - path - 1),
+				 base == path ? "." : path);
+			varsrc_dir(&vs, dirbuf);
+		}
+	}
+
+	struct out o = { write_stdout, NULL };
+	uint8_t *buf = malloc(MAX_RECORD);
+	if (!buf) {
+		free(img);
+		return die("uncore_decode", "out of memory");
+	}
+	int rc = 0;
+	if (list) {
+		char n[VAR_NAME_MAX + 8] = "";
+		static struct rec r;
+		while (vs.next(vs.ctx, n, sizeof(n)) == UNC_OK) {
+			if (var_is_chunk(n) || !var_name_ok(n))
+				continue;
+			if (var_load(&vs, n, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+			    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
+				printf("%-24s unreadable: %s\n", n, err);
+			else
+				printf("%-24s %10zu bytes  %-5s %u events\n", n, len, r.command, r.nevents);
+		}
+	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+		   rec_print(&o, buf, len, format, name, err, sizeof(err))) {
+		rc = die(name, err);
+	}
+	free(buf);
+	free(img);
+	return rc;
+}

@@ -1,0 +1,194 @@
+#include "varsrc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../drivers/fmt.h"
+
+/* ---- efivarfs directory ---- */
+
+static char dir_path[4096];
+static DIR *dir_walk;
+
+static enum unc_status d_get(void *ctx, const char *name, uint8_t *buf, size_t cap, size_t *ret_len)
+{
+	char path[4200];
+	uint8_t attr[4];
+
+	(void)ctx;
+	fmt_snprintf(path, sizeof(path), "%s/%s-%s", dir_path, name, UNC_GUID_TEXT);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errno == ENOENT ? UNC_E_NOT_FOUND : UNC_E_DEVICE;
+	if (fread(attr, 1, 4, f) != 4) { /* efivarfs: the attributes come first */
+		fclose(f);
+		return UNC_E_INVALID;
+	}
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f) - 4;
+	fseek(f, 4, SEEK_SET);
+	*ret_len = (size_t)size;
+	if (!buf || (size_t)size > cap) {
+		fclose(f);
+		return UNC_E_RANGE;
+	}
+	size_t got = fread(buf, 1, (size_t)size, f);
+	fclose(f);
+	return got == (size_t)size ? UNC_OK : UNC_E_DEVICE;
+}
+
+static enum unc_status ro_set(void *ctx, const char *name, const uint8_t *buf, size_t len)
+{
+	(void)ctx, (void)name, (void)buf, (void)len;
+	return UNC_E_UNSUPPORTED; /* the decoder never writes */
+}
+
+static enum unc_status d_next(void *ctx, char *name, size_t size)
+{
+	static const char suffix[] = "-" UNC_GUID_TEXT;
+	struct dirent *de;
+
+	(void)ctx;
+	if (!name[0]) {
+		if (dir_walk)
+			closedir(dir_walk);
+		dir_walk = opendir(dir_path);
+	}
+	if (!dir_walk)
+		return UNC_E_NOT_FOUND;
+	while ((de = readdir(dir_walk))) {
+		size_t n = strlen(de->d_name), s = sizeof(suffix) - 1;
+		if (n <= s || strcmp(de->d_name + n - s, suffix) || n - s >= size)
+			continue;
+		memcpy(name, de->d_name, n - s);
+		name[n - s] = '\0';
+		return UNC_OK;
+	}
+	closedir(dir_walk);
+	dir_walk = NULL;
+	return UNC_E_NOT_FOUND;
+}
+
+static enum unc_status ro_query(void *ctx, uint64_t *max_var, uint64_t *remaining)
+{
+	(void)ctx;
+	*max_var = *remaining = 0;
+	return UNC_E_UNSUPPORTED;
+}
+
+void varsrc_dir(struct varstore *vs, const char *dir)
+{
+	fmt_snprintf(dir_path, sizeof(dir_path), "%s", dir);
+	*vs = (struct varstore){ d_get, ro_set, d_next, ro_query, NULL };
+}
+
+/* ---- OVMF VARS image ---- */
+
+#define MAX_VARS 4096
+
+struct img_var {
+	char name[VAR_NAME_MAX + 8];
+	const uint8_t *data;
+	size_t len;
+};
+
+static struct img_var vars[MAX_VARS];
+static unsigned nvars, walk;
+
+static const uint8_t our_guid[16] = { 0x91, 0x5e, 0x3a, 0x7c, 0x4d, 0x2b, 0x86, 0x4f,
+				      0x9e, 0x1a, 0x5d, 0x0c, 0x8b, 0x7f, 0x2a, 0x63 };
+static const uint8_t fs_guid[16] = { 0x8d, 0x2b, 0xf1, 0xff, 0x96, 0x76, 0x8b, 0x4c,
+				     0xa9, 0x85, 0x27, 0x47, 0x07, 0x5b, 0x4f, 0x50 };
+static const uint8_t auth_guid[16] = { 0x78, 0x2c, 0xf3, 0xaa, 0x7b, 0x94, 0x9a, 0x43,
+				       0xa1, 0x80, 0x2e, 0x14, 0x4e, 0xc3, 0x77, 0x92 };
+
+static uint32_t le(const uint8_t *p, int n)
+{
+	uint32_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static enum unc_status i_get(void *ctx, const char *name, uint8_t *buf, size_t cap, size_t *ret_len)
+{
+	(void)ctx;
+	for (unsigned i = 0; i < nvars; i++) {
+		if (strcmp(vars[i].name, name))
+			continue;
+		*ret_len = vars[i].len;
+		if (!buf || vars[i].len > cap)
+			return UNC_E_RANGE;
+		memcpy(buf, vars[i].data, vars[i].len);
+		return UNC_OK;
+	}
+	return UNC_E_NOT_FOUND;
+}
+
+static enum unc_status i_next(void *ctx, char *name, size_t size)
+{
+	(void)ctx;
+	if (!name[0])
+		walk = 0;
+	if (walk >= nvars)
+		return UNC_E_NOT_FOUND;
+	fmt_snprintf(name, size, "%s", vars[walk++].name);
+	return UNC_OK;
+}
+
+#define FAIL(...)                                         \
+	do {                                              \
+		fmt_snprintf(err, errsize, __VA_ARGS__); \
+		return UNC_E_INVALID;                     \
+	} while (0)
+
+enum unc_status varsrc_image(struct varstore *vs, const uint8_t *img, size_t len, char *err, size_t errsize)
+{
+	nvars = 0;
+	if (len < 64 || memcmp(img + 40, "_FVH", 4))
+		FAIL("not an OVMF VARS image: no firmware volume signature _FVH at offset 40");
+	if (memcmp(img + 16, fs_guid, 16))
+		FAIL("not an OVMF VARS image: the firmware volume is not an NV variable store");
+	size_t hdr = le(img + 48, 2);
+	if (hdr < 56 || hdr + 28 > len)
+		FAIL("VARS image: firmware volume header length %zu is impossible for a %zu-byte image", hdr, len);
+	const uint8_t *vsh = img + hdr;
+	if (memcmp(vsh, auth_guid, 16))
+		FAIL("VARS image: the variable store is not the authenticated format this decoder reads");
+	size_t store = le(vsh + 16, 4);
+	if (vsh[20] != 0x5A || vsh[21] != 0xFE)
+		FAIL("VARS image: variable store format 0x%02x / state 0x%02x (want 0x5a / 0xfe)", vsh[20], vsh[21]);
+	if (store < 28 || store > len - hdr)
+		FAIL("VARS image: variable store of %zu bytes does not fit the %zu-byte image", store, len);
+	size_t at = hdr + 28, end = hdr + store;
+	while (at + 60 <= end) {
+		const uint8_t *v = img + at;
+		if (le(v, 2) != 0x55AA)
+			break; /* the end of the variables written so far */
+		uint8_t state = v[2];
+		size_t nsize = le(v + 36, 4), dsize = le(v + 40, 4);
+		if (nsize > end - at - 60 || dsize > end - at - 60 - nsize)
+			FAIL("VARS image: the variable at offset 0x%zx runs past the store", at);
+		const uint8_t *nm = v + 60, *data = nm + nsize;
+		if (state == 0x3F && !memcmp(v + 44, our_guid, 16) && nsize >= 2 && nsize % 2 == 0) {
+			if (nvars == MAX_VARS)
+				FAIL("VARS image: more than %d variables of ours", MAX_VARS);
+			struct img_var *x = &vars[nvars];
+			size_t k = 0, chars = nsize / 2 - 1;
+			for (; k < chars && k < sizeof(x->name) - 1; k++) {
+				uint32_t c = le(nm + 2 * k, 2);
+				x->name[k] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+			}
+			x->name[k] = '\0';
+			x->data = data;
+			x->len = dsize;
+			nvars++;
+		}
+		at += (60 + nsize + dsize + 3) & ~(size_t)3;
+	}
+	*vs = (struct varstore){ i_get, ro_set, i_next, ro_query, NULL };
+	return UNC_OK;
+}
