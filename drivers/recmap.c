@@ -183,7 +183,7 @@ static void replay_sample(void *ctx, const struct rec *r, const struct rec_sampl
 	stat_mark(run, s->t);
 }
 
-enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum report_format format,
+enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum report_format format, const char *sep,
 			  const char *stored_as, char *err, size_t errsize)
 {
 	static struct rec r;
@@ -196,7 +196,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 	struct hw hw = { .tick_hz = r.tsc_hz, .msr_mode = (enum hw_msr_mode)r.msr_mode,
 			 .emulator = r.msr_mode == HW_MSR_EMULATED ? r.emulator : NULL };
 	struct report_opts ro = { .format = format, .per_box = r.per_box, .intervals = r.nintervals > 0 };
-	fmt_snprintf(ro.sep, sizeof(ro.sep), ",");
+	fmt_snprintf(ro.sep, sizeof(ro.sep), "%s", sep && *sep ? sep : ",");
 	if (!hw.tick_hz) {
 		fmt_snprintf(err, errsize, "the record has no TSC frequency");
 		return UNC_E_INVALID;
@@ -206,8 +206,8 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		if (r.time.valid)
 			fmt_snprintf(when, sizeof(when), "%04u-%02u-%02u %02u:%02u:%02u", r.time.year, r.time.month, r.time.day,
 				     r.time.hour, r.time.minute, r.time.second);
-		out_printf(o, "%s%s%s%s: `%s` by %s at %s, exit status: %s\n", format == REPORT_CSV ? "# " : "",
-			   stored_as ? "record " : "record", stored_as ? stored_as : "", "", r.command, r.tool, when,
+		out_printf(o, "%srecord%s%s: `%s` by %s at %s, exit status: %s\n", format == REPORT_CSV ? "# " : "",
+			   stored_as ? " " : "", stored_as ? stored_as : "", r.command, r.tool, when,
 			   unc_strerror((enum unc_status)r.status));
 	}
 	if (!strcmp(r.command, "info")) {
@@ -228,8 +228,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		report_header(o, &ro, &hw, &run);
 	if (r.nintervals) {
 		struct replay p = { o, &ro, &hw, &run, bw };
-		static struct rec r2;
-		if ((st = rec_decode(data, len, &r2, replay_sample, &p, err, errsize)))
+		if ((st = rec_decode(data, len, &r, replay_sample, &p, err, errsize))) /* the same again, then the samples */
 			return st;
 		run_from_rec(&run, &r); /* the totals again, for the final report */
 	}

@@ -264,7 +264,7 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 		} else {
 			strbuf_init(&sb, text, tcap);
 			struct out o = strbuf_out(&sb);
-			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, msg, sizeof(msg));
+			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, NULL, msg, sizeof(msg));
 			if (!fst && sb.len >= tcap)
 				fst = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "the JSON text is too long");
 			if (!fst)
@@ -310,7 +310,7 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 	if (cmd->verb == CLI_VAR_SHOW) {
 		st = var_load(vs, cmd->var_name, buf, cap, &len, msg, sizeof(msg));
 		if (!st)
-			st = rec_print(out, buf, len, cmd->report.format, cmd->var_name, msg, sizeof(msg));
+			st = rec_print(out, buf, len, cmd->report.format, cmd->report.sep, cmd->var_name, msg, sizeof(msg));
 		if (st)
 			out_printf(err, "uncore: error: %s: %s\n", cmd->var_name, msg);
 		env->free(buf);

@@ -259,7 +259,10 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 				cmd->report.format = REPORT_JSON;
 			} else if (cmd->verb == CLI_VAR_SHOW && !strcmp(argv[i], "-x") && i + 1 < argc) {
 				cmd->report.format = REPORT_CSV;
-				i++;
+				if (!*argv[++i] || strlen(argv[i]) >= sizeof(cmd->report.sep))
+					FAIL("bad separator '%s' for -x (want 1 to %zu characters)", argv[i],
+					     sizeof(cmd->report.sep) - 1);
+				fmt_snprintf(cmd->report.sep, sizeof(cmd->report.sep), "%s", argv[i]);
 			} else {
 				FAIL("unexpected argument '%s' for 'var %s'", argv[i], op);
 			}

@@ -32,4 +32,15 @@ typedef struct _UNC_EFI_CPU_ARCH_PROTOCOL {
 
 #define UNC_EXCEPT_X64_GP_FAULT 13
 
+/* PI 1.7 Volume 2, 12.10: EFI_TIMER_ARCH_PROTOCOL. */
+#define UNC_EFI_TIMER_ARCH_PROTOCOL_GUID \
+	{ 0x26baccb3, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } }
+
+typedef struct _UNC_EFI_TIMER_ARCH_PROTOCOL {
+	EFI_STATUS(EFIAPI *RegisterHandler)(struct _UNC_EFI_TIMER_ARCH_PROTOCOL *This, VOID *NotifyFunction);
+	EFI_STATUS(EFIAPI *SetTimerPeriod)(struct _UNC_EFI_TIMER_ARCH_PROTOCOL *This, UINT64 TimerPeriod);
+	EFI_STATUS(EFIAPI *GetTimerPeriod)(struct _UNC_EFI_TIMER_ARCH_PROTOCOL *This, UINT64 *TimerPeriod);
+	EFI_STATUS(EFIAPI *GenerateSoftInterrupt)(struct _UNC_EFI_TIMER_ARCH_PROTOCOL *This);
+} UNC_EFI_TIMER_ARCH_PROTOCOL;
+
 #endif

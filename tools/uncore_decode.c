@@ -74,6 +74,7 @@ static uint8_t *slurp(const char *path, size_t *ret_len, char *err, size_t errsi
 int main(int argc, char **argv)
 {
 	enum report_format format = REPORT_HUMAN;
+	const char *sep = ",";
 	const char *image = NULL, *path = NULL, *name = VAR_DEFAULT_NAME;
 	bool list = false, named = false;
 	char err[300];
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "-j"))
 			format = REPORT_JSON;
 		else if (!strcmp(argv[i], "-x") && i + 1 < argc)
-			format = REPORT_CSV, i++;
+			format = REPORT_CSV, sep = argv[++i];
 		else if (!strcmp(argv[i], "--list"))
 			list = true;
 		else if (!strcmp(argv[i], "--vars") && i + 1 < argc)
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
 	}
 	if (!path && !image)
 		return usage();
+	if (!*sep || strlen(sep) > 7)
+		return die(sep, "bad separator for -x (1 to 7 characters)");
 	if (!var_name_ok(name))
 		return die(name, "bad record name (1 to 24 letters, digits, '_' or '-')");
 
@@ -156,7 +159,7 @@ int main(int argc, char **argv)
 				printf("%-24s %10zu bytes  %-5s %u events\n", n, len, r.command, r.nevents);
 		}
 	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-		   rec_print(&o, buf, len, format, name, err, sizeof(err))) {
+		   rec_print(&o, buf, len, format, sep, name, err, sizeof(err))) {
 		rc = die(name, err);
 	}
 	free(buf);

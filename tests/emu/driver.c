@@ -10,13 +10,17 @@
  * counters through its own native PCI and MMIO paths. A 1 ms periodic timer
  * event rewrites the five IMC counters from the TSC; each value is exact at
  * the moment it is written, so a reader sees the counts of at most one
- * timer period ago. */
+ * timer period ago. OVMF ticks every 10 ms, which would make a 1-second
+ * bandwidth reading up to 1% off, so while loaded the driver sets the
+ * firmware's timer period to 1 ms (EFI_TIMER_ARCH_PROTOCOL) and puts the
+ * old period back on unload. */
 #include <efi.h>
 #include <efilib.h>
 
 #include "../../efi/console.h"
 #include "../../efi/emu_protocol.h"
 #include "../../efi/native.h"
+#include "../../efi/pi.h"
 #include "../../drivers/arith.h"
 #include "launch.h"
 
@@ -34,6 +38,8 @@ static uint32_t saved_mchbar_lo, saved_mchbar_hi; /* the host bridge as we found
 static char description[200];
 static EFI_EVENT timer;
 static const struct pci_addr host_bridge = { 0, 0, 0 };
+static UNC_EFI_TIMER_ARCH_PROTOCOL *timer_arch;
+static UINT64 saved_timer_period; /* 100 ns units; 0: not changed */
 
 /* Model time: TSC ticks since start-up, in ns. */
 static uint64_t now_ns(void)
@@ -109,6 +115,10 @@ static void teardown(bool protocol, bool pci)
 	if (pci) {
 		hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, saved_mchbar_lo);
 		hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, saved_mchbar_hi);
+	}
+	if (timer_arch && saved_timer_period) {
+		timer_arch->SetTimerPeriod(timer_arch, saved_timer_period);
+		saved_timer_period = 0;
 	}
 	BS->FreePages(region_mem, REGION_PAGES);
 }
@@ -193,6 +203,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		teardown(false, true);
 		return fail(&err, s, "cannot start the IMC timer");
 	}
+	static EFI_GUID timer_arch_guid = UNC_EFI_TIMER_ARCH_PROTOCOL_GUID;
+	UINT64 period = 0;
+	if (!EFI_ERROR(BS->LocateProtocol(&timer_arch_guid, NULL, (void **)&timer_arch)) && timer_arch &&
+	    !EFI_ERROR(timer_arch->GetTimerPeriod(timer_arch, &period)) && period > TIMER_100NS &&
+	    !EFI_ERROR(timer_arch->SetTimerPeriod(timer_arch, TIMER_100NS)))
+		saved_timer_period = period;
 
 	emu_describe(&cfg, description, sizeof(description));
 	/* On the image handle, so that `uncore-emu.efi --unload` finds the

@@ -361,4 +361,73 @@ step info 'uncore.efi info'
 expect info has '^MCHBAR: .*: enabled but base is above the physical address width$'
 boot_run
 
+# Results that outlive the boot: stored in EFI variables, then read back on
+# the host from the VARS image with tools/uncore_decode.
+#
+# The console output of a step (less uncore.efi's own notes, "uncore: ...")
+# must equal the decoder's output for the record, less its first line.
+decoded_equals() { # STEP NAME [decoder options]
+	local id=$1 name=$2
+	shift 2
+	diff <(step_output "$dir/serial.txt" "$id" | grep -v '^uncore: ') \
+		<("$TOP/build/uncore_decode" "$@" --vars "$dir/vars.fd" "$name" | tail -n +2)
+}
+
+boot_begin vars Skylake-Client
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_ARB_TRK_REQUESTS.ALL=3M --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate DRAM_IA_REQUESTS=20M'
+expect load rc zero
+step stat 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET --per-box -o var -o fs0:\results.json'
+expect stat rc zero
+expect stat has '^uncore: results stored in EFI variable UncoreResults: [0-9]+ bytes \(vendor GUID 7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63\)$'
+expect stat has '^uncore: results written to fs0:\\results.json: [0-9]+ bytes of JSON$'
+step json '!type fs0:\results.json'
+expect json has '^\{"tool":"uncore.efi","msr_access":"emulated",.*"event":"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo3"'
+step bw 'uncore.efi bw -o var:BwRun'
+expect bw rc zero
+expect bw has '^uncore: results stored in EFI variable BwRun: '
+step long 'uncore.efi -e UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL -I 10 -n 600 -x , -o var:Long'
+expect long rc zero
+expect long has '^uncore: results stored in EFI variable Long: [0-9]+ bytes in [0-9]+ chunks Long\.0001\.\.'
+step show 'uncore.efi var show BwRun'
+expect show rc zero
+expect show has '^record BwRun: `bw` by uncore.efi [0-9.]+ at 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9:]{8}, exit status: success$'
+expect show has '^read +99[0-9]\.[0-9]{3} MB/s'
+step temp 'uncore.efi info -o var:Temp'
+expect temp rc zero
+expect temp has '^uncore: results stored in EFI variable Temp: '
+step list 'uncore.efi var list'
+expect list rc zero
+expect list has '^UncoreResults +[0-9]+  stat '
+expect list has '^BwRun +[0-9]+  bw '
+expect list has '^Long +[0-9]+  stat .*  3$'
+expect list has '^Temp +[0-9]+  info '
+expect list has '^4 records \(vendor GUID 7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63\)$'
+expect list lacks '\.0001'
+step delete 'uncore.efi var delete Temp'
+expect delete rc zero
+expect delete has '^deleted Temp$'
+step delete-again 'uncore.efi var delete Temp'
+expect delete-again rc nonzero
+expect delete-again has '^uncore: error: no stored record named Temp$'
+step show-bad 'uncore.efi var show Bad/Name'
+expect show-bad rc nonzero
+expect show-bad has "^uncore: error: bad variable name 'Bad/Name'"
+# far more than the store holds: refused, the console output kept
+step full 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I,UNC_CBO_CACHE_LOOKUP.ANY_I,UNC_ARB_TRK_REQUESTS.ALL,UNC_ARB_TRK_REQUESTS.WRITES,UNC_ARB_COH_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,DRAM_DATA_READS -I 10 -n 1200 -x , -o var:Huge'
+expect full rc nonzero
+expect full has '^uncore: error: results not stored in Huge: the variable store has [0-9]+ bytes free; the record needs about [0-9]+: not stored$'
+expect full has '^# elapsed '
+step list-after 'uncore.efi var list'
+expect list-after has '^3 records '
+expect list-after lacks '^(Temp|Huge) '
+boot_check decode-stat 'decoded_equals stat UncoreResults'
+boot_check decode-bw 'decoded_equals bw BwRun'
+boot_check decode-long-chunked 'decoded_equals long Long -x ,'
+boot_check decode-json '[ "$(step_output "$dir/serial.txt" json)" = "$("$TOP/build/uncore_decode" -j --vars "$dir/vars.fd")" ]'
+boot_check vars-image-after-delete '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" > "$dir/list.txt" &&
+	grep -q "^Long " "$dir/list.txt" && ! grep -Eq "^(Temp|Huge)" "$dir/list.txt" &&
+	! LC_ALL=C grep -qa "H.u.g.e" "$dir/vars.fd"'
+boot_run
+
 boot_wait

@@ -9,7 +9,7 @@ WORK=$TOP/build/demo
 EMU='uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2.5M --rate UNC_ARB_TRK_REQUESTS.ALL=40M --rate UNC_ARB_TRK_OCCUPANCY.ALL=1.2G --rate DRAM_DATA_READS=312.5M --rate DRAM_DATA_WRITES=125M --rate DRAM_IA_REQUESTS=400M --rate DRAM_GT_REQUESTS=30M --rate DRAM_IO_REQUESTS=5M'
 DEMO_IDS=(emu info table interval bw)
 DEMO_CMDS=("$EMU" 'uncore.efi info'
-	'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_ARB_TRK_OCCUPANCY.ALL,UNC_CLOCK.SOCKET -d 2'
+	'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_ARB_TRK_OCCUPANCY.ALL,UNC_CLOCK.SOCKET -d 2 -o var'
 	'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -I 1000 -n 3'
 	'uncore.efi bw -d 2')
 
@@ -30,3 +30,7 @@ for i in "${!DEMO_IDS[@]}"; do
 	step_output "$log" "${DEMO_IDS[$i]}"
 	echo "(exit status: $(step_rc "$log" "${DEMO_IDS[$i]}"))"
 done
+echo
+echo "QEMU has exited. On the host, the record the table run stored, read back from the VARS image:"
+echo "\$ build/uncore_decode --vars build/demo/demo/vars.fd UncoreResults"
+"$TOP/build/uncore_decode" --vars "$WORK/demo/vars.fd" UncoreResults

@@ -11,6 +11,8 @@
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
+#   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
+#                                        ($dir is the boot's folder: vars.fd, serial.txt)
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
 #   boot_wait                            waits, then prints "ok - NAME.ID" / "FAIL - NAME.ID" per step
 #
@@ -27,7 +29,7 @@ WORK=${WORK:-$TOP/build/qemu}
 boot_begin() {
 	BOOT=$1; BOOT_CPU=$2; shift 2
 	BOOT_EXTRA=("$@")
-	STEPS=(); CMDS=(); EXPECTS=()
+	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=()
 	BOOT_FILES=("$TOP/build/uncore.efi")
 }
 
@@ -35,6 +37,7 @@ boot_begin() {
 boot_file() { BOOT_FILES+=("$1"); }
 
 step() { STEPS+=("$1"); CMDS+=("$2"); }
+boot_check() { CHECK_IDS+=("$1"); CHECKS+=("$2"); }
 expect() { EXPECTS+=("$1"$'\t'"$2"$'\t'"${3:-}"$'\t'"${4:-}"$'\t'"${5:-}"); }
 
 # Checks a rate against its expected value; prints a reason when it is off.
@@ -160,6 +163,20 @@ boot_run_now() {
 			echo "FAIL - $BOOT.$id"
 			printf '    %s\n' "${fails[@]}"
 			sed 's/^/    | /' <<<"$out" | head -n 30
+		fi
+	done
+	local k out2
+	for k in "${!CHECK_IDS[@]}"; do
+		if [ -n "$why" ]; then
+			echo "FAIL - $BOOT.${CHECK_IDS[$k]}"
+			echo "    not checked: $why"
+			continue
+		fi
+		if out2=$(eval "${CHECKS[$k]}" 2>&1); then
+			echo "ok - $BOOT.${CHECK_IDS[$k]}"
+		else
+			echo "FAIL - $BOOT.${CHECK_IDS[$k]}"
+			sed 's/^/    | /' <<<"$out2" | head -n 30
 		fi
 	done
 }
