@@ -200,11 +200,11 @@ void rec_put(struct rec_buf *b, const struct rec *r)
 	put_fields(b, top, NFIELDS(top), (const uint8_t *)r);
 }
 
-void rec_put_sample(struct rec_buf *b, const struct rec *r, const struct rec_sample *s)
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, const struct rec_sample *s)
 {
-	put_tl(b, TAG_SAMPLE, 8 + 40 * (size_t)r->nevents);
+	put_tl(b, TAG_SAMPLE, 8 + 40 * (size_t)nevents);
 	put_le(b, s->t, 8);
-	for (uint32_t i = 0; i < r->nevents; i++) {
+	for (uint32_t i = 0; i < nevents; i++) {
 		put_le(b, s->running[i], 8);
 		for (int k = 0; k < 4; k++)
 			put_le(b, s->box[i][k], 8);

@@ -110,7 +110,7 @@ struct rec_buf {
  * interval, rec_end (which fills in the header). */
 void rec_begin(struct rec_buf *b);
 void rec_put(struct rec_buf *b, const struct rec *r);
-void rec_put_sample(struct rec_buf *b, const struct rec *r, const struct rec_sample *s);
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, const struct rec_sample *s);
 /* Appends bytes encoded elsewhere (samples gathered during the run). */
 void rec_put_raw(struct rec_buf *b, const void *p, size_t n);
 enum unc_status rec_end(struct rec_buf *b);

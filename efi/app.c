@@ -11,6 +11,11 @@
 #include "../drivers/recmap.h"
 #include "../drivers/stat.h"
 
+/* Large structures, one at a time: gnu-efi's linker script stores even
+ * zero-initialised data in the image, so the commands share these. */
+static struct stat_run the_run;
+static struct rec the_rec;
+
 static enum unc_status fail(struct out *err, enum unc_status st, const char *what)
 {
 	out_printf(err, "uncore: error: %s: %s\n", what, unc_strerror(st));
@@ -158,7 +163,7 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
  * 32-bit MMIO read, plus the bookkeeping. Read only. */
 static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
 {
-	static struct stat_run run;
+	struct stat_run *run = &the_run;
 	struct cpu_info cpu;
 	struct imc m;
 	char msg[200], warn[200], ns[32];
@@ -170,22 +175,22 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 		out_printf(err, "uncore: error: %s\n", msg);
 		return st;
 	}
-	run = (struct stat_run){ .imc_base = m.base };
+	*run = (struct stat_run){ .imc_base = m.base };
 	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
 		struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)i };
-		stat_add(&run, &e);
+		stat_add(run, &e);
 	}
-	if ((st = stat_schedule(&run, 0, false)) || (st = stat_start(&run, hw, false))) {
-		out_printf(err, "uncore: error: %s\n", run.err);
+	if ((st = stat_schedule(run, 0, false)) || (st = stat_start(run, hw, false))) {
+		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
 	uint64_t t0 = hw_ticks(hw);
 	for (unsigned i = 0; i < cmd->max_intervals && !st; i++)
-		st = stat_sample(&run);
+		st = stat_sample(run);
 	uint64_t ticks = hw_ticks(hw) - t0;
-	stat_stop(&run, st);
+	stat_stop(run, st);
 	if (st) {
-		out_printf(err, "uncore: error: %s\n", run.err);
+		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
 	fmt_fixed(ns, sizeof(ns), ticks * 1000000000ull / cmd->max_intervals, hw->tick_hz, 1);
@@ -207,7 +212,7 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 				     const struct platform_info *pi, const struct stat_run *run,
 				     const struct rec_buf *samples, enum unc_status run_status, struct out *err)
 {
-	static struct rec r;
+	struct rec *r = &the_rec;
 	char msg[240];
 	enum unc_status st = UNC_OK, fst;
 
@@ -215,16 +220,16 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 		out_printf(err, "uncore: error: results not stored: no storage on this platform\n");
 		return UNC_E_NOT_FOUND;
 	}
-	memset(&r, 0, sizeof(r));
-	fmt_snprintf(r.tool, sizeof(r.tool), "uncore.efi %s", UNC_VERSION);
-	fmt_snprintf(r.command, sizeof(r.command), "%s", command);
+	memset(r, 0, sizeof(*r));
+	fmt_snprintf(r->tool, sizeof(r->tool), "uncore.efi %s", UNC_VERSION);
+	fmt_snprintf(r->command, sizeof(r->command), "%s", command);
 	if (env->get_time)
-		env->get_time(&r.time);
-	r.status = run_status;
-	rec_from_info(&r, pi);
+		env->get_time(&r->time);
+	r->status = run_status;
+	rec_from_info(r, pi);
 	if (run) {
-		rec_from_run(&r, run, &cmd->report);
-		r.interval = cmd->interval_ms;
+		rec_from_run(r, run, &cmd->report);
+		r->interval = cmd->interval_ms;
 	}
 	size_t cap = 65536 + (samples ? samples->len : 0);
 	struct rec_buf b = { env->alloc(cap), 0, cap, false };
@@ -233,7 +238,7 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 		return UNC_E_NO_MEMORY;
 	}
 	rec_begin(&b);
-	rec_put(&b, &r);
+	rec_put(&b, r);
 	if (samples)
 		rec_put_raw(&b, samples->p, samples->len);
 	if ((st = rec_end(&b))) {
@@ -317,7 +322,7 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 		return st;
 	}
 	/* list: every record under our GUID, chunks folded into their record */
-	static struct rec r;
+	struct rec *r = &the_rec;
 	unsigned n = 0;
 	name[0] = '\0';
 	out_printf(out, "%-24s %10s  %-8s %-19s  %s\n", "name", "bytes", "command", "stored", "events");
@@ -326,15 +331,15 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 			continue;
 		n++;
 		if (var_load(vs, name, buf, cap, &len, msg, sizeof(msg)) ||
-		    rec_decode(buf, len, &r, NULL, NULL, msg, sizeof(msg))) {
+		    rec_decode(buf, len, r, NULL, NULL, msg, sizeof(msg))) {
 			out_printf(out, "%-24s %10s  unreadable: %s\n", name, "-", msg);
 			continue;
 		}
 		char when[24] = "-";
-		if (r.time.valid)
-			fmt_snprintf(when, sizeof(when), "%04u-%02u-%02u %02u:%02u:%02u", r.time.year, r.time.month, r.time.day,
-				     r.time.hour, r.time.minute, r.time.second);
-		out_printf(out, "%-24s %10zu  %-8s %-19s  %u\n", name, len, r.command, when, r.nevents);
+		if (r->time.valid)
+			fmt_snprintf(when, sizeof(when), "%04u-%02u-%02u %02u:%02u:%02u", r->time.year, r->time.month, r->time.day,
+				     r->time.hour, r->time.minute, r->time.second);
+		out_printf(out, "%-24s %10zu  %-8s %-19s  %u\n", name, len, r->command, when, r->nevents);
 	}
 	env->free(buf);
 	out_printf(out, "%u record%s (vendor GUID " UNC_VAR_GUID_TEXT ")\n", n, n == 1 ? "" : "s");
@@ -348,7 +353,7 @@ struct stat_ctx {
 	struct out *out;
 	bool bw;
 	struct rec_buf *samples; /* -o with -I: the interval samples */
-	struct rec *sample_hdr;
+	uint32_t nevents;
 	unsigned dropped;
 };
 
@@ -371,7 +376,7 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		static struct rec_sample smp;
 		size_t before = c->samples->len;
 		rec_sample_from_run(&smp, r, now);
-		rec_put_sample(c->samples, c->sample_hdr, &smp);
+		rec_put_sample(c->samples, c->nevents, &smp);
 		if (c->samples->overflow)
 			c->samples->len = before;
 	}
@@ -387,32 +392,32 @@ static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
 static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				struct out *out, struct out *err)
 {
-	static struct stat_run run; /* large: keep it off the firmware stack */
+	struct stat_run *run = &the_run; /* large: off the firmware stack */
 	static struct imc imc_found;
-	static struct rec sample_hdr;
 	static struct platform_info pi;
 	struct rec_buf samples = { 0 };
-	struct stat_ctx sc = { env, hw, &cmd->report, out, cmd->verb == CLI_BW, NULL, &sample_hdr, 0 };
+	unsigned stored_samples = 0;
+	struct stat_ctx sc = { env, hw, &cmd->report, out, cmd->verb == CLI_BW, NULL, 0, 0 };
 	struct stat_env senv = { stat_wait, stat_interval, &sc };
 	struct stat_opts o = { 0 };
 	unsigned ncbo;
 	enum unc_status st;
 
-	run = (struct stat_run){ 0 };
+	*run = (struct stat_run){ 0 };
 	if (cmd->verb == CLI_BW) {
 		for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
 			struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)i };
 			fmt_snprintf(e.name, sizeof(e.name), "%s", skl_imc[i].name);
-			stat_add(&run, &e);
+			stat_add(run, &e);
 		}
 	}
 	for (unsigned i = 0; i < cmd->nevents; i++)
-		if ((st = stat_add(&run, &cmd->events[i])))
+		if ((st = stat_add(run, &cmd->events[i])))
 			goto fail;
 	bool imc = false, msr = false;
-	for (unsigned i = 0; i < run.nev; i++) {
-		imc |= run.ev[i].spec.unit == EV_UNIT_IMC;
-		msr |= run.ev[i].spec.unit != EV_UNIT_IMC;
+	for (unsigned i = 0; i < run->nev; i++) {
+		imc |= run->ev[i].spec.unit == EV_UNIT_IMC;
+		msr |= run->ev[i].spec.unit != EV_UNIT_IMC;
 	}
 	struct cpu_info cpu;
 	if ((st = cpu_ready(hw, &cpu, err)))
@@ -428,9 +433,9 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		}
 		if (warn[0])
 			out_printf(err, "uncore: warning: %s\n", warn);
-		run.imc_base = imc_found.base;
+		run->imc_base = imc_found.base;
 	}
-	if ((st = stat_schedule(&run, ncbo, !cmd->no_multiplex)))
+	if ((st = stat_schedule(run, ncbo, !cmd->no_multiplex)))
 		goto fail;
 
 	/* -d alone, or the default second; with -I: -d if given, else -n
@@ -443,24 +448,24 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	o.sample = ms_ticks(hw, APP_SAMPLE_MS);
 
 	if (cmd->verb == CLI_BW)
-		report_bw_header(out, &cmd->report, hw, &run, &imc_found);
+		report_bw_header(out, &cmd->report, hw, run, &imc_found);
 	else
-		report_header(out, &cmd->report, hw, &run);
+		report_header(out, &cmd->report, hw, run);
 	if (wants_output(cmd) && cmd->interval_ms && env && env->alloc) {
 		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
 		if (samples.p) {
-			sample_hdr.nevents = run.nev;
+			sc.nevents = run->nev;
 			sc.samples = &samples;
 		}
 	}
-	st = stat_loop(&run, hw, cmd->force, &o, &senv);
+	st = stat_loop(run, hw, cmd->force, &o, &senv);
 	if (st && st != UNC_E_ABORTED)
 		goto fail;
 	if (cmd->verb == CLI_BW) {
-		report_bw_final(out, &cmd->report, hw, &run, &imc_found);
+		report_bw_final(out, &cmd->report, hw, run, &imc_found);
 		/* A DATA counter that never moved gives no bandwidth, not zero. */
-		for (unsigned i = 0; i < run.nev; i++) {
-			const struct stat_event *e = &run.ev[i];
+		for (unsigned i = 0; i < run->nev; i++) {
+			const struct stat_event *e = &run->ev[i];
 			if (skl_imc[e->spec.imc].data && !e->moved) {
 				out_printf(err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
 						"DRAM traffic at all; no bandwidth figure\n", e->spec.name);
@@ -469,22 +474,23 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 			}
 		}
 	} else {
-		report_final(out, &cmd->report, hw, &run);
+		report_final(out, &cmd->report, hw, run);
 	}
-	if (run.use.in_use)
+	if (run->use.in_use)
 		out_printf(err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				"but what it counted during this run is lost\n");
-	if (run.status_at_start & 0xB)
+	if (run->status_at_start & 0xB)
 		out_printf(err, "uncore: note: MSR_UNC_PERF_GLOBAL_STATUS was 0x%lx at start; its overflow bits were "
-				"cleared and cannot be set again\n", (unsigned long)run.status_at_start);
+				"cleared and cannot be set again\n", (unsigned long)run->status_at_start);
 	if (st == UNC_E_ABORTED)
 		out_printf(err, "uncore: stopped by ESC; the counts above cover the time until then\n");
 	if (wants_output(cmd)) {
+		stored_samples = sc.nevents ? (unsigned)(samples.len / (6 + 8 + 40 * (size_t)sc.nevents)) : 0;
 		if (sc.dropped)
 			out_printf(err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
-					"stored\n", sample_hdr.nintervals, APP_SAMPLE_BUF, sc.dropped);
+					"stored\n", stored_samples, APP_SAMPLE_BUF, sc.dropped);
 		info_gather_opt(hw, &pi, cmd->verb != CLI_BW); /* bw reads no MSR, even here */
-		enum unc_status sst = store_results(cmd, env, cmd->verb == CLI_BW ? "bw" : "stat", &pi, &run,
+		enum unc_status sst = store_results(cmd, env, cmd->verb == CLI_BW ? "bw" : "stat", &pi, run,
 						    sc.samples, st, err);
 		if (!st)
 			st = sst;
@@ -493,7 +499,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		env->free(samples.p);
 	return st;
 fail:
-	out_printf(err, "uncore: error: %s\n", run.err);
+	out_printf(err, "uncore: error: %s\n", run->err);
 	if (samples.p)
 		env->free(samples.p);
 	return st;

@@ -71,7 +71,7 @@ static size_t encode(const struct rec *r, unsigned nsamples)
 	rec_begin(&b);
 	rec_put(&b, r);
 	for (unsigned i = 0; i < nsamples; i++)
-		rec_put_sample(&b, r, &samples[i]);
+		rec_put_sample(&b, r->nevents, &samples[i]);
 	T_EQ(rec_end(&b), UNC_OK);
 	return b.len;
 }
@@ -178,7 +178,7 @@ static void malformed_fields(void)
 	rec_begin(&b);
 	rec_put(&b, &in);
 	memset(&samples[0], 0, sizeof(samples[0]));
-	rec_put_sample(&b, &in, &samples[0]);
+	rec_put_sample(&b, in.nevents, &samples[0]);
 	uint8_t late_event[] = { 0x47, 0, 0, 0, 0, 0 }; /* an (empty) event TLV */
 	rec_put_raw(&b, late_event, sizeof(late_event));
 	rec_end(&b);
