@@ -31,10 +31,10 @@ HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=all -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat report crc32 record varstore recmap
+DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat report crc32 record varstore recmap load smbios
 GEN       := $(BUILD)/gen
 APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
-	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c
+	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o $(BUILD)/efi/gen/skl_events.o
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the
@@ -47,7 +47,7 @@ EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/gen/skl_events.o $(BUILD)/efi/emu-drv-blob.o
 
 .PHONY: all check demo deps unit qemu clean fuzz bench
-all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode
+all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/child.efi
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,6 +70,9 @@ $(BUILD)/%.so:
 
 $(BUILD)/uncore.so: $(APP_OBJS)
 $(BUILD)/uncore-emu.so: $(EMU_OBJS)
+# A child image for the boot tests of `uncore.efi -- COMMAND`.
+CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c drivers/fmt.c drivers/parse.c drivers/arith.c
+$(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS))
 $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS)
 
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
@@ -108,7 +111,7 @@ T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
 EVENTS_HOST := $(HOST)/gen/skl_events.o $(HOST)/drivers/events.o
 
 # The host decoder of stored results (built like the tests, with sanitizers).
-REC_SRCS := drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/report.c drivers/info.c \
+REC_SRCS := drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/report.c drivers/load.c drivers/info.c \
 	drivers/imc.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/stat.c drivers/evsel.c drivers/fmt.c \
 	drivers/parse.c drivers/arith.c drivers/status.c
 DECODE_OBJS := $(call hobj,tools/uncore_decode.c tools/varsrc.c $(REC_SRCS)) $(EVENTS_HOST)

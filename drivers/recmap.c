@@ -236,5 +236,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		report_bw_final(o, &ro, &hw, &run, &m);
 	else
 		report_final(o, &ro, &hw, &run);
+	if (r.x.load_kind || r.x.peak_note[0] || r.x.check || r.x.child_ran)
+		report_extras(o, &ro, &hw, &run, &r.x);
 	return UNC_OK;
 }

@@ -37,8 +37,14 @@ static const struct field top[] = {
 	F(0x002F, verdict_reason, T_STR), F(0x0040, ncbo, T_U32), F(0x0041, ngroups, T_U32),
 	F(0x0042, rotations, T_U32), F(0x0043, per_box, T_U8), F(0x0044, elapsed, T_U64), F(0x0045, interval, T_U64),
 	F(0x0046, imc_base, T_U64), A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS),
+	F(0x0060, x.load_kind, T_U8), F(0x0061, x.load_nt, T_U8), F(0x0062, x.load_cpus, T_U32),
+	F(0x0063, x.load_size, T_U64), F(0x0064, x.load_bytes, T_U64), F(0x0065, x.peak_mb_s, T_U64),
+	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
+	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_pass, T_U8), F(0x006B, x.child, T_STR),
+	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
 };
 #define TAG_SAMPLE 0x0048
+_Static_assert(sizeof(top) / sizeof(top[0]) <= 64, "get_fields tracks scalar fields in a 64-bit mask");
 
 static const struct field event_fields[] = {
 	E(0x01, name, T_STR), E(0x02, unit, T_U8), E(0x03, code, T_U8), E(0x04, umask, T_U8), E(0x05, thr, T_U8),

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "report.h"
 #include "status.h"
 
 #define REC_MAGIC        0x52434E55u /* "UNCR" */
@@ -89,6 +90,8 @@ struct rec {
 	uint32_t nevents;
 	struct rec_event ev[REC_MAX_EVENTS];
 	uint32_t nintervals;       /* interval samples in the record */
+	/* load, SMBIOS peak, check, child */
+	struct run_extras x;
 };
 
 /* An interval sample: the time since the start and every event's running

@@ -2,6 +2,7 @@
 
 #include "arith.h"
 #include "imc.h"
+#include "load.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -432,4 +433,96 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: "
 		      "exact up to %lu MB/s per counter\n",
 		   secs, (unsigned long)stat_enabled(r), mhz, (unsigned long)report_imc_max_mb_s(100));
+}
+
+/* ---- extras: load, peak, check, child ---- */
+
+bool report_imc_bytes(const struct stat_run *r, uint64_t *rd, uint64_t *wr)
+{
+	int i = imc_event(r, IMC_RD), j = imc_event(r, IMC_WR);
+
+	if (i < 0 || j < 0)
+		return false;
+	*rd = stat_count(r, (unsigned)i, -1) * IMC_LINE_BYTES;
+	*wr = stat_count(r, (unsigned)j, -1) * IMC_LINE_BYTES;
+	return true;
+}
+
+static void kb_fmt(char *buf, size_t size, uint64_t kb_s)
+{
+	fmt_fixed(buf, size, kb_s, 1000, 3); /* MB/s */
+}
+
+void report_extras(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		   const struct run_extras *x)
+{
+	const char *c = ro->format == REPORT_CSV ? "# " : "";
+	char a[32], b[32], pct[16];
+	uint64_t ticks = stat_enabled(r), rd = 0, wr = 0;
+	bool imc = report_imc_bytes(r, &rd, &wr);
+
+	if (ro->format == REPORT_JSON) {
+		out_puts(o, "{\"extras\":{");
+		if (x->load_kind)
+			out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu},",
+				   load_kind_name((enum load_kind)(x->load_kind - 1)), x->load_nt ? "true" : "false",
+				   x->load_cpus, (unsigned long)x->load_size, (unsigned long)x->load_bytes);
+		out_printf(o, "\"peak_mb_per_s\":%lu,\"peak_note\":", (unsigned long)x->peak_mb_s);
+		out_json_str(o, x->peak_note);
+		if (x->check) {
+			kb_fmt(a, sizeof(a), x->check_measured_kb_s);
+			kb_fmt(b, sizeof(b), x->check_required_kb_s);
+			out_printf(o, ",\"check\":{\"verdict\":\"%s\",\"measured_mb_per_s\":%s,\"required_mb_per_s\":%s}",
+				   x->check_pass ? "PASS" : "FAIL", a, b);
+		}
+		if (x->child_ran) {
+			out_puts(o, ",\"child\":{\"command\":");
+			out_json_str(o, x->child);
+			out_printf(o, ",\"status\":\"0x%lx\"}",
+				   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo));
+		}
+		out_puts(o, "}}\n");
+		return;
+	}
+	if (x->load_kind) {
+		enum load_kind k = (enum load_kind)(x->load_kind - 1);
+		uint64_t bps = ticks ? u64_muldiv(x->load_bytes, hw->tick_hz, ticks) : 0;
+		fmt_fixed(a, sizeof(a), bps, 1000000, 3);
+		out_printf(o, "%sload: %s%s on %u processor%s, %lu MiB working set: %lu bytes moved (STREAM counts %u per "
+			      "element) = %s MB/s\n",
+			   c, load_kind_name(k), x->load_nt ? " with non-temporal stores" : "", x->load_cpus,
+			   x->load_cpus == 1 ? "" : "s", (unsigned long)(x->load_size >> 20), (unsigned long)x->load_bytes,
+			   load_bytes_per_element(k), a);
+		if (imc && x->load_bytes) {
+			fmt_fixed(b, sizeof(b), rd + wr, x->load_bytes, 3);
+			out_printf(o, "%scross-check: the IMC moved %lu bytes (read %lu + write %lu) in the same window: %s x "
+				      "the load's count\n",
+				   c, (unsigned long)(rd + wr), (unsigned long)rd, (unsigned long)wr, b);
+			if (k != LOAD_READ && !x->load_nt)
+				out_printf(o, "%s  (without --nt every line the load writes is first read into the cache "
+					      "(write-allocate), which STREAM does not count: expect about %s)\n",
+					   c, k == LOAD_WRITE ? "2" : k == LOAD_COPY ? "1.5" : "1.33");
+			if (hw->msr_mode == HW_MSR_EMULATED)
+				out_printf(o, "%s  (the IMC is emulated: its counts follow the emulator's rates, not this load)\n", c);
+		}
+	}
+	if (x->peak_mb_s) {
+		uint64_t total = ticks ? u64_muldiv(rd + wr, hw->tick_hz, ticks) : 0;
+		fmt_pct(pct, sizeof(pct), total / 1000000, x->peak_mb_s);
+		out_printf(o, "%speak: %lu MB/s from SMBIOS (%s)%s%s%s\n", c, (unsigned long)x->peak_mb_s, x->peak_note,
+			   imc ? "; measured " : "", imc ? pct : "", imc ? "% of it" : "");
+	} else if (x->peak_note[0]) {
+		out_printf(o, "%speak: %s\n", c, x->peak_note);
+	}
+	if (x->check) {
+		static const char *what[] = { "", "read+write", "read", "write" };
+		kb_fmt(a, sizeof(a), x->check_measured_kb_s);
+		kb_fmt(b, sizeof(b), x->check_required_kb_s);
+		out_printf(o, "%s%s: %s bandwidth %s MB/s %s the required %s MB/s\n", c, x->check_pass ? "PASS" : "FAIL",
+			   what[x->check], a, x->check_pass ? ">=" : "<", b);
+	}
+	if (x->child_ran)
+		out_printf(o, "%schild: %s returned 0x%lx after %lu ms\n", c, x->child,
+			   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo),
+			   (unsigned long)u64_muldiv(ticks, 1000, hw->tick_hz));
 }

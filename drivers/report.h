@@ -39,6 +39,39 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
 		     const struct imc *m);
 
+/* What a run may carry besides counts (issue: measure something): the
+ * built-in load, the SMBIOS peak, a bandwidth check, a child image. One
+ * printer serves the console and stored records. */
+enum check_kind { CHECK_NONE, CHECK_TOTAL, CHECK_READ, CHECK_WRITE };
+
+struct run_extras {
+	/* --load */
+	uint8_t load_kind;  /* enum load_kind + 1; 0: no load */
+	uint8_t load_nt;
+	uint32_t load_cpus;
+	uint64_t load_size; /* bytes, all arrays */
+	uint64_t load_bytes;/* moved in the measured window, STREAM's way */
+	/* SMBIOS type 17 */
+	uint64_t peak_mb_s; /* 0: unknown */
+	char peak_note[200];
+	/* --min-bw and friends */
+	uint8_t check;      /* enum check_kind */
+	uint64_t check_required_kb_s, check_measured_kb_s; /* 10^3 bytes/s */
+	uint8_t check_pass;
+	/* -- child */
+	char child[200];
+	uint32_t child_status_lo, child_status_hi; /* its EFI_STATUS */
+	uint8_t child_ran;
+};
+
+/* IMC read and write bytes of a run with the DATA counters (else false). */
+bool report_imc_bytes(const struct stat_run *r, uint64_t *ret_read, uint64_t *ret_write);
+
+/* The load, peak, check and child lines (human; CSV as # comments; JSON as
+ * one object line). */
+void report_extras(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		   const struct run_extras *x);
+
 /* The largest DRAM bandwidth per IMC counter that sampling every
  * APP_SAMPLE_MS milliseconds (or faster) is sure to measure, in MB/s. */
 uint64_t report_imc_max_mb_s(unsigned sample_ms);

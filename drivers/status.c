@@ -14,6 +14,7 @@ const char *unc_strerror(enum unc_status st)
 	case UNC_E_NO_MEMORY: return "out of memory";
 	case UNC_E_ABORTED: return "stopped by the user";
 	case UNC_E_OVERFLOW: return "counter overflow lost";
+	case UNC_E_CHECK: return "bandwidth check failed";
 	}
 	return "unknown status";
 }

@@ -16,6 +16,7 @@ enum unc_status {
 	UNC_E_NO_MEMORY,
 	UNC_E_ABORTED,     /* the user stopped the run (ESC) */
 	UNC_E_OVERFLOW,    /* a counter wrapped more than once between two samples */
+	UNC_E_CHECK,       /* a --min-bw check failed */
 };
 
 const char *unc_strerror(enum unc_status st);

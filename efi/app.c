@@ -210,7 +210,8 @@ static bool wants_output(const struct cli_cmd *cmd)
  * happens here. */
 static enum unc_status store_results(const struct cli_cmd *cmd, const struct app_env *env, const char *command,
 				     const struct platform_info *pi, const struct stat_run *run,
-				     const struct rec_buf *samples, enum unc_status run_status, struct out *err)
+				     const struct run_extras *x, const struct rec_buf *samples, enum unc_status run_status,
+				     struct out *err)
 {
 	struct rec *r = &the_rec;
 	char msg[240];
@@ -231,6 +232,8 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 		rec_from_run(r, run, &cmd->report);
 		r->interval = cmd->interval_ms;
 	}
+	if (x)
+		r->x = *x;
 	size_t cap = 65536 + (samples ? samples->len : 0);
 	struct rec_buf b = { env->alloc(cap), 0, cap, false };
 	if (!b.p) {
@@ -355,13 +358,42 @@ struct stat_ctx {
 	struct rec_buf *samples; /* -o with -I: the interval samples */
 	uint32_t nevents;
 	unsigned dropped;
+	bool load, load_marked;  /* --load: its byte count at the start of the window */
+	uint64_t load_bytes0;
+	struct stat_run *run;    /* a child: sampled from the timer */
+	enum unc_status tick_st;
 };
 
 static bool stat_wait(void *ctx, uint64_t when)
 {
 	struct stat_ctx *c = ctx;
 
+	if (c->load && !c->load_marked) { /* the first wait follows the start of counting */
+		c->load_bytes0 = c->env->load_bytes();
+		c->load_marked = true;
+	}
 	return c->env->wait_until(c->env->ctx, when);
+}
+
+/* While a child runs: the counters are read on a timer, so that none wraps
+ * unseen. The first failure is kept and ends the run afterwards. */
+static void child_tick(void *ctx)
+{
+	struct stat_ctx *c = ctx;
+
+	if (!c->tick_st)
+		c->tick_st = stat_sample(c->run);
+}
+
+/* Adds an IMC counter unless the run has it already. */
+static void want_imc(struct stat_run *run, unsigned k)
+{
+	for (unsigned i = 0; i < run->nev; i++)
+		if (run->ev[i].spec.unit == EV_UNIT_IMC && run->ev[i].spec.imc == k)
+			return;
+	struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)k };
+	fmt_snprintf(e.name, sizeof(e.name), "%s", skl_imc[k].name);
+	stat_add(run, &e);
 }
 
 static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
@@ -397,7 +429,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	static struct platform_info pi;
 	struct rec_buf samples = { 0 };
 	unsigned stored_samples = 0;
-	struct stat_ctx sc = { env, hw, &cmd->report, out, cmd->verb == CLI_BW, NULL, 0, 0 };
+	struct stat_ctx sc = { .env = env, .hw = hw, .ro = &cmd->report, .out = out, .bw = cmd->verb == CLI_BW };
 	struct stat_env senv = { stat_wait, stat_interval, &sc };
 	struct stat_opts o = { 0 };
 	unsigned ncbo;
@@ -414,6 +446,10 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	for (unsigned i = 0; i < cmd->nevents; i++)
 		if ((st = stat_add(run, &cmd->events[i])))
 			goto fail;
+	if (cmd->load_kind >= 0 || cmd->check) { /* the cross-check and the verdict read the DATA counters */
+		want_imc(run, 3);
+		want_imc(run, 4);
+	}
 	bool imc = false, msr = false;
 	for (unsigned i = 0; i < run->nev; i++) {
 		imc |= run->ev[i].spec.unit == EV_UNIT_IMC;
@@ -437,6 +473,23 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	}
 	if ((st = stat_schedule(run, ncbo, !cmd->no_multiplex)))
 		goto fail;
+	if (cmd->child[0] && run->ngroups > 1) {
+		out_printf(err, "uncore: error: the events need %u rounds of counters; around a child they must fit at "
+				"once\n", run->ngroups);
+		return UNC_E_INVALID;
+	}
+	static struct run_extras x;
+	x = (struct run_extras){ 0 };
+	if ((cmd->verb == CLI_BW || cmd->load_kind >= 0 || cmd->check) && env && env->smbios) {
+		struct smbios_mem mem;
+		char msg[200];
+		if (env->smbios(&mem, msg, sizeof(msg)) == UNC_OK) {
+			x.peak_mb_s = mem.peak_mb_s;
+			fmt_snprintf(x.peak_note, sizeof(x.peak_note), "%s", mem.note);
+		} else {
+			fmt_snprintf(x.peak_note, sizeof(x.peak_note), "%s", msg);
+		}
+	}
 
 	/* -d alone, or the default second; with -I: -d if given, else -n
 	 * intervals, else until ESC. */
@@ -458,7 +511,54 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 			sc.samples = &samples;
 		}
 	}
-	st = stat_loop(run, hw, cmd->force, &o, &senv);
+	if (cmd->load_kind >= 0) {
+		char msg[200];
+		uint32_t cpus;
+		uint64_t size;
+		if (!env || !env->load_start) {
+			out_printf(err, "uncore: error: no load generator on this platform\n");
+			return UNC_E_NOT_FOUND;
+		}
+		if ((st = env->load_start(cmd->load_kind, cmd->load_nt, (uint64_t)cmd->load_size_mib << 20, cmd->load_cpus,
+					  &cpus, &size, msg, sizeof(msg)))) {
+			out_printf(err, "uncore: error: --load: %s\n", msg);
+			return st;
+		}
+		x.load_kind = (uint8_t)(cmd->load_kind + 1);
+		x.load_nt = cmd->load_nt;
+		x.load_cpus = cpus;
+		x.load_size = size;
+		sc.load = true;
+	}
+	if (cmd->child[0]) {
+		char msg[240];
+		uint64_t cst = 0;
+		if (!env || !env->run_child) {
+			out_printf(err, "uncore: error: cannot run a child image on this platform\n");
+			return UNC_E_NOT_FOUND;
+		}
+		sc.run = run;
+		if (!(st = stat_start(run, hw, cmd->force))) {
+			enum unc_status cs = env->run_child(env->ctx, cmd->child, &cst, APP_SAMPLE_MS, child_tick, &sc, msg,
+							    sizeof(msg));
+			st = stat_stop(run, sc.tick_st);
+			if (cs) {
+				out_printf(err, "uncore: error: %s; the counters are stopped and restored\n", msg);
+				return cs;
+			}
+			x.child_ran = 1;
+			fmt_snprintf(x.child, sizeof(x.child), "%s", cmd->child);
+			x.child_status_lo = (uint32_t)cst;
+			x.child_status_hi = (uint32_t)(cst >> 32);
+		}
+	} else {
+		st = stat_loop(run, hw, cmd->force, &o, &senv);
+	}
+	if (sc.load) {
+		x.load_bytes = env->load_bytes() - sc.load_bytes0;
+		env->load_stop();
+		sc.load = false;
+	}
 	if (st && st != UNC_E_ABORTED)
 		goto fail;
 	if (cmd->verb == CLI_BW) {
@@ -476,6 +576,19 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	} else {
 		report_final(out, &cmd->report, hw, run);
 	}
+	if (cmd->check) {
+		uint64_t rd = 0, wr = 0, t = stat_enabled(run);
+		report_imc_bytes(run, &rd, &wr);
+		uint64_t bytes = cmd->check == CHECK_TOTAL ? rd + wr : cmd->check == CHECK_READ ? rd : wr;
+		x.check = cmd->check;
+		x.check_required_kb_s = cmd->check_kb_s;
+		x.check_measured_kb_s = t ? u64_muldiv(bytes, hw->tick_hz, t) / 1000 : 0;
+		x.check_pass = x.check_measured_kb_s >= x.check_required_kb_s;
+	}
+	if (x.load_kind || x.peak_note[0] || x.check || x.child_ran)
+		report_extras(out, &cmd->report, hw, run, &x);
+	if (x.check && !x.check_pass && !st)
+		st = UNC_E_CHECK;
 	if (run->use.in_use)
 		out_printf(err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				"but what it counted during this run is lost\n");
@@ -490,7 +603,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 			out_printf(err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
 					"stored\n", stored_samples, APP_SAMPLE_BUF, sc.dropped);
 		info_gather_opt(hw, &pi, cmd->verb != CLI_BW); /* bw reads no MSR, even here */
-		enum unc_status sst = store_results(cmd, env, cmd->verb == CLI_BW ? "bw" : "stat", &pi, run,
+		enum unc_status sst = store_results(cmd, env, cmd->verb == CLI_BW ? "bw" : "stat", &pi, run, &x,
 						    sc.samples, st, err);
 		if (!st)
 			st = sst;
@@ -500,6 +613,8 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	return st;
 fail:
 	out_printf(err, "uncore: error: %s\n", run->err);
+	if (sc.load)
+		env->load_stop();
 	if (samples.p)
 		env->free(samples.p);
 	return st;
@@ -539,7 +654,7 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 		if (st)
 			out_printf(err, "uncore: error: uncore PMU unusable: %s\n", pi.verdict_reason);
 		if (wants_output(cmd)) {
-			enum unc_status sst = store_results(cmd, env, "info", &pi, NULL, NULL, st, err);
+			enum unc_status sst = store_results(cmd, env, "info", &pi, NULL, NULL, NULL, st, err);
 			if (!st)
 				st = sst;
 		}

@@ -7,6 +7,7 @@
 #include "../drivers/hw.h"
 #include "cli.h"
 #include "../drivers/record.h"
+#include "../drivers/smbios.h"
 #include "../drivers/varstore.h"
 
 #define UNC_VERSION "0.1.0"
@@ -25,6 +26,14 @@ struct app_env {
 	void *(*alloc)(size_t n);
 	void (*free)(void *p);
 	void (*get_time)(struct rec_time *ret);
+	/* Measuring something (NULL: not available). */
+	enum unc_status (*load_start)(int kind, bool nt, uint64_t size, uint32_t cpus, uint32_t *ret_cpus,
+				      uint64_t *ret_size, char *err, size_t errsize);
+	uint64_t (*load_bytes)(void);
+	void (*load_stop)(void);
+	enum unc_status (*run_child)(void *ctx, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
+				     void (*tick)(void *tctx), void *tctx, char *err, size_t errsize);
+	enum unc_status (*smbios)(struct smbios_mem *ret, char *err, size_t errsize);
 };
 
 #define APP_SAMPLE_BUF (1u << 20) /* bytes of interval samples kept for -o */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../drivers/fmt.h"
+#include "../drivers/load.h"
 #include "../drivers/parse.h"
 
 const char cli_usage[] =
@@ -17,6 +18,8 @@ const char cli_usage[] =
 	"  var list | var show [NAME] [-x SEP | -j] | var delete [NAME]\n"
 	"                               stored results (default NAME UncoreResults)\n"
 	"stat, bw and info take -o var[:NAME] (an EFI variable), -o PATH (a JSON file), --var-chunk BYTES\n"
+	"stat and bw also take --load read|write|copy|triad [--nt] [--size MiB] [--cpus N|all],\n"
+	"  --min-bw MBPS | --min-read-bw MBPS | --min-write-bw MBPS, and -- COMMAND [ARGS] (a child image)\n"
 	"  regs                         the uncore MSRs of Table 2-1, read only\n"
 	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
 	"  msr read ADDR                read an MSR (guarded against #GP)\n"
@@ -108,6 +111,55 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 	cmd->report.format = REPORT_HUMAN;
 	for (int i = first; i < argc; i++) {
 		const char *opt = argv[i];
+		if (!strcmp(opt, "--")) { /* the rest is the child's command line */
+			size_t n = 0;
+			if (i + 1 >= argc)
+				FAIL("'--' needs a command after it");
+			for (int k = i + 1; k < argc; k++) {
+				size_t len = strlen(argv[k]);
+				if (n + len + 2 > sizeof(cmd->child))
+					FAIL("the child's command line is longer than %zu characters", sizeof(cmd->child) - 1);
+				if (n)
+					cmd->child[n++] = ' ';
+				memcpy(cmd->child + n, argv[k], len + 1);
+				n += len;
+			}
+			break;
+		}
+		if (!strcmp(opt, "--load") || !strcmp(opt, "--size") || !strcmp(opt, "--cpus") || !strcmp(opt, "--min-bw") ||
+		    !strcmp(opt, "--min-read-bw") || !strcmp(opt, "--min-write-bw")) {
+			if (i + 1 >= argc)
+				FAIL("%s needs a value", opt);
+			const char *val = argv[++i];
+			if (!strcmp(opt, "--load")) {
+				if ((cmd->load_kind = load_kind_parse(val)) < 0)
+					FAIL("unknown load '%s' for --load (read, write, copy or triad)", val);
+			} else if (!strcmp(opt, "--size")) {
+				if (!parse_u64(val, 65536, &v) || v < 1)
+					FAIL("bad size '%s' for --size (want MiB, 1 to 65536)", val);
+				cmd->load_size_mib = (uint32_t)v;
+			} else if (!strcmp(opt, "--cpus")) {
+				if (!strcmp(val, "all"))
+					cmd->load_cpus = 0;
+				else if (!parse_u64(val, 1024, &v) || v < 1)
+					FAIL("bad count '%s' for --cpus (want 1 to 1024, or all)", val);
+				else
+					cmd->load_cpus = (uint32_t)v;
+			} else {
+				if (cmd->check)
+					FAIL("only one of --min-bw, --min-read-bw and --min-write-bw");
+				if (!parse_decimal(val, 1000, 100000000000ull, &v) || v == 0)
+					FAIL("bad bandwidth '%s' for %s (want MB/s above 0, e.g. 12000 or 12.5k)", val, opt);
+				cmd->check_kb_s = v;
+				cmd->check = !strcmp(opt, "--min-bw") ? CHECK_TOTAL : !strcmp(opt, "--min-read-bw") ? CHECK_READ
+													   : CHECK_WRITE;
+			}
+			continue;
+		}
+		if (!strcmp(opt, "--nt")) {
+			cmd->load_nt = true;
+			continue;
+		}
 		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--per-box") || !strcmp(opt, "--force") ||
 				       !strcmp(opt, "--no-multiplex")))
 			FAIL("unknown option '%s' for 'bw' (bw counts the five IMC counters; use -e for others)", opt);
@@ -163,6 +215,12 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
 	if (cmd->max_intervals && !cmd->interval_ms)
 		FAIL("-n needs -I");
+	if ((cmd->load_nt || cmd->load_size_mib || cmd->load_cpus) && cmd->load_kind < 0)
+		FAIL("--nt, --size and --cpus need --load");
+	if (cmd->child[0] && cmd->load_kind >= 0)
+		FAIL("--load and a child command cannot be used together");
+	if (cmd->child[0] && (cmd->interval_ms || cmd->duration_ns))
+		FAIL("a child command sets the measurement's length: no -d or -I with it");
 	cmd->report.intervals = cmd->interval_ms != 0;
 	return UNC_OK;
 }
@@ -173,6 +231,7 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 	enum unc_status st;
 
 	memset(cmd, 0, sizeof(*cmd));
+	cmd->load_kind = -1;
 	if (argc > CLI_MAX_ARGS)
 		FAIL("too many arguments (%d; at most %d)", argc - 1, CLI_MAX_ARGS - 1);
 	for (int i = 1; i < argc; i++) {

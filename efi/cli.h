@@ -54,6 +54,14 @@ struct cli_cmd {
 	char var_name[VAR_NAME_MAX + 1];  /* also var show/delete */
 	char out_file[CLI_MAX_ARG_LEN + 1];
 	uint32_t var_chunk;               /* --var-chunk: bytes per variable at most */
+	/* measuring something */
+	int load_kind;                    /* --load: enum load_kind, or -1 */
+	bool load_nt;                     /* --nt */
+	uint32_t load_size_mib;           /* --size; 0: the default */
+	uint32_t load_cpus;               /* --cpus N; 0: all */
+	uint8_t check;                    /* enum check_kind */
+	uint64_t check_kb_s;              /* the required bandwidth, 10^3 bytes/s */
+	char child[CLI_MAX_ARG_LEN + 1];  /* after --: the child's command line */
 };
 
 /* argv[0] is the program name. On error returns UNC_E_INVALID and writes a

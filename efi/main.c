@@ -7,9 +7,11 @@
 #include "console.h"
 #include "native.h"
 #include "shell.h"
+#include "measure.h"
 #include "vars.h"
 
-/* Busy-waits on the TSC; every millisecond or so, looks for ESC. */
+/* Waits on the TSC, running the BSP's share of the load (if any) instead
+ * of spinning; every millisecond or so, looks for ESC. */
 static bool wait_until(void *ctx, uint64_t when)
 {
 	const struct hw *hw = ctx;
@@ -19,6 +21,7 @@ static bool wait_until(void *ctx, uint64_t when)
 		uint64_t now = hw_ticks(hw);
 		if (now >= when)
 			return false;
+		efi_load_chunk();
 		if (now >= next_poll) {
 			EFI_INPUT_KEY key;
 			if (ST->ConIn && ST->ConIn->ReadKeyStroke(ST->ConIn, &key) == EFI_SUCCESS && key.ScanCode == SCAN_ESC)
@@ -26,6 +29,23 @@ static bool wait_until(void *ctx, uint64_t when)
 			next_poll = now + poll_every;
 		}
 	}
+}
+
+static EFI_HANDLE self;
+
+static enum unc_status load_start(int kind, bool nt, uint64_t size, uint32_t cpus, uint32_t *ret_cpus,
+				  uint64_t *ret_size, char *err, size_t errsize)
+{
+	struct load_cfg cfg = { (enum load_kind)kind, nt, size, cpus };
+
+	return efi_load_start(&cfg, ret_cpus, ret_size, err, errsize);
+}
+
+static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
+				 void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
+{
+	(void)ctx;
+	return efi_run_child(self, cmdline, ret_status, period_ms, tick, tctx, err, errsize);
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
@@ -39,6 +59,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	enum unc_status st;
 
 	InitializeLib(image, systab);
+	self = image;
 	out = console_out();
 	err = console_err();
 
@@ -56,6 +77,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		if (st)
 			return efi_status_from(st);
 	}
-	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time };
+	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
+			       load_start, efi_load_bytes, efi_load_stop, run_child, efi_smbios_memory };
 	return efi_status_from(app_run(&cmd, &hw, &env, &out, &err));
 }

@@ -43,4 +43,34 @@ typedef struct _UNC_EFI_TIMER_ARCH_PROTOCOL {
 	EFI_STATUS(EFIAPI *GenerateSoftInterrupt)(struct _UNC_EFI_TIMER_ARCH_PROTOCOL *This);
 } UNC_EFI_TIMER_ARCH_PROTOCOL;
 
+/* PI 1.7 Volume 2, 13.4: EFI_MP_SERVICES_PROTOCOL. */
+#define UNC_EFI_MP_SERVICES_PROTOCOL_GUID \
+	{ 0x3fdda605, 0xa76e, 0x4f46, { 0xad, 0x29, 0x12, 0xf4, 0x53, 0x1b, 0x3d, 0x08 } }
+
+typedef VOID(EFIAPI *UNC_EFI_AP_PROCEDURE)(VOID *Buffer);
+
+typedef struct {
+	UINT64 ProcessorId;
+	UINT32 StatusFlag; /* bit 0 BSP, bit 1 enabled, bit 2 healthy */
+	UINT32 Package, Core, Thread;
+} UNC_EFI_PROCESSOR_INFORMATION;
+
+typedef struct _UNC_EFI_MP_SERVICES_PROTOCOL {
+	EFI_STATUS(EFIAPI *GetNumberOfProcessors)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UINTN *Total,
+						  UINTN *Enabled);
+	EFI_STATUS(EFIAPI *GetProcessorInfo)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UINTN ProcessorNumber,
+					     UNC_EFI_PROCESSOR_INFORMATION *Info);
+	EFI_STATUS(EFIAPI *StartupAllAPs)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UNC_EFI_AP_PROCEDURE Procedure,
+					  BOOLEAN SingleThread, EFI_EVENT WaitEvent, UINTN TimeoutInMicroSeconds,
+					  VOID *ProcedureArgument, UINTN **FailedCpuList);
+	EFI_STATUS(EFIAPI *StartupThisAP)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UNC_EFI_AP_PROCEDURE Procedure,
+					  UINTN ProcessorNumber, EFI_EVENT WaitEvent, UINTN TimeoutInMicroseconds,
+					  VOID *ProcedureArgument, BOOLEAN *Finished);
+	EFI_STATUS(EFIAPI *SwitchBSP)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UINTN ProcessorNumber,
+				      BOOLEAN EnableOldBSP);
+	EFI_STATUS(EFIAPI *EnableDisableAP)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UINTN ProcessorNumber,
+					    BOOLEAN EnableAP, UINT32 *HealthFlag);
+	EFI_STATUS(EFIAPI *WhoAmI)(struct _UNC_EFI_MP_SERVICES_PROTOCOL *This, UINTN *ProcessorNumber);
+} UNC_EFI_MP_SERVICES_PROTOCOL;
+
 #endif

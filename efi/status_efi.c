@@ -14,6 +14,7 @@ EFI_STATUS efi_status_from(enum unc_status st)
 	case UNC_E_NO_MEMORY: return EFI_OUT_OF_RESOURCES;
 	case UNC_E_ABORTED: return EFI_ABORTED;
 	case UNC_E_OVERFLOW: return EFI_CRC_ERROR;
+	case UNC_E_CHECK: return EFI_COMPROMISED_DATA;
 	}
 	return EFI_ABORTED;
 }

@@ -1,0 +1,36 @@
+/* The built-in memory load: STREAM's kernels over arrays of doubles, in
+ * plain C (the compiler vectorises the loops) and, with non-temporal stores,
+ * SSE2 streaming stores. Built for the EFI application and for the host
+ * (tests and `make bench`). */
+#ifndef UNC_LOAD_H
+#define UNC_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum load_kind { LOAD_READ, LOAD_WRITE, LOAD_COPY, LOAD_TRIAD, LOAD_NKINDS };
+
+struct load_arrays {
+	double *a, *b, *c; /* 16-byte aligned, n elements each */
+	size_t n;
+};
+
+/* "read", "write", "copy", "triad"; -1 when unknown. */
+int load_kind_parse(const char *s);
+const char *load_kind_name(enum load_kind k);
+
+/* Bytes one element moves, counted as STREAM counts: read 8 (b), write 8
+ * (a), copy 16 (b read, a written), triad 24 (b, c read, a written). */
+unsigned load_bytes_per_element(enum load_kind k);
+
+/* Runs kernel k over elements [lo, hi): a = SCALAR (write), a = b (copy),
+ * a = b + SCALAR * c (triad), or sums b into load_sink (read). Returns the
+ * bytes moved, STREAM's way. lo and hi must be even for nt. */
+#define LOAD_SCALAR 3.0
+uint64_t load_pass(enum load_kind k, bool nt, const struct load_arrays *arr, size_t lo, size_t hi);
+
+/* Where read passes leave their sum, so that they are not optimised away. */
+extern volatile double load_sink;
+
+#endif

@@ -1,0 +1,33 @@
+/* The DRAM's theoretical peak bandwidth from SMBIOS type 17 (Memory
+ * Device) records: for each populated device, its configured speed (MT/s,
+ * else its rated speed) times its data width in bytes. The sum assumes each
+ * populated device sits on its own channel: where two share one, the true
+ * peak is lower, and the report says the figure is an upper bound. */
+#ifndef UNC_SMBIOS_H
+#define UNC_SMBIOS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "status.h"
+
+#define SMBIOS_MAX_DEVICES 32
+
+struct smbios_mem {
+	unsigned devices;   /* type 17 records */
+	unsigned populated; /* with a size */
+	uint64_t peak_mb_s; /* 0: unknown (see note) */
+	uint32_t speed_mt_s, width_bits; /* of the first populated device */
+	char note[200];     /* how the peak was made, or why it is unknown */
+};
+
+/* Finds the structure table from an entry point ("_SM3_" 64-bit or
+ * "_SM_" 32-bit), checking its anchor, length and checksum. */
+enum unc_status smbios_entry(const uint8_t *ep, size_t len, uint64_t *ret_addr, uint32_t *ret_len, char *err,
+			     size_t errsize);
+
+/* Walks the structure table; never reads outside table[0..len). A
+ * malformed table is an error naming the offset; a table without usable
+ * type 17 records is not: the peak is then 0 and note says why. */
+enum unc_status smbios_memory(const uint8_t *table, size_t len, struct smbios_mem *ret, char *err, size_t errsize);
+
+#endif

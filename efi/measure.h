@@ -1,0 +1,39 @@
+/* The firmware side of "measure something": the built-in load on the BSP
+ * and the APs, a child image run through the UEFI Shell with the counters
+ * sampled by a timer meanwhile, and the SMBIOS memory peak. */
+#ifndef UNC_MEASURE_H
+#define UNC_MEASURE_H
+
+#include <efi.h>
+#include "../drivers/fmt.h"
+#include "../drivers/load.h"
+#include "../drivers/smbios.h"
+
+struct load_cfg {
+	enum load_kind kind;
+	bool nt;
+	uint64_t size;  /* bytes, all arrays; 0: at least 4x the LLC, at least 64 MiB */
+	uint32_t cpus;  /* 0: all */
+};
+
+/* Allocates and fills the arrays, starts the APs. *ret_cpus and *ret_size
+ * say what was used. */
+enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, uint64_t *ret_size, char *err,
+			       size_t errsize);
+/* One BSP chunk (about 1 MiB per array); called while waiting. */
+void efi_load_chunk(void);
+/* Bytes moved so far by every processor, STREAM's way. */
+uint64_t efi_load_bytes(void);
+/* Stops the APs, waits for them, frees the arrays. */
+void efi_load_stop(void);
+bool efi_load_running(void);
+
+/* Runs a Shell command line as a child image; *ret_status gets its exit
+ * status. While it runs, tick(ctx) is called every period_ms. */
+enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
+			      void (*tick)(void *ctx), void *ctx, char *err, size_t errsize);
+
+/* The SMBIOS memory peak; UNC_E_NOT_FOUND when there is no SMBIOS table. */
+enum unc_status efi_smbios_memory(struct smbios_mem *ret, char *err, size_t errsize);
+
+#endif
