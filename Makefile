@@ -120,7 +120,7 @@ $(BUILD)/uncore_decode: $(DECODE_OBJS)
 
 MODEL_SRCS := tests/emu/model.c tests/emu/options.c tests/emu/emu_hw.c drivers/arith.c
 
-UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode
+UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode test_load test_smbios
 $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
 $(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c \
@@ -132,7 +132,7 @@ $(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c d
 $(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/record.c drivers/recmap.c \
 	drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
-	drivers/stat.c drivers/report.c) $(EVENTS_HOST)
+	drivers/stat.c drivers/report.c drivers/load.c) $(EVENTS_HOST)
 
 $(HOST)/test_model: $(call hobj,tests/unit/test_model.c $(T_FAKE) $(MODEL_SRCS) drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
@@ -142,13 +142,15 @@ $(HOST)/test_evsel: $(call hobj,tests/unit/test_evsel.c tests/unit/t.c drivers/e
 	drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) tests/unit/fake_vars.c $(MODEL_SRCS) \
 	efi/app.c efi/cli.c drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
-	drivers/evsel.c drivers/stat.c drivers/report.c) $(EVENTS_HOST)
+	drivers/evsel.c drivers/stat.c drivers/report.c drivers/load.c) $(EVENTS_HOST)
 $(HOST)/test_imc: $(call hobj,tests/unit/test_imc.c $(T_FAKE) $(MODEL_SRCS) drivers/imc.c drivers/stat.c \
 	drivers/evsel.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_record: $(call hobj,tests/unit/test_record.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
 	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c)
 $(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
 	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c) | $(BUILD)/uncore_decode
+$(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c drivers/load.c drivers/parse.c drivers/arith.c)
+$(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c drivers/smbios.c drivers/fmt.c)
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)):
@@ -183,9 +185,13 @@ $(BUILD)/bench/bench_imc: $(BENCH_SRCS) $(GEN)/skl_events.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
 
+$(BUILD)/bench/bench_load: tests/bench/bench_load.c drivers/load.c drivers/parse.c drivers/arith.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -pthread -Idrivers $^ -o $@
+
 bench: deps
 	$(Q)tests/deps.sh valgrind
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_load
 	$(Q)tests/bench/run.sh
 
 deps:

@@ -9,6 +9,9 @@ bin=$top/build/bench/bench_imc
 n=10000
 out=$top/build/bench/callgrind.out
 
+echo "== host: the load kernels against glibc memcpy"
+"$top/build/bench/bench_load" || exit 1
+
 echo "== host: one IMC sample, counted by callgrind ($n samples)"
 "$bin" 100000 || exit 1
 valgrind --tool=callgrind --toggle-collect=one_sample --callgrind-out-file="$out" "$bin" "$n" >/dev/null 2>&1 || {

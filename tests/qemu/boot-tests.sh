@@ -430,4 +430,59 @@ boot_check vars-image-after-delete '"$TOP/build/uncore_decode" --list --vars "$d
 	! LC_ALL=C grep -qa "H.u.g.e" "$dir/vars.fd"'
 boot_run
 
+# Measuring something: the built-in load on two processors, a child image,
+# bandwidth checks, and QEMU's SMBIOS (which gives no data width).
+boot_begin measure Skylake-Client -smp 2 -m 512 -smbios type=17,speed=3200
+boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/build/child.efi"
+step load 'uncore-emu.efi --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate UNC_ARB_TRK_REQUESTS.ALL=3M'
+expect load rc zero
+step copy 'uncore.efi bw --load copy --cpus all -d 1'
+expect copy rc zero
+expect copy has '^load: copy on 2 processors, [0-9]+ MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 16 per element\) = [0-9.]+ MB/s$'
+expect copy has '^cross-check: the IMC moved [0-9]+ bytes \(read [0-9]+ \+ write [0-9]+\) in the same window: [0-9.]+ x the load.s count$'
+expect copy has 'write-allocate'
+expect copy has 'the IMC is emulated'
+expect copy has '^peak: unknown: 1 of 1 populated memory devices report no data width, so no peak is guessed$'
+step triad-nt 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL --load triad --nt --cpus 1 --size 24 -d 0.5'
+expect triad-nt rc zero
+expect triad-nt has '^load: triad with non-temporal stores on 1 processor, 24 MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 24 per element\)'
+expect triad-nt has '^DRAM_DATA_READS '
+step pass 'uncore.efi bw -d 1 --min-bw 1000'
+expect pass rc zero
+expect pass has '^PASS: read\+write bandwidth 1[45][0-9]{2}\.[0-9]{3} MB/s >= the required 1000\.000 MB/s$'
+step fail 'uncore.efi bw -d 1 --min-read-bw 1.5k -o var:Verdict'
+expect fail rc nonzero
+expect fail has '^FAIL: read bandwidth (99[0-9]|100[0-9])\.[0-9]{3} MB/s < the required 1500\.000 MB/s$'
+expect fail has '^uncore: results stored in EFI variable Verdict: '
+step fail-rc 'uncore.efi bw -d 0.2 --min-write-bw 100000'
+expect fail-rc has '^FAIL: write bandwidth '
+step fail-rc-show '!echo %lasterror%'
+expect fail-rc-show has '^0x21$'
+step child 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -- fs0:\child.efi 500 7'
+expect child rc zero
+expect child has '^child: spun 500 ms, returning 7$'
+expect child has '^child: fs0:\\child.efi 500 7 returned 0x7 after [5-9][0-9]{2} ms$'
+expect child rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
+expect child lacks 'UEFI Interactive Shell'
+step child-ok 'uncore.efi bw -- fs0:\child.efi 300 0'
+expect child-ok rc zero
+expect child-ok has '^child: fs0:\\child.efi 300 0 returned 0x0 after '
+expect child-ok bw read 1000 2
+step missing 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\nothere.efi'
+expect missing rc nonzero
+expect missing has "^uncore: error: cannot load the child image 'fs0:\\\\nothere.efi': no such file; the counters are stopped and restored$"
+step missing-regs 'uncore.efi regs'
+expect missing-regs has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000000000000$'
+expect missing-regs has '^0x394 MSR_UNC_PERF_FIXED_CTRL +0x0000000000000000$'
+step bad-load 'uncore.efi bw --load scale'
+expect bad-load rc nonzero
+expect bad-load has "^uncore: error: unknown load 'scale' for --load \(read, write, copy or triad\)$"
+expect bad-load lines 1
+step bad-cpus 'uncore.efi bw --load read --cpus 9'
+expect bad-cpus rc nonzero
+expect bad-cpus has '^uncore: error: --load: --cpus 9: 2 processors are enabled$'
+boot_check decode-verdict 'decoded_equals fail Verdict'
+boot_run
+
 boot_wait

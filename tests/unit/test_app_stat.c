@@ -41,7 +41,8 @@ static void now(struct rec_time *t)
 	*t = (struct rec_time){ 2026, 11, 21, 22, 0, 0, 0, 0, 0, 1 };
 }
 
-static const struct app_env env = { wait_until, NULL, &fv.vs, write_file, malloc, free, now };
+static const struct app_env env = { .wait_until = wait_until, .vars = &fv.vs, .write_file = write_file,
+				    .alloc = malloc, .free = free, .get_time = now };
 
 static enum unc_status run(int argc, const char **argv)
 {

@@ -92,6 +92,9 @@ static void efivarfs_sources(void)
 	T_EQ(var_save(&fv.vs, "UncoreResults", rec, reclen, 0, &chunks, err, sizeof(err)), UNC_OK);
 	T_EQ(var_save(&fv.vs, "Chunked", rec, reclen, 64, &chunks, err, sizeof(err)), UNC_OK);
 	T_ASSERT(chunks > 3);
+	char missing[200];
+	snprintf(missing, sizeof(missing),
+		 "uncore_decode: Chunked: truncated chunk set: Chunked.0002 is missing (the index names %u chunks)\n", chunks);
 	dump("vars");
 	fake_vars_free(&fv);
 
@@ -120,7 +123,7 @@ static void efivarfs_sources(void)
 	T_EQ(system(args), 0);
 	snprintf(args, sizeof(args), "%s/vars Chunked", dir);
 	T_EQ(run(args), 1);
-	T_STREQ(out, "uncore_decode: Chunked: truncated chunk set: Chunked.0002 is missing (the index names 10 chunks)\n");
+	T_STREQ(out, missing);
 	snprintf(args, sizeof(args), "truncate -s 30 %s/vars/UncoreResults-" GUID, dir);
 	T_EQ(system(args), 0);
 	snprintf(args, sizeof(args), "%s/vars", dir);

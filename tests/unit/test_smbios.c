@@ -1,0 +1,180 @@
+/* SMBIOS type 17 parsing against tables built here the way firmware lays
+ * them out (DMTF SMBIOS 3.x), malformed ones included. */
+#include <string.h>
+
+#include "../../drivers/smbios.h"
+#include "t.h"
+
+static uint8_t tbl[4096];
+static size_t len;
+static struct smbios_mem m;
+static char err[200];
+
+static void begin(void)
+{
+	len = 0;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+/* A type 17 record of SMBIOS 3.2 (0x54 bytes) with two strings. */
+static void dimm(uint16_t size_mb, uint16_t width, uint16_t speed, uint16_t configured)
+{
+	uint8_t *s = tbl + len;
+
+	memset(s, 0, 0x54);
+	s[0] = 17;
+	s[1] = 0x54;
+	put16(s + 2, (uint16_t)(0x1100 + len));
+	put16(s + 0x08, width == 0xFFFF ? 0xFFFF : (uint16_t)(width + 8)); /* total width: ECC bits */
+	put16(s + 0x0A, width);
+	put16(s + 0x0C, size_mb);
+	s[0x12] = 0x1A; /* DDR4 */
+	put16(s + 0x15, speed);
+	put16(s + 0x20, configured);
+	len += 0x54;
+	memcpy(tbl + len, "DIMM A1\0BANK 0\0\0", 16);
+	len += 16;
+}
+
+static void other(uint8_t type)
+{
+	uint8_t *s = tbl + len;
+
+	memset(s, 0, 8);
+	s[0] = type;
+	s[1] = 8;
+	len += 8;
+	tbl[len++] = 0; /* no strings: two NULs */
+	tbl[len++] = 0;
+}
+
+static void end(void)
+{
+	other(127);
+}
+
+static void peak_from_populated_devices(void)
+{
+	begin();
+	other(0);
+	dimm(8192, 64, 2666, 2666);
+	dimm(0, 64, 0, 0); /* an empty slot */
+	dimm(8192, 64, 2666, 2400); /* configured below rated: configured counts */
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.devices, 3);
+	T_EQ(m.populated, 2);
+	T_EQ(m.peak_mb_s, 2666 * 8 + 2400 * 8);
+	T_STREQ(m.note, "2 populated devices of mixed speed or width, 2666 MT/s x 64 bits first (an upper bound if devices "
+			"share a channel)");
+
+	begin();
+	dimm(16384, 64, 3200, 3200);
+	dimm(16384, 64, 3200, 3200);
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.peak_mb_s, 51200); /* 2 x 3200 MT/s x 8 bytes */
+	T_STREQ(m.note, "2 populated devices, 3200 MT/s x 64 bits each (an upper bound if devices share a channel)");
+
+	begin();
+	dimm(0x7FFF, 64, 3200, 0); /* extended size, no configured speed: the rated one */
+	memcpy(tbl + 0x1C, "\0\0\1\0", 4);
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.populated, 1);
+	T_EQ(m.peak_mb_s, 25600);
+}
+
+static void unknown_is_said_not_guessed(void)
+{
+	begin();
+	dimm(256, 0xFFFF, 3200, 3200); /* what QEMU builds: data width unknown */
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.peak_mb_s, 0);
+	T_STREQ(m.note, "unknown: 1 of 1 populated memory devices report no data width, so no peak is guessed");
+
+	begin();
+	dimm(8192, 64, 0, 0);
+	end();
+	smbios_memory(tbl, len, &m, err, sizeof(err));
+	T_CONTAINS(m.note, "report no speed");
+
+	begin();
+	other(4);
+	end();
+	smbios_memory(tbl, len, &m, err, sizeof(err));
+	T_STREQ(m.note, "unknown: SMBIOS has no memory device (type 17) records");
+
+	begin();
+	dimm(0, 64, 3200, 3200);
+	end();
+	smbios_memory(tbl, len, &m, err, sizeof(err));
+	T_STREQ(m.note, "unknown: none of the 1 memory devices is populated");
+}
+
+static void malformed_tables(void)
+{
+	begin();
+	dimm(8192, 64, 2666, 2666);
+	tbl[1] = 0xFF; /* formatted length past the end */
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "SMBIOS structure at offset 0x0: length 255 runs past the ");
+
+	begin();
+	dimm(8192, 64, 2666, 2666);
+	T_EQ(smbios_memory(tbl, len - 1, &m, err, sizeof(err)), UNC_E_INVALID); /* strings cut */
+	T_STREQ(err, "SMBIOS structure at offset 0x0: its strings are not terminated");
+
+	begin();
+	other(0);
+	tbl[1] = 2; /* shorter than a header */
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_E_INVALID);
+
+	T_EQ(smbios_memory(tbl, 0, &m, err, sizeof(err)), UNC_OK);
+	T_CONTAINS(m.note, "no memory device");
+}
+
+static void entry_points(void)
+{
+	uint8_t ep[0x20] = "_SM3_";
+	uint64_t addr;
+	uint32_t tlen;
+	uint8_t sum = 0;
+
+	ep[6] = 0x18;
+	ep[0x0C] = 0x34, ep[0x0D] = 0x12;
+	ep[0x10] = 0x00, ep[0x11] = 0xF0, ep[0x12] = 0x0F, ep[0x14] = 0x01;
+	for (int i = 0; i < 0x18; i++)
+		sum = (uint8_t)(sum + ep[i]);
+	ep[5] = (uint8_t)-sum;
+	T_EQ(smbios_entry(ep, sizeof(ep), &addr, &tlen, err, sizeof(err)), UNC_OK);
+	T_EQ(addr, 0x1000FF000ull);
+	T_EQ(tlen, 0x1234);
+	ep[0x12] ^= 1;
+	T_EQ(smbios_entry(ep, sizeof(ep), &addr, &tlen, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "SMBIOS 3 entry point checksum is off by 0x");
+
+	uint8_t ep2[0x1F] = "_SM_";
+	ep2[5] = 0x1F;
+	memcpy(ep2 + 0x10, "_DMI_", 5);
+	ep2[0x16] = 0x00, ep2[0x17] = 0x02, ep2[0x18] = 0x00, ep2[0x19] = 0x00, ep2[0x1A] = 0x0F;
+	sum = 0;
+	for (int i = 0; i < 0x1F; i++)
+		sum = (uint8_t)(sum + ep2[i]);
+	ep2[4] = (uint8_t)-sum;
+	T_EQ(smbios_entry(ep2, sizeof(ep2), &addr, &tlen, err, sizeof(err)), UNC_OK);
+	T_EQ(addr, 0xF0000);
+	T_EQ(tlen, 0x200);
+	T_EQ(smbios_entry((const uint8_t *)"nothing here, really nothing at all", 32, &addr, &tlen, err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "no SMBIOS entry point anchor (_SM_ or _SM3_)");
+}
+
+T_MAIN("smbios", T_CASE(peak_from_populated_devices), T_CASE(unknown_is_said_not_guessed), T_CASE(malformed_tables),
+       T_CASE(entry_points))
