@@ -125,7 +125,7 @@ $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c
 $(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c \
 	drivers/evsel.c drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c drivers/varstore.c \
-	drivers/crc32.c) $(EVENTS_HOST)
+	drivers/crc32.c drivers/load.c) $(EVENTS_HOST)
 $(HOST)/test_cpu: $(call hobj,tests/unit/test_cpu.c $(T_FAKE) drivers/cpu.c drivers/status.c)
 $(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c \
 	drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c)
