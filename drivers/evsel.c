@@ -6,11 +6,7 @@
 #include "parse.h"
 #include "skl.h"
 
-#define FAIL(...)                                         \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return UNC_E_INVALID;                     \
-	} while (0)
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 /* Table 3-2 and Linux's uncore_snb constraints: ARB event 0x80 (occupancy)
  * counts on ARB counter 0 only. */

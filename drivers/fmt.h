@@ -35,6 +35,14 @@ void out_json_str(struct out *o, const char *s);
  * rounded half up: fmt_fixed(buf, n, 2592012345, 6) -> "2592.012" at 3 digits. */
 size_t fmt_fixed(char *buf, size_t size, uint64_t num, uint64_t den, unsigned decimals);
 
+/* The one-line error idiom: with `char *err, size_t errsize` in scope,
+ * writes the message into err and returns st from the calling function. */
+#define UNC_ERR(st, ...)                                  \
+	do {                                              \
+		fmt_snprintf(err, errsize, __VA_ARGS__); \
+		return (st);                              \
+	} while (0)
+
 /* A growable-by-truncation buffer sink for tests and for building lines. */
 struct strbuf {
 	char *buf;

@@ -238,11 +238,7 @@ enum unc_status rec_end(struct rec_buf *b)
 
 /* ---- decoding ---- */
 
-#define FAIL(...)                                         \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return UNC_E_INVALID;                     \
-	} while (0)
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 static void store_uint(void *p, uint8_t type, uint64_t v)
 {

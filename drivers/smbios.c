@@ -6,11 +6,7 @@
 
 #include "fmt.h"
 
-#define FAIL(...)                                         \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return UNC_E_INVALID;                     \
-	} while (0)
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 static uint32_t rd(const uint8_t *p, unsigned n)
 {

@@ -5,11 +5,7 @@
 #include "crc32.h"
 #include "fmt.h"
 
-#define FAIL(st, ...)                                     \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return st;                                \
-	} while (0)
+#define FAIL UNC_ERR
 
 bool var_name_ok(const char *name)
 {

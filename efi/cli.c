@@ -29,11 +29,7 @@ const char cli_usage[] =
 	"  help | version\n"
 	"numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n";
 
-#define FAIL(...)                                         \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return UNC_E_INVALID;                     \
-	} while (0)
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 static enum unc_status want_args(int argc, char **argv, int first, int n, const char *what, char *err,
 				 size_t errsize)

@@ -139,11 +139,7 @@ static enum unc_status i_next(void *ctx, char *name, size_t size)
 	return UNC_OK;
 }
 
-#define FAIL(...)                                         \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return UNC_E_INVALID;                     \
-	} while (0)
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 enum unc_status varsrc_image(struct varstore *vs, const uint8_t *img, size_t len, char *err, size_t errsize)
 {

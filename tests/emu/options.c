@@ -8,11 +8,7 @@
 
 #define MAX_RATE 1000000000000ull /* 10^12 per second */
 
-#define FAIL(...)                                         \
-	do {                                              \
-		fmt_snprintf(err, errsize, __VA_ARGS__); \
-		return UNC_E_INVALID;                     \
-	} while (0)
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 /* Names for --fault stuck=, in enum emu_ctr_id order. */
 static const char *const ctr_names[EMU_CTR_IMC0] = { "fixed",  "arb0",	 "arb1",   "cbo0.0", "cbo0.1", "cbo1.0",
