@@ -130,13 +130,19 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 {
 	char name[EVSEL_NAME_MAX + 8], rate[32], pct[16];
 
+	char count[24];
+
 	row_name(name, sizeof(name), w);
 	fmt_rate(rate, sizeof(rate), w->count, w->window_ticks, hw->tick_hz);
 	fmt_pct(pct, sizeof(pct), w->run_ticks, w->enabled_ticks);
+	/* An event that did not run in the window has no count, not zero (as perf). */
+	bool counted = w->run_ticks != 0;
+	fmt_snprintf(count, sizeof(count), counted ? "%lu" : "<not counted>", (unsigned long)w->count);
+	if (!counted)
+		fmt_snprintf(rate, sizeof(rate), "-");
 	switch (ro->format) {
 	case REPORT_HUMAN:
-		out_printf(o, "%s%-46s %16lu %20s  %-6s  %6s%%", stamp, name, (unsigned long)w->count, rate,
-			   count_unit(&w->e->spec), pct);
+		out_printf(o, "%s%-46s %16s %20s  %-6s  %6s%%", stamp, name, count, rate, count_unit(&w->e->spec), pct);
 		if (is_data(&w->e->spec)) /* 64-byte lines: the bytes too */
 			out_printf(o, "  = %lu bytes", (unsigned long)(w->count * IMC_LINE_BYTES));
 		out_puts(o, "\n");
@@ -146,18 +152,18 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 		if (*stamp)
 			out_printf(o, "%s%s", stamp, ro->sep);
 		/* the unit is empty for plain counts, as perf leaves it */
-		out_printf(o, "%lu%s%s%s%s%s%lu%s%s\n", (unsigned long)w->count, ro->sep,
+		out_printf(o, "%s%s%s%s%s%s%lu%s%s\n", count, ro->sep,
 			   w->e->spec.unit == EV_UNIT_IMC ? count_unit(&w->e->spec) : "", ro->sep, name, ro->sep,
 			   (unsigned long)ticks_ns(hw, w->run_ticks), ro->sep, pct);
 		break;
 	case REPORT_JSON:
 		out_printf(o, "%s{\"event\":", first ? "" : ",");
 		out_json_str(o, name);
-		out_printf(o, ",\"unit\":\"%s\",\"pmu\":\"%s\",\"encoding\":\"%s0x%lx\",\"count\":%lu,\"rate_per_s\":%s,"
+		out_printf(o, ",\"unit\":\"%s\",\"pmu\":\"%s\",\"encoding\":\"%s0x%lx\",\"count\":%s,\"rate_per_s\":%s,"
 			      "\"run_time_ns\":%lu,\"percent_running\":%s",
 			   count_unit(&w->e->spec), event_unit_name(w->e->spec.unit),
 			   w->e->spec.unit == EV_UNIT_IMC ? "MCHBAR+" : "", (unsigned long)evsel_encode(&w->e->spec),
-			   (unsigned long)w->count, rate, (unsigned long)ticks_ns(hw, w->run_ticks), pct);
+			   counted ? count : "null", counted ? rate : "null", (unsigned long)ticks_ns(hw, w->run_ticks), pct);
 		if (w->e->spec.unit == EV_UNIT_IMC)
 			out_printf(o, ",\"moved\":%s", w->e->moved ? "true" : "false");
 		if (is_data(&w->e->spec))

@@ -126,6 +126,20 @@ static void multiplexing_and_its_refusal(void)
 	T_CONTAINS(obuf, "UNC_ARB_TRK_REQUESTS.ALL                                5000000          5000000.000  events   50.00%");
 }
 
+/* A multiplexed event that did not run in an interval has no count. */
+static void not_counted_in_an_interval(void)
+{
+	setup();
+	T_EQ(RUN("-e", "UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "-I", "10", "-n", "2",
+		 "-x", ","),
+	     UNC_OK);
+	T_CONTAINS(obuf, "0.010000000,<not counted>,,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST,0,0.00\n");
+	T_EQ(RUN("-e", "UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "-I", "10", "-n", "1",
+		 "-j"),
+	     UNC_OK);
+	T_CONTAINS(obuf, "\"count\":null,\"rate_per_s\":null,\"run_time_ns\":0,\"percent_running\":0.00}");
+}
+
 static void refusals(void)
 {
 	setup();
@@ -290,5 +304,5 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))
