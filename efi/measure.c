@@ -62,11 +62,6 @@ static uint64_t llc_bytes(void)
 	return best;
 }
 
-bool efi_load_running(void)
-{
-	return L.running;
-}
-
 enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, uint64_t *ret_size, char *err,
 			       size_t errsize)
 {

@@ -26,7 +26,6 @@ void efi_load_chunk(void);
 uint64_t efi_load_bytes(void);
 /* Stops the APs, waits for them, frees the arrays. */
 void efi_load_stop(void);
-bool efi_load_running(void);
 
 /* Runs a Shell command line as a child image; *ret_status gets its exit
  * status. While it runs, tick(ctx) is called every period_ms. */

@@ -169,17 +169,6 @@ void fake_msr_gp(struct fake_hw *f, uint32_t msr, bool on_read, bool on_write)
 	f->msr[i].gp_write = on_write;
 }
 
-uint64_t fake_msr_value(struct fake_hw *f, uint32_t msr)
-{
-	int i = find_msr(f, msr);
-
-	if (i < 0) {
-		t_fail(__FILE__, __LINE__, "fake_hw: MSR 0x%x is undeclared", msr);
-		return 0;
-	}
-	return f->msr[i].value;
-}
-
 void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value)
 {
 	uint64_t key = fake_pci_key(a, off);

@@ -45,7 +45,6 @@ void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value);
 /* Declares (or redeclares) one CPUID leaf/subleaf. */
 void fake_cpuid(struct fake_hw *f, uint32_t leaf, uint32_t subleaf, uint32_t eax, uint32_t ebx, uint32_t ecx,
 		uint32_t edx);
-uint64_t fake_msr_value(struct fake_hw *f, uint32_t msr);
 
 static inline uint64_t fake_pci_key(struct pci_addr a, uint16_t off)
 {
