@@ -27,6 +27,16 @@ unsigned load_bytes_per_element(enum load_kind k)
 	return k < LOAD_NKINDS ? bytes[k] : 0;
 }
 
+uint64_t load_elements(uint64_t size, uint64_t llc_bytes)
+{
+	const uint64_t per = 3 * sizeof(double);
+
+	if (!size)
+		size = llc_bytes > LOAD_MIN_DEFAULT / 4 ? 4 * llc_bytes : LOAD_MIN_DEFAULT;
+	uint64_t n = size / per + (size % per != 0);
+	return n + (n & 1);
+}
+
 uint64_t load_pass(enum load_kind k, bool nt, const struct load_arrays *x, size_t lo, size_t hi)
 {
 	double *restrict a = x->a;

@@ -30,6 +30,13 @@ unsigned load_bytes_per_element(enum load_kind k);
 #define LOAD_SCALAR 3.0
 uint64_t load_pass(enum load_kind k, bool nt, const struct load_arrays *arr, size_t lo, size_t hi);
 
+/* Elements per array for a working set of at least `size` bytes over the
+ * three arrays, rounded up to an even count (nt stores go two at a time).
+ * size 0 asks for the default: 4x llc_bytes (the largest cache), and at
+ * least LOAD_MIN_DEFAULT. The working set is then 3 x 8 x the result. */
+#define LOAD_MIN_DEFAULT (64ull << 20)
+uint64_t load_elements(uint64_t size, uint64_t llc_bytes);
+
 /* Where read passes leave their sum, so that they are not optimised away. */
 extern volatile double load_sink;
 

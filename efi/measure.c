@@ -67,16 +67,11 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 {
 	static EFI_GUID mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
 	UINTN total = 1, enabled = 1, bsp = 0;
-	uint64_t size = cfg->size;
+	size_t n = (size_t)load_elements(cfg->size, llc_bytes());
 
-	if (!size) {
-		size = 4 * llc_bytes();
-		if (size < (64ull << 20))
-			size = 64ull << 20;
-	}
-	size_t n = (size_t)(size / 3 / sizeof(double)) & ~(size_t)1;
 	if (n < 2 * CHUNK) {
-		fmt_snprintf(err, errsize, "a working set of %lu bytes is too small for the load", (unsigned long)size);
+		fmt_snprintf(err, errsize, "a working set of %lu bytes is too small for the load",
+			     (unsigned long)cfg->size);
 		return UNC_E_INVALID;
 	}
 	L = (typeof(L)){ .kind = cfg->kind, .nt = cfg->nt };

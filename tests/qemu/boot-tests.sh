@@ -439,7 +439,7 @@ step load 'uncore-emu.efi --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITE
 expect load rc zero
 step copy 'uncore.efi bw --load copy --cpus all -d 1'
 expect copy rc zero
-expect copy has '^load: copy on 2 processors, [0-9]+ MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 16 per element\) = [0-9.]+ MB/s$'
+expect copy has '^load: copy on 2 processors, 64 MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 16 per element\) = [0-9.]+ MB/s$'
 expect copy has '^cross-check: the IMC moved [0-9]+ bytes \(read [0-9]+ \+ write [0-9]+\) in the same window: [0-9.]+ x the load.s count$'
 expect copy has 'write-allocate'
 expect copy has 'the IMC is emulated'

@@ -67,15 +67,34 @@ static void partial_ranges_and_byte_accounting(void)
 	T_STREQ(load_kind_name(LOAD_COPY), "copy");
 }
 
+/* The working set is never smaller than asked: 64 MiB over three arrays of
+ * doubles is 2796202.67 elements each, which must round up, not down. */
+static void working_set_is_at_least_the_size_asked(void)
+{
+	T_EQ(load_elements(0, 8 << 20), 2796204);                /* default: 64 MiB floor */
+	T_EQ(load_elements(64ull << 20, 0), 2796204);
+	T_EQ(load_elements(0, 32 << 20), 5592406);               /* default: 4 x a 32 MiB cache */
+	T_EQ(load_elements(24, 0), 2);
+	T_EQ(load_elements(25, 0), 2);                           /* 2 elements = 48 bytes */
+	T_EQ(load_elements(49, 0), 4);                           /* 3 rounds up to even */
+	for (uint64_t mib = 1; mib <= 65536; mib = mib * 3 + 1) {
+		uint64_t n = load_elements(mib << 20, 0), size = 3 * sizeof(double) * n;
+		T_ASSERT(n % 2 == 0);
+		T_ASSERT(size >= mib << 20);
+		T_ASSERT(size < (mib << 20) + 2 * 3 * sizeof(double));
+	}
+}
+
 int main(void)
 {
 	static const struct t_case cases[] = { T_CASE(kernels_compute_stream_results),
-					       T_CASE(partial_ranges_and_byte_accounting) };
+					       T_CASE(partial_ranges_and_byte_accounting),
+					       T_CASE(working_set_is_at_least_the_size_asked) };
 	size_t bytes = (N * sizeof(double) + 63) & ~(size_t)63; /* a multiple of the alignment */
 	A = aligned_alloc(64, bytes);
 	B = aligned_alloc(64, bytes);
 	C = aligned_alloc(64, bytes);
-	int rc = t_main("load", cases, 2);
+	int rc = t_main("load", cases, 3);
 	free(A);
 	free(B);
 	free(C);
