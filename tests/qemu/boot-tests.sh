@@ -247,6 +247,23 @@ step busy-regs2 'uncore.efi regs'
 expect busy-regs2 same busy-regs0
 expect busy-regs2 has '^0x700 MSR_UNC_CBO_0_PERFEVTSEL0 +0x0000000000408f34$'
 expect busy-regs2 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
+# ESC on the keyboard, one interval into a 60-second run: the counts so far,
+# EFI_ABORTED (0x15), the other measurement's registers back, and a record
+# that says how the run ended.
+step esc 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET --force -I 500 -d 60 -o var:Aborted'
+press esc '^ +0\.5[0-9]+  UNC_CLOCK\.SOCKET ' esc
+expect esc rc 0x15
+expect esc has '^ +0\.5[0-9]{8}  UNC_CLOCK\.SOCKET '
+expect esc has '^total:$'
+expect esc has '^elapsed: [0-9]\.[0-9]{9} s measured'
+expect esc has '^uncore: stopped by ESC; the counts above cover the time until then$'
+expect esc has '^uncore: results stored in EFI variable Aborted: '
+step esc-regs 'uncore.efi regs'
+expect esc-regs same busy-regs0
+step esc-show 'uncore.efi var show Aborted'
+expect esc-show rc zero
+expect esc-show has '^record Aborted: `stat` by uncore.efi [0-9.]+ at .*, exit status: stopped by the user$'
+expect esc-show has '^UNC_CLOCK.SOCKET +[1-9][0-9]+ '
 step unload-busy 'uncore-emu.efi --unload'
 expect unload-busy rc zero
 expect unload-busy has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'

@@ -2,7 +2,7 @@
 #
 #   boot_begin NAME QEMU_CPU [EXTRA QEMU ARGS...]
 #   step ID 'uncore.efi ARGS'            a command run from the UEFI Shell as fs0:\... ('!cmd': cmd as is)
-#   expect ID rc zero|nonzero
+#   expect ID rc zero|nonzero|0xN         (0xN: exactly that %lasterror%)
 #   expect ID has  'ERE'                 some line of the step's output matches
 #   expect ID lacks 'ERE'
 #   expect ID lines N                    the step printed exactly N non-empty lines
@@ -11,6 +11,8 @@
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
+#   press ID 'ERE' KEY                   once a line of step ID's output matches ERE, press KEY
+#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard
 #   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
 #                                        ($dir is the boot's folder: vars.fd, serial.txt)
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
@@ -29,7 +31,7 @@ WORK=${WORK:-$TOP/build/qemu}
 boot_begin() {
 	BOOT=$1; BOOT_CPU=$2; shift 2
 	BOOT_EXTRA=("$@")
-	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=()
+	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=()
 	BOOT_FILES=("$TOP/build/uncore.efi")
 }
 
@@ -38,6 +40,7 @@ boot_file() { BOOT_FILES+=("$1"); }
 
 step() { STEPS+=("$1"); CMDS+=("$2"); }
 boot_check() { CHECK_IDS+=("$1"); CHECKS+=("$2"); }
+press() { PRESS+=("$1"$'\t'"$2"$'\t'"$3"); }
 expect() { EXPECTS+=("$1"$'\t'"$2"$'\t'"${3:-}"$'\t'"${4:-}"$'\t'"${5:-}"); }
 
 # Checks a rate against its expected value; prints a reason when it is off.
@@ -98,13 +101,19 @@ boot_run_now() {
 	mcopy -i "$dir/esp.img" "$dir/startup.nsh" "${BOOT_FILES[@]}" :: || return 1
 	cp "$OVMF_VARS" "$dir/vars.fd"
 
+	# Keys go in through QEMU's monitor on a pipe (mon.in/mon.out); opened
+	# read-write, the FIFO never blocks the harness even if QEMU is gone.
+	local mon=() pending=("${PRESS[@]}")
+	if [ ${#PRESS[@]} -gt 0 ]; then
+		mkfifo "$dir/mon.in" "$dir/mon.out" && mon=(-monitor "pipe:$dir/mon") || return 1
+	fi
 	: > "$dir/serial.log"
 	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$BOOT_CPU" -m 256 \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
 		-drive if=pflash,format=raw,unit=1,file="$dir/vars.fd" \
 		-drive format=raw,file="$dir/esp.img",snapshot=on \
 		-display none -nodefaults -no-reboot -serial file:"$dir/serial.log" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${BOOT_EXTRA[@]}" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${BOOT_EXTRA[@]}" "${mon[@]}" \
 		</dev/null >"$dir/qemu.out" 2>&1 &
 	local pid=$! start=$SECONDS why=""
 	while kill -0 "$pid" 2>/dev/null; do
@@ -114,6 +123,18 @@ boot_run_now() {
 		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
 			why="timeout after ${QEMU_TIMEOUT}s"; break
 		fi
+		local k kid kre kkey left=()
+		for k in "${pending[@]}"; do
+			IFS=$'\t' read -r kid kre kkey <<<"$k"
+			if clean_log "$dir/serial.log" | awk -v id="$kid" -v re="$kre" '$0 == "@@STEP " id {on = 1; next}
+			    on && /^@@RC / {on = 0} on && $0 ~ re {hit = 1} END {exit !hit}'; then
+				printf 'sendkey %s\n' "$kkey" 1<>"$dir/mon.in"
+				echo "# $BOOT.$kid: pressed $kkey after $((SECONDS - start))s" >> "$dir/keys.txt"
+			else
+				left+=("$k")
+			fi
+		done
+		pending=("${left[@]}")
 		sleep 0.2
 	done
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
@@ -122,6 +143,7 @@ boot_run_now() {
 		why="the boot ended before the script finished"
 	fi
 	echo "# boot $BOOT (-cpu $BOOT_CPU): $((SECONDS - start))s${why:+, $why}; log: $dir/serial.txt"
+	[ ! -f "$dir/keys.txt" ] || cat "$dir/keys.txt"
 
 	local id
 	for id in "${STEPS[@]}"; do
@@ -139,7 +161,8 @@ boot_run_now() {
 				[ "$eid" = "$id" ] || continue
 				case $kind in
 				rc) if [ "$arg" = zero ] && [ "$rc" != 0x0 ]; then fails+=("exit status $rc, expected 0")
-				    elif [ "$arg" = nonzero ] && [ "$rc" = 0x0 ]; then fails+=("exit status 0, expected non-zero"); fi ;;
+				    elif [ "$arg" = nonzero ] && [ "$rc" = 0x0 ]; then fails+=("exit status 0, expected non-zero")
+				    elif [[ $arg = 0x* ]] && [ "$rc" != "$arg" ]; then fails+=("exit status $rc, expected $arg"); fi ;;
 				has) grep -Eq -- "$arg" <<<"$out" || fails+=("no line matches /$arg/") ;;
 				lacks) ! grep -Eq -- "$arg" <<<"$out" || fails+=("a line matches /$arg/") ;;
 				lines) n=$(grep -c . <<<"$out"); [ "$n" = "$arg" ] || fails+=("$n lines, expected $arg") ;;
