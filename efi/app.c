@@ -517,12 +517,13 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		uint64_t size;
 		if (!env || !env->load_start) {
 			out_printf(err, "uncore: error: no load generator on this platform\n");
-			return UNC_E_NOT_FOUND;
+			st = UNC_E_NOT_FOUND;
+			goto done;
 		}
 		if ((st = env->load_start(cmd->load_kind, cmd->load_nt, (uint64_t)cmd->load_size_mib << 20, cmd->load_cpus,
 					  &cpus, &size, msg, sizeof(msg)))) {
 			out_printf(err, "uncore: error: --load: %s\n", msg);
-			return st;
+			goto done;
 		}
 		x.load_kind = (uint8_t)(cmd->load_kind + 1);
 		x.load_nt = cmd->load_nt;
@@ -535,7 +536,8 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		uint64_t cst = 0;
 		if (!env || !env->run_child) {
 			out_printf(err, "uncore: error: cannot run a child image on this platform\n");
-			return UNC_E_NOT_FOUND;
+			st = UNC_E_NOT_FOUND;
+			goto done;
 		}
 		sc.run = run;
 		if (!(st = stat_start(run, hw, cmd->force))) {
@@ -544,7 +546,8 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 			st = stat_stop(run, sc.tick_st);
 			if (cs) {
 				out_printf(err, "uncore: error: %s; the counters are stopped and restored\n", msg);
-				return cs;
+				st = cs;
+				goto done;
 			}
 			x.child_ran = 1;
 			fmt_snprintf(x.child, sizeof(x.child), "%s", cmd->child);
@@ -608,6 +611,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		if (!st)
 			st = sst;
 	}
+done:
 	if (samples.p)
 		env->free(samples.p);
 	return st;

@@ -237,6 +237,18 @@ static void bw_stuck_and_refused(void)
 	T_CONTAINS(ebuf, "MCHBAR base is zero");
 }
 
+/* A run that cannot start its load or child frees what it allocated for
+ * -o (LeakSanitizer checks at exit) and programs nothing. */
+static void no_load_generator_no_child_runner(void)
+{
+	setup();
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-o", "var", "--load", "copy"), UNC_E_NOT_FOUND);
+	T_STREQ(ebuf, "uncore: error: no load generator on this platform\n");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-o", "var", "--", "fs0:\\child.efi"), UNC_E_NOT_FOUND);
+	T_STREQ(ebuf, "uncore: error: cannot run a child image on this platform\n");
+	T_EQ(h.fake.nlog, 0);
+}
+
 static void imc_events_mix_with_msr_events(void)
 {
 	setup_imc(NULL);
@@ -304,5 +316,5 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(no_load_generator_no_child_runner), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))
