@@ -40,7 +40,7 @@ static const struct field top[] = {
 	F(0x0060, x.load_kind, T_U8), F(0x0061, x.load_nt, T_U8), F(0x0062, x.load_cpus, T_U32),
 	F(0x0063, x.load_size, T_U64), F(0x0064, x.load_bytes, T_U64), F(0x0065, x.peak_mb_s, T_U64),
 	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
-	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_pass, T_U8), F(0x006B, x.child, T_STR),
+	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_verdict, T_U8), F(0x006B, x.child, T_STR),
 	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
 };
 #define TAG_SAMPLE 0x0048

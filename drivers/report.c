@@ -454,6 +454,8 @@ bool report_imc_bytes(const struct stat_run *r, uint64_t *rd, uint64_t *wr)
 	return true;
 }
 
+static const char *const verdicts[] = { "FAIL", "PASS", "none" };
+
 static void kb_fmt(char *buf, size_t size, uint64_t kb_s)
 {
 	fmt_fixed(buf, size, kb_s, 1000, 3); /* MB/s */
@@ -479,7 +481,7 @@ void report_extras(struct out *o, const struct report_opts *ro, const struct hw 
 			kb_fmt(a, sizeof(a), x->check_measured_kb_s);
 			kb_fmt(b, sizeof(b), x->check_required_kb_s);
 			out_printf(o, ",\"check\":{\"verdict\":\"%s\",\"measured_mb_per_s\":%s,\"required_mb_per_s\":%s}",
-				   x->check_pass ? "PASS" : "FAIL", a, b);
+				   verdicts[x->check_verdict], a, b);
 		}
 		if (x->child_ran) {
 			out_puts(o, ",\"child\":{\"command\":");
@@ -524,8 +526,13 @@ void report_extras(struct out *o, const struct report_opts *ro, const struct hw 
 		static const char *what[] = { "", "read+write", "read", "write" };
 		kb_fmt(a, sizeof(a), x->check_measured_kb_s);
 		kb_fmt(b, sizeof(b), x->check_required_kb_s);
-		out_printf(o, "%s%s: %s bandwidth %s MB/s %s the required %s MB/s\n", c, x->check_pass ? "PASS" : "FAIL",
-			   what[x->check], a, x->check_pass ? ">=" : "<", b);
+		if (x->check_verdict == VERDICT_NONE)
+			out_printf(o, "%sNO VERDICT: the run was stopped early; %s bandwidth %s MB/s until then, %s MB/s "
+				      "required\n", c, what[x->check], a, b);
+		else
+			out_printf(o, "%s%s: %s bandwidth %s MB/s %s the required %s MB/s\n", c,
+				   verdicts[x->check_verdict], what[x->check], a,
+				   x->check_verdict == VERDICT_PASS ? ">=" : "<", b);
 	}
 	if (x->child_ran)
 		out_printf(o, "%schild: %s returned 0x%lx after %lu ms\n", c, x->child,

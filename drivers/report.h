@@ -43,6 +43,8 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
  * built-in load, the SMBIOS peak, a bandwidth check, a child image. One
  * printer serves the console and stored records. */
 enum check_kind { CHECK_NONE, CHECK_TOTAL, CHECK_READ, CHECK_WRITE };
+/* A run stopped early (ESC) is neither passed nor failed: it has no verdict. */
+enum check_verdict { VERDICT_FAIL, VERDICT_PASS, VERDICT_NONE };
 
 struct run_extras {
 	/* --load */
@@ -57,7 +59,7 @@ struct run_extras {
 	/* --min-bw and friends */
 	uint8_t check;      /* enum check_kind */
 	uint64_t check_required_kb_s, check_measured_kb_s; /* 10^3 bytes/s */
-	uint8_t check_pass;
+	uint8_t check_verdict; /* enum check_verdict */
 	/* -- child */
 	char child[200];
 	uint32_t child_status_lo, child_status_hi; /* its EFI_STATUS */

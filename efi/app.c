@@ -586,11 +586,12 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		x.check = cmd->check;
 		x.check_required_kb_s = cmd->check_kb_s;
 		x.check_measured_kb_s = t ? u64_muldiv(bytes, hw->tick_hz, t) / 1000 : 0;
-		x.check_pass = x.check_measured_kb_s >= x.check_required_kb_s;
+		x.check_verdict = st == UNC_E_ABORTED ? VERDICT_NONE
+				: x.check_measured_kb_s >= x.check_required_kb_s ? VERDICT_PASS : VERDICT_FAIL;
 	}
 	if (x.load_kind || x.peak_note[0] || x.check || x.child_ran)
 		report_extras(out, &cmd->report, hw, run, &x);
-	if (x.check && !x.check_pass && !st)
+	if (x.check && x.check_verdict == VERDICT_FAIL && !st)
 		st = UNC_E_CHECK;
 	if (run->use.in_use)
 		out_printf(err, "uncore: note: the PMU was in use (--force); its registers are restored, "

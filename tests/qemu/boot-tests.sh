@@ -461,6 +461,23 @@ expect copy has '^cross-check: the IMC moved [0-9]+ bytes \(read [0-9]+ \+ write
 expect copy has 'write-allocate'
 expect copy has 'the IMC is emulated'
 expect copy has '^peak: unknown: 1 of 1 populated memory devices report no data width, so no peak is guessed$'
+# ESC during a 60-second check with the load on both processors: no verdict
+# (neither PASS nor FAIL), EFI_ABORTED, and the AP free for the next run.
+step esc 'uncore.efi bw --load copy --cpus all -I 500 -d 60 --min-bw 1000 -o var:EscBw'
+press esc '^ +0\.5[0-9]+  read ' esc
+expect esc rc 0x15
+expect esc has '^load: copy on 2 processors, 64 MiB working set: [1-9][0-9]+ bytes moved'
+expect esc has '^ +0\.5[0-9]{8}  read '
+expect esc has '^elapsed: [0-9]\.[0-9]{9} s measured'
+expect esc has '^NO VERDICT: the run was stopped early; read\+write bandwidth [0-9]+\.[0-9]{3} MB/s until then, 1000\.000 MB/s required$'
+expect esc lacks '^(PASS|FAIL)'
+expect esc has '^uncore: stopped by ESC; the counts above cover the time until then$'
+step esc-show 'uncore.efi var show EscBw -j'
+expect esc-show rc zero
+expect esc-show has '"check":\{"verdict":"none","measured_mb_per_s":[0-9.]+,"required_mb_per_s":1000\.000\}'
+step after-esc 'uncore.efi bw --load copy --cpus all -d 0.5'
+expect after-esc rc zero
+expect after-esc has '^load: copy on 2 processors, '
 step triad-nt 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL --load triad --nt --cpus 1 --size 24 -d 0.5'
 expect triad-nt rc zero
 expect triad-nt has '^load: triad with non-temporal stores on 1 processor, 24 MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 24 per element\)'

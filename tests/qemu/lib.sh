@@ -12,7 +12,8 @@
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
 #   press ID 'ERE' KEY                   once a line of step ID's output matches ERE, press KEY
-#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard
+#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard;
+#                                        ERE is matched by awk (mawk: no {n} counts)
 #   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
 #                                        ($dir is the boot's folder: vars.fd, serial.txt)
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)

@@ -15,9 +15,15 @@ static struct emu_hw h;
 static struct emu_config cfg;
 static char obuf[65536], ebuf[1024];
 
+static uint64_t esc_at; /* fake TSC ticks at which ESC is pressed; 0: never */
+
 static bool wait_until(void *ctx, uint64_t when)
 {
 	(void)ctx;
+	if (esc_at && when >= esc_at) {
+		h.fake.now = esc_at;
+		return true;
+	}
 	h.fake.now = when;
 	return false;
 }
@@ -237,6 +243,35 @@ static void bw_stuck_and_refused(void)
 	T_CONTAINS(ebuf, "MCHBAR base is zero");
 }
 
+/* --min-bw and friends: PASS, FAIL with its own status, and no verdict at
+ * all when ESC ends the run early, on the console and in stored results. */
+static void bandwidth_check_verdicts(void)
+{
+	setup_imc(NULL); /* read 150000 MB/s, write 50000 MB/s */
+	T_EQ(RUN("bw", "--min-bw", "199999"), UNC_OK);
+	T_CONTAINS(obuf, "\nPASS: read+write bandwidth 200000.000 MB/s >= the required 199999.000 MB/s\n");
+	T_EQ(RUN("bw", "--min-read-bw", "150001"), UNC_E_CHECK);
+	T_CONTAINS(obuf, "\nFAIL: read bandwidth 150000.000 MB/s < the required 150001.000 MB/s\n");
+	T_EQ(RUN("bw", "--min-write-bw", "1000", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"check\":{\"verdict\":\"PASS\",\"measured_mb_per_s\":50000.000,\"required_mb_per_s\":1000.000}");
+
+	esc_at = h.fake.now + 2 * S; /* 2 s into a 6-second run */
+	T_EQ(RUN("bw", "-d", "6", "--min-bw", "1000", "-o", "var:Esc"), UNC_E_ABORTED);
+	T_CONTAINS(obuf, "elapsed: 2.000000000 s measured");
+	T_CONTAINS(obuf, "\nNO VERDICT: the run was stopped early; read+write bandwidth 200000.000 MB/s until then, "
+			 "1000.000 MB/s required\n");
+	T_NOT_CONTAINS(obuf, "PASS");
+	T_CONTAINS(ebuf, "uncore: stopped by ESC; the counts above cover the time until then\n");
+	esc_at = h.fake.now + 1 * S;
+	T_EQ(RUN("bw", "-d", "6", "--min-bw", "1000", "-j"), UNC_E_ABORTED);
+	T_CONTAINS(obuf, "\"check\":{\"verdict\":\"none\",\"measured_mb_per_s\":200000.000,");
+	esc_at = 0;
+	T_EQ(RUN("var", "show", "Esc"), UNC_OK);
+	T_CONTAINS(obuf, ", exit status: stopped by the user\n");
+	T_CONTAINS(obuf, "\nNO VERDICT: the run was stopped early; read+write bandwidth 200000.000 MB/s until then, "
+			 "1000.000 MB/s required\n");
+}
+
 /* A run that cannot start its load or child frees what it allocated for
  * -o (LeakSanitizer checks at exit) and programs nothing. */
 static void no_load_generator_no_child_runner(void)
@@ -316,5 +351,5 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(no_load_generator_no_child_runner), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))
