@@ -4,6 +4,7 @@
 
 #include "crc32.h"
 #include "fmt.h"
+#include "load.h"
 
 enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_BUSY, T_FAULT, T_EVENT };
 
@@ -411,6 +412,10 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		FAIL("the record names no command");
 	if (r->ncbo > 4)
 		FAIL("the record says %u CBos; at most 4", r->ncbo);
+	if (r->x.load_kind > LOAD_NKINDS)
+		FAIL("the record names load kind %u", r->x.load_kind);
+	if (r->x.check > CHECK_WRITE || r->x.check_verdict > VERDICT_NONE)
+		FAIL("the record names bandwidth check %u with verdict %u", r->x.check, r->x.check_verdict);
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		if (r->ev[i].unit > 3)
 			FAIL("event %u has unit %u", i, r->ev[i].unit);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../drivers/crc32.h"
+#include "../../drivers/load.h"
 #include "../../drivers/record.h"
 #include "../../drivers/varstore.h"
 #include "fake_vars.h"
@@ -44,6 +45,13 @@ static void fill(struct rec *r, uint32_t nevents)
 	strcpy(r->verdict_reason, "an uncore MSR faulted");
 	r->ncbo = 4, r->ngroups = 2, r->rotations = 99, r->per_box = 1, r->elapsed = 2600123456ull;
 	r->interval = 1000, r->imc_base = 0xFED10000;
+	r->x = (struct run_extras){ .load_kind = LOAD_TRIAD + 1, .load_nt = 1, .load_cpus = 2, .load_size = 64ull << 20,
+				    .load_bytes = 123456789012ull, .peak_mb_s = 51200, .check = CHECK_WRITE,
+				    .check_required_kb_s = 1500000, .check_measured_kb_s = 999955,
+				    .check_verdict = VERDICT_NONE, .child_status_lo = 7, .child_status_hi = 0x80000000,
+				    .child_ran = 1 };
+	strcpy(r->x.peak_note, "2 of 2 devices at 3200 MT/s x 64 bits");
+	strcpy(r->x.child, "fs0:\\child.efi 500 7");
 	r->nevents = nevents;
 	for (uint32_t i = 0; i < nevents; i++) {
 		struct rec_event *e = &r->ev[i];
@@ -136,6 +144,13 @@ static void header_crc_and_version_errors(void)
 	BAD(len_ = 10, "truncated: 10 bytes, shorter than the 16-byte header");
 	BAD((buf[len_] = 0, len_ += 1), "trailing bytes: the header announces");
 	BAD(buf[6] = 20, "header size 20");
+	/* enumerations out of range: a record from a newer or broken writer */
+	in.x.check = CHECK_WRITE + 1;
+	BAD((void)0, "the record names bandwidth check 4 with verdict 2");
+	in.x.check = CHECK_READ, in.x.check_verdict = VERDICT_NONE + 1;
+	BAD((void)0, "the record names bandwidth check 2 with verdict 3");
+	in.x.check_verdict = VERDICT_PASS, in.x.load_kind = LOAD_NKINDS + 1;
+	BAD((void)0, "the record names load kind 5");
 }
 
 static void malformed_fields(void)
