@@ -585,7 +585,9 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		uint64_t bytes = cmd->check == CHECK_TOTAL ? rd + wr : cmd->check == CHECK_READ ? rd : wr;
 		x.check = cmd->check;
 		x.check_required_kb_s = cmd->check_kb_s;
-		x.check_measured_kb_s = t ? u64_muldiv(bytes, hw->tick_hz, t) / 1000 : 0;
+		/* kB/s rounded half up: the figure the bw table prints, so the
+		 * verdict and the table never disagree in the last digit. */
+		x.check_measured_kb_s = t ? (u64_muldiv(bytes, hw->tick_hz, t) + 500) / 1000 : 0;
 		x.check_verdict = st == UNC_E_ABORTED ? VERDICT_NONE
 				: x.check_measured_kb_s >= x.check_required_kb_s ? VERDICT_PASS : VERDICT_FAIL;
 	}

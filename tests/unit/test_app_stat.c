@@ -255,6 +255,20 @@ static void bandwidth_check_verdicts(void)
 	T_EQ(RUN("bw", "--min-write-bw", "1000", "-j"), UNC_OK);
 	T_CONTAINS(obuf, "\"check\":{\"verdict\":\"PASS\",\"measured_mb_per_s\":50000.000,\"required_mb_per_s\":1000.000}");
 
+	/* 15625015 lines/s = 1000000960 bytes/s: the table prints 1000.001 MB/s,
+	 * and the check judges and prints that same figure. */
+	char err[100];
+	const char *odd[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=15625015", "--rate", "DRAM_DATA_WRITES=1" };
+	T_EQ(emu_parse_options(5, (char **)odd, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init(&h, &cfg);
+	h.hw.emulator = "test model";
+	T_EQ(RUN("bw", "--min-read-bw", "1000.001"), UNC_OK);
+	T_CONTAINS(obuf, "\nread         1000.001 MB/s ");
+	T_CONTAINS(obuf, "\nPASS: read bandwidth 1000.001 MB/s >= the required 1000.001 MB/s\n");
+	T_EQ(RUN("bw", "--min-read-bw", "1000.002"), UNC_E_CHECK);
+	T_CONTAINS(obuf, "\nFAIL: read bandwidth 1000.001 MB/s < the required 1000.002 MB/s\n");
+
+	setup_imc(NULL);
 	esc_at = h.fake.now + 2 * S; /* 2 s into a 6-second run */
 	T_EQ(RUN("bw", "-d", "6", "--min-bw", "1000", "-o", "var:Esc"), UNC_E_ABORTED);
 	T_CONTAINS(obuf, "elapsed: 2.000000000 s measured");
