@@ -12,8 +12,7 @@
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
 #   press ID 'ERE' KEY                   once a line of step ID's output matches ERE, press KEY
-#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard;
-#                                        ERE is matched by awk (mawk: no {n} counts)
+#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard
 #   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
 #                                        ($dir is the boot's folder: vars.fd, serial.txt)
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
@@ -127,8 +126,7 @@ boot_run_now() {
 		local k kid kre kkey left=()
 		for k in "${pending[@]}"; do
 			IFS=$'\t' read -r kid kre kkey <<<"$k"
-			if clean_log "$dir/serial.log" | awk -v id="$kid" -v re="$kre" '$0 == "@@STEP " id {on = 1; next}
-			    on && /^@@RC / {on = 0} on && $0 ~ re {hit = 1} END {exit !hit}'; then
+			if step_output <(clean_log "$dir/serial.log") "$kid" | grep -Eq -- "$kre"; then
 				printf 'sendkey %s\n' "$kkey" 1<>"$dir/mon.in"
 				echo "# $BOOT.$kid: pressed $kkey after $((SECONDS - start))s" >> "$dir/keys.txt"
 			else
