@@ -73,15 +73,22 @@ static enum unc_status run(int argc, const char **argv)
 		run((int)(sizeof(av) / sizeof(av[0])), av);       \
 	})
 
-static void setup(void)
+/* The emulated uncore as uncore-emu.efi would start it with these options. */
+static void emulate(int argc, const char **argv)
 {
 	char err[100];
+
+	T_EQ(emu_parse_options(argc, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init(&h, &cfg);
+	h.hw.emulator = "test model";
+}
+
+static void setup(void)
+{
 	const char *argv[] = { "uncore-emu.efi", "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=1.5M", "--rate",
 			       "UNC_ARB_TRK_REQUESTS.ALL=5M" };
 
-	T_EQ(emu_parse_options(5, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
-	emu_hw_init(&h, &cfg);
-	h.hw.emulator = "test model";
+	emulate(5, argv);
 }
 
 static void human_table(void)
@@ -191,13 +198,10 @@ static void list_and_regs(void)
 
 static void setup_imc(const char *fault)
 {
-	char err[100];
 	const char *argv[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=2343750000", "--rate", "DRAM_DATA_WRITES=781.25M",
 			       "--rate", "DRAM_IA_REQUESTS=3G", "--rate", "DRAM_GT_REQUESTS=100M", "--fault", fault };
 
-	T_EQ(emu_parse_options(fault ? 11 : 9, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
-	emu_hw_init(&h, &cfg);
-	h.hw.emulator = "test model";
+	emulate(fault ? 11 : 9, argv);
 }
 
 static void bw_report(void)
@@ -257,11 +261,8 @@ static void bandwidth_check_verdicts(void)
 
 	/* 15625015 lines/s = 1000000960 bytes/s: the table prints 1000.001 MB/s,
 	 * and the check judges and prints that same figure. */
-	char err[100];
 	const char *odd[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=15625015", "--rate", "DRAM_DATA_WRITES=1" };
-	T_EQ(emu_parse_options(5, (char **)odd, &cfg, err, sizeof(err)), UNC_OK);
-	emu_hw_init(&h, &cfg);
-	h.hw.emulator = "test model";
+	emulate(5, odd);
 	T_EQ(RUN("bw", "--min-read-bw", "1000.001"), UNC_OK);
 	T_CONTAINS(obuf, "\nread         1000.001 MB/s ");
 	T_CONTAINS(obuf, "\nPASS: read bandwidth 1000.001 MB/s >= the required 1000.001 MB/s\n");
@@ -310,8 +311,6 @@ static void imc_events_mix_with_msr_events(void)
 	T_CONTAINS(obuf, "# uncore stat: 1 event, IMC only (MMIO, no MSR), imc: emulated (test model)\n");
 	T_CONTAINS(obuf, "2343750000;lines;DRAM_DATA_READS;1000000000;100.00\n"); /* the raw count */
 }
-
-static void setup_imc(const char *fault);
 
 /* -o var, then var show: the same table, with a first line naming it. */
 static void stored_results_show_as_run(void)
