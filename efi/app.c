@@ -159,6 +159,17 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 	return first;
 }
 
+/* Adds an IMC counter unless the run has it already. */
+static void want_imc(struct stat_run *run, unsigned k)
+{
+	for (unsigned i = 0; i < run->nev; i++)
+		if (run->ev[i].spec.unit == EV_UNIT_IMC && run->ev[i].spec.imc == k)
+			return;
+	struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)k };
+	fmt_snprintf(e.name, sizeof(e.name), "%s", skl_imc[k].name);
+	stat_add(run, &e);
+}
+
 /* What one full IMC sample costs here: all five counters, each its own
  * 32-bit MMIO read, plus the bookkeeping. Read only. */
 static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
@@ -176,10 +187,8 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 		return st;
 	}
 	*run = (struct stat_run){ .imc_base = m.base };
-	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
-		struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)i };
-		stat_add(run, &e);
-	}
+	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
+		want_imc(run, i);
 	if ((st = stat_schedule(run, 0, false)) || (st = stat_start(run, hw, false))) {
 		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
@@ -193,9 +202,11 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
-	fmt_fixed(ns, sizeof(ns), ticks * 1000000000ull / cmd->max_intervals, hw->tick_hz, 1);
+	/* Tenths of a ns per sample, in one exact step: ticks * 10^9 alone
+	 * overflows 64 bits after 18 s at 1 GHz. */
+	fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)cmd->max_intervals * hw->tick_hz), 10, 1);
 	out_printf(out, "imc sample: %u samples of %u counters, %lu TSC cycles each (%s ns); imc: %s\n",
-		   cmd->max_intervals, SKL_IMC_COUNTERS, (unsigned long)(ticks / cmd->max_intervals), ns,
+		   cmd->max_intervals, run->nev, (unsigned long)(ticks / cmd->max_intervals), ns,
 		   hw->msr_mode == HW_MSR_EMULATED ? "emulated" : "native");
 	return UNC_OK;
 }
@@ -383,17 +394,6 @@ static void child_tick(void *ctx)
 
 	if (!c->tick_st)
 		c->tick_st = stat_sample(c->run);
-}
-
-/* Adds an IMC counter unless the run has it already. */
-static void want_imc(struct stat_run *run, unsigned k)
-{
-	for (unsigned i = 0; i < run->nev; i++)
-		if (run->ev[i].spec.unit == EV_UNIT_IMC && run->ev[i].spec.imc == k)
-			return;
-	struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)k };
-	fmt_snprintf(e.name, sizeof(e.name), "%s", skl_imc[k].name);
-	stat_add(run, &e);
 }
 
 static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)

@@ -94,6 +94,7 @@ static enum unc_status f_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 	struct fake_hw *f = ctx;
 
 	f->reads++;
+	f->now += f->ticks_per_mmio_read;
 	for (unsigned i = 0; i < f->nmmio; i++) {
 		if (f->mmio[i].addr == addr) {
 			*ret = f->mmio[i].value;

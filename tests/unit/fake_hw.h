@@ -35,6 +35,7 @@ struct fake_hw {
 	bool drop_msr_writes; /* like QEMU: MSR writes are logged but change nothing */
 	unsigned reads; /* every read of any kind, counted */
 	unsigned msr_reads;
+	uint64_t ticks_per_mmio_read; /* the clock moves this much on each MMIO read */
 };
 
 void fake_init(struct fake_hw *f);

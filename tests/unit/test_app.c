@@ -103,6 +103,19 @@ static void info_exit_status_follows_verdict(void)
 	T_STREQ(ebuf, "uncore: error: uncore PMU unusable: not an Intel CPU\n");
 }
 
+/* bench divides TSC ticks per sample: 20 s per sample at 1 GHz is 2 * 10^10
+ * ticks, and 2 * 10^10 * 10^9 does not fit 64 bits. All five counters are
+ * read in each sample. */
+static void bench_long_samples_do_not_overflow(void)
+{
+	setup();
+	for (unsigned k = 0; k < 5; k++)
+		fake_mmio(&f, 0xFED10000 + 0x5040 + (k < 3 ? 4 * k : 0x10 + 4 * (k - 3)), 0);
+	f.ticks_per_mmio_read = 4000000000; /* five reads a sample: 20 s */
+	T_EQ(RUN("bench", "-n", "1"), UNC_OK);
+	T_CONTAINS(obuf, "imc sample: 1 samples of 5 counters, 20000000000 TSC cycles each (20000000000.0 ns)");
+}
+
 T_MAIN("app", T_CASE(msr_read_names_the_register), T_CASE(msr_write_does_exactly_one_write),
        T_CASE(msr_faults_are_reported), T_CASE(pci_and_mmio), T_CASE(mmio_beyond_phys_width_is_refused_unread),
-       T_CASE(info_exit_status_follows_verdict))
+       T_CASE(info_exit_status_follows_verdict), T_CASE(bench_long_samples_do_not_overflow))
