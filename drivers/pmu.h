@@ -19,6 +19,11 @@ struct pmu_unit {
 	uint32_t ctr_base;    /* first counter MSR of box 0 */
 	uint32_t box_stride;  /* MSR distance between boxes (0: a single box) */
 	uint64_t sel_rw_mask; /* event-select bits that are not reserved */
+	/* The fastest any of its counters can move, per second and box. A
+	 * step between two samples beyond what this allows in the time
+	 * between them is no wrap: someone else wrote the counter. */
+	uint64_t max_per_sec;
+	bool clock;           /* counts a clock: it cannot stay still while the PMU counts */
 };
 
 static inline uint32_t pmu_unit_sel(const struct pmu_unit *u, unsigned box, unsigned idx)

@@ -116,6 +116,7 @@ void rec_from_run(struct rec *r, const struct stat_run *run, const struct report
 		x->edge = e->spec.edge;
 		x->imc = e->spec.imc;
 		x->moved = e->moved;
+		x->still = e->spec.unit == EV_UNIT_IMC ? 0 : stat_still(run, i);
 		memcpy(x->box, e->total.box, sizeof(x->box));
 		x->running = e->total.running;
 	}
@@ -151,7 +152,9 @@ static void run_from_rec(struct stat_run *run, const struct rec *r)
 		e->spec.inv = x->inv;
 		e->spec.edge = x->edge;
 		e->spec.imc = x->imc;
-		e->moved = x->moved;
+		/* IMC: moved as stored; MSR events: every box but the still ones,
+		 * so a record written before `still` existed shows none. */
+		e->moved = x->unit == EV_UNIT_IMC ? x->moved : (uint8_t)~x->still;
 		memcpy(e->total.box, x->box, sizeof(e->total.box));
 		e->total.running = x->running;
 	}
@@ -233,10 +236,8 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		run_from_rec(&run, &r); /* the totals again, for the final report */
 	}
 	if (bw)
-		report_bw_final(o, &ro, &hw, &run, &m);
+		report_bw_final(o, &ro, &hw, &run, &m, &r.x);
 	else
-		report_final(o, &ro, &hw, &run);
-	if (r.x.load_kind || r.x.peak_note[0] || r.x.check || r.x.child_ran)
-		report_extras(o, &ro, &hw, &run, &r.x);
+		report_final(o, &ro, &hw, &run, &r.x);
 	return UNC_OK;
 }

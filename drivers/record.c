@@ -43,6 +43,7 @@ static const struct field top[] = {
 	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
 	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_verdict, T_U8), F(0x006B, x.child, T_STR),
 	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
+	F(0x006F, x.warning, T_STR),
 };
 #define TAG_SAMPLE 0x0048
 _Static_assert(sizeof(top) / sizeof(top[0]) <= 64, "get_fields tracks scalar fields in a 64-bit mask");
@@ -50,7 +51,7 @@ _Static_assert(sizeof(top) / sizeof(top[0]) <= 64, "get_fields tracks scalar fie
 static const struct field event_fields[] = {
 	E(0x01, name, T_STR), E(0x02, unit, T_U8), E(0x03, code, T_U8), E(0x04, umask, T_U8), E(0x05, thr, T_U8),
 	E(0x06, inv, T_U8), E(0x07, edge, T_U8), E(0x08, imc, T_U8), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4),
-	E(0x0B, running, T_U64),
+	E(0x0B, running, T_U64), E(0x0C, still, T_U8),
 };
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))

@@ -43,6 +43,7 @@ struct rec_event {
 	uint8_t unit, code, umask, thr, inv, edge, imc, moved;
 	uint64_t box[4];
 	uint64_t running; /* ticks */
+	uint8_t still;    /* MSR events: bit b, box b never changed (absent in older records: 0) */
 };
 
 struct rec_busy {

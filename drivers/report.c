@@ -115,6 +115,7 @@ struct row {
 	const struct stat_event *e;
 	int box;
 	uint64_t count, run_ticks, enabled_ticks, window_ticks;
+	bool moved; /* the counter changed at some time in the run */
 };
 
 static void row_name(char *buf, size_t size, const struct row *w)
@@ -164,8 +165,7 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 			   count_unit(&w->e->spec), event_unit_name(w->e->spec.unit),
 			   w->e->spec.unit == EV_UNIT_IMC ? "MCHBAR+" : "", (unsigned long)evsel_encode(&w->e->spec),
 			   counted ? count : "null", counted ? rate : "null", (unsigned long)ticks_ns(hw, w->run_ticks), pct);
-		if (w->e->spec.unit == EV_UNIT_IMC)
-			out_printf(o, ",\"moved\":%s", w->e->moved ? "true" : "false");
+		out_printf(o, ",\"moved\":%s", w->moved ? "true" : "false");
 		if (is_data(&w->e->spec))
 			out_printf(o, ",\"bytes\":%lu", (unsigned long)(w->count * IMC_LINE_BYTES));
 		out_puts(o, "}");
@@ -186,7 +186,7 @@ static void print_rows(struct out *o, const struct report_opts *ro, const struct
 		int boxes = ro->per_box && e->spec.unit == EV_UNIT_CBO ? (int)r->ncbo : 0;
 		for (int b = -1; b < boxes; b++) {
 			struct row w = { e, b, interval ? stat_interval_count(r, i, b, now) : stat_count(r, i, b), running,
-					 window, window };
+					 window, window, b < 0 ? e->moved != 0 : (e->moved >> b & 1) != 0 };
 			print_row(o, ro, hw, &w, stamp, first);
 			first = false;
 		}
@@ -214,7 +214,55 @@ void report_interval(struct out *o, const struct report_opts *ro, const struct h
 	print_rows(o, ro, hw, r, true, now, stamp);
 }
 
-void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r)
+static bool has_extras(const struct run_extras *x)
+{
+	return x && (x->load_kind || x->peak_note[0] || x->check || x->child_ran || x->warning[0]);
+}
+
+static void extras_json(struct out *o, const struct run_extras *x);
+static void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+			const struct run_extras *x);
+
+/* The end of a final JSON object: the extras inside it, so that a run
+ * prints one document. */
+static void json_close(struct out *o, const struct run_extras *x)
+{
+	if (has_extras(x)) {
+		out_puts(o, ",\"extras\":");
+		extras_json(o, x);
+	}
+	out_puts(o, "}\n");
+}
+
+/* Counters that never changed: a note each, since an idle source counts 0
+ * too; a clock cannot be idle, and the caller reports that as an error. */
+static void still_notes(struct out *o, const struct stat_run *r)
+{
+	char boxes[40];
+
+	for (unsigned i = 0; i < r->nev; i++) {
+		const struct stat_event *e = &r->ev[i];
+		uint8_t still = stat_still(r, i);
+		if (!still || stat_is_clock(r, i))
+			continue;
+		if (!e->moved) {
+			out_printf(o, "note: %s did not change during the run (an idle source, or a stuck counter)\n",
+				   e->spec.name);
+			continue;
+		}
+		struct strbuf sb;
+		strbuf_init(&sb, boxes, sizeof(boxes));
+		struct out bo = strbuf_out(&sb);
+		for (unsigned b = 0; b < 8; b++)
+			if (still >> b & 1)
+				out_printf(&bo, "%s%u", sb.len ? "," : "", b);
+		out_printf(o, "note: %s did not change on CBo %s during the run while the other CBos counted it (a "
+			      "stuck counter?)\n", e->spec.name, boxes);
+	}
+}
+
+void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		  const struct run_extras *x)
 {
 	char secs[32], mhz[32];
 	uint64_t ns = ticks_ns(hw, stat_enabled(r));
@@ -232,10 +280,7 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 		if (r->ngroups > 1)
 			out_printf(o, "; %u groups multiplexed, %u switches", r->ngroups, r->rotations);
 		out_puts(o, "\n");
-		for (unsigned i = 0; i < r->nev; i++)
-			if (r->ev[i].spec.unit == EV_UNIT_IMC && !r->ev[i].moved)
-				out_printf(o, "note: %s did not change during the run (an idle source, or a stuck counter)\n",
-					   r->ev[i].spec.name);
+		still_notes(o, r);
 		break;
 	case REPORT_CSV:
 		if (!ro->intervals)
@@ -251,9 +296,12 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 		out_printf(o, ",\"cbo_count\":%u,\"groups\":%u,\"elapsed_ns\":%lu,\"tsc_hz\":%lu,\"events\":[", r->ncbo,
 			   r->ngroups, (unsigned long)ns, (unsigned long)hw->tick_hz);
 		print_rows(o, ro, hw, r, false, 0, "");
-		out_puts(o, "]}\n");
-		break;
+		out_puts(o, "]");
+		json_close(o, x);
+		return;
 	}
+	if (has_extras(x))
+		extras_text(o, ro, hw, r, x);
 }
 
 /* ---- bw ---- */
@@ -376,7 +424,7 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 }
 
 void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		     const struct imc *m)
+		     const struct imc *m, const struct run_extras *x)
 {
 	static const char *req_names[] = { "GT", "IA", "IO" };
 	char secs[32], mhz[32], pct[16];
@@ -407,7 +455,8 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 			out_printf(o, "\"%s\":{\"count\":%lu,\"share_pct\":%s}%s", req_names[k], (unsigned long)b.lines[k],
 				   req ? pct : "null", k < IMC_IO ? "," : "");
 		}
-		out_printf(o, "},\"max_guaranteed_mb_per_s\":%lu}\n", (unsigned long)report_imc_max_mb_s(100));
+		out_printf(o, "},\"max_guaranteed_mb_per_s\":%lu", (unsigned long)report_imc_max_mb_s(100));
+		json_close(o, x);
 		return;
 	}
 	if (ro->format == REPORT_CSV) {
@@ -417,6 +466,8 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 		bw_line(o, ro, hw, "", "write", b.lines[IMC_WR], b.ticks);
 		bw_line(o, ro, hw, "", "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
 		out_printf(o, "# elapsed %s s, TSC %s MHz\n", secs, mhz);
+		if (has_extras(x))
+			extras_text(o, ro, hw, r, x);
 		return;
 	}
 	if (ro->intervals)
@@ -439,6 +490,8 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: "
 		      "exact up to %lu MB/s per counter\n",
 		   secs, (unsigned long)stat_enabled(r), mhz, (unsigned long)report_imc_max_mb_s(100));
+	if (has_extras(x))
+		extras_text(o, ro, hw, r, x);
 }
 
 /* ---- extras: load, peak, check, child ---- */
@@ -454,6 +507,19 @@ bool report_imc_bytes(const struct stat_run *r, uint64_t *rd, uint64_t *wr)
 	return true;
 }
 
+bool report_imc_rate(const struct stat_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps)
+{
+	struct bw b;
+
+	if (imc_event(r, IMC_RD) < 0 || imc_event(r, IMC_WR) < 0)
+		return false;
+	bw_window(r, interval, now, &b);
+	if (!b.ticks)
+		return false;
+	*ret_bps = u64_muldiv((b.lines[IMC_RD] + b.lines[IMC_WR]) * IMC_LINE_BYTES, hw->tick_hz, b.ticks);
+	return true;
+}
+
 static const char *const verdicts[] = { "FAIL", "PASS", "none" };
 
 static void kb_fmt(char *buf, size_t size, uint64_t kb_s)
@@ -461,37 +527,43 @@ static void kb_fmt(char *buf, size_t size, uint64_t kb_s)
 	fmt_fixed(buf, size, kb_s, 1000, 3); /* MB/s */
 }
 
-void report_extras(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		   const struct run_extras *x)
+static void extras_json(struct out *o, const struct run_extras *x)
+{
+	char a[32], b[32];
+
+	out_puts(o, "{");
+	if (x->load_kind)
+		out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu},",
+			   load_kind_name((enum load_kind)(x->load_kind - 1)), x->load_nt ? "true" : "false", x->load_cpus,
+			   (unsigned long)x->load_size, (unsigned long)x->load_bytes);
+	out_printf(o, "\"peak_mb_per_s\":%lu,\"peak_note\":", (unsigned long)x->peak_mb_s);
+	out_json_str(o, x->peak_note);
+	if (x->check) {
+		kb_fmt(a, sizeof(a), x->check_measured_kb_s);
+		kb_fmt(b, sizeof(b), x->check_required_kb_s);
+		out_printf(o, ",\"check\":{\"verdict\":\"%s\",\"measured_mb_per_s\":%s,\"required_mb_per_s\":%s}",
+			   verdicts[x->check_verdict], a, b);
+	}
+	if (x->child_ran) {
+		out_puts(o, ",\"child\":{\"command\":");
+		out_json_str(o, x->child);
+		out_printf(o, ",\"status\":\"0x%lx\"}", (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo));
+	}
+	if (x->warning[0]) {
+		out_puts(o, ",\"warning\":");
+		out_json_str(o, x->warning);
+	}
+	out_puts(o, "}");
+}
+
+static void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+			const struct run_extras *x)
 {
 	const char *c = ro->format == REPORT_CSV ? "# " : "";
 	char a[32], b[32], pct[16];
 	uint64_t ticks = stat_enabled(r), rd = 0, wr = 0;
 	bool imc = report_imc_bytes(r, &rd, &wr);
 
-	if (ro->format == REPORT_JSON) {
-		out_puts(o, "{\"extras\":{");
-		if (x->load_kind)
-			out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu},",
-				   load_kind_name((enum load_kind)(x->load_kind - 1)), x->load_nt ? "true" : "false",
-				   x->load_cpus, (unsigned long)x->load_size, (unsigned long)x->load_bytes);
-		out_printf(o, "\"peak_mb_per_s\":%lu,\"peak_note\":", (unsigned long)x->peak_mb_s);
-		out_json_str(o, x->peak_note);
-		if (x->check) {
-			kb_fmt(a, sizeof(a), x->check_measured_kb_s);
-			kb_fmt(b, sizeof(b), x->check_required_kb_s);
-			out_printf(o, ",\"check\":{\"verdict\":\"%s\",\"measured_mb_per_s\":%s,\"required_mb_per_s\":%s}",
-				   verdicts[x->check_verdict], a, b);
-		}
-		if (x->child_ran) {
-			out_puts(o, ",\"child\":{\"command\":");
-			out_json_str(o, x->child);
-			out_printf(o, ",\"status\":\"0x%lx\"}",
-				   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo));
-		}
-		out_puts(o, "}}\n");
-		return;
-	}
 	if (x->load_kind) {
 		enum load_kind k = (enum load_kind)(x->load_kind - 1);
 		uint64_t bps = ticks ? u64_muldiv(x->load_bytes, hw->tick_hz, ticks) : 0;
@@ -538,4 +610,6 @@ void report_extras(struct out *o, const struct report_opts *ro, const struct hw 
 		out_printf(o, "%schild: %s returned 0x%lx after %lu ms\n", c, x->child,
 			   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo),
 			   (unsigned long)u64_muldiv(ticks, 1000, hw->tick_hz));
+	if (x->warning[0])
+		out_printf(o, "%swarning: %s\n", c, x->warning);
 }

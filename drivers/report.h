@@ -27,8 +27,12 @@ void report_header(struct out *o, const struct report_opts *ro, const struct hw 
 void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
 		     uint64_t now);
 
-/* The whole run. */
-void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r);
+/* The whole run, then its extras (x may be NULL). JSON prints one object
+ * with the extras inside; under -I the interval objects before it make the
+ * output JSON Lines, one object a line. */
+struct run_extras;
+void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+		  const struct run_extras *x);
 
 /* `bw`: a run of the five IMC counters, as bandwidth. */
 struct imc;
@@ -37,7 +41,7 @@ void report_bw_header(struct out *o, const struct report_opts *ro, const struct 
 void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
 			uint64_t now);
 void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		     const struct imc *m);
+		     const struct imc *m, const struct run_extras *x);
 
 /* What a run may carry besides counts (issue: measure something): the
  * built-in load, the SMBIOS peak, a bandwidth check, a child image. One
@@ -64,15 +68,17 @@ struct run_extras {
 	char child[200];
 	uint32_t child_status_lo, child_status_hi; /* its EFI_STATUS */
 	uint8_t child_ran;
+	/* a reading that cannot be right as it stands (above the SMBIOS peak) */
+	char warning[200];
 };
 
 /* IMC read and write bytes of a run with the DATA counters (else false). */
 bool report_imc_bytes(const struct stat_run *r, uint64_t *ret_read, uint64_t *ret_write);
 
-/* The load, peak, check and child lines (human; CSV as # comments; JSON as
- * one object line). */
-void report_extras(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		   const struct run_extras *x);
+/* Read+write bytes per second of the IMC DATA counters, over the whole run
+ * or (interval) the window since the last mark ending at now; false when
+ * the run has no DATA counters or no time. */
+bool report_imc_rate(const struct stat_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps);
 
 /* The largest DRAM bandwidth per IMC counter that sampling every
  * APP_SAMPLE_MS milliseconds (or faster) is sure to measure, in MB/s. */

@@ -18,10 +18,24 @@ static const struct pmu_model skl_models[] = {
 /* Table 2-4: CNT_EN 22, OVF_EN 20. */
 #define SKL_FIXED_RW 0x00500000ull
 
+/* The fastest rates (max_per_sec) are generous bounds, not measurements:
+ * the uncore clock runs below 5 GHz on every part of Table 1-2's
+ * generations, and an event adds at most a few dozen per clock (ARB and
+ * CBo occupancies count queue entries). 2^40/s (1.1 * 10^12, above the
+ * emulator's highest rate of 10^12) and a 2^33 Hz (8.6 GHz) clock leave
+ * room for both, yet a counter written back to a small value implies a
+ * step of nearly 2^44 or 2^48, thousands of times more than either allows
+ * in the 100 ms between samples. */
+#define SKL_EVENTS_MAX_PER_SEC (1ull << 40)
+#define SKL_UCLK_MAX_HZ        (1ull << 33)
+
 static const struct pmu_unit skl_units[SKL_NUNITS] = {
-	[SKL_UNIT_CBO] = { "CBO", 2, 44, 4, MSR_UNC_CBO_0_PERFEVTSEL0, MSR_UNC_CBO_0_PERFCTR0, 0x10, SKL_SEL_RW },
-	[SKL_UNIT_ARB] = { "ARB", 2, 44, 1, MSR_UNC_ARB_PERFEVTSEL0, MSR_UNC_ARB_PERFCTR0, 0, SKL_SEL_RW },
-	[SKL_UNIT_FIXED] = { "FIXED", 1, 48, 1, MSR_UNC_PERF_FIXED_CTRL, MSR_UNC_PERF_FIXED_CTR, 0, SKL_FIXED_RW },
+	[SKL_UNIT_CBO] = { "CBO", 2, 44, 4, MSR_UNC_CBO_0_PERFEVTSEL0, MSR_UNC_CBO_0_PERFCTR0, 0x10, SKL_SEL_RW,
+			   SKL_EVENTS_MAX_PER_SEC, false },
+	[SKL_UNIT_ARB] = { "ARB", 2, 44, 1, MSR_UNC_ARB_PERFEVTSEL0, MSR_UNC_ARB_PERFCTR0, 0, SKL_SEL_RW,
+			   SKL_EVENTS_MAX_PER_SEC, false },
+	[SKL_UNIT_FIXED] = { "FIXED", 1, 48, 1, MSR_UNC_PERF_FIXED_CTRL, MSR_UNC_PERF_FIXED_CTR, 0, SKL_FIXED_RW,
+			     SKL_UCLK_MAX_HZ, true },
 };
 
 const struct pmu_driver skl_client_uncore = {

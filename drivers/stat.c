@@ -391,9 +391,24 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 	return start_imc(r);
 }
 
+/* Whether a step of d counts on a counter of unit pu fits the time since
+ * the last sample (t_sample, taken before that sample's reads) to now
+ * (taken after this sample's reads), at the unit's fastest rate. The 10 ms
+ * of slack covers the moments between enabling a group and its first
+ * t_sample. */
+static bool step_fits(const struct stat_run *r, const struct pmu_unit *pu, uint64_t d, uint64_t now)
+{
+	uint64_t hz = r->hw->tick_hz;
+
+	if (!hz)
+		return true;
+	return d <= u64_muldiv(pu->max_per_sec, now - r->t_sample + hz / 100, hz);
+}
+
 enum unc_status stat_sample(struct stat_run *r)
 {
-	uint64_t status, v, wrapped = 0;
+	uint64_t status, wrapped = 0;
+	uint64_t val[STAT_MAX_EVENTS][STAT_MAX_BOXES];
 	enum unc_status st;
 
 	if (!r->counting)
@@ -428,14 +443,45 @@ enum unc_status stat_sample(struct stat_run *r)
 			continue;
 		}
 		const struct pmu_unit *pu = unit_of(e->spec.unit);
-		uint64_t mask = pmu_unit_ctr_mask(pu);
-		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
-			if ((st = rd(r, pmu_unit_ctr(pu, b, e->counter), &v)))
+		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
+			if ((st = rd(r, pmu_unit_ctr(pu, b, e->counter), &val[i][b])))
 				return st;
+	}
+	/* Every MSR counter is judged before any total moves: a run that fails
+	 * here keeps the totals of the last good sample. */
+	uint64_t after = hw_ticks(r->hw);
+	for (unsigned i = 0; i < r->nev; i++) {
+		const struct stat_event *e = &r->ev[i];
+		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
+			continue;
+		const struct pmu_unit *pu = unit_of(e->spec.unit);
+		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
+			/* Deltas modulo the counter width (44 or 48 bits): a value below
+			 * the last is a wrap only if the step fits the time. */
+			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_unit_ctr_mask(pu);
+			if (!step_fits(r, pu, d, after)) {
+				char name[40], ms[24];
+				uint32_t msr = pmu_unit_ctr(pu, b, e->counter);
+				fmt_fixed(ms, sizeof(ms), after - r->t_sample, r->hw->tick_hz / 1000, 1);
+				return fail(r, UNC_E_CLOBBERED,
+					    "%s (0x%x) went from 0x%lx to 0x%lx within %s ms: written by someone else "
+					    "during the run (no wrap moves it that far)",
+					    msr_name(msr, name, sizeof(name)), msr, (unsigned long)last, (unsigned long)v, ms);
+			}
+		}
+	}
+	for (unsigned i = 0; i < r->nev; i++) {
+		struct stat_event *e = &r->ev[i];
+		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
+			continue;
+		const struct pmu_unit *pu = unit_of(e->spec.unit);
+		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
+			uint64_t v = val[i][b], d = (v - r->last[i][b]) & pmu_unit_ctr_mask(pu);
 			if (v < r->last[i][b])
 				wrapped |= unit_status_bit[e->spec.unit];
-			/* Deltas modulo the counter width (44 or 48 bits). */
-			e->total.box[b] += (v - r->last[i][b]) & mask;
+			if (d)
+				e->moved |= (uint8_t)(1u << b);
+			e->total.box[b] += d;
 			r->last[i][b] = v;
 		}
 		e->total.running += now - r->t_sample;
@@ -475,6 +521,23 @@ enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
 	if (st == UNC_OK)
 		st = stat_sample(r);
 	return restore(r, st);
+}
+
+uint8_t stat_still(const struct stat_run *r, unsigned i)
+{
+	const struct stat_event *e = &r->ev[i];
+	unsigned boxes = e->spec.unit == EV_UNIT_IMC ? 1 : boxes_of(r, e->spec.unit);
+
+	if (e->total.running == 0)
+		return 0;
+	return (uint8_t)(((1u << boxes) - 1) & ~e->moved);
+}
+
+bool stat_is_clock(const struct stat_run *r, unsigned i)
+{
+	uint8_t u = r->ev[i].spec.unit;
+
+	return u != EV_UNIT_IMC && unit_of(u)->clock;
 }
 
 uint64_t stat_enabled(const struct stat_run *r)

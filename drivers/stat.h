@@ -23,7 +23,7 @@ struct stat_counts {
 
 struct stat_event {
 	struct ev_spec spec;
-	bool moved;       /* IMC: the counter changed at least once */
+	uint8_t moved;    /* bit b: box b's counter changed at least once (IMC: bit 0) */
 	unsigned group;   /* the group it counts in; the fixed counter counts in all */
 	uint8_t counter;  /* counter index within its unit */
 	struct stat_counts total;
@@ -92,6 +92,15 @@ enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far);
  * box < 0 sums the CBos. */
 uint64_t stat_count(const struct stat_run *r, unsigned i, int box);
 uint64_t stat_enabled(const struct stat_run *r);
+
+/* The boxes (bit b: box b) whose counter never changed in the whole run,
+ * of an event that did count for some of it (a multiplexed event that never
+ * had its turn has no count at all, see report.c). */
+uint8_t stat_still(const struct stat_run *r, unsigned i);
+
+/* Whether event i counts a clock, which cannot stay still while the PMU
+ * counts: a still counter there is stuck, not idle. */
+bool stat_is_clock(const struct stat_run *r, unsigned i);
 
 /* The same for the interval since the last stat_mark. */
 uint64_t stat_interval_count(const struct stat_run *r, unsigned i, int box, uint64_t now);

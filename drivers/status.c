@@ -15,6 +15,8 @@ const char *unc_strerror(enum unc_status st)
 	case UNC_E_ABORTED: return "stopped by the user";
 	case UNC_E_OVERFLOW: return "counter overflow lost";
 	case UNC_E_CHECK: return "bandwidth check failed";
+	case UNC_E_CLOBBERED: return "a counter was written by someone else";
+	case UNC_E_STUCK: return "a counter is stuck";
 	}
 	return "unknown status";
 }

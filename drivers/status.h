@@ -17,6 +17,8 @@ enum unc_status {
 	UNC_E_ABORTED,     /* the user stopped the run (ESC) */
 	UNC_E_OVERFLOW,    /* a counter wrapped more than once between two samples */
 	UNC_E_CHECK,       /* a --min-bw check failed */
+	UNC_E_CLOBBERED,   /* a counter was written by someone else during the run */
+	UNC_E_STUCK,       /* a counter that cannot stay still did not move */
 };
 
 const char *unc_strerror(enum unc_status st);

@@ -373,6 +373,7 @@ struct stat_ctx {
 	uint64_t load_bytes0;
 	struct stat_run *run;    /* a child: sampled from the timer */
 	enum unc_status tick_st;
+	uint64_t max_bps;        /* the highest IMC read+write rate of an interval */
 };
 
 static bool stat_wait(void *ctx, uint64_t when)
@@ -399,7 +400,10 @@ static void child_tick(void *ctx)
 static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 {
 	struct stat_ctx *c = ctx;
+	uint64_t bps;
 
+	if (report_imc_rate(r, c->hw, true, now, &bps) && bps > c->max_bps)
+		c->max_bps = bps;
 	if (c->bw)
 		report_bw_interval(c->out, c->ro, c->hw, r, now);
 	else
@@ -564,21 +568,6 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	}
 	if (st && st != UNC_E_ABORTED)
 		goto fail;
-	if (cmd->verb == CLI_BW) {
-		report_bw_final(out, &cmd->report, hw, run, &imc_found);
-		/* A DATA counter that never moved gives no bandwidth, not zero. */
-		for (unsigned i = 0; i < run->nev; i++) {
-			const struct stat_event *e = &run->ev[i];
-			if (skl_imc[e->spec.imc].data && !e->moved) {
-				out_printf(err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
-						"DRAM traffic at all; no bandwidth figure\n", e->spec.name);
-				if (!st)
-					st = UNC_E_DEVICE;
-			}
-		}
-	} else {
-		report_final(out, &cmd->report, hw, run);
-	}
 	if (cmd->check) {
 		uint64_t rd = 0, wr = 0, t = stat_enabled(run);
 		report_imc_bytes(run, &rd, &wr);
@@ -591,8 +580,44 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		x.check_verdict = st == UNC_E_ABORTED ? VERDICT_NONE
 				: x.check_measured_kb_s >= x.check_required_kb_s ? VERDICT_PASS : VERDICT_FAIL;
 	}
-	if (x.load_kind || x.peak_note[0] || x.check || x.child_ran)
-		report_extras(out, &cmd->report, hw, run, &x);
+	/* 32-bit IMC counters that move 2^32 lines between two samples alias
+	 * unseen; no DRAM moves data faster than its SMBIOS peak, so a figure
+	 * above it is either aliased or the peak is wrong. */
+	uint64_t bps = 0;
+	bool measured = report_imc_rate(run, hw, false, 0, &bps);
+	if (sc.max_bps > bps)
+		bps = sc.max_bps, measured = true;
+	if (x.peak_mb_s && measured && bps / 1000000 > x.peak_mb_s) {
+		char mb[32];
+		fmt_fixed(mb, sizeof(mb), bps, 1000000, 3);
+		fmt_snprintf(x.warning, sizeof(x.warning),
+			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the IMC counts may alias "
+			     "(beyond %lu MB/s per counter) or the SMBIOS data is wrong",
+			     mb, (unsigned long)x.peak_mb_s, (unsigned long)report_imc_max_mb_s(APP_SAMPLE_MS));
+	}
+	if (cmd->verb == CLI_BW)
+		report_bw_final(out, &cmd->report, hw, run, &imc_found, &x);
+	else
+		report_final(out, &cmd->report, hw, run, &x);
+	if (x.warning[0])
+		out_printf(err, "uncore: warning: %s\n", x.warning);
+	/* Counters that never moved: a DATA counter gives no bandwidth, a clock
+	 * cannot stand still (the report notes the others, which may be idle). */
+	for (unsigned i = 0; i < run->nev; i++) {
+		const struct stat_event *e = &run->ev[i];
+		bool data = e->spec.unit == EV_UNIT_IMC && skl_imc[e->spec.imc].data;
+		if (!stat_still(run, i) || !(stat_is_clock(run, i) || (data && cmd->verb == CLI_BW)))
+			continue;
+		if (data)
+			out_printf(err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
+					"DRAM traffic at all; no bandwidth figure\n", e->spec.name);
+		else
+			out_printf(err, "uncore: error: %s did not change in the whole run: the uncore clock never stops "
+					"while the uncore counts, so the counter is stuck; its count is no measurement\n",
+				   e->spec.name);
+		if (!st)
+			st = data ? UNC_E_DEVICE : UNC_E_STUCK;
+	}
 	if (x.check && x.check_verdict == VERDICT_FAIL && !st)
 		st = UNC_E_CHECK;
 	if (run->use.in_use)

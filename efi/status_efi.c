@@ -15,6 +15,8 @@ EFI_STATUS efi_status_from(enum unc_status st)
 	case UNC_E_ABORTED: return EFI_ABORTED;
 	case UNC_E_OVERFLOW: return EFI_CRC_ERROR;
 	case UNC_E_CHECK: return EFI_COMPROMISED_DATA;
+	case UNC_E_CLOBBERED: return EFI_MEDIA_CHANGED;
+	case UNC_E_STUCK: return EFI_NOT_READY;
 	}
 	return EFI_ABORTED;
 }

@@ -7,6 +7,8 @@ need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 [ "${1:-}" = valgrind ] && ! have_cmd valgrind && need+=(valgrind)
 have_cmd gcc || need+=(gcc)
+# Python's json module checks every -j output of the tests (tests/json_check.py).
+have_cmd python3 || need+=(python3)
 have_cmd make || need+=(make)
 have_cmd objcopy || need+=(binutils)
 have_cmd timeout || need+=(coreutils)

@@ -159,6 +159,7 @@ boot_run
 # events). After each run, `regs` shows every register exactly as before.
 boot_begin stat Skylake-Client
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step native 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
 expect native rc nonzero
 expect native has '^uncore: error: MSR_UNC_PERF_GLOBAL_CTRL \(0xe01\) reads 0x0 after writing 0x20000000: the uncore ignored the programming$'
@@ -284,6 +285,53 @@ expect gp-regs1 same gp-regs0
 step unload-gp 'uncore-emu.efi --unload'
 expect unload-gp rc zero
 expect unload-gp has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
+
+# Someone else writes the counters mid-run: a child script writing
+# MSR_UNC_PERF_FIXED_CTR or MSR_UNC_CBO_0_PERFCTR0 after 500 ms (a write
+# before the first sample only loses counts, which no reading can tell),
+# and a nested stat --force
+# (which zeroes them, then puts back what it found). No wrap explains the
+# step: the run stops, names the counter, prints no count, restores.
+step load-clob 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M'
+expect load-clob rc zero
+step clob-regs0 'uncore.efi regs'
+expect clob-regs0 rc zero
+step clob-fixed 'uncore.efi -e UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x395 0'
+expect clob-fixed rc 0xD
+expect clob-fixed has '^uncore: error: MSR_UNC_PERF_FIXED_CTR \(0x395\) went from 0x[0-9a-f]+ to 0x[0-9a-f]+ within [0-9]+\.[0-9] ms: written by someone else during the run \(no wrap moves it that far\)$'
+expect clob-fixed lacks '^UNC_CLOCK\.SOCKET +[0-9]'
+step clob-regs1 'uncore.efi regs'
+expect clob-regs1 same clob-regs0
+step clob-cbo 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x706 0'
+expect clob-cbo rc 0xD
+expect clob-cbo has '^uncore: error: MSR_UNC_CBO_0_PERFCTR0 \(0x706\) went from 0x[0-9a-f]+ to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run'
+step clob-nested 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi -e UNC_CLOCK.SOCKET --force -d 1'
+expect clob-nested rc 0xD
+expect clob-nested has '^uncore: note: the PMU was in use \(--force\)'
+expect clob-nested has '^uncore: error: MSR_UNC_PERF_FIXED_CTR \(0x395\) went from 0x[0-9a-f]+ to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run'
+step clob-regs2 'uncore.efi regs'
+expect clob-regs2 same clob-regs0
+# JSON Lines under -I: every line one object (checked by the harness).
+step clob-jsonl 'uncore.efi -e UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI -I 200 -n 3 -j'
+expect clob-jsonl rc zero
+expect clob-jsonl lines 4
+step unload-clob 'uncore-emu.efi --unload'
+expect unload-clob rc zero
+
+# Counters that never move: the uncore clock cannot be idle (an error,
+# EFI_NOT_READY); any other event can (a note), per CBo when others move.
+step load-still 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --fault stuck=fixed --fault stuck=cbo1.0'
+expect load-still rc zero
+step still-clock 'uncore.efi -e UNC_CLOCK.SOCKET'
+expect still-clock rc 0x6
+expect still-clock has '^uncore: error: UNC_CLOCK\.SOCKET did not change in the whole run: the uncore clock never stops while the uncore counts, so the counter is stuck; its count is no measurement$'
+step still-cbo 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL --per-box'
+expect still-cbo rc zero
+expect still-cbo has '^note: UNC_CBO_CACHE_LOOKUP\.ANY_MESI did not change on CBo 1 during the run while the other CBos counted it \(a stuck counter\?\)$'
+expect still-cbo has '^note: UNC_ARB_TRK_REQUESTS\.ALL did not change during the run \(an idle source, or a stuck counter\)$'
+expect still-cbo has '^UNC_CBO_CACHE_LOOKUP\.ANY_MESI@cbo1 +0 '
+step unload-still 'uncore-emu.efi --unload'
+expect unload-still rc zero
 boot_run
 
 # DRAM bandwidth from the IMC counters in the emulated MCHBAR.

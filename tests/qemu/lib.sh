@@ -11,6 +11,9 @@
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
+#   (every step whose command has -j is also parsed with Python's json module:
+#   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
+#   document, or JSON Lines for -I and var show; see tests/json_check.py)
 #   press ID 'ERE' KEY                   once a line of step ID's output matches ERE, press KEY
 #                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard
 #   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
@@ -50,6 +53,18 @@ rate_check() { # got want pct what
 		if (g == "") { print what ": no such row"; exit }
 		d = (g - w) / w * 100; if (d < 0) d = -d
 		if (d > p) printf "%s: %s/s, want %s/s within %s%% (off by %.3f%%)\n", what, g, w, p, d }'
+}
+
+# -j output goes through a real JSON parser: appends to fails when it does
+# not parse. Messages (uncore:, uncore-emu:, a child's child:) are not part
+# of it; a failed command may print no JSON at all.
+json_fails() { # command output rc
+	local cmd=" $1 " json mode=doc why
+	[[ $cmd == *" -j "* ]] || return 0
+	[[ $cmd == *" -I "* || $cmd == *" var show "* ]] && mode=lines
+	json=$(grep -Ev '^(uncore|uncore-emu|child): ' <<<"$2")
+	[ -z "$json" ] && [ "$3" != 0x0 ] && return 0
+	why=$(python3 "$TOP/tests/json_check.py" "$mode" <<<"$json") || fails+=("-j output: $why")
 }
 
 # Serial text with ANSI escapes and CRs removed.
@@ -144,8 +159,9 @@ boot_run_now() {
 	echo "# boot $BOOT (-cpu $BOOT_CPU): $((SECONDS - start))s${why:+, $why}; log: $dir/serial.txt"
 	[ ! -f "$dir/keys.txt" ] || cat "$dir/keys.txt"
 
-	local id
-	for id in "${STEPS[@]}"; do
+	local id si
+	for si in "${!STEPS[@]}"; do
+		id=${STEPS[$si]}
 		local out rc fails=()
 		out=$(step_output "$dir/serial.txt" "$id")
 		rc=$(step_rc "$dir/serial.txt" "$id")
@@ -178,6 +194,7 @@ boot_run_now() {
 				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
 				esac
 			done
+			json_fails "${CMDS[$si]}" "$out" "$rc"
 		fi
 		if [ ${#fails[@]} -eq 0 ]; then
 			echo "ok - $BOOT.$id"

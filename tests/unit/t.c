@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static bool failed;
 static const char *suite_name, *case_name;
@@ -18,6 +19,29 @@ void t_fail(const char *file, int line, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
+}
+
+void t_json_check(const char *file, int line, const char *text, bool lines)
+{
+	char path[] = "/tmp/uncore_json.XXXXXX", cmd[200], why[400] = "";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		t_fail(file, line, "cannot write a temporary file for the JSON check");
+		return;
+	}
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "python3 tests/json_check.py %s < %s", lines ? "lines" : "doc", path);
+	FILE *p = popen(cmd, "r");
+	size_t n = p ? fread(why, 1, sizeof(why) - 1, p) : 0;
+	why[n] = '\0';
+	int st = p ? pclose(p) : -1;
+	remove(path);
+	if (st != 0)
+		t_fail(file, line, "%s%s; the text is:\n%s", why[0] ? why : "python3 tests/json_check.py failed to run",
+		       why[0] ? "" : "", text);
 }
 
 bool t_failed(void)

@@ -17,6 +17,11 @@ void t_fail(const char *file, int line, const char *fmt, ...) __attribute__((for
 int t_main(const char *suite, const struct t_case *cases, size_t n);
 bool t_failed(void);
 
+/* Parses text with a real JSON parser (tests/json_check.py, Python's json
+ * module): one document, or JSON Lines (one document a line) when lines. */
+void t_json_check(const char *file, int line, const char *text, bool lines);
+#define T_JSON(text, lines) t_json_check(__FILE__, __LINE__, (text), (lines))
+
 #define T_CASE(fn) { #fn, fn }
 #define T_MAIN(suite, ...)                                                          \
 	int main(void)                                                              \

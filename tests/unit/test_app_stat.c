@@ -29,6 +29,7 @@ static bool wait_until(void *ctx, uint64_t when)
 }
 
 static struct fake_vars fv;
+static bool json_lines; /* the running command has -I: its JSON is JSON Lines */
 static char filebuf[65536];
 static size_t filelen;
 
@@ -39,6 +40,7 @@ static enum unc_status write_file(void *ctx, const char *path, const void *data,
 	filelen = len < sizeof(filebuf) - 1 ? len : sizeof(filebuf) - 1;
 	memcpy(filebuf, data, filelen);
 	filebuf[filelen] = '\0';
+	T_JSON(filebuf, json_lines);
 	return UNC_OK;
 }
 
@@ -47,7 +49,7 @@ static void now(struct rec_time *t)
 	*t = (struct rec_time){ 2026, 11, 21, 22, 0, 0, 0, 0, 0, 1 };
 }
 
-static const struct app_env env = { .wait_until = wait_until, .vars = &fv.vs, .write_file = write_file,
+static struct app_env env = { .wait_until = wait_until, .vars = &fv.vs, .write_file = write_file,
 				    .alloc = malloc, .free = free, .get_time = now };
 
 static enum unc_status run(int argc, const char **argv)
@@ -64,7 +66,15 @@ static enum unc_status run(int argc, const char **argv)
 		t_fail(__FILE__, __LINE__, "cli: %s", msg);
 		return st;
 	}
-	return app_run(&cmd, &h.hw, &env, &o, &e);
+	/* var show prints a record as its run did: JSON Lines if it has
+	 * intervals (a one-line record passes that check only as one object). */
+	json_lines = cmd.interval_ms != 0 || cmd.verb == CLI_VAR_SHOW;
+	st = app_run(&cmd, &h.hw, &env, &o, &e);
+	/* Every -j output of these tests goes through a real JSON parser: one
+	 * document, or JSON Lines under -I. */
+	if ((cmd.report.format == REPORT_JSON || cmd.json) && obuf[0])
+		T_JSON(obuf, json_lines);
+	return st;
 }
 
 #define RUN(...)                                                  \
@@ -122,7 +132,8 @@ static void json(void)
 	T_STREQ(obuf, "{\"tool\":\"uncore.efi\",\"msr_access\":\"emulated\",\"emulator\":\"test model\",\"cbo_count\":4,"
 		      "\"groups\":1,\"elapsed_ns\":1000000000,\"tsc_hz\":1000000000,\"events\":[{\"event\":"
 		      "\"UNC_ARB_TRK_REQUESTS.ALL\",\"unit\":\"events\",\"pmu\":\"arb\",\"encoding\":\"0x400181\","
-		      "\"count\":5000000,\"rate_per_s\":5000000.000,\"run_time_ns\":1000000000,\"percent_running\":100.00}]}\n");
+		      "\"count\":5000000,\"rate_per_s\":5000000.000,\"run_time_ns\":1000000000,\"percent_running\":100.00,"
+		      "\"moved\":true}]}\n");
 }
 
 static void multiplexing_and_its_refusal(void)
@@ -150,7 +161,7 @@ static void not_counted_in_an_interval(void)
 	T_EQ(RUN("-e", "UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "-I", "10", "-n", "1",
 		 "-j"),
 	     UNC_OK);
-	T_CONTAINS(obuf, "\"count\":null,\"rate_per_s\":null,\"run_time_ns\":0,\"percent_running\":0.00}");
+	T_CONTAINS(obuf, "\"count\":null,\"rate_per_s\":null,\"run_time_ns\":0,\"percent_running\":0.00,\"moved\":false}");
 }
 
 static void refusals(void)
@@ -202,6 +213,75 @@ static void setup_imc(const char *fault)
 			       "--rate", "DRAM_IA_REQUESTS=3G", "--rate", "DRAM_GT_REQUESTS=100M", "--fault", fault };
 
 	emulate(fault ? 11 : 9, argv);
+}
+
+/* SMBIOS type 17 as a board might publish it: two DDR4-3200 channels. */
+static enum unc_status smbios_two_channels(struct smbios_mem *ret, char *err, size_t errsize)
+{
+	(void)err, (void)errsize;
+	*ret = (struct smbios_mem){ .devices = 2, .populated = 2, .peak_mb_s = 51200 };
+	strcpy(ret->note, "2 populated devices x 3200 MT/s x 64 bits");
+	return UNC_OK;
+}
+
+/* At 10^12 lines/s (64 TB/s) each 32-bit counter moves 10^11 lines between
+ * two samples, 23 times its range: the counts alias to a lower figure that
+ * still exceeds the SMBIOS peak. The warning says so, in the report, on the
+ * console and in the record; a figure under the peak gets none. */
+static void aliased_reading_above_the_smbios_peak(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=1000G", "--rate", "DRAM_DATA_WRITES=1000G" };
+
+	emulate(5, argv);
+	fake_vars_init(&fv, 2000, 1 << 20);
+	env.smbios = smbios_two_channels;
+	T_EQ(RUN("bw", "-o", "var:Alias"), UNC_OK);
+	T_CONTAINS(ebuf, "uncore: warning: read+write ");
+	T_CONTAINS(ebuf, " MB/s is above the SMBIOS peak of 51200 MB/s: the IMC counts may alias (beyond 1374389 MB/s "
+			 "per counter) or the SMBIOS data is wrong\n");
+	T_CONTAINS(obuf, "\nwarning: read+write ");
+	T_EQ(RUN("var", "show", "Alias", "-j"), UNC_OK);
+	T_CONTAINS(obuf, ",\"warning\":\"read+write ");
+	T_EQ(RUN("bw", "-I", "100", "-n", "3", "-j"), UNC_OK); /* every interval line is checked too */
+	T_CONTAINS(obuf, "\"warning\":\"read+write ");
+
+	setup_imc(NULL); /* 200 GB/s: above 51.2 GB/s, but no alias is needed to say so */
+	env.smbios = smbios_two_channels;
+	T_EQ(RUN("bw"), UNC_OK);
+	T_CONTAINS(ebuf, "is above the SMBIOS peak of 51200 MB/s");
+	const char *slow[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=100M", "--rate", "DRAM_DATA_WRITES=100M" };
+	emulate(5, slow); /* 12.8 GB/s */
+	T_EQ(RUN("bw"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_NOT_CONTAINS(obuf, "warning");
+	T_CONTAINS(obuf, "peak: 51200 MB/s from SMBIOS");
+	env.smbios = NULL;
+	fake_vars_free(&fv);
+}
+
+/* A clock that does not move cannot be idle: an error and its own status.
+ * Any other still counter is a note (an idle source counts 0 too), per box
+ * when only some CBos moved. */
+static void still_counters(void)
+{
+	const char *stuck[] = { "uncore-emu.efi", "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M", "--fault", "stuck=fixed",
+				"--fault", "stuck=cbo1.0" };
+
+	emulate(7, stuck);
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET"), UNC_E_STUCK);
+	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                              0");
+	T_STREQ(ebuf, "uncore: error: UNC_CLOCK.SOCKET did not change in the whole run: the uncore clock never stops while "
+		      "the uncore counts, so the counter is stuck; its count is no measurement\n");
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL"), UNC_OK);
+	T_CONTAINS(obuf, "note: UNC_CBO_CACHE_LOOKUP.ANY_MESI did not change on CBo 1 during the run while the other CBos "
+			 "counted it (a stuck counter?)\n");
+	T_CONTAINS(obuf, "note: UNC_ARB_TRK_REQUESTS.ALL did not change during the run (an idle source, or a stuck "
+			 "counter)\n");
+	T_STREQ(ebuf, "");
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "--per-box", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"event\":\"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo1\",");
+	T_CONTAINS(obuf, "\"count\":0,\"rate_per_s\":0.000,\"run_time_ns\":1000000000,\"percent_running\":100.00,"
+			 "\"moved\":false}");
 }
 
 static void bw_report(void)
@@ -364,5 +444,5 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))

@@ -20,6 +20,9 @@ static struct stat_run run;
 static uint64_t stop_at = UINT64_MAX, break_at = UINT64_MAX;
 static uint32_t break_msr;
 static unsigned waits;
+/* Someone else writes a counter during the run, at clobber_at. */
+static uint64_t clobber_at = UINT64_MAX, clobber_val;
+static uint32_t clobber_msr;
 
 static bool wait_until(void *ctx, uint64_t when)
 {
@@ -29,6 +32,11 @@ static bool wait_until(void *ctx, uint64_t when)
 		h.emu.cfg.gp[h.emu.cfg.ngp].msr = break_msr;
 		h.emu.cfg.gp[h.emu.cfg.ngp++].write_only = false;
 		break_msr = 0;
+	}
+	if (when > clobber_at && clobber_msr) {
+		emu_set_time(&h.emu, clobber_at);
+		T_EQ(emu_msr_write(&h.emu, clobber_msr, clobber_val), UNC_OK);
+		clobber_msr = 0;
 	}
 	if (when > stop_at) {
 		h.fake.now = stop_at;
@@ -43,8 +51,8 @@ static const struct stat_env env = { wait_until, NULL, NULL };
 static void fresh(void)
 {
 	emu_config_default(&cfg);
-	stop_at = break_at = UINT64_MAX;
-	break_msr = 0;
+	stop_at = break_at = clobber_at = UINT64_MAX;
+	break_msr = clobber_msr = 0;
 	waits = 0;
 	memset(&run, 0, sizeof(run));
 }
@@ -215,6 +223,65 @@ static void lost_overflow_is_an_error(void)
 	read_regs(&after);
 	after.v[1] = before.v[1]; /* GLOBAL_STATUS keeps the overflow bit: RW1C, cannot be put back */
 	T_ASSERT(regs_equal(&before, &after));
+}
+
+/* A counter that someone else writes during the run (a child image, a
+ * nested run) is not taken for a wrap: a step back to a small value would
+ * mean nearly 2^48 (2^44) counts in 100 ms, and a step forward beyond the
+ * unit's fastest rate is no count either. The run stops with the counter's
+ * name and both values, and everything is restored. */
+static void someone_else_writing_a_counter_is_no_wrap(void)
+{
+	static const struct { uint32_t msr; uint64_t val; const char *err; } cases[] = {
+		{ 0x395, 0, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x2faf0800 to 0x2625a00 within 100.0 ms: written by "
+			    "someone else during the run (no wrap moves it that far)" },
+		{ 0x706, 0xF0000000000ull, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x2dc6c0 to 0xf00000249f0 within "
+					   "100.0 ms: written by someone else during the run (no wrap moves it that far)" },
+	};
+	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct regs before, after;
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		fresh();
+		rate(EV_UNIT_CBO, 0x34, 0x8f, 3000000);
+		emu_hw_init(&h, &cfg);
+		read_regs(&before);
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+		add("UNC_CLOCK.SOCKET");
+		T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+		clobber_at = S + 50 * MS;
+		clobber_msr = cases[k].msr;
+		clobber_val = cases[k].val;
+		T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[k].err);
+		T_EQ(h.fake.now, S + 100 * MS); /* the first sample after the write */
+		read_regs(&after);
+		T_ASSERT(regs_equal(&before, &after));
+	}
+}
+
+/* A clock counter that does not move is reported as still; so is one CBo
+ * box of an event the others count. Events that never had a turn are not
+ * judged at all. */
+static void still_counters(void)
+{
+	fresh();
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 3000000);
+	cfg.stuck[EMU_CTR_FIXED] = true;
+	cfg.stuck[EMU_CTR_CBO0 + 2 * 2 + 0] = true; /* cbo2.0 */
+	emu_hw_init(&h, &cfg);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	add("UNC_CLOCK.SOCKET");
+	add("UNC_ARB_TRK_REQUESTS.ALL"); /* no rate: idle */
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run_for(S, false), UNC_OK);
+	T_EQ(run.ev[0].counter, 0);
+	T_EQ(stat_still(&run, 0), 1u << 2);
+	T_EQ(stat_still(&run, 1), 1);
+	T_ASSERT(stat_is_clock(&run, 1));
+	T_ASSERT(!stat_is_clock(&run, 0) && !stat_is_clock(&run, 2));
+	T_EQ(stat_still(&run, 2), 1);
+	T_EQ(stat_count(&run, 0, -1), 3 * 3000000);
 }
 
 static void scheduling(void)
@@ -465,4 +532,5 @@ static void ignored_programming_is_an_error(void)
 T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence), T_CASE(cbo_counter_wraps_many_times),
        T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
-       T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts))
+       T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
+       T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters))
