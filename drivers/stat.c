@@ -409,6 +409,7 @@ enum unc_status stat_sample(struct stat_run *r)
 {
 	uint64_t status, wrapped = 0;
 	uint64_t val[STAT_MAX_EVENTS][STAT_MAX_BOXES];
+	bool msrs = false;
 	enum unc_status st;
 
 	if (!r->counting)
@@ -446,11 +447,12 @@ enum unc_status stat_sample(struct stat_run *r)
 		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
 			if ((st = rd(r, pmu_unit_ctr(pu, b, e->counter), &val[i][b])))
 				return st;
+		msrs = true;
 	}
 	/* Every MSR counter is judged before any total moves: a run that fails
 	 * here keeps the totals of the last good sample. */
-	uint64_t after = hw_ticks(r->hw);
-	for (unsigned i = 0; i < r->nev; i++) {
+	uint64_t after = msrs ? hw_ticks(r->hw) : now;
+	for (unsigned i = 0; msrs && i < r->nev; i++) {
 		const struct stat_event *e = &r->ev[i];
 		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
 			continue;
@@ -470,7 +472,7 @@ enum unc_status stat_sample(struct stat_run *r)
 			}
 		}
 	}
-	for (unsigned i = 0; i < r->nev; i++) {
+	for (unsigned i = 0; msrs && i < r->nev; i++) {
 		struct stat_event *e = &r->ev[i];
 		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
 			continue;

@@ -77,7 +77,11 @@ int main(int argc, char **argv)
 	run.imc_base = BASE;
 	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
 		struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)i };
-		stat_add(&run, &e);
+		snprintf(e.name, sizeof(e.name), "%s", skl_imc[i].name); /* stat_add refuses a name twice */
+		if (stat_add(&run, &e)) {
+			fprintf(stderr, "bench_imc: %s\n", run.err);
+			return 1;
+		}
 	}
 	if (stat_schedule(&run, 0, false) || stat_start(&run, &hw, false)) {
 		fprintf(stderr, "bench_imc: %s\n", run.err);
