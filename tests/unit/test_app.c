@@ -103,6 +103,26 @@ static void info_exit_status_follows_verdict(void)
 	T_STREQ(ebuf, "uncore: error: uncore PMU unusable: not an Intel CPU\n");
 }
 
+/* bench times full samples: all five IMC counters, each read once per
+ * sample (it used to add the five under one empty name, so four were
+ * dropped as "listed twice" and one counter was timed). */
+static void bench_reads_all_five_counters(void)
+{
+	static const uint16_t off[] = { 0x5040, 0x5044, 0x5048, 0x5050, 0x5054 };
+
+	setup();
+	for (unsigned i = 0; i < 5; i++)
+		fake_mmio(&f, 0xFED10000 + off[i], 100 * i);
+	unsigned r0 = f.reads;
+	T_EQ(RUN("bench", "-n", "1"), UNC_OK);
+	unsigned r1 = f.reads;
+	T_EQ(RUN("bench", "-n", "3"), UNC_OK);
+	unsigned r3 = f.reads;
+	T_EQ((r3 - r1) - (r1 - r0), 2 * 5); /* two more samples, five loads each */
+	T_CONTAINS(obuf, "imc sample: 3 samples of 5 counters, ");
+	T_STREQ(ebuf, "");
+}
+
 T_MAIN("app", T_CASE(msr_read_names_the_register), T_CASE(msr_write_does_exactly_one_write),
        T_CASE(msr_faults_are_reported), T_CASE(pci_and_mmio), T_CASE(mmio_beyond_phys_width_is_refused_unread),
-       T_CASE(info_exit_status_follows_verdict))
+       T_CASE(info_exit_status_follows_verdict), T_CASE(bench_reads_all_five_counters))
