@@ -80,6 +80,14 @@ step bad-rate 'uncore-emu.efi --rate UNC_CBO_NOPE=5'
 expect bad-rate rc nonzero
 expect bad-rate has "^uncore-emu: error: unknown event 'UNC_CBO_NOPE' in --rate$"
 expect bad-rate lines 1
+step rate-twice 'uncore-emu.efi --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate unc_arb_trk_requests.all=2M'
+expect rate-twice rc nonzero
+expect rate-twice has '^uncore-emu: error: --rate for UNC_ARB_TRK_REQUESTS.ALL given twice$'
+expect rate-twice lines 1
+step unload-extra 'uncore-emu.efi --unload extra'
+expect unload-extra rc nonzero
+expect unload-extra has "^uncore-emu: error: --unload takes nothing else: unexpected 'extra'$"
+expect unload-extra lines 1
 step nothing-installed 'uncore.efi info'
 expect nothing-installed has '^msr access: +native$'
 expect nothing-installed has 'NO_CBO_BANKS 0, CBo count 0'
