@@ -421,6 +421,22 @@ expect show bw read 1000 1
 step temp 'uncore.efi info -o var:Temp'
 expect temp rc zero
 expect temp has '^uncore: results stored in EFI variable Temp: '
+# -o PATH replaces a file, never a directory, empty or not
+step mkdir-out '!mkdir fs0:\outdir'
+expect mkdir-out rc zero
+step out-dir 'uncore.efi info -o fs0:\outdir'
+expect out-dir rc nonzero
+expect out-dir has '^uncore: error: fs0:\\outdir not written: fs0:\\outdir is a directory \(-o wants a file path\)$'
+expect out-dir lacks 'results written'
+step out-dir-kept '!ls fs0:\'
+expect out-dir-kept has '<DIR> +[0-9]+  outdir$'
+step mkdir-sub '!mkdir fs0:\outdir\sub'
+expect mkdir-sub rc zero
+step out-full-dir 'uncore.efi info -o fs0:\outdir'
+expect out-full-dir rc nonzero
+expect out-full-dir has '^uncore: error: fs0:\\outdir not written: fs0:\\outdir is a directory \(-o wants a file path\)$'
+step out-full-dir-kept '!ls fs0:\outdir'
+expect out-full-dir-kept has '<DIR> +[0-9]+  sub$'
 step list 'uncore.efi var list'
 expect list rc zero
 expect list has '^UncoreResults +[0-9]+  stat '
