@@ -25,7 +25,7 @@ const char cli_usage[] =
 	"  msr read ADDR                read an MSR (guarded against #GP)\n"
 	"  msr write ADDR VALUE         write an MSR (guarded against #GP)\n"
 	"  pci read B:D.F OFFSET        read a 32-bit PCI configuration register\n"
-	"  mmio read ADDR               one 32-bit read of physical memory\n"
+	"  mmio read ADDR [--force]     one 32-bit read of physical memory (--force: outside the memory map)\n"
 	"  help | version\n"
 	"numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n";
 
@@ -430,10 +430,23 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 			cmd->verb = CLI_PCI_READ;
 			return UNC_OK;
 		}
-		if ((st = want_args(argc, argv, 3, 1, "a physical address", err, errsize)))
-			return st;
-		if (!parse_u64(argv[3], UINT64_MAX, &cmd->addr) || (cmd->addr & 3))
-			FAIL("bad MMIO address '%s' (want a 4-byte-aligned physical address)", argv[3]);
+		/* mmio read [--force] ADDR, --force before or after ADDR */
+		const char *addr = NULL;
+		for (int i = 3; i < argc; i++) {
+			if (!strcmp(argv[i], "--force")) {
+				if ((st = once(argv[i], &seen, err, errsize)))
+					return st;
+				cmd->force = true;
+			} else if (!addr) {
+				addr = argv[i];
+			} else {
+				FAIL("unexpected argument '%s' after 'mmio read'", argv[i]);
+			}
+		}
+		if (!addr)
+			FAIL("'mmio read' needs a physical address");
+		if (!parse_u64(addr, UINT64_MAX, &cmd->addr) || (cmd->addr & 3))
+			FAIL("bad MMIO address '%s' (want a 4-byte-aligned physical address)", addr);
 		cmd->verb = CLI_MMIO_READ;
 		return UNC_OK;
 	}

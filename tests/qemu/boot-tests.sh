@@ -34,6 +34,26 @@ expect pci has '^pci 00:00.0 \[0x000\] = 0x29c08086$'
 step mmio-range 'uncore.efi mmio read 0x10000000000'
 expect mmio-range rc nonzero
 expect mmio-range has 'above the CPU.s 40-bit physical address width'
+# Below the 40-bit width but unmapped by OVMF's page tables (a #PF that hung
+# the firmware): no memory map descriptor covers it, so it is refused.
+step mmio-unmapped 'uncore.efi mmio read 0xFFFFFFF000'
+expect mmio-unmapped rc nonzero
+expect mmio-unmapped has '^uncore: error: mmio read 0xfffffff000: no UEFI memory map descriptor covers it, so it may be unmapped and a load would fault the firmware; --force reads it anyway$'
+expect mmio-unmapped lines 1
+# Covered addresses still read: 00:00.0's ID through OVMF's PCIe ECAM window
+# (a reserved descriptor at 0xB0000000), as `pci read` gives it.
+step mmio-ecam 'uncore.efi mmio read 0xB0000000'
+expect mmio-ecam rc zero
+expect mmio-ecam has '^mmio 0xb0000000 = 0x29c08086$'
+expect mmio-ecam lines 1
+# The local APIC is mapped but OVMF's map does not describe it: --force.
+step mmio-apic 'uncore.efi mmio read 0xFEE00030'
+expect mmio-apic rc nonzero
+expect mmio-apic has '^uncore: error: mmio read 0xfee00030: no UEFI memory map descriptor covers it'
+step mmio-apic-force 'uncore.efi mmio read 0xFEE00030 --force'
+expect mmio-apic-force rc zero
+expect mmio-apic-force has '^uncore: warning: mmio read 0xfee00030: no UEFI memory map descriptor covers it; reading it because of --force$'
+expect mmio-apic-force has '^mmio 0xfee00030 = 0x000[0-9a-f]{5}$'
 step bad-verb 'uncore.efi frobnicate'
 expect bad-verb rc nonzero
 expect bad-verb has "^uncore: error: unknown command 'frobnicate'"

@@ -229,8 +229,26 @@ static void missing_values_are_named(void)
 	T_STREQ(cmd.report.sep, ";");
 }
 
+/* mmio read takes --force (read an address no memory map descriptor covers). */
+static void mmio_force(void)
+{
+	T_EQ(PARSE("mmio", "read", "0xfee00030"), UNC_OK);
+	T_ASSERT(!cmd.force);
+	T_EQ(PARSE("mmio", "read", "0xfee00030", "--force"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MMIO_READ);
+	T_EQ(cmd.addr, 0xfee00030ull);
+	T_ASSERT(cmd.force);
+	T_EQ(PARSE("mmio", "read", "--force", "0xfee00030"), UNC_OK);
+	T_ASSERT(cmd.force);
+	T_EQ(cmd.addr, 0xfee00030ull);
+	BAD("--force given twice", "mmio", "read", "--force", "0x1000", "--force");
+	BAD("'mmio read' needs a physical address", "mmio", "read", "--force");
+	BAD("unexpected argument '0x2000' after 'mmio read'", "mmio", "read", "0x1000", "0x2000");
+	BAD("unexpected argument '--force' after 'msr read'", "msr", "read", "0x10", "--force");
+	BAD("unexpected argument '--force' after 'pci read'", "pci", "read", "0:0.0", "0", "--force");
+}
 
 T_MAIN("cli", T_CASE(stat_options), T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many),
        T_CASE(duration_takes_no_suffix), T_CASE(options_that_need_another),
        T_CASE(help_and_version_take_no_arguments), T_CASE(repeated_options_are_refused),
-       T_CASE(missing_values_are_named))
+       T_CASE(missing_values_are_named), T_CASE(mmio_force))
