@@ -170,6 +170,15 @@ enum unc_status evsel_split(const char *list, enum unc_status (*fn)(void *ctx, c
 	}
 }
 
+bool evsel_same(const struct ev_spec *a, const struct ev_spec *b)
+{
+	if (a->unit != b->unit)
+		return false;
+	if (a->unit == EV_UNIT_IMC)
+		return a->imc == b->imc;
+	return evsel_encode(a) == evsel_encode(b);
+}
+
 uint64_t evsel_encode(const struct ev_spec *e)
 {
 	if (e->unit == EV_UNIT_IMC)

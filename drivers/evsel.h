@@ -37,6 +37,11 @@ enum unc_status evsel_parse(const char *s, struct ev_spec *ret, char *err, size_
 enum unc_status evsel_split(const char *list, enum unc_status (*fn)(void *ctx, const char *piece), void *ctx,
 			    char *err, size_t errsize);
 
+/* Whether a and b are one hardware event: the same unit and the same
+ * encoding (event, umask, THR, INV, E; for the IMC, the same counter),
+ * however each was spelled (a name, cbo/ or cbox/, terms in any order). */
+bool evsel_same(const struct ev_spec *a, const struct ev_spec *b);
+
 /* The PERFEVTSEL value for this event, with EN (bit 22) set. For the fixed
  * counter: MSR_UNC_PERF_FIXED_CTRL with CNT_EN. */
 uint64_t evsel_encode(const struct ev_spec *e);

@@ -1,6 +1,7 @@
 #include "parse.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "arith.h"
 
@@ -82,21 +83,13 @@ bool str_ieq(const char *a, const char *b)
 	return *a == *b;
 }
 
-bool parse_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret)
+/* The first n characters of s: digits with an optional fraction, times scale. */
+static bool decimal_n(const char *s, size_t n, uint64_t scale, uint64_t max, uint64_t *ret)
 {
 	uint64_t ip = 0, fp = 0, fdiv = 1;
-	size_t n = 0, idigits = 0, fdigits = 0;
+	size_t idigits = 0, fdigits = 0;
 	const char *p = s;
 
-	while (s[n])
-		n++;
-	if (n && (s[n - 1] == 'k' || s[n - 1] == 'K' || s[n - 1] == 'M' || s[n - 1] == 'G')) {
-		uint64_t suffix = s[n - 1] == 'G' ? 1000000000 : s[n - 1] == 'M' ? 1000000 : 1000;
-		if (scale > UINT64_MAX / suffix)
-			return false;
-		scale *= suffix;
-		n--;
-	}
 	for (; p < s + n && *p >= '0' && *p <= '9'; p++, idigits++) {
 		if (ip > (UINT64_MAX - 9) / 10)
 			return false;
@@ -122,4 +115,23 @@ bool parse_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret)
 		return false;
 	*ret = ip * scale + part;
 	return true;
+}
+
+bool parse_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret)
+{
+	size_t n = strlen(s);
+
+	if (n && (s[n - 1] == 'k' || s[n - 1] == 'K' || s[n - 1] == 'M' || s[n - 1] == 'G')) {
+		uint64_t suffix = s[n - 1] == 'G' ? 1000000000 : s[n - 1] == 'M' ? 1000000 : 1000;
+		if (scale > UINT64_MAX / suffix)
+			return false;
+		scale *= suffix;
+		n--;
+	}
+	return decimal_n(s, n, scale, max, ret);
+}
+
+bool parse_plain_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret)
+{
+	return decimal_n(s, strlen(s), scale, max, ret);
 }

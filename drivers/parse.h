@@ -18,6 +18,10 @@ bool parse_pci_bdf(const char *s, struct pci_addr *ret);
  * `scale`; the result must be a whole number no larger than max. */
 bool parse_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret_val);
 
+/* The same without a suffix ("1.5", never "1.5k"): for quantities that
+ * already have their unit (seconds, MHz). */
+bool parse_plain_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *ret_val);
+
 /* ASCII case-insensitive string equality. */
 bool str_ieq(const char *a, const char *b);
 

@@ -70,9 +70,17 @@ static const char *msr_name(uint32_t msr, char *buf, size_t size)
 
 enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 {
-	for (unsigned i = 0; i < r->nev; i++)
-		if (str_ieq(r->ev[i].spec.name, e->name))
+	/* By what it programs, not by how it is spelled: "cbo/event=0x34,umask=0x8f/"
+	 * is UNC_CBO_CACHE_LOOKUP.ANY_MESI, and cbox/ is cbo/. */
+	for (unsigned i = 0; i < r->nev; i++) {
+		const struct ev_spec *old = &r->ev[i].spec;
+		if (!evsel_same(old, e))
+			continue;
+		if (str_ieq(old->name, e->name))
 			return fail(r, UNC_E_INVALID, "event '%s' is listed twice", e->name);
+		return fail(r, UNC_E_INVALID, "event '%s' is listed twice: it is '%s' (same unit and encoding)", e->name,
+			    old->name);
+	}
 	if (r->nev == STAT_MAX_EVENTS)
 		return fail(r, UNC_E_INVALID, "too many events (at most %d)", STAT_MAX_EVENTS);
 	r->ev[r->nev++] = (struct stat_event){ .spec = *e };

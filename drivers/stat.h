@@ -63,7 +63,8 @@ struct stat_run {
 /* Whether the run has events counted through MSRs (else IMC only: MMIO). */
 bool stat_uses_msrs(const struct stat_run *r);
 
-/* Adds one event; rejects an event listed twice. */
+/* Adds one event; rejects an event listed twice (evsel_same: the same unit
+ * and encoding, however it is spelled). */
 enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e);
 
 /* Places the events on counters: each event's allowed counters, two per

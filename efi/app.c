@@ -70,21 +70,70 @@ static enum unc_status run_pci(const struct cli_cmd *cmd, const struct hw *hw, s
 	return UNC_OK;
 }
 
-static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
+/* Whether one range holds all of [addr, addr + len). */
+static bool memmap_covers(const struct mem_range *map, size_t n, uint64_t addr, uint64_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (addr >= map[i].base && addr - map[i].base < map[i].size && len <= map[i].size - (addr - map[i].base))
+			return true;
+	return false;
+}
+
+/* A load from an address the firmware's page tables leave unmapped faults
+ * (#PF) with nothing to catch it, and OVMF maps less than the CPU's
+ * physical address width. UEFI identity-maps what its memory map
+ * describes, so an address that no descriptor covers is refused unless
+ * --force. Some MMIO (the local APIC on OVMF) is mapped but not described:
+ * --force is for that. */
+static enum unc_status mmio_in_memory_map(const struct cli_cmd *cmd, const struct app_env *env, struct out *err)
+{
+	struct mem_range *map = NULL;
+	size_t n = 0;
+	char msg[160] = "no memory map service";
+	enum unc_status st = UNC_E_NOT_FOUND;
+	unsigned long addr = (unsigned long)cmd->addr;
+
+	if (env && env->memory_map && env->free)
+		st = env->memory_map(&map, &n, msg, sizeof(msg));
+	bool covered = !st && memmap_covers(map, n, cmd->addr, 4);
+	if (map)
+		env->free(map);
+	if (covered)
+		return UNC_OK;
+	if (st && !cmd->force) {
+		out_printf(err, "uncore: error: mmio read 0x%lx: cannot check it against the UEFI memory map (%s); "
+				"--force reads it unchecked\n", addr, msg);
+		return st;
+	}
+	if (!cmd->force) {
+		out_printf(err, "uncore: error: mmio read 0x%lx: no UEFI memory map descriptor covers it, so it may be "
+				"unmapped and a load would fault the firmware; --force reads it anyway\n", addr);
+		return UNC_E_RANGE;
+	}
+	out_printf(err, "uncore: warning: mmio read 0x%lx: %s; reading it because of --force\n", addr,
+		   st ? "not checked against the UEFI memory map" : "no UEFI memory map descriptor covers it");
+	return UNC_OK;
+}
+
+static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+				struct out *out, struct out *err)
 {
 	struct cpu_info cpu;
 	char what[64];
 	uint32_t v;
 
 	/* A load beyond the physical address width would fault (#PF or #GP)
-	 * with nothing to catch it: refuse it up front. */
+	 * with nothing to catch it: refuse it up front, --force or not. */
 	cpu_identify(hw, &cpu);
 	if (cpu.phys_addr_bits < 64 && cmd->addr >= (uint64_t)1 << cpu.phys_addr_bits) {
 		out_printf(err, "uncore: error: mmio read 0x%lx: above the CPU's %u-bit physical address width\n",
 			   (unsigned long)cmd->addr, cpu.phys_addr_bits);
 		return UNC_E_RANGE;
 	}
-	enum unc_status st = hw_mmio_read32(hw, cmd->addr, &v);
+	enum unc_status st = mmio_in_memory_map(cmd, env, err);
+	if (st)
+		return st;
+	st = hw_mmio_read32(hw, cmd->addr, &v);
 	fmt_snprintf(what, sizeof(what), "mmio read 0x%lx", (unsigned long)cmd->addr);
 	if (st)
 		return fail(err, st, what);
@@ -698,7 +747,7 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 	case CLI_PCI_READ:
 		return run_pci(cmd, hw, out, err);
 	case CLI_MMIO_READ:
-		return run_mmio(cmd, hw, out, err);
+		return run_mmio(cmd, hw, env, out, err);
 	}
 	return UNC_E_INVALID;
 }

@@ -12,6 +12,11 @@
 
 #define UNC_VERSION "0.1.0"
 
+/* One descriptor of the firmware's memory map (GetMemoryMap), in bytes. */
+struct mem_range {
+	uint64_t base, size;
+};
+
 /* How a measurement waits: until ticks() >= when, returning true when the
  * user asked to stop (ESC). efi/main.c polls the keyboard; tests move a
  * fake clock. */
@@ -34,6 +39,9 @@ struct app_env {
 	enum unc_status (*run_child)(void *ctx, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
 				     void (*tick)(void *tctx), void *tctx, char *err, size_t errsize);
 	enum unc_status (*smbios)(struct smbios_mem *ret, char *err, size_t errsize);
+	/* The firmware's memory map, for `mmio read` (NULL: not available): an
+	 * array of *ret_n ranges that the caller gives back to free(). */
+	enum unc_status (*memory_map)(struct mem_range **ret, size_t *ret_n, char *err, size_t errsize);
 };
 
 #define APP_SAMPLE_BUF (1u << 20) /* bytes of interval samples kept for -o */

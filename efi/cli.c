@@ -25,11 +25,74 @@ const char cli_usage[] =
 	"  msr read ADDR                read an MSR (guarded against #GP)\n"
 	"  msr write ADDR VALUE         write an MSR (guarded against #GP)\n"
 	"  pci read B:D.F OFFSET        read a 32-bit PCI configuration register\n"
-	"  mmio read ADDR               one 32-bit read of physical memory\n"
+	"  mmio read ADDR [--force]     one 32-bit read of physical memory (--force: outside the memory map)\n"
 	"  help | version\n"
 	"numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n";
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Every option may be given once: a repeated one is an error, never "the
+ * last one wins". -e is repeatable and -o may be given once for a variable
+ * and once for a file (parse_output); the --min-* checks are one of three. */
+static const char *const once_options[] = { "-d",     "-I",   "-n",	"-x",	 "-j",	      "--var-chunk",
+					    "--load", "--nt", "--size", "--cpus", "--per-box", "--force",
+					    "--no-multiplex" };
+
+/* Records opt in *seen; fails if it was there already. */
+static enum unc_status once(const char *opt, uint32_t *seen, char *err, size_t errsize)
+{
+	for (unsigned k = 0; k < COUNT(once_options); k++) {
+		if (strcmp(opt, once_options[k]))
+			continue;
+		if (*seen & 1u << k)
+			FAIL("%s given twice", opt);
+		*seen |= 1u << k;
+	}
+	return UNC_OK;
+}
+
+static bool given(uint32_t seen, const char *opt)
+{
+	for (unsigned k = 0; k < COUNT(once_options); k++)
+		if (!strcmp(opt, once_options[k]))
+			return seen & 1u << k;
+	return false;
+}
+
+/* The value after the option at argv[*i], which moves past it. */
+static enum unc_status take_value(int argc, char **argv, int *i, const char **ret, char *err, size_t errsize)
+{
+	if (*i + 1 >= argc)
+		FAIL("%s needs a value", argv[*i]);
+	*ret = argv[++*i];
+	return UNC_OK;
+}
+
+static enum unc_status parse_sep(const char *val, struct report_opts *r, char *err, size_t errsize)
+{
+	if (!*val || strlen(val) >= sizeof(r->sep))
+		FAIL("bad separator '%s' for -x (want 1 to %zu characters)", val, sizeof(r->sep) - 1);
+	fmt_snprintf(r->sep, sizeof(r->sep), "%s", val);
+	r->format = REPORT_CSV;
+	return UNC_OK;
+}
+
+/* -x and -j are two output forms: one of them at most. */
+static enum unc_status one_format(uint32_t seen, char *err, size_t errsize)
+{
+	if (given(seen, "-x") && given(seen, "-j"))
+		FAIL("-x and -j cannot be used together");
+	return UNC_OK;
+}
+
+/* --var-chunk sizes the variables of -o var and means nothing without it. */
+static enum unc_status chunk_needs_var(uint32_t seen, const struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	if (given(seen, "--var-chunk") && !cmd->out_var)
+		FAIL("--var-chunk needs -o var");
+	return UNC_OK;
+}
 
 static enum unc_status want_args(int argc, char **argv, int first, int n, const char *what, char *err,
 				 size_t errsize)
@@ -95,18 +158,31 @@ static enum unc_status add_event(void *ctx, const char *piece)
 	return evsel_parse(piece, &a->cmd->events[a->cmd->nevents++], a->err, a->errsize);
 }
 
+static bool takes_value(const char *opt)
+{
+	static const char *const with_value[] = { "-e",	   "-d",	  "-I",	    "-n",	     "-x",
+						  "-o",	   "--var-chunk", "--load", "--size",	     "--cpus",
+						  "--min-bw", "--min-read-bw", "--min-write-bw" };
+
+	for (unsigned k = 0; k < COUNT(with_value); k++)
+		if (!strcmp(opt, with_value[k]))
+			return true;
+	return false;
+}
+
 /* -d/-I/-n and friends, from argv[first]; `bw` takes the output and timing
  * options only. */
 static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_verb verb, struct cli_cmd *cmd, char *err,
 				  size_t errsize)
 {
 	enum unc_status st;
+	uint32_t seen = 0;
 	uint64_t v;
 
 	cmd->verb = verb;
 	cmd->report.format = REPORT_HUMAN;
 	for (int i = first; i < argc; i++) {
-		const char *opt = argv[i];
+		const char *opt = argv[i], *val = NULL;
 		if (!strcmp(opt, "--")) { /* the rest is the child's command line */
 			size_t n = 0;
 			if (i + 1 >= argc)
@@ -122,60 +198,47 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 			}
 			break;
 		}
-		if (!strcmp(opt, "--load") || !strcmp(opt, "--size") || !strcmp(opt, "--cpus") || !strcmp(opt, "--min-bw") ||
-		    !strcmp(opt, "--min-read-bw") || !strcmp(opt, "--min-write-bw")) {
-			if (i + 1 >= argc)
-				FAIL("%s needs a value", opt);
-			const char *val = argv[++i];
-			if (!strcmp(opt, "--load")) {
-				if ((cmd->load_kind = load_kind_parse(val)) < 0)
-					FAIL("unknown load '%s' for --load (read, write, copy or triad)", val);
-			} else if (!strcmp(opt, "--size")) {
-				if (!parse_u64(val, 65536, &v) || v < 1)
-					FAIL("bad size '%s' for --size (want MiB, 1 to 65536)", val);
-				cmd->load_size_mib = (uint32_t)v;
-			} else if (!strcmp(opt, "--cpus")) {
-				if (!strcmp(val, "all"))
-					cmd->load_cpus = 0;
-				else if (!parse_u64(val, 1024, &v) || v < 1)
-					FAIL("bad count '%s' for --cpus (want 1 to 1024, or all)", val);
-				else
-					cmd->load_cpus = (uint32_t)v;
-			} else {
-				if (cmd->check)
-					FAIL("only one of --min-bw, --min-read-bw and --min-write-bw");
-				if (!parse_decimal(val, 1000, 100000000000ull, &v) || v == 0)
-					FAIL("bad bandwidth '%s' for %s (want MB/s above 0, e.g. 12000 or 12.5k)", val, opt);
-				cmd->check_kb_s = v;
-				cmd->check = !strcmp(opt, "--min-bw") ? CHECK_TOTAL : !strcmp(opt, "--min-read-bw") ? CHECK_READ
-													   : CHECK_WRITE;
-			}
-			continue;
-		}
-		if (!strcmp(opt, "--nt")) {
-			cmd->load_nt = true;
-			continue;
-		}
 		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--per-box") || !strcmp(opt, "--force") ||
 				       !strcmp(opt, "--no-multiplex")))
 			FAIL("unknown option '%s' for 'bw' (bw counts the five IMC counters; use -e for others)", opt);
-		bool takes = !strcmp(opt, "-e") || !strcmp(opt, "-d") || !strcmp(opt, "-I") || !strcmp(opt, "-n") ||
-			     !strcmp(opt, "-x") || !strcmp(opt, "-o") || !strcmp(opt, "--var-chunk");
-		const char *val = NULL;
-		if (takes) {
-			if (i + 1 >= argc)
-				FAIL("%s needs a value", opt);
-			val = argv[++i];
-		}
+		if ((st = once(opt, &seen, err, errsize)))
+			return st;
+		if (takes_value(opt) && (st = take_value(argc, argv, &i, &val, err, errsize)))
+			return st;
 		if (val && parse_output(opt, val, cmd, err, errsize, &st)) {
 			if (st)
 				return st;
+		} else if (!strcmp(opt, "--load")) {
+			if ((cmd->load_kind = load_kind_parse(val)) < 0)
+				FAIL("unknown load '%s' for --load (read, write, copy or triad)", val);
+		} else if (!strcmp(opt, "--size")) {
+			if (!parse_u64(val, 65536, &v) || v < 1)
+				FAIL("bad size '%s' for --size (want MiB, 1 to 65536)", val);
+			cmd->load_size_mib = (uint32_t)v;
+		} else if (!strcmp(opt, "--cpus")) {
+			if (!strcmp(val, "all"))
+				cmd->load_cpus = 0;
+			else if (!parse_u64(val, 1024, &v) || v < 1)
+				FAIL("bad count '%s' for --cpus (want 1 to 1024, or all)", val);
+			else
+				cmd->load_cpus = (uint32_t)v;
+		} else if (!strcmp(opt, "--min-bw") || !strcmp(opt, "--min-read-bw") || !strcmp(opt, "--min-write-bw")) {
+			if (cmd->check)
+				FAIL("only one of --min-bw, --min-read-bw and --min-write-bw");
+			if (!parse_decimal(val, 1000, 100000000000ull, &v) || v == 0)
+				FAIL("bad bandwidth '%s' for %s (want MB/s above 0, e.g. 12000 or 12.5k)", val, opt);
+			cmd->check_kb_s = v;
+			cmd->check = !strcmp(opt, "--min-bw") ? CHECK_TOTAL : !strcmp(opt, "--min-read-bw") ? CHECK_READ
+												   : CHECK_WRITE;
+		} else if (!strcmp(opt, "--nt")) {
+			cmd->load_nt = true;
 		} else if (!strcmp(opt, "-e")) {
 			struct add_ctx a = { cmd, err, errsize };
 			if ((st = evsel_split(val, add_event, &a, err, errsize)))
 				return st;
 		} else if (!strcmp(opt, "-d")) {
-			if (!parse_decimal(val, 1000000000, 86400000000000ull, &v) || v < 1000000)
+			/* seconds, so no k/M/G: "-d 0.001k" is not one second */
+			if (!parse_plain_decimal(val, 1000000000, 86400000000000ull, &v) || v < 1000000)
 				FAIL("bad duration '%s' for -d (want seconds, 0.001 to 86400)", val);
 			cmd->duration_ns = v;
 		} else if (!strcmp(opt, "-I")) {
@@ -187,10 +250,8 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 				FAIL("bad count '%s' for -n (want 1 to 1000000)", val);
 			cmd->max_intervals = (unsigned)v;
 		} else if (!strcmp(opt, "-x")) {
-			if (!*val || strlen(val) >= sizeof(cmd->report.sep))
-				FAIL("bad separator '%s' for -x (want 1 to %zu characters)", val, sizeof(cmd->report.sep) - 1);
-			fmt_snprintf(cmd->report.sep, sizeof(cmd->report.sep), "%s", val);
-			cmd->report.format = REPORT_CSV;
+			if ((st = parse_sep(val, &cmd->report, err, errsize)))
+				return st;
 		} else if (!strcmp(opt, "-j")) {
 			cmd->json = true;
 		} else if (!strcmp(opt, "--per-box")) {
@@ -203,16 +264,20 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 			FAIL("unknown option '%s' for '%s'", opt, verb == CLI_BW ? "bw" : "stat");
 		}
 	}
-	if (cmd->json && cmd->report.format == REPORT_CSV)
-		FAIL("-x and -j cannot be used together");
+	if ((st = one_format(seen, err, errsize)) || (st = chunk_needs_var(seen, cmd, err, errsize)))
+		return st;
 	if (cmd->json)
 		cmd->report.format = REPORT_JSON;
 	if (!cmd->nevents && verb == CLI_STAT)
 		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
 	if (cmd->max_intervals && !cmd->interval_ms)
 		FAIL("-n needs -I");
-	if ((cmd->load_nt || cmd->load_size_mib || cmd->load_cpus) && cmd->load_kind < 0)
-		FAIL("--nt, --size and --cpus need --load");
+	static const char *const load_options[] = { "--nt", "--size", "--cpus" };
+	for (unsigned k = 0; k < COUNT(load_options); k++)
+		if (cmd->load_kind < 0 && given(seen, load_options[k]))
+			FAIL("%s needs --load", load_options[k]);
+	if (cmd->load_nt && cmd->load_kind == LOAD_READ)
+		FAIL("--nt: the read load has no stores to make non-temporal (write, copy or triad have)");
 	if (cmd->child[0] && cmd->load_kind >= 0)
 		FAIL("--load and a child command cannot be used together");
 	if (cmd->child[0] && (cmd->interval_ms || cmd->duration_ns))
@@ -225,6 +290,8 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 {
 	uint64_t v;
 	enum unc_status st;
+	uint32_t seen = 0;
+	const char *val;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->load_kind = -1;
@@ -248,48 +315,53 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 		cmd->verb = CLI_BENCH;
 		cmd->max_intervals = 10000;
 		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-				if (!parse_u64(argv[++i], 10000000, &v) || v == 0)
-					FAIL("bad count '%s' for -n (want 1 to 10000000 samples)", argv[i]);
-				cmd->max_intervals = (unsigned)v;
-			} else {
+			if (strcmp(argv[i], "-n"))
 				FAIL("unknown option '%s' for 'bench'", argv[i]);
-			}
+			if ((st = once(argv[i], &seen, err, errsize)) || (st = take_value(argc, argv, &i, &val, err, errsize)))
+				return st;
+			if (!parse_u64(val, 10000000, &v) || v == 0)
+				FAIL("bad count '%s' for -n (want 1 to 10000000 samples)", val);
+			cmd->max_intervals = (unsigned)v;
 		}
 		return UNC_OK;
 	}
 	if (!strcmp(verb, "list") || !strcmp(verb, "regs")) {
 		cmd->verb = !strcmp(verb, "list") ? CLI_LIST : CLI_REGS;
 		for (int i = 2; i < argc; i++) {
-			if (cmd->verb == CLI_LIST && !strcmp(argv[i], "-j"))
-				cmd->json = true;
-			else
+			if (cmd->verb != CLI_LIST || strcmp(argv[i], "-j"))
 				FAIL("unknown option '%s' for '%s'", argv[i], verb);
+			if ((st = once(argv[i], &seen, err, errsize)))
+				return st;
+			cmd->json = true;
 		}
 		return UNC_OK;
 	}
-	if (!strcmp(verb, "help") || !strcmp(verb, "-h") || !strcmp(verb, "--help")) {
-		cmd->verb = CLI_HELP;
-		return UNC_OK;
-	}
-	if (!strcmp(verb, "version") || !strcmp(verb, "--version")) {
-		cmd->verb = CLI_VERSION;
+	if (!strcmp(verb, "help") || !strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "version") ||
+	    !strcmp(verb, "--version")) {
+		if (argc > 2)
+			FAIL("unexpected argument '%s' after '%s'", argv[2], verb);
+		cmd->verb = !strcmp(verb, "version") || !strcmp(verb, "--version") ? CLI_VERSION : CLI_HELP;
 		return UNC_OK;
 	}
 	if (!strcmp(verb, "info")) {
 		cmd->verb = CLI_INFO;
 		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "-j")) {
+			const char *opt = argv[i];
+			if (strcmp(opt, "-j") && strcmp(opt, "-o") && strcmp(opt, "--var-chunk"))
+				FAIL("unknown option '%s' for 'info'", opt);
+			if ((st = once(opt, &seen, err, errsize)))
+				return st;
+			if (!strcmp(opt, "-j")) {
 				cmd->json = true;
-			} else if (i + 1 < argc && parse_output(argv[i], argv[i + 1], cmd, err, errsize, &st)) {
-				if (st)
-					return st;
-				i++;
-			} else {
-				FAIL("unknown option '%s' for 'info'", argv[i]);
+				continue;
 			}
+			if ((st = take_value(argc, argv, &i, &val, err, errsize)))
+				return st;
+			parse_output(opt, val, cmd, err, errsize, &st);
+			if (st)
+				return st;
 		}
-		return UNC_OK;
+		return chunk_needs_var(seen, cmd, err, errsize);
 	}
 	if (!strcmp(verb, "var")) {
 		const char *op = argc > 2 ? argv[2] : "";
@@ -310,19 +382,18 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 		}
 		cmd->report.format = REPORT_HUMAN;
 		for (; i < argc; i++) {
-			if (cmd->verb == CLI_VAR_SHOW && !strcmp(argv[i], "-j")) {
+			const char *opt = argv[i];
+			if (cmd->verb != CLI_VAR_SHOW || (strcmp(opt, "-j") && strcmp(opt, "-x")))
+				FAIL("unexpected argument '%s' for 'var %s'", opt, op);
+			if ((st = once(opt, &seen, err, errsize)))
+				return st;
+			if (!strcmp(opt, "-j"))
 				cmd->report.format = REPORT_JSON;
-			} else if (cmd->verb == CLI_VAR_SHOW && !strcmp(argv[i], "-x") && i + 1 < argc) {
-				cmd->report.format = REPORT_CSV;
-				if (!*argv[++i] || strlen(argv[i]) >= sizeof(cmd->report.sep))
-					FAIL("bad separator '%s' for -x (want 1 to %zu characters)", argv[i],
-					     sizeof(cmd->report.sep) - 1);
-				fmt_snprintf(cmd->report.sep, sizeof(cmd->report.sep), "%s", argv[i]);
-			} else {
-				FAIL("unexpected argument '%s' for 'var %s'", argv[i], op);
-			}
+			else if ((st = take_value(argc, argv, &i, &val, err, errsize)) ||
+				 (st = parse_sep(val, &cmd->report, err, errsize)))
+				return st;
 		}
-		return UNC_OK;
+		return one_format(seen, err, errsize);
 	}
 	if (!strcmp(verb, "msr") || !strcmp(verb, "pci") || !strcmp(verb, "mmio")) {
 		if (argc < 3)
@@ -359,10 +430,23 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 			cmd->verb = CLI_PCI_READ;
 			return UNC_OK;
 		}
-		if ((st = want_args(argc, argv, 3, 1, "a physical address", err, errsize)))
-			return st;
-		if (!parse_u64(argv[3], UINT64_MAX, &cmd->addr) || (cmd->addr & 3))
-			FAIL("bad MMIO address '%s' (want a 4-byte-aligned physical address)", argv[3]);
+		/* mmio read [--force] ADDR, --force before or after ADDR */
+		const char *addr = NULL;
+		for (int i = 3; i < argc; i++) {
+			if (!strcmp(argv[i], "--force")) {
+				if ((st = once(argv[i], &seen, err, errsize)))
+					return st;
+				cmd->force = true;
+			} else if (!addr) {
+				addr = argv[i];
+			} else {
+				FAIL("unexpected argument '%s' after 'mmio read'", argv[i]);
+			}
+		}
+		if (!addr)
+			FAIL("'mmio read' needs a physical address");
+		if (!parse_u64(addr, UINT64_MAX, &cmd->addr) || (cmd->addr & 3))
+			FAIL("bad MMIO address '%s' (want a 4-byte-aligned physical address)", addr);
 		cmd->verb = CLI_MMIO_READ;
 		return UNC_OK;
 	}

@@ -47,7 +47,7 @@ struct cli_cmd {
 	uint64_t duration_ns;   /* -d; 0 when not given */
 	uint64_t interval_ms;   /* -I; 0 when not given */
 	unsigned max_intervals; /* -n (bench: the number of samples) */
-	bool force, no_multiplex;
+	bool force, no_multiplex;       /* --force: stat takes over a busy PMU; mmio read reads outside the memory map */
 	struct report_opts report;
 	/* -o: stored results */
 	bool out_var;

@@ -48,6 +48,44 @@ static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_s
 	return efi_run_child(self, cmdline, ret_status, period_ms, tick, tctx, err, errsize);
 }
 
+/* The firmware's memory map as plain ranges, for `mmio read`. The ranges are
+ * written over the descriptors in the same pool buffer (each range is
+ * smaller than a descriptor), which the caller frees with efi_free. */
+static enum unc_status memory_map(struct mem_range **ret, size_t *ret_n, char *err, size_t errsize)
+{
+	UINTN size = 0, key, dsize = 0;
+	UINT32 dver;
+	UINT8 *buf = NULL;
+	EFI_STATUS s = BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
+
+	*ret = NULL;
+	*ret_n = 0;
+	/* Allocating the buffer can add descriptors: leave room, and retry. */
+	for (int tries = 0; s == EFI_BUFFER_TOO_SMALL && tries < 4; tries++) {
+		if (buf)
+			efi_free(buf);
+		size += 8 * dsize;
+		if (!(buf = efi_alloc(size)))
+			UNC_ERR(UNC_E_NO_MEMORY, "no memory for the memory map (%lu bytes)", (unsigned long)size);
+		s = BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver);
+	}
+	if (EFI_ERROR(s) || dsize < sizeof(EFI_MEMORY_DESCRIPTOR)) {
+		if (buf)
+			efi_free(buf);
+		UNC_ERR(UNC_E_DEVICE, "GetMemoryMap failed (status 0x%lx)", (unsigned long)s);
+	}
+	struct mem_range *r = (struct mem_range *)buf;
+	size_t n = size / dsize;
+	for (size_t i = 0; i < n; i++) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(buf + i * dsize);
+		uint64_t base = d->PhysicalStart, pages = d->NumberOfPages;
+		r[i] = (struct mem_range){ base, pages > UINT64_MAX / EFI_PAGE_SIZE ? UINT64_MAX : pages * EFI_PAGE_SIZE };
+	}
+	*ret = r;
+	*ret_n = n;
+	return UNC_OK;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	struct out out, err;
@@ -78,6 +116,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 			return efi_status_from(st);
 	}
 	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
-			       load_start, efi_load_bytes, efi_load_stop, run_child, efi_smbios_memory };
+			       load_start, efi_load_bytes, efi_load_stop, run_child, efi_smbios_memory, memory_map };
 	return efi_status_from(app_run(&cmd, &hw, &env, &out, &err));
 }

@@ -108,6 +108,21 @@ enum unc_status efi_write_file(void *ctx, const char *path, const void *data, si
 		return UNC_E_NOT_FOUND;
 	}
 	to_ucs2(wpath, 260, path);
+	/* A file is replaced; a directory never is: DeleteFileByName would
+	 * remove an empty one, and a full one would fail half-way. */
+	if (!EFI_ERROR(sh->OpenFileByName(wpath, &fh, EFI_FILE_MODE_READ))) {
+		EFI_FILE_INFO *info = sh->GetFileInfo(fh);
+		const char *why = !info				     ? "exists and its type cannot be read"
+				  : info->Attribute & EFI_FILE_DIRECTORY ? "is a directory"
+									 : NULL;
+		sh->CloseFile(fh);
+		if (info)
+			BS->FreePool(info);
+		if (why) {
+			fmt_snprintf(err, errsize, "%s %s (-o wants a file path)", path, why);
+			return UNC_E_INVALID;
+		}
+	}
 	sh->DeleteFileByName(wpath); /* replace, never append */
 	s = sh->CreateFile(wpath, 0, &fh);
 	if (EFI_ERROR(s)) {

@@ -7,8 +7,10 @@
  *
  * Prints the record as the console showed it (the same report code), as
  * CSV (-x) or JSON (-j). Anything wrong with the input gets one line on
- * stderr naming the problem and exit status 1; bad usage exits 2. */
+ * stderr naming the problem and exit status 1; bad usage exits 2 (one line
+ * naming it, or the usage when nothing is given). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,19 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: uncore_decode [-x SEP | -j] (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
 			"       uncore_decode --list (DIR | --vars IMAGE)\n");
+	return 2;
+}
+
+/* Bad usage named in one line (exit status 2, like usage()). */
+__attribute__((format(printf, 1, 2))) static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "uncore_decode: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
 	return 2;
 }
 
@@ -83,24 +98,44 @@ int main(int argc, char **argv)
 	uint8_t *img = NULL;
 	size_t len;
 
+	/* Each option once: a repeated one is an error, never "the last wins". */
+	bool seen_x = false, seen_j = false;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j"))
+		const char *a = argv[i];
+		bool *seen = !strcmp(a, "-j") ? &seen_j : !strcmp(a, "-x") ? &seen_x : !strcmp(a, "--list") ? &list : NULL;
+		if (!strcmp(a, "--vars") && image)
+			return bad_usage("%s given twice", a);
+		if (seen && *seen)
+			return bad_usage("%s given twice", a);
+		if (seen)
+			*seen = true;
+		if ((!strcmp(a, "-x") || !strcmp(a, "--vars")) && i + 1 >= argc)
+			return bad_usage("%s needs a value", a);
+		if (!strcmp(a, "-j"))
 			format = REPORT_JSON;
-		else if (!strcmp(argv[i], "-x") && i + 1 < argc)
+		else if (!strcmp(a, "-x"))
 			format = REPORT_CSV, sep = argv[++i];
-		else if (!strcmp(argv[i], "--list"))
-			list = true;
-		else if (!strcmp(argv[i], "--vars") && i + 1 < argc)
+		else if (!strcmp(a, "--vars"))
 			image = argv[++i];
-		else if (argv[i][0] == '-')
-			return usage();
+		else if (seen)
+			; /* --list */
+		else if (a[0] == '-')
+			return bad_usage("unknown option '%s'", a);
 		else if (!path && !image)
-			path = argv[i];
+			path = a;
 		else if (!named)
-			name = argv[i], named = true;
+			name = a, named = true;
 		else
-			return usage();
+			return bad_usage("unexpected argument '%s'", a);
 	}
+	if (seen_x && seen_j)
+		return bad_usage("-x and -j cannot be used together");
+	if (list && named)
+		return bad_usage("--list takes no NAME ('%s')", name);
+	if (list && (seen_x || seen_j))
+		return bad_usage("--list prints names only: no -x or -j");
+	if (path && image)
+		return bad_usage("'%s' and --vars %s: one source at a time", path, image);
 	if (!path && !image)
 		return usage();
 	if (!*sep || strlen(sep) > 7)

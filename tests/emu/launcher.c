@@ -63,12 +63,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	err = console_err();
 	if ((st = shell_args_ascii(image, "uncore-emu", &argc, &argv, &err)))
 		return efi_status_from(st);
-	if (argc == 2 && !strcmp(argv[1], "--unload"))
-		return unload_emulator(&out, &err);
 	if (emu_parse_options(argc, argv, &launch.cfg, msg, sizeof(msg))) {
 		out_printf(&err, "uncore-emu: error: %s\n", msg);
 		return EFI_INVALID_PARAMETER;
 	}
+	if (launch.cfg.unload)
+		return unload_emulator(&out, &err);
 	if (!EFI_ERROR(BS->LocateProtocol(&proto_guid, NULL, &existing))) {
 		out_printf(&err, "uncore-emu: error: an uncore emulator is already installed\n");
 		return EFI_ALREADY_STARTED;

@@ -48,6 +48,7 @@ struct emu_config {
 	enum emu_mchbar_fault mchbar_fault;
 	bool pmu_in_use;
 	bool stuck[EMU_NCTR];
+	bool unload; /* --unload, alone: not a configuration, remove the emulator */
 };
 
 struct emu_ctr {
@@ -73,9 +74,11 @@ struct emu {
  * still, no faults. */
 void emu_config_default(struct emu_config *cfg);
 
-/* Parses the uncore-emu.efi options (documented in the README) into cfg.
- * argv[0] is the program name. On error writes one line naming the bad
- * option into err and returns UNC_E_INVALID. */
+/* Parses the uncore-emu.efi options (documented in the README) into cfg,
+ * or sets cfg->unload for a lone --unload. argv[0] is the program name. An
+ * option given twice (a rate for one counter by two names, two MCHBAR
+ * faults) is an error. On error writes one line naming the bad option into
+ * err and returns UNC_E_INVALID. */
 enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg, char *err, size_t errsize);
 
 /* One-line description of a configuration, for `info` and logs. */

@@ -45,22 +45,28 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	if (!strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write")) {
 		if (!parse_u64(val, UINT32_MAX, &v))
 			FAIL("bad MSR address '%s' in --fault %s", val, kind);
+		for (unsigned i = 0; i < cfg->ngp; i++)
+			if (cfg->gp[i].msr == v)
+				FAIL("--fault for MSR 0x%x given twice", (unsigned)v);
 		if (cfg->ngp == EMU_MAX_GP)
 			FAIL("too many --fault %s (at most %d)", kind, EMU_MAX_GP);
 		cfg->gp[cfg->ngp].msr = (uint32_t)v;
 		cfg->gp[cfg->ngp++].write_only = !strcmp(kind, "msr-gp-write");
-	} else if (!strcmp(kind, "mchbar-disabled")) {
-		cfg->mchbar_fault = EMU_MCHBAR_DISABLED;
-	} else if (!strcmp(kind, "mchbar-zero")) {
-		cfg->mchbar_fault = EMU_MCHBAR_ZERO;
-	} else if (!strcmp(kind, "mchbar-high")) {
-		cfg->mchbar_fault = EMU_MCHBAR_HIGH;
+	} else if (!strcmp(kind, "mchbar-disabled") || !strcmp(kind, "mchbar-zero") || !strcmp(kind, "mchbar-high")) {
+		/* MCHBAR is published once, in one way */
+		if (cfg->mchbar_fault != EMU_MCHBAR_OK)
+			FAIL("--fault %s: only one MCHBAR fault may be given", kind);
+		cfg->mchbar_fault = kind[7] == 'd' ? EMU_MCHBAR_DISABLED : kind[7] == 'z' ? EMU_MCHBAR_ZERO : EMU_MCHBAR_HIGH;
 	} else if (!strcmp(kind, "pmu-in-use")) {
+		if (cfg->pmu_in_use)
+			FAIL("--fault pmu-in-use given twice");
 		cfg->pmu_in_use = true;
 	} else if (!strcmp(kind, "stuck")) {
 		int id = counter_by_name(val);
 		if (id < 0)
 			FAIL("unknown counter '%s' in --fault stuck (fixed, arb0, arb1, cboB.I, or an IMC counter)", val);
+		if (cfg->stuck[id])
+			FAIL("--fault stuck=%s given twice", val);
 		cfg->stuck[id] = true;
 	} else {
 		FAIL("unknown fault '%s' (msr-gp=ADDR, msr-gp-write=ADDR, mchbar-disabled, mchbar-zero, "
@@ -69,7 +75,9 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	return UNC_OK;
 }
 
-static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, char *err, size_t errsize)
+/* A rate is given once per counter, whatever name it is given by. */
+static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[SKL_IMC_COUNTERS], char *err,
+				  size_t errsize)
 {
 	const char *eq = strchr(arg, '=');
 	char name[96];
@@ -87,6 +95,9 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, char 
 
 	int imc = skl_imc_find(name);
 	if (imc >= 0) {
+		if (imc_seen[imc])
+			FAIL("--rate for %s given twice", skl_imc[imc].name);
+		imc_seen[imc] = true;
 		cfg->imc_per_sec[imc] = v;
 		return UNC_OK;
 	}
@@ -100,10 +111,8 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, char 
 		     ev->code, ev->umask);
 	for (unsigned i = 0; i < cfg->nrates; i++) {
 		struct emu_rate *r = &cfg->rates[i];
-		if (r->unit == ev->unit && r->code == ev->code && r->umask == ev->umask) {
-			r->per_sec = v;
-			return UNC_OK;
-		}
+		if (r->unit == ev->unit && r->code == ev->code && r->umask == ev->umask)
+			FAIL("--rate for %s given twice", ev->name);
 	}
 	if (cfg->nrates == EMU_MAX_RATES)
 		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
@@ -115,27 +124,44 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 {
 	enum unc_status st;
 	uint64_t v;
+	bool imc_seen[SKL_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false;
 
 	emu_config_default(cfg);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--unload"))
+			continue;
+		if (argc > 2)
+			FAIL("--unload takes nothing else: unexpected '%s'", argv[i == 1 ? 2 : 1]);
+		cfg->unload = true;
+		return UNC_OK;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i];
 		bool known = !strcmp(opt, "--cbo-config") || !strcmp(opt, "--uclk-mhz") || !strcmp(opt, "--rate") ||
 			     !strcmp(opt, "--fault");
 		if (!known)
-			FAIL("unknown option '%s' (--cbo-config N, --uclk-mhz F, --rate NAME=N, --fault KIND[=ARG])", opt);
+			FAIL("unknown option '%s' (--cbo-config N, --uclk-mhz F, --rate NAME=N, --fault KIND[=ARG], --unload)",
+			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
 		const char *val = argv[++i];
 		if (!strcmp(opt, "--cbo-config")) {
+			if (cbo_seen)
+				FAIL("--cbo-config given twice");
+			cbo_seen = true;
 			if (!parse_u64(val, 15, &v))
 				FAIL("bad value '%s' for --cbo-config (want 0 to 15: the raw NO_CBO_BANKS field)", val);
 			cfg->no_cbo_banks = (unsigned)v;
 		} else if (!strcmp(opt, "--uclk-mhz")) {
-			if (!parse_decimal(val, 1000000, EMU_MAX_UCLK, &v) || v == 0)
+			if (uclk_seen)
+				FAIL("--uclk-mhz given twice");
+			uclk_seen = true;
+			/* MHz already: no k/M/G suffix */
+			if (!parse_plain_decimal(val, 1000000, EMU_MAX_UCLK, &v) || v == 0)
 				FAIL("bad value '%s' for --uclk-mhz (want MHz above 0, at most 4294.967295, whole Hz)", val);
 			cfg->uclk_hz = v;
 		} else if (!strcmp(opt, "--rate")) {
-			if ((st = parse_rate(val, cfg, err, errsize)))
+			if ((st = parse_rate(val, cfg, imc_seen, err, errsize)))
 				return st;
 		} else if ((st = parse_fault(val, cfg, err, errsize))) {
 			return st;

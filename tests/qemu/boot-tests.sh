@@ -34,6 +34,26 @@ expect pci has '^pci 00:00.0 \[0x000\] = 0x29c08086$'
 step mmio-range 'uncore.efi mmio read 0x10000000000'
 expect mmio-range rc nonzero
 expect mmio-range has 'above the CPU.s 40-bit physical address width'
+# Below the 40-bit width but unmapped by OVMF's page tables (a #PF that hung
+# the firmware): no memory map descriptor covers it, so it is refused.
+step mmio-unmapped 'uncore.efi mmio read 0xFFFFFFF000'
+expect mmio-unmapped rc nonzero
+expect mmio-unmapped has '^uncore: error: mmio read 0xfffffff000: no UEFI memory map descriptor covers it, so it may be unmapped and a load would fault the firmware; --force reads it anyway$'
+expect mmio-unmapped lines 1
+# Covered addresses still read: 00:00.0's ID through OVMF's PCIe ECAM window
+# (a reserved descriptor at 0xB0000000), as `pci read` gives it.
+step mmio-ecam 'uncore.efi mmio read 0xB0000000'
+expect mmio-ecam rc zero
+expect mmio-ecam has '^mmio 0xb0000000 = 0x29c08086$'
+expect mmio-ecam lines 1
+# The local APIC is mapped but OVMF's map does not describe it: --force.
+step mmio-apic 'uncore.efi mmio read 0xFEE00030'
+expect mmio-apic rc nonzero
+expect mmio-apic has '^uncore: error: mmio read 0xfee00030: no UEFI memory map descriptor covers it'
+step mmio-apic-force 'uncore.efi mmio read 0xFEE00030 --force'
+expect mmio-apic-force rc zero
+expect mmio-apic-force has '^uncore: warning: mmio read 0xfee00030: no UEFI memory map descriptor covers it; reading it because of --force$'
+expect mmio-apic-force has '^mmio 0xfee00030 = 0x000[0-9a-f]{5}$'
 step bad-verb 'uncore.efi frobnicate'
 expect bad-verb rc nonzero
 expect bad-verb has "^uncore: error: unknown command 'frobnicate'"
@@ -80,6 +100,14 @@ step bad-rate 'uncore-emu.efi --rate UNC_CBO_NOPE=5'
 expect bad-rate rc nonzero
 expect bad-rate has "^uncore-emu: error: unknown event 'UNC_CBO_NOPE' in --rate$"
 expect bad-rate lines 1
+step rate-twice 'uncore-emu.efi --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate unc_arb_trk_requests.all=2M'
+expect rate-twice rc nonzero
+expect rate-twice has '^uncore-emu: error: --rate for UNC_ARB_TRK_REQUESTS.ALL given twice$'
+expect rate-twice lines 1
+step unload-extra 'uncore-emu.efi --unload extra'
+expect unload-extra rc nonzero
+expect unload-extra has "^uncore-emu: error: --unload takes nothing else: unexpected 'extra'$"
+expect unload-extra lines 1
 step nothing-installed 'uncore.efi info'
 expect nothing-installed has '^msr access: +native$'
 expect nothing-installed has 'NO_CBO_BANKS 0, CBo count 0'
@@ -461,6 +489,22 @@ expect show bw read 1000 1
 step temp 'uncore.efi info -o var:Temp'
 expect temp rc zero
 expect temp has '^uncore: results stored in EFI variable Temp: '
+# -o PATH replaces a file, never a directory, empty or not
+step mkdir-out '!mkdir fs0:\outdir'
+expect mkdir-out rc zero
+step out-dir 'uncore.efi info -o fs0:\outdir'
+expect out-dir rc nonzero
+expect out-dir has '^uncore: error: fs0:\\outdir not written: fs0:\\outdir is a directory \(-o wants a file path\)$'
+expect out-dir lacks 'results written'
+step out-dir-kept '!ls fs0:\'
+expect out-dir-kept has '<DIR> +[0-9]+  outdir$'
+step mkdir-sub '!mkdir fs0:\outdir\sub'
+expect mkdir-sub rc zero
+step out-full-dir 'uncore.efi info -o fs0:\outdir'
+expect out-full-dir rc nonzero
+expect out-full-dir has '^uncore: error: fs0:\\outdir not written: fs0:\\outdir is a directory \(-o wants a file path\)$'
+step out-full-dir-kept '!ls fs0:\outdir'
+expect out-full-dir-kept has '<DIR> +[0-9]+  sub$'
 step list 'uncore.efi var list'
 expect list rc zero
 expect list has '^UncoreResults +[0-9]+  stat '

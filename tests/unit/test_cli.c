@@ -134,4 +134,121 @@ static void stat_options(void)
 	BAD("bad value '0x100' for 'event'", "-e", "cbo/event=0x100/");
 }
 
-T_MAIN("cli", T_CASE(stat_options), T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many))
+/* A number in seconds takes no unit suffix: "-d 0.001k" is not 1 s. */
+static void duration_takes_no_suffix(void)
+{
+	BAD("bad duration '0.001k' for -d", "-e", "UNC_CLOCK.SOCKET", "-d", "0.001k");
+	BAD("bad duration '2k' for -d", "bw", "-d", "2k");
+	BAD("bad duration '1M' for -d", "bw", "-d", "1M");
+	T_EQ(PARSE("bw", "-d", "0.001"), UNC_OK);
+	T_EQ(cmd.duration_ns, 1000000);
+	/* --min-bw keeps its documented suffix */
+	T_EQ(PARSE("bw", "--min-bw", "12.5k"), UNC_OK);
+	T_EQ(cmd.check_kb_s, 12500000);
+}
+
+/* Options that only mean something with another one. */
+static void options_that_need_another(void)
+{
+	BAD("--cpus needs --load", "bw", "--cpus", "all");
+	BAD("--cpus needs --load", "bw", "--cpus", "2");
+	BAD("--size needs --load", "-e", "UNC_CLOCK.SOCKET", "--size", "64");
+	BAD("--nt needs --load", "bw", "--nt");
+	BAD("--nt: the read load has no stores", "bw", "--load", "read", "--nt");
+	BAD("--nt: the read load has no stores", "bw", "--nt", "--load", "read");
+	BAD("--var-chunk needs -o var", "bw", "--var-chunk", "64");
+	BAD("--var-chunk needs -o var", "bw", "-o", "fs0:\\r.json", "--var-chunk", "64");
+	BAD("--var-chunk needs -o var", "info", "--var-chunk", "64");
+	T_EQ(PARSE("info", "--var-chunk", "64", "-o", "var"), UNC_OK);
+	T_EQ(cmd.var_chunk, 64);
+	T_EQ(PARSE("bw", "--load", "write", "--nt", "--cpus", "all"), UNC_OK);
+	T_ASSERT(cmd.load_nt);
+	T_EQ(cmd.load_cpus, 0);
+}
+
+/* help and version take nothing after them. */
+static void help_and_version_take_no_arguments(void)
+{
+	BAD("unexpected argument 'me' after 'help'", "help", "me");
+	BAD("unexpected argument 'x' after '-h'", "-h", "x");
+	BAD("unexpected argument '--all' after '--help'", "--help", "--all");
+	BAD("unexpected argument 'now' after 'version'", "version", "now");
+	BAD("unexpected argument '-j' after '--version'", "--version", "-j");
+}
+
+/* An option given twice is an error: never "the last one wins". */
+static void repeated_options_are_refused(void)
+{
+	BAD("-d given twice", "-e", "UNC_CLOCK.SOCKET", "-d", "1", "-d", "2");
+	BAD("-d given twice", "bw", "-d", "1", "-d", "1");
+	BAD("-I given twice", "bw", "-I", "100", "-I", "200");
+	BAD("-n given twice", "bw", "-I", "100", "-n", "1", "-n", "2");
+	BAD("-x given twice", "bw", "-x", ",", "-x", ";");
+	BAD("-j given twice", "bw", "-j", "-j");
+	BAD("--var-chunk given twice", "bw", "-o", "var", "--var-chunk", "64", "--var-chunk", "128");
+	BAD("--load given twice", "bw", "--load", "read", "--load", "copy");
+	BAD("--size given twice", "bw", "--load", "read", "--size", "8", "--size", "16");
+	BAD("--cpus given twice", "bw", "--load", "read", "--cpus", "1", "--cpus", "all");
+	BAD("--nt given twice", "bw", "--load", "copy", "--nt", "--nt");
+	BAD("--per-box given twice", "-e", "UNC_CLOCK.SOCKET", "--per-box", "--per-box");
+	BAD("--force given twice", "-e", "UNC_CLOCK.SOCKET", "--force", "--force");
+	BAD("--no-multiplex given twice", "-e", "UNC_CLOCK.SOCKET", "--no-multiplex", "--no-multiplex");
+	BAD("-o FILE given twice", "bw", "-o", "fs0:\\a.json", "-o", "fs0:\\b.json");
+	BAD("-o var given twice", "bw", "-o", "var", "-o", "var:Other");
+	BAD("-j given twice", "info", "-j", "-j");
+	BAD("-o var given twice", "info", "-o", "var", "-o", "var:X");
+	BAD("-j given twice", "list", "-j", "-j");
+	BAD("-n given twice", "bench", "-n", "5", "-n", "6");
+	BAD("-x given twice", "var", "show", "-x", ",", "-x", ";");
+	BAD("-j given twice", "var", "show", "-j", "-j");
+	BAD("-x and -j cannot be used together", "var", "show", "-x", ",", "-j");
+	BAD("-x and -j cannot be used together", "var", "show", "Name", "-j", "-x", ",");
+	/* -e and one -o of each kind may be given together */
+	T_EQ(PARSE("-e", "UNC_CLOCK.SOCKET", "-e", "UNC_ARB_TRK_REQUESTS.ALL", "-o", "var", "-o", "fs0:\\r.json"), UNC_OK);
+	T_EQ(cmd.nevents, 2);
+	T_ASSERT(cmd.out_var);
+	T_STREQ(cmd.out_file, "fs0:\\r.json");
+}
+
+/* An option without its value says so, whatever the command. */
+static void missing_values_are_named(void)
+{
+	BAD("-o needs a value", "info", "-o");
+	BAD("--var-chunk needs a value", "info", "-o", "var", "--var-chunk");
+	BAD("-n needs a value", "bench", "-n");
+	BAD("-x needs a value", "var", "show", "-x");
+	BAD("-x needs a value", "var", "show", "Name", "-x");
+	BAD("-o needs a value", "bw", "-o");
+	BAD("-d needs a value", "-e", "UNC_CLOCK.SOCKET", "-d");
+	BAD("--cpus needs a value", "bw", "--load", "read", "--cpus");
+	T_EQ(PARSE("info", "-o", "var:Facts"), UNC_OK);
+	T_STREQ(cmd.var_name, "Facts");
+	T_EQ(PARSE("bench", "-n", "7"), UNC_OK);
+	T_EQ(cmd.max_intervals, 7);
+	T_EQ(PARSE("var", "show", "-x", ";"), UNC_OK);
+	T_STREQ(cmd.report.sep, ";");
+}
+
+/* mmio read takes --force (read an address no memory map descriptor covers). */
+static void mmio_force(void)
+{
+	T_EQ(PARSE("mmio", "read", "0xfee00030"), UNC_OK);
+	T_ASSERT(!cmd.force);
+	T_EQ(PARSE("mmio", "read", "0xfee00030", "--force"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MMIO_READ);
+	T_EQ(cmd.addr, 0xfee00030ull);
+	T_ASSERT(cmd.force);
+	T_EQ(PARSE("mmio", "read", "--force", "0xfee00030"), UNC_OK);
+	T_ASSERT(cmd.force);
+	T_EQ(cmd.addr, 0xfee00030ull);
+	BAD("--force given twice", "mmio", "read", "--force", "0x1000", "--force");
+	BAD("'mmio read' needs a physical address", "mmio", "read", "--force");
+	BAD("unexpected argument '0x2000' after 'mmio read'", "mmio", "read", "0x1000", "0x2000");
+	BAD("unexpected argument '--force' after 'msr read'", "msr", "read", "0x10", "--force");
+	BAD("unexpected argument '--force' after 'pci read'", "pci", "read", "0:0.0", "0", "--force");
+}
+
+T_MAIN("cli", T_CASE(stat_options), T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many),
+       T_CASE(duration_takes_no_suffix), T_CASE(options_that_need_another),
+       T_CASE(help_and_version_take_no_arguments), T_CASE(repeated_options_are_refused),
+       T_CASE(missing_values_are_named), T_CASE(mmio_force))

@@ -200,9 +200,38 @@ static void vars_image(void)
 	(void)at;
 }
 
+/* Bad usage is one line naming the problem and exit status 2: an option
+ * given twice, -x with -j, an option without its value, a NAME or a format
+ * with --list. Nothing is read. */
+static void usage_errors_name_the_problem(void)
+{
+	static const struct {
+		const char *args, *msg;
+	} bad[] = {
+		{ "-x , -j /nonexistent", "uncore_decode: -x and -j cannot be used together\n" },
+		{ "-j -x , /nonexistent", "uncore_decode: -x and -j cannot be used together\n" },
+		{ "-x , -x ';' /nonexistent", "uncore_decode: -x given twice\n" },
+		{ "-j -j /nonexistent", "uncore_decode: -j given twice\n" },
+		{ "--vars /a --vars /b", "uncore_decode: --vars given twice\n" },
+		{ "--list --list /nonexistent", "uncore_decode: --list given twice\n" },
+		{ "/nonexistent -x", "uncore_decode: -x needs a value\n" },
+		{ "--vars", "uncore_decode: --vars needs a value\n" },
+		{ "--list /nonexistent Name", "uncore_decode: --list takes no NAME ('Name')\n" },
+		{ "--list -j /nonexistent", "uncore_decode: --list prints names only: no -x or -j\n" },
+		{ "--bogus /nonexistent", "uncore_decode: unknown option '--bogus'\n" },
+		{ "/a Name Extra", "uncore_decode: unexpected argument 'Extra'\n" },
+		{ "/a --vars /b", "uncore_decode: '/a' and --vars /b: one source at a time\n" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		T_EQ(run(bad[i].args), 2);
+		T_STREQ(out, bad[i].msg);
+	}
+}
+
 int main(void)
 {
-	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(vars_image) };
+	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(vars_image),
+						 T_CASE(usage_errors_name_the_problem) };
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();

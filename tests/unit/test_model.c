@@ -462,6 +462,7 @@ static void options(void)
 			       "--fault", "msr-gp=0x396", "--fault", "msr-gp-write=0x700", "--fault", "pmu-in-use",
 			       "--fault", "stuck=cbo0.1", "--fault", "mchbar-disabled" };
 	T_EQ(emu_parse_options(sizeof(good) / sizeof(good[0]), (char **)good, &cfg, err, sizeof(err)), UNC_OK);
+	T_ASSERT(!cfg.unload);
 	T_EQ(cfg.no_cbo_banks, 2);
 	T_EQ(cfg.uclk_hz, 1000500000);
 	T_EQ(cfg.nrates, 2);
@@ -514,6 +515,56 @@ static void options(void)
 	T_CONTAINS(err, "--rate needs a value");
 }
 
+/* uncore-emu.efi refuses what it would otherwise take silently: an option
+ * given twice (a rate for one counter, by any of its names), a unit suffix
+ * on --uclk-mhz, two faults for one thing, and --unload with anything else. */
+static void options_given_twice_or_misplaced(void)
+{
+	char err[200];
+	static const struct {
+		const char *argv[6];
+		const char *msg;
+	} bad[] = {
+		{ { "--rate", "UNC_ARB_TRK_REQUESTS.ALL=1M", "--rate", "UNC_ARB_TRK_REQUESTS.ALL=2M" },
+		  "--rate for UNC_ARB_TRK_REQUESTS.ALL given twice" },
+		{ { "--rate", "unc_arb_trk_requests.all=1M", "--rate", "UNC_ARB_TRK_REQUESTS.ALL=1M" },
+		  "--rate for UNC_ARB_TRK_REQUESTS.ALL given twice" },
+		{ { "--rate", "DRAM_DATA_READS=1M", "--rate", "data_reads=2M" }, "--rate for DRAM_DATA_READS given twice" },
+		{ { "--rate", "imc/data_reads/=0", "--rate", "DRAM_DATA_READS=0" }, "--rate for DRAM_DATA_READS given twice" },
+		{ { "--cbo-config", "5", "--cbo-config", "2" }, "--cbo-config given twice" },
+		{ { "--uclk-mhz", "800", "--uclk-mhz", "1000" }, "--uclk-mhz given twice" },
+		{ { "--uclk-mhz", "0.8k" }, "bad value '0.8k' for --uclk-mhz" },
+		{ { "--uclk-mhz", "1G" }, "bad value '1G' for --uclk-mhz" },
+		{ { "--fault", "mchbar-disabled", "--fault", "mchbar-zero" }, "--fault mchbar-zero: only one MCHBAR fault" },
+		{ { "--fault", "mchbar-high", "--fault", "mchbar-high" }, "--fault mchbar-high: only one MCHBAR fault" },
+		{ { "--fault", "pmu-in-use", "--fault", "pmu-in-use" }, "--fault pmu-in-use given twice" },
+		{ { "--fault", "stuck=fixed", "--fault", "stuck=FIXED" }, "--fault stuck=FIXED given twice" },
+		{ { "--fault", "msr-gp=0x396", "--fault", "msr-gp-write=0x396" }, "--fault for MSR 0x396 given twice" },
+		{ { "--unload", "extra" }, "--unload takes nothing else: unexpected 'extra'" },
+		{ { "--cbo-config", "5", "--unload" }, "--unload takes nothing else: unexpected '--cbo-config'" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[7] = { "uncore-emu.efi" };
+		int argc = 1;
+		while (argc < 7 && bad[i].argv[argc - 1])
+			argv[argc] = bad[i].argv[argc - 1], argc++;
+		err[0] = '\0';
+		T_EQ(emu_parse_options(argc, (char **)argv, &cfg, err, sizeof(err)), UNC_E_INVALID);
+		T_CONTAINS(err, bad[i].msg);
+	}
+	const char *lone[] = { "uncore-emu.efi", "--unload" };
+	T_EQ(emu_parse_options(2, (char **)lone, &cfg, err, sizeof(err)), UNC_OK);
+	T_ASSERT(cfg.unload);
+	/* one rate per counter, each once, by any of the names */
+	const char *rates[] = { "uncore-emu.efi", "--rate", "data_reads=5", "--rate", "DRAM_DATA_WRITES=6", "--rate",
+				"unc_arb_trk_requests.all=7", "--rate", "UNC_ARB_TRK_REQUESTS.WRITES=8" };
+	T_EQ(emu_parse_options(9, (char **)rates, &cfg, err, sizeof(err)), UNC_OK);
+	T_ASSERT(!cfg.unload);
+	T_EQ(cfg.imc_per_sec[3], 5);
+	T_EQ(cfg.imc_per_sec[4], 6);
+	T_EQ(cfg.nrates, 2);
+}
+
 /* The application's info, run against the model through the seam. */
 static void info_against_the_model(void)
 {
@@ -561,4 +612,4 @@ T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read
        T_CASE(reads_do_not_advance_counts), T_CASE(wraps_set_status_bits), T_CASE(freeze_on_pmi),
        T_CASE(threshold_invert_edge), T_CASE(arb_occupancy_counter_0_only), T_CASE(imc_counters_free_run_and_wrap),
        T_CASE(fault_msr_gp), T_CASE(fault_pmu_in_use), T_CASE(fault_stuck_counter), T_CASE(fault_mchbar),
-       T_CASE(options), T_CASE(info_against_the_model))
+       T_CASE(options), T_CASE(options_given_twice_or_misplaced), T_CASE(info_against_the_model))

@@ -52,4 +52,25 @@ static void bdf(void)
 	T_ASSERT(!parse_pci_bdf("", &a));
 }
 
-T_MAIN("parse", T_CASE(numbers), T_CASE(bad_numbers), T_CASE(bdf))
+/* Suffixes k/M/G only where a bare count is meant; a quantity that has its
+ * unit already (seconds, MHz) takes none. */
+static void decimals_with_and_without_suffix(void)
+{
+	uint64_t v = 77;
+
+	T_ASSERT(parse_decimal("12.5k", 1000, UINT64_MAX, &v) && v == 12500000);
+	T_ASSERT(parse_decimal("2.5M", 1, UINT64_MAX, &v) && v == 2500000);
+	T_ASSERT(parse_plain_decimal("0.001", 1000000000, UINT64_MAX, &v) && v == 1000000);
+	T_ASSERT(parse_plain_decimal("86400", 1000000000, 86400000000000ull, &v) && v == 86400000000000ull);
+	v = 77;
+	T_ASSERT(!parse_plain_decimal("0.001k", 1000000000, UINT64_MAX, &v));
+	T_ASSERT(!parse_plain_decimal("1M", 1000000000, UINT64_MAX, &v));
+	T_ASSERT(!parse_plain_decimal("1G", 1, UINT64_MAX, &v));
+	T_ASSERT(!parse_plain_decimal("1K", 1, UINT64_MAX, &v));
+	T_ASSERT(!parse_plain_decimal("", 1, UINT64_MAX, &v));
+	T_ASSERT(!parse_plain_decimal("1.", 1, UINT64_MAX, &v));
+	T_ASSERT(!parse_plain_decimal("0.5", 1, UINT64_MAX, &v)); /* not whole */
+	T_EQ(v, 77);
+}
+
+T_MAIN("parse", T_CASE(numbers), T_CASE(bad_numbers), T_CASE(bdf), T_CASE(decimals_with_and_without_suffix))

@@ -529,8 +529,55 @@ static void ignored_programming_is_an_error(void)
 	T_EQ(f.log[f.nlog - 1].value, 0);
 }
 
+/* One hardware event named twice, by any spelling, is an error: names are
+ * compared by what they program (unit and encoding), not as strings. */
+static void same_event_listed_twice(void)
+{
+	static const struct {
+		const char *a, *b;
+	} same[] = {
+		{ "cbo/event=0x34,umask=0x8f/", "cbox/event=0x34,umask=0x8f/" },
+		{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "cbo/event=0x34,umask=0x8f/" },
+		{ "cbo/event=0x34,umask=0x8f/", "CBOX/umask=0x8f,event=52/" },
+		{ "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "arb/event=0x80,umask=0x01,cmask=1/" },
+		{ "arb/event=0x81,umask=1/", "arb/event=0x81,umask=0x01,inv=0,edge=0/" },
+		{ "DRAM_DATA_READS", "imc/data_reads/" },
+		{ "unc_clock.socket", "UNC_CLOCK.SOCKET" },
+	};
+	static const struct {
+		const char *a, *b;
+	} different[] = {
+		{ "cbo/event=0x34,umask=0x8f/", "arb/event=0x34,umask=0x8f/" },
+		{ "arb/event=0x80,umask=1/", "arb/event=0x80,umask=1,thresh=1/" },
+		{ "arb/event=0x80,umask=1,thresh=1/", "arb/event=0x80,umask=1,thresh=1,inv/" },
+		{ "arb/event=0x80,umask=1,thresh=1/", "arb/event=0x80,umask=1,thresh=1,edge/" },
+		{ "cbo/event=0x34,umask=0x8f/", "cbo/event=0x34,umask=0x8e/" },
+		{ "DRAM_DATA_READS", "DRAM_DATA_WRITES" },
+	};
+	struct ev_spec e;
+	char err[200];
+
+	for (unsigned i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		fresh();
+		add(same[i].a);
+		T_EQ(evsel_parse(same[i].b, &e, err, sizeof(err)), UNC_OK);
+		T_EQ(stat_add(&run, &e), UNC_E_INVALID);
+		T_CONTAINS(run.err, "is listed twice");
+		T_CONTAINS(run.err, e.name);
+		T_EQ(run.nev, 1);
+	}
+	for (unsigned i = 0; i < sizeof(different) / sizeof(different[0]); i++) {
+		fresh();
+		add(different[i].a);
+		T_EQ(evsel_parse(different[i].b, &e, err, sizeof(err)), UNC_OK);
+		T_EQ(stat_add(&run, &e), UNC_OK);
+		T_EQ(run.nev, 2);
+	}
+}
+
 T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence), T_CASE(cbo_counter_wraps_many_times),
        T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
-       T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters))
+       T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
+       T_CASE(same_event_listed_twice))
