@@ -15,6 +15,7 @@ EFI_STATUS efi_status_from(enum unc_status st)
 	case UNC_E_ABORTED: return EFI_ABORTED;
 	case UNC_E_OVERFLOW: return EFI_CRC_ERROR;
 	case UNC_E_CHECK: return EFI_COMPROMISED_DATA;
+	case UNC_E_CHILD: return EFI_LOAD_ERROR; /* a stand-in: efi/main.c returns the child's own status */
 	}
 	return EFI_ABORTED;
 }
