@@ -85,14 +85,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		out_printf(&err, "uncore: error: %s\n", msg);
 		return efi_status_from(st);
 	}
-	native_init(&hw, &err, true);
+	native_init(&hw, &err, image);
 	if (app_needs_clock(&cmd)) {
 		st = native_calibrate(&hw, &err);
-		if (st)
+		if (st) {
+			native_release();
 			return efi_status_from(st);
+		}
 	}
 	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
 			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory };
 	st = app_run(&cmd, &hw, &env, &out, &err);
+	native_release();
 	return st == UNC_E_CHILD ? child_status : efi_status_from(st);
 }

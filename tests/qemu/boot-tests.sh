@@ -150,6 +150,24 @@ expect info-busy has '^  MSR_UNC_CBO_0_PERFEVTSEL0 \(0x700\) = 0x408f34$'
 step unload-busy 'uncore-emu.efi --unload'
 expect unload-busy rc zero
 
+# A child that unloads the emulator while uncore.efi uses it: refused, with
+# the reason, and the run says its child failed (no call through freed memory).
+step load-held 'uncore-emu.efi --cbo-config 5'
+expect load-held rc zero
+step held 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore-emu.efi --unload'
+expect held rc 0xF
+expect held has '^uncore-emu: error: the emulator is in use by .*uncore\.efi.*: not unloaded$'
+expect held has '^child: fs0:\\uncore-emu.efi --unload FAILED: EFI_ACCESS_DENIED \(0x800000000000000f\) after '
+step held-info 'uncore.efi info'
+expect held-info has '^msr access: +emulated$'
+# an uncore.efi run as the child of another shares the emulator it holds
+step held-nested 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi info'
+expect held-nested has '^msr access: +emulated$'
+expect held-nested lacks 'warning: cannot hold'
+step unload-held 'uncore-emu.efi --unload'
+expect unload-held rc zero
+expect unload-held has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
+
 step restored 'uncore.efi info'
 expect restored has '^msr access: +native$'
 expect restored has '^MCHBAR: +raw 0x0000000000000000 '
