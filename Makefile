@@ -152,6 +152,8 @@ $(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/u
 $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c drivers/load.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c drivers/smbios.c drivers/fmt.c)
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
+UNIT_TESTS += test_status
+$(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c drivers/status.c)
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)):
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) -o $@

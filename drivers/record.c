@@ -417,6 +417,8 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		FAIL("the record names load kind %u", r->x.load_kind);
 	if (r->x.check > CHECK_WRITE || r->x.check_verdict > VERDICT_NONE)
 		FAIL("the record names bandwidth check %u with verdict %u", r->x.check, r->x.check_verdict);
+	if (r->x.child_ran > CHILD_NO_STATUS)
+		FAIL("the record names child outcome %u", r->x.child_ran);
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		if (r->ev[i].unit > 3)
 			FAIL("event %u has unit %u", i, r->ev[i].unit);

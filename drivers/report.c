@@ -547,7 +547,11 @@ static void extras_json(struct out *o, const struct run_extras *x)
 	if (x->child_ran) {
 		out_puts(o, ",\"child\":{\"command\":");
 		out_json_str(o, x->child);
-		out_printf(o, ",\"status\":\"0x%lx\"}", (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo));
+		if (x->child_ran == CHILD_NO_STATUS)
+			out_puts(o, ",\"status\":null}");
+		else
+			out_printf(o, ",\"status\":\"0x%lx\"}",
+				   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo));
 	}
 	if (x->warning[0]) {
 		out_puts(o, ",\"warning\":");
@@ -606,10 +610,21 @@ static void extras_text(struct out *o, const struct report_opts *ro, const struc
 				   verdicts[x->check_verdict], what[x->check], a,
 				   x->check_verdict == VERDICT_PASS ? ">=" : "<", b);
 	}
-	if (x->child_ran)
-		out_printf(o, "%schild: %s returned 0x%lx after %lu ms\n", c, x->child,
-			   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo),
-			   (unsigned long)u64_muldiv(ticks, 1000, hw->tick_hz));
+	if (x->child_ran) {
+		uint64_t cs = (uint64_t)x->child_status_hi << 32 | x->child_status_lo;
+		unsigned long ms = (unsigned long)u64_muldiv(ticks, 1000, hw->tick_hz);
+		char hex[20];
+		if (x->child_ran == CHILD_NO_STATUS)
+			out_printf(o, "%schild: %s ran for %lu ms; its status is UNKNOWN: the Shell left no %%lasterror%% for "
+				      "it\n", c, x->child, ms);
+		else if (!(cs & EFI_STATUS_ERROR_BIT))
+			out_printf(o, "%schild: %s returned %s after %lu ms\n", c, x->child, efi_status_str(cs, hex), ms);
+		else if (efi_status_name(cs))
+			out_printf(o, "%schild: %s FAILED: %s (0x%lx) after %lu ms\n", c, x->child, efi_status_name(cs),
+				   (unsigned long)cs, ms);
+		else
+			out_printf(o, "%schild: %s FAILED: status 0x%lx after %lu ms\n", c, x->child, (unsigned long)cs, ms);
+	}
 	if (x->warning[0])
 		out_printf(o, "%swarning: %s\n", c, x->warning);
 }

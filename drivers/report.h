@@ -66,11 +66,15 @@ struct run_extras {
 	uint8_t check_verdict; /* enum check_verdict */
 	/* -- child */
 	char child[200];
-	uint32_t child_status_lo, child_status_hi; /* its EFI_STATUS */
-	uint8_t child_ran;
+	uint32_t child_status_lo, child_status_hi; /* its EFI_STATUS, decoded from the Shell's form */
+	uint8_t child_ran;  /* enum child_outcome */
 	/* a reading that cannot be right as it stands (above the SMBIOS peak) */
 	char warning[200];
 };
+
+/* What became of a child: it ran and the Shell gave its status, or it ran
+ * and the Shell gave none (a script that ran no command). */
+enum child_outcome { CHILD_NONE, CHILD_RAN, CHILD_NO_STATUS };
 
 /* IMC read and write bytes of a run with the DATA counters (else false). */
 bool report_imc_bytes(const struct stat_run *r, uint64_t *ret_read, uint64_t *ret_write);

@@ -4,6 +4,8 @@
 #ifndef UNC_STATUS_H
 #define UNC_STATUS_H
 
+#include <stdint.h>
+
 enum unc_status {
 	UNC_OK = 0,
 	UNC_E_INVALID,     /* bad argument or input from the user */
@@ -19,8 +21,28 @@ enum unc_status {
 	UNC_E_CHECK,       /* a --min-bw check failed */
 	UNC_E_CLOBBERED,   /* a counter was written by someone else during the run */
 	UNC_E_STUCK,       /* a counter that cannot stay still did not move */
+	UNC_E_CHILD,       /* the child (-- COMMAND) ran and failed */
 };
 
 const char *unc_strerror(enum unc_status st);
+
+/* Other programs' EFI_STATUS values (a child's), numbered as in the UEFI
+ * specification's Appendix D; plain integers, as drivers/ includes no
+ * firmware headers. Bit 63 set: an error; clear and non-zero: a warning. */
+#define EFI_STATUS_ERROR_BIT (1ull << 63)
+
+/* "EFI_DEVICE_ERROR", "EFI_WARN_STALE_DATA"; NULL for a value the
+ * specification does not name. */
+const char *efi_status_name(uint64_t status);
+
+/* The name, or "0x..." in buf when the value has none. */
+const char *efi_status_str(uint64_t status, char buf[20]);
+
+/* The UEFI Shell's form of a command's status, as %lasterror% shows it and
+ * EFI_SHELL_PROTOCOL.Execute returns it for an image: an error with bit 63
+ * cleared (EFIERR(7) reads 0x7), or kept (the Shell's own commands). A
+ * warning would read like the error of the same number, and the Shell takes
+ * any non-zero status as a failure: so does this, giving the error. */
+uint64_t efi_status_from_shell(uint64_t shell_status);
 
 #endif

@@ -469,6 +469,42 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		c->dropped++;
 }
 
+/* A child (-- COMMAND), before anything runs: something the Shell can run
+ * as a child must be there, or it is one line and nothing else. */
+static enum unc_status child_ready(const struct cli_cmd *cmd, const struct app_env *env, char *ret_cmdline, size_t size,
+				   struct out *err)
+{
+	char msg[300];
+	enum unc_status st;
+
+	if (!env || !env->child_find || !env->run_child) {
+		out_printf(err, "uncore: error: cannot run a child image on this platform\n");
+		return UNC_E_NOT_FOUND;
+	}
+	if ((st = env->child_find(env->ctx, cmd->child, ret_cmdline, size, msg, sizeof(msg))))
+		out_printf(err, "uncore: error: %s\n", msg);
+	return st;
+}
+
+/* A child that ran, judged after the report (whose child line has said what
+ * it returned): a success or warning status is a good run; an error is the
+ * run's failure, with the child's own status as the exit status (efi/main.c);
+ * no status at all is not vouched for. */
+static enum unc_status child_judge(const struct run_extras *x, struct out *err)
+{
+	uint64_t cs = (uint64_t)x->child_status_hi << 32 | x->child_status_lo;
+	char hex[20];
+
+	if (x->child_ran == CHILD_NO_STATUS) {
+		out_printf(err, "uncore: error: the Shell gave no status for the child, so nothing vouches for its run\n");
+		return UNC_E_DEVICE;
+	}
+	if (!(cs & EFI_STATUS_ERROR_BIT))
+		return UNC_OK;
+	out_printf(err, "uncore: error: the child failed with %s; the exit status is its own\n", efi_status_str(cs, hex));
+	return UNC_E_CHILD;
+}
+
 static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
 {
 	return u64_muldiv(ms, hw->tick_hz, 1000);
@@ -531,6 +567,9 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 				"once\n", run->ngroups);
 		return UNC_E_INVALID;
 	}
+	static char child_cmd[2 * CLI_MAX_ARG_LEN + 64]; /* the child's command line, its file's full path first */
+	if (cmd->child[0] && (st = child_ready(cmd, env, child_cmd, sizeof(child_cmd), err)))
+		return st;
 	static struct run_extras x;
 	x = (struct run_extras){ 0 };
 	if ((cmd->verb == CLI_BW || cmd->load_kind >= 0 || cmd->check) && env && env->smbios) {
@@ -587,25 +626,21 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	if (cmd->child[0]) {
 		char msg[240];
 		uint64_t cst = 0;
-		if (!env || !env->run_child) {
-			out_printf(err, "uncore: error: cannot run a child image on this platform\n");
-			st = UNC_E_NOT_FOUND;
-			goto done;
-		}
+		bool known = false;
 		sc.run = run;
 		if (!(st = stat_start(run, hw, cmd->force))) {
-			enum unc_status cs = env->run_child(env->ctx, cmd->child, &cst, APP_SAMPLE_MS, child_tick, &sc, msg,
-							    sizeof(msg));
+			enum unc_status cs = env->run_child(env->ctx, child_cmd, &cst, &known, APP_SAMPLE_MS, child_tick, &sc,
+							    msg, sizeof(msg));
 			st = stat_stop(run, sc.tick_st);
 			if (cs) {
 				out_printf(err, "uncore: error: %s; the counters are stopped and restored\n", msg);
 				st = cs;
 				goto done;
 			}
-			x.child_ran = 1;
+			x.child_ran = known ? CHILD_RAN : CHILD_NO_STATUS;
 			fmt_snprintf(x.child, sizeof(x.child), "%s", cmd->child);
-			x.child_status_lo = (uint32_t)cst;
-			x.child_status_hi = (uint32_t)(cst >> 32);
+			x.child_status_lo = known ? (uint32_t)cst : 0;
+			x.child_status_hi = known ? (uint32_t)(cst >> 32) : 0;
 		}
 	} else {
 		st = stat_loop(run, hw, cmd->force, &o, &senv);
@@ -667,6 +702,8 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		if (!st)
 			st = data ? UNC_E_DEVICE : UNC_E_STUCK;
 	}
+	if (x.child_ran && !st) /* before the check: a failed child's run is no test of bandwidth */
+		st = child_judge(&x, err);
 	if (x.check && x.check_verdict == VERDICT_FAIL && !st)
 		st = UNC_E_CHECK;
 	if (run->use.in_use)

@@ -36,8 +36,17 @@ struct app_env {
 				      uint64_t *ret_size, char *err, size_t errsize);
 	uint64_t (*load_bytes)(void);
 	void (*load_stop)(void);
-	enum unc_status (*run_child)(void *ctx, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
-				     void (*tick)(void *tctx), void *tctx, char *err, size_t errsize);
+	/* A child (-- COMMAND). child_find, called before anything runs, checks
+	 * that the command's first word names an EFI image or a .nsh script the
+	 * Shell can run, and writes the command line that runs exactly that file
+	 * into ret_cmdline. run_child runs a command line so found, calling
+	 * tick(tctx) every period_ms meanwhile; *ret_status gets the child's
+	 * EFI_STATUS (decoded from the Shell's form) and *ret_known whether the
+	 * Shell gave one at all. */
+	enum unc_status (*child_find)(void *ctx, const char *cmdline, char *ret_cmdline, size_t size, char *err,
+				      size_t errsize);
+	enum unc_status (*run_child)(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+				     unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize);
 	enum unc_status (*smbios)(struct smbios_mem *ret, char *err, size_t errsize);
 	/* The firmware's memory map, for `mmio read` (NULL: not available): an
 	 * array of *ret_n ranges that the caller gives back to free(). */

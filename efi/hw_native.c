@@ -13,6 +13,7 @@ struct native {
 	UNC_EFI_CPU_ARCH_PROTOCOL *cpu;
 	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
 	UNC_EMU_PROTOCOL *emu;
+	EFI_HANDLE emu_handle, emu_client; /* the emulator's handle, and who holds it open */
 	char emu_desc[160];
 };
 
@@ -201,11 +202,51 @@ static EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *find_root_bridge(void)
 	return found;
 }
 
-void native_init(struct hw *hw, struct out *err, bool use_emulator)
+/* The emulator, held for as long as uncore.efi may call into it: opened
+ * BY_DRIVER on its handle, the firmware will not uninstall it (it cannot
+ * disconnect an agent that has no driver binding), so a child that unloads
+ * it, or the Shell's `unload`, is refused instead of leaving uncore.efi to
+ * call freed memory. An agent holding it BY_DRIVER already is an uncore.efi
+ * whose child this one is, and outlives it: GET_PROTOCOL is enough then. */
+static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
+{
+	EFI_HANDLE *handles = NULL, h;
+	UNC_EMU_PROTOCOL *emu = NULL;
+	UINTN n = 0;
+	EFI_STATUS s;
+	char hex[20];
+
+	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &emu_guid, NULL, &n, &handles)) || n == 0)
+		return NULL;
+	h = handles[0];
+	BS->FreePool(handles);
+	s = BS->OpenProtocol(h, &emu_guid, (void **)&emu, client, h, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (s == EFI_ACCESS_DENIED)
+		s = BS->OpenProtocol(h, &emu_guid, (void **)&emu, client, h, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	if (EFI_ERROR(s) || !emu) {
+		out_printf(err, "uncore: warning: cannot hold the uncore emulator open (%s); MSR access is native\n",
+			   efi_status_str(s, hex));
+		return NULL;
+	}
+	native.emu_handle = h;
+	native.emu_client = client;
+	return emu;
+}
+
+void native_release(void)
+{
+	if (native.emu_handle)
+		BS->CloseProtocol(native.emu_handle, &emu_guid, native.emu_client, native.emu_handle);
+	native.emu_handle = NULL;
+	native.emu = NULL;
+}
+
+void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 {
 	native.cpu = NULL;
 	native.rb = NULL;
 	native.emu = NULL;
+	native.emu_handle = NULL;
 	if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&native.cpu)) || !native.cpu) {
 		native.cpu = NULL;
 		out_printf(err, "uncore: warning: EFI_CPU_ARCH_PROTOCOL not found; MSR access is disabled (no #GP guard)\n");
@@ -220,11 +261,11 @@ void native_init(struct hw *hw, struct out *err, bool use_emulator)
 		out_printf(err, "uncore: warning: no PCI root bridge for segment 0; PCI access is disabled\n");
 
 	*hw = (struct hw){ .ops = &native_ops, .ctx = &native, .tick_hz = 0, .msr_mode = HW_MSR_NATIVE };
-	if (use_emulator && !EFI_ERROR(BS->LocateProtocol(&emu_guid, NULL, (void **)&native.emu)) && native.emu) {
+	if (emu_client && (native.emu = emu_open(emu_client, err))) {
 		if (native.emu->Revision != UNC_EMU_PROTOCOL_REVISION) {
 			out_printf(err, "uncore: warning: ignoring uncore emulator of revision %u (want %u)\n",
 				   native.emu->Revision, UNC_EMU_PROTOCOL_REVISION);
-			native.emu = NULL;
+			native_release();
 			return;
 		}
 		fmt_snprintf(native.emu_desc, sizeof(native.emu_desc), "%s",

@@ -41,11 +41,25 @@ static enum unc_status load_start(int kind, bool nt, uint64_t size, uint32_t cpu
 	return efi_load_start(&cfg, ret_cpus, ret_size, err, errsize);
 }
 
-static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
-				 void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
+static enum unc_status child_find(void *ctx, const char *cmdline, char *ret_cmdline, size_t size, char *err,
+				  size_t errsize)
 {
 	(void)ctx;
-	return efi_run_child(self, cmdline, ret_status, period_ms, tick, tctx, err, errsize);
+	return efi_child_find(self, cmdline, ret_cmdline, size, err, errsize);
+}
+
+/* A child that failed makes its own status the run's (README: a child). */
+static EFI_STATUS child_status;
+
+static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+				 unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
+{
+	enum unc_status st = efi_run_child(self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
+
+	(void)ctx;
+	if (!st && *ret_known)
+		child_status = *ret_status;
+	return st;
 }
 
 /* The firmware's memory map as plain ranges, for `mmio read`. The ranges are
@@ -109,13 +123,18 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		out_printf(&err, "uncore: error: %s\n", msg);
 		return efi_status_from(st);
 	}
-	native_init(&hw, &err, true);
+	native_init(&hw, &err, image);
 	if (app_needs_clock(&cmd)) {
 		st = native_calibrate(&hw, &err);
-		if (st)
+		if (st) {
+			native_release();
 			return efi_status_from(st);
+		}
 	}
 	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
-			       load_start, efi_load_bytes, efi_load_stop, run_child, efi_smbios_memory, memory_map };
-	return efi_status_from(app_run(&cmd, &hw, &env, &out, &err));
+			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
+			       memory_map };
+	st = app_run(&cmd, &hw, &env, &out, &err);
+	native_release();
+	return st == UNC_E_CHILD ? child_status : efi_status_from(st);
 }

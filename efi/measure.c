@@ -1,6 +1,9 @@
 #include "measure.h"
 
 #include <efilib.h>
+#include <string.h>
+
+#include "../drivers/parse.h"
 
 #include "pi.h"
 
@@ -154,7 +157,172 @@ void efi_load_stop(void)
 	L.running = false;
 }
 
-/* ---- a child image ---- */
+/* ---- a child: an EFI image or a .nsh script, run by the UEFI Shell ---- */
+
+#define CHILD_PATH 320 /* characters of a child's full path */
+
+static EFI_SHELL_PROTOCOL *find_shell(void)
+{
+	static EFI_GUID shell_guid = EFI_SHELL_PROTOCOL_GUID;
+	EFI_SHELL_PROTOCOL *sh = NULL;
+
+	if (EFI_ERROR(BS->LocateProtocol(&shell_guid, NULL, (void **)&sh)))
+		return NULL;
+	return sh;
+}
+
+/* The first word of a command line, without its quotes, is [*ret_at,
+ * *ret_at + *ret_len); returns where the rest of the line begins. */
+static size_t first_word(const char *cmdline, size_t *ret_at, size_t *ret_len)
+{
+	size_t i = 0;
+	char end = ' ';
+
+	while (cmdline[i] == ' ')
+		i++;
+	if (cmdline[i] == '"')
+		end = '"', i++;
+	*ret_at = i;
+	while (cmdline[i] && cmdline[i] != end)
+		i++;
+	*ret_len = i - *ret_at;
+	return end == '"' && cmdline[i] ? i + 1 : i;
+}
+
+static bool is_script(const char *word, size_t len)
+{
+	static const char nsh[] = ".nsh";
+
+	if (len < 4)
+		return false;
+	for (size_t k = 0; k < 4; k++)
+		if ((word[len - 4 + k] | 0x20) != nsh[k])
+			return false;
+	return true;
+}
+
+/* One place the Shell would look: DIR (NULL: none, the name as given,
+ * relative to the current directory or absolute), WORD, EXT. True when a
+ * file is there; *ret_dir when what is there is a directory. */
+static bool look(EFI_SHELL_PROTOCOL *sh, const CHAR16 *dir, size_t dirlen, const char *word, size_t len,
+		 const char *ext, CHAR16 ret[CHILD_PATH], bool *ret_dir)
+{
+	SHELL_FILE_HANDLE fh;
+	size_t n = 0;
+
+	for (size_t k = 0; k < dirlen && n < CHILD_PATH - 1; k++)
+		ret[n++] = dir[k];
+	if (dirlen && dir[dirlen - 1] != '\\' && n < CHILD_PATH - 1)
+		ret[n++] = '\\';
+	for (size_t k = 0; k < len && n < CHILD_PATH - 1; k++)
+		ret[n++] = (CHAR16)(unsigned char)word[k];
+	for (size_t k = 0; ext[k] && n < CHILD_PATH - 1; k++)
+		ret[n++] = (CHAR16)ext[k];
+	ret[n] = 0;
+	if (n == CHILD_PATH - 1 || EFI_ERROR(sh->OpenFileByName(ret, &fh, EFI_FILE_MODE_READ)))
+		return false;
+	EFI_FILE_INFO *info = sh->GetFileInfo(fh);
+	*ret_dir = !info || (info->Attribute & EFI_FILE_DIRECTORY);
+	if (info)
+		FreePool(info);
+	sh->CloseFile(fh);
+	return true;
+}
+
+/* Where the Shell finds a command (its ShellFindFilePathEx with ".nsh;.efi"):
+ * the name, then the name with .nsh, then with .efi added; each as given,
+ * then in each directory of %path% in turn. Directories are passed over;
+ * *ret_dir says the name as given was one. */
+static bool find_file(EFI_SHELL_PROTOCOL *sh, const char *word, size_t len, CHAR16 ret[CHILD_PATH], bool *ret_dir)
+{
+	static const char *const ext[] = { "", ".nsh", ".efi" };
+	const CHAR16 *path = sh->GetEnv(L"path");
+	bool dir;
+
+	*ret_dir = false;
+	for (unsigned e = 0; e < 3; e++) {
+		if (look(sh, NULL, 0, word, len, ext[e], ret, &dir)) {
+			if (!dir)
+				return true;
+			*ret_dir |= e == 0;
+		}
+		for (const CHAR16 *p = path; p && *p;) {
+			const CHAR16 *end = p;
+			while (*end && *end != ';')
+				end++;
+			if (end > p && look(sh, p, (size_t)(end - p), word, len, ext[e], ret, &dir) && !dir)
+				return true;
+			p = *end ? end + 1 : end;
+		}
+	}
+	return false;
+}
+
+#define CHILD_FAIL(st, ...)                                        \
+	do {                                                       \
+		fmt_snprintf(err, errsize, "child '%.*s': ", (int)len, cmdline + at); \
+		size_t used_ = strlen(err);                        \
+		fmt_snprintf(err + used_, errsize - used_, __VA_ARGS__); \
+		rst = (st);                                        \
+		goto out;                                          \
+	} while (0)
+
+enum unc_status efi_child_find(EFI_HANDLE image, const char *cmdline, char *ret_cmdline, size_t size, char *err,
+			       size_t errsize)
+{
+	static CHAR16 found[CHILD_PATH];
+	EFI_SHELL_PROTOCOL *sh = find_shell();
+	EFI_DEVICE_PATH *dp = NULL;
+	CHAR16 *full = NULL;
+	enum unc_status rst = UNC_OK;
+	size_t at, len, rest = first_word(cmdline, &at, &len), n = 0;
+	bool dir;
+
+	if (!sh)
+		CHILD_FAIL(UNC_E_NOT_FOUND, "no UEFI Shell protocol to run it");
+	if (!find_file(sh, cmdline + at, len, found, &dir)) {
+		if (dir)
+			CHILD_FAIL(UNC_E_INVALID, "a directory, not an EFI image or a .nsh script");
+		CHILD_FAIL(UNC_E_NOT_FOUND, "no such file, nor with .nsh or .efi added (looked as given and along %%path%%)");
+	}
+	/* Its full path, as the Shell writes it: what is checked is what runs,
+	 * whatever the current directory of the Shell that runs it. */
+	if (!(dp = sh->GetDevicePathFromFilePath(found)) || !(full = sh->GetFilePathFromDevicePath(dp)))
+		CHILD_FAIL(UNC_E_DEVICE, "the Shell gives no full path for it");
+	bool quote = false;
+	for (const CHAR16 *p = full; *p; p++) {
+		if (*p < 0x20 || *p > 0x7e)
+			CHILD_FAIL(UNC_E_INVALID, "its full path has a non-ASCII character (U+%04x)", (unsigned)*p);
+		quote |= *p == ' ';
+	}
+	if (quote)
+		ret_cmdline[n++] = '"';
+	for (const CHAR16 *p = full; *p && n + 2 < size; p++)
+		ret_cmdline[n++] = (char)*p;
+	if (quote)
+		ret_cmdline[n++] = '"';
+	fmt_snprintf(ret_cmdline + n, size - n, "%s", cmdline + rest);
+	if (strlen(ret_cmdline) + 1 >= size)
+		CHILD_FAIL(UNC_E_INVALID, "the command line with its full path is longer than %zu characters", size - 2);
+	/* A script is the Shell's to read; an image must load here as it would
+	 * for the Shell (format, machine, Secure Boot). Loaded, not started. */
+	if (!is_script(ret_cmdline + (quote ? 1 : 0), n - (quote ? 2 : 0))) {
+		EFI_HANDLE h = NULL;
+		EFI_STATUS s = BS->LoadImage(FALSE, image, dp, NULL, 0, &h);
+		char hex[20];
+		if (h && (!EFI_ERROR(s) || s == EFI_SECURITY_VIOLATION))
+			BS->UnloadImage(h);
+		if (EFI_ERROR(s))
+			CHILD_FAIL(UNC_E_INVALID, "%.*s is not an image this firmware can load (%s)", (int)(n - (quote ? 2 : 0)),
+				   ret_cmdline + (quote ? 1 : 0), efi_status_str(s, hex));
+	}
+out:
+	if (full)
+		FreePool(full);
+	if (dp)
+		FreePool(dp);
+	return rst;
+}
 
 struct ticker {
 	void (*tick)(void *ctx);
@@ -169,40 +337,45 @@ static VOID EFIAPI on_tick(EFI_EVENT ev, VOID *arg)
 	t->tick(t->ctx);
 }
 
-enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
-			      void (*tick)(void *ctx), void *ctx, char *err, size_t errsize)
+/* The Shell keeps %lasterror% as a volatile variable under its own GUID
+ * (gShellVariableGuid), and the nested Shell that Execute starts writes it
+ * there after every command, whatever its parent has cached. For a script,
+ * Execute's own status is not set (edk2 reports stack contents, e.g.
+ * 0x8000000400030000); the script's %lasterror% is its status. */
+static EFI_GUID shell_var_guid = { 0x158def5a, 0xf656, 0x419c, { 0xb0, 0x27, 0x7a, 0x31, 0x92, 0xc0, 0x79, 0xd2 } };
+
+static bool shell_lasterror(uint64_t *ret)
 {
-	static EFI_GUID shell_guid = EFI_SHELL_PROTOCOL_GUID;
-	static CHAR16 wcmd[300];
-	EFI_SHELL_PROTOCOL *sh = NULL;
+	CHAR16 w[24];
+	char a[24];
+	UINTN size = sizeof(w) - sizeof(w[0]);
+	size_t k;
+
+	if (EFI_ERROR(RT->GetVariable(L"lasterror", &shell_var_guid, NULL, &size, w)))
+		return false;
+	for (k = 0; k < size / sizeof(w[0]) && k + 1 < sizeof(a); k++)
+		a[k] = w[k] > 0x7e ? '?' : (char)w[k];
+	a[k] = '\0';
+	return parse_u64(a, UINT64_MAX, ret);
+}
+
+enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+			      unsigned period_ms, void (*tick)(void *ctx), void *ctx, char *err, size_t errsize)
+{
+	static CHAR16 wcmd[2 * CHILD_PATH + 64];
+	EFI_SHELL_PROTOCOL *sh = find_shell();
 	struct ticker t = { tick, ctx };
 	EFI_EVENT ev = NULL;
 	EFI_STATUS s, child = EFI_SUCCESS;
-	size_t i = 0;
+	size_t i = 0, at, len;
+	char hex[20];
 
-	if (EFI_ERROR(BS->LocateProtocol(&shell_guid, NULL, (void **)&sh)) || !sh) {
+	if (!sh) {
 		fmt_snprintf(err, errsize, "cannot start '%s': no UEFI Shell protocol", cmdline);
 		return UNC_E_NOT_FOUND;
 	}
-	/* A path (fs0:\x.efi, x\y.efi) must name a file: say so here rather
-	 * than leave it to the Shell's "not recognized". */
-	size_t plen = 0;
-	bool path = false;
-	while (cmdline[plen] && cmdline[plen] != ' ')
-		path |= cmdline[plen] == ':' || cmdline[plen] == '\\', plen++;
-	if (path) {
-		static CHAR16 wpath[260];
-		SHELL_FILE_HANDLE fh;
-		size_t k = 0;
-		for (; k < plen && k + 1 < 260; k++)
-			wpath[k] = (CHAR16)(unsigned char)cmdline[k];
-		wpath[k] = 0;
-		if (EFI_ERROR(sh->OpenFileByName(wpath, &fh, EFI_FILE_MODE_READ))) {
-			fmt_snprintf(err, errsize, "cannot load the child image '%.*s': no such file", (int)plen, cmdline);
-			return UNC_E_NOT_FOUND;
-		}
-		sh->CloseFile(fh);
-	}
+	first_word(cmdline, &at, &len);
+	bool script = is_script(cmdline + at, len);
 	/* Execute runs the line in a nested Shell: these, its own options,
 	 * keep that Shell from printing its banner and mappings. */
 	static const char quiet[] = "-nomap -noversion -nostartup ";
@@ -211,6 +384,12 @@ enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *r
 	for (size_t k = 0; cmdline[k] && i + 1 < sizeof(wcmd) / sizeof(wcmd[0]); k++)
 		wcmd[i++] = (CHAR16)(unsigned char)cmdline[k];
 	wcmd[i] = 0;
+	/* A script's status is the %lasterror% it leaves: clear the one there now. */
+	bool cleared = script;
+	if (script) {
+		s = RT->SetVariable(L"lasterror", &shell_var_guid, EFI_VARIABLE_BOOTSERVICE_ACCESS, 0, NULL);
+		cleared = !EFI_ERROR(s) || s == EFI_NOT_FOUND;
+	}
 	/* The counters are sampled from a timer while the child runs (TPL_CALLBACK). */
 	if (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, on_tick, &t, &ev)) ||
 	    EFI_ERROR(BS->SetTimer(ev, TimerPeriodic, (UINT64)period_ms * 10000))) {
@@ -223,11 +402,13 @@ enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *r
 	BS->SetTimer(ev, TimerCancel, 0);
 	BS->CloseEvent(ev);
 	if (EFI_ERROR(s)) {
-		fmt_snprintf(err, errsize, "cannot run '%s': the Shell says 0x%lx%s", cmdline, (unsigned long)s,
-			     s == EFI_NOT_FOUND ? " (not found)" : "");
-		return UNC_E_NOT_FOUND;
+		fmt_snprintf(err, errsize, "cannot run '%s': the Shell's Execute returned %s", cmdline,
+			     efi_status_str(s, hex));
+		return UNC_E_DEVICE;
 	}
-	*ret_status = child;
+	uint64_t shell_status = child;
+	*ret_known = !script || (cleared && shell_lasterror(&shell_status));
+	*ret_status = efi_status_from_shell(shell_status);
 	return UNC_OK;
 }
 

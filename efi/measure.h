@@ -27,10 +27,18 @@ uint64_t efi_load_bytes(void);
 /* Stops the APs, waits for them, frees the arrays. */
 void efi_load_stop(void);
 
-/* Runs a Shell command line as a child image; *ret_status gets its exit
- * status. While it runs, tick(ctx) is called every period_ms. */
-enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *ret_status, unsigned period_ms,
-			      void (*tick)(void *ctx), void *ctx, char *err, size_t errsize);
+/* A child (-- COMMAND), before anything runs: the command's first word must
+ * name, as the Shell finds it, a .nsh script or an EFI image that loads.
+ * ret_cmdline gets the line that runs exactly that file (its full path). */
+enum unc_status efi_child_find(EFI_HANDLE image, const char *cmdline, char *ret_cmdline, size_t size, char *err,
+			       size_t errsize);
+
+/* Runs a command line from efi_child_find through the Shell; *ret_status
+ * gets the child's EFI_STATUS, decoded from the Shell's form, and *ret_known
+ * whether the Shell gave one. While it runs, tick(ctx) is called every
+ * period_ms. */
+enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+			      unsigned period_ms, void (*tick)(void *ctx), void *ctx, char *err, size_t errsize);
 
 /* The SMBIOS memory peak; UNC_E_NOT_FOUND when there is no SMBIOS table. */
 enum unc_status efi_smbios_memory(struct smbios_mem *ret, char *err, size_t errsize);

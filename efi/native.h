@@ -9,10 +9,15 @@
 #include "../drivers/hw.h"
 
 /* Finds the protocols it needs; anything missing is reported on err and
- * makes the matching accesses fail with a status, never a hang. With
- * use_emulator, MSR accesses go to the uncore emulator's protocol when it is
- * installed (efi/emu_protocol.h), and ret_hw says so. */
-void native_init(struct hw *ret_hw, struct out *err, bool use_emulator);
+ * makes the matching accesses fail with a status, never a hang. With an
+ * emu_client (the calling image), MSR accesses go to the uncore emulator's
+ * protocol when it is installed (efi/emu_protocol.h), and ret_hw says so;
+ * emu_client then holds the protocol open, so that the emulator cannot be
+ * unloaded, until native_release. NULL: native MSR access only. */
+void native_init(struct hw *ret_hw, struct out *err, EFI_HANDLE emu_client);
+
+/* Lets go of the emulator (native_init); call before the image exits. */
+void native_release(void);
 
 /* Calibrates the TSC against gBS->Stall; sets hw->tick_hz. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err);

@@ -17,6 +17,7 @@ EFI_STATUS efi_status_from(enum unc_status st)
 	case UNC_E_CHECK: return EFI_COMPROMISED_DATA;
 	case UNC_E_CLOBBERED: return EFI_MEDIA_CHANGED;
 	case UNC_E_STUCK: return EFI_NOT_READY;
+	case UNC_E_CHILD: return EFI_LOAD_ERROR; /* a stand-in: efi/main.c returns the child's own status */
 	}
 	return EFI_ABORTED;
 }

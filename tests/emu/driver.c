@@ -101,21 +101,17 @@ static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
 
 static EFI_HANDLE image_handle;
 
-/* Undoes what start-up did, in reverse: the protocol, the timer, MCHBAR in
- * the host bridge, the region. */
-static void teardown(bool protocol, bool pci)
+/* Undoes what start-up did before the protocol, in reverse: the timer,
+ * MCHBAR in the host bridge, the region. */
+static void teardown(void)
 {
-	if (protocol)
-		BS->UninstallProtocolInterface(image_handle, &proto_guid, &proto);
 	if (timer) {
 		BS->SetTimer(timer, TimerCancel, 0);
 		BS->CloseEvent(timer);
 		timer = NULL;
 	}
-	if (pci) {
-		hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, saved_mchbar_lo);
-		hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, saved_mchbar_hi);
-	}
+	hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, saved_mchbar_lo);
+	hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, saved_mchbar_hi);
 	if (timer_arch && saved_timer_period) {
 		timer_arch->SetTimerPeriod(timer_arch, saved_timer_period);
 		saved_timer_period = 0;
@@ -123,10 +119,18 @@ static void teardown(bool protocol, bool pci)
 	BS->FreePages(region_mem, REGION_PAGES);
 }
 
+/* UnloadImage calls this (`uncore-emu.efi --unload`, the Shell's `unload`).
+ * While a client holds the protocol open BY_DRIVER (uncore.efi does, for its
+ * whole run) the firmware refuses to uninstall it; then nothing is torn
+ * down, and the image stays: the client still calls into it. */
 static EFI_STATUS EFIAPI unload(EFI_HANDLE image)
 {
+	EFI_STATUS s = BS->UninstallProtocolInterface(image_handle, &proto_guid, &proto);
+
 	(void)image;
-	teardown(true, true);
+	if (EFI_ERROR(s))
+		return s;
+	teardown();
 	return EFI_SUCCESS;
 }
 
@@ -158,7 +162,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (!EFI_ERROR(BS->LocateProtocol(&proto_guid, NULL, &existing)))
 		return fail(&err, EFI_ALREADY_STARTED, "an uncore emulator is already installed");
 
-	native_init(&hw, &err, false);
+	native_init(&hw, &err, NULL);
 	if ((st = native_calibrate(&hw, &err)))
 		return efi_status_from(st);
 	tsc_hz = hw.tick_hz;
@@ -188,19 +192,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	    hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
 	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &lo) || hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &hi) ||
 	    ((uint64_t)hi << 32 | lo) != mchbar) {
-		teardown(false, true); /* a half-written MCHBAR is put back too */
+		teardown(); /* a half-written MCHBAR is put back too */
 		return fail(&err, EFI_DEVICE_ERROR, "the host bridge did not accept MCHBAR at 0:0.0 offsets 0x48/0x4C");
 	}
 
 	s = BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_NOTIFY, imc_tick, NULL, &timer);
 	if (EFI_ERROR(s)) {
 		timer = NULL;
-		teardown(false, true);
+		teardown();
 		return fail(&err, s, "cannot create the IMC timer");
 	}
 	s = BS->SetTimer(timer, TimerPeriodic, TIMER_100NS);
 	if (EFI_ERROR(s)) {
-		teardown(false, true);
+		teardown();
 		return fail(&err, s, "cannot start the IMC timer");
 	}
 	static EFI_GUID timer_arch_guid = UNC_EFI_TIMER_ARCH_PROTOCOL_GUID;
@@ -215,7 +219,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	 * image to unload through the protocol. */
 	s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);
 	if (EFI_ERROR(s)) {
-		teardown(false, true);
+		teardown();
 		return fail(&err, s, "cannot install the emulation protocol");
 	}
 	li->Unload = unload;

@@ -22,23 +22,64 @@
 
 extern const unsigned char _binary_uncore_emu_drv_efi_start[], _binary_uncore_emu_drv_efi_end[];
 
-/* The driver installs its protocol on its own image handle. */
+static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
+
+/* Who holds the emulator: the image that opened its protocol BY_DRIVER
+ * (uncore.efi, for its whole run), as a path in buf; NULL: nobody. */
+static const char *emulator_holder(EFI_HANDLE h, char *buf, size_t size)
+{
+	EFI_OPEN_PROTOCOL_INFORMATION_ENTRY *info = NULL;
+	EFI_HANDLE agent = NULL;
+	EFI_LOADED_IMAGE *li = NULL;
+	UINTN n = 0;
+
+	if (EFI_ERROR(BS->OpenProtocolInformation(h, &proto_guid, &info, &n)))
+		return NULL;
+	for (UINTN i = 0; i < n && !agent; i++)
+		if (info[i].Attributes & (EFI_OPEN_PROTOCOL_BY_DRIVER | EFI_OPEN_PROTOCOL_EXCLUSIVE))
+			agent = info[i].AgentHandle;
+	BS->FreePool(info);
+	if (!agent)
+		return NULL;
+	CHAR16 *path = NULL;
+	if (!EFI_ERROR(BS->HandleProtocol(agent, &LoadedImageProtocol, (void **)&li)) && li && li->FilePath)
+		path = DevicePathToStr(li->FilePath);
+	size_t k = 0;
+	for (; path && path[k] && k + 1 < size; k++)
+		buf[k] = path[k] >= 0x20 && path[k] <= 0x7e ? (char)path[k] : '?';
+	buf[k] = '\0';
+	if (path)
+		FreePool(path);
+	if (!k)
+		fmt_snprintf(buf, size, "the image with handle %p", (void *)agent);
+	return buf;
+}
+
+/* The driver installs its protocol on its own image handle. While a client
+ * holds it, unloading would leave the client calling freed memory: it is
+ * refused (the driver refuses too, whoever asks). */
 static EFI_STATUS unload_emulator(struct out *out, struct out *err)
 {
-	static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
-	EFI_HANDLE *handles = NULL;
+	EFI_HANDLE *handles = NULL, h;
 	UINTN n = 0;
 	EFI_STATUS s;
+	char holder[160], hex[20];
 
 	s = BS->LocateHandleBuffer(ByProtocol, &proto_guid, NULL, &n, &handles);
 	if (EFI_ERROR(s) || n == 0) {
 		out_printf(err, "uncore-emu: error: no uncore emulator is installed\n");
 		return EFI_NOT_FOUND;
 	}
-	s = BS->UnloadImage(handles[0]);
+	h = handles[0];
 	BS->FreePool(handles);
+	if (emulator_holder(h, holder, sizeof(holder))) {
+		out_printf(err, "uncore-emu: error: the emulator is in use by %s, which holds it until it exits: not "
+				"unloaded\n", holder);
+		return EFI_ACCESS_DENIED;
+	}
+	s = BS->UnloadImage(h);
 	if (EFI_ERROR(s)) {
-		out_printf(err, "uncore-emu: error: the emulator did not unload (status 0x%lx)\n", (unsigned long)s);
+		out_printf(err, "uncore-emu: error: the emulator did not unload (%s)\n", efi_status_str(s, hex));
 		return s;
 	}
 	out_printf(out, "uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was\n");
@@ -47,7 +88,6 @@ static EFI_STATUS unload_emulator(struct out *out, struct out *err)
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
-	static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
 	static struct emu_launch launch;
 	struct out out, err;
 	char **argv, msg[200];

@@ -178,6 +178,24 @@ expect info-busy has '^  MSR_UNC_CBO_0_PERFEVTSEL0 \(0x700\) = 0x408f34$'
 step unload-busy 'uncore-emu.efi --unload'
 expect unload-busy rc zero
 
+# A child that unloads the emulator while uncore.efi uses it: refused, with
+# the reason, and the run says its child failed (no call through freed memory).
+step load-held 'uncore-emu.efi --cbo-config 5'
+expect load-held rc zero
+step held 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore-emu.efi --unload'
+expect held rc 0xF
+expect held has '^uncore-emu: error: the emulator is in use by .*uncore\.efi.*: not unloaded$'
+expect held has '^child: fs0:\\uncore-emu.efi --unload FAILED: EFI_ACCESS_DENIED \(0x800000000000000f\) after '
+step held-info 'uncore.efi info'
+expect held-info has '^msr access: +emulated$'
+# an uncore.efi run as the child of another shares the emulator it holds
+step held-nested 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi info'
+expect held-nested has '^msr access: +emulated$'
+expect held-nested lacks 'warning: cannot hold'
+step unload-held 'uncore-emu.efi --unload'
+expect unload-held rc zero
+expect unload-held has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
+
 step restored 'uncore.efi info'
 expect restored has '^msr access: +native$'
 expect restored has '^MCHBAR: +raw 0x0000000000000000 '
@@ -544,6 +562,7 @@ boot_run
 boot_begin measure Skylake-Client -smp 2 -m 512 -smbios type=17,speed=3200
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/build/child.efi"
+boot_file "$TOP/tests/child/quiet.nsh"
 step load 'uncore-emu.efi --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate UNC_ARB_TRK_REQUESTS.ALL=3M'
 expect load rc zero
 step copy 'uncore.efi bw --load copy --cpus all -d 1'
@@ -585,22 +604,70 @@ step fail-rc 'uncore.efi bw -d 0.2 --min-write-bw 100000'
 expect fail-rc has '^FAIL: write bandwidth '
 step fail-rc-show '!echo %lasterror%'
 expect fail-rc-show has '^0x21$'
-step child 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -- fs0:\child.efi 500 7'
-expect child rc zero
+# A child that fails: said plainly with its status decoded and named, the
+# run's exit status is the child's own (EFIERR(7) reads 0x7 in %lasterror%),
+# and the stored record carries it.
+step child 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -o var:ChildFail -- fs0:\child.efi 500 7'
+expect child rc 0x7
 expect child has '^child: spun 500 ms, returning 7$'
-expect child has '^child: fs0:\\child.efi 500 7 returned 0x7 after [5-9][0-9]{2} ms$'
+expect child has '^child: fs0:\\child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after [5-9][0-9]{2} ms$'
+expect child has '^uncore: error: the child failed with EFI_DEVICE_ERROR; the exit status is its own$'
 expect child rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
 expect child lacks 'UEFI Interactive Shell'
+step child-show 'uncore.efi var show ChildFail'
+expect child-show rc zero
+expect child-show has '^record ChildFail: `stat` by uncore.efi .*, exit status: the child failed$'
+expect child-show has '^child: fs0:\\child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after [5-9][0-9]{2} ms$'
 step child-ok 'uncore.efi bw -- fs0:\child.efi 300 0'
 expect child-ok rc zero
-expect child-ok has '^child: fs0:\\child.efi 300 0 returned 0x0 after '
+expect child-ok has '^child: fs0:\\child.efi 300 0 returned EFI_SUCCESS after '
 expect child-ok bw read 1000 2
+# found as the Shell finds it: with .efi added, along %path%
+step child-path 'uncore.efi -e UNC_CLOCK.SOCKET -- child 100 0'
+expect child-path rc zero
+expect child-path has '^child: spun 100 ms, returning 0$'
+expect child-path has '^child: child 100 0 returned EFI_SUCCESS after '
+# Scripts: the Shell's Execute reports no status for them; the script's own
+# (its %lasterror%) is the child's status.
+step mk-fail-nsh '!echo "fs0:\child.efi 200 9" > fs0:\fail.nsh'
+expect mk-fail-nsh lines 0
+step script-fail 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\fail.nsh'
+expect script-fail rc 0x9
+expect script-fail has '^child: spun 200 ms, returning 9$'
+expect script-fail has '^child: fs0:\\fail.nsh FAILED: EFI_OUT_OF_RESOURCES \(0x8000000000000009\) after '
+step mk-ok-nsh '!echo "fs0:\child.efi 200 0" > fs0:\ok.nsh'
+expect mk-ok-nsh lines 0
+step script-ok 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\ok.nsh'
+expect script-ok rc zero
+expect script-ok has '^child: fs0:\\ok.nsh returned EFI_SUCCESS after '
+step script-quiet 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\quiet.nsh'
+expect script-quiet rc 0x18
+expect script-quiet has '^child: fs0:\\quiet.nsh ran for [0-9]+ ms; its status is UNKNOWN: the Shell left no %lasterror% for it$'
+# What the Shell cannot run is refused before anything runs: one line, no
+# report, the PMU untouched.
 step missing 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\nothere.efi'
-expect missing rc nonzero
-expect missing has "^uncore: error: cannot load the child image 'fs0:\\\\nothere.efi': no such file; the counters are stopped and restored$"
-step missing-regs 'uncore.efi regs'
-expect missing-regs has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000000000000$'
-expect missing-regs has '^0x394 MSR_UNC_PERF_FIXED_CTRL +0x0000000000000000$'
+expect missing rc 0xE
+expect missing has "^uncore: error: child 'fs0:\\\\nothere.efi': no such file, nor with .nsh or .efi added \(looked as given and along %path%\)$"
+expect missing lines 1
+step unknown 'uncore.efi -e UNC_CLOCK.SOCKET -- frobnicate 1 2'
+expect unknown rc 0xE
+expect unknown has "^uncore: error: child 'frobnicate': no such file, nor with .nsh or .efi added \(looked as given and along %path%\)$"
+expect unknown lines 1
+step mkdir '!mkdir fs0:\tools'
+expect mkdir rc zero
+step dir 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\tools'
+expect dir rc 0x2
+expect dir has "^uncore: error: child 'fs0:\\\\tools': a directory, not an EFI image or a .nsh script$"
+expect dir lines 1
+step mk-not-image '!echo "not an image" > fs0:\notimage.efi'
+expect mk-not-image lines 0
+step not-image 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\notimage.efi'
+expect not-image rc 0x2
+expect not-image has "^uncore: error: child 'fs0:\\\\notimage.efi': FS0:\\\\notimage.efi is not an image this firmware can load \(EFI_UNSUPPORTED\)$"
+expect not-image lines 1
+step refused-regs 'uncore.efi regs'
+expect refused-regs has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000000000000$'
+expect refused-regs has '^0x394 MSR_UNC_PERF_FIXED_CTRL +0x0000000000000000$'
 step bad-load 'uncore.efi bw --load scale'
 expect bad-load rc nonzero
 expect bad-load has "^uncore: error: unknown load 'scale' for --load \(read, write, copy or triad\)$"
@@ -609,6 +676,8 @@ step bad-cpus 'uncore.efi bw --load read --cpus 9'
 expect bad-cpus rc nonzero
 expect bad-cpus has '^uncore: error: --load: --cpus 9: 2 processors are enabled$'
 boot_check decode-verdict 'decoded_equals fail Verdict'
+boot_check decode-child-failed '"$TOP/build/uncore_decode" --vars "$dir/vars.fd" ChildFail |
+	grep -Eq "^child: fs0:.child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after "'
 boot_run
 
 boot_wait

@@ -7,6 +7,7 @@
 #include "fake_vars.h"
 #include "t.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define S 1000000000ull
@@ -52,6 +53,44 @@ static void now(struct rec_time *t)
 static struct app_env env = { .wait_until = wait_until, .vars = &fv.vs, .write_file = write_file,
 				    .alloc = malloc, .free = free, .get_time = now };
 
+/* A child as efi/measure.c finds and runs one: child_find takes
+ * "fs0:\\child.efi" (with any arguments) to its full path and refuses
+ * anything else; run_child spends 300 ms on the fake clock, sampling as the
+ * timer would, and returns child_status (child_known: the Shell gave one). */
+static uint64_t child_status;
+static bool child_known;
+
+static enum unc_status child_find(void *ctx, const char *cmdline, char *ret_cmdline, size_t size, char *err,
+				  size_t errsize)
+{
+	(void)ctx;
+	if (strncmp(cmdline, "fs0:\\child.efi", 14)) {
+		snprintf(err, errsize, "child '%s': no such file", cmdline);
+		return UNC_E_NOT_FOUND;
+	}
+	snprintf(ret_cmdline, size, "FS0:\\child.efi%s", cmdline + 14);
+	return UNC_OK;
+}
+
+static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+				 unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
+{
+	(void)ctx, (void)err, (void)errsize;
+	T_STREQ(cmdline, "FS0:\\child.efi 300 x"); /* what was found is what runs */
+	for (unsigned t = 0; t < 300; t += period_ms) {
+		h.fake.now += period_ms * (S / 1000);
+		tick(tctx);
+	}
+	*ret_status = child_status;
+	*ret_known = child_known;
+	return UNC_OK;
+}
+
+static const struct app_env child_env = { .wait_until = wait_until, .vars = &fv.vs, .write_file = write_file,
+					  .alloc = malloc, .free = free, .get_time = now, .child_find = child_find,
+					  .run_child = run_child };
+static const struct app_env *use_env = &env;
+
 static enum unc_status run(int argc, const char **argv)
 {
 	static struct cli_cmd cmd;
@@ -69,7 +108,7 @@ static enum unc_status run(int argc, const char **argv)
 	/* var show prints a record as its run did: JSON Lines if it has
 	 * intervals (a one-line record passes that check only as one object). */
 	json_lines = cmd.interval_ms != 0 || cmd.verb == CLI_VAR_SHOW;
-	st = app_run(&cmd, &h.hw, &env, &o, &e);
+	st = app_run(&cmd, &h.hw, use_env, &o, &e);
 	/* Every -j output of these tests goes through a real JSON parser: one
 	 * document, or JSON Lines under -I. */
 	if ((cmd.report.format == REPORT_JSON || cmd.json) && obuf[0])
@@ -379,6 +418,67 @@ static void no_load_generator_no_child_runner(void)
 	T_EQ(h.fake.nlog, 0);
 }
 
+/* A child that ran: its status decoded and named; an error is said plainly,
+ * is the run's status and is stored; no status at all is not vouched for. */
+static void child_status_judged(void)
+{
+	setup();
+	use_env = &child_env;
+	child_known = true, child_status = 0;
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "--", "fs0:\\child.efi", "300", "x"), UNC_OK);
+	T_CONTAINS(obuf, "\nchild: fs0:\\child.efi 300 x returned EFI_SUCCESS after 300 ms\n");
+	T_STREQ(ebuf, "");
+
+	child_status = 0x8000000000000007ull;
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-o", "var:Child", "--", "fs0:\\child.efi", "300", "x"), UNC_E_CHILD);
+	T_CONTAINS(obuf, "\nchild: fs0:\\child.efi 300 x FAILED: EFI_DEVICE_ERROR (0x8000000000000007) after 300 ms\n");
+	T_CONTAINS(obuf, "\nUNC_CLOCK.SOCKET ");
+	T_CONTAINS(ebuf, "uncore: error: the child failed with EFI_DEVICE_ERROR; the exit status is its own\n");
+	T_EQ(RUN("var", "show", "Child"), UNC_OK);
+	T_CONTAINS(obuf, ", exit status: the child failed\n");
+	T_CONTAINS(obuf, "\nchild: fs0:\\child.efi 300 x FAILED: EFI_DEVICE_ERROR (0x8000000000000007) after 300 ms\n");
+	T_EQ(RUN("var", "show", "Child", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"child\":{\"command\":\"fs0:\\\\child.efi 300 x\",\"status\":\"0x8000000000000007\"}");
+
+	child_status = 0x8000000000000099ull; /* no name in the specification */
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "--", "fs0:\\child.efi", "300", "x"), UNC_E_CHILD);
+	T_CONTAINS(obuf, "\nchild: fs0:\\child.efi 300 x FAILED: status 0x8000000000000099 after 300 ms\n");
+	T_CONTAINS(ebuf, "uncore: error: the child failed with 0x8000000000000099; the exit status is its own\n");
+
+	child_status = 5; /* a warning is no failure */
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "--", "fs0:\\child.efi", "300", "x"), UNC_OK);
+	T_CONTAINS(obuf, "\nchild: fs0:\\child.efi 300 x returned EFI_WARN_STALE_DATA after 300 ms\n");
+
+	child_known = false;
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-o", "var:Child", "--", "fs0:\\child.efi", "300", "x"), UNC_E_DEVICE);
+	T_CONTAINS(obuf, "\nchild: fs0:\\child.efi 300 x ran for 300 ms; its status is UNKNOWN: the Shell left no "
+			 "%lasterror% for it\n");
+	T_CONTAINS(ebuf, "uncore: error: the Shell gave no status for the child, so nothing vouches for its run\n");
+	T_EQ(RUN("var", "show", "Child", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"child\":{\"command\":\"fs0:\\\\child.efi 300 x\",\"status\":null}");
+
+	/* a failed child and a failed check: the child's failure is the run's */
+	setup_imc(NULL);
+	child_known = true, child_status = 0x8000000000000007ull;
+	T_EQ(RUN("bw", "--min-bw", "999999", "--", "fs0:\\child.efi", "300", "x"), UNC_E_CHILD);
+	T_CONTAINS(obuf, "\nFAIL: read+write bandwidth 200000.000 MB/s < the required 999999.000 MB/s\n");
+	use_env = &env;
+	T_EQ(RUN("var", "delete", "Child"), UNC_OK);
+}
+
+/* What cannot be a child is one line before anything runs: no report, no
+ * register written. */
+static void child_refused_before_anything_runs(void)
+{
+	setup();
+	use_env = &child_env;
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "--", "frobnicate", "1"), UNC_E_NOT_FOUND);
+	T_STREQ(ebuf, "uncore: error: child 'frobnicate 1': no such file\n");
+	T_STREQ(obuf, "");
+	T_EQ(h.fake.nlog, 0);
+	use_env = &env;
+}
+
 static void imc_events_mix_with_msr_events(void)
 {
 	setup_imc(NULL);
@@ -444,5 +544,5 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))

@@ -151,6 +151,8 @@ static void header_crc_and_version_errors(void)
 	BAD((void)0, "the record names bandwidth check 2 with verdict 3");
 	in.x.check_verdict = VERDICT_PASS, in.x.load_kind = LOAD_NKINDS + 1;
 	BAD((void)0, "the record names load kind 5");
+	in.x.load_kind = 0, in.x.child_ran = CHILD_NO_STATUS + 1;
+	BAD((void)0, "the record names child outcome 3");
 }
 
 static void malformed_fields(void)
