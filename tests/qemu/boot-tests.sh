@@ -622,6 +622,12 @@ step child-ok 'uncore.efi bw -- fs0:\child.efi 300 0'
 expect child-ok rc zero
 expect child-ok has '^child: fs0:\\child.efi 300 0 returned EFI_SUCCESS after '
 expect child-ok bw read 1000 2
+# -j with every kind of extra but the load: one document, the extras inside
+# (the harness parses it; before, {"extras":...} came as a second document).
+step json-extras 'uncore.efi bw -j --min-bw 1000 -- fs0:\child.efi 200 0'
+expect json-extras rc zero
+expect json-extras has '^\{"tool":"uncore\.efi","command":"bw",.*,"extras":\{"peak_mb_per_s":0,"peak_note":"unknown: .*,"check":\{"verdict":"PASS",.*,"child":\{"command":"fs0:\\\\child\.efi 200 0","status":"0x0"\}\}\}$'
+expect json-extras lacks '^\{"extras"'
 # found as the Shell finds it: with .efi added, along %path%
 step child-path 'uncore.efi -e UNC_CLOCK.SOCKET -- child 100 0'
 expect child-path rc zero
