@@ -137,6 +137,36 @@ static void efivarfs_sources(void)
 	T_EQ(run(""), 2);
 }
 
+/* A record with text a terminal would obey is refused, not printed. */
+static void control_characters_are_refused(void)
+{
+	static struct rec r;
+	static uint8_t bad[4096];
+	struct rec_buf b = { bad, 0, sizeof(bad), false };
+	char args[600], path[400];
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.command, "stat");
+	strcpy(r.tool, "uncore.efi\r\n0.1.0");
+	r.tsc_hz = 1;
+	rec_begin(&b);
+	rec_put(&b, &r);
+	rec_end(&b);
+	b.p[REC_HEADER_SIZE + 6 + 10] = '\r'; /* the encoder writes '?': spoil it afterwards */
+	b.p[REC_HEADER_SIZE + 6 + 11] = '\n';
+	rec_end(&b);
+	snprintf(path, sizeof(path), "%s/ctl", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/ctl/UncoreResults-" GUID, dir);
+	FILE *f = fopen(path, "wb");
+	fwrite("\7\0\0\0", 1, 4, f);
+	fwrite(bad, 1, b.len, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "%s/ctl", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: UncoreResults: field 'tool' has byte 0x0d at offset 10: not printable ASCII\n");
+}
+
 /* A VARS image made here, in the layout of ../shared/notes/platform.md. */
 static size_t put_var(uint8_t *img, size_t at, const char *name, const uint8_t guid[16], uint8_t state,
 		      const uint8_t *data, size_t len)
@@ -202,7 +232,8 @@ static void vars_image(void)
 
 int main(void)
 {
-	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(vars_image) };
+	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(control_characters_are_refused),
+					       T_CASE(vars_image) };
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();
