@@ -147,16 +147,24 @@ int main(int argc, char **argv)
 	}
 	int rc = 0;
 	if (list) {
-		char n[VAR_NAME_MAX + 8] = "";
 		static struct rec r;
-		while (vs.next(vs.ctx, n, sizeof(n)) == UNC_OK) {
-			if (var_is_chunk(n) || !var_name_ok(n))
-				continue;
-			if (var_load(&vs, n, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-			    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
-				printf("%-24s unreadable: %s\n", n, err);
-			else
-				printf("%-24s %10zu bytes  %-5s %u events\n", n, len, r.command, r.nevents);
+		static struct var_entry e[VAR_LIST_MAX];
+		size_t count;
+		if (var_entries(&vs, e, VAR_LIST_MAX, &count, err, sizeof(err))) {
+			rc = die(image ? image : path, err);
+			count = 0;
+		}
+		for (size_t i = 0; i < count; i++) {
+			if (e[i].present) {
+				if (var_load(&vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+				    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
+					printf("%-24s unreadable: %s\n", e[i].name, err);
+				else
+					printf("%-24s %10zu bytes  %-5s %u events\n", e[i].name, len, r.command, r.nevents);
+			}
+			unsigned orphans = var_orphans(&vs, &e[i]);
+			if (orphans)
+				printf("%s (orphan chunks: %u)\n", e[i].name, orphans);
 		}
 	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
 		   rec_print(&o, buf, len, format, sep, name, err, sizeof(err))) {

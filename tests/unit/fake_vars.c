@@ -45,6 +45,8 @@ static enum unc_status f_set(void *ctx, const char *name, const uint8_t *buf, si
 	int i = find(f, name);
 
 	if (len == 0) {
+		if (f->fail_delete && !strcmp(name, f->fail_delete))
+			return UNC_E_DEVICE;
 		if (i >= 0) {
 			free(f->v[i].data);
 			f->v[i] = f->v[--f->n];
@@ -80,7 +82,9 @@ static enum unc_status f_next(void *ctx, char *name, size_t size)
 	struct fake_vars *f = ctx;
 
 	if (!name[0])
-		walk = 0;
+		walk = 0, f->nexts = 0;
+	if (++f->nexts == f->next_fail_at)
+		return f->next_fail;
 	if (walk >= f->n)
 		return UNC_E_NOT_FOUND;
 	strncpy(name, f->v[walk++].name, size - 1);

@@ -137,6 +137,34 @@ static void efivarfs_sources(void)
 	T_EQ(run(""), 2);
 }
 
+/* Orphan chunks (no index, or past the index's count) are listed. */
+static void orphan_chunks_are_listed(void)
+{
+	char args[600];
+	unsigned chunks, none;
+	char err[200];
+
+	fake_vars_init(&fv, 100000, 1 << 20);
+	T_EQ(var_save(&fv.vs, "Tail", rec, reclen, 64, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(var_save(&fv.vs, "Whole", rec, reclen, 0, &none, err, sizeof(err)), UNC_OK);
+	fv.vs.set(fv.vs.ctx, "Tail", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "Tail.0001", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "Whole.0003", rec, 10);
+	dump("orphans");
+	fake_vars_free(&fv);
+	snprintf(args, sizeof(args), "--list %s/orphans", dir);
+	T_EQ(run(args), 0);
+	char want[100];
+	snprintf(want, sizeof(want), "Tail (orphan chunks: %u)\n", chunks - 1);
+	T_CONTAINS(out, want);
+	T_CONTAINS(out, "Whole (orphan chunks: 1)\n");
+	T_CONTAINS(out, "Whole                          ");
+	snprintf(args, sizeof(args), "%s/orphans Tail", dir);
+	T_EQ(run(args), 1);
+	snprintf(want, sizeof(want), "uncore_decode: Tail: no stored record named Tail; %u orphan chunks", chunks - 1);
+	T_CONTAINS(out, want);
+}
+
 /* A record with text a terminal would obey is refused, not printed. */
 static void control_characters_are_refused(void)
 {
@@ -232,7 +260,8 @@ static void vars_image(void)
 
 int main(void)
 {
-	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(control_characters_are_refused),
+	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(orphan_chunks_are_listed),
+					       T_CASE(control_characters_are_refused),
 					       T_CASE(vars_image) };
 	if (!mkdtemp(dir))
 		return 1;

@@ -383,6 +383,7 @@ static void truncated_chunk_sets(void)
 {
 	size_t len;
 	unsigned chunks;
+	bool record;
 
 	fake_vars_init(&fv, 1000, 1 << 20);
 	fill_data(3000);
@@ -411,10 +412,57 @@ static void truncated_chunk_sets(void)
 	T_EQ(var_load(&fv.vs, "Run1", back, sizeof(back), &len, err, sizeof(err)), UNC_E_INVALID);
 	T_CONTAINS(err, "the chunks of Run1 do not match the index's CRC");
 	/* delete takes the chunks too */
-	T_EQ(var_delete(&fv.vs, "Run1", err, sizeof(err)), UNC_OK);
+	T_EQ(var_delete(&fv.vs, "Run1", &record, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 4);
+	T_EQ(record, true);
 	T_EQ(our_vars(), 0);
-	T_EQ(var_delete(&fv.vs, "Run1", err, sizeof(err)), UNC_E_NOT_FOUND);
+	T_EQ(var_delete(&fv.vs, "Run1", &record, &chunks, err, sizeof(err)), UNC_E_NOT_FOUND);
 	T_STREQ(err, "no stored record named Run1");
+	fake_vars_free(&fv);
+}
+
+/* Chunks after a gap (a delete cut short, a chunk lost): overwriting and
+ * deleting take every NAME.nnnn there is, not those before the gap. */
+static void chunks_after_a_gap_go_too(void)
+{
+	size_t len;
+	unsigned chunks;
+	bool record;
+
+	fake_vars_init(&fv, 1000, 1 << 20);
+	fill_data(5000);
+	T_EQ(var_save(&fv.vs, "R", data, 5000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 6);
+	T_EQ(var_save(&fv.vs, "R1", data, 3000, 0, &chunks, err, sizeof(err)), UNC_OK); /* a neighbour */
+	fv.vs.set(fv.vs.ctx, "R.0003", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "R.0000", data, 10); /* and a chunk no writer makes */
+	T_EQ(var_save(&fv.vs, "R", data, 1500, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 2);
+	for (unsigned i = 0; i < fv.n; i++)
+		if (!strncmp(fv.v[i].name, "R.", 2) && strcmp(fv.v[i].name, "R.0001") && strcmp(fv.v[i].name, "R.0002"))
+			t_fail(__FILE__, __LINE__, "%s is left over", fv.v[i].name);
+	T_EQ(var_load(&fv.vs, "R", back, sizeof(back), &len, err, sizeof(err)), UNC_OK);
+	T_EQ(len, 1500);
+	T_EQ(our_vars(), 3 + 5); /* R, R.0001, R.0002; R1 and its four chunks */
+
+	/* only chunks, no index: a delete cut short after the index went */
+	fv.vs.set(fv.vs.ctx, "R", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "R.0001", NULL, 0);
+	T_EQ(var_load(&fv.vs, "R", back, sizeof(back), &len, err, sizeof(err)), UNC_E_NOT_FOUND);
+	T_STREQ(err, "no stored record named R; 1 orphan chunk R.nnnn is left, `var delete R` removes it");
+	T_EQ(var_delete(&fv.vs, "R", &record, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 1);
+	T_EQ(record, false);
+	T_EQ(our_vars(), 5);
+	T_EQ(var_delete(&fv.vs, "R", &record, &chunks, err, sizeof(err)), UNC_E_NOT_FOUND);
+
+	/* a failed deletion is said, not ignored */
+	T_EQ(var_save(&fv.vs, "R", data, 5000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	fv.fail_delete = "R.0004";
+	T_EQ(var_delete(&fv.vs, "R", &record, &chunks, err, sizeof(err)), UNC_E_DEVICE);
+	T_STREQ(err, "cannot delete R.0004: firmware service failed");
+	T_EQ(var_save(&fv.vs, "R", data, 500, 0, &chunks, err, sizeof(err)), UNC_E_DEVICE);
+	T_STREQ(err, "cannot delete the old R.0004: firmware service failed; not stored");
 	fake_vars_free(&fv);
 }
 
@@ -461,4 +509,4 @@ static void store_full(void)
 
 T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
        T_CASE(text_and_time_must_be_sane), T_CASE(the_writer_stores_printable_text), T_CASE(chunking_boundaries),
-       T_CASE(truncated_chunk_sets), T_CASE(store_full))
+       T_CASE(truncated_chunk_sets), T_CASE(chunks_after_a_gap_go_too), T_CASE(store_full))
