@@ -395,6 +395,11 @@ boot_begin vars Skylake-Client
 boot_file "$TOP/build/uncore-emu.efi"
 step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_ARB_TRK_REQUESTS.ALL=3M --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate DRAM_IA_REQUESTS=20M'
 expect load rc zero
+# Someone else's variable with a 600-character name, ahead of every record
+# in the store: GetNextVariableName wants a larger buffer for it, and `var
+# list` (below) must retry with that, not stop there.
+step foreign-long "!setvar $(printf 'N%.0s' $(seq 1 600)) -guid 0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d -bs -rt -nv =01"
+expect foreign-long rc zero
 step stat 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET --per-box -o var -o fs0:\results.json'
 expect stat rc zero
 expect stat has '^uncore: results stored in EFI variable UncoreResults: [0-9]+ bytes \(vendor GUID 7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63\)$'
