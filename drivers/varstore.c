@@ -220,6 +220,16 @@ enum unc_status var_save(const struct varstore *vs, const char *name, const uint
 	return UNC_OK;
 }
 
+static enum unc_status read_failed(const struct varstore *vs, const char *name, enum unc_status st, char *err,
+				   size_t errsize)
+{
+	const char *why = vs->why ? vs->why(vs->ctx) : NULL;
+
+	if (why)
+		FAIL(st, "%s", why);
+	FAIL(st, "cannot read %s: %s", name, unc_strerror(st));
+}
+
 enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *buf, size_t cap, size_t *ret_len,
 			 char *err, size_t errsize)
 {
@@ -240,7 +250,7 @@ enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *b
 	if (st == UNC_E_RANGE)
 		FAIL(st, "%s holds %zu bytes; at most %zu can be read", name, len, cap);
 	if (st)
-		FAIL(st, "cannot read %s: %s", name, unc_strerror(st));
+		return read_failed(vs, name, st, err, errsize);
 	if (len < 4 || get32(buf) != VAR_INDEX_MAGIC) {
 		*ret_len = len;
 		return UNC_OK; /* a record in one variable */
@@ -262,7 +272,7 @@ enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *b
 		if (st == UNC_E_RANGE)
 			FAIL(UNC_E_INVALID, "chunk %s runs past the %u bytes the index announces", cn, total);
 		if (st)
-			FAIL(st, "cannot read %s: %s", cn, unc_strerror(st));
+			return read_failed(vs, cn, st, err, errsize);
 		if (n == 0)
 			FAIL(UNC_E_INVALID, "chunk %s is empty", cn);
 		at += n;

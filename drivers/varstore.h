@@ -40,6 +40,9 @@ struct varstore {
 	/* The largest variable (name and data) and the space left, in bytes. */
 	enum unc_status (*query)(void *ctx, uint64_t *ret_max_var, uint64_t *ret_remaining);
 	void *ctx;
+	/* Optional: why the last get failed, in words naming what it read
+	 * (NULL: the status says it all). */
+	const char *(*why)(void *ctx);
 };
 
 /* A valid record name: 1 to 24 letters, digits, '_' or '-'. */

@@ -120,7 +120,7 @@ static enum unc_status v_query(void *ctx, uint64_t *ret_max_var, uint64_t *ret_r
 	return status_of(s);
 }
 
-const struct varstore efi_varstore = { v_get, v_set, v_next, v_query, NULL };
+const struct varstore efi_varstore = { v_get, v_set, v_next, v_query, NULL, NULL };
 
 enum unc_status efi_write_file(void *ctx, const char *path, const void *data, size_t len, char *err, size_t errsize)
 {

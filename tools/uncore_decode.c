@@ -41,9 +41,10 @@ static int usage(void)
 
 static uint8_t *slurp(const char *path, size_t *ret_len, char *err, size_t errsize)
 {
-	FILE *f = fopen(path, "rb");
+	char why[100];
+	FILE *f = varsrc_open(path, why, sizeof(why));
 	if (!f) {
-		snprintf(err, errsize, "cannot open: %s", strerror(errno));
+		snprintf(err, errsize, "%s", why);
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -103,10 +104,15 @@ int main(int argc, char **argv)
 	}
 	if (!path && !image)
 		return usage();
-	if (!*sep || strlen(sep) > 7)
-		return die(sep, "bad separator for -x (1 to 7 characters)");
-	if (!var_name_ok(name))
-		return die(name, "bad record name (1 to 24 letters, digits, '_' or '-')");
+	/* bad usage, not bad input: status 2 */
+	if (!*sep || strlen(sep) > 7) {
+		fprintf(stderr, "uncore_decode: bad separator '%s' for -x (1 to 7 characters)\n", sep);
+		return 2;
+	}
+	if (!var_name_ok(name)) {
+		fprintf(stderr, "uncore_decode: bad record name '%s' (1 to 24 letters, digits, '_' or '-')\n", name);
+		return 2;
+	}
 
 	if (image) {
 		if (!(img = slurp(image, &len, err, sizeof(err))))
@@ -121,6 +127,8 @@ int main(int argc, char **argv)
 			return die(path, strerror(errno));
 		if (S_ISDIR(sb.st_mode)) {
 			varsrc_dir(&vs, path);
+		} else if (!S_ISREG(sb.st_mode)) {
+			return die(path, "not a regular file or a directory"); /* a FIFO would wait for a writer */
 		} else {
 			/* one efivarfs file NAME-GUID: its directory holds any chunks */
 			static const char suffix[] = "-" UNC_GUID_TEXT;

@@ -106,7 +106,7 @@ void fake_vars_init(struct fake_vars *f, size_t max_var, size_t capacity)
 	memset(f, 0, sizeof(*f));
 	f->max_var = max_var;
 	f->capacity = capacity;
-	f->vs = (struct varstore){ f_get, f_set, f_next, f_query, f };
+	f->vs = (struct varstore){ f_get, f_set, f_next, f_query, f, NULL };
 }
 
 void fake_vars_free(struct fake_vars *f)
