@@ -120,7 +120,7 @@ $(BUILD)/uncore_decode: $(DECODE_OBJS)
 
 MODEL_SRCS := tests/emu/model.c tests/emu/options.c tests/emu/emu_hw.c drivers/arith.c
 
-UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode test_load test_smbios
+UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode test_var test_load test_smbios
 $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
 $(HOST)/test_parse: $(call hobj,tests/unit/test_parse.c tests/unit/t.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_cli: $(call hobj,tests/unit/test_cli.c tests/unit/t.c efi/cli.c drivers/parse.c drivers/fmt.c \
@@ -149,6 +149,10 @@ $(HOST)/test_record: $(call hobj,tests/unit/test_record.c tests/unit/t.c tests/u
 	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c)
 $(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
 	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c) | $(BUILD)/uncore_decode
+$(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/t.c tests/unit/fake_vars.c efi/app.c efi/cli.c \
+	drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c \
+	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
+	drivers/stat.c drivers/report.c drivers/load.c) $(EVENTS_HOST)
 $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c drivers/load.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c drivers/smbios.c drivers/fmt.c)
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events

@@ -207,8 +207,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 	if (format != REPORT_JSON) {
 		char when[40] = "an unknown time";
 		if (r.time.valid)
-			fmt_snprintf(when, sizeof(when), "%04u-%02u-%02u %02u:%02u:%02u", r.time.year, r.time.month, r.time.day,
-				     r.time.hour, r.time.minute, r.time.second);
+			rec_time_text(&r.time, when, sizeof(when));
 		out_printf(o, "%srecord%s%s: `%s` by %s at %s, exit status: %s\n", format == REPORT_CSV ? "# " : "",
 			   stored_as ? " " : "", stored_as ? stored_as : "", r.command, r.tool, when,
 			   unc_strerror((enum unc_status)r.status));

@@ -122,13 +122,20 @@ static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
 			put_le(b, ((const uint64_t *)p)[i], 8);
 		break;
 	case T_STR: {
+		/* Text is stored as printable ASCII, which is all a reader
+		 * accepts: anything else (a brand string from CPUID, say) is
+		 * stored as '?'. */
 		size_t len = strnlen((const char *)p, f->size - 1);
 		put_tl(b, f->tag, len);
-		put(b, p, len);
+		for (size_t i = 0; i < len; i++)
+			put_le(b, rec_printable(p[i]) ? p[i] : '?', 1);
 		break;
 	}
 	case T_TIME: {
-		const struct rec_time *t = (const struct rec_time *)p;
+		/* A time the firmware got wrong (month 255, say) is stored as
+		 * not set: a reader refuses it. */
+		static const struct rec_time unset;
+		const struct rec_time *t = rec_time_ok((const struct rec_time *)p) ? (const struct rec_time *)p : &unset;
 		put_tl(b, f->tag, 15);
 		put_le(b, t->year, 2);
 		put_le(b, t->month, 1);
@@ -238,6 +245,59 @@ enum unc_status rec_end(struct rec_buf *b)
 	return UNC_OK;
 }
 
+/* ---- time ---- */
+
+/* EFI_TIME's ranges (UEFI 2.10, 8.3): the day within its month, the
+ * timezone in minutes or EFI_UNSPECIFIED_TIMEZONE, daylight two flags.
+ * A time not set (GetTime failed) is all zeros. */
+static bool time_check(const struct rec_time *t, char *why, size_t size)
+{
+	static const uint8_t mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (t->valid > 1)
+		return fmt_snprintf(why, size, "has valid %u (0 or 1)", t->valid), false;
+	if (!t->valid) {
+		if (t->year || t->month || t->day || t->hour || t->minute || t->second || t->daylight || t->nanosecond ||
+		    t->timezone)
+			return fmt_snprintf(why, size, "is marked not set but holds a time"), false;
+		return true;
+	}
+	if (t->year < 1900 || t->year > 9999)
+		return fmt_snprintf(why, size, "has year %u (1900 to 9999)", t->year), false;
+	if (t->month < 1 || t->month > 12)
+		return fmt_snprintf(why, size, "has month %u (1 to 12)", t->month), false;
+	bool leap = (t->year % 4 == 0 && t->year % 100 != 0) || t->year % 400 == 0;
+	unsigned last = mdays[t->month - 1] + (t->month == 2 && leap);
+	if (t->day < 1 || t->day > last)
+		return fmt_snprintf(why, size, "has day %u (1 to %u in %04u-%02u)", t->day, last, t->year, t->month), false;
+	if (t->hour > 23)
+		return fmt_snprintf(why, size, "has hour %u (0 to 23)", t->hour), false;
+	if (t->minute > 59)
+		return fmt_snprintf(why, size, "has minute %u (0 to 59)", t->minute), false;
+	if (t->second > 59)
+		return fmt_snprintf(why, size, "has second %u (0 to 59)", t->second), false;
+	if (t->nanosecond > 999999999)
+		return fmt_snprintf(why, size, "has nanosecond %u (0 to 999999999)", t->nanosecond), false;
+	if ((t->timezone < -1440 || t->timezone > 1440) && t->timezone != 2047)
+		return fmt_snprintf(why, size, "has timezone %d (-1440 to 1440, or 2047)", t->timezone), false;
+	if (t->daylight > 3)
+		return fmt_snprintf(why, size, "has daylight %u (0 to 3)", t->daylight), false;
+	return true;
+}
+
+bool rec_time_ok(const struct rec_time *t)
+{
+	char why[80];
+
+	return time_check(t, why, sizeof(why));
+}
+
+void rec_time_text(const struct rec_time *t, char *buf, size_t size)
+{
+	fmt_snprintf(buf, size, "%04u-%02u-%02u %02u:%02u:%02u", t->year, t->month, t->day, t->hour, t->minute,
+		     t->second);
+}
+
 /* ---- decoding ---- */
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
@@ -299,6 +359,12 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 			FAIL("%sfield '%s' is %zu bytes long, at most %zu", where, f->name, len, f->size - 1);
 		if (memchr(v, 0, len))
 			FAIL("%sfield '%s' has a NUL byte inside", where, f->name);
+		/* Reports print text as it is: an ESC sequence, a CR or LF, or
+		 * a byte the terminal takes for UTF-8 would act on the screen
+		 * or split a row. The writer never stores one. */
+		for (size_t i = 0; i < len; i++)
+			if (!rec_printable(v[i]))
+				FAIL("%sfield '%s' has byte 0x%02x at offset %zu: not printable ASCII", where, f->name, v[i], i);
 		memcpy(dst, v, len);
 		dst[len] = '\0';
 		break;
@@ -314,6 +380,9 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 		t->nanosecond = (uint32_t)get_le(v + 8, 4);
 		t->timezone = (int16_t)get_le(v + 12, 2);
 		t->valid = v[14];
+		char why[80];
+		if (!time_check(t, why, sizeof(why)))
+			FAIL("%sfield '%s' %s", where, f->name, why);
 		break;
 	}
 	case T_BUSY: {
@@ -330,7 +399,7 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 	}
 	case T_EVENT:
 		memset(dst, 0, sizeof(struct rec_event));
-		return get_fields(v, len, event_fields, NFIELDS(event_fields), dst, "event: ", err, errsize);
+		return get_fields(v, len, event_fields, NFIELDS(event_fields), dst, where, err, errsize);
 	}
 	return UNC_OK;
 }
@@ -366,7 +435,10 @@ static enum unc_status get_fields(const uint8_t *p, size_t len, const struct fie
 			uint32_t *count = (uint32_t *)(base + f->count_off);
 			if (*count >= f->max)
 				FAIL("%stoo many '%s' fields (at most %zu)", where, f->name, f->max);
-			if ((st = get_one(f, p + at, flen, base + f->off + *count * elem_size(f->type), where, err, errsize)))
+			char w[24]; /* errors inside an event name it */
+			fmt_snprintf(w, sizeof(w), "event %u: ", *count);
+			if ((st = get_one(f, p + at, flen, base + f->off + *count * elem_size(f->type),
+					  f->type == T_EVENT ? w : where, err, errsize)))
 				return st;
 			++*count;
 		} else if (f) {

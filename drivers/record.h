@@ -95,6 +95,19 @@ struct rec {
 	struct run_extras x;
 };
 
+/* Whether a time is one EFI_TIME can hold (each field in its range, the
+ * day within its month), or not set at all (valid 0, all zero). The
+ * decoder refuses any other; the writer stores no other. */
+bool rec_time_ok(const struct rec_time *t);
+/* "YYYY-MM-DD hh:mm:ss" */
+void rec_time_text(const struct rec_time *t, char *buf, size_t size);
+
+/* The only bytes a record's text may hold: printable ASCII. */
+static inline bool rec_printable(uint8_t c)
+{
+	return c >= 0x20 && c <= 0x7e;
+}
+
 /* An interval sample: the time since the start and every event's running
  * totals then (the report takes the difference of two). */
 struct rec_sample {

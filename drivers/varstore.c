@@ -47,21 +47,98 @@ static uint32_t get32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Deletes NAME.0001, NAME.0002, ... up to the first that is absent. */
-static unsigned delete_chunks(const struct varstore *vs, const char *name, unsigned from)
+/* NAME.nnnn: NAME into base and nnnn into *ret_k; false for any other name,
+ * and for a chunk of a name no record can have. */
+static bool chunk_of(const char *name, char *base, unsigned *ret_k)
+{
+	if (!var_is_chunk(name))
+		return false;
+	size_t n = strlen(name) - 5;
+	if (n >= VAR_NAME_MAX)
+		return false;
+	memcpy(base, name, n);
+	base[n] = '\0';
+	*ret_k = 0;
+	for (size_t i = n + 1; i < n + 5; i++)
+		*ret_k = *ret_k * 10 + (unsigned)(name[i] - '0');
+	return var_name_ok(base);
+}
+
+/* Calls fn for every name under the GUID. Nothing is written meanwhile: a
+ * store's walk is undefined once its variables change. */
+static enum unc_status walk(const struct varstore *vs, void (*fn)(void *ctx, const char *name), void *ctx, char *err,
+			    size_t errsize)
+{
+	char name[VAR_NAME_MAX + 8] = "";
+	enum unc_status st;
+
+	while ((st = vs->next(vs->ctx, name, sizeof(name))) == UNC_OK)
+		fn(ctx, name);
+	if (st != UNC_E_NOT_FOUND)
+		FAIL(st, "cannot read the names of the variables: %s", unc_strerror(st));
+	return UNC_OK;
+}
+
+/* The chunks NAME.nnnn of one name, by nnnn (0000 to 9999). */
+struct chunk_set {
+	const char *name;
+	uint8_t has[(VAR_MAX_CHUNKS + 8) / 8];
+	unsigned n;
+};
+
+static bool chunk_in(const struct chunk_set *c, unsigned k)
+{
+	return c->has[k / 8] >> (k % 8) & 1;
+}
+
+static void chunk_seen(void *ctx, const char *name)
+{
+	struct chunk_set *c = ctx;
+	char base[VAR_NAME_MAX];
+	unsigned k;
+
+	if (chunk_of(name, base, &k) && !strcmp(base, c->name) && !chunk_in(c, k)) {
+		c->has[k / 8] |= (uint8_t)(1u << (k % 8));
+		c->n++;
+	}
+}
+
+/* Every chunk of name there is, wherever the gaps are. */
+static enum unc_status find_chunks(const struct varstore *vs, const char *name, struct chunk_set *ret, char *err,
+				   size_t errsize)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->name = name;
+	return walk(vs, chunk_seen, ret, err, errsize);
+}
+
+/* Deletes the chunks of c; the first that cannot be deleted is named in
+ * err as "cannot delete WHAT NAME.nnnn: why TAIL". */
+static enum unc_status delete_chunks(const struct varstore *vs, const struct chunk_set *c, const char *what,
+				     const char *tail, char *err, size_t errsize)
 {
 	char cn[VAR_NAME_MAX + 8];
-	unsigned n = 0;
-	size_t len;
+	enum unc_status st;
 
-	for (unsigned k = from; k <= VAR_MAX_CHUNKS; k++) {
-		chunk_name(cn, sizeof(cn), name, k);
-		if (vs->get(vs->ctx, cn, NULL, 0, &len) == UNC_E_NOT_FOUND)
-			break;
-		vs->set(vs->ctx, cn, NULL, 0);
-		n++;
+	for (unsigned k = 0; k <= VAR_MAX_CHUNKS; k++) {
+		if (!chunk_in(c, k))
+			continue;
+		chunk_name(cn, sizeof(cn), c->name, k);
+		if ((st = vs->set(vs->ctx, cn, NULL, 0)))
+			FAIL(st, "cannot delete %s%s: %s%s", what, cn, unc_strerror(st), tail);
 	}
-	return n;
+	return UNC_OK;
+}
+
+/* Deletes NAME.0001 to NAME.upto, which this writer has just written. */
+static void delete_written(const struct varstore *vs, const char *name, size_t upto)
+{
+	char cn[VAR_NAME_MAX + 8];
+
+	for (size_t k = 1; k <= upto; k++) {
+		chunk_name(cn, sizeof(cn), name, (unsigned)k);
+		vs->set(vs->ctx, cn, NULL, 0);
+	}
 }
 
 enum unc_status var_save(const struct varstore *vs, const char *name, const uint8_t *data, size_t len,
@@ -91,23 +168,28 @@ enum unc_status var_save(const struct varstore *vs, const char *name, const uint
 	uint64_t need = len + (nchunks ? VAR_INDEX_SIZE : 0) + (nchunks + 1) * (name_bytes + 64);
 
 	/* Refuse up front what cannot fit even once the old record of this
-	 * name is gone; the old record then stays. */
+	 * name, and every chunk of that name, is gone; the old record then
+	 * stays. */
+	struct chunk_set oldc;
+	if ((st = find_chunks(vs, name, &oldc, err, errsize)))
+		return st;
 	uint64_t old = 0;
 	size_t n;
 	if (vs->get(vs->ctx, name, NULL, 0, &n) != UNC_E_NOT_FOUND)
 		old += n;
-	for (unsigned k = 1; k <= VAR_MAX_CHUNKS; k++) {
+	for (unsigned k = 0; k <= VAR_MAX_CHUNKS; k++) {
 		chunk_name(cn, sizeof(cn), name, k);
-		if (vs->get(vs->ctx, cn, NULL, 0, &n) == UNC_E_NOT_FOUND)
-			break;
-		old += n;
+		if (chunk_in(&oldc, k) && vs->get(vs->ctx, cn, NULL, 0, &n) != UNC_E_NOT_FOUND)
+			old += n;
 	}
 	if (need > remaining + old)
 		FAIL(UNC_E_NO_MEMORY, "the variable store has %lu bytes free; the record needs about %lu: not stored",
 		     (unsigned long)remaining, (unsigned long)need);
 	/* The old record goes first, its index before its chunks. */
-	vs->set(vs->ctx, name, NULL, 0);
-	delete_chunks(vs, name, 1);
+	if ((st = vs->set(vs->ctx, name, NULL, 0)))
+		FAIL(st, "cannot delete the old %s: %s; not stored", name, unc_strerror(st));
+	if ((st = delete_chunks(vs, &oldc, "the old ", "; not stored", err, errsize)))
+		return st;
 	*ret_chunks = (unsigned)nchunks;
 	if (!nchunks) {
 		if ((st = vs->set(vs->ctx, name, data, len)))
@@ -118,10 +200,10 @@ enum unc_status var_save(const struct varstore *vs, const char *name, const uint
 		size_t off = k * per, n = len - off < per ? len - off : per;
 		chunk_name(cn, sizeof(cn), name, (unsigned)k + 1);
 		if ((st = vs->set(vs->ctx, cn, data + off, n))) {
-			unsigned gone = delete_chunks(vs, name, 1);
-			FAIL(st, "the variable store is full after %zu of %zu chunks (%s); the %u written were deleted, "
+			delete_written(vs, name, k);
+			FAIL(st, "the variable store is full after %zu of %zu chunks (%s); the %zu written were deleted, "
 				 "nothing is stored",
-			     k, nchunks, unc_strerror(st), gone);
+			     k, nchunks, unc_strerror(st), k);
 		}
 	}
 	uint8_t index[VAR_INDEX_SIZE];
@@ -131,11 +213,21 @@ enum unc_status var_save(const struct varstore *vs, const char *name, const uint
 	le32(index + 12, (uint32_t)nchunks);
 	le32(index + 16, crc32_ieee(data, len));
 	if ((st = vs->set(vs->ctx, name, index, sizeof(index)))) {
-		delete_chunks(vs, name, 1);
+		delete_written(vs, name, nchunks);
 		FAIL(st, "cannot write the index variable %s (%s); its chunks were deleted, nothing is stored", name,
 		     unc_strerror(st));
 	}
 	return UNC_OK;
+}
+
+static enum unc_status read_failed(const struct varstore *vs, const char *name, enum unc_status st, char *err,
+				   size_t errsize)
+{
+	const char *why = vs->why ? vs->why(vs->ctx) : NULL;
+
+	if (why)
+		FAIL(st, "%s", why);
+	FAIL(st, "cannot read %s: %s", name, unc_strerror(st));
 }
 
 enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *buf, size_t cap, size_t *ret_len,
@@ -148,12 +240,17 @@ enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *b
 	if (!var_name_ok(name))
 		FAIL(UNC_E_INVALID, "bad variable name '%s' (1 to 24 letters, digits, '_' or '-')", name);
 	st = vs->get(vs->ctx, name, buf, cap, &len);
-	if (st == UNC_E_NOT_FOUND)
+	if (st == UNC_E_NOT_FOUND) {
+		struct chunk_set c;
+		if (!find_chunks(vs, name, &c, err, errsize) && c.n)
+			FAIL(st, "no stored record named %s; %u orphan chunk%s %s.nnnn %s left, `var delete %s` removes %s",
+			     name, c.n, c.n == 1 ? "" : "s", name, c.n == 1 ? "is" : "are", name, c.n == 1 ? "it" : "them");
 		FAIL(st, "no stored record named %s", name);
+	}
 	if (st == UNC_E_RANGE)
 		FAIL(st, "%s holds %zu bytes; at most %zu can be read", name, len, cap);
 	if (st)
-		FAIL(st, "cannot read %s: %s", name, unc_strerror(st));
+		return read_failed(vs, name, st, err, errsize);
 	if (len < 4 || get32(buf) != VAR_INDEX_MAGIC) {
 		*ret_len = len;
 		return UNC_OK; /* a record in one variable */
@@ -175,7 +272,7 @@ enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *b
 		if (st == UNC_E_RANGE)
 			FAIL(UNC_E_INVALID, "chunk %s runs past the %u bytes the index announces", cn, total);
 		if (st)
-			FAIL(st, "cannot read %s: %s", cn, unc_strerror(st));
+			return read_failed(vs, cn, st, err, errsize);
 		if (n == 0)
 			FAIL(UNC_E_INVALID, "chunk %s is empty", cn);
 		at += n;
@@ -188,15 +285,105 @@ enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *b
 	return UNC_OK;
 }
 
-enum unc_status var_delete(const struct varstore *vs, const char *name, char *err, size_t errsize)
+enum unc_status var_delete(const struct varstore *vs, const char *name, bool *ret_record, unsigned *ret_chunks,
+			   char *err, size_t errsize)
 {
+	struct chunk_set c;
+	enum unc_status st;
 	size_t len;
 
+	*ret_record = false;
+	*ret_chunks = 0;
 	if (!var_name_ok(name))
 		FAIL(UNC_E_INVALID, "bad variable name '%s' (1 to 24 letters, digits, '_' or '-')", name);
-	if (vs->get(vs->ctx, name, NULL, 0, &len) == UNC_E_NOT_FOUND && delete_chunks(vs, name, 1) == 0)
+	if ((st = find_chunks(vs, name, &c, err, errsize)))
+		return st;
+	bool record = vs->get(vs->ctx, name, NULL, 0, &len) != UNC_E_NOT_FOUND;
+	if (!record && !c.n)
 		FAIL(UNC_E_NOT_FOUND, "no stored record named %s", name);
-	vs->set(vs->ctx, name, NULL, 0);
-	delete_chunks(vs, name, 1);
+	/* The index first: a delete cut short then leaves chunks that
+	 * var_entries still finds, never an index without its chunks. */
+	if (record && (st = vs->set(vs->ctx, name, NULL, 0)))
+		FAIL(st, "cannot delete %s: %s", name, unc_strerror(st));
+	*ret_record = record;
+	if ((st = delete_chunks(vs, &c, "", "", err, errsize)))
+		return st;
+	*ret_chunks = c.n;
 	return UNC_OK;
+}
+
+struct entries {
+	struct var_entry *e;
+	size_t max, n;
+	bool full;
+};
+
+static void entry_seen(void *ctx, const char *name)
+{
+	struct entries *x = ctx;
+	char base[VAR_NAME_MAX];
+	unsigned k;
+	bool chunk = chunk_of(name, base, &k);
+
+	if (!chunk) {
+		if (!var_name_ok(name))
+			return;
+		fmt_snprintf(base, sizeof(base), "%s", name);
+	}
+	size_t i = 0;
+	while (i < x->n && strcmp(x->e[i].name, base))
+		i++;
+	if (i == x->n) {
+		if (x->n == x->max) {
+			x->full = true;
+			return;
+		}
+		x->e[x->n] = (struct var_entry){ .present = false };
+		fmt_snprintf(x->e[x->n++].name, sizeof(x->e[0].name), "%s", base);
+	}
+	if (chunk)
+		x->e[i].chunks++;
+	else
+		x->e[i].present = true;
+}
+
+enum unc_status var_entries(const struct varstore *vs, struct var_entry *ret, size_t max, size_t *ret_n, char *err,
+			    size_t errsize)
+{
+	struct entries x = { ret, max, 0, false };
+	enum unc_status st;
+
+	*ret_n = 0;
+	if ((st = walk(vs, entry_seen, &x, err, errsize)))
+		return st;
+	if (x.full)
+		FAIL(UNC_E_NO_MEMORY, "more than %zu record names under the GUID", max);
+	*ret_n = x.n;
+	return UNC_OK;
+}
+
+unsigned var_orphans(const struct varstore *vs, const struct var_entry *e)
+{
+	uint8_t index[VAR_INDEX_SIZE];
+	char cn[VAR_NAME_MAX + 8];
+	unsigned claimed = 0;
+	size_t len;
+
+	if (!e->chunks)
+		return 0;
+	if (e->present) {
+		enum unc_status st = vs->get(vs->ctx, e->name, index, sizeof(index), &len);
+		if (st != UNC_OK && st != UNC_E_RANGE)
+			return 0; /* NAME cannot be read: which chunks it claims is unknown */
+		bool is_index = st == UNC_OK && len == VAR_INDEX_SIZE && get32(index) == VAR_INDEX_MAGIC;
+		if (is_index && get32(index + 4) != 1)
+			return 0; /* an index of a layout this reader does not know */
+		uint32_t count = is_index ? get32(index + 12) : 0;
+		for (uint32_t k = 1; k <= count && k <= VAR_MAX_CHUNKS && claimed < e->chunks; k++) {
+			chunk_name(cn, sizeof(cn), e->name, k);
+			if (vs->get(vs->ctx, cn, NULL, 0, &len) != UNC_E_NOT_FOUND)
+				claimed++;
+		}
+	}
+	return e->chunks - claimed;
 }

@@ -5,7 +5,13 @@
  * ("UNCX", u16 version, u16 0, u32 total length, u32 chunk count, u32 CRC-32
  * of the whole record). NAME is deleted first and written last, so a reader
  * never sees a half-written set. Everything lives under the project's own
- * vendor GUID; the store below sees names only. */
+ * vendor GUID; the store below sees names only.
+ *
+ * A store or delete cut short (a reset, a full store) can leave chunks
+ * that no index claims. Overwriting and deleting NAME therefore remove
+ * every NAME.nnnn under the GUID, found by walking all the names, not
+ * only NAME.0001 up to the first one missing; `var list` shows the rest
+ * as orphan chunks. */
 #ifndef UNC_VARSTORE_H
 #define UNC_VARSTORE_H
 
@@ -19,6 +25,7 @@
 #define VAR_INDEX_MAGIC  0x58434E55u /* "UNCX" */
 #define VAR_INDEX_SIZE   20
 #define VAR_MAX_CHUNKS   9999
+#define VAR_LIST_MAX     1024 /* record names a listing handles */
 
 struct varstore {
 	/* UNC_E_NOT_FOUND when absent; UNC_E_RANGE when cap is too small
@@ -26,11 +33,16 @@ struct varstore {
 	enum unc_status (*get)(void *ctx, const char *name, uint8_t *buf, size_t cap, size_t *ret_len);
 	/* len 0 deletes (absent is fine). UNC_E_NO_MEMORY when the store is full. */
 	enum unc_status (*set)(void *ctx, const char *name, const uint8_t *buf, size_t len);
-	/* Names under the project's GUID: "" starts; UNC_E_NOT_FOUND ends. */
+	/* Names under the project's GUID: "" starts; UNC_E_NOT_FOUND ends;
+	 * any other status is a walk that failed. Nothing may be written
+	 * during a walk. */
 	enum unc_status (*next)(void *ctx, char *name, size_t size);
 	/* The largest variable (name and data) and the space left, in bytes. */
 	enum unc_status (*query)(void *ctx, uint64_t *ret_max_var, uint64_t *ret_remaining);
 	void *ctx;
+	/* Optional: why the last get failed, in words naming what it read
+	 * (NULL: the status says it all). */
+	const char *(*why)(void *ctx);
 };
 
 /* A valid record name: 1 to 24 letters, digits, '_' or '-'. */
@@ -44,14 +56,37 @@ bool var_name_ok(const char *name);
 enum unc_status var_save(const struct varstore *vs, const char *name, const uint8_t *data, size_t len,
 			 size_t chunk_max, unsigned *ret_chunks, char *err, size_t errsize);
 
-/* Loads a record (reassembling chunks) into buf. */
+/* Loads a record (reassembling chunks) into buf. When NAME is absent but
+ * chunks of it are left, err says how many. */
 enum unc_status var_load(const struct varstore *vs, const char *name, uint8_t *buf, size_t cap, size_t *ret_len,
 			 char *err, size_t errsize);
 
-/* Deletes a record and its chunks; UNC_E_NOT_FOUND when there is none. */
-enum unc_status var_delete(const struct varstore *vs, const char *name, char *err, size_t errsize);
+/* Deletes a record and every chunk NAME.nnnn there is, the index first;
+ * says whether NAME itself was there and how many chunks went.
+ * UNC_E_NOT_FOUND when there is neither. */
+enum unc_status var_delete(const struct varstore *vs, const char *name, bool *ret_record, unsigned *ret_chunks,
+			   char *err, size_t errsize);
 
 /* Whether a variable name is a chunk (NAME.nnnn), not a record. */
 bool var_is_chunk(const char *name);
+
+/* What the store holds under one record name. */
+struct var_entry {
+	char name[VAR_NAME_MAX];
+	bool present;    /* the variable NAME itself */
+	unsigned chunks; /* variables NAME.nnnn, whatever nnnn */
+};
+
+/* Walks the names once and groups them by record name, in the order first
+ * seen; names that are neither a record's nor a chunk's are left out.
+ * Fails, saying why, when the walk fails or more than max names are
+ * found. */
+enum unc_status var_entries(const struct varstore *vs, struct var_entry *ret, size_t max, size_t *ret_n, char *err,
+			    size_t errsize);
+
+/* How many of e's chunks no record claims: all of them when NAME is
+ * absent or is a whole record, else those outside NAME.0001 to the count
+ * its index gives. */
+unsigned var_orphans(const struct varstore *vs, const struct var_entry *e);
 
 #endif

@@ -352,7 +352,6 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 
 static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *env, struct out *out, struct out *err)
 {
-	static char name[VAR_NAME_MAX + 8];
 	char msg[240];
 	enum unc_status st;
 
@@ -362,11 +361,18 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 	}
 	const struct varstore *vs = env->vars;
 	if (cmd->verb == CLI_VAR_DELETE) {
-		if ((st = var_delete(vs, cmd->var_name, msg, sizeof(msg)))) {
+		bool record;
+		unsigned chunks;
+		if ((st = var_delete(vs, cmd->var_name, &record, &chunks, msg, sizeof(msg)))) {
 			out_printf(err, "uncore: error: %s\n", msg);
 			return st;
 		}
-		out_printf(out, "deleted %s\n", cmd->var_name);
+		if (!record)
+			out_printf(out, "deleted %s: %u orphan chunk%s\n", cmd->var_name, chunks, chunks == 1 ? "" : "s");
+		else if (chunks)
+			out_printf(out, "deleted %s and its %u chunk%s\n", cmd->var_name, chunks, chunks == 1 ? "" : "s");
+		else
+			out_printf(out, "deleted %s\n", cmd->var_name);
 		return UNC_OK;
 	}
 	size_t cap = 16u << 20, len;
@@ -384,29 +390,49 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 		env->free(buf);
 		return st;
 	}
-	/* list: every record under our GUID, chunks folded into their record */
+	/* list: every record under our GUID, chunks folded into their record;
+	 * chunks that no record claims (a store or delete cut short) shown as
+	 * orphans, so that `var delete NAME` can be asked to remove them */
 	struct rec *r = &the_rec;
-	unsigned n = 0;
-	name[0] = '\0';
-	out_printf(out, "%-24s %10s  %-8s %-19s  %s\n", "name", "bytes", "command", "stored", "events");
-	while ((st = vs->next(vs->ctx, name, sizeof(name))) == UNC_OK) {
-		if (var_is_chunk(name) || !var_name_ok(name))
-			continue;
-		n++;
-		if (var_load(vs, name, buf, cap, &len, msg, sizeof(msg)) ||
-		    rec_decode(buf, len, r, NULL, NULL, msg, sizeof(msg))) {
-			out_printf(out, "%-24s %10s  unreadable: %s\n", name, "-", msg);
-			continue;
-		}
-		char when[24] = "-";
-		if (r->time.valid)
-			fmt_snprintf(when, sizeof(when), "%04u-%02u-%02u %02u:%02u:%02u", r->time.year, r->time.month, r->time.day,
-				     r->time.hour, r->time.minute, r->time.second);
-		out_printf(out, "%-24s %10zu  %-8s %-19s  %u\n", name, len, r->command, when, r->nevents);
+	size_t max = VAR_LIST_MAX, count;
+	struct var_entry *e = env->alloc(max * sizeof(*e));
+	if (!e) {
+		env->free(buf);
+		out_printf(err, "uncore: error: out of memory\n");
+		return UNC_E_NO_MEMORY;
 	}
-	env->free(buf);
+	if ((st = var_entries(vs, e, max, &count, msg, sizeof(msg)))) {
+		out_printf(err, "uncore: error: %s\n", msg);
+		goto done;
+	}
+	unsigned n = 0, orphaned = 0;
+	out_printf(out, "%-24s %10s  %-8s %-19s  %s\n", "name", "bytes", "command", "stored", "events");
+	for (size_t i = 0; i < count; i++) {
+		if (e[i].present) {
+			n++;
+			if (var_load(vs, e[i].name, buf, cap, &len, msg, sizeof(msg)) ||
+			    rec_decode(buf, len, r, NULL, NULL, msg, sizeof(msg))) {
+				out_printf(out, "%-24s %10s  unreadable: %s\n", e[i].name, "-", msg);
+			} else {
+				char when[24] = "-";
+				if (r->time.valid)
+					rec_time_text(&r->time, when, sizeof(when));
+				out_printf(out, "%-24s %10zu  %-8s %-19s  %u\n", e[i].name, len, r->command, when, r->nevents);
+			}
+		}
+		unsigned orphans = var_orphans(vs, &e[i]);
+		if (orphans) {
+			out_printf(out, "%s (orphan chunks: %u)\n", e[i].name, orphans);
+			orphaned++;
+		}
+	}
 	out_printf(out, "%u record%s (vendor GUID " UNC_VAR_GUID_TEXT ")\n", n, n == 1 ? "" : "s");
-	return st == UNC_E_NOT_FOUND ? UNC_OK : st;
+	if (orphaned)
+		out_printf(out, "orphan chunks are what a store or delete cut short left behind; `var delete NAME` removes them\n");
+done:
+	env->free(e);
+	env->free(buf);
+	return st;
 }
 
 struct stat_ctx {

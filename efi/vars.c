@@ -54,23 +54,51 @@ static enum unc_status v_set(void *ctx, const char *name, const uint8_t *buf, si
 	return status_of(s);
 }
 
+/* The walk's current name: a static buffer, or a larger one from the pool
+ * once a longer name turned up (freed when the walk ends). */
+static CHAR16 name_first[128];
+static CHAR16 *wname = name_first;
+static UINTN wsize = sizeof(name_first);
+
+static void walk_end(void)
+{
+	if (wname != name_first)
+		efi_free(wname);
+	wname = name_first;
+	wsize = sizeof(name_first);
+}
+
 /* Walks every variable and keeps ours; the names of others are never
- * handed on, and nothing outside the GUID is ever written. */
+ * handed on, and nothing outside the GUID is ever written. A name longer
+ * than the buffer (someone else's, say) makes GetNextVariableName return
+ * EFI_BUFFER_TOO_SMALL with the size it needs: the buffer grows to that
+ * size, keeping the current name (the walk's position), and the call is
+ * made again. */
 static enum unc_status v_next(void *ctx, char *name, size_t size)
 {
-	static CHAR16 wname[512];
 	static EFI_GUID g;
 
 	(void)ctx;
-	if (!name[0])
+	if (!name[0]) {
+		walk_end();
 		wname[0] = 0;
+	}
 	for (;;) {
-		UINTN n = sizeof(wname);
+		UINTN n = wsize;
 		EFI_STATUS s = RT->GetNextVariableName(&n, wname, &g);
-		if (s == EFI_NOT_FOUND)
-			return UNC_E_NOT_FOUND;
-		if (EFI_ERROR(s))
-			return status_of(s);
+		if (s == EFI_BUFFER_TOO_SMALL && n > wsize) {
+			CHAR16 *grown = efi_alloc(n);
+			if (!grown)
+				return UNC_E_NO_MEMORY;
+			CopyMem(grown, wname, wsize);
+			walk_end();
+			wname = grown, wsize = n;
+			continue;
+		}
+		if (EFI_ERROR(s)) {
+			walk_end();
+			return status_of(s); /* EFI_NOT_FOUND: the end */
+		}
 		if (CompareGuid(&g, &guid) != 0)
 			continue;
 		size_t i = 0;
@@ -92,7 +120,7 @@ static enum unc_status v_query(void *ctx, uint64_t *ret_max_var, uint64_t *ret_r
 	return status_of(s);
 }
 
-const struct varstore efi_varstore = { v_get, v_set, v_next, v_query, NULL };
+const struct varstore efi_varstore = { v_get, v_set, v_next, v_query, NULL, NULL };
 
 enum unc_status efi_write_file(void *ctx, const char *path, const void *data, size_t len, char *err, size_t errsize)
 {

@@ -56,9 +56,10 @@ __attribute__((format(printf, 1, 2))) static int bad_usage(const char *fmt, ...)
 
 static uint8_t *slurp(const char *path, size_t *ret_len, char *err, size_t errsize)
 {
-	FILE *f = fopen(path, "rb");
+	char why[100];
+	FILE *f = varsrc_open(path, why, sizeof(why));
 	if (!f) {
-		snprintf(err, errsize, "cannot open: %s", strerror(errno));
+		snprintf(err, errsize, "%s", why);
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -138,10 +139,15 @@ int main(int argc, char **argv)
 		return bad_usage("'%s' and --vars %s: one source at a time", path, image);
 	if (!path && !image)
 		return usage();
-	if (!*sep || strlen(sep) > 7)
-		return die(sep, "bad separator for -x (1 to 7 characters)");
-	if (!var_name_ok(name))
-		return die(name, "bad record name (1 to 24 letters, digits, '_' or '-')");
+	/* bad usage, not bad input: status 2 */
+	if (!*sep || strlen(sep) > 7) {
+		fprintf(stderr, "uncore_decode: bad separator '%s' for -x (1 to 7 characters)\n", sep);
+		return 2;
+	}
+	if (!var_name_ok(name)) {
+		fprintf(stderr, "uncore_decode: bad record name '%s' (1 to 24 letters, digits, '_' or '-')\n", name);
+		return 2;
+	}
 
 	if (image) {
 		if (!(img = slurp(image, &len, err, sizeof(err))))
@@ -156,6 +162,8 @@ int main(int argc, char **argv)
 			return die(path, strerror(errno));
 		if (S_ISDIR(sb.st_mode)) {
 			varsrc_dir(&vs, path);
+		} else if (!S_ISREG(sb.st_mode)) {
+			return die(path, "not a regular file or a directory"); /* a FIFO would wait for a writer */
 		} else {
 			/* one efivarfs file NAME-GUID: its directory holds any chunks */
 			static const char suffix[] = "-" UNC_GUID_TEXT;
@@ -182,16 +190,24 @@ int main(int argc, char **argv)
 	}
 	int rc = 0;
 	if (list) {
-		char n[VAR_NAME_MAX + 8] = "";
 		static struct rec r;
-		while (vs.next(vs.ctx, n, sizeof(n)) == UNC_OK) {
-			if (var_is_chunk(n) || !var_name_ok(n))
-				continue;
-			if (var_load(&vs, n, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-			    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
-				printf("%-24s unreadable: %s\n", n, err);
-			else
-				printf("%-24s %10zu bytes  %-5s %u events\n", n, len, r.command, r.nevents);
+		static struct var_entry e[VAR_LIST_MAX];
+		size_t count;
+		if (var_entries(&vs, e, VAR_LIST_MAX, &count, err, sizeof(err))) {
+			rc = die(image ? image : path, err);
+			count = 0;
+		}
+		for (size_t i = 0; i < count; i++) {
+			if (e[i].present) {
+				if (var_load(&vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+				    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
+					printf("%-24s unreadable: %s\n", e[i].name, err);
+				else
+					printf("%-24s %10zu bytes  %-5s %u events\n", e[i].name, len, r.command, r.nevents);
+			}
+			unsigned orphans = var_orphans(&vs, &e[i]);
+			if (orphans)
+				printf("%s (orphan chunks: %u)\n", e[i].name, orphans);
 		}
 	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
 		   rec_print(&o, buf, len, format, sep, name, err, sizeof(err))) {

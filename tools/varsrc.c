@@ -2,28 +2,68 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../drivers/fmt.h"
+
+FILE *varsrc_open(const char *path, char *why, size_t size)
+{
+	struct stat sb;
+	int fd;
+
+	/* Look before opening: opening a FIFO waits for a writer, and a
+	 * device may do anything. */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fmt_snprintf(why, size, "not a regular file");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) {
+		fmt_snprintf(why, size, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) { /* replaced since the stat */
+		close(fd);
+		fmt_snprintf(why, size, "not a regular file");
+		errno = EINVAL;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		fmt_snprintf(why, size, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
+}
 
 /* ---- efivarfs directory ---- */
 
 static char dir_path[4096];
 static DIR *dir_walk;
+static char d_why[4400]; /* why the last d_get failed */
 
 static enum unc_status d_get(void *ctx, const char *name, uint8_t *buf, size_t cap, size_t *ret_len)
 {
-	char path[4200];
+	char path[4200], why[100];
 	uint8_t attr[4];
 
 	(void)ctx;
+	d_why[0] = '\0';
 	fmt_snprintf(path, sizeof(path), "%s/%s-%s", dir_path, name, UNC_GUID_TEXT);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return errno == ENOENT ? UNC_E_NOT_FOUND : UNC_E_DEVICE;
+	FILE *f = varsrc_open(path, why, sizeof(why));
+	if (!f && errno == ENOENT)
+		return UNC_E_NOT_FOUND;
+	if (!f) {
+		fmt_snprintf(d_why, sizeof(d_why), "%s-%s: %s", name, UNC_GUID_TEXT, why);
+		return UNC_E_DEVICE;
+	}
 	if (fread(attr, 1, 4, f) != 4) { /* efivarfs: the attributes come first */
 		fclose(f);
+		fmt_snprintf(d_why, sizeof(d_why), "%s-%s: shorter than the 4-byte attribute prefix", name, UNC_GUID_TEXT);
 		return UNC_E_INVALID;
 	}
 	fseek(f, 0, SEEK_END);
@@ -78,10 +118,16 @@ static enum unc_status ro_query(void *ctx, uint64_t *max_var, uint64_t *remainin
 	return UNC_E_UNSUPPORTED;
 }
 
+static const char *d_failed(void *ctx)
+{
+	(void)ctx;
+	return d_why[0] ? d_why : NULL;
+}
+
 void varsrc_dir(struct varstore *vs, const char *dir)
 {
 	fmt_snprintf(dir_path, sizeof(dir_path), "%s", dir);
-	*vs = (struct varstore){ d_get, ro_set, d_next, ro_query, NULL };
+	*vs = (struct varstore){ d_get, ro_set, d_next, ro_query, NULL, d_failed };
 }
 
 /* ---- OVMF VARS image ---- */
@@ -160,16 +206,32 @@ enum unc_status varsrc_image(struct varstore *vs, const uint8_t *img, size_t len
 	if (store < 28 || store > len - hdr)
 		FAIL("VARS image: variable store of %zu bytes does not fit the %zu-byte image", store, len);
 	size_t at = hdr + 28, end = hdr + store;
-	while (at + 60 <= end) {
+	for (;;) {
 		const uint8_t *v = img + at;
-		if (le(v, 2) != 0x55AA)
-			break; /* the end of the variables written so far */
+		if (at + 60 > end || le(v, 2) != 0x55AA) {
+			/* The variables end where erased flash (all 0xff) begins;
+			 * anything else there is damage, not the end. */
+			for (size_t i = at; i < end; i++)
+				if (img[i] != 0xff)
+					FAIL("VARS image: the variable store is corrupt at offset 0x%zx: no variable header "
+					     "(StartId 0x%04x) and not erased",
+					     at, at + 2 <= end ? le(v, 2) : 0xffffu);
+			break;
+		}
 		uint8_t state = v[2];
 		size_t nsize = le(v + 36, 4), dsize = le(v + 40, 4);
+		/* State changes only clear bits 0, 1, 6 and 7 (added, deleted,
+		 * header valid): bits 2 to 5 are set in every state. */
+		if ((state & 0x3C) != 0x3C)
+			FAIL("VARS image: the variable store is corrupt at offset 0x%zx: variable state 0x%02x", at, state);
+		if (nsize < 2 || nsize % 2)
+			FAIL("VARS image: the variable store is corrupt at offset 0x%zx: a name of %zu bytes", at, nsize);
 		if (nsize > end - at - 60 || dsize > end - at - 60 - nsize)
 			FAIL("VARS image: the variable at offset 0x%zx runs past the store", at);
 		const uint8_t *nm = v + 60, *data = nm + nsize;
-		if (state == 0x3F && !memcmp(v + 44, our_guid, 16) && nsize >= 2 && nsize % 2 == 0) {
+		if (state == 0x3F && le(nm + nsize - 2, 2) != 0)
+			FAIL("VARS image: the variable store is corrupt at offset 0x%zx: its name does not end in NUL", at);
+		if (state == 0x3F && !memcmp(v + 44, our_guid, 16)) {
 			if (nvars == MAX_VARS)
 				FAIL("VARS image: more than %d variables of ours", MAX_VARS);
 			struct img_var *x = &vars[nvars];
@@ -185,6 +247,6 @@ enum unc_status varsrc_image(struct varstore *vs, const uint8_t *img, size_t len
 		}
 		at += (60 + nsize + dsize + 3) & ~(size_t)3;
 	}
-	*vs = (struct varstore){ i_get, ro_set, i_next, ro_query, NULL };
+	*vs = (struct varstore){ i_get, ro_set, i_next, ro_query, NULL, NULL };
 	return UNC_OK;
 }

@@ -7,9 +7,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "../drivers/varstore.h"
 
 #define UNC_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
+
+/* Opens path for reading if it is a regular file, without waiting (a FIFO
+ * would wait for a writer forever). Else NULL, errno set (ENOENT: absent)
+ * and why in words. */
+FILE *varsrc_open(const char *path, char *why, size_t size);
 
 /* A directory of efivarfs files, NAME-GUID, each a 4-byte attribute
  * prefix followed by the data. */

@@ -22,15 +22,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t mode = data[0];
 	data++, size--;
 	if (mode & 1) {
-		/* a VARS image, then every record found in it */
+		/* a VARS image, then every record found in it and its orphan
+		 * chunks, as --list walks them */
 		if (varsrc_image(&vs, data, size, err, sizeof(err)))
 			return 0;
-		char name[VAR_NAME_MAX + 8] = "";
+		static struct var_entry e[VAR_LIST_MAX];
 		static uint8_t buf[1 << 16];
-		size_t len;
-		while (vs.next(vs.ctx, name, sizeof(name)) == UNC_OK)
-			if (!var_load(&vs, name, buf, sizeof(buf), &len, err, sizeof(err)))
+		size_t n, len;
+		if (var_entries(&vs, e, VAR_LIST_MAX, &n, err, sizeof(err)))
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			if (var_orphans(&vs, &e[i]) > e[i].chunks)
+				abort(); /* more orphans than chunks */
+			if (!var_load(&vs, e[i].name, buf, sizeof(buf), &len, err, sizeof(err)))
 				;
+		}
 		return 0;
 	}
 	if (mode & 2) {

@@ -45,6 +45,8 @@ static enum unc_status f_set(void *ctx, const char *name, const uint8_t *buf, si
 	int i = find(f, name);
 
 	if (len == 0) {
+		if (f->fail_delete && !strcmp(name, f->fail_delete))
+			return UNC_E_DEVICE;
 		if (i >= 0) {
 			free(f->v[i].data);
 			f->v[i] = f->v[--f->n];
@@ -80,7 +82,9 @@ static enum unc_status f_next(void *ctx, char *name, size_t size)
 	struct fake_vars *f = ctx;
 
 	if (!name[0])
-		walk = 0;
+		walk = 0, f->nexts = 0;
+	if (++f->nexts == f->next_fail_at)
+		return f->next_fail;
 	if (walk >= f->n)
 		return UNC_E_NOT_FOUND;
 	strncpy(name, f->v[walk++].name, size - 1);
@@ -102,7 +106,7 @@ void fake_vars_init(struct fake_vars *f, size_t max_var, size_t capacity)
 	memset(f, 0, sizeof(*f));
 	f->max_var = max_var;
 	f->capacity = capacity;
-	f->vs = (struct varstore){ f_get, f_set, f_next, f_query, f };
+	f->vs = (struct varstore){ f_get, f_set, f_next, f_query, f, NULL };
 }
 
 void fake_vars_free(struct fake_vars *f)

@@ -13,6 +13,10 @@ struct fake_vars {
 	unsigned n;
 	size_t max_var, capacity; /* a variable's name + data; the whole store */
 	unsigned sets, fail_after; /* fail_after: the Nth write fails as full (0: never) */
+	/* next_fail_at: the Nth call of a walk of the names returns next_fail (0: never) */
+	unsigned nexts, next_fail_at;
+	enum unc_status next_fail;
+	const char *fail_delete; /* deleting this name fails (UNC_E_DEVICE) */
 };
 
 void fake_vars_init(struct fake_vars *f, size_t max_var, size_t capacity);

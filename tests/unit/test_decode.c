@@ -25,7 +25,8 @@ static int run(const char *args)
 {
 	char cmd[1024], path[300];
 
-	snprintf(cmd, sizeof(cmd), "%s %s > %s/out 2>&1", DECODE, args, dir);
+	/* a decoder that hangs is a failure (status 124), not a stuck test */
+	snprintf(cmd, sizeof(cmd), "timeout 10 %s %s > %s/out 2>&1", DECODE, args, dir);
 	int st = system(cmd);
 	snprintf(path, sizeof(path), "%s/out", dir);
 	FILE *f = fopen(path, "r");
@@ -137,6 +138,121 @@ static void efivarfs_sources(void)
 	T_EQ(run(""), 2);
 }
 
+/* A bad separator or record name is bad usage: status 2 (bad input is 1),
+ * one line naming it, nothing read. */
+static void usage_errors_exit_2(void)
+{
+	static const struct {
+		const char *args, *want;
+	} bad[] = {
+		{ "-x '' /nonexistent", "uncore_decode: bad separator '' for -x (1 to 7 characters)\n" },
+		{ "-x 12345678 /nonexistent", "uncore_decode: bad separator '12345678' for -x (1 to 7 characters)\n" },
+		{ "/nonexistent Bad/Name",
+		  "uncore_decode: bad record name 'Bad/Name' (1 to 24 letters, digits, '_' or '-')\n" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		T_EQ(run(bad[i].args), 2);
+		T_STREQ(out, bad[i].want);
+	}
+}
+
+/* A FIFO (or any file that is not a regular one) named like a record is
+ * never opened for reading: that would wait for a writer forever. */
+static void only_regular_files_are_read(void)
+{
+	char path[300], args[700];
+	unsigned chunks;
+	char err[200];
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/fifo/Pipe-" GUID, dir);
+	T_EQ(mkfifo(path, 0644), 0);
+	T_EQ(run(path), 1);
+	snprintf(args, sizeof(args), "uncore_decode: %s: not a regular file or a directory\n", path);
+	T_STREQ(out, args);
+	snprintf(args, sizeof(args), "%s/fifo Pipe", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: Pipe: Pipe-" GUID ": not a regular file\n");
+	snprintf(args, sizeof(args), "--list %s/fifo", dir);
+	T_EQ(run(args), 0);
+	T_STREQ(out, "Pipe                     unreadable: Pipe-" GUID ": not a regular file\n");
+	snprintf(args, sizeof(args), "--vars %s", path);
+	T_EQ(run(args), 1);
+	snprintf(args, sizeof(args), "uncore_decode: %s: not a regular file\n", path);
+	T_STREQ(out, args);
+
+	/* a chunk that is a FIFO */
+	fake_vars_init(&fv, 100000, 1 << 20);
+	T_EQ(var_save(&fv.vs, "Chunked", rec, reclen, 64, &chunks, err, sizeof(err)), UNC_OK);
+	dump("fifo2");
+	fake_vars_free(&fv);
+	snprintf(path, sizeof(path), "%s/fifo2/Chunked.0002-" GUID, dir);
+	T_EQ(unlink(path), 0);
+	T_EQ(mkfifo(path, 0644), 0);
+	snprintf(args, sizeof(args), "%s/fifo2/Chunked-" GUID, dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: Chunked: Chunked.0002-" GUID ": not a regular file\n");
+}
+
+/* Orphan chunks (no index, or past the index's count) are listed. */
+static void orphan_chunks_are_listed(void)
+{
+	char args[600];
+	unsigned chunks, none;
+	char err[200];
+
+	fake_vars_init(&fv, 100000, 1 << 20);
+	T_EQ(var_save(&fv.vs, "Tail", rec, reclen, 64, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(var_save(&fv.vs, "Whole", rec, reclen, 0, &none, err, sizeof(err)), UNC_OK);
+	fv.vs.set(fv.vs.ctx, "Tail", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "Tail.0001", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "Whole.0003", rec, 10);
+	dump("orphans");
+	fake_vars_free(&fv);
+	snprintf(args, sizeof(args), "--list %s/orphans", dir);
+	T_EQ(run(args), 0);
+	char want[100];
+	snprintf(want, sizeof(want), "Tail (orphan chunks: %u)\n", chunks - 1);
+	T_CONTAINS(out, want);
+	T_CONTAINS(out, "Whole (orphan chunks: 1)\n");
+	T_CONTAINS(out, "Whole                          ");
+	snprintf(args, sizeof(args), "%s/orphans Tail", dir);
+	T_EQ(run(args), 1);
+	snprintf(want, sizeof(want), "uncore_decode: Tail: no stored record named Tail; %u orphan chunks", chunks - 1);
+	T_CONTAINS(out, want);
+}
+
+/* A record with text a terminal would obey is refused, not printed. */
+static void control_characters_are_refused(void)
+{
+	static struct rec r;
+	static uint8_t bad[4096];
+	struct rec_buf b = { bad, 0, sizeof(bad), false };
+	char args[600], path[400];
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.command, "stat");
+	strcpy(r.tool, "uncore.efi\r\n0.1.0");
+	r.tsc_hz = 1;
+	rec_begin(&b);
+	rec_put(&b, &r);
+	rec_end(&b);
+	b.p[REC_HEADER_SIZE + 6 + 10] = '\r'; /* the encoder writes '?': spoil it afterwards */
+	b.p[REC_HEADER_SIZE + 6 + 11] = '\n';
+	rec_end(&b);
+	snprintf(path, sizeof(path), "%s/ctl", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/ctl/UncoreResults-" GUID, dir);
+	FILE *f = fopen(path, "wb");
+	fwrite("\7\0\0\0", 1, 4, f);
+	fwrite(bad, 1, b.len, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "%s/ctl", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: UncoreResults: field 'tool' has byte 0x0d at offset 10: not printable ASCII\n");
+}
+
 /* A VARS image made here, in the layout of ../shared/notes/platform.md. */
 static size_t put_var(uint8_t *img, size_t at, const char *name, const uint8_t guid[16], uint8_t state,
 		      const uint8_t *data, size_t len)
@@ -190,6 +306,43 @@ static void vars_image(void)
 	T_EQ(run(args), 0);
 	T_CONTAINS(out, "UncoreResults ");
 
+	/* a variable header that is corrupt: the store is corrupt there, not
+	 * ended (only erased flash, all 0xff, ends it) */
+	static uint8_t bad[sizeof(img)];
+	static const struct {
+		size_t off;
+		uint8_t val;
+		const char *want;
+	} spoil[] = {
+		{ 100, 0x00, "VARS image: the variable store is corrupt at offset 0x64: no variable header (StartId 0x5500) and not erased\n" },
+		{ 102, 0xAA, "VARS image: the variable store is corrupt at offset 0x64: variable state 0xaa\n" },
+		{ 100 + 36, 3, "VARS image: the variable store is corrupt at offset 0x64: a name of 3 bytes\n" },
+	};
+	for (unsigned i = 0; i < sizeof(spoil) / sizeof(spoil[0]); i++) {
+		memcpy(bad, img, sizeof(img));
+		bad[spoil[i].off] = spoil[i].val;
+		f = fopen(path, "wb");
+		fwrite(bad, 1, sizeof(bad), f);
+		fclose(f);
+		snprintf(args, sizeof(args), "--list --vars %s", path);
+		T_EQ(run(args), 1);
+		T_CONTAINS(out, spoil[i].want);
+		T_EQ(strchr(out, '\n'), out + strlen(out) - 1);
+	}
+	memcpy(bad, img, sizeof(img));
+	bad[at + 7] = 0; /* a stray byte after the last variable */
+	f = fopen(path, "wb");
+	fwrite(bad, 1, sizeof(bad), f);
+	fclose(f);
+	snprintf(args, sizeof(args), "--list --vars %s", path);
+	T_EQ(run(args), 1);
+	char want[500];
+	snprintf(want, sizeof(want),
+		 "uncore_decode: %s: VARS image: the variable store is corrupt at offset 0x%zx: no variable header "
+		 "(StartId 0xffff) and not erased\n",
+		 path, at);
+	T_STREQ(out, want);
+
 	img[40] = 'X'; /* not a firmware volume */
 	f = fopen(path, "wb");
 	fwrite(img, 1, sizeof(img), f);
@@ -197,7 +350,6 @@ static void vars_image(void)
 	snprintf(args, sizeof(args), "--vars %s", path);
 	T_EQ(run(args), 1);
 	T_CONTAINS(out, "not an OVMF VARS image: no firmware volume signature _FVH at offset 40\n");
-	(void)at;
 }
 
 /* Bad usage is one line naming the problem and exit status 2: an option
@@ -230,8 +382,10 @@ static void usage_errors_name_the_problem(void)
 
 int main(void)
 {
-	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(vars_image),
-						 T_CASE(usage_errors_name_the_problem) };
+	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
+					       T_CASE(only_regular_files_are_read), T_CASE(orphan_chunks_are_listed),
+					       T_CASE(control_characters_are_refused), T_CASE(vars_image),
+					       T_CASE(usage_errors_name_the_problem) };
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();

@@ -203,6 +203,134 @@ static void malformed_fields(void)
 	T_CONTAINS(err, "an event after the interval samples");
 }
 
+/* The writer stores neither bad text nor a bad time, so the tests spoil an
+ * encoded record: byte `at` of the first `text` becomes `to`, or the value
+ * of field `tag` is replaced; the CRC is made right again. */
+static void spoil_text(size_t len, const char *text, size_t at, char to)
+{
+	size_t n = strlen(text);
+
+	for (size_t i = REC_HEADER_SIZE; i + n <= len; i++) {
+		if (!memcmp(buf + i, text, n)) {
+			buf[i + at] = (uint8_t)to;
+			fix_crc(len);
+			return;
+		}
+	}
+	t_fail(__FILE__, __LINE__, "no \"%s\" in the record", text);
+}
+
+static void spoil_field(size_t len, uint16_t tag, const uint8_t *value, size_t n)
+{
+	for (size_t at = REC_HEADER_SIZE; at + 6 <= len;) {
+		size_t flen = buf[at + 2] | buf[at + 3] << 8 | (size_t)buf[at + 4] << 16 | (size_t)buf[at + 5] << 24;
+		if ((buf[at] | buf[at + 1] << 8) == tag) {
+			T_EQ(flen, n);
+			memcpy(buf + at + 6, value, n);
+			fix_crc(len);
+			return;
+		}
+		at += 6 + flen;
+	}
+	t_fail(__FILE__, __LINE__, "no field 0x%04x", tag);
+}
+
+/* Every string field holds printable ASCII, and a time is a possible one:
+ * anything else is a corrupt record, refused with the field named. */
+static void text_and_time_must_be_sane(void)
+{
+	static const struct {
+		const char *bytes;
+		const char *want;
+	} strings[] = {
+		{ "stat\x1b[2J", "field 'command' has byte 0x1b at offset 4: not printable ASCII" },
+		{ "st\r\nat", "field 'command' has byte 0x0d at offset 2: not printable ASCII" },
+		{ "st\x7f", "field 'command' has byte 0x7f at offset 2: not printable ASCII" },
+		{ "\x80stat", "field 'command' has byte 0x80 at offset 0: not printable ASCII" },
+		{ "st\xc3\xa9", "field 'command' has byte 0xc3 at offset 2: not printable ASCII" },
+	};
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+
+	for (unsigned i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		uint8_t f[64] = { 2, 0, (uint8_t)strlen(strings[i].bytes), 0, 0, 0 };
+		memcpy(f + 6, strings[i].bytes, strlen(strings[i].bytes));
+		rec_begin(&b);
+		rec_put_raw(&b, f, 6 + strlen(strings[i].bytes));
+		rec_end(&b);
+		err[0] = '\0';
+		T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+		T_STREQ(err, strings[i].want);
+	}
+	/* the same check for every string field, nested ones included */
+	fill(&in, 2);
+	BAD(spoil_text(len_, "Intel(R)", 3, '\n'), "field 'brand' has byte 0x0a at offset 3: not printable ASCII");
+	BAD(spoil_text(len_, "2 of 2 devices", 0, '\t'),
+	    "field 'x.peak_note' has byte 0x09 at offset 0: not printable ASCII");
+	BAD(spoil_text(len_, "EVENT_1", 2, '\x1b'), "event 1: field 'name' has byte 0x1b at offset 2: not printable ASCII");
+
+	static const struct {
+		struct rec_time t;
+		const char *want;
+	} times[] = {
+		{ { 2026, 255, 21, 21, 45, 7, 0, 0, 0, 1 }, "field 'time' has month 255 (1 to 12)" },
+		{ { 2026, 0, 21, 21, 45, 7, 0, 0, 0, 1 }, "field 'time' has month 0 (1 to 12)" },
+		{ { 2026, 2, 29, 21, 45, 7, 0, 0, 0, 1 }, "field 'time' has day 29 (1 to 28 in 2026-02)" },
+		{ { 2026, 4, 31, 21, 45, 7, 0, 0, 0, 1 }, "field 'time' has day 31 (1 to 30 in 2026-04)" },
+		{ { 2026, 1, 0, 21, 45, 7, 0, 0, 0, 1 }, "field 'time' has day 0 (1 to 31 in 2026-01)" },
+		{ { 1899, 1, 1, 0, 0, 0, 0, 0, 0, 1 }, "field 'time' has year 1899 (1900 to 9999)" },
+		{ { 2026, 1, 1, 24, 0, 0, 0, 0, 0, 1 }, "field 'time' has hour 24 (0 to 23)" },
+		{ { 2026, 1, 1, 0, 60, 0, 0, 0, 0, 1 }, "field 'time' has minute 60 (0 to 59)" },
+		{ { 2026, 1, 1, 0, 0, 60, 0, 0, 0, 1 }, "field 'time' has second 60 (0 to 59)" },
+		{ { 2026, 1, 1, 0, 0, 0, 4, 0, 0, 1 }, "field 'time' has daylight 4 (0 to 3)" },
+		{ { 2026, 1, 1, 0, 0, 0, 0, 1000000000, 0, 1 }, "field 'time' has nanosecond 1000000000 (0 to 999999999)" },
+		{ { 2026, 1, 1, 0, 0, 0, 0, 0, 1441, 1 }, "field 'time' has timezone 1441 (-1440 to 1440, or 2047)" },
+		{ { 2026, 1, 1, 0, 0, 0, 0, 0, -1441, 1 }, "field 'time' has timezone -1441 (-1440 to 1440, or 2047)" },
+		{ { 2026, 1, 1, 0, 0, 0, 0, 0, 0, 2 }, "field 'time' has valid 2 (0 or 1)" },
+		{ { 0, 0, 0, 0, 0, 5, 0, 0, 0, 0 }, "field 'time' is marked not set but holds a time" },
+	};
+	for (unsigned i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		const struct rec_time *t = &times[i].t;
+		uint8_t v[15] = { (uint8_t)t->year, (uint8_t)(t->year >> 8), t->month, t->day, t->hour, t->minute,
+				  t->second, t->daylight, (uint8_t)t->nanosecond, (uint8_t)(t->nanosecond >> 8),
+				  (uint8_t)(t->nanosecond >> 16), (uint8_t)(t->nanosecond >> 24), (uint8_t)t->timezone,
+				  (uint8_t)((uint16_t)t->timezone >> 8), t->valid };
+		fill(&in, 0);
+		BAD(spoil_field(len_, 0x0003, v, sizeof(v)), times[i].want);
+		T_STREQ(err, times[i].want);
+	}
+	/* the edges that are possible */
+	static const struct rec_time good[] = {
+		{ 2024, 2, 29, 23, 59, 59, 3, 999999999, 2047, 1 }, { 2000, 2, 29, 0, 0, 0, 0, 0, -1440, 1 },
+		{ 1900, 12, 31, 0, 0, 0, 0, 0, 1440, 1 },	     { 0 },
+	};
+	for (unsigned i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		fill(&in, 0);
+		in.time = good[i];
+		size_t len = encode(&in, 0);
+		T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+		T_EQ(rec_time_ok(&good[i]), true);
+	}
+	T_EQ(rec_time_ok(&times[0].t), false);
+}
+
+/* What uncore.efi stores is always readable: a string from the platform
+ * (a brand from CPUID, say) with bytes outside printable ASCII is stored
+ * with '?' in their place. */
+static void the_writer_stores_printable_text(void)
+{
+	fill(&in, 1);
+	strcpy(in.brand, "Caf\xc3\xa9 CPU\x1b[0m\r\n");
+	size_t len = encode(&in, 0);
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+	T_STREQ(out.brand, "Caf?? CPU?[0m??");
+	/* and a time the firmware got wrong is stored as not set */
+	in.time.month = 13;
+	len = encode(&in, 0);
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+	T_EQ(out.time.valid, 0);
+	T_EQ(out.time.month, 0);
+}
+
 /* ---- the chunked store ---- */
 
 static struct fake_vars fv;
@@ -257,6 +385,7 @@ static void truncated_chunk_sets(void)
 {
 	size_t len;
 	unsigned chunks;
+	bool record;
 
 	fake_vars_init(&fv, 1000, 1 << 20);
 	fill_data(3000);
@@ -285,10 +414,57 @@ static void truncated_chunk_sets(void)
 	T_EQ(var_load(&fv.vs, "Run1", back, sizeof(back), &len, err, sizeof(err)), UNC_E_INVALID);
 	T_CONTAINS(err, "the chunks of Run1 do not match the index's CRC");
 	/* delete takes the chunks too */
-	T_EQ(var_delete(&fv.vs, "Run1", err, sizeof(err)), UNC_OK);
+	T_EQ(var_delete(&fv.vs, "Run1", &record, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 4);
+	T_EQ(record, true);
 	T_EQ(our_vars(), 0);
-	T_EQ(var_delete(&fv.vs, "Run1", err, sizeof(err)), UNC_E_NOT_FOUND);
+	T_EQ(var_delete(&fv.vs, "Run1", &record, &chunks, err, sizeof(err)), UNC_E_NOT_FOUND);
 	T_STREQ(err, "no stored record named Run1");
+	fake_vars_free(&fv);
+}
+
+/* Chunks after a gap (a delete cut short, a chunk lost): overwriting and
+ * deleting take every NAME.nnnn there is, not those before the gap. */
+static void chunks_after_a_gap_go_too(void)
+{
+	size_t len;
+	unsigned chunks;
+	bool record;
+
+	fake_vars_init(&fv, 1000, 1 << 20);
+	fill_data(5000);
+	T_EQ(var_save(&fv.vs, "R", data, 5000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 6);
+	T_EQ(var_save(&fv.vs, "R1", data, 3000, 0, &chunks, err, sizeof(err)), UNC_OK); /* a neighbour */
+	fv.vs.set(fv.vs.ctx, "R.0003", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "R.0000", data, 10); /* and a chunk no writer makes */
+	T_EQ(var_save(&fv.vs, "R", data, 1500, 0, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 2);
+	for (unsigned i = 0; i < fv.n; i++)
+		if (!strncmp(fv.v[i].name, "R.", 2) && strcmp(fv.v[i].name, "R.0001") && strcmp(fv.v[i].name, "R.0002"))
+			t_fail(__FILE__, __LINE__, "%s is left over", fv.v[i].name);
+	T_EQ(var_load(&fv.vs, "R", back, sizeof(back), &len, err, sizeof(err)), UNC_OK);
+	T_EQ(len, 1500);
+	T_EQ(our_vars(), 3 + 5); /* R, R.0001, R.0002; R1 and its four chunks */
+
+	/* only chunks, no index: a delete cut short after the index went */
+	fv.vs.set(fv.vs.ctx, "R", NULL, 0);
+	fv.vs.set(fv.vs.ctx, "R.0001", NULL, 0);
+	T_EQ(var_load(&fv.vs, "R", back, sizeof(back), &len, err, sizeof(err)), UNC_E_NOT_FOUND);
+	T_STREQ(err, "no stored record named R; 1 orphan chunk R.nnnn is left, `var delete R` removes it");
+	T_EQ(var_delete(&fv.vs, "R", &record, &chunks, err, sizeof(err)), UNC_OK);
+	T_EQ(chunks, 1);
+	T_EQ(record, false);
+	T_EQ(our_vars(), 5);
+	T_EQ(var_delete(&fv.vs, "R", &record, &chunks, err, sizeof(err)), UNC_E_NOT_FOUND);
+
+	/* a failed deletion is said, not ignored */
+	T_EQ(var_save(&fv.vs, "R", data, 5000, 0, &chunks, err, sizeof(err)), UNC_OK);
+	fv.fail_delete = "R.0004";
+	T_EQ(var_delete(&fv.vs, "R", &record, &chunks, err, sizeof(err)), UNC_E_DEVICE);
+	T_STREQ(err, "cannot delete R.0004: firmware service failed");
+	T_EQ(var_save(&fv.vs, "R", data, 500, 0, &chunks, err, sizeof(err)), UNC_E_DEVICE);
+	T_STREQ(err, "cannot delete the old R.0004: firmware service failed; not stored");
 	fake_vars_free(&fv);
 }
 
@@ -334,4 +510,5 @@ static void store_full(void)
 }
 
 T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
-       T_CASE(chunking_boundaries), T_CASE(truncated_chunk_sets), T_CASE(store_full))
+       T_CASE(text_and_time_must_be_sane), T_CASE(the_writer_stores_printable_text), T_CASE(chunking_boundaries),
+       T_CASE(truncated_chunk_sets), T_CASE(chunks_after_a_gap_go_too), T_CASE(store_full))
