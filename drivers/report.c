@@ -31,13 +31,19 @@ static void fmt_rate(char *buf, size_t size, uint64_t count, uint64_t ticks, uin
 	fmt_snprintf(buf, size, "%lu.%03lu", (unsigned long)(milli / 1000), (unsigned long)(milli % 1000));
 }
 
-static void fmt_pct(char *buf, size_t size, uint64_t part, uint64_t whole)
+/* part / whole in percent, two decimals; a share (cap) never exceeds 100. */
+static void pct_text(char *buf, size_t size, uint64_t part, uint64_t whole, bool cap)
 {
 	uint64_t c = whole ? u64_muldiv(part, 10000, whole) : 0;
 
-	if (c > 10000)
+	if (cap && c > 10000)
 		c = 10000;
 	fmt_snprintf(buf, size, "%lu.%02lu", (unsigned long)(c / 100), (unsigned long)(c % 100));
+}
+
+static void fmt_pct(char *buf, size_t size, uint64_t part, uint64_t whole)
+{
+	pct_text(buf, size, part, whole, true);
 }
 
 static void fmt_seconds(char *buf, size_t size, uint64_t ns)
@@ -592,7 +598,7 @@ static void extras_text(struct out *o, const struct report_opts *ro, const struc
 	}
 	if (x->peak_mb_s) {
 		uint64_t total = ticks ? u64_muldiv(rd + wr, hw->tick_hz, ticks) : 0;
-		fmt_pct(pct, sizeof(pct), total / 1000000, x->peak_mb_s);
+		pct_text(pct, sizeof(pct), total / 1000000, x->peak_mb_s, false); /* above 100: see x->warning */
 		out_printf(o, "%speak: %lu MB/s from SMBIOS (%s)%s%s%s\n", c, (unsigned long)x->peak_mb_s, x->peak_note,
 			   imc ? "; measured " : "", imc ? pct : "", imc ? "% of it" : "");
 	} else if (x->peak_note[0]) {
