@@ -20,9 +20,25 @@
 #define MSR_UNC_CBO_0_PERFCTR0     0x706u
 
 /* Table 2-2 */
-#define UNC_GLOBAL_CTRL_EN         (1ull << 29)
+#define UNC_GLOBAL_CTRL_FRZ_ON_PMI  (1ull << 31)
+#define UNC_GLOBAL_CTRL_WAKE_ON_PMI (1ull << 30)
+#define UNC_GLOBAL_CTRL_EN          (1ull << 29)
+/* PMI_SEL_CORE3..0 are bits 3:0; bit 4 is reserved in the manual, but
+ * Linux writes it on Skylake (0x2000001F), so it is treated as a fifth
+ * PMI select. */
+#define UNC_GLOBAL_CTRL_PMI_SEL     0x1Full
+/* What a run clears for its duration (and puts back at the end): the global
+ * enable, and everything that would route or act on an overflow PMI. A
+ * FRZ_ON_PMI left set would stop every counter at the first overflow of a
+ * counter with OVF_EN, which every run now sets. */
+#define SKL_GLOBAL_CTRL_RUN_CLEAR                                                                  \
+	(UNC_GLOBAL_CTRL_FRZ_ON_PMI | UNC_GLOBAL_CTRL_WAKE_ON_PMI | UNC_GLOBAL_CTRL_EN | \
+	 UNC_GLOBAL_CTRL_PMI_SEL)
 /* Table 2-4 / 2-7 */
 #define UNC_CTRL_EN                (1ull << 22)
+/* Table 2-4 / 2-7: forwards the counter's overflow to GLOBAL_STATUS (and,
+ * with a PMI_SEL bit set, as a PMI to a core). */
+#define UNC_CTRL_OVF_EN            (1ull << 20)
 /* Table 2-6 */
 #define UNC_CBO_CONFIG_NO_CBO_BANKS 0xFull
 

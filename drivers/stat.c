@@ -13,6 +13,15 @@
 static const uint64_t unit_status_bit[] = { [EV_UNIT_CBO] = 1ull << 3, [EV_UNIT_ARB] = 1ull << 1,
 					    [EV_UNIT_FIXED] = 1ull << 0 };
 
+/* What an event select is programmed with: the event's fields and OVF_EN,
+ * so that a wrap shows in GLOBAL_STATUS (Table 2-7: without it "No PMI for
+ * this counter will be generated" and the overflow is not forwarded). The
+ * run clears every PMI select in GLOBAL_CTRL, so no core is interrupted. */
+static uint64_t sel_value(const struct ev_spec *e)
+{
+	return evsel_encode(e) | UNC_CTRL_OVF_EN;
+}
+
 static const struct pmu_unit *unit_of(uint8_t ev_unit)
 {
 	static const unsigned map[] = { [EV_UNIT_CBO] = SKL_UNIT_CBO, [EV_UNIT_ARB] = SKL_UNIT_ARB,
@@ -197,7 +206,9 @@ static enum unc_status snapshot(struct stat_run *r)
 	}
 	if ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &r->status_at_start)))
 		return st;
-	r->ctrl_base = r->saved[0].value & ~UNC_GLOBAL_CTRL_EN;
+	/* FRZ_ON_PMI, WAKE_ON_PMI and the PMI selects are cleared for the run
+	 * (and restored with the rest): see SKL_GLOBAL_CTRL_RUN_CLEAR. */
+	r->ctrl_base = r->saved[0].value & ~SKL_GLOBAL_CTRL_RUN_CLEAR;
 	return UNC_OK;
 }
 
@@ -230,7 +241,7 @@ static enum unc_status verify(struct stat_run *r, unsigned g)
 			continue;
 		const struct pmu_unit *pu = unit_of(e->spec.unit);
 		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
-			if ((st = check_reads(r, pmu_unit_sel(pu, b, e->counter), evsel_encode(&e->spec))))
+			if ((st = check_reads(r, pmu_unit_sel(pu, b, e->counter), sel_value(&e->spec))))
 				return st;
 	}
 	return UNC_OK;
@@ -242,7 +253,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	static const uint8_t units[] = { EV_UNIT_ARB, EV_UNIT_CBO };
 	enum unc_status st;
 
-	/* 2. Clear the global enable. */
+	/* 2. Clear the global enable, the freeze and the PMI routing. */
 	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base)))
 		return st;
 	r->counting = false;
@@ -255,7 +266,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			uint64_t sel = 0;
 			for (unsigned e = 0; e < r->nev; e++)
 				if (r->ev[e].spec.unit == units[u] && r->ev[e].group == g && r->ev[e].counter == i)
-					sel = evsel_encode(&r->ev[e].spec);
+					sel = sel_value(&r->ev[e].spec);
 			for (unsigned box = 0; box < boxes_of(r, units[u]); box++)
 				if ((st = wr(r, pmu_unit_sel(pu, box, i), sel)))
 					return st;
@@ -266,7 +277,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 		if (r->saved[s].counter && (st = wr(r, r->saved[s].msr, 0)))
 			return st;
 	/* 5. Enable the fixed counter. */
-	if (unit_used(r, EV_UNIT_FIXED) && (st = wr(r, MSR_UNC_PERF_FIXED_CTRL, UNC_CTRL_EN)))
+	if (unit_used(r, EV_UNIT_FIXED) && (st = wr(r, MSR_UNC_PERF_FIXED_CTRL, UNC_CTRL_EN | UNC_CTRL_OVF_EN)))
 		return st;
 	/* 6. Clear the overflow status (RW1C). */
 	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_STATUS, GSTATUS_ALL)))
@@ -415,7 +426,7 @@ static bool step_fits(const struct stat_run *r, const struct pmu_unit *pu, uint6
 
 enum unc_status stat_sample(struct stat_run *r)
 {
-	uint64_t status, wrapped = 0;
+	uint64_t status, gctrl = 0, wrapped = 0;
 	uint64_t val[STAT_MAX_EVENTS][STAT_MAX_BOXES];
 	bool msrs = false;
 	enum unc_status st;
@@ -425,7 +436,8 @@ enum unc_status stat_sample(struct stat_run *r)
 	/* GLOBAL_STATUS first, then the counters: a wrap the status shows has
 	 * happened by the time the counters are read (see below). */
 	status = 0;
-	if (stat_uses_msrs(r) && (st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)))
+	if (stat_uses_msrs(r) && ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)) ||
+				  (st = rd(r, MSR_UNC_PERF_GLOBAL_CTRL, &gctrl))))
 		return st;
 	uint64_t now = hw_ticks(r->hw);
 	for (unsigned i = 0; i < r->nev; i++) {
@@ -480,6 +492,17 @@ enum unc_status stat_sample(struct stat_run *r)
 			}
 		}
 	}
+	/* GLOBAL_CTRL is what this run wrote, EN set: a PMU that stopped
+	 * counting (frozen, or its EN cleared by someone else) would give
+	 * short counts that look like measurements. */
+	uint64_t want = r->ctrl_base | UNC_GLOBAL_CTRL_EN;
+	if (stat_uses_msrs(r) && gctrl != want)
+		return fail(r, UNC_E_CLOBBERED,
+			    "MSR_UNC_PERF_GLOBAL_CTRL (0x%x) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
+			    MSR_UNC_PERF_GLOBAL_CTRL, (unsigned long)gctrl, (unsigned long)want,
+			    gctrl & UNC_GLOBAL_CTRL_EN ? "written by someone else"
+						       : "EN (bit 29) is clear, so the uncore stopped counting (frozen, "
+							 "or written by someone else)");
 	for (unsigned i = 0; msrs && i < r->nev; i++) {
 		struct stat_event *e = &r->ev[i];
 		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)

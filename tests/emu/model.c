@@ -10,10 +10,13 @@
 
 #define NS_PER_S 1000000000ull
 
-/* Table 2-2: FRZ_ON_PMI 31, WAKE_ON_PMI 30, EN 29, PMI_SEL_CORE3..0 3:0. */
+/* Table 2-2: FRZ_ON_PMI 31, WAKE_ON_PMI 30, EN 29, PMI_SEL_CORE3..0 3:0.
+ * Bit 4 is reserved in the manual, but Linux writes it on Skylake
+ * (0x2000001F: one PMI select bit per core, up to five), so the model
+ * takes it as RW rather than fault on what real software writes. */
 #define GCTRL_FRZ_ON_PMI (1ull << 31)
 #define GCTRL_EN         (1ull << 29)
-#define GCTRL_RW         0xE000000Full
+#define GCTRL_RW         0xE000001Full
 /* Table 2-3 (with the seeds README's correction): bits 0, 1 and 3 are RW1C. */
 #define GSTATUS_RW1C     0xBull
 /* Table 2-4: CNT_EN 22, OVF_EN 20. Table 2-7: THR 28:24, INV 23, EN 22,
@@ -105,7 +108,9 @@ static uint64_t width_mask(unsigned w)
 	return ((uint64_t)1 << w) - 1;
 }
 
-/* Applies counting up to the current time. With FRZ_ON_PMI set, the first
+/* Applies counting up to the current time. A wrap sets the unit's
+ * GLOBAL_STATUS bit only for a counter with OVF_EN (Tables 2-4 and 2-7:
+ * "0: Counter overflow is not forwarded"). With FRZ_ON_PMI set, the first
  * overflow of a counter with OVF_EN stops every counter at that cycle and
  * clears GLOBAL_CTRL.EN (Table 2-2). */
 static void sync(struct emu *e)
@@ -145,13 +150,18 @@ static void sync(struct emu *e)
 		if (!counting(e, c))
 			continue;
 		uint64_t v = c->value + increment(e, c, e->synced, c_end);
-		if (v > width_mask(c->width))
+		if (v > width_mask(c->width) && (c->sel & SEL_OVF_EN))
 			e->global_status |= 1ull << c->status_bit;
 		c->value = v & width_mask(c->width);
 	}
 	if (freeze)
 		e->global_ctrl &= ~GCTRL_EN;
 	e->synced = c_now;
+}
+
+bool emu_global_ctrl_valid(uint64_t v)
+{
+	return !(v & ~GCTRL_RW);
 }
 
 void emu_init(struct emu *e, const struct emu_config *cfg)
@@ -179,6 +189,8 @@ void emu_init(struct emu *e, const struct emu_config *cfg)
 		else
 			e->ctr[EMU_CTR_ARB0].sel = SEL_EN | 0x0181;
 	}
+	if (cfg->global_ctrl_set)
+		e->global_ctrl = cfg->global_ctrl;
 }
 
 void emu_set_time(struct emu *e, uint64_t now_ns)
@@ -241,7 +253,9 @@ enum unc_status emu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val)
 	switch (k) {
 	case REG_GCTRL: *ret_val = e->global_ctrl; break;
 	case REG_GSTATUS: *ret_val = e->global_status; break;
-	case REG_CBO_CONFIG: *ret_val = e->cfg.no_cbo_banks & UNC_CBO_CONFIG_NO_CBO_BANKS; break;
+	case REG_CBO_CONFIG:
+		*ret_val = (e->cfg.no_cbo_banks & UNC_CBO_CONFIG_NO_CBO_BANKS) | e->cfg.cbo_config_reserved;
+		break;
 	case REG_SEL: *ret_val = c->sel; break;
 	case REG_CTR: *ret_val = c->value; break;
 	default: return UNC_E_FAULT;

@@ -47,6 +47,12 @@ struct emu_config {
 	unsigned ngp;
 	enum emu_mchbar_fault mchbar_fault;
 	bool pmu_in_use;
+	/* MSR_UNC_PERF_GLOBAL_CTRL at load (--global-ctrl), after pmu_in_use */
+	bool global_ctrl_set;
+	uint64_t global_ctrl;
+	/* Bits 63:4 of MSR_UNC_CBO_CONFIG (reserved in Table 2-6), read with
+	 * NO_CBO_BANKS; the low four bits are zero */
+	uint64_t cbo_config_reserved;
 	bool stuck[EMU_NCTR];
 	bool unload; /* --unload, alone: not a configuration, remove the emulator */
 };
@@ -83,6 +89,10 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 
 /* One-line description of a configuration, for `info` and logs. */
 void emu_describe(const struct emu_config *cfg, char *buf, size_t size);
+
+/* Whether v sets only GLOBAL_CTRL bits the model takes (Table 2-2, plus
+ * bit 4, which Linux writes). */
+bool emu_global_ctrl_valid(uint64_t v);
 
 void emu_init(struct emu *e, const struct emu_config *cfg);
 

@@ -124,7 +124,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 {
 	enum unc_status st;
 	uint64_t v;
-	bool imc_seen[SKL_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false;
+	bool imc_seen[SKL_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false, rsvd_seen = false;
 
 	emu_config_default(cfg);
 	for (int i = 1; i < argc; i++) {
@@ -138,9 +138,11 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i];
 		bool known = !strcmp(opt, "--cbo-config") || !strcmp(opt, "--uclk-mhz") || !strcmp(opt, "--rate") ||
-			     !strcmp(opt, "--fault");
+			     !strcmp(opt, "--fault") || !strcmp(opt, "--global-ctrl") ||
+			     !strcmp(opt, "--cbo-config-reserved");
 		if (!known)
-			FAIL("unknown option '%s' (--cbo-config N, --uclk-mhz F, --rate NAME=N, --fault KIND[=ARG], --unload)",
+			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
+			     "--rate NAME=N, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
@@ -152,6 +154,23 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (!parse_u64(val, 15, &v))
 				FAIL("bad value '%s' for --cbo-config (want 0 to 15: the raw NO_CBO_BANKS field)", val);
 			cfg->no_cbo_banks = (unsigned)v;
+		} else if (!strcmp(opt, "--cbo-config-reserved")) {
+			if (rsvd_seen)
+				FAIL("--cbo-config-reserved given twice");
+			rsvd_seen = true;
+			if (!parse_u64(val, UINT64_MAX, &v) || (v & UNC_CBO_CONFIG_NO_CBO_BANKS))
+				FAIL("bad value '%s' for --cbo-config-reserved (want bits 63:4 only, e.g. 0xfffffffffffffff0; "
+				     "bits 3:0 are --cbo-config)",
+				     val);
+			cfg->cbo_config_reserved = v;
+		} else if (!strcmp(opt, "--global-ctrl")) {
+			if (cfg->global_ctrl_set)
+				FAIL("--global-ctrl given twice");
+			if (!parse_u64(val, UINT64_MAX, &v) || !emu_global_ctrl_valid(v))
+				FAIL("bad value '%s' for --global-ctrl (want bits 31:29 and 4:0 only, e.g. 0x8000001f: Table 2-2)",
+				     val);
+			cfg->global_ctrl_set = true;
+			cfg->global_ctrl = v;
 		} else if (!strcmp(opt, "--uclk-mhz")) {
 			if (uclk_seen)
 				FAIL("--uclk-mhz given twice");
@@ -183,8 +202,13 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
 		nimc += cfg->imc_per_sec[i] != 0;
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
-	out_printf(&o, "NO_CBO_BANKS %u, UCLK %s MHz, %u event rates, %u IMC rates, faults:", cfg->no_cbo_banks, mhz,
-		   cfg->nrates, nimc);
+	out_printf(&o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
+	if (cfg->cbo_config_reserved)
+		out_printf(&o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);
+	out_printf(&o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, cfg->nrates, nimc);
+	if (cfg->global_ctrl_set)
+		out_printf(&o, ", GLOBAL_CTRL 0x%lx", (unsigned long)cfg->global_ctrl);
+	out_puts(&o, ", faults:");
 	size_t before = sb.len;
 	for (unsigned i = 0; i < cfg->ngp; i++)
 		out_printf(&o, " msr-gp%s=0x%x", cfg->gp[i].write_only ? "-write" : "", cfg->gp[i].msr);

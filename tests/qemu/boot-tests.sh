@@ -146,6 +146,17 @@ step unload2 'uncore-emu.efi --unload'
 expect unload2 rc zero
 expect unload2 has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
+# MSR_UNC_CBO_CONFIG with its reserved bits 63:4 all set: only bits 3:0 count.
+step load-rsvd 'uncore-emu.efi --cbo-config 5 --cbo-config-reserved 0xfffffffffffffff0'
+expect load-rsvd rc zero
+step info-rsvd 'uncore.efi info'
+expect info-rsvd rc zero
+expect info-rsvd has 'raw 0xfffffffffffffff5, NO_CBO_BANKS 5, CBo count 4 \(manual: subtract one\)$'
+expect info-rsvd has '^emulator: +NO_CBO_BANKS 5 \(bits 63:4 0xfffffffffffffff0\), UCLK 800.000 MHz'
+expect info-rsvd has '^verdict: +uncore PMU usable: ready$'
+step unload-rsvd 'uncore-emu.efi --unload'
+expect unload-rsvd rc zero
+
 step load-mchbar 'uncore-emu.efi --fault mchbar-disabled'
 expect load-mchbar rc zero
 step info-mchbar 'uncore.efi info'
@@ -324,7 +335,7 @@ expect gp-regs0 rc zero
 expect gp-regs0 lines 25
 step gp 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I'
 expect gp rc nonzero
-expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x401834: general-protection fault$'
+expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x501834: general-protection fault$'
 expect gp lacks '^event +count'
 step gp-regs1 'uncore.efi regs'
 expect gp-regs1 same gp-regs0
@@ -378,6 +389,29 @@ expect still-cbo has '^note: UNC_ARB_TRK_REQUESTS\.ALL did not change during the
 expect still-cbo has '^UNC_CBO_CACHE_LOOKUP\.ANY_MESI@cbo1 +0 '
 step unload-still 'uncore-emu.efi --unload'
 expect unload-still rc zero
+
+# GLOBAL_CTRL found as Linux writes it but with FRZ_ON_PMI for EN
+# (0x8000001F), and a CBo event at 10^12/s per box: its 44-bit counters wrap
+# after about 17.6 s. The run clears FRZ_ON_PMI and the PMI selects, so the
+# wrap (with OVF_EN) freezes nothing: 20 s within 1%, and 0xE01 comes back.
+step load-frz 'uncore-emu.efi --global-ctrl 0x8000001F --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1000G'
+expect load-frz rc zero
+expect load-frz has 'GLOBAL_CTRL 0x8000001f, faults: none'
+step frz-regs0 'uncore.efi regs'
+expect frz-regs0 rc zero
+expect frz-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x000000008000001f$'
+step frz-wrap 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -d 20'
+expect frz-wrap rc zero
+expect frz-wrap rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 4000000000000 1
+expect frz-wrap rate UNC_CLOCK.SOCKET 800000000 1
+expect frz-wrap has '^elapsed: 20\.[0-9]{9} s measured'
+step frz-e01 'uncore.efi msr read 0xE01'
+expect frz-e01 rc zero
+expect frz-e01 has '^msr 0xe01 \(MSR_UNC_PERF_GLOBAL_CTRL\) = 0x000000008000001f$'
+step frz-regs1 'uncore.efi regs'
+expect frz-regs1 same frz-regs0
+step unload-frz 'uncore-emu.efi --unload'
+expect unload-frz rc zero
 boot_run
 
 # DRAM bandwidth from the IMC counters in the emulated MCHBAR.

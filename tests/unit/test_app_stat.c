@@ -246,6 +246,29 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "0x395 MSR_UNC_PERF_FIXED_CTR       0x");
 }
 
+/* Issue 11 item 7: MSR_UNC_CBO_CONFIG with its reserved bits 63:4 all set
+ * gives the CBo count from bits 3:0 alone; and a GLOBAL_CTRL found with
+ * FRZ_ON_PMI and bit 4 (0x8000001F) is written back exactly after a run
+ * through a wrap. */
+static void restore_paths_with_reserved_and_pmi_bits(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--cbo-config", "5", "--cbo-config-reserved", "0xfffffffffffffff0",
+			       "--global-ctrl", "0x8000001F", "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=1000G" };
+
+	emulate((int)(sizeof(argv) / sizeof(argv[0])), argv);
+	T_EQ(RUN("info"), UNC_OK);
+	T_CONTAINS(obuf, "MSR_UNC_CBO_CONFIG (0x396): raw 0xfffffffffffffff5, NO_CBO_BANKS 5, CBo count 4 "
+			 "(manual: subtract one)\n");
+	T_EQ(RUN("regs"), UNC_OK);
+	T_CONTAINS(obuf, "0x396 MSR_UNC_CBO_CONFIG           0xfffffffffffffff5\n");
+	T_CONTAINS(obuf, "0x737 MSR_UNC_CBO_3_PERFCTR1       0x0000000000000000\n");
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "-d", "20"), UNC_OK);
+	T_CONTAINS(obuf, "uncore stat: 1 event in 1 group, 4 CBos, msr access: emulated (test model)\n");
+	T_CONTAINS(obuf, "UNC_CBO_CACHE_LOOKUP.ANY_MESI                    80000000000000    4000000000000.000  events  100.00%\n");
+	T_EQ(RUN("msr", "read", "0xE01"), UNC_OK);
+	T_CONTAINS(obuf, "msr 0xe01 (MSR_UNC_PERF_GLOBAL_CTRL) = 0x000000008000001f\n");
+}
+
 static void setup_imc(const char *fault)
 {
 	const char *argv[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=2343750000", "--rate", "DRAM_DATA_WRITES=781.25M",
@@ -546,4 +569,4 @@ static void stored_results_show_as_run(void)
 }
 
 T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
-       T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs))
+       T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(restore_paths_with_reserved_and_pmi_bits))

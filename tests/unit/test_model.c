@@ -95,19 +95,45 @@ static void table_2_6_cbo_config_read_only(void)
 		if (boxes < 4)
 			GP_RD(0x700 + 0x10 * boxes);
 	}
+	/* --cbo-config-reserved: bits 63:4 read back as set, beside the field */
+	cfg.no_cbo_banks = 5;
+	cfg.cbo_config_reserved = 0xFFFFFFFFFFFFFFF0ull;
+	start();
+	T_EQ(RD(0x396), 0xFFFFFFFFFFFFFFF5ull);
+	RD(0x730);
 }
 
-/* Table 2-2: bits 31:29 and 3:0 are RW; 63:32 and 28:4 reserved. */
+/* --global-ctrl: GLOBAL_CTRL at load, as Linux leaves it or with FRZ. */
+static void global_ctrl_at_load(void)
+{
+	fresh();
+	cfg.global_ctrl_set = true;
+	cfg.global_ctrl = 0x8000001F;
+	start();
+	T_EQ(RD(0xE01), 0x8000001F);
+	cfg.pmu_in_use = true; /* the option wins over pmu-in-use's EN */
+	start();
+	T_EQ(RD(0xE01), 0x8000001F);
+	T_EQ(RD(0x700), EN22 | 0x8f34);
+	T_ASSERT(emu_global_ctrl_valid(0xE000001F));
+	T_ASSERT(!emu_global_ctrl_valid(1ull << 5));
+	T_ASSERT(!emu_global_ctrl_valid(1ull << 32));
+}
+
+/* Table 2-2: bits 31:29 and 3:0 are RW; 63:32 and 28:4 reserved. Bit 4
+ * is taken too: Linux writes 0x2000001F on Skylake. */
 static void table_2_2_global_ctrl(void)
 {
 	fresh();
 	start();
-	WR(0xE01, 0xE000000F);
-	T_EQ(RD(0xE01), 0xE000000F);
-	GP_WR(0xE01, 1ull << 4);
+	WR(0xE01, 0xE000001F);
+	T_EQ(RD(0xE01), 0xE000001F);
+	GP_WR(0xE01, 1ull << 5);
 	GP_WR(0xE01, 1ull << 28);
 	GP_WR(0xE01, 1ull << 32);
-	T_EQ(RD(0xE01), 0xE000000F); /* a faulting write changes nothing */
+	T_EQ(RD(0xE01), 0xE000001F); /* a faulting write changes nothing */
+	WR(0xE01, 0x2000001F);
+	T_EQ(RD(0xE01), 0x2000001F);
 	WR(0xE01, 0);
 	T_EQ(RD(0xE01), 0);
 }
@@ -122,9 +148,9 @@ static void table_2_3_global_status_rw1c(void)
 	WR(0x395, (1ull << 48) - 1);      /* fixed: one cycle from the top */
 	WR(0x3B0, (1ull << 44) - 1);      /* ARB counter 0 */
 	WR(0x706, (1ull << 44) - 1);      /* CBo 0 counter 0 */
-	WR(0x394, EN22);
-	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0));
-	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
+	WR(0x394, EN22 | OVF_EN);
+	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0) | OVF_EN);
+	WR(0x700, sel(0x34, 0x8f, 0, 0, 0) | OVF_EN);
 	WR(0xE01, GEN);
 	emu_hw_advance(&h, S / 100);
 	T_EQ(RD(0xE02), 0xB);
@@ -262,30 +288,40 @@ static void reads_do_not_advance_counts(void)
 	T_EQ(often, once);
 }
 
-/* 44-bit and 48-bit wraps set their GLOBAL_STATUS bit (3 CBo, 1 ARB, 0 fixed). */
+/* 44-bit and 48-bit wraps set their GLOBAL_STATUS bit (3 CBo, 1 ARB, 0
+ * fixed), only for a counter with OVF_EN (Table 2-4: "0: Counter overflow
+ * is not forwarded"; Table 2-7: "0: Disable transmission of overflow
+ * indication"). */
 static void wraps_set_status_bits(void)
 {
-	fresh();
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
-	start();
-	WR(0x716, (1ull << 44) - 500000);
-	WR(0x710, sel(0x34, 0x8f, 0, 0, 0));
-	WR(0xE01, GEN);
-	emu_hw_advance(&h, S / 4);
-	T_EQ(RD(0x716), (1ull << 44) - 250000);
-	T_EQ(RD(0xE02), 0);
-	emu_hw_advance(&h, S / 2);
-	T_EQ(RD(0x716), 250000);
-	T_EQ(RD(0xE02), 1ull << 3);
+	for (int ovf = 1; ovf >= 0; ovf--) {
+		uint64_t ovf_en = ovf ? OVF_EN : 0;
+		fresh();
+		add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
+		add_rate(EV_UNIT_ARB, 0x81, 0x01, 1000000);
+		start();
+		WR(0x716, (1ull << 44) - 500000);
+		WR(0x710, sel(0x34, 0x8f, 0, 0, 0) | ovf_en);
+		WR(0x3B1, (1ull << 44) - 500000);
+		WR(0x3B3, sel(0x81, 0x01, 0, 0, 0) | ovf_en);
+		WR(0xE01, GEN);
+		emu_hw_advance(&h, S / 4);
+		T_EQ(RD(0x716), (1ull << 44) - 250000);
+		T_EQ(RD(0xE02), 0);
+		emu_hw_advance(&h, S / 2);
+		T_EQ(RD(0x716), 250000);
+		T_EQ(RD(0x3B1), 250000);
+		T_EQ(RD(0xE02), ovf ? (1ull << 3) | (1ull << 1) : 0);
 
-	fresh();
-	start();
-	WR(0x395, (1ull << 48) - 100);
-	WR(0x394, EN22);
-	WR(0xE01, GEN);
-	emu_hw_advance(&h, S);
-	T_EQ(RD(0x395), 800000000 - 100);
-	T_EQ(RD(0xE02), 1ull << 0);
+		fresh();
+		start();
+		WR(0x395, (1ull << 48) - 100);
+		WR(0x394, EN22 | ovf_en);
+		WR(0xE01, GEN);
+		emu_hw_advance(&h, S);
+		T_EQ(RD(0x395), 800000000 - 100);
+		T_EQ(RD(0xE02), ovf ? 1ull << 0 : 0);
+	}
 }
 
 /* Table 2-2 FRZ_ON_PMI: an overflow with OVF_EN freezes every counter at
@@ -316,7 +352,7 @@ static void freeze_on_pmi(void)
 	T_EQ(RD(0x395), 800000000 - 800);
 	T_EQ(RD(0x706), 800000000);
 	T_EQ(RD(0xE01), GEN | FRZ);
-	T_EQ(RD(0xE02), 1); /* the wrap is still recorded */
+	T_EQ(RD(0xE02), 0); /* and no status either: OVF_EN forwards it */
 }
 
 /* Table 2-7 THR, INV and E, on an event averaging 2.5 per UCLK (half the
@@ -460,7 +496,8 @@ static void options(void)
 			       "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=2.5M", "--rate", "unc_arb_trk_requests.all=1500",
 			       "--rate", "DRAM_DATA_READS=150000000", "--rate", "imc/data_writes/=1G",
 			       "--fault", "msr-gp=0x396", "--fault", "msr-gp-write=0x700", "--fault", "pmu-in-use",
-			       "--fault", "stuck=cbo0.1", "--fault", "mchbar-disabled" };
+			       "--fault", "stuck=cbo0.1", "--fault", "mchbar-disabled", "--global-ctrl", "0x8000001F",
+			       "--cbo-config-reserved", "0xfffffffffffffff0" };
 	T_EQ(emu_parse_options(sizeof(good) / sizeof(good[0]), (char **)good, &cfg, err, sizeof(err)), UNC_OK);
 	T_ASSERT(!cfg.unload);
 	T_EQ(cfg.no_cbo_banks, 2);
@@ -477,10 +514,14 @@ static void options(void)
 	T_ASSERT(cfg.pmu_in_use);
 	T_ASSERT(cfg.stuck[EMU_CTR_CBO0 + 1]);
 	T_EQ(cfg.mchbar_fault, EMU_MCHBAR_DISABLED);
+	T_ASSERT(cfg.global_ctrl_set);
+	T_EQ(cfg.global_ctrl, 0x8000001F);
+	T_EQ(cfg.cbo_config_reserved, 0xFFFFFFFFFFFFFFF0ull);
 	char desc[256];
 	emu_describe(&cfg, desc, sizeof(desc));
-	T_STREQ(desc, "NO_CBO_BANKS 2, UCLK 1000.500 MHz, 2 event rates, 2 IMC rates, faults: msr-gp=0x396 "
-		      "msr-gp-write=0x700 mchbar-disabled pmu-in-use stuck=cbo0.1");
+	T_STREQ(desc, "NO_CBO_BANKS 2 (bits 63:4 0xfffffffffffffff0), UCLK 1000.500 MHz, 2 event rates, 2 IMC rates, "
+		      "GLOBAL_CTRL 0x8000001f, faults: msr-gp=0x396 msr-gp-write=0x700 mchbar-disabled pmu-in-use "
+		      "stuck=cbo0.1");
 
 	static const struct {
 		const char *a, *b, *msg;
@@ -503,6 +544,11 @@ static void options(void)
 		{ "--fault", "pmu-in-use=1", "--fault pmu-in-use takes no value" },
 		{ "--fault", "stuck=cbo4.0", "unknown counter 'cbo4.0'" },
 		{ "--verbose", "1", "unknown option '--verbose'" },
+		{ "--global-ctrl", "0x20", "bad value '0x20' for --global-ctrl" },
+		{ "--global-ctrl", "0x100000000", "bad value '0x100000000' for --global-ctrl" },
+		{ "--global-ctrl", "x", "bad value 'x' for --global-ctrl" },
+		{ "--cbo-config-reserved", "0x15", "bad value '0x15' for --cbo-config-reserved" },
+		{ "--cbo-config-reserved", "-16", "bad value '-16' for --cbo-config-reserved" },
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *argv[] = { "uncore-emu.efi", bad[i].a, bad[i].b };
@@ -533,6 +579,8 @@ static void options_given_twice_or_misplaced(void)
 		{ { "--rate", "imc/data_reads/=0", "--rate", "DRAM_DATA_READS=0" }, "--rate for DRAM_DATA_READS given twice" },
 		{ { "--cbo-config", "5", "--cbo-config", "2" }, "--cbo-config given twice" },
 		{ { "--uclk-mhz", "800", "--uclk-mhz", "1000" }, "--uclk-mhz given twice" },
+		{ { "--global-ctrl", "0", "--global-ctrl", "0" }, "--global-ctrl given twice" },
+		{ { "--cbo-config-reserved", "0x10", "--cbo-config-reserved", "0x10" }, "--cbo-config-reserved given twice" },
 		{ { "--uclk-mhz", "0.8k" }, "bad value '0.8k' for --uclk-mhz" },
 		{ { "--uclk-mhz", "1G" }, "bad value '1G' for --uclk-mhz" },
 		{ { "--fault", "mchbar-disabled", "--fault", "mchbar-zero" }, "--fault mchbar-zero: only one MCHBAR fault" },
@@ -605,7 +653,7 @@ static void info_against_the_model(void)
 	T_EQ(pi.mchbar_base, EMU_HW_MCHBAR);
 }
 
-T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only),
+T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only), T_CASE(global_ctrl_at_load),
        T_CASE(table_2_2_global_ctrl), T_CASE(table_2_3_global_status_rw1c), T_CASE(table_2_4_2_5_fixed_counter),
        T_CASE(table_2_7_event_select_fields), T_CASE(table_2_8_counter_width),
        T_CASE(counting_needs_local_and_global_enable), T_CASE(event_rates_per_box),

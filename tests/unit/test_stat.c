@@ -143,14 +143,27 @@ static void exact_counts_per_event_kind(void)
 	T_EQ(run.ev[0].total.running, 2 * S);
 }
 
-/* The manual's sequence, write by write, then the restore. */
+static void check_writes(const struct fake_write *want, unsigned n)
+{
+	T_EQ(h.fake.nlog, n);
+	for (unsigned i = 0; i < h.fake.nlog && i < n; i++) {
+		if (h.fake.log[i].addr != want[i].addr || h.fake.log[i].value != want[i].value)
+			t_fail(__FILE__, __LINE__, "write %u: 0x%llx <- 0x%llx, want 0x%llx <- 0x%llx", i,
+			       (unsigned long long)h.fake.log[i].addr, (unsigned long long)h.fake.log[i].value,
+			       (unsigned long long)want[i].addr, (unsigned long long)want[i].value);
+	}
+}
+
+/* The manual's sequence, write by write, then the restore. Event selects
+ * and the fixed control carry OVF_EN (bit 20), so that a wrap shows in
+ * GLOBAL_STATUS. */
 static void exact_write_sequence(void)
 {
 	static const struct fake_write want[] = {
 		/* 2. clear global enable */ { FAKE_MSR, 0xE01, 0 },
-		/* 3. event selects: ARB counter 0 and 1 */ { FAKE_MSR, 0x3B2, 0x400181 }, { FAKE_MSR, 0x3B3, 0 },
+		/* 3. event selects: ARB counter 0 and 1 */ { FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
 		/* 4. zero the counters */ { FAKE_MSR, 0x395, 0 }, { FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 },
-		/* 5. fixed counter */ { FAKE_MSR, 0x394, 1ull << 22 },
+		/* 5. fixed counter: CNT_EN, OVF_EN */ { FAKE_MSR, 0x394, (1ull << 22) | (1ull << 20) },
 		/* 6. clear status */ { FAKE_MSR, 0xE02, 0xB },
 		/* 7. global enable */ { FAKE_MSR, 0xE01, 1ull << 29 },
 		/* stop, then restore in reverse, global control last */
@@ -164,12 +177,103 @@ static void exact_write_sequence(void)
 	add("UNC_CLOCK.SOCKET");
 	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
 	T_EQ(run_for(S / 100, false), UNC_OK); /* 10 ms: no sample in between */
-	T_EQ(h.fake.nlog, sizeof(want) / sizeof(want[0]));
-	for (unsigned i = 0; i < h.fake.nlog && i < sizeof(want) / sizeof(want[0]); i++) {
-		if (h.fake.log[i].addr != want[i].addr || h.fake.log[i].value != want[i].value)
-			t_fail(__FILE__, __LINE__, "write %u: 0x%llx <- 0x%llx, want 0x%llx <- 0x%llx", i,
-			       (unsigned long long)h.fake.log[i].addr, (unsigned long long)h.fake.log[i].value,
-			       (unsigned long long)want[i].addr, (unsigned long long)want[i].value);
+	check_writes(want, sizeof(want) / sizeof(want[0]));
+}
+
+/* GLOBAL_CTRL found as Linux leaves it plus FRZ_ON_PMI (0x8000001F): the
+ * run clears FRZ_ON_PMI, WAKE_ON_PMI and PMI_SEL 4:0, counts with EN
+ * alone, and writes the found value back last. */
+static void found_global_ctrl_bits_cleared_and_restored(void)
+{
+	static const struct fake_write want[] = {
+		{ FAKE_MSR, 0xE01, 0 },
+		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
+		{ FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 },
+		{ FAKE_MSR, 0xE02, 0xB },
+		{ FAKE_MSR, 0xE01, 1ull << 29 },
+		{ FAKE_MSR, 0xE01, 0x8000001F }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0 },
+		{ FAKE_MSR, 0x3B2, 0 }, { FAKE_MSR, 0xE01, 0x8000001F },
+	};
+	static const uint64_t found[] = { 0x8000001F, 0xE000001F, 0x40000010 };
+	struct regs before, after;
+
+	for (unsigned f = 0; f < sizeof(found) / sizeof(found[0]); f++) {
+		fresh();
+		cfg.global_ctrl_set = true;
+		cfg.global_ctrl = found[f];
+		emu_hw_init(&h, &cfg);
+		read_regs(&before);
+		add("UNC_ARB_TRK_REQUESTS.ALL");
+		T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+		bool in_use = found[f] & (1ull << 29);
+		T_EQ(run_for(S / 100, in_use), UNC_OK);
+		if (f == 0)
+			check_writes(want, sizeof(want) / sizeof(want[0]));
+		T_EQ(h.fake.log[0].value, 0); /* 2. EN, FRZ, WAKE and PMI_SEL all clear */
+		T_EQ(h.fake.log[6].value, 1ull << 29);
+		T_EQ(h.fake.log[h.fake.nlog - 1].addr, 0xE01);
+		T_EQ(h.fake.log[h.fake.nlog - 1].value, found[f]);
+		read_regs(&after);
+		T_ASSERT(regs_equal(&before, &after));
+	}
+}
+
+/* A found FRZ_ON_PMI and one overflow would stop every counter: with
+ * OVF_EN set, the first wrap (10^12 per second reaches 2^44 in 17.6 s)
+ * would freeze the PMU and the counts would come out short. The run clears
+ * FRZ_ON_PMI, so they are exact, and puts it back. */
+static void found_freeze_does_not_stop_the_run(void)
+{
+	struct regs before, after;
+
+	fresh();
+	cfg.global_ctrl_set = true;
+	cfg.global_ctrl = 0x8000001F;
+	rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000000000ull);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	T_EQ(run_for(20 * S, false), UNC_OK);
+	T_EQ(stat_count(&run, 0, 1), 20000000000000ull);
+	T_EQ(stat_count(&run, 0, -1), 80000000000000ull);
+	read_regs(&after);
+	after.v[1] = before.v[1]; /* GLOBAL_STATUS: the wrap's bit, cleared by the run */
+	T_ASSERT(regs_equal(&before, &after));
+	T_EQ(after.v[0], 0x8000001F);
+}
+
+/* GLOBAL_CTRL is checked at every sample: a PMU whose EN was cleared
+ * (frozen, or by someone else) stops the run with one line, never a short
+ * count; another write to it is someone else's too. */
+static void global_ctrl_changed_during_the_run(void)
+{
+	static const struct {
+		uint64_t val;
+		const char *msg;
+	} cases[] = {
+		{ 0, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) reads 0x0, not the 0x20000000 this run wrote: EN (bit 29) is "
+		     "clear, so the uncore stopped counting (frozen, or written by someone else) during the run" },
+		{ 0x2000000F, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) reads 0x2000000f, not the 0x20000000 this run wrote: "
+			      "written by someone else during the run" },
+	};
+	struct regs before, after;
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		fresh();
+		rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
+		emu_hw_init(&h, &cfg);
+		read_regs(&before);
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+		add("UNC_CLOCK.SOCKET");
+		T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+		clobber_at = 550 * MS;
+		clobber_msr = 0xE01;
+		clobber_val = cases[c].val;
+		T_EQ(run_for(2 * S, false), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[c].msg);
+		read_regs(&after);
+		T_ASSERT(regs_equal(&before, &after));
 	}
 }
 
@@ -575,7 +679,9 @@ static void same_event_listed_twice(void)
 	}
 }
 
-T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence), T_CASE(cbo_counter_wraps_many_times),
+T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence),
+       T_CASE(found_global_ctrl_bits_cleared_and_restored), T_CASE(found_freeze_does_not_stop_the_run),
+       T_CASE(global_ctrl_changed_during_the_run), T_CASE(cbo_counter_wraps_many_times),
        T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
