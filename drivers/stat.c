@@ -135,7 +135,7 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 	if (r->ngroups > 1 && !allow_mux)
 		return fail(r, UNC_E_INVALID,
 			    "the events need %u rounds of counters (CBo and ARB have 2 counters each, "
-			    "UNC_ARB_TRK_OCCUPANCY only counter 0); without --no-multiplex they take turns",
+			    "ARB events 0x80 and 0x83 only counter 0); without --no-multiplex they take turns",
 			    r->ngroups);
 	return UNC_OK;
 }

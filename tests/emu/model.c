@@ -43,8 +43,9 @@ static uint64_t rate_of(const struct emu *e, const struct emu_ctr *c)
 	uint8_t code = c->sel & 0xff, umask = (c->sel >> 8) & 0xff;
 
 	/* Table 3-2: UNC_ARB_TRK_OCCUPANCY (0x80) counts on ARB counter 0
-	 * only; the model makes it count nothing on counter 1. */
-	if (c->unit == EV_UNIT_ARB && code == 0x80 && c->index != 0)
+	 * only, and so does 0x83 (Linux uncore_snb.c, snb_uncore_arb_constraints);
+	 * the model makes them count nothing on counter 1. */
+	if (c->unit == EV_UNIT_ARB && (code == 0x80 || code == 0x83) && c->index != 0)
 		return 0;
 	for (unsigned i = 0; i < e->cfg.nrates; i++) {
 		const struct emu_rate *r = &e->cfg.rates[i];

@@ -259,6 +259,16 @@ step no-mux 'uncore.efi -e UNC_ARB_TRK_OCCUPANCY.ALL,UNC_ARB_TRK_OCCUPANCY.CYCLE
 expect no-mux rc nonzero
 expect no-mux has '^uncore: error: the events need 2 rounds of counters'
 expect no-mux lines 1
+# Raw ARB event 0x83 needs counter 0 as 0x80 does (Linux snb_uncore_arb_constraints).
+step no-mux-83 'uncore.efi -e arb/event=0x83,umask=0x01/,arb/event=0x80,umask=0x01/ --no-multiplex'
+expect no-mux-83 rc nonzero
+expect no-mux-83 has '^uncore: error: the events need 2 rounds of counters \(.*ARB events 0x80 and 0x83 only counter 0\)'
+expect no-mux-83 lines 1
+step mux-83 'uncore.efi -e arb/event=0x83,umask=0x01/,arb/event=0x80,umask=0x01/'
+expect mux-83 rc zero
+expect mux-83 has 'in 2 groups \(multiplexed\)'
+expect mux-83 rate 'arb/event=0x80,umask=0x01/' 1200000000 5
+expect mux-83 has '^arb/event=0x83,umask=0x01/ +[0-9]+ +[0-9.]+  events   (49|50)\.[0-9]{2}%$'
 step bad-event 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,arb/event=0x80,thresh=40/'
 expect bad-event rc nonzero
 expect bad-event has "^uncore: error: bad value '40' for 'thresh' in 'arb/event=0x80,thresh=40/' \(at most 0x1f: Table 2-7\)$"

@@ -303,6 +303,17 @@ static void scheduling(void)
 	T_EQ(run.ev[1].counter, 0);
 	T_EQ(run.ev[0].counter, 1);
 
+	fresh(); /* raw ARB 0x83 needs counter 0 as 0x80 does (Linux snb_uncore_arb_constraints) */
+	add("arb/event=0x83,umask=0x01/");
+	add("arb/event=0x80,umask=0x01/");
+	T_EQ(stat_schedule(&run, 4, false), UNC_E_INVALID);
+	T_CONTAINS(run.err, "the events need 2 rounds of counters");
+	T_CONTAINS(run.err, "ARB events 0x80 and 0x83 only counter 0");
+	T_EQ(stat_schedule(&run, 4, true), UNC_OK);
+	T_EQ(run.ngroups, 2);
+	T_EQ(run.ev[0].counter, 0);
+	T_EQ(run.ev[1].counter, 0);
+
 	fresh(); /* two counters per CBo; the fixed counter is apart */
 	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	add("UNC_CBO_CACHE_LOOKUP.READ_I");
