@@ -236,7 +236,11 @@ static enum unc_status verify(struct stat_run *r, unsigned g)
 	return UNC_OK;
 }
 
-/* Section 2 programming sequence, steps 2 to 7, for group g. */
+/* The programming sequence (README), steps 2 to 7, for group g. The manual
+ * gives the registers but no order: this order is a design choice after the
+ * Xeon E5-2600 uncore guide's freeze/program/reset/unfreeze, with
+ * GLOBAL_CTRL.EN as the freeze, and after Linux's uncore_snb.c (EN in
+ * MSR_UNC_PERF_GLOBAL_CTRL and in each event select). */
 static enum unc_status program(struct stat_run *r, unsigned g)
 {
 	static const uint8_t units[] = { EV_UNIT_ARB, EV_UNIT_CBO };

@@ -1,6 +1,7 @@
-/* Counting uncore events: scheduling onto counters, the manual's
- * programming sequence, sampling, multiplexing and restoring. No firmware
- * headers: the host tests run it against the model on a fake clock. */
+/* Counting uncore events: scheduling onto counters, programming them (in
+ * the order stat.c explains: the manual gives none), sampling, multiplexing
+ * and restoring. No firmware headers: the host tests run it against the
+ * model on a fake clock. */
 #ifndef UNC_STAT_H
 #define UNC_STAT_H
 
@@ -74,7 +75,7 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e);
 enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux);
 
 /* Refuses a PMU in use unless force; snapshots every MSR the run will
- * write; programs group 0 per the manual and starts counting. On any error
+ * write; programs group 0 (see program() in stat.c) and starts counting. On any error
  * everything already written is restored. A run of IMC events only reads
  * MMIO and touches no MSR at all. */
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force);

@@ -143,7 +143,8 @@ static void exact_counts_per_event_kind(void)
 	T_EQ(run.ev[0].total.running, 2 * S);
 }
 
-/* The manual's sequence, write by write, then the restore. */
+/* The programming sequence (a design choice, see stat.c: the manual gives
+ * none), write by write, then the restore. */
 static void exact_write_sequence(void)
 {
 	static const struct fake_write want[] = {
