@@ -8,6 +8,8 @@
 #include "imc.h"
 #include "parse.h"
 
+_Static_assert(STAT_MAX_BOXES <= 8, "stat_event.moved has one bit per box");
+
 #define GSTATUS_ALL 0xBull /* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
 
 static const uint64_t unit_status_bit[] = { [EV_UNIT_CBO] = 1ull << 3, [EV_UNIT_ARB] = 1ull << 1,
@@ -100,6 +102,7 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 {
 	uint8_t used[STAT_MAX_GROUPS][2] = { { 0 } }; /* [group][CBO or ARB]: counters taken */
 
+	r->ncbo_found = ncbo;
 	r->ncbo = ncbo > STAT_MAX_BOXES ? STAT_MAX_BOXES : ncbo;
 	if (r->nev == 0)
 		return fail(r, UNC_E_INVALID, "no events given");

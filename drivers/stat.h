@@ -14,8 +14,9 @@
 
 #define STAT_MAX_EVENTS 32
 #define STAT_MAX_GROUPS 16
-#define STAT_MAX_BOXES  4
-#define STAT_MAX_SAVED  32
+#define STAT_MAX_BOXES  SKL_MAX_CBO
+/* GLOBAL_CTRL, then a select and a counter per counter: fixed 1, ARB 2, CBo 2 per box */
+#define STAT_MAX_SAVED  (1 + 2 * (1 + 2 + 2 * STAT_MAX_BOXES))
 
 struct stat_counts {
 	uint64_t box[STAT_MAX_BOXES]; /* raw counts per CBo box; [0] for ARB and fixed */
@@ -40,7 +41,8 @@ struct stat_saved {
 
 struct stat_run {
 	const struct hw *hw;
-	unsigned ncbo;
+	unsigned ncbo;            /* CBos programmed: ncbo_found, at most STAT_MAX_BOXES */
+	unsigned ncbo_found;      /* CBos MSR_UNC_CBO_CONFIG gives (Section 2.4.1) */
 	uint64_t imc_base;        /* MCHBAR base, for IMC events (see imc_discover) */
 	struct stat_event ev[STAT_MAX_EVENTS];
 	unsigned nev, ngroups;
@@ -70,7 +72,8 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e);
 
 /* Places the events on counters: each event's allowed counters, two per
  * CBo (every CBo counts the same events), two in the ARB, the one fixed
- * counter. Events that do not fit together go into further groups that
+ * counter. ncbo is the count MSR_UNC_CBO_CONFIG gives; the first
+ * STAT_MAX_BOXES of them are programmed (the report says when fewer). Events that do not fit together go into further groups that
  * take turns (multiplexing), unless allow_mux is false. */
 enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux);
 

@@ -159,7 +159,10 @@ void emu_init(struct emu *e, const struct emu_config *cfg)
 {
 	memset(e, 0, sizeof(*e));
 	e->cfg = *cfg;
-	e->ncbo = skl_cbo_count_from_raw(cfg->no_cbo_banks & 0xf);
+	/* Section 2.4.1: NO_CBO_BANKS less one; boxes beyond EMU_MAX_CBO are
+	 * not emulated (the field still reads as configured). */
+	unsigned raw = cfg->no_cbo_banks & 0xf;
+	e->ncbo = raw == 0 ? 0 : raw - 1 > EMU_MAX_CBO ? EMU_MAX_CBO : raw - 1;
 
 	e->ctr[EMU_CTR_FIXED] = (struct emu_ctr){ .width = 48, .status_bit = 0, .unit = EV_UNIT_FIXED };
 	for (unsigned i = 0; i < 2; i++)
@@ -190,8 +193,9 @@ void emu_set_time(struct emu *e, uint64_t now_ns)
 
 enum reg_kind { REG_OUTSIDE, REG_ABSENT, REG_GCTRL, REG_GSTATUS, REG_CBO_CONFIG, REG_SEL, REG_CTR };
 
-/* Table 2-1. CBo registers beyond the configured count are absent (#GP),
- * as are the unlisted addresses between a box's registers. */
+/* Table 2-1, and CBos 4-7 as Linux addresses them (model.h). CBo registers
+ * beyond the configured count are absent (#GP), as are the unlisted
+ * addresses between a box's registers. */
 static enum reg_kind decode(struct emu *e, uint32_t msr, struct emu_ctr **ret)
 {
 	switch (msr) {
@@ -203,9 +207,16 @@ static enum reg_kind decode(struct emu *e, uint32_t msr, struct emu_ctr **ret)
 	case 0x3B0: case 0x3B1: *ret = &e->ctr[EMU_CTR_ARB0 + (msr - 0x3B0)]; return REG_CTR;
 	case 0x3B2: case 0x3B3: *ret = &e->ctr[EMU_CTR_ARB0 + (msr - 0x3B2)]; return REG_SEL;
 	}
-	if (msr < 0x700 || msr >= 0x700 + 0x10 * EMU_MAX_CBO)
+	unsigned box, off;
+	if (msr >= 0xF70 && msr < 0xF80) { /* box 7: PERFEVTSEL0 0xF70, PERFCTR0 0xF76 */
+		box = 7;
+		off = msr & 0xf;
+	} else if (msr >= 0x700 && msr < 0x700 + 0x10 * (EMU_MAX_CBO - 1)) {
+		box = (msr - 0x700) >> 4;
+		off = msr & 0xf;
+	} else {
 		return REG_OUTSIDE;
-	unsigned box = (msr - 0x700) >> 4, off = msr & 0xf;
+	}
 	if (box >= e->ncbo)
 		return REG_ABSENT;
 	if (off == 0 || off == 1) {

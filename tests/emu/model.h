@@ -15,7 +15,9 @@
 
 #define EMU_MAX_RATES 32
 #define EMU_MAX_GP    8
-#define EMU_MAX_CBO   4
+/* Up to 8 CBos, as Linux programs on these models: boxes 0-6 at 0x700 +
+ * 0x10 per box, box 7 at 0xF70/0xF76 (Linux uncore.h, CFL_UNC_CBO_7_*). */
+#define EMU_MAX_CBO   8
 #define EMU_MAX_UCLK  4294967295ull /* Hz */
 
 /* Counters a fault can make stuck. */
@@ -36,7 +38,7 @@ struct emu_rate {
 };
 
 struct emu_config {
-	unsigned no_cbo_banks; /* raw MSR_UNC_CBO_CONFIG[3:0]; CBos = raw - 1, at most 4 */
+	unsigned no_cbo_banks; /* raw MSR_UNC_CBO_CONFIG[3:0]; CBos = raw - 1, at most EMU_MAX_CBO */
 	uint64_t uclk_hz;
 	struct emu_rate rates[EMU_MAX_RATES];
 	unsigned nrates;
@@ -65,7 +67,7 @@ struct emu {
 	struct emu_config cfg;
 	unsigned ncbo;
 	uint64_t global_ctrl, global_status;
-	struct emu_ctr ctr[EMU_CTR_IMC0]; /* fixed, ARB 0-1, CBo 0.0 .. 3.1 */
+	struct emu_ctr ctr[EMU_CTR_IMC0]; /* fixed, ARB 0-1, CBo 0.0 .. 7.1 */
 	uint64_t now_ns;
 	uint64_t synced; /* UCLK cycles since time 0 already applied to the counters */
 };

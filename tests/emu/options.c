@@ -11,8 +11,10 @@
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 /* Names for --fault stuck=, in enum emu_ctr_id order. */
-static const char *const ctr_names[EMU_CTR_IMC0] = { "fixed",  "arb0",	 "arb1",   "cbo0.0", "cbo0.1", "cbo1.0",
-						     "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0", "cbo3.1" };
+static const char *const ctr_names[EMU_CTR_IMC0] = {
+	"fixed",  "arb0",   "arb1",   "cbo0.0", "cbo0.1", "cbo1.0", "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0",
+	"cbo3.1", "cbo4.0", "cbo4.1", "cbo5.0", "cbo5.1", "cbo6.0", "cbo6.1", "cbo7.0", "cbo7.1",
+};
 
 static int counter_by_name(const char *s)
 {

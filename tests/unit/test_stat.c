@@ -93,7 +93,7 @@ static void read_regs(struct regs *r)
 	for (unsigned b = 0; b < h.emu.ncbo; b++)
 		for (unsigned o = 0; o < 8; o++)
 			if (o < 2 || o >= 6) {
-				emu_msr_read(&h.emu, 0x700 + 0x10 * b + o, &v);
+				emu_msr_read(&h.emu, (b == 7 ? 0xF70 : 0x700 + 0x10 * b) + o, &v);
 				r->v[r->n++] = v;
 			}
 }
