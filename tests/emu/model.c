@@ -26,6 +26,60 @@
 #define SEL_INV          (1ull << 23)
 #define SEL_THR(v)       (((v) >> 24) & 0x1f)
 
+/* Table 3-1 (CBo, counters 0 and 1) and Table 3-2 (ARB; UNC_CLOCK.SOCKET
+ * on the fixed counter). UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST has
+ * the code and umask of UNC_ARB_TRK_OCCUPANCY.ALL; it counts "cycles with
+ * at least one request outstanding", a threshold view of it. */
+const struct emu_event emu_events[EMU_NEVENTS] = {
+	{ "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", EV_UNIT_CBO, 0x22, 0x41, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION", EV_UNIT_CBO, 0x22, 0x81, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.HIT_XCORE", EV_UNIT_CBO, 0x22, 0x44, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.HITM_XCORE", EV_UNIT_CBO, 0x22, 0x48, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_M", EV_UNIT_CBO, 0x34, 0x21, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_M", EV_UNIT_CBO, 0x34, 0x81, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_I", EV_UNIT_CBO, 0x34, 0x18, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_I", EV_UNIT_CBO, 0x34, 0x88, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_MESI", EV_UNIT_CBO, 0x34, 0x1F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_MESI", EV_UNIT_CBO, 0x34, 0x2F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", EV_UNIT_CBO, 0x34, 0x8F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_ES", EV_UNIT_CBO, 0x34, 0x86, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_ES", EV_UNIT_CBO, 0x34, 0x16, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_ES", EV_UNIT_CBO, 0x34, 0x26, 0x3, false },
+	{ "UNC_ARB_TRK_OCCUPANCY.ALL", EV_UNIT_ARB, 0x80, 0x01, 0x1, false },
+	{ "UNC_ARB_TRK_REQUESTS.ALL", EV_UNIT_ARB, 0x81, 0x01, 0x3, false },
+	{ "UNC_ARB_TRK_REQUESTS.WRITES", EV_UNIT_ARB, 0x81, 0x20, 0x3, false },
+	{ "UNC_ARB_COH_TRK_REQUESTS.ALL", EV_UNIT_ARB, 0x84, 0x01, 0x3, false },
+	{ "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", EV_UNIT_ARB, 0x80, 0x01, 0x1, true },
+	{ "UNC_CLOCK.SOCKET", EV_UNIT_FIXED, 0x00, 0x01, 0x80, false },
+};
+
+/* Table 3-3, in its order; perf's names from Linux uncore_snb.c. */
+const struct emu_imc emu_imc[EMU_IMC_COUNTERS] = {
+	{ "DRAM_GT_REQUESTS", "gt_requests", 0x5040 },	 { "DRAM_IA_REQUESTS", "ia_requests", 0x5044 },
+	{ "DRAM_IO_REQUESTS", "io_requests", 0x5048 },	 { "DRAM_DATA_READS", "data_reads", 0x5050 },
+	{ "DRAM_DATA_WRITES", "data_writes", 0x5054 },
+};
+
+const struct emu_event *emu_event_find(const char *name)
+{
+	for (unsigned i = 0; i < EMU_NEVENTS; i++)
+		if (str_ieq(name, emu_events[i].name))
+			return &emu_events[i];
+	return NULL;
+}
+
+int emu_imc_find(const char *name)
+{
+	char perf[32];
+
+	for (int i = 0; i < EMU_IMC_COUNTERS; i++) {
+		fmt_snprintf(perf, sizeof(perf), "imc/%s/", emu_imc[i].perf_name);
+		if (str_ieq(name, emu_imc[i].name) || str_ieq(name, emu_imc[i].perf_name) || str_ieq(name, perf))
+			return i;
+	}
+	return -1;
+}
+
 void emu_config_default(struct emu_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
