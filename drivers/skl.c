@@ -163,12 +163,8 @@ const struct skl_imc_counter skl_imc[SKL_IMC_COUNTERS] = {
 
 int skl_imc_find(const char *name)
 {
-	char perf[32];
-
-	for (int i = 0; i < SKL_IMC_COUNTERS; i++) {
-		fmt_snprintf(perf, sizeof(perf), "imc/%s/", skl_imc[i].perf_name);
-		if (str_ieq(name, skl_imc[i].name) || str_ieq(name, skl_imc[i].perf_name) || str_ieq(name, perf))
+	for (int i = 0; i < SKL_IMC_COUNTERS; i++)
+		if (imc_name_matches(name, skl_imc[i].name, skl_imc[i].perf_name))
 			return i;
-	}
 	return -1;
 }

@@ -70,13 +70,9 @@ const struct emu_event *emu_event_find(const char *name)
 
 int emu_imc_find(const char *name)
 {
-	char perf[32];
-
-	for (int i = 0; i < EMU_IMC_COUNTERS; i++) {
-		fmt_snprintf(perf, sizeof(perf), "imc/%s/", emu_imc[i].perf_name);
-		if (str_ieq(name, emu_imc[i].name) || str_ieq(name, emu_imc[i].perf_name) || str_ieq(name, perf))
+	for (int i = 0; i < EMU_IMC_COUNTERS; i++)
+		if (imc_name_matches(name, emu_imc[i].name, emu_imc[i].perf_name))
 			return i;
-	}
 	return -1;
 }
 

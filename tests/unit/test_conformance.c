@@ -80,40 +80,41 @@ static void each_manual_event(void (*check)(const struct manual_event *m))
 		check(&table_3_2[i]);
 }
 
+/* A table's row for manual row m (found: whether it has one by that name). */
+static void check_row(const char *table, const struct manual_event *m, bool found, unsigned unit, unsigned code,
+		      unsigned umask, unsigned counters)
+{
+	if (!found)
+		t_fail(__FILE__, __LINE__, "%s lacks %s", table, m->name);
+	else if (unit != m->unit || code != m->code || umask != m->umask || counters != counter_mask(m->counters))
+		t_fail(__FILE__, __LINE__,
+		       "%s: %s is unit %u event 0x%02x umask 0x%02x counters 0x%x; the manual: unit %u event 0x%02x umask "
+		       "0x%02x counters \"%s\"",
+		       table, m->name, unit, code, umask, counters, m->unit, m->code, m->umask, m->counters);
+}
+
 static void in_generated_table(const struct manual_event *m)
 {
-	const struct event_desc *d = NULL;
-
-	for (unsigned i = 0; i < skl_events_count; i++)
-		if (!strcmp(skl_events[i].name, m->name))
-			d = &skl_events[i];
-	if (!d) {
-		t_fail(__FILE__, __LINE__, "events/skl_uncore.json lacks %s", m->name);
-		return;
+	for (unsigned i = 0; i < skl_events_count; i++) {
+		const struct event_desc *d = &skl_events[i];
+		if (!strcmp(d->name, m->name)) {
+			check_row("events/skl_uncore.json", m, true, d->unit, d->code, d->umask, d->counters);
+			return;
+		}
 	}
-	if (d->unit != m->unit || d->code != m->code || d->umask != m->umask || d->counters != counter_mask(m->counters))
-		t_fail(__FILE__, __LINE__,
-		       "events/skl_uncore.json: %s is unit %u event 0x%02x umask 0x%02x counters 0x%x; the manual: unit %u "
-		       "event 0x%02x umask 0x%02x counters \"%s\"",
-		       m->name, d->unit, d->code, d->umask, d->counters, m->unit, m->code, m->umask, m->counters);
+	check_row("events/skl_uncore.json", m, false, 0, 0, 0, 0);
 }
 
 static void in_emulator_table(const struct manual_event *m)
 {
-	const struct emu_event *e = NULL;
-
-	for (unsigned i = 0; i < EMU_NEVENTS; i++)
-		if (!strcmp(emu_events[i].name, m->name))
-			e = &emu_events[i];
-	if (!e) {
-		t_fail(__FILE__, __LINE__, "the emulator's table lacks %s", m->name);
-		return;
+	for (unsigned i = 0; i < EMU_NEVENTS; i++) {
+		const struct emu_event *e = &emu_events[i];
+		if (!strcmp(e->name, m->name)) {
+			check_row("the emulator's table", m, true, e->unit, e->code, e->umask, e->counters);
+			return;
+		}
 	}
-	if (e->unit != m->unit || e->code != m->code || e->umask != m->umask || e->counters != counter_mask(m->counters))
-		t_fail(__FILE__, __LINE__,
-		       "the emulator: %s is unit %u event 0x%02x umask 0x%02x counters 0x%x; the manual: unit %u event "
-		       "0x%02x umask 0x%02x counters \"%s\"",
-		       m->name, e->unit, e->code, e->umask, e->counters, m->unit, m->code, m->umask, m->counters);
+	check_row("the emulator's table", m, false, 0, 0, 0, 0);
 }
 
 /* No row beyond the manual's: a table's row count equals the manual's, and
