@@ -8,11 +8,13 @@
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
-/* Table 3-2 and Linux's uncore_snb constraints: ARB event 0x80 (occupancy)
- * counts on ARB counter 0 only. */
+/* ARB events 0x80 (occupancy, Table 3-2: counter 0) and 0x83 count on ARB
+ * counter 0 only. The manual lists no event 0x83; the restriction comes from
+ * Linux, arch/x86/events/intel/uncore_snb.c, snb_uncore_arb_constraints:
+ * UNCORE_EVENT_CONSTRAINT(0x80, 0x1) and UNCORE_EVENT_CONSTRAINT(0x83, 0x1). */
 static uint8_t raw_counters(uint8_t unit, uint8_t code)
 {
-	if (unit == EV_UNIT_ARB && code == 0x80)
+	if (unit == EV_UNIT_ARB && (code == 0x80 || code == 0x83))
 		return 0x1;
 	return 0x3;
 }

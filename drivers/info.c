@@ -75,7 +75,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 		pi->cbo_config_st = probe_msr(hw, pi, MSR_UNC_CBO_CONFIG, &pi->cbo_config_raw);
 		if (pi->cbo_config_st == UNC_OK) {
 			pi->no_cbo_banks = pi->cbo_config_raw & UNC_CBO_CONFIG_NO_CBO_BANKS;
-			pi->cbo_count = skl_cbo_count_from_raw(pi->no_cbo_banks);
+			pi->cbo_count = skl_cbo_programmable(skl_cbo_count_from_raw(pi->no_cbo_banks));
 		}
 		skl_check_in_use(hw, pi->cbo_count, pi->cbo_config_st == UNC_OK, &pi->use, note_fault, pi);
 	}
@@ -141,7 +141,7 @@ void info_print(struct out *o, const struct platform_info *pi)
 			if (pi->no_cbo_banks == 0)
 				out_printf(o, "  warning: NO_CBO_BANKS is 0; no CBo can be programmed\n");
 			else if (pi->no_cbo_banks - 1 > pi->cbo_count)
-				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; the manual allows at most %u\n",
+				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; at most %u can be programmed\n",
 					   pi->no_cbo_banks, pi->no_cbo_banks - 1, pi->cbo_count);
 			if (c->cores && c->cores != pi->cbo_count)
 				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", pi->cbo_count,

@@ -26,7 +26,7 @@ struct platform_info {
 	enum unc_status cbo_config_st;
 	uint64_t cbo_config_raw;
 	unsigned no_cbo_banks;        /* Table 2-6, bits 3:0 */
-	unsigned cbo_count;           /* derived per Section 2.4.1 */
+	unsigned cbo_count;           /* derived per Section 2.4.1, at most SKL_MAX_CBO */
 
 	struct skl_in_use use;
 

@@ -83,6 +83,21 @@ bool str_ieq(const char *a, const char *b)
 	return *a == *b;
 }
 
+bool imc_name_matches(const char *name, const char *manual, const char *perf_name)
+{
+	char perf[40];
+	size_t n = strlen(perf_name);
+
+	if (str_ieq(name, manual) || str_ieq(name, perf_name))
+		return true;
+	if (n + 6 > sizeof(perf))
+		return false;
+	memcpy(perf, "imc/", 4);
+	memcpy(perf + 4, perf_name, n);
+	memcpy(perf + 4 + n, "/", 2);
+	return str_ieq(name, perf);
+}
+
 /* The first n characters of s: digits with an optional fraction, times scale. */
 static bool decimal_n(const char *s, size_t n, uint64_t scale, uint64_t max, uint64_t *ret)
 {

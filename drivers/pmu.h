@@ -18,6 +18,11 @@ struct pmu_unit {
 	uint32_t sel_base;    /* first event-select MSR of box 0 */
 	uint32_t ctr_base;    /* first counter MSR of box 0 */
 	uint32_t box_stride;  /* MSR distance between boxes (0: a single box) */
+	/* One box may sit apart from the stride (0: none does): box `apart_box`
+	 * has its first select at apart_sel and its first counter at apart_ctr,
+	 * each further counter following the first. */
+	uint8_t apart_box;
+	uint32_t apart_sel, apart_ctr;
 	uint64_t sel_rw_mask; /* event-select bits that are not reserved */
 	/* The fastest any of its counters can move, per second and box. A
 	 * step between two samples beyond what this allows in the time
@@ -28,11 +33,15 @@ struct pmu_unit {
 
 static inline uint32_t pmu_unit_sel(const struct pmu_unit *u, unsigned box, unsigned idx)
 {
+	if (u->apart_sel && box == u->apart_box)
+		return u->apart_sel + idx;
 	return u->sel_base + box * u->box_stride + idx;
 }
 
 static inline uint32_t pmu_unit_ctr(const struct pmu_unit *u, unsigned box, unsigned idx)
 {
+	if (u->apart_ctr && box == u->apart_box)
+		return u->apart_ctr + idx;
 	return u->ctr_base + box * u->box_stride + idx;
 }
 

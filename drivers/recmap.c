@@ -98,6 +98,7 @@ static void info_from_rec(struct platform_info *pi, const struct rec *r)
 void rec_from_run(struct rec *r, const struct stat_run *run, const struct report_opts *ro)
 {
 	r->ncbo = run->ncbo;
+	r->ncbo_found = run->ncbo_found;
 	r->ngroups = run->ngroups;
 	r->rotations = run->rotations;
 	r->per_box = ro->per_box;
@@ -135,6 +136,7 @@ static void run_from_rec(struct stat_run *run, const struct rec *r)
 {
 	memset(run, 0, sizeof(*run));
 	run->ncbo = r->ncbo;
+	run->ncbo_found = r->ncbo_found ? r->ncbo_found : r->ncbo; /* older records: as programmed */
 	run->ngroups = r->ngroups;
 	run->rotations = r->rotations;
 	run->imc_base = r->imc_base;

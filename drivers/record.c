@@ -37,7 +37,7 @@ static const struct field top[] = {
 	A(0x002D, faults, nfaults, T_FAULT, REC_MAX_FAULTS), F(0x002E, verdict, T_U32),
 	F(0x002F, verdict_reason, T_STR), F(0x0040, ncbo, T_U32), F(0x0041, ngroups, T_U32),
 	F(0x0042, rotations, T_U32), F(0x0043, per_box, T_U8), F(0x0044, elapsed, T_U64), F(0x0045, interval, T_U64),
-	F(0x0046, imc_base, T_U64), A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS),
+	F(0x0046, imc_base, T_U64), A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS), F(0x004A, ncbo_found, T_U32),
 	F(0x0060, x.load_kind, T_U8), F(0x0061, x.load_nt, T_U8), F(0x0062, x.load_cpus, T_U32),
 	F(0x0063, x.load_size, T_U64), F(0x0064, x.load_bytes, T_U64), F(0x0065, x.peak_mb_s, T_U64),
 	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
@@ -45,13 +45,16 @@ static const struct field top[] = {
 	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
 	F(0x006F, x.warning, T_STR),
 };
-#define TAG_SAMPLE 0x0048
+#define TAG_SAMPLE  0x0048 /* t, then per event: running and boxes 0-3 */
+#define TAG_SAMPLE8 0x0049 /* t, then per event: running and boxes 0-7 (more than 4 CBos) */
 _Static_assert(sizeof(top) / sizeof(top[0]) <= 64, "get_fields tracks scalar fields in a 64-bit mask");
 
 static const struct field event_fields[] = {
 	E(0x01, name, T_STR), E(0x02, unit, T_U8), E(0x03, code, T_U8), E(0x04, umask, T_U8), E(0x05, thr, T_U8),
 	E(0x06, inv, T_U8), E(0x07, edge, T_U8), E(0x08, imc, T_U8), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4),
 	E(0x0B, running, T_U64), E(0x0C, still, T_U8),
+	/* boxes 4-7 (more than the manual's four CBos) */
+	{ 0x0D, "box_hi", T_U64X4, offsetof(struct rec_event, box) + 4 * sizeof(uint64_t), 4 * sizeof(uint64_t), 0, 0 },
 };
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
@@ -215,13 +218,25 @@ void rec_put(struct rec_buf *b, const struct rec *r)
 	put_fields(b, top, NFIELDS(top), (const uint8_t *)r);
 }
 
-void rec_put_sample(struct rec_buf *b, uint32_t nevents, const struct rec_sample *s)
+static size_t sample_boxes(uint16_t tag)
 {
-	put_tl(b, TAG_SAMPLE, 8 + 40 * (size_t)nevents);
+	return tag == TAG_SAMPLE8 ? 8 : 4;
+}
+
+static size_t sample_size(uint16_t tag, uint32_t nevents)
+{
+	return 8 + (8 + 8 * sample_boxes(tag)) * (size_t)nevents;
+}
+
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t ncbo, const struct rec_sample *s)
+{
+	uint16_t tag = ncbo > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
+
+	put_tl(b, tag, sample_size(tag, nevents));
 	put_le(b, s->t, 8);
 	for (uint32_t i = 0; i < nevents; i++) {
 		put_le(b, s->running[i], 8);
-		for (int k = 0; k < 4; k++)
+		for (size_t k = 0; k < sample_boxes(tag); k++)
 			put_le(b, s->box[i][k], 8);
 	}
 }
@@ -424,12 +439,12 @@ static enum unc_status get_fields(const uint8_t *p, size_t len, const struct fie
 		const struct field *f = find(t, n, tag);
 		if (f && f->type == T_EVENT && samples)
 			FAIL("an event after the interval samples");
-		if (t == top && tag == TAG_SAMPLE) {
+		if (t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8)) {
 			struct rec *r = (struct rec *)base;
 			samples = true;
-			if (flen != 8 + 40 * (size_t)r->nevents)
+			if (flen != sample_size(tag, r->nevents))
 				FAIL("interval sample %u has %zu bytes, not %zu for %u events", r->nintervals, flen,
-				     8 + 40 * (size_t)r->nevents, r->nevents);
+				     sample_size(tag, r->nevents), r->nevents);
 			r->nintervals++;
 		} else if (f && f->max) {
 			uint32_t *count = (uint32_t *)(base + f->count_off);
@@ -483,8 +498,10 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		return st;
 	if (!r->command[0])
 		FAIL("the record names no command");
-	if (r->ncbo > 4)
-		FAIL("the record says %u CBos; at most 4", r->ncbo);
+	if (r->ncbo > REC_MAX_BOXES)
+		FAIL("the record says %u CBos; at most %d", r->ncbo, REC_MAX_BOXES);
+	if (r->ncbo_found && r->ncbo_found < r->ncbo)
+		FAIL("the record says %u CBos programmed of %u", r->ncbo, r->ncbo_found);
 	if (r->x.load_kind > LOAD_NKINDS)
 		FAIL("the record names load kind %u", r->x.load_kind);
 	if (r->x.check > CHECK_WRITE || r->x.check_verdict > VERDICT_NONE)
@@ -507,13 +524,15 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		size_t flen = (size_t)get_le(data + at + 2, 4);
 		const uint8_t *v = data + at + 6;
 		at += 6 + flen;
-		if (tag != TAG_SAMPLE || flen != 8 + 40 * (size_t)r->nevents) /* checked in the first pass */
+		if ((tag != TAG_SAMPLE && tag != TAG_SAMPLE8) || flen != sample_size(tag, r->nevents)) /* checked in the first pass */
 			continue;
+		size_t each = 8 + 8 * sample_boxes(tag);
+		memset(&s, 0, sizeof(s));
 		s.t = get_le(v, 8);
 		for (uint32_t i = 0; i < r->nevents; i++) {
-			s.running[i] = get_le(v + 8 + 40 * i, 8);
-			for (int k = 0; k < 4; k++)
-				s.box[i][k] = get_le(v + 16 + 40 * i + 8 * k, 8);
+			s.running[i] = get_le(v + 8 + each * i, 8);
+			for (size_t k = 0; k < sample_boxes(tag); k++)
+				s.box[i][k] = get_le(v + 16 + each * i + 8 * k, 8);
 		}
 		on_sample(ctx, r, &s);
 	}

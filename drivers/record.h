@@ -27,6 +27,7 @@
 #define REC_MAX_EVENTS   32
 #define REC_MAX_BUSY     16
 #define REC_MAX_FAULTS   16
+#define REC_MAX_BOXES    8
 #define REC_STR          64
 #define REC_LONG_STR     200
 
@@ -41,7 +42,7 @@ struct rec_time { /* EFI_TIME's fields */
 struct rec_event {
 	char name[REC_STR];
 	uint8_t unit, code, umask, thr, inv, edge, imc, moved;
-	uint64_t box[4];
+	uint64_t box[REC_MAX_BOXES]; /* boxes 4-7 in a field of their own (absent in older records: 0) */
 	uint64_t running; /* ticks */
 	uint8_t still;    /* MSR events: bit b, box b never changed (absent in older records: 0) */
 };
@@ -84,6 +85,7 @@ struct rec {
 	char verdict_reason[REC_LONG_STR];
 	/* the measurement (stat, bw) */
 	uint32_t ncbo, ngroups, rotations;
+	uint32_t ncbo_found;       /* what MSR_UNC_CBO_CONFIG gave (absent in older records: 0, i.e. ncbo) */
 	uint8_t per_box;
 	uint64_t elapsed;          /* ticks, first enable to last sample */
 	uint64_t interval;         /* ticks; 0 without -I */
@@ -112,7 +114,7 @@ static inline bool rec_printable(uint8_t c)
  * totals then (the report takes the difference of two). */
 struct rec_sample {
 	uint64_t t;
-	uint64_t box[REC_MAX_EVENTS][4];
+	uint64_t box[REC_MAX_EVENTS][REC_MAX_BOXES];
 	uint64_t running[REC_MAX_EVENTS];
 };
 
@@ -127,7 +129,9 @@ struct rec_buf {
  * interval, rec_end (which fills in the header). */
 void rec_begin(struct rec_buf *b);
 void rec_put(struct rec_buf *b, const struct rec *r);
-void rec_put_sample(struct rec_buf *b, uint32_t nevents, const struct rec_sample *s);
+/* A sample of a run with up to 4 CBos holds 4 boxes per event (the layout
+ * older readers know); with more, 8 under a tag of its own. */
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t ncbo, const struct rec_sample *s);
 /* Appends bytes encoded elsewhere (samples gathered during the run). */
 void rec_put_raw(struct rec_buf *b, const void *p, size_t n);
 enum unc_status rec_end(struct rec_buf *b);

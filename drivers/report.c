@@ -108,11 +108,16 @@ void report_header(struct out *o, const struct report_opts *ro, const struct hw 
 	if (ro->format == REPORT_JSON)
 		return;
 	out_printf(o, "%suncore stat: %u event%s", ro->format == REPORT_CSV ? "# " : "", r->nev, r->nev == 1 ? "" : "s");
-	if (stat_uses_msrs(r))
-		out_printf(o, " in %u group%s, %u CBo%s, msr access: %s", r->ngroups,
-			   r->ngroups == 1 ? "" : "s (multiplexed)", r->ncbo, r->ncbo == 1 ? "" : "s", mode);
-	else
+	if (stat_uses_msrs(r)) {
+		out_printf(o, " in %u group%s, %u CBo%s", r->ngroups, r->ngroups == 1 ? "" : "s (multiplexed)", r->ncbo,
+			   r->ncbo == 1 ? "" : "s");
+		if (r->ncbo_found > r->ncbo) /* never capped silently */
+			out_printf(o, " (MSR_UNC_CBO_CONFIG gives %u; at most %u can be programmed)", r->ncbo_found,
+				   r->ncbo);
+		out_printf(o, ", msr access: %s", mode);
+	} else {
 		out_printf(o, ", IMC only (MMIO, no MSR), imc: %s", mode);
+	}
 	out_printf(o, "%s%s%s\n", hw->emulator ? " (" : "", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
 }
 
@@ -299,8 +304,8 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 			out_json_str(o, hw->emulator);
 		else
 			out_puts(o, "null");
-		out_printf(o, ",\"cbo_count\":%u,\"groups\":%u,\"elapsed_ns\":%lu,\"tsc_hz\":%lu,\"events\":[", r->ncbo,
-			   r->ngroups, (unsigned long)ns, (unsigned long)hw->tick_hz);
+		out_printf(o, ",\"cbo_count\":%u,\"cbo_derived\":%u,\"groups\":%u,\"elapsed_ns\":%lu,\"tsc_hz\":%lu,\"events\":[",
+			   r->ncbo, r->ncbo_found, r->ngroups, (unsigned long)ns, (unsigned long)hw->tick_hz);
 		print_rows(o, ro, hw, r, false, 0, "");
 		out_puts(o, "]");
 		json_close(o, x);

@@ -30,12 +30,12 @@ static const struct pmu_model skl_models[] = {
 #define SKL_UCLK_MAX_HZ        (1ull << 33)
 
 static const struct pmu_unit skl_units[SKL_NUNITS] = {
-	[SKL_UNIT_CBO] = { "CBO", 2, 44, 4, MSR_UNC_CBO_0_PERFEVTSEL0, MSR_UNC_CBO_0_PERFCTR0, 0x10, SKL_SEL_RW,
+	[SKL_UNIT_CBO] = { "CBO", 2, 44, SKL_MAX_CBO, MSR_UNC_CBO_0_PERFEVTSEL0, MSR_UNC_CBO_0_PERFCTR0, 0x10, 7,
+			   MSR_UNC_CBO_7_PERFEVTSEL0, MSR_UNC_CBO_7_PERFCTR0, SKL_SEL_RW, SKL_EVENTS_MAX_PER_SEC, false },
+	[SKL_UNIT_ARB] = { "ARB", 2, 44, 1, MSR_UNC_ARB_PERFEVTSEL0, MSR_UNC_ARB_PERFCTR0, 0, 0, 0, 0, SKL_SEL_RW,
 			   SKL_EVENTS_MAX_PER_SEC, false },
-	[SKL_UNIT_ARB] = { "ARB", 2, 44, 1, MSR_UNC_ARB_PERFEVTSEL0, MSR_UNC_ARB_PERFCTR0, 0, SKL_SEL_RW,
-			   SKL_EVENTS_MAX_PER_SEC, false },
-	[SKL_UNIT_FIXED] = { "FIXED", 1, 48, 1, MSR_UNC_PERF_FIXED_CTRL, MSR_UNC_PERF_FIXED_CTR, 0, SKL_FIXED_RW,
-			     SKL_UCLK_MAX_HZ, true },
+	[SKL_UNIT_FIXED] = { "FIXED", 1, 48, 1, MSR_UNC_PERF_FIXED_CTRL, MSR_UNC_PERF_FIXED_CTR, 0, 0, 0, 0,
+			     SKL_FIXED_RW, SKL_UCLK_MAX_HZ, true },
 };
 
 const struct pmu_driver skl_client_uncore = {
@@ -55,7 +55,7 @@ void skl_check_in_use(const struct hw *hw, unsigned ncbo, bool ncbo_known, struc
 	for (int u = -1; u < (int)drv->nunits; u++) {
 		/* u = -1 is MSR_UNC_PERF_GLOBAL_CTRL itself. */
 		const struct pmu_unit *unit = u < 0 ? NULL : &drv->units[u];
-		unsigned boxes = !unit ? 1 : u == SKL_UNIT_CBO ? ncbo : unit->max_boxes;
+		unsigned boxes = !unit ? 1 : u == SKL_UNIT_CBO ? skl_cbo_programmable(ncbo) : unit->max_boxes;
 		unsigned per_box = unit ? unit->counters : 1;
 		for (unsigned box = 0; box < boxes; box++) {
 			for (unsigned i = 0; i < per_box; i++) {
@@ -83,10 +83,7 @@ void skl_check_in_use(const struct hw *hw, unsigned ncbo, bool ncbo_known, struc
 
 unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks)
 {
-	unsigned n = no_cbo_banks ? no_cbo_banks - 1 : 0;
-	unsigned max = skl_units[SKL_UNIT_CBO].max_boxes;
-
-	return n > max ? max : n;
+	return no_cbo_banks ? no_cbo_banks - 1 : 0;
 }
 
 const char *skl_msr_name(uint32_t msr, char *buf, size_t size)
@@ -166,12 +163,8 @@ const struct skl_imc_counter skl_imc[SKL_IMC_COUNTERS] = {
 
 int skl_imc_find(const char *name)
 {
-	char perf[32];
-
-	for (int i = 0; i < SKL_IMC_COUNTERS; i++) {
-		fmt_snprintf(perf, sizeof(perf), "imc/%s/", skl_imc[i].perf_name);
-		if (str_ieq(name, skl_imc[i].name) || str_ieq(name, skl_imc[i].perf_name) || str_ieq(name, perf))
+	for (int i = 0; i < SKL_IMC_COUNTERS; i++)
+		if (imc_name_matches(name, skl_imc[i].name, skl_imc[i].perf_name))
 			return i;
-	}
 	return -1;
 }

@@ -18,6 +18,16 @@
 #define MSR_UNC_ARB_PERFEVTSEL0    0x3B2u
 #define MSR_UNC_CBO_0_PERFEVTSEL0  0x700u
 #define MSR_UNC_CBO_0_PERFCTR0     0x706u
+/* Boxes 4 to 7 are not in the manual, whose Table 2-1 stops at CBo 3 (Table
+ * 1-2: 1 to 4 CBos). Linux programs up to 8 on these models
+ * (arch/x86/events/intel/uncore_snb.c, skl_uncore_cbox: num_boxes 8, capped
+ * at the core count): boxes 4 to 6 continue the stride of 0x10
+ * (SNB_UNC_CBO_MSR_OFFSET), and box 7 has MSRs of its own
+ * (arch/x86/events/intel/uncore.h, CFL_UNC_CBO_7_PERFEVTSEL0 0xf70 and
+ * CFL_UNC_CBO_7_PER_CTR0 0xf76, each counter following the first). */
+#define MSR_UNC_CBO_7_PERFEVTSEL0  0xF70u
+#define MSR_UNC_CBO_7_PERFCTR0     0xF76u
+#define SKL_MAX_CBO                8
 
 /* Table 2-2 */
 #define UNC_GLOBAL_CTRL_FRZ_ON_PMI  (1ull << 31)
@@ -48,8 +58,14 @@ extern const struct pmu_driver skl_client_uncore;
 
 /* Section 2.4.1: "read this register and subtract one". A raw field of 0
  * would give -1; it is reported as 0 CBos (and flagged by the caller). The
- * result is capped at the four CBos of Table 1-2. */
+ * result is not capped: see SKL_MAX_CBO for how many can be programmed. */
 unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks);
+
+/* How many of n CBos can be programmed: at most SKL_MAX_CBO. */
+static inline unsigned skl_cbo_programmable(unsigned n)
+{
+	return n > SKL_MAX_CBO ? SKL_MAX_CBO : n;
+}
 
 /* Names an uncore MSR as the manual does ("MSR_UNC_CBO_2_PERFEVTSEL1"), or
  * returns NULL for an address outside Table 2-1. */

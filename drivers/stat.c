@@ -8,6 +8,8 @@
 #include "imc.h"
 #include "parse.h"
 
+_Static_assert(STAT_MAX_BOXES <= 8, "stat_event.moved has one bit per box");
+
 #define GSTATUS_ALL 0xBull /* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
 
 static const uint64_t unit_status_bit[] = { [EV_UNIT_CBO] = 1ull << 3, [EV_UNIT_ARB] = 1ull << 1,
@@ -109,6 +111,7 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 {
 	uint8_t used[STAT_MAX_GROUPS][2] = { { 0 } }; /* [group][CBO or ARB]: counters taken */
 
+	r->ncbo_found = ncbo;
 	r->ncbo = ncbo > STAT_MAX_BOXES ? STAT_MAX_BOXES : ncbo;
 	if (r->nev == 0)
 		return fail(r, UNC_E_INVALID, "no events given");
@@ -144,7 +147,7 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 	if (r->ngroups > 1 && !allow_mux)
 		return fail(r, UNC_E_INVALID,
 			    "the events need %u rounds of counters (CBo and ARB have 2 counters each, "
-			    "UNC_ARB_TRK_OCCUPANCY only counter 0); without --no-multiplex they take turns",
+			    "ARB events 0x80 and 0x83 only counter 0); without --no-multiplex they take turns",
 			    r->ngroups);
 	return UNC_OK;
 }
@@ -247,7 +250,11 @@ static enum unc_status verify(struct stat_run *r, unsigned g)
 	return UNC_OK;
 }
 
-/* Section 2 programming sequence, steps 2 to 7, for group g. */
+/* The programming sequence (README), steps 2 to 7, for group g. The manual
+ * gives the registers but no order: this order is a design choice after the
+ * Xeon E5-2600 uncore guide's freeze/program/reset/unfreeze, with
+ * GLOBAL_CTRL.EN as the freeze, and after Linux's uncore_snb.c (EN in
+ * MSR_UNC_PERF_GLOBAL_CTRL and in each event select). */
 static enum unc_status program(struct stat_run *r, unsigned g)
 {
 	static const uint8_t units[] = { EV_UNIT_ARB, EV_UNIT_CBO };

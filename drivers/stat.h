@@ -1,6 +1,7 @@
-/* Counting uncore events: scheduling onto counters, the manual's
- * programming sequence, sampling, multiplexing and restoring. No firmware
- * headers: the host tests run it against the model on a fake clock. */
+/* Counting uncore events: scheduling onto counters, programming them (in
+ * the order stat.c explains: the manual gives none), sampling, multiplexing
+ * and restoring. No firmware headers: the host tests run it against the
+ * model on a fake clock. */
 #ifndef UNC_STAT_H
 #define UNC_STAT_H
 
@@ -13,8 +14,9 @@
 
 #define STAT_MAX_EVENTS 32
 #define STAT_MAX_GROUPS 16
-#define STAT_MAX_BOXES  4
-#define STAT_MAX_SAVED  32
+#define STAT_MAX_BOXES  SKL_MAX_CBO
+/* GLOBAL_CTRL, then a select and a counter per counter: fixed 1, ARB 2, CBo 2 per box */
+#define STAT_MAX_SAVED  (1 + 2 * (1 + 2 + 2 * STAT_MAX_BOXES))
 
 struct stat_counts {
 	uint64_t box[STAT_MAX_BOXES]; /* raw counts per CBo box; [0] for ARB and fixed */
@@ -39,7 +41,8 @@ struct stat_saved {
 
 struct stat_run {
 	const struct hw *hw;
-	unsigned ncbo;
+	unsigned ncbo;            /* CBos programmed: ncbo_found, at most STAT_MAX_BOXES */
+	unsigned ncbo_found;      /* CBos MSR_UNC_CBO_CONFIG gives (Section 2.4.1) */
 	uint64_t imc_base;        /* MCHBAR base, for IMC events (see imc_discover) */
 	struct stat_event ev[STAT_MAX_EVENTS];
 	unsigned nev, ngroups;
@@ -69,12 +72,13 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e);
 
 /* Places the events on counters: each event's allowed counters, two per
  * CBo (every CBo counts the same events), two in the ARB, the one fixed
- * counter. Events that do not fit together go into further groups that
+ * counter. ncbo is the count MSR_UNC_CBO_CONFIG gives; the first
+ * STAT_MAX_BOXES of them are programmed (the report says when fewer). Events that do not fit together go into further groups that
  * take turns (multiplexing), unless allow_mux is false. */
 enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux);
 
 /* Refuses a PMU in use unless force; snapshots every MSR the run will
- * write; programs group 0 per the manual and starts counting. On any error
+ * write; programs group 0 (see program() in stat.c) and starts counting. On any error
  * everything already written is restored. A run of IMC events only reads
  * MMIO and touches no MSR at all. */
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force);

@@ -158,7 +158,8 @@ static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, stru
 	return UNC_OK;
 }
 
-/* ... and the CBo count (Section 2.4.1), for anything that touches MSRs. */
+/* ... and the CBo count (Section 2.4.1: subtract one; not capped), for
+ * anything that touches MSRs. */
 static enum unc_status uncore_ready(const struct hw *hw, unsigned *ret_ncbo, struct out *err)
 {
 	struct cpu_info cpu;
@@ -187,7 +188,7 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 		return st;
 	for (unsigned u = 0; u < drv->nunits + 1; u++) {
 		const struct pmu_unit *pu = u ? &drv->units[u - 1] : NULL;
-		unsigned boxes = !pu ? 1 : u - 1 == SKL_UNIT_CBO ? ncbo : pu->max_boxes;
+		unsigned boxes = !pu ? 1 : u - 1 == SKL_UNIT_CBO ? skl_cbo_programmable(ncbo) : pu->max_boxes;
 		unsigned n = pu ? pu->counters * 2 : sizeof(globals) / sizeof(globals[0]);
 		for (unsigned box = 0; box < boxes; box++) {
 			for (unsigned k = 0; k < n; k++) {
@@ -487,7 +488,7 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		static struct rec_sample smp;
 		size_t before = c->samples->len;
 		rec_sample_from_run(&smp, r, now);
-		rec_put_sample(c->samples, c->nevents, &smp);
+		rec_put_sample(c->samples, c->nevents, r->ncbo, &smp);
 		if (c->samples->overflow)
 			c->samples->len = before;
 	}

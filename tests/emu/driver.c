@@ -54,8 +54,8 @@ static VOID EFIAPI imc_tick(EFI_EVENT ev, VOID *ctx)
 	(void)ev;
 	(void)ctx;
 	/* One 32-bit store per counter, as the hardware updates them. */
-	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
-		region[skl_imc[i].offset / 4] = emu_imc_value(&model.cfg, i, t);
+	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
+		region[emu_imc[i].offset / 4] = emu_imc_value(&model.cfg, i, t);
 }
 
 static EFI_STATUS to_efi(enum unc_status st)

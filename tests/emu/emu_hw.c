@@ -46,8 +46,8 @@ static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 
 	h->fake.reads++;
 	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + 0x8000) {
-		for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++) {
-			if (addr == EMU_HW_MCHBAR + skl_imc[i].offset) {
+		for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++) {
+			if (addr == EMU_HW_MCHBAR + emu_imc[i].offset) {
 				*ret = emu_imc_value(&h->emu.cfg, i, h->fake.now);
 				return UNC_OK;
 			}

@@ -29,6 +29,56 @@
 #define SEL_INV          (1ull << 23)
 #define SEL_THR(v)       (((v) >> 24) & 0x1f)
 
+/* Table 3-1 (CBo, counters 0 and 1) and Table 3-2 (ARB; UNC_CLOCK.SOCKET
+ * on the fixed counter). UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST has
+ * the code and umask of UNC_ARB_TRK_OCCUPANCY.ALL; it counts "cycles with
+ * at least one request outstanding", a threshold view of it. */
+const struct emu_event emu_events[EMU_NEVENTS] = {
+	{ "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", EV_UNIT_CBO, 0x22, 0x41, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION", EV_UNIT_CBO, 0x22, 0x81, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.HIT_XCORE", EV_UNIT_CBO, 0x22, 0x44, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.HITM_XCORE", EV_UNIT_CBO, 0x22, 0x48, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_M", EV_UNIT_CBO, 0x34, 0x21, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_M", EV_UNIT_CBO, 0x34, 0x81, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_I", EV_UNIT_CBO, 0x34, 0x18, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_I", EV_UNIT_CBO, 0x34, 0x88, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_MESI", EV_UNIT_CBO, 0x34, 0x1F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_MESI", EV_UNIT_CBO, 0x34, 0x2F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", EV_UNIT_CBO, 0x34, 0x8F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_ES", EV_UNIT_CBO, 0x34, 0x86, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_ES", EV_UNIT_CBO, 0x34, 0x16, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_ES", EV_UNIT_CBO, 0x34, 0x26, 0x3, false },
+	{ "UNC_ARB_TRK_OCCUPANCY.ALL", EV_UNIT_ARB, 0x80, 0x01, 0x1, false },
+	{ "UNC_ARB_TRK_REQUESTS.ALL", EV_UNIT_ARB, 0x81, 0x01, 0x3, false },
+	{ "UNC_ARB_TRK_REQUESTS.WRITES", EV_UNIT_ARB, 0x81, 0x20, 0x3, false },
+	{ "UNC_ARB_COH_TRK_REQUESTS.ALL", EV_UNIT_ARB, 0x84, 0x01, 0x3, false },
+	{ "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", EV_UNIT_ARB, 0x80, 0x01, 0x1, true },
+	{ "UNC_CLOCK.SOCKET", EV_UNIT_FIXED, 0x00, 0x01, 0x80, false },
+};
+
+/* Table 3-3, in its order; perf's names from Linux uncore_snb.c. */
+const struct emu_imc emu_imc[EMU_IMC_COUNTERS] = {
+	{ "DRAM_GT_REQUESTS", "gt_requests", 0x5040 },	 { "DRAM_IA_REQUESTS", "ia_requests", 0x5044 },
+	{ "DRAM_IO_REQUESTS", "io_requests", 0x5048 },	 { "DRAM_DATA_READS", "data_reads", 0x5050 },
+	{ "DRAM_DATA_WRITES", "data_writes", 0x5054 },
+};
+
+const struct emu_event *emu_event_find(const char *name)
+{
+	for (unsigned i = 0; i < EMU_NEVENTS; i++)
+		if (str_ieq(name, emu_events[i].name))
+			return &emu_events[i];
+	return NULL;
+}
+
+int emu_imc_find(const char *name)
+{
+	for (int i = 0; i < EMU_IMC_COUNTERS; i++)
+		if (imc_name_matches(name, emu_imc[i].name, emu_imc[i].perf_name))
+			return i;
+	return -1;
+}
+
 void emu_config_default(struct emu_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -46,8 +96,9 @@ static uint64_t rate_of(const struct emu *e, const struct emu_ctr *c)
 	uint8_t code = c->sel & 0xff, umask = (c->sel >> 8) & 0xff;
 
 	/* Table 3-2: UNC_ARB_TRK_OCCUPANCY (0x80) counts on ARB counter 0
-	 * only; the model makes it count nothing on counter 1. */
-	if (c->unit == EV_UNIT_ARB && code == 0x80 && c->index != 0)
+	 * only, and so does 0x83 (Linux uncore_snb.c, snb_uncore_arb_constraints);
+	 * the model makes them count nothing on counter 1. */
+	if (c->unit == EV_UNIT_ARB && (code == 0x80 || code == 0x83) && c->index != 0)
 		return 0;
 	for (unsigned i = 0; i < e->cfg.nrates; i++) {
 		const struct emu_rate *r = &e->cfg.rates[i];
@@ -168,7 +219,10 @@ void emu_init(struct emu *e, const struct emu_config *cfg)
 {
 	memset(e, 0, sizeof(*e));
 	e->cfg = *cfg;
-	e->ncbo = skl_cbo_count_from_raw(cfg->no_cbo_banks & 0xf);
+	/* Section 2.4.1: NO_CBO_BANKS less one; boxes beyond EMU_MAX_CBO are
+	 * not emulated (the field still reads as configured). */
+	unsigned raw = cfg->no_cbo_banks & 0xf;
+	e->ncbo = raw == 0 ? 0 : raw - 1 > EMU_MAX_CBO ? EMU_MAX_CBO : raw - 1;
 
 	e->ctr[EMU_CTR_FIXED] = (struct emu_ctr){ .width = 48, .status_bit = 0, .unit = EV_UNIT_FIXED };
 	for (unsigned i = 0; i < 2; i++)
@@ -201,8 +255,9 @@ void emu_set_time(struct emu *e, uint64_t now_ns)
 
 enum reg_kind { REG_OUTSIDE, REG_ABSENT, REG_GCTRL, REG_GSTATUS, REG_CBO_CONFIG, REG_SEL, REG_CTR };
 
-/* Table 2-1. CBo registers beyond the configured count are absent (#GP),
- * as are the unlisted addresses between a box's registers. */
+/* Table 2-1, and CBos 4-7 as Linux addresses them (model.h). CBo registers
+ * beyond the configured count are absent (#GP), as are the unlisted
+ * addresses between a box's registers. */
 static enum reg_kind decode(struct emu *e, uint32_t msr, struct emu_ctr **ret)
 {
 	switch (msr) {
@@ -214,9 +269,16 @@ static enum reg_kind decode(struct emu *e, uint32_t msr, struct emu_ctr **ret)
 	case 0x3B0: case 0x3B1: *ret = &e->ctr[EMU_CTR_ARB0 + (msr - 0x3B0)]; return REG_CTR;
 	case 0x3B2: case 0x3B3: *ret = &e->ctr[EMU_CTR_ARB0 + (msr - 0x3B2)]; return REG_SEL;
 	}
-	if (msr < 0x700 || msr >= 0x700 + 0x10 * EMU_MAX_CBO)
+	unsigned box, off;
+	if (msr >= 0xF70 && msr < 0xF80) { /* box 7: PERFEVTSEL0 0xF70, PERFCTR0 0xF76 */
+		box = 7;
+		off = msr & 0xf;
+	} else if (msr >= 0x700 && msr < 0x700 + 0x10 * (EMU_MAX_CBO - 1)) {
+		box = (msr - 0x700) >> 4;
+		off = msr & 0xf;
+	} else {
 		return REG_OUTSIDE;
-	unsigned box = (msr - 0x700) >> 4, off = msr & 0xf;
+	}
 	if (box >= e->ncbo)
 		return REG_ABSENT;
 	if (off == 0 || off == 1) {

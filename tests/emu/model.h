@@ -15,8 +15,37 @@
 
 #define EMU_MAX_RATES 32
 #define EMU_MAX_GP    8
-#define EMU_MAX_CBO   4
+/* Up to 8 CBos, as Linux programs on these models: boxes 0-6 at 0x700 +
+ * 0x10 per box, box 7 at 0xF70/0xF76 (Linux uncore.h, CFL_UNC_CBO_7_*). */
+#define EMU_MAX_CBO   8
 #define EMU_MAX_UCLK  4294967295ull /* Hz */
+
+/* The manual's tables as the emulator knows them, typed from Intel
+ * 334060-001 independently of the application's (events/skl_uncore.json,
+ * drivers/skl.c): tests/unit/test_conformance.c checks both against the
+ * manual. */
+struct emu_event {
+	const char *name;
+	uint8_t unit;      /* enum event_unit */
+	uint8_t code, umask;
+	uint8_t counters;  /* "Valid Counters": bit n = counter n; 0x80 = the fixed counter */
+	bool threshold;    /* counts cycles with the event outstanding: a threshold view of code/umask */
+};
+#define EMU_NEVENTS 20 /* Table 3-1 (14), Table 3-2 (6, UNC_CLOCK.SOCKET included) */
+extern const struct emu_event emu_events[EMU_NEVENTS];
+
+struct emu_imc {
+	const char *name;      /* Table 3-3 */
+	const char *perf_name; /* Linux perf's imc/NAME/ */
+	uint32_t offset;       /* from MCHBAR */
+};
+#define EMU_IMC_COUNTERS 5
+extern const struct emu_imc emu_imc[EMU_IMC_COUNTERS];
+
+/* Case-insensitive lookups: an event by the manual's name; an IMC counter
+ * by the manual's name, perf's, or imc/NAME/. NULL or -1 when unknown. */
+const struct emu_event *emu_event_find(const char *name);
+int emu_imc_find(const char *name);
 
 /* Counters a fault can make stuck. */
 enum emu_ctr_id {
@@ -25,7 +54,7 @@ enum emu_ctr_id {
 	EMU_CTR_ARB1,
 	EMU_CTR_CBO0, /* CBo b counter i is EMU_CTR_CBO0 + 2*b + i */
 	EMU_CTR_IMC0 = EMU_CTR_CBO0 + 2 * EMU_MAX_CBO, /* Table 3-3 order */
-	EMU_NCTR = EMU_CTR_IMC0 + SKL_IMC_COUNTERS,
+	EMU_NCTR = EMU_CTR_IMC0 + EMU_IMC_COUNTERS,
 };
 
 enum emu_mchbar_fault { EMU_MCHBAR_OK, EMU_MCHBAR_DISABLED, EMU_MCHBAR_ZERO, EMU_MCHBAR_HIGH };
@@ -36,12 +65,12 @@ struct emu_rate {
 };
 
 struct emu_config {
-	unsigned no_cbo_banks; /* raw MSR_UNC_CBO_CONFIG[3:0]; CBos = raw - 1, at most 4 */
+	unsigned no_cbo_banks; /* raw MSR_UNC_CBO_CONFIG[3:0]; CBos = raw - 1, at most EMU_MAX_CBO */
 	uint64_t uclk_hz;
 	struct emu_rate rates[EMU_MAX_RATES];
 	unsigned nrates;
-	uint64_t imc_per_sec[SKL_IMC_COUNTERS];
-	uint32_t imc_start[SKL_IMC_COUNTERS]; /* the counters' values at time 0 */
+	uint64_t imc_per_sec[EMU_IMC_COUNTERS]; /* emu_imc order */
+	uint32_t imc_start[EMU_IMC_COUNTERS];   /* the counters' values at time 0 */
 	/* faults */
 	struct { uint32_t msr; bool write_only; } gp[EMU_MAX_GP];
 	unsigned ngp;
@@ -71,7 +100,7 @@ struct emu {
 	struct emu_config cfg;
 	unsigned ncbo;
 	uint64_t global_ctrl, global_status;
-	struct emu_ctr ctr[EMU_CTR_IMC0]; /* fixed, ARB 0-1, CBo 0.0 .. 3.1 */
+	struct emu_ctr ctr[EMU_CTR_IMC0]; /* fixed, ARB 0-1, CBo 0.0 .. 7.1 */
 	uint64_t now_ns;
 	uint64_t synced; /* UCLK cycles since time 0 already applied to the counters */
 };

@@ -11,15 +11,17 @@
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
 /* Names for --fault stuck=, in enum emu_ctr_id order. */
-static const char *const ctr_names[EMU_CTR_IMC0] = { "fixed",  "arb0",	 "arb1",   "cbo0.0", "cbo0.1", "cbo1.0",
-						     "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0", "cbo3.1" };
+static const char *const ctr_names[EMU_CTR_IMC0] = {
+	"fixed",  "arb0",   "arb1",   "cbo0.0", "cbo0.1", "cbo1.0", "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0",
+	"cbo3.1", "cbo4.0", "cbo4.1", "cbo5.0", "cbo5.1", "cbo6.0", "cbo6.1", "cbo7.0", "cbo7.1",
+};
 
 static int counter_by_name(const char *s)
 {
 	for (int i = 0; i < EMU_CTR_IMC0; i++)
 		if (str_ieq(s, ctr_names[i]))
 			return i;
-	int imc = skl_imc_find(s);
+	int imc = emu_imc_find(s);
 	return imc < 0 ? -1 : EMU_CTR_IMC0 + imc;
 }
 
@@ -76,7 +78,7 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 }
 
 /* A rate is given once per counter, whatever name it is given by. */
-static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[SKL_IMC_COUNTERS], char *err,
+static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[EMU_IMC_COUNTERS], char *err,
 				  size_t errsize)
 {
 	const char *eq = strchr(arg, '=');
@@ -93,20 +95,20 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 		FAIL("bad rate '%s' for %s (want a whole number per second, at most 10^12; k, M, G allowed)", eq + 1,
 		     name);
 
-	int imc = skl_imc_find(name);
+	int imc = emu_imc_find(name);
 	if (imc >= 0) {
 		if (imc_seen[imc])
-			FAIL("--rate for %s given twice", skl_imc[imc].name);
+			FAIL("--rate for %s given twice", emu_imc[imc].name);
 		imc_seen[imc] = true;
 		cfg->imc_per_sec[imc] = v;
 		return UNC_OK;
 	}
-	const struct event_desc *ev = event_find(name);
+	const struct emu_event *ev = emu_event_find(name);
 	if (!ev)
 		FAIL("unknown event '%s' in --rate", name);
 	if (ev->unit == EV_UNIT_FIXED)
 		FAIL("%s counts UCLK cycles: set --uclk-mhz instead", ev->name);
-	if (ev->cmask || ev->inv || ev->edge)
+	if (ev->threshold)
 		FAIL("%s is a threshold view of event 0x%02x umask 0x%02x; give the rate of the plain event", ev->name,
 		     ev->code, ev->umask);
 	for (unsigned i = 0; i < cfg->nrates; i++) {
@@ -124,7 +126,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 {
 	enum unc_status st;
 	uint64_t v;
-	bool imc_seen[SKL_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false, rsvd_seen = false;
+	bool imc_seen[EMU_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false, rsvd_seen = false;
 
 	emu_config_default(cfg);
 	for (int i = 1; i < argc; i++) {
@@ -199,7 +201,7 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 
 	strbuf_init(&sb, buf, size);
 	o = strbuf_out(&sb);
-	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
+	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
 		nimc += cfg->imc_per_sec[i] != 0;
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
 	out_printf(&o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
@@ -217,7 +219,7 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 		out_puts(&o, " pmu-in-use");
 	for (unsigned i = 0; i < EMU_NCTR; i++)
 		if (cfg->stuck[i])
-			out_printf(&o, " stuck=%s", i < EMU_CTR_IMC0 ? ctr_names[i] : skl_imc[i - EMU_CTR_IMC0].name);
+			out_printf(&o, " stuck=%s", i < EMU_CTR_IMC0 ? ctr_names[i] : emu_imc[i - EMU_CTR_IMC0].name);
 	if (sb.len == before)
 		out_puts(&o, " none");
 }

@@ -259,8 +259,8 @@ void fake_skl_uncore(struct fake_hw *f, unsigned no_cbo_banks)
 {
 	unsigned cbos = no_cbo_banks ? no_cbo_banks - 1 : 0;
 
-	if (cbos > 4)
-		cbos = 4;
+	if (cbos > 8)
+		cbos = 8;
 	fake_msr(f, 0xE01, 0);
 	fake_msr(f, 0xE02, 0);
 	fake_msr(f, 0x394, 0);
@@ -269,10 +269,11 @@ void fake_skl_uncore(struct fake_hw *f, unsigned no_cbo_banks)
 	for (uint32_t m = 0x3B0; m <= 0x3B3; m++)
 		fake_msr(f, m, 0);
 	for (unsigned box = 0; box < cbos; box++) {
-		fake_msr(f, 0x700 + 0x10 * box, 0);
-		fake_msr(f, 0x701 + 0x10 * box, 0);
-		fake_msr(f, 0x706 + 0x10 * box, 0);
-		fake_msr(f, 0x707 + 0x10 * box, 0);
+		uint32_t sel = box == 7 ? 0xF70 : 0x700 + 0x10 * box, ctr = box == 7 ? 0xF76 : 0x706 + 0x10 * box;
+		fake_msr(f, sel, 0);
+		fake_msr(f, sel + 1, 0);
+		fake_msr(f, ctr, 0);
+		fake_msr(f, ctr + 1, 0);
 	}
 }
 

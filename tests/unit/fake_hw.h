@@ -58,7 +58,8 @@ void fake_cpu_skylake(struct fake_hw *f, unsigned model, unsigned cores, unsigne
 void fake_cpu_epyc(struct fake_hw *f);
 
 /* The uncore MSRs of Table 2-1 for a raw NO_CBO_BANKS value (CBos that
- * exist per the manual's subtract-one rule), all zero, and PCI 0:0.0 with the
+ * exist per the manual's subtract-one rule, at most 8: boxes 4-6 at the
+ * stride of 0x10, box 7 at 0xF70/0xF76 as Linux has them), all zero, and PCI 0:0.0 with the
  * given host bridge ID and MCHBAR. */
 void fake_skl_uncore(struct fake_hw *f, unsigned no_cbo_banks);
 void fake_host_bridge(struct fake_hw *f, uint16_t vendor, uint16_t device, uint64_t mchbar);

@@ -169,10 +169,50 @@ static void json(void)
 	setup();
 	T_EQ(RUN("-e", "UNC_ARB_TRK_REQUESTS.ALL", "-j"), UNC_OK);
 	T_STREQ(obuf, "{\"tool\":\"uncore.efi\",\"msr_access\":\"emulated\",\"emulator\":\"test model\",\"cbo_count\":4,"
-		      "\"groups\":1,\"elapsed_ns\":1000000000,\"tsc_hz\":1000000000,\"events\":[{\"event\":"
+		      "\"cbo_derived\":4,\"groups\":1,\"elapsed_ns\":1000000000,\"tsc_hz\":1000000000,\"events\":[{\"event\":"
 		      "\"UNC_ARB_TRK_REQUESTS.ALL\",\"unit\":\"events\",\"pmu\":\"arb\",\"encoding\":\"0x400181\","
 		      "\"count\":5000000,\"rate_per_s\":5000000.000,\"run_time_ns\":1000000000,\"percent_running\":100.00,"
 		      "\"moved\":true}]}\n");
+}
+
+/* More than the manual's four CBos: up to 8 are programmed, box 7 at its
+ * own MSRs (0xF70/0xF76); a count beyond 8 is said in the header. */
+static void eight_cbos_and_more(void)
+{
+	static char run_out[65536];
+	const char *argv[] = { "uncore-emu.efi", "--cbo-config", "9", "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=1.5M" };
+
+	emulate(5, argv);
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "--per-box"), UNC_OK);
+	T_CONTAINS(obuf, "uncore stat: 1 event in 1 group, 8 CBos, msr access: emulated (test model)\n");
+	T_CONTAINS(obuf, "UNC_CBO_CACHE_LOOKUP.ANY_MESI                          12000000         12000000.000  events  100.00%\n");
+	T_CONTAINS(obuf, "UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo4                      1500000          1500000.000  events  100.00%\n");
+	T_CONTAINS(obuf, "UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo7                      1500000          1500000.000  events  100.00%\n");
+	T_EQ(RUN("regs"), UNC_OK);
+	T_CONTAINS(obuf, "0x767 MSR_UNC_CBO_6_PERFCTR1       0x0000000000000000\n"
+			 "0xf70 MSR_UNC_CBO_7_PERFEVTSEL0    0x0000000000000000\n"
+			 "0xf76 MSR_UNC_CBO_7_PERFCTR0       0x");
+	T_CONTAINS(obuf, "0xf77 MSR_UNC_CBO_7_PERFCTR1       0x0000000000000000\n");
+	T_ASSERT(!strstr(obuf, "0x770"));
+
+	/* stored with boxes 4-7 and shown as run, intervals included */
+	fake_vars_free(&fv);
+	fake_vars_init(&fv, 2000, 1 << 20);
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "--per-box", "-I", "250", "-n", "2", "-o", "var:Eight"), UNC_OK);
+	strcpy(run_out, obuf);
+	T_CONTAINS(run_out, "UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo7 ");
+	T_EQ(RUN("var", "show", "Eight"), UNC_OK);
+	T_STREQ(strchr(obuf, '\n') + 1, run_out);
+	fake_vars_free(&fv);
+
+	argv[2] = "15"; /* 14 CBos by the manual's rule: 8 programmed, and said */
+	emulate(5, argv);
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"), UNC_OK);
+	T_CONTAINS(obuf, "uncore stat: 1 event in 1 group, 8 CBos (MSR_UNC_CBO_CONFIG gives 14; at most 8 can be "
+			 "programmed), msr access: emulated (test model)\n");
+	T_CONTAINS(obuf, "UNC_CBO_CACHE_LOOKUP.ANY_MESI                          12000000 ");
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"cbo_count\":8,\"cbo_derived\":14,");
 }
 
 static void multiplexing_and_its_refusal(void)
@@ -569,4 +609,4 @@ static void stored_results_show_as_run(void)
 }
 
 T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
-       T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(restore_paths_with_reserved_and_pmi_bits))
+       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(restore_paths_with_reserved_and_pmi_bits))

@@ -34,6 +34,11 @@ static void raw_events(void)
 	T_EQ(evsel_parse("arb/event=0x80,umask=0x01,thresh=1,inv,edge/", &e, err, sizeof(err)), UNC_OK);
 	T_EQ(evsel_encode(&e), (1ull << 24) | (1ull << 23) | (1ull << 22) | (1ull << 18) | 0x0180);
 	T_EQ(e.counters, 1); /* occupancy: counter 0 only */
+	/* 0x83 too (Linux snb_uncore_arb_constraints), with any umask */
+	T_EQ(evsel_parse("arb/event=0x83,umask=0x02/", &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.counters, 1);
+	T_EQ(evsel_parse("cbo/event=0x83/", &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.counters, 3); /* a CBo event 0x83 is not the ARB's */
 	T_EQ(evsel_parse("ARB/event=129,umask=32/", &e, err, sizeof(err)), UNC_OK);
 	T_EQ(e.code, 0x81);
 	T_EQ(e.umask, 0x20);

@@ -79,7 +79,7 @@ static size_t encode(const struct rec *r, unsigned nsamples)
 	rec_begin(&b);
 	rec_put(&b, r);
 	for (unsigned i = 0; i < nsamples; i++)
-		rec_put_sample(&b, r->nevents, &samples[i]);
+		rec_put_sample(&b, r->nevents, r->ncbo, &samples[i]);
 	T_EQ(rec_end(&b), UNC_OK);
 	return b.len;
 }
@@ -126,6 +126,89 @@ static void round_trip_every_field(void)
 		T_EQ(rec_decode(buf, len_, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID); \
 		T_CONTAINS(err, want);                                                 \
 	} while (0)
+
+/* More than four CBos: boxes 4-7 of every event and sample survive. */
+static void round_trip_eight_cbos(void)
+{
+	fill(&in, 2);
+	in.ncbo = 8, in.ncbo_found = 14;
+	for (unsigned e = 0; e < 2; e++)
+		for (int k = 0; k < 8; k++)
+			in.ev[e].box[k] = 1000 * e + 10 * (uint64_t)k + 1;
+	for (unsigned i = 0; i < 2; i++) {
+		memset(&samples[i], 0, sizeof(samples[i]));
+		samples[i].t = 5 + i;
+		for (unsigned e = 0; e < 2; e++) {
+			samples[i].running[e] = 100 * i + e;
+			for (int k = 0; k < 8; k++)
+				samples[i].box[e][k] = 333ull * i + 10 * e + (uint64_t)k + 1;
+		}
+	}
+	size_t len = encode(&in, 2);
+	nseen = 0;
+	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	in.nintervals = 2;
+	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
+	T_EQ(out.ev[1].box[7], 1071);
+	T_EQ(nseen, 2);
+	T_EQ(memcmp(seen, samples, 2 * sizeof(samples[0])), 0);
+	T_EQ(seen[1].box[1][7], 333 + 10 + 7 + 1);
+	in.ncbo = 9;
+	BAD((void)0, "the record says 9 CBos; at most 8");
+	in.ncbo = 8, in.ncbo_found = 7;
+	BAD((void)0, "the record says 8 CBos programmed of 7");
+}
+
+static void put_tlv(struct rec_buf *b, uint16_t tag, const void *v, uint32_t len)
+{
+	uint8_t tl[6] = { (uint8_t)tag, (uint8_t)(tag >> 8), (uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16),
+			  (uint8_t)(len >> 24) };
+
+	rec_put_raw(b, tl, sizeof(tl));
+	rec_put_raw(b, v, len);
+}
+
+static void put_u64s(uint8_t *p, const uint64_t *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (int k = 0; k < 8; k++)
+			p[8 * i + k] = (uint8_t)(v[i] >> (8 * k));
+}
+
+/* A version-1 record as written before boxes 4-7 existed, typed from the
+ * layout (record.h): no ncbo_found, no box_hi, samples with 4 boxes. */
+static void version_1_record_with_four_boxes_decodes(void)
+{
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+	uint8_t ncbo[4] = { 4, 0, 0, 0 }, ev[6 + 3 + 6 + 32], sample[8 + 40];
+	const uint64_t boxes[4] = { 11, 12, 13, 14 }, smp[5] = { 7, 99, 1, 2, 3 }; /* t; running, boxes 0-2 */
+
+	rec_begin(&b);
+	put_tlv(&b, 0x0002, "stat", 4);
+	put_tlv(&b, 0x0040, ncbo, 4);
+	memcpy(ev, "\x01\x00\x03\x00\x00\x00" "EVX" "\x0a\x00\x20\x00\x00\x00", 15); /* name, then box (32 bytes) */
+	put_u64s(ev + 15, boxes, 4);
+	put_tlv(&b, 0x0047, ev, sizeof(ev));
+	memset(sample, 0, sizeof(sample));
+	put_u64s(sample, smp, 5);
+	put_tlv(&b, 0x0048, sample, sizeof(sample));
+	T_EQ(rec_end(&b), UNC_OK);
+	nseen = 0;
+	err[0] = '\0';
+	T_EQ(rec_decode(buf, b.len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(out.ncbo, 4);
+	T_EQ(out.ncbo_found, 0); /* absent: the reader takes ncbo */
+	T_STREQ(out.ev[0].name, "EVX");
+	T_EQ(out.ev[0].box[3], 14);
+	T_EQ(out.ev[0].box[4], 0);
+	T_EQ(nseen, 1);
+	T_EQ(seen[0].t, 7);
+	T_EQ(seen[0].running[0], 99);
+	T_EQ(seen[0].box[0][2], 3);
+	T_EQ(seen[0].box[0][4], 0);
+}
+
 
 static void fix_crc(size_t len)
 {
@@ -195,7 +278,7 @@ static void malformed_fields(void)
 	rec_begin(&b);
 	rec_put(&b, &in);
 	memset(&samples[0], 0, sizeof(samples[0]));
-	rec_put_sample(&b, in.nevents, &samples[0]);
+	rec_put_sample(&b, in.nevents, in.ncbo, &samples[0]);
 	uint8_t late_event[] = { 0x47, 0, 0, 0, 0, 0 }; /* an (empty) event TLV */
 	rec_put_raw(&b, late_event, sizeof(late_event));
 	rec_end(&b);
@@ -509,6 +592,7 @@ static void store_full(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
+T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_eight_cbos),
+       T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
        T_CASE(text_and_time_must_be_sane), T_CASE(the_writer_stores_printable_text), T_CASE(chunking_boundaries),
        T_CASE(truncated_chunk_sets), T_CASE(chunks_after_a_gap_go_too), T_CASE(store_full))
