@@ -156,7 +156,8 @@ static void run_from_rec(struct stat_run *run, const struct rec *r)
 		e->spec.imc = x->imc;
 		/* IMC: moved as stored; MSR events: every box but the still ones,
 		 * so a record written before `still` existed shows none. */
-		e->moved = x->unit == EV_UNIT_IMC ? x->moved : (uint8_t)~x->still;
+		e->moved = x->unit == EV_UNIT_IMC ? x->moved
+			   : (uint8_t)(~x->still & ((1u << (x->unit == EV_UNIT_CBO ? run->ncbo : 1)) - 1));
 		memcpy(e->total.box, x->box, sizeof(e->total.box));
 		e->total.running = x->running;
 	}

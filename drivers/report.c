@@ -247,7 +247,7 @@ static void json_close(struct out *o, const struct run_extras *x)
 
 /* Counters that never changed: a note each, since an idle source counts 0
  * too; a clock cannot be idle, and the caller reports that as an error. */
-static void still_notes(struct out *o, const struct stat_run *r)
+static void still_notes(struct out *o, const struct stat_run *r, const char *c)
 {
 	char boxes[40];
 
@@ -257,7 +257,7 @@ static void still_notes(struct out *o, const struct stat_run *r)
 		if (!still || stat_is_clock(r, i))
 			continue;
 		if (!e->moved) {
-			out_printf(o, "note: %s did not change during the run (an idle source, or a stuck counter)\n",
+			out_printf(o, "%snote: %s did not change during the run (an idle source, or a stuck counter)\n", c,
 				   e->spec.name);
 			continue;
 		}
@@ -267,8 +267,8 @@ static void still_notes(struct out *o, const struct stat_run *r)
 		for (unsigned b = 0; b < 8; b++)
 			if (still >> b & 1)
 				out_printf(&bo, "%s%u", sb.len ? "," : "", b);
-		out_printf(o, "note: %s did not change on CBo %s during the run while the other CBos counted it (a "
-			      "stuck counter?)\n", e->spec.name, boxes);
+		out_printf(o, "%snote: %s did not change on CBo %s during the run while the other CBos counted it (a "
+			      "stuck counter?)\n", c, e->spec.name, boxes);
 	}
 }
 
@@ -291,12 +291,13 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 		if (r->ngroups > 1)
 			out_printf(o, "; %u groups multiplexed, %u switches", r->ngroups, r->rotations);
 		out_puts(o, "\n");
-		still_notes(o, r);
+		still_notes(o, r, "");
 		break;
 	case REPORT_CSV:
 		if (!ro->intervals)
 			print_rows(o, ro, hw, r, false, 0, "");
 		out_printf(o, "# elapsed %s s, TSC %s MHz\n", secs, mhz);
+		still_notes(o, r, "# ");
 		break;
 	case REPORT_JSON:
 		out_printf(o, "{\"tool\":\"uncore.efi\",\"msr_access\":\"%s\",\"emulator\":", hw_msr_mode_name(hw->msr_mode));
@@ -540,32 +541,40 @@ static void kb_fmt(char *buf, size_t size, uint64_t kb_s)
 
 static void extras_json(struct out *o, const struct run_extras *x)
 {
+	const char *sep = ""; /* each member only when there is one */
 	char a[32], b[32];
 
 	out_puts(o, "{");
-	if (x->load_kind)
-		out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu},",
+	if (x->load_kind) {
+		out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu}",
 			   load_kind_name((enum load_kind)(x->load_kind - 1)), x->load_nt ? "true" : "false", x->load_cpus,
 			   (unsigned long)x->load_size, (unsigned long)x->load_bytes);
-	out_printf(o, "\"peak_mb_per_s\":%lu,\"peak_note\":", (unsigned long)x->peak_mb_s);
-	out_json_str(o, x->peak_note);
+		sep = ",";
+	}
+	if (x->peak_note[0]) {
+		out_printf(o, "%s\"peak_mb_per_s\":%lu,\"peak_note\":", sep, (unsigned long)x->peak_mb_s);
+		out_json_str(o, x->peak_note);
+		sep = ",";
+	}
 	if (x->check) {
 		kb_fmt(a, sizeof(a), x->check_measured_kb_s);
 		kb_fmt(b, sizeof(b), x->check_required_kb_s);
-		out_printf(o, ",\"check\":{\"verdict\":\"%s\",\"measured_mb_per_s\":%s,\"required_mb_per_s\":%s}",
+		out_printf(o, "%s\"check\":{\"verdict\":\"%s\",\"measured_mb_per_s\":%s,\"required_mb_per_s\":%s}", sep,
 			   verdicts[x->check_verdict], a, b);
+		sep = ",";
 	}
 	if (x->child_ran) {
-		out_puts(o, ",\"child\":{\"command\":");
+		out_printf(o, "%s\"child\":{\"command\":", sep);
 		out_json_str(o, x->child);
 		if (x->child_ran == CHILD_NO_STATUS)
 			out_puts(o, ",\"status\":null}");
 		else
 			out_printf(o, ",\"status\":\"0x%lx\"}",
 				   (unsigned long)((uint64_t)x->child_status_hi << 32 | x->child_status_lo));
+		sep = ",";
 	}
 	if (x->warning[0]) {
-		out_puts(o, ",\"warning\":");
+		out_printf(o, "%s\"warning\":", sep);
 		out_json_str(o, x->warning);
 	}
 	out_puts(o, "}");
@@ -613,7 +622,10 @@ static void extras_text(struct out *o, const struct report_opts *ro, const struc
 		static const char *what[] = { "", "read+write", "read", "write" };
 		kb_fmt(a, sizeof(a), x->check_measured_kb_s);
 		kb_fmt(b, sizeof(b), x->check_required_kb_s);
-		if (x->check_verdict == VERDICT_NONE)
+		if (x->check_verdict == VERDICT_NONE && x->warning[0])
+			out_printf(o, "%sNO VERDICT: the figure is above the SMBIOS peak (see the warning); %s bandwidth %s "
+				      "MB/s, %s MB/s required\n", c, what[x->check], a, b);
+		else if (x->check_verdict == VERDICT_NONE)
 			out_printf(o, "%sNO VERDICT: the run was stopped early; %s bandwidth %s MB/s until then, %s MB/s "
 				      "required\n", c, what[x->check], a, b);
 		else
@@ -628,7 +640,7 @@ static void extras_text(struct out *o, const struct report_opts *ro, const struc
 		if (x->child_ran == CHILD_NO_STATUS)
 			out_printf(o, "%schild: %s ran for %lu ms; its status is UNKNOWN: the Shell left no %%lasterror%% for "
 				      "it\n", c, x->child, ms);
-		else if (!(cs & EFI_STATUS_ERROR_BIT))
+		else if (cs == 0)
 			out_printf(o, "%schild: %s returned %s after %lu ms\n", c, x->child, efi_status_str(cs, hex), ms);
 		else if (efi_status_name(cs))
 			out_printf(o, "%schild: %s FAILED: %s (0x%lx) after %lu ms\n", c, x->child, efi_status_name(cs),

@@ -279,10 +279,24 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 					return st;
 		}
 	}
-	/* 4. Zero the counters. */
+	/* 4. Zero the counters. The first time, read them back: with EN clear
+	 * they stand still, so anything but 0 is a counter that ignores
+	 * writes, whose first sample would count its old value as events. */
 	for (unsigned s = 0; s < r->nsaved; s++)
 		if (r->saved[s].counter && (st = wr(r, r->saved[s].msr, 0)))
 			return st;
+	for (unsigned s = 0; r->rotations == 0 && s < r->nsaved; s++) {
+		uint64_t v;
+		char name[40];
+		if (!r->saved[s].counter)
+			continue;
+		if ((st = rd(r, r->saved[s].msr, &v)))
+			return st;
+		if (v)
+			return fail(r, UNC_E_STUCK, "%s (0x%x) reads 0x%lx after writing 0 with counting stopped: the counter "
+						    "ignores writes (stuck)",
+				    msr_name(r->saved[s].msr, name, sizeof(name)), r->saved[s].msr, (unsigned long)v);
+	}
 	/* 5. Enable the fixed counter. */
 	if (unit_used(r, EV_UNIT_FIXED) && (st = wr(r, MSR_UNC_PERF_FIXED_CTRL, UNC_CTRL_EN | UNC_CTRL_OVF_EN)))
 		return st;
@@ -417,18 +431,27 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 	return start_imc(r);
 }
 
-/* Whether a step of d counts on a counter of unit pu fits the time since
- * the last sample (t_sample, taken before that sample's reads) to now
- * (taken after this sample's reads), at the unit's fastest rate. The 10 ms
- * of slack covers the moments between enabling a group and its first
- * t_sample. */
-static bool step_fits(const struct stat_run *r, const struct pmu_unit *pu, uint64_t d, uint64_t now)
+/* The largest step a counter of unit pu can make from the last sample
+ * (t_sample, taken before that sample's reads) to now (taken after this
+ * sample's reads), at the unit's fastest rate. The 10 ms of slack covers
+ * the moments between enabling a group and its first t_sample. When that
+ * reaches the counter's whole range, no step can be told from a wrap or a
+ * write: the samples came too far apart (a starved timer), and that is an
+ * error of its own. */
+static enum unc_status step_limit(struct stat_run *r, uint8_t ev_unit, uint64_t now, uint64_t *ret)
 {
-	uint64_t hz = r->hw->tick_hz;
+	const struct pmu_unit *pu = unit_of(ev_unit);
+	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample;
+	char ms[24];
 
-	if (!hz)
-		return true;
-	return d <= u64_muldiv(pu->max_per_sec, now - r->t_sample + hz / 100, hz);
+	*ret = hz ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
+	if (*ret < pmu_unit_ctr_mask(pu))
+		return UNC_OK;
+	fmt_fixed(ms, sizeof(ms), gap, hz / 1000, 1);
+	return fail(r, UNC_E_OVERFLOW,
+		    "the %s counters were not sampled for %s ms: at up to %lu per second a %u-bit counter can wrap "
+		    "unseen in that time, so no count can be vouched for",
+		    pu->name, ms, (unsigned long)pu->max_per_sec, pu->width);
 }
 
 enum unc_status stat_sample(struct stat_run *r)
@@ -476,19 +499,25 @@ enum unc_status stat_sample(struct stat_run *r)
 				return st;
 		msrs = true;
 	}
-	/* Every MSR counter is judged before any total moves: a run that fails
-	 * here keeps the totals of the last good sample. */
-	uint64_t after = msrs ? hw_ticks(r->hw) : now;
+	/* Every MSR counter is judged before any of their totals moves (the
+	 * IMC's are already counted: a failed run reports nothing anyway). */
+	uint64_t after = msrs ? hw_ticks(r->hw) : now, limit[EV_UNIT_FIXED + 1];
+	bool have_limit[EV_UNIT_FIXED + 1] = { false };
 	for (unsigned i = 0; msrs && i < r->nev; i++) {
 		const struct stat_event *e = &r->ev[i];
 		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
 			continue;
+		if (!have_limit[e->spec.unit]) { /* once per unit: u64_muldiv is not cheap */
+			if ((st = step_limit(r, e->spec.unit, after, &limit[e->spec.unit])))
+				return st;
+			have_limit[e->spec.unit] = true;
+		}
 		const struct pmu_unit *pu = unit_of(e->spec.unit);
 		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
 			/* Deltas modulo the counter width (44 or 48 bits): a value below
 			 * the last is a wrap only if the step fits the time. */
 			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_unit_ctr_mask(pu);
-			if (!step_fits(r, pu, d, after)) {
+			if (d > limit[e->spec.unit]) {
 				char name[40], ms[24];
 				uint32_t msr = pmu_unit_ctr(pu, b, e->counter);
 				fmt_fixed(ms, sizeof(ms), after - r->t_sample, r->hw->tick_hz / 1000, 1);

@@ -42,7 +42,7 @@ static enum unc_status f_msr_write(void *ctx, uint32_t msr, uint64_t v)
 		return UNC_E_FAULT;
 	if (f->nlog < FAKE_LOG)
 		f->log[f->nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
-	if (!f->drop_msr_writes)
+	if (!f->drop_msr_writes && msr != f->msr_drop_write)
 		f->msr[i].value = v;
 	return UNC_OK;
 }

@@ -33,6 +33,7 @@ struct fake_hw {
 	struct fake_write log[FAKE_LOG];
 	unsigned nlog;
 	bool drop_msr_writes; /* like QEMU: MSR writes are logged but change nothing */
+	uint32_t msr_drop_write; /* this one MSR (0: none) likewise, as a stuck register would */
 	unsigned reads; /* every read of any kind, counted */
 	unsigned msr_reads;
 	uint64_t ticks_per_mmio_read; /* the clock moves this much on each MMIO read */

@@ -40,8 +40,7 @@ void t_json_check(const char *file, int line, const char *text, bool lines)
 	int st = p ? pclose(p) : -1;
 	remove(path);
 	if (st != 0)
-		t_fail(file, line, "%s%s; the text is:\n%s", why[0] ? why : "python3 tests/json_check.py failed to run",
-		       why[0] ? "" : "", text);
+		t_fail(file, line, "%s; the text is:\n%s", why[0] ? why : "python3 tests/json_check.py failed to run", text);
 }
 
 bool t_failed(void)

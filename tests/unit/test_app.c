@@ -39,7 +39,10 @@ static enum unc_status run(int argc, const char **argv)
 	enum unc_status st = cli_parse(argc, (char **)argv, &cmd, msg, sizeof(msg));
 	if (st)
 		return st;
-	return app_run(&cmd, &f.hw, &env, &o, &e);
+	st = app_run(&cmd, &f.hw, &env, &o, &e);
+	if (cmd.json && obuf[0]) /* every -j output parses (tests/json_check.py) */
+		T_JSON(obuf, false);
+	return st;
 }
 
 #define RUN(...)                                                  \

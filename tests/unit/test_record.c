@@ -52,12 +52,14 @@ static void fill(struct rec *r, uint32_t nevents)
 				    .child_ran = 1 };
 	strcpy(r->x.peak_note, "2 of 2 devices at 3200 MT/s x 64 bits");
 	strcpy(r->x.child, "fs0:\\child.efi 500 7");
+	strcpy(r->x.warning, "read+write 99.000 MB/s is above the SMBIOS peak of 51200 MB/s");
 	r->nevents = nevents;
 	for (uint32_t i = 0; i < nevents; i++) {
 		struct rec_event *e = &r->ev[i];
 		snprintf(e->name, sizeof(e->name), "EVENT_%u", i);
 		e->unit = (uint8_t)(i % 4), e->code = (uint8_t)(0x30 + i), e->umask = (uint8_t)(0x80 | i);
 		e->thr = (uint8_t)(i % 32), e->inv = 1, e->edge = 1, e->imc = (uint8_t)(i % 5), e->moved = 1;
+		e->still = (uint8_t)(i & 0xF);
 		for (int k = 0; k < 4; k++)
 			e->box[k] = 1000000007ull * (i + 1) + (uint64_t)k;
 		e->running = 2600000000ull - i;

@@ -21,7 +21,7 @@ static uint64_t stop_at = UINT64_MAX, break_at = UINT64_MAX;
 static uint32_t break_msr;
 static unsigned waits;
 /* Someone else writes a counter during the run, at clobber_at. */
-static uint64_t clobber_at = UINT64_MAX, clobber_val;
+static uint64_t clobber_at = UINT64_MAX, clobber_val, clobber_status;
 static uint32_t clobber_msr;
 
 static bool wait_until(void *ctx, uint64_t when)
@@ -38,6 +38,10 @@ static bool wait_until(void *ctx, uint64_t when)
 		T_EQ(emu_msr_write(&h.emu, clobber_msr, clobber_val), UNC_OK);
 		clobber_msr = 0;
 	}
+	if (when > clobber_at && clobber_status) { /* an overflow bit no counter explains */
+		h.emu.global_status |= clobber_status;
+		clobber_status = 0;
+	}
 	if (when > stop_at) {
 		h.fake.now = stop_at;
 		return true;
@@ -53,6 +57,7 @@ static void fresh(void)
 	emu_config_default(&cfg);
 	stop_at = break_at = clobber_at = UINT64_MAX;
 	break_msr = clobber_msr = 0;
+	clobber_status = 0;
 	waits = 0;
 	memset(&run, 0, sizeof(run));
 }
@@ -309,9 +314,12 @@ static void fixed_counter_48_bits(void)
 	T_ASSERT(stat_count(&run, 0, -1) > (1ull << 48));
 }
 
-/* A counter that passes its whole width between two samples cannot be
- * measured: the status bit says so, and the run fails instead of
- * reporting a wrong number. */
+/* A counter that may have passed its whole width between two samples
+ * cannot be measured. Samples 18 s apart: at the unit's fastest rate
+ * (2^40/s) a 44-bit counter wraps in 16 s, so no step can be told from a
+ * wrap, whatever the rate really was. And an overflow bit in GLOBAL_STATUS
+ * that no counter going backwards explains says a counter went round
+ * unseen. Either way the run fails instead of reporting a wrong number. */
 static void lost_overflow_is_an_error(void)
 {
 	struct stat_opts o = { .duration = 40 * S, .slice = 20 * MS, .sample = 18 * S };
@@ -324,10 +332,46 @@ static void lost_overflow_is_an_error(void)
 	add("UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
 	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_OVERFLOW);
-	T_CONTAINS(run.err, "MSR_UNC_PERF_GLOBAL_STATUS shows an overflow (0x2)");
+	T_STREQ(run.err, "the ARB counters were not sampled for 18000.0 ms: at up to 1099511627776 per second a 44-bit "
+			 "counter can wrap unseen in that time, so no count can be vouched for");
 	read_regs(&after);
 	after.v[1] = before.v[1]; /* GLOBAL_STATUS keeps the overflow bit: RW1C, cannot be put back */
 	T_ASSERT(regs_equal(&before, &after));
+
+	fresh();
+	rate(EV_UNIT_ARB, 0x81, 0x01, 1000000);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	clobber_at = S + 50 * MS;
+	clobber_status = 1ull << 1; /* ARB */
+	o.sample = 100 * MS;
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_OVERFLOW);
+	T_CONTAINS(run.err, "MSR_UNC_PERF_GLOBAL_STATUS shows an overflow (0x2)");
+	read_regs(&after);
+	after.v[1] = before.v[1];
+	T_ASSERT(regs_equal(&before, &after));
+}
+
+/* A counter that ignores writes keeps its old value through the zeroing:
+ * read back before counting starts, it is refused rather than counted. */
+static void counter_ignoring_the_zeroing_is_refused(void)
+{
+	static struct fake_hw f;
+
+	fresh();
+	fake_init(&f);
+	fake_skl_uncore(&f, 5);
+	fake_msr(&f, 0x395, 123456);
+	f.msr_drop_write = 0x395;
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_STUCK);
+	T_STREQ(run.err, "MSR_UNC_PERF_FIXED_CTR (0x395) reads 0x1e240 after writing 0 with counting stopped: the counter "
+			 "ignores writes (stuck)");
+	T_EQ(f.log[f.nlog - 1].addr, 0xE01); /* and it put back what it wrote, GLOBAL_CTRL last */
 }
 
 /* A counter that someone else writes during the run (a child image, a
@@ -698,4 +742,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
+       T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice))
