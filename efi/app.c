@@ -436,19 +436,28 @@ done:
 	return st;
 }
 
+/* One stat or bw run, from its plan to its stored record. run_stat takes
+ * it through four steps: plan (events, CPU, discovery, schedule, the
+ * child's file, the SMBIOS peak), measure (the header, the load, the child
+ * or the sampling loop), judge (verdicts, warnings, the report, what never
+ * moved, the child's status) and store (-o). */
 struct stat_ctx {
+	const struct cli_cmd *cmd;
 	const struct app_env *env;
 	const struct hw *hw;
 	const struct report_opts *ro;
-	struct out *out;
+	struct out *out, *err;
 	bool bw;
+	struct stat_run *run;
+	struct imc imc;          /* IMC events: what discovery found */
+	struct run_extras x;     /* load, peak, check, child, warning */
+	char child_cmd[2 * CLI_MAX_ARG_LEN + 64]; /* the child's command line, its file's full path first */
 	struct rec_buf *samples; /* -o with -I: the interval samples */
 	uint32_t nevents;
-	unsigned dropped;
+	unsigned stored, dropped;
 	bool load, load_marked;  /* --load: its byte count at the start of the window */
 	uint64_t load_bytes0;
-	struct stat_run *run;    /* a child: sampled from the timer */
-	enum unc_status tick_st;
+	enum unc_status tick_st; /* a child: the first failure of a timer sample */
 	uint64_t max_bps;        /* the highest IMC read+write rate of an interval */
 };
 
@@ -491,6 +500,8 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		rec_put_sample(c->samples, c->nevents, r->ncbo, &smp);
 		if (c->samples->overflow)
 			c->samples->len = before;
+		else
+			c->stored++;
 	}
 	if (c->samples && c->samples->overflow)
 		c->dropped++;
@@ -537,234 +548,276 @@ static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
 	return u64_muldiv(ms, hw->tick_hz, 1000);
 }
 
-static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
-				struct out *out, struct out *err)
+/* Plan: the events (bw's five, -e, the DATA counters a load or a check
+ * reads), the CPU, the MSR and IMC discovery, the schedule, the child's
+ * file and the SMBIOS peak. Nothing is written to the hardware. A failure
+ * in run->err is UNC_E_INVALID and the like; the caller prints it. */
+static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 {
-	struct stat_run *run = &the_run; /* large: off the firmware stack */
-	static struct imc imc_found;
-	static struct platform_info pi;
-	struct rec_buf samples = { 0 };
-	unsigned stored_samples = 0;
-	struct stat_ctx sc = { .env = env, .hw = hw, .ro = &cmd->report, .out = out, .bw = cmd->verb == CLI_BW };
-	struct stat_env senv = { stat_wait, stat_interval, &sc };
-	struct stat_opts o = { 0 };
-	unsigned ncbo;
+	const struct cli_cmd *cmd = c->cmd;
+	struct stat_run *run = c->run;
+	unsigned ncbo = 0;
 	enum unc_status st;
 
-	*run = (struct stat_run){ 0 };
-	if (cmd->verb == CLI_BW) {
+	*ret_run_err = true;
+	if (cmd->verb == CLI_BW)
 		for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
 			want_imc(run, i);
-	}
 	for (unsigned i = 0; i < cmd->nevents; i++)
 		if ((st = stat_add(run, &cmd->events[i])))
-			goto fail;
+			return st;
 	if (cmd->load_kind >= 0 || cmd->check) { /* the cross-check and the verdict read the DATA counters */
 		want_imc(run, 3);
 		want_imc(run, 4);
 	}
-	bool imc = false, msr = false;
+	bool imc = false, msr = false, dram = false;
 	for (unsigned i = 0; i < run->nev; i++) {
 		imc |= run->ev[i].spec.unit == EV_UNIT_IMC;
 		msr |= run->ev[i].spec.unit != EV_UNIT_IMC;
+		dram |= run->ev[i].spec.unit == EV_UNIT_IMC && skl_imc[run->ev[i].spec.imc].data;
 	}
+	*ret_run_err = false;
 	struct cpu_info cpu;
-	if ((st = cpu_ready(hw, &cpu, err)))
+	if ((st = cpu_ready(c->hw, &cpu, c->err)))
 		return st;
-	ncbo = 0;
-	if (msr && (st = uncore_ready(hw, &ncbo, err)))
+	if (msr && (st = uncore_ready(c->hw, &ncbo, c->err)))
 		return st;
 	if (imc) {
 		char msg[200], warn[200];
-		if ((st = imc_discover(hw, &cpu, &imc_found, msg, sizeof(msg), warn, sizeof(warn)))) {
-			out_printf(err, "uncore: error: %s\n", msg);
+		if ((st = imc_discover(c->hw, &cpu, &c->imc, msg, sizeof(msg), warn, sizeof(warn)))) {
+			out_printf(c->err, "uncore: error: %s\n", msg);
 			return st;
 		}
 		if (warn[0])
-			out_printf(err, "uncore: warning: %s\n", warn);
-		run->imc_base = imc_found.base;
+			out_printf(c->err, "uncore: warning: %s\n", warn);
+		run->imc_base = c->imc.base;
 	}
-	if ((st = stat_schedule(run, ncbo, !cmd->no_multiplex)))
-		goto fail;
+	if ((st = stat_schedule(run, ncbo, !cmd->no_multiplex))) {
+		*ret_run_err = true;
+		return st;
+	}
 	if (cmd->child[0] && run->ngroups > 1) {
-		out_printf(err, "uncore: error: the events need %u rounds of counters; around a child they must fit at "
-				"once\n", run->ngroups);
+		out_printf(c->err, "uncore: error: the events need %u rounds of counters; around a child they must fit "
+				   "at once\n", run->ngroups);
 		return UNC_E_INVALID;
 	}
-	static char child_cmd[2 * CLI_MAX_ARG_LEN + 64]; /* the child's command line, its file's full path first */
-	if (cmd->child[0] && (st = child_ready(cmd, env, child_cmd, sizeof(child_cmd), err)))
+	if (cmd->child[0] && (st = child_ready(cmd, c->env, c->child_cmd, sizeof(c->child_cmd), c->err)))
 		return st;
-	static struct run_extras x;
-	x = (struct run_extras){ 0 };
 	/* The peak, for every run that measures DRAM data (bw, --load, checks,
 	 * the DATA counters in -e): a figure above it cannot be right. */
-	bool dram = false;
-	for (unsigned i = 0; i < run->nev; i++)
-		dram |= run->ev[i].spec.unit == EV_UNIT_IMC && skl_imc[run->ev[i].spec.imc].data;
-	if (dram && env && env->smbios) {
+	if (dram && c->env && c->env->smbios) {
 		struct smbios_mem mem;
 		char msg[200];
-		if (env->smbios(&mem, msg, sizeof(msg)) == UNC_OK) {
-			x.peak_mb_s = mem.peak_mb_s;
-			fmt_snprintf(x.peak_note, sizeof(x.peak_note), "%s", mem.note);
+		if (c->env->smbios(&mem, msg, sizeof(msg)) == UNC_OK) {
+			c->x.peak_mb_s = mem.peak_mb_s;
+			fmt_snprintf(c->x.peak_note, sizeof(c->x.peak_note), "%s", mem.note);
 		} else {
-			fmt_snprintf(x.peak_note, sizeof(x.peak_note), "%s", msg);
+			fmt_snprintf(c->x.peak_note, sizeof(c->x.peak_note), "%s", msg);
 		}
 	}
+	return UNC_OK;
+}
 
+/* Measure: the header, then the load (if any) and the child under a
+ * sampling timer, or the sampling loop; the counters are restored when it
+ * returns. UNC_E_ABORTED (ESC) keeps the counts so far. *ret_run_err says
+ * whether a failure is explained in run->err. */
+static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
+{
+	const struct cli_cmd *cmd = c->cmd;
+	const struct app_env *env = c->env;
+	const struct hw *hw = c->hw;
+	struct stat_run *run = c->run;
+	struct stat_env senv = { stat_wait, stat_interval, c };
+	enum unc_status st;
+
+	*ret_run_err = false;
 	/* -d alone, or the default second; with -I: -d if given, else -n
 	 * intervals, else until ESC. */
-	o.duration = cmd->duration_ns ? u64_muldiv(cmd->duration_ns, hw->tick_hz, 1000000000)
-		     : cmd->interval_ms ? 0 : hw->tick_hz;
-	o.interval = cmd->interval_ms ? ms_ticks(hw, cmd->interval_ms) : 0;
-	o.max_intervals = cmd->max_intervals;
-	o.slice = ms_ticks(hw, APP_SLICE_MS);
-	o.sample = ms_ticks(hw, APP_SAMPLE_MS);
-
-	if (cmd->verb == CLI_BW)
-		report_bw_header(out, &cmd->report, hw, run, &imc_found);
+	struct stat_opts o = {
+		.duration = cmd->duration_ns ? u64_muldiv(cmd->duration_ns, hw->tick_hz, 1000000000)
+			    : cmd->interval_ms ? 0 : hw->tick_hz,
+		.interval = cmd->interval_ms ? ms_ticks(hw, cmd->interval_ms) : 0,
+		.max_intervals = cmd->max_intervals,
+		.slice = ms_ticks(hw, APP_SLICE_MS),
+		.sample = ms_ticks(hw, APP_SAMPLE_MS),
+	};
+	if (c->bw)
+		report_bw_header(c->out, c->ro, hw, run, &c->imc);
 	else
-		report_header(out, &cmd->report, hw, run);
-	if (wants_output(cmd) && cmd->interval_ms && env && env->alloc) {
-		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
-		if (samples.p) {
-			sc.nevents = run->nev;
-			sc.samples = &samples;
-		}
-	}
+		report_header(c->out, c->ro, hw, run);
 	if (cmd->load_kind >= 0) {
 		char msg[200];
 		uint32_t cpus;
 		uint64_t size;
 		if (!env || !env->load_start) {
-			out_printf(err, "uncore: error: no load generator on this platform\n");
-			st = UNC_E_NOT_FOUND;
-			goto done;
+			out_printf(c->err, "uncore: error: no load generator on this platform\n");
+			return UNC_E_NOT_FOUND;
 		}
 		if ((st = env->load_start(cmd->load_kind, cmd->load_nt, (uint64_t)cmd->load_size_mib << 20, cmd->load_cpus,
 					  &cpus, &size, msg, sizeof(msg)))) {
-			out_printf(err, "uncore: error: --load: %s\n", msg);
-			goto done;
+			out_printf(c->err, "uncore: error: --load: %s\n", msg);
+			return st;
 		}
-		x.load_kind = (uint8_t)(cmd->load_kind + 1);
-		x.load_nt = cmd->load_nt;
-		x.load_cpus = cpus;
-		x.load_size = size;
-		sc.load = true;
+		c->x.load_kind = (uint8_t)(cmd->load_kind + 1);
+		c->x.load_nt = cmd->load_nt;
+		c->x.load_cpus = cpus;
+		c->x.load_size = size;
+		c->load = true;
 	}
 	if (cmd->child[0]) {
 		char msg[240];
 		uint64_t cst = 0;
 		bool known = false;
-		sc.run = run;
 		if (!(st = stat_start(run, hw, cmd->force))) {
-			enum unc_status cs = env->run_child(env->ctx, child_cmd, &cst, &known, APP_SAMPLE_MS, child_tick, &sc,
+			enum unc_status cs = env->run_child(env->ctx, c->child_cmd, &cst, &known, APP_SAMPLE_MS, child_tick, c,
 							    msg, sizeof(msg));
-			st = stat_stop(run, sc.tick_st);
+			st = stat_stop(run, c->tick_st);
 			if (cs) {
-				out_printf(err, "uncore: error: %s; the counters are stopped and restored\n", msg);
+				out_printf(c->err, "uncore: error: %s; the counters are stopped and restored\n", msg);
 				st = cs;
-				goto done;
+				goto out;
 			}
-			x.child_ran = known ? CHILD_RAN : CHILD_NO_STATUS;
-			fmt_snprintf(x.child, sizeof(x.child), "%s", cmd->child);
-			x.child_status_lo = known ? (uint32_t)cst : 0;
-			x.child_status_hi = known ? (uint32_t)(cst >> 32) : 0;
+			c->x.child_ran = known ? CHILD_RAN : CHILD_NO_STATUS;
+			fmt_snprintf(c->x.child, sizeof(c->x.child), "%s", cmd->child);
+			c->x.child_status_lo = known ? (uint32_t)cst : 0;
+			c->x.child_status_hi = known ? (uint32_t)(cst >> 32) : 0;
 		}
 	} else {
 		st = stat_loop(run, hw, cmd->force, &o, &senv);
 	}
-	if (sc.load) {
-		x.load_bytes = env->load_bytes() - sc.load_bytes0;
+	*ret_run_err = st && st != UNC_E_ABORTED;
+out:
+	if (c->load) {
+		c->x.load_bytes = env->load_bytes() - c->load_bytes0;
 		env->load_stop();
-		sc.load = false;
+		c->load = false;
 	}
-	if (st && st != UNC_E_ABORTED)
-		goto fail;
+	return st;
+}
+
+/* Judge: the check's verdict, a figure above the SMBIOS peak, the report,
+ * counters that never moved, the child's status, and the notes. Returns
+ * the run's status, st (OK or UNC_E_ABORTED) or worse. */
+static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
+{
+	const struct cli_cmd *cmd = c->cmd;
+	const struct hw *hw = c->hw;
+	struct stat_run *run = c->run;
+	struct run_extras *x = &c->x;
+
 	if (cmd->check) {
 		uint64_t rd = 0, wr = 0, t = stat_enabled(run);
 		report_imc_bytes(run, &rd, &wr);
 		uint64_t bytes = cmd->check == CHECK_TOTAL ? rd + wr : cmd->check == CHECK_READ ? rd : wr;
-		x.check = cmd->check;
-		x.check_required_kb_s = cmd->check_kb_s;
+		x->check = cmd->check;
+		x->check_required_kb_s = cmd->check_kb_s;
 		/* kB/s rounded half up: the figure the bw table prints, so the
 		 * verdict and the table never disagree in the last digit. */
-		x.check_measured_kb_s = t ? (u64_muldiv(bytes, hw->tick_hz, t) + 500) / 1000 : 0;
-		x.check_verdict = st == UNC_E_ABORTED ? VERDICT_NONE
-				: x.check_measured_kb_s >= x.check_required_kb_s ? VERDICT_PASS : VERDICT_FAIL;
+		x->check_measured_kb_s = t ? (u64_muldiv(bytes, hw->tick_hz, t) + 500) / 1000 : 0;
+		x->check_verdict = st == UNC_E_ABORTED ? VERDICT_NONE
+				 : x->check_measured_kb_s >= x->check_required_kb_s ? VERDICT_PASS : VERDICT_FAIL;
 	}
 	/* 32-bit IMC counters that move 2^32 lines between two samples alias
 	 * unseen; no DRAM moves data faster than its SMBIOS peak, so a figure
 	 * above it is either aliased or the peak is wrong. */
 	uint64_t bps = 0;
 	bool measured = report_imc_rate(run, hw, false, 0, &bps);
-	if (sc.max_bps > bps)
-		bps = sc.max_bps, measured = true;
-	if (x.peak_mb_s && measured && bps / 1000000 > x.peak_mb_s) {
+	if (c->max_bps > bps)
+		bps = c->max_bps, measured = true;
+	if (x->peak_mb_s && measured && bps / 1000000 > x->peak_mb_s) {
 		char mb[32];
 		fmt_fixed(mb, sizeof(mb), bps, 1000000, 3);
-		fmt_snprintf(x.warning, sizeof(x.warning),
+		fmt_snprintf(x->warning, sizeof(x->warning),
 			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the IMC counts may alias "
 			     "(beyond %lu MB/s per counter) or the SMBIOS data is wrong",
-			     mb, (unsigned long)x.peak_mb_s, (unsigned long)report_imc_max_mb_s(APP_SAMPLE_MS));
+			     mb, (unsigned long)x->peak_mb_s, (unsigned long)report_imc_max_mb_s(APP_SAMPLE_MS));
 	}
 	/* Neither PASS nor FAIL rests on such a figure: an aliased count reads
 	 * low, so the true one is higher still, and a wrong SMBIOS peak is
 	 * for a person to look at, not for a verdict to hide. */
-	if (x.warning[0] && x.check)
-		x.check_verdict = VERDICT_NONE;
-	if (cmd->verb == CLI_BW)
-		report_bw_final(out, &cmd->report, hw, run, &imc_found, &x);
+	if (x->warning[0] && x->check)
+		x->check_verdict = VERDICT_NONE;
+	if (c->bw)
+		report_bw_final(c->out, c->ro, hw, run, &c->imc, x);
 	else
-		report_final(out, &cmd->report, hw, run, &x);
+		report_final(c->out, c->ro, hw, run, x);
 	/* Counters that never moved: a DATA counter gives no bandwidth, a clock
 	 * cannot stand still (the report notes the others, which may be idle). */
 	for (unsigned i = 0; i < run->nev; i++) {
 		const struct stat_event *e = &run->ev[i];
 		bool data = e->spec.unit == EV_UNIT_IMC && skl_imc[e->spec.imc].data;
-		if (!stat_still(run, i) || !(stat_is_clock(run, i) || (data && cmd->verb == CLI_BW)))
+		if (!stat_still(run, i) || !(stat_is_clock(run, i) || (data && c->bw)))
 			continue;
 		if (data)
-			out_printf(err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
-					"DRAM traffic at all; no bandwidth figure\n", e->spec.name);
+			out_printf(c->err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
+					   "DRAM traffic at all; no bandwidth figure\n", e->spec.name);
 		else
-			out_printf(err, "uncore: error: %s did not change in the whole run: the uncore clock never stops "
-					"while the uncore counts, so the counter is stuck; its count is no measurement\n",
+			out_printf(c->err, "uncore: error: %s did not change in the whole run: the uncore clock never stops "
+					   "while the uncore counts, so the counter is stuck; its count is no measurement\n",
 				   e->spec.name);
 		if (!st)
 			st = data ? UNC_E_DEVICE : UNC_E_STUCK;
 	}
-	if (x.child_ran && !st) /* before the check: a failed child's run is no test of bandwidth */
-		st = child_judge(&x, err);
-	if (x.check && (x.check_verdict == VERDICT_FAIL || x.warning[0]) && !st) /* no pass either way */
+	if (x->child_ran && !st) /* before the check: a failed child's run is no test of bandwidth */
+		st = child_judge(x, c->err);
+	if (x->check && (x->check_verdict == VERDICT_FAIL || x->warning[0]) && !st) /* no pass either way */
 		st = UNC_E_CHECK;
 	if (run->use.in_use)
-		out_printf(err, "uncore: note: the PMU was in use (--force); its registers are restored, "
-				"but what it counted during this run is lost\n");
+		out_printf(c->err, "uncore: note: the PMU was in use (--force); its registers are restored, "
+				   "but what it counted during this run is lost\n");
 	if (run->status_at_start & 0xB)
-		out_printf(err, "uncore: note: MSR_UNC_PERF_GLOBAL_STATUS was 0x%lx at start; its overflow bits were "
-				"cleared and cannot be set again\n", (unsigned long)run->status_at_start);
+		out_printf(c->err, "uncore: note: MSR_UNC_PERF_GLOBAL_STATUS was 0x%lx at start; its overflow bits were "
+				   "cleared and cannot be set again\n", (unsigned long)run->status_at_start);
 	if (st == UNC_E_ABORTED)
-		out_printf(err, "uncore: stopped by ESC; the counts above cover the time until then\n");
+		out_printf(c->err, "uncore: stopped by ESC; the counts above cover the time until then\n");
+	return st;
+}
+
+/* Store (-o): the record, with the interval samples kept during the run. */
+static enum unc_status stat_store(struct stat_ctx *c, enum unc_status st)
+{
+	static struct platform_info pi;
+
+	if (c->dropped)
+		out_printf(c->err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
+				   "stored\n", c->stored, APP_SAMPLE_BUF, c->dropped);
+	info_gather_opt(c->hw, &pi, !c->bw); /* bw reads no MSR, even here */
+	return store_results(c->cmd, c->env, c->bw ? "bw" : "stat", &pi, c->run, &c->x, c->samples, st, c->err);
+}
+
+static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+				struct out *out, struct out *err)
+{
+	static struct stat_ctx sc; /* large: off the firmware stack, as the_run */
+	struct rec_buf samples = { 0 };
+	bool run_err;
+	enum unc_status st;
+
+	the_run = (struct stat_run){ 0 };
+	sc = (struct stat_ctx){ .cmd = cmd, .env = env, .hw = hw, .ro = &cmd->report, .out = out, .err = err,
+				.bw = cmd->verb == CLI_BW, .run = &the_run };
+	if ((st = stat_plan(&sc, &run_err)))
+		goto out;
+	if (wants_output(cmd) && cmd->interval_ms && env && env->alloc) {
+		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
+		if (samples.p) {
+			sc.nevents = the_run.nev;
+			sc.samples = &samples;
+		}
+	}
+	st = stat_measure(&sc, &run_err);
+	if (st && st != UNC_E_ABORTED)
+		goto out;
+	st = stat_judge(&sc, st);
 	if (wants_output(cmd)) {
-		stored_samples = sc.nevents ? (unsigned)(samples.len / (6 + 8 + 40 * (size_t)sc.nevents)) : 0;
-		if (sc.dropped)
-			out_printf(err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
-					"stored\n", stored_samples, APP_SAMPLE_BUF, sc.dropped);
-		info_gather_opt(hw, &pi, cmd->verb != CLI_BW); /* bw reads no MSR, even here */
-		enum unc_status sst = store_results(cmd, env, cmd->verb == CLI_BW ? "bw" : "stat", &pi, run, &x,
-						    sc.samples, st, err);
+		enum unc_status sst = stat_store(&sc, st);
 		if (!st)
 			st = sst;
 	}
-done:
-	if (samples.p)
-		env->free(samples.p);
-	return st;
-fail:
-	out_printf(err, "uncore: error: %s\n", run->err);
-	if (sc.load)
-		env->load_stop();
+out:
+	if (st && run_err)
+		out_printf(err, "uncore: error: %s\n", the_run.err);
 	if (samples.p)
 		env->free(samples.p);
 	return st;
