@@ -31,7 +31,10 @@ HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=all -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat report crc32 record varstore recmap load smbios
+# The report code, split by what it reports (report.h is its interface).
+REPORT    := report_stat report_bw report_extras report_list
+REPORT_SRCS := $(addprefix drivers/,$(addsuffix .c,$(REPORT)))
+DRIVERS   := status fmt parse arith cpu pmu skl imc info events evsel stat $(REPORT) crc32 record varstore recmap load smbios
 GEN       := $(BUILD)/gen
 APP_SRCS  := $(addprefix drivers/,$(addsuffix .c,$(DRIVERS))) \
 	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c
@@ -113,7 +116,7 @@ T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
 EVENTS_HOST := $(HOST)/gen/skl_events.o $(HOST)/drivers/events.o
 
 # The host decoder of stored results (built like the tests, with sanitizers).
-REC_SRCS := drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/report.c drivers/load.c drivers/info.c \
+REC_SRCS := drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c $(REPORT_SRCS) drivers/load.c drivers/info.c \
 	drivers/imc.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/stat.c drivers/evsel.c drivers/fmt.c \
 	drivers/parse.c drivers/arith.c drivers/status.c
 DECODE_OBJS := $(call hobj,tools/uncore_decode.c tools/varsrc.c $(REC_SRCS)) $(EVENTS_HOST)
@@ -134,7 +137,7 @@ $(HOST)/test_info: $(call hobj,tests/unit/test_info.c $(T_FAKE) drivers/info.c d
 $(HOST)/test_app: $(call hobj,tests/unit/test_app.c $(T_FAKE) efi/app.c efi/cli.c drivers/record.c drivers/recmap.c \
 	drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
-	drivers/stat.c drivers/report.c drivers/load.c) $(EVENTS_HOST)
+	drivers/stat.c $(REPORT_SRCS) drivers/load.c) $(EVENTS_HOST)
 
 $(HOST)/test_model: $(call hobj,tests/unit/test_model.c $(T_FAKE) $(MODEL_SRCS) drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
@@ -144,7 +147,7 @@ $(HOST)/test_evsel: $(call hobj,tests/unit/test_evsel.c tests/unit/t.c drivers/e
 	drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) tests/unit/fake_vars.c $(MODEL_SRCS) \
 	efi/app.c efi/cli.c drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
-	drivers/evsel.c drivers/stat.c drivers/report.c drivers/load.c) $(EVENTS_HOST)
+	drivers/evsel.c drivers/stat.c $(REPORT_SRCS) drivers/load.c) $(EVENTS_HOST)
 $(HOST)/test_imc: $(call hobj,tests/unit/test_imc.c $(T_FAKE) $(MODEL_SRCS) drivers/imc.c drivers/stat.c \
 	drivers/evsel.c drivers/cpu.c drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_record: $(call hobj,tests/unit/test_record.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
@@ -154,7 +157,7 @@ $(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/u
 $(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/t.c tests/unit/fake_vars.c efi/app.c efi/cli.c \
 	drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
-	drivers/stat.c drivers/report.c drivers/load.c) $(EVENTS_HOST)
+	drivers/stat.c $(REPORT_SRCS) drivers/load.c) $(EVENTS_HOST)
 $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c drivers/load.c drivers/parse.c drivers/arith.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c drivers/smbios.c drivers/fmt.c)
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events

@@ -100,7 +100,7 @@ uint64_t stat_enabled(const struct stat_run *r);
 
 /* The boxes (bit b: box b) whose counter never changed in the whole run,
  * of an event that did count for some of it (a multiplexed event that never
- * had its turn has no count at all, see report.c). */
+ * had its turn has no count at all, see report_stat.c). */
 uint8_t stat_still(const struct stat_run *r, unsigned i);
 
 /* Whether event i counts a clock, which cannot stay still while the PMU
