@@ -110,8 +110,8 @@ static void teardown(void)
 		BS->CloseEvent(timer);
 		timer = NULL;
 	}
-	hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, saved_mchbar_lo);
-	hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, saved_mchbar_hi);
+	hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, saved_mchbar_lo);
+	hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, saved_mchbar_hi);
 	if (timer_arch && saved_timer_period) {
 		timer_arch->SetTimerPeriod(timer_arch, saved_timer_period);
 		saved_timer_period = 0;
@@ -168,8 +168,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	tsc_hz = hw.tick_hz;
 
 	/* The host bridge's MCHBAR as we found it, restored on unload. */
-	if (hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &saved_mchbar_lo) ||
-	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &saved_mchbar_hi))
+	if (hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &saved_mchbar_lo) ||
+	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &saved_mchbar_hi))
 		return fail(&err, EFI_DEVICE_ERROR, "cannot read MCHBAR at 0:0.0 offsets 0x48/0x4C");
 
 	region_mem = 0xFFFFFFFF;
@@ -188,9 +188,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* Publish MCHBAR in the host bridge, and check that it took. */
 	uint64_t mchbar = emu_mchbar_value(&cfg, base);
 	uint32_t lo = 0, hi = 0;
-	if (hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, (uint32_t)mchbar) ||
-	    hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
-	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &lo) || hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &hi) ||
+	if (hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, (uint32_t)mchbar) ||
+	    hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
+	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &lo) || hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &hi) ||
 	    ((uint64_t)hi << 32 | lo) != mchbar) {
 		teardown(); /* a half-written MCHBAR is put back too */
 		return fail(&err, EFI_DEVICE_ERROR, "the host bridge did not accept MCHBAR at 0:0.0 offsets 0x48/0x4C");

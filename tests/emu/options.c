@@ -160,7 +160,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (rsvd_seen)
 				FAIL("--cbo-config-reserved given twice");
 			rsvd_seen = true;
-			if (!parse_u64(val, UINT64_MAX, &v) || (v & UNC_CBO_CONFIG_NO_CBO_BANKS))
+			if (!parse_u64(val, UINT64_MAX, &v) || (v & EMU_SKL_NO_CBO_BANKS))
 				FAIL("bad value '%s' for --cbo-config-reserved (want bits 63:4 only, e.g. 0xfffffffffffffff0; "
 				     "bits 3:0 are --cbo-config)",
 				     val);
