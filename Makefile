@@ -160,6 +160,9 @@ $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c drivers
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 UNIT_TESTS += test_status
 UNIT_TESTS += test_conformance
+UNIT_TESTS += test_emu_core
+$(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c \
+	drivers/fmt.c drivers/parse.c drivers/arith.c drivers/status.c)
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c drivers/skl.c \
 	drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/arith.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c drivers/status.c)
