@@ -2,9 +2,12 @@
  * QEMU look like a 6th-gen Core uncore to uncore.efi. tests/emu/launcher.c
  * starts it with its configuration as LoadOptions (struct emu_launch).
  *
- * It emulates only what QEMU lacks. CPUID stays QEMU's (-cpu Skylake-Client).
- * The uncore MSRs are served by the model (tests/emu/model.c) through
- * UNC_EMU_PROTOCOL. MCHBAR is real guest memory: a 32 KiB-aligned region
+ * It emulates only what QEMU lacks. CPUID stays QEMU's (-cpu Skylake-Client)
+ * except the leaves given with --cpuid. The uncore MSRs are served by the
+ * model (tests/emu/model.c over tests/emu/pmu_skl.c) through
+ * UNC_EMU_PROTOCOL, which also carries (revision 2) the PCI functions the
+ * model emulates (none for this uncore), the CPUID overrides and RDPMC
+ * (not emulated for this uncore: the processor's). MCHBAR is real guest memory: a 32 KiB-aligned region
  * below 4 GiB whose address (with the enable bit) is written into the q35
  * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi reaches the IMC
  * counters through its own native PCI and MMIO paths. A 1 ms periodic timer
@@ -64,6 +67,8 @@ static EFI_STATUS to_efi(enum unc_status st)
 	case UNC_OK: return EFI_SUCCESS;
 	case UNC_E_FAULT: return EFI_DEVICE_ERROR;
 	case UNC_E_NOT_FOUND: return EFI_UNSUPPORTED;
+	case UNC_E_UNSUPPORTED: return EFI_ABORTED; /* RDPMC: #UD */
+	case UNC_E_RANGE: return EFI_INVALID_PARAMETER;
 	default: return EFI_PROTOCOL_ERROR;
 	}
 }
@@ -90,11 +95,71 @@ static EFI_STATUS EFIAPI proto_write(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 
 	return to_efi(emu_msr_write(&model, msr, value));
 }
 
+/* Revision 2: the PCI functions, CPUID leaves and RDPMC the model claims. */
+static EFI_STATUS EFIAPI proto_pci_read(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8 dev, UINT8 func, UINT16 off,
+					UINT32 *value)
+{
+	uint32_t v = 0;
+	enum unc_status st;
+
+	(void)This;
+	if (!value)
+		return EFI_INVALID_PARAMETER;
+	emu_set_time(&model, now_ns());
+	st = emu_pci_read32(&model, bus, dev, func, off, &v);
+	if (st == UNC_OK)
+		*value = v;
+	return to_efi(st);
+}
+
+static EFI_STATUS EFIAPI proto_pci_write(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8 dev, UINT8 func, UINT16 off,
+					 UINT32 value)
+{
+	(void)This;
+	emu_set_time(&model, now_ns());
+	return to_efi(emu_pci_write32(&model, bus, dev, func, off, value));
+}
+
+static EFI_STATUS EFIAPI proto_cpuid(UNC_EMU_PROTOCOL *This, UINT32 leaf, UINT32 subleaf, UINT32 regs[4])
+{
+	struct emu_cpuid c;
+
+	(void)This;
+	if (!regs)
+		return EFI_INVALID_PARAMETER;
+	if (!emu_cpuid(&model.cfg, leaf, subleaf, &c))
+		return EFI_UNSUPPORTED;
+	regs[0] = c.eax;
+	regs[1] = c.ebx;
+	regs[2] = c.ecx;
+	regs[3] = c.edx;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI proto_rdpmc(UNC_EMU_PROTOCOL *This, UINT32 index, UINT64 *value)
+{
+	uint64_t v = 0;
+	enum unc_status st;
+
+	(void)This;
+	if (!value)
+		return EFI_INVALID_PARAMETER;
+	emu_set_time(&model, now_ns());
+	st = emu_rdpmc(&model, index, &v);
+	if (st == UNC_OK)
+		*value = v;
+	return to_efi(st);
+}
+
 static UNC_EMU_PROTOCOL proto = {
 	.Revision = UNC_EMU_PROTOCOL_REVISION,
 	.MsrRead = proto_read,
 	.MsrWrite = proto_write,
 	.Description = (CONST CHAR8 *)description,
+	.PciRead32 = proto_pci_read,
+	.PciWrite32 = proto_pci_write,
+	.CpuidOverride = proto_cpuid,
+	.Rdpmc = proto_rdpmc,
 };
 
 static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
