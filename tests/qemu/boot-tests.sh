@@ -28,6 +28,15 @@ expect gp lacks '^event +count'
 step after-gp 'uncore.efi msr read 0x396'
 expect after-gp rc zero
 expect after-gp has '^msr 0x396 \(MSR_UNC_CBO_CONFIG\) = 0x0000000000000000$'
+# RDPMC: QEMU's TCG raises #UD for it (not #GP); the guard on vector 6
+# catches it, the error says so, and the next command runs.
+step pmc-ud 'uncore.efi pmc read 0'
+expect pmc-ud rc nonzero
+expect pmc-ud has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
+expect pmc-ud lines 1
+step after-pmc 'uncore.efi msr read 0x396'
+expect after-pmc rc zero
+expect after-pmc has '^msr 0x396 \(MSR_UNC_CBO_CONFIG\) = 0x0000000000000000$'
 step pci 'uncore.efi pci read 0:0.0 0'
 expect pci rc zero
 expect pci has '^pci 00:00.0 \[0x000\] = 0x29c08086$'
@@ -224,6 +233,11 @@ expect info-cpuid lacks '^(pci config|rdpmc):'
 step info-cpuid-json 'uncore.efi info -j'
 expect info-cpuid-json rc zero
 expect info-cpuid-json has '"model":94,.*"emulated":\{"cpuid_leaves":\[1\],"pci":\[\],"rdpmc":false\}'
+# this model emulates no RDPMC: the emulator passes it to the processor (#UD under TCG)
+step pmc-emu 'uncore.efi pmc read 0'
+expect pmc-emu rc nonzero
+expect pmc-emu has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
+expect pmc-emu lines 1
 step unload-cpuid 'uncore-emu.efi --unload'
 expect unload-cpuid rc zero
 step cpuid-native 'uncore.efi info'
