@@ -73,26 +73,37 @@ static EFI_STATUS to_efi(enum unc_status st)
 	}
 }
 
-static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
+/* The model, brought up to now: every protocol call starts here. */
+static struct emu *model_now(void)
+{
+	emu_set_time(&model, now_ns());
+	return &model;
+}
+
+/* A 64-bit read from the model (an MSR, RDPMC): *value only on success. */
+static EFI_STATUS read64(enum unc_status (*fn)(struct emu *, uint32_t, uint64_t *), uint32_t what, UINT64 *value)
 {
 	uint64_t v = 0;
 	enum unc_status st;
 
-	(void)This;
 	if (!value)
 		return EFI_INVALID_PARAMETER;
-	emu_set_time(&model, now_ns());
-	st = emu_msr_read(&model, msr, &v);
+	st = fn(model_now(), what, &v);
 	if (st == UNC_OK)
 		*value = v;
 	return to_efi(st);
 }
 
+static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
+{
+	(void)This;
+	return read64(emu_msr_read, msr, value);
+}
+
 static EFI_STATUS EFIAPI proto_write(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 value)
 {
 	(void)This;
-	emu_set_time(&model, now_ns());
-	return to_efi(emu_msr_write(&model, msr, value));
+	return to_efi(emu_msr_write(model_now(), msr, value));
 }
 
 /* Revision 2: the PCI functions, CPUID leaves and RDPMC the model claims. */
@@ -105,8 +116,7 @@ static EFI_STATUS EFIAPI proto_pci_read(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8
 	(void)This;
 	if (!value)
 		return EFI_INVALID_PARAMETER;
-	emu_set_time(&model, now_ns());
-	st = emu_pci_read32(&model, bus, dev, func, off, &v);
+	st = emu_pci_read32(model_now(), bus, dev, func, off, &v);
 	if (st == UNC_OK)
 		*value = v;
 	return to_efi(st);
@@ -116,8 +126,7 @@ static EFI_STATUS EFIAPI proto_pci_write(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT
 					 UINT32 value)
 {
 	(void)This;
-	emu_set_time(&model, now_ns());
-	return to_efi(emu_pci_write32(&model, bus, dev, func, off, value));
+	return to_efi(emu_pci_write32(model_now(), bus, dev, func, off, value));
 }
 
 static EFI_STATUS EFIAPI proto_cpuid(UNC_EMU_PROTOCOL *This, UINT32 leaf, UINT32 subleaf, UINT32 regs[4])
@@ -138,17 +147,8 @@ static EFI_STATUS EFIAPI proto_cpuid(UNC_EMU_PROTOCOL *This, UINT32 leaf, UINT32
 
 static EFI_STATUS EFIAPI proto_rdpmc(UNC_EMU_PROTOCOL *This, UINT32 index, UINT64 *value)
 {
-	uint64_t v = 0;
-	enum unc_status st;
-
 	(void)This;
-	if (!value)
-		return EFI_INVALID_PARAMETER;
-	emu_set_time(&model, now_ns());
-	st = emu_rdpmc(&model, index, &v);
-	if (st == UNC_OK)
-		*value = v;
-	return to_efi(st);
+	return read64(emu_rdpmc, index, value);
 }
 
 static UNC_EMU_PROTOCOL proto = {

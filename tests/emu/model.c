@@ -187,33 +187,35 @@ enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 	return UNC_OK;
 }
 
+/* The PMU's PCI function at bus/dev/func, with the model brought up to
+ * now; NULL when the PMU does not emulate it. */
+static const struct emu_pci_dev *pci_dev(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func)
+{
+	for (unsigned d = 0; d < e->pmu->npci; d++) {
+		const struct emu_pci_dev *p = &e->pmu->pci[d];
+		if (p->bus == bus && p->dev == dev && p->func == func) {
+			sync(e);
+			return p;
+		}
+	}
+	return NULL;
+}
+
 enum unc_status emu_pci_read32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off,
 			       uint32_t *ret_val)
 {
 	if (off & 3 || off >= 0x1000)
 		return UNC_E_RANGE;
-	for (unsigned d = 0; d < e->pmu->npci; d++) {
-		const struct emu_pci_dev *p = &e->pmu->pci[d];
-		if (p->bus == bus && p->dev == dev && p->func == func) {
-			sync(e);
-			return p->read32(e, off, ret_val);
-		}
-	}
-	return UNC_E_NOT_FOUND;
+	const struct emu_pci_dev *p = pci_dev(e, bus, dev, func);
+	return p ? p->read32(e, off, ret_val) : UNC_E_NOT_FOUND;
 }
 
 enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off, uint32_t val)
 {
 	if (off & 3 || off >= 0x1000)
 		return UNC_E_RANGE;
-	for (unsigned d = 0; d < e->pmu->npci; d++) {
-		const struct emu_pci_dev *p = &e->pmu->pci[d];
-		if (p->bus == bus && p->dev == dev && p->func == func) {
-			sync(e);
-			return p->write32(e, off, val);
-		}
-	}
-	return UNC_E_NOT_FOUND;
+	const struct emu_pci_dev *p = pci_dev(e, bus, dev, func);
+	return p ? p->write32(e, off, val) : UNC_E_NOT_FOUND;
 }
 
 enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val)
