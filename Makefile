@@ -42,9 +42,9 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the
 # options and starts it (see tests/emu/launcher.c).
-# The emulator's tables are its own (tests/emu/model.c), typed from the manual:
+# The emulator's tables are its own (tests/emu/pmu_skl.c), typed from the manual:
 # it links neither the application's event table nor drivers/skl.c.
-EMU_COMMON := tests/emu/model.c tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
+EMU_COMMON := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
 EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
@@ -123,7 +123,7 @@ DECODE_OBJS := $(call hobj,tools/uncore_decode.c tools/varsrc.c $(REC_SRCS)) $(E
 $(BUILD)/uncore_decode: $(DECODE_OBJS)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
 
-MODEL_SRCS := tests/emu/model.c tests/emu/options.c tests/emu/emu_hw.c drivers/arith.c
+MODEL_SRCS := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/options.c tests/emu/emu_hw.c drivers/arith.c
 
 UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode test_var test_load test_smbios
 $(HOST)/test_fmt: $(call hobj,tests/unit/test_fmt.c tests/unit/t.c drivers/fmt.c)
@@ -163,7 +163,10 @@ $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c drivers
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 UNIT_TESTS += test_status
 UNIT_TESTS += test_conformance
-$(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/model.c drivers/skl.c \
+UNIT_TESTS += test_emu_core
+$(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c \
+	drivers/fmt.c drivers/parse.c drivers/arith.c drivers/status.c)
+$(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c drivers/skl.c \
 	drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/arith.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c drivers/status.c)
 

@@ -1,12 +1,15 @@
 /* The hardware seam: the only way drivers/ touches hardware.
  *
- * efi/hw_native.c implements it with rdmsr/wrmsr (guarded against #GP),
- * EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL, plain 32-bit loads and the TSC.
+ * efi/hw_native.c implements it with rdmsr/wrmsr/rdpmc (guarded against #GP,
+ * and rdpmc against #UD), EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL, plain 32-bit
+ * loads and the TSC; with the uncore emulator loaded (tests/emu), what the
+ * emulator claims goes to it instead.
  * tests/unit/fake_hw.c implements it with a strict register file.
  * Nothing here includes a firmware header. */
 #ifndef UNC_HW_H
 #define UNC_HW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "status.h"
 
@@ -24,6 +27,17 @@ enum hw_msr_mode {
 	HW_MSR_EMULATED, /* routed to the uncore emulator (tests/emu) */
 };
 
+/* What the emulator answered besides the MSRs (HW_MSR_EMULATED), as the
+ * accesses so far found it: `info` names each emulated path. */
+#define HW_EMULATED_MAX 8
+struct hw_emulated {
+	uint32_t cpuid_leaf[HW_EMULATED_MAX]; /* CPUID leaves it overrode */
+	unsigned ncpuid;
+	struct pci_addr pci[HW_EMULATED_MAX]; /* PCI functions whose configuration space it answered */
+	unsigned npci;
+	bool rdpmc; /* it answered RDPMC */
+};
+
 struct hw_ops {
 	/* UNC_E_FAULT when the access raised #GP; *ret_val is then left untouched. */
 	enum unc_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *ret_val);
@@ -36,7 +50,30 @@ struct hw_ops {
 	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret);
 	/* Monotonic ticks; struct hw.tick_hz says how many make a second. */
 	uint64_t (*ticks)(void *ctx);
+	/* RDPMC of index (ECX). UNC_E_FAULT when it raised #GP (a counter
+	 * that does not exist), UNC_E_UNSUPPORTED when it raised #UD (QEMU's
+	 * TCG does for every RDPMC); *ret_val is then left untouched. */
+	enum unc_status (*rdpmc)(void *ctx, uint32_t index, uint64_t *ret_val);
 };
+
+/* Notes that the emulator answered a path, once. */
+static inline void hw_emulated_cpuid(struct hw_emulated *e, uint32_t leaf)
+{
+	for (unsigned i = 0; i < e->ncpuid; i++)
+		if (e->cpuid_leaf[i] == leaf)
+			return;
+	if (e->ncpuid < HW_EMULATED_MAX)
+		e->cpuid_leaf[e->ncpuid++] = leaf;
+}
+
+static inline void hw_emulated_pci(struct hw_emulated *e, struct pci_addr a)
+{
+	for (unsigned i = 0; i < e->npci; i++)
+		if (e->pci[i].bus == a.bus && e->pci[i].dev == a.dev && e->pci[i].func == a.func)
+			return;
+	if (e->npci < HW_EMULATED_MAX)
+		e->pci[e->npci++] = a;
+}
 
 struct hw {
 	const struct hw_ops *ops;
@@ -44,6 +81,7 @@ struct hw {
 	uint64_t tick_hz;
 	enum hw_msr_mode msr_mode;
 	const char *emulator; /* HW_MSR_EMULATED: the emulator's own description */
+	const struct hw_emulated *emulated; /* HW_MSR_EMULATED: its other paths; NULL: none */
 };
 
 static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uint64_t *ret_val)
@@ -82,6 +120,11 @@ static inline enum unc_status hw_mmio_read32(const struct hw *hw, uint64_t phys,
 static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret)
 {
 	hw->ops->cpuid(hw->ctx, leaf, subleaf, ret);
+}
+
+static inline enum unc_status hw_rdpmc(const struct hw *hw, uint32_t index, uint64_t *ret_val)
+{
+	return hw->ops->rdpmc(hw->ctx, index, ret_val);
 }
 
 static inline uint64_t hw_ticks(const struct hw *hw)

@@ -67,6 +67,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	pi->tsc_hz = hw->tick_hz;
 	pi->msr_mode = hw->msr_mode;
 	pi->emulator = hw->emulator;
+	pi->emulated = hw->msr_mode == HW_MSR_EMULATED ? hw->emulated : NULL;
 
 	/* Only a supported model gets its uncore MSRs read: elsewhere these
 	 * addresses mean something else or nothing. */
@@ -103,6 +104,32 @@ static const char *msr_label(uint32_t msr, char *buf, size_t size)
 	return n ? n : "?";
 }
 
+/* Each path besides the MSRs that the emulator answered: only those it did. */
+static void print_emulated(struct out *o, const struct hw_emulated *em)
+{
+	if (!em)
+		return;
+	for (unsigned i = 0; i < em->ncpuid; i++)
+		out_printf(o, "cpuid:        leaf 0x%x emulated\n", em->cpuid_leaf[i]);
+	for (unsigned i = 0; i < em->npci; i++)
+		out_printf(o, "pci config:   emulated for %02x:%02x.%x\n", em->pci[i].bus, em->pci[i].dev, em->pci[i].func);
+	if (em->rdpmc)
+		out_printf(o, "rdpmc:        emulated\n");
+}
+
+static void json_emulated(struct out *o, const struct hw_emulated *em)
+{
+	if (!em || !(em->ncpuid || em->npci || em->rdpmc))
+		return;
+	out_puts(o, ",\"emulated\":{\"cpuid_leaves\":[");
+	for (unsigned i = 0; i < em->ncpuid; i++)
+		out_printf(o, "%s%u", i ? "," : "", em->cpuid_leaf[i]);
+	out_puts(o, "],\"pci\":[");
+	for (unsigned i = 0; i < em->npci; i++)
+		out_printf(o, "%s\"%02x:%02x.%x\"", i ? "," : "", em->pci[i].bus, em->pci[i].dev, em->pci[i].func);
+	out_printf(o, "],\"rdpmc\":%s}", em->rdpmc ? "true" : "false");
+}
+
 void info_print(struct out *o, const struct platform_info *pi)
 {
 	const struct cpu_info *c = &pi->cpu;
@@ -127,6 +154,7 @@ void info_print(struct out *o, const struct platform_info *pi)
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));
 	if (pi->msr_mode == HW_MSR_EMULATED)
 		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
+	print_emulated(o, pi->emulated);
 
 	if (!pi->msrs_probed) {
 		const char *why = pi->model_name ? "this command reads no MSR" : "unsupported CPU";
@@ -220,6 +248,7 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		out_json_str(o, pi->emulator ? pi->emulator : "");
 	else
 		out_puts(o, "null");
+	json_emulated(o, pi->emulated);
 	out_puts(o, ",");
 	if (pi->msrs_probed && pi->cbo_config_st == UNC_OK) {
 		out_puts(o, "\"cbo_config\":{");

@@ -43,6 +43,7 @@ struct platform_info {
 	uint64_t tsc_hz;
 	enum hw_msr_mode msr_mode;
 	const char *emulator;         /* the emulator's description, when emulated */
+	const struct hw_emulated *emulated; /* the emulator's other paths (live, not stored); NULL: none */
 
 	struct msr_access faults[INFO_MAX_FAULTS];
 	unsigned nfaults;

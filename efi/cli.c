@@ -26,6 +26,7 @@ const char cli_usage[] =
 	"  msr write ADDR VALUE         write an MSR (guarded against #GP)\n"
 	"  pci read B:D.F OFFSET        read a 32-bit PCI configuration register\n"
 	"  mmio read ADDR [--force]     one 32-bit read of physical memory (--force: outside the memory map)\n"
+	"  pmc read INDEX               RDPMC of INDEX (guarded against #GP and #UD)\n"
 	"  help | version\n"
 	"numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n";
 
@@ -448,6 +449,19 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 		if (!parse_u64(addr, UINT64_MAX, &cmd->addr) || (cmd->addr & 3))
 			FAIL("bad MMIO address '%s' (want a 4-byte-aligned physical address)", addr);
 		cmd->verb = CLI_MMIO_READ;
+		return UNC_OK;
+	}
+	if (!strcmp(verb, "pmc")) {
+		if (argc < 3)
+			FAIL("'pmc' needs 'read'");
+		if (strcmp(argv[2], "read"))
+			FAIL("unknown pmc operation '%s'", argv[2]);
+		if ((st = want_args(argc, argv, 3, 1, "a counter index", err, errsize)))
+			return st;
+		if (!parse_u64(argv[3], UINT32_MAX, &v))
+			FAIL("bad RDPMC index '%s' (want a 32-bit number)", argv[3]);
+		cmd->pmc = (uint32_t)v;
+		cmd->verb = CLI_PMC_READ;
 		return UNC_OK;
 	}
 	FAIL("unknown command '%s' (try 'uncore.efi help')", verb);

@@ -23,6 +23,7 @@ enum cli_verb {
 	CLI_MSR_WRITE,
 	CLI_PCI_READ,
 	CLI_MMIO_READ,
+	CLI_PMC_READ,
 	CLI_LIST,
 	CLI_REGS,
 	CLI_STAT,
@@ -37,6 +38,7 @@ struct cli_cmd {
 	enum cli_verb verb;
 	bool json;
 	uint32_t msr;
+	uint32_t pmc; /* pmc read: RDPMC's index (ECX) */
 	uint64_t value;
 	struct pci_addr pci;
 	uint16_t offset;

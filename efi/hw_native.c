@@ -7,7 +7,8 @@
 
 extern uint64_t unc_asm_rdmsr(uint32_t msr);
 extern void unc_asm_wrmsr(uint32_t msr, uint64_t value);
-extern const char unc_rdmsr_insn[], unc_wrmsr_insn[];
+extern uint64_t unc_asm_rdpmc(uint32_t index);
+extern const char unc_rdmsr_insn[], unc_wrmsr_insn[], unc_rdpmc_insn[];
 
 struct native {
 	UNC_EFI_CPU_ARCH_PROTOCOL *cpu;
@@ -15,26 +16,45 @@ struct native {
 	UNC_EMU_PROTOCOL *emu;
 	EFI_HANDLE emu_handle, emu_client; /* the emulator's handle, and who holds it open */
 	char emu_desc[160];
+	struct hw_emulated emulated; /* what the emulator answered besides MSRs */
 };
 
 static struct native native;
-static volatile int gp_faulted;
+static volatile int gp_faulted, ud_faulted;
 
-/* Vector 13 while one guarded rdmsr/wrmsr runs. A fault on one of our two
- * instructions is recorded and stepped over (both are 2 bytes long). Any
- * other #GP is not ours: we remove ourselves and return without moving RIP,
- * so the instruction faults again into the firmware's own handler. */
+/* Vector 13 while one guarded rdmsr/wrmsr/rdpmc runs. A fault on one of
+ * our three instructions is recorded and stepped over (each is 2 bytes
+ * long). Any other #GP is not ours: we remove ourselves and return without
+ * moving RIP, so the instruction faults again into the firmware's own
+ * handler. */
 static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
 	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
 
 	(void)type;
-	if (x->Rip == (UINT64)(UINTN)unc_rdmsr_insn || x->Rip == (UINT64)(UINTN)unc_wrmsr_insn) {
+	if (x->Rip == (UINT64)(UINTN)unc_rdmsr_insn || x->Rip == (UINT64)(UINTN)unc_wrmsr_insn ||
+	    x->Rip == (UINT64)(UINTN)unc_rdpmc_insn) {
 		gp_faulted = 1;
 		x->Rip += 2;
 		return;
 	}
 	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
+}
+
+/* Vector 6 while one guarded rdpmc runs: QEMU's TCG raises #UD for RDPMC
+ * (its helper is unimplemented), a processor without it does too. The same
+ * manners as gp_handler. */
+static VOID EFIAPI ud_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+{
+	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
+
+	(void)type;
+	if (x->Rip == (UINT64)(UINTN)unc_rdpmc_insn) {
+		ud_faulted = 1;
+		x->Rip += 2;
+		return;
+	}
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
 }
 
 static enum unc_status guard_on(void)
@@ -79,6 +99,30 @@ static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 		return st;
 	unc_asm_wrmsr(msr, val);
 	return guard_off();
+}
+
+/* RDPMC under both guards: #GP (an index with no counter) and #UD. */
+static enum unc_status native_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+{
+	enum unc_status st = guard_on();
+	uint64_t v;
+
+	(void)ctx;
+	if (st)
+		return st;
+	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
+		guard_off();
+		return UNC_E_DEVICE;
+	}
+	ud_faulted = 0;
+	v = unc_asm_rdpmc(index);
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
+	st = guard_off();
+	if (ud_faulted)
+		return UNC_E_UNSUPPORTED;
+	if (st == UNC_OK)
+		*ret_val = v;
+	return st;
 }
 
 /* EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS: Register 7:0, Function 15:8,
@@ -143,7 +187,7 @@ static uint64_t native_ticks(void *ctx)
  * sends everything else back to the processor. */
 static enum unc_status emu_status(EFI_STATUS s)
 {
-	return s == EFI_DEVICE_ERROR ? UNC_E_FAULT : EFI_ERROR(s) ? UNC_E_DEVICE : UNC_OK;
+	return s == EFI_DEVICE_ERROR ? UNC_E_FAULT : s == EFI_ABORTED ? UNC_E_UNSUPPORTED : EFI_ERROR(s) ? UNC_E_DEVICE : UNC_OK;
 }
 
 static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
@@ -167,6 +211,56 @@ static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
 	return emu_status(s);
 }
 
+/* Revision 2: PCI configuration of the functions the emulator claims, the
+ * CPUID leaves it overrides, and RDPMC; the rest is native. */
+static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
+{
+	UINT32 v = 0;
+	EFI_STATUS s = native.emu->PciRead32(native.emu, a.bus, a.dev, a.func, off, &v);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_pci_read32(ctx, a, off, ret_val);
+	hw_emulated_pci(&native.emulated, a);
+	if (!EFI_ERROR(s))
+		*ret_val = v;
+	return emu_status(s);
+}
+
+static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
+{
+	EFI_STATUS s = native.emu->PciWrite32(native.emu, a.bus, a.dev, a.func, off, val);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_pci_write32(ctx, a, off, val);
+	hw_emulated_pci(&native.emulated, a);
+	return emu_status(s);
+}
+
+static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	UINT32 regs[4];
+
+	if (EFI_ERROR(native.emu->CpuidOverride(native.emu, leaf, subleaf, regs))) {
+		native_cpuid(ctx, leaf, subleaf, r);
+		return;
+	}
+	hw_emulated_cpuid(&native.emulated, leaf);
+	*r = (struct cpuid_regs){ regs[0], regs[1], regs[2], regs[3] };
+}
+
+static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+{
+	UINT64 v = 0;
+	EFI_STATUS s = native.emu->Rdpmc(native.emu, index, &v);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_rdpmc(ctx, index, ret_val);
+	native.emulated.rdpmc = true;
+	if (!EFI_ERROR(s))
+		*ret_val = v;
+	return emu_status(s);
+}
+
 static const struct hw_ops native_ops = {
 	.msr_read = native_msr_read,
 	.msr_write = native_msr_write,
@@ -175,9 +269,10 @@ static const struct hw_ops native_ops = {
 	.mmio_read32 = native_mmio_read32,
 	.cpuid = native_cpuid,
 	.ticks = native_ticks,
+	.rdpmc = native_rdpmc,
 };
 
-/* The native seam with MSRs routed to the emulator; filled in by native_init. */
+/* The native seam routed to the emulator; filled in by native_init. */
 static struct hw_ops emulated_ops;
 
 static EFI_GUID emu_guid = UNC_EMU_PROTOCOL_GUID;
@@ -273,9 +368,15 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops = native_ops;
 		emulated_ops.msr_read = emulated_msr_read;
 		emulated_ops.msr_write = emulated_msr_write;
+		emulated_ops.pci_read32 = emulated_pci_read32;
+		emulated_ops.pci_write32 = emulated_pci_write32;
+		emulated_ops.cpuid = emulated_cpuid;
+		emulated_ops.rdpmc = emulated_rdpmc;
+		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;
 		hw->msr_mode = HW_MSR_EMULATED;
 		hw->emulator = native.emu_desc;
+		hw->emulated = &native.emulated;
 	}
 }
 

@@ -1,6 +1,6 @@
-/* rdmsr/wrmsr at known addresses, so the #GP handler in hw_native.c can
- * recognise a fault on exactly these two instructions and step over them.
- * Both instructions are two bytes long (0F 32, 0F 30). SysV calling
+/* rdmsr/wrmsr/rdpmc at known addresses, so the #GP and #UD handlers in
+ * hw_native.c can recognise a fault on exactly these instructions and step
+ * over them. All three are two bytes long (0F 32, 0F 30, 0F 33). SysV calling
  * convention: the rest of the application is compiled that way. */
 	.text
 
@@ -32,5 +32,20 @@ unc_wrmsr_insn:
 	wrmsr
 	ret
 	.size unc_asm_wrmsr, . - unc_asm_wrmsr
+
+/* uint64_t unc_asm_rdpmc(uint32_t index) */
+	.globl unc_asm_rdpmc
+	.type unc_asm_rdpmc, @function
+unc_asm_rdpmc:
+	movl %edi, %ecx
+	xorl %eax, %eax
+	xorl %edx, %edx
+	.globl unc_rdpmc_insn
+unc_rdpmc_insn:
+	rdpmc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	ret
+	.size unc_asm_rdpmc, . - unc_asm_rdpmc
 
 	.section .note.GNU-stack, "", @progbits

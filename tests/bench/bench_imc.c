@@ -54,13 +54,19 @@ static void b_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r
 	abort();
 }
 
+static enum unc_status b_rdpmc(void *ctx, uint32_t index, uint64_t *ret)
+{
+	(void)ctx, (void)index, (void)ret;
+	abort();
+}
+
 static uint64_t b_ticks(void *ctx)
 {
 	(void)ctx;
 	return now;
 }
 
-static const struct hw_ops ops = { b_msr_r, b_msr_w, b_pci_r, b_pci_w, b_mmio, b_cpuid, b_ticks };
+static const struct hw_ops ops = { b_msr_r, b_msr_w, b_pci_r, b_pci_w, b_mmio, b_cpuid, b_ticks, b_rdpmc };
 static const struct hw hw = { .ops = &ops, .tick_hz = 1000000000 };
 static struct stat_run run;
 

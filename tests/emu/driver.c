@@ -2,9 +2,12 @@
  * QEMU look like a 6th-gen Core uncore to uncore.efi. tests/emu/launcher.c
  * starts it with its configuration as LoadOptions (struct emu_launch).
  *
- * It emulates only what QEMU lacks. CPUID stays QEMU's (-cpu Skylake-Client).
- * The uncore MSRs are served by the model (tests/emu/model.c) through
- * UNC_EMU_PROTOCOL. MCHBAR is real guest memory: a 32 KiB-aligned region
+ * It emulates only what QEMU lacks. CPUID stays QEMU's (-cpu Skylake-Client)
+ * except the leaves given with --cpuid. The uncore MSRs are served by the
+ * model (tests/emu/model.c over tests/emu/pmu_skl.c) through
+ * UNC_EMU_PROTOCOL, which also carries (revision 2) the PCI functions the
+ * model emulates (none for this uncore), the CPUID overrides and RDPMC
+ * (not emulated for this uncore: the processor's). MCHBAR is real guest memory: a 32 KiB-aligned region
  * below 4 GiB whose address (with the enable bit) is written into the q35
  * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi reaches the IMC
  * counters through its own native PCI and MMIO paths. A 1 ms periodic timer
@@ -64,30 +67,88 @@ static EFI_STATUS to_efi(enum unc_status st)
 	case UNC_OK: return EFI_SUCCESS;
 	case UNC_E_FAULT: return EFI_DEVICE_ERROR;
 	case UNC_E_NOT_FOUND: return EFI_UNSUPPORTED;
+	case UNC_E_UNSUPPORTED: return EFI_ABORTED; /* RDPMC: #UD */
+	case UNC_E_RANGE: return EFI_INVALID_PARAMETER;
 	default: return EFI_PROTOCOL_ERROR;
 	}
 }
 
-static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
+/* The model, brought up to now: every protocol call starts here. */
+static struct emu *model_now(void)
+{
+	emu_set_time(&model, now_ns());
+	return &model;
+}
+
+/* A 64-bit read from the model (an MSR, RDPMC): *value only on success. */
+static EFI_STATUS read64(enum unc_status (*fn)(struct emu *, uint32_t, uint64_t *), uint32_t what, UINT64 *value)
 {
 	uint64_t v = 0;
 	enum unc_status st;
 
-	(void)This;
 	if (!value)
 		return EFI_INVALID_PARAMETER;
-	emu_set_time(&model, now_ns());
-	st = emu_msr_read(&model, msr, &v);
+	st = fn(model_now(), what, &v);
 	if (st == UNC_OK)
 		*value = v;
 	return to_efi(st);
 }
 
+static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
+{
+	(void)This;
+	return read64(emu_msr_read, msr, value);
+}
+
 static EFI_STATUS EFIAPI proto_write(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 value)
 {
 	(void)This;
-	emu_set_time(&model, now_ns());
-	return to_efi(emu_msr_write(&model, msr, value));
+	return to_efi(emu_msr_write(model_now(), msr, value));
+}
+
+/* Revision 2: the PCI functions, CPUID leaves and RDPMC the model claims. */
+static EFI_STATUS EFIAPI proto_pci_read(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8 dev, UINT8 func, UINT16 off,
+					UINT32 *value)
+{
+	uint32_t v = 0;
+	enum unc_status st;
+
+	(void)This;
+	if (!value)
+		return EFI_INVALID_PARAMETER;
+	st = emu_pci_read32(model_now(), bus, dev, func, off, &v);
+	if (st == UNC_OK)
+		*value = v;
+	return to_efi(st);
+}
+
+static EFI_STATUS EFIAPI proto_pci_write(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8 dev, UINT8 func, UINT16 off,
+					 UINT32 value)
+{
+	(void)This;
+	return to_efi(emu_pci_write32(model_now(), bus, dev, func, off, value));
+}
+
+static EFI_STATUS EFIAPI proto_cpuid(UNC_EMU_PROTOCOL *This, UINT32 leaf, UINT32 subleaf, UINT32 regs[4])
+{
+	struct emu_cpuid c;
+
+	(void)This;
+	if (!regs)
+		return EFI_INVALID_PARAMETER;
+	if (!emu_cpuid(&model.cfg, leaf, subleaf, &c))
+		return EFI_UNSUPPORTED;
+	regs[0] = c.eax;
+	regs[1] = c.ebx;
+	regs[2] = c.ecx;
+	regs[3] = c.edx;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI proto_rdpmc(UNC_EMU_PROTOCOL *This, UINT32 index, UINT64 *value)
+{
+	(void)This;
+	return read64(emu_rdpmc, index, value);
 }
 
 static UNC_EMU_PROTOCOL proto = {
@@ -95,6 +156,10 @@ static UNC_EMU_PROTOCOL proto = {
 	.MsrRead = proto_read,
 	.MsrWrite = proto_write,
 	.Description = (CONST CHAR8 *)description,
+	.PciRead32 = proto_pci_read,
+	.PciWrite32 = proto_pci_write,
+	.CpuidOverride = proto_cpuid,
+	.Rdpmc = proto_rdpmc,
 };
 
 static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
@@ -110,8 +175,8 @@ static void teardown(void)
 		BS->CloseEvent(timer);
 		timer = NULL;
 	}
-	hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, saved_mchbar_lo);
-	hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, saved_mchbar_hi);
+	hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, saved_mchbar_lo);
+	hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, saved_mchbar_hi);
 	if (timer_arch && saved_timer_period) {
 		timer_arch->SetTimerPeriod(timer_arch, saved_timer_period);
 		saved_timer_period = 0;
@@ -168,8 +233,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	tsc_hz = hw.tick_hz;
 
 	/* The host bridge's MCHBAR as we found it, restored on unload. */
-	if (hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &saved_mchbar_lo) ||
-	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &saved_mchbar_hi))
+	if (hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &saved_mchbar_lo) ||
+	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &saved_mchbar_hi))
 		return fail(&err, EFI_DEVICE_ERROR, "cannot read MCHBAR at 0:0.0 offsets 0x48/0x4C");
 
 	region_mem = 0xFFFFFFFF;
@@ -188,9 +253,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* Publish MCHBAR in the host bridge, and check that it took. */
 	uint64_t mchbar = emu_mchbar_value(&cfg, base);
 	uint32_t lo = 0, hi = 0;
-	if (hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_LO, (uint32_t)mchbar) ||
-	    hw_pci_write32(&hw, host_bridge, SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
-	    hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_LO, &lo) || hw_pci_read32(&hw, host_bridge, SKL_MCHBAR_HI, &hi) ||
+	if (hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, (uint32_t)mchbar) ||
+	    hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
+	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &lo) || hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &hi) ||
 	    ((uint64_t)hi << 32 | lo) != mchbar) {
 		teardown(); /* a half-written MCHBAR is put back too */
 		return fail(&err, EFI_DEVICE_ERROR, "the host bridge did not accept MCHBAR at 0:0.0 offsets 0x48/0x4C");

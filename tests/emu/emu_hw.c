@@ -26,18 +26,43 @@ static enum unc_status e_msr_write(void *ctx, uint32_t msr, uint64_t v)
 	return st;
 }
 
+/* PCI, CPUID and RDPMC: the model answers what it claims (protocol
+ * revision 2), the strict fake the rest, as the real bus and processor do
+ * under uncore-emu.efi. */
 static enum unc_status e_pci_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret)
 {
 	struct emu_hw *h = ctx;
 
-	return h->fake.hw.ops->pci_read32(&h->fake, a, off, ret);
+	emu_set_time(&h->emu, h->fake.now);
+	enum unc_status st = emu_pci_read32(&h->emu, a.bus, a.dev, a.func, off, ret);
+	if (st == UNC_E_NOT_FOUND)
+		return h->fake.hw.ops->pci_read32(&h->fake, a, off, ret);
+	hw_emulated_pci(&h->emulated, a);
+	return st;
 }
 
 static enum unc_status e_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
 {
 	struct emu_hw *h = ctx;
 
-	return h->fake.hw.ops->pci_write32(&h->fake, a, off, v);
+	emu_set_time(&h->emu, h->fake.now);
+	enum unc_status st = emu_pci_write32(&h->emu, a.bus, a.dev, a.func, off, v);
+	if (st == UNC_E_NOT_FOUND)
+		return h->fake.hw.ops->pci_write32(&h->fake, a, off, v);
+	hw_emulated_pci(&h->emulated, a);
+	return st;
+}
+
+static enum unc_status e_rdpmc(void *ctx, uint32_t index, uint64_t *ret)
+{
+	struct emu_hw *h = ctx;
+
+	emu_set_time(&h->emu, h->fake.now);
+	enum unc_status st = emu_rdpmc(&h->emu, index, ret);
+	if (st == UNC_E_NOT_FOUND)
+		return h->fake.hw.ops->rdpmc(&h->fake, index, ret);
+	h->emulated.rdpmc = true;
+	return st;
 }
 
 static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
@@ -60,7 +85,13 @@ static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 static void e_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	struct emu_hw *h = ctx;
+	struct emu_cpuid o;
 
+	if (emu_cpuid(&h->emu.cfg, leaf, subleaf, &o)) {
+		*r = (struct cpuid_regs){ o.eax, o.ebx, o.ecx, o.edx };
+		hw_emulated_cpuid(&h->emulated, leaf);
+		return;
+	}
 	h->fake.hw.ops->cpuid(&h->fake, leaf, subleaf, r);
 }
 
@@ -77,15 +108,18 @@ static const struct hw_ops emu_ops = {
 	.mmio_read32 = e_mmio_read,
 	.cpuid = e_cpuid,
 	.ticks = e_ticks,
+	.rdpmc = e_rdpmc,
 };
 
 void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg)
 {
 	fake_init(&h->fake);
+	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);
 	fake_host_bridge(&h->fake, 0x8086, 0x1910, emu_mchbar_value(cfg, EMU_HW_MCHBAR));
 	emu_init(&h->emu, cfg);
-	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED };
+	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED,
+			   .emulated = &h->emulated };
 }
 
 void emu_hw_advance(struct emu_hw *h, uint64_t ns)

@@ -1,6 +1,11 @@
-/* A register-level model of the 6th-generation Core uncore PMU (Intel
- * 334060-001), for tests: the host unit tests drive it through the hardware
- * seam, and uncore-emu.efi serves it to uncore.efi inside QEMU.
+/* A register-level model of uncore PMUs, for tests: the host unit tests
+ * drive it through the hardware seam, and uncore-emu.efi serves it to
+ * uncore.efi inside QEMU.
+ *
+ * The core (model.c) is generic: it walks a PMU's register table (struct
+ * emu_pmu, one table file per PMU: pmu_skl.c for the 6th-generation Core
+ * uncore of Intel 334060-001) and calls the PMU's behaviour hooks for what
+ * tables cannot say (how events count, what a wrap does).
  *
  * No firmware headers. Time is given to the model (emu_set_time, in ns);
  * counts follow from time, never from how often registers are read. */
@@ -10,58 +15,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../../drivers/skl.h"
 #include "../../drivers/status.h"
+#include "pmu_skl.h"
 
 #define EMU_MAX_RATES 32
 #define EMU_MAX_GP    8
-/* Up to 8 CBos, as Linux programs on these models: boxes 0-6 at 0x700 +
- * 0x10 per box, box 7 at 0xF70/0xF76 (Linux uncore.h, CFL_UNC_CBO_7_*). */
-#define EMU_MAX_CBO   8
+#define EMU_MAX_CPUID 8
 #define EMU_MAX_UCLK  4294967295ull /* Hz */
-
-/* The manual's tables as the emulator knows them, typed from Intel
- * 334060-001 independently of the application's (events/skl_uncore.json,
- * drivers/skl.c): tests/unit/test_conformance.c checks both against the
- * manual. */
-struct emu_event {
-	const char *name;
-	uint8_t unit;      /* enum event_unit */
-	uint8_t code, umask;
-	uint8_t counters;  /* "Valid Counters": bit n = counter n; 0x80 = the fixed counter */
-	bool threshold;    /* counts cycles with the event outstanding: a threshold view of code/umask */
-};
-#define EMU_NEVENTS 20 /* Table 3-1 (14), Table 3-2 (6, UNC_CLOCK.SOCKET included) */
-extern const struct emu_event emu_events[EMU_NEVENTS];
-
-struct emu_imc {
-	const char *name;      /* Table 3-3 */
-	const char *perf_name; /* Linux perf's imc/NAME/ */
-	uint32_t offset;       /* from MCHBAR */
-};
-#define EMU_IMC_COUNTERS 5
-extern const struct emu_imc emu_imc[EMU_IMC_COUNTERS];
-
-/* Case-insensitive lookups: an event by the manual's name; an IMC counter
- * by the manual's name, perf's, or imc/NAME/. NULL or -1 when unknown. */
-const struct emu_event *emu_event_find(const char *name);
-int emu_imc_find(const char *name);
-
-/* Counters a fault can make stuck. */
-enum emu_ctr_id {
-	EMU_CTR_FIXED,
-	EMU_CTR_ARB0,
-	EMU_CTR_ARB1,
-	EMU_CTR_CBO0, /* CBo b counter i is EMU_CTR_CBO0 + 2*b + i */
-	EMU_CTR_IMC0 = EMU_CTR_CBO0 + 2 * EMU_MAX_CBO, /* Table 3-3 order */
-	EMU_NCTR = EMU_CTR_IMC0 + EMU_IMC_COUNTERS,
-};
 
 enum emu_mchbar_fault { EMU_MCHBAR_OK, EMU_MCHBAR_DISABLED, EMU_MCHBAR_ZERO, EMU_MCHBAR_HIGH };
 
 struct emu_rate {
 	uint8_t unit, code, umask; /* enum event_unit and the event select's fields */
 	uint64_t per_sec;          /* CBo events: per CBo box */
+};
+
+/* A CPUID leaf the emulator answers instead of the processor (--cpuid). */
+struct emu_cpuid {
+	uint32_t leaf, subleaf;
+	uint32_t eax, ebx, ecx, edx;
 };
 
 struct emu_config {
@@ -83,11 +55,14 @@ struct emu_config {
 	 * NO_CBO_BANKS; the low four bits are zero */
 	uint64_t cbo_config_reserved;
 	bool stuck[EMU_NCTR];
+	/* CPUID leaves answered instead of the processor (--cpuid) */
+	struct emu_cpuid cpuid[EMU_MAX_CPUID];
+	unsigned ncpuid;
 	bool unload; /* --unload, alone: not a configuration, remove the emulator */
 };
 
 struct emu_ctr {
-	uint64_t sel;   /* event select, or MSR_UNC_PERF_FIXED_CTRL */
+	uint64_t sel;   /* its control register: an event select, or MSR_UNC_PERF_FIXED_CTRL */
 	uint64_t value; /* always below 2^width */
 	uint8_t width;
 	uint8_t status_bit;
@@ -96,13 +71,89 @@ struct emu_ctr {
 	bool stuck;
 };
 
+/* ---- A PMU as the model core sees it: a register table and hooks ---- */
+
+enum emu_reg_kind {
+	EMU_REG_COUNTER, /* a counter's value (struct emu_ctr.value), width bits */
+	EMU_REG_CONTROL, /* a counter's control (emu_ctr.sel), or with ctr < 0 the global control */
+	EMU_REG_STATUS,  /* the global overflow status */
+	EMU_REG_CONFIG,  /* a configuration register, its value computed by read() */
+};
+
+struct emu;
+
+/* n registers at msr, msr + stride, ... A write that sets a reserved bit,
+ * or any write to a read-only register, is a #GP and changes nothing.
+ * Otherwise the writable bits take the value written, an RW1C bit written
+ * 1 clears, and the other bits keep their value. */
+struct emu_reg {
+	const char *name;  /* the manual's name of the first */
+	uint32_t msr;
+	uint8_t n, stride;
+	uint8_t kind;      /* enum emu_reg_kind */
+	uint8_t width;     /* EMU_REG_COUNTER: bits that count (it wraps at 2^width) */
+	int8_t box;        /* present only while box < emu.ncbo; -1: always */
+	int8_t ctr;        /* COUNTER and CONTROL: the counter (enum emu_ctr_id) of the first; -1: global */
+	uint8_t unit;      /* COUNTER: enum event_unit of its counters */
+	uint8_t status_bit; /* COUNTER: the global status bit a wrap sets */
+	uint64_t writable, rw1c, reserved;
+	bool read_only;
+	uint64_t (*read)(const struct emu *e); /* EMU_REG_CONFIG */
+};
+
+/* An address range a PMU owns: an address in it that no register of the
+ * table (or of a present box) answers is a #GP, not the processor's MSR. */
+struct emu_window {
+	uint32_t first, last;
+};
+
+/* The behaviour a register table cannot say. Counting is in cycles of the
+ * PMU's clock (emu_config.uclk_hz). */
+struct emu_pmu_ops {
+	/* Box count and start-up state from e->cfg (after the core has reset
+	 * the counters from the table). */
+	void (*init)(struct emu *e);
+	bool (*enabled)(const struct emu *e);         /* the global enable */
+	bool (*ctr_enabled)(const struct emu_ctr *c); /* the counter's own enable */
+	bool (*ovf_forwarded)(const struct emu_ctr *c); /* a wrap sets its global status bit */
+	bool (*freeze_on_ovf)(const struct emu *e);   /* a forwarded wrap stops every counter */
+	void (*freeze)(struct emu *e);                /* ... by clearing the global enable */
+	/* What counter c adds over PMU clock cycles [c0, c1). */
+	uint64_t (*increment)(const struct emu *e, const struct emu_ctr *c, uint64_t c0, uint64_t c1);
+	/* RDPMC of index; NULL: the PMU has no RDPMC path (not emulated). */
+	enum unc_status (*rdpmc)(struct emu *e, uint32_t index, uint64_t *ret_val);
+};
+
+/* An emulated PCI function: config reads and writes of it are the PMU's. */
+struct emu_pci_dev {
+	uint8_t bus, dev, func;
+	enum unc_status (*read32)(struct emu *e, uint16_t off, uint32_t *ret_val);
+	enum unc_status (*write32)(struct emu *e, uint16_t off, uint32_t val);
+};
+
+struct emu_pmu {
+	const char *name;
+	const struct emu_reg *regs;
+	unsigned nregs;
+	const struct emu_window *windows;
+	unsigned nwindows;
+	const struct emu_pci_dev *pci;
+	unsigned npci;
+	unsigned nctr; /* counters behind MSRs, at most EMU_MSR_CTRS */
+	struct emu_pmu_ops ops;
+};
+
+/* The 6th-generation Core uncore (pmu_skl.c). */
+extern const struct emu_pmu emu_pmu_skl;
+
 struct emu {
 	struct emu_config cfg;
-	unsigned ncbo;
+	const struct emu_pmu *pmu;
+	unsigned ncbo; /* boxes present: registers of a box beyond it are absent (#GP) */
 	uint64_t global_ctrl, global_status;
-	struct emu_ctr ctr[EMU_CTR_IMC0]; /* fixed, ARB 0-1, CBo 0.0 .. 7.1 */
+	struct emu_ctr ctr[EMU_MSR_CTRS]; /* enum emu_ctr_id */
 	uint64_t now_ns;
-	uint64_t synced; /* UCLK cycles since time 0 already applied to the counters */
+	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */
 };
 
 /* Defaults: NO_CBO_BANKS 5 (four CBos), UCLK 800 MHz, no events, IMC counters
@@ -123,7 +174,10 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size);
  * bit 4, which Linux writes). */
 bool emu_global_ctrl_valid(uint64_t v);
 
+/* The Skylake-client model (emu_pmu_skl) in its start-up state. */
 void emu_init(struct emu *e, const struct emu_config *cfg);
+/* Any PMU's model. */
+void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_config *cfg);
 
 /* Moves model time forward (never back). Counting is applied lazily. */
 void emu_set_time(struct emu *e, uint64_t now_ns);
@@ -132,6 +186,21 @@ void emu_set_time(struct emu *e, uint64_t now_ns);
  * means the address is not an uncore MSR the model covers. */
 enum unc_status emu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val);
 enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t val);
+
+/* PCI configuration space (32-bit, off 4-byte aligned) of the functions the
+ * PMU emulates; UNC_E_NOT_FOUND for any other function, which the caller
+ * then reaches through the real root bridge. */
+enum unc_status emu_pci_read32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off,
+			       uint32_t *ret_val);
+enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off, uint32_t val);
+
+/* RDPMC: UNC_E_FAULT is the #GP of a bad index; UNC_E_NOT_FOUND means the
+ * model has no RDPMC path, and the processor's own instruction runs. */
+enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val);
+
+/* CPUID leaf/subleaf as configured by --cpuid: true and *ret filled when
+ * the leaf is overridden, false when the processor answers. */
+bool emu_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, struct emu_cpuid *ret);
 
 /* The value of IMC counter i (Table 3-3 order) at time t. Pure: it does not
  * change the model, so a timer can call it while MSR calls are running. */

@@ -77,6 +77,55 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	return UNC_OK;
 }
 
+/* --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX: one leaf/subleaf answered by the
+ * emulator instead of the processor; each number decimal or 0x-hex. */
+static enum unc_status parse_cpuid(const char *arg, struct emu_config *cfg, char *err, size_t errsize)
+{
+	const char *eq = strchr(arg, '='), *colon = strchr(arg, ':');
+	char num[24];
+	uint64_t leaf, subleaf, r[4];
+
+	if (!eq || !colon || colon > eq)
+		FAIL("bad --cpuid '%s' (want LEAF:SUBLEAF=EAX,EBX,ECX,EDX)", arg);
+	size_t n = (size_t)(colon - arg);
+	if (n >= sizeof(num))
+		FAIL("bad leaf in --cpuid '%s'", arg);
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (!parse_u64(num, UINT32_MAX, &leaf))
+		FAIL("bad leaf '%s' in --cpuid '%s'", num, arg);
+	n = (size_t)(eq - colon - 1);
+	if (n >= sizeof(num))
+		FAIL("bad subleaf in --cpuid '%s'", arg);
+	memcpy(num, colon + 1, n);
+	num[n] = '\0';
+	if (!parse_u64(num, UINT32_MAX, &subleaf))
+		FAIL("bad subleaf '%s' in --cpuid '%s'", num, arg);
+	const char *p = eq + 1;
+	for (unsigned i = 0; i < 4; i++) {
+		const char *end = i < 3 ? strchr(p, ',') : p + strlen(p);
+		if (!end)
+			FAIL("--cpuid '%s' needs four registers (EAX,EBX,ECX,EDX)", arg);
+		n = (size_t)(end - p);
+		if (n >= sizeof(num))
+			FAIL("bad register value in --cpuid '%s'", arg);
+		memcpy(num, p, n);
+		num[n] = '\0';
+		if (!parse_u64(num, UINT32_MAX, &r[i]))
+			FAIL("bad %s value '%s' in --cpuid '%s' (want a 32-bit number)", (const char *[]){ "EAX", "EBX", "ECX", "EDX" }[i],
+			     num, arg);
+		p = end + 1;
+	}
+	for (unsigned i = 0; i < cfg->ncpuid; i++)
+		if (cfg->cpuid[i].leaf == leaf && cfg->cpuid[i].subleaf == subleaf)
+			FAIL("--cpuid for leaf 0x%x subleaf %u given twice", (unsigned)leaf, (unsigned)subleaf);
+	if (cfg->ncpuid == EMU_MAX_CPUID)
+		FAIL("too many --cpuid options (at most %d)", EMU_MAX_CPUID);
+	cfg->cpuid[cfg->ncpuid++] = (struct emu_cpuid){ (uint32_t)leaf, (uint32_t)subleaf, (uint32_t)r[0], (uint32_t)r[1],
+							(uint32_t)r[2], (uint32_t)r[3] };
+	return UNC_OK;
+}
+
 /* A rate is given once per counter, whatever name it is given by. */
 static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[EMU_IMC_COUNTERS], char *err,
 				  size_t errsize)
@@ -141,10 +190,10 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 		const char *opt = argv[i];
 		bool known = !strcmp(opt, "--cbo-config") || !strcmp(opt, "--uclk-mhz") || !strcmp(opt, "--rate") ||
 			     !strcmp(opt, "--fault") || !strcmp(opt, "--global-ctrl") ||
-			     !strcmp(opt, "--cbo-config-reserved");
+			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
-			     "--rate NAME=N, --fault KIND[=ARG], --unload)",
+			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
@@ -160,7 +209,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (rsvd_seen)
 				FAIL("--cbo-config-reserved given twice");
 			rsvd_seen = true;
-			if (!parse_u64(val, UINT64_MAX, &v) || (v & UNC_CBO_CONFIG_NO_CBO_BANKS))
+			if (!parse_u64(val, UINT64_MAX, &v) || (v & EMU_SKL_NO_CBO_BANKS))
 				FAIL("bad value '%s' for --cbo-config-reserved (want bits 63:4 only, e.g. 0xfffffffffffffff0; "
 				     "bits 3:0 are --cbo-config)",
 				     val);
@@ -181,6 +230,9 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (!parse_plain_decimal(val, 1000000, EMU_MAX_UCLK, &v) || v == 0)
 				FAIL("bad value '%s' for --uclk-mhz (want MHz above 0, at most 4294.967295, whole Hz)", val);
 			cfg->uclk_hz = v;
+		} else if (!strcmp(opt, "--cpuid")) {
+			if ((st = parse_cpuid(val, cfg, err, errsize)))
+				return st;
 		} else if (!strcmp(opt, "--rate")) {
 			if ((st = parse_rate(val, cfg, imc_seen, err, errsize)))
 				return st;
@@ -210,6 +262,8 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	out_printf(&o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, cfg->nrates, nimc);
 	if (cfg->global_ctrl_set)
 		out_printf(&o, ", GLOBAL_CTRL 0x%lx", (unsigned long)cfg->global_ctrl);
+	for (unsigned i = 0; i < cfg->ncpuid; i++)
+		out_printf(&o, "%s0x%x:%u", i ? " " : ", cpuid ", cfg->cpuid[i].leaf, cfg->cpuid[i].subleaf);
 	out_puts(&o, ", faults:");
 	size_t before = sb.len;
 	for (unsigned i = 0; i < cfg->ngp; i++)

@@ -28,6 +28,15 @@ expect gp lacks '^event +count'
 step after-gp 'uncore.efi msr read 0x396'
 expect after-gp rc zero
 expect after-gp has '^msr 0x396 \(MSR_UNC_CBO_CONFIG\) = 0x0000000000000000$'
+# RDPMC: QEMU's TCG raises #UD for it (not #GP); the guard on vector 6
+# catches it, the error says so, and the next command runs.
+step pmc-ud 'uncore.efi pmc read 0'
+expect pmc-ud rc nonzero
+expect pmc-ud has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
+expect pmc-ud lines 1
+step after-pmc 'uncore.efi msr read 0x396'
+expect after-pmc rc zero
+expect after-pmc has '^msr 0x396 \(MSR_UNC_CBO_CONFIG\) = 0x0000000000000000$'
 step pci 'uncore.efi pci read 0:0.0 0'
 expect pci rc zero
 expect pci has '^pci 00:00.0 \[0x000\] = 0x29c08086$'
@@ -128,6 +137,8 @@ expect info5 has 'raw 0x5, NO_CBO_BANKS 5, CBo count 4 \(manual: subtract one\)$
 expect info5 has '^pmu in use: +no \(global control 0x0, 11 event selects all zero\)$'
 expect info5 has '^MCHBAR: +raw 0x00000000[0-9a-f]{8} \(0x4C:0x48\), enable 1, base 0x[0-9a-f]+ \(mask 0x7FFFFF8000\): enabled$'
 expect info5 has '^verdict: +uncore PMU usable: ready$'
+# only what the emulator answered is named: here MSRs alone
+expect info5 lacks '^(cpuid|pci config|rdpmc):'
 step info5-json 'uncore.efi info -j'
 expect info5-json rc zero
 expect info5-json has '"msr_access":"emulated","emulator":"NO_CBO_BANKS 5, .*"cbo_count":4\}.*"usable":true'
@@ -201,6 +212,37 @@ step info15 'uncore.efi info'
 expect info15 has '^  warning: NO_CBO_BANKS 15 implies 14 CBos; at most 8 can be programmed$'
 step unload15 'uncore-emu.efi --unload'
 expect unload15 rc zero
+
+# Protocol revision 2: --cpuid answers CPUID leaf 1 instead of the processor
+# (QEMU's is model 0x9E here; the emulator says 0x5E, Skylake desktop), and
+# info names the emulated path; a malformed --cpuid is refused.
+step bad-cpuid 'uncore-emu.efi --cpuid 1=0x506E3,0,0,0'
+expect bad-cpuid rc nonzero
+expect bad-cpuid has "^uncore-emu: error: bad --cpuid '1=0x506E3,0,0,0' \\(want LEAF:SUBLEAF=EAX,EBX,ECX,EDX\\)$"
+expect bad-cpuid lines 1
+step load-cpuid 'uncore-emu.efi --cpuid 1:0=0x000506E3,0x00010800,0x80000000,0x10000000'
+expect load-cpuid rc zero
+expect load-cpuid has '^uncore-emu: emulating a 6th-gen Core uncore: .*, cpuid 0x1:0, faults: none;'
+step info-cpuid 'uncore.efi info'
+expect info-cpuid rc zero
+expect info-cpuid has '^cpu: +GenuineIntel family 0x6 model 0x5e stepping 3 \(under a hypervisor\)$'
+expect info-cpuid has '^uncore: +supported: Skylake-client, Skylake \(desktop\)$'
+expect info-cpuid has '^cpuid: +leaf 0x1 emulated$'
+expect info-cpuid has '^emulator: +NO_CBO_BANKS 5, .*, cpuid 0x1:0, faults: none$'
+expect info-cpuid lacks '^(pci config|rdpmc):'
+step info-cpuid-json 'uncore.efi info -j'
+expect info-cpuid-json rc zero
+expect info-cpuid-json has '"model":94,.*"emulated":\{"cpuid_leaves":\[1\],"pci":\[\],"rdpmc":false\}'
+# this model emulates no RDPMC: the emulator passes it to the processor (#UD under TCG)
+step pmc-emu 'uncore.efi pmc read 0'
+expect pmc-emu rc nonzero
+expect pmc-emu has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
+expect pmc-emu lines 1
+step unload-cpuid 'uncore-emu.efi --unload'
+expect unload-cpuid rc zero
+step cpuid-native 'uncore.efi info'
+expect cpuid-native has '^cpu: +GenuineIntel family 0x6 model 0x9e'
+expect cpuid-native lacks '^cpuid:'
 
 step load-mchbar 'uncore-emu.efi --fault mchbar-disabled'
 expect load-mchbar rc zero

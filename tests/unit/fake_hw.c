@@ -119,6 +119,23 @@ static void f_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_reg
 	*r = (struct cpuid_regs){ 0 };
 }
 
+static enum unc_status f_rdpmc(void *ctx, uint32_t index, uint64_t *ret)
+{
+	struct fake_hw *f = ctx;
+
+	f->reads++;
+	for (unsigned i = 0; i < f->npmc; i++) {
+		if (f->pmc[i].index == index) {
+			if (f->pmc[i].fault)
+				return f->pmc[i].fault;
+			*ret = f->pmc[i].value;
+			return UNC_OK;
+		}
+	}
+	t_fail(__FILE__, __LINE__, "fake_hw: RDPMC of undeclared index 0x%x", index);
+	return UNC_E_FAULT;
+}
+
 static uint64_t f_ticks(void *ctx)
 {
 	return ((struct fake_hw *)ctx)->now;
@@ -132,6 +149,7 @@ static const struct hw_ops fake_ops = {
 	.mmio_read32 = f_mmio_read,
 	.cpuid = f_cpuid,
 	.ticks = f_ticks,
+	.rdpmc = f_rdpmc,
 };
 
 void fake_init(struct fake_hw *f)
@@ -190,6 +208,14 @@ void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value)
 		return declare_fail("MMIO words");
 	f->mmio[f->nmmio].addr = addr;
 	f->mmio[f->nmmio++].value = value;
+}
+
+void fake_pmc(struct fake_hw *f, uint32_t index, uint64_t value, enum unc_status fault)
+{
+	if (f->npmc == FAKE_MAX)
+		t_fail(__FILE__, __LINE__, "fake_hw: too many RDPMC indexes");
+	else
+		f->pmc[f->npmc++] = (typeof(f->pmc[0])){ index, value, fault };
 }
 
 void fake_cpuid(struct fake_hw *f, uint32_t leaf, uint32_t subleaf, uint32_t eax, uint32_t ebx, uint32_t ecx,

@@ -29,6 +29,8 @@ struct fake_hw {
 	unsigned nmmio;
 	struct { uint32_t leaf, subleaf; struct cpuid_regs r; } cpuid[FAKE_MAX];
 	unsigned ncpuid;
+	struct { uint32_t index; uint64_t value; enum unc_status fault; } pmc[FAKE_MAX];
+	unsigned npmc;
 	uint64_t now;
 	struct fake_write log[FAKE_LOG];
 	unsigned nlog;
@@ -44,6 +46,9 @@ void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value);
 void fake_msr_gp(struct fake_hw *f, uint32_t msr, bool on_read, bool on_write);
 void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value);
 void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value);
+/* Declares one RDPMC index: its value, or the fault RDPMC of it raises
+ * (UNC_E_FAULT for #GP, UNC_E_UNSUPPORTED for #UD; UNC_OK for none). */
+void fake_pmc(struct fake_hw *f, uint32_t index, uint64_t value, enum unc_status fault);
 /* Declares (or redeclares) one CPUID leaf/subleaf. */
 void fake_cpuid(struct fake_hw *f, uint32_t leaf, uint32_t subleaf, uint32_t eax, uint32_t ebx, uint32_t ecx,
 		uint32_t edx);

@@ -100,6 +100,25 @@ static void msr_faults_are_reported(void)
 	T_STREQ(obuf, "");
 }
 
+/* pmc read: RDPMC through the seam; #UD (QEMU's TCG) and #GP (no such
+ * counter) each get their line, and nothing is written. */
+static void pmc_read(void)
+{
+	setup();
+	fake_pmc(&f, 0, 0, UNC_E_UNSUPPORTED);
+	fake_pmc(&f, 0x20, 0, UNC_E_FAULT);
+	fake_pmc(&f, 1, 0x123456789ull, UNC_OK);
+	T_EQ(RUN("pmc", "read", "0"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: rdpmc 0x0: invalid opcode (#UD): RDPMC is not available on this processor\n");
+	T_STREQ(obuf, "");
+	T_EQ(RUN("pmc", "read", "0x20"), UNC_E_FAULT);
+	T_STREQ(ebuf, "uncore: error: rdpmc 0x20: general-protection fault\n");
+	T_EQ(RUN("pmc", "read", "1"), UNC_OK);
+	T_STREQ(obuf, "pmc 0x1 = 0x0000000123456789\n");
+	T_STREQ(ebuf, "");
+	T_EQ(f.nlog, 0);
+}
+
 static void pci_and_mmio(void)
 {
 	setup();
@@ -230,7 +249,7 @@ static void bench_reads_all_five_counters(void)
 }
 
 T_MAIN("app", T_CASE(msr_read_names_the_register), T_CASE(msr_write_does_exactly_one_write),
-       T_CASE(msr_faults_are_reported), T_CASE(pci_and_mmio), T_CASE(mmio_beyond_phys_width_is_refused_unread),
+       T_CASE(msr_faults_are_reported), T_CASE(pmc_read), T_CASE(pci_and_mmio), T_CASE(mmio_beyond_phys_width_is_refused_unread),
        T_CASE(mmio_outside_the_memory_map_is_refused_unread), T_CASE(mmio_force_reads_outside_the_map),
        T_CASE(mmio_without_a_memory_map),
        T_CASE(info_exit_status_follows_verdict), T_CASE(bench_reads_all_five_counters),

@@ -38,6 +38,9 @@ static void good_commands(void)
 	T_EQ(PARSE("mmio", "read", "0xfed15040"), UNC_OK);
 	T_EQ(cmd.verb, CLI_MMIO_READ);
 	T_EQ(cmd.addr, 0xfed15040ull);
+	T_EQ(PARSE("pmc", "read", "0x40000001"), UNC_OK);
+	T_EQ(cmd.verb, CLI_PMC_READ);
+	T_EQ(cmd.pmc, 0x40000001);
 	T_EQ(PARSE("help"), UNC_OK);
 	T_EQ(cmd.verb, CLI_HELP);
 	T_EQ(PARSE("--version"), UNC_OK);
@@ -68,6 +71,11 @@ static void bad_commands_name_the_bad_piece(void)
 	BAD("bad PCI offset '0x1000'", "pci", "read", "0:0.0", "0x1000");
 	BAD("bad MMIO address '0x1002'", "mmio", "read", "0x1002");
 	BAD("'mmio' needs 'read'", "mmio");
+	BAD("'pmc' needs 'read'", "pmc");
+	BAD("unknown pmc operation 'write'", "pmc", "write", "0");
+	BAD("'pmc read' needs a counter index", "pmc", "read");
+	BAD("bad RDPMC index '0x100000000'", "pmc", "read", "0x100000000");
+	BAD("unexpected argument 'extra'", "pmc", "read", "0", "extra");
 	const char *none[] = { "uncore.efi" };
 	T_EQ(parse(1, none), UNC_E_INVALID);
 	T_CONTAINS(err, "no command given");

@@ -693,6 +693,98 @@ static void info_against_the_model(void)
 	T_EQ(pi.mchbar_base, EMU_HW_MCHBAR);
 }
 
+/* Protocol revision 2 through the host seam: --cpuid answers one leaf
+ * instead of the processor, and `info` shows it and names the path; the
+ * leaves not given, PCI functions the model does not claim, and RDPMC (no
+ * RDPMC path in this uncore) reach the strict fake, and are not named. */
+static void cpuid_override_pci_and_rdpmc(void)
+{
+	static struct platform_info pi;
+	char err[200], buf[2048];
+	struct strbuf sb;
+	struct out o;
+	uint64_t v = 0;
+
+	const char *argv[] = { "uncore-emu.efi", "--cpuid", "1:0=0x000906EA,0x80000,0x80000000,0x10000000" };
+	T_EQ(emu_parse_options(3, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
+	start();
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	T_EQ(pi.cpu.model, 0x9E);
+	T_EQ(pi.cpu.stepping, 0xA);
+	strbuf_init(&sb, buf, sizeof(buf));
+	o = strbuf_out(&sb);
+	info_print(&o, &pi);
+	T_CONTAINS(buf, "family 0x6 model 0x9e stepping 10");
+	T_CONTAINS(buf, "\ncpuid:        leaf 0x1 emulated\n");
+	T_NOT_CONTAINS(buf, "leaf 0x0 ");
+	T_NOT_CONTAINS(buf, "pci config:");
+	T_NOT_CONTAINS(buf, "rdpmc:");
+	emu_describe(&cfg, buf, sizeof(buf)); /* the reports name it through the description */
+	T_CONTAINS(buf, ", cpuid 0x1:0, faults: none");
+	strbuf_init(&sb, buf, sizeof(buf));
+	o = strbuf_out(&sb);
+	info_print_json(&o, &pi);
+	T_CONTAINS(buf, "\"emulated\":{\"cpuid_leaves\":[1],\"pci\":[],\"rdpmc\":false}");
+
+	fake_pmc(&h.fake, 0, 0, UNC_E_UNSUPPORTED); /* QEMU's TCG: #UD */
+	T_EQ(hw_rdpmc(&h.hw, 0, &v), UNC_E_UNSUPPORTED);
+	T_ASSERT(!h.emulated.rdpmc);
+	uint32_t id = 0;
+	T_EQ(hw_pci_read32(&h.hw, (struct pci_addr){ 0, 0, 0 }, 0, &id), UNC_OK);
+	T_EQ(id, 0x19108086);
+	T_EQ(h.emulated.npci, 0);
+
+	/* without --cpuid, CPUID is the processor's and info names no path */
+	fresh();
+	start();
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	T_EQ(pi.cpu.model, 0x5E);
+	strbuf_init(&sb, buf, sizeof(buf));
+	o = strbuf_out(&sb);
+	info_print(&o, &pi);
+	T_NOT_CONTAINS(buf, "cpuid:");
+	strbuf_init(&sb, buf, sizeof(buf));
+	o = strbuf_out(&sb);
+	info_print_json(&o, &pi);
+	T_NOT_CONTAINS(buf, "\"emulated\":{");
+}
+
+static void cpuid_option(void)
+{
+	char err[200];
+	static const struct {
+		const char *argv[5];
+		const char *msg;
+	} bad[] = {
+		{ { "--cpuid", "0xA=1,2,3,4" }, "bad --cpuid '0xA=1,2,3,4' (want LEAF:SUBLEAF=EAX,EBX,ECX,EDX)" },
+		{ { "--cpuid", "0xA:0" }, "bad --cpuid '0xA:0'" },
+		{ { "--cpuid", "x:0=1,2,3,4" }, "bad leaf 'x' in --cpuid" },
+		{ { "--cpuid", "0xA:y=1,2,3,4" }, "bad subleaf 'y' in --cpuid" },
+		{ { "--cpuid", "0xA:0=1,2,3" }, "--cpuid '0xA:0=1,2,3' needs four registers" },
+		{ { "--cpuid", "0xA:0=1,2,0x100000000,4" }, "bad ECX value '0x100000000' in --cpuid" },
+		{ { "--cpuid", "0xA:0=1,2,3,4", "--cpuid", "10:0=5,6,7,8" }, "--cpuid for leaf 0xa subleaf 0 given twice" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[6] = { "uncore-emu.efi" };
+		int argc = 1;
+		while (argc < 6 && bad[i].argv[argc - 1])
+			argv[argc] = bad[i].argv[argc - 1], argc++;
+		err[0] = '\0';
+		T_EQ(emu_parse_options(argc, (char **)argv, &cfg, err, sizeof(err)), UNC_E_INVALID);
+		T_CONTAINS(err, bad[i].msg);
+	}
+	const char *good[] = { "uncore-emu.efi", "--cpuid", "0xA:0=0x07300404,0,0,0x603", "--cpuid", "0xA:1=1,2,3,4" };
+	T_EQ(emu_parse_options(5, (char **)good, &cfg, err, sizeof(err)), UNC_OK);
+	struct emu_cpuid c;
+	T_ASSERT(emu_cpuid(&cfg, 0xA, 0, &c));
+	T_EQ(c.eax, 0x07300404);
+	T_EQ(c.edx, 0x603);
+	T_ASSERT(emu_cpuid(&cfg, 0xA, 1, &c));
+	T_EQ(c.ecx, 3);
+	T_ASSERT(!emu_cpuid(&cfg, 0xA, 2, &c));
+	T_ASSERT(!emu_cpuid(&cfg, 1, 0, &c));
+}
+
 T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only), T_CASE(global_ctrl_at_load), T_CASE(eight_cbos_box_7_apart),
        T_CASE(table_2_2_global_ctrl), T_CASE(table_2_3_global_status_rw1c), T_CASE(table_2_4_2_5_fixed_counter),
        T_CASE(table_2_7_event_select_fields), T_CASE(table_2_8_counter_width),
@@ -700,4 +792,5 @@ T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read
        T_CASE(reads_do_not_advance_counts), T_CASE(wraps_set_status_bits), T_CASE(freeze_on_pmi),
        T_CASE(threshold_invert_edge), T_CASE(arb_occupancy_counter_0_only), T_CASE(imc_counters_free_run_and_wrap),
        T_CASE(fault_msr_gp), T_CASE(fault_pmu_in_use), T_CASE(fault_stuck_counter), T_CASE(fault_mchbar),
-       T_CASE(options), T_CASE(options_given_twice_or_misplaced), T_CASE(info_against_the_model))
+       T_CASE(options), T_CASE(options_given_twice_or_misplaced), T_CASE(info_against_the_model),
+       T_CASE(cpuid_option), T_CASE(cpuid_override_pci_and_rdpmc))
