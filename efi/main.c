@@ -119,6 +119,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (st)
 		return efi_status_from(st);
 	st = cli_parse(argc, argv, &cmd, msg, sizeof(msg));
+	shell_args_free(); /* cmd holds copies of all it needs */
 	if (st) {
 		out_printf(&err, "uncore: error: %s\n", msg);
 		return efi_status_from(st);

@@ -21,8 +21,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	InitializeLib(image, systab);
 	out = console_out();
 	err = console_err();
-	if (shell_args_ascii(image, "child", &argc, &argv, &err) || argc != 3 || !parse_u64(argv[1], 600000, &ms) ||
-	    !parse_u64(argv[2], 0xFFFF, &status)) {
+	bool ok = !shell_args_ascii(image, "child", &argc, &argv, &err) && argc == 3 && parse_u64(argv[1], 600000, &ms) &&
+		  parse_u64(argv[2], 0xFFFF, &status);
+	shell_args_free();
+	if (!ok) {
 		out_printf(&err, "child: usage: child.efi MS STATUS\n");
 		return EFI_INVALID_PARAMETER;
 	}

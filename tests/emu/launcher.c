@@ -103,7 +103,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	err = console_err();
 	if ((st = shell_args_ascii(image, "uncore-emu", &argc, &argv, &err)))
 		return efi_status_from(st);
-	if (emu_parse_options(argc, argv, &launch.cfg, msg, sizeof(msg))) {
+	st = emu_parse_options(argc, argv, &launch.cfg, msg, sizeof(msg));
+	shell_args_free(); /* the configuration holds no pointer into them */
+	if (st) {
 		out_printf(&err, "uncore-emu: error: %s\n", msg);
 		return EFI_INVALID_PARAMETER;
 	}
