@@ -145,7 +145,7 @@ $(HOST)/test_stat: $(call hobj,tests/unit/test_stat.c $(T_FAKE) $(MODEL_SRCS) dr
 	drivers/skl.c drivers/pmu.c drivers/fmt.c drivers/parse.c drivers/status.c) $(EVENTS_HOST)
 $(HOST)/test_evsel: $(call hobj,tests/unit/test_evsel.c tests/unit/t.c drivers/evsel.c drivers/fmt.c drivers/parse.c \
 	drivers/arith.c drivers/skl.c drivers/pmu.c drivers/status.c) $(EVENTS_HOST)
-$(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) tests/unit/fake_vars.c $(MODEL_SRCS) \
+$(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c tests/unit/app_run.c $(T_FAKE) tests/unit/fake_vars.c $(MODEL_SRCS) \
 	efi/app.c efi/cli.c drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c \
 	drivers/evsel.c drivers/stat.c $(REPORT_SRCS) drivers/load.c) $(EVENTS_HOST)
 $(HOST)/test_imc: $(call hobj,tests/unit/test_imc.c $(T_FAKE) $(MODEL_SRCS) drivers/imc.c drivers/stat.c \
@@ -154,7 +154,7 @@ $(HOST)/test_record: $(call hobj,tests/unit/test_record.c tests/unit/t.c tests/u
 	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c)
 $(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/unit/fake_vars.c drivers/record.c \
 	drivers/varstore.c drivers/crc32.c drivers/fmt.c drivers/status.c) | $(BUILD)/uncore_decode
-$(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/t.c tests/unit/fake_vars.c efi/app.c efi/cli.c \
+$(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/app_run.c tests/unit/t.c tests/unit/fake_vars.c efi/app.c efi/cli.c \
 	drivers/record.c drivers/recmap.c drivers/varstore.c drivers/crc32.c drivers/info.c drivers/imc.c drivers/cpu.c \
 	drivers/pmu.c drivers/skl.c drivers/fmt.c drivers/parse.c drivers/status.c drivers/arith.c drivers/evsel.c \
 	drivers/stat.c $(REPORT_SRCS) drivers/load.c) $(EVENTS_HOST)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../efi/app.h"
+#include "app_run.h"
 #include "../emu/emu_hw.h"
 #include "fake_vars.h"
 #include "t.h"
@@ -15,6 +16,7 @@
 static struct emu_hw h;
 static struct emu_config cfg;
 static char obuf[65536], ebuf[1024];
+static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
 
 static uint64_t esc_at; /* fake TSC ticks at which ESC is pressed; 0: never */
 
@@ -30,7 +32,6 @@ static bool wait_until(void *ctx, uint64_t when)
 }
 
 static struct fake_vars fv;
-static bool json_lines; /* the running command has -I: its JSON is JSON Lines */
 static char filebuf[65536];
 static size_t filelen;
 
@@ -41,7 +42,7 @@ static enum unc_status write_file(void *ctx, const char *path, const void *data,
 	filelen = len < sizeof(filebuf) - 1 ? len : sizeof(filebuf) - 1;
 	memcpy(filebuf, data, filelen);
 	filebuf[filelen] = '\0';
-	T_JSON(filebuf, json_lines);
+	T_JSON(filebuf, at.json_lines);
 	return UNC_OK;
 }
 
@@ -93,27 +94,7 @@ static const struct app_env *use_env = &env;
 
 static enum unc_status run(int argc, const char **argv)
 {
-	static struct cli_cmd cmd;
-	struct strbuf so, se;
-	char msg[200];
-
-	strbuf_init(&so, obuf, sizeof(obuf));
-	strbuf_init(&se, ebuf, sizeof(ebuf));
-	struct out o = strbuf_out(&so), e = strbuf_out(&se);
-	enum unc_status st = cli_parse(argc, (char **)argv, &cmd, msg, sizeof(msg));
-	if (st) {
-		t_fail(__FILE__, __LINE__, "cli: %s", msg);
-		return st;
-	}
-	/* var show prints a record as its run did: JSON Lines if it has
-	 * intervals (a one-line record passes that check only as one object). */
-	json_lines = cmd.interval_ms != 0 || cmd.verb == CLI_VAR_SHOW;
-	st = app_run(&cmd, &h.hw, use_env, &o, &e);
-	/* Every -j output of these tests goes through a real JSON parser: one
-	 * document, or JSON Lines under -I. */
-	if ((cmd.report.format == REPORT_JSON || cmd.json) && obuf[0])
-		T_JSON(obuf, json_lines);
-	return st;
+	return app_test_run(&at, &h.hw, use_env, argc, argv);
 }
 
 #define RUN(...)                                                  \

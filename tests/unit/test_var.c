@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../efi/app.h"
+#include "app_run.h"
 #include "fake_vars.h"
 #include "t.h"
 
@@ -13,21 +14,11 @@ static char obuf[65536], ebuf[1024];
 
 static const struct app_env env = { .vars = &fv.vs, .alloc = malloc, .free = free };
 
+static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
+
 static enum unc_status run(int argc, const char **argv)
 {
-	static struct cli_cmd cmd;
-	struct strbuf so, se;
-	char msg[200];
-
-	strbuf_init(&so, obuf, sizeof(obuf));
-	strbuf_init(&se, ebuf, sizeof(ebuf));
-	struct out o = strbuf_out(&so), e = strbuf_out(&se);
-	enum unc_status st = cli_parse(argc, (char **)argv, &cmd, msg, sizeof(msg));
-	if (st) {
-		t_fail(__FILE__, __LINE__, "cli: %s", msg);
-		return st;
-	}
-	return app_run(&cmd, NULL, &env, &o, &e);
+	return app_test_run(&at, NULL, &env, argc, argv);
 }
 
 #define RUN(...)                                                  \
