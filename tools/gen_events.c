@@ -1,9 +1,12 @@
-/* gen_events: an events/ JSON file (Intel perfmon field names) -> C tables.
+/* gen_events: an event file in Intel's perfmon JSON format -> C tables.
  *
  *   gen_events SYMBOL INPUT.json OUTPUT.c
  *
- * Reads a JSON array of event objects whose values are strings, checks every
- * field against the manual's field widths (Table 2-7), and writes a C file
+ * Reads Intel's perfmon layout as published, either {"Header": ...,
+ * "Events": [...]} or a bare array of events. The fields it uses must be
+ * strings, as Intel writes them; every other field (and the Header) is
+ * skipped whatever its value. It checks every used field against the
+ * manual's field widths (Table 2-7), and writes a C file
  * defining `const struct event_desc SYMBOL[]` and `const unsigned
  * SYMBOL_count`, as declared in drivers/events.h. Any problem is reported as
  * "FILE:LINE: reason", and then no output file is written. */
@@ -16,15 +19,20 @@
 #include <string.h>
 
 #define MAX_EVENTS 512
-#define MAX_FIELDS 16
+#define MAX_DEPTH 32
 
 struct field {
 	char *key, *val;
 	int line;
 };
 
+/* The fields the generator uses; an event holds at most one of each. */
+static const char *used_fields[] = { "Unit", "EventCode", "UMask", "EventName", "BriefDescription",
+				     "Counter", "CounterMask", "Invert", "EdgeDetect" };
+#define N_USED (sizeof(used_fields) / sizeof(used_fields[0]))
+
 struct object {
-	struct field f[MAX_FIELDS];
+	struct field f[N_USED];
 	int nf, line;
 };
 
@@ -78,7 +86,9 @@ static void expect(char c, const char *context)
  * through the static event array. */
 static char *volatile pending; /* volatile: only ever written */
 
-static char *parse_string(void)
+/* lenient: any \u escape is accepted (and kept as '?'), for strings that
+ * are skipped; the strings that are used allow printable ASCII only. */
+static char *parse_string(bool lenient)
 {
 	expect('"', "to start a string");
 	size_t cap = 64, n = 0;
@@ -112,9 +122,9 @@ static char *parse_string(void)
 					char h = src[pos++];
 					v = v * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : tolower(h) - 'a' + 10);
 				}
-				if (v == 0 || v > 0x7e)
+				if ((v == 0 || v > 0x7e) && !lenient)
 					die(line, "\\u%04x: only printable ASCII is allowed", v);
-				c = (char)v;
+				c = v == 0 || v > 0x7e ? '?' : (char)v;
 				break;
 			}
 			default:
@@ -134,6 +144,89 @@ static char *parse_string(void)
 	return s;
 }
 
+static bool skip_digits(void)
+{
+	size_t start = pos;
+
+	while (pos < len && isdigit((unsigned char)src[pos]))
+		pos++;
+	return pos > start;
+}
+
+/* Skips one JSON value of any type: the Header, and fields not used. */
+static void skip_value(int depth)
+{
+	int c = peek();
+
+	if (depth > MAX_DEPTH)
+		die(line, "values nested more than %d deep", MAX_DEPTH);
+	if (c == '"') {
+		free(parse_string(true));
+		pending = NULL;
+	} else if (c == '{' || c == '[') {
+		char close = c == '{' ? '}' : ']';
+		pos++;
+		if (peek() == close) {
+			pos++;
+			return;
+		}
+		for (;;) {
+			if (close == '}') {
+				if (peek() != '"')
+					die(line, "expected a field name in quotes");
+				free(parse_string(true));
+				pending = NULL;
+				expect(':', "after a field name");
+			}
+			skip_value(depth + 1);
+			c = peek();
+			if (c == close) {
+				pos++;
+				return;
+			}
+			if (c != ',')
+				die(line, "expected ',' or '%c'", close);
+			pos++;
+		}
+	} else if (c != EOF && (isdigit(c) || c == '-')) {
+		/* -?digits(.digits)?([eE][+-]?digits)? */
+		size_t start = pos;
+		pos += c == '-';
+		bool ok = skip_digits();
+		if (ok && pos < len && src[pos] == '.') {
+			pos++;
+			ok = skip_digits();
+		}
+		if (ok && pos < len && (src[pos] == 'e' || src[pos] == 'E')) {
+			pos++;
+			if (pos < len && (src[pos] == '+' || src[pos] == '-'))
+				pos++;
+			ok = skip_digits();
+		}
+		if (!ok || (pos < len && isalnum((unsigned char)src[pos])))
+			die(line, "bad number at \"%.*s\"", (int)(pos - start + (pos < len)), src + start);
+	} else {
+		static const char *words[] = { "true", "false", "null" };
+		for (size_t i = 0; i < 3; i++) {
+			size_t n = strlen(words[i]);
+			if (len - pos >= n && !strncmp(src + pos, words[i], n) &&
+			    (len - pos == n || !isalnum((unsigned char)src[pos + n]))) {
+				pos += n;
+				return;
+			}
+		}
+		die(line, "bad value; expected a string, number, object, array, true, false or null");
+	}
+}
+
+static const char *used_name(const char *key, bool exact)
+{
+	for (size_t i = 0; i < N_USED; i++)
+		if (exact ? !strcmp(key, used_fields[i]) : !strcasecmp(key, used_fields[i]))
+			return used_fields[i];
+	return NULL;
+}
+
 static void parse_object(struct object *o)
 {
 	o->line = line;
@@ -143,21 +236,36 @@ static void parse_object(struct object *o)
 		return;
 	}
 	for (;;) {
-		if (o->nf == MAX_FIELDS)
-			die(line, "too many fields in one event (at most %d)", MAX_FIELDS);
-		struct field *f = &o->f[o->nf++];
+		char last[64];
+		int at;
 		skip_ws();
-		f->line = line;
+		at = line;
 		if (peek() != '"')
 			die(line, "expected a field name in quotes");
-		f->key = parse_string();
+		char *key = parse_string(false);
+		snprintf(last, sizeof(last), "%s", key);
 		expect(':', "after a field name");
-		if (peek() != '"')
-			die(line, "field '%s': the value must be a string, as in Intel's event files", f->key);
-		f->val = parse_string();
-		for (int i = 0; i < o->nf - 1; i++)
-			if (!strcmp(o->f[i].key, f->key))
-				die(f->line, "field '%s' appears twice in one event", f->key);
+		if (used_name(key, true)) {
+			struct field *f = &o->f[o->nf];
+			for (int i = 0; i < o->nf; i++)
+				if (!strcmp(o->f[i].key, key))
+					die(at, "field '%s' appears twice in one event", key);
+			o->nf++;
+			f->key = key;
+			f->line = at;
+			if (peek() != '"')
+				die(line, "field '%s': the value must be a string, as in Intel's event files", key);
+			f->val = parse_string(false);
+		} else {
+			/* Intel's other fields are skipped, but a used field
+			 * misspelt in case would silently be lost: refuse it. */
+			const char *near = used_name(key, false);
+			if (near)
+				die(at, "field '%s' is not used; did you mean '%s'?", key, near);
+			free(key);
+			pending = NULL;
+			skip_value(0);
+		}
 		int c = peek();
 		if (c == ',') {
 			pos++;
@@ -167,7 +275,7 @@ static void parse_object(struct object *o)
 			pos++;
 			return;
 		}
-		die(line, "expected ',' or '}' after field '%s'", f->key);
+		die(line, "expected ',' or '}' after field '%s'", last);
 	}
 }
 
@@ -187,24 +295,40 @@ static const char *get(const struct object *o, const char *key, bool required, i
 	return NULL;
 }
 
-static unsigned num(const struct object *o, const char *key, unsigned max, unsigned dflt)
+/* A number field; with several, a comma-separated list (Intel's EventCode
+ * for events that either of two codes counts), of which the first is
+ * returned, as Linux perf's jevents does: every one must be valid. */
+static unsigned num_of(const struct object *o, const char *key, unsigned max, unsigned dflt, bool several)
 {
 	int at;
 	const char *v = get(o, key, false, &at);
-	char *end;
+	unsigned first = 0;
 
 	if (!v)
 		return dflt;
-	errno = 0;
-	unsigned long n = strtoul(v, &end, 0);
-	if (!*v || *end || errno || n > max || v[0] == '-' || v[0] == '+' || isspace((unsigned char)v[0]))
-		die(at, "field '%s' is \"%s\"; want a number from 0 to %u", key, v, max);
-	return (unsigned)n;
+	for (const char *p = v, *end;; p = end + 1) {
+		char *stop;
+		while (several && p != v && *p == ' ')
+			p++;
+		end = several ? strchr(p, ',') : NULL;
+		if (!end)
+			end = p + strlen(p);
+		errno = 0;
+		unsigned long n = strtoul(p, &stop, 0);
+		if (p == end || stop != end || errno || n > max || *p == '-' || *p == '+' || isspace((unsigned char)*p))
+			die(at, "field '%s' is \"%s\"; want a number from 0 to %u%s", key, v, max,
+			    several ? ", or several separated by commas" : "");
+		if (p == v)
+			first = (unsigned)n;
+		if (!*end)
+			return first;
+	}
 }
 
-static const char *known_fields[] = { "Unit", "EventCode", "UMask", "EventName", "BriefDescription",
-				      "PublicDescription", "Counter", "CounterMask", "Invert", "EdgeDetect",
-				      "PerPkg", NULL };
+static unsigned num(const struct object *o, const char *key, unsigned max, unsigned dflt)
+{
+	return num_of(o, key, max, dflt, false);
+}
 
 static void put_c_string(FILE *out, const char *s)
 {
@@ -250,19 +374,10 @@ static char *read_file(const char *p, size_t *ret_len)
 	return buf;
 }
 
-int main(int argc, char **argv)
+/* The array of events; returns how many. */
+static int parse_events(struct object *ev)
 {
-	static struct object ev[MAX_EVENTS];
 	int nev = 0;
-
-	if (argc != 4) {
-		fprintf(stderr, "usage: gen_events SYMBOL INPUT.json OUTPUT.c\n");
-		return 2;
-	}
-	path = argv[2];
-	src = read_file(path, &len);
-	if (memchr(src, '\0', len))
-		die(1, "the file contains a NUL byte");
 
 	expect('[', "to start the list of events");
 	if (peek() == ']')
@@ -278,9 +393,57 @@ int main(int argc, char **argv)
 		}
 		if (c == ']') {
 			pos++;
-			break;
+			return nev;
 		}
 		die(line, "expected ',' or ']' after an event");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct object ev[MAX_EVENTS];
+	int nev = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: gen_events SYMBOL INPUT.json OUTPUT.c\n");
+		return 2;
+	}
+	path = argv[2];
+	src = read_file(path, &len);
+	if (memchr(src, '\0', len))
+		die(1, "the file contains a NUL byte");
+
+	/* Intel's files are {"Header": {...}, "Events": [...]}; a bare array
+	 * of events is accepted too. Other top-level fields are skipped. */
+	if (peek() == '{') {
+		pos++;
+		for (;;) {
+			skip_ws();
+			int at = line;
+			if (peek() != '"')
+				die(line, "expected a field name in quotes");
+			char *key = parse_string(false);
+			expect(':', "after a field name");
+			bool events = !strcmp(key, "Events");
+			free(key);
+			pending = NULL;
+			if (events && nev)
+				die(at, "\"Events\" appears twice");
+			if (events)
+				nev = parse_events(ev);
+			else
+				skip_value(0);
+			if (peek() == ',') {
+				pos++;
+				continue;
+			}
+			expect('}', "after a top-level field");
+			break;
+		}
+		if (!nev)
+			die(line, "no \"Events\" list in the file");
+	} else {
+		nev = parse_events(ev);
 	}
 	if (peek() != EOF)
 		die(line, "unexpected text after the list of events");
@@ -292,13 +455,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nev; i++) {
 		struct object *o = &ev[i];
 		int at;
-		for (int k = 0; k < o->nf; k++) {
-			bool known = false;
-			for (const char **kf = known_fields; *kf; kf++)
-				known |= !strcmp(*kf, o->f[k].key);
-			if (!known)
-				die(o->f[k].line, "unknown field '%s'", o->f[k].key);
-		}
 		const char *name = get(o, "EventName", true, &at);
 		if (!*name)
 			die(at, "EventName is empty");
@@ -310,14 +466,16 @@ int main(int argc, char **argv)
 				die(at, "event \"%s\" is defined twice (first at line %d)", name, ev[j].line);
 
 		const char *unit = get(o, "Unit", true, &at), *ustr;
-		if (!strcmp(unit, "CBOX"))
+		/* Intel's unit names: CBO, the C-Box; NCU, whose only event
+		 * is the fixed UCLK counter UNC_CLOCK.SOCKET; ARB. */
+		if (!strcmp(unit, "CBO"))
 			ustr = "EV_UNIT_CBO";
 		else if (!strcmp(unit, "ARB"))
 			ustr = "EV_UNIT_ARB";
-		else if (!strcmp(unit, "CLOCK"))
+		else if (!strcmp(unit, "NCU"))
 			ustr = "EV_UNIT_FIXED";
 		else
-			die(at, "Unit \"%s\" is not CBOX, ARB or CLOCK", unit);
+			die(at, "Unit \"%s\" is not CBO, NCU or ARB", unit);
 
 		const char *ctr = get(o, "Counter", true, &at);
 		unsigned counters = 0;
@@ -338,9 +496,10 @@ int main(int argc, char **argv)
 				die(at, "Counter is empty");
 		}
 		if ((counters == 0x80) != !strcmp(ustr, "EV_UNIT_FIXED"))
-			die(at, "Counter \"%s\" does not fit Unit \"%s\" (only CLOCK counts on FIXED)", ctr, unit);
+			die(at, "Counter \"%s\" does not fit Unit \"%s\" (only NCU counts on FIXED, and only on FIXED)", ctr,
+			    unit);
 
-		unsigned code = num(o, "EventCode", 0xff, 0), umask = num(o, "UMask", 0xff, 0);
+		unsigned code = num_of(o, "EventCode", 0xff, 0, true), umask = num(o, "UMask", 0xff, 0);
 		get(o, "EventCode", true, NULL);
 		unsigned cmask = num(o, "CounterMask", 0x1f, 0); /* THR, bits 28:24 */
 		unsigned inv = num(o, "Invert", 1, 0), edge = num(o, "EdgeDetect", 1, 0);

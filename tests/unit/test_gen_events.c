@@ -1,5 +1,8 @@
 /* tools/gen_events: good input makes the table; bad input gets one
- * "FILE:LINE: reason" line, a non-zero exit and no output file. */
+ * "FILE:LINE: reason" line, a non-zero exit and no output file. Intel's
+ * perfmon files are accepted as published: the test writes its own files in
+ * their layout, and also feeds Intel's Skylake uncore file when it has been
+ * placed in ../shared/perfmon (it is not kept in this repository). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +82,7 @@ static void malformed_json_names_file_and_line(void)
 
 static void bad_fields_name_file_and_line(void)
 {
-	BAD(EV(OK_FIELDS ",\n    \"Colour\": \"red\""), "in.json:6: unknown field 'Colour'");
+	BAD(EV(OK_FIELDS ",\n    \"Umask\": \"0x02\""), "in.json:6: field 'Umask' is not used; did you mean 'UMask'?");
 	BAD(EV(OK_FIELDS ",\n    \"Unit\": \"ARB\""), "in.json:6: field 'Unit' appears twice");
 	BAD(EV("    \"Unit\": \"ARB\", \"EventCode\": \"0x81\",\n    \"EventName\": \"X\", \"Counter\": \"0\""),
 	    "in.json:2: event is missing the required field 'BriefDescription'");
@@ -91,7 +94,7 @@ static void bad_fields_name_file_and_line(void)
 	    "in.json:3: field 'EventCode' is \"0x100\"; want a number from 0 to 255");
 	BAD(EV("    \"Unit\": \"IMC\", \"EventCode\": \"0x1\", \"UMask\": \"0x01\",\n"
 	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
-	    "in.json:3: Unit \"IMC\" is not CBOX, ARB or CLOCK");
+	    "in.json:3: Unit \"IMC\" is not CBO, NCU or ARB");
 	BAD(EV("    \"Unit\": \"ARB\", \"EventCode\": \"0x1\", \"UMask\": \"0x01\",\n"
 	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"2\""),
 	    "Counter \"2\": want FIXED or a list of counters 0 and 1");
@@ -103,6 +106,149 @@ static void bad_fields_name_file_and_line(void)
 	BAD(EV("    \"Unit\": \"ARB\", \"EventCode\": \"0x1\", \"UMask\": \"0x01\",\n"
 	       "    \"EventName\": \"A B\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
 	    "EventName \"A B\" has a character other than");
+}
+
+/* The generated row of event `name` in `file` contains `enc`
+ * ("unit, code, umask, counters, cmask, inv, edge"). */
+static bool has_row(const char *file, const char *name, const char *enc)
+{
+	char line[1024], quoted[128];
+	bool found = false;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return false;
+	snprintf(quoted, sizeof(quoted), "\t{ \"%s\"", name);
+	while (fgets(line, sizeof(line), f))
+		found |= !strncmp(line, quoted, strlen(quoted)) && strstr(line, enc);
+	fclose(f);
+	return found;
+}
+
+static bool out_has_row(const char *name, const char *enc)
+{
+	char out[256];
+
+	snprintf(out, sizeof(out), "%s/out.c", dir);
+	return has_row(out, name, enc);
+}
+
+/* A file in the layout of Intel's perfmon event files (written here, not
+ * copied): the Header object, then "Events" whose entries carry Intel's
+ * whole field set, all values strings, most of them unused by the
+ * generator. The last event lists two event codes, as Intel's core files do
+ * for the offcore-response events (one MSRIndex for each). */
+#define INTEL_EVENT(unit, code, umask, name, counter, cmask, extra)                                  \
+	"    {\n"                                                                                    \
+	"      \"Unit\": \"" unit "\",\n"                                                             \
+	"      \"EventCode\": \"" code "\",\n"                                                        \
+	"      \"UMask\": \"" umask "\",\n"                                                           \
+	"      \"EventName\": \"" name "\",\n"                                                        \
+	"      \"BriefDescription\": \"Short text for " name ".\",\n"                                 \
+	"      \"PublicDescription\": \"Longer text for " name ", which the generator does not use.\",\n" \
+	"      \"Counter\": \"" counter "\",\n"                                                       \
+	"      \"CounterMask\": \"" cmask "\",\n"                                                     \
+	"      \"Invert\": \"0\",\n"                                                                  \
+	"      \"EdgeDetect\": \"0\"" extra "\n"                                                      \
+	"    }"
+#define UNUSED_FIELDS                                                                               \
+	",\n      \"PEBS\": \"0\", \"Deprecated\": \"0\", \"MSRIndex\": \"0x00\", \"MSRValue\": \"0x00\",\n" \
+	"      \"ELLC\": \"0\", \"Filter\": \"na\", \"ExtSel\": \"0\", \"SampleAfterValue\": \"100003\",\n" \
+	"      \"CounterHTOff\": \"0,1\", \"AnyThread\": \"0\", \"TakenAlone\": \"0\", \"PerPkg\": \"1\",\n" \
+	"      \"Offcore\": \"0\", \"Errata\": \"null\", \"Speculative\": \"0\", \"Data_LA\": \"0\""
+#define INTEL_HEADER                                                                                \
+	"{\n"                                                                                        \
+	"  \"Header\": {\n"                                                                          \
+	"    \"Copyright\": \"Test data in the layout of Intel's perfmon event files.\",\n"           \
+	"    \"Info\": \"Events of a test processor, version 1\",\n"                \
+	"    \"DatePublished\": \"01/02/2026\",\n"                                                   \
+	"    \"Version\": \"1\",\n"                                                                  \
+	"    \"Legend\": \"\"\n"                                                                     \
+	"  },\n"
+
+static void intel_header_and_events(void)
+{
+	T_EQ(run(INTEL_HEADER "  \"Events\": [\n"
+		 INTEL_EVENT("CBO", "0x34", "0x8f", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "0,1", "0", "") ",\n"
+		 INTEL_EVENT("NCU", "0x0", "0x01", "UNC_CLOCK.SOCKET", "FIXED", "0", "") ",\n"
+		 INTEL_EVENT("ARB", "0x80", "0x01", "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "0", "1",
+			     UNUSED_FIELDS) ",\n"
+		 INTEL_EVENT("CBO", "0xB7, 0xBB", "0x01", "UNC_TEST.TWO_CODES", "0,1", "0",
+			     ",\n      \"MSRIndex\": \"0x1a6,0x1a7\"") "\n"
+		 "  ]\n"
+		 "}\n"),
+	     0);
+	T_STREQ(msg, "");
+	T_ASSERT(out_has_row("UNC_CBO_CACHE_LOOKUP.ANY_MESI", "EV_UNIT_CBO, 0x34, 0x8f, 0x03, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "EV_UNIT_FIXED, 0x00, 0x01, 0x80, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "EV_UNIT_ARB, 0x80, 0x01, 0x01, 1, 0, 0 }"));
+	/* Several codes: the first is programmed, as Linux perf's jevents does. */
+	T_ASSERT(out_has_row("UNC_TEST.TWO_CODES", "EV_UNIT_CBO, 0xb7, 0x01, 0x03, 0, 0, 0 }"));
+}
+
+static void intel_bare_array(void)
+{
+	T_EQ(run("[\n" INTEL_EVENT("ARB", "0x81", "0x20", "UNC_ARB_TRK_REQUESTS.WRITES", "0,1", "0", UNUSED_FIELDS) ",\n"
+		 INTEL_EVENT("NCU", "0x0", "0x01", "UNC_CLOCK.SOCKET", "FIXED", "0", "") "\n]\n"),
+	     0);
+	T_STREQ(msg, "");
+	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.WRITES", "EV_UNIT_ARB, 0x81, 0x20, 0x03, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "EV_UNIT_FIXED, 0x00, 0x01, 0x80, 0, 0, 0 }"));
+}
+
+/* Fields the generator does not use are skipped whatever their JSON value. */
+static void unused_fields_of_any_type_are_ignored(void)
+{
+	T_EQ(run(EV(OK_FIELDS ",\n    \"Colour\": \"red\", \"PEBS\": 0, \"Extra\": [1, -2.5e3, true, null],\n"
+			      "    \"Nested\": { \"a\": { \"b\": [\"\\u00e9\", false] } }")),
+	     0);
+	T_STREQ(msg, "");
+	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.ALL", "EV_UNIT_ARB, 0x81, 0x01, 0x03, 0, 0, 0 }"));
+}
+
+static void bad_intel_layout_names_file_and_line(void)
+{
+	BAD(INTEL_HEADER "  \"Version\": \"1\"\n}\n", "in.json:10: no \"Events\" list in the file");
+	BAD("{\n  \"Events\": [\n" INTEL_EVENT("NCU", "0x0", "0x01", "UNC_CLOCK.SOCKET", "FIXED", "0", "") "\n  ],\n"
+	    "  \"Events\": []\n}\n",
+	    "in.json:16: \"Events\" appears twice");
+	BAD("{\n  \"Events\": {}\n}\n", "in.json:2: expected '[' to start the list of events, found '{'");
+	BAD("{\n  \"Header\": {\n    \"Info\": [1, 2\n  }\n}\n", "in.json:4: expected ',' or ']'");
+	BAD("{\n  \"Header\": tru\n}\n", "in.json:2: bad value");
+	BAD(EV(OK_FIELDS ",\n    \"PEBS\": 1.e5"), "in.json:6: bad number at \"1.e\"");
+	BAD(EV(OK_FIELDS ",\n    \"PEBS\": 12x"), "in.json:6: bad number at \"12x\"");
+	BAD(EV("    \"Unit\": \"CBO\", \"EventCode\": \"0xB7, 0x1BB\", \"UMask\": \"0x01\",\n"
+	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
+	    "in.json:3: field 'EventCode' is \"0xB7, 0x1BB\"; want a number from 0 to 255, or several separated by commas");
+	BAD(EV("    \"Unit\": \"CBO\", \"EventCode\": \"0xB7,\", \"UMask\": \"0x01\",\n"
+	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
+	    "in.json:3: field 'EventCode' is \"0xB7,\"; want a number from 0 to 255, or several separated by commas");
+	BAD(EV("    \"Unit\": \"CBO\", \"EventCode\": \"0x22\", \"UMask\": \"0x41, 0x81\",\n"
+	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
+	    "in.json:3: field 'UMask' is \"0x41, 0x81\"; want a number from 0 to 255");
+	BAD(EV("    \"Unit\": \"NCU\", \"EventCode\": \"0x0\", \"UMask\": \"0x01\",\n"
+	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0,1\""),
+	    "in.json:4: Counter \"0,1\" does not fit Unit \"NCU\" (only NCU counts on FIXED, and only on FIXED)");
+}
+
+#define INTEL_SKL "../shared/perfmon/SKL/events/skylake_uncore.json"
+
+/* Intel's file as published in the intel/perfmon repository
+ * (https://github.com/intel/perfmon, SKL/events/skylake_uncore.json),
+ * unchanged. Run only when it is there; main() prints a skip line if not. */
+static void intel_skylake_uncore_file(void)
+{
+	char cmd[512], out[256];
+
+	snprintf(out, sizeof(out), "%s/intel.c", dir);
+	snprintf(cmd, sizeof(cmd), "%s skl_events %s %s", GEN, INTEL_SKL, out);
+	T_EQ(system(cmd), 0);
+	/* Where Intel's values agree with the manual's Tables 3-1 and 3-2. */
+	T_ASSERT(has_row(out, "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "EV_UNIT_CBO, 0x34, 0x8f, 0x03, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", "EV_UNIT_CBO, 0x22, 0x41, 0x03, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.ALL", "EV_UNIT_ARB, 0x80, 0x01, 0x01, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "EV_UNIT_ARB, 0x80, 0x01, 0x01, 1, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_CLOCK.SOCKET", "EV_UNIT_FIXED, "));
 }
 
 static void the_real_table(void)
@@ -134,13 +280,27 @@ static void the_real_table(void)
 
 int main(void)
 {
-	static const struct t_case cases[] = { T_CASE(good_input), T_CASE(malformed_json_names_file_and_line),
-					       T_CASE(bad_fields_name_file_and_line), T_CASE(the_real_table) };
+	static const struct t_case cases[] = {
+		T_CASE(good_input),
+		T_CASE(malformed_json_names_file_and_line),
+		T_CASE(bad_fields_name_file_and_line),
+		T_CASE(the_real_table),
+		T_CASE(intel_header_and_events),
+		T_CASE(intel_bare_array),
+		T_CASE(unused_fields_of_any_type_are_ignored),
+		T_CASE(bad_intel_layout_names_file_and_line),
+		T_CASE(intel_skylake_uncore_file), /* last: left out when the file is absent */
+	};
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+	if (access(INTEL_SKL, R_OK) != 0) {
+		printf("# skip: Intel's skylake_uncore.json is not in ../shared/perfmon\n");
+		n--;
+	}
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	int rc = t_main("gen_events", cases, sizeof(cases) / sizeof(cases[0]));
+	int rc = t_main("gen_events", cases, n);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
