@@ -102,3 +102,23 @@ void cpu_identify(const struct hw *hw, struct cpu_info *ci)
 			ci->phys_addr_bits = r.eax & 0xff;
 	}
 }
+
+uint64_t cpu_llc_bytes(const struct hw *hw)
+{
+	struct cpuid_regs r;
+	uint64_t best = 0;
+
+	hw_cpuid(hw, 0, 0, &r);
+	if (r.eax < 4) /* above the highest leaf, CPUID answers with the highest one */
+		return 0;
+	for (uint32_t i = 0; i < 16; i++) {
+		hw_cpuid(hw, 4, i, &r);
+		if ((r.eax & 0x1f) == 0) /* cache type 0: no more caches */
+			break;
+		uint64_t size = (uint64_t)((r.ebx >> 22) + 1) * (((r.ebx >> 12) & 0x3ff) + 1) * ((r.ebx & 0xfff) + 1) *
+				((uint64_t)r.ecx + 1);
+		if (size > best)
+			best = size;
+	}
+	return best;
+}

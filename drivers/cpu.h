@@ -21,4 +21,8 @@ struct cpu_info {
 
 void cpu_identify(const struct hw *hw, struct cpu_info *ret);
 
+/* The largest cache CPUID leaf 4 describes, in bytes (ways x partitions x
+ * line size x sets); 0 when the leaf is absent or describes none. */
+uint64_t cpu_llc_bytes(const struct hw *hw);
+
 #endif

@@ -673,8 +673,10 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 			out_printf(c->err, "uncore: error: no load generator on this platform\n");
 			return UNC_E_NOT_FOUND;
 		}
+		/* The default working set follows the largest cache, which CPUID
+		 * leaf 4 gives through the seam (an emulator may override it). */
 		if ((st = env->load_start(cmd->load_kind, cmd->load_nt, (uint64_t)cmd->load_size_mib << 20, cmd->load_cpus,
-					  &cpus, &size, msg, sizeof(msg)))) {
+					  cpu_llc_bytes(hw), &cpus, &size, msg, sizeof(msg)))) {
 			out_printf(c->err, "uncore: error: --load: %s\n", msg);
 			return st;
 		}

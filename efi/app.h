@@ -32,8 +32,8 @@ struct app_env {
 	void (*free)(void *p);
 	void (*get_time)(struct rec_time *ret);
 	/* Measuring something (NULL: not available). */
-	enum unc_status (*load_start)(int kind, bool nt, uint64_t size, uint32_t cpus, uint32_t *ret_cpus,
-				      uint64_t *ret_size, char *err, size_t errsize);
+	enum unc_status (*load_start)(int kind, bool nt, uint64_t size, uint32_t cpus, uint64_t llc_bytes,
+				      uint32_t *ret_cpus, uint64_t *ret_size, char *err, size_t errsize);
 	uint64_t (*load_bytes)(void);
 	void (*load_stop)(void);
 	/* A child (-- COMMAND). child_find, called before anything runs, checks

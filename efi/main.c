@@ -33,10 +33,10 @@ static bool wait_until(void *ctx, uint64_t when)
 
 static EFI_HANDLE self;
 
-static enum unc_status load_start(int kind, bool nt, uint64_t size, uint32_t cpus, uint32_t *ret_cpus,
-				  uint64_t *ret_size, char *err, size_t errsize)
+static enum unc_status load_start(int kind, bool nt, uint64_t size, uint32_t cpus, uint64_t llc_bytes,
+				  uint32_t *ret_cpus, uint64_t *ret_size, char *err, size_t errsize)
 {
-	struct load_cfg cfg = { (enum load_kind)kind, nt, size, cpus };
+	struct load_cfg cfg = { (enum load_kind)kind, nt, size, cpus, llc_bytes };
 
 	return efi_load_start(&cfg, ret_cpus, ret_size, err, errsize);
 }

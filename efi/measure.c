@@ -48,29 +48,12 @@ static VOID EFIAPI ap_main(VOID *arg)
 		chunk(s);
 }
 
-/* CPUID leaf 4: the largest cache, ways x partitions x line size x sets. */
-static uint64_t llc_bytes(void)
-{
-	uint64_t best = 0;
-
-	for (uint32_t i = 0; i < 16; i++) {
-		uint32_t a, b, c, d;
-		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(4), "c"(i));
-		if ((a & 0x1f) == 0)
-			break;
-		uint64_t size = (uint64_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) * ((b & 0xfff) + 1) * ((uint64_t)c + 1);
-		if (size > best)
-			best = size;
-	}
-	return best;
-}
-
 enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, uint64_t *ret_size, char *err,
 			       size_t errsize)
 {
 	static EFI_GUID mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
 	UINTN total = 1, enabled = 1, bsp = 0;
-	size_t n = (size_t)load_elements(cfg->size, llc_bytes());
+	size_t n = (size_t)load_elements(cfg->size, cfg->llc);
 
 	if (n < 2 * CHUNK) {
 		fmt_snprintf(err, errsize, "a working set of %lu bytes is too small for the load",

@@ -14,6 +14,7 @@ struct load_cfg {
 	bool nt;
 	uint64_t size;  /* bytes, all arrays; 0: at least 4x the LLC, at least 64 MiB */
 	uint32_t cpus;  /* 0: all */
+	uint64_t llc;   /* the largest cache, bytes (cpu_llc_bytes, through the seam); 0: unknown */
 };
 
 /* Allocates and fills the arrays, starts the APs. *ret_cpus and *ret_size

@@ -58,4 +58,22 @@ static void leaf4_fallback(void)
 	T_EQ(c.phys_addr_bits, 36); /* no leaf 0x80000008 */
 }
 
-T_MAIN("cpu", T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback))
+/* The load's default working set follows the largest cache of CPUID leaf
+ * 4 (SDM Vol. 2A, CPUID leaf 04H: (ways + 1) x (partitions + 1) x (line
+ * size + 1) x (sets + 1)), read through the seam like every other leaf. */
+static void largest_cache_from_leaf_4(void)
+{
+	fake_init(&f);
+	fake_cpuid(&f, 0, 0, 0x16, 0x756e6547, 0x6c65746e, 0x49656e69);
+	fake_cpuid(&f, 4, 0, 1 | 1 << 5, 7u << 22 | 63, 63, 0);    /* L1d: 8 ways x 64 B x 64 sets = 32 KiB */
+	fake_cpuid(&f, 4, 1, 3 | 3 << 5, 15u << 22 | 63, 8191, 0); /* L3: 16 ways x 64 B x 8192 sets = 8 MiB */
+	fake_cpuid(&f, 4, 2, 3 | 2 << 5, 3u << 22 | 63, 1023, 0);  /* L2: 4 ways x 64 B x 1024 sets = 256 KiB */
+	fake_cpuid(&f, 4, 3, 0, 0, 0, 0);                          /* type 0: the end */
+	T_EQ(cpu_llc_bytes(&f.hw), 8ull << 20);
+
+	fake_init(&f); /* no leaf 4 (highest leaf 2): 0, and leaf 4 is never read (the fake fails on it) */
+	fake_cpuid(&f, 0, 0, 2, 0x756e6547, 0x6c65746e, 0x49656e69);
+	T_EQ(cpu_llc_bytes(&f.hw), 0);
+}
+
+T_MAIN("cpu", T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback), T_CASE(largest_cache_from_leaf_4))
