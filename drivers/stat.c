@@ -466,7 +466,8 @@ enum unc_status stat_sample(struct stat_run *r)
 	/* GLOBAL_STATUS first, then the counters: a wrap the status shows has
 	 * happened by the time the counters are read (see below). */
 	status = 0;
-	if (stat_uses_msrs(r) && ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)) ||
+	bool uses_msrs = stat_uses_msrs(r); /* once: the sampling path stays lean */
+	if (uses_msrs && ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)) ||
 				  (st = rd(r, MSR_UNC_PERF_GLOBAL_CTRL, &gctrl))))
 		return st;
 	uint64_t now = hw_ticks(r->hw);
@@ -532,7 +533,7 @@ enum unc_status stat_sample(struct stat_run *r)
 	 * counting (frozen, or its EN cleared by someone else) would give
 	 * short counts that look like measurements. */
 	uint64_t want = r->ctrl_base | UNC_GLOBAL_CTRL_EN;
-	if (stat_uses_msrs(r) && gctrl != want)
+	if (uses_msrs && gctrl != want)
 		return fail(r, UNC_E_CLOBBERED,
 			    "MSR_UNC_PERF_GLOBAL_CTRL (0x%x) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
 			    MSR_UNC_PERF_GLOBAL_CTRL, (unsigned long)gctrl, (unsigned long)want,
