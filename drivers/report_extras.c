@@ -68,13 +68,13 @@ void json_close(struct out *o, const struct run_extras *x)
 	out_puts(o, "}\n");
 }
 
-void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		 const struct run_extras *x)
 {
 	const char *c = ro->format == REPORT_CSV ? "# " : "";
 	char a[32], b[32], pct[16];
-	uint64_t ticks = stat_enabled(r), rd = 0, wr = 0;
-	bool imc = report_imc_bytes(r, &rd, &wr);
+	uint64_t ticks = count_enabled(r), rd = 0, wr = 0;
+	bool imc = report_dram_bytes(r, &rd, &wr);
 
 	if (x->load_kind) {
 		enum load_kind k = (enum load_kind)(x->load_kind - 1);

@@ -2,7 +2,7 @@
  * table under test: Tables 3-1 and 3-2 (name, event code, umask, valid
  * counters) and Table 3-3 (name, offset from MCHBAR), typed below from the
  * manual's text. Both the application's tables (generated from
- * events/skl_uncore.json; drivers/skl.c) and the emulator's own
+ * events/skl.json; drivers/skl.c) and the emulator's own
  * (tests/emu/model.c) must hold exactly these rows. */
 #include <string.h>
 
@@ -98,11 +98,11 @@ static void in_generated_table(const struct manual_event *m)
 	for (unsigned i = 0; i < skl_events_count; i++) {
 		const struct event_desc *d = &skl_events[i];
 		if (!strcmp(d->name, m->name)) {
-			check_row("events/skl_uncore.json", m, true, d->unit, d->code, d->umask, d->counters);
+			check_row("events/skl.json", m, true, d->unit, d->code, d->umask, d->counters);
 			return;
 		}
 	}
-	check_row("events/skl_uncore.json", m, false, 0, 0, 0, 0);
+	check_row("events/skl.json", m, false, 0, 0, 0, 0);
 }
 
 static void in_emulator_table(const struct manual_event *m)
@@ -137,7 +137,7 @@ static void generated_event_table(void)
 	T_EQ(skl_events_count, N(table_3_1) + N(table_3_2));
 	for (unsigned i = 0; i < skl_events_count; i++)
 		if (!in_manual(skl_events[i].name))
-			t_fail(__FILE__, __LINE__, "events/skl_uncore.json has %s, which the manual does not list",
+			t_fail(__FILE__, __LINE__, "events/skl.json has %s, which the manual does not list",
 			       skl_events[i].name);
 	each_manual_event(in_generated_table);
 }

@@ -257,7 +257,7 @@ static void the_real_table(void)
 	int rows = 0;
 	bool any_mesi = false, clock = false;
 
-	snprintf(cmd, sizeof(cmd), "%s skl_events events/skl_uncore.json %s/real.c", GEN, dir);
+	snprintf(cmd, sizeof(cmd), "%s skl_events events/skl.json %s/real.c", GEN, dir);
 	T_EQ(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "%s/real.c", dir);
 	FILE *f = fopen(cmd, "r");
