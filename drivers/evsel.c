@@ -68,6 +68,12 @@ static bool find_free(const struct pmu_driver *const *drivers, const char *s, st
 	return false;
 }
 
+/* "a cbox event", "an imc event" */
+static const char *article(const char *word)
+{
+	return strchr("aeiouAEIOU", word[0]) && word[0] ? "an" : "a";
+}
+
 /* The general units' perf names, for a message: "cbox, arb". */
 static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_t size)
 {
@@ -97,8 +103,8 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 	if (!find_unit(present, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
 		if (find_unit(pmu_drivers, unit, &any, &u))
-			UNC_ERR(UNC_E_UNSUPPORTED, "%s is a %s event; this CPU has no %s PMU", s, any->units[u].pmu,
-				any->units[u].pmu);
+			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", s,
+				article(any->units[u].pmu), any->units[u].pmu, any->units[u].pmu);
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
 	}
@@ -225,16 +231,17 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	/* Not on this CPU: whose is it? */
 	struct ev_spec other;
 	if (find_free(pmu_drivers, s, &other))
-		UNC_ERR(UNC_E_UNSUPPORTED, "%s is an %s event; this CPU has no %s PMU", s, ev_unit(&other)->pmu,
-			ev_unit(&other)->pmu);
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", s, article(ev_unit(&other)->pmu),
+			ev_unit(&other)->pmu, ev_unit(&other)->pmu);
 	if (slash)
 		return parse_raw(s, slash, present, e, err, errsize);
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
 		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
 		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
 		if (u >= 0)
-			UNC_ERR(UNC_E_UNSUPPORTED, "%s is a %s event; this CPU has no %s PMU", desc->name,
-				pmu_drivers[d]->units[u].pmu, pmu_drivers[d]->units[u].pmu);
+			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", desc->name,
+				article(pmu_drivers[d]->units[u].pmu), pmu_drivers[d]->units[u].pmu,
+				pmu_drivers[d]->units[u].pmu);
 	}
 	FAIL("unknown event '%s' (see 'uncore.efi list')", s);
 }

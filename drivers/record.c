@@ -257,12 +257,24 @@ static size_t elem_size(uint8_t type)
 	}
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* A field whose value is all zeros (a 0, an empty text, a time not set)
+ * is left out: a reader takes an absent field as zero, and an EFI variable
+ * has little room. */
 static void put_fields(struct rec_buf *b, const struct field *t, size_t n, const uint8_t *base)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct field *f = &t[i];
 		if (!f->max) {
-			put_one(b, f, base + f->off);
+			if (!all_zero(base + f->off, f->size))
+				put_one(b, f, base + f->off);
 			continue;
 		}
 		uint32_t count = *(const uint32_t *)(base + f->count_off);

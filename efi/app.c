@@ -179,7 +179,7 @@ bool app_needs_clock(const struct cli_cmd *cmd)
 /* The drivers that match this CPU (NULL-terminated); none is an error. */
 static const struct pmu_driver *present[STAT_MAX_PMUS + 1];
 
-static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct out *err)
+static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu)
 {
 	unsigned n = 0;
 
@@ -188,7 +188,12 @@ static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, stru
 		if (pmu_match_model(pmu_drivers[d], cpu))
 			present[n++] = pmu_drivers[d];
 	present[n] = NULL;
-	if (!n) {
+	return n;
+}
+
+static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct out *err)
+{
+	if (!cpu_detect(hw, cpu)) {
 		out_printf(err, "uncore: error: %s family 0x%x model 0x%x matches no PMU driver (see 'uncore.efi info' "
 				"and 'uncore.efi list --all')\n",
 			   cpu->vendor, cpu->family, cpu->model);
@@ -630,9 +635,9 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	enum unc_status st;
 
 	*ret_run_err = false;
-	if ((st = cpu_ready(c->hw, &cpu, c->err)))
-		return st;
-	/* Events are looked up in the drivers this CPU has. */
+	/* Events are looked up in the drivers this CPU has: on a CPU that has
+	 * none, each is refused naming the PMU it needs. */
+	cpu_detect(c->hw, &cpu);
 	if (cmd->verb == CLI_BW && !want_role(run, 0)) {
 		out_printf(c->err, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
 		return UNC_E_UNSUPPORTED;
@@ -905,12 +910,8 @@ static enum unc_status app_dispatch(const struct cli_cmd *cmd, const struct hw *
 	case CLI_LIST:
 	{
 		struct cpu_info cpu;
-		struct strbuf sb;
-		char none[8];
-		strbuf_init(&sb, none, sizeof(none));
-		struct out quiet = strbuf_out(&sb);
 		if (!cmd->list_all)
-			cpu_ready(hw, &cpu, &quiet); /* no driver: an empty list that says so */
+			cpu_detect(hw, &cpu); /* no driver: an empty list that says so */
 		report_list(out, cmd->json, cmd->list_all ? pmu_drivers : present, cmd->list_all);
 		return UNC_OK;
 	}

@@ -241,17 +241,50 @@ static void refusals(void)
 	T_STREQ(ebuf, "uncore: error: cannot count UNC_CBO_CACHE_LOOKUP.ANY_MESI: MSR_UNC_CBO_CONFIG reports no CBo\n");
 }
 
+/* A CPU no driver matches (CPUID leaf 0 says AuthenticAMD): each event is
+ * refused naming the PMU it needs, before anything is read or written. */
+static void absent_pmu_refused(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--cpuid", "0:0=0xd,0x68747541,0x444d4163,0x69746e65" };
+
+	emulate(3, argv);
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: UNC_CBO_CACHE_LOOKUP.ANY_MESI is a cbox event; this CPU has no cbox PMU\n");
+	T_EQ(RUN("-e", "cbo/event=0x34,umask=0x8f/"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: cbo/event=0x34,umask=0x8f/ is a cbox event; this CPU has no cbox PMU\n");
+	T_EQ(RUN("-e", "imc/data_reads/"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: imc/data_reads/ is an imc event; this CPU has no imc PMU\n");
+	T_EQ(RUN("-e", "NO_SUCH_EVENT"), UNC_E_INVALID);
+	T_STREQ(ebuf, "uncore: error: unknown event 'NO_SUCH_EVENT' (see 'uncore.efi list')\n");
+	T_EQ(RUN("bw"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
+	T_EQ(RUN("list"), UNC_OK);
+	T_STREQ(obuf, "no driver matches this CPU: no events (see 'uncore.efi list --all' and 'uncore.efi info')\n");
+	T_EQ(RUN("list", "--all"), UNC_OK);
+	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(RUN("regs"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: AuthenticAMD family 0x6 model 0x5e matches no PMU driver (see 'uncore.efi info' and "
+		      "'uncore.efi list --all')\n");
+}
+
 static void list_and_regs(void)
 {
 	setup();
 	T_EQ(RUN("list"), UNC_OK);
-	T_CONTAINS(obuf, "CBOX   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
-	T_CONTAINS(obuf, "ARB    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
-	T_CONTAINS(obuf, "CLOCK  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
-	T_CONTAINS(obuf, "20 events, 5 IMC counters.");
-	T_CONTAINS(obuf, "IMC                 free      DRAM_DATA_READS ");
+	/* grouped by PMU, each with its heading */
+	T_CONTAINS(obuf, "cbox PMU (Skylake-client, skl-client-uncore); raw: cbox/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
+	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_CONTAINS(obuf, "\narb PMU (Skylake-client, skl-client-uncore); raw: arb/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
+	T_CONTAINS(obuf, "\narb    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
+	T_CONTAINS(obuf, "\nclock PMU (Skylake-client, skl-client-uncore)\n");
+	T_CONTAINS(obuf, "\nclock  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
+	T_CONTAINS(obuf, "\nimc PMU (Skylake-client, skl-client-uncore)\n");
+	T_CONTAINS(obuf, "\nimc                 free      DRAM_DATA_READS ");
+	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
+	T_EQ(RUN("list", "--all"), UNC_OK);
+	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (every driver's; this CPU may have fewer).");
 	T_EQ(RUN("list", "-j"), UNC_OK);
-	T_CONTAINS(obuf, "{\"Unit\":\"ARB\",\"EventCode\":\"0x80\",\"UMask\":\"0x01\",\"EventName\":"
+	T_CONTAINS(obuf, "{\"PMU\":\"arb\",\"Unit\":\"ARB\",\"EventCode\":\"0x80\",\"UMask\":\"0x01\",\"EventName\":"
 			 "\"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST\",");
 	T_CONTAINS(obuf, "\"Counter\":\"0\",\"CounterMask\":\"1\",\"Invert\":\"0\",\"EdgeDetect\":\"0\"}");
 	T_EQ(obuf[0], '[');
@@ -562,7 +595,7 @@ static void imc_events_mix_with_msr_events(void)
 	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                      800000000        800000000.000  cycles  100.00%\n");
 	T_CONTAINS(obuf, "note: DRAM_IO_REQUESTS did not change during the run (an idle source, or a stuck counter)\n");
 	T_EQ(RUN("-e", "DRAM_DATA_READS", "-x", ";"), UNC_OK);
-	T_CONTAINS(obuf, "# uncore stat: 1 event, IMC only (MMIO, no MSR), imc: emulated (test model)\n");
+	T_CONTAINS(obuf, "# uncore stat: 1 event, IMC only (free-running, nothing written), imc: emulated (test model)\n");
 	T_CONTAINS(obuf, "2343750000;lines;DRAM_DATA_READS;1000000000;100.00\n"); /* the raw count */
 }
 
@@ -619,4 +652,4 @@ static void stored_results_show_as_run(void)
 }
 
 T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
-       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(restore_paths_with_reserved_and_pmi_bits))
+       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(restore_paths_with_reserved_and_pmi_bits))
