@@ -164,8 +164,8 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 		if (!val && max != 1)
 			FAIL("term '%s' needs a value in '%s'", p, s);
 		if (val && !parse_u64(val, max, &v))
-			FAIL("bad value '%s' for '%s' in '%s' (at most 0x%lx: the %s event select's field)", val, p, s,
-			     (unsigned long)max, pu->pmu);
+			FAIL("bad value '%s' for '%s' in '%s' (at most 0x%lx: %s)", val, p, s, (unsigned long)max,
+			     l->cite ? l->cite : "the event select's field");
 		if (seen == &seen_event)
 			e->code = (uint8_t)v;
 		else if (seen == &seen_umask)

@@ -69,6 +69,7 @@ struct pmu_layout {
 	uint64_t os_usr;     /* set in every select (OS/USR rings; 0 for uncore units) */
 	uint64_t run_bits;   /* also set in every select the run writes (e.g. OVF_EN) */
 	uint64_t rw_mask;    /* bits that are not reserved */
+	const char *cite;    /* where the layout is specified, for messages ("Table 2-7") */
 };
 
 /* An event limited to some counters whatever it is spelled as (Linux's

@@ -43,6 +43,7 @@ static const struct pmu_layout skl_layout = {
 	.enable = UNC_CTRL_EN,
 	.run_bits = UNC_CTRL_OVF_EN,
 	.rw_mask = SKL_SEL_RW,
+	.cite = "Table 2-7",
 };
 
 /* ARB events 0x80 (occupancy, Table 3-2: counter 0) and 0x83 count on ARB
