@@ -45,12 +45,12 @@ struct count_event {
 	struct count_totals mark; /* totals at the last interval */
 };
 
-/* The box counts a header shows: "8 CBos (MSR_UNC_CBO_CONFIG gives 14; at
- * most 8 can be programmed)". */
+/* The box counts a header shows: "8 CBos (REGISTER gives 14; at most 8 can
+ * be programmed)". */
 struct count_boxinfo {
 	char noun[12];       /* "CBo" */
 	char label[8];       /* JSON keys: "cbo_count", "cbo_derived" */
-	char from[32];       /* "MSR_UNC_CBO_CONFIG" */
+	char from[32];       /* the register that gives the count */
 	uint32_t n, found;
 };
 

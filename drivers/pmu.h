@@ -99,7 +99,7 @@ struct pmu_unit {
 	const char *name;       /* the manual's, as in register names ("CBO") */
 	const char *box_noun;   /* boxes in the stat header ("CBo": "4 CBos"); NULL: not shown */
 	const char *box_label;  /* --per-box rows: NAME@cbo0; NULL: no per-box rows */
-	const char *boxes_from; /* what gives the box count ("MSR_UNC_CBO_CONFIG"), for messages */
+	const char *boxes_from; /* what gives the box count (a register's name), for messages */
 	uint8_t kind;           /* enum pmu_kind */
 	uint8_t space;          /* enum pmu_space of its selects and counters */
 	uint8_t counters;       /* per box (PMU_FREE: nfree) */

@@ -85,7 +85,7 @@ struct rec_pmu {
 	struct rec_busy2 busy[REC_MAX_BUSY];
 };
 
-/* A header's box count (layout 2): "8 CBos (MSR_UNC_CBO_CONFIG gives 14; ...)". */
+/* A header's box count (layout 2): "8 CBos (REGISTER gives 14; ...)". */
 struct rec_boxinfo {
 	char noun[12], label[8], from[32];
 	uint32_t n, found;
@@ -138,7 +138,7 @@ struct rec {
 	struct rec_fault2 faults2[REC_MAX_FAULTS];
 	/* the measurement (stat, bw) */
 	uint32_t ncbo, ngroups, rotations;
-	uint32_t ncbo_found;       /* what MSR_UNC_CBO_CONFIG gave (absent in older records: 0, i.e. ncbo) */
+	uint32_t ncbo_found;       /* what the CBo count register gave (absent in older records: 0, i.e. ncbo) */
 	uint8_t per_box;
 	uint64_t elapsed;          /* ticks, first enable to last sample */
 	uint64_t interval;         /* ticks; 0 without -I */

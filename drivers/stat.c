@@ -30,7 +30,7 @@ static const struct pmu_unit *unit_of(const struct stat_run *r, unsigned i)
 	return ev_unit(&r->spec[i]);
 }
 
-/* "MSR_UNC_CBO_0_PERFCTR0 (0x706)" */
+/* "NAME (0x706)": the driver's name for the register, then its address */
 static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
 {
 	char name[48], addr[32];
@@ -40,7 +40,7 @@ static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg
 	return buf;
 }
 
-/* "0x706 (MSR_UNC_CBO_0_PERFCTR0)": after an instruction's name */
+/* "0x706 (NAME)": after an instruction's name */
 static const char *addr_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
 {
 	char name[48], addr[32];
