@@ -151,6 +151,30 @@ static void info_from_rec(struct out *o, struct platform_info *pi, const struct 
 		pi->faults[i] = (struct reg_access){ reg_from_rec(r->faults2[i].reg), r->faults2[i].write };
 }
 
+/* An event's view, to its record or back: each member once, both ways. */
+#define VIEW_TEXTS(X) X(driver) X(pmu) X(box_label) X(box_noun) X(short_name) X(count_word) X(enc_prefix)
+#define VIEW_NUMBERS(X) X(encoding) X(kind) X(nboxes) X(width) X(role) X(clock)
+
+static void view_to_rec(struct rec_event *x, const struct count_view *v)
+{
+#define TEXT(m) COPY(x->m, v->m);
+#define NUMBER(m) x->m = v->m;
+	VIEW_TEXTS(TEXT)
+	VIEW_NUMBERS(NUMBER)
+#undef TEXT
+#undef NUMBER
+}
+
+static void view_from_rec(struct count_view *v, const struct rec_event *x)
+{
+#define TEXT(m) COPY(v->m, x->m);
+#define NUMBER(m) v->m = x->m;
+	VIEW_TEXTS(TEXT)
+	VIEW_NUMBERS(NUMBER)
+#undef TEXT
+#undef NUMBER
+}
+
 unsigned rec_run_boxes(const struct count_run *run)
 {
 	unsigned n = 1;
@@ -187,19 +211,7 @@ void rec_from_run(struct rec *r, const struct count_run *run, const struct repor
 		struct rec_event *x = &r->ev[i];
 		memset(x, 0, sizeof(*x));
 		COPY(x->name, e->name);
-		COPY(x->driver, e->v.driver);
-		COPY(x->pmu, e->v.pmu);
-		COPY(x->box_label, e->v.box_label);
-		COPY(x->box_noun, e->v.box_noun);
-		COPY(x->short_name, e->v.short_name);
-		COPY(x->count_word, e->v.count_word);
-		COPY(x->enc_prefix, e->v.enc_prefix);
-		x->encoding = e->v.encoding;
-		x->kind = e->v.kind;
-		x->nboxes = e->v.nboxes;
-		x->width = e->v.width;
-		x->role = e->v.role;
-		x->clock = e->v.clock;
+		view_to_rec(x, &e->v);
 		x->moved = e->moved;
 		x->still = e->v.kind == PMU_FREE ? 0 : count_still(run, i);
 		memcpy(x->box, e->total.box, sizeof(x->box));
@@ -249,19 +261,7 @@ static void count_from_rec(struct count_run *run, const struct rec *r)
 		if (r->version == 1) {
 			view_v1(e, x, r, v1);
 		} else {
-			COPY(e->v.driver, x->driver);
-			COPY(e->v.pmu, x->pmu);
-			COPY(e->v.box_label, x->box_label);
-			COPY(e->v.box_noun, x->box_noun);
-			COPY(e->v.short_name, x->short_name);
-			COPY(e->v.count_word, x->count_word);
-			COPY(e->v.enc_prefix, x->enc_prefix);
-			e->v.encoding = x->encoding;
-			e->v.kind = x->kind;
-			e->v.nboxes = x->nboxes;
-			e->v.width = x->width;
-			e->v.role = x->role;
-			e->v.clock = x->clock;
+			view_from_rec(&e->v, x);
 		}
 		/* Free-running: moved as stored; programmed events: every box but
 		 * the still ones, so a record written before `still` existed shows
