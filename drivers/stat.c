@@ -572,13 +572,20 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 		r->counting = false;
 		return st;
 	}
+	/* Each PMU the run wrote to is frozen first (a PMU it never reached
+	 * is not written at all). */
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		struct pmu_io io = io_of(r, k);
 		char keep[sizeof(r->err)];
+		bool touched = false;
+		for (unsigned i = 0; i < r->nsaved; i++)
+			touched |= r->saved[i].pmu == k && r->saved[i].dirty;
+		if (!sp->programs || !touched)
+			continue;
 		memcpy(keep, r->err, sizeof(keep));
 		sp->s.first = false;
-		if (sp->programs && sp->p.drv->ops->freeze(&io, &sp->p, &sp->s))
+		if (sp->p.drv->ops->freeze(&io, &sp->p, &sp->s))
 			rst = UNC_E_FAULT;
 		memcpy(r->err, keep, sizeof(keep));
 	}
