@@ -173,8 +173,29 @@ static void faulting_msr_is_named(void)
 	T_CONTAINS(text, "pmu in use:   unknown (a register could not be read)");
 	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");
 	T_CONTAINS(text, "uncore PMU unusable: an uncore MSR faulted");
+	/* each address space is probed on its own: the IMC is still found */
+	T_EQ(skl()->p.base[SKL_UNIT_IMC], 0xFED10000);
+	T_CONTAINS(text, "host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n");
 	render(true);
 	T_CONTAINS(text, "\"faults\":[{\"op\":\"rdmsr\",\"msr\":\"0x396\",\"name\":\"MSR_UNC_CBO_CONFIG\"}]");
+}
+
+/* What bw records: the platform without reading any MSR. */
+static void without_msrs(void)
+{
+	skylake(5, 0xFED10001);
+	T_EQ(info_gather_opt(&f.hw, &pi, false), UNC_OK);
+	T_EQ(f.msr_reads, 0);
+	T_EQ(skl()->p.probed, 1u << SKL_UNIT_IMC);
+	T_ASSERT(!skl()->use_checked);
+	T_EQ(skl()->p.base[SKL_UNIT_IMC], 0xFED10000);
+	render(false);
+	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG: not read (this command reads no MSR)\n");
+	T_CONTAINS(text, "pmu in use:   not checked (this command reads no MSR)\n");
+	T_CONTAINS(text, "host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n");
+	T_CONTAINS(text, "verdict:      uncore PMU usable: not checked (no MSR read)\n");
+	render(true);
+	T_CONTAINS(text, "\"cbo_config\":null,\"pmu_in_use\":null,\"pmu_busy_registers\":[],\"host_bridge\":{");
 }
 
 static void non_intel_touches_no_msr(void)
@@ -287,6 +308,6 @@ static void json_is_one_object(void)
 }
 
 T_MAIN("info", T_CASE(four_cbos_ready), T_CASE(raw_zero_means_no_cbo), T_CASE(raw_above_what_can_be_programmed),
-       T_CASE(count_disagrees_with_cores), T_CASE(pmu_in_use_is_named), T_CASE(faulting_msr_is_named),
+       T_CASE(count_disagrees_with_cores), T_CASE(pmu_in_use_is_named), T_CASE(faulting_msr_is_named), T_CASE(without_msrs),
        T_CASE(non_intel_touches_no_msr), T_CASE(unsupported_intel_model), T_CASE(mchbar_checks),
        T_CASE(absent_host_bridge), T_CASE(json_is_one_object))
