@@ -38,7 +38,7 @@ const char cli_usage[] =
  * and once for a file (parse_output); the --min-* checks are one of three. */
 static const char *const once_options[] = { "-d",     "-I",   "-n",	"-x",	 "-j",	      "--var-chunk",
 					    "--load", "--nt", "--size", "--cpus", "--per-box", "--force",
-					    "--no-multiplex" };
+					    "--no-multiplex", "--all" };
 
 /* Records opt in *seen; fails if it was there already. */
 static enum unc_status once(const char *opt, uint32_t *seen, char *err, size_t errsize)

@@ -30,6 +30,13 @@ enum unc_status imc_discover(const struct hw *hw, const struct cpu_info *cpu, st
 	if (m->hb_st == UNC_OK) {
 		m->vendor = id & 0xffff;
 		m->device = id >> 16;
+		/* All ones: no device at 00:00.0, so no MCHBAR to read. */
+		if (m->vendor == 0xffff) {
+			m->mchbar_st = UNC_E_NOT_FOUND;
+			fmt_snprintf(err, errsize, "PCI 00:00.0 is %04x:%04x, not an Intel host bridge: no IMC counters",
+				     m->vendor, m->device);
+			return UNC_E_UNSUPPORTED;
+		}
 		if ((m->mchbar_st = hw_pci_read32(hw, hb, SKL_MCHBAR_LO, &lo)) == UNC_OK)
 			m->mchbar_st = hw_pci_read32(hw, hb, SKL_MCHBAR_HI, &hi);
 	}
