@@ -113,7 +113,8 @@ struct pmu_unit {
 	const uint64_t *box_sel, *box_ctr;
 	uint8_t sel_step, ctr_step;
 	const struct pmu_layout *layout; /* PMU_GENERAL */
-	uint64_t fixed_ctrl;    /* PMU_FIXED: what starts the counter (written to its select) */
+	uint64_t fixed_ctrl;    /* PMU_FIXED: what starts the counter (its event's encoding) */
+	uint64_t fixed_run_bits;/* PMU_FIXED: also set when the run writes it (e.g. OVF_EN) */
 	const struct pmu_constraint *constraints; /* NULL: every counter takes every event */
 	/* The fastest a counter can move, per second and box: a step between
 	 * two samples beyond it is no wrap but someone else's write. */

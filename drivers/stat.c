@@ -516,7 +516,8 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 				continue;
 			for (unsigned b = 0; b < sp->p.boxes[u]; b++)
 				for (unsigned c = 0; c < pu->counters; c++)
-					if ((st = wr(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), pu->fixed_ctrl, false)))
+					if ((st = wr(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), pu->fixed_ctrl | pu->fixed_run_bits,
+						      false)))
 						return st;
 		}
 	}

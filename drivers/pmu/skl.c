@@ -92,7 +92,7 @@ static const struct pmu_unit skl_units[SKL_NUNITS] = {
 	[SKL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED,
 			     .space = PMU_MSR, .counters = 1, .width = 48, .max_boxes = 1,
 			     .sel_base = MSR_UNC_PERF_FIXED_CTRL, .ctr_base = MSR_UNC_PERF_FIXED_CTR, .sel_step = 1,
-			     .ctr_step = 1, .fixed_ctrl = UNC_CTRL_EN | UNC_CTRL_OVF_EN, .max_per_sec = SKL_UCLK_MAX_HZ,
+			     .ctr_step = 1, .fixed_ctrl = UNC_CTRL_EN, .fixed_run_bits = UNC_CTRL_OVF_EN, .max_per_sec = SKL_UCLK_MAX_HZ,
 			     .clock = true, .status_bit = SKL_GSTATUS_FIXED },
 	/* Section 3.3: free-running 32-bit counters at MCHBAR + Table 3-3's
 	 * offsets; never written. */
