@@ -558,10 +558,22 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	return UNC_OK;
 }
 
+/* Whether the run changed a register of driver k. A freeze writes through
+ * the journal, so until then the driver's freeze has not succeeded: its
+ * control faulted on write or was never reached, it is not counting for
+ * this run, and its state (what to stop it with) is not known. */
+static bool changed_any(const struct stat_run *r, unsigned k)
+{
+	for (unsigned i = 0; i < r->nsaved; i++)
+		if (r->saved[i].pmu == k && r->saved[i].dirty)
+			return true;
+	return false;
+}
+
 /* Stops counting, then puts back every register written, in the reverse
  * order of their first writes (a global control, written first, goes back
  * last). Registers never written are left alone: a register that faulted on
- * write did not change. */
+ * write did not change, and a PMU the run never changed is not stopped. */
 static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
 	char what[96];
@@ -578,7 +590,7 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 		char keep[sizeof(r->err)];
 		memcpy(keep, r->err, sizeof(keep));
 		sp->s.first = false;
-		if (sp->programs && sp->p.drv->ops->freeze(&io, &sp->p, &sp->s))
+		if (sp->programs && changed_any(r, k) && sp->p.drv->ops->freeze(&io, &sp->p, &sp->s))
 			rst = UNC_E_FAULT;
 		memcpy(r->err, keep, sizeof(keep));
 	}
