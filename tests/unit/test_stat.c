@@ -792,6 +792,126 @@ static void same_event_listed_twice(void)
 	}
 }
 
+/* ---- the journal: what a failed run leaves ---- */
+
+/* The registers a run of CBo and ARB events on 4 CBos may write: the
+ * global control and status, and the selects and counters of the ARB and
+ * of each CBo present. Not the fixed counter's, nor those of absent CBos. */
+static bool owned_by_cbo_arb_run(uint64_t msr)
+{
+	if (msr == 0xE01 || msr == 0xE02 || (msr >= 0x3B0 && msr <= 0x3B3))
+		return true;
+	for (unsigned b = 0; b < 4; b++)
+		if (msr == 0x700 + 0x10 * b || msr == 0x701 + 0x10 * b || msr == 0x706 + 0x10 * b ||
+		    msr == 0x707 + 0x10 * b)
+			return true;
+	return false;
+}
+
+/* Every uncore register set to a value of its own, so that putting back
+ * cannot be mistaken for writing 0: GLOBAL_CTRL without EN (nothing counts),
+ * event selects in use (so the run needs --force), counters mid-count,
+ * and the fixed counter's control set but not enabled: no event of the run
+ * uses it, so it must keep what it has. */
+static void distinct_values(void)
+{
+	static const uint32_t sels[] = { 0x3B2, 0x3B3, 0x700, 0x701, 0x710, 0x711, 0x720, 0x721, 0x730, 0x731 };
+	static const uint32_t ctrs[] = { 0x3B0, 0x3B1, 0x706, 0x707, 0x716, 0x717, 0x726, 0x727, 0x736, 0x737, 0x395 };
+
+	cfg.global_ctrl_set = true;
+	cfg.global_ctrl = 0x8000001F;
+	emu_hw_init(&h, &cfg);
+	for (unsigned i = 0; i < sizeof(sels) / sizeof(sels[0]); i++)
+		T_EQ(emu_msr_write(&h.emu, sels[i], 0x400000 | (i + 1) << 8 | (0x10 + i)), UNC_OK);
+	for (unsigned i = 0; i < sizeof(ctrs) / sizeof(ctrs[0]); i++)
+		T_EQ(emu_msr_write(&h.emu, ctrs[i], 0xABC000000ull + 0x1111 * (i + 1)), UNC_OK);
+	T_EQ(emu_msr_write(&h.emu, 0x394, 1ull << 20), UNC_OK); /* OVF_EN alone: not counting once EN is set */
+}
+
+/* A run that fails midway: every register it wrote is back to its value,
+ * it wrote no register it does not own, and it claims no failure to
+ * restore (a register whose write faulted never changed, and is not
+ * written again). The write that faults is each of the run's in turn, at
+ * the first programming, and then a read of GLOBAL_STATUS at a sample. */
+static void journal_restores_a_run_that_failed_midway(void)
+{
+	static const uint32_t written[] = { 0xE01, 0xE02, 0x3B0, 0x3B1, 0x3B2, 0x3B3, 0x700, 0x701, 0x706, 0x707,
+					    0x710, 0x711, 0x716, 0x717, 0x730, 0x731, 0x736, 0x737 };
+	struct regs before, after;
+
+	for (unsigned k = 0; k <= sizeof(written) / sizeof(written[0]); k++) {
+		bool at_sample = k == sizeof(written) / sizeof(written[0]);
+		uint32_t faulting = at_sample ? 0xE02 : written[k];
+		fresh();
+		rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000);
+		rate(EMU_UNIT_ARB, 0x81, 0x01, 1000);
+		distinct_values();
+		read_regs(&before);
+		if (at_sample) {
+			break_at = 350 * MS;
+			break_msr = 0xE02;
+		} else {
+			h.emu.cfg.gp[0].msr = written[k];
+			h.emu.cfg.gp[0].write_only = true;
+			h.emu.cfg.ngp = 1;
+		}
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+		add("UNC_CBO_CACHE_LOOKUP.READ_I");
+		add("UNC_ARB_TRK_REQUESTS.ALL");
+		T_EQ(schedule(false), UNC_OK);
+		enum unc_status st = run_for(S, true);
+		char want[80];
+		if (at_sample)
+			snprintf(want, sizeof(want), "rdmsr 0xe02 (MSR_UNC_PERF_GLOBAL_STATUS): general-protection fault");
+		else
+			snprintf(want, sizeof(want), "wrmsr 0x%x (", written[k]);
+		if (st != UNC_E_FAULT || !strstr(run.err, want) || strstr(run.err, "restor"))
+			t_fail(__FILE__, __LINE__, "fault on 0x%x: status %d, error '%s'", faulting, st, run.err);
+		T_ASSERT(run.any_in_use);
+		for (unsigned i = 0; i < h.fake.nlog; i++)
+			if (!owned_by_cbo_arb_run(h.fake.log[i].addr))
+				t_fail(__FILE__, __LINE__, "fault on 0x%x: the run wrote 0x%llx", faulting,
+				       (unsigned long long)h.fake.log[i].addr);
+		h.emu.cfg.ngp = 0;
+		read_regs(&after);
+		if (!regs_equal(&before, &after))
+			t_fail(__FILE__, __LINE__, "fault on 0x%x: registers not restored", faulting);
+	}
+}
+
+/* ---- box addresses from a per-box list ---- */
+
+/* NO_CBO_BANKS 9: eight CBos. Boxes 0 to 6 are at 0x700 + 0x10 per box;
+ * box 7 is not at 0x770 (an address the model does not answer, so a write
+ * there would fail the test) but at its own 0xF70/0xF76. */
+static void cbo_box_7_at_its_own_addresses(void)
+{
+	struct regs before, after;
+	bool sel7 = false, ctr7 = false;
+
+	fresh();
+	cfg.no_cbo_banks = 9;
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+	emu_hw_init(&h, &cfg);
+	T_EQ(h.emu.ncbo, 8);
+	read_regs(&before);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run.pmu[0].p.boxes[SKL_UNIT_CBO], 8);
+	T_EQ(run_for(2 * S, false), UNC_OK);
+	for (int b = 0; b < 8; b++)
+		T_EQ(count_total(&run.c, 0, b), 6000000);
+	T_EQ(count_total(&run.c, 0, -1), 8 * 6000000);
+	for (unsigned i = 0; i < h.fake.nlog; i++) {
+		sel7 |= h.fake.log[i].addr == 0xF70 && h.fake.log[i].value == 0x508f34;
+		ctr7 |= h.fake.log[i].addr == 0xF76 && h.fake.log[i].value == 0;
+		T_ASSERT(h.fake.log[i].addr < 0x770 || h.fake.log[i].addr > 0x777);
+	}
+	T_ASSERT(sel7 && ctr7);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+}
+
 T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_event_kind), T_CASE(exact_write_sequence),
        T_CASE(found_global_ctrl_bits_cleared_and_restored), T_CASE(found_freeze_does_not_stop_the_run),
        T_CASE(global_ctrl_changed_during_the_run), T_CASE(cbo_counter_wraps_many_times),
@@ -800,4 +920,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
-       T_CASE(same_event_listed_twice))
+       T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
+       T_CASE(cbo_box_7_at_its_own_addresses))
