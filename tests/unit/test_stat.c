@@ -26,10 +26,14 @@ static unsigned waits;
 static uint64_t clobber_at = UINT64_MAX, clobber_val, clobber_status;
 static uint32_t clobber_msr;
 
+static void fake_pmu_advance(uint64_t when);
+static void fake_pmu_reset(void);
+
 static bool wait_until(void *ctx, uint64_t when)
 {
 	(void)ctx;
 	waits++;
+	fake_pmu_advance(when > stop_at ? stop_at : when);
 	if (when > break_at && break_msr) {
 		h.emu.cfg.gp[h.emu.cfg.ngp].msr = break_msr;
 		h.emu.cfg.gp[h.emu.cfg.ngp++].write_only = false;
@@ -67,6 +71,7 @@ static void fresh(void)
 	waits = 0;
 	memset(&run, 0, sizeof(run));
 	present = skl_only;
+	fake_pmu_reset();
 }
 
 static void rate(unsigned unit, unsigned code, unsigned umask, uint64_t per_sec)
@@ -104,6 +109,214 @@ static enum unc_status schedule(bool allow_mux)
 {
 	return schedule_on(&h.hw, allow_mux);
 }
+
+/* ---- A second driver, made up for these tests ----
+ *
+ * One run can mix events of several drivers, and no CPU the tests model has
+ * two. This one is a general unit of two 32-bit counters at made-up MSRs,
+ * served by the strict fake behind the emulator (h.fake), with a global
+ * control of its own (EN bit 0), a plain status register, and its own ops,
+ * which count their calls. Its counter 0 counts fake_rate per second while
+ * both its global EN and the select's enable are set. */
+#define FAKE_CTRL    0xD00u
+#define FAKE_STATUS  0xD01u
+#define FAKE_SEL0    0xD10u
+#define FAKE_CTR0    0xD18u
+#define FAKE_EN      0x1ull
+#define FAKE_SEL_EN  (1ull << 16)
+#define FAKE_SEL_OVF (1ull << 17)
+
+static struct {
+	unsigned probe, in_use, freeze, clear_status, unfreeze, check;
+} fake_calls;
+static uint64_t fake_rate; /* per second */
+
+static uint64_t *fake_reg(uint32_t msr)
+{
+	for (unsigned i = 0; i < h.fake.nmsr; i++)
+		if (h.fake.msr[i].msr == msr)
+			return &h.fake.msr[i].value;
+	t_fail(__FILE__, __LINE__, "fake PMU register 0x%x is not declared", msr);
+	static uint64_t none;
+	return &none;
+}
+
+static void fake_pmu_reset(void)
+{
+	fake_calls = (typeof(fake_calls)){ 0 };
+	fake_rate = 0;
+}
+
+/* Declares its registers in the strict fake (after emu_hw_init); its
+ * global control is found as 0x80, a bit the run must put back. */
+static void fake_pmu_declare(void)
+{
+	fake_msr(&h.fake, FAKE_CTRL, 0x80);
+	fake_msr(&h.fake, FAKE_STATUS, 0);
+	for (uint32_t i = 0; i < 2; i++) {
+		fake_msr(&h.fake, FAKE_SEL0 + i, 0);
+		fake_msr(&h.fake, FAKE_CTR0 + i, 0x1000 * (i + 1));
+	}
+}
+
+static void fake_pmu_advance(uint64_t when)
+{
+	if (!fake_rate || when <= h.fake.now || !h.fake.nmsr)
+		return;
+	if ((*fake_reg(FAKE_CTRL) & FAKE_EN) && (*fake_reg(FAKE_SEL0) & FAKE_SEL_EN))
+		*fake_reg(FAKE_CTR0) = (*fake_reg(FAKE_CTR0) + fake_rate * (when - h.fake.now) / S) & 0xFFFFFFFFull;
+}
+
+static enum unc_status fake_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	(void)hw, (void)cpu, (void)err, (void)errsize, (void)warn, (void)warnsize;
+	fake_calls.probe++;
+	if (want & 1) {
+		p->probed |= 1;
+		p->boxes[0] = p->found[0] = 1;
+	}
+	return UNC_OK;
+}
+
+static void fake_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *ret,
+			void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+{
+	uint64_t v;
+
+	(void)p;
+	fake_calls.in_use++;
+	*ret = (struct pmu_use){ .known = true };
+	if (hw_msr_read(hw, FAKE_CTRL, &v)) {
+		ret->known = false;
+		if (on_fault)
+			on_fault(ctx, pmu_msr(FAKE_CTRL));
+		return;
+	}
+	ret->global_ctrl = v;
+	if (v & FAKE_EN) {
+		ret->in_use = true;
+		ret->busy[ret->nbusy++] = (struct pmu_busy){ pmu_msr(FAKE_CTRL), v };
+	}
+}
+
+static enum unc_status fake_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
+{
+	enum unc_status st;
+
+	(void)p;
+	fake_calls.freeze++;
+	if (s->first) {
+		if ((st = pmu_io_read(io, pmu_msr(FAKE_CTRL), &s->found)))
+			return st;
+		s->base = s->found & ~FAKE_EN;
+	}
+	return pmu_io_write(io, pmu_msr(FAKE_CTRL), s->base);
+}
+
+/* Its status is a plain register (not RW1C): the bits are cleared by
+ * writing the rest back. */
+static enum unc_status fake_clear_status(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
+					 uint64_t bits)
+{
+	uint64_t v;
+	enum unc_status st;
+
+	(void)p, (void)s;
+	fake_calls.clear_status++;
+	if ((st = pmu_io_read(io, pmu_msr(FAKE_STATUS), &v)))
+		return st;
+	return pmu_io_write_nosave(io, pmu_msr(FAKE_STATUS), v & ~bits);
+}
+
+static enum unc_status fake_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
+				     bool verify)
+{
+	(void)p;
+	fake_calls.unfreeze++;
+	return verify ? pmu_io_write_check(io, pmu_msr(FAKE_CTRL), s->base | FAKE_EN)
+		      : pmu_io_write(io, pmu_msr(FAKE_CTRL), s->base | FAKE_EN);
+}
+
+static enum unc_status fake_check(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
+				  uint64_t *ret_status)
+{
+	uint64_t ctrl;
+	enum unc_status st;
+
+	(void)p;
+	fake_calls.check++;
+	if ((st = pmu_io_read(io, pmu_msr(FAKE_STATUS), ret_status)) || (st = pmu_io_read(io, pmu_msr(FAKE_CTRL), &ctrl)))
+		return st;
+	if (ctrl != (s->base | FAKE_EN))
+		return pmu_io_fail(io, UNC_E_CLOBBERED, "FAKE_CTRL reads 0x%lx during the run", (unsigned long)ctrl);
+	return UNC_OK;
+}
+
+static const char *fake_reg_name(struct pmu_reg reg, char *buf, size_t size)
+{
+	if (reg.space != PMU_MSR)
+		return NULL;
+	if (reg.addr == FAKE_CTRL)
+		return "FAKE_CTRL";
+	if (reg.addr == FAKE_STATUS)
+		return "FAKE_STATUS";
+	if (reg.addr >= FAKE_SEL0 && reg.addr < FAKE_SEL0 + 2)
+		snprintf(buf, size, "FAKE_SEL%u", (unsigned)(reg.addr - FAKE_SEL0));
+	else if (reg.addr >= FAKE_CTR0 && reg.addr < FAKE_CTR0 + 2)
+		snprintf(buf, size, "FAKE_CTR%u", (unsigned)(reg.addr - FAKE_CTR0));
+	else
+		return NULL;
+	return buf;
+}
+
+static const struct pmu_ops fake_ops = {
+	.probe = fake_probe,
+	.in_use = fake_in_use,
+	.freeze = fake_freeze,
+	.clear_status = fake_clear_status,
+	.unfreeze = fake_unfreeze,
+	.check = fake_check,
+	.reg_name = fake_reg_name,
+};
+
+static const struct pmu_layout fake_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.enable = FAKE_SEL_EN,
+	.run_bits = FAKE_SEL_OVF,
+	.rw_mask = 0x3FFFF,
+};
+
+static const struct pmu_unit fake_units[] = {
+	{ .pmu = "fakebox", .name = "FAKE", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 32,
+	  .max_boxes = 1, .sel_base = FAKE_SEL0, .ctr_base = FAKE_CTR0, .sel_step = 1, .ctr_step = 1,
+	  .layout = &fake_layout, .max_per_sec = 1ull << 30, .status_bit = 0x1,
+	  .raw_help = "fakebox/event=N,umask=N/" },
+};
+
+static const struct pmu_model fake_models[] = { { 6, 0x5E, "Skylake (desktop), with a made-up PMU" }, { 0, 0, 0 } };
+static const struct pmu_reg fake_globals[] = { { PMU_MSR, { 0, 0, 0 }, FAKE_CTRL }, { PMU_MSR, { 0, 0, 0 }, FAKE_STATUS } };
+static const unsigned fake_nevents = 0;
+
+static const struct pmu_driver fake_driver = {
+	.name = "test-fake",
+	.title = "made-up test PMU",
+	.what = "fake PMU",
+	.status_name = "FAKE_STATUS",
+	.source = "this test",
+	.vendor = "GenuineIntel",
+	.models = fake_models,
+	.units = fake_units,
+	.nunits = 1,
+	.globals = fake_globals,
+	.nglobals = 2,
+	.events = NULL,
+	.nevents = &fake_nevents,
+	.ops = &fake_ops,
+};
+
+static const struct pmu_driver *const skl_and_fake[] = { &pmu_driver_skl, &fake_driver, NULL };
 
 /* Every uncore register's value, for before/after comparisons. */
 struct regs {
@@ -879,6 +1092,135 @@ static void journal_restores_a_run_that_failed_midway(void)
 	}
 }
 
+/* ---- events of two drivers in one run ---- */
+
+/* ARB events (Skylake) and a fakebox event (the made-up driver) in one
+ * run: each driver's registers are programmed through its own ops, both
+ * count, and each is put back, write by write. */
+static void two_drivers_in_one_run(void)
+{
+	static const struct fake_write want[] = {
+		/* freeze: each driver's global control, its own way */
+		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, FAKE_CTRL, 0x80 },
+		/* event selects: the ARB's, then the fake's (its own layout: EN 16, OVF 17) */
+		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
+		{ FAKE_MSR, FAKE_SEL0, FAKE_SEL_OVF | FAKE_SEL_EN | 0x3412 }, { FAKE_MSR, FAKE_SEL0 + 1, 0 },
+		/* counters */
+		{ FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, FAKE_CTR0, 0 }, { FAKE_MSR, FAKE_CTR0 + 1, 0 },
+		/* each driver's overflow status, each its own unit bits */
+		{ FAKE_MSR, 0xE02, 0xB }, { FAKE_MSR, FAKE_STATUS, 0 },
+		/* unfreeze */
+		{ FAKE_MSR, 0xE01, 1ull << 29 }, { FAKE_MSR, FAKE_CTRL, 0x81 },
+		/* stop both, then restore in reverse, each global control last of its own */
+		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, FAKE_CTRL, 0x80 },
+		{ FAKE_MSR, FAKE_CTR0 + 1, 0x2000 }, { FAKE_MSR, FAKE_CTR0, 0x1000 }, { FAKE_MSR, 0x3B1, 0 },
+		{ FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, FAKE_SEL0 + 1, 0 }, { FAKE_MSR, FAKE_SEL0, 0 }, { FAKE_MSR, 0x3B3, 0 },
+		{ FAKE_MSR, 0x3B2, 0 }, { FAKE_MSR, FAKE_CTRL, 0x80 }, { FAKE_MSR, 0xE01, 0x8000001F },
+	};
+	struct regs before, after;
+
+	fresh();
+	present = skl_and_fake;
+	cfg.global_ctrl_set = true;
+	cfg.global_ctrl = 0x8000001F;
+	rate(EMU_UNIT_ARB, 0x81, 0x01, 7000000);
+	emu_hw_init(&h, &cfg);
+	fake_pmu_declare();
+	fake_rate = 5000000;
+	read_regs(&before);
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	add("fakebox/event=0x12,umask=0x34/");
+	T_ASSERT(run.spec[1].drv == &fake_driver);
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run.npmu, 2);
+	T_EQ(fake_calls.probe, 1);
+	T_EQ(run_for(S / 100, false), UNC_OK); /* 10 ms: no sample in between */
+	check_writes(want, sizeof(want) / sizeof(want[0]));
+	T_EQ(count_total(&run.c, 0, -1), 70000);
+	T_EQ(count_total(&run.c, 1, -1), 50000);
+	T_STREQ(run.c.ev[1].v.driver, "test-fake");
+	T_STREQ(run.c.ev[1].v.pmu, "fakebox");
+	/* its ops: in use checked once, frozen to program and to restore,
+	 * status cleared and unfrozen once, checked at each sample (the
+	 * loop's, at 10 ms, and the stop's) */
+	T_EQ(fake_calls.in_use, 1);
+	T_EQ(fake_calls.freeze, 2);
+	T_EQ(fake_calls.clear_status, 1);
+	T_EQ(fake_calls.unfreeze, 1);
+	T_EQ(fake_calls.check, 2);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+	T_EQ(*fake_reg(FAKE_CTRL), 0x80);
+	T_EQ(*fake_reg(FAKE_SEL0), 0);
+	T_EQ(*fake_reg(FAKE_CTR0), 0x1000);
+	T_EQ(*fake_reg(FAKE_CTR0 + 1), 0x2000);
+}
+
+/* The made-up driver fails while the Skylake driver has already been
+ * programmed: in its freeze (a #GP writing its global control), or in its
+ * unfreeze (its control ignores the write) when the Skylake uncore is
+ * already counting. Either way the Skylake registers are put back too, and
+ * the error is the fake driver's alone. */
+static void second_driver_failing_restores_the_first(void)
+{
+	struct regs before, after;
+
+	for (int unfreeze = 0; unfreeze < 2; unfreeze++) {
+		fresh();
+		present = skl_and_fake;
+		cfg.global_ctrl_set = true;
+		cfg.global_ctrl = 0x8000001F;
+		rate(EMU_UNIT_ARB, 0x81, 0x01, 7000000);
+		emu_hw_init(&h, &cfg);
+		fake_pmu_declare();
+		if (unfreeze)
+			h.fake.msr_drop_write = FAKE_CTRL;
+		else
+			fake_msr_gp(&h.fake, FAKE_CTRL, false, true);
+		read_regs(&before);
+		add("UNC_ARB_TRK_REQUESTS.ALL");
+		add("fakebox/event=0x12,umask=0x34/");
+		T_EQ(schedule(false), UNC_OK);
+		if (unfreeze) {
+			T_EQ(run_for(S, false), UNC_E_DEVICE);
+			T_STREQ(run.err, "FAKE_CTRL (0xd00) reads 0x80 after writing 0x81: the fake PMU ignored the programming");
+			T_EQ(h.fake.log[12].addr, 0xE01); /* the Skylake uncore had started */
+			T_EQ(h.fake.log[12].value, 1ull << 29);
+			T_EQ(fake_calls.freeze, 2);
+		} else {
+			T_EQ(run_for(S, false), UNC_E_FAULT);
+			T_STREQ(run.err, "wrmsr 0xd00 (FAKE_CTRL) value 0x80: general-protection fault");
+			T_EQ(fake_calls.freeze, 1); /* not again: its control never changed */
+		}
+		T_EQ(h.fake.log[h.fake.nlog - 1].addr, 0xE01);
+		T_EQ(h.fake.log[h.fake.nlog - 1].value, 0x8000001F);
+		read_regs(&after);
+		T_ASSERT(regs_equal(&before, &after));
+		T_EQ(*fake_reg(FAKE_CTRL), 0x80);
+		T_EQ(*fake_reg(FAKE_SEL0), 0);
+	}
+
+	/* The other way round: the fake driver's freeze fails first, before
+	 * anything of the Skylake uncore was touched. Then nothing of it is
+	 * written at all, not even to stop it. */
+	fresh();
+	present = skl_and_fake;
+	cfg.global_ctrl_set = true;
+	cfg.global_ctrl = 0x8000001F;
+	emu_hw_init(&h, &cfg);
+	fake_pmu_declare();
+	fake_msr_gp(&h.fake, FAKE_CTRL, false, true);
+	read_regs(&before);
+	add("fakebox/event=0x12,umask=0x34/");
+	add("UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run_for(S, false), UNC_E_FAULT);
+	T_STREQ(run.err, "wrmsr 0xd00 (FAKE_CTRL) value 0x80: general-protection fault");
+	T_EQ(h.fake.nlog, 0);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+}
+
 /* ---- box addresses from a per-box list ---- */
 
 /* NO_CBO_BANKS 9: eight CBos. Boxes 0 to 6 are at 0x700 + 0x10 per box;
@@ -921,4 +1263,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
+       T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
