@@ -147,18 +147,6 @@ static void fake_pmu_reset(void)
 	fake_rate = 0;
 }
 
-/* Declares its registers in the strict fake (after emu_hw_init); its
- * global control is found as 0x80, a bit the run must put back. */
-static void fake_pmu_declare(void)
-{
-	fake_msr(&h.fake, FAKE_CTRL, 0x80);
-	fake_msr(&h.fake, FAKE_STATUS, 0);
-	for (uint32_t i = 0; i < 2; i++) {
-		fake_msr(&h.fake, FAKE_SEL0 + i, 0);
-		fake_msr(&h.fake, FAKE_CTR0 + i, 0x1000 * (i + 1));
-	}
-}
-
 static void fake_pmu_advance(uint64_t when)
 {
 	if (!fake_rate || when <= h.fake.now || !h.fake.nmsr)
@@ -317,6 +305,26 @@ static const struct pmu_driver fake_driver = {
 };
 
 static const struct pmu_driver *const skl_and_fake[] = { &pmu_driver_skl, &fake_driver, NULL };
+
+/* A fresh run on the model with the made-up driver present too, the ARB
+ * counting 7 * 10^6 per second, and both global controls found with bits
+ * the run must put back: Skylake's as Linux leaves it plus FRZ_ON_PMI,
+ * the fake's 0x80. Its registers are declared in the strict fake. */
+static void fresh_with_fake_pmu(void)
+{
+	fresh();
+	present = skl_and_fake;
+	cfg.global_ctrl_set = true;
+	cfg.global_ctrl = 0x8000001F;
+	rate(EMU_UNIT_ARB, 0x81, 0x01, 7000000);
+	emu_hw_init(&h, &cfg);
+	fake_msr(&h.fake, FAKE_CTRL, 0x80);
+	fake_msr(&h.fake, FAKE_STATUS, 0);
+	for (uint32_t i = 0; i < 2; i++) {
+		fake_msr(&h.fake, FAKE_SEL0 + i, 0);
+		fake_msr(&h.fake, FAKE_CTR0 + i, 0x1000 * (i + 1));
+	}
+}
 
 /* Every uncore register's value, for before/after comparisons. */
 struct regs {
@@ -1119,13 +1127,7 @@ static void two_drivers_in_one_run(void)
 	};
 	struct regs before, after;
 
-	fresh();
-	present = skl_and_fake;
-	cfg.global_ctrl_set = true;
-	cfg.global_ctrl = 0x8000001F;
-	rate(EMU_UNIT_ARB, 0x81, 0x01, 7000000);
-	emu_hw_init(&h, &cfg);
-	fake_pmu_declare();
+	fresh_with_fake_pmu();
 	fake_rate = 5000000;
 	read_regs(&before);
 	add("UNC_ARB_TRK_REQUESTS.ALL");
@@ -1166,13 +1168,7 @@ static void second_driver_failing_restores_the_first(void)
 	struct regs before, after;
 
 	for (int unfreeze = 0; unfreeze < 2; unfreeze++) {
-		fresh();
-		present = skl_and_fake;
-		cfg.global_ctrl_set = true;
-		cfg.global_ctrl = 0x8000001F;
-		rate(EMU_UNIT_ARB, 0x81, 0x01, 7000000);
-		emu_hw_init(&h, &cfg);
-		fake_pmu_declare();
+		fresh_with_fake_pmu();
 		if (unfreeze)
 			h.fake.msr_drop_write = FAKE_CTRL;
 		else
@@ -1203,12 +1199,7 @@ static void second_driver_failing_restores_the_first(void)
 	/* The other way round: the fake driver's freeze fails first, before
 	 * anything of the Skylake uncore was touched. Then nothing of it is
 	 * written at all, not even to stop it. */
-	fresh();
-	present = skl_and_fake;
-	cfg.global_ctrl_set = true;
-	cfg.global_ctrl = 0x8000001F;
-	emu_hw_init(&h, &cfg);
-	fake_pmu_declare();
+	fresh_with_fake_pmu();
 	fake_msr_gp(&h.fake, FAKE_CTRL, false, true);
 	read_regs(&before);
 	add("fakebox/event=0x12,umask=0x34/");
