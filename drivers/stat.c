@@ -559,10 +559,22 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	return UNC_OK;
 }
 
+/* Whether the run changed a register of driver k. A freeze writes through
+ * the journal, so until then the driver's freeze has not succeeded: its
+ * control faulted on write or was never reached, it is not counting for
+ * this run, and its state (what to stop it with) is not known. */
+static bool changed_any(const struct stat_run *r, unsigned k)
+{
+	for (unsigned i = 0; i < r->nsaved; i++)
+		if (r->saved[i].pmu == k && r->saved[i].dirty)
+			return true;
+	return false;
+}
+
 /* Stops counting, then puts back every register written, in the reverse
  * order of their first writes (a global control, written first, goes back
  * last). Registers never written are left alone: a register that faulted on
- * write did not change. */
+ * write did not change, and a PMU the run never changed is not stopped. */
 static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
 	char what[96];
@@ -579,10 +591,7 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 		struct stat_pmu *sp = &r->pmu[k];
 		struct pmu_io io = io_of(r, k);
 		char keep[sizeof(r->err)];
-		bool touched = false;
-		for (unsigned i = 0; i < r->nsaved; i++)
-			touched |= r->saved[i].pmu == k && r->saved[i].dirty;
-		if (!sp->programs || !touched)
+		if (!sp->programs || !changed_any(r, k))
 			continue;
 		memcpy(keep, r->err, sizeof(keep));
 		sp->s.first = false;
