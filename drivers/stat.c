@@ -112,23 +112,33 @@ static struct stat_saved *saved_of(struct stat_run *r, struct pmu_reg reg)
 	return NULL;
 }
 
-/* The journal: before the first write of a register, its value is read and
- * kept; a register that cannot be read is not written. */
+/* The journal: a register's value as found, read before its first write
+ * (snapshot() reads all the run will write before any write). A register
+ * that cannot be read is not written. */
+static enum unc_status save(struct stat_run *r, unsigned k, struct pmu_reg reg, bool counter, struct stat_saved **ret)
+{
+	uint64_t old;
+	enum unc_status st;
+
+	if ((*ret = saved_of(r, reg)))
+		return UNC_OK;
+	if (r->nsaved == STAT_MAX_SAVED)
+		return fail(r, UNC_E_INVALID, "the run would write more than %d registers", STAT_MAX_SAVED);
+	if ((st = rd(r, k, reg, &old)))
+		return st;
+	*ret = &r->saved[r->nsaved++];
+	**ret = (struct stat_saved){ .reg = reg, .pmu = (uint8_t)k, .value = old, .counter = counter };
+	return UNC_OK;
+}
+
 static enum unc_status wr(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t v, bool counter)
 {
 	char what[96];
-	struct stat_saved *s = saved_of(r, reg);
+	struct stat_saved *s;
 	enum unc_status st;
 
-	if (!s) {
-		uint64_t old;
-		if (r->nsaved == STAT_MAX_SAVED)
-			return fail(r, UNC_E_INVALID, "the run would write more than %d registers", STAT_MAX_SAVED);
-		if ((st = rd(r, k, reg, &old)))
-			return st;
-		s = &r->saved[r->nsaved++];
-		*s = (struct stat_saved){ .reg = reg, .pmu = (uint8_t)k, .value = old, .counter = counter };
-	}
+	if ((st = save(r, k, reg, counter, &s)))
+		return st;
 	st = raw_write(r->hw, reg, v);
 	if (st)
 		return fail(r, st, "%s %s value 0x%lx: %s", op_name(reg, true), addr_text(r, k, reg, what, sizeof(what)),
@@ -572,8 +582,8 @@ static bool changed_any(const struct stat_run *r, unsigned k)
 }
 
 /* Stops counting, then puts back every register written, in the reverse
- * order of their first writes (a global control, written first, goes back
- * last). Registers never written are left alone: a register that faulted on
+ * order of the journal: the snapshot read each driver's global registers
+ * first, so a global control goes back last. Registers never written are left alone: a register that faulted on
  * write did not change, and a PMU the run never changed is not stopped. */
 static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
@@ -673,6 +683,38 @@ static enum unc_status start_free(struct stat_run *r)
 	return UNC_OK;
 }
 
+/* Before anything is written: every register the run may write is read,
+ * each driver's global registers and the selects and counters of every
+ * unit it uses, so that one that does not exist (#GP) stops the run before
+ * any write, and the journal holds them all as found. */
+static enum unc_status snapshot(struct stat_run *r)
+{
+	struct stat_saved *s;
+	enum unc_status st;
+
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		const struct pmu_driver *drv = sp->p.drv;
+		if (!sp->programs)
+			continue;
+		for (unsigned g = 0; g < drv->nglobals; g++)
+			if ((st = save(r, k, drv->globals[g], false, &s)))
+				return st;
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			if (pu->kind == PMU_FREE || !(sp->used & 1u << u))
+				continue;
+			for (unsigned b = 0; b < sp->p.boxes[u]; b++)
+				for (unsigned c = 0; c < pu->counters; c++)
+					if ((st = save(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), false, &s)) ||
+					    (!drv->ops->read_counter &&
+					     (st = save(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), true, &s))))
+						return st;
+		}
+	}
+	return UNC_OK;
+}
+
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 {
 	char what[96];
@@ -706,6 +748,8 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 		r->any_in_use |= sp->use.in_use;
 	}
 	r->verify = true;
+	if ((st = snapshot(r)))
+		return st; /* nothing written */
 	if ((st = program(r, 0)))
 		return restore(r, st);
 	return start_free(r);
