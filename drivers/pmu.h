@@ -287,7 +287,10 @@ struct pmu_driver {
 	const struct pmu_model *models; /* terminated by a zero family */
 	const struct pmu_unit *units;
 	unsigned nunits;
-	const struct pmu_reg *globals;  /* its global registers, for `regs` */
+	/* Its global registers: every register its ops write outside the
+	 * units' selects and counters must be here. `regs` prints them; a
+	 * run reads them first (its snapshot), so they are restored last. */
+	const struct pmu_reg *globals;
 	unsigned nglobals;
 	const struct event_desc *events;
 	const unsigned *nevents;
