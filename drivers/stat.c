@@ -215,13 +215,13 @@ static struct pmu_io io_of(struct stat_run *r, unsigned k)
 
 static bool is_free(const struct stat_run *r, unsigned i)
 {
-	return unit_of(r, i)->kind == PMU_FREE;
+	return r->kind[i] == PMU_FREE;
 }
 
 /* Whether event i counts while group g is active. */
 static bool in_group(const struct stat_run *r, unsigned i, unsigned g)
 {
-	return unit_of(r, i)->kind != PMU_GENERAL || r->group_of[i] == g;
+	return r->kind[i] != PMU_GENERAL || r->group_of[i] == g;
 }
 
 bool stat_programs(const struct stat_run *r)
@@ -257,6 +257,7 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 	}
 	unsigned i = r->c.nev++;
 	r->spec[i] = *e;
+	r->kind[i] = ev_unit(e)->kind;
 	r->pmu_of[i] = (uint8_t)k;
 	r->pmu[k].used |= 1u << e->unit;
 	r->pmu[k].programs |= ev_unit(e)->kind != PMU_FREE;
@@ -647,19 +648,21 @@ static void note_busy_fault(void *ctx, struct pmu_reg reg)
 	f->any = true;
 }
 
-/* A free-running counter: one read (32-bit MMIO or PCI, or an MSR). */
-static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
+/* A free-running counter: one read (32-bit MMIO or PCI, or an MSR) of the
+ * register start_free found. */
+static __attribute__((noinline)) enum unc_status free_failed(struct stat_run *r, unsigned i, enum unc_status st)
 {
-	unsigned k = r->pmu_of[i];
-	const struct pmu_unit *pu = unit_of(r, i);
-	struct pmu_reg reg = pmu_unit_ctr(pu, &r->pmu[k].p, r->spec[i].unit, 0, r->spec[i].free);
-	enum unc_status st = raw_read(r->hw, reg, v);
 	char addr[32];
 
-	if (st)
-		return fail(r, st, "%s of %s at %s: %s", op_name(reg, false), pu->free[r->spec[i].free].name,
-			    pmu_reg_addr(reg, addr, sizeof(addr)), unc_strerror(st));
-	return UNC_OK;
+	return fail(r, st, "%s of %s at %s: %s", op_name(r->free_reg[i], false), r->c.ev[i].name,
+		    pmu_reg_addr(r->free_reg[i], addr, sizeof(addr)), unc_strerror(st));
+}
+
+static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
+{
+	enum unc_status st = raw_read(r->hw, r->free_reg[i], v);
+
+	return st ? free_failed(r, i, st) : UNC_OK;
 }
 
 /* The free-running counters run freely: their values at the start are the base. */
@@ -671,6 +674,7 @@ static enum unc_status start_free(struct stat_run *r)
 	for (unsigned i = 0; i < r->c.nev; i++) {
 		if (!is_free(r, i))
 			continue;
+		r->free_reg[i] = pmu_unit_ctr(unit_of(r, i), &r->pmu[r->pmu_of[i]].p, r->spec[i].unit, 0, r->spec[i].free);
 		if ((st = read_free(r, i, &v)))
 			return restore(r, st);
 		r->last[i][0] = v;
@@ -780,8 +784,7 @@ static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu,
 static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
 {
 	struct count_event *e = &r->c.ev[i];
-	const struct pmu_unit *pu = unit_of(r, i);
-	uint64_t v, mask = pmu_width_mask(pu->width);
+	uint64_t v, mask = pmu_width_mask(e->v.width);
 	enum unc_status st;
 
 	if ((st = read_free(r, i, &v)))
@@ -795,8 +798,7 @@ static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
 		return fail(r, UNC_E_DEVICE,
 			    "%s went from 0x%08lx to 0x%08lx: it ran backwards (or moved 2^%u %s or more between two "
 			    "samples)",
-			    e->name, (unsigned long)r->last[i][0], (unsigned long)v, pu->width - 1,
-			    pu->free[r->spec[i].free].count_word);
+			    e->name, (unsigned long)r->last[i][0], (unsigned long)v, e->v.width - 1u, e->v.count_word);
 	e->total.box[0] += d;
 	e->moved |= d != 0;
 	r->last[i][0] = v;

@@ -44,6 +44,8 @@ struct stat_run {
 	uint8_t pmu_of[STAT_MAX_EVENTS]; /* index into pmu[] */
 	uint8_t counter[STAT_MAX_EVENTS];/* counter index within its unit */
 	unsigned group_of[STAT_MAX_EVENTS];
+	uint8_t kind[STAT_MAX_EVENTS];   /* enum pmu_kind of its unit (the sampling path reads it often) */
+	struct pmu_reg free_reg[STAT_MAX_EVENTS]; /* a free-running counter's register, found at the start */
 	struct stat_pmu pmu[STAT_MAX_PMUS];
 	unsigned npmu;
 
