@@ -80,22 +80,25 @@ static void set_verdict(struct platform_info *pi, enum unc_status st, const char
 	fmt_snprintf(pi->verdict_reason, sizeof(pi->verdict_reason), "%s", why);
 }
 
-/* Probes a driver's units space by space (a failure in one space, an MSR
- * that faults, leaves the others to be seen); without probe_msrs, no MSR. */
+/* Probes a driver's units in two calls: those with counters to program,
+ * then the free-running ones, so that a failure in one (an MSR that
+ * faults, MCHBAR disabled) leaves the other to be seen; without
+ * probe_msrs, no unit in MSR space. The in-use check follows a successful
+ * probe of the programmable units. */
 static void probe_driver(const struct hw *hw, const struct cpu_info *cpu, struct info_pmu *ip, bool probe_msrs)
 {
 	const struct pmu_driver *drv = ip->drv;
 	char err[160], warn[160];
 
-	for (unsigned space = PMU_MSR; space <= PMU_MMIO; space++) {
+	for (int free = 0; free < 2; free++) {
 		uint32_t want = 0;
 		for (unsigned u = 0; u < drv->nunits; u++)
-			if (drv->units[u].space == space)
+			if ((drv->units[u].kind == PMU_FREE) == free && (probe_msrs || drv->units[u].space != PMU_MSR))
 				want |= 1u << u;
-		if (!want || (space == PMU_MSR && !probe_msrs))
+		if (!want)
 			continue;
 		enum unc_status st = drv->ops->probe(hw, cpu, want, &ip->p, err, sizeof(err), warn, sizeof(warn));
-		if (space == PMU_MSR && st == UNC_OK && drv->ops->in_use) {
+		if (!free && st == UNC_OK && drv->ops->in_use) {
 			drv->ops->in_use(hw, &ip->p, &ip->use, NULL, NULL);
 			ip->use_checked = true;
 		}
@@ -157,7 +160,7 @@ void info_judge(struct platform_info *pi)
 		const struct info_pmu *ip = &pi->pmu[k];
 		for (unsigned u = 0; u < ip->drv->nunits; u++) {
 			const struct pmu_unit *pu = &ip->drv->units[u];
-			if (pu->space != PMU_MSR || !(ip->p.probed & 1u << u))
+			if (pu->kind == PMU_FREE || !(ip->p.probed & 1u << u))
 				continue;
 			/* A unit whose box count comes from the hardware, which gives none. */
 			if (pu->boxes_from && ip->p.boxes[u] == 0) {
@@ -166,10 +169,10 @@ void info_judge(struct platform_info *pi)
 				return;
 			}
 		}
-		bool msr = false;
+		bool programmable = false;
 		for (unsigned u = 0; u < ip->drv->nunits; u++)
-			msr |= ip->drv->units[u].space == PMU_MSR && (ip->p.probed & 1u << u);
-		if (!msr) {
+			programmable |= ip->drv->units[u].kind != PMU_FREE && (ip->p.probed & 1u << u);
+		if (!programmable) {
 			set_verdict(pi, UNC_OK, "not checked (no MSR read)");
 			return;
 		}

@@ -65,7 +65,8 @@ struct pmu_field {
 struct pmu_layout {
 	struct pmu_field event, umask, thresh;
 	uint64_t inv, edge;  /* single bits (0: none) */
-	uint64_t enable;     /* EN */
+	uint64_t enable;     /* EN, set in every event select (0: none; the driver's unfreeze enables, as the P6's
+			      * EN in PerfEvtSel0 does for both counters) */
 	uint64_t os_usr;     /* set in every select (OS/USR rings; 0 for uncore units) */
 	uint64_t run_bits;   /* also set in every select the run writes (e.g. OVF_EN) */
 	uint64_t rw_mask;    /* bits that are not reserved */
@@ -132,6 +133,11 @@ static inline uint64_t pmu_width_mask(unsigned width)
 	return width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1;
 }
 
+struct pmu_present;
+/* A unit's counters per box and their width on this CPU (the probe's, or the unit's). */
+static inline unsigned pmu_counters_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit);
+static inline unsigned pmu_width_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit);
+
 /* What the probe found of one driver on this machine. */
 struct pmu_present {
 	const struct pmu_driver *drv;
@@ -140,9 +146,24 @@ struct pmu_present {
 	unsigned boxes[PMU_MAX_UNITS];    /* boxes to program; 0: the unit is absent */
 	unsigned found[PMU_MAX_UNITS];    /* what the hardware reports (may exceed boxes: the header says so) */
 	uint64_t base[PMU_MAX_UNITS];     /* PMU_MMIO: the base of the unit's counters */
+	/* What this CPU has where it differs from the unit's data (0: as the
+	 * unit says): counters per box (at most the unit's) and their width,
+	 * as CPUID leaf 0xA gives them for the architectural core PMU. */
+	uint8_t counters[PMU_MAX_UNITS], width[PMU_MAX_UNITS];
 	struct pci_addr pci[PMU_MAX_UNITS][PMU_MAX_BOXES]; /* PMU_PCI: each box's function */
 	uint64_t facts[8];                /* the driver's own, for its ops and its info */
 };
+
+static inline unsigned pmu_counters_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
+{
+	return p && unit < PMU_MAX_UNITS && p->counters[unit] && p->counters[unit] < u->counters ? p->counters[unit]
+												     : u->counters;
+}
+
+static inline unsigned pmu_width_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
+{
+	return p && unit < PMU_MAX_UNITS && p->width[unit] ? p->width[unit] : u->width;
+}
 
 /* The engine's journalled access, as ops (the engine fills them in, so a
  * driver links no engine code): reads, and writes where the first write of
@@ -253,6 +274,12 @@ struct pmu_ops {
 	 * 32-bit halves, RDPMC). NULL: one read of the counter's register. */
 	enum unc_status (*read_counter)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 					unsigned idx, uint64_t *ret_val);
+	/* Optional: starting the fixed counters in `counters` (bit n: counter
+	 * n) of a box where they share one control register (the
+	 * architectural FIXED_CTR_CTRL). NULL: each counter's own control
+	 * (its select address) gets fixed_ctrl | fixed_run_bits. */
+	enum unc_status (*fixed_start)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				       uint8_t counters);
 	/* Optional: zeroing a box's counters other than by writing 0 to each. */
 	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box);
 	/* Names a register as the manual does; NULL when it is not the driver's. */

@@ -271,7 +271,10 @@ static void fill_view(struct stat_run *r, unsigned i)
 {
 	const struct ev_spec *e = &r->spec[i];
 
-	evsel_view(e, r->pmu[r->pmu_of[i]].p.boxes[e->unit], &r->c.ev[i].v);
+	const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
+
+	evsel_view(e, p->boxes[e->unit], &r->c.ev[i].v);
+	r->c.ev[i].v.width = (uint8_t)pmu_width_of(ev_unit(e), p, e->unit);
 }
 
 enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct cpu_info *cpu, char *warn,
@@ -342,7 +345,8 @@ static void fit_text(const struct stat_run *r, char *buf, size_t size)
 			const struct pmu_unit *pu = &drv->units[u];
 			if (pu->kind != PMU_GENERAL || !(r->pmu[k].used & 1u << u))
 				continue;
-			n += fmt_snprintf(buf + n, size - n, "%s%s: %u counters", n ? "; " : "", pu->name, pu->counters);
+			n += fmt_snprintf(buf + n, size - n, "%s%s: %u counters", n ? "; " : "", pu->name,
+					  pmu_counters_of(pu, &r->pmu[k].p, u));
 			for (uint8_t c = 1; c && pu->constraints && n < size; c <<= 1) {
 				unsigned m = 0;
 				for (const struct pmu_constraint *x = pu->constraints; x->counters; x++)
@@ -380,11 +384,27 @@ enum unc_status stat_schedule(struct stat_run *r, bool allow_mux)
 				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: %s reports no %s", e->name,
 					    pu->boxes_from ? pu->boxes_from : "the probe",
 					    pu->box_noun ? pu->box_noun : pu->name);
+			/* A fixed counter is the one its event names (bit n of counters
+			 * besides EV_COUNTER_FIXED; none: counter 0). */
+			uint8_t live = (uint8_t)((1u << pmu_counters_of(pu, &r->pmu[k].p, e->unit)) - 1);
+			if (pu->kind == PMU_FIXED && pass == 0) {
+				uint8_t which = e->counters & (uint8_t)~EV_COUNTER_FIXED;
+				unsigned c = 0;
+				while (which && !(which >> c & 1))
+					c++;
+				if (!(live >> c & 1))
+					return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: this CPU's %s PMU has %u fixed counters",
+						    e->name, pu->pmu, pmu_counters_of(pu, &r->pmu[k].p, e->unit));
+				r->counter[i] = (uint8_t)c;
+			}
 			if (pu->kind != PMU_GENERAL || (popcount8(e->counters) == 1) != (pass == 0))
 				continue;
+			if (!(e->counters & live))
+				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: its counters are not on this CPU (the %s PMU has %u)",
+					    e->name, pu->pmu, pmu_counters_of(pu, &r->pmu[k].p, e->unit));
 			unsigned g;
 			for (g = 0; g < STAT_MAX_GROUPS; g++) {
-				uint8_t free = e->counters & (uint8_t)~used[g][k][e->unit];
+				uint8_t free = e->counters & live & (uint8_t)~used[g][k][e->unit];
 				if (!free)
 					continue;
 				unsigned c = 0;
@@ -470,7 +490,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			const struct pmu_unit *pu = &drv->units[u];
 			if (pu->kind != PMU_GENERAL || !(sp->used & 1u << u))
 				continue;
-			for (unsigned c = 0; c < pu->counters; c++) {
+			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
 				uint64_t sel = 0;
 				for (unsigned i = 0; i < r->c.nev; i++)
 					if (r->pmu_of[i] == k && r->spec[i].unit == u && r->group_of[i] == g &&
@@ -481,6 +501,21 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 						return st;
 			}
 		}
+	}
+	/* The first time, read the selects that hold an event back (while
+	 * frozen: a driver whose unfreeze sets an enable bit in a select, as
+	 * the P6's EN in PerfEvtSel0, changes it only after this). Once is
+	 * enough: a PMU that took the first programming takes the rotations
+	 * too, and the sampling path stays lean. */
+	for (unsigned i = 0; r->verify && i < r->c.nev; i++) {
+		const struct pmu_unit *pu = unit_of(r, i);
+		unsigned k = r->pmu_of[i];
+		if (pu->kind != PMU_GENERAL || r->group_of[i] != g)
+			continue;
+		for (unsigned b = 0; b < r->pmu[k].p.boxes[r->spec[i].unit]; b++)
+			if ((st = check_reads(r, k, pmu_unit_sel(pu, &r->pmu[k].p, r->spec[i].unit, b, r->counter[i]),
+					      sel_value(r, i))))
+				return st;
 	}
 	/* 3. Reset the counters. The first time, read them back: with the PMU
 	 * frozen they stand still, so anything but 0 is a counter that ignores
@@ -498,11 +533,11 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 					if ((st = drv->ops->reset_box(&io, &sp->p, u, b)))
 						return st;
 				} else {
-					for (unsigned c = 0; c < pu->counters; c++)
+					for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
 						if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), 0, true)))
 							return st;
 				}
-				for (unsigned c = 0; r->verify && c < pu->counters; c++) {
+				for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
 					uint64_t v;
 					char what[96];
 					if ((st = read_counter(r, k, u, b, c, &v)))
@@ -517,19 +552,30 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			}
 		}
 	}
-	/* 4. Start the fixed counters (their controls count nothing while frozen). */
+	/* 4. Start the fixed counters that have an event (their controls count
+	 * nothing while frozen): each its own control, or through the
+	 * driver's fixed_start where they share one register. */
 	for (unsigned k = 0; k < r->npmu; k++) {
 		const struct pmu_driver *drv = drv_of(r, k);
 		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
 		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];
-			if (pu->kind != PMU_FIXED || !(sp->used & 1u << u))
-				continue;
-			for (unsigned b = 0; b < sp->p.boxes[u]; b++)
-				for (unsigned c = 0; c < pu->counters; c++)
-					if ((st = wr(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), pu->fixed_ctrl | pu->fixed_run_bits,
-						      false)))
+			uint8_t mask = 0;
+			for (unsigned i = 0; i < r->c.nev; i++)
+				if (r->pmu_of[i] == k && r->spec[i].unit == u && pu->kind == PMU_FIXED)
+					mask |= (uint8_t)(1u << r->counter[i]);
+			for (unsigned b = 0; mask && b < sp->p.boxes[u]; b++) {
+				if (drv->ops->fixed_start) {
+					if ((st = drv->ops->fixed_start(&io, &sp->p, u, b, mask)))
 						return st;
+					continue;
+				}
+				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
+					if ((mask >> c & 1) && (st = wr(r, k, pmu_unit_sel(pu, &sp->p, u, b, c),
+									pu->fixed_ctrl | pu->fixed_run_bits, false)))
+						return st;
+			}
 		}
 	}
 	/* 5. Clear the overflow status. */
@@ -553,18 +599,6 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 	}
 	r->counting = true;
-	/* Once is enough: a PMU that took the first programming takes the
-	 * rotations too, and the sampling path stays lean. */
-	for (unsigned i = 0; r->verify && i < r->c.nev; i++) {
-		const struct pmu_unit *pu = unit_of(r, i);
-		unsigned k = r->pmu_of[i];
-		if (pu->kind != PMU_GENERAL || r->group_of[i] != g)
-			continue;
-		for (unsigned b = 0; b < r->pmu[k].p.boxes[r->spec[i].unit]; b++)
-			if ((st = check_reads(r, k, pmu_unit_sel(pu, &r->pmu[k].p, r->spec[i].unit, b, r->counter[i]),
-					      sel_value(r, i))))
-				return st;
-	}
 	r->verify = false;
 	r->t_sample = hw_ticks(r->hw);
 	return UNC_OK;
@@ -709,7 +743,7 @@ static enum unc_status snapshot(struct stat_run *r)
 			if (pu->kind == PMU_FREE || !(sp->used & 1u << u))
 				continue;
 			for (unsigned b = 0; b < sp->p.boxes[u]; b++)
-				for (unsigned c = 0; c < pu->counters; c++)
+				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
 					if ((st = save(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), false, &s)) ||
 					    (!drv->ops->read_counter &&
 					     (st = save(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), true, &s))))
@@ -766,19 +800,20 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
  * reaches the counter's whole range, no step can be told from a wrap or a
  * write: the samples came too far apart (a starved timer), and that is an
  * error of its own. */
-static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu, uint64_t now, uint64_t *ret)
+static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu, unsigned width, uint64_t now,
+				  uint64_t *ret)
 {
 	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample;
 	char ms[24];
 
 	*ret = hz ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
-	if (*ret < pmu_width_mask(pu->width))
+	if (*ret < pmu_width_mask(width))
 		return UNC_OK;
 	fmt_fixed(ms, sizeof(ms), gap, hz / 1000, 1);
 	return fail(r, UNC_E_OVERFLOW,
 		    "the %s counters were not sampled for %s ms: at up to %lu per second a %u-bit counter can wrap "
 		    "unseen in that time, so no count can be vouched for",
-		    pu->name, ms, (unsigned long)pu->max_per_sec, pu->width);
+		    pu->name, ms, (unsigned long)pu->max_per_sec, width);
 }
 
 static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
@@ -849,10 +884,11 @@ enum unc_status stat_sample(struct stat_run *r)
 		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
 		const struct pmu_unit *pu = unit_of(r, i);
 		uint64_t limit;
-		if ((st = step_limit(r, pu, after, &limit)))
+		unsigned width = r->c.ev[i].v.width;
+		if ((st = step_limit(r, pu, width, after, &limit)))
 			return st;
 		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
-			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_width_mask(pu->width);
+			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_width_mask(width);
 			if (d > limit) {
 				char what[96], ms[24];
 				fmt_fixed(ms, sizeof(ms), after - r->t_sample, r->hw->tick_hz / 1000, 1);
@@ -871,7 +907,7 @@ enum unc_status stat_sample(struct stat_run *r)
 		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
 		const struct pmu_unit *pu = unit_of(r, i);
 		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
-			uint64_t v = val[i][b], d = (v - r->last[i][b]) & pmu_width_mask(pu->width);
+			uint64_t v = val[i][b], d = (v - r->last[i][b]) & pmu_width_mask(r->c.ev[i].v.width);
 			if (v < r->last[i][b])
 				wrapped[k] |= pu->status_bit;
 			if (d)

@@ -467,17 +467,27 @@ int main(int argc, char **argv)
 
 		/* Unit as Intel spells it (CBO, NCU, ARB, ...): the driver says
 		 * which of its units each name is (drivers/pmu.h, intel_unit). */
-		const char *unit = get(o, "Unit", true, &at);
-		if (!*unit)
+		/* Intel's core-PMU files have no Unit: such events are "" (a
+		 * driver's core unit has intel_unit ""). */
+		const char *unit = get(o, "Unit", false, &at);
+		if (!unit)
+			unit = "";
+		else if (!*unit)
 			die(at, "Unit is empty");
-		for (const char *p = unit; *p; p++)
-			if (!isalnum((unsigned char)*p) && *p != '_')
-				die(at, "Unit \"%s\" has a character other than letters, digits and '_'", unit);
+		for (const char *p = unit; *p; p++) /* Intel writes "QPI LL" */
+			if (!isalnum((unsigned char)*p) && *p != '_' && *p != ' ')
+				die(at, "Unit \"%s\" has a character other than letters, digits, '_' and ' '", unit);
 
 		const char *ctr = get(o, "Counter", true, &at);
 		unsigned counters = 0;
 		if (!strcmp(ctr, "FIXED")) {
 			counters = 0x80;
+		} else if (!strncmp(ctr, "Fixed counter ", 14)) {
+			/* Intel's core files: "Fixed counter 1" is fixed counter 1 */
+			const char *n = ctr + 14;
+			if (n[0] < '0' || n[0] > '6' || n[1])
+				die(at, "Counter \"%s\": want \"Fixed counter N\" with N from 0 to 6", ctr);
+			counters = 0x80u | 1u << (n[0] - '0');
 		} else {
 			for (const char *p = ctr; *p;) {
 				if (*p < '0' || *p > '6')
@@ -497,7 +507,9 @@ int main(int argc, char **argv)
 
 		unsigned code = num_of(o, "EventCode", 0xff, 0, true), umask = num(o, "UMask", 0xff, 0);
 		get(o, "EventCode", true, NULL);
-		unsigned cmask = num(o, "CounterMask", 0x1f, 0); /* THR, bits 28:24 */
+		/* 8 bits, the widest threshold field (a core CMASK); each driver's
+		 * own width is checked against its layout by test_evsel. */
+		unsigned cmask = num(o, "CounterMask", 0xff, 0);
 		unsigned inv = num(o, "Invert", 1, 0), edge = num(o, "EdgeDetect", 1, 0);
 		const char *brief = get(o, "BriefDescription", true, NULL);
 		rows[i] = (struct row){ name, brief, unit, code, umask, counters, cmask, inv, edge };

@@ -323,7 +323,7 @@ boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/tests/qemu/clobber.nsh"
 step native 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
 expect native rc nonzero
-expect native has '^uncore: error: MSR_UNC_PERF_GLOBAL_CTRL \(0xe01\) reads 0x0 after writing 0x20000000: the uncore PMU ignored the programming$'
+expect native has '^uncore: error: MSR_UNC_ARB_PERFEVTSEL0 \(0x3b2\) reads 0x0 after writing 0x500181: the uncore PMU ignored the programming$'
 step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_CBO_CACHE_LOOKUP.READ_I=1M --rate UNC_ARB_TRK_REQUESTS.ALL=3M --rate UNC_ARB_TRK_OCCUPANCY.ALL=1.2G'
 expect load rc zero
 step regs0 'uncore.efi regs'

@@ -86,8 +86,8 @@ static void bad_fields_name_file_and_line(void)
 	BAD(EV(OK_FIELDS ",\n    \"Unit\": \"ARB\""), "in.json:6: field 'Unit' appears twice");
 	BAD(EV("    \"Unit\": \"ARB\", \"EventCode\": \"0x81\",\n    \"EventName\": \"X\", \"Counter\": \"0\""),
 	    "in.json:2: event is missing the required field 'BriefDescription'");
-	BAD(EV(OK_FIELDS ",\n    \"CounterMask\": \"32\""),
-	    "in.json:6: field 'CounterMask' is \"32\"; want a number from 0 to 31");
+	BAD(EV(OK_FIELDS ",\n    \"CounterMask\": \"256\""),
+	    "in.json:6: field 'CounterMask' is \"256\"; want a number from 0 to 255");
 	BAD(EV(OK_FIELDS ",\n    \"Invert\": \"2\""), "field 'Invert' is \"2\"; want a number from 0 to 1");
 	BAD(EV("    \"Unit\": \"ARB\", \"EventCode\": \"0x100\", \"UMask\": \"0x01\",\n"
 	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
@@ -97,7 +97,7 @@ static void bad_fields_name_file_and_line(void)
 	    "in.json:3: Unit is empty");
 	BAD(EV("    \"Unit\": \"C-BO\", \"EventCode\": \"0x1\", \"UMask\": \"0x01\",\n"
 	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"0\""),
-	    "in.json:3: Unit \"C-BO\" has a character other than letters, digits and '_'");
+	    "in.json:3: Unit \"C-BO\" has a character other than letters, digits, '_' and ' '");
 	BAD(EV("    \"Unit\": \"ARB\", \"EventCode\": \"0x1\", \"UMask\": \"0x01\",\n"
 	       "    \"EventName\": \"X\", \"BriefDescription\": \"x\", \"Counter\": \"7\""),
 	    "in.json:4: Counter \"7\": want FIXED or a list of counters 0 to 6");
@@ -204,6 +204,32 @@ static void intel_bare_array(void)
 	T_STREQ(msg, "");
 	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.WRITES", "\"ARB\", 0x81, 0x20, 0x03, 0, 0, 0 }"));
 	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0 }"));
+}
+
+/* Intel's core-PMU files: no Unit (the event's unit is ""), "Fixed counter
+ * N" for a fixed counter, an 8-bit CounterMask; and uncore units with a
+ * space in their name ("QPI LL"). */
+static void intel_core_file_forms(void)
+{
+	T_EQ(run("[\n"
+		 "  { \"EventCode\": \"0x00\", \"UMask\": \"0x01\", \"EventName\": \"INST_RETIRED.ANY\",\n"
+		 "    \"BriefDescription\": \"Instructions.\", \"Counter\": \"Fixed counter 0\" },\n"
+		 "  { \"EventCode\": \"0x00\", \"UMask\": \"0x02\", \"EventName\": \"CPU_CLK_UNHALTED.THREAD\",\n"
+		 "    \"BriefDescription\": \"Cycles.\", \"Counter\": \"Fixed counter 1\" },\n"
+		 "  { \"EventCode\": \"0xC0\", \"UMask\": \"0x00\", \"EventName\": \"INST_RETIRED.ANY_P\",\n"
+		 "    \"BriefDescription\": \"Instructions.\", \"Counter\": \"0,1,2,3\", \"CounterMask\": \"200\" },\n"
+		 "  { \"Unit\": \"QPI LL\", \"EventCode\": \"0x14\", \"UMask\": \"0x00\", \"EventName\": \"UNC_Q_CLOCKTICKS\",\n"
+		 "    \"BriefDescription\": \"Clocks.\", \"Counter\": \"0,1,2,3\" }\n"
+		 "]\n"),
+	     0);
+	T_STREQ(msg, "");
+	T_ASSERT(out_has_row("INST_RETIRED.ANY", "\"\", 0x00, 0x01, 0x81, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("CPU_CLK_UNHALTED.THREAD", "\"\", 0x00, 0x02, 0x82, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("INST_RETIRED.ANY_P", "\"\", 0xc0, 0x00, 0x0f, 200, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_Q_CLOCKTICKS", "\"QPI LL\", 0x14, 0x00, 0x0f, 0, 0, 0 }"));
+	BAD(EV("\"Unit\": \"CBO\", \"EventCode\": \"0x34\", \"UMask\": \"0x8f\", \"EventName\": \"X\",\n"
+	       "    \"BriefDescription\": \"x.\", \"Counter\": \"Fixed counter 7\""),
+	    "in.json:4: Counter \"Fixed counter 7\": want \"Fixed counter N\" with N from 0 to 6");
 }
 
 /* Fields the generator does not use are skipped whatever their JSON value. */
@@ -331,6 +357,7 @@ int main(void)
 		T_CASE(unused_fields_of_any_type_are_ignored),
 		T_CASE(bad_intel_layout_names_file_and_line),
 		T_CASE(units_and_counters_as_given),
+		T_CASE(intel_core_file_forms),
 		T_CASE(intel_skylake_uncore_file), /* last: left out when the file is absent */
 	};
 	size_t n = sizeof(cases) / sizeof(cases[0]);

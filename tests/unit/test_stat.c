@@ -954,8 +954,9 @@ static void ignored_programming_is_an_error(void)
 	T_EQ(schedule_on(&f.hw, false), UNC_OK);
 	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
 	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_DEVICE);
-	T_STREQ(run.err, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) reads 0x0 after writing 0x20000000: the uncore PMU ignored "
-			 "the programming");
+	/* the first register read back: the event select, while frozen */
+	T_STREQ(run.err, "MSR_UNC_ARB_PERFEVTSEL0 (0x3b2) reads 0x0 after writing 0x500181: the uncore PMU ignored the "
+			 "programming");
 	/* and it put back what it wrote, last of all the global control */
 	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
 	T_EQ(f.log[f.nlog - 1].value, 0);
