@@ -333,32 +333,32 @@ static unsigned popcount8(uint8_t v)
 }
 
 /* Why events did not fit: each general unit used, its counters and its
- * constraints ("ARB: 2 counters, events 0x80 and 0x83 only counter 0"). */
+ * constraints ("ARB: 2 counters, events 0x80 and 0x83 only counter 0"),
+ * cut short (never past buf) when long. */
 static void fit_text(const struct stat_run *r, char *buf, size_t size)
 {
-	size_t n = 0;
+	struct strbuf sb;
 
-	buf[0] = '\0';
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
 	for (unsigned k = 0; k < r->npmu; k++) {
 		const struct pmu_driver *drv = drv_of(r, k);
-		for (unsigned u = 0; u < drv->nunits && n < size; u++) {
+		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];
 			if (pu->kind != PMU_GENERAL || !(r->pmu[k].used & 1u << u))
 				continue;
-			n += fmt_snprintf(buf + n, size - n, "%s%s: %u counters", n ? "; " : "", pu->name,
-					  pmu_counters_of(pu, &r->pmu[k].p, u));
-			for (uint8_t c = 1; c && pu->constraints && n < size; c <<= 1) {
-				unsigned m = 0;
-				for (const struct pmu_constraint *x = pu->constraints; x->counters; x++)
-					if (x->counters == c)
-						n += fmt_snprintf(buf + n, size - n, "%s0x%02x", m++ ? " and " : ", events ",
-								  x->code);
-				if (m && n < size) {
-					unsigned idx = 0;
-					while (!(c >> idx & 1))
-						idx++;
-					n += fmt_snprintf(buf + n, size - n, " only counter %u", idx);
-				}
+			out_printf(&o, "%s%s: %u counters", sb.len ? "; " : "", pu->name, pmu_counters_of(pu, &r->pmu[k].p, u));
+			for (const struct pmu_constraint *x = pu->constraints; x && x->counters; x++) {
+				bool first = x == pu->constraints || x[-1].counters != x->counters;
+				bool last = x[1].counters != x->counters;
+				out_printf(&o, "%s0x%02x", first ? ", events " : " and ", x->code);
+				if (!last)
+					continue;
+				out_puts(&o, " only counter");
+				unsigned n = 0;
+				for (unsigned c = 0; c < 8; c++)
+					if (x->counters >> c & 1)
+						out_printf(&o, "%s %u", n++ ? "," : "", c);
 			}
 		}
 	}

@@ -306,6 +306,22 @@ static const struct pmu_driver fake_driver = {
 
 static const struct pmu_driver *const skl_and_fake[] = { &pmu_driver_skl, &fake_driver, NULL };
 
+/* The made-up PMU again, with as many constraints as a core PMU has: the
+ * refusal that names them must stay inside its line. */
+static const struct pmu_constraint crowded_constraints[] = {
+	{ 0x01, 0x1 }, { 0x02, 0x1 }, { 0x03, 0x1 }, { 0x04, 0x1 }, { 0x05, 0x1 }, { 0x06, 0x1 }, { 0x07, 0x1 },
+	{ 0x08, 0x1 }, { 0x09, 0x1 }, { 0x0A, 0x1 }, { 0x0B, 0x1 }, { 0x0C, 0x1 }, { 0x0D, 0x1 }, { 0x0E, 0x1 },
+	{ 0x0F, 0x1 }, { 0x10, 0x1 }, { 0x11, 0x1 }, { 0x12, 0x1 }, { 0x13, 0x1 }, { 0x14, 0x1 }, { 0x21, 0x2 },
+	{ 0x22, 0x3 }, { 0, 0 },
+};
+
+static const struct pmu_unit crowded_units[] = {
+	{ .pmu = "fakebox", .name = "FAKE", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 32,
+	  .max_boxes = 1, .sel_base = FAKE_SEL0, .ctr_base = FAKE_CTR0, .sel_step = 1, .ctr_step = 1,
+	  .layout = &fake_layout, .constraints = crowded_constraints, .max_per_sec = 1ull << 30, .status_bit = 0x1,
+	  .raw_help = "fakebox/event=N,umask=N/" },
+};
+
 /* A fresh run on the model with the made-up driver present too, the ARB
  * counting 7 * 10^6 per second, and both global controls found with bits
  * the run must put back: Skylake's as Linux leaves it plus FRZ_ON_PMI,
@@ -1100,6 +1116,25 @@ static void journal_restores_a_run_that_failed_midway(void)
 /* ARB events (Skylake) and a fakebox event (the made-up driver) in one
  * run: each driver's registers are programmed through its own ops, both
  * count, and each is put back, write by write. */
+static void many_constraints_stay_in_one_line(void)
+{
+	static struct pmu_driver crowded;
+
+	crowded = fake_driver;
+	crowded.units = crowded_units;
+	static const struct pmu_driver *const only_crowded[] = { &crowded, NULL };
+	fresh_with_fake_pmu();
+	present = only_crowded;
+	add("fakebox/event=0x01/");
+	add("fakebox/event=0x02/");
+	T_EQ(schedule(false), UNC_E_INVALID);
+	T_CONTAINS(run.err, "the events need 2 rounds of counters (FAKE: 2 counters, events 0x01 and 0x02 and 0x03");
+	T_ASSERT(strlen(run.err) < sizeof(run.err));
+	char why[300];
+	snprintf(why, sizeof(why), "%s", run.err);
+	T_ASSERT(strchr(why, '\n') == NULL);
+}
+
 static void two_drivers_in_one_run(void)
 {
 	static const struct fake_write want[] = {
@@ -1249,5 +1284,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
-       T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
+       T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
