@@ -261,24 +261,27 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 	return first;
 }
 
-/* Adds a free-running counter unless the run has it already. */
-static void want_free(struct stat_run *run, const struct pmu_driver *drv, unsigned unit, unsigned k)
+/* Adds a free-running counter unless the run has it already; a run that
+ * has no room left fails (run->err). */
+static enum unc_status want_free(struct stat_run *run, const struct pmu_driver *drv, unsigned unit, unsigned k)
 {
 	struct ev_spec e = { .drv = drv, .unit = (uint8_t)unit, .free = (uint8_t)k };
 
 	for (unsigned i = 0; i < run->c.nev; i++)
 		if (evsel_same(&run->spec[i], &e))
-			return;
+			return UNC_OK;
 	fmt_snprintf(e.name, sizeof(e.name), "%s", drv->units[unit].free[k].name);
-	stat_add(run, &e);
+	return stat_add(run, &e);
 }
 
-/* The counters of a role (or, role 0, every counter of each unit that has
- * DRAM roles: bw's whole table), from the drivers this CPU has. */
-static unsigned want_role(struct stat_run *run, unsigned role)
+/* Adds the counters of a role (or, role 0, every counter of each unit that
+ * has DRAM roles: bw's whole table), from the drivers this CPU has;
+ * *ret_n says how many there are. */
+static enum unc_status want_role(struct stat_run *run, unsigned role, unsigned *ret_n)
 {
-	unsigned n = 0;
+	enum unc_status st;
 
+	*ret_n = 0;
 	for (unsigned d = 0; present[d]; d++) {
 		for (unsigned u = 0; u < present[d]->nunits; u++) {
 			const struct pmu_unit *pu = &present[d]->units[u];
@@ -288,12 +291,13 @@ static unsigned want_role(struct stat_run *run, unsigned role)
 			for (unsigned k = 0; dram && k < pu->counters; k++) {
 				if (role && pu->free[k].role != role)
 					continue;
-				want_free(run, present[d], u, k);
-				n++;
+				if ((st = want_free(run, present[d], u, k)))
+					return st;
+				++*ret_n;
 			}
 		}
 	}
-	return n;
+	return UNC_OK;
 }
 
 /* What one full sample of the DRAM counters costs here: every counter of
@@ -308,7 +312,12 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	if ((st = cpu_ready(hw, &cpu, err)))
 		return st;
 	*run = (struct stat_run){ 0 };
-	if (!want_role(run, 0)) {
+	unsigned n;
+	if ((st = want_role(run, 0, &n))) {
+		out_printf(err, "uncore: error: %s\n", run->err);
+		return st;
+	}
+	if (!n) {
 		out_printf(err, "uncore: error: no PMU of this CPU has DRAM counters\n");
 		return UNC_E_UNSUPPORTED;
 	}
@@ -638,9 +647,16 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	/* Events are looked up in the drivers this CPU has: on a CPU that has
 	 * none, each is refused naming the PMU it needs. */
 	cpu_detect(c->hw, &cpu);
-	if (cmd->verb == CLI_BW && !want_role(run, 0)) {
-		out_printf(c->err, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
-		return UNC_E_UNSUPPORTED;
+	unsigned n = 0;
+	if (cmd->verb == CLI_BW) {
+		if ((st = want_role(run, 0, &n))) {
+			*ret_run_err = true;
+			return st;
+		}
+		if (!n) {
+			out_printf(c->err, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
+			return UNC_E_UNSUPPORTED;
+		}
 	}
 	for (unsigned i = 0; i < cmd->nevents; i++) {
 		struct ev_spec e;
@@ -654,11 +670,17 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 		*ret_run_err = false;
 	}
 	/* the cross-check and the verdict read the DRAM counters */
-	if ((cmd->load_kind >= 0 || cmd->check) &&
-	    (want_role(run, PMU_ROLE_DRAM_READ) == 0 || want_role(run, PMU_ROLE_DRAM_WRITE) == 0)) {
-		out_printf(c->err, "uncore: error: %s needs DRAM counters, which no PMU of this CPU has\n",
-			   cmd->check ? "a bandwidth check" : "--load");
-		return UNC_E_UNSUPPORTED;
+	if (cmd->load_kind >= 0 || cmd->check) {
+		unsigned nrd = 0, nwr = 0;
+		if ((st = want_role(run, PMU_ROLE_DRAM_READ, &nrd)) || (st = want_role(run, PMU_ROLE_DRAM_WRITE, &nwr))) {
+			*ret_run_err = true;
+			return st;
+		}
+		if (!nrd || !nwr) {
+			out_printf(c->err, "uncore: error: %s needs DRAM counters, which no PMU of this CPU has\n",
+				   cmd->check ? "a bandwidth check" : "--load");
+			return UNC_E_UNSUPPORTED;
+		}
 	}
 	bool dram = false;
 	for (unsigned i = 0; i < run->c.nev; i++)
@@ -788,7 +810,10 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 
 	if (cmd->check) {
 		uint64_t rd = 0, wr = 0, t = count_enabled(&run->c);
-		report_dram_bytes(&run->c, &rd, &wr);
+		if (!report_dram_bytes(&run->c, &rd, &wr)) { /* stat_plan added them: never without */
+			out_printf(c->err, "uncore: error: the run has no DRAM counters to judge the check by\n");
+			return UNC_E_INVALID;
+		}
 		uint64_t bytes = cmd->check == CHECK_TOTAL ? rd + wr : cmd->check == CHECK_READ ? rd : wr;
 		x->check = cmd->check;
 		x->check_required_kb_s = cmd->check_kb_s;

@@ -331,6 +331,39 @@ static void setup_imc(const char *fault)
 	emulate(fault ? 11 : 9, argv);
 }
 
+/* A bandwidth check adds the DRAM counters to the events given: with no
+ * room left for them the run is refused, never judged on counters it lacks. */
+static void check_needs_room_for_its_counters(void)
+{
+	static char lists[4][400];
+
+	setup_imc(NULL);
+	for (int extra = 30; extra <= 31; extra++) {
+		const char *argv[16];
+		int n = 0;
+		argv[n++] = "uncore.efi";
+		for (int l = 0; l < 4; l++) {
+			lists[l][0] = '\0';
+			for (int i = l * 8; i < (l + 1) * 8 && i < extra; i++)
+				snprintf(lists[l] + strlen(lists[l]), sizeof(lists[l]) - strlen(lists[l]),
+					 "%scbo/event=0x34,umask=0x%02x/", lists[l][0] ? "," : "", i + 1);
+			argv[n++] = "-e";
+			argv[n++] = lists[l];
+		}
+		argv[n++] = "--min-bw";
+		argv[n++] = "1000";
+		enum unc_status st = run(n, argv);
+		if (extra == 30) { /* 30 + DRAM_DATA_READS + DRAM_DATA_WRITES = 32 */
+			T_EQ(st, UNC_OK);
+			T_CONTAINS(obuf, "\nPASS: read+write bandwidth ");
+		} else {
+			T_EQ(st, UNC_E_INVALID);
+			T_STREQ(ebuf, "uncore: error: too many events (at most 32)\n");
+			T_NOT_CONTAINS(obuf, "FAIL");
+		}
+	}
+}
+
 /* SMBIOS type 17 as a board might publish it: two DDR4-3200 channels. */
 static enum unc_status smbios_two_channels(struct smbios_mem *ret, char *err, size_t errsize)
 {
@@ -652,4 +685,4 @@ static void stored_results_show_as_run(void)
 }
 
 T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
-       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(restore_paths_with_reserved_and_pmi_bits))
+       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(restore_paths_with_reserved_and_pmi_bits))
