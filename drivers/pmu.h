@@ -276,8 +276,9 @@ struct pmu_ops {
 					unsigned idx, uint64_t *ret_val);
 	/* Optional: starting the fixed counters in `counters` (bit n: counter
 	 * n) of a box where they share one control register (the
-	 * architectural FIXED_CTR_CTRL). NULL: each counter's own control
-	 * (its select address) gets fixed_ctrl | fixed_run_bits. */
+	 * architectural FIXED_CTR_CTRL); it reads its writes back itself
+	 * (pmu_io_write_check). NULL: each counter's own control (its select
+	 * address) gets fixed_ctrl | fixed_run_bits, read back the first time. */
 	enum unc_status (*fixed_start)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				       uint8_t counters);
 	/* Optional: zeroing a box's counters other than by writing 0 to each. */

@@ -571,10 +571,15 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 						return st;
 					continue;
 				}
-				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
-					if ((mask >> c & 1) && (st = wr(r, k, pmu_unit_sel(pu, &sp->p, u, b, c),
-									pu->fixed_ctrl | pu->fixed_run_bits, false)))
+				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
+					struct pmu_reg ctl = pmu_unit_sel(pu, &sp->p, u, b, c);
+					uint64_t v = pu->fixed_ctrl | pu->fixed_run_bits;
+					if (!(mask >> c & 1))
+						continue;
+					/* the first time, read back as the selects are */
+					if ((st = wr(r, k, ctl, v, false)) || (r->verify && (st = check_reads(r, k, ctl, v))))
 						return st;
+				}
 			}
 		}
 	}

@@ -976,6 +976,19 @@ static void ignored_programming_is_an_error(void)
 	/* and it put back what it wrote, last of all the global control */
 	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
 	T_EQ(f.log[f.nlog - 1].value, 0);
+
+	/* Only the fixed counter's control drops its writes: read back too. */
+	fresh();
+	fake_init(&f);
+	fake_skl_uncore(&f, 5);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	f.msr_drop_write = 0x394;
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(schedule_on(&f.hw, false), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_DEVICE);
+	T_STREQ(run.err, "MSR_UNC_PERF_FIXED_CTRL (0x394) reads 0x0 after writing 0x500000: the uncore PMU ignored the "
+			 "programming");
+	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
 }
 
 /* One hardware event named twice, by any spelling, is an error: names are
