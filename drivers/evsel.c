@@ -282,6 +282,8 @@ bool evsel_same(const struct ev_spec *a, const struct ev_spec *b)
 		return false;
 	if (ev_unit(a)->kind == PMU_FREE)
 		return a->free == b->free;
+	if (ev_unit(a)->kind == PMU_FIXED) /* one event per fixed counter: the same counter, the same event */
+		return (a->counters & (uint8_t)~EV_COUNTER_FIXED) == (b->counters & (uint8_t)~EV_COUNTER_FIXED);
 	return evsel_encode(a) == evsel_encode(b);
 }
 
@@ -324,6 +326,6 @@ void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *v)
 		fmt_snprintf(v->enc_prefix, sizeof(v->enc_prefix), "%s+", u->base_name ? u->base_name : u->pmu);
 	} else {
 		fmt_snprintf(v->count_word, sizeof(v->count_word), "%s",
-			     u->kind == PMU_FIXED || (e->thr && !e->edge) ? "cycles" : "events");
+			     (u->kind == PMU_FIXED && u->clock) || (e->thr && !e->edge) ? "cycles" : "events");
 	}
 }

@@ -1129,6 +1129,84 @@ static void journal_restores_a_run_that_failed_midway(void)
 /* ARB events (Skylake) and a fakebox event (the made-up driver) in one
  * run: each driver's registers are programmed through its own ops, both
  * count, and each is put back, write by write. */
+/* A fixed unit of three counters (as a core PMU's), each with its own
+ * control: an event names its counter; only the counters with an event are
+ * started; two events on different fixed counters are two events. */
+#define FIX_CTL0 0xD30u
+#define FIX_CTR0 0xD38u
+
+static const struct event_desc fix_events[] = {
+	{ "FAKE_FIXED.FIRST", "counter 0", "FIX", 0x00, 0x01, 0x81, 0, 0, 0 },
+	{ "FAKE_FIXED.THIRD", "counter 2", "FIX", 0x00, 0x03, 0x84, 0, 0, 0 },
+};
+static const unsigned fix_nevents = 2;
+
+static const struct pmu_unit fix_units[] = {
+	{ .pmu = "fakefix", .intel_unit = "FIX", .name = "FIX", .kind = PMU_FIXED, .space = PMU_MSR, .counters = 3,
+	  .width = 40, .max_boxes = 1, .sel_base = FIX_CTL0, .ctr_base = FIX_CTR0, .sel_step = 1, .ctr_step = 1,
+	  .fixed_ctrl = 0x3, .max_per_sec = 1ull << 30 },
+};
+
+static enum unc_status fix_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
+				 char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	(void)hw, (void)cpu, (void)err, (void)errsize, (void)warn, (void)warnsize;
+	if (want & 1) {
+		p->probed |= 1;
+		p->boxes[0] = p->found[0] = 1;
+	}
+	return UNC_OK;
+}
+
+static const struct pmu_ops fix_ops = {
+	.probe = fix_probe,
+	.freeze = fake_freeze,
+	.unfreeze = fake_unfreeze,
+	.reg_name = fake_reg_name,
+};
+
+static void fixed_counters_by_index(void)
+{
+	static struct pmu_driver fix;
+	static const struct pmu_driver *const only_fix[] = { &fix, NULL };
+	struct ev_spec a, c;
+	char err[200];
+
+	fix = fake_driver;
+	fix.units = fix_units;
+	fix.events = fix_events;
+	fix.nevents = &fix_nevents;
+	fix.ops = &fix_ops;
+	fresh_with_fake_pmu();
+	for (unsigned i = 0; i < 3; i++) {
+		fake_msr(&h.fake, FIX_CTL0 + i, 0);
+		fake_msr(&h.fake, FIX_CTR0 + i, 0x100 + i);
+	}
+	present = only_fix;
+	T_EQ(evsel_parse("FAKE_FIXED.FIRST", present, &a, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_parse("FAKE_FIXED.THIRD", present, &c, err, sizeof(err)), UNC_OK);
+	T_ASSERT(!evsel_same(&a, &c));
+	T_EQ(stat_add(&run, &a), UNC_OK);
+	T_EQ(stat_add(&run, &c), UNC_OK);
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run.counter[0], 0);
+	T_EQ(run.counter[1], 2);
+	T_STREQ(run.c.ev[0].v.count_word, "events"); /* not a clock */
+	T_EQ(run_for(S / 10, false), UNC_OK);
+	bool ctl[3] = { false, false, false };
+	for (unsigned i = 0; i < h.fake.nlog; i++)
+		if (h.fake.log[i].addr >= FIX_CTL0 && h.fake.log[i].addr < FIX_CTL0 + 3 && h.fake.log[i].value == 0x3)
+			ctl[h.fake.log[i].addr - FIX_CTL0] = true;
+	T_ASSERT(ctl[0] && !ctl[1] && ctl[2]); /* counter 1 has no event: never started */
+	uint64_t v;
+	for (unsigned i = 0; i < 3; i++) { /* every register as found */
+		T_EQ(hw_msr_read(&h.fake.hw, FIX_CTL0 + i, &v), UNC_OK);
+		T_EQ(v, 0);
+		T_EQ(hw_msr_read(&h.fake.hw, FIX_CTR0 + i, &v), UNC_OK);
+		T_EQ(v, 0x100 + i);
+	}
+}
+
 static void many_constraints_stay_in_one_line(void)
 {
 	static struct pmu_driver crowded;
@@ -1297,5 +1375,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
-       T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
+       T_CASE(fixed_counters_by_index), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
