@@ -15,9 +15,10 @@ static unsigned dram_width(const struct count_run *r)
 
 uint64_t report_dram_max_mb_s(const struct count_run *r, unsigned sample_ms)
 {
-	uint64_t half = (uint64_t)1 << (dram_width(r) - 1);
+	uint64_t half = (uint64_t)1 << ((dram_width(r) > 64 ? 64 : dram_width(r)) - 1);
 
-	return u64_muldiv(half * COUNT_LINE_BYTES, 1000, (uint64_t)sample_ms * 1000000);
+	/* in one step: half * 64 overflows 64 bits for counters of 58 bits or more */
+	return u64_muldiv(half, COUNT_LINE_BYTES * 1000, (uint64_t)sample_ms * 1000000);
 }
 
 #define BW_MAX_REQ 6

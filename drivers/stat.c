@@ -697,9 +697,29 @@ static __attribute__((noinline)) enum unc_status free_failed(struct stat_run *r,
 		    pmu_reg_addr(r->free_reg[i], addr, sizeof(addr)), unc_strerror(st));
 }
 
+/* A counter wider than 32 bits in a 32-bit space (MMIO, PCI) is two
+ * halves, the high one at the next dword: high, low, high again, and the
+ * low read once more if a carry came between. */
+static enum unc_status read_halves(const struct hw *hw, struct pmu_reg reg, uint64_t *v)
+{
+	struct pmu_reg hi = reg;
+	uint64_t h0, h1, lo;
+	enum unc_status st;
+
+	hi.addr += 4;
+	if ((st = raw_read(hw, hi, &h0)) || (st = raw_read(hw, reg, &lo)) || (st = raw_read(hw, hi, &h1)))
+		return st;
+	if (h1 != h0 && (st = raw_read(hw, reg, &lo)))
+		return st;
+	*v = h1 << 32 | (lo & 0xFFFFFFFFull);
+	return UNC_OK;
+}
+
 static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
 {
-	enum unc_status st = raw_read(r->hw, r->free_reg[i], v);
+	struct pmu_reg reg = r->free_reg[i];
+	enum unc_status st = r->c.ev[i].v.width > 32 && reg.space != PMU_MSR ? read_halves(r->hw, reg, v)
+									     : raw_read(r->hw, reg, v);
 
 	return st ? free_failed(r, i, st) : UNC_OK;
 }

@@ -1207,6 +1207,67 @@ static void fixed_counters_by_index(void)
 	}
 }
 
+/* A free-running 64-bit counter in MMIO (as later client IMCs have): read
+ * whole, as two dwords, across a carry from the low into the high one. */
+#define WIDE_BASE 0xE0000000ull
+
+static const struct pmu_free wide_free[] = { { "WIDE_READS", "wide_reads", 0x8, PMU_ROLE_DRAM_READ, "lines", NULL, "" } };
+
+static const struct pmu_unit wide_units[] = {
+	{ .pmu = "wide", .name = "WIDE", .kind = PMU_FREE, .space = PMU_MMIO, .counters = 1, .width = 64, .max_boxes = 1,
+	  .free = wide_free, .base_name = "WIDEBAR" },
+};
+
+static enum unc_status wide_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	(void)hw, (void)cpu, (void)err, (void)errsize, (void)warn, (void)warnsize;
+	if (want & 1) {
+		p->probed |= 1;
+		p->boxes[0] = p->found[0] = 1;
+		p->base[0] = WIDE_BASE;
+	}
+	return UNC_OK;
+}
+
+static const struct pmu_ops wide_ops = { .probe = wide_probe, .reg_name = fake_reg_name };
+
+static struct fake_hw wide_hw;
+
+static void mmio_word(uint64_t addr, uint32_t v)
+{
+	for (unsigned i = 0; i < wide_hw.nmmio; i++)
+		if (wide_hw.mmio[i].addr == addr)
+			wide_hw.mmio[i].value = v;
+}
+
+static void free_counter_of_64_bits(void)
+{
+	static struct pmu_driver wide;
+	static const struct pmu_driver *const only_wide[] = { &wide, NULL };
+
+	wide = fake_driver;
+	wide.units = wide_units;
+	wide.ops = &wide_ops;
+	fresh();
+	fake_init(&wide_hw);
+	fake_cpu_skylake(&wide_hw, 0x5E, 4, 8);
+	fake_mmio(&wide_hw, WIDE_BASE + 0x8, 0xFFFFFFF0u);
+	fake_mmio(&wide_hw, WIDE_BASE + 0xC, 0x1);
+	present = only_wide;
+	add("wide/wide_reads/");
+	T_EQ(schedule_on(&wide_hw.hw, false), UNC_OK);
+	T_EQ(run.c.ev[0].v.width, 64);
+	T_EQ(stat_start(&run, &wide_hw.hw, false), UNC_OK);
+	mmio_word(WIDE_BASE + 0x8, 0x10); /* 0x1_FFFFFFF0 -> 0x2_00000010: 0x20 lines */
+	mmio_word(WIDE_BASE + 0xC, 0x2);
+	wide_hw.now += 10 * MS;
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	T_EQ(run.c.ev[0].total.box[0], 0x20);
+	T_EQ(count_total(&run.c, 0, -1), 0x20);
+	T_EQ(wide_hw.nlog, 0); /* read only */
+}
+
 static void many_constraints_stay_in_one_line(void)
 {
 	static struct pmu_driver crowded;
@@ -1375,5 +1436,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
-       T_CASE(fixed_counters_by_index), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
+       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
