@@ -156,12 +156,14 @@ void info_judge(struct platform_info *pi)
 		set_verdict(pi, UNC_E_FAULT, "an uncore MSR faulted");
 		return;
 	}
+	bool programmable = false;
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		const struct info_pmu *ip = &pi->pmu[k];
 		for (unsigned u = 0; u < ip->drv->nunits; u++) {
 			const struct pmu_unit *pu = &ip->drv->units[u];
 			if (pu->kind == PMU_FREE || !(ip->p.probed & 1u << u))
 				continue;
+			programmable = true;
 			/* A unit whose box count comes from the hardware, which gives none. */
 			if (pu->boxes_from && ip->p.boxes[u] == 0) {
 				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from, pu->box_noun);
@@ -169,13 +171,10 @@ void info_judge(struct platform_info *pi)
 				return;
 			}
 		}
-		bool programmable = false;
-		for (unsigned u = 0; u < ip->drv->nunits; u++)
-			programmable |= ip->drv->units[u].kind != PMU_FREE && (ip->p.probed & 1u << u);
-		if (!programmable) {
-			set_verdict(pi, UNC_OK, "not checked (no MSR read)");
-			return;
-		}
+	}
+	if (!programmable) {
+		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
+		return;
 	}
 	set_verdict(pi, UNC_OK, "ready");
 }

@@ -28,6 +28,17 @@ static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_presen
 	return r;
 }
 
+struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box)
+{
+	struct pmu_reg r = { .space = u->space, .addr = u->box_ctl + box * u->box_stride };
+
+	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+		r.pci = p->pci[unit][box];
+	if (u->space == PMU_MMIO && p && unit < PMU_MAX_UNITS)
+		r.addr += p->base[unit];
+	return r;
+}
+
 struct pmu_reg pmu_unit_sel(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
 			    unsigned idx)
 {

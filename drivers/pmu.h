@@ -113,6 +113,11 @@ struct pmu_unit {
 	uint64_t sel_base, ctr_base, box_stride;
 	const uint64_t *box_sel, *box_ctr;
 	uint8_t sel_step, ctr_step;
+	/* A per-box control register (0: none) at box_ctl + b * box_stride (a
+	 * PCI unit: in each box's function), which the driver's ops write
+	 * (a box-level freeze, a counter reset): the run's snapshot saves it
+	 * before the box's selects and counters, so it is restored after them. */
+	uint64_t box_ctl;
 	const struct pmu_layout *layout; /* PMU_GENERAL */
 	uint64_t fixed_ctrl;    /* PMU_FIXED: what starts the counter (its event's encoding) */
 	uint64_t fixed_run_bits;/* PMU_FIXED: also set when the run writes it (e.g. OVF_EN) */
@@ -333,6 +338,7 @@ extern const struct pmu_driver *const pmu_drivers[];
 const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct cpu_info *cpu);
 
 /* A unit's registers. */
+struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box);
 struct pmu_reg pmu_unit_sel(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
 			    unsigned idx);
 struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,

@@ -55,6 +55,11 @@ void rec_from_info(struct rec *r, const struct platform_info *pi)
 			x->base[u] = ip->p.base[u];
 		}
 		memcpy(x->facts, ip->p.facts, sizeof(x->facts));
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
+			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+				struct pci_addr a = ip->p.pci[u][b];
+				x->pci[u * 8 + b] = (uint32_t)a.bus << 16 | (uint32_t)a.dev << 8 | a.func;
+			}
 		x->use_checked = ip->use_checked;
 		x->use_known = ip->use.known;
 		x->in_use = ip->use.in_use;
@@ -137,6 +142,11 @@ static void info_from_rec(struct out *o, struct platform_info *pi, const struct 
 			ip->p.base[u] = x->base[u];
 		}
 		memcpy(ip->p.facts, x->facts, sizeof(ip->p.facts));
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
+			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+				uint32_t a = x->pci[u * 8 + b];
+				ip->p.pci[u][b] = (struct pci_addr){ (uint8_t)(a >> 16), (uint8_t)(a >> 8), (uint8_t)a };
+			}
 		ip->use_checked = x->use_checked;
 		ip->use.known = x->use_known;
 		ip->use.in_use = x->in_use;

@@ -7,7 +7,7 @@
 #include "load.h"
 
 enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_BUSY, T_FAULT, T_EVENT, T_U64X8, T_REG, T_BUSY2,
-	     T_FAULT2, T_PMU, T_BOXINFO };
+	     T_FAULT2, T_PMU, T_BOXINFO, T_U32X64 };
 
 struct field {
 	uint16_t tag;
@@ -75,6 +75,7 @@ static const struct field pmu_fields[] = {
 	P(0x09, use_known, T_U8), P(0x0A, in_use, T_U8), P(0x0B, global_ctrl, T_U64), P(0x0C, selects_checked, T_U32),
 	{ 0x0D, "busy", T_BUSY2, offsetof(struct rec_pmu, busy), MEMBER_SIZE(struct rec_pmu, busy),
 	  offsetof(struct rec_pmu, nbusy), REC_MAX_BUSY },
+	P(0x0E, pci, T_U32X64),
 };
 
 static const struct field boxinfo_fields[] = {
@@ -207,6 +208,11 @@ static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
 		put_tl(b, f->tag, 64);
 		for (int i = 0; i < 8; i++)
 			put_le(b, ((const uint64_t *)p)[i], 8);
+		break;
+	case T_U32X64:
+		put_tl(b, f->tag, 256);
+		for (int i = 0; i < 64; i++)
+			put_le(b, ((const uint32_t *)p)[i], 4);
 		break;
 	case T_REG:
 	case T_BUSY2:
@@ -433,6 +439,7 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 	case T_BUSY: want = 12; break;
 	case T_FAULT: want = 5; break;
 	case T_U64X8: want = 64; break;
+	case T_U32X64: want = 256; break;
 	case T_REG: want = REG_BYTES; break;
 	case T_BUSY2: want = REG_BYTES + 8; break;
 	case T_FAULT2: want = REG_BYTES + 1; break;
@@ -497,6 +504,14 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 	case T_U64X8:
 		for (int i = 0; i < 8; i++)
 			((uint64_t *)dst)[i] = get_le(v + 8 * i, 8);
+		break;
+	case T_U32X64:
+		for (int i = 0; i < 64; i++) {
+			((uint32_t *)dst)[i] = (uint32_t)get_le(v + 4 * i, 4);
+			if (((uint32_t *)dst)[i] >> 24)
+				FAIL("%sfield '%s' has 0x%x at %d: not bus << 16 | device << 8 | function", where, f->name,
+				     ((uint32_t *)dst)[i], i);
+		}
 		break;
 	case T_REG:
 	case T_BUSY2:

@@ -78,6 +78,7 @@ struct rec_pmu {
 	char driver[REC_STR], model[REC_STR];
 	uint32_t probed;
 	uint64_t boxes[8], found[8], base[8], facts[8];
+	uint32_t pci[64];  /* unit u, box b at [u * 8 + b]: bus << 16 | device << 8 | function */
 	uint8_t use_checked, use_known, in_use;
 	uint64_t global_ctrl;
 	uint32_t selects_checked;

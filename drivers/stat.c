@@ -295,6 +295,18 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 		sp->p.model = m->name;
 		if ((st = drv->ops->probe(hw, cpu, sp->used, &sp->p, r->err, sizeof(r->err), warn, warnsize)))
 			return st;
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			unsigned most = pu->max_boxes < PMU_MAX_BOXES ? pu->max_boxes : PMU_MAX_BOXES;
+			if (sp->p.boxes[u] > most || pmu_width_of(pu, &sp->p, u) > 64)
+				return fail(r, UNC_E_INVALID, "driver %s found %u boxes of %u-bit counters in its %s unit; it "
+							      "declares at most %u boxes (of at most %d)",
+					    drv->name, sp->p.boxes[u], pmu_width_of(pu, &sp->p, u), pu->name, pu->max_boxes,
+					    PMU_MAX_BOXES);
+			if ((sp->used & 1u << u) && pu->kind != PMU_GENERAL && sp->p.boxes[u] == 0)
+				return fail(r, UNC_E_UNSUPPORTED, "this CPU has no %s %s (driver %s found none)", pu->pmu,
+					    pu->kind == PMU_FIXED ? "fixed counter" : "counters", drv->name);
+		}
 	}
 	r->c.programs = stat_programs(r);
 	r->c.nboxes = 0;
@@ -767,6 +779,9 @@ static enum unc_status snapshot(struct stat_run *r)
 			const struct pmu_unit *pu = &drv->units[u];
 			if (pu->kind == PMU_FREE || !(sp->used & 1u << u))
 				continue;
+			for (unsigned b = 0; pu->box_ctl && b < sp->p.boxes[u]; b++)
+				if ((st = save(r, k, pmu_unit_box_ctl(pu, &sp->p, u, b), false, &s)))
+					return st;
 			for (unsigned b = 0; b < sp->p.boxes[u]; b++)
 				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
 					if ((st = save(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), false, &s)) ||

@@ -68,6 +68,8 @@ static void fill(struct rec *r, uint32_t nevents)
 			x->found[u] = 20 * k + (uint64_t)u + 1;
 			x->base[u] = 0xFED10000ull + 0x100 * k + (uint64_t)u;
 			x->facts[u] = 0x123456789ull * (k + 1) + (uint64_t)u;
+			for (int b = 0; b < 8; b++) /* a PCI box: bus 0xff, device 16 + b, function u */
+				x->pci[u * 8 + b] = 0xff0000u | (uint32_t)(16 + b) << 8 | (uint32_t)u;
 		}
 		x->use_checked = 1, x->use_known = 1, x->in_use = (uint8_t)k;
 		x->global_ctrl = 0x20000000 + k, x->selects_checked = 11 + k;

@@ -1268,6 +1268,37 @@ static void free_counter_of_64_bits(void)
 	T_EQ(wide_hw.nlog, 0); /* read only */
 }
 
+/* A probe that finds more boxes than its unit declares (or than the
+ * engine's arrays hold) is refused before anything is read or written. */
+static enum unc_status nine_boxes_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+					struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	(void)hw, (void)cpu, (void)want, (void)err, (void)errsize, (void)warn, (void)warnsize;
+	p->probed |= 1;
+	p->boxes[0] = p->found[0] = 9;
+	return UNC_OK;
+}
+
+static void probe_beyond_the_declared_boxes(void)
+{
+	static struct pmu_driver nine;
+	static struct pmu_ops nine_ops;
+	static const struct pmu_driver *const only_nine[] = { &nine, NULL };
+
+	nine = fake_driver;
+	nine_ops = fake_ops;
+	nine_ops.probe = nine_boxes_probe;
+	nine.ops = &nine_ops;
+	fresh_with_fake_pmu();
+	present = only_nine;
+	add("fakebox/event=0x12/");
+	unsigned before = h.fake.nlog;
+	T_EQ(schedule(false), UNC_E_INVALID);
+	T_STREQ(run.err, "driver test-fake found 9 boxes of 32-bit counters in its FAKE unit; it declares at most 1 boxes "
+			 "(of at most 8)");
+	T_EQ(h.fake.nlog, before);
+}
+
 static void many_constraints_stay_in_one_line(void)
 {
 	static struct pmu_driver crowded;
@@ -1436,5 +1467,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
-       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
+       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
