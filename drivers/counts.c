@@ -59,3 +59,14 @@ int count_find_role(const struct count_run *r, unsigned role)
 			return (int)i;
 	return -1;
 }
+
+const char *count_free_upper(const struct count_run *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; r->free_pmu[n] && n + 1 < size; n++)
+		buf[n] = r->free_pmu[n] >= 'a' && r->free_pmu[n] <= 'z' ? (char)(r->free_pmu[n] - 32) : r->free_pmu[n];
+	if (size)
+		buf[n] = '\0';
+	return buf;
+}

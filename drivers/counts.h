@@ -6,6 +6,7 @@
 #define UNC_COUNTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define STAT_MAX_EVENTS 32
@@ -79,6 +80,9 @@ void count_mark(struct count_run *r, uint64_t now);
  * of an event that did count for some of it (a multiplexed event that never
  * had its turn has no count at all, see report_stat.c). */
 uint8_t count_still(const struct count_run *r, unsigned i);
+
+/* The free-running counters' PMU as a heading word ("IMC"), into buf. */
+const char *count_free_upper(const struct count_run *r, char *buf, size_t size);
 
 /* The run's event with this role (enum pmu_role), or -1. */
 int count_find_role(const struct count_run *r, unsigned role);

@@ -123,7 +123,8 @@ struct pmu_unit {
 	uint64_t fixed_run_bits;/* PMU_FIXED: also set when the run writes it (e.g. OVF_EN) */
 	const struct pmu_constraint *constraints; /* NULL: every counter takes every event */
 	/* The fastest a counter can move, per second and box: a step between
-	 * two samples beyond it is no wrap but someone else's write. */
+	 * two samples beyond it is no wrap but someone else's write (0: no
+	 * bound, so no such check; give one). */
 	uint64_t max_per_sec;
 	bool clock;             /* counts a clock: it cannot stay still while the PMU counts */
 	uint64_t status_bit;    /* its overflow bit in the driver's status (0: none) */

@@ -75,14 +75,11 @@ static const char *mode_word(const struct hw *hw)
 void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r)
 {
 	char up[16];
-	size_t n = 0;
 
 	if (ro->format == REPORT_JSON)
 		return;
-	for (; r->free_pmu[n] && n + 1 < sizeof(up); n++)
-		up[n] = r->free_pmu[n] >= 'a' && r->free_pmu[n] <= 'z' ? (char)(r->free_pmu[n] - 32) : r->free_pmu[n];
-	up[n] = '\0';
-	out_printf(o, "%suncore bw: %s counters %s, %s%s%s%s\n", ro->format == REPORT_CSV ? "# " : "", up, r->where,
+	out_printf(o, "%suncore bw: %s counters %s, %s%s%s%s\n", ro->format == REPORT_CSV ? "# " : "",
+		   count_free_upper(r, up, sizeof(up)), r->where,
 		   mode_word(hw), hw->emulator ? " uncore (" : " hardware", hw->emulator ? hw->emulator : "",
 		   hw->emulator ? ")" : "");
 }

@@ -36,11 +36,8 @@ void report_header(struct out *o, const struct report_opts *ro, const struct hw 
 		out_printf(o, ", msr access: %s", mode);
 	} else {
 		char up[16];
-		size_t n = 0;
-		for (; r->free_pmu[n] && n + 1 < sizeof(up); n++)
-			up[n] = r->free_pmu[n] >= 'a' && r->free_pmu[n] <= 'z' ? (char)(r->free_pmu[n] - 32) : r->free_pmu[n];
-		up[n] = '\0';
-		out_printf(o, ", %s only (free-running, nothing written), %s: %s", up, r->free_pmu, mode);
+		out_printf(o, ", %s only (free-running, nothing written), %s: %s", count_free_upper(r, up, sizeof(up)),
+			   r->free_pmu, mode);
 	}
 	out_printf(o, "%s%s%s\n", hw->emulator ? " (" : "", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
 }

@@ -293,8 +293,13 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 			return fail(r, UNC_E_UNSUPPORTED, "%s family 0x%x model 0x%x is not a %s (see 'uncore.efi info')",
 				    cpu->vendor, cpu->family, cpu->model, drv->title);
 		sp->p.model = m->name;
-		if ((st = drv->ops->probe(hw, cpu, sp->used, &sp->p, r->err, sizeof(r->err), warn, warnsize)))
+		char w[160] = "";
+		if ((st = drv->ops->probe(hw, cpu, sp->used, &sp->p, r->err, sizeof(r->err), w, sizeof(w))))
 			return st;
+		if (w[0] && warnsize) { /* each driver's warning, one after the other */
+			size_t n = strlen(warn);
+			fmt_snprintf(warn + n, warnsize - n, "%s%s", n ? "; " : "", w);
+		}
 		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];
 			unsigned most = pu->max_boxes < PMU_MAX_BOXES ? pu->max_boxes : PMU_MAX_BOXES;
@@ -676,7 +681,8 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	r->counting = false;
 	if (rst == UNC_OK)
 		return st;
-	const char *which = bad < 0 ? "the global control"
+	/* bad < 0: every register went back, but a PMU could not be stopped first */
+	const char *which = bad < 0 ? "the PMU's stopped state (its freeze failed)"
 				    : addr_text(r, r->saved[bad].pmu, r->saved[bad].reg, what, sizeof(what));
 	if (st == UNC_OK)
 		return fail(r, rst, "cannot restore %s", which);
@@ -814,9 +820,12 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 		if (!sp->programs || !sp->p.drv->ops->in_use)
 			continue;
 		sp->p.drv->ops->in_use(hw, &sp->p, &sp->use, note_busy_fault, &f);
-		if (!sp->use.known)
+		if (!sp->use.known && f.any)
 			return fail(r, UNC_E_FAULT, "%s %s faulted while checking whether the PMU is in use",
 				    op_name(f.reg, false), addr_text(r, k, f.reg, what, sizeof(what)));
+		if (!sp->use.known)
+			return fail(r, UNC_E_FAULT, "driver %s could not tell whether its %s is in use", sp->p.drv->name,
+				    sp->p.drv->what);
 		if (sp->use.in_use && !force) {
 			char name[48];
 			return fail(r, UNC_E_BUSY, "the %s is in use (%s = 0x%lx); --force takes it over and restores it",
@@ -846,7 +855,10 @@ static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu,
 	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample;
 	char ms[24];
 
-	*ret = hz ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
+	/* max_per_sec 0: the driver gives no bound, so no step is taken for a write */
+	*ret = hz && pu->max_per_sec ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
+	if (!pu->max_per_sec)
+		return UNC_OK;
 	if (*ret < pmu_width_mask(width))
 		return UNC_OK;
 	fmt_fixed(ms, sizeof(ms), gap, hz / 1000, 1);

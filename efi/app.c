@@ -831,12 +831,12 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	if (c->max_bps > bps)
 		bps = c->max_bps, measured = true;
 	if (x->peak_mb_s && measured && bps / 1000000 > x->peak_mb_s) {
-		char mb[32];
+		char mb[32], up[16];
 		fmt_fixed(mb, sizeof(mb), bps, 1000000, 3);
 		fmt_snprintf(x->warning, sizeof(x->warning),
-			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the IMC counts may alias "
+			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the %s counts may alias "
 			     "(beyond %lu MB/s per counter) or the SMBIOS data is wrong",
-			     mb, (unsigned long)x->peak_mb_s, (unsigned long)report_dram_max_mb_s(&run->c, APP_SAMPLE_MS));
+			     mb, (unsigned long)x->peak_mb_s, count_free_upper(&run->c, up, sizeof(up)), (unsigned long)report_dram_max_mb_s(&run->c, APP_SAMPLE_MS));
 	}
 	/* Neither PASS nor FAIL rests on such a figure: an aliased count reads
 	 * low, so the true one is higher still, and a wrong SMBIOS peak is
@@ -858,8 +858,8 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 			out_printf(c->err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
 					   "DRAM traffic at all; no bandwidth figure\n", e->name);
 		else
-			out_printf(c->err, "uncore: error: %s did not change in the whole run: the uncore clock never stops "
-					   "while the uncore counts, so the counter is stuck; its count is no measurement\n",
+			out_printf(c->err, "uncore: error: %s did not change in the whole run: it counts a clock, which never "
+					   "stops while its PMU counts, so the counter is stuck; its count is no measurement\n",
 				   e->name);
 		if (!st)
 			st = data ? UNC_E_DEVICE : UNC_E_STUCK;

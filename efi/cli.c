@@ -208,7 +208,7 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 		}
 		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--per-box") || !strcmp(opt, "--force") ||
 				       !strcmp(opt, "--no-multiplex")))
-			FAIL("unknown option '%s' for 'bw' (bw counts the five IMC counters; use -e for others)", opt);
+			FAIL("unknown option '%s' for 'bw' (bw counts the DRAM counters; use -e for others)", opt);
 		if ((st = once(opt, &seen, err, errsize)))
 			return st;
 		if (takes_value(opt) && (st = take_value(argc, argv, &i, &val, err, errsize)))

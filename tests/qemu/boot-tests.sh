@@ -498,7 +498,7 @@ step load-still 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --fault 
 expect load-still rc zero
 step still-clock 'uncore.efi -e UNC_CLOCK.SOCKET'
 expect still-clock rc 0x6
-expect still-clock has '^uncore: error: UNC_CLOCK\.SOCKET did not change in the whole run: the uncore clock never stops while the uncore counts, so the counter is stuck; its count is no measurement$'
+expect still-clock has '^uncore: error: UNC_CLOCK\.SOCKET did not change in the whole run: it counts a clock, which never stops while its PMU counts, so the counter is stuck; its count is no measurement$'
 step still-cbo 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL --per-box'
 expect still-cbo rc zero
 expect still-cbo has '^note: UNC_CBO_CACHE_LOOKUP\.ANY_MESI did not change on CBo 1 during the run while the other CBos counted it \(a stuck counter\?\)$'

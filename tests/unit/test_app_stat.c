@@ -429,8 +429,8 @@ static void still_counters(void)
 	emulate(7, stuck);
 	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET"), UNC_E_STUCK);
 	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                              0");
-	T_STREQ(ebuf, "uncore: error: UNC_CLOCK.SOCKET did not change in the whole run: the uncore clock never stops while "
-		      "the uncore counts, so the counter is stuck; its count is no measurement\n");
+	T_STREQ(ebuf, "uncore: error: UNC_CLOCK.SOCKET did not change in the whole run: it counts a clock, which never stops "
+		      "while its PMU counts, so the counter is stuck; its count is no measurement\n");
 	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL"), UNC_OK);
 	T_CONTAINS(obuf, "note: UNC_CBO_CACHE_LOOKUP.ANY_MESI did not change on CBo 1 during the run while the other CBos "
 			 "counted it (a stuck counter?)\n");
