@@ -121,7 +121,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	/* Only a driver that matches the CPU gets its registers read:
 	 * elsewhere these addresses mean something else or nothing. */
 	for (unsigned d = 0; pmu_drivers[d] && pi->npmu < INFO_MAX_PMUS; d++) {
-		const struct pmu_model *m = pmu_match_model(pmu_drivers[d], &pi->cpu);
+		const struct pmu_model *m = pmu_match_model(pmu_drivers[d], hw, &pi->cpu);
 		if (!m)
 			continue;
 		struct info_pmu *ip = &pi->pmu[pi->npmu++];

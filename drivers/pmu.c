@@ -4,8 +4,10 @@
 
 #include "parse.h"
 
-const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct cpu_info *cpu)
+const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct hw *hw, const struct cpu_info *cpu)
 {
+	if (drv->match)
+		return drv->match(hw, cpu);
 	if (strcmp(cpu->vendor, drv->vendor))
 		return 0;
 	for (const struct pmu_model *m = drv->models; m->family; m++)

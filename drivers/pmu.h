@@ -319,6 +319,11 @@ struct pmu_driver {
 	const char *source;             /* the specification it follows */
 	const char *vendor;             /* CPUID vendor string */
 	const struct pmu_model *models; /* terminated by a zero family */
+	/* Optional: matching by more than family and model (the architectural
+	 * core PMU: any CPU whose CPUID leaf 0xA reports a version), reading
+	 * only through hw; NULL: vendor and models. Returns the entry to show
+	 * (its name is `info`'s model name), or NULL. */
+	const struct pmu_model *(*match)(const struct hw *hw, const struct cpu_info *cpu);
 	const struct pmu_unit *units;
 	unsigned nunits;
 	/* Its global registers: every register its ops write outside the
@@ -335,8 +340,9 @@ struct pmu_driver {
  * Makefile's pmu_registry.c). */
 extern const struct pmu_driver *const pmu_drivers[];
 
-/* The model entry that matches this CPU, or NULL. */
-const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct cpu_info *cpu);
+/* The model entry that matches this CPU, or NULL: the driver's match op,
+ * else its vendor and models list. */
+const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct hw *hw, const struct cpu_info *cpu);
 
 /* A unit's registers. */
 struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box);

@@ -288,7 +288,7 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		const struct pmu_driver *drv = sp->p.drv;
-		const struct pmu_model *m = pmu_match_model(drv, cpu);
+		const struct pmu_model *m = pmu_match_model(drv, hw, cpu);
 		if (!m)
 			return fail(r, UNC_E_UNSUPPORTED, "%s family 0x%x model 0x%x is not a %s (see 'uncore.efi info')",
 				    cpu->vendor, cpu->family, cpu->model, drv->title);

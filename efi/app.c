@@ -185,7 +185,7 @@ static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu)
 
 	cpu_identify(hw, cpu);
 	for (unsigned d = 0; pmu_drivers[d] && n < STAT_MAX_PMUS; d++)
-		if (pmu_match_model(pmu_drivers[d], cpu))
+		if (pmu_match_model(pmu_drivers[d], hw, cpu))
 			present[n++] = pmu_drivers[d];
 	present[n] = NULL;
 	return n;
