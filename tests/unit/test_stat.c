@@ -1299,6 +1299,99 @@ static void probe_beyond_the_declared_boxes(void)
 	T_EQ(h.fake.nlog, before);
 }
 
+/* What the probe finds of this CPU overrides the unit's data: here one
+ * general counter of the unit's two (as CPUID leaf 0xA gives a core PMU's),
+ * and a box control register that the driver's reset writes, which the
+ * snapshot saves before the box's selects and counters and the restore puts
+ * back after them, before the global control. */
+#define FAKE_BOX_CTL 0xD0Fu
+
+static enum unc_status one_counter_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+					 struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	enum unc_status st = fake_probe(hw, cpu, want, p, err, errsize, warn, warnsize);
+
+	p->counters[0] = 1;
+	p->width[0] = 28;
+	return st;
+}
+
+static enum unc_status box_reset(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+{
+	enum unc_status st;
+
+	(void)p, (void)unit, (void)box;
+	/* the box control's "reset", and the counter it would zero (the fake has no such logic) */
+	if ((st = pmu_io_write(io, pmu_msr(FAKE_BOX_CTL), 0x2)))
+		return st;
+	return pmu_io_write(io, pmu_msr(FAKE_CTR0), 0);
+}
+
+/* A driver that matches by its own op (as the architectural PMU by CPUID
+ * leaf 0xA): here by leaf 1's family, read through the seam. */
+static const struct pmu_model *match_family_6(const struct hw *hw, const struct cpu_info *cpu)
+{
+	static const struct pmu_model m = { 6, 0, "family 6, matched by the driver's op" };
+	struct cpuid_regs r;
+
+	(void)cpu;
+	hw_cpuid(hw, 1, 0, &r);
+	return (r.eax >> 8 & 0xF) == 6 ? &m : NULL;
+}
+
+static void probe_overrides_and_box_control(void)
+{
+	static struct pmu_driver one;
+	static struct pmu_ops one_ops;
+	static struct pmu_unit one_units[1];
+	static const struct pmu_driver *const only_one[] = { &one, NULL };
+
+	one = fake_driver;
+	one_ops = fake_ops;
+	one_ops.probe = one_counter_probe;
+	one_ops.reset_box = box_reset;
+	one_units[0] = fake_units[0];
+	one_units[0].box_ctl = FAKE_BOX_CTL;
+	one.units = one_units;
+	one.ops = &one_ops;
+	one.models = NULL; /* the op alone */
+	one.match = match_family_6;
+	fresh_with_fake_pmu();
+	fake_msr(&h.fake, FAKE_BOX_CTL, 0x100);
+	present = only_one;
+	add("fakebox/event=0x12/");
+	add("fakebox/event=0x13/");
+	T_EQ(schedule(false), UNC_E_INVALID); /* two events, one counter: two rounds */
+	T_CONTAINS(run.err, "the events need 2 rounds of counters (FAKE: 1 counters)");
+	fresh_with_fake_pmu();
+	fake_msr(&h.fake, FAKE_BOX_CTL, 0x100);
+	present = only_one;
+	add("fakebox/event=0x12/");
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run.c.ev[0].v.width, 28);
+	T_STREQ(run.pmu[0].p.model, "family 6, matched by the driver's op");
+	T_EQ(run_for(S / 10, false), UNC_OK);
+	/* FAKE_SEL1 is never written: the CPU has counter 0 only */
+	int sel1 = -1, box = -1, ctrl = -1, sel0 = -1;
+	for (unsigned i = 0; i < h.fake.nlog; i++) {
+		if (h.fake.log[i].addr == FAKE_SEL0 + 1)
+			sel1 = (int)i;
+		if (h.fake.log[i].addr == FAKE_SEL0)
+			sel0 = (int)i;
+		if (h.fake.log[i].addr == FAKE_BOX_CTL)
+			box = (int)i;
+		if (h.fake.log[i].addr == FAKE_CTRL)
+			ctrl = (int)i;
+	}
+	T_EQ(sel1, -1);
+	/* the last writes: the select, then the box control, then the global control */
+	T_ASSERT(sel0 >= 0 && box > sel0 && ctrl > box);
+	T_EQ(h.fake.log[box].value, 0x100);
+	uint64_t v;
+	T_EQ(hw_msr_read(&h.fake.hw, FAKE_BOX_CTL, &v), UNC_OK);
+	T_EQ(v, 0x100);
+}
+
 static void many_constraints_stay_in_one_line(void)
 {
 	static struct pmu_driver crowded;
@@ -1467,5 +1560,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
-       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
+       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(probe_overrides_and_box_control), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
