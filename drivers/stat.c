@@ -479,11 +479,107 @@ static enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned uni
 	return rd(r, k, pmu_unit_ctr(pu, &sp->p, unit, box, idx), v);
 }
 
-/* The sequence, for group g: freeze, event selects, reset the counters,
- * start the fixed counters, clear the overflow status, unfreeze. The
- * client manual gives the registers but no order: this one follows the
- * Xeon E5-2600 uncore guide's freeze/program/reset/unfreeze and Linux's
- * uncore drivers. */
+/* Step 2 for one unit of driver k: its event selects (this group's
+ * events, zero on the other counters), read back the first time (while
+ * frozen: a driver whose unfreeze sets an enable bit in a select, as the
+ * P6's EN in PerfEvtSel0, changes it only after this; once is enough: a
+ * PMU that took the first programming takes the rotations too, and the
+ * sampling path stays lean). */
+static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned k, unsigned u)
+{
+	const struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_unit *pu = &sp->p.drv->units[u];
+	enum unc_status st;
+
+	for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
+		uint64_t sel = 0;
+		for (unsigned i = 0; i < r->c.nev; i++)
+			if (r->pmu_of[i] == k && r->spec[i].unit == u && r->group_of[i] == g && r->counter[i] == c)
+				sel = sel_value(r, i);
+		for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
+			struct pmu_reg reg = pmu_unit_sel(pu, &sp->p, u, b, c);
+			if ((st = wr(r, k, reg, sel, false)) || (r->verify && sel && (st = check_reads(r, k, reg, sel))))
+				return st;
+		}
+	}
+	return UNC_OK;
+}
+
+/* Step 3 for one unit: zero its counters. The first time, read them back:
+ * with the PMU frozen they stand still, so anything but 0 is a counter
+ * that ignores writes, whose first sample would count its old value as
+ * events. */
+static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_driver *drv = sp->p.drv;
+	const struct pmu_unit *pu = &drv->units[u];
+	struct pmu_io io = io_of(r, k);
+	enum unc_status st;
+
+	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
+		if (drv->ops->reset_box) {
+			if ((st = drv->ops->reset_box(&io, &sp->p, u, b)))
+				return st;
+		} else {
+			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
+				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), 0, true)))
+					return st;
+		}
+		for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
+			uint64_t v;
+			char what[96];
+			if ((st = read_counter(r, k, u, b, c, &v)))
+				return st;
+			if (v)
+				return fail(r, UNC_E_STUCK,
+					    "%s reads 0x%lx after writing 0 with counting stopped: the counter ignores "
+					    "writes (stuck)",
+					    reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
+					    (unsigned long)v);
+		}
+	}
+	return UNC_OK;
+}
+
+/* Step 4 for one fixed unit: start its counters that have an event (their
+ * controls count nothing while frozen), each through its own control, read
+ * back the first time, or through the driver's fixed_start where they
+ * share one register. */
+static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_driver *drv = sp->p.drv;
+	const struct pmu_unit *pu = &drv->units[u];
+	struct pmu_io io = io_of(r, k);
+	uint8_t mask = 0;
+	enum unc_status st;
+
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (r->pmu_of[i] == k && r->spec[i].unit == u)
+			mask |= (uint8_t)(1u << r->counter[i]);
+	for (unsigned b = 0; mask && b < sp->p.boxes[u]; b++) {
+		if (drv->ops->fixed_start) {
+			if ((st = drv->ops->fixed_start(&io, &sp->p, u, b, mask)))
+				return st;
+			continue;
+		}
+		for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
+			struct pmu_reg ctl = pmu_unit_sel(pu, &sp->p, u, b, c);
+			uint64_t v = pu->fixed_ctrl | pu->fixed_run_bits;
+			if ((mask >> c & 1) &&
+			    ((st = wr(r, k, ctl, v, false)) || (r->verify && (st = check_reads(r, k, ctl, v)))))
+				return st;
+		}
+	}
+	return UNC_OK;
+}
+
+/* The sequence, for group g: freeze, then for each unit in use its event
+ * selects, its counters zeroed and its fixed counters started, then clear
+ * the overflow status and unfreeze. The client manual gives the registers
+ * but no order: this one follows the Xeon E5-2600 uncore guide's
+ * freeze/program/reset/unfreeze and Linux's uncore drivers. */
 static enum unc_status program(struct stat_run *r, unsigned g)
 {
 	enum unc_status st;
@@ -499,105 +595,16 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 	}
 	r->counting = false;
-	/* 2. Event selects: this group's events, zero on the other counters. */
+	/* 2 to 4, unit by unit. */
 	for (unsigned k = 0; k < r->npmu; k++) {
-		const struct pmu_driver *drv = drv_of(r, k);
-		struct stat_pmu *sp = &r->pmu[k];
-		for (unsigned u = 0; u < drv->nunits; u++) {
-			const struct pmu_unit *pu = &drv->units[u];
-			if (pu->kind != PMU_GENERAL || !(sp->used & 1u << u))
+		const struct stat_pmu *sp = &r->pmu[k];
+		for (unsigned u = 0; u < sp->p.drv->nunits; u++) {
+			uint8_t kind = sp->p.drv->units[u].kind;
+			if (kind == PMU_FREE || !(sp->used & 1u << u))
 				continue;
-			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
-				uint64_t sel = 0;
-				for (unsigned i = 0; i < r->c.nev; i++)
-					if (r->pmu_of[i] == k && r->spec[i].unit == u && r->group_of[i] == g &&
-					    r->counter[i] == c)
-						sel = sel_value(r, i);
-				for (unsigned b = 0; b < sp->p.boxes[u]; b++)
-					if ((st = wr(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), sel, false)))
-						return st;
-			}
-		}
-	}
-	/* The first time, read the selects that hold an event back (while
-	 * frozen: a driver whose unfreeze sets an enable bit in a select, as
-	 * the P6's EN in PerfEvtSel0, changes it only after this). Once is
-	 * enough: a PMU that took the first programming takes the rotations
-	 * too, and the sampling path stays lean. */
-	for (unsigned i = 0; r->verify && i < r->c.nev; i++) {
-		const struct pmu_unit *pu = unit_of(r, i);
-		unsigned k = r->pmu_of[i];
-		if (pu->kind != PMU_GENERAL || r->group_of[i] != g)
-			continue;
-		for (unsigned b = 0; b < r->pmu[k].p.boxes[r->spec[i].unit]; b++)
-			if ((st = check_reads(r, k, pmu_unit_sel(pu, &r->pmu[k].p, r->spec[i].unit, b, r->counter[i]),
-					      sel_value(r, i))))
+			if ((kind == PMU_GENERAL && (st = program_selects(r, g, k, u))) || (st = reset_counters(r, k, u)) ||
+			    (kind == PMU_FIXED && (st = start_fixed(r, k, u))))
 				return st;
-	}
-	/* 3. Reset the counters. The first time, read them back: with the PMU
-	 * frozen they stand still, so anything but 0 is a counter that ignores
-	 * writes, whose first sample would count its old value as events. */
-	for (unsigned k = 0; k < r->npmu; k++) {
-		const struct pmu_driver *drv = drv_of(r, k);
-		struct stat_pmu *sp = &r->pmu[k];
-		struct pmu_io io = io_of(r, k);
-		for (unsigned u = 0; u < drv->nunits; u++) {
-			const struct pmu_unit *pu = &drv->units[u];
-			if (pu->kind == PMU_FREE || !(sp->used & 1u << u))
-				continue;
-			for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
-				if (drv->ops->reset_box) {
-					if ((st = drv->ops->reset_box(&io, &sp->p, u, b)))
-						return st;
-				} else {
-					for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
-						if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), 0, true)))
-							return st;
-				}
-				for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
-					uint64_t v;
-					char what[96];
-					if ((st = read_counter(r, k, u, b, c, &v)))
-						return st;
-					if (v)
-						return fail(r, UNC_E_STUCK,
-							    "%s reads 0x%lx after writing 0 with counting stopped: the counter "
-							    "ignores writes (stuck)",
-							    reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
-							    (unsigned long)v);
-				}
-			}
-		}
-	}
-	/* 4. Start the fixed counters that have an event (their controls count
-	 * nothing while frozen): each its own control, or through the
-	 * driver's fixed_start where they share one register. */
-	for (unsigned k = 0; k < r->npmu; k++) {
-		const struct pmu_driver *drv = drv_of(r, k);
-		struct stat_pmu *sp = &r->pmu[k];
-		struct pmu_io io = io_of(r, k);
-		for (unsigned u = 0; u < drv->nunits; u++) {
-			const struct pmu_unit *pu = &drv->units[u];
-			uint8_t mask = 0;
-			for (unsigned i = 0; i < r->c.nev; i++)
-				if (r->pmu_of[i] == k && r->spec[i].unit == u && pu->kind == PMU_FIXED)
-					mask |= (uint8_t)(1u << r->counter[i]);
-			for (unsigned b = 0; mask && b < sp->p.boxes[u]; b++) {
-				if (drv->ops->fixed_start) {
-					if ((st = drv->ops->fixed_start(&io, &sp->p, u, b, mask)))
-						return st;
-					continue;
-				}
-				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
-					struct pmu_reg ctl = pmu_unit_sel(pu, &sp->p, u, b, c);
-					uint64_t v = pu->fixed_ctrl | pu->fixed_run_bits;
-					if (!(mask >> c & 1))
-						continue;
-					/* the first time, read back as the selects are */
-					if ((st = wr(r, k, ctl, v, false)) || (r->verify && (st = check_reads(r, k, ctl, v))))
-						return st;
-				}
-			}
 		}
 	}
 	/* 5. Clear the overflow status. */

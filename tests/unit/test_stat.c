@@ -1416,11 +1416,10 @@ static void two_drivers_in_one_run(void)
 	static const struct fake_write want[] = {
 		/* freeze: each driver's global control, its own way */
 		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, FAKE_CTRL, 0x80 },
-		/* event selects: the ARB's, then the fake's (its own layout: EN 16, OVF 17) */
-		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
+		/* unit by unit, selects then counters: the ARB's, then the fake's (its own layout: EN 16, OVF 17) */
+		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 },
 		{ FAKE_MSR, FAKE_SEL0, FAKE_SEL_OVF | FAKE_SEL_EN | 0x3412 }, { FAKE_MSR, FAKE_SEL0 + 1, 0 },
-		/* counters */
-		{ FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, FAKE_CTR0, 0 }, { FAKE_MSR, FAKE_CTR0 + 1, 0 },
+		{ FAKE_MSR, FAKE_CTR0, 0 }, { FAKE_MSR, FAKE_CTR0 + 1, 0 },
 		/* each driver's overflow status, each its own unit bits */
 		{ FAKE_MSR, 0xE02, 0xB }, { FAKE_MSR, FAKE_STATUS, 0 },
 		/* unfreeze */
