@@ -4,37 +4,115 @@
 
 #include "fmt.h"
 #include "parse.h"
-#include "skl.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
-/* ARB events 0x80 (occupancy, Table 3-2: counter 0) and 0x83 count on ARB
- * counter 0 only. The manual lists no event 0x83; the restriction comes from
- * Linux, arch/x86/events/intel/uncore_snb.c, snb_uncore_arb_constraints:
- * UNCORE_EVENT_CONSTRAINT(0x80, 0x1) and UNCORE_EVENT_CONSTRAINT(0x83, 0x1). */
-static uint8_t raw_counters(uint8_t unit, uint8_t code)
+uint8_t evsel_raw_counters(const struct pmu_unit *u, uint8_t code)
 {
-	if (unit == EV_UNIT_ARB && (code == 0x80 || code == 0x83))
-		return 0x1;
-	return 0x3;
+	for (const struct pmu_constraint *c = u->constraints; c && c->counters; c++)
+		if (c->code == code)
+			return c->counters;
+	return (uint8_t)((1u << u->counters) - 1);
 }
 
-static enum unc_status parse_raw(const char *s, const char *slash, struct ev_spec *e, char *err, size_t errsize)
+const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *name)
 {
-	char unit[8], terms[EVSEL_NAME_MAX];
+	for (unsigned i = 0; i < *drv->nevents; i++)
+		if (str_ieq(drv->events[i].name, name))
+			return &drv->events[i];
+	return NULL;
+}
+
+static uint64_t field_max(struct pmu_field f)
+{
+	return f.bits ? pmu_width_mask(f.bits) : 0;
+}
+
+/* A unit by its perf name in the given drivers; NULL-terminated list. */
+static bool find_unit(const struct pmu_driver *const *drivers, const char *name, const struct pmu_driver **ret_drv,
+		      int *ret_unit)
+{
+	for (unsigned d = 0; drivers && drivers[d]; d++) {
+		int u = pmu_unit_by_name(drivers[d], name);
+		if (u >= 0) {
+			*ret_drv = drivers[d];
+			*ret_unit = u;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* PMU/NAME/ or NAME of a free-running counter. */
+static bool find_free(const struct pmu_driver *const *drivers, const char *s, struct ev_spec *e)
+{
+	for (unsigned d = 0; drivers && drivers[d]; d++) {
+		const struct pmu_driver *drv = drivers[d];
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			if (pu->kind != PMU_FREE)
+				continue;
+			for (unsigned k = 0; k < pu->counters; k++) {
+				const struct pmu_free *c = &pu->free[k];
+				bool hit = free_name_matches(s, pu->pmu, c->name, c->perf_name);
+				if (!hit)
+					continue;
+				e->drv = drv;
+				e->unit = (uint8_t)u;
+				e->free = (uint8_t)k;
+				fmt_snprintf(e->name, sizeof(e->name), "%s", c->name);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* "a cbox event", "an imc event" */
+static const char *article(const char *word)
+{
+	return strchr("aeiouAEIOU", word[0]) && word[0] ? "an" : "a";
+}
+
+/* The general units' perf names, for a message: "cbox, arb". */
+static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned d = 0; drivers && drivers[d]; d++)
+		for (unsigned u = 0; u < drivers[d]->nunits; u++)
+			if (drivers[d]->units[u].kind == PMU_GENERAL && n < size)
+				n += fmt_snprintf(buf + n, size - n, "%s%s", n ? ", " : "", drivers[d]->units[u].pmu);
+	if (!n)
+		fmt_snprintf(buf, size, "none on this CPU");
+}
+
+static enum unc_status parse_raw(const char *s, const char *slash, const struct pmu_driver *const *present,
+				 struct ev_spec *e, char *err, size_t errsize)
+{
+	char unit[16], terms[EVSEL_NAME_MAX], names[80];
 	size_t ulen = (size_t)(slash - s), len = strlen(s);
 	bool seen_event = false, seen_umask = false, seen_thr = false, seen_inv = false, seen_edge = false;
+	int u;
 
 	if (ulen == 0 || ulen >= sizeof(unit))
-		FAIL("bad raw event '%s' (want cbo/event=N,umask=N/ or arb/.../)", s);
+		FAIL("bad raw event '%s' (want PMU/event=N,umask=N/)", s);
 	memcpy(unit, s, ulen);
 	unit[ulen] = '\0';
-	if (str_ieq(unit, "cbo") || str_ieq(unit, "cbox"))
-		e->unit = EV_UNIT_CBO;
-	else if (str_ieq(unit, "arb"))
-		e->unit = EV_UNIT_ARB;
-	else
-		FAIL("unknown PMU '%s' in '%s' (want cbo, arb, or imc/NAME/ for an IMC counter)", unit, s);
+	if (!find_unit(present, unit, &e->drv, &u)) {
+		const struct pmu_driver *any;
+		if (find_unit(pmu_drivers, unit, &any, &u))
+			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", s,
+				article(any->units[u].pmu), any->units[u].pmu, any->units[u].pmu);
+		unit_names(present, names, sizeof(names));
+		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
+	}
+	e->unit = (uint8_t)u;
+	const struct pmu_unit *pu = ev_unit(e);
+	if (pu->kind != PMU_GENERAL)
+		FAIL("'%s': the %s PMU takes no raw events (see 'uncore.efi list')", s, pu->pmu);
+	const struct pmu_layout *l = pu->layout;
 	if (len < ulen + 2 || s[len - 1] != '/')
 		FAIL("raw event '%s' must end with '/'", s);
 	size_t tlen = len - ulen - 2;
@@ -59,35 +137,38 @@ static enum unc_status parse_raw(const char *s, const char *slash, struct ev_spe
 		uint64_t v = 1;
 		bool *seen;
 		uint64_t max;
-		/* Table 2-7: EVT_SEL and UMASK 8 bits, THR 5 bits, INV and E 1 bit. */
+		/* Each field as wide as the unit's event select has it. */
 		if (!strcmp(p, "event")) {
 			seen = &seen_event;
-			max = 0xff;
+			max = field_max(l->event);
 		} else if (!strcmp(p, "umask")) {
 			seen = &seen_umask;
-			max = 0xff;
+			max = field_max(l->umask);
 		} else if (!strcmp(p, "thresh") || !strcmp(p, "cmask")) {
 			seen = &seen_thr;
-			max = 0x1f;
+			max = field_max(l->thresh);
 		} else if (!strcmp(p, "inv")) {
 			seen = &seen_inv;
-			max = 1;
+			max = l->inv ? 1 : 0;
 		} else if (!strcmp(p, "edge")) {
 			seen = &seen_edge;
-			max = 1;
+			max = l->edge ? 1 : 0;
 		} else {
 			FAIL("unknown term '%s' in '%s' (event, umask, thresh, inv, edge)", p, s);
 		}
+		if (max == 0)
+			FAIL("term '%s' in '%s': the %s PMU's event select has no such field", p, s, pu->pmu);
 		if (*seen)
 			FAIL("term '%s' given twice in '%s'", p, s);
 		*seen = true;
 		if (!val && max != 1)
 			FAIL("term '%s' needs a value in '%s'", p, s);
 		if (val && !parse_u64(val, max, &v))
-			FAIL("bad value '%s' for '%s' in '%s' (at most 0x%lx: Table 2-7)", val, p, s, (unsigned long)max);
-		if (!strcmp(p, "event"))
+			FAIL("bad value '%s' for '%s' in '%s' (at most 0x%lx: %s)", val, p, s, (unsigned long)max,
+			     l->cite ? l->cite : "the event select's field");
+		if (seen == &seen_event)
 			e->code = (uint8_t)v;
-		else if (!strcmp(p, "umask"))
+		else if (seen == &seen_umask)
 			e->umask = (uint8_t)v;
 		else if (seen == &seen_thr)
 			e->thr = (uint8_t)v;
@@ -103,11 +184,32 @@ static enum unc_status parse_raw(const char *s, const char *slash, struct ev_spe
 	}
 	if (!seen_event)
 		FAIL("raw event '%s' has no event= term", s);
-	e->counters = raw_counters(e->unit, e->code);
+	e->counters = evsel_raw_counters(pu, e->code);
 	return UNC_OK;
 }
 
-enum unc_status evsel_parse(const char *s, struct ev_spec *e, char *err, size_t errsize)
+static enum unc_status from_desc(const char *s, const struct pmu_driver *drv, const struct event_desc *d,
+				 struct ev_spec *e, char *err, size_t errsize)
+{
+	int u = pmu_unit_of_event(drv, d);
+
+	if (u < 0) /* the host tests check every table against its driver */
+		FAIL("event '%s' has Unit '%s', which driver %s does not have", s, d->unit, drv->name);
+	e->desc = d;
+	e->drv = drv;
+	e->unit = (uint8_t)u;
+	fmt_snprintf(e->name, sizeof(e->name), "%s", d->name); /* the table's spelling */
+	e->code = d->code;
+	e->umask = d->umask;
+	e->thr = d->cmask;
+	e->inv = d->inv;
+	e->edge = d->edge;
+	e->counters = d->counters;
+	return UNC_OK;
+}
+
+enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *present, struct ev_spec *e, char *err,
+			    size_t errsize)
 {
 	memset(e, 0, sizeof(*e));
 	if (!*s)
@@ -116,30 +218,32 @@ enum unc_status evsel_parse(const char *s, struct ev_spec *e, char *err, size_t 
 		FAIL("event '%.20s...' is too long (at most %d characters)", s, EVSEL_NAME_MAX - 1);
 	fmt_snprintf(e->name, sizeof(e->name), "%s", s);
 
-	int imc = skl_imc_find(s);
-	if (imc >= 0) { /* free-running: no event select, no counter to take */
-		e->unit = EV_UNIT_IMC;
-		e->imc = (uint8_t)imc;
-		fmt_snprintf(e->name, sizeof(e->name), "%s", skl_imc[imc].name);
+	if (find_free(present, s, e)) /* free-running: no event select, no counter to take */
 		return UNC_OK;
-	}
 	const char *slash = strchr(s, '/');
+	if (!slash) {
+		for (unsigned d = 0; present && present[d]; d++) {
+			const struct event_desc *desc = evsel_find(present[d], s);
+			if (desc)
+				return from_desc(s, present[d], desc, e, err, errsize);
+		}
+	}
+	/* Not on this CPU: whose is it? */
+	struct ev_spec other;
+	if (find_free(pmu_drivers, s, &other))
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", s, article(ev_unit(&other)->pmu),
+			ev_unit(&other)->pmu, ev_unit(&other)->pmu);
 	if (slash)
-		return parse_raw(s, slash, e, err, errsize);
-
-	const struct event_desc *d = event_find(s);
-	if (!d)
-		FAIL("unknown event '%s' (see 'uncore.efi list')", s);
-	e->desc = d;
-	fmt_snprintf(e->name, sizeof(e->name), "%s", d->name); /* the manual's spelling */
-	e->unit = d->unit;
-	e->code = d->code;
-	e->umask = d->umask;
-	e->thr = d->cmask;
-	e->inv = d->inv;
-	e->edge = d->edge;
-	e->counters = d->counters;
-	return UNC_OK;
+		return parse_raw(s, slash, present, e, err, errsize);
+	for (unsigned d = 0; pmu_drivers[d]; d++) {
+		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
+		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
+		if (u >= 0)
+			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", desc->name,
+				article(pmu_drivers[d]->units[u].pmu), pmu_drivers[d]->units[u].pmu,
+				pmu_drivers[d]->units[u].pmu);
+	}
+	FAIL("unknown event '%s' (see 'uncore.efi list')", s);
 }
 
 enum unc_status evsel_split(const char *list, enum unc_status (*fn)(void *ctx, const char *piece), void *ctx,
@@ -174,20 +278,54 @@ enum unc_status evsel_split(const char *list, enum unc_status (*fn)(void *ctx, c
 
 bool evsel_same(const struct ev_spec *a, const struct ev_spec *b)
 {
-	if (a->unit != b->unit)
+	if (a->drv != b->drv || a->unit != b->unit)
 		return false;
-	if (a->unit == EV_UNIT_IMC)
-		return a->imc == b->imc;
+	if (ev_unit(a)->kind == PMU_FREE)
+		return a->free == b->free;
+	if (ev_unit(a)->kind == PMU_FIXED) /* one event per fixed counter: the same counter, the same event */
+		return (a->counters & (uint8_t)~EV_COUNTER_FIXED) == (b->counters & (uint8_t)~EV_COUNTER_FIXED);
 	return evsel_encode(a) == evsel_encode(b);
+}
+
+static uint64_t put(struct pmu_field f, uint64_t v)
+{
+	return f.bits ? (v & pmu_width_mask(f.bits)) << f.shift : 0;
 }
 
 uint64_t evsel_encode(const struct ev_spec *e)
 {
-	if (e->unit == EV_UNIT_IMC)
-		return skl_imc[e->imc].offset; /* not an event select: the counter's MCHBAR offset */
-	if (e->unit == EV_UNIT_FIXED)
-		return 1ull << 22; /* Table 2-4: CNT_EN */
-	/* Table 2-7: THR 28:24, INV 23, EN 22, E 18, UMASK 15:8, EVT_SEL 7:0. */
-	return (uint64_t)e->thr << 24 | (uint64_t)e->inv << 23 | 1ull << 22 | (uint64_t)e->edge << 18 |
-	       (uint64_t)e->umask << 8 | e->code;
+	const struct pmu_unit *u = ev_unit(e);
+
+	if (u->kind == PMU_FREE)
+		return u->free[e->free].offset; /* not an event select: the counter's offset */
+	if (u->kind == PMU_FIXED)
+		return u->fixed_ctrl;
+	const struct pmu_layout *l = u->layout;
+	return put(l->thresh, e->thr) | (e->inv ? l->inv : 0) | l->enable | (e->edge ? l->edge : 0) |
+	       put(l->umask, e->umask) | put(l->event, e->code) | l->os_usr;
+}
+
+void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *v)
+{
+	const struct pmu_unit *u = ev_unit(e);
+
+	*v = (struct count_view){ .kind = u->kind, .width = u->width, .clock = u->clock, .encoding = evsel_encode(e) };
+	fmt_snprintf(v->pmu, sizeof(v->pmu), "%s", u->pmu);
+	fmt_snprintf(v->driver, sizeof(v->driver), "%s", e->drv->name);
+	v->nboxes = (uint8_t)(u->kind == PMU_FREE ? 1 : nboxes);
+	if (u->box_label && u->max_boxes > 1)
+		fmt_snprintf(v->box_label, sizeof(v->box_label), "%s", u->box_label);
+	if (u->box_noun)
+		fmt_snprintf(v->box_noun, sizeof(v->box_noun), "%s", u->box_noun);
+	if (u->kind == PMU_FREE) {
+		const struct pmu_free *c = &u->free[e->free];
+		v->role = c->role;
+		fmt_snprintf(v->count_word, sizeof(v->count_word), "%s", c->count_word);
+		if (c->short_name)
+			fmt_snprintf(v->short_name, sizeof(v->short_name), "%s", c->short_name);
+		fmt_snprintf(v->enc_prefix, sizeof(v->enc_prefix), "%s+", u->base_name ? u->base_name : u->pmu);
+	} else {
+		fmt_snprintf(v->count_word, sizeof(v->count_word), "%s",
+			     (u->kind == PMU_FIXED && u->clock) || (e->thr && !e->edge) ? "cycles" : "events");
+	}
 }

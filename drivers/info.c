@@ -2,55 +2,77 @@
 
 #include <string.h>
 
-#include "imc.h"
-#include "skl.h"
+/* Every MSR read during gathering goes through this wrapper, which notes
+ * the ones that faulted (a fault is recorded, never turned into a zero). */
+struct noting {
+	const struct hw *hw;
+	struct platform_info *pi;
+};
 
-static const struct pci_addr host_bridge = { 0, 0, 0 };
-
-static void note_fault(void *ctx, uint32_t msr)
+static void note_fault(struct platform_info *pi, struct pmu_reg reg)
 {
-	struct platform_info *pi = ctx;
-
+	for (unsigned i = 0; i < pi->nfaults; i++)
+		if (pmu_reg_eq(pi->faults[i].reg, reg))
+			return;
 	if (pi->nfaults < INFO_MAX_FAULTS)
-		pi->faults[pi->nfaults++] = (struct msr_access){ msr, false };
+		pi->faults[pi->nfaults++] = (struct reg_access){ reg, false };
 }
 
-/* Reads one MSR for a probe; a fault is recorded, never turned into a zero. */
-static enum unc_status probe_msr(const struct hw *hw, struct platform_info *pi, uint32_t msr,
-				 uint64_t *ret_val)
+static enum unc_status noting_msr_read(void *ctx, uint32_t msr, uint64_t *v)
 {
-	enum unc_status st = hw_msr_read(hw, msr, ret_val);
+	struct noting *n = ctx;
+	enum unc_status st = hw_msr_read(n->hw, msr, v);
 
 	if (st == UNC_E_FAULT)
-		note_fault(pi, msr);
+		note_fault(n->pi, pmu_msr(msr));
 	return st;
 }
 
-static void probe_pci(const struct hw *hw, struct platform_info *pi)
+/* Gathering never writes: the wrapper refuses. */
+static enum unc_status noting_msr_write(void *ctx, uint32_t msr, uint64_t v)
 {
-	uint32_t id, lo, hi;
-
-	pi->host_bridge_st = hw_pci_read32(hw, host_bridge, 0, &id);
-	if (pi->host_bridge_st == UNC_OK) {
-		pi->hb_vendor = id & 0xffff;
-		pi->hb_device = id >> 16;
-		pi->hb_generation = skl_host_bridge_name(pi->hb_vendor, pi->hb_device);
-		if (pi->hb_vendor == 0xffff)
-			pi->host_bridge_st = UNC_E_NOT_FOUND;
-	}
-	if (pi->host_bridge_st != UNC_OK) {
-		pi->mchbar_st = pi->host_bridge_st;
-		return;
-	}
-	pi->mchbar_st = hw_pci_read32(hw, host_bridge, SKL_MCHBAR_LO, &lo);
-	if (pi->mchbar_st == UNC_OK)
-		pi->mchbar_st = hw_pci_read32(hw, host_bridge, SKL_MCHBAR_HI, &hi);
-	if (pi->mchbar_st != UNC_OK)
-		return;
-	pi->mchbar_raw = (uint64_t)hi << 32 | lo;
-	pi->mchbar_enabled = pi->mchbar_raw & SKL_MCHBAR_ENABLE;
-	pi->mchbar_state = imc_check(pi->hb_vendor, pi->mchbar_raw, pi->cpu.phys_addr_bits, &pi->mchbar_base);
+	(void)ctx, (void)msr, (void)v;
+	return UNC_E_INVALID;
 }
+
+static enum unc_status noting_pci_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *v)
+{
+	struct noting *n = ctx;
+	return hw_pci_read32(n->hw, a, off, v);
+}
+
+static enum unc_status noting_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	(void)ctx, (void)a, (void)off, (void)v;
+	return UNC_E_INVALID;
+}
+
+static enum unc_status noting_mmio_read(void *ctx, uint64_t phys, uint32_t *v)
+{
+	struct noting *n = ctx;
+	return hw_mmio_read32(n->hw, phys, v);
+}
+
+static void noting_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
+{
+	struct noting *n = ctx;
+	hw_cpuid(n->hw, leaf, sub, r);
+}
+
+static uint64_t noting_ticks(void *ctx)
+{
+	struct noting *n = ctx;
+	return hw_ticks(n->hw);
+}
+
+static enum unc_status noting_rdpmc(void *ctx, uint32_t index, uint64_t *v)
+{
+	struct noting *n = ctx;
+	return hw_rdpmc(n->hw, index, v);
+}
+
+static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
+					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -58,50 +80,113 @@ static void set_verdict(struct platform_info *pi, enum unc_status st, const char
 	fmt_snprintf(pi->verdict_reason, sizeof(pi->verdict_reason), "%s", why);
 }
 
+/* Probes a driver's units in two calls: those with counters to program,
+ * then the free-running ones, so that a failure in one (an MSR that
+ * faults, MCHBAR disabled) leaves the other to be seen; without
+ * probe_msrs, no unit in MSR space. The in-use check follows a successful
+ * probe of the programmable units. */
+static void probe_driver(const struct hw *hw, const struct cpu_info *cpu, struct info_pmu *ip, bool probe_msrs)
+{
+	const struct pmu_driver *drv = ip->drv;
+	char err[160], warn[160];
+
+	for (int free = 0; free < 2; free++) {
+		uint32_t want = 0;
+		for (unsigned u = 0; u < drv->nunits; u++)
+			if ((drv->units[u].kind == PMU_FREE) == free && (probe_msrs || drv->units[u].space != PMU_MSR))
+				want |= 1u << u;
+		if (!want)
+			continue;
+		enum unc_status st = drv->ops->probe(hw, cpu, want, &ip->p, err, sizeof(err), warn, sizeof(warn));
+		if (!free && st == UNC_OK && drv->ops->in_use) {
+			drv->ops->in_use(hw, &ip->p, &ip->use, NULL, NULL);
+			ip->use_checked = true;
+		}
+	}
+}
+
 enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, bool probe_msrs)
 {
 	memset(pi, 0, sizeof(*pi));
 	cpu_identify(hw, &pi->cpu);
-	const struct pmu_model *model = pmu_match_model(&skl_client_uncore, &pi->cpu);
-	pi->model_name = model ? model->name : NULL;
 	pi->tsc_hz = hw->tick_hz;
 	pi->msr_mode = hw->msr_mode;
 	pi->emulator = hw->emulator;
 	pi->emulated = hw->msr_mode == HW_MSR_EMULATED ? hw->emulated : NULL;
 
-	/* Only a supported model gets its uncore MSRs read: elsewhere these
-	 * addresses mean something else or nothing. */
-	if (pi->model_name && probe_msrs) {
-		pi->msrs_probed = true;
-		pi->cbo_config_st = probe_msr(hw, pi, MSR_UNC_CBO_CONFIG, &pi->cbo_config_raw);
-		if (pi->cbo_config_st == UNC_OK) {
-			pi->no_cbo_banks = pi->cbo_config_raw & UNC_CBO_CONFIG_NO_CBO_BANKS;
-			pi->cbo_count = skl_cbo_programmable(skl_cbo_count_from_raw(pi->no_cbo_banks));
-		}
-		skl_check_in_use(hw, pi->cbo_count, pi->cbo_config_st == UNC_OK, &pi->use, note_fault, pi);
+	struct noting n = { hw, pi };
+	struct hw noting = *hw;
+	noting.ops = &noting_ops;
+	noting.ctx = &n;
+	/* Only a driver that matches the CPU gets its registers read:
+	 * elsewhere these addresses mean something else or nothing. */
+	for (unsigned d = 0; pmu_drivers[d] && pi->npmu < INFO_MAX_PMUS; d++) {
+		const struct pmu_model *m = pmu_match_model(pmu_drivers[d], hw, &pi->cpu);
+		if (!m)
+			continue;
+		struct info_pmu *ip = &pi->pmu[pi->npmu++];
+		ip->drv = pmu_drivers[d];
+		ip->p.drv = ip->drv;
+		ip->p.model = m->name;
+		probe_driver(&noting, &pi->cpu, ip, probe_msrs);
 	}
-	probe_pci(hw, pi);
-
-	if (!pi->cpu.is_intel)
-		set_verdict(pi, UNC_E_UNSUPPORTED, "not an Intel CPU");
-	else if (!pi->model_name)
-		set_verdict(pi, UNC_E_UNSUPPORTED, "not a Skylake-client uncore (family 6, models 0x4E 0x5E 0x8E 0x9E 0xA5 0xA6)");
-	else if (pi->nfaults)
-		set_verdict(pi, UNC_E_FAULT, "an uncore MSR faulted");
-	else if (!pi->msrs_probed)
-		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
-	else if (pi->cbo_count == 0)
-		set_verdict(pi, UNC_E_UNSUPPORTED, "MSR_UNC_CBO_CONFIG reports no CBo");
-	else
-		set_verdict(pi, UNC_OK, "ready");
+	info_judge(pi);
 	return pi->verdict;
 }
 
-static const char *msr_label(uint32_t msr, char *buf, size_t size)
+void info_judge(struct platform_info *pi)
 {
-	const char *n = skl_msr_name(msr, buf, size);
+	char why[160];
 
-	return n ? n : "?";
+	if (pi->npmu == 0) {
+		if (!pi->cpu.is_intel) {
+			set_verdict(pi, UNC_E_UNSUPPORTED, "not an Intel CPU");
+			return;
+		}
+		size_t n = fmt_snprintf(why, sizeof(why), "no driver matches family 0x%x model 0x%x (", pi->cpu.family,
+					pi->cpu.model);
+		for (unsigned d = 0; pmu_drivers[d] && n < sizeof(why); d++)
+			n += fmt_snprintf(why + n, sizeof(why) - n, "%s%s", d ? ", " : "", pmu_drivers[d]->title);
+		if (n < sizeof(why))
+			fmt_snprintf(why + n, sizeof(why) - n, ")");
+		set_verdict(pi, UNC_E_UNSUPPORTED, why);
+		return;
+	}
+	if (pi->nfaults) {
+		set_verdict(pi, UNC_E_FAULT, "an uncore MSR faulted");
+		return;
+	}
+	bool programmable = false;
+	for (unsigned k = 0; k < pi->npmu; k++) {
+		const struct info_pmu *ip = &pi->pmu[k];
+		for (unsigned u = 0; u < ip->drv->nunits; u++) {
+			const struct pmu_unit *pu = &ip->drv->units[u];
+			if (pu->kind == PMU_FREE || !(ip->p.probed & 1u << u))
+				continue;
+			programmable = true;
+			/* A unit whose box count comes from the hardware, which gives none. */
+			if (pu->boxes_from && ip->p.boxes[u] == 0) {
+				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from, pu->box_noun);
+				set_verdict(pi, UNC_E_UNSUPPORTED, why);
+				return;
+			}
+		}
+	}
+	if (!programmable) {
+		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
+		return;
+	}
+	set_verdict(pi, UNC_OK, "ready");
+}
+
+static const char *reg_label(const struct platform_info *pi, struct pmu_reg reg, char *buf, size_t size)
+{
+	for (unsigned k = 0; k < pi->npmu; k++) {
+		const char *n = pi->pmu[k].drv->ops->reg_name(reg, buf, size);
+		if (n)
+			return n;
+	}
+	return "?";
 }
 
 /* Each path besides the MSRs that the emulator answered: only those it did. */
@@ -133,7 +218,7 @@ static void json_emulated(struct out *o, const struct hw_emulated *em)
 void info_print(struct out *o, const struct platform_info *pi)
 {
 	const struct cpu_info *c = &pi->cpu;
-	char name[40], num[32];
+	char name[40], num[32], addr[32];
 
 	out_printf(o, "cpu:          %s family 0x%x model 0x%x stepping %u%s\n", c->vendor, c->family,
 		   c->model, c->stepping, c->hypervisor ? " (under a hypervisor)" : "");
@@ -144,91 +229,34 @@ void info_print(struct out *o, const struct platform_info *pi)
 	else
 		out_printf(o, "topology:     unknown (CPUID reports no topology)\n");
 	out_printf(o, "phys address: %u bits\n", c->phys_addr_bits);
-	if (!c->is_intel)
+	if (!pi->npmu && !c->is_intel)
 		out_printf(o, "uncore:       unsupported: not an Intel CPU (vendor %s)\n", c->vendor);
-	else if (!pi->model_name)
-		out_printf(o, "uncore:       unsupported model: family 0x%x model 0x%x is not a Skylake-client uncore\n",
-			   c->family, c->model);
-	else
-		out_printf(o, "uncore:       supported: Skylake-client, %s\n", pi->model_name);
+	else if (!pi->npmu)
+		out_printf(o, "uncore:       unsupported model: %s\n", pi->verdict_reason);
+	for (unsigned k = 0; k < pi->npmu; k++)
+		out_printf(o, "uncore:       supported: %s, %s\n", pi->pmu[k].drv->title, pi->pmu[k].p.model);
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));
 	if (pi->msr_mode == HW_MSR_EMULATED)
 		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
 	print_emulated(o, pi->emulated);
-
-	if (!pi->msrs_probed) {
-		const char *why = pi->model_name ? "this command reads no MSR" : "unsupported CPU";
-		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (%s)\n", why);
-		out_printf(o, "pmu in use:   not checked (%s)\n", why);
-	} else {
-		if (pi->cbo_config_st != UNC_OK) {
-			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): read failed: %s\n", unc_strerror(pi->cbo_config_st));
-		} else {
-			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): raw 0x%lx, NO_CBO_BANKS %u, CBo count %u (manual: subtract one)\n",
-				   (unsigned long)pi->cbo_config_raw, pi->no_cbo_banks, pi->cbo_count);
-			if (pi->no_cbo_banks == 0)
-				out_printf(o, "  warning: NO_CBO_BANKS is 0; no CBo can be programmed\n");
-			else if (pi->no_cbo_banks - 1 > pi->cbo_count)
-				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; at most %u can be programmed\n",
-					   pi->no_cbo_banks, pi->no_cbo_banks - 1, pi->cbo_count);
-			if (c->cores && c->cores != pi->cbo_count)
-				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", pi->cbo_count,
-					   c->cores);
-		}
-		if (!pi->use.known)
-			out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
-		else if (!pi->use.in_use)
-			out_printf(o, "pmu in use:   no (global control 0x%lx, %u event selects all zero)\n",
-				   (unsigned long)pi->use.global_ctrl, pi->use.selects_checked);
-		else
-			out_printf(o, "pmu in use:   yes\n");
-		for (unsigned i = 0; i < pi->use.nbusy; i++)
-			out_printf(o, "  %s (0x%x) = 0x%lx\n", msr_label(pi->use.busy[i].msr, name, sizeof(name)),
-				   pi->use.busy[i].msr, (unsigned long)pi->use.busy[i].value);
-	}
-
-	if (pi->host_bridge_st != UNC_OK) {
-		out_printf(o, "host bridge:  00:00.0 not readable: %s\n", unc_strerror(pi->host_bridge_st));
-	} else {
-		out_printf(o, "host bridge:  00:00.0 vendor 0x%04x device 0x%04x (%s%s)\n", pi->hb_vendor, pi->hb_device,
-			   pi->hb_generation ? "known: " : "not a known Skylake-client ID",
-			   pi->hb_generation ? pi->hb_generation : "");
-	}
-	if (pi->mchbar_st != UNC_OK) {
-		out_printf(o, "MCHBAR:       not read: %s\n", unc_strerror(pi->mchbar_st));
-	} else {
-		static const char *states[] = {
-			[IMC_OK] = "enabled",
-			[IMC_NOT_INTEL] = "not an Intel host bridge",
-			[IMC_DISABLED] = "disabled (bit 0 clear)",
-			[IMC_ZERO] = "enabled but base is zero",
-			[IMC_HIGH] = "enabled but base is above the physical address width",
-		};
-		const char *state = states[pi->mchbar_state];
-		out_printf(o, "MCHBAR:       raw 0x%016lx (0x4C:0x48), enable %u, base 0x%lx (mask 0x7FFFFF8000): %s\n",
-			   (unsigned long)pi->mchbar_raw, pi->mchbar_enabled ? 1 : 0, (unsigned long)pi->mchbar_base,
-			   state);
-	}
+	for (unsigned k = 0; k < pi->npmu; k++)
+		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, false);
 	fmt_fixed(num, sizeof(num), pi->tsc_hz, 1000000, 3);
 	out_printf(o, "tsc:          %s MHz\n", num);
 	if (!pi->nfaults)
 		out_printf(o, "faults:       none\n");
 	for (unsigned i = 0; i < pi->nfaults; i++)
-		out_printf(o, "fault:        %s 0x%x (%s) raised #GP\n", pi->faults[i].write ? "wrmsr" : "rdmsr",
-			   pi->faults[i].msr, msr_label(pi->faults[i].msr, name, sizeof(name)));
+		out_printf(o, "fault:        %s %s (%s) raised #GP\n", pi->faults[i].write ? "wrmsr" : "rdmsr",
+			   pmu_reg_addr(pi->faults[i].reg, addr, sizeof(addr)),
+			   reg_label(pi, pi->faults[i].reg, name, sizeof(name)));
 	out_printf(o, "verdict:      %s%s\n", pi->verdict == UNC_OK ? "uncore PMU usable: " : "uncore PMU unusable: ",
 		   pi->verdict_reason);
-}
-
-static void json_hex(struct out *o, const char *key, uint64_t v, bool comma)
-{
-	out_printf(o, "\"%s\":\"0x%lx\"%s", key, (unsigned long)v, comma ? "," : "");
 }
 
 void info_print_json(struct out *o, const struct platform_info *pi)
 {
 	const struct cpu_info *c = &pi->cpu;
-	char name[40];
+	char name[40], addr[32];
 
 	out_puts(o, "{\"cpu\":{\"vendor\":");
 	out_json_str(o, c->vendor);
@@ -238,9 +266,9 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 	out_json_str(o, c->topology_source);
 	out_printf(o, ",\"hypervisor\":%s,\"phys_addr_bits\":%u},", c->hypervisor ? "true" : "false",
 		   c->phys_addr_bits);
-	out_printf(o, "\"supported\":%s,\"model_name\":", pi->model_name ? "true" : "false");
-	if (pi->model_name)
-		out_json_str(o, pi->model_name);
+	out_printf(o, "\"supported\":%s,\"model_name\":", pi->npmu ? "true" : "false");
+	if (pi->npmu)
+		out_json_str(o, pi->pmu[0].p.model);
 	else
 		out_puts(o, "null");
 	out_printf(o, ",\"msr_access\":\"%s\",\"emulator\":", hw_msr_mode_name(pi->msr_mode));
@@ -249,53 +277,18 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 	else
 		out_puts(o, "null");
 	json_emulated(o, pi->emulated);
-	out_puts(o, ",");
-	if (pi->msrs_probed && pi->cbo_config_st == UNC_OK) {
-		out_puts(o, "\"cbo_config\":{");
-		json_hex(o, "raw", pi->cbo_config_raw, true);
-		out_printf(o, "\"no_cbo_banks\":%u,\"cbo_count\":%u},", pi->no_cbo_banks, pi->cbo_count);
-	} else {
-		out_puts(o, "\"cbo_config\":null,");
-	}
-	if (pi->msrs_probed && pi->use.known) {
-		out_printf(o, "\"pmu_in_use\":%s,", pi->use.in_use ? "true" : "false");
-	} else {
-		out_puts(o, "\"pmu_in_use\":null,");
-	}
-	out_puts(o, "\"pmu_busy_registers\":[");
-	for (unsigned i = 0; i < pi->use.nbusy; i++) {
-		out_printf(o, "%s{\"msr\":\"0x%x\",\"name\":\"%s\",", i ? "," : "", pi->use.busy[i].msr,
-			   msr_label(pi->use.busy[i].msr, name, sizeof(name)));
-		json_hex(o, "value", pi->use.busy[i].value, false);
+	out_puts(o, ",\"drivers\":[");
+	for (unsigned k = 0; k < pi->npmu; k++) {
+		out_printf(o, "%s{\"driver\":", k ? "," : "");
+		out_json_str(o, pi->pmu[k].drv->name);
+		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, true);
 		out_puts(o, "}");
 	}
-	out_puts(o, "],");
-	if (pi->host_bridge_st == UNC_OK)
-	{
-		out_printf(o, "\"host_bridge\":{\"vendor\":\"0x%04x\",\"device\":\"0x%04x\",\"known\":%s,\"generation\":",
-			   pi->hb_vendor, pi->hb_device, pi->hb_generation ? "true" : "false");
-		if (pi->hb_generation)
-			out_json_str(o, pi->hb_generation);
-		else
-			out_puts(o, "null");
-		out_puts(o, "},");
-	}
-	else
-		out_puts(o, "\"host_bridge\":null,");
-	if (pi->mchbar_st == UNC_OK) {
-		out_puts(o, "\"mchbar\":{");
-		json_hex(o, "raw", pi->mchbar_raw, true);
-		out_printf(o, "\"enabled\":%s,", pi->mchbar_enabled ? "true" : "false");
-		json_hex(o, "base", pi->mchbar_base, true);
-		out_printf(o, "\"usable\":%s},", pi->mchbar_state == IMC_OK ? "true" : "false");
-	} else {
-		out_puts(o, "\"mchbar\":null,");
-	}
-	out_printf(o, "\"tsc_hz\":%lu,\"faults\":[", (unsigned long)pi->tsc_hz);
+	out_printf(o, "],\"tsc_hz\":%lu,\"faults\":[", (unsigned long)pi->tsc_hz);
 	for (unsigned i = 0; i < pi->nfaults; i++)
-		out_printf(o, "%s{\"op\":\"%s\",\"msr\":\"0x%x\",\"name\":\"%s\"}", i ? "," : "",
-			   pi->faults[i].write ? "wrmsr" : "rdmsr", pi->faults[i].msr,
-			   msr_label(pi->faults[i].msr, name, sizeof(name)));
+		out_printf(o, "%s{\"op\":\"%s\",\"msr\":\"%s\",\"name\":\"%s\"}", i ? "," : "",
+			   pi->faults[i].write ? "wrmsr" : "rdmsr", pmu_reg_addr(pi->faults[i].reg, addr, sizeof(addr)),
+			   reg_label(pi, pi->faults[i].reg, name, sizeof(name)));
 	out_printf(o, "],\"usable\":%s,\"verdict\":", pi->verdict == UNC_OK ? "true" : "false");
 	out_json_str(o, pi->verdict_reason);
 	out_puts(o, "}\n");

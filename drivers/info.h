@@ -1,5 +1,7 @@
 /* `uncore.efi info`: the platform facts a lab needs before trusting a
- * measurement. Gathering only reads; it never writes an MSR or PCI register. */
+ * measurement: the CPU, how the hardware is reached, and for each driver
+ * that matches the CPU what its probe found (printed by the driver).
+ * Gathering only reads; it never writes an MSR or PCI register. */
 #ifndef UNC_INFO_H
 #define UNC_INFO_H
 
@@ -8,47 +10,39 @@
 #include "cpu.h"
 #include "fmt.h"
 #include "hw.h"
-#include "imc.h"
-#include "skl.h"
+#include "pmu.h"
 
 #define INFO_MAX_FAULTS 16
+#define INFO_MAX_PMUS   4
 
-struct msr_access {
-	uint32_t msr;
+struct reg_access {
+	struct pmu_reg reg;
 	bool write;
+};
+
+/* One driver that matches the CPU, and what its probe found. */
+struct info_pmu {
+	const struct pmu_driver *drv;
+	struct pmu_present p;
+	struct pmu_use use;
+	bool use_checked;             /* the in-use check ran */
 };
 
 struct platform_info {
 	struct cpu_info cpu;
-	const char *model_name;       /* non-NULL: a supported Skylake-client model */
 
-	bool msrs_probed;             /* false on a non-Intel or unsupported CPU */
-	enum unc_status cbo_config_st;
-	uint64_t cbo_config_raw;
-	unsigned no_cbo_banks;        /* Table 2-6, bits 3:0 */
-	unsigned cbo_count;           /* derived per Section 2.4.1, at most SKL_MAX_CBO */
-
-	struct skl_in_use use;
-
-	enum unc_status host_bridge_st;
-	uint16_t hb_vendor, hb_device;
-	const char *hb_generation;    /* NULL: not an ID uncore.efi knows */
-
-	enum unc_status mchbar_st;
-	uint64_t mchbar_raw;
-	bool mchbar_enabled;
-	uint64_t mchbar_base;
-	enum imc_state mchbar_state;
+	struct info_pmu pmu[INFO_MAX_PMUS];
+	unsigned npmu;                /* 0: no driver matches this CPU */
 
 	uint64_t tsc_hz;
 	enum hw_msr_mode msr_mode;
 	const char *emulator;         /* the emulator's description, when emulated */
 	const struct hw_emulated *emulated; /* the emulator's other paths (live, not stored); NULL: none */
 
-	struct msr_access faults[INFO_MAX_FAULTS];
+	struct reg_access faults[INFO_MAX_FAULTS];
 	unsigned nfaults;
 
-	/* The verdict: UNC_OK only when the uncore PMU can be used. */
+	/* The verdict: UNC_OK only when the PMUs found can be used. */
 	enum unc_status verdict;
 	char verdict_reason[160];
 };
@@ -60,6 +54,9 @@ static inline enum unc_status info_gather(const struct hw *hw, struct platform_i
 {
 	return info_gather_opt(hw, ret, true);
 }
+
+/* Judges what was gathered (also for a record read back). */
+void info_judge(struct platform_info *pi);
 
 void info_print(struct out *o, const struct platform_info *pi);
 void info_print_json(struct out *o, const struct platform_info *pi);

@@ -83,18 +83,19 @@ bool str_ieq(const char *a, const char *b)
 	return *a == *b;
 }
 
-bool imc_name_matches(const char *name, const char *manual, const char *perf_name)
+bool free_name_matches(const char *name, const char *pmu, const char *manual, const char *perf_name)
 {
-	char perf[40];
-	size_t n = strlen(perf_name);
+	char perf[64];
+	size_t m = strlen(pmu), n = strlen(perf_name);
 
 	if (str_ieq(name, manual) || str_ieq(name, perf_name))
 		return true;
-	if (n + 6 > sizeof(perf))
+	if (m + n + 3 > sizeof(perf))
 		return false;
-	memcpy(perf, "imc/", 4);
-	memcpy(perf + 4, perf_name, n);
-	memcpy(perf + 4 + n, "/", 2);
+	memcpy(perf, pmu, m);
+	perf[m] = '/';
+	memcpy(perf + m + 1, perf_name, n);
+	memcpy(perf + m + 1 + n, "/", 2);
 	return str_ieq(name, perf);
 }
 

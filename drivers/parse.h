@@ -25,8 +25,8 @@ bool parse_plain_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *
 /* ASCII case-insensitive string equality. */
 bool str_ieq(const char *a, const char *b);
 
-/* Whether name (any case) names an IMC counter: the manual's name, perf's
- * name, or perf's imc/NAME/ form. */
-bool imc_name_matches(const char *name, const char *manual, const char *perf_name);
+/* Whether name (any case) names a free-running counter: the manual's name,
+ * perf's name, or perf's PMU/NAME/ form. */
+bool free_name_matches(const char *name, const char *pmu, const char *manual, const char *perf_name);
 
 #endif

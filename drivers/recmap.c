@@ -2,18 +2,35 @@
 
 #include <string.h>
 
-#include "fmt.h"
+#include "evsel.h"
 #include "pmu.h"
-#include "skl.h"
 
 #define COPY(dst, src) fmt_snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
+
+static struct rec_reg reg_to_rec(struct pmu_reg g)
+{
+	return (struct rec_reg){ g.space, g.pci.bus, g.pci.dev, g.pci.func, g.addr };
+}
+
+static struct pmu_reg reg_from_rec(struct rec_reg x)
+{
+	return (struct pmu_reg){ .space = x.space, .pci = { x.bus, x.dev, x.func }, .addr = x.addr };
+}
+
+static const struct pmu_driver *driver_named(const char *name)
+{
+	for (unsigned d = 0; pmu_drivers[d]; d++)
+		if (!strcmp(pmu_drivers[d]->name, name))
+			return pmu_drivers[d];
+	return NULL;
+}
 
 void rec_from_info(struct rec *r, const struct platform_info *pi)
 {
 	COPY(r->vendor, pi->cpu.vendor);
 	COPY(r->brand, pi->cpu.brand);
 	COPY(r->topology, pi->cpu.topology_source);
-	COPY(r->model_name, pi->model_name);
+	COPY(r->model_name, pi->npmu ? pi->pmu[0].p.model : NULL);
 	r->family = pi->cpu.family;
 	r->model = pi->cpu.model;
 	r->stepping = pi->cpu.stepping;
@@ -23,35 +40,44 @@ void rec_from_info(struct rec *r, const struct platform_info *pi)
 	r->hypervisor = pi->cpu.hypervisor;
 	r->msr_mode = (uint8_t)pi->msr_mode;
 	COPY(r->emulator, pi->emulator);
-	r->msrs_probed = pi->msrs_probed;
-	r->cbo_config_st = pi->cbo_config_st;
-	r->cbo_config_raw = pi->cbo_config_raw;
-	r->cbo_count = pi->cbo_count;
-	r->in_use_known = pi->use.known;
-	r->in_use = pi->use.in_use;
-	r->global_ctrl = pi->use.global_ctrl;
-	r->selects_checked = pi->use.selects_checked;
-	r->nbusy = pi->use.nbusy < REC_MAX_BUSY ? pi->use.nbusy : REC_MAX_BUSY;
-	for (uint32_t i = 0; i < r->nbusy; i++)
-		r->busy[i] = (struct rec_busy){ pi->use.busy[i].msr, pi->use.busy[i].value };
-	r->host_bridge_st = pi->host_bridge_st;
-	r->mchbar_st = pi->mchbar_st;
-	r->hb_vendor = pi->hb_vendor;
-	r->hb_device = pi->hb_device;
-	r->mchbar_raw = pi->mchbar_raw;
 	r->tsc_hz = pi->tsc_hz;
-	r->nfaults = pi->nfaults < REC_MAX_FAULTS ? pi->nfaults : REC_MAX_FAULTS;
-	for (uint32_t i = 0; i < r->nfaults; i++)
-		r->faults[i] = (struct rec_fault){ pi->faults[i].msr, pi->faults[i].write };
+	r->npmus = pi->npmu < REC_MAX_PMUS ? pi->npmu : REC_MAX_PMUS;
+	for (uint32_t k = 0; k < r->npmus; k++) {
+		const struct info_pmu *ip = &pi->pmu[k];
+		struct rec_pmu *x = &r->pmus[k];
+		memset(x, 0, sizeof(*x));
+		COPY(x->driver, ip->drv->name);
+		COPY(x->model, ip->p.model);
+		x->probed = ip->p.probed;
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++) {
+			x->boxes[u] = ip->p.boxes[u];
+			x->found[u] = ip->p.found[u];
+			x->base[u] = ip->p.base[u];
+		}
+		memcpy(x->facts, ip->p.facts, sizeof(x->facts));
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
+			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+				struct pci_addr a = ip->p.pci[u][b];
+				x->pci[u * 8 + b] = (uint32_t)a.bus << 16 | (uint32_t)a.dev << 8 | a.func;
+			}
+		x->use_checked = ip->use_checked;
+		x->use_known = ip->use.known;
+		x->in_use = ip->use.in_use;
+		x->global_ctrl = ip->use.global_ctrl;
+		x->selects_checked = ip->use.selects_checked;
+		x->nbusy = ip->use.nbusy < REC_MAX_BUSY ? ip->use.nbusy : REC_MAX_BUSY;
+		for (uint32_t i = 0; i < x->nbusy; i++)
+			x->busy[i] = (struct rec_busy2){ reg_to_rec(ip->use.busy[i].reg), ip->use.busy[i].value };
+	}
+	r->nfaults2 = pi->nfaults < REC_MAX_FAULTS ? pi->nfaults : REC_MAX_FAULTS;
+	for (uint32_t i = 0; i < r->nfaults2; i++)
+		r->faults2[i] = (struct rec_fault2){ reg_to_rec(pi->faults[i].reg), pi->faults[i].write };
 	r->verdict = pi->verdict;
 	COPY(r->verdict_reason, pi->verdict_reason);
 }
 
-static void info_from_rec(struct platform_info *pi, const struct rec *r)
+static void cpu_from_rec(struct platform_info *pi, const struct rec *r)
 {
-	static char vendor_model[REC_STR];
-
-	memset(pi, 0, sizeof(*pi));
 	COPY(pi->cpu.vendor, r->vendor);
 	COPY(pi->cpu.brand, r->brand);
 	pi->cpu.topology_source = r->topology;
@@ -63,67 +89,147 @@ static void info_from_rec(struct platform_info *pi, const struct rec *r)
 	pi->cpu.phys_addr_bits = r->phys_bits;
 	pi->cpu.hypervisor = r->hypervisor;
 	pi->cpu.is_intel = !strcmp(r->vendor, "GenuineIntel");
-	COPY(vendor_model, r->model_name);
-	pi->model_name = vendor_model[0] ? vendor_model : NULL;
 	pi->msr_mode = (enum hw_msr_mode)r->msr_mode;
 	pi->emulator = r->emulator;
-	pi->msrs_probed = r->msrs_probed;
-	pi->cbo_config_st = (enum unc_status)r->cbo_config_st;
-	pi->cbo_config_raw = r->cbo_config_raw;
-	pi->no_cbo_banks = r->cbo_config_raw & UNC_CBO_CONFIG_NO_CBO_BANKS;
-	pi->cbo_count = r->cbo_count;
-	pi->use.known = r->in_use_known;
-	pi->use.in_use = r->in_use;
-	pi->use.global_ctrl = r->global_ctrl;
-	pi->use.selects_checked = r->selects_checked;
-	pi->use.nbusy = r->nbusy;
-	for (uint32_t i = 0; i < r->nbusy; i++)
-		pi->use.busy[i] = (struct msr_value){ r->busy[i].msr, r->busy[i].value };
-	pi->host_bridge_st = (enum unc_status)r->host_bridge_st;
-	pi->mchbar_st = (enum unc_status)r->mchbar_st;
-	pi->hb_vendor = r->hb_vendor;
-	pi->hb_device = r->hb_device;
-	pi->hb_generation = skl_host_bridge_name(r->hb_vendor, r->hb_device);
-	pi->mchbar_raw = r->mchbar_raw;
-	pi->mchbar_enabled = r->mchbar_raw & SKL_MCHBAR_ENABLE;
-	pi->mchbar_state = imc_check(r->hb_vendor, r->mchbar_raw, r->phys_bits, &pi->mchbar_base);
 	pi->tsc_hz = r->tsc_hz;
-	pi->nfaults = r->nfaults;
-	for (uint32_t i = 0; i < r->nfaults; i++)
-		pi->faults[i] = (struct msr_access){ r->faults[i].msr, r->faults[i].write };
 	pi->verdict = (enum unc_status)r->verdict;
 	COPY(pi->verdict_reason, r->verdict_reason);
 }
 
-void rec_from_run(struct rec *r, const struct stat_run *run, const struct report_opts *ro)
+/* The driver that wrote layout-1 records (before drivers existed). */
+static const struct pmu_driver *v1_driver(void)
 {
-	r->ncbo = run->ncbo;
-	r->ncbo_found = run->ncbo_found;
+	for (unsigned d = 0; pmu_drivers[d]; d++)
+		if (pmu_drivers[d]->ops->rec_v1)
+			return pmu_drivers[d];
+	return NULL;
+}
+
+/* A driver the record names but this build lacks is left out, said so. */
+static void info_from_rec(struct out *o, struct platform_info *pi, const struct rec *r)
+{
+	memset(pi, 0, sizeof(*pi));
+	cpu_from_rec(pi, r);
+	if (r->version == 1) {
+		const struct pmu_driver *drv = v1_driver();
+		if (drv && r->model_name[0]) {
+			struct info_pmu *ip = &pi->pmu[pi->npmu++];
+			ip->drv = ip->p.drv = drv;
+			ip->p.model = r->model_name;
+			drv->ops->rec_v1(r, &ip->p, &ip->use);
+			ip->use_checked = r->msrs_probed && ip->use.selects_checked;
+		}
+		pi->nfaults = r->nfaults;
+		for (uint32_t i = 0; i < r->nfaults; i++)
+			pi->faults[i] = (struct reg_access){ pmu_msr(r->faults[i].msr), r->faults[i].write };
+		return;
+	}
+	for (uint32_t k = 0; k < r->npmus && pi->npmu < INFO_MAX_PMUS; k++) {
+		const struct rec_pmu *x = &r->pmus[k];
+		const struct pmu_driver *drv = driver_named(x->driver);
+		if (!drv) {
+			if (o) /* not inside JSON */
+				out_printf(o, "note: the record names driver %s, which this decoder does not have\n", x->driver);
+			continue;
+		}
+		struct info_pmu *ip = &pi->pmu[pi->npmu++];
+		ip->drv = ip->p.drv = drv;
+		ip->p.model = x->model;
+		ip->p.probed = x->probed;
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++) {
+			ip->p.boxes[u] = (unsigned)x->boxes[u];
+			ip->p.found[u] = (unsigned)x->found[u];
+			ip->p.base[u] = x->base[u];
+		}
+		memcpy(ip->p.facts, x->facts, sizeof(ip->p.facts));
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
+			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+				uint32_t a = x->pci[u * 8 + b];
+				ip->p.pci[u][b] = (struct pci_addr){ (uint8_t)(a >> 16), (uint8_t)(a >> 8), (uint8_t)a };
+			}
+		ip->use_checked = x->use_checked;
+		ip->use.known = x->use_known;
+		ip->use.in_use = x->in_use;
+		ip->use.global_ctrl = x->global_ctrl;
+		ip->use.selects_checked = x->selects_checked;
+		ip->use.nbusy = x->nbusy;
+		for (uint32_t i = 0; i < x->nbusy; i++)
+			ip->use.busy[i] = (struct pmu_busy){ reg_from_rec(x->busy[i].reg), x->busy[i].value };
+	}
+	pi->nfaults = r->nfaults2;
+	for (uint32_t i = 0; i < r->nfaults2; i++)
+		pi->faults[i] = (struct reg_access){ reg_from_rec(r->faults2[i].reg), r->faults2[i].write };
+}
+
+/* An event's view, to its record or back: each member once, both ways. */
+#define VIEW_TEXTS(X) X(driver) X(pmu) X(box_label) X(box_noun) X(short_name) X(count_word) X(enc_prefix)
+#define VIEW_NUMBERS(X) X(encoding) X(kind) X(nboxes) X(width) X(role) X(clock)
+
+static void view_to_rec(struct rec_event *x, const struct count_view *v)
+{
+#define TEXT(m) COPY(x->m, v->m);
+#define NUMBER(m) x->m = v->m;
+	VIEW_TEXTS(TEXT)
+	VIEW_NUMBERS(NUMBER)
+#undef TEXT
+#undef NUMBER
+}
+
+static void view_from_rec(struct count_view *v, const struct rec_event *x)
+{
+#define TEXT(m) COPY(v->m, x->m);
+#define NUMBER(m) v->m = x->m;
+	VIEW_TEXTS(TEXT)
+	VIEW_NUMBERS(NUMBER)
+#undef TEXT
+#undef NUMBER
+}
+
+unsigned rec_run_boxes(const struct count_run *run)
+{
+	unsigned n = 1;
+
+	for (unsigned i = 0; i < run->nev; i++)
+		if (run->ev[i].v.nboxes > n)
+			n = run->ev[i].v.nboxes;
+	return n;
+}
+
+void rec_from_run(struct rec *r, const struct count_run *run, const struct report_opts *ro)
+{
 	r->ngroups = run->ngroups;
 	r->rotations = run->rotations;
 	r->per_box = ro->per_box;
-	r->elapsed = stat_enabled(run);
-	r->imc_base = run->imc_base;
+	r->elapsed = count_enabled(run);
+	r->programs = run->programs;
+	COPY(r->where, run->where);
+	COPY(r->free_pmu, run->free_pmu);
+	COPY(r->req_note, run->req_note);
+	r->nboxinfo = run->nboxes < REC_MAX_BOXINFO ? run->nboxes : REC_MAX_BOXINFO;
+	for (uint32_t k = 0; k < r->nboxinfo; k++) {
+		const struct count_boxinfo *b = &run->boxes[k];
+		struct rec_boxinfo *x = &r->boxinfo[k];
+		COPY(x->noun, b->noun);
+		COPY(x->label, b->label);
+		COPY(x->from, b->from);
+		x->n = b->n;
+		x->found = b->found;
+	}
 	r->nevents = run->nev < REC_MAX_EVENTS ? run->nev : REC_MAX_EVENTS;
 	for (uint32_t i = 0; i < r->nevents; i++) {
-		const struct stat_event *e = &run->ev[i];
+		const struct count_event *e = &run->ev[i];
 		struct rec_event *x = &r->ev[i];
-		COPY(x->name, e->spec.name);
-		x->unit = e->spec.unit;
-		x->code = e->spec.code;
-		x->umask = e->spec.umask;
-		x->thr = e->spec.thr;
-		x->inv = e->spec.inv;
-		x->edge = e->spec.edge;
-		x->imc = e->spec.imc;
+		memset(x, 0, sizeof(*x));
+		COPY(x->name, e->name);
+		view_to_rec(x, &e->v);
 		x->moved = e->moved;
-		x->still = e->spec.unit == EV_UNIT_IMC ? 0 : stat_still(run, i);
+		x->still = e->v.kind == PMU_FREE ? 0 : count_still(run, i);
 		memcpy(x->box, e->total.box, sizeof(x->box));
 		x->running = e->total.running;
 	}
 }
 
-void rec_sample_from_run(struct rec_sample *s, const struct stat_run *run, uint64_t now)
+void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint64_t now)
 {
 	s->t = now - run->t_start;
 	for (unsigned i = 0; i < run->nev && i < REC_MAX_EVENTS; i++) {
@@ -132,34 +238,92 @@ void rec_sample_from_run(struct rec_sample *s, const struct stat_run *run, uint6
 	}
 }
 
-static void run_from_rec(struct stat_run *run, const struct rec *r)
+/* A layout-1 event, as its driver describes it now. */
+static void view_v1(struct count_event *e, const struct rec_event *x, const struct rec *r,
+		    const struct pmu_driver *drv)
 {
+	struct ev_spec spec = { .drv = drv, .unit = x->unit, .code = x->code, .umask = x->umask, .thr = x->thr,
+				.inv = x->inv, .edge = x->edge, .free = x->imc };
+
+	memset(&e->v, 0, sizeof(e->v));
+	if (!drv || x->unit >= drv->nunits)
+		return;
+	const struct pmu_unit *u = &drv->units[x->unit];
+	if (u->kind == PMU_FREE && x->imc >= u->counters)
+		return;
+	evsel_view(&spec, u->max_boxes > 1 ? r->ncbo : 1, &e->v);
+}
+
+static void count_from_rec(struct count_run *run, const struct rec *r)
+{
+	const struct pmu_driver *v1 = r->version == 1 ? v1_driver() : NULL;
+
 	memset(run, 0, sizeof(*run));
-	run->ncbo = r->ncbo;
-	run->ncbo_found = r->ncbo_found ? r->ncbo_found : r->ncbo; /* older records: as programmed */
 	run->ngroups = r->ngroups;
 	run->rotations = r->rotations;
-	run->imc_base = r->imc_base;
 	run->nev = r->nevents;
 	run->t_start = run->t_mark = 0;
 	run->t_end = r->elapsed;
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rec_event *x = &r->ev[i];
-		struct stat_event *e = &run->ev[i];
-		COPY(e->spec.name, x->name);
-		e->spec.unit = x->unit;
-		e->spec.code = x->code;
-		e->spec.umask = x->umask;
-		e->spec.thr = x->thr;
-		e->spec.inv = x->inv;
-		e->spec.edge = x->edge;
-		e->spec.imc = x->imc;
-		/* IMC: moved as stored; MSR events: every box but the still ones,
-		 * so a record written before `still` existed shows none. */
-		e->moved = x->unit == EV_UNIT_IMC ? x->moved
-			   : (uint8_t)(~x->still & ((1u << (x->unit == EV_UNIT_CBO ? run->ncbo : 1)) - 1));
+		struct count_event *e = &run->ev[i];
+		COPY(e->name, x->name);
+		if (r->version == 1) {
+			view_v1(e, x, r, v1);
+		} else {
+			view_from_rec(&e->v, x);
+		}
+		/* Free-running: moved as stored; programmed events: every box but
+		 * the still ones, so a record written before `still` existed shows
+		 * none. */
+		unsigned boxes = e->v.nboxes ? e->v.nboxes : 1;
+		e->moved = e->v.kind == PMU_FREE ? x->moved : (uint8_t)(~x->still & ((1u << boxes) - 1));
 		memcpy(e->total.box, x->box, sizeof(e->total.box));
 		e->total.running = x->running;
+	}
+	if (r->version > 1) {
+		run->programs = r->programs;
+		COPY(run->where, r->where);
+		COPY(run->free_pmu, r->free_pmu);
+		COPY(run->req_note, r->req_note);
+		run->nboxes = r->nboxinfo;
+		for (uint32_t k = 0; k < r->nboxinfo; k++) {
+			struct count_boxinfo *b = &run->boxes[k];
+			COPY(b->noun, r->boxinfo[k].noun);
+			COPY(b->label, r->boxinfo[k].label);
+			COPY(b->from, r->boxinfo[k].from);
+			b->n = r->boxinfo[k].n;
+			b->found = r->boxinfo[k].found;
+		}
+		return;
+	}
+	/* Layout 1: the header's facts from its fields and the driver's units. */
+	for (uint32_t i = 0; i < r->nevents; i++)
+		run->programs |= run->ev[i].v.kind != PMU_FREE;
+	for (unsigned u = 0; v1 && u < v1->nunits; u++) {
+		const struct pmu_unit *pu = &v1->units[u];
+		if (pu->kind == PMU_FREE) {
+			struct pmu_present p = { .drv = v1 };
+			struct pmu_use use;
+			bool any = false;
+			for (uint32_t i = 0; i < r->nevents; i++)
+				any |= r->ev[i].unit == u;
+			if (!any)
+				continue;
+			COPY(run->free_pmu, pu->pmu);
+			COPY(run->req_note, pu->req_note);
+			v1->ops->rec_v1(r, &p, &use);
+			p.base[u] = r->imc_base;
+			if (v1->ops->where)
+				v1->ops->where(&p, u, run->where, sizeof(run->where));
+		} else if (pu->box_noun && run->programs && run->nboxes < COUNT_MAX_BOXINFO) {
+			struct count_boxinfo *b = &run->boxes[run->nboxes++];
+			COPY(b->noun, pu->box_noun);
+			COPY(b->label, pu->box_label);
+			COPY(b->from, pu->boxes_from);
+			b->n = r->ncbo;
+			b->found = r->ncbo_found ? r->ncbo_found : r->ncbo; /* older records: as programmed */
+		}
 	}
 }
 
@@ -167,7 +331,7 @@ struct replay {
 	struct out *o;
 	const struct report_opts *ro;
 	const struct hw *hw;
-	struct stat_run *run;
+	struct count_run *run;
 	bool bw;
 };
 
@@ -176,7 +340,7 @@ struct replay {
 static void replay_sample(void *ctx, const struct rec *r, const struct rec_sample *s)
 {
 	struct replay *p = ctx;
-	struct stat_run *run = p->run;
+	struct count_run *run = p->run;
 
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		memcpy(run->ev[i].total.box, s->box[i], sizeof(s->box[i]));
@@ -186,16 +350,19 @@ static void replay_sample(void *ctx, const struct rec *r, const struct rec_sampl
 		report_bw_interval(p->o, p->ro, p->hw, run, s->t);
 	else
 		report_interval(p->o, p->ro, p->hw, run, s->t);
-	stat_mark(run, s->t);
+	count_mark(run, s->t);
 }
 
 enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum report_format format, const char *sep,
-			  const char *stored_as, char *err, size_t errsize)
+			  const char *stored_as, struct rec_print_ws *ws, char *err, size_t errsize)
 {
-	static struct rec r;
-	static struct stat_run run;
-	static struct platform_info pi;
+	struct rec *rp = &ws->r;
+	struct count_run *runp = &ws->run;
+	struct platform_info *pip = &ws->pi;
 	enum unc_status st;
+#define r (*rp)
+#define run (*runp)
+#define pi (*pip)
 
 	if ((st = rec_decode(data, len, &r, NULL, NULL, err, errsize)))
 		return st;
@@ -216,7 +383,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 			   unc_strerror((enum unc_status)r.status));
 	}
 	if (!strcmp(r.command, "info")) {
-		info_from_rec(&pi, &r);
+		info_from_rec(format == REPORT_JSON ? NULL : o, &pi, &r);
 		if (format == REPORT_JSON)
 			info_print_json(o, &pi);
 		else
@@ -224,22 +391,23 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		return UNC_OK;
 	}
 	bool bw = !strcmp(r.command, "bw");
-	struct imc m = { .vendor = r.hb_vendor, .device = r.hb_device, .mchbar_raw = r.mchbar_raw, .base = r.imc_base,
-			 .generation = skl_host_bridge_name(r.hb_vendor, r.hb_device) };
-	run_from_rec(&run, &r);
+	count_from_rec(&run, &r);
 	if (bw)
-		report_bw_header(o, &ro, &hw, &run, &m);
+		report_bw_header(o, &ro, &hw, &run);
 	else
 		report_header(o, &ro, &hw, &run);
 	if (r.nintervals) {
 		struct replay p = { o, &ro, &hw, &run, bw };
 		if ((st = rec_decode(data, len, &r, replay_sample, &p, err, errsize))) /* the same again, then the samples */
 			return st;
-		run_from_rec(&run, &r); /* the totals again, for the final report */
+		count_from_rec(&run, &r); /* the totals again, for the final report */
 	}
 	if (bw)
-		report_bw_final(o, &ro, &hw, &run, &m, &r.x);
+		report_bw_final(o, &ro, &hw, &run, &r.x);
 	else
 		report_final(o, &ro, &hw, &run, &r.x);
 	return UNC_OK;
+#undef r
+#undef run
+#undef pi
 }

@@ -6,7 +6,8 @@
 #include "fmt.h"
 #include "load.h"
 
-enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_BUSY, T_FAULT, T_EVENT };
+enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_BUSY, T_FAULT, T_EVENT, T_U64X8, T_REG, T_BUSY2,
+	     T_FAULT2, T_PMU, T_BOXINFO, T_U32X64 };
 
 struct field {
 	uint16_t tag;
@@ -21,8 +22,11 @@ struct field {
 #define F(tag, m, t) { tag, #m, t, offsetof(struct rec, m), MEMBER_SIZE(struct rec, m), 0, 0 }
 #define A(tag, m, n, t, max) { tag, #m, t, offsetof(struct rec, m), MEMBER_SIZE(struct rec, m), offsetof(struct rec, n), max }
 #define E(tag, m, t) { tag, #m, t, offsetof(struct rec_event, m), MEMBER_SIZE(struct rec_event, m), 0, 0 }
+#define P(tag, m, t) { tag, #m, t, offsetof(struct rec_pmu, m), MEMBER_SIZE(struct rec_pmu, m), 0, 0 }
+#define B(tag, m, t) { tag, #m, t, offsetof(struct rec_boxinfo, m), MEMBER_SIZE(struct rec_boxinfo, m), 0, 0 }
 
-/* The layout, version 1. Tags are never reused for another meaning. */
+/* The layout: version 1's fields, and version 2's (tags 0x0080 on, and
+ * 0x10 on inside an event). Tags are never reused for another meaning. */
 static const struct field top[] = {
 	F(0x0001, tool, T_STR), F(0x0002, command, T_STR), F(0x0003, time, T_TIME), F(0x0004, status, T_U32),
 	F(0x0010, vendor, T_STR), F(0x0011, brand, T_STR), F(0x0012, topology, T_STR), F(0x0013, model_name, T_STR),
@@ -44,10 +48,13 @@ static const struct field top[] = {
 	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_verdict, T_U8), F(0x006B, x.child, T_STR),
 	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
 	F(0x006F, x.warning, T_STR),
+	A(0x0080, pmus, npmus, T_PMU, REC_MAX_PMUS), A(0x0081, faults2, nfaults2, T_FAULT2, REC_MAX_FAULTS),
+	A(0x0082, boxinfo, nboxinfo, T_BOXINFO, REC_MAX_BOXINFO), F(0x0083, programs, T_U8), F(0x0084, where, T_STR),
+	F(0x0085, free_pmu, T_STR), F(0x0086, req_note, T_STR),
 };
 #define TAG_SAMPLE  0x0048 /* t, then per event: running and boxes 0-3 */
 #define TAG_SAMPLE8 0x0049 /* t, then per event: running and boxes 0-7 (more than 4 CBos) */
-_Static_assert(sizeof(top) / sizeof(top[0]) <= 64, "get_fields tracks scalar fields in a 64-bit mask");
+_Static_assert(sizeof(top) / sizeof(top[0]) <= 128, "get_fields tracks scalar fields in a 128-bit mask");
 
 static const struct field event_fields[] = {
 	E(0x01, name, T_STR), E(0x02, unit, T_U8), E(0x03, code, T_U8), E(0x04, umask, T_U8), E(0x05, thr, T_U8),
@@ -55,9 +62,40 @@ static const struct field event_fields[] = {
 	E(0x0B, running, T_U64), E(0x0C, still, T_U8),
 	/* boxes 4-7 (more than the manual's four CBos) */
 	{ 0x0D, "box_hi", T_U64X4, offsetof(struct rec_event, box) + 4 * sizeof(uint64_t), 4 * sizeof(uint64_t), 0, 0 },
+	/* layout 2: the event as its driver described it */
+	E(0x10, driver, T_STR), E(0x11, pmu, T_STR), E(0x12, box_label, T_STR), E(0x13, box_noun, T_STR),
+	E(0x14, short_name, T_STR), E(0x15, count_word, T_STR), E(0x16, enc_prefix, T_STR), E(0x17, encoding, T_U64),
+	E(0x18, kind, T_U8), E(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
+};
+
+/* A driver's block (layout 2): what its probe found; the facts are its own. */
+static const struct field pmu_fields[] = {
+	P(0x01, driver, T_STR), P(0x02, model, T_STR), P(0x03, probed, T_U32), P(0x04, boxes, T_U64X8),
+	P(0x05, found, T_U64X8), P(0x06, base, T_U64X8), P(0x07, facts, T_U64X8), P(0x08, use_checked, T_U8),
+	P(0x09, use_known, T_U8), P(0x0A, in_use, T_U8), P(0x0B, global_ctrl, T_U64), P(0x0C, selects_checked, T_U32),
+	{ 0x0D, "busy", T_BUSY2, offsetof(struct rec_pmu, busy), MEMBER_SIZE(struct rec_pmu, busy),
+	  offsetof(struct rec_pmu, nbusy), REC_MAX_BUSY },
+	P(0x0E, pci, T_U32X64),
+};
+
+static const struct field boxinfo_fields[] = {
+	B(0x01, noun, T_STR), B(0x02, label, T_STR), B(0x03, from, T_STR), B(0x04, n, T_U32), B(0x05, found, T_U32),
 };
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The nested bodies: their field tables. */
+static const struct field *nested(uint8_t type, size_t *ret_n)
+{
+	switch (type) {
+	case T_EVENT: *ret_n = NFIELDS(event_fields); return event_fields;
+	case T_PMU: *ret_n = NFIELDS(pmu_fields); return pmu_fields;
+	case T_BOXINFO: *ret_n = NFIELDS(boxinfo_fields); return boxinfo_fields;
+	default: *ret_n = 0; return NULL;
+	}
+}
+
+#define REG_BYTES 12 /* space, bus, dev, func, addr */
 
 /* ---- encoding ---- */
 
@@ -166,11 +204,41 @@ static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
 		put_le(b, x->write, 1);
 		break;
 	}
-	case T_EVENT: {
+	case T_U64X8:
+		put_tl(b, f->tag, 64);
+		for (int i = 0; i < 8; i++)
+			put_le(b, ((const uint64_t *)p)[i], 8);
+		break;
+	case T_U32X64:
+		put_tl(b, f->tag, 256);
+		for (int i = 0; i < 64; i++)
+			put_le(b, ((const uint32_t *)p)[i], 4);
+		break;
+	case T_REG:
+	case T_BUSY2:
+	case T_FAULT2: {
+		const struct rec_reg *x = (const struct rec_reg *)p;
+		put_tl(b, f->tag, REG_BYTES + (f->type == T_BUSY2 ? 8 : f->type == T_FAULT2 ? 1 : 0));
+		put_le(b, x->space, 1);
+		put_le(b, x->bus, 1);
+		put_le(b, x->dev, 1);
+		put_le(b, x->func, 1);
+		put_le(b, x->addr, 8);
+		if (f->type == T_BUSY2)
+			put_le(b, ((const struct rec_busy2 *)p)->value, 8);
+		if (f->type == T_FAULT2)
+			put_le(b, ((const struct rec_fault2 *)p)->write, 1);
+		break;
+	}
+	case T_EVENT:
+	case T_PMU:
+	case T_BOXINFO: {
 		/* A nested body: its length is known only once written. */
+		size_t nsub;
+		const struct field *sub = nested(f->type, &nsub);
 		put_tl(b, f->tag, 0);
 		size_t at = b->len;
-		put_fields(b, event_fields, NFIELDS(event_fields), p);
+		put_fields(b, sub, nsub, p);
 		if (!b->overflow) {
 			size_t len = b->len - at;
 			for (int i = 0; i < 4; i++)
@@ -187,16 +255,32 @@ static size_t elem_size(uint8_t type)
 	case T_BUSY: return sizeof(struct rec_busy);
 	case T_FAULT: return sizeof(struct rec_fault);
 	case T_EVENT: return sizeof(struct rec_event);
+	case T_BUSY2: return sizeof(struct rec_busy2);
+	case T_FAULT2: return sizeof(struct rec_fault2);
+	case T_PMU: return sizeof(struct rec_pmu);
+	case T_BOXINFO: return sizeof(struct rec_boxinfo);
 	default: return 0;
 	}
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* A field whose value is all zeros (a 0, an empty text, a time not set)
+ * is left out: a reader takes an absent field as zero, and an EFI variable
+ * has little room. */
 static void put_fields(struct rec_buf *b, const struct field *t, size_t n, const uint8_t *base)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct field *f = &t[i];
 		if (!f->max) {
-			put_one(b, f, base + f->off);
+			if (!all_zero(base + f->off, f->size))
+				put_one(b, f, base + f->off);
 			continue;
 		}
 		uint32_t count = *(const uint32_t *)(base + f->count_off);
@@ -228,9 +312,9 @@ static size_t sample_size(uint16_t tag, uint32_t nevents)
 	return 8 + (8 + 8 * sample_boxes(tag)) * (size_t)nevents;
 }
 
-void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t ncbo, const struct rec_sample *s)
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s)
 {
-	uint16_t tag = ncbo > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
+	uint16_t tag = nboxes > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
 
 	put_tl(b, tag, sample_size(tag, nevents));
 	put_le(b, s->t, 8);
@@ -354,6 +438,11 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 	case T_TIME: want = 15; break;
 	case T_BUSY: want = 12; break;
 	case T_FAULT: want = 5; break;
+	case T_U64X8: want = 64; break;
+	case T_U32X64: want = 256; break;
+	case T_REG: want = REG_BYTES; break;
+	case T_BUSY2: want = REG_BYTES + 8; break;
+	case T_FAULT2: want = REG_BYTES + 1; break;
 	default: want = 0; break;
 	}
 	if (want && len != want)
@@ -412,9 +501,43 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 		x->write = v[4];
 		break;
 	}
+	case T_U64X8:
+		for (int i = 0; i < 8; i++)
+			((uint64_t *)dst)[i] = get_le(v + 8 * i, 8);
+		break;
+	case T_U32X64:
+		for (int i = 0; i < 64; i++) {
+			((uint32_t *)dst)[i] = (uint32_t)get_le(v + 4 * i, 4);
+			if (((uint32_t *)dst)[i] >> 24)
+				FAIL("%sfield '%s' has 0x%x at %d: not bus << 16 | device << 8 | function", where, f->name,
+				     ((uint32_t *)dst)[i], i);
+		}
+		break;
+	case T_REG:
+	case T_BUSY2:
+	case T_FAULT2: {
+		struct rec_reg *x = (struct rec_reg *)dst;
+		x->space = v[0];
+		x->bus = v[1];
+		x->dev = v[2];
+		x->func = v[3];
+		x->addr = get_le(v + 4, 8);
+		if (x->space > 2)
+			FAIL("%sfield '%s' names address space %u", where, f->name, x->space);
+		if (f->type == T_BUSY2)
+			((struct rec_busy2 *)dst)->value = get_le(v + REG_BYTES, 8);
+		if (f->type == T_FAULT2)
+			((struct rec_fault2 *)dst)->write = v[REG_BYTES];
+		break;
+	}
 	case T_EVENT:
-		memset(dst, 0, sizeof(struct rec_event));
-		return get_fields(v, len, event_fields, NFIELDS(event_fields), dst, where, err, errsize);
+	case T_PMU:
+	case T_BOXINFO: {
+		size_t nsub;
+		const struct field *sub = nested(f->type, &nsub);
+		memset(dst, 0, elem_size(f->type));
+		return get_fields(v, len, sub, nsub, dst, where, err, errsize);
+	}
 	}
 	return UNC_OK;
 }
@@ -423,7 +546,7 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 static enum unc_status get_fields(const uint8_t *p, size_t len, const struct field *t, size_t n, uint8_t *base,
 				  const char *where, char *err, size_t errsize)
 {
-	uint64_t seen = 0; /* scalar fields seen, by table index (tables have < 64 entries) */
+	uint64_t seen[2] = { 0, 0 }; /* scalar fields seen, by table index (tables have < 128 entries) */
 	bool samples = false;
 	size_t at = 0;
 	enum unc_status st;
@@ -450,17 +573,19 @@ static enum unc_status get_fields(const uint8_t *p, size_t len, const struct fie
 			uint32_t *count = (uint32_t *)(base + f->count_off);
 			if (*count >= f->max)
 				FAIL("%stoo many '%s' fields (at most %zu)", where, f->name, f->max);
-			char w[24]; /* errors inside an event name it */
-			fmt_snprintf(w, sizeof(w), "event %u: ", *count);
+			char w[24]; /* errors inside a nested body name it */
+			fmt_snprintf(w, sizeof(w), "%s %u: ", f->type == T_EVENT ? "event" : f->name, *count);
+			size_t nsub;
 			if ((st = get_one(f, p + at, flen, base + f->off + *count * elem_size(f->type),
-					  f->type == T_EVENT ? w : where, err, errsize)))
+					  nested(f->type, &nsub) ? w : where, err, errsize)))
 				return st;
 			++*count;
 		} else if (f) {
-			uint64_t bit = 1ull << (f - t);
-			if (seen & bit)
+			size_t ix = (size_t)(f - t);
+			uint64_t bit = 1ull << (ix % 64);
+			if (seen[ix / 64] & bit)
 				FAIL("%sfield '%s' appears twice", where, f->name);
-			seen |= bit;
+			seen[ix / 64] |= bit;
 			if ((st = get_one(f, p + at, flen, base + f->off, where, err, errsize)))
 				return st;
 		}
@@ -484,10 +609,10 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 	uint32_t body = (uint32_t)get_le(data + 8, 4), crc = (uint32_t)get_le(data + 12, 4);
 	if (magic != REC_MAGIC)
 		FAIL("not an uncore record (magic 0x%08x, want 0x%08x)", magic, REC_MAGIC);
-	if (version != REC_VERSION)
-		FAIL("record layout version %u; this reader knows version %d", version, REC_VERSION);
+	if (version != 1 && version != REC_VERSION)
+		FAIL("record layout version %u; this reader knows versions 1 and %d", version, REC_VERSION);
 	if (hsize != REC_HEADER_SIZE)
-		FAIL("header size %u; version %d has %d", hsize, REC_VERSION, REC_HEADER_SIZE);
+		FAIL("header size %u; version %u has %d", hsize, version, REC_HEADER_SIZE);
 	if ((size_t)body != len - REC_HEADER_SIZE)
 		FAIL("%s: the header announces %u bytes of fields, %zu are present",
 		     (size_t)body > len - REC_HEADER_SIZE ? "truncated" : "trailing bytes", body, len - REC_HEADER_SIZE);
@@ -496,6 +621,7 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		FAIL("CRC mismatch: the header says 0x%08x, the fields give 0x%08x", crc, got);
 	if ((st = get_fields(data + REC_HEADER_SIZE, body, top, NFIELDS(top), (uint8_t *)r, "", err, errsize)))
 		return st;
+	r->version = version;
 	if (!r->command[0])
 		FAIL("the record names no command");
 	if (r->ncbo > REC_MAX_BOXES)
@@ -508,12 +634,23 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		FAIL("the record names bandwidth check %u with verdict %u", r->x.check, r->x.check_verdict);
 	if (r->x.child_ran > CHILD_NO_STATUS)
 		FAIL("the record names child outcome %u", r->x.child_ran);
-	for (uint32_t i = 0; i < r->nevents; i++) {
+	for (uint32_t i = 0; i < r->nevents && version == 1; i++) {
 		if (r->ev[i].unit > 3)
 			FAIL("event %u has unit %u", i, r->ev[i].unit);
 		if (r->ev[i].unit == 3 && r->ev[i].imc >= 5)
 			FAIL("event %u names IMC counter %u", i, r->ev[i].imc);
 	}
+	for (uint32_t i = 0; i < r->nevents && version > 1; i++) {
+		const struct rec_event *e = &r->ev[i];
+		if (!e->pmu[0] || !e->count_word[0])
+			FAIL("event %u names no PMU or what it counts", i);
+		if (e->kind > 2 || e->nboxes > REC_MAX_BOXES || e->role > 2 || e->clock > 1 || e->width > 64)
+			FAIL("event %u has kind %u, %u boxes, role %u, clock %u, width %u", i, e->kind, e->nboxes, e->role,
+			     e->clock, e->width);
+	}
+	for (uint32_t i = 0; i < r->nboxinfo; i++)
+		if (r->boxinfo[i].n > REC_MAX_BOXES || (r->boxinfo[i].found && r->boxinfo[i].found < r->boxinfo[i].n))
+			FAIL("box count %u says %u programmed of %u", i, r->boxinfo[i].n, r->boxinfo[i].found);
 	if (!on_sample)
 		return UNC_OK;
 	/* Second pass: hand each interval sample over, in order. */

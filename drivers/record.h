@@ -22,7 +22,7 @@
 #include "status.h"
 
 #define REC_MAGIC        0x52434E55u /* "UNCR" */
-#define REC_VERSION      1
+#define REC_VERSION      2 /* what the writer writes; the reader also takes version 1 */
 #define REC_HEADER_SIZE  16
 #define REC_MAX_EVENTS   32
 #define REC_MAX_BUSY     16
@@ -30,6 +30,8 @@
 #define REC_MAX_BOXES    8
 #define REC_STR          64
 #define REC_LONG_STR     200
+#define REC_MAX_PMUS     4
+#define REC_MAX_BOXINFO  4
 
 struct rec_time { /* EFI_TIME's fields */
 	uint16_t year;
@@ -41,10 +43,53 @@ struct rec_time { /* EFI_TIME's fields */
 
 struct rec_event {
 	char name[REC_STR];
-	uint8_t unit, code, umask, thr, inv, edge, imc, moved;
+	/* layout 1 (the Skylake-client uncore's units, before drivers): its
+	 * unit (0 CBo, 1 ARB, 2 fixed, 3 IMC), encoding and IMC counter */
+	uint8_t unit, code, umask, thr, inv, edge, imc;
+	uint8_t moved;
 	uint64_t box[REC_MAX_BOXES]; /* boxes 4-7 in a field of their own (absent in older records: 0) */
 	uint64_t running; /* ticks */
-	uint8_t still;    /* MSR events: bit b, box b never changed (absent in older records: 0) */
+	uint8_t still;    /* programmed events: bit b, box b never changed (absent in older records: 0) */
+	/* layout 2: what a report needs, as the driver described the event */
+	char driver[REC_STR], pmu[16], box_label[8], box_noun[12], short_name[8], count_word[12], enc_prefix[12];
+	uint64_t encoding;
+	uint8_t kind, nboxes, width, role, clock;
+};
+
+/* A register in its address space (layout 2). */
+struct rec_reg {
+	uint8_t space, bus, dev, func;
+	uint64_t addr;
+};
+
+struct rec_busy2 {
+	struct rec_reg reg;
+	uint64_t value;
+};
+
+struct rec_fault2 {
+	struct rec_reg reg;
+	uint8_t write;
+};
+
+/* One driver that matched the CPU, and what its probe found (layout 2):
+ * the facts are the driver's own, read back by its info op. */
+struct rec_pmu {
+	char driver[REC_STR], model[REC_STR];
+	uint32_t probed;
+	uint64_t boxes[8], found[8], base[8], facts[8];
+	uint32_t pci[64];  /* unit u, box b at [u * 8 + b]: bus << 16 | device << 8 | function */
+	uint8_t use_checked, use_known, in_use;
+	uint64_t global_ctrl;
+	uint32_t selects_checked;
+	uint32_t nbusy;
+	struct rec_busy2 busy[REC_MAX_BUSY];
+};
+
+/* A header's box count (layout 2): "8 CBos (REGISTER gives 14; ...)". */
+struct rec_boxinfo {
+	char noun[12], label[8], from[32];
+	uint32_t n, found;
 };
 
 struct rec_busy {
@@ -62,8 +107,12 @@ struct rec {
 	/* identity */
 	char tool[REC_STR];
 	char command[16];         /* "stat", "bw", "info" */
+	/* Layout 1 only (written before drivers; read back through the driver
+	 * that wrote them, see recmap.c): msrs_probed .. mchbar_raw, faults,
+	 * ncbo, ncbo_found, imc_base. */
 	struct rec_time time;
 	uint32_t status;          /* the run's enum unc_status */
+	uint16_t version;         /* the layout it was read in (1 or 2) */
 	/* the platform facts of `info` */
 	char vendor[16], brand[REC_STR], topology[REC_STR], model_name[REC_STR];
 	uint32_t family, model, stepping, cores, threads, phys_bits;
@@ -83,15 +132,25 @@ struct rec {
 	struct rec_fault faults[REC_MAX_FAULTS];
 	uint32_t verdict;
 	char verdict_reason[REC_LONG_STR];
+	/* layout 2: the drivers that matched, and faults by address space */
+	uint32_t npmus;
+	struct rec_pmu pmus[REC_MAX_PMUS];
+	uint32_t nfaults2;
+	struct rec_fault2 faults2[REC_MAX_FAULTS];
 	/* the measurement (stat, bw) */
 	uint32_t ncbo, ngroups, rotations;
-	uint32_t ncbo_found;       /* what MSR_UNC_CBO_CONFIG gave (absent in older records: 0, i.e. ncbo) */
+	uint32_t ncbo_found;       /* what the CBo count register gave (absent in older records: 0, i.e. ncbo) */
 	uint8_t per_box;
 	uint64_t elapsed;          /* ticks, first enable to last sample */
 	uint64_t interval;         /* ticks; 0 without -I */
 	uint64_t imc_base;
 	uint32_t nevents;
 	struct rec_event ev[REC_MAX_EVENTS];
+	/* layout 2: the header's box counts, and where the free-running counters are */
+	uint32_t nboxinfo;
+	struct rec_boxinfo boxinfo[REC_MAX_BOXINFO];
+	uint8_t programs;
+	char where[96], free_pmu[16], req_note[160];
 	uint32_t nintervals;       /* interval samples in the record */
 	/* load, SMBIOS peak, check, child */
 	struct run_extras x;
@@ -129,9 +188,9 @@ struct rec_buf {
  * interval, rec_end (which fills in the header). */
 void rec_begin(struct rec_buf *b);
 void rec_put(struct rec_buf *b, const struct rec *r);
-/* A sample of a run with up to 4 CBos holds 4 boxes per event (the layout
- * older readers know); with more, 8 under a tag of its own. */
-void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t ncbo, const struct rec_sample *s);
+/* A sample of a run whose events count in up to 4 boxes holds 4 boxes per
+ * event; with more, 8 under a tag of its own. */
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s);
 /* Appends bytes encoded elsewhere (samples gathered during the run). */
 void rec_put_raw(struct rec_buf *b, const void *p, size_t n);
 enum unc_status rec_end(struct rec_buf *b);

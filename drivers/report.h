@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include "fmt.h"
 #include "hw.h"
-#include "stat.h"
+#include "counts.h"
 
 enum report_format { REPORT_HUMAN, REPORT_CSV, REPORT_JSON };
 
@@ -17,31 +17,32 @@ struct report_opts {
 	bool intervals; /* -I: lines carry a timestamp */
 };
 
-void report_list(struct out *o, bool json);
+/* `list`: the events of the drivers given (NULL-terminated), grouped by
+ * PMU; `all` says they are every driver's, not only this CPU's. */
+struct pmu_driver;
+void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all);
 
 /* One line saying where the numbers come from (native or emulated MSRs);
  * a comment line in CSV, nothing in JSON (the objects carry it). */
-void report_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r);
+void report_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r);
 
 /* The counts of one interval, ending at tick `now`. */
-void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		     uint64_t now);
 
 /* The whole run, then its extras (x may be NULL). JSON prints one object
  * with the extras inside; under -I the interval objects before it make the
  * output JSON Lines, one object a line. */
 struct run_extras;
-void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		  const struct run_extras *x);
 
-/* `bw`: a run of the five IMC counters, as bandwidth. */
-struct imc;
-void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		      const struct imc *m);
-void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+/* `bw`: the DRAM counters as bandwidth, the request counters as shares. */
+void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r);
+void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 			uint64_t now);
-void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		     const struct imc *m, const struct run_extras *x);
+void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
+		     const struct run_extras *x);
 
 /* What a run may carry besides counts (issue: measure something): the
  * built-in load, the SMBIOS peak, a bandwidth check, a child image. One
@@ -76,16 +77,17 @@ struct run_extras {
  * and the Shell gave none (a script that ran no command). */
 enum child_outcome { CHILD_NONE, CHILD_RAN, CHILD_NO_STATUS };
 
-/* IMC read and write bytes of a run with the DATA counters (else false). */
-bool report_imc_bytes(const struct stat_run *r, uint64_t *ret_read, uint64_t *ret_write);
+/* DRAM read and write bytes of a run with the DRAM counters (else false). */
+bool report_dram_bytes(const struct count_run *r, uint64_t *ret_read, uint64_t *ret_write);
 
-/* Read+write bytes per second of the IMC DATA counters, over the whole run
+/* Read+write bytes per second of the DRAM counters, over the whole run
  * or (interval) the window since the last mark ending at now; false when
- * the run has no DATA counters or no time. */
-bool report_imc_rate(const struct stat_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps);
+ * the run has no DRAM counters or no time. */
+bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps);
 
-/* The largest DRAM bandwidth per IMC counter that sampling every
- * APP_SAMPLE_MS milliseconds (or faster) is sure to measure, in MB/s. */
-uint64_t report_imc_max_mb_s(unsigned sample_ms);
+/* The largest DRAM bandwidth per DRAM counter that sampling every
+ * sample_ms milliseconds (or faster) is sure to measure, in MB/s: half the
+ * counter's range of 64-byte lines in that time. */
+uint64_t report_dram_max_mb_s(const struct count_run *r, unsigned sample_ms);
 
 #endif

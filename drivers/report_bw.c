@@ -1,43 +1,65 @@
-/* `bw`: the five IMC counters as bandwidth, and the IMC rate helpers
- * (bytes, rate, the largest rate sampling is sure to measure). */
+/* `bw`: the DRAM counters (the free-running counters of the DRAM roles) as
+ * bandwidth, the request counters as shares, and the rate helpers (bytes,
+ * rate, the largest rate sampling is sure to measure). */
 #include "report_int.h"
 
-#include "imc.h"
+#include "pmu.h"
 
-uint64_t report_imc_max_mb_s(unsigned sample_ms)
+/* The DRAM counters' width: what sampling can vouch for. */
+static unsigned dram_width(const struct count_run *r)
 {
-	return u64_muldiv((uint64_t)IMC_MAX_STEP * IMC_LINE_BYTES, 1000, (uint64_t)sample_ms * 1000000);
+	int i = count_find_role(r, PMU_ROLE_DRAM_READ);
+
+	return i < 0 || r->ev[i].v.width < 2 ? 32 : r->ev[i].v.width;
 }
 
-/* The run's IMC event of Table 3-3 index k (bw adds all five, in order). */
-static int imc_event(const struct stat_run *r, unsigned k)
+uint64_t report_dram_max_mb_s(const struct count_run *r, unsigned sample_ms)
 {
-	for (unsigned i = 0; i < r->nev; i++)
-		if (r->ev[i].spec.unit == EV_UNIT_IMC && r->ev[i].spec.imc == k)
-			return (int)i;
-	return -1;
+	uint64_t half = (uint64_t)1 << ((dram_width(r) > 64 ? 64 : dram_width(r)) - 1);
+
+	/* in one step: half * 64 overflows 64 bits for counters of 58 bits or more */
+	return u64_muldiv(half, COUNT_LINE_BYTES * 1000, (uint64_t)sample_ms * 1000000);
 }
 
-enum { IMC_GT, IMC_IA, IMC_IO, IMC_RD, IMC_WR };
+#define BW_MAX_REQ 6
 
+/* A bw window: the DRAM lines read and written, and the request counts
+ * (the other free-running counters of the run, in order). */
 struct bw {
-	uint64_t lines[SKL_IMC_COUNTERS];
+	uint64_t rd, wr;
+	int ird, iwr;
+	unsigned nreq;
+	int ireq[BW_MAX_REQ];
+	uint64_t req[BW_MAX_REQ];
 	uint64_t ticks;
 };
 
-static void bw_window(const struct stat_run *r, bool interval, uint64_t now, struct bw *b)
+static uint64_t window_count(const struct count_run *r, int i, bool interval, uint64_t now)
 {
-	b->ticks = interval ? now - r->t_mark : stat_enabled(r);
-	for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
-		int i = imc_event(r, k);
-		b->lines[k] = i < 0 ? 0 : interval ? stat_interval_count(r, (unsigned)i, -1, now) : stat_count(r, (unsigned)i, -1);
+	if (i < 0)
+		return 0;
+	return interval ? count_interval(r, (unsigned)i, -1, now) : count_total(r, (unsigned)i, -1);
+}
+
+static void bw_window(const struct count_run *r, bool interval, uint64_t now, struct bw *b)
+{
+	*b = (struct bw){ .ticks = interval ? now - r->t_mark : count_enabled(r) };
+	b->ird = count_find_role(r, PMU_ROLE_DRAM_READ);
+	b->iwr = count_find_role(r, PMU_ROLE_DRAM_WRITE);
+	b->rd = window_count(r, b->ird, interval, now);
+	b->wr = window_count(r, b->iwr, interval, now);
+	for (unsigned i = 0; i < r->nev && b->nreq < BW_MAX_REQ; i++) {
+		if (r->ev[i].v.kind != PMU_FREE || r->ev[i].v.role != PMU_ROLE_NONE || !r->ev[i].v.short_name[0])
+			continue;
+		b->ireq[b->nreq] = (int)i;
+		b->req[b->nreq++] = window_count(r, (int)i, interval, now);
 	}
 }
 
 /* Bytes per second for `lines` over `ticks`; then MB/s (10^6) and MiB/s. */
 static void fmt_bw(char *mb, char *mib, size_t size, uint64_t lines, uint64_t ticks, uint64_t hz)
 {
-	uint64_t bps = ticks ? u64_muldiv(lines * IMC_LINE_BYTES, hz, ticks) : 0;
+	uint64_t bps = ticks ? u64_muldiv(lines * COUNT_LINE_BYTES, hz, ticks) : 0;
 
 	fmt_fixed(mb, size, bps, 1000000, 3);
 	fmt_fixed(mib, size, bps, 1048576, 3);
@@ -45,20 +67,21 @@ static void fmt_bw(char *mb, char *mib, size_t size, uint64_t lines, uint64_t ti
 
 static const char *mode_word(const struct hw *hw)
 {
-	/* The emulator publishes MCHBAR: its presence means the IMC is emulated too. */
+	/* The emulator publishes the counters' base: its presence means they
+	 * are emulated too. */
 	return hw->msr_mode == HW_MSR_EMULATED ? "emulated" : "native";
 }
 
-void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		      const struct imc *m)
+void report_bw_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r)
 {
-	(void)r;
+	char up[16];
+
 	if (ro->format == REPORT_JSON)
 		return;
-	out_printf(o, "%suncore bw: IMC counters at MCHBAR 0x%lx (host bridge %04x:%04x%s%s), %s%s%s%s\n",
-		   ro->format == REPORT_CSV ? "# " : "", (unsigned long)m->base, m->vendor, m->device,
-		   m->generation ? ", " : "", m->generation ? m->generation : "", mode_word(hw),
-		   hw->emulator ? " uncore (" : " hardware", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
+	out_printf(o, "%suncore bw: %s counters %s, %s%s%s%s\n", ro->format == REPORT_CSV ? "# " : "",
+		   count_free_upper(r, up, sizeof(up)), r->where,
+		   mode_word(hw), hw->emulator ? " uncore (" : " hardware", hw->emulator ? hw->emulator : "",
+		   hw->emulator ? ")" : "");
 }
 
 static void bw_line(struct out *o, const struct report_opts *ro, const struct hw *hw, const char *stamp,
@@ -75,7 +98,7 @@ static void bw_line(struct out *o, const struct report_opts *ro, const struct hw
 		return;
 	}
 	out_printf(o, "%s%-6s %14s MB/s %14s MiB/s %18lu bytes %14lu lines\n", stamp, what, mb, mib,
-		   (unsigned long)(lines * IMC_LINE_BYTES), (unsigned long)lines);
+		   (unsigned long)(lines * COUNT_LINE_BYTES), (unsigned long)lines);
 }
 
 static void bw_json(struct out *o, const struct hw *hw, const char *what, uint64_t lines, uint64_t ticks, bool moved,
@@ -85,18 +108,16 @@ static void bw_json(struct out *o, const struct hw *hw, const char *what, uint64
 
 	fmt_bw(mb, mib, sizeof(mb), lines, ticks, hw->tick_hz);
 	out_printf(o, "\"%s\":{\"lines\":%lu,\"bytes\":%lu,\"mb_per_s\":%s,\"mib_per_s\":%s,\"moved\":%s}%s", what,
-		   (unsigned long)lines, (unsigned long)(lines * IMC_LINE_BYTES), mb, mib, moved ? "true" : "false",
+		   (unsigned long)lines, (unsigned long)(lines * COUNT_LINE_BYTES), mb, mib, moved ? "true" : "false",
 		   comma ? "," : "");
 }
 
-static bool moved(const struct stat_run *r, unsigned k)
+static bool moved(const struct count_run *r, int i)
 {
-	int i = imc_event(r, k);
-
 	return i >= 0 && r->ev[i].moved;
 }
 
-void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 			uint64_t now)
 {
 	char stamp[32], col[40];
@@ -105,10 +126,10 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 	bw_window(r, true, now, &b);
 	fmt_seconds(stamp, sizeof(stamp), ticks_ns(hw, now - r->t_start));
 	if (ro->format == REPORT_JSON) {
-		out_printf(o, "{\"interval\":%s,\"imc\":\"%s\",", stamp, mode_word(hw));
-		bw_json(o, hw, "read", b.lines[IMC_RD], b.ticks, true, true);
-		bw_json(o, hw, "write", b.lines[IMC_WR], b.ticks, true, true);
-		bw_json(o, hw, "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks, true, false);
+		out_printf(o, "{\"interval\":%s,\"%s\":\"%s\",", stamp, r->free_pmu, mode_word(hw));
+		bw_json(o, hw, "read", b.rd, b.ticks, true, true);
+		bw_json(o, hw, "write", b.wr, b.ticks, true, true);
+		bw_json(o, hw, "total", b.rd + b.wr, b.ticks, true, false);
 		out_puts(o, "}\n");
 		return;
 	}
@@ -116,53 +137,54 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 		fmt_snprintf(col, sizeof(col), "%14s  ", stamp);
 	else
 		fmt_snprintf(col, sizeof(col), "%s", stamp);
-	bw_line(o, ro, hw, col, "read", b.lines[IMC_RD], b.ticks);
-	bw_line(o, ro, hw, col, "write", b.lines[IMC_WR], b.ticks);
-	bw_line(o, ro, hw, col, "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
+	bw_line(o, ro, hw, col, "read", b.rd, b.ticks);
+	bw_line(o, ro, hw, col, "write", b.wr, b.ticks);
+	bw_line(o, ro, hw, col, "total", b.rd + b.wr, b.ticks);
 }
 
-void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
-		     const struct imc *m, const struct run_extras *x)
+void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
+		     const struct run_extras *x)
 {
-	static const char *req_names[] = { "GT", "IA", "IO" };
 	char secs[32], mhz[32], pct[16];
 	struct bw b;
-	uint64_t ns = ticks_ns(hw, stat_enabled(r)), req = 0;
+	uint64_t ns = ticks_ns(hw, count_enabled(r)), req = 0;
 
 	bw_window(r, false, 0, &b);
-	for (unsigned k = IMC_GT; k <= IMC_IO; k++)
-		req += b.lines[k];
+	for (unsigned k = 0; k < b.nreq; k++)
+		req += b.req[k];
 	fmt_seconds(secs, sizeof(secs), ns);
 	fmt_fixed(mhz, sizeof(mhz), hw->tick_hz, 1000000, 3);
 
 	if (ro->format == REPORT_JSON) {
-		out_printf(o, "{\"tool\":\"uncore.efi\",\"command\":\"bw\",\"imc\":\"%s\",\"emulator\":", mode_word(hw));
+		out_printf(o, "{\"tool\":\"uncore.efi\",\"command\":\"bw\",\"%s\":\"%s\",\"emulator\":", r->free_pmu,
+			   mode_word(hw));
 		if (hw->emulator)
 			out_json_str(o, hw->emulator);
 		else
 			out_puts(o, "null");
-		out_printf(o, ",\"mchbar\":\"0x%lx\",\"host_bridge\":\"%04x:%04x\",\"elapsed_ns\":%lu,\"tsc_hz\":%lu,",
-			   (unsigned long)m->base, m->vendor, m->device, (unsigned long)ns, (unsigned long)hw->tick_hz);
-		bw_json(o, hw, "read", b.lines[IMC_RD], b.ticks, moved(r, IMC_RD), true);
-		bw_json(o, hw, "write", b.lines[IMC_WR], b.ticks, moved(r, IMC_WR), true);
-		bw_json(o, hw, "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks, moved(r, IMC_RD) || moved(r, IMC_WR),
+		out_puts(o, ",\"counters\":");
+		out_json_str(o, r->where);
+		out_printf(o, ",\"elapsed_ns\":%lu,\"tsc_hz\":%lu,", (unsigned long)ns, (unsigned long)hw->tick_hz);
+		bw_json(o, hw, "read", b.rd, b.ticks, moved(r, b.ird), true);
+		bw_json(o, hw, "write", b.wr, b.ticks, moved(r, b.iwr), true);
+		bw_json(o, hw, "total", b.rd + b.wr, b.ticks, moved(r, b.ird) || moved(r, b.iwr),
 			true);
 		out_puts(o, "\"requests\":{");
-		for (unsigned k = IMC_GT; k <= IMC_IO; k++) {
-			fmt_pct(pct, sizeof(pct), b.lines[k], req);
-			out_printf(o, "\"%s\":{\"count\":%lu,\"share_pct\":%s}%s", req_names[k], (unsigned long)b.lines[k],
-				   req ? pct : "null", k < IMC_IO ? "," : "");
+		for (unsigned k = 0; k < b.nreq; k++) {
+			fmt_pct(pct, sizeof(pct), b.req[k], req);
+			out_printf(o, "%s\"%s\":{\"count\":%lu,\"share_pct\":%s}", k ? "," : "",
+				   r->ev[b.ireq[k]].v.short_name, (unsigned long)b.req[k], req ? pct : "null");
 		}
-		out_printf(o, "},\"max_guaranteed_mb_per_s\":%lu", (unsigned long)report_imc_max_mb_s(100));
+		out_printf(o, "},\"max_guaranteed_mb_per_s\":%lu", (unsigned long)report_dram_max_mb_s(r, 100));
 		json_close(o, x);
 		return;
 	}
 	if (ro->format == REPORT_CSV) {
 		if (!ro->intervals)
 			print_rows(o, ro, hw, r, false, 0, "");
-		bw_line(o, ro, hw, "", "read", b.lines[IMC_RD], b.ticks);
-		bw_line(o, ro, hw, "", "write", b.lines[IMC_WR], b.ticks);
-		bw_line(o, ro, hw, "", "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
+		bw_line(o, ro, hw, "", "read", b.rd, b.ticks);
+		bw_line(o, ro, hw, "", "write", b.wr, b.ticks);
+		bw_line(o, ro, hw, "", "total", b.rd + b.wr, b.ticks);
 		out_printf(o, "# elapsed %s s, TSC %s MHz\n", secs, mhz);
 		if (has_extras(x))
 			extras_text(o, ro, hw, r, x);
@@ -170,50 +192,53 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 	}
 	if (ro->intervals)
 		out_puts(o, "total:\n");
-	for (unsigned k = IMC_RD; k <= IMC_WR; k++)
-		if (!moved(r, k))
-			out_printf(o, "%-6s %s did not change: stuck, or no DRAM traffic; no bandwidth\n",
-				   k == IMC_RD ? "read" : "write", skl_imc[k].name);
+	for (int k = 0; k < 2; k++) {
+		int i = k ? b.iwr : b.ird;
+		if (!moved(r, i))
+			out_printf(o, "%-6s %s did not change: stuck, or no DRAM traffic; no bandwidth\n", k ? "write" : "read",
+				   i < 0 ? "(no counter)" : r->ev[i].name);
 		else
-			bw_line(o, ro, hw, "", k == IMC_RD ? "read" : "write", b.lines[k], b.ticks);
-	if (moved(r, IMC_RD) && moved(r, IMC_WR))
-		bw_line(o, ro, hw, "", "total", b.lines[IMC_RD] + b.lines[IMC_WR], b.ticks);
-	out_printf(o, "requests:");
-	for (unsigned k = IMC_GT; k <= IMC_IO; k++) {
-		fmt_pct(pct, sizeof(pct), b.lines[k], req);
-		out_printf(o, "  %s %lu (%s%%)", req_names[k], (unsigned long)b.lines[k], req ? pct : "-");
+			bw_line(o, ro, hw, "", k ? "write" : "read", k ? b.wr : b.rd, b.ticks);
 	}
-	out_puts(o, "\n  (request counts x 64 bytes overstate traffic: partial writes to one line count each but "
-		    "are merged into one transfer; Table 3-3)\n");
+	if (moved(r, b.ird) && moved(r, b.iwr))
+		bw_line(o, ro, hw, "", "total", b.rd + b.wr, b.ticks);
+	if (b.nreq) {
+		out_printf(o, "requests:");
+		for (unsigned k = 0; k < b.nreq; k++) {
+			fmt_pct(pct, sizeof(pct), b.req[k], req);
+			out_printf(o, "  %s %lu (%s%%)", r->ev[b.ireq[k]].v.short_name, (unsigned long)b.req[k], req ? pct : "-");
+		}
+		out_puts(o, "\n");
+		if (r->req_note[0])
+			out_printf(o, "  (%s)\n", r->req_note);
+	}
 	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: "
 		      "exact up to %lu MB/s per counter\n",
-		   secs, (unsigned long)stat_enabled(r), mhz, (unsigned long)report_imc_max_mb_s(100));
+		   secs, (unsigned long)count_enabled(r), mhz, (unsigned long)report_dram_max_mb_s(r, 100));
 	if (has_extras(x))
 		extras_text(o, ro, hw, r, x);
 }
 
 /* ---- what a run moved: the IMC DATA counters as bytes and rates ---- */
 
-bool report_imc_bytes(const struct stat_run *r, uint64_t *rd, uint64_t *wr)
+bool report_dram_bytes(const struct count_run *r, uint64_t *rd, uint64_t *wr)
 {
-	int i = imc_event(r, IMC_RD), j = imc_event(r, IMC_WR);
+	int i = count_find_role(r, PMU_ROLE_DRAM_READ), j = count_find_role(r, PMU_ROLE_DRAM_WRITE);
 
 	if (i < 0 || j < 0)
 		return false;
-	*rd = stat_count(r, (unsigned)i, -1) * IMC_LINE_BYTES;
-	*wr = stat_count(r, (unsigned)j, -1) * IMC_LINE_BYTES;
+	*rd = count_total(r, (unsigned)i, -1) * COUNT_LINE_BYTES;
+	*wr = count_total(r, (unsigned)j, -1) * COUNT_LINE_BYTES;
 	return true;
 }
 
-bool report_imc_rate(const struct stat_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps)
+bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps)
 {
 	struct bw b;
 
-	if (imc_event(r, IMC_RD) < 0 || imc_event(r, IMC_WR) < 0)
-		return false;
 	bw_window(r, interval, now, &b);
-	if (!b.ticks)
+	if (b.ird < 0 || b.iwr < 0 || !b.ticks)
 		return false;
-	*ret_bps = u64_muldiv((b.lines[IMC_RD] + b.lines[IMC_WR]) * IMC_LINE_BYTES, hw->tick_hz, b.ticks);
+	*ret_bps = u64_muldiv((b.rd + b.wr) * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
 	return true;
 }

@@ -68,13 +68,13 @@ void json_close(struct out *o, const struct run_extras *x)
 	out_puts(o, "}\n");
 }
 
-void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		 const struct run_extras *x)
 {
 	const char *c = ro->format == REPORT_CSV ? "# " : "";
 	char a[32], b[32], pct[16];
-	uint64_t ticks = stat_enabled(r), rd = 0, wr = 0;
-	bool imc = report_imc_bytes(r, &rd, &wr);
+	uint64_t ticks = count_enabled(r), rd = 0, wr = 0;
+	bool imc = report_dram_bytes(r, &rd, &wr);
 
 	if (x->load_kind) {
 		enum load_kind k = (enum load_kind)(x->load_kind - 1);
@@ -87,15 +87,18 @@ void extras_text(struct out *o, const struct report_opts *ro, const struct hw *h
 			   load_bytes_per_element(k), a);
 		if (imc && x->load_bytes) {
 			fmt_fixed(b, sizeof(b), rd + wr, x->load_bytes, 3);
-			out_printf(o, "%scross-check: the IMC moved %lu bytes (read %lu + write %lu) in the same window: %s x "
+			char up[16];
+			count_free_upper(r, up, sizeof(up));
+			out_printf(o, "%scross-check: the %s moved %lu bytes (read %lu + write %lu) in the same window: %s x "
 				      "the load's count\n",
-				   c, (unsigned long)(rd + wr), (unsigned long)rd, (unsigned long)wr, b);
+				   c, up, (unsigned long)(rd + wr), (unsigned long)rd, (unsigned long)wr, b);
 			if (k != LOAD_READ && !x->load_nt)
 				out_printf(o, "%s  (without --nt every line the load writes is first read into the cache "
 					      "(write-allocate), which STREAM does not count: expect about %s)\n",
 					   c, k == LOAD_WRITE ? "2" : k == LOAD_COPY ? "1.5" : "1.33");
 			if (hw->msr_mode == HW_MSR_EMULATED)
-				out_printf(o, "%s  (the IMC is emulated: its counts follow the emulator's rates, not this load)\n", c);
+				out_printf(o, "%s  (the %s is emulated: its counts follow the emulator's rates, not this load)\n", c,
+					   up);
 		}
 	}
 	if (x->peak_mb_s) {

@@ -36,13 +36,13 @@ static inline void fmt_seconds(char *buf, size_t size, uint64_t ns)
 
 /* Every row of a window: the sums, and with --per-box each CBo too
  * (report_stat.c). */
-void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		bool interval, uint64_t now, const char *stamp);
 
 /* The extras (report_extras.c): whether x carries any; the text lines; and
  * the end of a final JSON object, the extras inside it. */
 bool has_extras(const struct run_extras *x);
-void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void extras_text(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		 const struct run_extras *x);
 void json_close(struct out *o, const struct run_extras *x);
 

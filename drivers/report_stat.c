@@ -2,18 +2,12 @@
  * the notes on counters that never changed. */
 #include "report_int.h"
 
-#include "imc.h"
+#include "pmu.h"
 
-static const char *count_unit(const struct ev_spec *e)
+/* Counts of 64-byte DRAM transfers: the bytes are shown too. */
+static bool is_data(const struct count_event *e)
 {
-	if (e->unit == EV_UNIT_IMC)
-		return skl_imc[e->imc].data ? "lines" : "requests";
-	return e->unit == EV_UNIT_FIXED || (e->thr && !e->edge) ? "cycles" : "events";
-}
-
-static bool is_data(const struct ev_spec *e)
-{
-	return e->unit == EV_UNIT_IMC && skl_imc[e->imc].data;
+	return e->v.role == PMU_ROLE_DRAM_READ || e->v.role == PMU_ROLE_DRAM_WRITE;
 }
 
 /* count per second, to three decimals */
@@ -24,29 +18,33 @@ static void fmt_rate(char *buf, size_t size, uint64_t count, uint64_t ticks, uin
 	fmt_snprintf(buf, size, "%lu.%03lu", (unsigned long)(milli / 1000), (unsigned long)(milli % 1000));
 }
 
-void report_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r)
+void report_header(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r)
 {
 	const char *mode = hw_msr_mode_name(hw->msr_mode);
 
 	if (ro->format == REPORT_JSON)
 		return;
 	out_printf(o, "%suncore stat: %u event%s", ro->format == REPORT_CSV ? "# " : "", r->nev, r->nev == 1 ? "" : "s");
-	if (stat_uses_msrs(r)) {
-		out_printf(o, " in %u group%s, %u CBo%s", r->ngroups, r->ngroups == 1 ? "" : "s (multiplexed)", r->ncbo,
-			   r->ncbo == 1 ? "" : "s");
-		if (r->ncbo_found > r->ncbo) /* never capped silently */
-			out_printf(o, " (MSR_UNC_CBO_CONFIG gives %u; at most %u can be programmed)", r->ncbo_found,
-				   r->ncbo);
+	if (r->programs) {
+		out_printf(o, " in %u group%s", r->ngroups, r->ngroups == 1 ? "" : "s (multiplexed)");
+		for (unsigned k = 0; k < r->nboxes; k++) {
+			const struct count_boxinfo *b = &r->boxes[k];
+			out_printf(o, ", %u %s%s", b->n, b->noun, b->n == 1 ? "" : "s");
+			if (b->found > b->n) /* never capped silently */
+				out_printf(o, " (%s gives %u; at most %u can be programmed)", b->from, b->found, b->n);
+		}
 		out_printf(o, ", msr access: %s", mode);
 	} else {
-		out_printf(o, ", IMC only (MMIO, no MSR), imc: %s", mode);
+		char up[16];
+		out_printf(o, ", %s only (free-running, nothing written), %s: %s", count_free_upper(r, up, sizeof(up)),
+			   r->free_pmu, mode);
 	}
 	out_printf(o, "%s%s%s\n", hw->emulator ? " (" : "", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
 }
 
 /* One row: the sum (box < 0) or one CBo. */
 struct row {
-	const struct stat_event *e;
+	const struct count_event *e;
 	int box;
 	uint64_t count, run_ticks, enabled_ticks, window_ticks;
 	bool moved; /* the counter changed at some time in the run */
@@ -55,15 +53,15 @@ struct row {
 static void row_name(char *buf, size_t size, const struct row *w)
 {
 	if (w->box < 0)
-		fmt_snprintf(buf, size, "%s", w->e->spec.name);
+		fmt_snprintf(buf, size, "%s", w->e->name);
 	else
-		fmt_snprintf(buf, size, "%s@cbo%d", w->e->spec.name, w->box);
+		fmt_snprintf(buf, size, "%s@%s%d", w->e->name, w->e->v.box_label, w->box);
 }
 
 static void print_row(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct row *w,
 		      const char *stamp, bool first)
 {
-	char name[EVSEL_NAME_MAX + 8], rate[32], pct[16];
+	char name[sizeof(((struct count_event *)0)->name) + 16], rate[32], pct[16];
 
 	char count[24];
 
@@ -77,9 +75,9 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 		fmt_snprintf(rate, sizeof(rate), "-");
 	switch (ro->format) {
 	case REPORT_HUMAN:
-		out_printf(o, "%s%-46s %16s %20s  %-6s  %6s%%", stamp, name, count, rate, count_unit(&w->e->spec), pct);
-		if (is_data(&w->e->spec)) /* 64-byte lines: the bytes too */
-			out_printf(o, "  = %lu bytes", (unsigned long)(w->count * IMC_LINE_BYTES));
+		out_printf(o, "%s%-46s %16s %20s  %-6s  %6s%%", stamp, name, count, rate, w->e->v.count_word, pct);
+		if (is_data(w->e)) /* 64-byte lines: the bytes too */
+			out_printf(o, "  = %lu bytes", (unsigned long)(w->count * COUNT_LINE_BYTES));
 		out_puts(o, "\n");
 		break;
 	case REPORT_CSV:
@@ -88,7 +86,7 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 			out_printf(o, "%s%s", stamp, ro->sep);
 		/* the unit is empty for plain counts, as perf leaves it */
 		out_printf(o, "%s%s%s%s%s%s%lu%s%s\n", count, ro->sep,
-			   w->e->spec.unit == EV_UNIT_IMC ? count_unit(&w->e->spec) : "", ro->sep, name, ro->sep,
+			   w->e->v.kind == PMU_FREE ? w->e->v.count_word : "", ro->sep, name, ro->sep,
 			   (unsigned long)ticks_ns(hw, w->run_ticks), ro->sep, pct);
 		break;
 	case REPORT_JSON:
@@ -96,30 +94,29 @@ static void print_row(struct out *o, const struct report_opts *ro, const struct 
 		out_json_str(o, name);
 		out_printf(o, ",\"unit\":\"%s\",\"pmu\":\"%s\",\"encoding\":\"%s0x%lx\",\"count\":%s,\"rate_per_s\":%s,"
 			      "\"run_time_ns\":%lu,\"percent_running\":%s",
-			   count_unit(&w->e->spec), event_unit_name(w->e->spec.unit),
-			   w->e->spec.unit == EV_UNIT_IMC ? "MCHBAR+" : "", (unsigned long)evsel_encode(&w->e->spec),
+			   w->e->v.count_word, w->e->v.pmu, w->e->v.enc_prefix, (unsigned long)w->e->v.encoding,
 			   counted ? count : "null", counted ? rate : "null", (unsigned long)ticks_ns(hw, w->run_ticks), pct);
 		out_printf(o, ",\"moved\":%s", w->moved ? "true" : "false");
-		if (is_data(&w->e->spec))
-			out_printf(o, ",\"bytes\":%lu", (unsigned long)(w->count * IMC_LINE_BYTES));
+		if (is_data(w->e))
+			out_printf(o, ",\"bytes\":%lu", (unsigned long)(w->count * COUNT_LINE_BYTES));
 		out_puts(o, "}");
 		break;
 	}
 }
 
 /* Every row of a window: the sums, and with --per-box each CBo too. */
-void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		bool interval, uint64_t now, const char *stamp)
 {
-	uint64_t window = interval ? now - r->t_mark : stat_enabled(r);
+	uint64_t window = interval ? now - r->t_mark : count_enabled(r);
 	bool first = true;
 
 	for (unsigned i = 0; i < r->nev; i++) {
-		const struct stat_event *e = &r->ev[i];
+		const struct count_event *e = &r->ev[i];
 		uint64_t running = interval ? e->total.running - e->mark.running : e->total.running;
-		int boxes = ro->per_box && e->spec.unit == EV_UNIT_CBO ? (int)r->ncbo : 0;
+		int boxes = ro->per_box && e->v.box_label[0] ? (int)e->v.nboxes : 0;
 		for (int b = -1; b < boxes; b++) {
-			struct row w = { e, b, interval ? stat_interval_count(r, i, b, now) : stat_count(r, i, b), running,
+			struct row w = { e, b, interval ? count_interval(r, i, b, now) : count_total(r, i, b), running,
 					 window, window, b < 0 ? e->moved != 0 : (e->moved >> b & 1) != 0 };
 			print_row(o, ro, hw, &w, stamp, first);
 			first = false;
@@ -127,7 +124,7 @@ void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw
 	}
 }
 
-void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		     uint64_t now)
 {
 	char stamp[32];
@@ -150,18 +147,18 @@ void report_interval(struct out *o, const struct report_opts *ro, const struct h
 
 /* Counters that never changed: a note each, since an idle source counts 0
  * too; a clock cannot be idle, and the caller reports that as an error. */
-static void still_notes(struct out *o, const struct stat_run *r, const char *c)
+static void still_notes(struct out *o, const struct count_run *r, const char *c)
 {
 	char boxes[40];
 
 	for (unsigned i = 0; i < r->nev; i++) {
-		const struct stat_event *e = &r->ev[i];
-		uint8_t still = stat_still(r, i);
-		if (!still || stat_is_clock(r, i))
+		const struct count_event *e = &r->ev[i];
+		uint8_t still = count_still(r, i);
+		if (!still || e->v.clock)
 			continue;
 		if (!e->moved) {
 			out_printf(o, "%snote: %s did not change during the run (an idle source, or a stuck counter)\n", c,
-				   e->spec.name);
+				   e->name);
 			continue;
 		}
 		struct strbuf sb;
@@ -170,16 +167,17 @@ static void still_notes(struct out *o, const struct stat_run *r, const char *c)
 		for (unsigned b = 0; b < 8; b++)
 			if (still >> b & 1)
 				out_printf(&bo, "%s%u", sb.len ? "," : "", b);
-		out_printf(o, "%snote: %s did not change on CBo %s during the run while the other CBos counted it (a "
-			      "stuck counter?)\n", c, e->spec.name, boxes);
+		const char *noun = e->v.box_noun[0] ? e->v.box_noun : "box";
+		out_printf(o, "%snote: %s did not change on %s %s during the run while the other %s%s counted it (a "
+			      "stuck counter?)\n", c, e->name, noun, boxes, noun, e->v.box_noun[0] ? "s" : "es");
 	}
 }
 
-void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct stat_run *r,
+void report_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		  const struct run_extras *x)
 {
 	char secs[32], mhz[32];
-	uint64_t ns = ticks_ns(hw, stat_enabled(r));
+	uint64_t ns = ticks_ns(hw, count_enabled(r));
 
 	fmt_seconds(secs, sizeof(secs), ns);
 	fmt_fixed(mhz, sizeof(mhz), hw->tick_hz, 1000000, 3);
@@ -189,7 +187,7 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 			out_puts(o, "total:\n");
 		out_printf(o, "%-46s %16s %20s  %-6s  %7s\n", "event", "count", "rate/s", "unit", "running");
 		print_rows(o, ro, hw, r, false, 0, "");
-		out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz)", secs, (unsigned long)stat_enabled(r),
+		out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz)", secs, (unsigned long)count_enabled(r),
 			   mhz);
 		if (r->ngroups > 1)
 			out_printf(o, "; %u groups multiplexed, %u switches", r->ngroups, r->rotations);
@@ -208,8 +206,11 @@ void report_final(struct out *o, const struct report_opts *ro, const struct hw *
 			out_json_str(o, hw->emulator);
 		else
 			out_puts(o, "null");
-		out_printf(o, ",\"cbo_count\":%u,\"cbo_derived\":%u,\"groups\":%u,\"elapsed_ns\":%lu,\"tsc_hz\":%lu,\"events\":[",
-			   r->ncbo, r->ncbo_found, r->ngroups, (unsigned long)ns, (unsigned long)hw->tick_hz);
+		for (unsigned k = 0; k < r->nboxes; k++)
+			out_printf(o, ",\"%s_count\":%u,\"%s_derived\":%u", r->boxes[k].label, r->boxes[k].n, r->boxes[k].label,
+				   r->boxes[k].found);
+		out_printf(o, ",\"groups\":%u,\"elapsed_ns\":%lu,\"tsc_hz\":%lu,\"events\":[", r->ngroups,
+			   (unsigned long)ns, (unsigned long)hw->tick_hz);
 		print_rows(o, ro, hw, r, false, 0, "");
 		out_puts(o, "]");
 		json_close(o, x);

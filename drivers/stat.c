@@ -1,65 +1,12 @@
-/* Section and table numbers are Intel 334060-001's. */
+/* The engine. It knows units, address spaces and ops (pmu.h), never a
+ * particular PMU. */
 #include "stat.h"
 
 #include <string.h>
 
 #include "arith.h"
 #include "fmt.h"
-#include "imc.h"
 #include "parse.h"
-
-_Static_assert(STAT_MAX_BOXES <= 8, "stat_event.moved has one bit per box");
-
-#define GSTATUS_ALL 0xBull /* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
-
-static const uint64_t unit_status_bit[] = { [EV_UNIT_CBO] = 1ull << 3, [EV_UNIT_ARB] = 1ull << 1,
-					    [EV_UNIT_FIXED] = 1ull << 0 };
-
-/* What an event select is programmed with: the event's fields and OVF_EN,
- * so that a wrap shows in GLOBAL_STATUS (Table 2-7: without it "No PMI for
- * this counter will be generated" and the overflow is not forwarded). The
- * run clears every PMI select in GLOBAL_CTRL, so no core is interrupted. */
-static uint64_t sel_value(const struct ev_spec *e)
-{
-	return evsel_encode(e) | UNC_CTRL_OVF_EN;
-}
-
-static const struct pmu_unit *unit_of(uint8_t ev_unit)
-{
-	static const unsigned map[] = { [EV_UNIT_CBO] = SKL_UNIT_CBO, [EV_UNIT_ARB] = SKL_UNIT_ARB,
-					[EV_UNIT_FIXED] = SKL_UNIT_FIXED };
-
-	return &skl_client_uncore.units[map[ev_unit]];
-}
-
-static unsigned boxes_of(const struct stat_run *r, uint8_t ev_unit)
-{
-	return ev_unit == EV_UNIT_CBO ? r->ncbo : 1;
-}
-
-static bool unit_used(const struct stat_run *r, uint8_t ev_unit)
-{
-	for (unsigned i = 0; i < r->nev; i++)
-		if (r->ev[i].spec.unit == ev_unit)
-			return true;
-	return false;
-}
-
-/* Whether event i counts while group g is active. */
-static bool in_group(const struct stat_run *r, unsigned i, unsigned g)
-{
-	uint8_t u = r->ev[i].spec.unit;
-
-	return u == EV_UNIT_FIXED || u == EV_UNIT_IMC || r->ev[i].group == g;
-}
-
-bool stat_uses_msrs(const struct stat_run *r)
-{
-	for (unsigned i = 0; i < r->nev; i++)
-		if (r->ev[i].spec.unit != EV_UNIT_IMC)
-			return true;
-	return false;
-}
 
 static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
 static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...)
@@ -72,19 +19,225 @@ static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *
 	return st;
 }
 
-static const char *msr_name(uint32_t msr, char *buf, size_t size)
-{
-	const char *n = skl_msr_name(msr, buf, size);
 
-	return n ? n : "?";
+static const struct pmu_driver *drv_of(const struct stat_run *r, unsigned k)
+{
+	return r->pmu[k].p.drv;
+}
+
+static const struct pmu_unit *unit_of(const struct stat_run *r, unsigned i)
+{
+	return ev_unit(&r->spec[i]);
+}
+
+/* "NAME (0x706)": the driver's name for the register, then its address */
+static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
+{
+	char name[48], addr[32];
+
+	fmt_snprintf(buf, size, "%s (%s)", pmu_reg_name(drv_of(r, k), reg, name, sizeof(name)),
+		     pmu_reg_addr(reg, addr, sizeof(addr)));
+	return buf;
+}
+
+/* "0x706 (NAME)": after an instruction's name */
+static const char *addr_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
+{
+	char name[48], addr[32];
+
+	fmt_snprintf(buf, size, "%s (%s)", pmu_reg_addr(reg, addr, sizeof(addr)),
+		     pmu_reg_name(drv_of(r, k), reg, name, sizeof(name)));
+	return buf;
+}
+
+/* One access in the register's address space; PCI and MMIO are 32 bits. */
+static enum unc_status raw_read(const struct hw *hw, struct pmu_reg reg, uint64_t *v)
+{
+	uint32_t x;
+	enum unc_status st;
+
+	switch (reg.space) {
+	case PMU_MSR:
+		return hw_msr_read(hw, (uint32_t)reg.addr, v);
+	case PMU_PCI:
+		if ((st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &x)) == UNC_OK)
+			*v = x;
+		return st;
+	default:
+		if ((st = hw_mmio_read32(hw, reg.addr, &x)) == UNC_OK)
+			*v = x;
+		return st;
+	}
+}
+
+static enum unc_status raw_write(const struct hw *hw, struct pmu_reg reg, uint64_t v)
+{
+	switch (reg.space) {
+	case PMU_MSR:
+		return hw_msr_write(hw, (uint32_t)reg.addr, v);
+	case PMU_PCI:
+		if (v >> 32)
+			return UNC_E_RANGE;
+		return hw_pci_write32(hw, reg.pci, (uint16_t)reg.addr, (uint32_t)v);
+	default:
+		return UNC_E_INVALID; /* MMIO counters are read only: never written */
+	}
+}
+
+static const char *op_name(struct pmu_reg reg, bool write)
+{
+	if (reg.space == PMU_MSR)
+		return write ? "wrmsr" : "rdmsr";
+	if (reg.space == PMU_PCI)
+		return write ? "PCI write" : "PCI read";
+	return write ? "MMIO write" : "MMIO read";
+}
+
+static enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *v)
+{
+	char what[96];
+	enum unc_status st = raw_read(r->hw, reg, v);
+
+	if (st)
+		return fail(r, st, "%s %s: %s", op_name(reg, false), addr_text(r, k, reg, what, sizeof(what)),
+			    unc_strerror(st));
+	return UNC_OK;
+}
+
+static struct stat_saved *saved_of(struct stat_run *r, struct pmu_reg reg)
+{
+	for (unsigned i = 0; i < r->nsaved; i++)
+		if (pmu_reg_eq(r->saved[i].reg, reg))
+			return &r->saved[i];
+	return NULL;
+}
+
+/* The journal: a register's value as found, read before its first write
+ * (snapshot() reads all the run will write before any write). A register
+ * that cannot be read is not written. */
+static enum unc_status save(struct stat_run *r, unsigned k, struct pmu_reg reg, bool counter, struct stat_saved **ret)
+{
+	uint64_t old;
+	enum unc_status st;
+
+	if ((*ret = saved_of(r, reg)))
+		return UNC_OK;
+	if (r->nsaved == STAT_MAX_SAVED)
+		return fail(r, UNC_E_INVALID, "the run would write more than %d registers", STAT_MAX_SAVED);
+	if ((st = rd(r, k, reg, &old)))
+		return st;
+	*ret = &r->saved[r->nsaved++];
+	**ret = (struct stat_saved){ .reg = reg, .pmu = (uint8_t)k, .value = old, .counter = counter };
+	return UNC_OK;
+}
+
+static enum unc_status wr(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t v, bool counter)
+{
+	char what[96];
+	struct stat_saved *s;
+	enum unc_status st;
+
+	if ((st = save(r, k, reg, counter, &s)))
+		return st;
+	st = raw_write(r->hw, reg, v);
+	if (st)
+		return fail(r, st, "%s %s value 0x%lx: %s", op_name(reg, true), addr_text(r, k, reg, what, sizeof(what)),
+			    (unsigned long)v, unc_strerror(st));
+	s->dirty = true;
+	return UNC_OK;
+}
+
+/* ---- the access the drivers' ops get (pmu.h) ---- */
+
+static enum unc_status io_read(struct pmu_io *io, struct pmu_reg reg, uint64_t *v)
+{
+	return rd(io->run, io->pmu, reg, v);
+}
+
+static enum unc_status io_write(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+{
+	return wr(io->run, io->pmu, reg, v, false);
+}
+
+static enum unc_status io_write_nosave(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+{
+	struct stat_run *r = io->run;
+	char what[96];
+	enum unc_status st = raw_write(r->hw, reg, v);
+
+	if (st)
+		return fail(r, st, "%s %s value 0x%lx: %s", op_name(reg, true), addr_text(r, io->pmu, reg, what, sizeof(what)),
+			    (unsigned long)v, unc_strerror(st));
+	return UNC_OK;
+}
+
+/* Reads back what was just written. Some platforms drop writes to these
+ * registers without a fault (QEMU does; a locked PMU might): counting
+ * there would report zeros as if they were measurements. */
+static enum unc_status check_reads(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t want)
+{
+	char what[96];
+	uint64_t v;
+	enum unc_status st = rd(r, k, reg, &v);
+
+	if (st)
+		return st;
+	if (v != want)
+		return fail(r, UNC_E_DEVICE, "%s reads 0x%lx after writing 0x%lx: the %s ignored the programming",
+			    reg_text(r, k, reg, what, sizeof(what)), (unsigned long)v, (unsigned long)want,
+			    drv_of(r, k)->what);
+	return UNC_OK;
+}
+
+static enum unc_status io_write_check(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+{
+	enum unc_status st = io_write(io, reg, v);
+
+	return st ? st : check_reads(io->run, io->pmu, reg, v);
+}
+
+static enum unc_status io_vfail(struct pmu_io *io, enum unc_status st, const char *fmt, va_list ap)
+{
+	struct stat_run *r = io->run;
+
+	fmt_vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	return st;
+}
+
+static const struct pmu_io_ops io_ops = { io_read, io_write, io_write_nosave, io_write_check, io_vfail };
+
+static struct pmu_io io_of(struct stat_run *r, unsigned k)
+{
+	return (struct pmu_io){ &io_ops, r, k, r->hw };
+}
+
+/* ---- the events ---- */
+
+static bool is_free(const struct stat_run *r, unsigned i)
+{
+	return r->kind[i] == PMU_FREE;
+}
+
+/* Whether event i counts while group g is active. */
+static bool in_group(const struct stat_run *r, unsigned i, unsigned g)
+{
+	return r->kind[i] != PMU_GENERAL || r->group_of[i] == g;
+}
+
+bool stat_programs(const struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (!is_free(r, i))
+			return true;
+	return false;
 }
 
 enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 {
 	/* By what it programs, not by how it is spelled: "cbo/event=0x34,umask=0x8f/"
 	 * is UNC_CBO_CACHE_LOOKUP.ANY_MESI, and cbox/ is cbo/. */
-	for (unsigned i = 0; i < r->nev; i++) {
-		const struct ev_spec *old = &r->ev[i].spec;
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		const struct ev_spec *old = &r->spec[i];
 		if (!evsel_same(old, e))
 			continue;
 		if (str_ieq(old->name, e->name))
@@ -92,9 +245,98 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 		return fail(r, UNC_E_INVALID, "event '%s' is listed twice: it is '%s' (same unit and encoding)", e->name,
 			    old->name);
 	}
-	if (r->nev == STAT_MAX_EVENTS)
+	if (r->c.nev == STAT_MAX_EVENTS)
 		return fail(r, UNC_E_INVALID, "too many events (at most %d)", STAT_MAX_EVENTS);
-	r->ev[r->nev++] = (struct stat_event){ .spec = *e };
+	unsigned k;
+	for (k = 0; k < r->npmu && r->pmu[k].p.drv != e->drv; k++)
+		;
+	if (k == r->npmu) {
+		if (r->npmu == STAT_MAX_PMUS)
+			return fail(r, UNC_E_INVALID, "events of too many PMU drivers (at most %d)", STAT_MAX_PMUS);
+		r->pmu[r->npmu++] = (struct stat_pmu){ .p.drv = e->drv };
+	}
+	unsigned i = r->c.nev++;
+	r->spec[i] = *e;
+	r->kind[i] = ev_unit(e)->kind;
+	r->pmu_of[i] = (uint8_t)k;
+	r->pmu[k].used |= 1u << e->unit;
+	r->pmu[k].programs |= ev_unit(e)->kind != PMU_FREE;
+	r->c.ev[i] = (struct count_event){ 0 };
+	fmt_snprintf(r->c.ev[i].name, sizeof(r->c.ev[i].name), "%s", e->name);
+	return UNC_OK;
+}
+
+/* What the reports and records show of event i. */
+static void fill_view(struct stat_run *r, unsigned i)
+{
+	const struct ev_spec *e = &r->spec[i];
+
+	const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
+
+	evsel_view(e, p->boxes[e->unit], &r->c.ev[i].v);
+	r->c.ev[i].v.width = (uint8_t)pmu_width_of(ev_unit(e), p, e->unit);
+}
+
+enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct cpu_info *cpu, char *warn,
+			   size_t warnsize)
+{
+	enum unc_status st;
+
+	if (warnsize)
+		warn[0] = '\0';
+	r->hw = hw;
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		const struct pmu_driver *drv = sp->p.drv;
+		const struct pmu_model *m = pmu_match_model(drv, hw, cpu);
+		if (!m)
+			return fail(r, UNC_E_UNSUPPORTED, "%s family 0x%x model 0x%x is not a %s (see 'uncore.efi info')",
+				    cpu->vendor, cpu->family, cpu->model, drv->title);
+		sp->p.model = m->name;
+		char w[160] = "";
+		if ((st = drv->ops->probe(hw, cpu, sp->used, &sp->p, r->err, sizeof(r->err), w, sizeof(w))))
+			return st;
+		if (w[0] && warnsize) { /* each driver's warning, one after the other */
+			size_t n = strlen(warn);
+			fmt_snprintf(warn + n, warnsize - n, "%s%s", n ? "; " : "", w);
+		}
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			unsigned most = pu->max_boxes < PMU_MAX_BOXES ? pu->max_boxes : PMU_MAX_BOXES;
+			if (sp->p.boxes[u] > most || pmu_width_of(pu, &sp->p, u) > 64)
+				return fail(r, UNC_E_INVALID, "driver %s found %u boxes of %u-bit counters in its %s unit; it "
+							      "declares at most %u boxes (of at most %d)",
+					    drv->name, sp->p.boxes[u], pmu_width_of(pu, &sp->p, u), pu->name, pu->max_boxes,
+					    PMU_MAX_BOXES);
+			if ((sp->used & 1u << u) && pu->kind != PMU_GENERAL && sp->p.boxes[u] == 0)
+				return fail(r, UNC_E_UNSUPPORTED, "this CPU has no %s %s (driver %s found none)", pu->pmu,
+					    pu->kind == PMU_FIXED ? "fixed counter" : "counters", drv->name);
+		}
+	}
+	r->c.programs = stat_programs(r);
+	r->c.nboxes = 0;
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		for (unsigned u = 0; u < sp->p.drv->nunits; u++) {
+			const struct pmu_unit *pu = &sp->p.drv->units[u];
+			if (pu->kind == PMU_FREE && (sp->used & 1u << u)) {
+				fmt_snprintf(r->c.free_pmu, sizeof(r->c.free_pmu), "%s", pu->pmu);
+				if (pu->req_note)
+					fmt_snprintf(r->c.req_note, sizeof(r->c.req_note), "%s", pu->req_note);
+				if (sp->p.drv->ops->where)
+					sp->p.drv->ops->where(&sp->p, u, r->c.where, sizeof(r->c.where));
+			}
+			if (!pu->box_noun || !(sp->p.probed & 1u << u) || r->c.nboxes == COUNT_MAX_BOXINFO)
+				continue;
+			struct count_boxinfo *b = &r->c.boxes[r->c.nboxes++];
+			*b = (struct count_boxinfo){ .n = sp->p.boxes[u], .found = sp->p.found[u] };
+			fmt_snprintf(b->noun, sizeof(b->noun), "%s", pu->box_noun);
+			fmt_snprintf(b->label, sizeof(b->label), "%s", pu->box_label ? pu->box_label : pu->pmu);
+			fmt_snprintf(b->from, sizeof(b->from), "%s", pu->boxes_from ? pu->boxes_from : "the probe");
+		}
+	}
+	for (unsigned i = 0; i < r->c.nev; i++)
+		fill_view(r, i);
 	return UNC_OK;
 }
 
@@ -107,36 +349,89 @@ static unsigned popcount8(uint8_t v)
 	return n;
 }
 
-enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
+/* Why events did not fit: each general unit used, its counters and its
+ * constraints ("ARB: 2 counters, events 0x80 and 0x83 only counter 0"),
+ * cut short (never past buf) when long. */
+static void fit_text(const struct stat_run *r, char *buf, size_t size)
 {
-	uint8_t used[STAT_MAX_GROUPS][2] = { { 0 } }; /* [group][CBO or ARB]: counters taken */
+	struct strbuf sb;
 
-	r->ncbo_found = ncbo;
-	r->ncbo = ncbo > STAT_MAX_BOXES ? STAT_MAX_BOXES : ncbo;
-	if (r->nev == 0)
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct pmu_driver *drv = drv_of(r, k);
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			if (pu->kind != PMU_GENERAL || !(r->pmu[k].used & 1u << u))
+				continue;
+			out_printf(&o, "%s%s: %u counters", sb.len ? "; " : "", pu->name, pmu_counters_of(pu, &r->pmu[k].p, u));
+			for (const struct pmu_constraint *x = pu->constraints; x && x->counters; x++) {
+				bool first = x == pu->constraints || x[-1].counters != x->counters;
+				bool last = x[1].counters != x->counters;
+				out_printf(&o, "%s0x%02x", first ? ", events " : " and ", x->code);
+				if (!last)
+					continue;
+				out_puts(&o, " only counter");
+				unsigned n = 0;
+				for (unsigned c = 0; c < 8; c++)
+					if (x->counters >> c & 1)
+						out_printf(&o, "%s %u", n++ ? "," : "", c);
+			}
+		}
+	}
+}
+
+enum unc_status stat_schedule(struct stat_run *r, bool allow_mux)
+{
+	/* [group][pmu][unit]: counters taken */
+	static uint8_t used[STAT_MAX_GROUPS][STAT_MAX_PMUS][PMU_MAX_UNITS];
+
+	memset(used, 0, sizeof(used));
+	if (r->c.nev == 0)
 		return fail(r, UNC_E_INVALID, "no events given");
-	r->ngroups = 1;
+	r->c.ngroups = 1;
 	/* Events with a single allowed counter first, so that the flexible
 	 * ones do not take it from them. */
 	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned i = 0; i < r->nev; i++) {
-			struct stat_event *e = &r->ev[i];
-			if (e->spec.unit == EV_UNIT_FIXED || e->spec.unit == EV_UNIT_IMC ||
-			    (popcount8(e->spec.counters) == 1) != (pass == 0))
+		for (unsigned i = 0; i < r->c.nev; i++) {
+			const struct ev_spec *e = &r->spec[i];
+			const struct pmu_unit *pu = ev_unit(e);
+			unsigned k = r->pmu_of[i];
+			if (pu->kind == PMU_GENERAL && pass == 0 && r->pmu[k].p.boxes[e->unit] == 0)
+				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: %s reports no %s", e->name,
+					    pu->boxes_from ? pu->boxes_from : "the probe",
+					    pu->box_noun ? pu->box_noun : pu->name);
+			/* A fixed counter is the one its event names (bit n of counters
+			 * besides EV_COUNTER_FIXED; none: counter 0). */
+			uint8_t live = (uint8_t)((1u << pmu_counters_of(pu, &r->pmu[k].p, e->unit)) - 1);
+			if (pu->kind == PMU_FIXED && pass == 0) {
+				uint8_t which = e->counters & (uint8_t)~EV_COUNTER_FIXED;
+				unsigned c = 0;
+				while (which && !(which >> c & 1))
+					c++;
+				if (!(live >> c & 1))
+					return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: this CPU's %s PMU has %u fixed counters",
+						    e->name, pu->pmu, pmu_counters_of(pu, &r->pmu[k].p, e->unit));
+				r->counter[i] = (uint8_t)c;
+			}
+			if (pu->kind != PMU_GENERAL || (popcount8(e->counters) == 1) != (pass == 0))
 				continue;
-			if (e->spec.unit == EV_UNIT_CBO && r->ncbo == 0)
-				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: MSR_UNC_CBO_CONFIG reports no CBo",
-					    e->spec.name);
+			if (!(e->counters & live))
+				return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: its counters are not on this CPU (the %s PMU has %u)",
+					    e->name, pu->pmu, pmu_counters_of(pu, &r->pmu[k].p, e->unit));
 			unsigned g;
 			for (g = 0; g < STAT_MAX_GROUPS; g++) {
-				uint8_t free = e->spec.counters & (uint8_t)~used[g][e->spec.unit];
+				uint8_t free = e->counters & live & (uint8_t)~used[g][k][e->unit];
 				if (!free)
 					continue;
-				e->counter = (uint8_t)(free & 1 ? 0 : 1);
-				used[g][e->spec.unit] |= (uint8_t)(1u << e->counter);
-				e->group = g;
-				if (g + 1 > r->ngroups)
-					r->ngroups = g + 1;
+				unsigned c = 0;
+				while (!(free >> c & 1))
+					c++;
+				r->counter[i] = (uint8_t)c;
+				used[g][k][e->unit] |= (uint8_t)(1u << c);
+				r->group_of[i] = g;
+				if (g + 1 > r->c.ngroups)
+					r->c.ngroups = g + 1;
 				break;
 			}
 			if (g == STAT_MAX_GROUPS)
@@ -144,206 +439,247 @@ enum unc_status stat_schedule(struct stat_run *r, unsigned ncbo, bool allow_mux)
 					    STAT_MAX_GROUPS);
 		}
 	}
-	if (r->ngroups > 1 && !allow_mux)
-		return fail(r, UNC_E_INVALID,
-			    "the events need %u rounds of counters (CBo and ARB have 2 counters each, "
-			    "ARB events 0x80 and 0x83 only counter 0); without --no-multiplex they take turns",
-			    r->ngroups);
+	if (r->c.ngroups > 1 && !allow_mux) {
+		char why[120];
+		fit_text(r, why, sizeof(why));
+		return fail(r, UNC_E_INVALID, "the events need %u rounds of counters (%s); without --no-multiplex they take turns",
+			    r->c.ngroups, why);
+	}
 	return UNC_OK;
 }
 
-static struct stat_saved *saved_of(struct stat_run *r, uint32_t msr)
+/* ---- programming ---- */
+
+static uint64_t sel_value(const struct stat_run *r, unsigned i)
 {
-	for (unsigned i = 0; i < r->nsaved; i++)
-		if (r->saved[i].msr == msr)
-			return &r->saved[i];
-	return NULL;
+	const struct pmu_unit *u = unit_of(r, i);
+
+	return evsel_encode(&r->spec[i]) | (u->layout ? u->layout->run_bits : 0);
 }
 
-static enum unc_status wr(struct stat_run *r, uint32_t msr, uint64_t v)
+static uint64_t status_bits(const struct pmu_driver *drv)
 {
-	char name[40];
-	enum unc_status st = hw_msr_write(r->hw, msr, v);
+	uint64_t bits = 0;
 
-	if (st)
-		return fail(r, st, "wrmsr 0x%x (%s) value 0x%lx: %s", msr, msr_name(msr, name, sizeof(name)),
-			    (unsigned long)v, unc_strerror(st));
-	struct stat_saved *s = saved_of(r, msr);
-	if (s)
-		s->dirty = true;
-	return UNC_OK;
+	for (unsigned u = 0; u < drv->nunits; u++)
+		bits |= drv->units[u].status_bit;
+	return bits;
 }
 
-static enum unc_status rd(struct stat_run *r, uint32_t msr, uint64_t *v)
+static enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsigned box, unsigned idx,
+				    uint64_t *v)
 {
-	char name[40];
-	enum unc_status st = hw_msr_read(r->hw, msr, v);
+	struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_unit *pu = &sp->p.drv->units[unit];
 
-	if (st)
-		return fail(r, st, "rdmsr 0x%x (%s): %s", msr, msr_name(msr, name, sizeof(name)), unc_strerror(st));
-	return UNC_OK;
+	if (sp->p.drv->ops->read_counter) {
+		struct pmu_io io = io_of(r, k);
+		return sp->p.drv->ops->read_counter(&io, &sp->p, unit, box, idx, v);
+	}
+	return rd(r, k, pmu_unit_ctr(pu, &sp->p, unit, box, idx), v);
 }
 
-/* Every register the run will write, in the order they are saved. */
-static enum unc_status snapshot(struct stat_run *r)
+/* Step 2 for one unit of driver k: its event selects (this group's
+ * events, zero on the other counters), read back the first time (while
+ * frozen: a driver whose unfreeze sets an enable bit in a select, as the
+ * P6's EN in PerfEvtSel0, changes it only after this; once is enough: a
+ * PMU that took the first programming takes the rotations too, and the
+ * sampling path stays lean). */
+static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned k, unsigned u)
 {
-	static const uint8_t units[] = { EV_UNIT_FIXED, EV_UNIT_ARB, EV_UNIT_CBO };
+	const struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_unit *pu = &sp->p.drv->units[u];
 	enum unc_status st;
 
-	r->nsaved = 0;
-	r->saved[r->nsaved++] = (struct stat_saved){ .msr = MSR_UNC_PERF_GLOBAL_CTRL };
-	for (unsigned u = 0; u < sizeof(units); u++) {
-		if (!unit_used(r, units[u]))
-			continue;
-		const struct pmu_unit *pu = unit_of(units[u]);
-		for (unsigned box = 0; box < boxes_of(r, units[u]); box++) {
-			for (unsigned i = 0; i < pu->counters; i++) {
-				r->saved[r->nsaved++] = (struct stat_saved){ .msr = pmu_unit_sel(pu, box, i) };
-				r->saved[r->nsaved++] = (struct stat_saved){ .msr = pmu_unit_ctr(pu, box, i), .counter = true };
-			}
+	for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
+		uint64_t sel = 0;
+		for (unsigned i = 0; i < r->c.nev; i++)
+			if (r->pmu_of[i] == k && r->spec[i].unit == u && r->group_of[i] == g && r->counter[i] == c)
+				sel = sel_value(r, i);
+		for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
+			struct pmu_reg reg = pmu_unit_sel(pu, &sp->p, u, b, c);
+			if ((st = wr(r, k, reg, sel, false)) || (r->verify && sel && (st = check_reads(r, k, reg, sel))))
+				return st;
 		}
 	}
-	for (unsigned i = 0; i < r->nsaved; i++) {
-		if ((st = rd(r, r->saved[i].msr, &r->saved[i].value)))
-			return st;
-	}
-	if ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &r->status_at_start)))
-		return st;
-	/* FRZ_ON_PMI, WAKE_ON_PMI and the PMI selects are cleared for the run
-	 * (and restored with the rest): see SKL_GLOBAL_CTRL_RUN_CLEAR. */
-	r->ctrl_base = r->saved[0].value & ~SKL_GLOBAL_CTRL_RUN_CLEAR;
 	return UNC_OK;
 }
 
-/* Reads back the controls just programmed. Some platforms drop writes to
- * these MSRs without a fault (QEMU does; a locked PMU might): counting
- * there would report zeros as if they were measurements. */
-static enum unc_status check_reads(struct stat_run *r, uint32_t msr, uint64_t want)
+/* Step 3 for one unit: zero its counters. The first time, read them back:
+ * with the PMU frozen they stand still, so anything but 0 is a counter
+ * that ignores writes, whose first sample would count its old value as
+ * events. */
+static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
 {
-	char name[40];
-	uint64_t v;
-	enum unc_status st = rd(r, msr, &v);
-
-	if (st)
-		return st;
-	if (v != want)
-		return fail(r, UNC_E_DEVICE, "%s (0x%x) reads 0x%lx after writing 0x%lx: the uncore ignored the programming",
-			    msr_name(msr, name, sizeof(name)), msr, (unsigned long)v, (unsigned long)want);
-	return UNC_OK;
-}
-
-static enum unc_status verify(struct stat_run *r, unsigned g)
-{
+	struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_driver *drv = sp->p.drv;
+	const struct pmu_unit *pu = &drv->units[u];
+	struct pmu_io io = io_of(r, k);
 	enum unc_status st;
 
-	if ((st = check_reads(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base | UNC_GLOBAL_CTRL_EN)))
-		return st;
-	for (unsigned i = 0; i < r->nev; i++) {
-		const struct stat_event *e = &r->ev[i];
-		if (!in_group(r, i, g) || e->spec.unit == EV_UNIT_IMC)
-			continue;
-		const struct pmu_unit *pu = unit_of(e->spec.unit);
-		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
-			if ((st = check_reads(r, pmu_unit_sel(pu, b, e->counter), sel_value(&e->spec))))
+	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
+		if (drv->ops->reset_box) {
+			if ((st = drv->ops->reset_box(&io, &sp->p, u, b)))
 				return st;
-	}
-	return UNC_OK;
-}
-
-/* The programming sequence (README), steps 2 to 7, for group g. The manual
- * gives the registers but no order: this order is a design choice after the
- * Xeon E5-2600 uncore guide's freeze/program/reset/unfreeze, with
- * GLOBAL_CTRL.EN as the freeze, and after Linux's uncore_snb.c (EN in
- * MSR_UNC_PERF_GLOBAL_CTRL and in each event select). */
-static enum unc_status program(struct stat_run *r, unsigned g)
-{
-	static const uint8_t units[] = { EV_UNIT_ARB, EV_UNIT_CBO };
-	enum unc_status st;
-
-	/* 2. Clear the global enable, the freeze and the PMI routing. */
-	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base)))
-		return st;
-	r->counting = false;
-	/* 3. Event selects: this group's events, zero on the other counters. */
-	for (unsigned u = 0; u < sizeof(units); u++) {
-		if (!unit_used(r, units[u]))
-			continue;
-		const struct pmu_unit *pu = unit_of(units[u]);
-		for (unsigned i = 0; i < pu->counters; i++) {
-			uint64_t sel = 0;
-			for (unsigned e = 0; e < r->nev; e++)
-				if (r->ev[e].spec.unit == units[u] && r->ev[e].group == g && r->ev[e].counter == i)
-					sel = sel_value(&r->ev[e].spec);
-			for (unsigned box = 0; box < boxes_of(r, units[u]); box++)
-				if ((st = wr(r, pmu_unit_sel(pu, box, i), sel)))
+		} else {
+			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
+				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), 0, true)))
 					return st;
 		}
+		for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
+			uint64_t v;
+			char what[96];
+			if ((st = read_counter(r, k, u, b, c, &v)))
+				return st;
+			if (v)
+				return fail(r, UNC_E_STUCK,
+					    "%s reads 0x%lx after writing 0 with counting stopped: the counter ignores "
+					    "writes (stuck)",
+					    reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
+					    (unsigned long)v);
+		}
 	}
-	/* 4. Zero the counters. The first time, read them back: with EN clear
-	 * they stand still, so anything but 0 is a counter that ignores
-	 * writes, whose first sample would count its old value as events. */
-	for (unsigned s = 0; s < r->nsaved; s++)
-		if (r->saved[s].counter && (st = wr(r, r->saved[s].msr, 0)))
-			return st;
-	for (unsigned s = 0; r->rotations == 0 && s < r->nsaved; s++) {
-		uint64_t v;
-		char name[40];
-		if (!r->saved[s].counter)
+	return UNC_OK;
+}
+
+/* Step 4 for one fixed unit: start its counters that have an event (their
+ * controls count nothing while frozen), each through its own control, read
+ * back the first time, or through the driver's fixed_start where they
+ * share one register. */
+static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_driver *drv = sp->p.drv;
+	const struct pmu_unit *pu = &drv->units[u];
+	struct pmu_io io = io_of(r, k);
+	uint8_t mask = 0;
+	enum unc_status st;
+
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (r->pmu_of[i] == k && r->spec[i].unit == u)
+			mask |= (uint8_t)(1u << r->counter[i]);
+	for (unsigned b = 0; mask && b < sp->p.boxes[u]; b++) {
+		if (drv->ops->fixed_start) {
+			if ((st = drv->ops->fixed_start(&io, &sp->p, u, b, mask)))
+				return st;
 			continue;
-		if ((st = rd(r, r->saved[s].msr, &v)))
-			return st;
-		if (v)
-			return fail(r, UNC_E_STUCK, "%s (0x%x) reads 0x%lx after writing 0 with counting stopped: the counter "
-						    "ignores writes (stuck)",
-				    msr_name(r->saved[s].msr, name, sizeof(name)), r->saved[s].msr, (unsigned long)v);
+		}
+		for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++) {
+			struct pmu_reg ctl = pmu_unit_sel(pu, &sp->p, u, b, c);
+			uint64_t v = pu->fixed_ctrl | pu->fixed_run_bits;
+			if ((mask >> c & 1) &&
+			    ((st = wr(r, k, ctl, v, false)) || (r->verify && (st = check_reads(r, k, ctl, v)))))
+				return st;
+		}
 	}
-	/* 5. Enable the fixed counter. */
-	if (unit_used(r, EV_UNIT_FIXED) && (st = wr(r, MSR_UNC_PERF_FIXED_CTRL, UNC_CTRL_EN | UNC_CTRL_OVF_EN)))
-		return st;
-	/* 6. Clear the overflow status (RW1C). */
-	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_STATUS, GSTATUS_ALL)))
-		return st;
-	for (unsigned i = 0; i < r->nev; i++) /* the IMC counters are never zeroed */
-		if (r->ev[i].spec.unit != EV_UNIT_IMC)
+	return UNC_OK;
+}
+
+/* The sequence, for group g: freeze, then for each unit in use its event
+ * selects, its counters zeroed and its fixed counters started, then clear
+ * the overflow status and unfreeze. The client manual gives the registers
+ * but no order: this one follows the Xeon E5-2600 uncore guide's
+ * freeze/program/reset/unfreeze and Linux's uncore drivers. */
+static enum unc_status program(struct stat_run *r, unsigned g)
+{
+	enum unc_status st;
+
+	/* 1. Freeze. */
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (!sp->programs)
+			continue;
+		sp->s.first = r->verify;
+		if ((st = sp->p.drv->ops->freeze(&io, &sp->p, &sp->s)))
+			return st;
+	}
+	r->counting = false;
+	/* 2 to 4, unit by unit. */
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		for (unsigned u = 0; u < sp->p.drv->nunits; u++) {
+			uint8_t kind = sp->p.drv->units[u].kind;
+			if (kind == PMU_FREE || !(sp->used & 1u << u))
+				continue;
+			if ((kind == PMU_GENERAL && (st = program_selects(r, g, k, u))) || (st = reset_counters(r, k, u)) ||
+			    (kind == PMU_FIXED && (st = start_fixed(r, k, u))))
+				return st;
+		}
+	}
+	/* 5. Clear the overflow status. */
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (sp->programs && sp->p.drv->ops->clear_status &&
+		    (st = sp->p.drv->ops->clear_status(&io, &sp->p, &sp->s, status_bits(sp->p.drv))))
+			return st;
+		r->wrapped_prev[k] = 0;
+	}
+	for (unsigned i = 0; i < r->c.nev; i++) /* free-running counters are never zeroed */
+		if (!is_free(r, i))
 			memset(r->last[i], 0, sizeof(r->last[i]));
 	r->group = g;
-	/* 7. Set the global enable. */
-	if ((st = wr(r, MSR_UNC_PERF_GLOBAL_CTRL, r->ctrl_base | UNC_GLOBAL_CTRL_EN)))
-		return st;
+	/* 6. Unfreeze. */
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (sp->programs && (st = sp->p.drv->ops->unfreeze(&io, &sp->p, &sp->s, r->verify)))
+			return st;
+	}
 	r->counting = true;
-	/* Once is enough: a PMU that took the first programming takes the
-	 * rotations too, and the sampling path stays lean. */
-	if (r->rotations == 0 && (st = verify(r, g)))
-		return st;
+	r->verify = false;
 	r->t_sample = hw_ticks(r->hw);
 	return UNC_OK;
 }
 
+/* Whether the run changed a register of driver k. A freeze writes through
+ * the journal, so until then the driver's freeze has not succeeded: its
+ * control faulted on write or was never reached, it is not counting for
+ * this run, and its state (what to stop it with) is not known. */
+static bool changed_any(const struct stat_run *r, unsigned k)
+{
+	for (unsigned i = 0; i < r->nsaved; i++)
+		if (r->saved[i].pmu == k && r->saved[i].dirty)
+			return true;
+	return false;
+}
+
+/* Stops counting, then puts back every register written, in the reverse
+ * order of the journal: the snapshot read each driver's global registers
+ * first, so a global control goes back last. Registers never written are left alone: a register that faulted on
+ * write did not change, and a PMU the run never changed is not stopped. */
 static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
-	struct stat_saved *ctrl = &r->saved[0];
-	char name[40];
+	char what[96];
 	enum unc_status rst = UNC_OK;
-	uint32_t bad = 0;
+	int bad = -1;
 
 	if (r->nsaved == 0) {
 		r->counting = false;
 		return st;
 	}
-	/* Stop counting first, then put every register we wrote back, the
-	 * global control last. Registers never written are left alone: a
-	 * register that faulted on write did not change. */
-	if (ctrl->dirty && hw_msr_write(r->hw, ctrl->msr, ctrl->value & ~UNC_GLOBAL_CTRL_EN)) {
-		rst = UNC_E_FAULT;
-		bad = ctrl->msr;
+	/* Each PMU the run wrote to is frozen first (a PMU it never reached
+	 * is not written at all). */
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		char keep[sizeof(r->err)];
+		if (!sp->programs || !changed_any(r, k))
+			continue;
+		memcpy(keep, r->err, sizeof(keep));
+		sp->s.first = false;
+		if (sp->p.drv->ops->freeze(&io, &sp->p, &sp->s))
+			rst = UNC_E_FAULT;
+		memcpy(r->err, keep, sizeof(keep));
 	}
 	for (unsigned i = r->nsaved; i-- > 0;) {
 		struct stat_saved *s = &r->saved[i];
 		if (!s->dirty)
 			continue;
-		if (hw_msr_write(r->hw, s->msr, s->value)) {
-			if (!bad)
-				bad = s->msr;
+		if (raw_write(r->hw, s->reg, s->value)) {
+			if (bad < 0)
+				bad = (int)i;
 			rst = UNC_E_FAULT;
 		} else {
 			s->dirty = false;
@@ -352,83 +688,165 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	r->counting = false;
 	if (rst == UNC_OK)
 		return st;
+	/* bad < 0: every register went back, but a PMU could not be stopped first */
+	const char *which = bad < 0 ? "the PMU's stopped state (its freeze failed)"
+				    : addr_text(r, r->saved[bad].pmu, r->saved[bad].reg, what, sizeof(what));
 	if (st == UNC_OK)
-		return fail(r, rst, "cannot restore 0x%x (%s)", bad, msr_name(bad, name, sizeof(name)));
-	size_t n = 0;
-	while (r->err[n])
-		n++;
-	fmt_snprintf(r->err + n, sizeof(r->err) - n, "; restoring 0x%x failed too", bad);
+		return fail(r, rst, "cannot restore %s", which);
+	size_t n = strlen(r->err);
+	fmt_snprintf(r->err + n, sizeof(r->err) - n, "; restoring %s failed too", which);
 	return st;
 }
 
-static void note_busy_fault(void *ctx, uint32_t msr)
-{
-	uint32_t *first = ctx;
+struct busy_fault {
+	struct pmu_reg reg;
+	bool any;
+};
 
-	if (!*first)
-		*first = msr;
+static void note_busy_fault(void *ctx, struct pmu_reg reg)
+{
+	struct busy_fault *f = ctx;
+
+	if (!f->any)
+		f->reg = reg;
+	f->any = true;
 }
 
-/* The IMC counters run freely: their values at the start are the base. */
-static enum unc_status read_imc(struct stat_run *r, unsigned i, uint32_t *v)
+/* A free-running counter: one read (32-bit MMIO or PCI, or an MSR) of the
+ * register start_free found. */
+static __attribute__((noinline)) enum unc_status free_failed(struct stat_run *r, unsigned i, enum unc_status st)
 {
-	const struct skl_imc_counter *c = &skl_imc[r->ev[i].spec.imc];
-	enum unc_status st = hw_mmio_read32(r->hw, r->imc_base + c->offset, v);
+	char addr[32];
 
-	if (st)
-		return fail(r, st, "MMIO read of %s at 0x%lx: %s", c->name, (unsigned long)(r->imc_base + c->offset),
-			    unc_strerror(st));
+	return fail(r, st, "%s of %s at %s: %s", op_name(r->free_reg[i], false), r->c.ev[i].name,
+		    pmu_reg_addr(r->free_reg[i], addr, sizeof(addr)), unc_strerror(st));
+}
+
+/* A counter wider than 32 bits in a 32-bit space (MMIO, PCI) is two
+ * halves, the high one at the next dword: high, low, high again, and the
+ * low read once more if a carry came between. */
+static enum unc_status read_halves(const struct hw *hw, struct pmu_reg reg, uint64_t *v)
+{
+	struct pmu_reg hi = reg;
+	uint64_t h0, h1, lo;
+	enum unc_status st;
+
+	hi.addr += 4;
+	if ((st = raw_read(hw, hi, &h0)) || (st = raw_read(hw, reg, &lo)) || (st = raw_read(hw, hi, &h1)))
+		return st;
+	if (h1 != h0 && (st = raw_read(hw, reg, &lo)))
+		return st;
+	*v = h1 << 32 | (lo & 0xFFFFFFFFull);
 	return UNC_OK;
 }
 
-static enum unc_status start_imc(struct stat_run *r)
+static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
 {
-	uint32_t v;
+	struct pmu_reg reg = r->free_reg[i];
+	enum unc_status st = r->c.ev[i].v.width > 32 && reg.space != PMU_MSR ? read_halves(r->hw, reg, v)
+									     : raw_read(r->hw, reg, v);
+
+	return st ? free_failed(r, i, st) : UNC_OK;
+}
+
+/* The free-running counters run freely: their values at the start are the base. */
+static enum unc_status start_free(struct stat_run *r)
+{
+	uint64_t v;
 	enum unc_status st;
 
-	for (unsigned i = 0; i < r->nev; i++) {
-		if (r->ev[i].spec.unit != EV_UNIT_IMC)
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		if (!is_free(r, i))
 			continue;
-		if ((st = read_imc(r, i, &v)))
+		r->free_reg[i] = pmu_unit_ctr(unit_of(r, i), &r->pmu[r->pmu_of[i]].p, r->spec[i].unit, 0, r->spec[i].free);
+		if ((st = read_free(r, i, &v)))
 			return restore(r, st);
 		r->last[i][0] = v;
 	}
-	if (!stat_uses_msrs(r)) {
+	if (!stat_programs(r)) {
 		r->counting = true;
 		r->t_sample = hw_ticks(r->hw);
 	}
-	r->t_start = r->t_mark = r->t_end = r->t_sample;
+	r->c.t_start = r->c.t_mark = r->c.t_end = r->t_sample;
+	return UNC_OK;
+}
+
+/* Before anything is written: every register the run may write is read,
+ * each driver's global registers and the selects and counters of every
+ * unit it uses, so that one that does not exist (#GP) stops the run before
+ * any write, and the journal holds them all as found. */
+static enum unc_status snapshot(struct stat_run *r)
+{
+	struct stat_saved *s;
+	enum unc_status st;
+
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		const struct pmu_driver *drv = sp->p.drv;
+		if (!sp->programs)
+			continue;
+		for (unsigned g = 0; g < drv->nglobals; g++)
+			if ((st = save(r, k, drv->globals[g], false, &s)))
+				return st;
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			if (pu->kind == PMU_FREE || !(sp->used & 1u << u))
+				continue;
+			for (unsigned b = 0; pu->box_ctl && b < sp->p.boxes[u]; b++)
+				if ((st = save(r, k, pmu_unit_box_ctl(pu, &sp->p, u, b), false, &s)))
+					return st;
+			for (unsigned b = 0; b < sp->p.boxes[u]; b++)
+				for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
+					if ((st = save(r, k, pmu_unit_sel(pu, &sp->p, u, b, c), false, &s)) ||
+					    (!drv->ops->read_counter &&
+					     (st = save(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), true, &s))))
+						return st;
+		}
+	}
 	return UNC_OK;
 }
 
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 {
-	char name[40];
-	uint32_t faulted = 0;
+	char what[96];
 	enum unc_status st;
 
 	r->hw = hw;
 	r->nsaved = 0;
-	r->rotations = 0;
-	for (unsigned i = 0; i < r->nev; i++) {
-		r->ev[i].total = r->ev[i].mark = (struct stat_counts){ 0 };
-		r->ev[i].moved = false;
+	r->c.rotations = 0;
+	r->any_in_use = false;
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		r->c.ev[i].total = r->c.ev[i].mark = (struct count_totals){ 0 };
+		r->c.ev[i].moved = 0;
 	}
-	if (!stat_uses_msrs(r))
-		return start_imc(r);
-	skl_check_in_use(hw, r->ncbo, true, &r->use, note_busy_fault, &faulted);
-	if (!r->use.known)
-		return fail(r, UNC_E_FAULT, "rdmsr 0x%x (%s) faulted while checking whether the PMU is in use", faulted,
-			    msr_name(faulted, name, sizeof(name)));
-	if (r->use.in_use && !force)
-		return fail(r, UNC_E_BUSY, "the uncore PMU is in use (%s = 0x%lx); --force takes it over and restores it",
-			    msr_name(r->use.busy[0].msr, name, sizeof(name)), (unsigned long)r->use.busy[0].value);
-	/* 1. Snapshot every MSR the run will touch. */
+	if (!stat_programs(r))
+		return start_free(r);
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct busy_fault f = { .any = false };
+		if (!sp->programs || !sp->p.drv->ops->in_use)
+			continue;
+		sp->p.drv->ops->in_use(hw, &sp->p, &sp->use, note_busy_fault, &f);
+		if (!sp->use.known && f.any)
+			return fail(r, UNC_E_FAULT, "%s %s faulted while checking whether the PMU is in use",
+				    op_name(f.reg, false), addr_text(r, k, f.reg, what, sizeof(what)));
+		if (!sp->use.known)
+			return fail(r, UNC_E_FAULT, "driver %s could not tell whether its %s is in use", sp->p.drv->name,
+				    sp->p.drv->what);
+		if (sp->use.in_use && !force) {
+			char name[48];
+			return fail(r, UNC_E_BUSY, "the %s is in use (%s = 0x%lx); --force takes it over and restores it",
+				    sp->p.drv->what, pmu_reg_name(sp->p.drv, sp->use.busy[0].reg, name, sizeof(name)),
+				    (unsigned long)sp->use.busy[0].value);
+		}
+		r->any_in_use |= sp->use.in_use;
+	}
+	r->verify = true;
 	if ((st = snapshot(r)))
-		return st;
+		return st; /* nothing written */
 	if ((st = program(r, 0)))
 		return restore(r, st);
-	return start_imc(r);
+	return start_free(r);
 }
 
 /* The largest step a counter of unit pu can make from the last sample
@@ -438,117 +856,119 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
  * reaches the counter's whole range, no step can be told from a wrap or a
  * write: the samples came too far apart (a starved timer), and that is an
  * error of its own. */
-static enum unc_status step_limit(struct stat_run *r, uint8_t ev_unit, uint64_t now, uint64_t *ret)
+static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu, unsigned width, uint64_t now,
+				  uint64_t *ret)
 {
-	const struct pmu_unit *pu = unit_of(ev_unit);
 	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample;
 	char ms[24];
 
-	*ret = hz ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
-	if (*ret < pmu_unit_ctr_mask(pu))
+	/* max_per_sec 0: the driver gives no bound, so no step is taken for a write */
+	*ret = hz && pu->max_per_sec ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
+	if (!pu->max_per_sec)
+		return UNC_OK;
+	if (*ret < pmu_width_mask(width))
 		return UNC_OK;
 	fmt_fixed(ms, sizeof(ms), gap, hz / 1000, 1);
 	return fail(r, UNC_E_OVERFLOW,
 		    "the %s counters were not sampled for %s ms: at up to %lu per second a %u-bit counter can wrap "
 		    "unseen in that time, so no count can be vouched for",
-		    pu->name, ms, (unsigned long)pu->max_per_sec, pu->width);
+		    pu->name, ms, (unsigned long)pu->max_per_sec, width);
+}
+
+static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
+{
+	struct count_event *e = &r->c.ev[i];
+	uint64_t v, mask = pmu_width_mask(e->v.width);
+	enum unc_status st;
+
+	if ((st = read_free(r, i, &v)))
+		return st;
+	/* Sampled at least every few hundred milliseconds: a step of half the
+	 * counter's range or more (for a 32-bit counter of 64-byte lines,
+	 * 1.37 TB/s over 100 ms) cannot happen, so it means the counter went
+	 * back. */
+	uint64_t d = (v - r->last[i][0]) & mask;
+	if (d > mask >> 1)
+		return fail(r, UNC_E_DEVICE,
+			    "%s went from 0x%08lx to 0x%08lx: it ran backwards (or moved 2^%u %s or more between two "
+			    "samples)",
+			    e->name, (unsigned long)r->last[i][0], (unsigned long)v, e->v.width - 1u, e->v.count_word);
+	e->total.box[0] += d;
+	e->moved |= d != 0;
+	r->last[i][0] = v;
+	e->total.running += now - r->t_sample;
+	return UNC_OK;
 }
 
 enum unc_status stat_sample(struct stat_run *r)
 {
-	uint64_t status, gctrl = 0, wrapped = 0;
-	uint64_t val[STAT_MAX_EVENTS][STAT_MAX_BOXES];
-	bool msrs = false;
+	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
+	static uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	bool programmed = false;
 	enum unc_status st;
 
 	if (!r->counting)
 		return UNC_OK;
-	/* GLOBAL_STATUS first, then the counters: a wrap the status shows has
-	 * happened by the time the counters are read (see below). */
-	status = 0;
-	bool uses_msrs = stat_uses_msrs(r); /* once: the sampling path stays lean */
-	if (uses_msrs && ((st = rd(r, MSR_UNC_PERF_GLOBAL_STATUS, &status)) ||
-				  (st = rd(r, MSR_UNC_PERF_GLOBAL_CTRL, &gctrl))))
-		return st;
+	/* Each PMU's state and overflow status first, then the counters: a
+	 * wrap the status shows has happened by the time they are read. */
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
+			return st;
+	}
 	uint64_t now = hw_ticks(r->hw);
-	for (unsigned i = 0; i < r->nev; i++) {
-		struct stat_event *e = &r->ev[i];
+	for (unsigned i = 0; i < r->c.nev; i++) {
 		if (!in_group(r, i, r->group))
 			continue;
-		if (e->spec.unit == EV_UNIT_IMC) {
-			uint32_t v;
-			if ((st = read_imc(r, i, &v)))
+		if (is_free(r, i)) {
+			if ((st = sample_free(r, i, now)))
 				return st;
-			/* One 32-bit counter, sampled at least every few hundred
-			 * milliseconds: a step of 2^31 lines or more (1.37 TB/s over
-			 * 100 ms) cannot happen, so it means the counter went back. */
-			uint32_t d = v - (uint32_t)r->last[i][0];
-			if (d >= IMC_MAX_STEP)
-				return fail(r, UNC_E_DEVICE,
-					    "%s went from 0x%08x to 0x%08x: it ran backwards (or moved 2^31 lines or more "
-					    "between two samples)",
-					    skl_imc[e->spec.imc].name, (uint32_t)r->last[i][0], v);
-			e->total.box[0] += d;
-			e->moved |= d != 0;
-			r->last[i][0] = v;
-			e->total.running += now - r->t_sample;
 			continue;
 		}
-		const struct pmu_unit *pu = unit_of(e->spec.unit);
-		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++)
-			if ((st = rd(r, pmu_unit_ctr(pu, b, e->counter), &val[i][b])))
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
+			if ((st = read_counter(r, k, u, b, r->counter[i], &val[i][b])))
 				return st;
-		msrs = true;
+		programmed = true;
 	}
-	/* Every MSR counter is judged before any of their totals moves (the
-	 * IMC's are already counted: a failed run reports nothing anyway). */
-	uint64_t after = msrs ? hw_ticks(r->hw) : now, limit[EV_UNIT_FIXED + 1];
-	bool have_limit[EV_UNIT_FIXED + 1] = { false };
-	for (unsigned i = 0; msrs && i < r->nev; i++) {
-		const struct stat_event *e = &r->ev[i];
-		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
+	/* Every programmed counter is judged before any of their totals moves
+	 * (the free-running ones are already counted: a failed run reports
+	 * nothing anyway). Deltas are modulo each counter's width: a value
+	 * below the last is a wrap only if the step fits the time. */
+	uint64_t after = programmed ? hw_ticks(r->hw) : now;
+	for (unsigned i = 0; programmed && i < r->c.nev; i++) {
+		if (!in_group(r, i, r->group) || is_free(r, i))
 			continue;
-		if (!have_limit[e->spec.unit]) { /* once per unit: u64_muldiv is not cheap */
-			if ((st = step_limit(r, e->spec.unit, after, &limit[e->spec.unit])))
-				return st;
-			have_limit[e->spec.unit] = true;
-		}
-		const struct pmu_unit *pu = unit_of(e->spec.unit);
-		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
-			/* Deltas modulo the counter width (44 or 48 bits): a value below
-			 * the last is a wrap only if the step fits the time. */
-			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_unit_ctr_mask(pu);
-			if (d > limit[e->spec.unit]) {
-				char name[40], ms[24];
-				uint32_t msr = pmu_unit_ctr(pu, b, e->counter);
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		const struct pmu_unit *pu = unit_of(r, i);
+		uint64_t limit;
+		unsigned width = r->c.ev[i].v.width;
+		if ((st = step_limit(r, pu, width, after, &limit)))
+			return st;
+		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
+			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_width_mask(width);
+			if (d > limit) {
+				char what[96], ms[24];
 				fmt_fixed(ms, sizeof(ms), after - r->t_sample, r->hw->tick_hz / 1000, 1);
 				return fail(r, UNC_E_CLOBBERED,
-					    "%s (0x%x) went from 0x%lx to 0x%lx within %s ms: written by someone else "
+					    "%s went from 0x%lx to 0x%lx within %s ms: written by someone else "
 					    "during the run (no wrap moves it that far)",
-					    msr_name(msr, name, sizeof(name)), msr, (unsigned long)last, (unsigned long)v, ms);
+					    reg_text(r, k, pmu_unit_ctr(pu, &r->pmu[k].p, u, b, r->counter[i]), what, sizeof(what)),
+					    (unsigned long)last, (unsigned long)v, ms);
 			}
 		}
 	}
-	/* GLOBAL_CTRL is what this run wrote, EN set: a PMU that stopped
-	 * counting (frozen, or its EN cleared by someone else) would give
-	 * short counts that look like measurements. */
-	uint64_t want = r->ctrl_base | UNC_GLOBAL_CTRL_EN;
-	if (uses_msrs && gctrl != want)
-		return fail(r, UNC_E_CLOBBERED,
-			    "MSR_UNC_PERF_GLOBAL_CTRL (0x%x) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
-			    MSR_UNC_PERF_GLOBAL_CTRL, (unsigned long)gctrl, (unsigned long)want,
-			    gctrl & UNC_GLOBAL_CTRL_EN ? "written by someone else"
-						       : "EN (bit 29) is clear, so the uncore stopped counting (frozen, "
-							 "or written by someone else)");
-	for (unsigned i = 0; msrs && i < r->nev; i++) {
-		struct stat_event *e = &r->ev[i];
-		if (!in_group(r, i, r->group) || e->spec.unit == EV_UNIT_IMC)
+	for (unsigned i = 0; programmed && i < r->c.nev; i++) {
+		struct count_event *e = &r->c.ev[i];
+		if (!in_group(r, i, r->group) || is_free(r, i))
 			continue;
-		const struct pmu_unit *pu = unit_of(e->spec.unit);
-		for (unsigned b = 0; b < boxes_of(r, e->spec.unit); b++) {
-			uint64_t v = val[i][b], d = (v - r->last[i][b]) & pmu_unit_ctr_mask(pu);
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		const struct pmu_unit *pu = unit_of(r, i);
+		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
+			uint64_t v = val[i][b], d = (v - r->last[i][b]) & pmu_width_mask(r->c.ev[i].v.width);
 			if (v < r->last[i][b])
-				wrapped |= unit_status_bit[e->spec.unit];
+				wrapped[k] |= pu->status_bit;
 			if (d)
 				e->moved |= (uint8_t)(1u << b);
 			e->total.box[b] += d;
@@ -556,21 +976,26 @@ enum unc_status stat_sample(struct stat_run *r)
 		}
 		e->total.running += now - r->t_sample;
 	}
-	r->t_sample = r->t_end = now;
+	r->t_sample = r->c.t_end = now;
 	/* A unit's status bit must be explained by a counter of that unit
 	 * going backwards, in this sample or (if it wrapped between the two
 	 * reads of the last sample) the previous one. Otherwise a counter
 	 * advanced by its whole width or more between two samples, and no
 	 * delta can say by how much. */
-	uint64_t unexplained = status & GSTATUS_ALL & ~(wrapped | r->wrapped_prev);
-	r->wrapped_prev = wrapped;
-	if (unexplained)
-		return fail(r, UNC_E_OVERFLOW,
-			    "MSR_UNC_PERF_GLOBAL_STATUS shows an overflow (0x%lx) that no counter value accounts for: "
-			    "a counter advanced by its full width between two samples",
-			    (unsigned long)unexplained);
-	if ((status & GSTATUS_ALL) && (st = wr(r, MSR_UNC_PERF_GLOBAL_STATUS, status & GSTATUS_ALL)))
-		return st;
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		uint64_t mine = status[k] & status_bits(sp->p.drv);
+		uint64_t unexplained = mine & ~(wrapped[k] | r->wrapped_prev[k]);
+		struct pmu_io io = io_of(r, k);
+		r->wrapped_prev[k] = wrapped[k];
+		if (unexplained)
+			return fail(r, UNC_E_OVERFLOW,
+				    "%s shows an overflow (0x%lx) that no counter value accounts for: a counter advanced "
+				    "by its full width between two samples",
+				    sp->p.drv->status_name, (unsigned long)unexplained);
+		if (mine && sp->p.drv->ops->clear_status && (st = sp->p.drv->ops->clear_status(&io, &sp->p, &sp->s, mine)))
+			return st;
+	}
 	return UNC_OK;
 }
 
@@ -580,8 +1005,8 @@ enum unc_status stat_rotate(struct stat_run *r)
 
 	if (st)
 		return st;
-	r->rotations++;
-	return program(r, (r->group + 1) % r->ngroups);
+	r->c.rotations++;
+	return program(r, (r->group + 1) % r->c.ngroups);
 }
 
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
@@ -591,61 +1016,6 @@ enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
 	if (st == UNC_OK)
 		st = stat_sample(r);
 	return restore(r, st);
-}
-
-uint8_t stat_still(const struct stat_run *r, unsigned i)
-{
-	const struct stat_event *e = &r->ev[i];
-	unsigned boxes = e->spec.unit == EV_UNIT_IMC ? 1 : boxes_of(r, e->spec.unit);
-
-	if (e->total.running == 0)
-		return 0;
-	return (uint8_t)(((1u << boxes) - 1) & ~e->moved);
-}
-
-bool stat_is_clock(const struct stat_run *r, unsigned i)
-{
-	uint8_t u = r->ev[i].spec.unit;
-
-	return u != EV_UNIT_IMC && unit_of(u)->clock;
-}
-
-uint64_t stat_enabled(const struct stat_run *r)
-{
-	return r->t_end - r->t_start;
-}
-
-static uint64_t scaled(const struct stat_counts *c, const struct stat_counts *mark, int box, uint64_t enabled)
-{
-	uint64_t raw = 0, running = c->running - mark->running;
-
-	for (int b = 0; b < STAT_MAX_BOXES; b++)
-		if (box < 0 || b == box)
-			raw += c->box[b] - mark->box[b];
-	if (running == 0)
-		return 0;
-	if (running >= enabled)
-		return raw;
-	return u64_muldiv(raw, enabled, running);
-}
-
-uint64_t stat_count(const struct stat_run *r, unsigned i, int box)
-{
-	static const struct stat_counts zero;
-
-	return scaled(&r->ev[i].total, &zero, box, stat_enabled(r));
-}
-
-uint64_t stat_interval_count(const struct stat_run *r, unsigned i, int box, uint64_t now)
-{
-	return scaled(&r->ev[i].total, &r->ev[i].mark, box, now - r->t_mark);
-}
-
-void stat_mark(struct stat_run *r, uint64_t now)
-{
-	for (unsigned i = 0; i < r->nev; i++)
-		r->ev[i].mark = r->ev[i].total;
-	r->t_mark = now;
 }
 
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
@@ -663,10 +1033,10 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 
 	if (st)
 		return st;
-	uint64_t t0 = r->t_start, never = UINT64_MAX;
+	uint64_t t0 = r->c.t_start, never = UINT64_MAX;
 	uint64_t end = o->duration ? t0 + o->duration : never;
 	uint64_t next_iv = o->interval ? t0 + o->interval : never;
-	uint64_t next_rot = r->ngroups > 1 ? t0 + o->slice : never;
+	uint64_t next_rot = r->c.ngroups > 1 ? t0 + o->slice : never;
 
 	for (;;) {
 		uint64_t next_sample = r->t_sample + o->sample;
@@ -685,7 +1055,7 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 		if (now >= next_iv) {
 			if (env->on_interval)
 				env->on_interval(env->ctx, r, r->t_sample);
-			stat_mark(r, r->t_sample);
+			count_mark(&r->c, r->t_sample);
 			next_iv += o->interval;
 			if (o->max_intervals && ++intervals >= o->max_intervals)
 				break;

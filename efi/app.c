@@ -4,17 +4,24 @@
 
 #include "../drivers/arith.h"
 #include "../drivers/cpu.h"
-#include "../drivers/imc.h"
 #include "../drivers/info.h"
+#include "../drivers/pmu.h"
 #include "../drivers/report.h"
-#include "../drivers/skl.h"
 #include "../drivers/recmap.h"
 #include "../drivers/stat.h"
 
-/* Large structures, one at a time: gnu-efi's linker script stores even
- * zero-initialised data in the image, so the commands share these. */
-static struct stat_run the_run;
-static struct rec the_rec;
+/* The large structures, allocated when a command starts: gnu-efi's linker
+ * script stores even zero-initialised data in the image, so they are not
+ * static. One command at a time uses them. */
+struct app_ws {
+	struct stat_run run;
+	struct rec rec;
+	struct platform_info pi;
+	struct rec_print_ws print;
+};
+static struct app_ws *ws;
+#define the_run (ws->run)
+#define the_rec (ws->rec)
 
 static enum unc_status fail(struct out *err, enum unc_status st, const char *what)
 {
@@ -22,11 +29,15 @@ static enum unc_status fail(struct out *err, enum unc_status st, const char *wha
 	return st;
 }
 
+/* An MSR's name, from whichever driver knows it ("" when none does). */
 static const char *msr_desc(uint32_t msr, char *buf, size_t size)
 {
-	const char *n = skl_msr_name(msr, buf, size);
-
-	return n ? n : "";
+	for (unsigned d = 0; pmu_drivers[d]; d++) {
+		const char *n = pmu_drivers[d]->ops->reg_name ? pmu_drivers[d]->ops->reg_name(pmu_msr(msr), buf, size) : NULL;
+		if (n)
+			return n;
+	}
+	return "";
 }
 
 static enum unc_status run_msr(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
@@ -165,100 +176,153 @@ bool app_needs_clock(const struct cli_cmd *cmd)
 	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW || cmd->verb == CLI_BENCH;
 }
 
-/* The supported-CPU check every measurement needs first. */
+/* The drivers that match this CPU (NULL-terminated); none is an error. */
+static const struct pmu_driver *present[STAT_MAX_PMUS + 1];
+
+static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu)
+{
+	unsigned n = 0;
+
+	cpu_identify(hw, cpu);
+	for (unsigned d = 0; pmu_drivers[d] && n < STAT_MAX_PMUS; d++)
+		if (pmu_match_model(pmu_drivers[d], hw, cpu))
+			present[n++] = pmu_drivers[d];
+	present[n] = NULL;
+	return n;
+}
+
 static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct out *err)
 {
-	cpu_identify(hw, cpu);
-	if (!pmu_match_model(&skl_client_uncore, cpu)) {
-		out_printf(err, "uncore: error: %s family 0x%x model 0x%x is not a Skylake-client uncore (see 'uncore.efi info')\n",
+	if (!cpu_detect(hw, cpu)) {
+		out_printf(err, "uncore: error: %s family 0x%x model 0x%x matches no PMU driver (see 'uncore.efi info' "
+				"and 'uncore.efi list --all')\n",
 			   cpu->vendor, cpu->family, cpu->model);
 		return UNC_E_UNSUPPORTED;
 	}
 	return UNC_OK;
 }
 
-/* ... and the CBo count (Section 2.4.1: subtract one; not capped), for
- * anything that touches MSRs. */
-static enum unc_status uncore_ready(const struct hw *hw, unsigned *ret_ncbo, struct out *err)
+/* Every programmable register of the PMUs this CPU has, read only: each
+ * driver's global registers, then each unit's selects and counters for the
+ * boxes its probe finds. */
+static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out *err)
 {
+	enum unc_status st, first = UNC_OK;
 	struct cpu_info cpu;
-	uint64_t raw;
-	enum unc_status st;
+	char name[48], addr[32], msg[200], warn[200];
+	uint64_t v;
 
 	if ((st = cpu_ready(hw, &cpu, err)))
 		return st;
-	if ((st = hw_msr_read(hw, MSR_UNC_CBO_CONFIG, &raw)))
-		return fail(err, st, "rdmsr 0x396 (MSR_UNC_CBO_CONFIG)");
-	*ret_ncbo = skl_cbo_count_from_raw(raw & UNC_CBO_CONFIG_NO_CBO_BANKS);
-	return UNC_OK;
-}
-
-/* Every register of Table 2-1 for the CBos that exist, read only. */
-static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out *err)
-{
-	const struct pmu_driver *drv = &skl_client_uncore;
-	static const uint32_t globals[] = { MSR_UNC_PERF_GLOBAL_CTRL, MSR_UNC_PERF_GLOBAL_STATUS, MSR_UNC_CBO_CONFIG };
-	enum unc_status st, first = UNC_OK;
-	unsigned ncbo;
-	char name[40];
-	uint64_t v;
-
-	if ((st = uncore_ready(hw, &ncbo, err)))
-		return st;
-	for (unsigned u = 0; u < drv->nunits + 1; u++) {
-		const struct pmu_unit *pu = u ? &drv->units[u - 1] : NULL;
-		unsigned boxes = !pu ? 1 : u - 1 == SKL_UNIT_CBO ? skl_cbo_programmable(ncbo) : pu->max_boxes;
-		unsigned n = pu ? pu->counters * 2 : sizeof(globals) / sizeof(globals[0]);
-		for (unsigned box = 0; box < boxes; box++) {
-			for (unsigned k = 0; k < n; k++) {
-				uint32_t msr = !pu ? globals[k] : k % 2 ? pmu_unit_ctr(pu, box, k / 2) : pmu_unit_sel(pu, box, k / 2);
-				const char *nm = skl_msr_name(msr, name, sizeof(name));
-				if ((st = hw_msr_read(hw, msr, &v))) {
-					out_printf(out, "0x%03x %-28s %s\n", msr, nm ? nm : "?", unc_strerror(st));
-					if (!first)
-						first = st;
-					continue;
+	for (unsigned d = 0; present[d]; d++) {
+		const struct pmu_driver *drv = present[d];
+		struct pmu_present p = { .drv = drv };
+		uint32_t want = 0;
+		for (unsigned u = 0; u < drv->nunits; u++)
+			if (drv->units[u].kind != PMU_FREE)
+				want |= 1u << u;
+		if ((st = drv->ops->probe(hw, &cpu, want, &p, msg, sizeof(msg), warn, sizeof(warn)))) {
+			out_printf(err, "uncore: error: %s\n", msg);
+			return st;
+		}
+		for (int u = -1; u < (int)drv->nunits; u++) {
+			const struct pmu_unit *pu = u < 0 ? NULL : &drv->units[u];
+			if (pu && pu->kind == PMU_FREE)
+				continue;
+			unsigned boxes = pu ? p.boxes[u] : 1, n = pu ? pu->counters * 2u : drv->nglobals;
+			for (unsigned box = 0; box < boxes; box++) {
+				for (unsigned k = 0; k < n; k++) {
+					struct pmu_reg reg = !pu ? drv->globals[k]
+							     : k % 2 ? pmu_unit_ctr(pu, &p, (unsigned)u, box, k / 2)
+								     : pmu_unit_sel(pu, &p, (unsigned)u, box, k / 2);
+					const char *nm = pmu_reg_name(drv, reg, name, sizeof(name));
+					uint64_t x = 0;
+					st = reg.space == PMU_MSR ? hw_msr_read(hw, (uint32_t)reg.addr, &x) : UNC_E_UNSUPPORTED;
+					if (reg.space == PMU_PCI) {
+						uint32_t w;
+						if ((st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &w)) == UNC_OK)
+							x = w;
+					}
+					v = x;
+					pmu_reg_addr(reg, addr, sizeof(addr));
+					if (st) {
+						out_printf(out, "%-5s %-28s %s\n", addr, nm, unc_strerror(st));
+						if (!first)
+							first = st;
+						continue;
+					}
+					out_printf(out, "%-5s %-28s 0x%016lx\n", addr, nm, (unsigned long)v);
 				}
-				out_printf(out, "0x%03x %-28s 0x%016lx\n", msr, nm ? nm : "?", (unsigned long)v);
 			}
 		}
 	}
 	if (first)
-		out_printf(err, "uncore: error: some uncore registers could not be read\n");
+		out_printf(err, "uncore: error: some PMU registers could not be read\n");
 	return first;
 }
 
-/* Adds an IMC counter unless the run has it already. */
-static void want_imc(struct stat_run *run, unsigned k)
+/* Adds a free-running counter unless the run has it already; a run that
+ * has no room left fails (run->err). */
+static enum unc_status want_free(struct stat_run *run, const struct pmu_driver *drv, unsigned unit, unsigned k)
 {
-	for (unsigned i = 0; i < run->nev; i++)
-		if (run->ev[i].spec.unit == EV_UNIT_IMC && run->ev[i].spec.imc == k)
-			return;
-	struct ev_spec e = { .unit = EV_UNIT_IMC, .imc = (uint8_t)k };
-	fmt_snprintf(e.name, sizeof(e.name), "%s", skl_imc[k].name);
-	stat_add(run, &e);
+	struct ev_spec e = { .drv = drv, .unit = (uint8_t)unit, .free = (uint8_t)k };
+
+	for (unsigned i = 0; i < run->c.nev; i++)
+		if (evsel_same(&run->spec[i], &e))
+			return UNC_OK;
+	fmt_snprintf(e.name, sizeof(e.name), "%s", drv->units[unit].free[k].name);
+	return stat_add(run, &e);
 }
 
-/* What one full IMC sample costs here: all five counters, each its own
- * 32-bit MMIO read, plus the bookkeeping. Read only. */
+/* Adds the counters of a role (or, role 0, every counter of each unit that
+ * has DRAM roles: bw's whole table), from the drivers this CPU has;
+ * *ret_n says how many there are. */
+static enum unc_status want_role(struct stat_run *run, unsigned role, unsigned *ret_n)
+{
+	enum unc_status st;
+
+	*ret_n = 0;
+	for (unsigned d = 0; present[d]; d++) {
+		for (unsigned u = 0; u < present[d]->nunits; u++) {
+			const struct pmu_unit *pu = &present[d]->units[u];
+			bool dram = false;
+			for (unsigned k = 0; pu->kind == PMU_FREE && k < pu->counters; k++)
+				dram |= pu->free[k].role != PMU_ROLE_NONE;
+			for (unsigned k = 0; dram && k < pu->counters; k++) {
+				if (role && pu->free[k].role != role)
+					continue;
+				if ((st = want_free(run, present[d], u, k)))
+					return st;
+				++*ret_n;
+			}
+		}
+	}
+	return UNC_OK;
+}
+
+/* What one full sample of the DRAM counters costs here: every counter of
+ * bw's table, each its own 32-bit read, plus the bookkeeping. Read only. */
 static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
 {
 	struct stat_run *run = &the_run;
 	struct cpu_info cpu;
-	struct imc m;
-	char msg[200], warn[200], ns[32];
+	char warn[200], ns[32];
 	enum unc_status st;
 
 	if ((st = cpu_ready(hw, &cpu, err)))
 		return st;
-	if ((st = imc_discover(hw, &cpu, &m, msg, sizeof(msg), warn, sizeof(warn)))) {
-		out_printf(err, "uncore: error: %s\n", msg);
+	*run = (struct stat_run){ 0 };
+	unsigned n;
+	if ((st = want_role(run, 0, &n))) {
+		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
-	*run = (struct stat_run){ .imc_base = m.base };
-	for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
-		want_imc(run, i);
-	if ((st = stat_schedule(run, 0, false)) || (st = stat_start(run, hw, false))) {
+	if (!n) {
+		out_printf(err, "uncore: error: no PMU of this CPU has DRAM counters\n");
+		return UNC_E_UNSUPPORTED;
+	}
+	if ((st = stat_probe(run, hw, &cpu, warn, sizeof(warn))) || (st = stat_schedule(run, false)) ||
+	    (st = stat_start(run, hw, false))) {
 		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
@@ -274,8 +338,8 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	/* Tenths of a ns per sample, in one exact step: ticks * 10^9 alone
 	 * overflows 64 bits after 18 s at 1 GHz. */
 	fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)cmd->max_intervals * hw->tick_hz), 10, 1);
-	out_printf(out, "imc sample: %u samples of %u counters, %lu TSC cycles each (%s ns); imc: %s\n",
-		   cmd->max_intervals, run->nev, (unsigned long)(ticks / cmd->max_intervals), ns,
+	out_printf(out, "%s sample: %u samples of %u counters, %lu TSC cycles each (%s ns); %s: %s\n", run->c.free_pmu,
+		   cmd->max_intervals, run->c.nev, (unsigned long)(ticks / cmd->max_intervals), ns, run->c.free_pmu,
 		   hw->msr_mode == HW_MSR_EMULATED ? "emulated" : "native");
 	return UNC_OK;
 }
@@ -309,7 +373,7 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 	r->status = run_status;
 	rec_from_info(r, pi);
 	if (run) {
-		rec_from_run(r, run, &cmd->report);
+		rec_from_run(r, &run->c, &cmd->report);
 		r->interval = cmd->interval_ms;
 	}
 	if (x)
@@ -352,7 +416,7 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 		} else {
 			strbuf_init(&sb, text, tcap);
 			struct out o = strbuf_out(&sb);
-			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, NULL, msg, sizeof(msg));
+			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, NULL, &ws->print, msg, sizeof(msg));
 			if (!fst && sb.len >= tcap)
 				fst = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "the JSON text is too long");
 			if (!fst)
@@ -404,7 +468,8 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 	if (cmd->verb == CLI_VAR_SHOW) {
 		st = var_load(vs, cmd->var_name, buf, cap, &len, msg, sizeof(msg));
 		if (!st)
-			st = rec_print(out, buf, len, cmd->report.format, cmd->report.sep, cmd->var_name, msg, sizeof(msg));
+			st = rec_print(out, buf, len, cmd->report.format, cmd->report.sep, cmd->var_name, &ws->print, msg,
+				      sizeof(msg));
 		if (st)
 			out_printf(err, "uncore: error: %s: %s\n", cmd->var_name, msg);
 		env->free(buf);
@@ -468,7 +533,6 @@ struct stat_ctx {
 	struct out *out, *err;
 	bool bw;
 	struct stat_run *run;
-	struct imc imc;          /* IMC events: what discovery found */
 	struct run_extras x;     /* load, peak, check, child, warning */
 	char child_cmd[2 * CLI_MAX_ARG_LEN + 64]; /* the child's command line, its file's full path first */
 	struct rec_buf *samples; /* -o with -I: the interval samples */
@@ -477,7 +541,7 @@ struct stat_ctx {
 	bool load, load_marked;  /* --load: its byte count at the start of the window */
 	uint64_t load_bytes0;
 	enum unc_status tick_st; /* a child: the first failure of a timer sample */
-	uint64_t max_bps;        /* the highest IMC read+write rate of an interval */
+	uint64_t max_bps;        /* the highest DRAM read+write rate of an interval */
 };
 
 static bool stat_wait(void *ctx, uint64_t when)
@@ -506,17 +570,17 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 	struct stat_ctx *c = ctx;
 	uint64_t bps;
 
-	if (report_imc_rate(r, c->hw, true, now, &bps) && bps > c->max_bps)
+	if (report_dram_rate(&r->c, c->hw, true, now, &bps) && bps > c->max_bps)
 		c->max_bps = bps;
 	if (c->bw)
-		report_bw_interval(c->out, c->ro, c->hw, r, now);
+		report_bw_interval(c->out, c->ro, c->hw, &r->c, now);
 	else
-		report_interval(c->out, c->ro, c->hw, r, now);
+		report_interval(c->out, c->ro, c->hw, &r->c, now);
 	if (c->samples && !c->samples->overflow) {
 		static struct rec_sample smp;
 		size_t before = c->samples->len;
-		rec_sample_from_run(&smp, r, now);
-		rec_put_sample(c->samples, c->nevents, r->ncbo, &smp);
+		rec_sample_from_run(&smp, &r->c, now);
+		rec_put_sample(c->samples, c->nevents, rec_run_boxes(&r->c), &smp);
 		if (c->samples->overflow)
 			c->samples->len = before;
 		else
@@ -575,49 +639,66 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 {
 	const struct cli_cmd *cmd = c->cmd;
 	struct stat_run *run = c->run;
-	unsigned ncbo = 0;
+	struct cpu_info cpu;
+	char msg[200], warn[200];
 	enum unc_status st;
 
-	*ret_run_err = true;
-	if (cmd->verb == CLI_BW)
-		for (unsigned i = 0; i < SKL_IMC_COUNTERS; i++)
-			want_imc(run, i);
-	for (unsigned i = 0; i < cmd->nevents; i++)
-		if ((st = stat_add(run, &cmd->events[i])))
-			return st;
-	if (cmd->load_kind >= 0 || cmd->check) { /* the cross-check and the verdict read the DATA counters */
-		want_imc(run, 3);
-		want_imc(run, 4);
-	}
-	bool imc = false, msr = false, dram = false;
-	for (unsigned i = 0; i < run->nev; i++) {
-		imc |= run->ev[i].spec.unit == EV_UNIT_IMC;
-		msr |= run->ev[i].spec.unit != EV_UNIT_IMC;
-		dram |= run->ev[i].spec.unit == EV_UNIT_IMC && skl_imc[run->ev[i].spec.imc].data;
-	}
 	*ret_run_err = false;
-	struct cpu_info cpu;
-	if ((st = cpu_ready(c->hw, &cpu, c->err)))
-		return st;
-	if (msr && (st = uncore_ready(c->hw, &ncbo, c->err)))
-		return st;
-	if (imc) {
-		char msg[200], warn[200];
-		if ((st = imc_discover(c->hw, &cpu, &c->imc, msg, sizeof(msg), warn, sizeof(warn)))) {
+	/* Events are looked up in the drivers this CPU has: on a CPU that has
+	 * none, each is refused naming the PMU it needs. */
+	cpu_detect(c->hw, &cpu);
+	unsigned n = 0;
+	if (cmd->verb == CLI_BW) {
+		if ((st = want_role(run, 0, &n))) {
+			*ret_run_err = true;
+			return st;
+		}
+		if (!n) {
+			out_printf(c->err, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
+			return UNC_E_UNSUPPORTED;
+		}
+	}
+	for (unsigned i = 0; i < cmd->nevents; i++) {
+		struct ev_spec e;
+		if ((st = evsel_parse(cmd->events[i], present, &e, msg, sizeof(msg)))) {
 			out_printf(c->err, "uncore: error: %s\n", msg);
 			return st;
 		}
-		if (warn[0])
-			out_printf(c->err, "uncore: warning: %s\n", warn);
-		run->imc_base = c->imc.base;
+		*ret_run_err = true;
+		if ((st = stat_add(run, &e)))
+			return st;
+		*ret_run_err = false;
 	}
-	if ((st = stat_schedule(run, ncbo, !cmd->no_multiplex))) {
+	/* the cross-check and the verdict read the DRAM counters */
+	if (cmd->load_kind >= 0 || cmd->check) {
+		unsigned nrd = 0, nwr = 0;
+		if ((st = want_role(run, PMU_ROLE_DRAM_READ, &nrd)) || (st = want_role(run, PMU_ROLE_DRAM_WRITE, &nwr))) {
+			*ret_run_err = true;
+			return st;
+		}
+		if (!nrd || !nwr) {
+			out_printf(c->err, "uncore: error: %s needs DRAM counters, which no PMU of this CPU has\n",
+				   cmd->check ? "a bandwidth check" : "--load");
+			return UNC_E_UNSUPPORTED;
+		}
+	}
+	bool dram = false;
+	for (unsigned i = 0; i < run->c.nev; i++)
+		dram |= run->spec[i].drv->units[run->spec[i].unit].kind == PMU_FREE &&
+			run->spec[i].drv->units[run->spec[i].unit].free[run->spec[i].free].role != PMU_ROLE_NONE;
+	if ((st = stat_probe(run, c->hw, &cpu, warn, sizeof(warn)))) {
+		out_printf(c->err, "uncore: error: %s\n", run->err);
+		return st;
+	}
+	if (warn[0])
+		out_printf(c->err, "uncore: warning: %s\n", warn);
+	if ((st = stat_schedule(run, !cmd->no_multiplex))) {
 		*ret_run_err = true;
 		return st;
 	}
-	if (cmd->child[0] && run->ngroups > 1) {
+	if (cmd->child[0] && run->c.ngroups > 1) {
 		out_printf(c->err, "uncore: error: the events need %u rounds of counters; around a child they must fit "
-				   "at once\n", run->ngroups);
+				   "at once\n", run->c.ngroups);
 		return UNC_E_INVALID;
 	}
 	if (cmd->child[0] && (st = child_ready(cmd, c->env, c->child_cmd, sizeof(c->child_cmd), c->err)))
@@ -662,9 +743,9 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 		.sample = ms_ticks(hw, APP_SAMPLE_MS),
 	};
 	if (c->bw)
-		report_bw_header(c->out, c->ro, hw, run, &c->imc);
+		report_bw_header(c->out, c->ro, hw, &run->c);
 	else
-		report_header(c->out, c->ro, hw, run);
+		report_header(c->out, c->ro, hw, &run->c);
 	if (cmd->load_kind >= 0) {
 		char msg[200];
 		uint32_t cpus;
@@ -728,8 +809,11 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	struct run_extras *x = &c->x;
 
 	if (cmd->check) {
-		uint64_t rd = 0, wr = 0, t = stat_enabled(run);
-		report_imc_bytes(run, &rd, &wr);
+		uint64_t rd = 0, wr = 0, t = count_enabled(&run->c);
+		if (!report_dram_bytes(&run->c, &rd, &wr)) { /* stat_plan added them: never without */
+			out_printf(c->err, "uncore: error: the run has no DRAM counters to judge the check by\n");
+			return UNC_E_INVALID;
+		}
 		uint64_t bytes = cmd->check == CHECK_TOTAL ? rd + wr : cmd->check == CHECK_READ ? rd : wr;
 		x->check = cmd->check;
 		x->check_required_kb_s = cmd->check_kb_s;
@@ -743,16 +827,16 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	 * unseen; no DRAM moves data faster than its SMBIOS peak, so a figure
 	 * above it is either aliased or the peak is wrong. */
 	uint64_t bps = 0;
-	bool measured = report_imc_rate(run, hw, false, 0, &bps);
+	bool measured = report_dram_rate(&run->c, hw, false, 0, &bps);
 	if (c->max_bps > bps)
 		bps = c->max_bps, measured = true;
 	if (x->peak_mb_s && measured && bps / 1000000 > x->peak_mb_s) {
-		char mb[32];
+		char mb[32], up[16];
 		fmt_fixed(mb, sizeof(mb), bps, 1000000, 3);
 		fmt_snprintf(x->warning, sizeof(x->warning),
-			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the IMC counts may alias "
+			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the %s counts may alias "
 			     "(beyond %lu MB/s per counter) or the SMBIOS data is wrong",
-			     mb, (unsigned long)x->peak_mb_s, (unsigned long)report_imc_max_mb_s(APP_SAMPLE_MS));
+			     mb, (unsigned long)x->peak_mb_s, count_free_upper(&run->c, up, sizeof(up)), (unsigned long)report_dram_max_mb_s(&run->c, APP_SAMPLE_MS));
 	}
 	/* Neither PASS nor FAIL rests on such a figure: an aliased count reads
 	 * low, so the true one is higher still, and a wrong SMBIOS peak is
@@ -760,23 +844,23 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	if (x->warning[0] && x->check)
 		x->check_verdict = VERDICT_NONE;
 	if (c->bw)
-		report_bw_final(c->out, c->ro, hw, run, &c->imc, x);
+		report_bw_final(c->out, c->ro, hw, &run->c, x);
 	else
-		report_final(c->out, c->ro, hw, run, x);
+		report_final(c->out, c->ro, hw, &run->c, x);
 	/* Counters that never moved: a DATA counter gives no bandwidth, a clock
 	 * cannot stand still (the report notes the others, which may be idle). */
-	for (unsigned i = 0; i < run->nev; i++) {
-		const struct stat_event *e = &run->ev[i];
-		bool data = e->spec.unit == EV_UNIT_IMC && skl_imc[e->spec.imc].data;
-		if (!stat_still(run, i) || !(stat_is_clock(run, i) || (data && c->bw)))
+	for (unsigned i = 0; i < run->c.nev; i++) {
+		const struct count_event *e = &run->c.ev[i];
+		bool data = e->v.role != PMU_ROLE_NONE;
+		if (!count_still(&run->c, i) || !(e->v.clock || (data && c->bw)))
 			continue;
 		if (data)
 			out_printf(c->err, "uncore: error: %s did not change in the whole run: a stuck counter, or no "
-					   "DRAM traffic at all; no bandwidth figure\n", e->spec.name);
+					   "DRAM traffic at all; no bandwidth figure\n", e->name);
 		else
-			out_printf(c->err, "uncore: error: %s did not change in the whole run: the uncore clock never stops "
-					   "while the uncore counts, so the counter is stuck; its count is no measurement\n",
-				   e->spec.name);
+			out_printf(c->err, "uncore: error: %s did not change in the whole run: it counts a clock, which never "
+					   "stops while its PMU counts, so the counter is stuck; its count is no measurement\n",
+				   e->name);
 		if (!st)
 			st = data ? UNC_E_DEVICE : UNC_E_STUCK;
 	}
@@ -784,12 +868,12 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 		st = child_judge(x, c->err);
 	if (x->check && (x->check_verdict == VERDICT_FAIL || x->warning[0]) && !st) /* no pass either way */
 		st = UNC_E_CHECK;
-	if (run->use.in_use)
+	if (run->any_in_use)
 		out_printf(c->err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				   "but what it counted during this run is lost\n");
-	if (run->status_at_start & 0xB)
-		out_printf(c->err, "uncore: note: MSR_UNC_PERF_GLOBAL_STATUS was 0x%lx at start; its overflow bits were "
-				   "cleared and cannot be set again\n", (unsigned long)run->status_at_start);
+	for (unsigned k = 0; k < run->npmu; k++)
+		if (run->pmu[k].programs && run->pmu[k].p.drv->ops->notes)
+			run->pmu[k].p.drv->ops->notes(c->err, &run->pmu[k].p, &run->pmu[k].s);
 	if (st == UNC_E_ABORTED)
 		out_printf(c->err, "uncore: stopped by ESC; the counts above cover the time until then\n");
 	return st;
@@ -798,13 +882,13 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 /* Store (-o): the record, with the interval samples kept during the run. */
 static enum unc_status stat_store(struct stat_ctx *c, enum unc_status st)
 {
-	static struct platform_info pi;
+	struct platform_info *pi = &ws->pi;
 
 	if (c->dropped)
 		out_printf(c->err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
 				   "stored\n", c->stored, APP_SAMPLE_BUF, c->dropped);
-	info_gather_opt(c->hw, &pi, !c->bw); /* bw reads no MSR, even here */
-	return store_results(c->cmd, c->env, c->bw ? "bw" : "stat", &pi, c->run, &c->x, c->samples, st, c->err);
+	info_gather_opt(c->hw, pi, !c->bw); /* bw reads no MSR, even here */
+	return store_results(c->cmd, c->env, c->bw ? "bw" : "stat", pi, c->run, &c->x, c->samples, st, c->err);
 }
 
 static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
@@ -823,7 +907,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	if (wants_output(cmd) && cmd->interval_ms && env && env->alloc) {
 		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
 		if (samples.p) {
-			sc.nevents = the_run.nev;
+			sc.nevents = the_run.c.nev;
 			sc.samples = &samples;
 		}
 	}
@@ -844,13 +928,18 @@ out:
 	return st;
 }
 
-enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env, struct out *out,
-			struct out *err)
+static enum unc_status app_dispatch(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+				    struct out *out, struct out *err)
 {
 	switch (cmd->verb) {
 	case CLI_LIST:
-		report_list(out, cmd->json);
+	{
+		struct cpu_info cpu;
+		if (!cmd->list_all)
+			cpu_detect(hw, &cpu); /* no driver: an empty list that says so */
+		report_list(out, cmd->json, cmd->list_all ? pmu_drivers : present, cmd->list_all);
 		return UNC_OK;
+	}
 	case CLI_REGS:
 		return run_regs(hw, out, err);
 	case CLI_STAT:
@@ -869,16 +958,16 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 		out_printf(out, "uncore.efi %s\n", UNC_VERSION);
 		return UNC_OK;
 	case CLI_INFO: {
-		static struct platform_info pi; /* large: keep it off the firmware stack */
-		enum unc_status st = info_gather(hw, &pi);
+		struct platform_info *pi = &ws->pi;
+		enum unc_status st = info_gather(hw, pi);
 		if (cmd->json)
-			info_print_json(out, &pi);
+			info_print_json(out, pi);
 		else
-			info_print(out, &pi);
+			info_print(out, pi);
 		if (st)
-			out_printf(err, "uncore: error: uncore PMU unusable: %s\n", pi.verdict_reason);
+			out_printf(err, "uncore: error: uncore PMU unusable: %s\n", pi->verdict_reason);
 		if (wants_output(cmd)) {
-			enum unc_status sst = store_results(cmd, env, "info", &pi, NULL, NULL, NULL, st, err);
+			enum unc_status sst = store_results(cmd, env, "info", pi, NULL, NULL, NULL, st, err);
 			if (!st)
 				st = sst;
 		}
@@ -895,4 +984,22 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 		return run_pmc(cmd, hw, out, err);
 	}
 	return UNC_E_INVALID;
+}
+
+enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env, struct out *out,
+			struct out *err)
+{
+	if (!env || !env->alloc || !env->free) {
+		out_printf(err, "uncore: error: no memory allocator on this platform\n");
+		return UNC_E_NO_MEMORY;
+	}
+	if (!(ws = env->alloc(sizeof(*ws)))) {
+		out_printf(err, "uncore: error: out of memory for %zu bytes of work space\n", sizeof(*ws));
+		return UNC_E_NO_MEMORY;
+	}
+	memset(ws, 0, sizeof(*ws));
+	enum unc_status st = app_dispatch(cmd, hw, env, out, err);
+	env->free(ws);
+	ws = NULL;
+	return st;
 }

@@ -10,11 +10,11 @@ const char cli_usage[] =
 	"usage: uncore.efi COMMAND [ARGS]\n"
 	"  [stat] -e EVENT[,EVENT...] [-e ...] [-d SECONDS] [-I MS] [-n COUNT] [--per-box]\n"
 	"         [-x SEP | -j] [--force] [--no-multiplex]\n"
-	"                               count uncore events (names as in 'list', or cbo/event=N,umask=N/)\n"
+	"                               count events (names as in 'list', or PMU/event=N,umask=N/)\n"
 	"  bw [-d SECONDS] [-I MS] [-n COUNT] [-x SEP | -j]\n"
 	"                               DRAM bandwidth from the IMC counters in MCHBAR (read only)\n"
 	"  bench [-n SAMPLES]           time full IMC samples (all five counters) with the TSC\n"
-	"  list [-j]                    every event: unit, code, umask, counters, description\n"
+	"  list [--all] [-j]            this CPU's events by PMU (--all: every driver's)\n"
 	"  var list | var show [NAME] [-x SEP | -j] | var delete [NAME]\n"
 	"                               stored results (default NAME UncoreResults)\n"
 	"stat, bw and info take -o var[:NAME] (an EFI variable), -o PATH (a JSON file), --var-chunk BYTES\n"
@@ -38,7 +38,7 @@ const char cli_usage[] =
  * and once for a file (parse_output); the --min-* checks are one of three. */
 static const char *const once_options[] = { "-d",     "-I",   "-n",	"-x",	 "-j",	      "--var-chunk",
 					    "--load", "--nt", "--size", "--cpus", "--per-box", "--force",
-					    "--no-multiplex" };
+					    "--no-multiplex", "--all" };
 
 /* Records opt in *seen; fails if it was there already. */
 static enum unc_status once(const char *opt, uint32_t *seen, char *err, size_t errsize)
@@ -156,7 +156,14 @@ static enum unc_status add_event(void *ctx, const char *piece)
 		fmt_snprintf(a->err, a->errsize, "too many events (at most %d)", STAT_MAX_EVENTS);
 		return UNC_E_INVALID;
 	}
-	return evsel_parse(piece, &a->cmd->events[a->cmd->nevents++], a->err, a->errsize);
+	/* Kept as given: names are resolved once the CPU's drivers are known. */
+	fmt_snprintf(a->cmd->events[a->cmd->nevents++], EVSEL_NAME_MAX, "%s", piece);
+	if (strlen(piece) >= EVSEL_NAME_MAX) {
+		fmt_snprintf(a->err, a->errsize, "event '%.20s...' is too long (at most %d characters)", piece,
+			     EVSEL_NAME_MAX - 1);
+		return UNC_E_INVALID;
+	}
+	return UNC_OK;
 }
 
 static bool takes_value(const char *opt)
@@ -201,7 +208,7 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 		}
 		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--per-box") || !strcmp(opt, "--force") ||
 				       !strcmp(opt, "--no-multiplex")))
-			FAIL("unknown option '%s' for 'bw' (bw counts the five IMC counters; use -e for others)", opt);
+			FAIL("unknown option '%s' for 'bw' (bw counts the DRAM counters; use -e for others)", opt);
 		if ((st = once(opt, &seen, err, errsize)))
 			return st;
 		if (takes_value(opt) && (st = take_value(argc, argv, &i, &val, err, errsize)))
@@ -329,11 +336,14 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 	if (!strcmp(verb, "list") || !strcmp(verb, "regs")) {
 		cmd->verb = !strcmp(verb, "list") ? CLI_LIST : CLI_REGS;
 		for (int i = 2; i < argc; i++) {
-			if (cmd->verb != CLI_LIST || strcmp(argv[i], "-j"))
+			if (cmd->verb != CLI_LIST || (strcmp(argv[i], "-j") && strcmp(argv[i], "--all")))
 				FAIL("unknown option '%s' for '%s'", argv[i], verb);
 			if ((st = once(argv[i], &seen, err, errsize)))
 				return st;
-			cmd->json = true;
+			if (!strcmp(argv[i], "-j"))
+				cmd->json = true;
+			else
+				cmd->list_all = true;
 		}
 		return UNC_OK;
 	}

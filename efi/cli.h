@@ -44,11 +44,12 @@ struct cli_cmd {
 	uint16_t offset;
 	uint64_t addr;
 	/* stat */
-	struct ev_spec events[STAT_MAX_EVENTS];
+	char events[STAT_MAX_EVENTS][EVSEL_NAME_MAX]; /* as given: resolved after the CPU is known */
 	unsigned nevents;
 	uint64_t duration_ns;   /* -d; 0 when not given */
 	uint64_t interval_ms;   /* -I; 0 when not given */
 	unsigned max_intervals; /* -n (bench: the number of samples) */
+	bool list_all;          /* list --all */
 	bool force, no_multiplex;       /* --force: stat takes over a busy PMU; mmio read reads outside the memory map */
 	struct report_opts report;
 	/* -o: stored results */

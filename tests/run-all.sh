@@ -8,6 +8,7 @@ mkdir -p "$top/build"
 {
 	echo "# host unit tests"
 	"$top/tests/run-unit.sh" "$@"
+	"$top/tests/layering.sh" -v
 	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_evsel" "$top/tests/fuzz/corpus/evsel" -runs="${FUZZ_RUNS:-1000000}"
 	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_decode" "$top/tests/fuzz/corpus/decode" -runs="${FUZZ_RUNS:-1000000}"
 	echo "# QEMU/OVMF boot tests"

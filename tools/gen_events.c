@@ -465,46 +465,54 @@ int main(int argc, char **argv)
 			if (!strcasecmp(get(&ev[j], "EventName", true, NULL), name))
 				die(at, "event \"%s\" is defined twice (first at line %d)", name, ev[j].line);
 
-		const char *unit = get(o, "Unit", true, &at), *ustr;
-		/* Intel's unit names: CBO, the C-Box; NCU, whose only event
-		 * is the fixed UCLK counter UNC_CLOCK.SOCKET; ARB. */
-		if (!strcmp(unit, "CBO"))
-			ustr = "EV_UNIT_CBO";
-		else if (!strcmp(unit, "ARB"))
-			ustr = "EV_UNIT_ARB";
-		else if (!strcmp(unit, "NCU"))
-			ustr = "EV_UNIT_FIXED";
-		else
-			die(at, "Unit \"%s\" is not CBO, NCU or ARB", unit);
+		/* Unit as Intel spells it (CBO, NCU, ARB, ...): the driver says
+		 * which of its units each name is (drivers/pmu.h, intel_unit). */
+		/* Intel's core-PMU files have no Unit: such events are "" (a
+		 * driver's core unit has intel_unit ""). */
+		const char *unit = get(o, "Unit", false, &at);
+		if (!unit)
+			unit = "";
+		else if (!*unit)
+			die(at, "Unit is empty");
+		for (const char *p = unit; *p; p++) /* Intel writes "QPI LL" */
+			if (!isalnum((unsigned char)*p) && *p != '_' && *p != ' ')
+				die(at, "Unit \"%s\" has a character other than letters, digits, '_' and ' '", unit);
 
 		const char *ctr = get(o, "Counter", true, &at);
 		unsigned counters = 0;
 		if (!strcmp(ctr, "FIXED")) {
 			counters = 0x80;
+		} else if (!strncmp(ctr, "Fixed counter ", 14)) {
+			/* Intel's core files: "Fixed counter 1" is fixed counter 1 */
+			const char *n = ctr + 14;
+			if (n[0] < '0' || n[0] > '6' || n[1])
+				die(at, "Counter \"%s\": want \"Fixed counter N\" with N from 0 to 6", ctr);
+			counters = 0x80u | 1u << (n[0] - '0');
 		} else {
 			for (const char *p = ctr; *p;) {
-				if (*p < '0' || *p > '1')
-					die(at, "Counter \"%s\": want FIXED or a list of counters 0 and 1", ctr);
+				if (*p < '0' || *p > '6')
+					die(at, "Counter \"%s\": want FIXED or a list of counters 0 to 6", ctr);
+				if (counters & 1u << (*p - '0'))
+					die(at, "Counter \"%s\" lists counter %c twice", ctr, *p);
 				counters |= 1u << (*p - '0');
 				p++;
 				if (*p == ',')
 					p++;
 				else if (*p)
-					die(at, "Counter \"%s\": want FIXED or a list of counters 0 and 1", ctr);
+					die(at, "Counter \"%s\": want FIXED or a list of counters 0 to 6", ctr);
 			}
 			if (!counters)
 				die(at, "Counter is empty");
 		}
-		if ((counters == 0x80) != !strcmp(ustr, "EV_UNIT_FIXED"))
-			die(at, "Counter \"%s\" does not fit Unit \"%s\" (only NCU counts on FIXED, and only on FIXED)", ctr,
-			    unit);
 
 		unsigned code = num_of(o, "EventCode", 0xff, 0, true), umask = num(o, "UMask", 0xff, 0);
 		get(o, "EventCode", true, NULL);
-		unsigned cmask = num(o, "CounterMask", 0x1f, 0); /* THR, bits 28:24 */
+		/* 8 bits, the widest threshold field (a core CMASK); each driver's
+		 * own width is checked against its layout by test_evsel. */
+		unsigned cmask = num(o, "CounterMask", 0xff, 0);
 		unsigned inv = num(o, "Invert", 1, 0), edge = num(o, "EdgeDetect", 1, 0);
 		const char *brief = get(o, "BriefDescription", true, NULL);
-		rows[i] = (struct row){ name, brief, ustr, code, umask, counters, cmask, inv, edge };
+		rows[i] = (struct row){ name, brief, unit, code, umask, counters, cmask, inv, edge };
 	}
 
 	FILE *out = fopen(argv[3], "w");
@@ -520,8 +528,10 @@ int main(int argc, char **argv)
 		put_c_string(out, r->name);
 		fprintf(out, ", ");
 		put_c_string(out, r->brief);
-		fprintf(out, ", %s, 0x%02x, 0x%02x, 0x%02x, %u, %u, %u },\n", r->unit, r->code, r->umask, r->counters,
-			r->cmask, r->inv, r->edge);
+		fprintf(out, ", ");
+		put_c_string(out, r->unit);
+		fprintf(out, ", 0x%02x, 0x%02x, 0x%02x, %u, %u, %u },\n", r->code, r->umask, r->counters, r->cmask,
+			r->inv, r->edge);
 	}
 	fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", argv[1], nev);
 	if (fclose(out)) {

@@ -20,6 +20,9 @@
 #include "../drivers/varstore.h"
 #include "varsrc.h"
 
+/* Where the record is decoded and printed: large, so not on the stack. */
+static struct rec_print_ws print_ws;
+
 #define MAX_RECORD (64u << 20)
 
 static void write_stdout(void *ctx, const char *s, size_t n)
@@ -210,7 +213,7 @@ int main(int argc, char **argv)
 				printf("%s (orphan chunks: %u)\n", e[i].name, orphans);
 		}
 	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-		   rec_print(&o, buf, len, format, sep, name, err, sizeof(err))) {
+		   rec_print(&o, buf, len, format, sep, name, &print_ws, err, sizeof(err))) {
 		rc = die(name, err);
 	}
 	free(buf);

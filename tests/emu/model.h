@@ -26,7 +26,7 @@
 enum emu_mchbar_fault { EMU_MCHBAR_OK, EMU_MCHBAR_DISABLED, EMU_MCHBAR_ZERO, EMU_MCHBAR_HIGH };
 
 struct emu_rate {
-	uint8_t unit, code, umask; /* enum event_unit and the event select's fields */
+	uint8_t unit, code, umask; /* enum emu_unit and the event select's fields */
 	uint64_t per_sec;          /* CBo events: per CBo box */
 };
 
@@ -66,7 +66,7 @@ struct emu_ctr {
 	uint64_t value; /* always below 2^width */
 	uint8_t width;
 	uint8_t status_bit;
-	uint8_t unit;   /* enum event_unit */
+	uint8_t unit;   /* enum emu_unit */
 	uint8_t index;  /* counter number within its box */
 	bool stuck;
 };
@@ -94,7 +94,7 @@ struct emu_reg {
 	uint8_t width;     /* EMU_REG_COUNTER: bits that count (it wraps at 2^width) */
 	int8_t box;        /* present only while box < emu.ncbo; -1: always */
 	int8_t ctr;        /* COUNTER and CONTROL: the counter (enum emu_ctr_id) of the first; -1: global */
-	uint8_t unit;      /* COUNTER: enum event_unit of its counters */
+	uint8_t unit;      /* COUNTER: enum emu_unit of its counters */
 	uint8_t status_bit; /* COUNTER: the global status bit a wrap sets */
 	uint64_t writable, rw1c, reserved;
 	bool read_only;

@@ -1,7 +1,6 @@
 /* uncore-emu.efi's command line. */
 #include <string.h>
 
-#include "../../drivers/events.h"
 #include "../../drivers/fmt.h"
 #include "../../drivers/parse.h"
 #include "model.h"
@@ -155,7 +154,7 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	const struct emu_event *ev = emu_event_find(name);
 	if (!ev)
 		FAIL("unknown event '%s' in --rate", name);
-	if (ev->unit == EV_UNIT_FIXED)
+	if (ev->unit == EMU_UNIT_FIXED)
 		FAIL("%s counts UCLK cycles: set --uclk-mhz instead", ev->name);
 	if (ev->threshold)
 		FAIL("%s is a threshold view of event 0x%02x umask 0x%02x; give the rate of the plain event", ev->name,

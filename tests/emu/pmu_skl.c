@@ -6,7 +6,6 @@
 #include "model.h"
 
 #include "../../drivers/arith.h"
-#include "../../drivers/events.h"
 #include "../../drivers/fmt.h"
 #include "../../drivers/parse.h"
 
@@ -52,26 +51,26 @@
  * the code and umask of UNC_ARB_TRK_OCCUPANCY.ALL; it counts "cycles with
  * at least one request outstanding", a threshold view of it. */
 const struct emu_event emu_events[EMU_NEVENTS] = {
-	{ "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", EV_UNIT_CBO, 0x22, 0x41, 0x3, false },
-	{ "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION", EV_UNIT_CBO, 0x22, 0x81, 0x3, false },
-	{ "UNC_CBO_XSNP_RESPONSE.HIT_XCORE", EV_UNIT_CBO, 0x22, 0x44, 0x3, false },
-	{ "UNC_CBO_XSNP_RESPONSE.HITM_XCORE", EV_UNIT_CBO, 0x22, 0x48, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.WRITE_M", EV_UNIT_CBO, 0x34, 0x21, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.ANY_M", EV_UNIT_CBO, 0x34, 0x81, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.READ_I", EV_UNIT_CBO, 0x34, 0x18, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.ANY_I", EV_UNIT_CBO, 0x34, 0x88, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.READ_MESI", EV_UNIT_CBO, 0x34, 0x1F, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.WRITE_MESI", EV_UNIT_CBO, 0x34, 0x2F, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", EV_UNIT_CBO, 0x34, 0x8F, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.ANY_ES", EV_UNIT_CBO, 0x34, 0x86, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.READ_ES", EV_UNIT_CBO, 0x34, 0x16, 0x3, false },
-	{ "UNC_CBO_CACHE_LOOKUP.WRITE_ES", EV_UNIT_CBO, 0x34, 0x26, 0x3, false },
-	{ "UNC_ARB_TRK_OCCUPANCY.ALL", EV_UNIT_ARB, 0x80, 0x01, 0x1, false },
-	{ "UNC_ARB_TRK_REQUESTS.ALL", EV_UNIT_ARB, 0x81, 0x01, 0x3, false },
-	{ "UNC_ARB_TRK_REQUESTS.WRITES", EV_UNIT_ARB, 0x81, 0x20, 0x3, false },
-	{ "UNC_ARB_COH_TRK_REQUESTS.ALL", EV_UNIT_ARB, 0x84, 0x01, 0x3, false },
-	{ "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", EV_UNIT_ARB, 0x80, 0x01, 0x1, true },
-	{ "UNC_CLOCK.SOCKET", EV_UNIT_FIXED, 0x00, 0x01, 0x80, false },
+	{ "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", EMU_UNIT_CBO, 0x22, 0x41, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION", EMU_UNIT_CBO, 0x22, 0x81, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.HIT_XCORE", EMU_UNIT_CBO, 0x22, 0x44, 0x3, false },
+	{ "UNC_CBO_XSNP_RESPONSE.HITM_XCORE", EMU_UNIT_CBO, 0x22, 0x48, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_M", EMU_UNIT_CBO, 0x34, 0x21, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_M", EMU_UNIT_CBO, 0x34, 0x81, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_I", EMU_UNIT_CBO, 0x34, 0x18, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_I", EMU_UNIT_CBO, 0x34, 0x88, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_MESI", EMU_UNIT_CBO, 0x34, 0x1F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_MESI", EMU_UNIT_CBO, 0x34, 0x2F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", EMU_UNIT_CBO, 0x34, 0x8F, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.ANY_ES", EMU_UNIT_CBO, 0x34, 0x86, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.READ_ES", EMU_UNIT_CBO, 0x34, 0x16, 0x3, false },
+	{ "UNC_CBO_CACHE_LOOKUP.WRITE_ES", EMU_UNIT_CBO, 0x34, 0x26, 0x3, false },
+	{ "UNC_ARB_TRK_OCCUPANCY.ALL", EMU_UNIT_ARB, 0x80, 0x01, 0x1, false },
+	{ "UNC_ARB_TRK_REQUESTS.ALL", EMU_UNIT_ARB, 0x81, 0x01, 0x3, false },
+	{ "UNC_ARB_TRK_REQUESTS.WRITES", EMU_UNIT_ARB, 0x81, 0x20, 0x3, false },
+	{ "UNC_ARB_COH_TRK_REQUESTS.ALL", EMU_UNIT_ARB, 0x84, 0x01, 0x3, false },
+	{ "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", EMU_UNIT_ARB, 0x80, 0x01, 0x1, true },
+	{ "UNC_CLOCK.SOCKET", EMU_UNIT_FIXED, 0x00, 0x01, 0x80, false },
 };
 
 /* Table 3-3, in its order; perf's names from Linux uncore_snb.c. */
@@ -92,7 +91,7 @@ const struct emu_event *emu_event_find(const char *name)
 int emu_imc_find(const char *name)
 {
 	for (int i = 0; i < EMU_IMC_COUNTERS; i++)
-		if (imc_name_matches(name, emu_imc[i].name, emu_imc[i].perf_name))
+		if (free_name_matches(name, "imc", emu_imc[i].name, emu_imc[i].perf_name))
 			return i;
 	return -1;
 }
@@ -107,7 +106,7 @@ static uint64_t cbo_config_read(const struct emu *e)
 #define CBO_BOX(b, sel, ctr)                                                                                       \
 	{ "MSR_UNC_CBO_" #b "_PERFEVTSEL0", (sel), 2, 1, EMU_REG_CONTROL, 0, (b), EMU_CTR_CBO0 + 2 * (b), 0, 0,       \
 	  SEL_RW, 0, ~SEL_RW, false, NULL },                                                                        \
-	{ "MSR_UNC_CBO_" #b "_PERFCTR0", (ctr), 2, 1, EMU_REG_COUNTER, GP_WIDTH, (b), EMU_CTR_CBO0 + 2 * (b), EV_UNIT_CBO, \
+	{ "MSR_UNC_CBO_" #b "_PERFCTR0", (ctr), 2, 1, EMU_REG_COUNTER, GP_WIDTH, (b), EMU_CTR_CBO0 + 2 * (b), EMU_UNIT_CBO, \
 	  3, MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL }
 
 /* Table 2-1, each register with Tables 2-2 to 2-7's bit fields. */
@@ -121,9 +120,9 @@ static const struct emu_reg skl_regs[] = {
 	{ "MSR_UNC_CBO_CONFIG", CBO_CONFIG, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, cbo_config_read },
 	{ "MSR_UNC_PERF_FIXED_CTRL", FIXED_CTRL, 1, 1, EMU_REG_CONTROL, 0, -1, EMU_CTR_FIXED, 0, 0, FIXED_CTRL_RW, 0,
 	  ~FIXED_CTRL_RW, false, NULL },
-	{ "MSR_UNC_PERF_FIXED_CTR", FIXED_CTR, 1, 1, EMU_REG_COUNTER, FIXED_WIDTH, -1, EMU_CTR_FIXED, EV_UNIT_FIXED, 0,
+	{ "MSR_UNC_PERF_FIXED_CTR", FIXED_CTR, 1, 1, EMU_REG_COUNTER, FIXED_WIDTH, -1, EMU_CTR_FIXED, EMU_UNIT_FIXED, 0,
 	  MASK(FIXED_WIDTH), 0, ~MASK(FIXED_WIDTH), false, NULL },
-	{ "MSR_UNC_ARB_PERFCTR0", ARB_PERFCTR0, 2, 1, EMU_REG_COUNTER, GP_WIDTH, -1, EMU_CTR_ARB0, EV_UNIT_ARB, 1,
+	{ "MSR_UNC_ARB_PERFCTR0", ARB_PERFCTR0, 2, 1, EMU_REG_COUNTER, GP_WIDTH, -1, EMU_CTR_ARB0, EMU_UNIT_ARB, 1,
 	  MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL },
 	{ "MSR_UNC_ARB_PERFEVTSEL0", ARB_PERFEVTSEL0, 2, 1, EMU_REG_CONTROL, 0, -1, EMU_CTR_ARB0, 0, 0, SEL_RW, 0, ~SEL_RW,
 	  false, NULL },
@@ -202,7 +201,7 @@ static uint64_t rate_of(const struct emu *e, const struct emu_ctr *c)
 	/* Table 3-2: UNC_ARB_TRK_OCCUPANCY (0x80) counts on ARB counter 0
 	 * only, and so does 0x83 (Linux uncore_snb.c, snb_uncore_arb_constraints);
 	 * the model makes them count nothing on counter 1. */
-	if (c->unit == EV_UNIT_ARB && (code == 0x80 || code == 0x83) && c->index != 0)
+	if (c->unit == EMU_UNIT_ARB && (code == 0x80 || code == 0x83) && c->index != 0)
 		return 0;
 	for (unsigned i = 0; i < e->cfg.nrates; i++) {
 		const struct emu_rate *r = &e->cfg.rates[i];
@@ -230,7 +229,7 @@ static uint64_t skl_increment(const struct emu *e, const struct emu_ctr *c, uint
 {
 	uint64_t cycles = c1 - c0;
 
-	if (c->unit == EV_UNIT_FIXED)
+	if (c->unit == EMU_UNIT_FIXED)
 		return cycles;
 
 	uint64_t f = e->cfg.uclk_hz, r = rate_of(e, c);

@@ -1,6 +1,6 @@
 /* The 6th-generation Core (Skylake-client) uncore as the emulator knows it:
  * its counters, events and IMC counters, typed from Intel 334060-001
- * independently of the application's tables (events/skl_uncore.json,
+ * independently of the application's tables (events/skl.json,
  * drivers/skl.[ch]); tests/unit/test_conformance.c checks both against the
  * manual. The register table and the behaviour hooks are in pmu_skl.c. */
 #ifndef EMU_PMU_SKL_H
@@ -23,9 +23,12 @@
 #define EMU_SKL_MCHBAR_MASK   0x7FFFFF8000ull
 #define EMU_SKL_MCHBAR_ENABLE 0x1ull
 
+/* The emulated units, the emulator's own numbering (not the app's). */
+enum emu_unit { EMU_UNIT_CBO, EMU_UNIT_ARB, EMU_UNIT_FIXED };
+
 struct emu_event {
 	const char *name;
-	uint8_t unit;      /* enum event_unit */
+	uint8_t unit;      /* enum emu_unit */
 	uint8_t code, umask;
 	uint8_t counters;  /* "Valid Counters": bit n = counter n; 0x80 = the fixed counter */
 	bool threshold;    /* counts cycles with the event outstanding: a threshold view of code/umask */

@@ -10,6 +10,7 @@
 #include "../../tools/varsrc.h"
 
 static char text[1 << 20];
+static struct rec_print_ws print_ws;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -56,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct out o = strbuf_out(&sb);
 	enum report_format fmt = (mode >> 2) % 3 == 0 ? REPORT_HUMAN : (mode >> 2) % 3 == 1 ? REPORT_CSV : REPORT_JSON;
 	err[0] = 'x';
-	if (rec_print(&o, data, size, fmt, ";", "Fuzz", err, sizeof(err)) != UNC_OK && err[0] == '\0')
+	if (rec_print(&o, data, size, fmt, ";", "Fuzz", &print_ws, err, sizeof(err)) != UNC_OK && err[0] == '\0')
 		abort(); /* a failure always says why */
 	return 0;
 }

@@ -1,28 +1,75 @@
 /* libFuzzer harness for the event parser (drivers/evsel.c): any input
- * either parses to a valid encoding or fails with a message; nothing
- * crashes, reads out of bounds or overflows (ASan + UBSan). */
+ * either resolves to an event its driver can program or fails with a
+ * message; nothing crashes, reads out of bounds or overflows (ASan +
+ * UBSan). Each piece is resolved twice: on a CPU with every driver
+ * (pmu_drivers), and on one with none, where nothing resolves and what
+ * resolved on the first is refused as the absent PMU's. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../drivers/evsel.h"
 
+static const struct pmu_driver *const no_pmu[] = { NULL };
+
+static void says_something(const char *err, size_t size)
+{
+	if (!memchr(err, '\0', size) || err[0] == '\0')
+		abort(); /* every failure says something */
+}
+
+/* What the driver's unit can take: the select's writable bits and counters
+ * it has; the fixed counter's control; a free-running counter's offset. */
+static void programmable(const struct ev_spec *e)
+{
+	if (!e->drv || e->unit >= e->drv->nunits || !memchr(e->name, '\0', sizeof(e->name)))
+		abort();
+	const struct pmu_unit *u = ev_unit(e);
+	uint64_t enc = evsel_encode(e);
+
+	switch (u->kind) {
+	case PMU_GENERAL:
+		if (enc & ~u->layout->rw_mask || !(enc & u->layout->enable))
+			abort();
+		if (!e->counters || e->counters & ~pmu_width_mask(u->counters))
+			abort();
+		break;
+	case PMU_FIXED:
+		if (enc != u->fixed_ctrl || e->counters != EV_COUNTER_FIXED)
+			abort();
+		break;
+	case PMU_FREE:
+		if (e->free >= u->counters || enc != u->free[e->free].offset || e->counters)
+			abort();
+		break;
+	default:
+		abort();
+	}
+}
+
 static enum unc_status check(void *ctx, const char *piece)
 {
-	struct ev_spec e;
+	struct ev_spec e, again;
 	char err[200];
 
 	(void)ctx;
 	err[0] = 'x';
-	if (evsel_parse(piece, &e, err, sizeof(err)) == UNC_OK) {
-		/* Table 2-7's writable bits, or the fixed counter's CNT_EN */
-		if (evsel_encode(&e) & ~0x1FD4FFFFull)
+	if (evsel_parse(piece, pmu_drivers, &e, err, sizeof(err)) == UNC_OK) {
+		programmable(&e);
+		/* the name it got resolves to the same event */
+		if (evsel_parse(e.name, pmu_drivers, &again, err, sizeof(err)) != UNC_OK || !evsel_same(&e, &again))
 			abort();
-		if (!memchr(e.name, '\0', sizeof(e.name)) || !e.counters)
+		err[0] = 'x';
+		if (evsel_parse(piece, no_pmu, &again, err, sizeof(err)) != UNC_E_UNSUPPORTED ||
+		    !strstr(err, " event; this CPU has no "))
 			abort();
-	} else if (!memchr(err, '\0', sizeof(err)) || err[0] == '\0') {
-		abort(); /* every failure says something */
+	} else {
+		says_something(err, sizeof(err));
+		err[0] = 'x';
+		if (evsel_parse(piece, no_pmu, &again, err, sizeof(err)) == UNC_OK)
+			abort();
 	}
+	says_something(err, sizeof(err));
 	return UNC_OK;
 }
 

@@ -89,12 +89,29 @@ step info 'uncore.efi info'
 expect info rc nonzero
 expect info has '^cpu: +AuthenticAMD family 0x17'
 expect info has '^uncore: +unsupported: not an Intel CPU \(vendor AuthenticAMD\)$'
-expect info has '^MSR_UNC_CBO_CONFIG: not read \(unsupported CPU\)$'
-expect info has '^host bridge: +00:00.0 vendor 0x8086 device 0x29c0'
+# No driver matches: no driver's registers are read, so no driver lines.
+expect info lacks '^MSR_UNC_CBO_CONFIG'
+expect info lacks '^host bridge:'
 expect info has '^verdict: +uncore PMU unusable: not an Intel CPU$'
 step info-json 'uncore.efi info -j'
 expect info-json rc nonzero
-expect info-json has '"vendor":"AuthenticAMD".*"supported":false.*"cbo_config":null'
+expect info-json has '"vendor":"AuthenticAMD".*"supported":false.*"drivers":\[\],'
+# Events are resolved against the drivers this CPU has: an event of a PMU
+# it lacks is refused by name, before any register is touched.
+step absent 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET'
+expect absent rc nonzero
+expect absent has '^uncore: error: UNC_CBO_CACHE_LOOKUP\.ANY_MESI is a cbox event; this CPU has no cbox PMU$'
+expect absent lacks '^uncore stat:'
+step absent-imc 'uncore.efi -e imc/data_reads/'
+expect absent-imc rc nonzero
+expect absent-imc has '^uncore: error: imc/data_reads/ is an imc event; this CPU has no imc PMU$'
+step list-none 'uncore.efi list'
+expect list-none rc zero
+expect list-none has '^no driver matches this CPU: no events'
+step list-all 'uncore.efi list --all'
+expect list-all rc zero
+expect list-all has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/event=N,umask=N'
+expect list-all has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP\.ANY_MESI '
 boot_run
 
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:
@@ -306,7 +323,7 @@ boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/tests/qemu/clobber.nsh"
 step native 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
 expect native rc nonzero
-expect native has '^uncore: error: MSR_UNC_PERF_GLOBAL_CTRL \(0xe01\) reads 0x0 after writing 0x20000000: the uncore ignored the programming$'
+expect native has '^uncore: error: MSR_UNC_ARB_PERFEVTSEL0 \(0x3b2\) reads 0x0 after writing 0x500181: the uncore PMU ignored the programming$'
 step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_CBO_CACHE_LOOKUP.READ_I=1M --rate UNC_ARB_TRK_REQUESTS.ALL=3M --rate UNC_ARB_TRK_OCCUPANCY.ALL=1.2G'
 expect load rc zero
 step regs0 'uncore.efi regs'
@@ -360,7 +377,7 @@ expect no-mux lines 1
 # Raw ARB event 0x83 needs counter 0 as 0x80 does (Linux snb_uncore_arb_constraints).
 step no-mux-83 'uncore.efi -e arb/event=0x83,umask=0x01/,arb/event=0x80,umask=0x01/ --no-multiplex'
 expect no-mux-83 rc nonzero
-expect no-mux-83 has '^uncore: error: the events need 2 rounds of counters \(.*ARB events 0x80 and 0x83 only counter 0\)'
+expect no-mux-83 has '^uncore: error: the events need 2 rounds of counters \(ARB: 2 counters, events 0x80 and 0x83 only counter 0\)'
 expect no-mux-83 lines 1
 step mux-83 'uncore.efi -e arb/event=0x83,umask=0x01/,arb/event=0x80,umask=0x01/'
 expect mux-83 rc zero
@@ -375,8 +392,10 @@ step regs2 'uncore.efi regs'
 expect regs2 same regs0
 step list 'uncore.efi list'
 expect list rc zero
-expect list has '^CBOX +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
-expect list has '^20 events, 5 IMC counters\.'
+expect list has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/event=N,umask=N'
+expect list has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
+expect list has '^imc +free +DRAM_DATA_READS '
+expect list has '^20 events, 5 free-running counters, in 4 PMUs \(this CPU.s; --all lists every driver.s\)\.'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 expect unload has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
@@ -479,7 +498,7 @@ step load-still 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --fault 
 expect load-still rc zero
 step still-clock 'uncore.efi -e UNC_CLOCK.SOCKET'
 expect still-clock rc 0x6
-expect still-clock has '^uncore: error: UNC_CLOCK\.SOCKET did not change in the whole run: the uncore clock never stops while the uncore counts, so the counter is stuck; its count is no measurement$'
+expect still-clock has '^uncore: error: UNC_CLOCK\.SOCKET did not change in the whole run: it counts a clock, which never stops while its PMU counts, so the counter is stuck; its count is no measurement$'
 step still-cbo 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL --per-box'
 expect still-cbo rc zero
 expect still-cbo has '^note: UNC_CBO_CACHE_LOOKUP\.ANY_MESI did not change on CBo 1 during the run while the other CBos counted it \(a stuck counter\?\)$'

@@ -23,7 +23,7 @@ static enum unc_status memory_map(struct mem_range **ret, size_t *ret_n, char *e
 	return UNC_OK;
 }
 
-static struct app_env env = { .free = free, .memory_map = memory_map };
+static struct app_env env = { .alloc = malloc, .free = free, .memory_map = memory_map };
 
 static enum unc_status run(int argc, const char **argv)
 {

@@ -241,17 +241,50 @@ static void refusals(void)
 	T_STREQ(ebuf, "uncore: error: cannot count UNC_CBO_CACHE_LOOKUP.ANY_MESI: MSR_UNC_CBO_CONFIG reports no CBo\n");
 }
 
+/* A CPU no driver matches (CPUID leaf 0 says AuthenticAMD): each event is
+ * refused naming the PMU it needs, before anything is read or written. */
+static void absent_pmu_refused(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--cpuid", "0:0=0xd,0x68747541,0x444d4163,0x69746e65" };
+
+	emulate(3, argv);
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: UNC_CBO_CACHE_LOOKUP.ANY_MESI is a cbox event; this CPU has no cbox PMU\n");
+	T_EQ(RUN("-e", "cbo/event=0x34,umask=0x8f/"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: cbo/event=0x34,umask=0x8f/ is a cbox event; this CPU has no cbox PMU\n");
+	T_EQ(RUN("-e", "imc/data_reads/"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: imc/data_reads/ is an imc event; this CPU has no imc PMU\n");
+	T_EQ(RUN("-e", "NO_SUCH_EVENT"), UNC_E_INVALID);
+	T_STREQ(ebuf, "uncore: error: unknown event 'NO_SUCH_EVENT' (see 'uncore.efi list')\n");
+	T_EQ(RUN("bw"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
+	T_EQ(RUN("list"), UNC_OK);
+	T_STREQ(obuf, "no driver matches this CPU: no events (see 'uncore.efi list --all' and 'uncore.efi info')\n");
+	T_EQ(RUN("list", "--all"), UNC_OK);
+	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(RUN("regs"), UNC_E_UNSUPPORTED);
+	T_STREQ(ebuf, "uncore: error: AuthenticAMD family 0x6 model 0x5e matches no PMU driver (see 'uncore.efi info' and "
+		      "'uncore.efi list --all')\n");
+}
+
 static void list_and_regs(void)
 {
 	setup();
 	T_EQ(RUN("list"), UNC_OK);
-	T_CONTAINS(obuf, "CBOX   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
-	T_CONTAINS(obuf, "ARB    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
-	T_CONTAINS(obuf, "CLOCK  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
-	T_CONTAINS(obuf, "20 events, 5 IMC counters.");
-	T_CONTAINS(obuf, "IMC                 free      DRAM_DATA_READS ");
+	/* grouped by PMU, each with its heading */
+	T_CONTAINS(obuf, "cbox PMU (Skylake-client, skl-client-uncore); raw: cbox/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
+	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_CONTAINS(obuf, "\narb PMU (Skylake-client, skl-client-uncore); raw: arb/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
+	T_CONTAINS(obuf, "\narb    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
+	T_CONTAINS(obuf, "\nclock PMU (Skylake-client, skl-client-uncore)\n");
+	T_CONTAINS(obuf, "\nclock  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
+	T_CONTAINS(obuf, "\nimc PMU (Skylake-client, skl-client-uncore)\n");
+	T_CONTAINS(obuf, "\nimc                 free      DRAM_DATA_READS ");
+	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
+	T_EQ(RUN("list", "--all"), UNC_OK);
+	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (every driver's; this CPU may have fewer).");
 	T_EQ(RUN("list", "-j"), UNC_OK);
-	T_CONTAINS(obuf, "{\"Unit\":\"ARB\",\"EventCode\":\"0x80\",\"UMask\":\"0x01\",\"EventName\":"
+	T_CONTAINS(obuf, "{\"PMU\":\"arb\",\"Unit\":\"ARB\",\"EventCode\":\"0x80\",\"UMask\":\"0x01\",\"EventName\":"
 			 "\"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST\",");
 	T_CONTAINS(obuf, "\"Counter\":\"0\",\"CounterMask\":\"1\",\"Invert\":\"0\",\"EdgeDetect\":\"0\"}");
 	T_EQ(obuf[0], '[');
@@ -296,6 +329,39 @@ static void setup_imc(const char *fault)
 			       "--rate", "DRAM_IA_REQUESTS=3G", "--rate", "DRAM_GT_REQUESTS=100M", "--fault", fault };
 
 	emulate(fault ? 11 : 9, argv);
+}
+
+/* A bandwidth check adds the DRAM counters to the events given: with no
+ * room left for them the run is refused, never judged on counters it lacks. */
+static void check_needs_room_for_its_counters(void)
+{
+	static char lists[4][400];
+
+	setup_imc(NULL);
+	for (int extra = 30; extra <= 31; extra++) {
+		const char *argv[16];
+		int n = 0;
+		argv[n++] = "uncore.efi";
+		for (int l = 0; l < 4; l++) {
+			lists[l][0] = '\0';
+			for (int i = l * 8; i < (l + 1) * 8 && i < extra; i++)
+				snprintf(lists[l] + strlen(lists[l]), sizeof(lists[l]) - strlen(lists[l]),
+					 "%scbo/event=0x34,umask=0x%02x/", lists[l][0] ? "," : "", i + 1);
+			argv[n++] = "-e";
+			argv[n++] = lists[l];
+		}
+		argv[n++] = "--min-bw";
+		argv[n++] = "1000";
+		enum unc_status st = run(n, argv);
+		if (extra == 30) { /* 30 + DRAM_DATA_READS + DRAM_DATA_WRITES = 32 */
+			T_EQ(st, UNC_OK);
+			T_CONTAINS(obuf, "\nPASS: read+write bandwidth ");
+		} else {
+			T_EQ(st, UNC_E_INVALID);
+			T_STREQ(ebuf, "uncore: error: too many events (at most 32)\n");
+			T_NOT_CONTAINS(obuf, "FAIL");
+		}
+	}
 }
 
 /* SMBIOS type 17 as a board might publish it: two DDR4-3200 channels. */
@@ -363,8 +429,8 @@ static void still_counters(void)
 	emulate(7, stuck);
 	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET"), UNC_E_STUCK);
 	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                              0");
-	T_STREQ(ebuf, "uncore: error: UNC_CLOCK.SOCKET did not change in the whole run: the uncore clock never stops while "
-		      "the uncore counts, so the counter is stuck; its count is no measurement\n");
+	T_STREQ(ebuf, "uncore: error: UNC_CLOCK.SOCKET did not change in the whole run: it counts a clock, which never stops "
+		      "while its PMU counts, so the counter is stuck; its count is no measurement\n");
 	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL"), UNC_OK);
 	T_CONTAINS(obuf, "note: UNC_CBO_CACHE_LOOKUP.ANY_MESI did not change on CBo 1 during the run while the other CBos "
 			 "counted it (a stuck counter?)\n");
@@ -562,7 +628,7 @@ static void imc_events_mix_with_msr_events(void)
 	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                      800000000        800000000.000  cycles  100.00%\n");
 	T_CONTAINS(obuf, "note: DRAM_IO_REQUESTS did not change during the run (an idle source, or a stuck counter)\n");
 	T_EQ(RUN("-e", "DRAM_DATA_READS", "-x", ";"), UNC_OK);
-	T_CONTAINS(obuf, "# uncore stat: 1 event, IMC only (MMIO, no MSR), imc: emulated (test model)\n");
+	T_CONTAINS(obuf, "# uncore stat: 1 event, IMC only (free-running, nothing written), imc: emulated (test model)\n");
 	T_CONTAINS(obuf, "2343750000;lines;DRAM_DATA_READS;1000000000;100.00\n"); /* the raw count */
 }
 
@@ -619,4 +685,4 @@ static void stored_results_show_as_run(void)
 }
 
 T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
-       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(restore_paths_with_reserved_and_pmi_bits))
+       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(restore_paths_with_reserved_and_pmi_bits))

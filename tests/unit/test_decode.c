@@ -7,6 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../drivers/evsel.h"
+#include "../../drivers/pmu/skl.h"
+#include "../../drivers/recmap.h"
 #include "../../drivers/record.h"
 #include "../../drivers/varstore.h"
 #include "fake_vars.h"
@@ -37,30 +40,42 @@ static int run(const char *args)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* A record of a small stat run, stored through the real chunking code. */
+/* A record of a small stat run (layout 2), filled as uncore.efi fills it
+ * (the event resolved and viewed through the Skylake-client driver, the
+ * run's counts through rec_from_run), stored through the real chunking
+ * code. */
 static void make_record(void)
 {
+	static const struct pmu_driver *const present[] = { &pmu_driver_skl, NULL };
 	static struct rec r;
+	static struct count_run run;
 	struct rec_buf b = { rec, 0, sizeof(rec), false };
+	struct report_opts ro = { .format = REPORT_HUMAN };
+	struct ev_spec spec;
+	char err[200];
 
 	memset(&r, 0, sizeof(r));
+	memset(&run, 0, sizeof(run));
+	T_EQ(evsel_parse("UNC_ARB_TRK_REQUESTS.ALL", present, &spec, err, sizeof(err)), UNC_OK);
+	run.nev = 1;
+	run.ngroups = 1;
+	run.t_end = 2000000000;
+	run.programs = true;
+	run.nboxes = 1;
+	run.boxes[0] = (struct count_boxinfo){ "CBo", "cbo", "MSR_UNC_CBO_CONFIG", 4, 4 };
+	strcpy(run.ev[0].name, spec.name);
+	evsel_view(&spec, 1, &run.ev[0].v);
+	run.ev[0].moved = 1;
+	run.ev[0].total.box[0] = 6000000;
+	run.ev[0].total.running = 2000000000;
+	rec_from_run(&r, &run, &ro);
 	strcpy(r.tool, "uncore.efi 0.1.0");
 	strcpy(r.command, "stat");
 	strcpy(r.vendor, "GenuineIntel");
 	r.tsc_hz = 1000000000;
-	r.ncbo = 4;
-	r.ngroups = 1;
-	r.elapsed = 2000000000;
-	r.nevents = 1;
-	strcpy(r.ev[0].name, "UNC_ARB_TRK_REQUESTS.ALL");
-	r.ev[0].unit = 1;
-	r.ev[0].code = 0x81;
-	r.ev[0].umask = 0x01;
-	r.ev[0].box[0] = 6000000;
-	r.ev[0].running = 2000000000;
 	rec_begin(&b);
 	rec_put(&b, &r);
-	rec_end(&b);
+	T_EQ(rec_end(&b), UNC_OK);
 	reclen = b.len;
 }
 
@@ -352,6 +367,98 @@ static void vars_image(void)
 	T_CONTAINS(out, "not an OVMF VARS image: no firmware volume signature _FVH at offset 40\n");
 }
 
+/* Writes one record as the efivarfs file DIR/NAME-GUID. */
+static void put_file(const char *sub, const char *name, const uint8_t *data, size_t len)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s-" GUID, dir, sub, name);
+	FILE *f = fopen(path, "wb");
+	fwrite("\7\0\0\0", 1, 4, f);
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+static void put_tlv(struct rec_buf *b, uint16_t tag, const void *v, uint32_t len)
+{
+	uint8_t tl[6] = { (uint8_t)tag, (uint8_t)(tag >> 8), (uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16),
+			  (uint8_t)(len >> 24) };
+
+	rec_put_raw(b, tl, sizeof(tl));
+	rec_put_raw(b, v, len);
+}
+
+static void put_u64(struct rec_buf *b, uint16_t tag, uint64_t v, unsigned n)
+{
+	uint8_t le[32] = { 0 };
+
+	for (unsigned i = 0; i < 8; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	put_tlv(b, tag, le, n);
+}
+
+/* The same run as make_record's, as uncore.efi wrote it before drivers
+ * (layout 1, typed from the old tags): the decoder prints it as it did. */
+static void layout_1_and_3(void)
+{
+	static uint8_t v1[4096], ev[256];
+	struct rec_buf b = { v1, 0, sizeof(v1), false }, e = { ev, 0, sizeof(ev), false };
+	char args[600];
+
+	put_tlv(&e, 0x01, "UNC_ARB_TRK_REQUESTS.ALL", 24);
+	put_u64(&e, 0x02, 1, 1);    /* unit: ARB */
+	put_u64(&e, 0x03, 0x81, 1); /* event */
+	put_u64(&e, 0x04, 0x01, 1); /* umask */
+	put_u64(&e, 0x0A, 6000000, 32); /* boxes 0-3 */
+	put_u64(&e, 0x0B, 2000000000, 8);
+	rec_begin(&b);
+	put_tlv(&b, 0x0001, "uncore.efi 0.1.0", 16);
+	put_tlv(&b, 0x0002, "stat", 4);
+	put_tlv(&b, 0x0010, "GenuineIntel", 12);
+	put_u64(&b, 0x002C, 1000000000, 8); /* tsc_hz */
+	put_u64(&b, 0x0040, 4, 4);          /* ncbo */
+	put_u64(&b, 0x0041, 1, 4);          /* ngroups */
+	put_u64(&b, 0x0044, 2000000000, 8); /* elapsed */
+	put_tlv(&b, 0x0047, ev, (uint32_t)e.len);
+	T_EQ(rec_end(&b), UNC_OK);
+	v1[4] = 1; /* layout 1 (the CRC covers the body only) */
+	put_file("layouts", "Old", v1, b.len);
+	snprintf(args, sizeof(args), "%s/layouts Old", dir);
+	T_EQ(run(args), 0);
+	/* what the decoder before drivers printed of these bytes */
+	T_STREQ(out, "record Old: `stat` by uncore.efi 0.1.0 at an unknown time, exit status: success\n"
+		     "uncore stat: 1 event in 1 group, 4 CBos, msr access: native\n"
+		     "event                                                     count               rate/s  unit    running\n"
+		     "UNC_ARB_TRK_REQUESTS.ALL                                6000000          3000000.000  events  100.00%\n"
+		     "elapsed: 2.000000000 s measured (2000000000 TSC ticks at 1000.000 MHz)\n");
+	snprintf(args, sizeof(args), "-x , %s/layouts Old", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "6000000,,UNC_ARB_TRK_REQUESTS.ALL,2000000000,100.00\n");
+	/* and the layout-2 record of the same run prints the same */
+	put_file("layouts", "New", rec, reclen);
+	snprintf(args, sizeof(args), "%s/layouts New", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "record New: `stat` by uncore.efi 0.1.0 at an unknown time, exit status: success\n"
+			"uncore stat: 1 event in 1 group, 4 CBos, msr access: native\n");
+	T_CONTAINS(out, table);
+
+	/* a layout this decoder does not know: refused, naming its version */
+	static uint8_t v3[sizeof(rec)];
+	memcpy(v3, rec, reclen);
+	v3[4] = 3;
+	put_file("layouts", "Newer", v3, reclen);
+	snprintf(args, sizeof(args), "%s/layouts Newer", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: Newer: record layout version 3; this reader knows versions 1 and 2\n");
+	snprintf(args, sizeof(args), "--list %s/layouts", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "Newer                    unreadable: record layout version 3; this reader knows versions 1 and 2\n");
+	T_CONTAINS(out, "New                 ");
+	T_CONTAINS(out, "Old                 ");
+}
+
 /* Bad usage is one line naming the problem and exit status 2: an option
  * given twice, -x with -j, an option without its value, a NAME or a format
  * with --list. Nothing is read. */
@@ -384,7 +491,7 @@ int main(void)
 {
 	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
 					       T_CASE(only_regular_files_are_read), T_CASE(orphan_chunks_are_listed),
-					       T_CASE(control_characters_are_refused), T_CASE(vars_image),
+					       T_CASE(control_characters_are_refused), T_CASE(vars_image), T_CASE(layout_1_and_3),
 					       T_CASE(usage_errors_name_the_problem) };
 	if (!mkdtemp(dir))
 		return 1;

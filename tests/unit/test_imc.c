@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/imc.h"
+#include "../../drivers/cpu.h"
+#include "../../drivers/pmu/skl.h"
 #include "../../drivers/stat.h"
 #include "../emu/emu_hw.h"
 #include "t.h"
@@ -74,6 +75,23 @@ static struct emu_config cfg;
 static struct stat_run run;
 static uint64_t ivs[32];
 static unsigned nivs;
+static const struct pmu_driver *const skl_only[] = { &pmu_driver_skl, NULL };
+
+/* Adds one event, then probes the run on hw's CPU (the IMC's probe finds
+ * MCHBAR) and schedules it, as efi/app.c does. */
+static void add_and_probe(const char *name, const struct hw *hw)
+{
+	struct ev_spec e;
+	struct cpu_info cpu;
+	char msg[100];
+
+	T_EQ(evsel_parse(name, skl_only, &e, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_add(&run, &e), UNC_OK);
+	cpu_identify(hw, &cpu);
+	T_EQ(stat_probe(&run, hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_STREQ(msg, ""); /* no warning: 8086:1910 is a Skylake host bridge */
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+}
 
 static bool jump(void *ctx, uint64_t when)
 {
@@ -86,27 +104,47 @@ static void on_iv(void *ctx, struct stat_run *r, uint64_t now)
 {
 	(void)ctx;
 	if (nivs < 32)
-		ivs[nivs++] = stat_interval_count(r, 0, -1, now);
+		ivs[nivs++] = count_interval(&r->c, 0, -1, now);
+}
+
+/* The emulator's seam with every MSR access failing the test: the
+ * emulated MSRs never reach the strict fake, so its count alone would not
+ * see them. */
+static enum unc_status no_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
+{
+	(void)ctx, (void)ret_val;
+	t_fail(__FILE__, __LINE__, "rdmsr 0x%x in an IMC-only run", msr);
+	return UNC_E_FAULT;
+}
+
+static enum unc_status no_msr_write(void *ctx, uint32_t msr, uint64_t val)
+{
+	(void)ctx, (void)val;
+	t_fail(__FILE__, __LINE__, "wrmsr 0x%x in an IMC-only run", msr);
+	return UNC_E_FAULT;
 }
 
 static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n)
 {
-	struct ev_spec e;
-	char msg[100];
 	struct stat_opts o = { .interval = interval, .max_intervals = n, .slice = 20 * MS, .sample = 100 * MS };
 	struct stat_env env = { jump, on_iv, NULL };
+	static struct hw_ops no_msr_ops;
+	struct hw hw;
 
 	emu_config_default(&cfg);
 	cfg.imc_per_sec[3] = rate; /* DRAM_DATA_READS */
 	cfg.imc_start[3] = start;
 	emu_hw_init(&h, &cfg);
+	no_msr_ops = *h.hw.ops;
+	no_msr_ops.msr_read = no_msr_read;
+	no_msr_ops.msr_write = no_msr_write;
+	hw = h.hw;
+	hw.ops = &no_msr_ops;
 	memset(&run, 0, sizeof(run));
 	nivs = 0;
-	T_EQ(evsel_parse("imc/data_reads/", &e, msg, sizeof(msg)), UNC_OK);
-	T_EQ(stat_add(&run, &e), UNC_OK);
-	T_EQ(stat_schedule(&run, 4, false), UNC_OK);
-	run.imc_base = EMU_HW_MCHBAR;
-	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	add_and_probe("imc/data_reads/", &hw);
+	T_EQ(run.pmu[0].p.base[SKL_UNIT_IMC], EMU_HW_MCHBAR);
+	T_EQ(stat_loop(&run, &hw, false, &o, &env), UNC_OK);
 }
 
 /* 150,000 MB/s of reads is 2,343,750,000 lines a second: the 32-bit
@@ -129,8 +167,8 @@ static void exact_across_wraps(void)
 				t_fail(__FILE__, __LINE__, "interval %llu s #%u: %llu lines, want %llu",
 				       (unsigned long long)(cases[c].interval / S), i, (unsigned long long)ivs[i],
 				       (unsigned long long)want);
-		T_EQ(stat_count(&run, 0, -1), 3 * want);
-		T_ASSERT(run.ev[0].moved);
+		T_EQ(count_total(&run.c, 0, -1), 3 * want);
+		T_ASSERT(run.c.ev[0].moved);
 		T_EQ(h.fake.msr_reads, 0); /* an IMC-only run touches no MSR */
 		T_EQ(h.fake.nlog, 0);
 	}
@@ -139,8 +177,8 @@ static void exact_across_wraps(void)
 static void stuck_counter_does_not_move(void)
 {
 	imc_run(0, 0x12345678, S, 2); /* a rate of 0: the counter stays */
-	T_EQ(stat_count(&run, 0, -1), 0);
-	T_ASSERT(!run.ev[0].moved);
+	T_EQ(count_total(&run.c, 0, -1), 0);
+	T_ASSERT(!run.c.ev[0].moved);
 }
 
 /* A plain fake whose counter goes backwards between two samples. */
@@ -160,19 +198,17 @@ static bool step_back(void *ctx, uint64_t when)
 
 static void backwards_counter_is_an_error(void)
 {
-	struct ev_spec e;
-	char msg[100];
 	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
 	struct stat_env env = { step_back, NULL, NULL };
 
 	fake_init(&bf);
+	fake_cpu_skylake(&bf, 0x5E, 4, 8);
+	fake_host_bridge(&bf, 0x8086, 0x1910, 0xFED10001);
 	fake_mmio(&bf, 0xFED15050, 0x5000);
 	memset(&run, 0, sizeof(run));
 	calls = 0;
-	T_EQ(evsel_parse("DRAM_DATA_READS", &e, msg, sizeof(msg)), UNC_OK);
-	T_EQ(stat_add(&run, &e), UNC_OK);
-	T_EQ(stat_schedule(&run, 0, false), UNC_OK);
-	run.imc_base = 0xFED10000;
+	add_and_probe("DRAM_DATA_READS", &bf.hw);
+	T_EQ(run.pmu[0].p.base[SKL_UNIT_IMC], 0xFED10000);
 	T_EQ(stat_loop(&run, &bf.hw, false, &o, &env), UNC_E_DEVICE);
 	T_STREQ(run.err, "DRAM_DATA_READS went from 0x000057d0 to 0x000057c6: it ran backwards (or moved 2^31 lines or "
 			 "more between two samples)");

@@ -1,12 +1,39 @@
 #include <string.h>
 
 #include "../../drivers/info.h"
+#include "../../drivers/pmu/skl.h"
 #include "fake_hw.h"
 #include "t.h"
 
 static struct fake_hw f;
 static struct platform_info pi;
 static char text[8192];
+
+/* What the Skylake-client driver's probe found: on these CPUs it is the
+ * one driver that matches. */
+static const struct info_pmu *skl(void)
+{
+	T_EQ(pi.npmu, 1);
+	T_ASSERT(pi.pmu[0].drv == &pmu_driver_skl);
+	T_ASSERT(pi.pmu[0].p.drv == &pmu_driver_skl);
+	return &pi.pmu[0];
+}
+
+static unsigned cbo_count(void)
+{
+	return skl()->p.boxes[SKL_UNIT_CBO];
+}
+
+static uint64_t fact(enum skl_fact k)
+{
+	return skl()->p.facts[k];
+}
+
+/* MCHBAR as the driver judges what its probe read (skl_info.c). */
+static enum imc_state mchbar_state(uint64_t *ret_base)
+{
+	return imc_check(fact(SKL_FACT_HB_ID) & 0xffff, fact(SKL_FACT_MCHBAR_RAW), pi.cpu.phys_addr_bits, ret_base);
+}
 
 static const char *render(bool json)
 {
@@ -34,14 +61,25 @@ static void four_cbos_ready(void)
 {
 	skylake(5, 0xFED10001);
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
-	T_EQ(pi.no_cbo_banks, 5);
-	T_EQ(pi.cbo_count, 4); /* Section 2.4.1: subtract one */
-	T_ASSERT(pi.use.known && !pi.use.in_use);
-	T_EQ(pi.use.selects_checked, 4 * 2 + 2 + 1);
-	T_ASSERT(pi.hb_generation);
-	T_ASSERT(pi.mchbar_enabled);
-	T_EQ(pi.mchbar_base, 0xFED10000);
-	T_EQ(pi.mchbar_state, IMC_OK);
+	T_STREQ(skl()->p.model, "Skylake (desktop)");
+	T_EQ(fact(SKL_FACT_CBO_CONFIG_ST), UNC_OK);
+	T_EQ(fact(SKL_FACT_CBO_CONFIG) & UNC_CBO_CONFIG_NO_CBO_BANKS, 5);
+	T_EQ(cbo_count(), 4); /* Section 2.4.1: subtract one */
+	T_EQ(skl()->p.found[SKL_UNIT_CBO], 4);
+	T_EQ(skl()->p.boxes[SKL_UNIT_ARB], 1);
+	T_EQ(skl()->p.boxes[SKL_UNIT_FIXED], 1);
+	T_EQ(skl()->p.probed, 0xF); /* CBo, ARB, fixed (MSRs) and IMC (PCI, MMIO) */
+	T_ASSERT(skl()->use_checked && skl()->use.known && !skl()->use.in_use);
+	T_EQ(skl()->use.selects_checked, 4 * 2 + 2 + 1);
+	T_EQ(fact(SKL_FACT_HB_ID), 0x191F8086u);
+	T_ASSERT(skl_host_bridge_name(0x8086, 0x191F));
+	T_EQ(fact(SKL_FACT_MCHBAR_RAW) & SKL_MCHBAR_ENABLE, 1);
+	uint64_t base = 0;
+	T_EQ(mchbar_state(&base), IMC_OK);
+	T_EQ(base, 0xFED10000);
+	T_EQ(skl()->p.base[SKL_UNIT_IMC], 0xFED10000); /* where the IMC counters are read */
+	T_EQ(skl()->p.boxes[SKL_UNIT_IMC], 1);
+	T_EQ(pi.nfaults, 0);
 	T_EQ(f.nlog, 0); /* info never writes */
 	render(false);
 	T_CONTAINS(text, "uncore:       supported: Skylake-client, Skylake (desktop)");
@@ -59,7 +97,7 @@ static void raw_zero_means_no_cbo(void)
 {
 	skylake(0, 0);
 	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
-	T_EQ(pi.cbo_count, 0);
+	T_EQ(cbo_count(), 0);
 	render(false);
 	T_CONTAINS(text, "CBo count 0");
 	T_CONTAINS(text, "warning: NO_CBO_BANKS is 0");
@@ -74,13 +112,15 @@ static void raw_above_what_can_be_programmed(void)
 {
 	skylake(9, 0xFED10001);
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
-	T_EQ(pi.cbo_count, 8);
+	T_EQ(cbo_count(), 8);
+	T_EQ(skl()->p.found[SKL_UNIT_CBO], 8);
 	render(false);
 	T_CONTAINS(text, "NO_CBO_BANKS 9, CBo count 8 (manual: subtract one)");
 	T_ASSERT(!strstr(text, "implies"));
 	skylake(12, 0xFED10001);
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
-	T_EQ(pi.cbo_count, 8);
+	T_EQ(cbo_count(), 8);
+	T_EQ(skl()->p.found[SKL_UNIT_CBO], 11); /* what the hardware reports, beyond what is programmed */
 	render(false);
 	T_CONTAINS(text, "warning: NO_CBO_BANKS 12 implies 11 CBos; at most 8 can be programmed");
 }
@@ -89,7 +129,7 @@ static void count_disagrees_with_cores(void)
 {
 	skylake(3, 0xFED10001);
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
-	T_EQ(pi.cbo_count, 2);
+	T_EQ(cbo_count(), 2);
 	render(false);
 	T_CONTAINS(text, "warning: CBo count 2 differs from the core count 4");
 }
@@ -100,13 +140,17 @@ static void pmu_in_use_is_named(void)
 	fake_msr(&f, 0xE01, 1ull << 29);
 	fake_msr(&f, 0x711, 0x408f34);
 	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
-	T_ASSERT(pi.use.in_use);
-	T_EQ(pi.use.nbusy, 2);
+	T_ASSERT(skl()->use.in_use);
+	T_EQ(skl()->use.nbusy, 2);
+	T_ASSERT(pmu_reg_eq(skl()->use.busy[0].reg, pmu_msr(0xE01)));
+	T_ASSERT(pmu_reg_eq(skl()->use.busy[1].reg, pmu_msr(0x711)));
 	render(false);
 	T_CONTAINS(text, "pmu in use:   yes");
 	T_CONTAINS(text, "MSR_UNC_PERF_GLOBAL_CTRL (0xe01) = 0x20000000");
 	T_CONTAINS(text, "MSR_UNC_CBO_1_PERFEVTSEL1 (0x711) = 0x408f34");
 	render(true);
+	/* the driver's members, inside its block of "drivers" */
+	T_CONTAINS(text, "\"drivers\":[{\"driver\":\"skl-client-uncore\",\"cbo_config\":{");
 	T_CONTAINS(text, "\"pmu_in_use\":true");
 	T_CONTAINS(text, "{\"msr\":\"0x711\",\"name\":\"MSR_UNC_CBO_1_PERFEVTSEL1\",\"value\":\"0x408f34\"}");
 }
@@ -117,16 +161,41 @@ static void faulting_msr_is_named(void)
 	fake_msr_gp(&f, 0x396, true, true);
 	T_EQ(info_gather(&f.hw, &pi), UNC_E_FAULT);
 	T_EQ(pi.nfaults, 1);
-	T_EQ(pi.faults[0].msr, 0x396);
+	T_EQ(pi.faults[0].reg.space, PMU_MSR);
+	T_EQ(pi.faults[0].reg.addr, 0x396);
 	T_ASSERT(!pi.faults[0].write);
+	T_EQ(fact(SKL_FACT_CBO_CONFIG_ST), UNC_E_FAULT);
 	render(false);
-	T_ASSERT(!pi.use.known);
+	/* The in-use check needs the CBo count: it does not run, so whether
+	 * the PMU is in use is not known. */
+	T_ASSERT(!skl()->use_checked && !skl()->use.known);
 	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG (0x396): read failed: general-protection fault");
 	T_CONTAINS(text, "pmu in use:   unknown (a register could not be read)");
 	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");
 	T_CONTAINS(text, "uncore PMU unusable: an uncore MSR faulted");
+	/* each address space is probed on its own: the IMC is still found */
+	T_EQ(skl()->p.base[SKL_UNIT_IMC], 0xFED10000);
+	T_CONTAINS(text, "host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n");
 	render(true);
 	T_CONTAINS(text, "\"faults\":[{\"op\":\"rdmsr\",\"msr\":\"0x396\",\"name\":\"MSR_UNC_CBO_CONFIG\"}]");
+}
+
+/* What bw records: the platform without reading any MSR. */
+static void without_msrs(void)
+{
+	skylake(5, 0xFED10001);
+	T_EQ(info_gather_opt(&f.hw, &pi, false), UNC_OK);
+	T_EQ(f.msr_reads, 0);
+	T_EQ(skl()->p.probed, 1u << SKL_UNIT_IMC);
+	T_ASSERT(!skl()->use_checked);
+	T_EQ(skl()->p.base[SKL_UNIT_IMC], 0xFED10000);
+	render(false);
+	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG: not read (this command reads no MSR)\n");
+	T_CONTAINS(text, "pmu in use:   not checked (this command reads no MSR)\n");
+	T_CONTAINS(text, "host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n");
+	T_CONTAINS(text, "verdict:      uncore PMU usable: not checked (no MSR read)\n");
+	render(true);
+	T_CONTAINS(text, "\"cbo_config\":null,\"pmu_in_use\":null,\"pmu_busy_registers\":[],\"host_bridge\":{");
 }
 
 static void non_intel_touches_no_msr(void)
@@ -136,11 +205,21 @@ static void non_intel_touches_no_msr(void)
 	fake_host_bridge(&f, 0x8086, 0x29C0, 0); /* what q35 shows */
 	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
 	T_EQ(f.msr_reads, 0);
+	/* No driver matches: none of its registers is read, MSR or PCI, and
+	 * none of its lines is printed (before drivers, info printed
+	 * "MSR_UNC_CBO_CONFIG: not read (unsupported CPU)" and the host
+	 * bridge it read here). */
+	T_EQ(pi.npmu, 0);
+	T_EQ(f.reads, 0);
 	render(false);
 	T_CONTAINS(text, "uncore:       unsupported: not an Intel CPU (vendor AuthenticAMD)");
-	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG: not read (unsupported CPU)");
-	T_CONTAINS(text, "device 0x29c0 (not a known Skylake-client ID)");
-	T_CONTAINS(text, "verdict:      uncore PMU unusable: not an Intel CPU");
+	T_NOT_CONTAINS(text, "MSR_UNC_CBO_CONFIG");
+	T_NOT_CONTAINS(text, "host bridge:");
+	T_NOT_CONTAINS(text, "MCHBAR:");
+	T_CONTAINS(text, "verdict:      uncore PMU unusable: not an Intel CPU\n");
+	render(true);
+	T_CONTAINS(text, "\"supported\":false,\"model_name\":null,");
+	T_CONTAINS(text, "\"drivers\":[],");
 }
 
 static void unsupported_intel_model(void)
@@ -150,8 +229,12 @@ static void unsupported_intel_model(void)
 	fake_host_bridge(&f, 0x8086, 0x2020, 0);
 	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
 	T_EQ(f.msr_reads, 0);
+	T_EQ(pi.npmu, 0);
+	T_EQ(f.reads, 0);
 	render(false);
-	T_CONTAINS(text, "unsupported model: family 0x6 model 0x55");
+	T_CONTAINS(text, "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (Skylake-client)\n");
+	T_CONTAINS(text, "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (Skylake-client)\n");
+	T_NOT_CONTAINS(text, "MSR_UNC_CBO_CONFIG");
 }
 
 static void mchbar_checks(void)
@@ -164,15 +247,18 @@ static void mchbar_checks(void)
 	skylake(5, 0x0000001000008001ull); /* base bit 36, on a CPU with 36 address bits */
 	fake_cpuid(&f, 0x80000008, 0, 0x3024, 0, 0, 0);
 	info_gather(&f.hw, &pi);
-	T_EQ(pi.mchbar_state, IMC_HIGH);
-	T_EQ(pi.mchbar_base, 0x1000008000ull);
+	uint64_t base = 0;
+	T_EQ(mchbar_state(&base), IMC_HIGH);
+	T_EQ(base, 0x1000008000ull);
+	T_EQ(skl()->p.boxes[SKL_UNIT_IMC], 0); /* not usable: no IMC counters */
 	render(false);
 	T_CONTAINS(text, "enabled but base is above the physical address width");
 
 	skylake(5, 0xFFFFFFFFFFFFFFFFull); /* mask keeps bits 38:15 only */
 	info_gather(&f.hw, &pi);
-	T_EQ(pi.mchbar_base, 0x7FFFFF8000ull);
-	T_EQ(pi.mchbar_raw, 0xFFFFFFFFFFFFFFFFull);
+	mchbar_state(&base);
+	T_EQ(base, 0x7FFFFF8000ull);
+	T_EQ(fact(SKL_FACT_MCHBAR_RAW), 0xFFFFFFFFFFFFFFFFull);
 }
 
 static void absent_host_bridge(void)
@@ -182,7 +268,11 @@ static void absent_host_bridge(void)
 	fake_skl_uncore(&f, 5);
 	fake_pci(&f, (struct pci_addr){ 0, 0, 0 }, 0, 0xFFFFFFFF);
 	info_gather(&f.hw, &pi);
-	T_EQ(pi.host_bridge_st, UNC_E_NOT_FOUND);
+	/* All ones: no device, so its MCHBAR (offsets 0x48, 0x4C, which the
+	 * strict fake does not declare) is not read. */
+	T_EQ(fact(SKL_FACT_HB_ID) & 0xffff, 0xffff);
+	T_EQ(fact(SKL_FACT_MCHBAR_ST), UNC_E_NOT_FOUND);
+	T_EQ(skl()->p.boxes[SKL_UNIT_IMC], 0);
 	render(false);
 	T_CONTAINS(text, "host bridge:  00:00.0 not readable: not found");
 	T_CONTAINS(text, "MCHBAR:       not read: not found");
@@ -196,8 +286,9 @@ static void json_is_one_object(void)
 	T_EQ(text[0], '{');
 	T_EQ(text[strlen(text) - 2], '}');
 	T_EQ(text[strlen(text) - 1], '\n');
-	T_CONTAINS(text, "\"cbo_config\":{\"raw\":\"0x5\",\"no_cbo_banks\":5,\"cbo_count\":4}");
-	T_CONTAINS(text, "\"mchbar\":{\"raw\":\"0xfed10001\",\"enabled\":true,\"base\":\"0xfed10000\",\"usable\":true}");
+	T_CONTAINS(text, "\"drivers\":[{\"driver\":\"skl-client-uncore\",\"cbo_config\":{\"raw\":\"0x5\",\"no_cbo_banks\":5,"
+			 "\"cbo_count\":4},");
+	T_CONTAINS(text, "\"mchbar\":{\"raw\":\"0xfed10001\",\"enabled\":true,\"base\":\"0xfed10000\",\"usable\":true}}]");
 	T_CONTAINS(text, "\"msr_access\":\"native\"");
 	T_CONTAINS(text, "\"usable\":true");
 	T_CONTAINS(text, "\"tsc_hz\":1000000000");
@@ -217,6 +308,6 @@ static void json_is_one_object(void)
 }
 
 T_MAIN("info", T_CASE(four_cbos_ready), T_CASE(raw_zero_means_no_cbo), T_CASE(raw_above_what_can_be_programmed),
-       T_CASE(count_disagrees_with_cores), T_CASE(pmu_in_use_is_named), T_CASE(faulting_msr_is_named),
+       T_CASE(count_disagrees_with_cores), T_CASE(pmu_in_use_is_named), T_CASE(faulting_msr_is_named), T_CASE(without_msrs),
        T_CASE(non_intel_touches_no_msr), T_CASE(unsupported_intel_model), T_CASE(mchbar_checks),
        T_CASE(absent_host_bridge), T_CASE(json_is_one_object))

@@ -2,8 +2,8 @@
  * hardware seam the application uses, on a fake clock (1 tick = 1 ns). */
 #include <string.h>
 
-#include "../../drivers/events.h"
 #include "../../drivers/info.h"
+#include "../../drivers/pmu/skl.h"
 #include "../emu/emu_hw.h"
 #include "t.h"
 
@@ -128,7 +128,7 @@ static void eight_cbos_box_7_apart(void)
 {
 	fresh();
 	cfg.no_cbo_banks = 9;
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000);
 	start();
 	T_EQ(h.emu.ncbo, 8);
 	for (uint32_t box = 4; box < 7; box++) {
@@ -182,8 +182,8 @@ static void table_2_2_global_ctrl(void)
 static void table_2_3_global_status_rw1c(void)
 {
 	fresh();
-	add_rate(EV_UNIT_ARB, 0x81, 0x01, 1000);
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	add_rate(EMU_UNIT_ARB, 0x81, 0x01, 1000);
+	add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000);
 	start();
 	WR(0x395, (1ull << 48) - 1);      /* fixed: one cycle from the top */
 	WR(0x3B0, (1ull << 44) - 1);      /* ARB counter 0 */
@@ -260,7 +260,7 @@ static void table_2_8_counter_width(void)
 static void counting_needs_local_and_global_enable(void)
 {
 	fresh();
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
+	add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000000);
 	start();
 	WR(0x700, sel(0x34, 0x8f, 0, 0, 0));
 	WR(0x701, sel(0x34, 0x8f, 0, 0, 0) & ~EN22); /* programmed, not enabled */
@@ -285,9 +285,9 @@ static void counting_needs_local_and_global_enable(void)
 static void event_rates_per_box(void)
 {
 	fresh();
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 3000000);
-	add_rate(EV_UNIT_CBO, 0x22, 0x41, 1000);
-	add_rate(EV_UNIT_ARB, 0x81, 0x01, 5000000);
+	add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+	add_rate(EMU_UNIT_CBO, 0x22, 0x41, 1000);
+	add_rate(EMU_UNIT_ARB, 0x81, 0x01, 5000000);
 	start();
 	for (uint32_t b = 0; b < 4; b++) {
 		WR(0x700 + 0x10 * b, sel(0x34, 0x8f, 0, 0, 0));
@@ -311,7 +311,7 @@ static void reads_do_not_advance_counts(void)
 	uint64_t once, often = 0;
 
 	fresh();
-	add_rate(EV_UNIT_ARB, 0x81, 0x01, 3333333);
+	add_rate(EMU_UNIT_ARB, 0x81, 0x01, 3333333);
 	start();
 	WR(0x3B2, sel(0x81, 0x01, 0, 0, 0));
 	WR(0xE01, GEN);
@@ -337,8 +337,8 @@ static void wraps_set_status_bits(void)
 	for (int ovf = 1; ovf >= 0; ovf--) {
 		uint64_t ovf_en = ovf ? OVF_EN : 0;
 		fresh();
-		add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000000);
-		add_rate(EV_UNIT_ARB, 0x81, 0x01, 1000000);
+		add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000000);
+		add_rate(EMU_UNIT_ARB, 0x81, 0x01, 1000000);
 		start();
 		WR(0x716, (1ull << 44) - 500000);
 		WR(0x710, sel(0x34, 0x8f, 0, 0, 0) | ovf_en);
@@ -369,7 +369,7 @@ static void wraps_set_status_bits(void)
 static void freeze_on_pmi(void)
 {
 	fresh();
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 800000000); /* one per UCLK */
+	add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 800000000); /* one per UCLK */
 	start();
 	WR(0x395, (1ull << 48) - 800);
 	WR(0x394, EN22 | OVF_EN);
@@ -423,7 +423,7 @@ static void threshold_invert_edge(void)
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fresh();
 		cfg.uclk_hz = 1000000000;
-		add_rate(EV_UNIT_ARB, 0x80, 0x01, cases[i].rate);
+		add_rate(EMU_UNIT_ARB, 0x80, 0x01, cases[i].rate);
 		start();
 		WR(0x3B2, sel(0x80, 0x01, cases[i].thr, cases[i].inv, cases[i].edge));
 		WR(0xE01, GEN);
@@ -440,7 +440,7 @@ static void threshold_invert_edge(void)
 static void arb_occupancy_counter_0_only(void)
 {
 	fresh();
-	add_rate(EV_UNIT_ARB, 0x80, 0x01, 1000);
+	add_rate(EMU_UNIT_ARB, 0x80, 0x01, 1000);
 	start();
 	WR(0x3B2, sel(0x80, 0x01, 0, 0, 0));
 	WR(0x3B3, sel(0x80, 0x01, 0, 0, 0));
@@ -501,7 +501,7 @@ static void fault_pmu_in_use(void)
 static void fault_stuck_counter(void)
 {
 	fresh();
-	add_rate(EV_UNIT_CBO, 0x34, 0x8f, 1000);
+	add_rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000);
 	cfg.stuck[EMU_CTR_CBO0 + 2 * 1 + 0] = true;      /* cbo1.0 */
 	cfg.stuck[EMU_CTR_IMC0 + 3] = true;              /* DRAM_DATA_READS */
 	cfg.imc_per_sec[3] = 1000;
@@ -653,44 +653,59 @@ static void options_given_twice_or_misplaced(void)
 	T_EQ(cfg.nrates, 2);
 }
 
-/* The application's info, run against the model through the seam. */
+/* The application's info, run against the model through the seam: the
+ * Skylake-client driver is the one that matches its CPU. */
+static const struct info_pmu *skl_of(const struct platform_info *pi)
+{
+	T_EQ(pi->npmu, 1);
+	T_ASSERT(pi->pmu[0].drv == &pmu_driver_skl);
+	return &pi->pmu[0];
+}
+
 static void info_against_the_model(void)
 {
 	static struct platform_info pi;
+	uint64_t base;
 
 	fresh();
 	start();
 	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
-	T_EQ(pi.cbo_count, 4);
+	T_EQ(skl_of(&pi)->p.boxes[SKL_UNIT_CBO], 4);
 	T_EQ(pi.msr_mode, HW_MSR_EMULATED);
-	T_ASSERT(pi.mchbar_enabled);
-	T_ASSERT(!pi.use.in_use);
+	T_EQ(skl_of(&pi)->p.facts[SKL_FACT_MCHBAR_RAW] & SKL_MCHBAR_ENABLE, 1);
+	T_EQ(skl_of(&pi)->p.base[SKL_UNIT_IMC], EMU_HW_MCHBAR);
+	T_ASSERT(skl_of(&pi)->use_checked && skl_of(&pi)->use.known);
+	T_ASSERT(!skl_of(&pi)->use.in_use);
 
 	cfg.no_cbo_banks = 2;
 	start();
 	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
-	T_EQ(pi.cbo_count, 1);
+	T_EQ(skl_of(&pi)->p.boxes[SKL_UNIT_CBO], 1);
 
 	fresh();
 	cfg.pmu_in_use = true;
 	start();
 	info_gather(&h.hw, &pi);
-	T_ASSERT(pi.use.in_use);
-	T_EQ(pi.use.busy[0].msr, 0xE01);
-	T_EQ(pi.use.busy[1].msr, 0x700);
+	T_ASSERT(skl_of(&pi)->use.in_use);
+	T_ASSERT(pmu_reg_eq(skl_of(&pi)->use.busy[0].reg, pmu_msr(0xE01)));
+	T_ASSERT(pmu_reg_eq(skl_of(&pi)->use.busy[1].reg, pmu_msr(0x700)));
 
 	fresh();
 	cfg.gp[cfg.ngp++].msr = 0x396;
 	start();
 	T_EQ(info_gather(&h.hw, &pi), UNC_E_FAULT);
-	T_EQ(pi.faults[0].msr, 0x396);
+	T_ASSERT(pmu_reg_eq(pi.faults[0].reg, pmu_msr(0x396)));
 
 	fresh();
 	cfg.mchbar_fault = EMU_MCHBAR_DISABLED;
 	start();
 	info_gather(&h.hw, &pi);
-	T_ASSERT(!pi.mchbar_enabled);
-	T_EQ(pi.mchbar_base, EMU_HW_MCHBAR);
+	const struct pmu_present *p = &skl_of(&pi)->p;
+	T_EQ(p->facts[SKL_FACT_MCHBAR_RAW] & SKL_MCHBAR_ENABLE, 0);
+	T_EQ(imc_check(p->facts[SKL_FACT_HB_ID] & 0xffff, p->facts[SKL_FACT_MCHBAR_RAW], pi.cpu.phys_addr_bits, &base),
+	     IMC_DISABLED);
+	T_EQ(base, EMU_HW_MCHBAR);
+	T_EQ(p->boxes[SKL_UNIT_IMC], 0);
 }
 
 /* Protocol revision 2 through the host seam: --cpuid answers one leaf

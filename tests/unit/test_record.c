@@ -6,6 +6,8 @@
 
 #include "../../drivers/crc32.h"
 #include "../../drivers/load.h"
+#include "../../drivers/pmu.h"
+#include "../../drivers/recmap.h"
 #include "../../drivers/record.h"
 #include "../../drivers/varstore.h"
 #include "fake_vars.h"
@@ -53,6 +55,38 @@ static void fill(struct rec *r, uint32_t nevents)
 	strcpy(r->x.peak_note, "2 of 2 devices at 3200 MT/s x 64 bits");
 	strcpy(r->x.child, "fs0:\\child.efi 500 7");
 	strcpy(r->x.warning, "read+write 99.000 MB/s is above the SMBIOS peak of 51200 MB/s");
+	/* layout 2: the drivers that matched, faults by address space, the
+	 * header's box counts and where the free-running counters are */
+	r->npmus = 2;
+	for (uint32_t k = 0; k < r->npmus; k++) {
+		struct rec_pmu *x = &r->pmus[k];
+		snprintf(x->driver, sizeof(x->driver), "driver-%u", k);
+		snprintf(x->model, sizeof(x->model), "Model %u", k);
+		x->probed = 0xF0 | k;
+		for (int u = 0; u < 8; u++) {
+			x->boxes[u] = 10 * k + (uint64_t)u;
+			x->found[u] = 20 * k + (uint64_t)u + 1;
+			x->base[u] = 0xFED10000ull + 0x100 * k + (uint64_t)u;
+			x->facts[u] = 0x123456789ull * (k + 1) + (uint64_t)u;
+			for (int b = 0; b < 8; b++) /* a PCI box: bus 0xff, device 16 + b, function u */
+				x->pci[u * 8 + b] = 0xff0000u | (uint32_t)(16 + b) << 8 | (uint32_t)u;
+		}
+		x->use_checked = 1, x->use_known = 1, x->in_use = (uint8_t)k;
+		x->global_ctrl = 0x20000000 + k, x->selects_checked = 11 + k;
+		x->nbusy = 3;
+		x->busy[0] = (struct rec_busy2){ { PMU_MSR, 0, 0, 0, 0xE01 }, 0x20000000 };
+		x->busy[1] = (struct rec_busy2){ { PMU_PCI, 0xff, 0x1f, 7, 0xF4 }, 0x10100 + k };
+		x->busy[2] = (struct rec_busy2){ { PMU_MMIO, 0, 0, 0, 0xFED15040 }, 7 };
+	}
+	r->nfaults2 = 2;
+	r->faults2[0] = (struct rec_fault2){ { PMU_MSR, 0, 0, 0, 0x396 }, 0 };
+	r->faults2[1] = (struct rec_fault2){ { PMU_PCI, 0x7f, 0x10, 1, 0xD8 }, 1 };
+	r->nboxinfo = 1;
+	r->boxinfo[0] = (struct rec_boxinfo){ "CBo", "cbo", "MSR_UNC_CBO_CONFIG", 4, 5 };
+	r->programs = 1;
+	strcpy(r->where, "at MCHBAR 0xfed10000 (host bridge 8086:1910, Skylake)");
+	strcpy(r->free_pmu, "imc");
+	strcpy(r->req_note, "request counts x 64 bytes overstate traffic");
 	r->nevents = nevents;
 	for (uint32_t i = 0; i < nevents; i++) {
 		struct rec_event *e = &r->ev[i];
@@ -63,6 +97,17 @@ static void fill(struct rec *r, uint32_t nevents)
 		for (int k = 0; k < 4; k++)
 			e->box[k] = 1000000007ull * (i + 1) + (uint64_t)k;
 		e->running = 2600000000ull - i;
+		snprintf(e->driver, sizeof(e->driver), "driver-%u", i % 2);
+		unsigned n = i % 100; /* every name fits its field */
+		snprintf(e->pmu, sizeof(e->pmu), "pmu%u", n);
+		snprintf(e->box_label, sizeof(e->box_label), "box%u", n);
+		snprintf(e->box_noun, sizeof(e->box_noun), "Box%u", n);
+		snprintf(e->short_name, sizeof(e->short_name), "S%u", n);
+		snprintf(e->count_word, sizeof(e->count_word), "words%u", n);
+		snprintf(e->enc_prefix, sizeof(e->enc_prefix), "BAR%u+", n);
+		e->encoding = 0x408f00ull + i;
+		e->kind = (uint8_t)(i % 3), e->nboxes = (uint8_t)(1 + i % 8), e->width = (uint8_t)(32 + i);
+		e->role = (uint8_t)(i % 3), e->clock = (uint8_t)(i & 1);
 	}
 }
 
@@ -103,6 +148,7 @@ static void round_trip_every_field(void)
 	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
 	T_STREQ(err, "");
 	in.nintervals = 3; /* counted by the decoder */
+	in.version = REC_VERSION; /* the layout it was read in */
 	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
 	T_EQ(nseen, 3);
 	T_EQ(memcmp(seen, samples, sizeof(seen)), 0);
@@ -113,10 +159,21 @@ static void round_trip_every_field(void)
 	T_EQ(out.faults[0].msr, 0x396);
 	T_EQ(out.ev[2].box[3], 3000000024ull);
 	T_EQ(out.mchbar_raw, 0xFED10001);
+	T_EQ(out.version, 2);
+	T_STREQ(out.pmus[1].driver, "driver-1");
+	T_EQ(out.pmus[1].busy[1].reg.space, PMU_PCI);
+	T_EQ(out.pmus[1].busy[1].reg.func, 7);
+	T_EQ(out.pmus[0].facts[7], 0x123456789ull + 7);
+	T_EQ(out.faults2[1].reg.bus, 0x7f);
+	T_EQ(out.faults2[1].write, 1);
+	T_STREQ(out.boxinfo[0].from, "MSR_UNC_CBO_CONFIG");
+	T_STREQ(out.ev[2].count_word, "words2");
+	T_EQ(out.ev[2].encoding, 0x408f02);
 	/* the header, as documented */
 	T_EQ(buf[0], 'U');
 	T_EQ(buf[3], 'R');
 	T_EQ(buf[4] | buf[5] << 8, REC_VERSION);
+	T_EQ(REC_VERSION, 2);
 	T_EQ(crc32_ieee("123456789", 9), 0xCBF43926); /* the check value of CRC-32 */
 }
 
@@ -150,6 +207,7 @@ static void round_trip_eight_cbos(void)
 	nseen = 0;
 	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
 	in.nintervals = 2;
+	in.version = REC_VERSION;
 	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
 	T_EQ(out.ev[1].box[7], 1071);
 	T_EQ(nseen, 2);
@@ -195,10 +253,12 @@ static void version_1_record_with_four_boxes_decodes(void)
 	put_u64s(sample, smp, 5);
 	put_tlv(&b, 0x0048, sample, sizeof(sample));
 	T_EQ(rec_end(&b), UNC_OK);
+	buf[4] = 1; /* layout version 1 (rec_end writes the current one; the CRC covers the body only) */
 	nseen = 0;
 	err[0] = '\0';
 	T_EQ(rec_decode(buf, b.len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
 	T_STREQ(err, "");
+	T_EQ(out.version, 1);
 	T_EQ(out.ncbo, 4);
 	T_EQ(out.ncbo_found, 0); /* absent: the reader takes ncbo */
 	T_STREQ(out.ev[0].name, "EVX");
@@ -211,6 +271,422 @@ static void version_1_record_with_four_boxes_decodes(void)
 	T_EQ(seen[0].box[0][4], 0);
 }
 
+/* ---- layout 1: records written before drivers, typed by hand ---- */
+
+/* A layout-1 field writer: tag, length, little-endian value. */
+static void v1_num(struct rec_buf *b, uint16_t tag, uint64_t v, unsigned n)
+{
+	uint8_t le[8];
+
+	for (unsigned i = 0; i < n; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	put_tlv(b, tag, le, n);
+}
+
+static void v1_str(struct rec_buf *b, uint16_t tag, const char *s)
+{
+	put_tlv(b, tag, s, (uint32_t)strlen(s));
+}
+
+static void v1_boxes(struct rec_buf *b, uint16_t tag, const uint64_t *v)
+{
+	uint8_t x[32];
+
+	put_u64s(x, v, 4);
+	put_tlv(b, tag, x, sizeof(x));
+}
+
+struct v1_event {
+	const char *name;
+	uint8_t unit, code, umask, thr, imc, moved, still;
+	uint64_t box[8], running;
+};
+
+/* One event, its fields nested under tag 0x0047 (record.c, event_fields
+ * 0x01 to 0x0D). */
+static void v1_event(struct rec_buf *b, const struct v1_event *e)
+{
+	static uint8_t body[512];
+	struct rec_buf eb = { body, 0, sizeof(body), false };
+
+	v1_str(&eb, 0x01, e->name);
+	v1_num(&eb, 0x02, e->unit, 1);
+	v1_num(&eb, 0x03, e->code, 1);
+	v1_num(&eb, 0x04, e->umask, 1);
+	v1_num(&eb, 0x05, e->thr, 1);
+	v1_num(&eb, 0x06, 0, 1); /* inv */
+	v1_num(&eb, 0x07, 0, 1); /* edge */
+	v1_num(&eb, 0x08, e->imc, 1);
+	v1_num(&eb, 0x09, e->moved, 1);
+	v1_boxes(&eb, 0x0A, e->box);
+	v1_num(&eb, 0x0B, e->running, 8);
+	v1_num(&eb, 0x0C, e->still, 1);
+	v1_boxes(&eb, 0x0D, e->box + 4);
+	put_tlv(b, 0x0047, body, (uint32_t)eb.len);
+}
+
+/* The platform fields every layout-1 record carried (record.c, top 0x0001
+ * to 0x002F): a Skylake desktop part, 4 CBos, host bridge 8086:191F. */
+static void v1_platform(struct rec_buf *b, const char *command)
+{
+	static const uint8_t time[15] = { 0xEA, 0x07, 11, 21, 21, 45, 7, 0, 0, 0, 0, 0, 0xC4, 0xFF, 1 };
+
+	v1_str(b, 0x0001, "uncore.efi 0.1.0");
+	v1_str(b, 0x0002, command);
+	put_tlv(b, 0x0003, time, sizeof(time)); /* 2026-11-21 21:45:07, UTC-60 */
+	v1_num(b, 0x0004, UNC_OK, 4);
+	v1_str(b, 0x0010, "GenuineIntel");
+	v1_str(b, 0x0011, "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz");
+	v1_str(b, 0x0012, "CPUID leaf 0xB");
+	v1_str(b, 0x0013, "Skylake (desktop)");
+	v1_num(b, 0x0014, 6, 4);
+	v1_num(b, 0x0015, 0x5E, 4);
+	v1_num(b, 0x0016, 3, 4);
+	v1_num(b, 0x0017, 4, 4);
+	v1_num(b, 0x0018, 8, 4);
+	v1_num(b, 0x0019, 39, 4);
+	v1_num(b, 0x001A, 0, 1);
+	v1_num(b, 0x001B, 0, 1); /* native MSRs */
+	v1_num(b, 0x001C, 1, 1); /* MSRs probed */
+	v1_num(b, 0x001D, 1, 1);
+	v1_num(b, 0x001E, 1, 1); /* in use: */
+	v1_num(b, 0x0021, UNC_OK, 4);
+	v1_num(b, 0x0022, 0x5, 8);
+	v1_num(b, 0x0023, 4, 4);
+	v1_num(b, 0x0024, 11, 4);
+	v1_num(b, 0x0025, 0x20000000, 8);
+	uint8_t busy[12] = { 0x11, 0x07, 0, 0, 0x34, 0x8f, 0x40, 0, 0, 0, 0, 0 }; /* 0x711 = 0x408f34 */
+	put_tlv(b, 0x0026, busy, sizeof(busy));
+	v1_num(b, 0x0027, UNC_OK, 4);
+	v1_num(b, 0x0028, UNC_OK, 4);
+	v1_num(b, 0x0029, 0x8086, 2);
+	v1_num(b, 0x002A, 0x191F, 2);
+	v1_num(b, 0x002B, 0xFED10001, 8);
+	v1_num(b, 0x002C, 1000000000, 8);
+	uint8_t fault[5] = { 0x02, 0x0E, 0, 0, 0 }; /* rdmsr 0xE02 */
+	put_tlv(b, 0x002D, fault, sizeof(fault));
+	v1_num(b, 0x002E, UNC_E_FAULT, 4);
+	v1_str(b, 0x002F, "an uncore MSR faulted");
+}
+
+/* `stat -e ... --per-box -I 1000` as uncore.efi wrote it before drivers:
+ * CBo, ARB, fixed and IMC events, 4 CBos of 5 found, one interval. */
+static size_t v1_stat_record(void)
+{
+	static const struct v1_event ev[] = {
+		{ "UNC_CBO_CACHE_LOOKUP.ANY_MESI", 0, 0x34, 0x8f, 0, 0, 0, 0x4, { 1000, 2000, 0, 4000 }, 2000000000 },
+		{ "UNC_ARB_TRK_REQUESTS.ALL", 1, 0x81, 0x01, 0, 0, 0, 0, { 6000000 }, 2000000000 },
+		{ "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", 1, 0x80, 0x01, 1, 0, 0, 0, { 700000 }, 2000000000 },
+		{ "UNC_CLOCK.SOCKET", 2, 0x00, 0x01, 0, 0, 0, 0, { 1600000000 }, 2000000000 },
+		{ "DRAM_DATA_READS", 3, 0, 0, 0, 3, 1, 0, { 31250000 }, 2000000000 },
+	};
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+	uint8_t sample[8 + 5 * 40] = { 0 };
+	uint64_t s[1 + 5 * 5] = { 1000000000 }; /* t, then per event: running, boxes 0-3 */
+
+	rec_begin(&b);
+	v1_platform(&b, "stat");
+	v1_num(&b, 0x0040, 4, 4);  /* ncbo */
+	v1_num(&b, 0x0041, 1, 4);  /* ngroups */
+	v1_num(&b, 0x0042, 0, 4);  /* rotations */
+	v1_num(&b, 0x0043, 1, 1);  /* --per-box */
+	v1_num(&b, 0x0044, 2000000000, 8);
+	v1_num(&b, 0x0045, 1000000000, 8);
+	v1_num(&b, 0x0046, 0xFED10000, 8);
+	for (unsigned i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		v1_event(&b, &ev[i]);
+	v1_num(&b, 0x004A, 5, 4);  /* ncbo_found */
+	for (unsigned i = 0; i < 5; i++) {
+		s[1 + 5 * i] = 1000000000;
+		for (unsigned k = 0; k < 4; k++)
+			s[2 + 5 * i + k] = ev[i].box[k] / 2;
+	}
+	put_u64s(sample, s, 1 + 5 * 5);
+	put_tlv(&b, 0x0048, sample, sizeof(sample));
+	T_EQ(rec_end(&b), UNC_OK);
+	buf[4] = 1; /* layout version 1 (rec_end writes the current one; the CRC covers the body only) */
+	buf[5] = 0;
+	return b.len;
+}
+
+/* `bw` as uncore.efi wrote it before drivers: the five IMC counters. */
+static size_t v1_bw_record(void)
+{
+	static const struct v1_event ev[] = {
+		{ "DRAM_GT_REQUESTS", 3, 0, 0, 0, 0, 1, 0, { 1000 }, 2000000000 },
+		{ "DRAM_IA_REQUESTS", 3, 0, 0, 0, 1, 1, 0, { 40000000 }, 2000000000 },
+		{ "DRAM_IO_REQUESTS", 3, 0, 0, 0, 2, 1, 0, { 2000 }, 2000000000 },
+		{ "DRAM_DATA_READS", 3, 0, 0, 0, 3, 1, 0, { 31250000 }, 2000000000 },
+		{ "DRAM_DATA_WRITES", 3, 0, 0, 0, 4, 1, 0, { 15625000 }, 2000000000 },
+	};
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+
+	rec_begin(&b);
+	v1_platform(&b, "bw");
+	v1_num(&b, 0x0041, 1, 4);
+	v1_num(&b, 0x0044, 2000000000, 8);
+	v1_num(&b, 0x0046, 0xFED10000, 8);
+	for (unsigned i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		v1_event(&b, &ev[i]);
+	T_EQ(rec_end(&b), UNC_OK);
+	buf[4] = 1;
+	buf[5] = 0;
+	return b.len;
+}
+
+static size_t v1_info_record(void)
+{
+	struct rec_buf b = { buf, 0, sizeof(buf), false };
+
+	rec_begin(&b);
+	v1_platform(&b, "info");
+	T_EQ(rec_end(&b), UNC_OK);
+	buf[4] = 1;
+	buf[5] = 0;
+	return b.len;
+}
+
+/* What the decoder printed of these records before drivers, byte for byte
+ * (uncore_decode at the commit before the drivers, on the same bytes). */
+static const char v1_stat_human[] =
+	"record Stat: `stat` by uncore.efi 0.1.0 at 2026-11-21 21:45:07, exit status: success\n"
+	"uncore stat: 5 events in 1 group, 4 CBos (MSR_UNC_CBO_CONFIG gives 5; at most 4 can be programmed), msr access: native\n"
+	"   1.000000000  UNC_CBO_CACHE_LOOKUP.ANY_MESI                              3500             3500.000  events  100.00%\n"
+	"   1.000000000  UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo0                          500              500.000  events  100.00%\n"
+	"   1.000000000  UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo1                         1000             1000.000  events  100.00%\n"
+	"   1.000000000  UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo2                            0                0.000  events  100.00%\n"
+	"   1.000000000  UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo3                         2000             2000.000  events  100.00%\n"
+	"   1.000000000  UNC_ARB_TRK_REQUESTS.ALL                                3000000          3000000.000  events  100.00%\n"
+	"   1.000000000  UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST            350000           350000.000  cycles  100.00%\n"
+	"   1.000000000  UNC_CLOCK.SOCKET                                      800000000        800000000.000  cycles  100.00%\n"
+	"   1.000000000  DRAM_DATA_READS                                        15625000         15625000.000  lines   100.00%  = 1000000000 bytes\n"
+	"total:\n"
+	"event                                                     count               rate/s  unit    running\n"
+	"UNC_CBO_CACHE_LOOKUP.ANY_MESI                              7000             3500.000  events  100.00%\n"
+	"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo0                         1000              500.000  events  100.00%\n"
+	"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo1                         2000             1000.000  events  100.00%\n"
+	"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo2                            0                0.000  events  100.00%\n"
+	"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo3                         4000             2000.000  events  100.00%\n"
+	"UNC_ARB_TRK_REQUESTS.ALL                                6000000          3000000.000  events  100.00%\n"
+	"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST            700000           350000.000  cycles  100.00%\n"
+	"UNC_CLOCK.SOCKET                                     1600000000        800000000.000  cycles  100.00%\n"
+	"DRAM_DATA_READS                                        31250000         15625000.000  lines   100.00%  = 2000000000 bytes\n"
+	"elapsed: 2.000000000 s measured (2000000000 TSC ticks at 1000.000 MHz)\n"
+	"note: UNC_CBO_CACHE_LOOKUP.ANY_MESI did not change on CBo 2 during the run while the other CBos counted it (a stuck counter?)\n";
+static const char v1_stat_csv[] =
+	"# record Stat: `stat` by uncore.efi 0.1.0 at 2026-11-21 21:45:07, exit status: success\n"
+	"# uncore stat: 5 events in 1 group, 4 CBos (MSR_UNC_CBO_CONFIG gives 5; at most 4 can be programmed), msr access: native\n"
+	"1.000000000,3500,,UNC_CBO_CACHE_LOOKUP.ANY_MESI,1000000000,100.00\n"
+	"1.000000000,500,,UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo0,1000000000,100.00\n"
+	"1.000000000,1000,,UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo1,1000000000,100.00\n"
+	"1.000000000,0,,UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo2,1000000000,100.00\n"
+	"1.000000000,2000,,UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo3,1000000000,100.00\n"
+	"1.000000000,3000000,,UNC_ARB_TRK_REQUESTS.ALL,1000000000,100.00\n"
+	"1.000000000,350000,,UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST,1000000000,100.00\n"
+	"1.000000000,800000000,,UNC_CLOCK.SOCKET,1000000000,100.00\n"
+	"1.000000000,15625000,lines,DRAM_DATA_READS,1000000000,100.00\n"
+	"# elapsed 2.000000000 s, TSC 1000.000 MHz\n"
+	"# note: UNC_CBO_CACHE_LOOKUP.ANY_MESI did not change on CBo 2 during the run while the other CBos counted it (a stuck counter?)\n";
+static const char v1_bw_human[] =
+	"record Bw: `bw` by uncore.efi 0.1.0 at 2026-11-21 21:45:07, exit status: success\n"
+	"uncore bw: IMC counters at MCHBAR 0xfed10000 (host bridge 8086:191f, Skylake), native hardware\n"
+	"read         1000.000 MB/s        953.674 MiB/s         2000000000 bytes       31250000 lines\n"
+	"write         500.000 MB/s        476.837 MiB/s         1000000000 bytes       15625000 lines\n"
+	"total        1500.000 MB/s       1430.511 MiB/s         3000000000 bytes       46875000 lines\n"
+	"requests:  GT 1000 (0.00%)  IA 40000000 (99.99%)  IO 2000 (0.00%)\n"
+	"  (request counts x 64 bytes overstate traffic: partial writes to one line count each but are merged into one transfer; Table 3-3)\n"
+	"elapsed: 2.000000000 s measured (2000000000 TSC ticks at 1000.000 MHz); sampled every 100 ms at most: exact up to 1374389 MB/s per counter\n";
+static const char v1_bw_csv[] =
+	"# record Bw: `bw` by uncore.efi 0.1.0 at 2026-11-21 21:45:07, exit status: success\n"
+	"# uncore bw: IMC counters at MCHBAR 0xfed10000 (host bridge 8086:191f, Skylake), native hardware\n"
+	"1000,requests,DRAM_GT_REQUESTS,2000000000,100.00\n"
+	"40000000,requests,DRAM_IA_REQUESTS,2000000000,100.00\n"
+	"2000,requests,DRAM_IO_REQUESTS,2000000000,100.00\n"
+	"31250000,lines,DRAM_DATA_READS,2000000000,100.00\n"
+	"15625000,lines,DRAM_DATA_WRITES,2000000000,100.00\n"
+	"1000.000,MB/s,dram_read_bandwidth,2000000000,100.00\n"
+	"500.000,MB/s,dram_write_bandwidth,2000000000,100.00\n"
+	"1500.000,MB/s,dram_total_bandwidth,2000000000,100.00\n"
+	"# elapsed 2.000000000 s, TSC 1000.000 MHz\n";
+static const char v1_info_human[] =
+	"record Info: `info` by uncore.efi 0.1.0 at 2026-11-21 21:45:07, exit status: success\n"
+	"cpu:          GenuineIntel family 0x6 model 0x5e stepping 3\n"
+	"brand:        Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz\n"
+	"topology:     4 cores, 8 threads per package (CPUID leaf 0xB)\n"
+	"phys address: 39 bits\n"
+	"uncore:       supported: Skylake-client, Skylake (desktop)\n"
+	"msr access:   native\n"
+	"MSR_UNC_CBO_CONFIG (0x396): raw 0x5, NO_CBO_BANKS 5, CBo count 4 (manual: subtract one)\n"
+	"pmu in use:   yes\n"
+	"  MSR_UNC_CBO_1_PERFEVTSEL1 (0x711) = 0x408f34\n"
+	"host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n"
+	"MCHBAR:       raw 0x00000000fed10001 (0x4C:0x48), enable 1, base 0xfed10000 (mask 0x7FFFFF8000): enabled\n"
+	"tsc:          1000.000 MHz\n"
+	"fault:        rdmsr 0xe02 (MSR_UNC_PERF_GLOBAL_STATUS) raised #GP\n"
+	"verdict:      uncore PMU unusable: an uncore MSR faulted\n";
+
+static char text[16384];
+static struct rec_print_ws ws;
+
+/* The record in buf, printed as `var show` and the decoder print it. */
+static enum unc_status print(size_t len, enum report_format format, const char *stored_as)
+{
+	struct strbuf sb;
+	struct out o;
+
+	strbuf_init(&sb, text, sizeof(text));
+	o = strbuf_out(&sb);
+	err[0] = '\0';
+	return rec_print(&o, buf, len, format, ",", stored_as, &ws, err, sizeof(err));
+}
+
+/* A record uncore.efi wrote before drivers (layout 1, its bytes typed here
+ * from the old tags) still decodes, and prints as it did then: the old
+ * event names, the per-CBo rows, the CBo header, the notes, the IMC's
+ * place and the info lines, through the driver that wrote it. */
+static void layout_1_records_print_as_before(void)
+{
+	size_t len = v1_stat_record();
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+	T_EQ(out.version, 1);
+	T_EQ(out.nevents, 5);
+	T_STREQ(out.ev[3].name, "UNC_CLOCK.SOCKET");
+	T_EQ(out.ev[4].imc, 3);
+	T_EQ(out.ncbo_found, 5);
+	T_EQ(out.nintervals, 1);
+	T_EQ(out.npmus, 0); /* no layout-2 fields */
+
+	T_EQ(print(len, REPORT_HUMAN, "Stat"), UNC_OK);
+	T_STREQ(err, "");
+	T_STREQ(text, v1_stat_human);
+	T_EQ(print(len, REPORT_CSV, "Stat"), UNC_OK);
+	T_STREQ(text, v1_stat_csv);
+	/* JSON: the same rows under the drivers' PMU names (perf's: cbox,
+	 * clock; before drivers cbo, fixed) */
+	T_EQ(print(len, REPORT_JSON, "Stat"), UNC_OK);
+	T_JSON(text, true);
+	T_CONTAINS(text, "\"cbo_count\":4,\"cbo_derived\":5,\"groups\":1,\"elapsed_ns\":2000000000,");
+	T_CONTAINS(text, "{\"event\":\"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo2\",\"unit\":\"events\",\"pmu\":\"cbox\","
+			 "\"encoding\":\"0x408f34\",\"count\":0,\"rate_per_s\":0.000,\"run_time_ns\":2000000000,"
+			 "\"percent_running\":100.00,\"moved\":false}");
+	T_CONTAINS(text, "{\"event\":\"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST\",\"unit\":\"cycles\",\"pmu\":\"arb\","
+			 "\"encoding\":\"0x1400180\",\"count\":700000,");
+	T_CONTAINS(text, "{\"event\":\"UNC_CLOCK.SOCKET\",\"unit\":\"cycles\",\"pmu\":\"clock\",");
+	T_CONTAINS(text, "{\"event\":\"DRAM_DATA_READS\",\"unit\":\"lines\",\"pmu\":\"imc\",\"encoding\":\"MCHBAR+0x5050\","
+			 "\"count\":31250000,\"rate_per_s\":15625000.000,\"run_time_ns\":2000000000,"
+			 "\"percent_running\":100.00,\"moved\":true,\"bytes\":2000000000}");
+
+	len = v1_bw_record();
+	T_EQ(print(len, REPORT_HUMAN, "Bw"), UNC_OK);
+	T_STREQ(text, v1_bw_human);
+	T_EQ(print(len, REPORT_CSV, "Bw"), UNC_OK);
+	T_STREQ(text, v1_bw_csv);
+	T_EQ(print(len, REPORT_JSON, NULL), UNC_OK);
+	T_JSON(text, false);
+	T_CONTAINS(text, "\"counters\":\"at MCHBAR 0xfed10000 (host bridge 8086:191f, Skylake)\",");
+	T_CONTAINS(text, "\"requests\":{\"GT\":{\"count\":1000,\"share_pct\":0.00},\"IA\":{\"count\":40000000,"
+			 "\"share_pct\":99.99},\"IO\":{\"count\":2000,\"share_pct\":0.00}}");
+
+	len = v1_info_record();
+	T_EQ(print(len, REPORT_HUMAN, "Info"), UNC_OK);
+	T_STREQ(text, v1_info_human);
+	T_EQ(print(len, REPORT_JSON, NULL), UNC_OK);
+	T_JSON(text, false);
+	T_CONTAINS(text, "\"drivers\":[{\"driver\":\"skl-client-uncore\",\"cbo_config\":{\"raw\":\"0x5\",\"no_cbo_banks\":5,"
+			 "\"cbo_count\":4},\"pmu_in_use\":true,\"pmu_busy_registers\":[{\"msr\":\"0x711\",\"name\":"
+			 "\"MSR_UNC_CBO_1_PERFEVTSEL1\",\"value\":\"0x408f34\"}],");
+	T_CONTAINS(text, "\"faults\":[{\"op\":\"rdmsr\",\"msr\":\"0xe02\",\"name\":\"MSR_UNC_PERF_GLOBAL_STATUS\"}]");
+}
+
+/* Layout 1's own checks: its units were 0 CBo, 1 ARB, 2 fixed, 3 IMC, and
+ * the IMC had five counters. */
+static void layout_1_units_are_checked(void)
+{
+	static const struct v1_event bad[] = {
+		{ "X", 4, 0x34, 0x8f, 0, 0, 0, 0, { 1 }, 1 },
+		{ "DRAM_DATA_READS", 3, 0, 0, 0, 5, 1, 0, { 1 }, 1 },
+	};
+	static const char *want[] = { "event 0 has unit 4", "event 0 names IMC counter 5" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct rec_buf b = { buf, 0, sizeof(buf), false };
+		rec_begin(&b);
+		v1_str(&b, 0x0002, "stat");
+		v1_num(&b, 0x002C, 1000000000, 8);
+		v1_event(&b, &bad[i]);
+		T_EQ(rec_end(&b), UNC_OK);
+		buf[4] = 1;
+		err[0] = '\0';
+		T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+		T_STREQ(err, want[i]);
+		/* the same bytes as layout 2: an event must say what it is */
+		buf[4] = 2;
+		T_EQ(rec_decode(buf, b.len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+		T_STREQ(err, "event 0 names no PMU or what it counts");
+	}
+}
+
+/* A layout this reader does not know is refused, naming its version,
+ * before anything is printed. */
+static void layout_3_is_refused(void)
+{
+	fill(&in, 1);
+	size_t len = encode(&in, 0);
+	buf[4] = 3;
+	T_EQ(print(len, REPORT_HUMAN, "Newer"), UNC_E_INVALID);
+	T_STREQ(err, "record layout version 3; this reader knows versions 1 and 2");
+	T_STREQ(text, "");
+	len = v1_stat_record();
+	buf[4] = 3;
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "record layout version 3; this reader knows versions 1 and 2");
+}
+
+/* Layout 2's own checks: what each event is (its PMU, what it counts, its
+ * kind, boxes, role, width), the header's box counts, register spaces. */
+static void layout_2_fields_are_checked(void)
+{
+	fill(&in, 2);
+	in.ev[0].pmu[0] = '\0';
+	BAD((void)0, "event 0 names no PMU or what it counts");
+	fill(&in, 2);
+	in.ev[1].count_word[0] = '\0';
+	BAD((void)0, "event 1 names no PMU or what it counts");
+	fill(&in, 2);
+	in.ev[1].kind = 3;
+	BAD((void)0, "event 1 has kind 3, 2 boxes, role 1, clock 1, width 33");
+	T_STREQ(err, "event 1 has kind 3, 2 boxes, role 1, clock 1, width 33");
+	fill(&in, 2);
+	in.ev[0].nboxes = 9;
+	BAD((void)0, "event 0 has kind 0, 9 boxes, role 0, clock 0, width 32");
+	fill(&in, 2);
+	in.ev[0].role = 3;
+	BAD((void)0, "event 0 has kind 0, 1 boxes, role 3, clock 0, width 32");
+	fill(&in, 2);
+	in.ev[0].clock = 2;
+	BAD((void)0, "event 0 has kind 0, 1 boxes, role 0, clock 2, width 32");
+	fill(&in, 2);
+	in.ev[0].width = 65;
+	BAD((void)0, "event 0 has kind 0, 1 boxes, role 0, clock 0, width 65");
+	fill(&in, 2);
+	in.boxinfo[0].n = 9, in.boxinfo[0].found = 0;
+	BAD((void)0, "box count 0 says 9 programmed of 0");
+	fill(&in, 2);
+	in.boxinfo[0].found = 3;
+	BAD((void)0, "box count 0 says 4 programmed of 3");
+	fill(&in, 2);
+	in.faults2[1].reg.space = 3;
+	BAD((void)0, "field 'faults2' names address space 3");
+	fill(&in, 2);
+	in.pmus[1].busy[2].reg.space = 7;
+	BAD((void)0, "pmus 1: field 'busy' names address space 7");
+	/* the edges that are allowed */
+	fill(&in, 2);
+	in.ev[0].nboxes = 8, in.ev[0].width = 64, in.ev[0].kind = 2, in.ev[0].role = 2;
+	in.boxinfo[0].n = 8, in.boxinfo[0].found = 0; /* found 0: as programmed */
+	size_t len = encode(&in, 0);
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+}
 
 static void fix_crc(size_t len)
 {
@@ -223,7 +699,10 @@ static void header_crc_and_version_errors(void)
 {
 	fill(&in, 2);
 	BAD(buf[20] ^= 1, "CRC mismatch: the header says 0x");
-	BAD(buf[4] = 2, "record layout version 2; this reader knows version 1");
+	BAD(buf[4] = 3, "record layout version 3; this reader knows versions 1 and 2");
+	T_STREQ(err, "record layout version 3; this reader knows versions 1 and 2");
+	BAD(buf[4] = 0, "record layout version 0; this reader knows versions 1 and 2");
+	BAD((buf[4] = 2, buf[5] = 1), "record layout version 258; this reader knows versions 1 and 2");
 	BAD(buf[0] = 'X', "not an uncore record (magic 0x52434e58");
 	BAD(len_ -= 1, "truncated: the header announces");
 	BAD(len_ = 10, "truncated: 10 bytes, shorter than the 16-byte header");
@@ -595,6 +1074,8 @@ static void store_full(void)
 }
 
 T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_eight_cbos),
-       T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
+       T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(layout_1_records_print_as_before),
+       T_CASE(layout_1_units_are_checked), T_CASE(layout_3_is_refused), T_CASE(layout_2_fields_are_checked),
+       T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
        T_CASE(text_and_time_must_be_sane), T_CASE(the_writer_stores_printable_text), T_CASE(chunking_boundaries),
        T_CASE(truncated_chunk_sets), T_CASE(chunks_after_a_gap_go_too), T_CASE(store_full))

@@ -1,7 +1,8 @@
-#include "imc.h"
-
-#include "fmt.h"
+/* The Skylake IMC: finding its free-running counters through MCHBAR
+ * (Section 3.3), read only. MCHBAR is never enabled or written. */
 #include "skl.h"
+
+#include "../fmt.h"
 
 enum imc_state imc_check(uint16_t vendor, uint64_t raw, unsigned phys_addr_bits, uint64_t *ret_base)
 {
@@ -25,13 +26,24 @@ enum unc_status imc_discover(const struct hw *hw, const struct cpu_info *cpu, st
 	enum unc_status st;
 
 	warn[0] = '\0';
-	if ((st = hw_pci_read32(hw, hb, 0, &id)) || (st = hw_pci_read32(hw, hb, SKL_MCHBAR_LO, &lo)) ||
-	    (st = hw_pci_read32(hw, hb, SKL_MCHBAR_HI, &hi))) {
+	m->hb_st = m->mchbar_st = hw_pci_read32(hw, hb, 0, &id);
+	if (m->hb_st == UNC_OK) {
+		m->vendor = id & 0xffff;
+		m->device = id >> 16;
+		/* All ones: no device at 00:00.0, so no MCHBAR to read. */
+		if (m->vendor == 0xffff) {
+			m->mchbar_st = UNC_E_NOT_FOUND;
+			fmt_snprintf(err, errsize, "PCI 00:00.0 is %04x:%04x, not an Intel host bridge: no IMC counters",
+				     m->vendor, m->device);
+			return UNC_E_UNSUPPORTED;
+		}
+		if ((m->mchbar_st = hw_pci_read32(hw, hb, SKL_MCHBAR_LO, &lo)) == UNC_OK)
+			m->mchbar_st = hw_pci_read32(hw, hb, SKL_MCHBAR_HI, &hi);
+	}
+	if ((st = m->mchbar_st)) {
 		fmt_snprintf(err, errsize, "cannot read the host bridge at PCI 00:00.0: %s", unc_strerror(st));
 		return st;
 	}
-	m->vendor = id & 0xffff;
-	m->device = id >> 16;
 	m->generation = skl_host_bridge_name(m->vendor, m->device);
 	m->mchbar_raw = (uint64_t)hi << 32 | lo;
 	switch (imc_check(m->vendor, m->mchbar_raw, cpu->phys_addr_bits, &m->base)) {

@@ -1,13 +1,13 @@
 /* 6th-generation Intel Core (Skylake-client) uncore: Intel 334060-001.
- * Register names and addresses are those of Table 2-1. */
-#ifndef UNC_SKL_H
-#define UNC_SKL_H
+ * Register names and addresses are those of Table 2-1. The driver's own
+ * header: only drivers/pmu/skl*.c and its tests include it. */
+#ifndef UNC_PMU_SKL_H
+#define UNC_PMU_SKL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "hw.h"
-#include "pmu.h"
+#include "../pmu.h"
 
 #define MSR_UNC_PERF_GLOBAL_CTRL   0xE01u
 #define MSR_UNC_PERF_GLOBAL_STATUS 0xE02u
@@ -51,10 +51,14 @@
 #define UNC_CTRL_OVF_EN            (1ull << 20)
 /* Table 2-6 */
 #define UNC_CBO_CONFIG_NO_CBO_BANKS 0xFull
+/* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
+#define SKL_GSTATUS_FIXED 0x1ull
+#define SKL_GSTATUS_ARB   0x2ull
+#define SKL_GSTATUS_CBO   0x8ull
 
-enum skl_unit_id { SKL_UNIT_CBO, SKL_UNIT_ARB, SKL_UNIT_FIXED, SKL_NUNITS };
+enum skl_unit_id { SKL_UNIT_CBO, SKL_UNIT_ARB, SKL_UNIT_FIXED, SKL_UNIT_IMC, SKL_NUNITS };
 
-extern const struct pmu_driver skl_client_uncore;
+extern const struct pmu_driver pmu_driver_skl;
 
 /* Section 2.4.1: "read this register and subtract one". A raw field of 0
  * would give -1; it is reported as 0 CBos (and flagged by the caller). The
@@ -71,29 +75,6 @@ static inline unsigned skl_cbo_programmable(unsigned n)
  * returns NULL for an address outside Table 2-1. */
 const char *skl_msr_name(uint32_t msr, char *buf, size_t size);
 
-struct msr_value {
-	uint32_t msr;
-	uint64_t value;
-};
-
-#define SKL_MAX_BUSY 16
-
-/* Whether someone else is using the uncore PMU: GLOBAL_CTRL.EN set, or any
- * event select (each of `ncbo` CBos' two, the ARB's two) or the fixed
- * counter's control non-zero. */
-struct skl_in_use {
-	bool known;   /* every register was read (and ncbo was known) */
-	bool in_use;
-	uint64_t global_ctrl;
-	struct msr_value busy[SKL_MAX_BUSY]; /* the registers that show use */
-	unsigned nbusy;
-	unsigned selects_checked;
-};
-
-/* on_fault (may be NULL) hears of each MSR whose read faulted. */
-void skl_check_in_use(const struct hw *hw, unsigned ncbo, bool ncbo_known, struct skl_in_use *ret,
-		      void (*on_fault)(void *ctx, uint32_t msr), void *ctx);
-
 /* The generation of a Skylake-client-uncore host bridge (0:0.0 device ID)
  * as Linux's uncore_snb.c matches them ("Skylake", "Kaby Lake", ...), or
  * NULL for an ID it does not list. */
@@ -106,20 +87,44 @@ const char *skl_host_bridge_name(uint16_t vendor, uint16_t device);
 #define SKL_MCHBAR_ENABLE 0x1ull
 
 /* Table 3-3: the IMC's free-running 32-bit counters, at MCHBAR + offset. */
-struct skl_imc_counter {
-	const char *name;      /* the manual's name */
-	const char *perf_name; /* Linux perf's imc/NAME/ */
-	uint32_t offset;
-	bool data;             /* counts 64-byte DRAM transfers (else requests) */
-	const char *brief;
-};
-
 #define SKL_IMC_COUNTERS 5
 #define SKL_IMC_WIDTH    32
-extern const struct skl_imc_counter skl_imc[SKL_IMC_COUNTERS];
+extern const struct pmu_free skl_imc[SKL_IMC_COUNTERS];
 
-/* Index into skl_imc by the manual's name, perf's name or perf's
- * imc/NAME/ form (case-insensitive); -1 when unknown. */
-int skl_imc_find(const char *name);
+enum imc_state {
+	IMC_OK,
+	IMC_NOT_INTEL,   /* 0:0.0 is not an Intel host bridge */
+	IMC_DISABLED,    /* MCHBAR bit 0 clear */
+	IMC_ZERO,        /* enabled, base zero */
+	IMC_HIGH,        /* base at or above 2^phys_addr_bits */
+};
+
+/* Judges what 0:0.0 shows; *ret_base gets raw & 0x7FFFFF8000 either way. */
+enum imc_state imc_check(uint16_t vendor, uint64_t mchbar_raw, unsigned phys_addr_bits, uint64_t *ret_base);
+
+struct imc {
+	uint16_t vendor, device;
+	const char *generation; /* NULL: an ID uncore.efi does not know */
+	uint64_t mchbar_raw, base;
+	enum unc_status hb_st, mchbar_st; /* reading 0:0.0's ID, and then MCHBAR */
+};
+
+/* Reads 0:0.0's ID and MCHBAR (offsets 0x48 and 0x4C) and checks them.
+ * On refusal writes one line naming the raw value into err. An unknown
+ * host-bridge ID on a supported CPU is not a refusal: warn gets a line. */
+enum unc_status imc_discover(const struct hw *hw, const struct cpu_info *cpu, struct imc *ret, char *err,
+			     size_t errsize, char *warn, size_t warnsize);
+
+/* The facts the probe keeps in pmu_present.facts[]. */
+enum skl_fact {
+	SKL_FACT_CBO_CONFIG_ST,  /* enum unc_status of reading MSR_UNC_CBO_CONFIG */
+	SKL_FACT_CBO_CONFIG,     /* its raw value */
+	SKL_FACT_HB_ID,          /* 0:0.0 offset 0: device << 16 | vendor */
+	SKL_FACT_MCHBAR_RAW,     /* 0x4C:0x48 */
+	SKL_FACT_HB_ST,          /* enum unc_status of reading 0:0.0 */
+	SKL_FACT_MCHBAR_ST,      /* ... and of reading MCHBAR */
+	SKL_FACT_CORES,          /* the CPU's core count (CPUID; 0: unknown) */
+	SKL_FACT_PHYS_BITS,      /* its physical address width */
+};
 
 #endif

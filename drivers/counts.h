@@ -1,0 +1,90 @@
+/* The counts of a run, apart from how they were taken: each event's totals
+ * per box, the times, and what a report must know of each event (its view).
+ * The engine (stat.c) fills them while counting; a stored record fills them
+ * when read back, so the decoder links this and the reports, not the engine. */
+#ifndef UNC_COUNTS_H
+#define UNC_COUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STAT_MAX_EVENTS 32
+#define COUNT_MAX_BOXES 8
+#define COUNT_MAX_BOXINFO 4
+
+/* 64-byte DRAM transfers: what counters of the DRAM roles count. */
+#define COUNT_LINE_BYTES 64
+
+/* What a report needs of an event besides its counts, from its driver. */
+struct count_view {
+	char driver[24];     /* the driver that counted it: "skl-client-uncore" */
+	char pmu[16];        /* perf's PMU name: "cbox", "imc" */
+	char box_label[8];   /* --per-box rows NAME@cbo0; "": none */
+	char box_noun[12];   /* a box in notes: "CBo" */
+	char short_name[8];  /* a request counter's name in bw's shares: "GT" */
+	char count_word[12]; /* what it counts, plural: "events", "cycles", "lines", "requests" */
+	char enc_prefix[12]; /* before the encoding: "" or "MCHBAR+" for a free-running counter */
+	uint64_t encoding;   /* the event select (or the counter's offset) */
+	uint8_t kind;        /* enum pmu_kind */
+	uint8_t nboxes;      /* boxes it counts in */
+	uint8_t width;       /* counter width in bits */
+	uint8_t role;        /* enum pmu_role */
+	bool clock;          /* counts a clock: never still while counting */
+};
+
+struct count_totals {
+	uint64_t box[COUNT_MAX_BOXES]; /* raw counts per box */
+	uint64_t running;              /* ticks during which the event was counting */
+};
+
+struct count_event {
+	char name[64];
+	struct count_view v;
+	uint8_t moved;       /* bit b: box b's counter changed at least once */
+	struct count_totals total;
+	struct count_totals mark; /* totals at the last interval */
+};
+
+/* The box counts a header shows: "8 CBos (REGISTER gives 14; at most 8 can
+ * be programmed)". */
+struct count_boxinfo {
+	char noun[12];       /* "CBo" */
+	char label[8];       /* JSON keys: "cbo_count", "cbo_derived" */
+	char from[32];       /* the register that gives the count */
+	uint32_t n, found;
+};
+
+struct count_run {
+	struct count_event ev[STAT_MAX_EVENTS];
+	unsigned nev, ngroups, rotations;
+	uint64_t t_start, t_mark, t_end; /* ticks */
+	struct count_boxinfo boxes[COUNT_MAX_BOXINFO];
+	unsigned nboxes;
+	bool programs;       /* some counter was programmed (else free-running ones only) */
+	char where[96];      /* where the DRAM counters are ("at MCHBAR 0x... (...)"), for bw */
+	char free_pmu[16];   /* the free-running counters' PMU ("imc"), for headers */
+	char req_note[160];  /* what bw says of its request counters */
+};
+
+/* The count of event i, scaled to the whole run for multiplexed events;
+ * box < 0 sums the boxes. */
+uint64_t count_total(const struct count_run *r, unsigned i, int box);
+uint64_t count_enabled(const struct count_run *r);
+
+/* The same for the interval since the last count_mark. */
+uint64_t count_interval(const struct count_run *r, unsigned i, int box, uint64_t now);
+void count_mark(struct count_run *r, uint64_t now);
+
+/* The boxes (bit b: box b) whose counter never changed in the whole run,
+ * of an event that did count for some of it (a multiplexed event that never
+ * had its turn has no count at all, see report_stat.c). */
+uint8_t count_still(const struct count_run *r, unsigned i);
+
+/* The free-running counters' PMU as a heading word ("IMC"), into buf. */
+const char *count_free_upper(const struct count_run *r, char *buf, size_t size);
+
+/* The run's event with this role (enum pmu_role), or -1. */
+int count_find_role(const struct count_run *r, unsigned role);
+
+#endif

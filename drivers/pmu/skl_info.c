@@ -1,0 +1,160 @@
+/* What the Skylake-client driver adds to `info`: the CBo count of
+ * MSR_UNC_CBO_CONFIG, whether the PMU is in use, the host bridge and MCHBAR. */
+#include "skl.h"
+
+void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+
+static const char *msr_label(uint64_t msr, char *buf, size_t size)
+{
+	const char *n = skl_msr_name((uint32_t)msr, buf, size);
+
+	return n ? n : "?";
+}
+
+struct skl_facts {
+	bool msrs_probed, imc_probed;
+	enum unc_status cbo_config_st;
+	uint64_t cbo_config_raw;
+	unsigned no_cbo_banks, cbo_count;
+	enum unc_status hb_st, mchbar_st;
+	uint16_t hb_vendor, hb_device;
+	const char *generation;
+	uint64_t mchbar_raw, mchbar_base;
+	unsigned cores;
+	enum imc_state mchbar_state;
+};
+
+static void facts_of(const struct pmu_present *p, struct skl_facts *f)
+{
+	*f = (struct skl_facts){ 0 };
+	f->msrs_probed = p->probed & 1u << SKL_UNIT_CBO;
+	f->imc_probed = p->probed & 1u << SKL_UNIT_IMC;
+	f->cbo_config_st = (enum unc_status)p->facts[SKL_FACT_CBO_CONFIG_ST];
+	f->cbo_config_raw = p->facts[SKL_FACT_CBO_CONFIG];
+	f->no_cbo_banks = f->cbo_config_raw & UNC_CBO_CONFIG_NO_CBO_BANKS;
+	f->cbo_count = p->boxes[SKL_UNIT_CBO];
+	f->hb_st = (enum unc_status)p->facts[SKL_FACT_HB_ST];
+	f->mchbar_st = (enum unc_status)p->facts[SKL_FACT_MCHBAR_ST];
+	f->hb_vendor = p->facts[SKL_FACT_HB_ID] & 0xffff;
+	f->hb_device = (uint16_t)(p->facts[SKL_FACT_HB_ID] >> 16);
+	if (f->hb_st == UNC_OK && f->hb_vendor == 0xffff)
+		f->hb_st = f->mchbar_st = UNC_E_NOT_FOUND;
+	f->generation = skl_host_bridge_name(f->hb_vendor, f->hb_device);
+	f->mchbar_raw = p->facts[SKL_FACT_MCHBAR_RAW];
+	f->mchbar_state = imc_check(f->hb_vendor, f->mchbar_raw, (unsigned)p->facts[SKL_FACT_PHYS_BITS], &f->mchbar_base);
+	f->cores = (unsigned)p->facts[SKL_FACT_CORES];
+}
+
+static void json_hex(struct out *o, const char *key, uint64_t v, bool comma)
+{
+	out_printf(o, "\"%s\":\"0x%lx\"%s", key, (unsigned long)v, comma ? "," : "");
+}
+
+static void info_json(struct out *o, const struct skl_facts *f, const struct pmu_use *use)
+{
+	char name[40];
+
+	out_puts(o, ",");
+	if (f->msrs_probed && f->cbo_config_st == UNC_OK) {
+		out_puts(o, "\"cbo_config\":{");
+		json_hex(o, "raw", f->cbo_config_raw, true);
+		out_printf(o, "\"no_cbo_banks\":%u,\"cbo_count\":%u},", f->no_cbo_banks, f->cbo_count);
+	} else {
+		out_puts(o, "\"cbo_config\":null,");
+	}
+	if (use && use->known)
+		out_printf(o, "\"pmu_in_use\":%s,", use->in_use ? "true" : "false");
+	else
+		out_puts(o, "\"pmu_in_use\":null,");
+	out_puts(o, "\"pmu_busy_registers\":[");
+	for (unsigned i = 0; use && i < use->nbusy; i++) {
+		out_printf(o, "%s{\"msr\":\"0x%lx\",\"name\":\"%s\",", i ? "," : "", (unsigned long)use->busy[i].reg.addr,
+			   msr_label(use->busy[i].reg.addr, name, sizeof(name)));
+		json_hex(o, "value", use->busy[i].value, false);
+		out_puts(o, "}");
+	}
+	out_puts(o, "],");
+	if (f->imc_probed && f->hb_st == UNC_OK) {
+		out_printf(o, "\"host_bridge\":{\"vendor\":\"0x%04x\",\"device\":\"0x%04x\",\"known\":%s,\"generation\":",
+			   f->hb_vendor, f->hb_device, f->generation ? "true" : "false");
+		if (f->generation)
+			out_json_str(o, f->generation);
+		else
+			out_puts(o, "null");
+		out_puts(o, "},");
+	} else {
+		out_puts(o, "\"host_bridge\":null,");
+	}
+	if (f->imc_probed && f->mchbar_st == UNC_OK) {
+		out_puts(o, "\"mchbar\":{");
+		json_hex(o, "raw", f->mchbar_raw, true);
+		out_printf(o, "\"enabled\":%s,", f->mchbar_raw & SKL_MCHBAR_ENABLE ? "true" : "false");
+		json_hex(o, "base", f->mchbar_base, true);
+		out_printf(o, "\"usable\":%s}", f->mchbar_state == IMC_OK ? "true" : "false");
+	} else {
+		out_puts(o, "\"mchbar\":null");
+	}
+}
+
+void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+{
+	struct skl_facts f;
+	char name[40];
+
+	facts_of(p, &f);
+	if (json) {
+		info_json(o, &f, use);
+		return;
+	}
+	if (!f.msrs_probed) {
+		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (this command reads no MSR)\n");
+		out_printf(o, "pmu in use:   not checked (this command reads no MSR)\n");
+	} else {
+		if (f.cbo_config_st != UNC_OK) {
+			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): read failed: %s\n", unc_strerror(f.cbo_config_st));
+		} else {
+			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): raw 0x%lx, NO_CBO_BANKS %u, CBo count %u (manual: subtract one)\n",
+				   (unsigned long)f.cbo_config_raw, f.no_cbo_banks, f.cbo_count);
+			if (f.no_cbo_banks == 0)
+				out_printf(o, "  warning: NO_CBO_BANKS is 0; no CBo can be programmed\n");
+			else if (f.no_cbo_banks - 1 > f.cbo_count)
+				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; at most %u can be programmed\n",
+					   f.no_cbo_banks, f.no_cbo_banks - 1, f.cbo_count);
+			if (f.cores && f.cores != f.cbo_count)
+				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", f.cbo_count,
+					   f.cores);
+		}
+		if (!use || !use->known)
+			out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
+		else if (!use->in_use)
+			out_printf(o, "pmu in use:   no (global control 0x%lx, %u event selects all zero)\n",
+				   (unsigned long)use->global_ctrl, use->selects_checked);
+		else
+			out_printf(o, "pmu in use:   yes\n");
+		for (unsigned i = 0; use && i < use->nbusy; i++)
+			out_printf(o, "  %s (0x%lx) = 0x%lx\n", msr_label(use->busy[i].reg.addr, name, sizeof(name)),
+				   (unsigned long)use->busy[i].reg.addr, (unsigned long)use->busy[i].value);
+	}
+	if (!f.imc_probed)
+		return;
+	if (f.hb_st != UNC_OK) {
+		out_printf(o, "host bridge:  00:00.0 not readable: %s\n", unc_strerror(f.hb_st));
+	} else {
+		out_printf(o, "host bridge:  00:00.0 vendor 0x%04x device 0x%04x (%s%s)\n", f.hb_vendor, f.hb_device,
+			   f.generation ? "known: " : "not a known Skylake-client ID", f.generation ? f.generation : "");
+	}
+	if (f.mchbar_st != UNC_OK) {
+		out_printf(o, "MCHBAR:       not read: %s\n", unc_strerror(f.mchbar_st));
+	} else {
+		static const char *states[] = {
+			[IMC_OK] = "enabled",
+			[IMC_NOT_INTEL] = "not an Intel host bridge",
+			[IMC_DISABLED] = "disabled (bit 0 clear)",
+			[IMC_ZERO] = "enabled but base is zero",
+			[IMC_HIGH] = "enabled but base is above the physical address width",
+		};
+		out_printf(o, "MCHBAR:       raw 0x%016lx (0x4C:0x48), enable %u, base 0x%lx (mask 0x7FFFFF8000): %s\n",
+			   (unsigned long)f.mchbar_raw, (unsigned)(f.mchbar_raw & SKL_MCHBAR_ENABLE),
+			   (unsigned long)f.mchbar_base, states[f.mchbar_state]);
+	}
+}
