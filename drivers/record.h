@@ -142,7 +142,7 @@ struct rec {
 	uint32_t ncbo_found;       /* what the CBo count register gave (absent in older records: 0, i.e. ncbo) */
 	uint8_t per_box;
 	uint64_t elapsed;          /* ticks, first enable to last sample */
-	uint64_t interval;         /* ticks; 0 without -I */
+	uint64_t interval;         /* -I in milliseconds; 0 without -I */
 	uint64_t imc_base;
 	uint32_t nevents;
 	struct rec_event ev[REC_MAX_EVENTS];

@@ -828,11 +828,9 @@ static void restore_on_every_write_fault(void)
 	}
 }
 
-/* A register that cannot be read is never written: the journal reads each
- * register before its first write, so a read fault stops the programming
- * there, and everything written before it is put back, the global control
- * last. (Before the journal, every register was read before the first
- * write, and this run wrote nothing at all.) */
+/* A register that cannot be read is never written, and nothing else is:
+ * the snapshot reads every register the run may write before its first
+ * write, so a read fault stops the run with nothing written. */
 static void snapshot_fault_writes_nothing(void)
 {
 	struct regs before, after;
