@@ -88,10 +88,21 @@ int pmu_unit_by_name(const struct pmu_driver *drv, const char *name)
 	return -1;
 }
 
+/* Intel's core-event files give no Unit at all: a general and a fixed unit
+ * may then share one intel_unit (""), and the event's Counter decides
+ * (FIXED or "Fixed counter N": the fixed unit; else the other). */
 int pmu_unit_of_event(const struct pmu_driver *drv, const struct event_desc *d)
 {
-	for (unsigned u = 0; u < drv->nunits; u++)
-		if (drv->units[u].intel_unit && !strcmp(drv->units[u].intel_unit, d->unit))
+	int first = -1;
+
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		if (!pu->intel_unit || strcmp(pu->intel_unit, d->unit))
+			continue;
+		if ((pu->kind == PMU_FIXED) == ((d->counters & EV_COUNTER_FIXED) != 0))
 			return (int)u;
-	return -1;
+		if (first < 0)
+			first = (int)u;
+	}
+	return first;
 }

@@ -359,7 +359,9 @@ const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size);
 
 /* The unit whose perf name or alias is `name` (case-insensitive); -1: none. */
 int pmu_unit_by_name(const struct pmu_driver *drv, const char *name);
-/* The unit of an event of this driver's table (by its Unit field); -1: none. */
+/* The unit of an event of this driver's table (by its Unit field; where a
+ * general and a fixed unit share it, by whether the event names a fixed
+ * counter); -1: none. */
 int pmu_unit_of_event(const struct pmu_driver *drv, const struct event_desc *d);
 
 #endif

@@ -184,6 +184,35 @@ static const struct pmu_driver wide_driver = {
 	.name = "test-wide", .units = wide_units, .nunits = 1, .events = wide_events, .nevents = &wide_nevents,
 };
 
+/* A core PMU as Intel's core-event files describe it: no Unit at all (""),
+ * so a general and a fixed unit share it, and an event's Counter decides. */
+static const struct pmu_unit core_units[] = {
+	{ .pmu = "core", .intel_unit = "", .name = "PMC", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 4,
+	  .width = 48, .max_boxes = 1, .layout = &wide_layout },
+	{ .pmu = "core_fixed", .intel_unit = "", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR, .counters = 3,
+	  .width = 48, .max_boxes = 1, .fixed_ctrl = 0x3 },
+};
+static const struct event_desc core_events[] = {
+	{ "INST.ANY", "fixed counter 0", "", 0x00, 0x01, 0x81, 0, 0, 0 },
+	{ "INST.ANY_P", "a general event", "", 0xC0, 0x00, 0xF, 0, 0, 0 },
+	{ "REF.TSC", "fixed counter 2", "", 0x00, 0x03, 0x84, 0, 0, 0 },
+};
+static const unsigned core_nevents = sizeof(core_events) / sizeof(core_events[0]);
+static const struct pmu_driver core_driver = {
+	.name = "test-core", .units = core_units, .nunits = 2, .events = core_events, .nevents = &core_nevents,
+};
+
+static void unitless_events_by_their_counter(void)
+{
+	T_EQ(pmu_unit_of_event(&core_driver, &core_events[0]), 1);
+	T_EQ(pmu_unit_of_event(&core_driver, &core_events[1]), 0);
+	T_EQ(pmu_unit_of_event(&core_driver, &core_events[2]), 1);
+	/* a Skylake event of a unit that is not shared: by its Unit, as before */
+	const struct event_desc *d = evsel_find(&pmu_driver_skl, "UNC_CLOCK.SOCKET");
+	T_ASSERT(d != NULL);
+	T_EQ(pmu_unit_of_event(&pmu_driver_skl, d), SKL_UNIT_FIXED);
+}
+
 /* Raw terms are as wide as the unit's event select has them, and only the
  * general units take them. */
 static void raw_field_widths_are_the_units(void)
@@ -385,5 +414,5 @@ static void splitting_lists(void)
 
 T_MAIN("evsel", T_CASE(named_events), T_CASE(raw_events), T_CASE(bad_events_name_the_problem),
        T_CASE(events_of_an_absent_pmu_are_refused), T_CASE(cbox_and_cbo_are_one_pmu),
-       T_CASE(raw_field_widths_are_the_units), T_CASE(arb_constraints), T_CASE(views),
+       T_CASE(unitless_events_by_their_counter), T_CASE(raw_field_widths_are_the_units), T_CASE(arb_constraints), T_CASE(views),
        T_CASE(every_table_event_is_its_drivers), T_CASE(splitting_lists))
