@@ -29,11 +29,18 @@ static enum unc_status fail(struct out *err, enum unc_status st, const char *wha
 	return st;
 }
 
-/* An MSR's name, from whichever driver knows it ("" when none does). */
-static const char *msr_desc(uint32_t msr, char *buf, size_t size)
+static const struct pmu_driver *present[];
+static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu);
+
+/* An MSR's name, from the drivers that match this CPU ("" when none knows
+ * it): one address means different registers on different PMUs. */
+static const char *msr_desc(const struct hw *hw, uint32_t msr, char *buf, size_t size)
 {
-	for (unsigned d = 0; pmu_drivers[d]; d++) {
-		const char *n = pmu_drivers[d]->ops->reg_name ? pmu_drivers[d]->ops->reg_name(pmu_msr(msr), buf, size) : NULL;
+	struct cpu_info cpu;
+
+	cpu_detect(hw, &cpu);
+	for (unsigned d = 0; present[d]; d++) {
+		const char *n = present[d]->ops->reg_name ? present[d]->ops->reg_name(pmu_msr(msr), buf, size) : NULL;
 		if (n)
 			return n;
 	}
@@ -43,7 +50,7 @@ static const char *msr_desc(uint32_t msr, char *buf, size_t size)
 static enum unc_status run_msr(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
 {
 	char name[40], what[80];
-	const char *n = msr_desc(cmd->msr, name, sizeof(name));
+	const char *n = msr_desc(hw, cmd->msr, name, sizeof(name));
 	enum unc_status st;
 	uint64_t v;
 

@@ -262,6 +262,9 @@ static void absent_pmu_refused(void)
 	T_STREQ(obuf, "no driver matches this CPU: no events (see 'uncore.efi list --all' and 'uncore.efi info')\n");
 	T_EQ(RUN("list", "--all"), UNC_OK);
 	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	/* a register is named only by a driver that matches the CPU */
+	T_EQ(RUN("msr", "read", "0x396"), UNC_OK);
+	T_CONTAINS(obuf, "msr 0x396 = 0x");
 	T_EQ(RUN("regs"), UNC_E_UNSUPPORTED);
 	T_STREQ(ebuf, "uncore: error: AuthenticAMD family 0x6 model 0x5e matches no PMU driver (see 'uncore.efi info' and "
 		      "'uncore.efi list --all')\n");
