@@ -170,9 +170,11 @@ $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c
 UNIT_TESTS += test_status
 UNIT_TESTS += test_conformance
 UNIT_TESTS += test_emu_core
+UNIT_TESTS += test_knc
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c)
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c)
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)
+$(HOST)/test_knc: $(call hobj,tests/unit/test_knc.c $(T_FAKE))
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) -o $@
