@@ -88,14 +88,21 @@ $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS)
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
 
+# A guard against an image that grows by accident (gnu-efi's linker script
+# stores even zero-filled statics in it): 384 KiB. It was 256 KiB with one
+# driver; each core PMU's event table with its descriptions adds 10 to 20 KB
+# (uncore.efi is about 280 KB with the Skylake-client, P6 and Knights Corner
+# drivers).
+EFI_SIZE_LIMIT := 393216
+
 # Subsystem 10 is an application, 11 a boot-service driver (stays resident).
 SUBSYSTEM = 10
 $(BUILD)/uncore-emu-drv.efi: SUBSYSTEM = 11
 $(BUILD)/%.efi: $(BUILD)/%.so
 	$(call say,OBJCOPY,$@)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=$(SUBSYSTEM) $< $@
-	$(Q)size=$$(stat -c %s $@); if [ $$size -gt 262144 ]; then \
-		echo "error: $@ is $$size bytes; the limit is 256 KiB"; exit 1; fi
+	$(Q)size=$$(stat -c %s $@); if [ $$size -gt $(EFI_SIZE_LIMIT) ]; then \
+		echo "error: $@ is $$size bytes; the limit is $(EFI_SIZE_LIMIT) bytes"; exit 1; fi
 
 # ---- host tools and unit tests (ASan + UBSan); each test links only what it tests ----
 HOST := $(BUILD)/host
@@ -171,6 +178,8 @@ UNIT_TESTS += test_status
 UNIT_TESTS += test_conformance
 UNIT_TESTS += test_emu_core
 UNIT_TESTS += test_knc
+UNIT_TESTS += test_p6
+$(HOST)/test_p6: $(call hobj,tests/unit/test_p6.c $(T_FAKE))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c)
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c)
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)

@@ -29,7 +29,8 @@ static void programmable(const struct ev_spec *e)
 
 	switch (u->kind) {
 	case PMU_GENERAL:
-		if (enc & ~u->layout->rw_mask || !(enc & u->layout->enable))
+		/* enable 0: the PMU's enable is elsewhere (the P6's EN, in PerfEvtSel0 alone) */
+		if (enc & ~u->layout->rw_mask || (u->layout->enable && !(enc & u->layout->enable)))
 			abort();
 		if (!e->counters || e->counters & ~pmu_width_mask(u->counters))
 			abort();
