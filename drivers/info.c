@@ -179,6 +179,13 @@ void info_judge(struct platform_info *pi)
 	set_verdict(pi, UNC_OK, "ready");
 }
 
+const char *info_what(const struct platform_info *pi)
+{
+	if (pi->npmu == 1)
+		return pi->pmu[0].drv->what;
+	return pi->npmu ? "PMUs" : "uncore PMU";
+}
+
 static const char *reg_label(const struct platform_info *pi, struct pmu_reg reg, char *buf, size_t size)
 {
 	for (unsigned k = 0; k < pi->npmu; k++) {
@@ -249,7 +256,7 @@ void info_print(struct out *o, const struct platform_info *pi)
 		out_printf(o, "fault:        %s %s (%s) raised #GP\n", pi->faults[i].write ? "wrmsr" : "rdmsr",
 			   pmu_reg_addr(pi->faults[i].reg, addr, sizeof(addr)),
 			   reg_label(pi, pi->faults[i].reg, name, sizeof(name)));
-	out_printf(o, "verdict:      %s%s\n", pi->verdict == UNC_OK ? "uncore PMU usable: " : "uncore PMU unusable: ",
+	out_printf(o, "verdict:      %s %s: %s\n", info_what(pi), pi->verdict == UNC_OK ? "usable" : "unusable",
 		   pi->verdict_reason);
 }
 

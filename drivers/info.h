@@ -58,6 +58,10 @@ static inline enum unc_status info_gather(const struct hw *hw, struct platform_i
 /* Judges what was gathered (also for a record read back). */
 void info_judge(struct platform_info *pi);
 
+/* What the verdict is about: the one matching driver's PMU ("uncore PMU"),
+ * "PMUs" for several, "uncore PMU" for none. */
+const char *info_what(const struct platform_info *pi);
+
 void info_print(struct out *o, const struct platform_info *pi);
 void info_print_json(struct out *o, const struct platform_info *pi);
 

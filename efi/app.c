@@ -972,7 +972,7 @@ static enum unc_status app_dispatch(const struct cli_cmd *cmd, const struct hw *
 		else
 			info_print(out, pi);
 		if (st)
-			out_printf(err, "uncore: error: uncore PMU unusable: %s\n", pi->verdict_reason);
+			out_printf(err, "uncore: error: %s unusable: %s\n", info_what(pi), pi->verdict_reason);
 		if (wants_output(cmd)) {
 			enum unc_status sst = store_results(cmd, env, "info", pi, NULL, NULL, NULL, st, err);
 			if (!st)
