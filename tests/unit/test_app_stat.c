@@ -282,7 +282,7 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "\nimc                 free      DRAM_DATA_READS ");
 	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
 	T_EQ(RUN("list", "--all"), UNC_OK);
-	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (every driver's; this CPU may have fewer).");
+	T_CONTAINS(obuf, "\n30 events, 5 free-running counters, in 6 PMUs (every driver's; this CPU may have fewer).");
 	T_EQ(RUN("list", "-j"), UNC_OK);
 	T_CONTAINS(obuf, "{\"PMU\":\"arb\",\"Unit\":\"ARB\",\"EventCode\":\"0x80\",\"UMask\":\"0x01\",\"EventName\":"
 			 "\"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST\",");

@@ -232,8 +232,8 @@ static void unsupported_intel_model(void)
 	T_EQ(pi.npmu, 0);
 	T_EQ(f.reads, 0);
 	render(false);
-	T_CONTAINS(text, "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (Skylake-client)\n");
-	T_CONTAINS(text, "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (Skylake-client)\n");
+	T_CONTAINS(text, "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (Intel architectural core PMU, Skylake-client)\n");
+	T_CONTAINS(text, "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (Intel architectural core PMU, Skylake-client)\n");
 	T_NOT_CONTAINS(text, "MSR_UNC_CBO_CONFIG");
 }
 
