@@ -180,6 +180,8 @@ UNIT_TESTS += test_emu_core
 UNIT_TESTS += test_knc
 UNIT_TESTS += test_p6
 $(HOST)/test_p6: $(call hobj,tests/unit/test_p6.c $(T_FAKE))
+UNIT_TESTS += test_arch
+$(HOST)/test_arch: $(call hobj,tests/unit/test_arch.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c)
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c)
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)

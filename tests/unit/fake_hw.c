@@ -260,6 +260,9 @@ void fake_cpu_skylake(struct fake_hw *f, unsigned model, unsigned cores, unsigne
 	fake_cpuid(f, 0, 0, 0x16, str4("Genu"), str4("ntel"), str4("ineI"));
 	uint32_t eax = 0x3 | (model & 0xf) << 4 | 6 << 8 | (model >> 4) << 16;
 	fake_cpuid(f, 1, 0, eax, threads << 16, 0x80000000u /* hypervisor */, 1u << 28);
+	/* No architectural PMU, as QEMU's TCG reports (a test of the core PMU
+	 * driver redeclares it) */
+	fake_cpuid(f, 0xA, 0, 0, 0, 0, 0);
 	fake_cpuid(f, 0xB, 0, 1, threads / cores, 0x100, 0);
 	fake_cpuid(f, 0xB, 1, 4, threads, 0x201, 0);
 	fake_cpuid(f, 0xB, 2, 0, 0, 2, 0);
