@@ -171,6 +171,8 @@ $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c
 UNIT_TESTS += test_status
 UNIT_TESTS += test_conformance
 UNIT_TESTS += test_emu_core
+UNIT_TESTS += test_emu_core_pmus
+$(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c $(EMU_CORE))
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c $(EMU_CORE))
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)
