@@ -6,8 +6,11 @@
  * except the leaves given with --cpuid. The uncore MSRs are served by the
  * model (tests/emu/model.c over tests/emu/pmu_skl.c) through
  * UNC_EMU_PROTOCOL, which also carries (revision 2) the PCI functions the
- * model emulates (none for this uncore), the CPUID overrides and RDPMC
- * (not emulated for this uncore: the processor's). MCHBAR is real guest memory: a 32 KiB-aligned region
+ * model emulates (none for this uncore), the CPUID overrides and RDPMC.
+ * Beside the uncore the model serves one core PMU (tests/emu/pmu_core.h:
+ * P6, Knights Corner or the architectural PMU, by the CPU identity or
+ * --core-pmu/--arch-pmu), its MSRs, RDPMC and, for the architectural PMU,
+ * CPUID leaf 0xA. MCHBAR is real guest memory: a 32 KiB-aligned region
  * below 4 GiB whose address (with the enable bit) is written into the q35
  * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi reaches the IMC
  * counters through its own native PCI and MMIO paths. A 1 ms periodic timer
@@ -32,13 +35,13 @@
 #define REGION_PAGES  16        /* 64 KiB: an aligned 32 KiB inside, up to 0x5058 used */
 #define TIMER_100NS   10000     /* 1 ms */
 
-static struct emu model;
+static struct emu model, core_model; /* the uncore, and the core PMU beside it (model.next) */
 static struct hw hw;
 static uint64_t tsc0, tsc_hz;
 static volatile uint32_t *region;
 static EFI_PHYSICAL_ADDRESS region_mem;
 static uint32_t saved_mchbar_lo, saved_mchbar_hi; /* the host bridge as we found it */
-static char description[200];
+static char description[320];
 static EFI_EVENT timer;
 static const struct pci_addr host_bridge = { 0, 0, 0 };
 static UNC_EFI_TIMER_ARCH_PROTOCOL *timer_arch;
@@ -246,7 +249,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	for (unsigned i = 0; i < MCHBAR_ALIGN / 4; i++)
 		region[i] = 0;
 
-	emu_init(&model, &cfg);
+	/* The core PMU follows the CPU identity the guest sees: leaf 1 as
+	 * --cpuid gives it, else the processor's. */
+	struct emu_cpuid id;
+	struct cpuid_regs r;
+	if (emu_cpuid(&cfg, 1, 0, &id)) {
+		r.eax = id.eax;
+	} else {
+		hw_cpuid(&hw, 1, 0, &r);
+	}
+	emu_init_cpu(&model, &core_model, &cfg, r.eax);
 	tsc0 = hw_ticks(&hw);
 	imc_tick(NULL, NULL);
 
@@ -279,7 +291,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	    !EFI_ERROR(timer_arch->SetTimerPeriod(timer_arch, TIMER_100NS)))
 		saved_timer_period = period;
 
-	emu_describe(&cfg, description, sizeof(description));
+	emu_describe(&model.cfg, description, sizeof(description));
 	/* On the image handle, so that `uncore-emu.efi --unload` finds the
 	 * image to unload through the protocol. */
 	s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);

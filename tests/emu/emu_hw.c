@@ -111,15 +111,37 @@ static const struct hw_ops emu_ops = {
 	.rdpmc = e_rdpmc,
 };
 
-void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg)
+static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1, uint32_t leaf1_eax)
 {
+	struct cpuid_regs r;
+	struct emu_cpuid o;
+
 	fake_init(&h->fake);
 	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);
+	if (set_leaf1) {
+		h->fake.hw.ops->cpuid(&h->fake, 1, 0, &r);
+		fake_cpuid(&h->fake, 1, 0, leaf1_eax, r.ebx, r.ecx, r.edx);
+	}
 	fake_host_bridge(&h->fake, 0x8086, 0x1910, emu_mchbar_value(cfg, EMU_HW_MCHBAR));
-	emu_init(&h->emu, cfg);
+	/* The identity the guest sees: --cpuid's leaf 1, else the fake's. */
+	if (emu_cpuid(cfg, 1, 0, &o))
+		r.eax = o.eax;
+	else
+		h->fake.hw.ops->cpuid(&h->fake, 1, 0, &r);
+	emu_init_cpu(&h->emu, &h->core, cfg, r.eax);
 	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED,
 			   .emulated = &h->emulated };
+}
+
+void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg)
+{
+	init(h, cfg, false, 0);
+}
+
+void emu_hw_init_cpu(struct emu_hw *h, const struct emu_config *cfg, uint32_t leaf1_eax)
+{
+	init(h, cfg, true, leaf1_eax);
 }
 
 void emu_hw_advance(struct emu_hw *h, uint64_t ns)

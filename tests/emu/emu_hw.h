@@ -1,5 +1,6 @@
 /* The hardware seam over the uncore model, for host tests: MSRs and the
- * MCHBAR IMC counters come from the model, and so do the PCI functions,
+ * MCHBAR IMC counters come from the model (the uncore and the core PMU it
+ * serves), and so do the PCI functions,
  * CPUID leaves (--cpuid) and RDPMC it claims; the rest of CPUID and PCI
  * from the strict fake (a Skylake desktop part, host bridge 8086:1910), time from a fake
  * clock in nanoseconds. */
@@ -13,12 +14,18 @@
 
 struct emu_hw {
 	struct fake_hw fake; /* fake.hw is not used; see .hw */
-	struct emu emu;
+	struct emu emu;  /* the uncore; emu.next is core when a core PMU is served */
+	struct emu core;
 	struct hw hw;
 	struct hw_emulated emulated; /* hw.emulated */
 };
 
+/* A Skylake desktop part (family 6 model 0x5E): the core PMU is the one
+ * cfg asks for (--core-pmu, --arch-pmu), none by default. */
 void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg);
+/* The same with CPUID leaf 1 EAX replaced by leaf1_eax (a P6 or Knights
+ * Corner identity selects its core PMU). */
+void emu_hw_init_cpu(struct emu_hw *h, const struct emu_config *cfg, uint32_t leaf1_eax);
 void emu_hw_advance(struct emu_hw *h, uint64_t ns);
 
 #endif

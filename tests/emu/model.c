@@ -14,16 +14,52 @@ void emu_config_default(struct emu_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->no_cbo_banks = 5;
 	cfg->uclk_hz = 800000000;
+	/* The architectural PMU of Skylake: version 4, four 48-bit general
+	 * counters, three 48-bit fixed counters, full-width writes. */
+	cfg->arch = (struct emu_arch_shape){ 4, 4, 48, 3, 48 };
+	cfg->perf_capabilities = EMU_ARCH_FW_WRITE;
 }
 
 static uint64_t cycles_at(const struct emu *e, uint64_t t_ns)
 {
-	return u64_muldiv(t_ns, e->cfg.uclk_hz, NS_PER_S);
+	return u64_muldiv(t_ns, e->clock_hz, NS_PER_S);
 }
 
 static bool counting(const struct emu *e, const struct emu_ctr *c)
 {
-	return e->pmu->ops.enabled(e) && e->pmu->ops.ctr_enabled(c) && !c->stuck;
+	return e->pmu->ops.enabled(e) && e->pmu->ops.ctr_enabled(e, c) && !c->stuck;
+}
+
+/* The model spreads an event evenly over cycles: after n cycles an event of
+ * rate r has incremented floor(n * r / f) times, so each cycle's increment is
+ * floor(r/f) or one more. The select's per-cycle fields then act:
+ *  - thr = 0: the increment passes unchanged (inv has no effect);
+ *  - thr > 0: the counter adds 1 in each cycle whose increment is >= thr,
+ *    or, with inv, < thr;
+ *  - edge: the counter adds 1 per rising edge of that per-cycle condition
+ *    (for thr = 0, "increment > 0"). An evenly spread condition true in a
+ *    fraction q of cycles has min(q, 1-q) rising edges per cycle: this is
+ *    exact up to one edge at each end of [c0, c1), which is the model's
+ *    approximation. */
+uint64_t emu_spread(uint64_t f, uint64_t r, uint64_t c0, uint64_t c1, unsigned thr, bool inv, bool edge)
+{
+	uint64_t cycles = c1 - c0;
+	uint64_t total = u64_muldiv(c1, r, f) - u64_muldiv(c0, r, f);
+
+	if (thr == 0 && !edge)
+		return total;
+	uint64_t n = r / f, hi = total - n * cycles; /* cycles whose increment is n + 1 */
+	uint64_t asserted;
+	if (thr) {
+		asserted = n >= thr ? cycles : n + 1 >= thr ? hi : 0;
+		if (inv)
+			asserted = cycles - asserted;
+	} else {
+		asserted = n >= 1 ? cycles : hi;
+	}
+	if (!edge)
+		return asserted;
+	return asserted < cycles - asserted ? asserted : cycles - asserted;
 }
 
 static uint64_t width_mask(unsigned w)
@@ -87,10 +123,11 @@ void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_con
 	memset(e, 0, sizeof(*e));
 	e->cfg = *cfg;
 	e->pmu = pmu;
+	e->clock_hz = cfg->uclk_hz;
 	/* The counters as the table describes them. */
 	for (unsigned r = 0; r < pmu->nregs; r++) {
 		const struct emu_reg *reg = &pmu->regs[r];
-		if (reg->kind != EMU_REG_COUNTER)
+		if (reg->kind != EMU_REG_COUNTER || reg->alias)
 			continue;
 		for (unsigned i = 0; i < reg->n; i++)
 			e->ctr[reg->ctr + i] = (struct emu_ctr){ .width = reg->width, .status_bit = reg->status_bit,
@@ -103,8 +140,9 @@ void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_con
 
 void emu_set_time(struct emu *e, uint64_t now_ns)
 {
-	if (now_ns > e->now_ns)
-		e->now_ns = now_ns;
+	for (; e; e = e->next)
+		if (now_ns > e->now_ns)
+			e->now_ns = now_ns;
 }
 
 /* The register at msr: UNC_OK with *ret_reg and *ret_i (its place in the
@@ -130,13 +168,15 @@ static enum unc_status decode(const struct emu *e, uint32_t msr, const struct em
 	return UNC_E_NOT_FOUND;
 }
 
-/* Where a register's value lives. EMU_REG_CONFIG has no storage (read()). */
+/* Where a register's value lives. EMU_REG_CONFIG has no storage (read());
+ * a write to EMU_REG_STATUS_CLEAR changes the global status. */
 static uint64_t *storage(struct emu *e, const struct emu_reg *reg, unsigned i)
 {
 	switch (reg->kind) {
 	case EMU_REG_COUNTER: return &e->ctr[reg->ctr + i].value;
 	case EMU_REG_CONTROL: return reg->ctr < 0 ? &e->global_ctrl : &e->ctr[reg->ctr + i].sel;
 	case EMU_REG_STATUS: return &e->global_status;
+	case EMU_REG_PLAIN: return &e->plain[reg->slot + i];
 	default: return NULL;
 	}
 }
@@ -149,53 +189,96 @@ static bool injected_gp(const struct emu *e, uint32_t msr, bool write)
 	return false;
 }
 
-enum unc_status emu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val)
+static enum unc_status pmu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val)
 {
 	const struct emu_reg *reg = NULL;
 	unsigned i = 0;
 
-	if (injected_gp(e, msr, false))
-		return UNC_E_FAULT;
 	enum unc_status st = decode(e, msr, &reg, &i);
 	if (st)
 		return st;
+	if (reg->write_only)
+		return UNC_E_FAULT;
 	sync(e);
 	if (reg->kind == EMU_REG_CONFIG) {
 		*ret_val = reg->read(e);
+		return UNC_OK;
+	}
+	if (reg->kind == EMU_REG_STATUS_CLEAR) {
+		*ret_val = 0;
 		return UNC_OK;
 	}
 	*ret_val = *storage(e, reg, i);
 	return UNC_OK;
 }
 
-enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
+static uint64_t sign_extend(uint64_t v, unsigned bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+	v &= (m << 1) - 1;
+	return (v ^ m) - m;
+}
+
+static enum unc_status pmu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 {
 	const struct emu_reg *reg = NULL;
 	unsigned i = 0;
 
-	if (injected_gp(e, msr, true))
-		return UNC_E_FAULT;
 	enum unc_status st = decode(e, msr, &reg, &i);
 	if (st)
 		return st;
+	if (reg->sext)
+		v = sign_extend(v, reg->sext) & reg->writable;
 	/* Every check before any change: a faulting write changes nothing. */
-	uint64_t *p = storage(e, reg, i);
+	uint64_t *p = reg->kind == EMU_REG_STATUS_CLEAR ? &e->global_status : storage(e, reg, i);
 	if (reg->read_only || (v & reg->reserved) || !p)
 		return UNC_E_FAULT;
 	sync(e);
-	*p = ((*p & ~reg->writable) | (v & reg->writable)) & ~(v & reg->rw1c);
+	if (reg->kind == EMU_REG_STATUS_CLEAR)
+		*p &= ~(v & reg->writable);
+	else
+		*p = ((*p & ~reg->writable) | (v & reg->writable)) & ~(v & reg->rw1c);
 	return UNC_OK;
+}
+
+/* Injected faults first (they are the configuration's, whichever PMU owns
+ * the address), then each PMU served in turn. */
+enum unc_status emu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val)
+{
+	if (injected_gp(e, msr, false))
+		return UNC_E_FAULT;
+	for (; e; e = e->next) {
+		enum unc_status st = pmu_msr_read(e, msr, ret_val);
+		if (st != UNC_E_NOT_FOUND)
+			return st;
+	}
+	return UNC_E_NOT_FOUND;
+}
+
+enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
+{
+	if (injected_gp(e, msr, true))
+		return UNC_E_FAULT;
+	for (; e; e = e->next) {
+		enum unc_status st = pmu_msr_write(e, msr, v);
+		if (st != UNC_E_NOT_FOUND)
+			return st;
+	}
+	return UNC_E_NOT_FOUND;
 }
 
 /* The PMU's PCI function at bus/dev/func, with the model brought up to
  * now; NULL when the PMU does not emulate it. */
-static const struct emu_pci_dev *pci_dev(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func)
+static const struct emu_pci_dev *pci_dev(struct emu **pe, uint8_t bus, uint8_t dev, uint8_t func)
 {
-	for (unsigned d = 0; d < e->pmu->npci; d++) {
-		const struct emu_pci_dev *p = &e->pmu->pci[d];
-		if (p->bus == bus && p->dev == dev && p->func == func) {
-			sync(e);
-			return p;
+	for (struct emu *e = *pe; e; e = e->next) {
+		for (unsigned d = 0; d < e->pmu->npci; d++) {
+			const struct emu_pci_dev *p = &e->pmu->pci[d];
+			if (p->bus == bus && p->dev == dev && p->func == func) {
+				sync(e);
+				*pe = e;
+				return p;
+			}
 		}
 	}
 	return NULL;
@@ -206,7 +289,7 @@ enum unc_status emu_pci_read32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t 
 {
 	if (off & 3 || off >= 0x1000)
 		return UNC_E_RANGE;
-	const struct emu_pci_dev *p = pci_dev(e, bus, dev, func);
+	const struct emu_pci_dev *p = pci_dev(&e, bus, dev, func);
 	return p ? p->read32(e, off, ret_val) : UNC_E_NOT_FOUND;
 }
 
@@ -214,16 +297,19 @@ enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t
 {
 	if (off & 3 || off >= 0x1000)
 		return UNC_E_RANGE;
-	const struct emu_pci_dev *p = pci_dev(e, bus, dev, func);
+	const struct emu_pci_dev *p = pci_dev(&e, bus, dev, func);
 	return p ? p->write32(e, off, val) : UNC_E_NOT_FOUND;
 }
 
 enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val)
 {
-	if (!e->pmu->ops.rdpmc)
-		return UNC_E_NOT_FOUND;
-	sync(e);
-	return e->pmu->ops.rdpmc(e, index, ret_val);
+	for (; e; e = e->next) {
+		if (e->pmu->ops.rdpmc) {
+			sync(e);
+			return e->pmu->ops.rdpmc(e, index, ret_val);
+		}
+	}
+	return UNC_E_NOT_FOUND;
 }
 
 bool emu_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, struct emu_cpuid *ret)
@@ -234,5 +320,5 @@ bool emu_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, st
 			return true;
 		}
 	}
-	return false;
+	return emu_core_cpuid(cfg, leaf, subleaf, ret);
 }

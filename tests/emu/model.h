@@ -18,7 +18,7 @@
 #include "../../drivers/status.h"
 #include "pmu_skl.h"
 
-#define EMU_MAX_RATES 32
+#define EMU_MAX_RATES 48
 #define EMU_MAX_GP    8
 #define EMU_MAX_CPUID 8
 #define EMU_MAX_UCLK  4294967295ull /* Hz */
@@ -26,8 +26,17 @@
 enum emu_mchbar_fault { EMU_MCHBAR_OK, EMU_MCHBAR_DISABLED, EMU_MCHBAR_ZERO, EMU_MCHBAR_HIGH };
 
 struct emu_rate {
-	uint8_t unit, code, umask; /* enum emu_unit and the event select's fields */
-	uint64_t per_sec;          /* CBo events: per CBo box */
+	uint8_t unit, code, umask; /* enum emu_unit (or emu_core_unit) and the event select's fields */
+	uint64_t per_sec;          /* CBo events: per CBo box; core events: per logical processor */
+};
+
+/* The core PMU served beside the uncore (pmu_core.h): --core-pmu, or, for
+ * EMU_CORE_AUTO, the CPU identity the guest sees (emu_core_for). */
+enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_CORE_ARCH };
+
+/* The architectural PMU's shape, as CPUID leaf 0xA gives it (--arch-pmu). */
+struct emu_arch_shape {
+	uint8_t version, ngp, gp_width, nfixed, fixed_width;
 };
 
 /* A CPUID leaf the emulator answers instead of the processor (--cpuid). */
@@ -59,6 +68,12 @@ struct emu_config {
 	struct emu_cpuid cpuid[EMU_MAX_CPUID];
 	unsigned ncpuid;
 	bool unload; /* --unload, alone: not a configuration, remove the emulator */
+	/* The core PMU: as asked (--core-pmu), and, once the model starts
+	 * (emu_init_cpu), the one it serves (never EMU_CORE_AUTO). */
+	uint8_t core_pmu, core_active; /* enum emu_core */
+	bool arch_set;                 /* --arch-pmu given */
+	struct emu_arch_shape arch;    /* default: Skylake's, 4,4,48,3,48 */
+	uint64_t perf_capabilities;    /* IA32_PERF_CAPABILITIES (0x345) of the architectural PMU */
 };
 
 struct emu_ctr {
@@ -78,6 +93,8 @@ enum emu_reg_kind {
 	EMU_REG_CONTROL, /* a counter's control (emu_ctr.sel), or with ctr < 0 the global control */
 	EMU_REG_STATUS,  /* the global overflow status */
 	EMU_REG_CONFIG,  /* a configuration register, its value computed by read() */
+	EMU_REG_PLAIN,   /* a register of its own (emu.plain[slot + i]) that the hooks read */
+	EMU_REG_STATUS_CLEAR, /* an overflow control: a bit written 1 clears that global status bit; reads 0 */
 };
 
 struct emu;
@@ -99,6 +116,13 @@ struct emu_reg {
 	uint64_t writable, rw1c, reserved;
 	bool read_only;
 	uint64_t (*read)(const struct emu *e); /* EMU_REG_CONFIG */
+	bool write_only;   /* a read is a #GP */
+	/* Nonzero: a write takes bits sext-1:0 of the value and sign-extends
+	 * them (the legacy write of a core counter); the bits above are
+	 * ignored, none is reserved, and the counter keeps its width. */
+	uint8_t sext;
+	bool alias;        /* COUNTER: a second address of a counter (its full-width alias) */
+	uint8_t slot;      /* EMU_REG_PLAIN: emu.plain[slot] is the first */
 };
 
 /* An address range a PMU owns: an address in it that no register of the
@@ -108,13 +132,13 @@ struct emu_window {
 };
 
 /* The behaviour a register table cannot say. Counting is in cycles of the
- * PMU's clock (emu_config.uclk_hz). */
+ * PMU's clock (emu.clock_hz: UCLK for the uncore, the core clock for a core PMU). */
 struct emu_pmu_ops {
 	/* Box count and start-up state from e->cfg (after the core has reset
 	 * the counters from the table). */
 	void (*init)(struct emu *e);
 	bool (*enabled)(const struct emu *e);         /* the global enable */
-	bool (*ctr_enabled)(const struct emu_ctr *c); /* the counter's own enable */
+	bool (*ctr_enabled)(const struct emu *e, const struct emu_ctr *c); /* the counter's own enable */
 	bool (*ovf_forwarded)(const struct emu_ctr *c); /* a wrap sets its global status bit */
 	bool (*freeze_on_ovf)(const struct emu *e);   /* a forwarded wrap stops every counter */
 	void (*freeze)(struct emu *e);                /* ... by clearing the global enable */
@@ -146,14 +170,23 @@ struct emu_pmu {
 /* The 6th-generation Core uncore (pmu_skl.c). */
 extern const struct emu_pmu emu_pmu_skl;
 
+#define EMU_PLAIN 4
+
+/* One PMU's state. The model serves several PMUs at once, each a struct
+ * emu with its own table and state, chained through next: an MSR that
+ * one's table does not claim goes to the next (emu_init_cpu links the
+ * uncore to the core PMU). */
 struct emu {
 	struct emu_config cfg;
 	const struct emu_pmu *pmu;
 	unsigned ncbo; /* boxes present: registers of a box beyond it are absent (#GP) */
 	uint64_t global_ctrl, global_status;
-	struct emu_ctr ctr[EMU_MSR_CTRS]; /* enum emu_ctr_id */
+	uint64_t plain[EMU_PLAIN]; /* EMU_REG_PLAIN registers */
+	struct emu_ctr ctr[EMU_MSR_CTRS]; /* enum emu_ctr_id, or the PMU's own numbering */
+	uint64_t clock_hz; /* the PMU's clock: cfg.uclk_hz unless its init sets another */
 	uint64_t now_ns;
 	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */
+	struct emu *next; /* the next PMU served; NULL: none */
 };
 
 /* Defaults: NO_CBO_BANKS 5 (four CBos), UCLK 800 MHz, no events, IMC counters
@@ -174,16 +207,32 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size);
  * bit 4, which Linux writes). */
 bool emu_global_ctrl_valid(uint64_t v);
 
-/* The Skylake-client model (emu_pmu_skl) in its start-up state. */
+/* The Skylake-client model (emu_pmu_skl) in its start-up state, alone. */
 void emu_init(struct emu *e, const struct emu_config *cfg);
-/* Any PMU's model. */
+/* Any PMU's model, alone. */
 void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_config *cfg);
 
-/* Moves model time forward (never back). Counting is applied lazily. */
+/* The Skylake-client uncore in e and, beside it in core, the core PMU that
+ * cfg->core_pmu names or, for EMU_CORE_AUTO, the architectural PMU if
+ * --arch-pmu was given, else the one the CPU identity selects (emu_core_for,
+ * from CPUID leaf 1 EAX as the guest sees it). e->cfg.core_active says
+ * which; with none, core is unused and e serves alone, as emu_init. */
+void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg, uint32_t leaf1_eax);
+
+/* What counter events over clock cycles [c0, c1) add, for an event of
+ * rate r per second on a clock of f Hz spread evenly over the cycles
+ * (each cycle adds floor(r/f) or one more), through the usual per-cycle
+ * select fields: thr (a counter mask / threshold; 0: the increment
+ * itself), inv, edge. See pmu_skl.c's skl_increment. */
+uint64_t emu_spread(uint64_t f, uint64_t r, uint64_t c0, uint64_t c1, unsigned thr, bool inv, bool edge);
+
+/* Moves model time forward (never back), for every PMU served. Counting
+ * is applied lazily. */
 void emu_set_time(struct emu *e, uint64_t now_ns);
 
-/* MSR access as the hardware does it. UNC_E_FAULT is a #GP; UNC_E_NOT_FOUND
- * means the address is not an uncore MSR the model covers. */
+/* MSR access as the hardware does it, by whichever PMU served claims the
+ * address. UNC_E_FAULT is a #GP; UNC_E_NOT_FOUND means the address is not
+ * an MSR the model covers. */
 enum unc_status emu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val);
 enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t val);
 
@@ -194,12 +243,15 @@ enum unc_status emu_pci_read32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t 
 			       uint32_t *ret_val);
 enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off, uint32_t val);
 
-/* RDPMC: UNC_E_FAULT is the #GP of a bad index; UNC_E_NOT_FOUND means the
- * model has no RDPMC path, and the processor's own instruction runs. */
+/* RDPMC, by the first PMU served that has an RDPMC path (the core PMU):
+ * UNC_E_FAULT is the #GP of a bad index; UNC_E_NOT_FOUND means the model
+ * has no RDPMC path, and the processor's own instruction runs. */
 enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val);
 
-/* CPUID leaf/subleaf as configured by --cpuid: true and *ret filled when
- * the leaf is overridden, false when the processor answers. */
+/* CPUID leaf/subleaf as configured by --cpuid, and leaf 0xA when the
+ * architectural PMU is served (cfg->core_active; a --cpuid for 0xA wins):
+ * true and *ret filled when the leaf is answered, false when the processor
+ * answers. */
 bool emu_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, struct emu_cpuid *ret);
 
 /* The value of IMC counter i (Table 3-3 order) at time t. Pure: it does not
@@ -209,5 +261,7 @@ uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns);
 /* MCHBAR as the platform shows it, for a region at `base` (32 KiB aligned),
  * with the configured fault applied. */
 uint64_t emu_mchbar_value(const struct emu_config *cfg, uint64_t base);
+
+#include "pmu_core.h"
 
 #endif

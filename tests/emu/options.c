@@ -125,6 +125,88 @@ static enum unc_status parse_cpuid(const char *arg, struct emu_config *cfg, char
 	return UNC_OK;
 }
 
+static bool rate_given(const struct emu_config *cfg, uint8_t unit, uint8_t code, uint8_t umask)
+{
+	for (unsigned i = 0; i < cfg->nrates; i++) {
+		const struct emu_rate *r = &cfg->rates[i];
+		if (r->unit == unit && r->code == code && r->umask == umask)
+			return true;
+	}
+	return false;
+}
+
+/* A core event's rate, for every core table that has an event of that
+ * name (P6 and Knights Corner both have CPU_CLK_UNHALTED): the table the
+ * model serves takes its own. */
+static enum unc_status parse_core_rate(const char *name, uint64_t v, struct emu_config *cfg, char *err, size_t errsize)
+{
+	static const uint8_t units[] = { EMU_UNIT_P6, EMU_UNIT_KNC, EMU_UNIT_ARCH };
+	const struct emu_core_event *found[sizeof(units)];
+	unsigned n = 0;
+
+	for (unsigned u = 0; u < sizeof(units); u++) {
+		const struct emu_core_event *ev = emu_core_event_find(units[u], name);
+		if (!ev)
+			continue;
+		if (ev->flags & EMU_CORE_SUM)
+			FAIL("%s counts the sum of its states: give the rate of each (%.*s.M, .E, .S, .I)", ev->name,
+			     (int)(strlen(ev->name) - 5), ev->name);
+		if (rate_given(cfg, ev->unit, ev->code, ev->umask))
+			FAIL("--rate for %s given twice", ev->name);
+		found[n++] = ev;
+	}
+	if (!n)
+		FAIL("unknown event '%s' in --rate", name);
+	if (cfg->nrates + n > EMU_MAX_RATES)
+		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+	for (unsigned i = 0; i < n; i++)
+		cfg->rates[cfg->nrates++] = (struct emu_rate){ found[i]->unit, found[i]->code, found[i]->umask, v };
+	return UNC_OK;
+}
+
+/* --arch-pmu VERSION,GP,GPWIDTH,FIXED,FIXEDWIDTH, as CPUID leaf 0xA gives them. */
+static enum unc_status parse_arch(const char *arg, struct emu_config *cfg, char *err, size_t errsize)
+{
+	static const struct { const char *what; uint64_t lo, hi; } f[5] = {
+		{ "VERSION", 1, EMU_ARCH_MAX_VERSION }, { "GP", 0, EMU_ARCH_MAX_GP },	     { "GPWIDTH", 32, 48 },
+		{ "FIXED", 0, EMU_ARCH_MAX_FIXED },	  { "FIXEDWIDTH", 32, 48 },
+	};
+	uint64_t v[5];
+	char num[24];
+	const char *p = arg;
+
+	for (unsigned i = 0; i < 5; i++) {
+		const char *end = i < 4 ? strchr(p, ',') : p + strlen(p);
+		if (!end)
+			FAIL("--arch-pmu '%s' needs five numbers (VERSION,GP,GPWIDTH,FIXED,FIXEDWIDTH)", arg);
+		size_t n = (size_t)(end - p);
+		if (n >= sizeof(num))
+			FAIL("bad %s in --arch-pmu '%s'", f[i].what, arg);
+		memcpy(num, p, n);
+		num[n] = '\0';
+		if (!parse_u64(num, f[i].hi, &v[i]) || v[i] < f[i].lo)
+			FAIL("bad %s '%s' in --arch-pmu '%s' (want %u to %u)", f[i].what, num, arg, (unsigned)f[i].lo,
+			     (unsigned)f[i].hi);
+		p = end + 1;
+	}
+	if (v[0] < 2 && v[3])
+		FAIL("--arch-pmu '%s': version 1 has no fixed counters (FIXED must be 0)", arg);
+	cfg->arch = (struct emu_arch_shape){ (uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2], (uint8_t)v[3], (uint8_t)v[4] };
+	cfg->arch_set = true;
+	return UNC_OK;
+}
+
+static enum unc_status parse_core(const char *val, struct emu_config *cfg, char *err, size_t errsize)
+{
+	for (unsigned c = EMU_CORE_AUTO; c <= EMU_CORE_ARCH; c++) {
+		if (!strcmp(val, emu_core_name(c))) {
+			cfg->core_pmu = (uint8_t)c;
+			return UNC_OK;
+		}
+	}
+	FAIL("bad value '%s' for --core-pmu (want auto, none, p6, knc or arch)", val);
+}
+
 /* A rate is given once per counter, whatever name it is given by. */
 static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[EMU_IMC_COUNTERS], char *err,
 				  size_t errsize)
@@ -153,7 +235,7 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	}
 	const struct emu_event *ev = emu_event_find(name);
 	if (!ev)
-		FAIL("unknown event '%s' in --rate", name);
+		return parse_core_rate(name, v, cfg, err, errsize);
 	if (ev->unit == EMU_UNIT_FIXED)
 		FAIL("%s counts UCLK cycles: set --uclk-mhz instead", ev->name);
 	if (ev->threshold)
@@ -175,6 +257,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 	enum unc_status st;
 	uint64_t v;
 	bool imc_seen[EMU_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false, rsvd_seen = false;
+	bool core_seen = false, caps_seen = false;
 
 	emu_config_default(cfg);
 	for (int i = 1; i < argc; i++) {
@@ -189,10 +272,12 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 		const char *opt = argv[i];
 		bool known = !strcmp(opt, "--cbo-config") || !strcmp(opt, "--uclk-mhz") || !strcmp(opt, "--rate") ||
 			     !strcmp(opt, "--fault") || !strcmp(opt, "--global-ctrl") ||
-			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid");
+			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid") ||
+			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
-			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --fault KIND[=ARG], --unload)",
+			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
+			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
@@ -229,6 +314,26 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (!parse_plain_decimal(val, 1000000, EMU_MAX_UCLK, &v) || v == 0)
 				FAIL("bad value '%s' for --uclk-mhz (want MHz above 0, at most 4294.967295, whole Hz)", val);
 			cfg->uclk_hz = v;
+		} else if (!strcmp(opt, "--core-pmu")) {
+			if (core_seen)
+				FAIL("--core-pmu given twice");
+			core_seen = true;
+			if ((st = parse_core(val, cfg, err, errsize)))
+				return st;
+		} else if (!strcmp(opt, "--arch-pmu")) {
+			if (cfg->arch_set)
+				FAIL("--arch-pmu given twice");
+			if ((st = parse_arch(val, cfg, err, errsize)))
+				return st;
+		} else if (!strcmp(opt, "--perf-capabilities")) {
+			if (caps_seen)
+				FAIL("--perf-capabilities given twice");
+			caps_seen = true;
+			if (!parse_u64(val, UINT64_MAX, &v) || (v & ~EMU_ARCH_FW_WRITE))
+				FAIL("bad value '%s' for --perf-capabilities (want 0 or 0x2000: only FW_WRITE, bit 13, is "
+				     "modelled)",
+				     val);
+			cfg->perf_capabilities = v;
 		} else if (!strcmp(opt, "--cpuid")) {
 			if ((st = parse_cpuid(val, cfg, err, errsize)))
 				return st;
@@ -239,6 +344,10 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			return st;
 		}
 	}
+	if (cfg->arch_set && cfg->core_pmu != EMU_CORE_AUTO && cfg->core_pmu != EMU_CORE_ARCH)
+		FAIL("--arch-pmu describes the architectural PMU, but --core-pmu is %s", emu_core_name(cfg->core_pmu));
+	if (caps_seen && cfg->core_pmu != EMU_CORE_AUTO && cfg->core_pmu != EMU_CORE_ARCH)
+		FAIL("--perf-capabilities is the architectural PMU's, but --core-pmu is %s", emu_core_name(cfg->core_pmu));
 	return UNC_OK;
 }
 
@@ -252,13 +361,31 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 
 	strbuf_init(&sb, buf, size);
 	o = strbuf_out(&sb);
+	unsigned nunc = 0, ncore = 0;
 	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
 		nimc += cfg->imc_per_sec[i] != 0;
+	for (unsigned i = 0; i < cfg->nrates; i++) {
+		uint8_t u = cfg->rates[i].unit;
+		nunc += u < EMU_UNIT_P6;
+		ncore += (u == EMU_UNIT_P6 && cfg->core_active == EMU_CORE_P6) ||
+			 (u == EMU_UNIT_KNC && cfg->core_active == EMU_CORE_KNC) ||
+			 (u == EMU_UNIT_ARCH && cfg->core_active == EMU_CORE_ARCH);
+	}
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
 	out_printf(&o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
 	if (cfg->cbo_config_reserved)
 		out_printf(&o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);
-	out_printf(&o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, cfg->nrates, nimc);
+	out_printf(&o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, nunc, nimc);
+	/* The core PMU served (once the model has chosen it) */
+	if (cfg->core_active == EMU_CORE_ARCH) {
+		const struct emu_arch_shape *a = &cfg->arch;
+		out_printf(&o, ", core arch v%u %ux%u-bit", a->version, a->ngp, a->gp_width);
+		if (a->version >= 2)
+			out_printf(&o, " + %u fixed x%u-bit", a->nfixed, a->fixed_width);
+		out_printf(&o, "%s, %u core rates", cfg->perf_capabilities & EMU_ARCH_FW_WRITE ? " full-width" : "", ncore);
+	} else if (cfg->core_active == EMU_CORE_P6 || cfg->core_active == EMU_CORE_KNC) {
+		out_printf(&o, ", core %s, %u core rates", emu_core_name(cfg->core_active), ncore);
+	}
 	if (cfg->global_ctrl_set)
 		out_printf(&o, ", GLOBAL_CTRL 0x%lx", (unsigned long)cfg->global_ctrl);
 	for (unsigned i = 0; i < cfg->ncpuid; i++)

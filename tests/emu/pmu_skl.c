@@ -105,27 +105,27 @@ static uint64_t cbo_config_read(const struct emu *e)
 /* A CBo box: PERFEVTSEL0-1, then PERFCTR0-1 six MSRs on (Table 2-1). */
 #define CBO_BOX(b, sel, ctr)                                                                                       \
 	{ "MSR_UNC_CBO_" #b "_PERFEVTSEL0", (sel), 2, 1, EMU_REG_CONTROL, 0, (b), EMU_CTR_CBO0 + 2 * (b), 0, 0,       \
-	  SEL_RW, 0, ~SEL_RW, false, NULL },                                                                        \
+	  SEL_RW, 0, ~SEL_RW, false, NULL, false, 0, false, 0 },                                                                        \
 	{ "MSR_UNC_CBO_" #b "_PERFCTR0", (ctr), 2, 1, EMU_REG_COUNTER, GP_WIDTH, (b), EMU_CTR_CBO0 + 2 * (b), EMU_UNIT_CBO, \
-	  3, MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL }
+	  3, MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL, false, 0, false, 0 }
 
 /* Table 2-1, each register with Tables 2-2 to 2-7's bit fields. */
 static const struct emu_reg skl_regs[] = {
 	{ "MSR_UNC_PERF_GLOBAL_CTRL", GLOBAL_CTRL, 1, 1, EMU_REG_CONTROL, 0, -1, -1, 0, 0, GCTRL_RW, 0, ~GCTRL_RW, false,
-	  NULL },
+	  NULL, false, 0, false, 0 },
 	{ "MSR_UNC_PERF_GLOBAL_STATUS", GLOBAL_STATUS, 1, 1, EMU_REG_STATUS, 0, -1, -1, 0, 0, 0, GSTATUS_RW1C,
-	  ~GSTATUS_RW1C, false, NULL },
+	  ~GSTATUS_RW1C, false, NULL, false, 0, false, 0 },
 	/* Table 2-6 says read only; the model faults on a write, as it does
 	 * on reserved bits. */
-	{ "MSR_UNC_CBO_CONFIG", CBO_CONFIG, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, cbo_config_read },
+	{ "MSR_UNC_CBO_CONFIG", CBO_CONFIG, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, cbo_config_read, false, 0, false, 0 },
 	{ "MSR_UNC_PERF_FIXED_CTRL", FIXED_CTRL, 1, 1, EMU_REG_CONTROL, 0, -1, EMU_CTR_FIXED, 0, 0, FIXED_CTRL_RW, 0,
-	  ~FIXED_CTRL_RW, false, NULL },
+	  ~FIXED_CTRL_RW, false, NULL, false, 0, false, 0 },
 	{ "MSR_UNC_PERF_FIXED_CTR", FIXED_CTR, 1, 1, EMU_REG_COUNTER, FIXED_WIDTH, -1, EMU_CTR_FIXED, EMU_UNIT_FIXED, 0,
-	  MASK(FIXED_WIDTH), 0, ~MASK(FIXED_WIDTH), false, NULL },
+	  MASK(FIXED_WIDTH), 0, ~MASK(FIXED_WIDTH), false, NULL, false, 0, false, 0 },
 	{ "MSR_UNC_ARB_PERFCTR0", ARB_PERFCTR0, 2, 1, EMU_REG_COUNTER, GP_WIDTH, -1, EMU_CTR_ARB0, EMU_UNIT_ARB, 1,
-	  MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL },
+	  MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL, false, 0, false, 0 },
 	{ "MSR_UNC_ARB_PERFEVTSEL0", ARB_PERFEVTSEL0, 2, 1, EMU_REG_CONTROL, 0, -1, EMU_CTR_ARB0, 0, 0, SEL_RW, 0, ~SEL_RW,
-	  false, NULL },
+	  false, NULL, false, 0, false, 0 },
 	CBO_BOX(0, CBO_PERFEVTSEL0 + 0x00, CBO_PERFCTR0 + 0x00),
 	CBO_BOX(1, CBO_PERFEVTSEL0 + 0x10, CBO_PERFCTR0 + 0x10),
 	CBO_BOX(2, CBO_PERFEVTSEL0 + 0x20, CBO_PERFCTR0 + 0x20),
@@ -171,8 +171,9 @@ static bool skl_enabled(const struct emu *e)
 }
 
 /* Table 2-4's CNT_EN and Table 2-7's EN are the same bit, 22. */
-static bool skl_ctr_enabled(const struct emu_ctr *c)
+static bool skl_ctr_enabled(const struct emu *e, const struct emu_ctr *c)
 {
+	(void)e;
 	return c->sel & SEL_EN;
 }
 
@@ -211,46 +212,14 @@ static uint64_t rate_of(const struct emu *e, const struct emu_ctr *c)
 	return 0;
 }
 
-/* What counter c adds over UCLK cycles [c0, c1).
- *
- * The model spreads an event evenly over cycles: after n cycles an event of
- * rate r has incremented floor(n * r / f) times, so each cycle's increment is
- * floor(r/f) or one more. Table 2-7's fields then act per cycle:
- *  - THR = 0: the increment passes unchanged (INV has no effect);
- *  - THR > 0: the counter adds 1 in each cycle whose increment is >= THR,
- *    or, with INV, < THR;
- *  - E: the counter adds 1 per rising edge of that per-cycle condition (for
- *    THR = 0, "increment > 0"). An evenly spread condition true in a
- *    fraction q of cycles has min(q, 1-q) rising edges per cycle: this is
- *    exact up to one edge at each end of [c0, c1), which is the model's
- *    approximation.
- * The fixed counter counts UCLK cycles (Table 2-5). */
+/* What counter c adds over UCLK cycles [c0, c1): the event spread evenly
+ * over cycles, through Table 2-7's THR, INV and E per cycle (emu_spread,
+ * model.c, says how). The fixed counter counts UCLK cycles (Table 2-5). */
 static uint64_t skl_increment(const struct emu *e, const struct emu_ctr *c, uint64_t c0, uint64_t c1)
 {
-	uint64_t cycles = c1 - c0;
-
 	if (c->unit == EMU_UNIT_FIXED)
-		return cycles;
-
-	uint64_t f = e->cfg.uclk_hz, r = rate_of(e, c);
-	uint64_t total = u64_muldiv(c1, r, f) - u64_muldiv(c0, r, f);
-	unsigned thr = SEL_THR(c->sel);
-	bool edge = c->sel & SEL_EDGE;
-
-	if (thr == 0 && !edge)
-		return total;
-	uint64_t n = r / f, hi = total - n * cycles; /* cycles whose increment is n + 1 */
-	uint64_t asserted;
-	if (thr) {
-		asserted = n >= thr ? cycles : n + 1 >= thr ? hi : 0;
-		if (c->sel & SEL_INV)
-			asserted = cycles - asserted;
-	} else {
-		asserted = n >= 1 ? cycles : hi;
-	}
-	if (!edge)
-		return asserted;
-	return asserted < cycles - asserted ? asserted : cycles - asserted;
+		return c1 - c0;
+	return emu_spread(e->clock_hz, rate_of(e, c), c0, c1, SEL_THR(c->sel), c->sel & SEL_INV, c->sel & SEL_EDGE);
 }
 
 /* The manual describes no RDPMC path to the uncore counters, and the core

@@ -77,8 +77,9 @@ static bool t_enabled(const struct emu *e)
 	return e->global_ctrl & T_CTRL_EN;
 }
 
-static bool t_ctr_enabled(const struct emu_ctr *c)
+static bool t_ctr_enabled(const struct emu *e, const struct emu_ctr *c)
 {
+	(void)e;
 	return c->sel & T_SEL_EN;
 }
 
@@ -134,13 +135,13 @@ static enum unc_status t_pci_write(struct emu *e, uint16_t off, uint32_t val)
 }
 
 static const struct emu_reg t_regs[] = {
-	{ "CTRL", 0x10, 1, 1, EMU_REG_CONTROL, 0, -1, -1, 0, 0, 0x1, 0x2, ~0xFull, false, NULL },
-	{ "STATUS", 0x11, 1, 1, EMU_REG_STATUS, 0, -1, -1, 0, 0, 0, 0x3, ~0x3ull, false, NULL },
-	{ "ID", 0x12, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, t_id },
-	{ "CTR0", 0x20, 1, 1, EMU_REG_COUNTER, 16, -1, 0, 0, 0, 0xFFFF, 0, ~0xFFFFull, false, NULL },
-	{ "SEL0", 0x21, 1, 1, EMU_REG_CONTROL, 0, -1, 0, 0, 0, 0xFF, 0, ~0xFFull, false, NULL },
-	{ "CTR1", 0x22, 1, 1, EMU_REG_COUNTER, 16, 1, 1, 0, 1, 0xFFFF, 0, ~0xFFFFull, false, NULL },
-	{ "SEL1", 0x23, 1, 1, EMU_REG_CONTROL, 0, 1, 1, 0, 0, 0xFF, 0, ~0xFFull, false, NULL },
+	{ "CTRL", 0x10, 1, 1, EMU_REG_CONTROL, 0, -1, -1, 0, 0, 0x1, 0x2, ~0xFull, false, NULL, false, 0, false, 0 },
+	{ "STATUS", 0x11, 1, 1, EMU_REG_STATUS, 0, -1, -1, 0, 0, 0, 0x3, ~0x3ull, false, NULL, false, 0, false, 0 },
+	{ "ID", 0x12, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, t_id, false, 0, false, 0 },
+	{ "CTR0", 0x20, 1, 1, EMU_REG_COUNTER, 16, -1, 0, 0, 0, 0xFFFF, 0, ~0xFFFFull, false, NULL, false, 0, false, 0 },
+	{ "SEL0", 0x21, 1, 1, EMU_REG_CONTROL, 0, -1, 0, 0, 0, 0xFF, 0, ~0xFFull, false, NULL, false, 0, false, 0 },
+	{ "CTR1", 0x22, 1, 1, EMU_REG_COUNTER, 16, 1, 1, 0, 1, 0xFFFF, 0, ~0xFFFFull, false, NULL, false, 0, false, 0 },
+	{ "SEL1", 0x23, 1, 1, EMU_REG_CONTROL, 0, 1, 1, 0, 0, 0xFF, 0, ~0xFFull, false, NULL, false, 0, false, 0 },
 };
 static const struct emu_window t_windows[] = { { 0x20, 0x2F } };
 static const struct emu_pci_dev t_pci[] = { { 1, 2, 3, t_pci_read, t_pci_write } };

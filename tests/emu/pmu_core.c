@@ -1,0 +1,194 @@
+/* What the core PMU tables share: which one a CPU gets, their rates and
+ * clock, counting, and CPUID leaf 0xA. The tables are pmu_p6.c,
+ * pmu_knc.c and pmu_arch.c. */
+#include "model.h"
+
+#include "../../drivers/parse.h"
+
+enum emu_core emu_core_for(uint32_t leaf1_eax)
+{
+	unsigned family = (leaf1_eax >> 8) & 0xf, model = (leaf1_eax >> 4) & 0xf;
+
+	if (family == 0xf)
+		family += (leaf1_eax >> 20) & 0xff;
+	if (family == 6 || family == 0xf)
+		model |= ((leaf1_eax >> 16) & 0xf) << 4;
+	/* Seed 002 is the P6 family: Pentium Pro (1), Pentium II (3, 5),
+	 * Celeron (6), Pentium III (7, 8, 0xA, 0xB). */
+	if (family == 6 && (model == 1 || model == 3 || model == 5 || model == 6 || model == 7 || model == 8 ||
+			    model == 0xa || model == 0xb))
+		return EMU_CORE_P6;
+	if (family == 0xb && model == 1) /* Knights Corner */
+		return EMU_CORE_KNC;
+	return EMU_CORE_NONE;
+}
+
+const char *emu_core_name(unsigned core)
+{
+	static const char *const names[] = { "auto", "none", "p6", "knc", "arch" };
+	return core < sizeof(names) / sizeof(names[0]) ? names[core] : "?";
+}
+
+static const struct emu_core_event *table(uint8_t unit, unsigned *n)
+{
+	switch (unit) {
+	case EMU_UNIT_P6: *n = emu_p6_nevents; return emu_p6_events;
+	case EMU_UNIT_KNC: *n = emu_knc_nevents; return emu_knc_events;
+	case EMU_UNIT_ARCH: *n = emu_arch_nevents; return emu_arch_events;
+	default: *n = 0; return NULL;
+	}
+}
+
+const struct emu_core_event *emu_core_event_find(uint8_t unit, const char *name)
+{
+	unsigned n;
+	const struct emu_core_event *t = table(unit, &n);
+
+	for (unsigned i = 0; i < n; i++)
+		if (str_ieq(name, t[i].name))
+			return &t[i];
+	return NULL;
+}
+
+/* The configured rate of one event key; 0 when none was given. */
+uint64_t emu_core_rate_key(const struct emu_config *cfg, uint8_t unit, uint8_t code, uint8_t umask)
+{
+	for (unsigned i = 0; i < cfg->nrates; i++) {
+		const struct emu_rate *r = &cfg->rates[i];
+		if (r->unit == unit && r->code == code && r->umask == umask)
+			return r->per_sec;
+	}
+	return 0;
+}
+
+/* The table's cycles event (EMU_CORE_CLOCK). */
+static const struct emu_core_event *clock_event(uint8_t unit)
+{
+	unsigned n;
+	const struct emu_core_event *t = table(unit, &n);
+
+	for (unsigned i = 0; i < n; i++)
+		if (t[i].flags & EMU_CORE_CLOCK)
+			return &t[i];
+	return NULL;
+}
+
+uint64_t emu_core_clock(const struct emu_config *cfg, uint8_t unit)
+{
+	const struct emu_core_event *ev = clock_event(unit);
+	uint64_t r = ev ? emu_core_rate_key(cfg, unit, ev->code, ev->umask) : 0;
+	return r ? r : EMU_CORE_DEFAULT_HZ;
+}
+
+/* The rate of what a general counter's select (code, umask) counts on
+ * counter `counter`: the event the table lists with that code and umask,
+ * on a counter the table allows it (else nothing: seed 002's "counter 0
+ * only" and "counter 1 only"). A unit mask of several states of an
+ * EMU_CORE_SUM event (P6 note 1: UMSK[3:0] = M, E, S, I) counts the sum of
+ * the states' rates; a unit mask of 0 counts nothing. The cycles event
+ * counts at the core clock. An encoding the table does not list counts
+ * nothing (seed 002: reserved encodings give undefined results). */
+uint64_t emu_core_rate(const struct emu *e, uint8_t unit, uint8_t code, uint8_t umask, unsigned counter)
+{
+	unsigned n;
+	const struct emu_core_event *t = table(unit, &n), *ev = NULL, *sum = NULL;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (t[i].code != code || t[i].fixed >= 0)
+			continue;
+		if (t[i].umask == umask)
+			ev = &t[i];
+		if (t[i].flags & EMU_CORE_SUM)
+			sum = &t[i];
+	}
+	if (sum) {
+		if (!(sum->counters >> counter & 1) || !umask || (umask & ~sum->umask))
+			return 0;
+		uint64_t r = 0;
+		for (unsigned b = 0; b < 8; b++)
+			if (umask >> b & 1)
+				r += emu_core_rate_key(&e->cfg, unit, code, (uint8_t)(1u << b));
+		return r;
+	}
+	if (!ev || !(ev->counters >> counter & 1))
+		return 0;
+	if (ev->flags & EMU_CORE_CLOCK)
+		return e->clock_hz;
+	return emu_core_rate_key(&e->cfg, unit, code, umask);
+}
+
+/* A general counter: its select's event, counted through CMASK, INV and E
+ * (SDM Vol. 3B; seed 004 Table 1-5: the same fields as the uncore's THR,
+ * INV and E, emu_spread). UEFI runs at CPL 0, so an event counts only
+ * with OS (bit 17) set; USR alone counts nothing. */
+uint64_t emu_core_increment(const struct emu *e, const struct emu_ctr *c, uint64_t c0, uint64_t c1)
+{
+	uint64_t sel = c->sel;
+
+	if (!(sel & EMU_CORE_SEL_OS))
+		return 0;
+	uint64_t r = emu_core_rate(e, c->unit, sel & 0xff, (sel >> 8) & 0xff, c->index);
+	return emu_spread(e->clock_hz, r, c0, c1, EMU_CORE_SEL_CMASK(sel), sel & EMU_CORE_SEL_INV,
+			  sel & EMU_CORE_SEL_EDGE);
+}
+
+bool emu_core_no_freeze(const struct emu *e)
+{
+	(void)e;
+	return false;
+}
+
+void emu_core_freeze(struct emu *e)
+{
+	(void)e;
+}
+
+bool emu_core_forwarded(const struct emu_ctr *c)
+{
+	(void)c;
+	return true;
+}
+
+enum unc_status emu_core_rdpmc_two(struct emu *e, uint32_t index, uint64_t *ret_val)
+{
+	if (index > 1)
+		return UNC_E_FAULT;
+	*ret_val = e->ctr[index].value;
+	return UNC_OK;
+}
+
+/* CPUID leaf 0xA of the architectural PMU served (SDM Vol. 2A, CPUID,
+ * leaf 0AH; Vol. 3B, "Architectural Performance Monitoring"): EAX version
+ * 7:0, general counters 15:8, their width 23:16, the length of EBX's
+ * vector 31:24 (7 events, all available: EBX 0); EDX fixed counters 4:0
+ * and their width 12:5, from version 2. */
+bool emu_core_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, struct emu_cpuid *ret)
+{
+	const struct emu_arch_shape *a = &cfg->arch;
+
+	(void)subleaf;
+	if (leaf != 0xA || cfg->core_active != EMU_CORE_ARCH)
+		return false;
+	*ret = (struct emu_cpuid){ .leaf = leaf, .subleaf = subleaf };
+	ret->eax = a->version | (uint32_t)a->ngp << 8 | (uint32_t)a->gp_width << 16 | 7u << 24;
+	if (a->version >= 2)
+		ret->edx = a->nfixed | (uint32_t)a->fixed_width << 5;
+	return true;
+}
+
+void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg, uint32_t leaf1_eax)
+{
+	struct emu_config c = *cfg;
+
+	c.core_active = cfg->core_pmu != EMU_CORE_AUTO ? cfg->core_pmu
+			: cfg->arch_set			? EMU_CORE_ARCH
+							: emu_core_for(leaf1_eax);
+	emu_init(e, &c);
+	switch (c.core_active) {
+	case EMU_CORE_P6: emu_init_pmu(core, &emu_pmu_p6, &c); break;
+	case EMU_CORE_KNC: emu_init_pmu(core, &emu_pmu_knc, &c); break;
+	case EMU_CORE_ARCH: emu_init_pmu(core, emu_pmu_arch(&c), &c); break;
+	default: return;
+	}
+	e->next = core;
+}
