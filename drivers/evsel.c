@@ -103,8 +103,9 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 	if (!find_unit(present, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
 		if (find_unit(pmu_drivers, unit, &any, &u))
-			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", s,
-				article(any->units[u].pmu), any->units[u].pmu, any->units[u].pmu);
+			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", s,
+				article(any->units[u].pmu), any->units[u].pmu, any->units[u].pmu, any->absent ? " (" : "",
+				any->absent ? any->absent : "", any->absent ? ")" : "");
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
 	}
@@ -231,17 +232,19 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	/* Not on this CPU: whose is it? */
 	struct ev_spec other;
 	if (find_free(pmu_drivers, s, &other))
-		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", s, article(ev_unit(&other)->pmu),
-			ev_unit(&other)->pmu, ev_unit(&other)->pmu);
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", s, article(ev_unit(&other)->pmu),
+			ev_unit(&other)->pmu, ev_unit(&other)->pmu, other.drv->absent ? " (" : "",
+			other.drv->absent ? other.drv->absent : "", other.drv->absent ? ")" : "");
 	if (slash)
 		return parse_raw(s, slash, present, e, err, errsize);
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
 		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
 		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
 		if (u >= 0)
-			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU", desc->name,
+			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", desc->name,
 				article(pmu_drivers[d]->units[u].pmu), pmu_drivers[d]->units[u].pmu,
-				pmu_drivers[d]->units[u].pmu);
+				pmu_drivers[d]->units[u].pmu, pmu_drivers[d]->absent ? " (" : "",
+				pmu_drivers[d]->absent ? pmu_drivers[d]->absent : "", pmu_drivers[d]->absent ? ")" : "");
 	}
 	FAIL("unknown event '%s' (see 'uncore.efi list')", s);
 }

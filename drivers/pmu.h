@@ -158,6 +158,7 @@ struct pmu_present {
 	uint8_t counters[PMU_MAX_UNITS], width[PMU_MAX_UNITS];
 	struct pci_addr pci[PMU_MAX_UNITS][PMU_MAX_BOXES]; /* PMU_PCI: each box's function */
 	uint64_t facts[8];                /* the driver's own, for its ops and its info */
+	uint32_t globals_absent;          /* bit g: this CPU lacks globals[g] (the snapshot skips it) */
 };
 
 static inline unsigned pmu_counters_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
@@ -298,6 +299,11 @@ struct pmu_ops {
 	/* Optional: where a unit's counters were found, for the bw header
 	 * ("at MCHBAR 0x... (host bridge 8086:1910, Skylake)"). */
 	void (*where)(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
+	/* Optional: whether this CPU can count an event of the unit (after the
+	 * probe): false with one line in err (the architectural PMU's CPUID
+	 * leaf 0xA EBX marks events unavailable). NULL: every event. */
+	bool (*event_ok)(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, char *err,
+			 size_t errsize);
 	/* Optional: reading the platform facts of a layout-1 record (`rec` is
 	 * a const struct rec *, record.h), written before drivers existed by
 	 * the one PMU uncore.efi then had. Its events' layout-1 units are the
@@ -317,6 +323,9 @@ struct pmu_driver {
 	const char *title;              /* "Skylake-client" */
 	const char *what;               /* what a user calls the PMU, in messages: "uncore PMU" */
 	const char *status_name;        /* its overflow status register, in messages */
+	/* Optional: why a CPU may lack its PMUs, added to the refusal of their
+	 * events ("CPUID leaf 0xA reports no architectural PMU"); NULL: none. */
+	const char *absent;
 	const char *source;             /* the specification it follows */
 	const char *vendor;             /* CPUID vendor string */
 	const struct pmu_model *models; /* terminated by a zero family */

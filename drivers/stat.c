@@ -313,6 +313,15 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 					    pu->kind == PMU_FIXED ? "fixed counter" : "counters", drv->name);
 		}
 	}
+	/* What this CPU cannot count, though its driver is present. */
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		const struct stat_pmu *sp = &r->pmu[r->pmu_of[i]];
+		const struct ev_spec *e = &r->spec[i];
+		char why[160];
+		if (sp->p.drv->ops->event_ok && ev_unit(e)->kind != PMU_FREE &&
+		    !sp->p.drv->ops->event_ok(&sp->p, e->unit, e->code, e->umask, why, sizeof(why)))
+			return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: %s", e->name, why);
+	}
 	r->c.programs = stat_programs(r);
 	r->c.nboxes = 0;
 	for (unsigned k = 0; k < r->npmu; k++) {
@@ -786,7 +795,7 @@ static enum unc_status snapshot(struct stat_run *r)
 		if (!sp->programs)
 			continue;
 		for (unsigned g = 0; g < drv->nglobals; g++)
-			if ((st = save(r, k, drv->globals[g], false, &s)))
+			if (!(sp->p.globals_absent >> g & 1) && (st = save(r, k, drv->globals[g], false, &s)))
 				return st;
 		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];

@@ -59,7 +59,7 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 	 * counter's "select" (sel_step 0), so the snapshot saves it once.
 	 * fixed_ctrl is a counter's 4-bit field: OS and USR. Its events carry
 	 * Unit "FIXED" in events/arch.json (Intel's core files have no Unit). */
-	[ARCH_UNIT_FIXED] = { .pmu = "cpu_fixed", .intel_unit = "FIXED", .name = "FIXED_CTR",
+	[ARCH_UNIT_FIXED] = { .pmu = "cpu_fixed", .intel_unit = "", .name = "FIXED_CTR",
 			      .boxes_from = "CPUID leaf 0xA", .kind = PMU_FIXED, .space = PMU_MSR,
 			      .counters = ARCH_MAX_FIXED, .width = 48, .max_boxes = 1, .sel_base = IA32_FIXED_CTR_CTRL,
 			      .ctr_base = IA32_FIXED_CTR0, .sel_step = 0, .ctr_step = 1, .fixed_ctrl = ARCH_FIXED_OS_USR,
@@ -158,7 +158,31 @@ static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cp
 	p->facts[ARCH_FACT_CAPS_ST] = st;
 	v = 0;
 	p->facts[ARCH_FACT_RDPMC_ST] = gp ? hw_rdpmc(hw, 0, &v) : UNC_E_NOT_FOUND;
+	if (arch_version(p) < 2) /* IA32_PERF_GLOBAL_CTRL comes with version 2 */
+		p->globals_absent |= 1u << 0;
 	return UNC_OK;
+}
+
+static bool arch_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, char *err,
+			  size_t errsize)
+{
+	unsigned len = bits(p->facts[ARCH_FACT_EAX], 24, 8);
+
+	if (unit != ARCH_UNIT_GP)
+		return true;
+	/* arch_ebx_events: EBX bit b set marks event b unavailable, for the
+	 * first EAX[31:24] bits (beyond them nothing says it exists). */
+	for (unsigned b = 0; b < sizeof(arch_ebx_events) / sizeof(arch_ebx_events[0]); b++) {
+		if (arch_ebx_events[b].code != code || arch_ebx_events[b].umask != umask)
+			continue;
+		if (b < len && !(p->facts[ARCH_FACT_EBX] >> b & 1))
+			return true;
+		fmt_snprintf(err, errsize, "CPUID leaf 0xA marks %s (event 0x%02x, umask 0x%02x) unavailable on this CPU "
+					   "(EBX 0x%lx, %u bits)",
+			     arch_ebx_events[b].name, code, umask, (unsigned long)p->facts[ARCH_FACT_EBX], len);
+		return false;
+	}
+	return true; /* not an architectural event: the CPU's own (raw) */
 }
 
 static unsigned gp_count(const struct pmu_present *p)
@@ -412,14 +436,13 @@ static const struct pmu_ops arch_ops = {
 	.reg_name = arch_reg_name,
 	.info = arch_info,
 	.notes = arch_notes,
+	.event_ok = arch_event_ok,
 };
 
 /* Read by the snapshot first, so restored last: the global control (version
- * 2 on). IA32_FIXED_CTR_CTRL is the fixed unit's select (saved when fixed
- * counters are used); GLOBAL_STATUS is read only and OVF_CTRL is written
- * without saving. Version 1 has no IA32_PERF_GLOBAL_CTRL: there the
- * snapshot's read of it faults and the run stops with nothing written (the
- * driver model has no per-CPU list of globals). */
+ * 2 on; the probe marks it absent on version 1). IA32_FIXED_CTR_CTRL is the
+ * fixed unit's select (saved when fixed counters are used); GLOBAL_STATUS
+ * is read only and OVF_CTRL is written without saving. */
 static const struct pmu_reg arch_globals[] = { { PMU_MSR, { 0, 0, 0 }, IA32_PERF_GLOBAL_CTRL } };
 
 extern const struct event_desc arch_events[];
@@ -430,6 +453,7 @@ const struct pmu_driver pmu_driver_arch = {
 	.title = "Intel architectural core PMU",
 	.what = "core PMU",
 	.status_name = "IA32_PERF_GLOBAL_STATUS",
+	.absent = "CPUID leaf 0xA reports no architectural PMU",
 	.source = "Intel SDM Vol. 3B, Architectural Performance Monitoring",
 	.vendor = "GenuineIntel",
 	.match = arch_match,
