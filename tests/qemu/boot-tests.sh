@@ -30,6 +30,11 @@ expect after-gp rc zero
 expect after-gp has '^msr 0x396 \(MSR_UNC_CBO_CONFIG\) = 0x0000000000000000$'
 # RDPMC: QEMU's TCG raises #UD for it (not #GP); the guard on vector 6
 # catches it, the error says so, and the next command runs.
+# QEMU's TCG reports CPUID leaf 0xA version 0: no architectural core PMU.
+step no-arch 'uncore.efi -e INST_RETIRED.ANY'
+expect no-arch rc nonzero
+expect no-arch has '^uncore: error: INST_RETIRED\.ANY is a cpu_fixed event; this CPU has no cpu_fixed PMU \(CPUID leaf 0xA reports no architectural PMU\)$'
+expect no-arch lines 1
 step pmc-ud 'uncore.efi pmc read 0'
 expect pmc-ud rc nonzero
 expect pmc-ud has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
@@ -112,6 +117,77 @@ step list-all 'uncore.efi list --all'
 expect list-all rc zero
 expect list-all has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/event=N,umask=N'
 expect list-all has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP\.ANY_MESI '
+boot_run
+
+# The P6 core PMU (seed 002) on QEMU's Pentium III (family 6 model 7): first
+# plain QEMU, whose P6 MSRs drop writes; then emulated.
+boot_begin p6 'pentium3,+lm,+sse2,+nx,+pae'
+boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/build/child.efi"
+step info 'uncore.efi info'
+expect info has '^uncore: +supported: P6 family, Pentium III \(Katmai\)$'
+expect info has '^verdict: +P6 core PMU usable: ready$'
+step plain 'uncore.efi -e INST_RETIRED'
+expect plain rc nonzero
+expect plain has '^uncore: error: PerfEvtSel0 \(0x186\) reads 0x0 after writing 0x300c0: the P6 core PMU ignored the programming$'
+step load 'uncore-emu.efi --rate CPU_CLK_UNHALTED=1G --rate INST_RETIRED=500M --rate L2_LD.M=3M --rate MUL=7M --rate FLOPS=11M'
+expect load rc zero
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+step count 'uncore.efi -e INST_RETIRED,CPU_CLK_UNHALTED,L2_LD.M -d 2'
+expect count rc zero
+expect count has '^uncore stat: 3 events in 2 groups \(multiplexed\), msr access: emulated'
+expect count rate INST_RETIRED 500000000 1
+expect count rate CPU_CLK_UNHALTED 1000000000 1
+expect count rate L2_LD.M 3000000 1
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step no-mux 'uncore.efi -e FLOPS,CYCLES_DIV_BUSY --no-multiplex'
+expect no-mux rc nonzero
+expect no-mux has '^uncore: error: the events need 2 rounds of counters \(P6: 2 counters, events 0x10 and 0x14 and 0xc1 only counter 0, events 0x11 and 0x12 and 0x13 only counter 1\); without --no-multiplex they take turns$'
+step fit 'uncore.efi -e FLOPS,MUL --no-multiplex -d 1'
+expect fit rc zero
+expect fit has '^uncore stat: 2 events in 1 group, msr access: emulated'
+expect fit rate FLOPS 11000000 1
+expect fit rate MUL 7000000 1
+# A child image measured with core events: it runs on the processor that counts.
+step child 'uncore.efi -e INST_RETIRED,CPU_CLK_UNHALTED -- fs0:\child.efi 300 0'
+expect child rc zero
+expect child rate INST_RETIRED 500000000 1
+expect child rate CPU_CLK_UNHALTED 1000000000 1
+expect child has '^child: fs0:\\child\.efi 300 0 returned EFI_SUCCESS'
+step regs2 'uncore.efi regs'
+expect regs2 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
+# The Knights Corner core PMU (seed 004) on a family 0xB model 1 CPU. Real
+# cards boot their own uOS, not UEFI: this checks the seed's table.
+boot_begin knc 'qemu64,vendor=GenuineIntel,family=11,model=1'
+boot_file "$TOP/build/uncore-emu.efi"
+step info 'uncore.efi info'
+expect info has '^uncore: +supported: Knights Corner, Knights Corner \(Xeon Phi coprocessor\)$'
+step plain 'uncore.efi -e CPU_CLK_UNHALTED'
+expect plain rc nonzero
+expect plain has 'the Knights Corner core PMU ignored the programming$'
+step load 'uncore-emu.efi --rate CPU_CLK_UNHALTED=1G --rate INSTRUCTIONS_EXECUTED=600M --rate VPU_ELEMENTS_ACTIVE=5G'
+expect load rc zero
+# SPFLT_CONTROL found with both gates and the user preference set: cleared
+# for the run, put back after it.
+step spflt 'uncore.efi msr write 0x2C 0x8000000000000003'
+expect spflt rc zero
+step regs0 'uncore.efi msr read 0x2C'
+expect regs0 has '^msr 0x2c \(PERF_SPFLT_CONTROL\) = 0x8000000000000003$'
+step count 'uncore.efi -e INSTRUCTIONS_EXECUTED,CPU_CLK_UNHALTED,VPU_ELEMENTS_ACTIVE -d 2'
+expect count rc zero
+expect count rate INSTRUCTIONS_EXECUTED 600000000 1
+expect count rate CPU_CLK_UNHALTED 1000000000 1
+expect count rate VPU_ELEMENTS_ACTIVE 5000000000 1
+step regs1 'uncore.efi msr read 0x2C'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
 boot_run
 
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:
@@ -314,6 +390,29 @@ expect unload-held has '^uncore-emu: unloaded; MSR access is native again and MC
 step restored 'uncore.efi info'
 expect restored has '^msr access: +native$'
 expect restored has '^MCHBAR: +raw 0x0000000000000000 '
+# The architectural core PMU emulated beside the uncore (CPUID leaf 0xA
+# version 4, 4 general and 3 fixed 48-bit counters): core, uncore and IMC
+# events in one -e, each within 1% of its rate; then every register as found.
+step load-arch 'uncore-emu.efi --core-pmu arch --rate CPU_CLK_UNHALTED.THREAD=2G --rate INST_RETIRED.ANY=1500M --rate LONGEST_LAT_CACHE.MISS=4M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate DRAM_DATA_READS=10M'
+expect load-arch rc zero
+step arch-info 'uncore.efi info'
+expect arch-info has '^uncore: +supported: Intel architectural core PMU, architectural PMU version 4$'
+expect arch-info has '^uncore: +supported: Skylake-client, Kaby/Coffee Lake \(desktop\)$'
+step arch-regs0 'uncore.efi msr read 0x38F'
+expect arch-regs0 rc zero
+expect arch-regs0 has '^msr 0x38f \(IA32_PERF_GLOBAL_CTRL\) = 0x'
+step arch-mix 'uncore.efi -e INST_RETIRED.ANY,CPU_CLK_UNHALTED.THREAD,INST_RETIRED.ANY_P,LONGEST_LAT_CACHE.MISS,UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI,imc/data_reads/ -d 2'
+expect arch-mix rc zero
+expect arch-mix rate INST_RETIRED.ANY 1500000000 1
+expect arch-mix rate CPU_CLK_UNHALTED.THREAD 2000000000 1
+expect arch-mix rate INST_RETIRED.ANY_P 1500000000 1
+expect arch-mix rate LONGEST_LAT_CACHE.MISS 4000000 1
+expect arch-mix rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
+expect arch-mix rate DRAM_DATA_READS 10000000 1
+step arch-regs1 'uncore.efi msr read 0x38F'
+expect arch-regs1 same arch-regs0
+step unload-arch 'uncore-emu.efi --unload'
+expect unload-arch rc zero
 boot_run
 
 # Counting against the emulated uncore at configured rates (per CBo for CBo
