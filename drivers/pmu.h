@@ -127,6 +127,8 @@ struct pmu_unit {
 	 * bound, so no such check; give one). */
 	uint64_t max_per_sec;
 	bool clock;             /* counts a clock: it cannot stay still while the PMU counts */
+	bool per_cpu;           /* a core PMU's: its counters are the running processor's own (RDPMC
+				 * reads them; a run counts the processor that runs uncore.efi) */
 	uint64_t status_bit;    /* its overflow bit in the driver's status (0: none) */
 	const struct pmu_free *free; /* PMU_FREE: the counters */
 	const char *base_name;  /* PMU_FREE: what the offsets are from, in reports ("MCHBAR") */

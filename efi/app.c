@@ -307,6 +307,60 @@ static enum unc_status want_role(struct stat_run *run, unsigned role, unsigned *
 	return UNC_OK;
 }
 
+/* N reads of one register (rdmsr) or counter (rdpmc), timed with the TSC;
+ * the first read's failure is returned. */
+static enum unc_status time_reads(const struct hw *hw, bool pmc, uint32_t which, unsigned n, uint64_t *ret_ticks)
+{
+	uint64_t v, t0;
+	enum unc_status st = pmc ? hw_rdpmc(hw, which, &v) : hw_msr_read(hw, which, &v);
+
+	if (st)
+		return st;
+	t0 = hw_ticks(hw);
+	for (unsigned i = 0; i < n; i++)
+		st = pmc ? hw_rdpmc(hw, which, &v) : hw_msr_read(hw, which, &v);
+	*ret_ticks = hw_ticks(hw) - t0;
+	return st;
+}
+
+/* What reading a core counter costs here, both ways the drivers read them:
+ * rdmsr of general counter 0 and RDPMC 0 (each n times). Read only. */
+static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct hw *hw, const struct cpu_info *cpu,
+					const struct pmu_driver *drv, unsigned *ret_n, struct out *out, struct out *err)
+{
+	char msg[200], warn[200], name[48], ns[32];
+
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		struct pmu_present p = { .drv = drv };
+		if (!pu->per_cpu || pu->kind != PMU_GENERAL || pu->space != PMU_MSR)
+			continue;
+		if (drv->ops->probe(hw, cpu, 1u << u, &p, msg, sizeof(msg), warn, sizeof(warn)) || !p.boxes[u])
+			continue;
+		struct pmu_reg ctr = pmu_unit_ctr(pu, &p, u, 0, 0);
+		for (int pmc = 0; pmc < 2; pmc++) {
+			uint64_t ticks = 0;
+			enum unc_status st = time_reads(hw, pmc, pmc ? 0 : (uint32_t)ctr.addr, cmd->max_intervals, &ticks);
+			if (pmc)
+				out_printf(out, "%s rdpmc 0x0: ", pu->pmu);
+			else
+				out_printf(out, "%s rdmsr 0x%lx (%s): ", pu->pmu, (unsigned long)ctr.addr,
+					   pmu_reg_name(drv, ctr, name, sizeof(name)));
+			if (st) {
+				out_printf(out, "not available (%s)\n", unc_strerror(st));
+				continue;
+			}
+			fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)cmd->max_intervals * hw->tick_hz),
+				  10, 1);
+			out_printf(out, "%u reads, %lu TSC cycles each (%s ns); %s\n", cmd->max_intervals,
+				   (unsigned long)(ticks / cmd->max_intervals), ns, hw_msr_mode_name(hw->msr_mode));
+		}
+		++*ret_n;
+	}
+	(void)err;
+	return UNC_OK;
+}
+
 /* What one full sample of the DRAM counters costs here: every counter of
  * bw's table, each its own 32-bit read, plus the bookkeeping. Read only. */
 static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, struct out *out, struct out *err)
@@ -319,15 +373,20 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	if ((st = cpu_ready(hw, &cpu, err)))
 		return st;
 	*run = (struct stat_run){ 0 };
-	unsigned n;
+	unsigned n, ncore = 0;
 	if ((st = want_role(run, 0, &n))) {
 		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
-	if (!n) {
-		out_printf(err, "uncore: error: no PMU of this CPU has DRAM counters\n");
+	for (unsigned d = 0; present[d]; d++)
+		if ((st = bench_core_reads(cmd, hw, &cpu, present[d], &ncore, out, err)))
+			return st;
+	if (!n && !ncore) {
+		out_printf(err, "uncore: error: no PMU of this CPU has DRAM counters or core counters to time\n");
 		return UNC_E_UNSUPPORTED;
 	}
+	if (!n)
+		return UNC_OK;
 	if ((st = stat_probe(run, hw, &cpu, warn, sizeof(warn))) || (st = stat_schedule(run, false)) ||
 	    (st = stat_start(run, hw, false))) {
 		out_printf(err, "uncore: error: %s\n", run->err);
@@ -768,6 +827,14 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 			out_printf(c->err, "uncore: error: --load: %s\n", msg);
 			return st;
 		}
+		/* Core PMUs count on the processor that runs uncore.efi (and its
+		 * child), not on the load's other processors: the header says so. */
+		bool core = false;
+		for (unsigned i = 0; i < run->c.nev; i++)
+			core |= ev_unit(&run->spec[i])->per_cpu;
+		if (core && cpus > 1 && c->ro->format != REPORT_JSON)
+			out_printf(c->out, "%score events count on the processor running uncore.efi only, not on the load's "
+					   "other %u\n", c->ro->format == REPORT_CSV ? "# " : "", cpus - 1);
 		c->x.load_kind = (uint8_t)(cmd->load_kind + 1);
 		c->x.load_nt = cmd->load_nt;
 		c->x.load_cpus = cpus;

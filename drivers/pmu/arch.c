@@ -51,7 +51,7 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 	 * reset_box writes them through the journal, at IA32_A_PMCx when
 	 * full-width writes are on, so that the value as found goes back whole. */
 	[ARCH_UNIT_GP] = { .pmu = "cpu", .intel_unit = "", .name = "PMC", .boxes_from = "CPUID leaf 0xA",
-			   .kind = PMU_GENERAL, .space = PMU_MSR, .counters = ARCH_MAX_GP, .width = 48, .max_boxes = 1,
+			   .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = ARCH_MAX_GP, .width = 48, .max_boxes = 1,
 			   .sel_base = IA32_PERFEVTSEL0, .ctr_base = IA32_PMC0, .sel_step = 1, .ctr_step = 1,
 			   .layout = &arch_layout, .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7F, .raw_help = RAW_HELP },
 	/* The fixed counters (version 2 on): IA32_FIXED_CTR0 to 2, started
@@ -60,7 +60,7 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 	 * fixed_ctrl is a counter's 4-bit field: OS and USR. Its events carry
 	 * Unit "FIXED" in events/arch.json (Intel's core files have no Unit). */
 	[ARCH_UNIT_FIXED] = { .pmu = "cpu_fixed", .intel_unit = "", .name = "FIXED_CTR",
-			      .boxes_from = "CPUID leaf 0xA", .kind = PMU_FIXED, .space = PMU_MSR,
+			      .boxes_from = "CPUID leaf 0xA", .kind = PMU_FIXED, .per_cpu = true, .space = PMU_MSR,
 			      .counters = ARCH_MAX_FIXED, .width = 48, .max_boxes = 1, .sel_base = IA32_FIXED_CTR_CTRL,
 			      .ctr_base = IA32_FIXED_CTR0, .sel_step = 0, .ctr_step = 1, .fixed_ctrl = ARCH_FIXED_OS_USR,
 			      .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7ull << 32 },

@@ -82,7 +82,7 @@ static const struct pmu_constraint knc_constraints[] = {
  * max_per_sec. Clearing at each programming writes both bits to
  * IA32_PERF_GLOBAL_OVF_CTRL. */
 static const struct pmu_unit knc_units[] = {
-	{ .pmu = "knc", .intel_unit = "", .name = "KNC", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2,
+	{ .pmu = "knc", .intel_unit = "", .name = "KNC", .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = 2,
 	  .width = 40, .max_boxes = 1, .sel_base = MSR_KNC_PERFEVTSEL0, .ctr_base = MSR_KNC_PERFCNT0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &knc_layout, .constraints = knc_constraints, .max_per_sec = KNC_EVENTS_MAX_PER_SEC,
 	  .status_bit = KNC_COUNTERS_MASK, .raw_help = "knc/event=N,umask=N[,cmask=N][,inv][,edge]/" },

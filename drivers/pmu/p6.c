@@ -75,7 +75,7 @@ static const struct pmu_constraint p6_constraints[] = {
 };
 
 static const struct pmu_unit p6_units[] = {
-	{ .pmu = "p6", .intel_unit = "", .name = "P6", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2,
+	{ .pmu = "p6", .intel_unit = "", .name = "P6", .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = 2,
 	  .width = P6_CTR_WIDTH, .max_boxes = 1, .sel_base = P6_PERFEVTSEL0, .ctr_base = P6_PERFCTR0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &p6_layout, .constraints = p6_constraints, .max_per_sec = P6_MAX_PER_SEC,
 	  .raw_help = "p6/event=N,umask=N[,cmask=N][,inv][,edge]/" },
