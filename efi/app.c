@@ -347,7 +347,9 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 				out_printf(out, "%s rdmsr 0x%lx (%s): ", pu->pmu, (unsigned long)ctr.addr,
 					   pmu_reg_name(drv, ctr, name, sizeof(name)));
 			if (st) {
-				out_printf(out, "not available (%s)\n", unc_strerror(st));
+				out_printf(out, "not available (%s)\n", st == UNC_E_UNSUPPORTED ? "it raised #UD"
+									  : st == UNC_E_FAULT	     ? "it raised #GP"
+												     : unc_strerror(st));
 				continue;
 			}
 			fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)cmd->max_intervals * hw->tick_hz),
@@ -742,9 +744,10 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 			*ret_run_err = true;
 			return st;
 		}
-		if (!nrd || !nwr) {
-			out_printf(c->err, "uncore: error: %s needs DRAM counters, which no PMU of this CPU has\n",
-				   cmd->check ? "a bandwidth check" : "--load");
+		/* a load without them runs without its cross-check; a check cannot */
+		if (cmd->check && (!nrd || !nwr)) {
+			out_printf(c->err, "uncore: error: a bandwidth check needs DRAM counters, which no PMU of this CPU "
+					   "has\n");
 			return UNC_E_UNSUPPORTED;
 		}
 	}

@@ -121,7 +121,7 @@ boot_run
 
 # The P6 core PMU (seed 002) on QEMU's Pentium III (family 6 model 7): first
 # plain QEMU, whose P6 MSRs drop writes; then emulated.
-boot_begin p6 'pentium3,+lm,+sse2,+nx,+pae'
+boot_begin p6 'pentium3,+lm,+sse2,+nx,+pae' -smp 2 -m 512
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/build/child.efi"
 step info 'uncore.efi info'
@@ -130,6 +130,11 @@ expect info has '^verdict: +P6 core PMU usable: ready$'
 step plain 'uncore.efi -e INST_RETIRED'
 expect plain rc nonzero
 expect plain has '^uncore: error: PerfEvtSel0 \(0x186\) reads 0x0 after writing 0x300c0: the P6 core PMU ignored the programming$'
+# bench times a core counter read both ways; QEMU's RDPMC raises #UD.
+step bench-plain 'uncore.efi bench -n 1000'
+expect bench-plain rc zero
+expect bench-plain has '^p6 rdmsr 0xc1 \(PerfCtr0\): 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); native$'
+expect bench-plain has '^p6 rdpmc 0x0: not available \(it raised #UD\)$'
 step load 'uncore-emu.efi --rate CPU_CLK_UNHALTED=1G --rate INST_RETIRED=500M --rate L2_LD.M=3M --rate MUL=7M --rate FLOPS=11M'
 expect load rc zero
 step regs0 'uncore.efi regs'
@@ -156,6 +161,14 @@ expect child rc zero
 expect child rate INST_RETIRED 500000000 1
 expect child rate CPU_CLK_UNHALTED 1000000000 1
 expect child has '^child: fs0:\\child\.efi 300 0 returned EFI_SUCCESS'
+step bench 'uncore.efi bench -n 1000'
+expect bench rc zero
+expect bench has '^p6 rdmsr 0xc1 \(PerfCtr0\): 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); emulated$'
+expect bench has '^p6 rdpmc 0x0: 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); emulated$'
+# Core events count on this processor only: with the load on both, the header says so.
+step load-both 'uncore.efi -e INST_RETIRED --load read --cpus all -d 1'
+expect load-both rc zero
+expect load-both has "^core events count on the processor running uncore.efi only, not on the load's other 1$"
 step regs2 'uncore.efi regs'
 expect regs2 same regs0
 step unload 'uncore-emu.efi --unload'
@@ -487,6 +500,14 @@ step bad-event 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,arb/event=0x80,thres
 expect bad-event rc nonzero
 expect bad-event has "^uncore: error: bad value '40' for 'thresh' in 'arb/event=0x80,thresh=40/' \(at most 0x1f: Table 2-7\)$"
 expect bad-event lines 1
+step bench 'uncore.efi bench -n 1000'
+expect bench rc zero
+expect bench has '^p6 rdmsr 0xc1 \(PerfCtr0\): 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); emulated$'
+expect bench has '^p6 rdpmc 0x0: 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); emulated$'
+# Core events count on this processor only: with the load on both, the header says so.
+step load-both 'uncore.efi -e INST_RETIRED --load read --cpus all -d 1'
+expect load-both rc zero
+expect load-both has "^core events count on the processor running uncore.efi only, not on the load's other 1$"
 step regs2 'uncore.efi regs'
 expect regs2 same regs0
 step list 'uncore.efi list'
