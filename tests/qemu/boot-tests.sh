@@ -500,14 +500,6 @@ step bad-event 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,arb/event=0x80,thres
 expect bad-event rc nonzero
 expect bad-event has "^uncore: error: bad value '40' for 'thresh' in 'arb/event=0x80,thresh=40/' \(at most 0x1f: Table 2-7\)$"
 expect bad-event lines 1
-step bench 'uncore.efi bench -n 1000'
-expect bench rc zero
-expect bench has '^p6 rdmsr 0xc1 \(PerfCtr0\): 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); emulated$'
-expect bench has '^p6 rdpmc 0x0: 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns\); emulated$'
-# Core events count on this processor only: with the load on both, the header says so.
-step load-both 'uncore.efi -e INST_RETIRED --load read --cpus all -d 1'
-expect load-both rc zero
-expect load-both has "^core events count on the processor running uncore.efi only, not on the load's other 1$"
 step regs2 'uncore.efi regs'
 expect regs2 same regs0
 step list 'uncore.efi list'
