@@ -9,8 +9,14 @@ static void counters_text(char *buf, size_t size, uint8_t counters)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (counters & EV_COUNTER_FIXED) {
-		fmt_snprintf(buf, size, "FIXED");
+	if (counters & EV_COUNTER_FIXED) { /* "FIXED", or "FIXED 1" for fixed counter 1 */
+		unsigned c = 0;
+		while (c < 7 && !(counters >> c & 1))
+			c++;
+		if (c < 7)
+			fmt_snprintf(buf, size, "FIXED %u", c);
+		else
+			fmt_snprintf(buf, size, "FIXED");
 		return;
 	}
 	for (unsigned c = 0; c < 7 && n < size; c++)

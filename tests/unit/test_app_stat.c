@@ -285,6 +285,8 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "\nimc                 free      DRAM_DATA_READS ");
 	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
 	T_EQ(RUN("list", "--all"), UNC_OK);
+	/* a fixed counter named by its number (Intel's "Fixed counter 1") */
+	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1   CPU_CLK_UNHALTED.THREAD ");
 	/* every driver's: as many as the registry holds */
 	unsigned nev = 0, nfree = 0, npmus = 0;
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
