@@ -140,7 +140,7 @@ $(GEN)/pmu_registry.c: Makefile $(GEN)/pmu_names
 	  echo '	0,'; echo '};'; } > $@
 
 hobj = $(patsubst %.c,$(HOST)/%.o,$(1))
-T_FAKE := tests/unit/fake_hw.c tests/unit/t.c
+T_FAKE := tests/unit/fake_hw.c tests/unit/t.c tests/unit/run_help.c
 
 # Everything in drivers/ as one archive: a program links the objects it
 # uses and no others (the decoder, for one, never pulls in the engine).

@@ -163,6 +163,17 @@ static void declare_fail(const char *what)
 	t_fail(__FILE__, __LINE__, "fake_hw: too many %s declared", what);
 }
 
+uint64_t *fake_msr_value(struct fake_hw *f, uint32_t msr)
+{
+	static uint64_t none;
+	int i = find_msr(f, msr);
+
+	if (i >= 0)
+		return &f->msr[i].value;
+	t_fail(__FILE__, __LINE__, "fake_hw: MSR 0x%x is not declared", msr);
+	return &none;
+}
+
 void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value)
 {
 	int i = find_msr(f, msr);

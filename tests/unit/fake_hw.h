@@ -43,6 +43,9 @@ struct fake_hw {
 
 void fake_init(struct fake_hw *f);
 void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value);
+/* A declared MSR's value, for a test's own hardware model to move (an
+ * undeclared one fails the test). */
+uint64_t *fake_msr_value(struct fake_hw *f, uint32_t msr);
 void fake_msr_gp(struct fake_hw *f, uint32_t msr, bool on_read, bool on_write);
 void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value);
 void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value);

@@ -17,6 +17,7 @@
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/stat.h"
 #include "../emu/emu_hw.h"
+#include "run_help.h"
 #include "t.h"
 
 #define S  1000000000ull
@@ -51,12 +52,7 @@ static struct fake_hw *cur = &f; /* where the core PMU's registers are */
 
 static uint64_t *reg(uint32_t msr)
 {
-	for (unsigned i = 0; i < cur->nmsr; i++)
-		if (cur->msr[i].msr == msr)
-			return &cur->msr[i].value;
-	t_fail(__FILE__, __LINE__, "register 0x%x is not declared", msr);
-	static uint64_t none;
-	return &none;
+	return fake_msr_value(cur, msr);
 }
 
 static uint64_t gctrl(void)
@@ -225,24 +221,12 @@ static void rate(uint8_t code, uint8_t umask, uint64_t per_sec)
 
 static void add(const char *name)
 {
-	struct ev_spec e;
-
-	if (evsel_parse(name, present, &e, err, sizeof(err)))
-		t_fail(__FILE__, __LINE__, "%s", err);
-	else
-		T_EQ(stat_add(&run, &e), UNC_OK);
+	run_add(&run, present, name);
 }
 
 static enum unc_status schedule(bool mux)
 {
-	struct cpu_info cpu;
-	char warn[200];
-	enum unc_status st;
-
-	cpu_identify(&wrap, &cpu);
-	if ((st = stat_probe(&run, &wrap, &cpu, warn, sizeof(warn))))
-		return st;
-	return stat_schedule(&run, mux);
+	return run_schedule(&run, &wrap, mux);
 }
 
 static bool wait_until(void *ctx, uint64_t when)

@@ -15,6 +15,7 @@
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/stat.h"
 #include "fake_hw.h"
+#include "run_help.h"
 #include "t.h"
 
 #define S  1000000000ull
@@ -286,12 +287,7 @@ static uint32_t clobber_msr;
 
 static uint64_t *reg(uint32_t msr)
 {
-	for (unsigned i = 0; i < f.nmsr; i++)
-		if (f.msr[i].msr == msr)
-			return &f.msr[i].value;
-	t_fail(__FILE__, __LINE__, "MSR 0x%x is not declared", msr);
-	static uint64_t none;
-	return &none;
+	return fake_msr_value(&f, msr);
 }
 
 static void advance(uint64_t when)
@@ -358,25 +354,12 @@ static void rate(uint8_t code, uint8_t umask, uint64_t per_sec)
 
 static void add(const char *name)
 {
-	struct ev_spec x;
-	char why[200];
-
-	if (evsel_parse(name, p6_only, &x, why, sizeof(why)))
-		t_fail(__FILE__, __LINE__, "%s", why);
-	else
-		T_EQ(stat_add(&run, &x), UNC_OK);
+	run_add(&run, p6_only, name);
 }
 
 static enum unc_status schedule(bool allow_mux)
 {
-	struct cpu_info cpu;
-	char warn[200];
-	enum unc_status st;
-
-	cpu_identify(&f.hw, &cpu);
-	if ((st = stat_probe(&run, &f.hw, &cpu, warn, sizeof(warn))))
-		return st;
-	return stat_schedule(&run, allow_mux);
+	return run_schedule(&run, &f.hw, allow_mux);
 }
 
 static enum unc_status run_for(uint64_t duration, uint64_t sample, bool force)
@@ -660,16 +643,7 @@ static char text[8192];
 
 static const char *render(bool json)
 {
-	struct strbuf sb;
-	struct out o;
-
-	strbuf_init(&sb, text, sizeof(text));
-	o = strbuf_out(&sb);
-	if (json)
-		info_print_json(&o, &pi);
-	else
-		info_print(&o, &pi);
-	return text;
+	return render_info(&pi, json, text, sizeof(text));
 }
 
 static void info_lines(void)

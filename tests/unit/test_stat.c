@@ -8,6 +8,7 @@
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/stat.h"
 #include "../emu/emu_hw.h"
+#include "run_help.h"
 #include "t.h"
 
 #define S 1000000000ull
@@ -81,13 +82,7 @@ static void rate(unsigned unit, unsigned code, unsigned umask, uint64_t per_sec)
 
 static void add(const char *name)
 {
-	struct ev_spec e;
-	char err[200];
-
-	if (evsel_parse(name, present, &e, err, sizeof(err)))
-		t_fail(__FILE__, __LINE__, "%s", err);
-	else
-		T_EQ(stat_add(&run, &e), UNC_OK);
+	run_add(&run, present, name);
 }
 
 /* What efi/app.c does once the events are added: each driver's probe on
@@ -95,14 +90,7 @@ static void add(const char *name)
  * schedule. */
 static enum unc_status schedule_on(const struct hw *hw, bool allow_mux)
 {
-	struct cpu_info cpu;
-	char warn[200];
-	enum unc_status st;
-
-	cpu_identify(hw, &cpu);
-	if ((st = stat_probe(&run, hw, &cpu, warn, sizeof(warn))))
-		return st;
-	return stat_schedule(&run, allow_mux);
+	return run_schedule(&run, hw, allow_mux);
 }
 
 static enum unc_status schedule(bool allow_mux)
@@ -133,12 +121,7 @@ static uint64_t fake_rate; /* per second */
 
 static uint64_t *fake_reg(uint32_t msr)
 {
-	for (unsigned i = 0; i < h.fake.nmsr; i++)
-		if (h.fake.msr[i].msr == msr)
-			return &h.fake.msr[i].value;
-	t_fail(__FILE__, __LINE__, "fake PMU register 0x%x is not declared", msr);
-	static uint64_t none;
-	return &none;
+	return fake_msr_value(&h.fake, msr);
 }
 
 static void fake_pmu_reset(void)

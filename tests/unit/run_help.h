@@ -1,0 +1,18 @@
+/* What the engine's host tests share: an event added to a run by name (a
+ * name that does not resolve, or an add that fails, fails the test), and a
+ * run probed and scheduled as efi/app.c does it. */
+#ifndef TESTS_RUN_HELP_H
+#define TESTS_RUN_HELP_H
+
+#include "../../drivers/stat.h"
+
+void run_add(struct stat_run *r, const struct pmu_driver *const *present, const char *name);
+
+/* Each driver's probe on this CPU (CPUID through hw), then the schedule. */
+enum unc_status run_schedule(struct stat_run *r, const struct hw *hw, bool allow_mux);
+
+/* info's text (or JSON) of pi, into buf. */
+struct platform_info;
+const char *render_info(const struct platform_info *pi, bool json, char *buf, size_t size);
+
+#endif
