@@ -690,9 +690,18 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 			if (bad < 0)
 				bad = (int)i;
 			rst = UNC_E_FAULT;
-		} else {
-			s->dirty = false;
+			continue;
 		}
+		s->dirty = false;
+		/* Read back: a register may not take the whole value (a P6 or
+		 * architectural counter takes bits 31:0, sign-extended). Said,
+		 * never hidden; the first one is named. */
+		uint64_t v;
+		if (!r->restore_note[0] && raw_read(r->hw, s->reg, &v) == UNC_OK && v != s->value)
+			fmt_snprintf(r->restore_note, sizeof(r->restore_note),
+				     "%s was 0x%lx before the run and reads 0x%lx after it was put back: the register does not "
+				     "take the whole value",
+				     reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)s->value, (unsigned long)v);
 	}
 	r->counting = false;
 	if (rst == UNC_OK)

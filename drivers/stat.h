@@ -62,6 +62,8 @@ struct stat_run {
 	bool any_in_use;          /* --force took over a PMU in use */
 
 	char err[200];            /* the last error, one line */
+	char restore_note[200];   /* a register that reads otherwise after it was put back (a P6 counter
+				   * takes 32 bits, sign-extended); "": none */
 };
 
 /* Adds one event; rejects an event listed twice (evsel_same: the same unit

@@ -948,6 +948,8 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	if (run->any_in_use)
 		out_printf(c->err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				   "but what it counted during this run is lost\n");
+	if (run->restore_note[0])
+		out_printf(c->err, "uncore: note: %s\n", run->restore_note);
 	for (unsigned k = 0; k < run->npmu; k++)
 		if (run->pmu[k].programs && run->pmu[k].p.drv->ops->notes)
 			run->pmu[k].p.drv->ops->notes(c->err, &run->pmu[k].p, &run->pmu[k].s);

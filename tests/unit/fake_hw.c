@@ -42,6 +42,8 @@ static enum unc_status f_msr_write(void *ctx, uint32_t msr, uint64_t v)
 		return UNC_E_FAULT;
 	if (f->nlog < FAKE_LOG)
 		f->log[f->nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
+	if (f->sext.width && msr >= f->sext.first && msr <= f->sext.last)
+		v = (uint64_t)(int64_t)(int32_t)(uint32_t)v & (f->sext.width >= 64 ? ~0ull : (1ull << f->sext.width) - 1);
 	if (!f->drop_msr_writes && msr != f->msr_drop_write)
 		f->msr[i].value = v;
 	return UNC_OK;

@@ -39,6 +39,9 @@ struct fake_hw {
 	unsigned reads; /* every read of any kind, counted */
 	unsigned msr_reads;
 	uint64_t ticks_per_mmio_read; /* the clock moves this much on each MMIO read */
+	/* MSRs first..last take bits 31:0 of a write, sign-extended to `width`
+	 * bits (the P6's PerfCtr0/1, the SDM's "PerfCtr0 and PerfCtr1 MSRs"). */
+	struct { uint32_t first, last; unsigned width; } sext;
 };
 
 void fake_init(struct fake_hw *f);

@@ -339,6 +339,7 @@ static void fresh(uint64_t sel0, uint64_t sel1, uint64_t ctr0, uint64_t ctr1)
 	fake_msr(&f, SEL1, sel1);
 	fake_msr(&f, CTR0, ctr0);
 	fake_msr(&f, CTR1, ctr1);
+	f.sext.first = CTR0, f.sext.last = CTR1, f.sext.width = 40; /* as the SDM says a P6 counter takes a write */
 	memset(&run, 0, sizeof(run));
 	nrates = 0;
 	clobber_at = UINT64_MAX;
@@ -603,8 +604,12 @@ static void in_use_and_force(void)
 	T_EQ(f.log[f.nlog - 1].addr, SEL0);
 	T_EQ(f.log[f.nlog - 1].value, EN | OS_USR | 0x79);
 	no_en_in_perfevtsel1();
-	/* the model counted the owner's event again once EN came back last: 0 ns later */
-	restored(EN | OS_USR | 0x79, OS_USR | 0xC0, 0x123456789Aull, 0x5);
+	/* the model counted the owner's event again once EN came back last: 0
+	 * ns later. PerfCtr0 cannot get 0x123456789A back: it takes bits 31:0,
+	 * sign-extended; the run says so. */
+	restored(EN | OS_USR | 0x79, OS_USR | 0xC0, 0x3456789Aull, 0x5);
+	T_STREQ(run.restore_note, "PerfCtr0 (0xc1) was 0x123456789a before the run and reads 0x3456789a after it was put "
+				  "back: the register does not take the whole value");
 }
 
 /* PerfEvtSel0 is checked at every sample: cleared EN (both counters stopped)
