@@ -236,9 +236,11 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 			const struct pmu_unit *pu = u < 0 ? NULL : &drv->units[u];
 			if (pu && pu->kind == PMU_FREE)
 				continue;
-			unsigned boxes = pu ? p.boxes[u] : 1, n = pu ? pu->counters * 2u : drv->nglobals;
+			unsigned boxes = pu ? p.boxes[u] : 1, n = pu ? pmu_counters_of(pu, &p, (unsigned)u) * 2u : drv->nglobals;
 			for (unsigned box = 0; box < boxes; box++) {
 				for (unsigned k = 0; k < n; k++) {
+					if (!pu && (p.globals_absent >> k & 1)) /* this CPU lacks it */
+						continue;
 					struct pmu_reg reg = !pu ? drv->globals[k]
 							     : k % 2 ? pmu_unit_ctr(pu, &p, (unsigned)u, box, k / 2)
 								     : pmu_unit_sel(pu, &p, (unsigned)u, box, k / 2);

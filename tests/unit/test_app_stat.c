@@ -349,6 +349,20 @@ static void setup_imc(const char *fault)
 	emulate(fault ? 11 : 9, argv);
 }
 
+/* regs lists what this CPU has: the architectural PMU with 2 general
+ * counters (of the driver's 7) shows 2, and nothing faults. */
+static void regs_follow_the_probe(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--core-pmu", "arch", "--arch-pmu", "2,2,48,3,48" };
+
+	emulate(5, argv);
+	T_EQ(RUN("regs"), UNC_OK);
+	T_CONTAINS(obuf, "\n0xc2  IA32_PMC1 ");
+	T_NOT_CONTAINS(obuf, "IA32_PMC2");
+	T_NOT_CONTAINS(obuf, "fault");
+	T_STREQ(ebuf, "");
+}
+
 /* A bandwidth check adds the DRAM counters to the events given: with no
  * room left for them the run is refused, never judged on counters it lacks. */
 static void check_needs_room_for_its_counters(void)
@@ -703,4 +717,4 @@ static void stored_results_show_as_run(void)
 }
 
 T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
-       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(restore_paths_with_reserved_and_pmi_bits))
+       T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(regs_follow_the_probe), T_CASE(restore_paths_with_reserved_and_pmi_bits))
