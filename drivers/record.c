@@ -47,7 +47,7 @@ static const struct field top[] = {
 	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
 	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_verdict, T_U8), F(0x006B, x.child, T_STR),
 	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
-	F(0x006F, x.warning, T_STR),
+	F(0x006F, x.warning, T_STR), F(0x0070, x.core_one_cpu, T_U8),
 	A(0x0080, pmus, npmus, T_PMU, REC_MAX_PMUS), A(0x0081, faults2, nfaults2, T_FAULT2, REC_MAX_FAULTS),
 	A(0x0082, boxinfo, nboxinfo, T_BOXINFO, REC_MAX_BOXINFO), F(0x0083, programs, T_U8), F(0x0084, where, T_STR),
 	F(0x0085, free_pmu, T_STR), F(0x0086, req_note, T_STR),

@@ -56,6 +56,7 @@ struct run_extras {
 	uint8_t load_kind;  /* enum load_kind + 1; 0: no load */
 	uint8_t load_nt;
 	uint32_t load_cpus;
+	uint8_t core_one_cpu; /* core PMU events counted on one processor of the load's load_cpus */
 	uint64_t load_size; /* bytes, all arrays */
 	uint64_t load_bytes;/* moved in the measured window, STREAM's way */
 	/* SMBIOS type 17 */

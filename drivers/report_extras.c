@@ -23,9 +23,10 @@ static void extras_json(struct out *o, const struct run_extras *x)
 
 	out_puts(o, "{");
 	if (x->load_kind) {
-		out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu}",
+		out_printf(o, "\"load\":{\"kind\":\"%s\",\"nt\":%s,\"cpus\":%u,\"size\":%lu,\"bytes\":%lu,"
+			      "\"core_events_cpus\":%s}",
 			   load_kind_name((enum load_kind)(x->load_kind - 1)), x->load_nt ? "true" : "false", x->load_cpus,
-			   (unsigned long)x->load_size, (unsigned long)x->load_bytes);
+			   (unsigned long)x->load_size, (unsigned long)x->load_bytes, x->core_one_cpu ? "1" : "null");
 		sep = ",";
 	}
 	if (x->peak_note[0]) {
@@ -85,6 +86,9 @@ void extras_text(struct out *o, const struct report_opts *ro, const struct hw *h
 			   c, load_kind_name(k), x->load_nt ? " with non-temporal stores" : "", x->load_cpus,
 			   x->load_cpus == 1 ? "" : "s", (unsigned long)(x->load_size >> 20), (unsigned long)x->load_bytes,
 			   load_bytes_per_element(k), a);
+		if (x->core_one_cpu)
+			out_printf(o, "%s  (core events count on the processor running uncore.efi only, not on the load's "
+				      "other %u)\n", c, x->load_cpus - 1);
 		if (imc && x->load_bytes) {
 			fmt_fixed(b, sizeof(b), rd + wr, x->load_bytes, 3);
 			char up[16];

@@ -840,6 +840,7 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 		if (core && cpus > 1 && c->ro->format != REPORT_JSON)
 			out_printf(c->out, "%score events count on the processor running uncore.efi only, not on the load's "
 					   "other %u\n", c->ro->format == REPORT_CSV ? "# " : "", cpus - 1);
+		c->x.core_one_cpu = core && cpus > 1; /* in the extras too: JSON and stored records */
 		c->x.load_kind = (uint8_t)(cmd->load_kind + 1);
 		c->x.load_nt = cmd->load_nt;
 		c->x.load_cpus = cpus;

@@ -174,6 +174,11 @@ expect bench has '^p6 rdpmc 0x0: 1000 reads, [0-9]+ TSC cycles each \([0-9.]+ ns
 step load-both 'uncore.efi -e INST_RETIRED --load read --cpus all -d 1'
 expect load-both rc zero
 expect load-both has "^core events count on the processor running uncore.efi only, not on the load's other 1$"
+expect load-both has "^  \\(core events count on the processor running uncore.efi only, not on the load's other 1\\)$"
+step load-json 'uncore.efi -e INST_RETIRED --load read --cpus all -d 0.5 -j'
+expect load-json rc zero
+expect load-json has '"load":\{"kind":"read","nt":false,"cpus":2,.*"core_events_cpus":1\}'
+
 step regs2 'uncore.efi regs'
 expect regs2 same regs0
 step unload 'uncore-emu.efi --unload'
