@@ -55,6 +55,7 @@ static void fill(struct rec *r, uint32_t nevents)
 	strcpy(r->x.peak_note, "2 of 2 devices at 3200 MT/s x 64 bits");
 	strcpy(r->x.child, "fs0:\\child.efi 500 7");
 	strcpy(r->x.warning, "read+write 99.000 MB/s is above the SMBIOS peak of 51200 MB/s");
+	r->x.core_one_cpu = 1;
 	/* layout 2: the drivers that matched, faults by address space, the
 	 * header's box counts and where the free-running counters are */
 	r->npmus = 2;
