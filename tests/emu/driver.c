@@ -254,11 +254,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	struct emu_cpuid id;
 	struct cpuid_regs r;
 	if (emu_cpuid(&cfg, 1, 0, &id)) {
-		r.eax = id.eax;
+		r = (struct cpuid_regs){ id.eax, id.ebx, id.ecx, id.edx };
 	} else {
 		hw_cpuid(&hw, 1, 0, &r);
 	}
 	emu_init_cpu(&model, &core_model, &cfg, r.eax);
+	emu_core_leaf1(&model, r.eax, r.ebx, r.ecx, r.edx);
 	tsc0 = hw_ticks(&hw);
 	imc_tick(NULL, NULL);
 

@@ -126,10 +126,11 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 	fake_host_bridge(&h->fake, 0x8086, 0x1910, emu_mchbar_value(cfg, EMU_HW_MCHBAR));
 	/* The identity the guest sees: --cpuid's leaf 1, else the fake's. */
 	if (emu_cpuid(cfg, 1, 0, &o))
-		r.eax = o.eax;
+		r = (struct cpuid_regs){ o.eax, o.ebx, o.ecx, o.edx };
 	else
 		h->fake.hw.ops->cpuid(&h->fake, 1, 0, &r);
 	emu_init_cpu(&h->emu, &h->core, cfg, r.eax);
+	emu_core_leaf1(&h->emu, r.eax, r.ebx, r.ecx, r.edx);
 	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED,
 			   .emulated = &h->emulated };
 }

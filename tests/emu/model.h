@@ -74,6 +74,10 @@ struct emu_config {
 	bool arch_set;                 /* --arch-pmu given */
 	struct emu_arch_shape arch;    /* default: Skylake's, 4,4,48,3,48 */
 	uint64_t perf_capabilities;    /* IA32_PERF_CAPABILITIES (0x345) of the architectural PMU */
+	/* CPUID leaf 1 as the guest sees it (emu_core_leaf1): served with PDCM
+	 * (ECX bit 15) set when the architectural PMU is, since it serves 0x345. */
+	bool leaf1_set;
+	uint32_t leaf1[4];
 };
 
 struct emu_ctr {
@@ -218,6 +222,10 @@ void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_con
  * from CPUID leaf 1 EAX as the guest sees it). e->cfg.core_active says
  * which; with none, core is unused and e serves alone, as emu_init. */
 void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg, uint32_t leaf1_eax);
+/* After emu_init_cpu: the guest's whole leaf 1 (EAX, EBX, ECX, EDX), which
+ * the architectural PMU serves again with PDCM set (SDM: IA32_PERF_CAPABILITIES
+ * exists when CPUID.1:ECX.PDCM is 1). */
+void emu_core_leaf1(struct emu *e, uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx);
 
 /* What counter events over clock cycles [c0, c1) add, for an event of
  * rate r per second on a clock of f Hz spread evenly over the cycles

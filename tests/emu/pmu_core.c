@@ -167,6 +167,11 @@ bool emu_core_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t sublea
 	const struct emu_arch_shape *a = &cfg->arch;
 
 	(void)subleaf;
+	if (leaf == 1 && cfg->core_active == EMU_CORE_ARCH && cfg->leaf1_set) {
+		*ret = (struct emu_cpuid){ .leaf = 1, .subleaf = subleaf, .eax = cfg->leaf1[0], .ebx = cfg->leaf1[1],
+					   .ecx = cfg->leaf1[2] | 1u << 15 /* PDCM */, .edx = cfg->leaf1[3] };
+		return true;
+	}
 	if (leaf != 0xA || cfg->core_active != EMU_CORE_ARCH)
 		return false;
 	*ret = (struct emu_cpuid){ .leaf = leaf, .subleaf = subleaf };
@@ -191,4 +196,12 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 	default: return;
 	}
 	e->next = core;
+}
+
+void emu_core_leaf1(struct emu *e, uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx)
+{
+	for (; e; e = e->next) {
+		e->cfg.leaf1_set = true;
+		e->cfg.leaf1[0] = eax, e->cfg.leaf1[1] = ebx, e->cfg.leaf1[2] = ecx, e->cfg.leaf1[3] = edx;
+	}
 }

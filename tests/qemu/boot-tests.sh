@@ -421,6 +421,8 @@ expect load-arch rc zero
 step arch-info 'uncore.efi info'
 expect arch-info has '^uncore: +supported: Intel architectural core PMU, architectural PMU version 4$'
 expect arch-info has '^uncore: +supported: Skylake-client, Kaby/Coffee Lake \(desktop\)$'
+# the emulator serves IA32_PERF_CAPABILITIES (bit 13: full-width writes) and says so in leaf 1 (PDCM)
+expect arch-info has 'counters written at IA32_A_PMCx'
 # Registers found with values of their own (the general counters' enable
 # bits in IA32_PERF_GLOBAL_CTRL, counts in IA32_PMC1 and fixed counter 2),
 # so that a restore that is missing shows.

@@ -315,6 +315,14 @@ static void arch(void)
 	      (char *[]){ "emu", "--core-pmu", "arch", "--rate", "INST_RETIRED.ANY=300M", "--rate",
 			  "CPU_CLK_UNHALTED.THREAD=1G", "--rate", "LONGEST_LAT_CACHE.MISS=2M" });
 	T_EQ(e.cfg.core_active, EMU_CORE_ARCH);
+	/* leaf 1 as the guest sees it, served again with PDCM (ECX bit 15),
+	 * since the architectural PMU serves IA32_PERF_CAPABILITIES */
+	T_ASSERT(!emu_cpuid(&e.cfg, 1, 0, &c));
+	emu_core_leaf1(&e, SKL_ID, 0x100800, 0x7ffafbbf & ~(1u << 15), 0xbfebfbff);
+	T_ASSERT(emu_cpuid(&e.cfg, 1, 0, &c));
+	T_EQ(c.eax, SKL_ID);
+	T_EQ(c.ecx, 0x7ffafbbf);
+	T_EQ(c.edx, 0xbfebfbff);
 	/* default leaf 0xA: version 4, 4 x 48-bit, 7 events, 3 fixed x 48-bit */
 	T_ASSERT(emu_cpuid(&e.cfg, 0xA, 0, &c));
 	T_EQ(c.eax, 0x07300404);
