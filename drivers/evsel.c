@@ -237,15 +237,27 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 			other.drv->absent ? other.drv->absent : "", other.drv->absent ? ")" : "");
 	if (slash)
 		return parse_raw(s, slash, present, e, err, errsize);
-	for (unsigned d = 0; pmu_drivers[d]; d++) {
+	/* A name several drivers have (P6's and Knights Corner's
+	 * CPU_CLK_UNHALTED) is refused naming each of their PMUs. */
+	char pmus[80];
+	size_t n = 0;
+	const struct pmu_driver *only = NULL;
+	int only_u = -1, found = 0;
+	for (unsigned d = 0; pmu_drivers[d] && n < sizeof(pmus); d++) {
 		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
 		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
-		if (u >= 0)
-			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", desc->name,
-				article(pmu_drivers[d]->units[u].pmu), pmu_drivers[d]->units[u].pmu,
-				pmu_drivers[d]->units[u].pmu, pmu_drivers[d]->absent ? " (" : "",
-				pmu_drivers[d]->absent ? pmu_drivers[d]->absent : "", pmu_drivers[d]->absent ? ")" : "");
+		if (u < 0)
+			continue;
+		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", pmu_drivers[d]->units[u].pmu);
+		only = pmu_drivers[d];
+		only_u = u;
 	}
+	if (found == 1)
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", evsel_find(only, s)->name,
+			article(only->units[only_u].pmu), only->units[only_u].pmu, only->units[only_u].pmu,
+			only->absent ? " (" : "", only->absent ? only->absent : "", only->absent ? ")" : "");
+	if (found > 1)
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is an event of the %s PMUs; this CPU has none of them", s, pmus);
 	FAIL("unknown event '%s' (see 'uncore.efi list')", s);
 }
 

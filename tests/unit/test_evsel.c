@@ -118,6 +118,9 @@ static void events_of_an_absent_pmu_are_refused(void)
 	REFUSED(none, UNC_E_UNSUPPORTED, "unc_cbo_cache_lookup.any_mesi", /* named as the table spells it */
 		"UNC_CBO_CACHE_LOOKUP.ANY_MESI is a cbox event; this CPU has no cbox PMU");
 	REFUSED(none, UNC_E_UNSUPPORTED, "cbo/event=0x34/", "cbo/event=0x34/ is a cbox event; this CPU has no cbox PMU");
+	/* a name two drivers have: each PMU named, none preferred */
+	REFUSED(none, UNC_E_UNSUPPORTED, "CPU_CLK_UNHALTED",
+		"CPU_CLK_UNHALTED is an event of the knc or p6 PMUs; this CPU has none of them");
 	/* before its terms are judged: they are the absent PMU's */
 	REFUSED(none, UNC_E_UNSUPPORTED, "cbox/event=0x134/",
 		"cbox/event=0x134/ is a cbox event; this CPU has no cbox PMU");
