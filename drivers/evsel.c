@@ -74,6 +74,16 @@ static const char *article(const char *word)
 	return strchr("aeiouAEIOU", word[0]) && word[0] ? "an" : "a";
 }
 
+/* The refusal of an event of unit u of drv, a driver this CPU lacks:
+ * "X is a cbox event; this CPU has no cbox PMU (why, if the driver says)". */
+static enum unc_status absent(const char *name, const struct pmu_driver *drv, int u, char *err, size_t errsize)
+{
+	const char *pmu = drv->units[u].pmu;
+
+	UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", name, article(pmu), pmu, pmu,
+		drv->absent ? " (" : "", drv->absent ? drv->absent : "", drv->absent ? ")" : "");
+}
+
 /* The general units' perf names, for a message: "cbox, arb". */
 static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_t size)
 {
@@ -103,9 +113,7 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 	if (!find_unit(present, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
 		if (find_unit(pmu_drivers, unit, &any, &u))
-			UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", s,
-				article(any->units[u].pmu), any->units[u].pmu, any->units[u].pmu, any->absent ? " (" : "",
-				any->absent ? any->absent : "", any->absent ? ")" : "");
+			return absent(s, any, u, err, errsize);
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
 	}
@@ -232,9 +240,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	/* Not on this CPU: whose is it? */
 	struct ev_spec other;
 	if (find_free(pmu_drivers, s, &other))
-		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", s, article(ev_unit(&other)->pmu),
-			ev_unit(&other)->pmu, ev_unit(&other)->pmu, other.drv->absent ? " (" : "",
-			other.drv->absent ? other.drv->absent : "", other.drv->absent ? ")" : "");
+		return absent(s, other.drv, other.unit, err, errsize);
 	if (slash)
 		return parse_raw(s, slash, present, e, err, errsize);
 	/* A name several drivers have (P6's and Knights Corner's
@@ -253,9 +259,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		only_u = u;
 	}
 	if (found == 1)
-		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", evsel_find(only, s)->name,
-			article(only->units[only_u].pmu), only->units[only_u].pmu, only->units[only_u].pmu,
-			only->absent ? " (" : "", only->absent ? only->absent : "", only->absent ? ")" : "");
+		return absent(evsel_find(only, s)->name, only, only_u, err, errsize);
 	if (found > 1)
 		UNC_ERR(UNC_E_UNSUPPORTED, "%s is an event of the %s PMUs; this CPU has none of them", s, pmus);
 	FAIL("unknown event '%s' (see 'uncore.efi list')", s);

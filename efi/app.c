@@ -29,8 +29,20 @@ static enum unc_status fail(struct out *err, enum unc_status st, const char *wha
 	return st;
 }
 
-static const struct pmu_driver *present[];
-static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu);
+/* The drivers that match this CPU (NULL-terminated); none is an error. */
+static const struct pmu_driver *present[STAT_MAX_PMUS + 1];
+
+static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu)
+{
+	unsigned n = 0;
+
+	cpu_identify(hw, cpu);
+	for (unsigned d = 0; pmu_drivers[d] && n < STAT_MAX_PMUS; d++)
+		if (pmu_match_model(pmu_drivers[d], hw, cpu))
+			present[n++] = pmu_drivers[d];
+	present[n] = NULL;
+	return n;
+}
 
 /* An MSR's name, from the drivers that match this CPU ("" when none knows
  * it): one address means different registers on different PMUs. */
@@ -181,21 +193,6 @@ static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, 
 bool app_needs_clock(const struct cli_cmd *cmd)
 {
 	return cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW || cmd->verb == CLI_BENCH;
-}
-
-/* The drivers that match this CPU (NULL-terminated); none is an error. */
-static const struct pmu_driver *present[STAT_MAX_PMUS + 1];
-
-static unsigned cpu_detect(const struct hw *hw, struct cpu_info *cpu)
-{
-	unsigned n = 0;
-
-	cpu_identify(hw, cpu);
-	for (unsigned d = 0; pmu_drivers[d] && n < STAT_MAX_PMUS; d++)
-		if (pmu_match_model(pmu_drivers[d], hw, cpu))
-			present[n++] = pmu_drivers[d];
-	present[n] = NULL;
-	return n;
 }
 
 static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct out *err)
