@@ -93,6 +93,13 @@ struct pmu_free {
 	const char *brief;
 };
 
+/* An event of a general unit that counts DRAM traffic in 64-byte lines,
+ * which `bw` programs (the Xeon iMC's CAS_COUNT.RD and .WR). */
+struct pmu_role_event {
+	const char *event; /* its name in the driver's events */
+	uint8_t role;      /* enum pmu_role */
+};
+
 struct pmu_unit {
 	const char *pmu;        /* perf's name: "cbox"; raw events are PMU/terms/ */
 	const char *alias;      /* another name raw events may use ("cbo"); NULL: none */
@@ -134,6 +141,15 @@ struct pmu_unit {
 	const char *base_name;  /* PMU_FREE: what the offsets are from, in reports ("MCHBAR") */
 	const char *req_note;   /* PMU_FREE: what bw says of its request counters (NULL: nothing) */
 	const char *raw_help;   /* the raw syntax, for `list` and errors */
+	/* Events of a general unit that count DRAM traffic, which `bw` programs
+	 * in every box (summed, and per group): ended by a NULL event. NULL:
+	 * none (bw then reads the free-running counters of the DRAM roles). */
+	const struct pmu_role_event *role_events;
+	/* Boxes come in groups (a socket's channels): `bw` prints a row per
+	 * group, and --per-box rows are NAME@<group_noun><g>.<box_label><id>
+	 * with the probe's p->group[unit][b] and p->box_id[unit][b]. NULL:
+	 * no groups (rows NAME@<box_label><b>). At most 7 characters. */
+	const char *group_noun;
 };
 
 static inline uint64_t pmu_width_mask(unsigned width)
@@ -159,6 +175,10 @@ struct pmu_present {
 	 * as CPUID leaf 0xA gives them for the architectural core PMU. */
 	uint8_t counters[PMU_MAX_UNITS], width[PMU_MAX_UNITS];
 	struct pci_addr pci[PMU_MAX_UNITS][PMU_MAX_BOXES]; /* PMU_PCI: each box's function */
+	/* A unit with a group_noun: each box's group (socket) and its number
+	 * within the group as the hardware numbers it (channel; a missing
+	 * channel leaves a gap). */
+	uint8_t group[PMU_MAX_UNITS][PMU_MAX_BOXES], box_id[PMU_MAX_UNITS][PMU_MAX_BOXES];
 	uint64_t facts[8];                /* the driver's own, for its ops and its info */
 	uint32_t globals_absent;          /* bit g: this CPU lacks globals[g] (the snapshot skips it) */
 };
@@ -304,7 +324,7 @@ struct pmu_ops {
 	/* Optional: whether this CPU can count an event of the unit (after the
 	 * probe): false with one line in err (the architectural PMU's CPUID
 	 * leaf 0xA EBX marks events unavailable). NULL: every event. */
-	bool (*event_ok)(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, char *err,
+	bool (*event_ok)(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh, char *err,
 			 size_t errsize);
 	/* Optional: reading the platform facts of a layout-1 record (`rec` is
 	 * a const struct rec *, record.h), written before drivers existed by
@@ -346,6 +366,12 @@ struct pmu_driver {
 	const struct event_desc *events;
 	const unsigned *nevents;
 	const struct pmu_ops *ops;
+	/* The engine freezes the PMU (ops->freeze) before it reads the
+	 * counters at each sample, and unfreezes it (ops->unfreeze, no verify)
+	 * after: the practice of PMUs whose counters are read in two halves
+	 * (the Xeon iMC's 48-bit counters in two configuration dwords), which
+	 * the freeze makes consistent. */
+	bool sample_frozen;
 };
 
 /* Every driver, NULL-terminated: generated from the files in events/ (the

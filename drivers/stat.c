@@ -319,7 +319,7 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 		const struct ev_spec *e = &r->spec[i];
 		char why[160];
 		if (sp->p.drv->ops->event_ok && ev_unit(e)->kind != PMU_FREE &&
-		    !sp->p.drv->ops->event_ok(&sp->p, e->unit, e->code, e->umask, why, sizeof(why)))
+		    !sp->p.drv->ops->event_ok(&sp->p, e->unit, e->code, e->umask, e->thr, why, sizeof(why)))
 			return fail(r, UNC_E_UNSUPPORTED, "cannot count %s: %s", e->name, why);
 	}
 	r->c.programs = stat_programs(r);

@@ -163,11 +163,12 @@ static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cp
 	return UNC_OK;
 }
 
-static bool arch_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, char *err,
-			  size_t errsize)
+static bool arch_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
+			  char *err, size_t errsize)
 {
 	unsigned len = bits(p->facts[ARCH_FACT_EAX], 24, 8);
 
+	(void)thresh; /* a counter mask, which any event takes */
 	if (unit != ARCH_UNIT_GP)
 		return true;
 	/* arch_ebx_events: EBX bit b set marks event b unavailable, for the
