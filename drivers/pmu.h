@@ -150,6 +150,9 @@ struct pmu_unit {
 	 * with the probe's p->group[unit][b] and p->box_id[unit][b]. NULL:
 	 * no groups (rows NAME@<box_label><b>). At most 7 characters. */
 	const char *group_noun;
+	/* Its events may also be named without this prefix (the manual's
+	 * short names: CAS_COUNT.RD for UNC_M_CAS_COUNT.RD). NULL: none. */
+	const char *short_prefix;
 };
 
 static inline uint64_t pmu_width_mask(unsigned width)
