@@ -191,6 +191,8 @@ $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)
 $(HOST)/test_knc: $(call hobj,tests/unit/test_knc.c $(T_FAKE))
 UNIT_TESTS += test_snbep
 $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
+UNIT_TESTS += test_engine_groups
+$(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) -o $@

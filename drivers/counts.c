@@ -1,6 +1,7 @@
 #include "counts.h"
 
 #include "arith.h"
+#include "fmt.h"
 
 _Static_assert(COUNT_MAX_BOXES <= 8, "count_event.moved has one bit per box");
 
@@ -69,4 +70,34 @@ const char *count_free_upper(const struct count_run *r, char *buf, size_t size)
 	if (size)
 		buf[n] = '\0';
 	return buf;
+}
+
+const char *count_box_name(const struct count_view *v, unsigned b, char *buf, size_t size)
+{
+	if (v->group_noun[0] && b < COUNT_MAX_BOXES)
+		fmt_snprintf(buf, size, "%s%u.%s%u", v->group_noun, v->group[b], v->box_label, v->box_id[b]);
+	else
+		fmt_snprintf(buf, size, "%s%u", v->box_label, b);
+	return buf;
+}
+
+unsigned count_groups(const struct count_view *v)
+{
+	unsigned n = 0;
+
+	for (unsigned b = 0; v->group_noun[0] && b < v->nboxes && b < COUNT_MAX_BOXES; b++)
+		if (v->group[b] + 1u > n)
+			n = v->group[b] + 1u;
+	return n;
+}
+
+uint64_t count_group(const struct count_run *r, unsigned i, unsigned g, bool interval, uint64_t now)
+{
+	const struct count_view *v = &r->ev[i].v;
+	uint64_t sum = 0;
+
+	for (unsigned b = 0; b < v->nboxes && b < COUNT_MAX_BOXES; b++)
+		if (v->group[b] == g)
+			sum += interval ? count_interval(r, i, (int)b, now) : count_total(r, i, (int)b);
+	return sum;
 }

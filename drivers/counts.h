@@ -31,6 +31,11 @@ struct count_view {
 	uint8_t width;       /* counter width in bits */
 	uint8_t role;        /* enum pmu_role */
 	bool clock;          /* counts a clock: never still while counting */
+	/* Boxes in groups (a socket's channels): box b is box_id[b] of group
+	 * group[b], named <group_noun><group>.<box_label><box_id>; "": no
+	 * groups (box b is <box_label><b>). */
+	char group_noun[8];
+	uint8_t group[COUNT_MAX_BOXES], box_id[COUNT_MAX_BOXES];
 };
 
 struct count_totals {
@@ -83,6 +88,17 @@ uint8_t count_still(const struct count_run *r, unsigned i);
 
 /* The free-running counters' PMU as a heading word ("IMC"), into buf. */
 const char *count_free_upper(const struct count_run *r, char *buf, size_t size);
+
+/* Box b of an event, as --per-box rows name it: "socket1.ch2" in groups,
+ * else "cbo0". */
+const char *count_box_name(const struct count_view *v, unsigned b, char *buf, size_t size);
+
+/* The groups an event's boxes fall in (1 + the highest group; 0: no groups). */
+unsigned count_groups(const struct count_view *v);
+
+/* The count of event i in group g (the sum of its boxes there), scaled as
+ * count_total, or over the interval ending at now. */
+uint64_t count_group(const struct count_run *r, unsigned i, unsigned g, bool interval, uint64_t now);
 
 /* The run's event with this role (enum pmu_role), or -1. */
 int count_find_role(const struct count_run *r, unsigned role);

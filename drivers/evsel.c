@@ -23,6 +23,24 @@ const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *na
 	return NULL;
 }
 
+/* The event `name` names without its unit's short_prefix, in a unit that
+ * has one; NULL: none. */
+static const struct event_desc *find_short(const struct pmu_driver *drv, const char *name)
+{
+	char full[EVSEL_NAME_MAX + 16];
+
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const char *pre = drv->units[u].short_prefix;
+		if (!pre || !*pre)
+			continue;
+		fmt_snprintf(full, sizeof(full), "%s%s", pre, name);
+		const struct event_desc *d = evsel_find(drv, full);
+		if (d && pmu_unit_of_event(drv, d) == (int)u)
+			return d;
+	}
+	return NULL;
+}
+
 static uint64_t field_max(struct pmu_field f)
 {
 	return f.bits ? pmu_width_mask(f.bits) : 0;
@@ -236,6 +254,13 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 			if (desc)
 				return from_desc(s, present[d], desc, e, err, errsize);
 		}
+		/* The manual's short name (CAS_COUNT.RD): the unit's prefix and
+		 * the name, in a unit that has one. */
+		for (unsigned d = 0; present && present[d]; d++) {
+			const struct event_desc *desc = find_short(present[d], s);
+			if (desc)
+				return from_desc(s, present[d], desc, e, err, errsize);
+		}
 	}
 	/* Not on this CPU: whose is it? */
 	struct ev_spec other;
@@ -324,6 +349,22 @@ uint64_t evsel_encode(const struct ev_spec *e)
 	       put(l->umask, e->umask) | put(l->event, e->code) | l->os_usr;
 }
 
+uint8_t evsel_role(const struct ev_spec *e)
+{
+	const struct pmu_unit *u = ev_unit(e);
+
+	if (u->kind == PMU_FREE)
+		return u->free[e->free].role;
+	/* A general event that programs what a role event does, however it is spelled. */
+	for (const struct pmu_role_event *x = u->role_events; u->kind == PMU_GENERAL && x && x->event; x++) {
+		const struct event_desc *d = evsel_find(e->drv, x->event);
+		if (d && pmu_unit_of_event(e->drv, d) == e->unit && d->code == e->code && d->umask == e->umask &&
+		    d->cmask == e->thr && !d->inv == !e->inv && !d->edge == !e->edge)
+			return x->role;
+	}
+	return PMU_ROLE_NONE;
+}
+
 void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *v)
 {
 	const struct pmu_unit *u = ev_unit(e);
@@ -336,9 +377,11 @@ void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *v)
 		fmt_snprintf(v->box_label, sizeof(v->box_label), "%s", u->box_label);
 	if (u->box_noun)
 		fmt_snprintf(v->box_noun, sizeof(v->box_noun), "%s", u->box_noun);
+	if (u->group_noun && u->box_label && u->max_boxes > 1)
+		fmt_snprintf(v->group_noun, sizeof(v->group_noun), "%s", u->group_noun);
+	v->role = evsel_role(e);
 	if (u->kind == PMU_FREE) {
 		const struct pmu_free *c = &u->free[e->free];
-		v->role = c->role;
 		fmt_snprintf(v->count_word, sizeof(v->count_word), "%s", c->count_word);
 		if (c->short_name)
 			fmt_snprintf(v->short_name, sizeof(v->short_name), "%s", c->short_name);

@@ -58,7 +58,12 @@ bool evsel_same(const struct ev_spec *a, const struct ev_spec *b);
  * free-running counter its offset. */
 uint64_t evsel_encode(const struct ev_spec *e);
 
-/* What reports and records show of an event counted in nboxes boxes. */
+/* The DRAM role (enum pmu_role) of an event: a free-running counter's, or
+ * a general event that encodes one of its unit's role_events. */
+uint8_t evsel_role(const struct ev_spec *e);
+
+/* What reports and records show of an event counted in nboxes boxes (the
+ * groups and box numbers are the caller's: count_view_boxes). */
 void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *ret);
 
 /* The counters an event of code `code` may use in unit u (its constraints). */

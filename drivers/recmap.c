@@ -173,6 +173,12 @@ static void view_to_rec(struct rec_event *x, const struct count_view *v)
 	VIEW_NUMBERS(NUMBER)
 #undef TEXT
 #undef NUMBER
+	COPY(x->group_noun, v->group_noun);
+	x->groups = x->box_ids = 0;
+	for (unsigned b = 0; x->group_noun[0] && b < COUNT_MAX_BOXES; b++) {
+		x->groups |= (uint64_t)v->group[b] << (8 * b);
+		x->box_ids |= (uint64_t)v->box_id[b] << (8 * b);
+	}
 }
 
 static void view_from_rec(struct count_view *v, const struct rec_event *x)
@@ -183,6 +189,11 @@ static void view_from_rec(struct count_view *v, const struct rec_event *x)
 	VIEW_NUMBERS(NUMBER)
 #undef TEXT
 #undef NUMBER
+	COPY(v->group_noun, x->group_noun);
+	for (unsigned b = 0; b < COUNT_MAX_BOXES; b++) {
+		v->group[b] = (uint8_t)(x->groups >> (8 * b));
+		v->box_id[b] = (uint8_t)(x->box_ids >> (8 * b));
+	}
 }
 
 unsigned rec_run_boxes(const struct count_run *run)

@@ -66,6 +66,8 @@ static const struct field event_fields[] = {
 	E(0x10, driver, T_STR), E(0x11, pmu, T_STR), E(0x12, box_label, T_STR), E(0x13, box_noun, T_STR),
 	E(0x14, short_name, T_STR), E(0x15, count_word, T_STR), E(0x16, enc_prefix, T_STR), E(0x17, encoding, T_U64),
 	E(0x18, kind, T_U8), E(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
+	/* boxes in groups (a socket's channels) */
+	E(0x1D, group_noun, T_STR), E(0x1E, groups, T_U64), E(0x1F, box_ids, T_U64),
 };
 
 /* A driver's block (layout 2): what its probe found; the facts are its own. */

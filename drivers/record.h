@@ -54,6 +54,10 @@ struct rec_event {
 	char driver[REC_STR], pmu[16], box_label[8], box_noun[12], short_name[8], count_word[12], enc_prefix[12];
 	uint64_t encoding;
 	uint8_t kind, nboxes, width, role, clock;
+	/* boxes in groups: the group's noun, and box b's group and number in
+	 * byte b (absent in older records: no groups) */
+	char group_noun[8];
+	uint64_t groups, box_ids;
 };
 
 /* A register in its address space (layout 2). */

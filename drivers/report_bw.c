@@ -1,7 +1,11 @@
-/* `bw`: the DRAM counters (the free-running counters of the DRAM roles) as
- * bandwidth, the request counters as shares, and the rate helpers (bytes,
- * rate, the largest rate sampling is sure to measure). */
+/* `bw`: the DRAM counters (the free-running counters of the DRAM roles, or
+ * a unit's role events summed over its boxes) as bandwidth, per group of
+ * boxes (socket) and with --per-box per box (channel) where the unit has
+ * them; the request counters as shares; and the rate helpers (bytes, rate,
+ * the largest rate sampling is sure to measure). */
 #include "report_int.h"
+
+#include <string.h>
 
 #include "pmu.h"
 
@@ -84,19 +88,31 @@ void report_bw_header(struct out *o, const struct report_opts *ro, const struct 
 		   hw->emulator ? ")" : "");
 }
 
+/* A CSV row of bandwidth: perf's field order, the metric dram_WHAT. */
+static void bw_csv(struct out *o, const struct report_opts *ro, const struct hw *hw, const char *stamp,
+		   const char *what, uint64_t lines, uint64_t ticks)
+{
+	char mb[32], mib[32];
+
+	fmt_bw(mb, mib, sizeof(mb), lines, ticks, hw->tick_hz);
+	if (*stamp)
+		out_printf(o, "%s%s", stamp, ro->sep);
+	out_printf(o, "%s%sMB/s%sdram_%s%s%lu%s100.00\n", mb, ro->sep, ro->sep, what, ro->sep,
+		   (unsigned long)ticks_ns(hw, ticks), ro->sep);
+}
+
 static void bw_line(struct out *o, const struct report_opts *ro, const struct hw *hw, const char *stamp,
 		    const char *what, uint64_t lines, uint64_t ticks)
 {
 	char mb[32], mib[32];
 
-	fmt_bw(mb, mib, sizeof(mb), lines, ticks, hw->tick_hz);
 	if (ro->format == REPORT_CSV) {
-		if (*stamp)
-			out_printf(o, "%s%s", stamp, ro->sep);
-		out_printf(o, "%s%sMB/s%sdram_%s_bandwidth%s%lu%s100.00\n", mb, ro->sep, ro->sep, what, ro->sep,
-			   (unsigned long)ticks_ns(hw, ticks), ro->sep);
+		char metric[24];
+		fmt_snprintf(metric, sizeof(metric), "%s_bandwidth", what);
+		bw_csv(o, ro, hw, stamp, metric, lines, ticks);
 		return;
 	}
+	fmt_bw(mb, mib, sizeof(mb), lines, ticks, hw->tick_hz);
 	out_printf(o, "%s%-6s %14s MB/s %14s MiB/s %18lu bytes %14lu lines\n", stamp, what, mb, mib,
 		   (unsigned long)(lines * COUNT_LINE_BYTES), (unsigned long)lines);
 }
@@ -117,6 +133,88 @@ static bool moved(const struct count_run *r, int i)
 	return i >= 0 && r->ev[i].moved;
 }
 
+/* One part of the DRAM traffic (a group of boxes, or one box): its lines
+ * read and written, from the DRAM role events' boxes. */
+struct bw_part {
+	char name[32]; /* "socket1", "socket1.ch2" */
+	uint64_t rd, wr;
+};
+
+/* The parts of a window: each group (box < 0), or each box. False when the
+ * DRAM events have no groups (or no boxes to show). */
+static bool bw_part(const struct count_run *r, const struct bw *b, bool interval, uint64_t now, unsigned k, bool box,
+		    struct bw_part *p)
+{
+	const struct count_view *v = &r->ev[b->ird].v;
+
+	if (box) {
+		if (k >= v->nboxes || k >= COUNT_MAX_BOXES || !v->box_label[0])
+			return false;
+		count_box_name(v, k, p->name, sizeof(p->name));
+		p->rd = interval ? count_interval(r, (unsigned)b->ird, (int)k, now) : count_total(r, (unsigned)b->ird, (int)k);
+		p->wr = interval ? count_interval(r, (unsigned)b->iwr, (int)k, now) : count_total(r, (unsigned)b->iwr, (int)k);
+		return true;
+	}
+	if (k >= count_groups(v))
+		return false;
+	fmt_snprintf(p->name, sizeof(p->name), "%s%u", v->group_noun, k);
+	p->rd = count_group(r, (unsigned)b->ird, k, interval, now);
+	p->wr = count_group(r, (unsigned)b->iwr, k, interval, now);
+	return true;
+}
+
+/* Whether the DRAM events are a unit's role events counted in boxes (per
+ * group or per box rows apply): both roles, from the same unit's boxes. */
+static bool bw_boxed(const struct count_run *r, const struct bw *b)
+{
+	return b->ird >= 0 && b->iwr >= 0 && r->ev[b->ird].v.kind != PMU_FREE &&
+	       r->ev[b->ird].v.nboxes == r->ev[b->iwr].v.nboxes && !strcmp(r->ev[b->ird].v.pmu, r->ev[b->iwr].v.pmu);
+}
+
+/* After the totals: a row per group, then (--per-box) a row per box. Human:
+ * "socket0  read N MB/s  write N MB/s  total N MB/s"; CSV: the total rows'
+ * form with the metric named dram_read_bandwidth@socket0; JSON: the members
+ * "per_group" and "per_box", arrays of {"name", "read", "write", "total"}. */
+static void bw_parts(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
+		     const struct bw *b, bool interval, uint64_t now, const char *stamp)
+{
+	struct bw_part p;
+	char mb[3][32], mib[32], what[48];
+
+	if (!bw_boxed(r, b))
+		return;
+	for (int box = 0; box < 2; box++) {
+		if (box && !ro->per_box)
+			break;
+		for (unsigned k = 0; bw_part(r, b, interval, now, k, box, &p); k++) {
+			uint64_t lines[3] = { p.rd, p.wr, p.rd + p.wr };
+			static const char *const whats[3] = { "read", "write", "total" };
+			if (ro->format == REPORT_JSON) {
+				out_printf(o, "%s{\"name\":", k ? "," : box ? ",\"per_box\":[" : ",\"per_group\":[");
+				out_json_str(o, p.name);
+				out_puts(o, ",");
+				for (int w = 0; w < 3; w++)
+					bw_json(o, hw, whats[w], lines[w], b->ticks, true, w < 2);
+				out_puts(o, "}");
+				continue;
+			}
+			if (ro->format == REPORT_CSV) {
+				for (int w = 0; w < 3; w++) {
+					fmt_snprintf(what, sizeof(what), "%s_bandwidth@%s", whats[w], p.name);
+					bw_csv(o, ro, hw, stamp, what, lines[w], b->ticks);
+				}
+				continue;
+			}
+			for (int w = 0; w < 3; w++)
+				fmt_bw(mb[w], mib, sizeof(mib), lines[w], b->ticks, hw->tick_hz);
+			out_printf(o, "%s%-14s read %14s MB/s  write %14s MB/s  total %14s MB/s\n", stamp, p.name, mb[0], mb[1],
+				   mb[2]);
+		}
+		if (ro->format == REPORT_JSON && bw_part(r, b, interval, now, 0, box, &p))
+			out_puts(o, "]");
+	}
+}
+
 void report_bw_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 			uint64_t now)
 {
@@ -130,6 +228,7 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 		bw_json(o, hw, "read", b.rd, b.ticks, true, true);
 		bw_json(o, hw, "write", b.wr, b.ticks, true, true);
 		bw_json(o, hw, "total", b.rd + b.wr, b.ticks, true, false);
+		bw_parts(o, ro, hw, r, &b, true, now, "");
 		out_puts(o, "}\n");
 		return;
 	}
@@ -140,6 +239,7 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 	bw_line(o, ro, hw, col, "read", b.rd, b.ticks);
 	bw_line(o, ro, hw, col, "write", b.wr, b.ticks);
 	bw_line(o, ro, hw, col, "total", b.rd + b.wr, b.ticks);
+	bw_parts(o, ro, hw, r, &b, true, now, col);
 }
 
 void report_bw_final(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
@@ -176,6 +276,7 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 				   r->ev[b.ireq[k]].v.short_name, (unsigned long)b.req[k], req ? pct : "null");
 		}
 		out_printf(o, "},\"max_guaranteed_mb_per_s\":%lu", (unsigned long)report_dram_max_mb_s(r, 100));
+		bw_parts(o, ro, hw, r, &b, false, 0, "");
 		json_close(o, x);
 		return;
 	}
@@ -185,6 +286,7 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 		bw_line(o, ro, hw, "", "read", b.rd, b.ticks);
 		bw_line(o, ro, hw, "", "write", b.wr, b.ticks);
 		bw_line(o, ro, hw, "", "total", b.rd + b.wr, b.ticks);
+		bw_parts(o, ro, hw, r, &b, false, 0, "");
 		out_printf(o, "# elapsed %s s, TSC %s MHz\n", secs, mhz);
 		if (has_extras(x))
 			extras_text(o, ro, hw, r, x);
@@ -202,6 +304,7 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 	}
 	if (moved(r, b.ird) && moved(r, b.iwr))
 		bw_line(o, ro, hw, "", "total", b.rd + b.wr, b.ticks);
+	bw_parts(o, ro, hw, r, &b, false, 0, "");
 	if (b.nreq) {
 		out_printf(o, "requests:");
 		for (unsigned k = 0; k < b.nreq; k++) {

@@ -42,7 +42,7 @@ void report_header(struct out *o, const struct report_opts *ro, const struct hw 
 	out_printf(o, "%s%s%s\n", hw->emulator ? " (" : "", hw->emulator ? hw->emulator : "", hw->emulator ? ")" : "");
 }
 
-/* One row: the sum (box < 0) or one CBo. */
+/* One row: the sum (box < 0) or one box (NAME@cbo0, NAME@socket1.ch2). */
 struct row {
 	const struct count_event *e;
 	int box;
@@ -54,14 +54,16 @@ static void row_name(char *buf, size_t size, const struct row *w)
 {
 	if (w->box < 0)
 		fmt_snprintf(buf, size, "%s", w->e->name);
-	else
-		fmt_snprintf(buf, size, "%s@%s%d", w->e->name, w->e->v.box_label, w->box);
+	else {
+		char box[32];
+		fmt_snprintf(buf, size, "%s@%s", w->e->name, count_box_name(&w->e->v, (unsigned)w->box, box, sizeof(box)));
+	}
 }
 
 static void print_row(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct row *w,
 		      const char *stamp, bool first)
 {
-	char name[sizeof(((struct count_event *)0)->name) + 16], rate[32], pct[16];
+	char name[sizeof(((struct count_event *)0)->name) + 32], rate[32], pct[16];
 
 	char count[24];
 

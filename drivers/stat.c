@@ -224,6 +224,15 @@ static bool in_group(const struct stat_run *r, unsigned i, unsigned g)
 	return r->kind[i] != PMU_GENERAL || r->group_of[i] == g;
 }
 
+/* Whether driver k has programmed counters in the active group. */
+static bool programs_in_group(const struct stat_run *r, unsigned k)
+{
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (r->pmu_of[i] == k && !is_free(r, i) && in_group(r, i, r->group))
+			return true;
+	return false;
+}
+
 bool stat_programs(const struct stat_run *r)
 {
 	for (unsigned i = 0; i < r->c.nev; i++)
@@ -273,8 +282,40 @@ static void fill_view(struct stat_run *r, unsigned i)
 
 	const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
 
-	evsel_view(e, p->boxes[e->unit], &r->c.ev[i].v);
-	r->c.ev[i].v.width = (uint8_t)pmu_width_of(ev_unit(e), p, e->unit);
+	struct count_view *v = &r->c.ev[i].v;
+
+	evsel_view(e, p->boxes[e->unit], v);
+	v->width = (uint8_t)pmu_width_of(ev_unit(e), p, e->unit);
+	for (unsigned b = 0; v->group_noun[0] && b < v->nboxes && b < COUNT_MAX_BOXES; b++) {
+		v->group[b] = p->group[e->unit][b];
+		v->box_id[b] = p->box_id[e->unit][b];
+	}
+}
+
+/* The DRAM counters' PMU and where they are, for bw's header: a unit of
+ * free-running DRAM counters, or a general unit whose role events the run
+ * has (the driver's where op, else the unit and its boxes). */
+static void dram_where(struct stat_run *r, const struct stat_pmu *sp, unsigned u)
+{
+	const struct pmu_unit *pu = &sp->p.drv->units[u];
+
+	fmt_snprintf(r->c.free_pmu, sizeof(r->c.free_pmu), "%s", pu->pmu);
+	if (pu->req_note)
+		fmt_snprintf(r->c.req_note, sizeof(r->c.req_note), "%s", pu->req_note);
+	if (sp->p.drv->ops->where)
+		sp->p.drv->ops->where(&sp->p, u, r->c.where, sizeof(r->c.where));
+	else if (pu->kind == PMU_GENERAL)
+		fmt_snprintf(r->c.where, sizeof(r->c.where), "in %u %s box%s of the %s", sp->p.boxes[u], pu->name,
+			     sp->p.boxes[u] == 1 ? "" : "es", sp->p.drv->title);
+}
+
+/* Whether the run has an event of a DRAM role in unit u of driver k. */
+static bool has_role_event(const struct stat_run *r, unsigned k, unsigned u)
+{
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (r->pmu_of[i] == k && r->spec[i].unit == u && evsel_role(&r->spec[i]) != PMU_ROLE_NONE)
+			return true;
+	return false;
 }
 
 enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct cpu_info *cpu, char *warn,
@@ -328,13 +369,8 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 		const struct stat_pmu *sp = &r->pmu[k];
 		for (unsigned u = 0; u < sp->p.drv->nunits; u++) {
 			const struct pmu_unit *pu = &sp->p.drv->units[u];
-			if (pu->kind == PMU_FREE && (sp->used & 1u << u)) {
-				fmt_snprintf(r->c.free_pmu, sizeof(r->c.free_pmu), "%s", pu->pmu);
-				if (pu->req_note)
-					fmt_snprintf(r->c.req_note, sizeof(r->c.req_note), "%s", pu->req_note);
-				if (sp->p.drv->ops->where)
-					sp->p.drv->ops->where(&sp->p, u, r->c.where, sizeof(r->c.where));
-			}
+			if ((sp->used & 1u << u) && (pu->kind == PMU_FREE || has_role_event(r, k, u)))
+				dram_where(r, sp, u);
 			if (!pu->box_noun || !(sp->p.probed & 1u << u) || r->c.nboxes == COUNT_MAX_BOXINFO)
 				continue;
 			struct count_boxinfo *b = &r->c.boxes[r->c.nboxes++];
@@ -758,11 +794,14 @@ static enum unc_status read_halves(const struct hw *hw, struct pmu_reg reg, uint
 	return UNC_OK;
 }
 
+enum unc_status stat_read_reg(const struct hw *hw, struct pmu_reg reg, unsigned width, uint64_t *v)
+{
+	return width > 32 && reg.space != PMU_MSR ? read_halves(hw, reg, v) : raw_read(hw, reg, v);
+}
+
 static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
 {
-	struct pmu_reg reg = r->free_reg[i];
-	enum unc_status st = r->c.ev[i].v.width > 32 && reg.space != PMU_MSR ? read_halves(r->hw, reg, v)
-									     : raw_read(r->hw, reg, v);
+	enum unc_status st = stat_read_reg(r->hw, r->free_reg[i], r->c.ev[i].v.width, v);
 
 	return st ? free_failed(r, i, st) : UNC_OK;
 }
@@ -935,6 +974,19 @@ enum unc_status stat_sample(struct stat_run *r)
 		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
 			return st;
 	}
+	/* A driver that asks for it is frozen while its counters are read
+	 * (two-dword counters read consistently), and unfrozen after. */
+	uint32_t frozen = 0;
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (!sp->p.drv->sample_frozen || !programs_in_group(r, k))
+			continue;
+		sp->s.first = false;
+		if ((st = sp->p.drv->ops->freeze(&io, &sp->p, &sp->s)))
+			return st;
+		frozen |= 1u << k;
+	}
 	uint64_t now = hw_ticks(r->hw);
 	for (unsigned i = 0; i < r->c.nev; i++) {
 		if (!in_group(r, i, r->group))
@@ -949,6 +1001,12 @@ enum unc_status stat_sample(struct stat_run *r)
 			if ((st = read_counter(r, k, u, b, r->counter[i], &val[i][b])))
 				return st;
 		programmed = true;
+	}
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if ((frozen >> k & 1) && (st = sp->p.drv->ops->unfreeze(&io, &sp->p, &sp->s, false)))
+			return st;
 	}
 	/* Every programmed counter is judged before any of their totals moves
 	 * (the free-running ones are already counted: a failed run reports

@@ -90,8 +90,15 @@ enum unc_status stat_schedule(struct stat_run *r, bool allow_mux);
  * On any error everything already written is restored. */
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force);
 
-/* Reads the active group's counters and each PMU's status into the totals. */
+/* Reads the active group's counters and each PMU's status into the totals;
+ * a driver with sample_frozen is frozen (ops->freeze) while its counters
+ * are read and unfrozen (ops->unfreeze, no verify) after. */
 enum unc_status stat_sample(struct stat_run *r);
+
+/* One register, read without the journal: one access in its space, or a
+ * counter wider than 32 bits outside MSR space as two dwords (the high at
+ * +4: high, low, high again, and the low once more if the high changed). */
+enum unc_status stat_read_reg(const struct hw *hw, struct pmu_reg reg, unsigned width, uint64_t *ret_val);
 
 /* Samples, then switches to the next group. */
 enum unc_status stat_rotate(struct stat_run *r);

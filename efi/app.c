@@ -242,14 +242,11 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 							     : k % 2 ? pmu_unit_ctr(pu, &p, (unsigned)u, box, k / 2)
 								     : pmu_unit_sel(pu, &p, (unsigned)u, box, k / 2);
 					const char *nm = pmu_reg_name(drv, reg, name, sizeof(name));
+					/* a counter wider than 32 bits outside MSR space: two dwords, one value */
+					unsigned width = pu && k % 2 ? pmu_width_of(pu, &p, (unsigned)u) : 32;
 					uint64_t x = 0;
-					st = reg.space == PMU_MSR ? hw_msr_read(hw, (uint32_t)reg.addr, &x) : UNC_E_UNSUPPORTED;
-					if (reg.space == PMU_PCI) {
-						uint32_t w;
-						if ((st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &w)) == UNC_OK)
-							x = w;
-					}
-					v = x;
+					st = reg.space == PMU_MMIO ? UNC_E_UNSUPPORTED : stat_read_reg(hw, reg, width, &x);
+					v = reg.space == PMU_MSR ? x : x & pmu_width_mask(width > 32 ? width : 32);
 					pmu_reg_addr(reg, addr, sizeof(addr));
 					if (st) {
 						out_printf(out, "%-5s %-28s %s\n", addr, nm, unc_strerror(st));
@@ -280,19 +277,54 @@ static enum unc_status want_free(struct stat_run *run, const struct pmu_driver *
 	return stat_add(run, &e);
 }
 
+/* Adds a general unit's role event (by its name, as evsel resolves it)
+ * unless the run has it already. */
+static enum unc_status want_event(struct stat_run *run, const struct pmu_driver *drv, const char *name)
+{
+	const struct pmu_driver *const only[] = { drv, NULL };
+	struct ev_spec e;
+	enum unc_status st;
+
+	if ((st = evsel_parse(name, only, &e, run->err, sizeof(run->err))))
+		return st;
+	for (unsigned i = 0; i < run->c.nev; i++)
+		if (evsel_same(&run->spec[i], &e))
+			return UNC_OK;
+	return stat_add(run, &e);
+}
+
+/* Whether a driver's general units name role events (bw programs them in
+ * every box instead of reading its free-running counters). */
+static bool has_role_events(const struct pmu_driver *drv)
+{
+	for (unsigned u = 0; u < drv->nunits; u++)
+		if (drv->units[u].kind == PMU_GENERAL && drv->units[u].role_events)
+			return true;
+	return false;
+}
+
 /* Adds the counters of a role (or, role 0, every counter of each unit that
- * has DRAM roles: bw's whole table), from the drivers this CPU has;
- * *ret_n says how many there are. */
+ * has DRAM roles: bw's whole table), from the drivers this CPU has: a
+ * general unit's role events where it has them, else the free-running
+ * counters; *ret_n says how many there are. */
 static enum unc_status want_role(struct stat_run *run, unsigned role, unsigned *ret_n)
 {
 	enum unc_status st;
 
 	*ret_n = 0;
 	for (unsigned d = 0; present[d]; d++) {
+		bool programmed = has_role_events(present[d]);
 		for (unsigned u = 0; u < present[d]->nunits; u++) {
 			const struct pmu_unit *pu = &present[d]->units[u];
 			bool dram = false;
-			for (unsigned k = 0; pu->kind == PMU_FREE && k < pu->counters; k++)
+			for (const struct pmu_role_event *x = pu->role_events; pu->kind == PMU_GENERAL && x && x->event; x++) {
+				if (role && x->role != role)
+					continue;
+				if ((st = want_event(run, present[d], x->event)))
+					return st;
+				++*ret_n;
+			}
+			for (unsigned k = 0; !programmed && pu->kind == PMU_FREE && k < pu->counters; k++)
 				dram |= pu->free[k].role != PMU_ROLE_NONE;
 			for (unsigned k = 0; dram && k < pu->counters; k++) {
 				if (role && pu->free[k].role != role)
@@ -752,8 +784,7 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	}
 	bool dram = false;
 	for (unsigned i = 0; i < run->c.nev; i++)
-		dram |= run->spec[i].drv->units[run->spec[i].unit].kind == PMU_FREE &&
-			run->spec[i].drv->units[run->spec[i].unit].free[run->spec[i].free].role != PMU_ROLE_NONE;
+		dram |= evsel_role(&run->spec[i]) != PMU_ROLE_NONE;
 	if ((st = stat_probe(run, c->hw, &cpu, warn, sizeof(warn)))) {
 		out_printf(c->err, "uncore: error: %s\n", run->err);
 		return st;

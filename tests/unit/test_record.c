@@ -109,6 +109,8 @@ static void fill(struct rec *r, uint32_t nevents)
 		e->encoding = 0x408f00ull + i;
 		e->kind = (uint8_t)(i % 3), e->nboxes = (uint8_t)(1 + i % 8), e->width = (uint8_t)(32 + i);
 		e->role = (uint8_t)(i % 3), e->clock = (uint8_t)(i & 1);
+		snprintf(e->group_noun, sizeof(e->group_noun), "grp%u", n);
+		e->groups = 0x0101010100000000ull + i, e->box_ids = 0x0302010003020100ull + ((uint64_t)i << 56);
 	}
 }
 
