@@ -794,7 +794,66 @@ static void names_and_raw_syntax(void)
 	T_ASSERT(evsel_parse("imc/event=0x04,thresh=0x100/", present, &e, err, sizeof(err)) != UNC_OK);
 }
 
+/* Each sample: freeze every box, read, unfreeze (seed 003's practice, the
+ * engine's sample_frozen): the writes of one sample, exactly. */
+static void sample_is_frozen(void)
+{
+	model(2);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	log_at = m.nlog;
+	advance(m.f.now + S / 10);
+	T_EQ(stat_sample(&run), UNC_OK);
+	for (unsigned b = 0; b < 8; b++) {
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN | FRZ);
+	}
+	for (unsigned b = 0; b < 8; b++)
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
+	T_EQ(log_at, m.nlog);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	T_ASSERT(as_found());
+}
+
+/* Through the engine, on counters that tear when read while counting (low
+ * dword carrying into the high one between the reads): every sample is
+ * frozen, so the totals are exact. */
+static void torn_read_impossible_in_a_run(void)
+{
+	model(2);
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned c = 0; c < 4; c++)
+			m.ch[s][c].rate = 0xFFFFFFF0ull; /* the low dword wraps every second */
+	m.tear = true;
+	m.tear_step = 0x20;
+	add("UNC_M_CAS_COUNT.RD");
+	add("UNC_M_DCLOCKTICKS");
+	T_EQ(run_for(10 * S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 8; b++) {
+		T_EQ(run.c.ev[0].total.box[b], 0xFFFFFFF0ull * 10);
+		T_EQ(run.c.ev[1].total.box[b], 800000000ull * 10);
+	}
+	T_ASSERT(as_found());
+}
+
+/* Seed 003's short names are the events' names without UNC_M_. */
+static void short_names(void)
+{
+	struct ev_spec e, f;
+	char err[200];
+
+	T_EQ(evsel_parse("CAS_COUNT.RD", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_parse("UNC_M_CAS_COUNT.RD", present, &f, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &f));
+	T_EQ(evsel_parse("DCLOCKTICKS", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, SNBEP_UNIT_FIXED);
+	T_EQ(evsel_parse("rpq_occupancy", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x400080);
+}
+
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_needs_the_freeze),
-       T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax))
+       T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
+       T_CASE(sample_is_frozen), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names))
