@@ -189,6 +189,8 @@ $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tes
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c $(EMU_CORE))
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)
 $(HOST)/test_knc: $(call hobj,tests/unit/test_knc.c $(T_FAKE))
+UNIT_TESTS += test_snbep
+$(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 

@@ -1,0 +1,395 @@
+/* The Xeon E5-2600 (Sandy Bridge-EP) iMC driver: seed 003's notes on the
+ * Xeon E5-2600 uncore performance monitoring guide, cross-checked with
+ * Linux's arch/x86/events/intel/uncore_snbep.c (cited where used). One box
+ * per (socket, channel), in PCI configuration space; the seed's sequence:
+ * freeze the boxes (frz_en, then frz), program the CTLs, zero the counters
+ * (no reset bit), unfreeze; and freeze, read, unfreeze at each sample. */
+#include "snbep.h"
+
+#include "../fmt.h"
+
+/* Only Sandy Bridge-EP. Ivy Bridge-EP (model 0x3E) is left out: Linux's
+ * ivbep_uncore_pci_ids give it other device IDs (0x0EB4, 0x0EB5, 0x0EB0,
+ * 0x0EB1) and a second memory controller per socket (0x0EF4, 0x0EF5,
+ * 0x0EF0, 0x0EF1), so two sockets can have 16 channels, beyond the 8 boxes
+ * a unit may have; and its box control has reset bits
+ * (IVBEP_PMON_BOX_CTL_INT), which seed 003 says the SNB-EP iMC lacks. */
+static const struct pmu_model snbep_models[] = {
+	{ 6, 0x2D, "Sandy Bridge-EP (Xeon E5-2600)" },
+	{ 0, 0, 0 },
+};
+
+/* Channel y is function snbep_channel_func[y] of device 16, with device ID
+ * snbep_channel_id[y] (Linux: snbep_uncore_pci_ids, "MC Channel 0" to "3",
+ * PCI_DEVICE_ID_INTEL_UNC_IMC0 to IMC3). */
+const uint16_t snbep_channel_func[SNBEP_CHANNELS] = { 0, 1, 4, 5 };
+const uint16_t snbep_channel_id[SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 };
+
+int snbep_channel_of_func(unsigned func)
+{
+	for (unsigned c = 0; c < SNBEP_CHANNELS; c++)
+		if (snbep_channel_func[c] == func)
+			return (int)c;
+	return -1;
+}
+
+/* The fastest rates (max_per_sec), bounds and not measurements. The iMC's
+ * counters count DRAM clocks (DCLK, half the transfer rate): SNB-EP
+ * supports DDR3 up to 1600 MT/s, an 800 MHz DCLK; 2^31 Hz (2.1 GHz, the
+ * DCLK of DDR3-4300) is well above any part. Seed 003: a counter adds at
+ * most 0x8b (139) per cycle. So 139 * 2^31 per second (3.0 * 10^11): a
+ * 48-bit counter wraps in 943 s at the least, and a counter written back to
+ * a small value implies a step thousands of times beyond what 100 ms
+ * between samples allow. */
+#define SNBEP_DCLK_MAX_HZ      (1ull << 31)
+#define SNBEP_EVENTS_MAX_PER_SEC (0x8Bull * SNBEP_DCLK_MAX_HZ)
+
+/* MC_CHy_PCI_PMON_CTL{3:0}, per seed 003 and Linux. The seed's table is
+ * garbled: it gives en as bit 16 (a row that also says bits 17:16 are
+ * reserved, must be 0) and puts edge_det (18) on a "7:2" row. Linux's
+ * snbep definitions (SNBEP_PMON_CTL_EN bit 22, SNBEP_PMON_CTL_EDGE_DET bit
+ * 18, SNBEP_PMON_CTL_INVERT bit 23, SNBEP_PMON_CTL_TRESH_MASK 31:24) and the
+ * seed's own FIXED_CTL (en 22) give the consistent reading used here. */
+static const struct pmu_layout snbep_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.thresh = { 24, 8 },
+	.inv = 1ull << 23,
+	.edge = 1ull << 18,
+	.enable = SNBEP_CTL_EN,
+	.rw_mask = SNBEP_CTL_RW,
+	.cite = "seed 003, MC_CHy_PCI_PMON_CTL",
+};
+
+static const struct pmu_role_event snbep_roles[] = {
+	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
+	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
+	{ NULL, 0 },
+};
+
+/* Both units live in each channel's function (p->pci[u][b], the same for
+ * both units) and share its BOX_CTL, which the snapshot then saves before
+ * either unit's registers, so it is restored after them. */
+static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
+	[SNBEP_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel",
+			     .box_label = "ch", .boxes_from = "the PCI scan of device 16", .kind = PMU_GENERAL,
+			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = SNBEP_MAX_BOXES,
+			     .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4, .ctr_step = 8,
+			     .box_ctl = SNBEP_BOX_CTL, .layout = &snbep_layout, .max_per_sec = SNBEP_EVENTS_MAX_PER_SEC,
+			     .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = snbep_roles,
+			     .group_noun = "socket", .short_prefix = "UNC_M_" },
+	/* The fixed counter counts DRAM clocks: en (22) in FIXED_CTL starts it. */
+	[SNBEP_UNIT_FIXED] = { .pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch",
+			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
+			       .max_boxes = SNBEP_MAX_BOXES, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
+			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
+			       .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock = true, .group_noun = "socket",
+			       .short_prefix = "UNC_M_" },
+};
+
+/* The buses of the last probe, socket by socket, for reg_name (which gets
+ * no pmu_present): a register on another bus is named by its bus. */
+static uint8_t snbep_bus_of[SNBEP_MAX_SOCKETS];
+static unsigned snbep_nbuses;
+
+/* Segment 0, every bus: a bus where device 16 answers at one of the four
+ * channel functions with one of the iMC's device IDs is a socket's uncore
+ * bus (typically 0x3F and 0x7F on two sockets). Reads only, offset 0
+ * (vendor and device ID) of each function. */
+static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+				   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	unsigned sockets = 0, nodd = 0, boxes = 0, all = 0;
+	uint64_t buses = 0, present = 0, odd = 0;
+
+	(void)cpu, (void)warn, (void)warnsize;
+	if (!(want & (1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED)))
+		return UNC_OK;
+	p->probed |= 1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED;
+	for (unsigned bus = 0; bus <= 0xFF; bus++) {
+		uint32_t id[SNBEP_CHANNELS];
+		bool imc = false;
+		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
+			struct pci_addr a = { (uint8_t)bus, SNBEP_IMC_DEV, (uint8_t)snbep_channel_func[c] };
+			enum unc_status st = hw_pci_read32(hw, a, 0, &id[c]);
+			if (st) {
+				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus,
+					     SNBEP_IMC_DEV, a.func, unc_strerror(st));
+				return st;
+			}
+			for (unsigned k = 0; k < SNBEP_CHANNELS; k++)
+				imc |= id[c] == ((uint32_t)snbep_channel_id[k] << 16 | SNBEP_VENDOR_INTEL);
+		}
+		if (!imc)
+			continue;
+		if (sockets == SNBEP_MAX_SOCKETS) {
+			sockets++;
+			break;
+		}
+		unsigned s = sockets++;
+		buses |= (uint64_t)bus << (8 * s);
+		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
+			unsigned bit = s * SNBEP_CHANNELS + c;
+			if (id[c] == ((uint32_t)snbep_channel_id[c] << 16 | SNBEP_VENDOR_INTEL)) {
+				present |= 1ull << bit;
+				all++;
+				if (boxes < SNBEP_MAX_BOXES) {
+					for (unsigned u = 0; u < SNBEP_NUNITS; u++) {
+						p->pci[u][boxes] = (struct pci_addr){ (uint8_t)bus, SNBEP_IMC_DEV,
+										      (uint8_t)snbep_channel_func[c] };
+						p->group[u][boxes] = (uint8_t)s;
+						p->box_id[u][boxes] = (uint8_t)c;
+					}
+					boxes++;
+				}
+			} else if (id[c] != 0xFFFFFFFFu) {
+				odd |= 1ull << bit;
+				if (nodd < SNBEP_NODD)
+					p->facts[SNBEP_FACT_ODD_ID0 + nodd++] =
+						1ull << 63 | (uint64_t)s << 40 | (uint64_t)c << 32 | id[c];
+			}
+		}
+	}
+	p->facts[SNBEP_FACT_BUSES] = buses;
+	p->facts[SNBEP_FACT_SOCKETS] = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
+	p->facts[SNBEP_FACT_PRESENT] = present;
+	p->facts[SNBEP_FACT_ODD] = odd;
+	snbep_nbuses = 0;
+	for (unsigned s = 0; s < sockets && s < SNBEP_MAX_SOCKETS; s++)
+		snbep_bus_of[snbep_nbuses++] = (uint8_t)(buses >> (8 * s));
+	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
+		p->found[u] = all;
+	/* More channels than boxes (four or more sockets, E5-4600): counting
+	 * some would understate bw, so none is programmed. */
+	if (sockets > SNBEP_MAX_SOCKETS || all > SNBEP_MAX_BOXES) {
+		fmt_snprintf(err, errsize,
+			     "found %s%u iMC channels on %s%u sockets: at most %u channels (two sockets) can be counted",
+			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", all,
+			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "",
+			     sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets, SNBEP_MAX_BOXES);
+		return UNC_E_UNSUPPORTED;
+	}
+	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
+		p->boxes[u] = boxes;
+	return UNC_OK;
+}
+
+/* In use when any channel's CTL0-3 or FIXED_CTL is not zero: someone's
+ * programming. BOX_CTL is write only (it reads 0), so it tells nothing. */
+static void snbep_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+			 void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+{
+	*r = (struct pmu_use){ .known = (p->probed & 1u << SNBEP_UNIT_IMC) != 0 };
+	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++) {
+		for (unsigned i = 0; i <= 4; i++) {
+			unsigned u = i < 4 ? SNBEP_UNIT_IMC : SNBEP_UNIT_FIXED;
+			struct pmu_reg reg = pmu_unit_sel(&snbep_units[u], p, u, b, i < 4 ? i : 0);
+			uint32_t v;
+			if (hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v) != UNC_OK) {
+				r->known = false;
+				if (on_fault)
+					on_fault(ctx, reg);
+				continue;
+			}
+			r->selects_checked++;
+			if (v) {
+				r->in_use = true;
+				if (r->nbusy < PMU_MAX_BUSY)
+					r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
+			}
+		}
+	}
+}
+
+static struct pmu_reg box_ctl(const struct pmu_present *p, unsigned b)
+{
+	return pmu_unit_box_ctl(&snbep_units[SNBEP_UNIT_IMC], p, SNBEP_UNIT_IMC, b);
+}
+
+/* Seed 003, "starting a monitoring session": frz_en = 1 (the box takes the
+ * freeze signal), then frz = 1 (counting stops), box by box. BOX_CTL is
+ * write only and reads 0, so it is not read back; bits 1:0 stay 0 (no
+ * reset bit). Written through the journal, which saves it (reading 0) and
+ * writes 0 back at the end: the box as found after a reset. */
+static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
+{
+	enum unc_status st;
+
+	(void)s;
+	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++)
+		if ((st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN)) ||
+		    (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ)))
+			return st;
+	return UNC_OK;
+}
+
+/* frz = 0 with frz_en kept (the seed: keep frz_en set through the
+ * session). Nothing to read back: BOX_CTL reads 0, and the engine has
+ * read back every CTL and FIXED_CTL it wrote while the boxes were frozen. */
+static enum unc_status snbep_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
+{
+	enum unc_status st;
+
+	(void)s, (void)verify;
+	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++)
+		if ((st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN)))
+			return st;
+	return UNC_OK;
+}
+
+/* A 48-bit counter in two dwords, low then high (bits 63:48 are reserved).
+ * The engine freezes the boxes around each sample (sample_frozen), so the
+ * halves belong together. */
+static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+					  unsigned idx, uint64_t *ret_val)
+{
+	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx), hi = lo;
+	uint64_t l, h;
+	enum unc_status st;
+
+	hi.addr += 4;
+	if ((st = pmu_io_read(io, lo, &l)) || (st = pmu_io_read(io, hi, &h)))
+		return st;
+	*ret_val = ((h & 0xFFFF) << 32 | (l & 0xFFFFFFFFu));
+	return UNC_OK;
+}
+
+/* Seed 003: the iMC box has no reset bit; its counters are zeroed by
+ * writing 0. Both dwords of each counter, through the journal, so both are
+ * put back at the end. */
+static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+{
+	const struct pmu_unit *u = &snbep_units[unit];
+	enum unc_status st;
+
+	for (unsigned c = 0; c < u->counters; c++) {
+		struct pmu_reg lo = pmu_unit_ctr(u, p, unit, box, c), hi = lo;
+		hi.addr += 4;
+		if ((st = pmu_io_write(io, lo, 0)) || (st = pmu_io_write(io, hi, 0)))
+			return st;
+	}
+	return UNC_OK;
+}
+
+static const char *socket_text(uint8_t bus, char *buf, size_t size)
+{
+	for (unsigned s = 0; s < snbep_nbuses; s++)
+		if (snbep_bus_of[s] == bus) {
+			fmt_snprintf(buf, size, "socket %u", s);
+			return buf;
+		}
+	fmt_snprintf(buf, size, "bus 0x%02x", bus);
+	return buf;
+}
+
+/* Seed 003's names, with the socket (or the bus, before a probe found it). */
+static const char *snbep_reg_name(struct pmu_reg reg, char *buf, size_t size)
+{
+	int ch = reg.space == PMU_PCI && reg.pci.dev == SNBEP_IMC_DEV ? snbep_channel_of_func(reg.pci.func) : -1;
+	char where[16], what[24];
+	const char *half = "";
+
+	if (ch < 0)
+		return NULL;
+	switch (reg.addr) {
+	case SNBEP_BOX_CTL: fmt_snprintf(what, sizeof(what), "BOX_CTL"); break;
+	case SNBEP_FIXED_CTL: fmt_snprintf(what, sizeof(what), "FIXED_CTL"); break;
+	case SNBEP_FIXED_CTR + 4: half = "[47:32]"; /* fall through */
+	case SNBEP_FIXED_CTR: fmt_snprintf(what, sizeof(what), "FIXED_CTR"); break;
+	default:
+		if (reg.addr >= SNBEP_CTL0 && reg.addr < SNBEP_CTL0 + 16 && reg.addr % 4 == 0)
+			fmt_snprintf(what, sizeof(what), "CTL%u", (unsigned)(reg.addr - SNBEP_CTL0) / 4);
+		else if (reg.addr >= SNBEP_CTR0 && reg.addr < SNBEP_CTR0 + 32 && reg.addr % 4 == 0) {
+			fmt_snprintf(what, sizeof(what), "CTR%u", (unsigned)(reg.addr - SNBEP_CTR0) / 8);
+			if (reg.addr % 8)
+				half = "[47:32]";
+		} else
+			return NULL;
+	}
+	fmt_snprintf(buf, size, "MC_CH%d_PCI_PMON_%s%s (%s)", ch, what, half, socket_text(reg.pci.bus, where, sizeof(where)));
+	return buf;
+}
+
+static void snbep_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+{
+	struct strbuf sb;
+	unsigned sockets = (unsigned)(p->facts[SNBEP_FACT_SOCKETS] & 0xFF);
+
+	(void)unit;
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
+	out_puts(&o, sockets == 1 ? "iMC channels on bus " : "iMC channels on buses ");
+	for (unsigned s = 0; s < sockets; s++)
+		out_printf(&o, "%s0x%02x", s ? ", " : "", (unsigned)(p->facts[SNBEP_FACT_BUSES] >> (8 * s)) & 0xFF);
+}
+
+/* Seed 003's "Max Inc/Cyc" column, by event code: what the event adds per
+ * DRAM clock at most (every other row: 1; POWER_SELF_REFRESH, 0x43: none
+ * given). */
+unsigned snbep_max_inc(uint8_t code)
+{
+	static const struct { uint8_t code, max; } t[] = {
+		{ 0x01, 1 }, { 0x02, 1 }, { 0x04, 1 }, { 0x05, 1 }, { 0x06, 1 },  { 0x07, 1 },
+		{ 0x08, 1 }, { 0x09, 1 }, { 0x10, 1 }, { 0x11, 1 }, { 0x12, 1 },  { 0x20, 1 },
+		{ 0x21, 1 }, { 0x22, 1 }, { 0x23, 1 }, { 0x24, 1 }, { 0x41, 1 },  { 0x80, 22 },
+		{ 0x81, 32 }, { 0x83, 16 }, { 0x84, 1 }, { 0x85, 4 }, { 0x86, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].code == code)
+			return t[i].max;
+	return 0;
+}
+
+/* A threshold compares the event's increment in each cycle: one above the
+ * most the event can add per cycle is never reached (with inv, always), so
+ * the count would mean nothing. Codes the seed does not list (raw) and
+ * POWER_SELF_REFRESH (no Max Inc/Cyc given) are taken as given. */
+static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
+			   char *err, size_t errsize)
+{
+	unsigned max = unit == SNBEP_UNIT_IMC ? snbep_max_inc(code) : 0;
+
+	(void)p, (void)umask;
+	if (!max || thresh <= max)
+		return true;
+	fmt_snprintf(err, errsize,
+		     "threshold %u is above what event 0x%02x adds per cycle (at most %u, seed 003's Max Inc/Cyc): "
+		     "it is never met",
+		     thresh, code, max);
+	return false;
+}
+
+static const struct pmu_ops snbep_ops = {
+	.probe = snbep_probe,
+	.in_use = snbep_in_use,
+	.freeze = snbep_freeze,
+	.unfreeze = snbep_unfreeze,
+	.read_counter = snbep_read_counter,
+	.reset_box = snbep_reset_box,
+	.reg_name = snbep_reg_name,
+	.info = snbep_info,
+	.where = snbep_where,
+	.event_ok = snbep_event_ok,
+};
+
+extern const struct event_desc snbep_events[];
+extern const unsigned snbep_events_count;
+
+/* No global register: the Ubox's global control is not this run's to
+ * write; each channel's BOX_CTL freezes it. */
+const struct pmu_driver pmu_driver_snbep = {
+	.name = "snbep-imc",
+	.title = "Xeon E5-2600 (Sandy Bridge-EP)",
+	.what = "iMC PMU",
+	.status_name = "none (the iMC has no overflow status)",
+	.source = "seed 003 (Xeon E5-2600 uncore guide notes); Linux uncore_snbep.c",
+	.vendor = "GenuineIntel",
+	.models = snbep_models,
+	.units = snbep_units,
+	.nunits = SNBEP_NUNITS,
+	.events = snbep_events,
+	.nevents = &snbep_events_count,
+	.ops = &snbep_ops,
+	.sample_frozen = true,
+};

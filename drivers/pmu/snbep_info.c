@@ -1,0 +1,144 @@
+/* What the Xeon E5-2600 iMC driver adds to `info`: the sockets and their
+ * uncore buses, the channels found, a channel missing on a socket that has
+ * others, a function with an unexpected device ID, and whether the PMU is
+ * in use. */
+#include "snbep.h"
+
+struct snbep_socket {
+	uint8_t bus;
+	uint8_t present, odd; /* bit ch */
+};
+
+static unsigned sockets_of(const struct pmu_present *p, struct snbep_socket *s)
+{
+	unsigned n = (unsigned)(p->facts[SNBEP_FACT_SOCKETS] & 0xFF);
+
+	if (n > SNBEP_MAX_SOCKETS)
+		n = SNBEP_MAX_SOCKETS;
+	for (unsigned i = 0; i < n; i++)
+		s[i] = (struct snbep_socket){ (uint8_t)(p->facts[SNBEP_FACT_BUSES] >> (8 * i)),
+					      (uint8_t)(p->facts[SNBEP_FACT_PRESENT] >> (4 * i) & 0xF),
+					      (uint8_t)(p->facts[SNBEP_FACT_ODD] >> (4 * i) & 0xF) };
+	return n;
+}
+
+/* The unexpected ID recorded for (socket, channel); 0: not recorded. */
+static uint32_t odd_id(const struct pmu_present *p, unsigned s, unsigned ch)
+{
+	for (unsigned i = 0; i < SNBEP_NODD; i++) {
+		uint64_t f = p->facts[SNBEP_FACT_ODD_ID0 + i];
+		if (f >> 63 && (f >> 40 & 0xFF) == s && (f >> 32 & 0xFF) == ch)
+			return (uint32_t)f;
+	}
+	return 0;
+}
+
+static unsigned popcount4(unsigned v)
+{
+	return (v & 1) + (v >> 1 & 1) + (v >> 2 & 1) + (v >> 3 & 1);
+}
+
+static void info_text(struct out *o, const struct pmu_present *p, const struct pmu_use *use)
+{
+	struct snbep_socket s[SNBEP_MAX_SOCKETS];
+	unsigned n = sockets_of(p, s), total = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		total += popcount4(s[i].present);
+	out_printf(o, "imc:          %u socket%s, %u channel%s (PCI device 16, functions 0, 1, 4, 5 = channels 0-3, "
+		      "8086:3cb0/3cb1/3cb4/3cb5); per channel 4 counters and a DRAM-clock fixed counter, 48 bits\n",
+		   n, n == 1 ? "" : "s", total, total == 1 ? "" : "s");
+	for (unsigned i = 0; i < n; i++) {
+		out_printf(o, "  socket %u (bus 0x%02x): channels", i, s[i].bus);
+		for (unsigned ch = 0, k = 0; ch < SNBEP_CHANNELS; ch++)
+			if (s[i].present >> ch & 1)
+				out_printf(o, "%s %u", k++ ? "," : "", ch);
+		if (!s[i].present)
+			out_puts(o, " none");
+		out_puts(o, "\n");
+		for (unsigned ch = 0; ch < SNBEP_CHANNELS; ch++) {
+			if (s[i].present >> ch & 1)
+				continue;
+			unsigned fn = snbep_channel_func[ch];
+			if (s[i].odd >> ch & 1) {
+				uint32_t id = odd_id(p, i, ch);
+				if (id)
+					out_printf(o, "  socket %u (bus 0x%02x): channel %u: 10.%u has device %04x:%04x, not %04X\n",
+						   i, s[i].bus, ch, fn, id & 0xFFFF, id >> 16, snbep_channel_id[ch]);
+				else
+					out_printf(o, "  socket %u (bus 0x%02x): channel %u: 10.%u has another device, not %04X\n",
+						   i, s[i].bus, ch, fn, snbep_channel_id[ch]);
+			} else {
+				out_printf(o, "  socket %u (bus 0x%02x): channel %u (10.%u) missing\n", i, s[i].bus, ch, fn);
+			}
+		}
+	}
+	if (!use)
+		out_puts(o, "pmu in use:   not checked\n");
+	else if (!use->known)
+		out_puts(o, "pmu in use:   unknown (a register could not be read)\n");
+	else if (!use->in_use)
+		out_printf(o, "pmu in use:   no (%u CTL and FIXED_CTL registers all zero)\n", use->selects_checked);
+	else
+		out_puts(o, "pmu in use:   yes\n");
+	for (unsigned i = 0; use && i < use->nbusy; i++) {
+		char name[48];
+		out_printf(o, "  %s = 0x%lx\n", pmu_reg_name(&pmu_driver_snbep, use->busy[i].reg, name, sizeof(name)),
+			   (unsigned long)use->busy[i].value);
+	}
+}
+
+static void info_json(struct out *o, const struct pmu_present *p, const struct pmu_use *use)
+{
+	struct snbep_socket s[SNBEP_MAX_SOCKETS];
+	unsigned n = sockets_of(p, s);
+
+	out_puts(o, ",\"sockets\":[");
+	for (unsigned i = 0; i < n; i++) {
+		out_printf(o, "%s{\"socket\":%u,\"bus\":\"0x%02x\",\"channels\":[", i ? "," : "", i, s[i].bus);
+		for (unsigned ch = 0, k = 0; ch < SNBEP_CHANNELS; ch++)
+			if (s[i].present >> ch & 1)
+				out_printf(o, "%s%u", k++ ? "," : "", ch);
+		out_puts(o, "],\"missing\":[");
+		for (unsigned ch = 0, k = 0; ch < SNBEP_CHANNELS; ch++)
+			if (!(s[i].present >> ch & 1) && !(s[i].odd >> ch & 1))
+				out_printf(o, "%s%u", k++ ? "," : "", ch);
+		out_puts(o, "],\"unexpected\":[");
+		for (unsigned ch = 0, k = 0; ch < SNBEP_CHANNELS; ch++) {
+			if (!(s[i].odd >> ch & 1))
+				continue;
+			uint32_t id = odd_id(p, i, ch);
+			out_printf(o, "%s{\"channel\":%u,\"function\":\"10.%u\",", k++ ? "," : "", ch, snbep_channel_func[ch]);
+			if (id)
+				out_printf(o, "\"id\":\"%04x:%04x\"}", id & 0xFFFF, id >> 16);
+			else
+				out_puts(o, "\"id\":null}");
+		}
+		out_puts(o, "]}");
+	}
+	out_puts(o, "],");
+	if (use && use->known)
+		out_printf(o, "\"pmu_in_use\":%s,", use->in_use ? "true" : "false");
+	else
+		out_puts(o, "\"pmu_in_use\":null,");
+	out_puts(o, "\"pmu_busy_registers\":[");
+	for (unsigned i = 0; use && i < use->nbusy; i++) {
+		char name[48], addr[32];
+		out_printf(o, "%s{\"pci\":\"%s\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
+			   pmu_reg_addr(use->busy[i].reg, addr, sizeof(addr)),
+			   pmu_reg_name(&pmu_driver_snbep, use->busy[i].reg, name, sizeof(name)),
+			   (unsigned long)use->busy[i].value);
+	}
+	out_puts(o, "]");
+}
+
+void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+{
+	if (json)
+		return info_json(o, p, use);
+	if (!(p->probed & 1u << SNBEP_UNIT_IMC)) {
+		out_puts(o, "imc:          not probed\n");
+		return;
+	}
+	info_text(o, p, use);
+}

@@ -1,0 +1,859 @@
+/* The Xeon E5-2600 (Sandy Bridge-EP) iMC driver (drivers/pmu/snbep.c)
+ * against seed 003 and Linux's uncore_snbep.c: conformance with literals
+ * typed from the seed (offsets, fields, every row of its iMC event table)
+ * and Linux (unit masks, device IDs), and the engine running the driver on
+ * a strict model of the channels' configuration space: every access must
+ * be to a declared function and register (a read of device 16 on another
+ * bus answers all ones, as absent PCI functions do), every write is logged,
+ * BOX_CTL is write only (reads 0) and freezes counting, and the counters
+ * are 48 bits in two dwords. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../drivers/cpu.h"
+#include "../../drivers/info.h"
+#include "../../drivers/pmu/snbep.h"
+#include "../../drivers/stat.h"
+#include "fake_hw.h"
+#include "run_help.h"
+#include "t.h"
+
+#define S  1000000000ull
+#define MS 1000000ull
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define MASK48 0xFFFFFFFFFFFFull
+
+/* ---- Seed 003, typed from its text ---- */
+
+/* The address table and the field tables. */
+#define BOX_CTL      0xF4u
+#define FIXED_CTL    0xF0u
+#define CTL0         0xD8u /* CTL3 at 0xE4 */
+#define FIXED_CTR_LO 0xD0u
+#define FIXED_CTR_HI 0xD4u
+#define CTR0_LO      0xA0u /* CTR3's high dword at 0xBC */
+#define FRZ_EN       0x10000u /* bit 16 */
+#define FRZ          0x100u   /* bit 8 */
+#define FIXED_EN     0x400000u /* bit 22 */
+/* CTL: ev_sel 7:0, umask 15:8, edge_det 18, en 22 (Linux; the seed's row says 16), invert 23, thresh 31:24 */
+#define CTL_EN       0x400000u
+
+/* The iMC event table: name, code, counters, Max Inc/Cyc (0: blank). */
+static const struct {
+	const char *name;
+	unsigned code;
+	const char *ctrs;
+	unsigned max_inc;
+} seed_events[] = {
+	{ "ACT_COUNT", 0x01, "0-3", 1 },
+	{ "PRE_COUNT", 0x02, "0-3", 1 },
+	{ "CAS_COUNT", 0x04, "0-3", 1 },
+	{ "DRAM_REFRESH", 0x05, "0-3", 1 },
+	{ "DRAM_PRE_ALL", 0x06, "0-3", 1 },
+	{ "MAJOR_MODES", 0x07, "0-3", 1 },
+	{ "PREEMPTION", 0x08, "0-3", 1 },
+	{ "ECC_CORRECTABLE_ERRORS", 0x09, "0-3", 1 },
+	{ "RPQ_INSERTS", 0x10, "0-3", 1 },
+	{ "RPQ_CYCLES_NE", 0x11, "0-3", 1 },
+	{ "RPQ_CYCLES_FULL", 0x12, "0-3", 1 },
+	{ "WPQ_INSERTS", 0x20, "0-3", 1 },
+	{ "WPQ_CYCLES_NE", 0x21, "0-3", 1 },
+	{ "WPQ_CYCLES_FULL", 0x22, "0-3", 1 },
+	{ "WPQ_READ_HIT", 0x23, "0-3", 1 },
+	{ "WPQ_WRITE_HIT", 0x24, "0-3", 1 },
+	{ "POWER_THROTTLE_CYCLES", 0x41, "0-3", 1 },
+	{ "POWER_SELF_REFRESH", 0x43, "0-3", 0 },
+	{ "RPQ_OCCUPANCY", 0x80, "0-3", 22 },
+	{ "WPQ_OCCUPANCY", 0x81, "0-3", 32 },
+	{ "POWER_CKE_CYCLES", 0x83, "0-3", 16 },
+	{ "POWER_CHANNEL_DLLOFF", 0x84, "0-3", 1 },
+	{ "POWER_CHANNEL_PPD", 0x85, "0-3", 4 },
+	{ "POWER_CRITICAL_THROTTLE_CYCLES", 0x86, "0-3", 1 },
+};
+
+/* Unit masks the seed does not give: Linux's snbep_uncore_imc_events
+ * (cas_count_read event=0x04,umask=0x03; cas_count_write umask=0x0c) and
+ * Intel's JKT file (CAS_COUNT.ALL 0x0F). */
+static const struct {
+	const char *name;
+	unsigned code, umask;
+} linux_umasks[] = {
+	{ "UNC_M_CAS_COUNT.RD", 0x04, 0x03 },
+	{ "UNC_M_CAS_COUNT.WR", 0x04, 0x0C },
+	{ "UNC_M_CAS_COUNT.ALL", 0x04, 0x0F },
+};
+
+/* Linux's snbep_uncore_pci_ids: MC channels 0-3. */
+static const unsigned channel_fn[4] = { 0, 1, 4, 5 };
+static const uint32_t channel_id[4] = { 0x3CB08086, 0x3CB18086, 0x3CB48086, 0x3CB58086 };
+
+extern const struct event_desc snbep_events[];
+extern const unsigned snbep_events_count;
+
+static const struct event_desc *find_event(const char *name)
+{
+	for (unsigned i = 0; i < snbep_events_count; i++)
+		if (!strcmp(snbep_events[i].name, name))
+			return &snbep_events[i];
+	return NULL;
+}
+
+static void conformance_events(void)
+{
+	unsigned covered = 0;
+
+	for (unsigned i = 0; i < N(seed_events); i++) {
+		char full[64], dot[64];
+		snprintf(full, sizeof(full), "UNC_M_%s", seed_events[i].name);
+		snprintf(dot, sizeof(dot), "UNC_M_%s.", seed_events[i].name);
+		unsigned rows = 0;
+		for (unsigned k = 0; k < snbep_events_count; k++) {
+			const struct event_desc *d = &snbep_events[k];
+			if (strcmp(d->name, full) && strncmp(d->name, dot, strlen(dot)))
+				continue;
+			rows++;
+			T_EQ(d->code, seed_events[i].code);
+			T_EQ(d->counters, 0xF); /* "0-3" */
+			T_STREQ(d->unit, "iMC");
+			T_EQ(d->cmask, 0);
+			T_EQ(snbep_max_inc((uint8_t)d->code), seed_events[i].max_inc);
+		}
+		if (!rows)
+			t_fail(__FILE__, __LINE__, "seed row %s has no event", seed_events[i].name);
+		covered += rows;
+	}
+	const struct event_desc *dclk = find_event("UNC_M_DCLOCKTICKS");
+	T_ASSERT(dclk != NULL);
+	if (dclk) {
+		T_ASSERT(dclk->counters & EV_COUNTER_FIXED);
+		T_STREQ(dclk->unit, "iMC");
+	}
+	/* No extra row: every event is a seed row's (or the fixed counter's). */
+	T_EQ(covered + 1, snbep_events_count);
+	for (unsigned i = 0; i < N(linux_umasks); i++) {
+		const struct event_desc *d = find_event(linux_umasks[i].name);
+		T_ASSERT(d != NULL);
+		if (d) {
+			T_EQ(d->code, linux_umasks[i].code);
+			T_EQ(d->umask, linux_umasks[i].umask);
+		}
+	}
+}
+
+static void conformance_registers(void)
+{
+	const struct pmu_driver *drv = &pmu_driver_snbep;
+	struct pmu_present p = { 0 };
+	struct pci_addr f = { 0x7F, 16, 4 };
+
+	T_EQ(drv->nunits, 2);
+	T_EQ(drv->nglobals, 0); /* the Ubox's global control is never written */
+	T_ASSERT(drv->sample_frozen);
+	p.pci[0][1] = p.pci[1][1] = f;
+	const struct pmu_unit *g = &drv->units[SNBEP_UNIT_IMC], *x = &drv->units[SNBEP_UNIT_FIXED];
+	T_EQ(g->kind, PMU_GENERAL);
+	T_EQ(g->space, PMU_PCI);
+	T_EQ(g->counters, 4);
+	T_EQ(g->width, 48);
+	T_EQ(g->max_boxes, 8);
+	T_STREQ(g->intel_unit, "iMC");
+	T_STREQ(g->short_prefix, "UNC_M_");
+	T_STREQ(g->group_noun, "socket");
+	T_STREQ(g->box_label, "ch");
+	static const unsigned ctl[4] = { 0xD8, 0xDC, 0xE0, 0xE4 }, ctr[4] = { 0xA0, 0xA8, 0xB0, 0xB8 };
+	for (unsigned i = 0; i < 4; i++) {
+		struct pmu_reg s = pmu_unit_sel(g, &p, 0, 1, i), c = pmu_unit_ctr(g, &p, 0, 1, i);
+		T_EQ(s.space, PMU_PCI);
+		T_EQ(s.addr, ctl[i]);
+		T_EQ(c.addr, ctr[i]);
+		T_EQ(c.addr + 4, ctr[i] + 4); /* the high dword: 0xA4, 0xAC, 0xB4, 0xBC */
+		T_EQ(s.pci.bus, 0x7F);
+		T_EQ(s.pci.dev, 16);
+		T_EQ(s.pci.func, 4);
+	}
+	T_EQ(pmu_unit_box_ctl(g, &p, 0, 1).addr, BOX_CTL);
+	T_EQ(pmu_unit_box_ctl(x, &p, 1, 1).addr, BOX_CTL);
+	T_EQ(x->kind, PMU_FIXED);
+	T_EQ(x->counters, 1);
+	T_EQ(x->width, 48);
+	T_EQ(pmu_unit_sel(x, &p, 1, 1, 0).addr, FIXED_CTL);
+	T_EQ(pmu_unit_ctr(x, &p, 1, 1, 0).addr, FIXED_CTR_LO);
+	T_EQ(x->fixed_ctrl, FIXED_EN);
+	T_ASSERT(x->clock);
+	const struct pmu_layout *l = g->layout;
+	T_EQ(l->event.shift, 0);
+	T_EQ(l->event.bits, 8);
+	T_EQ(l->umask.shift, 8);
+	T_EQ(l->umask.bits, 8);
+	T_EQ(l->thresh.shift, 24);
+	T_EQ(l->thresh.bits, 8);
+	T_EQ(l->edge, 1u << 18);
+	T_EQ(l->enable, CTL_EN);
+	T_EQ(l->inv, 1u << 23);
+	T_EQ(l->rw_mask, 0xFFC4FFFFu); /* 21:19 and 17:16 reserved */
+	T_EQ(g->role_events[0].role, PMU_ROLE_DRAM_READ);
+	T_STREQ(g->role_events[0].event, "UNC_M_CAS_COUNT.RD");
+	T_EQ(g->role_events[1].role, PMU_ROLE_DRAM_WRITE);
+	T_STREQ(g->role_events[1].event, "UNC_M_CAS_COUNT.WR");
+	T_ASSERT(g->role_events[2].event == NULL);
+	for (unsigned c = 0; c < 4; c++) {
+		T_EQ(snbep_channel_func[c], channel_fn[c]);
+		T_EQ((uint32_t)snbep_channel_id[c] << 16 | 0x8086, channel_id[c]);
+	}
+	/* Only Sandy Bridge-EP (model 0x2D). */
+	T_EQ(drv->models[0].family, 6);
+	T_EQ(drv->models[0].model, 0x2D);
+	T_EQ(drv->models[1].family, 0);
+}
+
+/* ---- The model: the iMC channels' configuration space ---- */
+
+struct chan {
+	bool present;
+	uint32_t id;
+	bool drop_writes;      /* writes are logged but change nothing */
+	bool frz_en, frz;
+	uint32_t ctl[4], fixed_ctl;
+	uint64_t ctr[5];       /* 0-3 general, 4 fixed; 48 bits */
+	uint64_t rate;         /* events per second of an enabled general counter */
+};
+
+struct wlog {
+	uint8_t bus, fn;
+	uint16_t off;
+	uint32_t v;
+};
+
+static struct {
+	struct fake_hw f;      /* CPUID and the clock */
+	struct hw hw;
+	unsigned nsockets;
+	uint8_t bus[3];
+	struct chan ch[3][4];
+	uint64_t dclk_hz;
+	bool tear;             /* a counter moves between its low and high reads unless frozen */
+	uint64_t tear_step;
+	struct wlog log[1024];
+	unsigned nlog;
+	unsigned scan_reads;
+} m;
+
+static struct chan *chan_at(struct pci_addr a)
+{
+	for (unsigned s = 0; s < m.nsockets; s++) {
+		if (a.bus != m.bus[s] || a.dev != 16)
+			continue;
+		for (unsigned c = 0; c < 4; c++)
+			if (channel_fn[c] == a.func)
+				return &m.ch[s][c];
+	}
+	return NULL;
+}
+
+static bool counting(const struct chan *c)
+{
+	return !(c->frz_en && c->frz);
+}
+
+/* The register of offset off: 0-3 CTLs, 4 FIXED_CTL; counters 10+i (low) and 20+i (high); -1: none. */
+static int reg_of(uint16_t off)
+{
+	if (off >= CTL0 && off <= 0xE4 && off % 4 == 0)
+		return (off - CTL0) / 4;
+	if (off == FIXED_CTL)
+		return 4;
+	if (off >= CTR0_LO && off <= 0xBC && off % 4 == 0)
+		return (off % 8 ? 20 : 10) + (off - CTR0_LO) / 8;
+	if (off == FIXED_CTR_LO || off == FIXED_CTR_HI)
+		return (off == FIXED_CTR_HI ? 20 : 10) + 4;
+	return -1;
+}
+
+static enum unc_status m_pci_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret)
+{
+	struct chan *c = chan_at(a);
+	int r = reg_of(off);
+
+	(void)ctx;
+	if (off == 0 && a.dev == 16 && (!c || !c->present)) {
+		m.scan_reads++;
+		*ret = c && c->id ? c->id : 0xFFFFFFFFu; /* absent, or another device */
+		return UNC_OK;
+	}
+	if (!c || !c->present) {
+		t_fail(__FILE__, __LINE__, "model: read of %02x:%02x.%x+0x%x, not an iMC channel", a.bus, a.dev, a.func, off);
+		return UNC_E_DEVICE;
+	}
+	if (off == 0) {
+		*ret = c->id;
+	} else if (off == BOX_CTL) {
+		*ret = 0; /* write only */
+	} else if (r >= 0 && r < 4) {
+		*ret = c->ctl[r];
+	} else if (r == 4) {
+		*ret = c->fixed_ctl & ~(1u << 19); /* rst is write only */
+	} else if (r >= 10 && r < 15) {
+		*ret = (uint32_t)c->ctr[r - 10];
+		unsigned i = (unsigned)(r - 10);
+		bool on = i < 4 ? (c->ctl[i] & CTL_EN) != 0 : (c->fixed_ctl & FIXED_EN) != 0;
+		if (m.tear && counting(c) && on)
+			c->ctr[i] = (c->ctr[i] + m.tear_step) & MASK48;
+	} else if (r >= 20 && r < 25) {
+		*ret = (uint32_t)(c->ctr[r - 20] >> 32);
+	} else {
+		t_fail(__FILE__, __LINE__, "model: read of undeclared offset 0x%x of %02x:10.%x", off, a.bus, a.func);
+		return UNC_E_DEVICE;
+	}
+	return UNC_OK;
+}
+
+static enum unc_status m_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	struct chan *c = chan_at(a);
+	int r = reg_of(off);
+
+	(void)ctx;
+	if (!c || !c->present || (off != BOX_CTL && r < 0)) {
+		t_fail(__FILE__, __LINE__, "model: write of %02x:%02x.%x+0x%x", a.bus, a.dev, a.func, off);
+		return UNC_E_DEVICE;
+	}
+	if (m.nlog < N(m.log))
+		m.log[m.nlog++] = (struct wlog){ a.bus, a.func, off, v };
+	if (c->drop_writes)
+		return UNC_OK;
+	if (off == BOX_CTL) {
+		if (v & 0x3)
+			t_fail(__FILE__, __LINE__, "model: BOX_CTL bits 1:0 must be 0 (0x%x)", v);
+		c->frz_en = v & FRZ_EN;
+		c->frz = v & FRZ;
+	} else if (r < 4) {
+		c->ctl[r] = v & 0xFFC4FFFFu;
+	} else if (r == 4) {
+		c->fixed_ctl = v & FIXED_EN;
+		if (v & (1u << 19))
+			c->ctr[4] = 0;
+	} else if (r < 20) {
+		c->ctr[r - 10] = (c->ctr[r - 10] & ~0xFFFFFFFFull) | v;
+	} else {
+		c->ctr[r - 20] = (c->ctr[r - 20] & 0xFFFFFFFFull) | ((uint64_t)(v & 0xFFFF) << 32);
+	}
+	return UNC_OK;
+}
+
+static enum unc_status m_msr_read(void *ctx, uint32_t msr, uint64_t *v)
+{
+	(void)ctx, (void)v;
+	t_fail(__FILE__, __LINE__, "model: rdmsr 0x%x (the iMC driver reads no MSR)", msr);
+	return UNC_E_FAULT;
+}
+
+static enum unc_status m_msr_write(void *ctx, uint32_t msr, uint64_t v)
+{
+	(void)ctx, (void)v;
+	t_fail(__FILE__, __LINE__, "model: wrmsr 0x%x", msr);
+	return UNC_E_FAULT;
+}
+
+static enum unc_status m_mmio_read(void *ctx, uint64_t addr, uint32_t *v)
+{
+	(void)ctx, (void)v;
+	t_fail(__FILE__, __LINE__, "model: MMIO read 0x%llx", (unsigned long long)addr);
+	return UNC_E_FAULT;
+}
+
+static void m_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
+{
+	(void)ctx;
+	m.f.hw.ops->cpuid(m.f.hw.ctx, leaf, sub, r);
+}
+
+static uint64_t m_ticks(void *ctx)
+{
+	(void)ctx;
+	return m.f.now;
+}
+
+static enum unc_status m_rdpmc(void *ctx, uint32_t i, uint64_t *v)
+{
+	(void)ctx, (void)v;
+	t_fail(__FILE__, __LINE__, "model: RDPMC %u", i);
+	return UNC_E_FAULT;
+}
+
+static const struct hw_ops m_ops = {
+	.msr_read = m_msr_read,
+	.msr_write = m_msr_write,
+	.pci_read32 = m_pci_read,
+	.pci_write32 = m_pci_write,
+	.mmio_read32 = m_mmio_read,
+	.cpuid = m_cpuid,
+	.ticks = m_ticks,
+	.rdpmc = m_rdpmc,
+};
+
+/* Counting from m.f.now to `when`: each channel's enabled counters, unless frozen. */
+static void advance(uint64_t when)
+{
+	uint64_t dt = when - m.f.now;
+
+	for (unsigned s = 0; s < m.nsockets; s++)
+		for (unsigned k = 0; k < 4; k++) {
+			struct chan *c = &m.ch[s][k];
+			if (!c->present || !counting(c))
+				continue;
+			for (unsigned i = 0; i < 4; i++)
+				if (c->ctl[i] & CTL_EN)
+					c->ctr[i] = (c->ctr[i] + (uint64_t)((unsigned __int128)c->rate * dt / S)) & MASK48;
+			if (c->fixed_ctl & FIXED_EN)
+				c->ctr[4] = (c->ctr[4] + (uint64_t)((unsigned __int128)m.dclk_hz * dt / S)) & MASK48;
+		}
+	m.f.now = when;
+}
+
+static bool wait_until(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	advance(when);
+	return false;
+}
+
+static const struct stat_env env = { wait_until, NULL, NULL };
+static struct stat_run run;
+static const struct pmu_driver *const present[] = { &pmu_driver_snbep, NULL };
+
+/* Two sockets (buses 0x3F and 0x7F) of four channels, counters found
+ * holding values of their own (restored at the end), channel b (0..7)
+ * counting 1000000 * (b + 1) events a second, DCLK 800 MHz. */
+static void model(unsigned sockets)
+{
+	static const uint8_t buses[3] = { 0x3F, 0x7F, 0xBF };
+
+	memset(&m, 0, sizeof(m));
+	memset(&run, 0, sizeof(run));
+	fake_init(&m.f);
+	fake_cpu_skylake(&m.f, 0x2D, 8, 16);
+	m.hw = (struct hw){ .ops = &m_ops, .ctx = &m, .tick_hz = S, .msr_mode = HW_MSR_NATIVE };
+	m.f.now = 5 * S;
+	m.nsockets = sockets;
+	m.dclk_hz = 800000000;
+	for (unsigned s = 0; s < sockets; s++) {
+		m.bus[s] = buses[s];
+		for (unsigned c = 0; c < 4; c++) {
+			struct chan *ch = &m.ch[s][c];
+			ch->present = true;
+			ch->id = channel_id[c];
+			ch->rate = 1000000ull * (s * 4 + c + 1);
+			for (unsigned i = 0; i < 5; i++)
+				ch->ctr[i] = 0x123400000000ull + (s << 12) + (c << 8) + i;
+		}
+	}
+}
+
+static void add(const char *name)
+{
+	run_add(&run, present, name);
+}
+
+static enum unc_status run_for(uint64_t duration, uint64_t sample)
+{
+	struct stat_opts o = { .duration = duration, .slice = 20 * MS, .sample = sample };
+
+	if (run_schedule(&run, &m.hw, false))
+		return UNC_E_INVALID;
+	return stat_loop(&run, &m.hw, false, &o, &env);
+}
+
+/* Every channel's registers as found (the counters' own values, CTLs 0). */
+static bool as_found(void)
+{
+	bool ok = true;
+
+	for (unsigned s = 0; s < m.nsockets; s++)
+		for (unsigned c = 0; c < 4; c++) {
+			struct chan *ch = &m.ch[s][c];
+			if (!ch->present || ch->drop_writes)
+				continue;
+			for (unsigned i = 0; i < 4; i++)
+				ok &= ch->ctl[i] == 0;
+			ok &= ch->fixed_ctl == 0 && !ch->frz_en && !ch->frz;
+			for (unsigned i = 0; i < 5; i++)
+				if (ch->ctr[i] != 0x123400000000ull + (s << 12) + (c << 8) + i) {
+					printf("    socket %u channel %u counter %u: 0x%llx\n", s, c, i,
+					       (unsigned long long)ch->ctr[i]);
+					ok = false;
+				}
+		}
+	return ok;
+}
+
+/* ---- The probe and info ---- */
+
+static void probe_two_sockets(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[100] = "";
+
+	model(2);
+	cpu_identify(&m.hw, &cpu);
+	T_ASSERT(pmu_match_model(&pmu_driver_snbep, &m.hw, &cpu) != NULL);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(m.nlog, 0); /* reads only */
+	T_EQ(m.scan_reads, 256 * 4 - 8); /* every bus's device 16, functions 0, 1, 4, 5 */
+	T_EQ(p.boxes[0], 8);
+	T_EQ(p.boxes[1], 8);
+	for (unsigned b = 0; b < 8; b++) {
+		T_EQ(p.pci[0][b].bus, b < 4 ? 0x3F : 0x7F);
+		T_EQ(p.pci[0][b].dev, 16);
+		T_EQ(p.pci[0][b].func, channel_fn[b % 4]);
+		T_EQ(p.group[0][b], b / 4);
+		T_EQ(p.box_id[0][b], b % 4);
+		T_EQ(p.pci[1][b].func, channel_fn[b % 4]);
+	}
+	char buf[2048];
+	struct strbuf sb;
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	struct pmu_use use;
+	pmu_driver_snbep.ops->in_use(&m.hw, &p, &use, NULL, NULL);
+	T_ASSERT(use.known && !use.in_use);
+	T_EQ(use.selects_checked, 40);
+	pmu_driver_snbep.ops->info(&o, &p, &use, false);
+	T_CONTAINS(buf, "imc:          2 sockets, 8 channels");
+	T_CONTAINS(buf, "  socket 0 (bus 0x3f): channels 0, 1, 2, 3\n  socket 1 (bus 0x7f): channels 0, 1, 2, 3\n");
+	T_CONTAINS(buf, "pmu in use:   no (40 CTL and FIXED_CTL registers all zero)");
+	T_NOT_CONTAINS(buf, "missing");
+	pmu_driver_snbep.ops->where(&p, 0, buf, sizeof(buf));
+	T_STREQ(buf, "iMC channels on buses 0x3f, 0x7f");
+	char name[48];
+	struct pmu_reg r = pmu_unit_ctr(&pmu_driver_snbep.units[0], &p, 0, 6, 1);
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH2_PCI_PMON_CTR1 (socket 1)");
+	r.addr += 4;
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH2_PCI_PMON_CTR1[47:32] (socket 1)");
+	r = pmu_unit_box_ctl(&pmu_driver_snbep.units[0], &p, 0, 3);
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH3_PCI_PMON_BOX_CTL (socket 0)");
+	r = pmu_unit_sel(&pmu_driver_snbep.units[1], &p, 1, 0, 0);
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH0_PCI_PMON_FIXED_CTL (socket 0)");
+	/* JSON */
+	strbuf_init(&sb, buf, sizeof(buf));
+	out_puts(&o, "{\"x\":1");
+	pmu_driver_snbep.ops->info(&o, &p, &use, true);
+	out_puts(&o, "}");
+	T_JSON(buf, false);
+	T_CONTAINS(buf, "\"sockets\":[{\"socket\":0,\"bus\":\"0x3f\",\"channels\":[0,1,2,3],\"missing\":[],\"unexpected\":[]},"
+			"{\"socket\":1,\"bus\":\"0x7f\",\"channels\":[0,1,2,3],\"missing\":[],\"unexpected\":[]}]");
+}
+
+/* A missing channel (socket 1, channel 2: 7f:10.4 absent) and an
+ * unexpected device (7f:10.5 answers 8086:1234): both named by info, and
+ * neither is a box; events count on the six other channels. */
+static void missing_channel_and_unexpected_id(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[100] = "", buf[2048];
+	struct strbuf sb;
+
+	model(2);
+	m.ch[1][2].present = false;
+	m.ch[1][2].id = 0;
+	m.ch[1][3].present = false;
+	m.ch[1][3].id = 0x12348086;
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[0], 6);
+	T_EQ(p.box_id[0][4], 0);
+	T_EQ(p.box_id[0][5], 1);
+	T_EQ(p.group[0][5], 1);
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	T_CONTAINS(buf, "imc:          2 sockets, 6 channels");
+	T_CONTAINS(buf, "  socket 1 (bus 0x7f): channels 0, 1\n");
+	T_CONTAINS(buf, "  socket 1 (bus 0x7f): channel 2 (10.4) missing\n");
+	T_CONTAINS(buf, "  socket 1 (bus 0x7f): channel 3: 10.5 has device 8086:1234, not 3CB5\n");
+	strbuf_init(&sb, buf, sizeof(buf));
+	out_puts(&o, "{\"x\":1");
+	pmu_driver_snbep.ops->info(&o, &p, NULL, true);
+	out_puts(&o, "}");
+	T_JSON(buf, false);
+	T_CONTAINS(buf, "{\"socket\":1,\"bus\":\"0x7f\",\"channels\":[0,1],\"missing\":[2],\"unexpected\":[{\"channel\":3,"
+			"\"function\":\"10.5\",\"id\":\"8086:1234\"}]}");
+	/* A run counts on the six channels present: exact counts. */
+	memset(&run, 0, sizeof(run));
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	T_EQ(run.c.nboxes, 1);
+	static const unsigned rate_of_box[6] = { 1, 2, 3, 4, 5, 6 };
+	for (unsigned b = 0; b < 6; b++)
+		T_EQ(run.c.ev[0].total.box[b], 1000000ull * rate_of_box[b]);
+	T_ASSERT(as_found());
+}
+
+/* Three sockets are twelve channels: more than a unit's eight boxes, so
+ * none is counted (bw would understate), said in one line. */
+static void more_than_eight_channels_refused(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[100] = "";
+
+	model(3);
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "found 12 iMC channels on 3 sockets: at most 8 channels (two sockets) can be counted");
+	T_EQ(p.boxes[0], 0);
+}
+
+/* ---- The sequence ---- */
+
+static unsigned log_at;
+
+static void expect(uint8_t bus, unsigned fn, unsigned off, uint32_t v, int line)
+{
+	if (log_at >= m.nlog) {
+		t_fail(__FILE__, line, "write #%u: none (expected %02x:10.%u+0x%x = 0x%x)", log_at, bus, fn, off, v);
+		return;
+	}
+	struct wlog *w = &m.log[log_at];
+	if (w->bus != bus || w->fn != fn || w->off != off || w->v != v)
+		t_fail(__FILE__, line, "write #%u: %02x:10.%u+0x%x = 0x%x, expected %02x:10.%u+0x%x = 0x%x", log_at, w->bus,
+		       w->fn, w->off, w->v, bus, fn, off, v);
+	log_at++;
+}
+#define EXPECT(bus, fn, off, v) expect((bus), (fn), (off), (v), __LINE__)
+
+static const uint8_t bus_of_box[8] = { 0x3F, 0x3F, 0x3F, 0x3F, 0x7F, 0x7F, 0x7F, 0x7F };
+
+/* Seed 003's sequence for one event on 2 sockets x 4 channels, as an exact
+ * write log: freeze (frz_en, then frz_en|frz, box by box), the CTLs (the
+ * event on CTL0, 0 on the others), both dwords of each counter zeroed,
+ * unfreeze (frz_en). */
+static void programming_sequence(void)
+{
+	model(2);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	log_at = 0;
+	for (unsigned b = 0; b < 8; b++) {
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN | FRZ);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned b = 0; b < 8; b++)
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTL0 + 4 * i, i == 0 ? CTL_EN | 0x0304 : 0);
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned i = 0; i < 4; i++) {
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0);
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0);
+		}
+	for (unsigned b = 0; b < 8; b++)
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
+	T_EQ(log_at, m.nlog);
+	advance(m.f.now + S / 10);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	for (unsigned b = 0; b < 8; b++)
+		T_EQ(run.c.ev[0].total.box[b], 100000ull * (b + 1));
+	T_ASSERT(as_found());
+}
+
+/* 48-bit counters crossing 2^48 at nearly every sample: a rate just under
+ * the driver's bound (139 a DCLK at 2^31 Hz), sampled every 900 s (the
+ * longest gap in which a counter cannot wrap twice unseen), for 4500 s. */
+static void wraps_48_bits(void)
+{
+	model(1);
+	for (unsigned c = 0; c < 4; c++)
+		m.ch[0][c].rate = 297000000000ull;
+	add("UNC_M_CAS_COUNT.WR");
+	T_EQ(run_for(4500 * S, 900 * S), UNC_OK);
+	for (unsigned b = 0; b < 4; b++)
+		T_EQ(run.c.ev[0].total.box[b], 297000000000ull * 4500);
+	T_ASSERT(297000000000ull * 4500 > 4 * (1ull << 48)); /* wrapped at least four times */
+	T_ASSERT(297000000000ull * 900 < (1ull << 48));
+	T_ASSERT(as_found());
+}
+
+/* ---- The ops without the engine: a pmu_io straight to the model ---- */
+
+static enum unc_status d_read(struct pmu_io *io, struct pmu_reg reg, uint64_t *v)
+{
+	uint32_t x;
+	enum unc_status st = hw_pci_read32(io->hw, reg.pci, (uint16_t)reg.addr, &x);
+
+	*v = x;
+	return st;
+}
+
+static enum unc_status d_write(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+{
+	return hw_pci_write32(io->hw, reg.pci, (uint16_t)reg.addr, (uint32_t)v);
+}
+
+static enum unc_status d_vfail(struct pmu_io *io, enum unc_status st, const char *fmt, va_list ap)
+{
+	(void)io, (void)fmt, (void)ap;
+	return st;
+}
+
+static const struct pmu_io_ops direct_ops = { d_read, d_write, d_write, d_write, d_vfail };
+
+/* The torn read: a counter whose low dword carries into the high one
+ * between the two reads. Unfrozen, the driver's two reads tear (the test
+ * can fail); frozen, as the engine samples with sample_frozen, they agree. */
+static void torn_read_needs_the_freeze(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	struct pmu_state s = { 0 };
+	char err[200] = "", warn[100] = "";
+	struct pmu_io io = { &direct_ops, NULL, 0, &m.hw };
+	uint64_t v;
+
+	model(1);
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	struct chan *c = &m.ch[0][1];
+	c->ctl[2] = CTL_EN | 0x0304;
+	c->ctr[2] = 0x1FFFFFFF0ull;
+	m.tear = true;
+	m.tear_step = 0x20;
+	T_EQ(pmu_driver_snbep.ops->read_counter(&io, &p, 0, 1, 2, &v), UNC_OK);
+	T_EQ(v, 0x2FFFFFFF0ull); /* torn: high dword read after the carry */
+	c->ctr[2] = 0x1FFFFFFF0ull;
+	T_EQ(pmu_driver_snbep.ops->freeze(&io, &p, &s), UNC_OK);
+	T_ASSERT(c->frz_en && c->frz);
+	T_EQ(pmu_driver_snbep.ops->read_counter(&io, &p, 0, 1, 2, &v), UNC_OK);
+	T_EQ(v, 0x1FFFFFFF0ull);
+	T_EQ(pmu_driver_snbep.ops->unfreeze(&io, &p, &s, false), UNC_OK);
+	T_ASSERT(c->frz_en && !c->frz);
+	T_EQ(pmu_driver_snbep.ops->read_counter(&io, &p, 0, 1, 2, &v), UNC_OK);
+	T_EQ(v, 0x2FFFFFFF0ull); /* counting again: it tears again */
+}
+
+/* A function that drops writes (socket 1, channel 2): the CTL read-back
+ * fails naming the register and the socket, and every register written is
+ * put back. */
+static void write_that_does_not_stick(void)
+{
+	model(2);
+	m.ch[1][2].drop_writes = true;
+	add("UNC_M_CAS_COUNT.RD");
+	add("UNC_M_DCLOCKTICKS");
+	T_EQ(run_for(S, 100 * MS), UNC_E_DEVICE);
+	T_STREQ(run.err, "MC_CH2_PCI_PMON_CTL0 (socket 1) (7f:10.4+0xd8) reads 0x0 after writing 0x400304: the iMC PMU "
+			 "ignored the programming");
+	T_ASSERT(as_found());
+	/* Nothing left programmed: the last write to each register that was
+	 * written is its value as found. */
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned c = 0; c < 4; c++) {
+			const struct chan *ch = &m.ch[s][c];
+			T_ASSERT(!ch->frz_en && ch->ctl[0] == 0);
+		}
+}
+
+/* Thresholds above seed 003's Max Inc/Cyc are never met: refused before
+ * anything is written. */
+static void threshold_above_max_inc_refused(void)
+{
+	model(2);
+	add("imc/event=0x80,thresh=23/");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_E_UNSUPPORTED);
+	T_STREQ(run.err, "cannot count imc/event=0x80,thresh=23/: threshold 23 is above what event 0x80 adds per cycle "
+			 "(at most 22, seed 003's Max Inc/Cyc): it is never met");
+	T_EQ(m.nlog, 0);
+	memset(&run, 0, sizeof(run));
+	add("imc/event=0x80,thresh=22/");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	memset(&run, 0, sizeof(run));
+	add("imc/event=0x04,umask=0x03,thresh=2/");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_E_UNSUPPORTED);
+}
+
+/* ---- evsel: names and the raw syntax with the layout's widths ---- */
+
+static void names_and_raw_syntax(void)
+{
+	struct ev_spec e;
+	char err[200];
+
+	T_EQ(evsel_parse("UNC_M_CAS_COUNT.RD", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x400304);
+	T_EQ(evsel_parse("unc_m_cas_count.wr", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x400C04);
+	T_EQ(evsel_parse("UNC_M_DCLOCKTICKS", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, SNBEP_UNIT_FIXED);
+	T_EQ(evsel_parse("imc/event=0x04,umask=0x0c/", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x400C04);
+	T_EQ(evsel_parse("imc/event=0x80,umask=0,thresh=0xff,inv,edge/", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0xFFC40080ull);
+	T_ASSERT(evsel_parse("imc/event=0x100/", present, &e, err, sizeof(err)) != UNC_OK);
+	T_ASSERT(evsel_parse("imc/event=0x04,umask=0x100/", present, &e, err, sizeof(err)) != UNC_OK);
+	T_ASSERT(evsel_parse("imc/event=0x04,thresh=0x100/", present, &e, err, sizeof(err)) != UNC_OK);
+}
+
+/* Each sample: freeze every box, read, unfreeze (seed 003's practice, the
+ * engine's sample_frozen): the writes of one sample, exactly. */
+static void sample_is_frozen(void)
+{
+	model(2);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	log_at = m.nlog;
+	advance(m.f.now + S / 10);
+	T_EQ(stat_sample(&run), UNC_OK);
+	for (unsigned b = 0; b < 8; b++) {
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN | FRZ);
+	}
+	for (unsigned b = 0; b < 8; b++)
+		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
+	T_EQ(log_at, m.nlog);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	T_ASSERT(as_found());
+}
+
+/* Through the engine, on counters that tear when read while counting (low
+ * dword carrying into the high one between the reads): every sample is
+ * frozen, so the totals are exact. */
+static void torn_read_impossible_in_a_run(void)
+{
+	model(2);
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned c = 0; c < 4; c++)
+			m.ch[s][c].rate = 0xFFFFFFF0ull; /* the low dword wraps every second */
+	m.tear = true;
+	m.tear_step = 0x20;
+	add("UNC_M_CAS_COUNT.RD");
+	add("UNC_M_DCLOCKTICKS");
+	T_EQ(run_for(10 * S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 8; b++) {
+		T_EQ(run.c.ev[0].total.box[b], 0xFFFFFFF0ull * 10);
+		T_EQ(run.c.ev[1].total.box[b], 800000000ull * 10);
+	}
+	T_ASSERT(as_found());
+}
+
+/* Seed 003's short names are the events' names without UNC_M_. */
+static void short_names(void)
+{
+	struct ev_spec e, f;
+	char err[200];
+
+	T_EQ(evsel_parse("CAS_COUNT.RD", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_parse("UNC_M_CAS_COUNT.RD", present, &f, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &f));
+	T_EQ(evsel_parse("DCLOCKTICKS", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, SNBEP_UNIT_FIXED);
+	T_EQ(evsel_parse("rpq_occupancy", present, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x400080);
+}
+
+T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
+       T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
+       T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_needs_the_freeze),
+       T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
+       T_CASE(sample_is_frozen), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names))
