@@ -189,6 +189,8 @@ $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tes
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c $(EMU_CORE))
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)
 $(HOST)/test_knc: $(call hobj,tests/unit/test_knc.c $(T_FAKE))
+UNIT_TESTS += test_html
+$(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(BUILD)/uncore_decode
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) -o $@
