@@ -539,7 +539,7 @@ static enum unc_status record(struct out *o, const uint8_t *data, size_t len, co
 	struct report_opts ro = { .format = REPORT_HUMAN, .sep = ",", .per_box = r->per_box, .intervals = r->nintervals > 0 };
 	if (!info && has_extras(&r->x)) {
 		struct out e = esc_out(o);
-		out_printf(o, "<h%u>Load, check and child</h%u>\n<pre class=\"extras\">", level + 1, level + 1);
+		out_printf(o, "<h%u>Load, peak, check and child</h%u>\n<pre class=\"extras\">", level + 1, level + 1);
 		rec_count_run(&ws->run, r);
 		extras_text(&e, &ro, &hw, &ws->run, &r->x);
 		out_puts(o, "</pre>\n");
