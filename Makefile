@@ -193,6 +193,8 @@ UNIT_TESTS += test_snbep
 $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
+UNIT_TESTS += test_html
+$(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(BUILD)/uncore_decode
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) -o $@

@@ -249,6 +249,14 @@ void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint
 	}
 }
 
+void rec_sample_to_run(struct count_run *run, const struct rec *r, const struct rec_sample *s)
+{
+	for (uint32_t i = 0; i < r->nevents && i < run->nev; i++) {
+		memcpy(run->ev[i].total.box, s->box[i], sizeof(s->box[i]));
+		run->ev[i].total.running = s->running[i];
+	}
+}
+
 /* A layout-1 event, as its driver describes it now. */
 static void view_v1(struct count_event *e, const struct rec_event *x, const struct rec *r,
 		    const struct pmu_driver *drv)
@@ -265,7 +273,7 @@ static void view_v1(struct count_event *e, const struct rec_event *x, const stru
 	evsel_view(&spec, u->max_boxes > 1 ? r->ncbo : 1, &e->v);
 }
 
-static void count_from_rec(struct count_run *run, const struct rec *r)
+void rec_count_run(struct count_run *run, const struct rec *r)
 {
 	const struct pmu_driver *v1 = r->version == 1 ? v1_driver() : NULL;
 
@@ -338,6 +346,12 @@ static void count_from_rec(struct count_run *run, const struct rec *r)
 	}
 }
 
+struct hw rec_hw(const struct rec *r)
+{
+	return (struct hw){ .tick_hz = r->tsc_hz, .msr_mode = (enum hw_msr_mode)r->msr_mode,
+			    .emulator = r->msr_mode == HW_MSR_EMULATED ? r->emulator : NULL };
+}
+
 struct replay {
 	struct out *o;
 	const struct report_opts *ro;
@@ -353,10 +367,7 @@ static void replay_sample(void *ctx, const struct rec *r, const struct rec_sampl
 	struct replay *p = ctx;
 	struct count_run *run = p->run;
 
-	for (uint32_t i = 0; i < r->nevents; i++) {
-		memcpy(run->ev[i].total.box, s->box[i], sizeof(s->box[i]));
-		run->ev[i].total.running = s->running[i];
-	}
+	rec_sample_to_run(run, r, s);
 	if (p->bw)
 		report_bw_interval(p->o, p->ro, p->hw, run, s->t);
 	else
@@ -377,8 +388,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 
 	if ((st = rec_decode(data, len, &r, NULL, NULL, err, errsize)))
 		return st;
-	struct hw hw = { .tick_hz = r.tsc_hz, .msr_mode = (enum hw_msr_mode)r.msr_mode,
-			 .emulator = r.msr_mode == HW_MSR_EMULATED ? r.emulator : NULL };
+	struct hw hw = rec_hw(&r);
 	struct report_opts ro = { .format = format, .per_box = r.per_box, .intervals = r.nintervals > 0 };
 	fmt_snprintf(ro.sep, sizeof(ro.sep), "%s", sep && *sep ? sep : ",");
 	if (!hw.tick_hz) {
@@ -402,7 +412,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		return UNC_OK;
 	}
 	bool bw = !strcmp(r.command, "bw");
-	count_from_rec(&run, &r);
+	rec_count_run(&run, &r);
 	if (bw)
 		report_bw_header(o, &ro, &hw, &run);
 	else
@@ -411,7 +421,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 		struct replay p = { o, &ro, &hw, &run, bw };
 		if ((st = rec_decode(data, len, &r, replay_sample, &p, err, errsize))) /* the same again, then the samples */
 			return st;
-		count_from_rec(&run, &r); /* the totals again, for the final report */
+		rec_count_run(&run, &r); /* the totals again, for the final report */
 	}
 	if (bw)
 		report_bw_final(o, &ro, &hw, &run, &r.x);

@@ -20,6 +20,17 @@ void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint
 /* The most boxes any event of the run counts in (what a sample must hold). */
 unsigned rec_run_boxes(const struct count_run *run);
 
+/* The counts of a record (its totals; marks and times at the start), as
+ * the engine had them at the end of the run. */
+void rec_count_run(struct count_run *run, const struct rec *r);
+
+/* An interval sample's totals into the run (what rec_count_run made). */
+void rec_sample_to_run(struct count_run *run, const struct rec *r, const struct rec_sample *s);
+
+/* The record's clock and access mode, as the reports take them (the
+ * emulator's line points into r). */
+struct hw rec_hw(const struct rec *r);
+
 /* Where rec_print works: large, so the caller places it. */
 struct rec_print_ws {
 	struct rec r;
@@ -32,5 +43,14 @@ struct rec_print_ws {
  * JSON never has it). */
 enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum report_format format, const char *sep,
 			  const char *stored_as, struct rec_print_ws *ws, char *err, size_t errsize);
+
+/* uncore_decode -x SEP --intervals: the interval samples as CSV, a header
+ * row, then one row per interval per event: time_s (the interval's end,
+ * seconds since the start), interval_s, event, pmu, count (in the
+ * interval; empty when the event did not count in it), unit, rate_per_s,
+ * run_time_ns, percent_running, mb_per_s (DRAM data counters only). A record
+ * without samples is an error. */
+enum unc_status rec_print_intervals(struct out *o, const uint8_t *data, size_t len, const char *sep,
+				    struct rec_print_ws *ws, char *err, size_t errsize);
 
 #endif

@@ -86,6 +86,15 @@ bool report_dram_bytes(const struct count_run *r, uint64_t *ret_read, uint64_t *
  * the run has no DRAM counters or no time. */
 bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps);
 
+/* The same for read, write and read+write apart (bytes per second, in that
+ * order), each as the bw table computes its figure. */
+bool report_dram_rates(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now,
+		       uint64_t ret_bps[3]);
+
+/* An event's count per second over ticks, in thousandths (the stat
+ * table's rate/s has three decimals). */
+uint64_t report_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz);
+
 /* The largest DRAM bandwidth per DRAM counter that sampling every
  * sample_ms milliseconds (or faster) is sure to measure, in MB/s: half the
  * counter's range of 64-byte lines in that time. */

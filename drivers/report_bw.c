@@ -335,13 +335,27 @@ bool report_dram_bytes(const struct count_run *r, uint64_t *rd, uint64_t *wr)
 	return true;
 }
 
-bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps)
+bool report_dram_rates(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now,
+		       uint64_t ret_bps[3])
 {
 	struct bw b;
 
 	bw_window(r, interval, now, &b);
 	if (b.ird < 0 || b.iwr < 0 || !b.ticks)
 		return false;
-	*ret_bps = u64_muldiv((b.rd + b.wr) * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
+	/* each as bw_line computes it, so a figure never differs from the table's */
+	ret_bps[0] = u64_muldiv(b.rd * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
+	ret_bps[1] = u64_muldiv(b.wr * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
+	ret_bps[2] = u64_muldiv((b.rd + b.wr) * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
+	return true;
+}
+
+bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps)
+{
+	uint64_t bps[3];
+
+	if (!report_dram_rates(r, hw, interval, now, bps))
+		return false;
+	*ret_bps = bps[2];
 	return true;
 }

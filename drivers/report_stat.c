@@ -11,9 +11,14 @@ static bool is_data(const struct count_event *e)
 }
 
 /* count per second, to three decimals */
+uint64_t report_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz)
+{
+	return ticks ? u64_muldiv(count, hz * 1000, ticks) : 0;
+}
+
 static void fmt_rate(char *buf, size_t size, uint64_t count, uint64_t ticks, uint64_t hz)
 {
-	uint64_t milli = ticks ? u64_muldiv(count, hz * 1000, ticks) : 0;
+	uint64_t milli = report_rate_milli(count, ticks, hz);
 
 	fmt_snprintf(buf, size, "%lu.%03lu", (unsigned long)(milli / 1000), (unsigned long)(milli % 1000));
 }

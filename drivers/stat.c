@@ -1113,10 +1113,12 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 	uint64_t end = o->duration ? t0 + o->duration : never;
 	uint64_t next_iv = o->interval ? t0 + o->interval : never;
 	uint64_t next_rot = r->c.ngroups > 1 ? t0 + o->slice : never;
+	uint64_t next_prog = o->progress && env->on_progress ? t0 + o->progress : never;
+	unsigned progress = 0;
 
 	for (;;) {
 		uint64_t next_sample = r->t_sample + o->sample;
-		if (env->wait_until(env->ctx, min3(end, next_iv, min3(next_rot, next_sample, never)))) {
+		if (env->wait_until(env->ctx, min3(end, next_iv, min3(next_rot, next_sample, next_prog)))) {
 			st = fail(r, UNC_E_ABORTED, "stopped by the user");
 			break;
 		}
@@ -1138,6 +1140,10 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 		}
 		if (now >= end)
 			break;
+		if (now >= next_prog) { /* never at the end: the report follows */
+			env->on_progress(env->ctx, r, r->t_sample, ++progress);
+			next_prog += o->progress;
+		}
 	}
 	/* On ESC the counts so far are still good: sample them before the
 	 * restore, and report the abort. */

@@ -114,6 +114,9 @@ struct stat_env {
 	/* Called at each interval boundary (after sampling). */
 	void (*on_interval)(void *ctx, struct stat_run *r, uint64_t now);
 	void *ctx;
+	/* Called at each progress boundary before the end (after sampling);
+	 * the k-th since the start. NULL: none. */
+	void (*on_progress)(void *ctx, struct stat_run *r, uint64_t now, unsigned k);
 };
 
 struct stat_opts {
@@ -122,6 +125,7 @@ struct stat_opts {
 	unsigned max_intervals;  /* 0: no limit */
 	uint64_t slice;          /* multiplexing time slice, ticks */
 	uint64_t sample;         /* longest time between two samples, ticks */
+	uint64_t progress;       /* ticks between progress calls; 0: none */
 };
 
 /* stat_start, then samples, rotates and reports intervals until the end,

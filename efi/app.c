@@ -689,6 +689,32 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		c->dropped++;
 }
 
+/* Progress on a long run without -I: one ordinary line (no carriage
+ * return: serial logs stay clean) every APP_PROGRESS_S seconds on standard
+ * error, so -x and -j output never holds it. The rate is over the last
+ * period (the marks are free: -I, their other user, excludes progress). */
+static void stat_progress(void *ctx, struct stat_run *r, uint64_t now, unsigned k)
+{
+	struct stat_ctx *c = ctx;
+	uint64_t ns = c->cmd->duration_ns, bps[3];
+	char total[32];
+
+	if (ns % 1000000000)
+		fmt_fixed(total, sizeof(total), ns, 1000000000, 3);
+	else
+		fmt_snprintf(total, sizeof(total), "%lu", (unsigned long)(ns / 1000000000));
+	out_printf(c->err, "%4u s of %s s: ", k * APP_PROGRESS_S, total);
+	if (c->bw && report_dram_rates(&r->c, c->hw, true, now, bps)) {
+		out_printf(c->err, "read %lu MB/s, write %lu MB/s", (unsigned long)((bps[0] + 500000) / 1000000),
+			   (unsigned long)((bps[1] + 500000) / 1000000));
+	} else {
+		uint64_t milli = report_rate_milli(count_interval(&r->c, 0, -1, now), now - r->c.t_mark, c->hw->tick_hz);
+		out_printf(c->err, "%s %lu/s", r->c.ev[0].name, (unsigned long)((milli + 500) / 1000));
+	}
+	out_printf(c->err, " (last %u s)\n", APP_PROGRESS_S);
+	count_mark(&r->c, now);
+}
+
 /* A child (-- COMMAND), before anything runs: something the Shell can run
  * as a child must be there, or it is one line and nothing else. */
 static enum unc_status child_ready(const struct cli_cmd *cmd, const struct app_env *env, char *ret_cmdline, size_t size,
@@ -827,7 +853,7 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 	const struct app_env *env = c->env;
 	const struct hw *hw = c->hw;
 	struct stat_run *run = c->run;
-	struct stat_env senv = { stat_wait, stat_interval, c };
+	struct stat_env senv = { stat_wait, stat_interval, c, stat_progress };
 	enum unc_status st;
 
 	*ret_run_err = false;
@@ -841,6 +867,9 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 		.slice = ms_ticks(hw, APP_SLICE_MS),
 		.sample = ms_ticks(hw, APP_SAMPLE_MS),
 	};
+	/* a run longer than one progress period, without -I (whose lines show it alive) */
+	if (!cmd->quiet && !cmd->interval_ms && cmd->duration_ns > (uint64_t)APP_PROGRESS_S * 1000000000)
+		o.progress = ms_ticks(hw, APP_PROGRESS_S * 1000);
 	if (c->bw)
 		report_bw_header(c->out, c->ro, hw, &run->c);
 	else

@@ -65,6 +65,8 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
  * between two samples. */
 #define APP_SAMPLE_MS 100
 #define APP_SLICE_MS  20
+/* A stat or bw run longer than this without -I prints a progress line this often. */
+#define APP_PROGRESS_S 10
 
 /* Whether the command needs the calibrated time source. */
 bool app_needs_clock(const struct cli_cmd *cmd);

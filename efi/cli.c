@@ -18,7 +18,7 @@ const char cli_usage[] =
 	"  var list | var show [NAME] [-x SEP | -j] | var delete [NAME]\n"
 	"                               stored results (default NAME UncoreResults)\n"
 	"stat, bw and info take -o var[:NAME] (an EFI variable), -o PATH (a JSON file), --var-chunk BYTES\n"
-	"stat and bw also take --load read|write|copy|triad [--nt] [--size MiB] [--cpus N|all],\n"
+	"stat and bw also take --quiet (no progress line every 10 s), --load read|write|copy|triad [--nt] [--size MiB] [--cpus N|all],\n"
 	"  --min-bw MBPS | --min-read-bw MBPS | --min-write-bw MBPS, and -- COMMAND [ARGS] (a child image)\n"
 	"  regs                         the uncore MSRs of Table 2-1, read only\n"
 	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
@@ -38,7 +38,7 @@ const char cli_usage[] =
  * and once for a file (parse_output); the --min-* checks are one of three. */
 static const char *const once_options[] = { "-d",     "-I",   "-n",	"-x",	 "-j",	      "--var-chunk",
 					    "--load", "--nt", "--size", "--cpus", "--per-box", "--force",
-					    "--no-multiplex", "--all" };
+					    "--no-multiplex", "--all", "--quiet" };
 
 /* Records opt in *seen; fails if it was there already. */
 static enum unc_status once(const char *opt, uint32_t *seen, char *err, size_t errsize)
@@ -268,6 +268,8 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 			cmd->force = true;
 		} else if (!strcmp(opt, "--no-multiplex")) {
 			cmd->no_multiplex = true;
+		} else if (!strcmp(opt, "--quiet")) {
+			cmd->quiet = true;
 		} else {
 			FAIL("unknown option '%s' for '%s'", opt, verb == CLI_BW ? "bw" : "stat");
 		}

@@ -50,6 +50,7 @@ struct cli_cmd {
 	uint64_t interval_ms;   /* -I; 0 when not given */
 	unsigned max_intervals; /* -n (bench: the number of samples) */
 	bool list_all;          /* list --all */
+	bool quiet;                     /* --quiet: no progress lines on a long stat or bw run */
 	bool force, no_multiplex;       /* --force: stat takes over a busy PMU; mmio read reads outside the memory map */
 	struct report_opts report;
 	/* -o: stored results */

@@ -4,9 +4,13 @@
  *   uncore_decode [-x SEP | -j] DIR [NAME]          a directory of them (e.g. /sys/firmware/efi/efivars)
  *   uncore_decode [-x SEP | -j] --vars IMAGE [NAME] an OVMF/edk2 VARS image
  *   uncore_decode --list (DIR | --vars IMAGE)       the records there
+ *   uncore_decode -x SEP --intervals SOURCE [NAME]  the interval samples as CSV
+ *   uncore_decode --html OUT.html SOURCE [NAME]     an HTML page (charts for -I runs)
  *
  * Prints the record as the console showed it (the same report code), as
- * CSV (-x) or JSON (-j). Anything wrong with the input gets one line on
+ * CSV (-x) or JSON (-j). --html writes one self-contained page; from a
+ * directory or a VARS image without NAME, every record there, with an
+ * index of their verdicts linking to each one's section. Anything wrong with the input gets one line on
  * stderr naming the problem and exit status 1; bad usage exits 2 (one line
  * naming it, or the usage when nothing is given). */
 #include <errno.h>
@@ -17,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "../drivers/recmap.h"
+#include "../drivers/report_html.h"
 #include "../drivers/varstore.h"
 #include "varsrc.h"
 
@@ -39,7 +44,8 @@ static int die(const char *what, const char *msg)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uncore_decode [-x SEP | -j] (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
+	fprintf(stderr, "usage: uncore_decode [-x SEP [--intervals] | -j] (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
+			"       uncore_decode --html OUT.html (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
 			"       uncore_decode --list (DIR | --vars IMAGE)\n");
 	return 2;
 }
@@ -90,12 +96,74 @@ static uint8_t *slurp(const char *path, size_t *ret_len, char *err, size_t errsi
 	return buf;
 }
 
+static void write_file(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, ctx);
+}
+
+/* --html: one record's page (name given), or every record of the source
+ * on one page, an index of their verdicts first. The file is written only
+ * when everything decoded; an unreadable record is named and fails the
+ * run, as without --html. */
+static int write_html(const char *outpath, struct varstore *vs, const char *name, const char *source, uint8_t *buf)
+{
+	static struct var_entry e[VAR_LIST_MAX];
+	char err[300], tmp[4200];
+	size_t len, count = 0;
+	int rc = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", outpath) >= (int)sizeof(tmp))
+		return die(outpath, "path too long");
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return die(outpath, strerror(errno));
+	struct out o = { write_file, f };
+	if (name) {
+		if (var_load(vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+		    report_html_page(&o, buf, len, name, &print_ws, err, sizeof(err)))
+			rc = die(name, err);
+	} else if (var_entries(vs, e, VAR_LIST_MAX, &count, err, sizeof(err))) {
+		rc = die(source, err);
+	} else {
+		char title[300];
+		snprintf(title, sizeof(title), "uncore.efi records in %s", source);
+		report_html_begin(&o, title);
+		report_html_index_begin(&o);
+		unsigned n = 0;
+		for (size_t i = 0; i < count; i++) {
+			if (!e[i].present)
+				continue;
+			n++;
+			if (var_load(vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+			    report_html_index_row(&o, buf, len, e[i].name, &print_ws, err, sizeof(err))) {
+				fprintf(stderr, "uncore_decode: %s: %s\n", e[i].name, err);
+				rc = 1;
+			}
+		}
+		report_html_index_end(&o);
+		if (!n)
+			rc = die(source, "no uncore.efi records there");
+		for (size_t i = 0; i < count && !rc; i++)
+			if (e[i].present && (var_load(vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+					     report_html_section(&o, buf, len, e[i].name, &print_ws, err, sizeof(err))))
+				rc = die(e[i].name, err);
+		report_html_end(&o);
+	}
+	if (fclose(f) && !rc)
+		rc = die(outpath, strerror(errno));
+	if (rc)
+		remove(tmp);
+	else if (rename(tmp, outpath))
+		rc = die(outpath, strerror(errno));
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	enum report_format format = REPORT_HUMAN;
 	const char *sep = ",";
-	const char *image = NULL, *path = NULL, *name = VAR_DEFAULT_NAME;
-	bool list = false, named = false;
+	const char *image = NULL, *path = NULL, *name = VAR_DEFAULT_NAME, *html = NULL;
+	bool list = false, named = false, intervals = false;
 	char err[300];
 	struct varstore vs;
 	static char dirbuf[4096], namebuf[VAR_NAME_MAX + 8];
@@ -106,14 +174,15 @@ int main(int argc, char **argv)
 	bool seen_x = false, seen_j = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		bool *seen = !strcmp(a, "-j") ? &seen_j : !strcmp(a, "-x") ? &seen_x : !strcmp(a, "--list") ? &list : NULL;
-		if (!strcmp(a, "--vars") && image)
+		bool *seen = !strcmp(a, "-j") ? &seen_j : !strcmp(a, "-x") ? &seen_x : !strcmp(a, "--list") ? &list
+			   : !strcmp(a, "--intervals") ? &intervals : NULL;
+		if ((!strcmp(a, "--vars") && image) || (!strcmp(a, "--html") && html))
 			return bad_usage("%s given twice", a);
 		if (seen && *seen)
 			return bad_usage("%s given twice", a);
 		if (seen)
 			*seen = true;
-		if ((!strcmp(a, "-x") || !strcmp(a, "--vars")) && i + 1 >= argc)
+		if ((!strcmp(a, "-x") || !strcmp(a, "--vars") || !strcmp(a, "--html")) && i + 1 >= argc)
 			return bad_usage("%s needs a value", a);
 		if (!strcmp(a, "-j"))
 			format = REPORT_JSON;
@@ -121,8 +190,10 @@ int main(int argc, char **argv)
 			format = REPORT_CSV, sep = argv[++i];
 		else if (!strcmp(a, "--vars"))
 			image = argv[++i];
+		else if (!strcmp(a, "--html"))
+			html = argv[++i];
 		else if (seen)
-			; /* --list */
+			; /* --list, --intervals */
 		else if (a[0] == '-')
 			return bad_usage("unknown option '%s'", a);
 		else if (!path && !image)
@@ -138,6 +209,10 @@ int main(int argc, char **argv)
 		return bad_usage("--list takes no NAME ('%s')", name);
 	if (list && (seen_x || seen_j))
 		return bad_usage("--list prints names only: no -x or -j");
+	if (intervals && !seen_x)
+		return bad_usage("--intervals prints CSV: give -x SEP too");
+	if (html && (seen_x || seen_j || list))
+		return bad_usage("--html writes a page: no -x, -j or --list with it");
 	if (path && image)
 		return bad_usage("'%s' and --vars %s: one source at a time", path, image);
 	if (!path && !image)
@@ -212,8 +287,12 @@ int main(int argc, char **argv)
 			if (orphans)
 				printf("%s (orphan chunks: %u)\n", e[i].name, orphans);
 		}
+	} else if (html) {
+		/* a directory or an image without NAME: every record on one page */
+		rc = write_html(html, &vs, (named || namebuf[0]) ? name : NULL, image ? image : path, buf);
 	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-		   rec_print(&o, buf, len, format, sep, name, &print_ws, err, sizeof(err))) {
+		   (intervals ? rec_print_intervals(&o, buf, len, sep, &print_ws, err, sizeof(err))
+			      : rec_print(&o, buf, len, format, sep, name, &print_ws, err, sizeof(err)))) {
 		rc = die(name, err);
 	}
 	free(buf);

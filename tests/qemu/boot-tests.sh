@@ -788,6 +788,19 @@ expect json has '^\{"tool":"uncore.efi","msr_access":"emulated",.*"event":"UNC_C
 step bw 'uncore.efi bw -o var:BwRun'
 expect bw rc zero
 expect bw has '^uncore: results stored in EFI variable BwRun: '
+# An interval run for the HTML report (decoded after the boot, below).
+step bw-iv 'uncore.efi bw -I 200 -n 10 -o var:BwIv'
+expect bw-iv rc zero
+expect bw-iv has '^uncore: results stored in EFI variable BwIv: '
+# A 25 s run prints two progress lines on standard error (the Shell's 2>a
+# puts them in a file) and none in its -x output.
+step progress 'uncore.efi bw -d 25 -x , 2>a fs0:\progress.txt'
+expect progress rc zero
+expect progress lacks ' s of 25 s'
+expect progress has '^[0-9.]+,MB/s,dram_read_bandwidth,2[45][0-9]{9},100\.00$'
+step progress-err '!type fs0:\progress.txt'
+expect progress-err has '^  10 s of 25 s: read (99[0-9]|100[0-9]) MB/s, write (49[0-9]|50[0-9]) MB/s \(last 10 s\)$'
+expect progress-err has '^  20 s of 25 s: read (99[0-9]|100[0-9]) MB/s, write (49[0-9]|50[0-9]) MB/s \(last 10 s\)$'
 step long 'uncore.efi -e UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL -I 10 -n 600 -x , -o var:Long'
 expect long rc zero
 expect long has '^uncore: results stored in EFI variable Long: [0-9]+ bytes in [0-9]+ chunks Long\.0001\.\.'
@@ -820,7 +833,8 @@ expect list has '^UncoreResults +[0-9]+  stat '
 expect list has '^BwRun +[0-9]+  bw '
 expect list has '^Long +[0-9]+  stat .*  3$'
 expect list has '^Temp +[0-9]+  info '
-expect list has '^4 records \(vendor GUID 7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63\)$'
+expect list has '^BwIv +[0-9]+  bw '
+expect list has '^5 records \(vendor GUID 7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63\)$'
 expect list lacks '\.0001'
 step delete 'uncore.efi var delete Temp'
 expect delete rc zero
@@ -837,7 +851,7 @@ expect full rc nonzero
 expect full has '^uncore: error: results not stored in Huge: the variable store has [0-9]+ bytes free; the record needs about [0-9]+: not stored$'
 expect full has '^# elapsed '
 step list-after 'uncore.efi var list'
-expect list-after has '^3 records '
+expect list-after has '^4 records '
 expect list-after lacks '^(Temp|Huge) '
 # Chunks left behind, made with the Shell's own dmpstore: a delete cut short
 # after the index and the first chunk went (Tail), and a chunk lost in the
@@ -856,7 +870,7 @@ step orphans 'uncore.efi var list'
 expect orphans rc zero
 expect orphans has '^Tail \(orphan chunks: [1-9][0-9]*\)$'
 expect orphans has '^Gap +- +unreadable: truncated chunk set: Gap\.0003 is missing \(the index names [0-9]+ chunks\)$'
-expect orphans has '^4 records '
+expect orphans has '^5 records '
 step tail-show 'uncore.efi var show Tail'
 expect tail-show rc nonzero
 expect tail-show has '^uncore: error: Tail: no stored record named Tail; [0-9]+ orphan chunks Tail\.nnnn are left, `var delete Tail` removes them$'
@@ -868,10 +882,21 @@ expect gap-delete rc zero
 expect gap-delete has '^deleted Gap and its [1-9][0-9]* chunks$'
 step orphans-gone 'uncore.efi var list'
 expect orphans-gone rc zero
-expect orphans-gone has '^3 records '
+expect orphans-gone has '^4 records '
 expect orphans-gone lacks '^(Tail|Gap)|orphan'
 boot_check decode-stat 'decoded_equals stat UncoreResults'
 boot_check decode-bw 'decoded_equals bw BwRun'
+boot_check progress-two-lines '[ "$(step_output "$dir/serial.txt" progress-err | grep -c " s of 25 s: ")" = 2 ]'
+# The HTML page of the interval run: it parses, each polyline has one point
+# per interval, and its figures are the console's interval rows.
+boot_check html-bw-intervals '"$TOP/build/uncore_decode" --html "$dir/bwiv.html" --vars "$dir/vars.fd" BwIv &&
+	python3 "$TOP/tests/html_check.py" --points 10 --values "$dir/bwiv.html" > "$dir/bwiv.values" &&
+	diff "$dir/bwiv.values" <(step_output "$dir/serial.txt" bw-iv | awk '"'"'$4 == "MB/s" { v[$2] = v[$2] " " $3 }
+		END { print "read:" v["read"]; print "write:" v["write"]; print "total:" v["total"] }'"'"')'
+# Every record of the image on one page, an index of their verdicts first.
+boot_check html-all-records '"$TOP/build/uncore_decode" --html "$dir/all.html" --vars "$dir/vars.fd" &&
+	python3 "$TOP/tests/html_check.py" --outline "$dir/all.html" > "$dir/all.outline" &&
+	[ "$(grep -c "<a href=\"#rec-" "$dir/all.html")" = 4 ] && grep -q "^  h2 .*\`bw\`: BwIv$" "$dir/all.outline"'
 boot_check decode-long-chunked 'decoded_equals long Long -x ,'
 boot_check decode-json '[ "$(step_output "$dir/serial.txt" json)" = "$("$TOP/build/uncore_decode" -j --vars "$dir/vars.fd")" ]'
 boot_check vars-image-after-delete '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" > "$dir/list.txt" &&

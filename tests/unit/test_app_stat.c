@@ -514,6 +514,37 @@ static void bw_report(void)
 	T_CONTAINS(obuf, "150000.000,MB/s,dram_read_bandwidth,1000000000,100.00\n");
 }
 
+/* A run longer than 10 s without -I: a line every 10 s on stderr, none at
+ * the end, none in the report (-x, -j); --quiet and -I have none. */
+static void progress_lines(void)
+{
+	static const char bw_line[] = "  10 s of 25 s: read 150000 MB/s, write 50000 MB/s (last 10 s)\n"
+				      "  20 s of 25 s: read 150000 MB/s, write 50000 MB/s (last 10 s)\n";
+
+	setup_imc(NULL);
+	T_EQ(RUN("bw", "-d", "25", "-x", ","), UNC_OK);
+	T_STREQ(ebuf, bw_line);
+	T_NOT_CONTAINS(obuf, " s of ");
+	T_CONTAINS(obuf, "150000.000,MB/s,dram_read_bandwidth,25000000000,100.00\n");
+	T_EQ(RUN("bw", "-d", "25", "-j"), UNC_OK);
+	T_STREQ(ebuf, bw_line);
+	T_EQ(RUN("bw", "-d", "20"), UNC_OK); /* the line at the end would say what the report says */
+	T_STREQ(ebuf, "  10 s of 20 s: read 150000 MB/s, write 50000 MB/s (last 10 s)\n");
+	T_EQ(RUN("bw", "-d", "10"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_EQ(RUN("bw", "-d", "25", "--quiet"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_EQ(RUN("bw", "-d", "25", "-I", "5000"), UNC_OK);
+	T_STREQ(ebuf, "");
+
+	setup();
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET,UNC_ARB_TRK_REQUESTS.ALL", "-d", "30.5"), UNC_OK);
+	T_STREQ(ebuf, "  10 s of 30.500 s: UNC_CLOCK.SOCKET 800000000/s (last 10 s)\n"
+		      "  20 s of 30.500 s: UNC_CLOCK.SOCKET 800000000/s (last 10 s)\n"
+		      "  30 s of 30.500 s: UNC_CLOCK.SOCKET 800000000/s (last 10 s)\n");
+	T_CONTAINS(obuf, "UNC_CLOCK.SOCKET                                    24400000000        800000000.000  cycles");
+}
+
 static void bw_stuck_and_refused(void)
 {
 	setup_imc("stuck=DRAM_DATA_WRITES");
@@ -716,5 +747,5 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(regs_follow_the_probe), T_CASE(restore_paths_with_reserved_and_pmi_bits))

@@ -236,7 +236,7 @@ static bool wait_until(void *ctx, uint64_t when)
 	return false;
 }
 
-static const struct stat_env env = { wait_until, NULL, NULL };
+static const struct stat_env env = { wait_until, NULL, NULL, NULL };
 
 static enum unc_status run_for(uint64_t duration)
 {

@@ -127,7 +127,7 @@ static enum unc_status no_msr_write(void *ctx, uint32_t msr, uint64_t val)
 static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n)
 {
 	struct stat_opts o = { .interval = interval, .max_intervals = n, .slice = 20 * MS, .sample = 100 * MS };
-	struct stat_env env = { jump, on_iv, NULL };
+	struct stat_env env = { jump, on_iv, NULL, NULL };
 	static struct hw_ops no_msr_ops;
 	struct hw hw;
 
@@ -199,7 +199,7 @@ static bool step_back(void *ctx, uint64_t when)
 static void backwards_counter_is_an_error(void)
 {
 	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
-	struct stat_env env = { step_back, NULL, NULL };
+	struct stat_env env = { step_back, NULL, NULL, NULL };
 
 	fake_init(&bf);
 	fake_cpu_skylake(&bf, 0x5E, 4, 8);

@@ -57,7 +57,7 @@ static bool wait_until(void *ctx, uint64_t when)
 	return false;
 }
 
-static const struct stat_env env = { wait_until, NULL, NULL };
+static const struct stat_env env = { wait_until, NULL, NULL, NULL };
 
 /* The drivers events are looked up in: the CPU's, as efi/app.c does. */
 static const struct pmu_driver *const skl_only[] = { &pmu_driver_skl, NULL };
@@ -921,7 +921,7 @@ static void on_iv(void *ctx, struct stat_run *r, uint64_t now)
 static void interval_counts(void)
 {
 	struct stat_opts o = { .interval = 250 * MS, .max_intervals = 4, .slice = 20 * MS, .sample = 100 * MS };
-	struct stat_env ienv = { wait_until, on_iv, NULL };
+	struct stat_env ienv = { wait_until, on_iv, NULL, NULL };
 
 	fresh();
 	niv = 0;
