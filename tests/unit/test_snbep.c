@@ -417,7 +417,7 @@ static bool wait_until(void *ctx, uint64_t when)
 	return false;
 }
 
-static const struct stat_env env = { wait_until, NULL, NULL };
+static const struct stat_env env = { .wait_until = wait_until };
 static struct stat_run run;
 static const struct pmu_driver *const present[] = { &pmu_driver_snbep, NULL };
 
