@@ -220,7 +220,7 @@ static EFI_STATUS fail(struct out *err, EFI_STATUS s, const char *what)
 }
 
 /* The last step of start-up: the protocol, then one line saying what is
- * emulated (what, then the description, then where). */
+ * emulated (what, the description, where). */
 static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *out, struct out *err, const char *what,
 			  const char *where)
 {
@@ -234,7 +234,7 @@ static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *ou
 	}
 	li->Unload = unload;
 	image_handle = image;
-	out_printf(out, "uncore-emu: emulating %s: %s%s\n", what, description, where);
+	out_printf(out, "uncore-emu: emulating %s%s%s\n", what, description, where);
 	return EFI_SUCCESS;
 }
 
@@ -281,7 +281,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return fail(&err, EFI_INVALID_PARAMETER, why);
 	tsc0 = hw_ticks(&hw);
 	if (model.cfg.uncore_active == EMU_UNCORE_SNBEP)
-		return install(image, li, &out, &err, "a Xeon E5-2600 iMC", "");
+		return install(image, li, &out, &err, "a ", ""); /* the description names it */
 
 	/* The host bridge's MCHBAR as we found it, restored on unload. */
 	if (hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &saved_mchbar_lo) ||
@@ -330,5 +330,5 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	char where[64];
 	fmt_snprintf(where, sizeof(where), "; MCHBAR 0x%lx (region 0x%lx)", (unsigned long)mchbar, (unsigned long)base);
-	return install(image, li, &out, &err, "a 6th-gen Core uncore", where);
+	return install(image, li, &out, &err, "a 6th-gen Core uncore: ", where);
 }

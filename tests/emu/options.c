@@ -527,7 +527,9 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 	out_printf(o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, nunc, nimc);
 }
 
-/* The E5-2600 iMC's: sockets and their buses, the DCLK, the rates. */
+/* The E5-2600 iMC's: sockets and their buses, the DCLK, how many rates
+ * (not which: `info` shows the first 159 characters, and the faults come
+ * after). */
 static void describe_snbep(const struct emu_config *cfg, struct out *o)
 {
 	char mhz[24];
@@ -540,12 +542,6 @@ static void describe_snbep(const struct emu_config *cfg, struct out *o)
 	for (unsigned i = 0; i < cfg->sockets; i++)
 		out_printf(o, "%s0x%02x", i ? ", " : cfg->sockets == 1 ? " " : "es ", emu_snbep_bus[i]);
 	out_printf(o, "), %u channels, DCLK %s MHz, %u iMC rates", cfg->sockets * EMU_SNBEP_CHANNELS, mhz, n);
-	for (unsigned i = 0; i < cfg->nrates; i++) {
-		const struct emu_rate *r = &cfg->rates[i];
-		for (unsigned k = 0; k < emu_snbep_nevents && r->unit == EMU_UNIT_IMC; k++)
-			if (emu_snbep_events[k].code == r->code && emu_snbep_events[k].umask == r->umask)
-				out_printf(o, " %s=%lu", emu_snbep_events[k].name, (unsigned long)r->per_sec);
-	}
 }
 
 void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
@@ -605,6 +601,6 @@ void emu_describe_model(const struct emu *e, char *buf, size_t size)
 	size_t len = strlen(buf);
 	if (!e->mbz.n || len + 1 >= size)
 		return;
-	fmt_snprintf(buf + len, size - len, "; must-be-0 bits written %u time%s, first %02x:%02x.%x [0x%03x] = 0x%08x",
-		     e->mbz.n, e->mbz.n == 1 ? "" : "s", e->mbz.bus, e->mbz.dev, e->mbz.func, e->mbz.off, e->mbz.val);
+	fmt_snprintf(buf + len, size - len, "; must-be-0 writes: %u, first %02x:%02x.%x [0x%03x] = 0x%08x", e->mbz.n,
+		     e->mbz.bus, e->mbz.dev, e->mbz.func, e->mbz.off, e->mbz.val);
 }
