@@ -19,7 +19,12 @@
  * timer period ago. OVMF ticks every 10 ms, which would make a 1-second
  * bandwidth reading up to 1% off, so while loaded the driver sets the
  * firmware's timer period to 1 ms (EFI_TIMER_ARCH_PROTOCOL) and puts the
- * old period back on unload. */
+ * old period back on unload.
+ *
+ * On family 6 model 0x2D (or --uncore snbep) the uncore is the Xeon
+ * E5-2600 iMC instead (tests/emu/pmu_snbep.c): configuration space only,
+ * through PciRead32/PciWrite32; no MCHBAR, no timer, the host bridge is
+ * never touched. */
 #include <efi.h>
 #include <efilib.h>
 
