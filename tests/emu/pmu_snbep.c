@@ -281,17 +281,6 @@ static bool snbep_ovf_forwarded(const struct emu_ctr *c)
 	return false;
 }
 
-static bool snbep_no_freeze(const struct emu *e)
-{
-	(void)e;
-	return false;
-}
-
-static void snbep_freeze(struct emu *e)
-{
-	(void)e;
-}
-
 /* The rate a select (code, umask U) counts: the sum of the rates given for
  * that code whose unit mask is a subset of U (the rates of one code are
  * given on disjoint unit masks: options.c). An event without a unit mask
@@ -331,8 +320,8 @@ const struct emu_pmu emu_pmu_snbep = {
 		.enabled = snbep_enabled,
 		.ctr_enabled = snbep_ctr_enabled,
 		.ovf_forwarded = snbep_ovf_forwarded,
-		.freeze_on_ovf = snbep_no_freeze,
-		.freeze = snbep_freeze,
+		.freeze_on_ovf = emu_core_no_freeze, /* no freeze on overflow (pmu_core.c's no-ops) */
+		.freeze = emu_core_freeze,
 		.increment = snbep_increment,
 	},
 };
