@@ -19,7 +19,12 @@
  * timer period ago. OVMF ticks every 10 ms, which would make a 1-second
  * bandwidth reading up to 1% off, so while loaded the driver sets the
  * firmware's timer period to 1 ms (EFI_TIMER_ARCH_PROTOCOL) and puts the
- * old period back on unload. */
+ * old period back on unload.
+ *
+ * On family 6 model 0x2D (or --uncore snbep) the uncore is the Xeon
+ * E5-2600 iMC instead (tests/emu/pmu_snbep.c): configuration space only,
+ * through PciRead32/PciWrite32; no MCHBAR, no timer, the host bridge is
+ * never touched. */
 #include <efi.h>
 #include <efilib.h>
 
@@ -41,7 +46,7 @@ static uint64_t tsc0, tsc_hz;
 static volatile uint32_t *region;
 static EFI_PHYSICAL_ADDRESS region_mem;
 static uint32_t saved_mchbar_lo, saved_mchbar_hi; /* the host bridge as we found it */
-static char description[320];
+static char description[640];
 static EFI_EVENT timer;
 static const struct pci_addr host_bridge = { 0, 0, 0 };
 static UNC_EFI_TIMER_ARCH_PROTOCOL *timer_arch;
@@ -125,11 +130,18 @@ static EFI_STATUS EFIAPI proto_pci_read(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8
 	return to_efi(st);
 }
 
+/* A write that sets a must-be-0 bit is noted in the description, which
+ * the next `uncore.efi info` shows. */
 static EFI_STATUS EFIAPI proto_pci_write(UNC_EMU_PROTOCOL *This, UINT8 bus, UINT8 dev, UINT8 func, UINT16 off,
 					 UINT32 value)
 {
+	unsigned mbz = model.mbz.n;
+
 	(void)This;
-	return to_efi(emu_pci_write32(model_now(), bus, dev, func, off, value));
+	EFI_STATUS s = to_efi(emu_pci_write32(model_now(), bus, dev, func, off, value));
+	if (model.mbz.n != mbz)
+		emu_describe_model(&model, description, sizeof(description));
+	return s;
 }
 
 static EFI_STATUS EFIAPI proto_cpuid(UNC_EMU_PROTOCOL *This, UINT32 leaf, UINT32 subleaf, UINT32 regs[4])
@@ -170,9 +182,12 @@ static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
 static EFI_HANDLE image_handle;
 
 /* Undoes what start-up did before the protocol, in reverse: the timer,
- * MCHBAR in the host bridge, the region. */
+ * MCHBAR in the host bridge, the region (none of them for the E5-2600 iMC,
+ * which is in configuration space only). */
 static void teardown(void)
 {
+	if (!region_mem)
+		return;
 	if (timer) {
 		BS->SetTimer(timer, TimerCancel, 0);
 		BS->CloseEvent(timer);
@@ -185,6 +200,7 @@ static void teardown(void)
 		saved_timer_period = 0;
 	}
 	BS->FreePages(region_mem, REGION_PAGES);
+	region_mem = 0;
 }
 
 /* UnloadImage calls this (`uncore-emu.efi --unload`, the Shell's `unload`).
@@ -206,6 +222,25 @@ static EFI_STATUS fail(struct out *err, EFI_STATUS s, const char *what)
 {
 	out_printf(err, "uncore-emu: error: %s\n", what);
 	return s;
+}
+
+/* The last step of start-up: the protocol, then one line saying what is
+ * emulated (what, the description, where). */
+static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *out, struct out *err, const char *what,
+			  const char *where)
+{
+	emu_describe_model(&model, description, sizeof(description));
+	/* On the image handle, so that `uncore-emu.efi --unload` finds the
+	 * image to unload through the protocol. */
+	EFI_STATUS s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);
+	if (EFI_ERROR(s)) {
+		teardown();
+		return fail(err, s, "cannot install the emulation protocol");
+	}
+	li->Unload = unload;
+	image_handle = image;
+	out_printf(out, "uncore-emu: emulating %s%s%s\n", what, description, where);
+	return EFI_SUCCESS;
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
@@ -235,6 +270,24 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return efi_status_from(st);
 	tsc_hz = hw.tick_hz;
 
+	/* The uncore and the core PMU follow the CPU identity the guest sees:
+	 * leaf 1 as --cpuid gives it, else the processor's. */
+	struct emu_cpuid id;
+	struct cpuid_regs r;
+	if (emu_cpuid(&cfg, 1, 0, &id)) {
+		r = (struct cpuid_regs){ id.eax, id.ebx, id.ecx, id.edx };
+	} else {
+		hw_cpuid(&hw, 1, 0, &r);
+	}
+	emu_init_cpu(&model, &core_model, &cfg, r.eax);
+	emu_core_leaf1(&model, r.eax, r.ebx, r.ecx, r.edx);
+	char why[200];
+	if (emu_uncore_check(&model.cfg, model.cfg.uncore_active, why, sizeof(why)))
+		return fail(&err, EFI_INVALID_PARAMETER, why);
+	tsc0 = hw_ticks(&hw);
+	if (model.cfg.uncore_active == EMU_UNCORE_SNBEP)
+		return install(image, li, &out, &err, "a ", ""); /* the description names it */
+
 	/* The host bridge's MCHBAR as we found it, restored on unload. */
 	if (hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &saved_mchbar_lo) ||
 	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &saved_mchbar_hi))
@@ -249,18 +302,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	for (unsigned i = 0; i < MCHBAR_ALIGN / 4; i++)
 		region[i] = 0;
 
-	/* The core PMU follows the CPU identity the guest sees: leaf 1 as
-	 * --cpuid gives it, else the processor's. */
-	struct emu_cpuid id;
-	struct cpuid_regs r;
-	if (emu_cpuid(&cfg, 1, 0, &id)) {
-		r = (struct cpuid_regs){ id.eax, id.ebx, id.ecx, id.edx };
-	} else {
-		hw_cpuid(&hw, 1, 0, &r);
-	}
-	emu_init_cpu(&model, &core_model, &cfg, r.eax);
-	emu_core_leaf1(&model, r.eax, r.ebx, r.ecx, r.edx);
-	tsc0 = hw_ticks(&hw);
 	imc_tick(NULL, NULL);
 
 	/* Publish MCHBAR in the host bridge, and check that it took. */
@@ -292,17 +333,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	    !EFI_ERROR(timer_arch->SetTimerPeriod(timer_arch, TIMER_100NS)))
 		saved_timer_period = period;
 
-	emu_describe(&model.cfg, description, sizeof(description));
-	/* On the image handle, so that `uncore-emu.efi --unload` finds the
-	 * image to unload through the protocol. */
-	s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);
-	if (EFI_ERROR(s)) {
-		teardown();
-		return fail(&err, s, "cannot install the emulation protocol");
-	}
-	li->Unload = unload;
-	image_handle = image;
-	out_printf(&out, "uncore-emu: emulating a 6th-gen Core uncore: %s; MCHBAR 0x%lx (region 0x%lx)\n", description,
-		   (unsigned long)mchbar, (unsigned long)base);
-	return EFI_SUCCESS;
+	char where[64];
+	fmt_snprintf(where, sizeof(where), "; MCHBAR 0x%lx (region 0x%lx)", (unsigned long)mchbar, (unsigned long)base);
+	return install(image, li, &out, &err, "a 6th-gen Core uncore: ", where);
 }

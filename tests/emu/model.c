@@ -18,6 +18,7 @@ void emu_config_default(struct emu_config *cfg)
 	 * counters, three 48-bit fixed counters, full-width writes. */
 	cfg->arch = (struct emu_arch_shape){ 4, 4, 48, 3, 48 };
 	cfg->perf_capabilities = EMU_ARCH_FW_WRITE;
+	cfg->sockets = EMU_SNBEP_MAX_SOCKETS;
 }
 
 static uint64_t cycles_at(const struct emu *e, uint64_t t_ns)
@@ -133,7 +134,7 @@ void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_con
 			e->ctr[reg->ctr + i] = (struct emu_ctr){ .width = reg->width, .status_bit = reg->status_bit,
 								 .unit = reg->unit, .index = (uint8_t)i };
 	}
-	for (unsigned i = 0; i < pmu->nctr; i++)
+	for (unsigned i = 0; i < pmu->nctr && i < EMU_NCTR; i++) /* --fault stuck= numbers (enum emu_ctr_id) */
 		e->ctr[i].stuck = cfg->stuck[i];
 	pmu->ops.init(e);
 }
@@ -290,7 +291,7 @@ enum unc_status emu_pci_read32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t 
 	if (off & 3 || off >= 0x1000)
 		return UNC_E_RANGE;
 	const struct emu_pci_dev *p = pci_dev(&e, bus, dev, func);
-	return p ? p->read32(e, off, ret_val) : UNC_E_NOT_FOUND;
+	return p ? p->read32(e, p, off, ret_val) : UNC_E_NOT_FOUND;
 }
 
 enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off, uint32_t val)
@@ -298,7 +299,7 @@ enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t
 	if (off & 3 || off >= 0x1000)
 		return UNC_E_RANGE;
 	const struct emu_pci_dev *p = pci_dev(&e, bus, dev, func);
-	return p ? p->write32(e, off, val) : UNC_E_NOT_FOUND;
+	return p ? p->write32(e, p, off, val) : UNC_E_NOT_FOUND;
 }
 
 enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val)

@@ -17,11 +17,14 @@
 #include <stdint.h>
 #include "../../drivers/status.h"
 #include "pmu_skl.h"
+#include "pmu_snbep.h"
 
 #define EMU_MAX_RATES 48
 #define EMU_MAX_GP    8
 #define EMU_MAX_CPUID 8
 #define EMU_MAX_UCLK  4294967295ull /* Hz */
+
+#define EMU_MAX_PCI_FAULTS 8
 
 enum emu_mchbar_fault { EMU_MCHBAR_OK, EMU_MCHBAR_DISABLED, EMU_MCHBAR_ZERO, EMU_MCHBAR_HIGH };
 
@@ -33,6 +36,13 @@ struct emu_rate {
 /* The core PMU served beside the uncore (pmu_core.h): --core-pmu, or, for
  * EMU_CORE_AUTO, the CPU identity the guest sees (emu_core_for). */
 enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_CORE_ARCH };
+
+/* The uncore served: --uncore names one; EMU_UNCORE_AUTO takes the CPU
+ * identity the guest sees (emu_uncore_for). */
+enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP };
+
+/* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
+enum emu_pci_fault { EMU_PCI_MISSING, EMU_PCI_IGNORE_WRITE };
 
 /* The architectural PMU's shape, as CPUID leaf 0xA gives it (--arch-pmu). */
 struct emu_arch_shape {
@@ -78,6 +88,18 @@ struct emu_config {
 	 * (ECX bit 15) set when the architectural PMU is, since it serves 0x345. */
 	bool leaf1_set;
 	uint32_t leaf1[4];
+	/* The uncore: as asked (--uncore), and, once the model starts
+	 * (emu_init_cpu), the one it serves (never EMU_UNCORE_AUTO). */
+	uint8_t uncore, uncore_active; /* enum emu_uncore */
+	/* Options given that only one uncore takes (a bit each, options.c's
+	 * tables), checked against the uncore served (emu_uncore_check). */
+	uint32_t skl_opts, snbep_opts;
+	/* The Xeon E5-2600 iMC (pmu_snbep.c): sockets (1 or 2), DCLK (0: the
+	 * default, EMU_SNBEP_DEFAULT_DCLK), faulty channel functions. */
+	unsigned sockets;
+	uint64_t dclk_hz;
+	struct { uint8_t bus, dev, func, kind; } pci_fault[EMU_MAX_PCI_FAULTS]; /* kind: enum emu_pci_fault */
+	unsigned npci_fault;
 };
 
 struct emu_ctr {
@@ -152,11 +174,13 @@ struct emu_pmu_ops {
 	enum unc_status (*rdpmc)(struct emu *e, uint32_t index, uint64_t *ret_val);
 };
 
-/* An emulated PCI function: config reads and writes of it are the PMU's. */
+/* An emulated PCI function: config reads and writes of it are the PMU's.
+ * The hooks get the function (box: the PMU's box it is). */
 struct emu_pci_dev {
 	uint8_t bus, dev, func;
-	enum unc_status (*read32)(struct emu *e, uint16_t off, uint32_t *ret_val);
-	enum unc_status (*write32)(struct emu *e, uint16_t off, uint32_t val);
+	enum unc_status (*read32)(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val);
+	enum unc_status (*write32)(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t val);
+	uint8_t box;
 };
 
 struct emu_pmu {
@@ -171,8 +195,14 @@ struct emu_pmu {
 	struct emu_pmu_ops ops;
 };
 
-/* The 6th-generation Core uncore (pmu_skl.c). */
+/* The 6th-generation Core uncore (pmu_skl.c), the Xeon E5-2600 iMC
+ * (pmu_snbep.c). */
 extern const struct emu_pmu emu_pmu_skl;
+extern const struct emu_pmu emu_pmu_snbep;
+
+/* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the
+ * E5-2600 iMC's eight boxes of five. */
+#define EMU_MAX_CTRS (EMU_SNBEP_CTRS > EMU_MSR_CTRS ? EMU_SNBEP_CTRS : EMU_MSR_CTRS)
 
 #define EMU_PLAIN 4
 
@@ -186,7 +216,17 @@ struct emu {
 	unsigned ncbo; /* boxes present: registers of a box beyond it are absent (#GP) */
 	uint64_t global_ctrl, global_status;
 	uint64_t plain[EMU_PLAIN]; /* EMU_REG_PLAIN registers */
-	struct emu_ctr ctr[EMU_MSR_CTRS]; /* enum emu_ctr_id, or the PMU's own numbering */
+	struct emu_ctr ctr[EMU_MAX_CTRS]; /* enum emu_ctr_id, or the PMU's own numbering */
+	/* A PCI PMU's boxes (the E5-2600 iMC): each box control's last write
+	 * (its write-only bits), and the writes that set a must-be-0 bit: how
+	 * many, and the first. */
+	uint32_t box_ctl[EMU_SNBEP_BOXES];
+	struct {
+		unsigned n;
+		uint8_t bus, dev, func;
+		uint16_t off;
+		uint32_t val;
+	} mbz;
 	uint64_t clock_hz; /* the PMU's clock: cfg.uclk_hz unless its init sets another */
 	uint64_t now_ns;
 	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */
@@ -194,7 +234,8 @@ struct emu {
 };
 
 /* Defaults: NO_CBO_BANKS 5 (four CBos), UCLK 800 MHz, no events, IMC counters
- * still, no faults. */
+ * still, no faults; the uncore by CPU identity; for the E5-2600 iMC two
+ * sockets and DCLK 800 MHz. */
 void emu_config_default(struct emu_config *cfg);
 
 /* Parses the uncore-emu.efi options (documented in the README) into cfg,
@@ -206,6 +247,9 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 
 /* One-line description of a configuration, for `info` and logs. */
 void emu_describe(const struct emu_config *cfg, char *buf, size_t size);
+/* The same for a running model: its configuration, then what it has seen
+ * that the configuration does not say (writes that set a must-be-0 bit). */
+void emu_describe_model(const struct emu *e, char *buf, size_t size);
 
 /* Whether v sets only GLOBAL_CTRL bits the model takes (Table 2-2, plus
  * bit 4, which Linux writes). */
@@ -213,10 +257,19 @@ bool emu_global_ctrl_valid(uint64_t v);
 
 /* The Skylake-client model (emu_pmu_skl) in its start-up state, alone. */
 void emu_init(struct emu *e, const struct emu_config *cfg);
+/* The uncore of a CPU identity (CPUID leaf 1 EAX): the Xeon E5-2600 iMC
+ * for family 6 model 0x2D, else Skylake-client. */
+enum emu_uncore emu_uncore_for(uint32_t leaf1_eax);
+const char *emu_uncore_name(unsigned uncore); /* "auto", "skl", "snbep" */
+/* Whether cfg's options fit the uncore (enum emu_uncore, not AUTO): an
+ * option of the other uncore is an error naming it, written into err. */
+enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize);
+/* Family and model (with the extended fields) of CPUID leaf 1 EAX. */
+void emu_family_model(uint32_t leaf1_eax, unsigned *ret_family, unsigned *ret_model);
 /* Any PMU's model, alone. */
 void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_config *cfg);
 
-/* The Skylake-client uncore in e and, beside it in core, the core PMU that
+/* The uncore (cfg->uncore, or for EMU_UNCORE_AUTO emu_uncore_for) in e and, beside it in core, the core PMU that
  * cfg->core_pmu names or, for EMU_CORE_AUTO, the architectural PMU if
  * --arch-pmu was given, else the one the CPU identity selects (emu_core_for,
  * from CPUID leaf 1 EAX as the guest sees it). e->cfg.core_active says

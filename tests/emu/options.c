@@ -9,6 +9,18 @@
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
+/* Options that only one uncore takes (cfg->skl_opts, cfg->snbep_opts: bit
+ * n is entry n): given for the other, they are an error naming them. */
+enum { SKL_CBO_CONFIG, SKL_CBO_RESERVED, SKL_UCLK, SKL_GLOBAL_CTRL, SKL_RATE, SKL_MCHBAR, SKL_PMU_IN_USE, SKL_STUCK };
+static const char *const skl_opt_names[] = {
+	"--cbo-config", "--cbo-config-reserved", "--uclk-mhz", "--global-ctrl", "--rate of a Skylake-client event or IMC counter",
+	"--fault mchbar-*", "--fault pmu-in-use", "--fault stuck",
+};
+enum { SNBEP_SOCKETS, SNBEP_RATE, SNBEP_PCI_FAULT };
+static const char *const snbep_opt_names[] = { "--sockets", "--rate of an iMC event", "--fault pci-*" };
+#define SKL_OPT(cfg, n)   ((cfg)->skl_opts |= 1u << (n))
+#define SNBEP_OPT(cfg, n) ((cfg)->snbep_opts |= 1u << (n))
+
 /* Names for --fault stuck=, in enum emu_ctr_id order. */
 static const char *const ctr_names[EMU_CTR_IMC0] = {
 	"fixed",  "arb0",   "arb1",   "cbo0.0", "cbo0.1", "cbo1.0", "cbo1.1", "cbo2.0", "cbo2.1", "cbo3.0",
@@ -37,13 +49,30 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	memcpy(kind, arg, klen);
 	kind[klen] = '\0';
 
-	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck");
+	bool pci = !strcmp(kind, "pci-missing") || !strcmp(kind, "pci-ignore-write");
+	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck") || pci;
 	if (takes_arg && !val)
 		FAIL("--fault %s needs a value (%s=...)", kind, kind);
 	if (!takes_arg && val)
 		FAIL("--fault %s takes no value", kind);
 
-	if (!strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write")) {
+	if (pci) {
+		struct pci_addr a;
+		if (!parse_pci_bdf(val, &a))
+			FAIL("bad PCI function '%s' in --fault %s (want BUS:DEV.FN in hex, e.g. 3f:10.1)", val, kind);
+		if (emu_snbep_box_of(a.bus, a.dev, a.func) < 0)
+			FAIL("--fault %s=%s: not an emulated iMC channel function (3f:10.0, 3f:10.1, 3f:10.4, 3f:10.5, "
+			     "7f:10.0, 7f:10.1, 7f:10.4, 7f:10.5)", kind, val);
+		for (unsigned i = 0; i < cfg->npci_fault; i++)
+			if (cfg->pci_fault[i].bus == a.bus && cfg->pci_fault[i].dev == a.dev && cfg->pci_fault[i].func == a.func)
+				FAIL("--fault pci-* for %02x:%02x.%x given twice", a.bus, a.dev, a.func);
+		if (cfg->npci_fault == EMU_MAX_PCI_FAULTS)
+			FAIL("too many --fault pci-* (at most %d)", EMU_MAX_PCI_FAULTS);
+		cfg->pci_fault[cfg->npci_fault++] = (typeof(cfg->pci_fault[0])){
+			a.bus, a.dev, a.func, kind[4] == 'm' ? EMU_PCI_MISSING : EMU_PCI_IGNORE_WRITE
+		};
+		SNBEP_OPT(cfg, SNBEP_PCI_FAULT);
+	} else if (!strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write")) {
 		if (!parse_u64(val, UINT32_MAX, &v))
 			FAIL("bad MSR address '%s' in --fault %s", val, kind);
 		for (unsigned i = 0; i < cfg->ngp; i++)
@@ -58,10 +87,12 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 		if (cfg->mchbar_fault != EMU_MCHBAR_OK)
 			FAIL("--fault %s: only one MCHBAR fault may be given", kind);
 		cfg->mchbar_fault = kind[7] == 'd' ? EMU_MCHBAR_DISABLED : kind[7] == 'z' ? EMU_MCHBAR_ZERO : EMU_MCHBAR_HIGH;
+		SKL_OPT(cfg, SKL_MCHBAR);
 	} else if (!strcmp(kind, "pmu-in-use")) {
 		if (cfg->pmu_in_use)
 			FAIL("--fault pmu-in-use given twice");
 		cfg->pmu_in_use = true;
+		SKL_OPT(cfg, SKL_PMU_IN_USE);
 	} else if (!strcmp(kind, "stuck")) {
 		int id = counter_by_name(val);
 		if (id < 0)
@@ -69,9 +100,10 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 		if (cfg->stuck[id])
 			FAIL("--fault stuck=%s given twice", val);
 		cfg->stuck[id] = true;
+		SKL_OPT(cfg, SKL_STUCK);
 	} else {
 		FAIL("unknown fault '%s' (msr-gp=ADDR, msr-gp-write=ADDR, mchbar-disabled, mchbar-zero, "
-		     "mchbar-high, pmu-in-use, stuck=COUNTER)", kind);
+		     "mchbar-high, pmu-in-use, stuck=COUNTER, pci-missing=BUS:DEV.FN, pci-ignore-write=BUS:DEV.FN)", kind);
 	}
 	return UNC_OK;
 }
@@ -207,6 +239,73 @@ static enum unc_status parse_core(const char *val, struct emu_config *cfg, char 
 	FAIL("bad value '%s' for --core-pmu (want auto, none, p6, knc or arch)", val);
 }
 
+/* An iMC event's rate (pmu_snbep.c), the same in every channel: the rates
+ * of one event code are given on disjoint unit masks, so that a select
+ * counts the sum of those its unit mask covers. UNC_M_DCLOCKTICKS is the
+ * DCLK, which the fixed counter counts. */
+static enum unc_status parse_snbep_rate(const char *name, uint64_t v, struct emu_config *cfg, char *err, size_t errsize)
+{
+	if (emu_snbep_is_dclk(name)) {
+		if (cfg->dclk_hz)
+			FAIL("--rate for UNC_M_DCLOCKTICKS given twice");
+		if (v > EMU_MAX_UCLK)
+			FAIL("bad rate %lu for %s (the DCLK: at most 4294967295 per second)", (unsigned long)v, name);
+		cfg->dclk_hz = v;
+		SNBEP_OPT(cfg, SNBEP_RATE);
+		return UNC_OK;
+	}
+	const struct emu_snbep_event *ev = emu_snbep_event_find(name);
+	if (!ev)
+		FAIL("unknown event '%s' in --rate", name);
+	for (unsigned i = 0; i < cfg->nrates; i++) {
+		const struct emu_rate *r = &cfg->rates[i];
+		if (r->unit != EMU_UNIT_IMC || r->code != ev->code)
+			continue;
+		if (r->umask == ev->umask)
+			FAIL("--rate for %s given twice", ev->name);
+		if (r->umask & ev->umask) {
+			const struct emu_snbep_event *o = NULL;
+			for (unsigned k = 0; k < emu_snbep_nevents && !o; k++)
+				if (emu_snbep_events[k].code == r->code && emu_snbep_events[k].umask == r->umask)
+					o = &emu_snbep_events[k];
+			FAIL("--rate for %s overlaps the one for %s (unit masks 0x%02x and 0x%02x): give each unit-mask bit "
+			     "one rate", ev->name, o ? o->name : "?", ev->umask, r->umask);
+		}
+	}
+	if (cfg->nrates == EMU_MAX_RATES)
+		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+	cfg->rates[cfg->nrates++] = (struct emu_rate){ EMU_UNIT_IMC, ev->code, ev->umask, v };
+	SNBEP_OPT(cfg, SNBEP_RATE);
+	return UNC_OK;
+}
+
+/* Seed 003's "Max Inc/Cyc": an event code adds at most that many per DCLK
+ * cycle, so the sum of its rates is at most that times the DCLK. */
+static enum unc_status check_max_inc(const struct emu_config *cfg, char *err, size_t errsize)
+{
+	uint64_t dclk = cfg->dclk_hz ? cfg->dclk_hz : EMU_SNBEP_DEFAULT_DCLK;
+	char mhz[24];
+
+	for (unsigned i = 0; i < emu_snbep_nevents; i++) {
+		const struct emu_snbep_event *ev = &emu_snbep_events[i];
+		if (i && emu_snbep_events[i - 1].code == ev->code)
+			continue; /* each code once */
+		uint64_t sum = 0;
+		for (unsigned k = 0; k < cfg->nrates; k++)
+			if (cfg->rates[k].unit == EMU_UNIT_IMC && cfg->rates[k].code == ev->code)
+				sum += cfg->rates[k].per_sec;
+		if (sum > (uint64_t)ev->max_inc * dclk) {
+			fmt_fixed(mhz, sizeof(mhz), dclk, 1000000, 3);
+			const char *sym = ev->name + 6; /* the seed's symbol: no UNC_M_, no subevent */
+			const char *dot = strchr(sym, '.');
+			FAIL("--rate: %.*s (event 0x%02x) at %lu per second adds more than %u per DCLK cycle (DCLK %s MHz; "
+			     "seed 003's Max Inc/Cyc)", dot ? (int)(dot - sym) : (int)strlen(sym), sym, ev->code,
+			     (unsigned long)sum, ev->max_inc, mhz);
+		}
+	}
+	return UNC_OK;
+}
+
 /* A rate is given once per counter, whatever name it is given by. */
 static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[EMU_IMC_COUNTERS], char *err,
 				  size_t errsize)
@@ -225,8 +324,11 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 		FAIL("bad rate '%s' for %s (want a whole number per second, at most 10^12; k, M, G allowed)", eq + 1,
 		     name);
 
+	if (emu_snbep_event_find(name) || emu_snbep_is_dclk(name))
+		return parse_snbep_rate(name, v, cfg, err, errsize);
 	int imc = emu_imc_find(name);
 	if (imc >= 0) {
+		SKL_OPT(cfg, SKL_RATE);
 		if (imc_seen[imc])
 			FAIL("--rate for %s given twice", emu_imc[imc].name);
 		imc_seen[imc] = true;
@@ -249,6 +351,32 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	if (cfg->nrates == EMU_MAX_RATES)
 		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
 	cfg->rates[cfg->nrates++] = (struct emu_rate){ ev->unit, ev->code, ev->umask, v };
+	SKL_OPT(cfg, SKL_RATE);
+	return UNC_OK;
+}
+
+static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
+{
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_SNBEP; u++) {
+		if (!strcmp(val, emu_uncore_name(u))) {
+			cfg->uncore = (uint8_t)u;
+			return UNC_OK;
+		}
+	}
+	FAIL("bad value '%s' for --uncore (want auto, skl or snbep)", val);
+}
+
+enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
+{
+	bool snbep = uncore == EMU_UNCORE_SNBEP;
+	uint32_t other = snbep ? cfg->skl_opts : cfg->snbep_opts;
+	const char *const *names = snbep ? skl_opt_names : snbep_opt_names;
+
+	for (unsigned n = 0; other; n++, other >>= 1)
+		if (other & 1)
+			FAIL("%s is for the %s, but the emulator serves the %s (CPUID leaf 1, or --uncore)", names[n],
+			     snbep ? "Skylake-client uncore" : "Xeon E5-2600 iMC",
+			     snbep ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
 	return UNC_OK;
 }
 
@@ -257,7 +385,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 	enum unc_status st;
 	uint64_t v;
 	bool imc_seen[EMU_IMC_COUNTERS] = { false }, cbo_seen = false, uclk_seen = false, rsvd_seen = false;
-	bool core_seen = false, caps_seen = false;
+	bool core_seen = false, caps_seen = false, uncore_seen = false, sockets_seen = false;
 
 	emu_config_default(cfg);
 	for (int i = 1; i < argc; i++) {
@@ -273,11 +401,13 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 		bool known = !strcmp(opt, "--cbo-config") || !strcmp(opt, "--uclk-mhz") || !strcmp(opt, "--rate") ||
 			     !strcmp(opt, "--fault") || !strcmp(opt, "--global-ctrl") ||
 			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid") ||
-			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities");
+			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities") ||
+			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
-			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --fault KIND[=ARG], --unload)",
+			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep, --sockets 1|2, "
+			     "--fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
@@ -289,6 +419,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (!parse_u64(val, 15, &v))
 				FAIL("bad value '%s' for --cbo-config (want 0 to 15: the raw NO_CBO_BANKS field)", val);
 			cfg->no_cbo_banks = (unsigned)v;
+			SKL_OPT(cfg, SKL_CBO_CONFIG);
 		} else if (!strcmp(opt, "--cbo-config-reserved")) {
 			if (rsvd_seen)
 				FAIL("--cbo-config-reserved given twice");
@@ -298,6 +429,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				     "bits 3:0 are --cbo-config)",
 				     val);
 			cfg->cbo_config_reserved = v;
+			SKL_OPT(cfg, SKL_CBO_RESERVED);
 		} else if (!strcmp(opt, "--global-ctrl")) {
 			if (cfg->global_ctrl_set)
 				FAIL("--global-ctrl given twice");
@@ -306,6 +438,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				     val);
 			cfg->global_ctrl_set = true;
 			cfg->global_ctrl = v;
+			SKL_OPT(cfg, SKL_GLOBAL_CTRL);
 		} else if (!strcmp(opt, "--uclk-mhz")) {
 			if (uclk_seen)
 				FAIL("--uclk-mhz given twice");
@@ -314,6 +447,21 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (!parse_plain_decimal(val, 1000000, EMU_MAX_UCLK, &v) || v == 0)
 				FAIL("bad value '%s' for --uclk-mhz (want MHz above 0, at most 4294.967295, whole Hz)", val);
 			cfg->uclk_hz = v;
+			SKL_OPT(cfg, SKL_UCLK);
+		} else if (!strcmp(opt, "--uncore")) {
+			if (uncore_seen)
+				FAIL("--uncore given twice");
+			uncore_seen = true;
+			if ((st = parse_uncore(val, cfg, err, errsize)))
+				return st;
+		} else if (!strcmp(opt, "--sockets")) {
+			if (sockets_seen)
+				FAIL("--sockets given twice");
+			sockets_seen = true;
+			if (!parse_u64(val, EMU_SNBEP_MAX_SOCKETS, &v) || v == 0)
+				FAIL("bad value '%s' for --sockets (want 1 or 2)", val);
+			cfg->sockets = (unsigned)v;
+			SNBEP_OPT(cfg, SNBEP_SOCKETS);
 		} else if (!strcmp(opt, "--core-pmu")) {
 			if (core_seen)
 				FAIL("--core-pmu given twice");
@@ -348,34 +496,74 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 		FAIL("--arch-pmu describes the architectural PMU, but --core-pmu is %s", emu_core_name(cfg->core_pmu));
 	if (caps_seen && cfg->core_pmu != EMU_CORE_AUTO && cfg->core_pmu != EMU_CORE_ARCH)
 		FAIL("--perf-capabilities is the architectural PMU's, but --core-pmu is %s", emu_core_name(cfg->core_pmu));
+	for (unsigned i = 0; i < cfg->npci_fault; i++)
+		if (emu_snbep_box_of(cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func) >=
+		    (int)(cfg->sockets * EMU_SNBEP_CHANNELS))
+			FAIL("--fault pci-*=%02x:%02x.%x: socket 1 is absent with --sockets 1", cfg->pci_fault[i].bus,
+			     cfg->pci_fault[i].dev, cfg->pci_fault[i].func);
+	if ((st = check_max_inc(cfg, err, errsize)))
+		return st;
+	/* An uncore named: its options only (auto: checked when the model
+	 * starts, emu_uncore_check) */
+	if (cfg->uncore != EMU_UNCORE_AUTO && (st = emu_uncore_check(cfg, cfg->uncore, err, errsize)))
+		return st;
 	return UNC_OK;
+}
+
+/* The Skylake-client uncore's part of the description. */
+static void describe_skl(const struct emu_config *cfg, struct out *o)
+{
+	char mhz[24];
+	unsigned nimc = 0, nunc = 0;
+
+	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
+		nimc += cfg->imc_per_sec[i] != 0;
+	for (unsigned i = 0; i < cfg->nrates; i++)
+		nunc += cfg->rates[i].unit < EMU_UNIT_P6;
+	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
+	out_printf(o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
+	if (cfg->cbo_config_reserved)
+		out_printf(o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);
+	out_printf(o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, nunc, nimc);
+}
+
+/* The E5-2600 iMC's: sockets and their buses, the DCLK, how many rates
+ * (not which: `info` shows the first 159 characters, and the faults come
+ * after). */
+static void describe_snbep(const struct emu_config *cfg, struct out *o)
+{
+	char mhz[24];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cfg->nrates; i++)
+		n += cfg->rates[i].unit == EMU_UNIT_IMC;
+	fmt_fixed(mhz, sizeof(mhz), cfg->dclk_hz ? cfg->dclk_hz : EMU_SNBEP_DEFAULT_DCLK, 1000000, 3);
+	out_printf(o, "Xeon E5-2600 iMC, %u socket%s (bus", cfg->sockets, cfg->sockets == 1 ? "" : "s");
+	for (unsigned i = 0; i < cfg->sockets; i++)
+		out_printf(o, "%s0x%02x", i ? ", " : cfg->sockets == 1 ? " " : "es ", emu_snbep_bus[i]);
+	out_printf(o, "), %u channels, DCLK %s MHz, %u iMC rates", cfg->sockets * EMU_SNBEP_CHANNELS, mhz, n);
 }
 
 void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 {
 	struct strbuf sb;
 	struct out o;
-	char mhz[24];
 	static const char *mchbar[] = { "", " mchbar-disabled", " mchbar-zero", " mchbar-high" };
-	unsigned nimc = 0;
+	unsigned uncore = cfg->uncore_active != EMU_UNCORE_AUTO ? cfg->uncore_active : cfg->uncore;
 
 	strbuf_init(&sb, buf, size);
 	o = strbuf_out(&sb);
-	unsigned nunc = 0, ncore = 0;
-	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
-		nimc += cfg->imc_per_sec[i] != 0;
+	unsigned ncore = 0;
 	for (unsigned i = 0; i < cfg->nrates; i++) {
 		uint8_t u = cfg->rates[i].unit;
-		nunc += u < EMU_UNIT_P6;
 		ncore += (u == EMU_UNIT_P6 && cfg->core_active == EMU_CORE_P6) ||
 			 (u == EMU_UNIT_KNC && cfg->core_active == EMU_CORE_KNC) ||
 			 (u == EMU_UNIT_ARCH && cfg->core_active == EMU_CORE_ARCH);
 	}
-	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
-	out_printf(&o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
-	if (cfg->cbo_config_reserved)
-		out_printf(&o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);
-	out_printf(&o, ", UCLK %s MHz, %u event rates, %u IMC rates", mhz, nunc, nimc);
+	if (uncore == EMU_UNCORE_SNBEP)
+		describe_snbep(cfg, &o);
+	else
+		describe_skl(cfg, &o);
 	/* The core PMU served (once the model has chosen it) */
 	if (cfg->core_active == EMU_CORE_ARCH) {
 		const struct emu_arch_shape *a = &cfg->arch;
@@ -397,9 +585,22 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	out_puts(&o, mchbar[cfg->mchbar_fault]);
 	if (cfg->pmu_in_use)
 		out_puts(&o, " pmu-in-use");
+	for (unsigned i = 0; i < cfg->npci_fault; i++)
+		out_printf(&o, " pci-%s=%02x:%02x.%x", cfg->pci_fault[i].kind == EMU_PCI_MISSING ? "missing" : "ignore-write",
+			   cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func);
 	for (unsigned i = 0; i < EMU_NCTR; i++)
 		if (cfg->stuck[i])
 			out_printf(&o, " stuck=%s", i < EMU_CTR_IMC0 ? ctr_names[i] : emu_imc[i - EMU_CTR_IMC0].name);
 	if (sb.len == before)
 		out_puts(&o, " none");
+}
+
+void emu_describe_model(const struct emu *e, char *buf, size_t size)
+{
+	emu_describe(&e->cfg, buf, size);
+	size_t len = strlen(buf);
+	if (!e->mbz.n || len + 1 >= size)
+		return;
+	fmt_snprintf(buf + len, size - len, "; must-be-0 writes: %u, first %02x:%02x.%x [0x%03x] = 0x%08x", e->mbz.n,
+		     e->mbz.bus, e->mbz.dev, e->mbz.func, e->mbz.off, e->mbz.val);
 }

@@ -5,7 +5,7 @@
 
 #include "../../drivers/parse.h"
 
-enum emu_core emu_core_for(uint32_t leaf1_eax)
+void emu_family_model(uint32_t leaf1_eax, unsigned *ret_family, unsigned *ret_model)
 {
 	unsigned family = (leaf1_eax >> 8) & 0xf, model = (leaf1_eax >> 4) & 0xf;
 
@@ -13,6 +13,30 @@ enum emu_core emu_core_for(uint32_t leaf1_eax)
 		family += (leaf1_eax >> 20) & 0xff;
 	if (family == 6 || family == 0xf)
 		model |= ((leaf1_eax >> 16) & 0xf) << 4;
+	*ret_family = family;
+	*ret_model = model;
+}
+
+/* Family 6 model 0x2D is Sandy Bridge-EP (Xeon E5-2600). */
+enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
+{
+	unsigned family, model;
+
+	emu_family_model(leaf1_eax, &family, &model);
+	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
+}
+
+const char *emu_uncore_name(unsigned uncore)
+{
+	static const char *const names[] = { "auto", "skl", "snbep" };
+	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
+}
+
+enum emu_core emu_core_for(uint32_t leaf1_eax)
+{
+	unsigned family, model;
+
+	emu_family_model(leaf1_eax, &family, &model);
 	/* Seed 002 is the P6 family: Pentium Pro (1), Pentium II (3, 5),
 	 * Celeron (6), Pentium III (7, 8, 0xA, 0xB). */
 	if (family == 6 && (model == 1 || model == 3 || model == 5 || model == 6 || model == 7 || model == 8 ||
@@ -188,7 +212,8 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 	c.core_active = cfg->core_pmu != EMU_CORE_AUTO ? cfg->core_pmu
 			: cfg->arch_set			? EMU_CORE_ARCH
 							: emu_core_for(leaf1_eax);
-	emu_init(e, &c);
+	c.uncore_active = cfg->uncore != EMU_UNCORE_AUTO ? cfg->uncore : emu_uncore_for(leaf1_eax);
+	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep : &emu_pmu_skl, &c);
 	switch (c.core_active) {
 	case EMU_CORE_P6: emu_init_pmu(core, &emu_pmu_p6, &c); break;
 	case EMU_CORE_KNC: emu_init_pmu(core, &emu_pmu_knc, &c); break;

@@ -213,6 +213,57 @@ step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
 
+# The Xeon E5-2600 iMC (seed 003) as the emulator serves it: SandyBridge
+# model 45 is family 6 model 0x2D, so uncore-emu.efi serves the iMC channel
+# functions (device 16, functions 0, 1, 4, 5) on buses 0x3F and 0x7F
+# through UNC_EMU_PROTOCOL's PciRead32/PciWrite32, and no Skylake-client MSR.
+boot_begin e5 SandyBridge,model=45
+boot_file "$TOP/build/uncore-emu.efi"
+step e5-bad-fault 'uncore-emu.efi --fault pci-missing=3f:10.2'
+expect e5-bad-fault rc nonzero
+expect e5-bad-fault has "^uncore-emu: error: --fault pci-missing=3f:10.2: not an emulated iMC channel function"
+expect e5-bad-fault lines 1
+step e5-wrong-uncore 'uncore-emu.efi --cbo-config 3'
+expect e5-wrong-uncore rc nonzero
+expect e5-wrong-uncore has '^uncore-emu: error: --cbo-config is for the Skylake-client uncore, but the emulator serves the Xeon E5-2600 iMC \(CPUID leaf 1, or --uncore\)$'
+step e5-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate CAS_COUNT.WR=5M --fault pci-missing=7f:10.1 --fault pci-ignore-write=7f:10.4'
+expect e5-load rc zero
+expect e5-load has '^uncore-emu: emulating a Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: pci-missing=7f:10\.1 pci-ignore-write=7f:10\.4$'
+step e5-id0 'uncore.efi pci read 3f:10.0 0x0'
+expect e5-id0 rc zero
+expect e5-id0 has '^pci 3f:10\.0 \[0x000\] = 0x3cb08086$'
+step e5-id7 'uncore.efi pci read 7f:10.5 0x0'
+expect e5-id7 rc zero
+expect e5-id7 has '^pci 7f:10\.5 \[0x000\] = 0x3cb58086$'
+step e5-missing 'uncore.efi pci read 7f:10.1 0x0'
+expect e5-missing rc zero
+expect e5-missing has '^pci 7f:10\.1 \[0x000\] = 0xffffffff$'
+# Not an iMC function: the real (QEMU) bus answers, which has nothing there.
+step e5-not-imc 'uncore.efi pci read 3f:10.2 0x0'
+expect e5-not-imc has '^pci 3f:10\.2 \[0x000\] = 0xffffffff$'
+step e5-ctl0 'uncore.efi pci read 3f:10.0 0xd8'
+expect e5-ctl0 rc zero
+expect e5-ctl0 has '^pci 3f:10\.0 \[0x0d8\] = 0x00000000$'
+# No Skylake-client MSR is emulated: 0x396 is QEMU's, which reads 0 (the
+# Skylake-client model would answer NO_CBO_BANKS 5).
+step e5-no-skl 'uncore.efi msr read 0x396'
+expect e5-no-skl rc zero
+expect e5-no-skl has '^msr 0x396 = 0x0000000000000000$'
+step e5-info 'uncore.efi info'
+expect e5-info has '^msr access: +emulated'
+expect e5-info has '^emulator: +Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: pci-missing=7f:10\.1 pci-ignore-write=7f:10\.4$'
+# TODAY: no driver matches model 0x2D. At integration the snbep driver
+# matches: replace these two with its lines (2 sockets, 8 channels listed,
+# 7f:10.1 named missing) and rc zero.
+expect e5-info has '^uncore: +unsupported model: no driver matches family 0x6 model 0x2d'
+expect e5-info rc nonzero
+expect e5-info has '^cpu: +GenuineIntel family 0x6 model 0x2d'
+step e5-unload 'uncore-emu.efi --unload'
+expect e5-unload rc zero
+step e5-gone 'uncore.efi pci read 3f:10.0 0x0'
+expect e5-gone has '^pci 3f:10\.0 \[0x000\] = 0xffffffff$'
+boot_run
+
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:
 # each is loaded, examined with `uncore.efi info`, and unloaded.
 # Model 0x9E (Kaby/Coffee Lake desktop), whose 6- and 8-core parts have more

@@ -116,18 +116,20 @@ static enum unc_status t_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val)
 	return UNC_OK;
 }
 
-static enum unc_status t_pci_read(struct emu *e, uint16_t off, uint32_t *ret_val)
+static enum unc_status t_pci_read(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val)
 {
 	(void)e;
+	(void)d;
 	if (off >= sizeof(pci_reg))
 		return UNC_E_FAULT;
 	*ret_val = pci_reg[off / 4];
 	return UNC_OK;
 }
 
-static enum unc_status t_pci_write(struct emu *e, uint16_t off, uint32_t val)
+static enum unc_status t_pci_write(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t val)
 {
 	(void)e;
+	(void)d;
 	if (off >= sizeof(pci_reg))
 		return UNC_E_FAULT;
 	pci_reg[off / 4] = val;
@@ -144,7 +146,7 @@ static const struct emu_reg t_regs[] = {
 	{ "SEL1", 0x23, 1, 1, EMU_REG_CONTROL, 0, 1, 1, 0, 0, 0xFF, 0, ~0xFFull, false, NULL, false, 0, false, 0 },
 };
 static const struct emu_window t_windows[] = { { 0x20, 0x2F } };
-static const struct emu_pci_dev t_pci[] = { { 1, 2, 3, t_pci_read, t_pci_write } };
+static const struct emu_pci_dev t_pci[] = { { 1, 2, 3, t_pci_read, t_pci_write, 0 } };
 static const struct emu_pmu t_pmu = {
 	.name = "test",
 	.regs = t_regs,
