@@ -15,7 +15,7 @@
  * a unit may have; and its box control has reset bits
  * (IVBEP_PMON_BOX_CTL_INT), which seed 003 says the SNB-EP iMC lacks. */
 static const struct pmu_model snbep_models[] = {
-	{ 6, 0x2D, "Sandy Bridge-EP (Xeon E5-2600)" },
+	{ 6, 0x2D, "Sandy Bridge-EP" },
 	{ 0, 0, 0 },
 };
 
@@ -215,9 +215,11 @@ static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present 
 {
 	enum unc_status st;
 
-	(void)s;
+	/* frz_en alone only at the run's first freeze: later (a sample, a
+	 * rotation, the restore) a box may hold enabled CTLs, and frz_en
+	 * without frz is an unfrozen box that counts until the next write. */
 	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++)
-		if ((st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN)) ||
+		if ((s->first && (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN))) ||
 		    (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ)))
 			return st;
 	return UNC_OK;
@@ -318,9 +320,12 @@ static void snbep_where(const struct pmu_present *p, unsigned unit, char *buf, s
 	(void)unit;
 	strbuf_init(&sb, buf, size);
 	struct out o = strbuf_out(&sb);
-	out_puts(&o, sockets == 1 ? "iMC channels on bus " : "iMC channels on buses ");
+	/* After "IMC counters " in bw's header. */
+	out_printf(&o, "in %u channel%s on bus%s ", p->boxes[SNBEP_UNIT_IMC], p->boxes[SNBEP_UNIT_IMC] == 1 ? "" : "s",
+		   sockets == 1 ? "" : "es");
 	for (unsigned s = 0; s < sockets; s++)
 		out_printf(&o, "%s0x%02x", s ? ", " : "", (unsigned)(p->facts[SNBEP_FACT_BUSES] >> (8 * s)) & 0xFF);
+	out_puts(&o, " (CAS_COUNT.RD and .WR)");
 }
 
 /* Seed 003's "Max Inc/Cyc" column, by event code: what the event adds per
@@ -380,7 +385,7 @@ extern const unsigned snbep_events_count;
  * write; each channel's BOX_CTL freezes it. */
 const struct pmu_driver pmu_driver_snbep = {
 	.name = "snbep-imc",
-	.title = "Xeon E5-2600 (Sandy Bridge-EP)",
+	.title = "Xeon E5-2600",
 	.what = "iMC PMU",
 	.status_name = "none (the iMC has no overflow status)",
 	.source = "seed 003 (Xeon E5-2600 uncore guide notes); Linux uncore_snbep.c",

@@ -226,38 +226,124 @@ expect e5-bad-fault lines 1
 step e5-wrong-uncore 'uncore-emu.efi --cbo-config 3'
 expect e5-wrong-uncore rc nonzero
 expect e5-wrong-uncore has '^uncore-emu: error: --cbo-config is for the Skylake-client uncore, but the emulator serves the Xeon E5-2600 iMC \(CPUID leaf 1, or --uncore\)$'
-step e5-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate CAS_COUNT.WR=5M --fault pci-missing=7f:10.1 --fault pci-ignore-write=7f:10.4'
+# Two sockets of four channels, CAS_COUNT.RD at 10M/s and .WR at 5M/s in
+# every channel, DCLK 800 MHz (the emulator's default).
+step e5-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate CAS_COUNT.WR=5M'
 expect e5-load rc zero
-expect e5-load has '^uncore-emu: emulating a Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: pci-missing=7f:10\.1 pci-ignore-write=7f:10\.4$'
+expect e5-load has '^uncore-emu: emulating a Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: none$'
 step e5-id0 'uncore.efi pci read 3f:10.0 0x0'
 expect e5-id0 rc zero
 expect e5-id0 has '^pci 3f:10\.0 \[0x000\] = 0x3cb08086$'
 step e5-id7 'uncore.efi pci read 7f:10.5 0x0'
 expect e5-id7 rc zero
 expect e5-id7 has '^pci 7f:10\.5 \[0x000\] = 0x3cb58086$'
-step e5-missing 'uncore.efi pci read 7f:10.1 0x0'
-expect e5-missing rc zero
-expect e5-missing has '^pci 7f:10\.1 \[0x000\] = 0xffffffff$'
 # Not an iMC function: the real (QEMU) bus answers, which has nothing there.
 step e5-not-imc 'uncore.efi pci read 3f:10.2 0x0'
 expect e5-not-imc has '^pci 3f:10\.2 \[0x000\] = 0xffffffff$'
-step e5-ctl0 'uncore.efi pci read 3f:10.0 0xd8'
-expect e5-ctl0 rc zero
-expect e5-ctl0 has '^pci 3f:10\.0 \[0x0d8\] = 0x00000000$'
 # No Skylake-client MSR is emulated: 0x396 is QEMU's, which reads 0 (the
 # Skylake-client model would answer NO_CBO_BANKS 5).
 step e5-no-skl 'uncore.efi msr read 0x396'
 expect e5-no-skl rc zero
 expect e5-no-skl has '^msr 0x396 = 0x0000000000000000$'
 step e5-info 'uncore.efi info'
+expect e5-info rc zero
 expect e5-info has '^msr access: +emulated'
-expect e5-info has '^emulator: +Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: pci-missing=7f:10\.1 pci-ignore-write=7f:10\.4$'
-# TODAY: no driver matches model 0x2D. At integration the snbep driver
-# matches: replace these two with its lines (2 sockets, 8 channels listed,
-# 7f:10.1 named missing) and rc zero.
-expect e5-info has '^uncore: +unsupported model: no driver matches family 0x6 model 0x2d'
-expect e5-info rc nonzero
+expect e5-info has '^emulator: +Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: none$'
 expect e5-info has '^cpu: +GenuineIntel family 0x6 model 0x2d'
+expect e5-info has '^uncore: +supported: Xeon E5-2600 \(Sandy Bridge-EP\)'
+expect e5-info has '^imc: +2 sockets, 8 channels '
+expect e5-info has '^  socket 0 \(bus 0x3f\): channels 0, 1, 2, 3$'
+expect e5-info has '^  socket 1 \(bus 0x7f\): channels 0, 1, 2, 3$'
+expect e5-info has '^verdict: +iMC PMU usable: ready$'
+step e5-regs0 'uncore.efi regs'
+expect e5-regs0 rc zero
+expect e5-regs0 has '^7f:10\.5\+0xe4 +MC_CH3_PCI_PMON_CTL3 \(socket 1\) +0x0000000000000000$'
+step e5-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,UNC_M_CAS_COUNT.WR,UNC_M_DCLOCKTICKS --per-box'
+expect e5-stat rc zero
+expect e5-stat has '^uncore stat: 3 events in 1 group, 8 channels, msr access: emulated'
+expect e5-stat rate UNC_M_CAS_COUNT.RD 80000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket0.ch0 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket0.ch1 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket0.ch2 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket0.ch3 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket1.ch0 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket1.ch1 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket1.ch2 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.RD@socket1.ch3 10000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR 40000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket0.ch0 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket0.ch1 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket0.ch2 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket0.ch3 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket1.ch0 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket1.ch1 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket1.ch2 5000000 1
+expect e5-stat rate UNC_M_CAS_COUNT.WR@socket1.ch3 5000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS 6400000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket0.ch0 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket0.ch1 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket0.ch2 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket0.ch3 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch0 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch1 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch2 800000000 1
+expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch3 800000000 1
+expect e5-stat lines 31
+# The seed's short names.
+step e5-short 'uncore.efi -e CAS_COUNT.RD -d 1'
+expect e5-short rc zero
+expect e5-short rate UNC_M_CAS_COUNT.RD 80000000 1
+# bw: 8 channels x 10M x 64 bytes read, 8 x 5M x 64 written.
+step e5-bw 'uncore.efi bw -d 2'
+expect e5-bw rc zero
+expect e5-bw bw read 5120 1
+expect e5-bw bw write 2560 1
+expect e5-bw bw total 7680 1
+step e5-bw-pass 'uncore.efi bw -d 1 --min-bw 7000 -o var:E5Pass'
+expect e5-bw-pass rc zero
+expect e5-bw-pass has 'PASS'
+step e5-bw-fail 'uncore.efi bw -d 1 --min-bw 8000 --per-box'
+expect e5-bw-fail rc nonzero
+expect e5-bw-fail has 'FAIL'
+step e5-bw-show 'uncore.efi var show E5Pass'
+expect e5-bw-show rc zero
+expect e5-bw-show has 'PASS'
+step e5-regs1 'uncore.efi regs'
+expect e5-regs1 same e5-regs0
+step e5-ctl-after 'uncore.efi pci read 3f:10.0 0xd8'
+expect e5-ctl-after has '^pci 3f:10\.0 \[0x0d8\] = 0x00000000$'
+step e5-fctl-after 'uncore.efi pci read 7f:10.5 0xf0'
+expect e5-fctl-after has '^pci 7f:10\.5 \[0x0f0\] = 0x00000000$'
+step e5-unload1 'uncore-emu.efi --unload'
+expect e5-unload1 rc zero
+# A missing channel: info names it, and the run counts the other seven.
+step e5-load-missing 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --fault pci-missing=7f:10.1'
+expect e5-load-missing rc zero
+step e5-missing 'uncore.efi pci read 7f:10.1 0x0'
+expect e5-missing has '^pci 7f:10\.1 \[0x000\] = 0xffffffff$'
+step e5-info-missing 'uncore.efi info'
+expect e5-info-missing has '^imc: +2 sockets, 7 channels '
+expect e5-info-missing has '^  socket 1 \(bus 0x7f\): channel 1 \(10\.1\) missing$'
+step e5-stat-missing 'uncore.efi -e UNC_M_CAS_COUNT.RD --per-box -d 1'
+expect e5-stat-missing rc zero
+expect e5-stat-missing has '^uncore stat: 1 event in 1 group, 7 channels, msr access: emulated'
+expect e5-stat-missing rate UNC_M_CAS_COUNT.RD 70000000 1
+expect e5-stat-missing lacks 'socket1\.ch1 '
+step e5-unload2 'uncore-emu.efi --unload'
+expect e5-unload2 rc zero
+# A function whose writes do not stick: the run stops naming the register,
+# and every register is as it was found.
+step e5-load-ignore 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --fault pci-ignore-write=7f:10.4'
+expect e5-load-ignore rc zero
+step e5-regs2 'uncore.efi regs'
+expect e5-regs2 rc zero
+step e5-ignored 'uncore.efi -e UNC_M_CAS_COUNT.RD -d 1'
+expect e5-ignored rc nonzero
+expect e5-ignored has '^uncore: error: MC_CH2_PCI_PMON_CTL0 \(socket 1\) \(7f:10\.4\+0xd8\) reads 0x0 after writing 0x[0-9a-f]+: the iMC PMU ignored the programming$'
+step e5-regs3 'uncore.efi regs'
+expect e5-regs3 same e5-regs2
+step e5-ctl-ignored 'uncore.efi pci read 3f:10.0 0xd8'
+expect e5-ctl-ignored has '^pci 3f:10\.0 \[0x0d8\] = 0x00000000$'
 step e5-unload 'uncore-emu.efi --unload'
 expect e5-unload rc zero
 step e5-gone 'uncore.efi pci read 3f:10.0 0x0'
