@@ -189,7 +189,7 @@ const char *info_what(const struct platform_info *pi)
 static const char *reg_label(const struct platform_info *pi, struct pmu_reg reg, char *buf, size_t size)
 {
 	for (unsigned k = 0; k < pi->npmu; k++) {
-		const char *n = pi->pmu[k].drv->ops->reg_name(reg, buf, size);
+		const char *n = pi->pmu[k].drv->ops->reg_name(&pi->pmu[k].p, reg, buf, size);
 		if (n)
 			return n;
 	}

@@ -71,9 +71,10 @@ const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size)
 	return buf;
 }
 
-const char *pmu_reg_name(const struct pmu_driver *drv, struct pmu_reg reg, char *buf, size_t size)
+const char *pmu_reg_name(const struct pmu_driver *drv, const struct pmu_present *p, struct pmu_reg reg, char *buf,
+			 size_t size)
 {
-	const char *n = drv && drv->ops->reg_name ? drv->ops->reg_name(reg, buf, size) : NULL;
+	const char *n = drv && drv->ops->reg_name ? drv->ops->reg_name(p, reg, buf, size) : NULL;
 
 	return n ? n : "?";
 }

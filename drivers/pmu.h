@@ -317,7 +317,7 @@ struct pmu_ops {
 	/* Optional: zeroing a box's counters other than by writing 0 to each. */
 	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box);
 	/* Names a register as the manual does; NULL when it is not the driver's. */
-	const char *(*reg_name)(struct pmu_reg reg, char *buf, size_t size);
+	const char *(*reg_name)(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
 	/* The driver's lines for `info` (human) after the common ones; and
 	 * its JSON members (",\"name\":value..."). */
 	void (*info)(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
@@ -393,7 +393,8 @@ struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *
 			    unsigned idx);
 
 /* A register's name: the driver's, or the space and address. */
-const char *pmu_reg_name(const struct pmu_driver *drv, struct pmu_reg reg, char *buf, size_t size);
+const char *pmu_reg_name(const struct pmu_driver *drv, const struct pmu_present *p, struct pmu_reg reg, char *buf,
+			 size_t size);
 /* "0x700", "00:00.0+0x48", "0xfed15040" */
 const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size);
 

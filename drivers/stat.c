@@ -35,7 +35,7 @@ static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg
 {
 	char name[48], addr[32];
 
-	fmt_snprintf(buf, size, "%s (%s)", pmu_reg_name(drv_of(r, k), reg, name, sizeof(name)),
+	fmt_snprintf(buf, size, "%s (%s)", pmu_reg_name(drv_of(r, k), &r->pmu[k].p, reg, name, sizeof(name)),
 		     pmu_reg_addr(reg, addr, sizeof(addr)));
 	return buf;
 }
@@ -46,7 +46,7 @@ static const char *addr_text(const struct stat_run *r, unsigned k, struct pmu_re
 	char name[48], addr[32];
 
 	fmt_snprintf(buf, size, "%s (%s)", pmu_reg_addr(reg, addr, sizeof(addr)),
-		     pmu_reg_name(drv_of(r, k), reg, name, sizeof(name)));
+		     pmu_reg_name(drv_of(r, k), &r->pmu[k].p, reg, name, sizeof(name)));
 	return buf;
 }
 
@@ -893,7 +893,7 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 		if (sp->use.in_use && !force) {
 			char name[48];
 			return fail(r, UNC_E_BUSY, "the %s is in use (%s = 0x%lx); --force takes it over and restores it",
-				    sp->p.drv->what, pmu_reg_name(sp->p.drv, sp->use.busy[0].reg, name, sizeof(name)),
+				    sp->p.drv->what, pmu_reg_name(sp->p.drv, &sp->p, sp->use.busy[0].reg, name, sizeof(name)),
 				    (unsigned long)sp->use.busy[0].value);
 		}
 		r->any_in_use |= sp->use.in_use;

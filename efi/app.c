@@ -52,7 +52,7 @@ static const char *msr_desc(const struct hw *hw, uint32_t msr, char *buf, size_t
 
 	cpu_detect(hw, &cpu);
 	for (unsigned d = 0; present[d]; d++) {
-		const char *n = present[d]->ops->reg_name ? present[d]->ops->reg_name(pmu_msr(msr), buf, size) : NULL;
+		const char *n = present[d]->ops->reg_name ? present[d]->ops->reg_name(NULL, pmu_msr(msr), buf, size) : NULL;
 		if (n)
 			return n;
 	}
@@ -241,7 +241,7 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 					struct pmu_reg reg = !pu ? drv->globals[k]
 							     : k % 2 ? pmu_unit_ctr(pu, &p, (unsigned)u, box, k / 2)
 								     : pmu_unit_sel(pu, &p, (unsigned)u, box, k / 2);
-					const char *nm = pmu_reg_name(drv, reg, name, sizeof(name));
+					const char *nm = pmu_reg_name(drv, &p, reg, name, sizeof(name));
 					/* a counter wider than 32 bits outside MSR space: two dwords, one value */
 					unsigned width = pu && k % 2 ? pmu_width_of(pu, &p, (unsigned)u) : 32;
 					uint64_t x = 0;
@@ -376,7 +376,7 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 				out_printf(out, "%s rdpmc 0x0: ", pu->pmu);
 			else
 				out_printf(out, "%s rdmsr 0x%lx (%s): ", pu->pmu, (unsigned long)ctr.addr,
-					   pmu_reg_name(drv, ctr, name, sizeof(name)));
+					   pmu_reg_name(drv, &p, ctr, name, sizeof(name)));
 			if (st) {
 				out_printf(out, "not available (%s)\n", st == UNC_E_UNSUPPORTED ? "it raised #UD"
 									  : st == UNC_E_FAULT	     ? "it raised #GP"

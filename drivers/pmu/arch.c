@@ -386,8 +386,9 @@ static enum unc_status arch_fixed_start(struct pmu_io *io, const struct pmu_pres
 	return pmu_io_write_check(io, pmu_msr(IA32_FIXED_CTR_CTRL), v);
 }
 
-static const char *arch_reg_name(struct pmu_reg reg, char *buf, size_t size)
+static const char *arch_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	(void)p;
 	if (reg.space != PMU_MSR || reg.addr > 0xFFFFFFFFull)
 		return NULL;
 	return arch_msr_name((uint32_t)reg.addr, buf, size);

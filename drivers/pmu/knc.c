@@ -217,8 +217,9 @@ static enum unc_status knc_check(struct pmu_io *io, const struct pmu_present *p,
 }
 
 /* Table 1-2's names, for the registers this driver touches. */
-static const char *knc_reg_name(struct pmu_reg reg, char *buf, size_t size)
+static const char *knc_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	(void)p;
 	(void)buf, (void)size;
 	if (reg.space != PMU_MSR)
 		return NULL;
@@ -250,7 +251,7 @@ static void knc_info(struct out *o, const struct pmu_present *p, const struct pm
 		for (unsigned i = 0; use && i < use->nbusy; i++)
 			out_printf(o, "%s{\"msr\":\"0x%lx\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
 				   (unsigned long)use->busy[i].reg.addr,
-				   pmu_reg_name(&pmu_driver_knc, use->busy[i].reg, name, sizeof(name)),
+				   pmu_reg_name(&pmu_driver_knc, p, use->busy[i].reg, name, sizeof(name)),
 				   (unsigned long)use->busy[i].value);
 		out_puts(o, "]");
 		return;
@@ -267,7 +268,7 @@ static void knc_info(struct out *o, const struct pmu_present *p, const struct pm
 	else
 		out_printf(o, "pmu in use:   yes\n");
 	for (unsigned i = 0; use && i < use->nbusy; i++)
-		out_printf(o, "  %s (0x%lx) = 0x%lx\n", pmu_reg_name(&pmu_driver_knc, use->busy[i].reg, name, sizeof(name)),
+		out_printf(o, "  %s (0x%lx) = 0x%lx\n", pmu_reg_name(&pmu_driver_knc, p, use->busy[i].reg, name, sizeof(name)),
 			   (unsigned long)use->busy[i].reg.addr, (unsigned long)use->busy[i].value);
 }
 

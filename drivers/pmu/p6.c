@@ -171,8 +171,9 @@ static enum unc_status p6_check(struct pmu_io *io, const struct pmu_present *p, 
 	return UNC_OK;
 }
 
-static const char *p6_reg_name(struct pmu_reg reg, char *buf, size_t size)
+static const char *p6_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	(void)p;
 	(void)buf, (void)size;
 	if (reg.space != PMU_MSR)
 		return NULL;
@@ -195,7 +196,7 @@ static void p6_info(struct out *o, const struct pmu_present *p, const struct pmu
 		out_puts(o, probed && use && use->known ? (use->in_use ? "true" : "false") : "null");
 		out_puts(o, ",\"pmu_busy_registers\":[");
 		for (unsigned i = 0; use && i < use->nbusy; i++) {
-			const char *n = p6_reg_name(use->busy[i].reg, name, sizeof(name));
+			const char *n = p6_reg_name(p, use->busy[i].reg, name, sizeof(name));
 			out_printf(o, "%s{\"msr\":\"0x%lx\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
 				   (unsigned long)use->busy[i].reg.addr, n ? n : "?", (unsigned long)use->busy[i].value);
 		}
@@ -215,7 +216,7 @@ static void p6_info(struct out *o, const struct pmu_present *p, const struct pmu
 	else
 		out_printf(o, "pmu in use:   yes\n");
 	for (unsigned i = 0; use && i < use->nbusy; i++) {
-		const char *n = p6_reg_name(use->busy[i].reg, name, sizeof(name));
+		const char *n = p6_reg_name(p, use->busy[i].reg, name, sizeof(name));
 		out_printf(o, "  %s (0x%lx) = 0x%lx\n", n ? n : "?", (unsigned long)use->busy[i].reg.addr,
 			   (unsigned long)use->busy[i].value);
 	}

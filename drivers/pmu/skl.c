@@ -254,8 +254,9 @@ static enum unc_status skl_check(struct pmu_io *io, const struct pmu_present *p,
 	return UNC_OK;
 }
 
-static const char *skl_reg_name(struct pmu_reg reg, char *buf, size_t size)
+static const char *skl_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	(void)p;
 	if (reg.space != PMU_MSR || reg.addr > 0xFFFFFFFFull)
 		return NULL;
 	return skl_msr_name((uint32_t)reg.addr, buf, size);

@@ -89,8 +89,6 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 
 /* The buses of the last probe, socket by socket, for reg_name (which gets
  * no pmu_present): a register on another bus is named by its bus. */
-static uint8_t snbep_bus_of[SNBEP_MAX_SOCKETS];
-static unsigned snbep_nbuses;
 
 /* Segment 0, every bus: a bus where device 16 answers at one of the four
  * channel functions with one of the iMC's device IDs is a socket's uncore
@@ -154,9 +152,6 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 	p->facts[SNBEP_FACT_SOCKETS] = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
 	p->facts[SNBEP_FACT_PRESENT] = present;
 	p->facts[SNBEP_FACT_ODD] = odd;
-	snbep_nbuses = 0;
-	for (unsigned s = 0; s < sockets && s < SNBEP_MAX_SOCKETS; s++)
-		snbep_bus_of[snbep_nbuses++] = (uint8_t)(buses >> (8 * s));
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
 		p->found[u] = all;
 	/* More channels than boxes (four or more sockets, E5-4600): counting
@@ -273,10 +268,14 @@ static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_prese
 	return UNC_OK;
 }
 
-static const char *socket_text(uint8_t bus, char *buf, size_t size)
+/* The socket whose uncore bus this is, as the probe found it (p may be
+ * NULL: a register named outside a run). */
+static const char *socket_text(const struct pmu_present *p, uint8_t bus, char *buf, size_t size)
 {
-	for (unsigned s = 0; s < snbep_nbuses; s++)
-		if (snbep_bus_of[s] == bus) {
+	unsigned sockets = p ? (unsigned)(p->facts[SNBEP_FACT_SOCKETS] & 0xFF) : 0;
+
+	for (unsigned s = 0; s < sockets; s++)
+		if ((uint8_t)(p->facts[SNBEP_FACT_BUSES] >> (8 * s)) == bus) {
 			fmt_snprintf(buf, size, "socket %u", s);
 			return buf;
 		}
@@ -284,8 +283,8 @@ static const char *socket_text(uint8_t bus, char *buf, size_t size)
 	return buf;
 }
 
-/* Seed 003's names, with the socket (or the bus, before a probe found it). */
-static const char *snbep_reg_name(struct pmu_reg reg, char *buf, size_t size)
+/* Seed 003's names, with the socket (or the bus, without a probe). */
+static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	int ch = reg.space == PMU_PCI && reg.pci.dev == SNBEP_IMC_DEV ? snbep_channel_of_func(reg.pci.func) : -1;
 	char where[16], what[24];
@@ -308,7 +307,7 @@ static const char *snbep_reg_name(struct pmu_reg reg, char *buf, size_t size)
 		} else
 			return NULL;
 	}
-	fmt_snprintf(buf, size, "MC_CH%d_PCI_PMON_%s%s (%s)", ch, what, half, socket_text(reg.pci.bus, where, sizeof(where)));
+	fmt_snprintf(buf, size, "MC_CH%d_PCI_PMON_%s%s (%s)", ch, what, half, socket_text(p, reg.pci.bus, where, sizeof(where)));
 	return buf;
 }
 

@@ -83,7 +83,7 @@ static void info_text(struct out *o, const struct pmu_present *p, const struct p
 		out_puts(o, "pmu in use:   yes\n");
 	for (unsigned i = 0; use && i < use->nbusy; i++) {
 		char name[48];
-		out_printf(o, "  %s = 0x%lx\n", pmu_reg_name(&pmu_driver_snbep, use->busy[i].reg, name, sizeof(name)),
+		out_printf(o, "  %s = 0x%lx\n", pmu_reg_name(&pmu_driver_snbep, p, use->busy[i].reg, name, sizeof(name)),
 			   (unsigned long)use->busy[i].value);
 	}
 }
@@ -126,7 +126,7 @@ static void info_json(struct out *o, const struct pmu_present *p, const struct p
 		char name[48], addr[32];
 		out_printf(o, "%s{\"pci\":\"%s\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
 			   pmu_reg_addr(use->busy[i].reg, addr, sizeof(addr)),
-			   pmu_reg_name(&pmu_driver_snbep, use->busy[i].reg, name, sizeof(name)),
+			   pmu_reg_name(&pmu_driver_snbep, p, use->busy[i].reg, name, sizeof(name)),
 			   (unsigned long)use->busy[i].value);
 	}
 	out_puts(o, "]");

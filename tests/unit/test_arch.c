@@ -329,10 +329,10 @@ static void registers_are_the_sdms(void)
 	T_EQ(l->enable, 0); /* EN (bit 22) is set by the driver's unfreeze */
 	T_EQ(fx->fixed_ctrl, 0x3); /* a FIXED_CTR_CTRL field: OS (bit 0) and USR (bit 1) */
 	char buf[32];
-	T_STREQ(pmu_reg_name(&pmu_driver_arch, pmu_msr(0x4C2), buf, sizeof(buf)), "IA32_A_PMC1");
-	T_STREQ(pmu_reg_name(&pmu_driver_arch, pmu_msr(0x38D), buf, sizeof(buf)), "IA32_FIXED_CTR_CTRL");
-	T_STREQ(pmu_reg_name(&pmu_driver_arch, pmu_msr(0x30A), buf, sizeof(buf)), "IA32_FIXED_CTR1");
-	T_STREQ(pmu_reg_name(&pmu_driver_arch, pmu_msr(0x700), buf, sizeof(buf)), "?");
+	T_STREQ(pmu_reg_name(&pmu_driver_arch, NULL, pmu_msr(0x4C2), buf, sizeof(buf)), "IA32_A_PMC1");
+	T_STREQ(pmu_reg_name(&pmu_driver_arch, NULL, pmu_msr(0x38D), buf, sizeof(buf)), "IA32_FIXED_CTR_CTRL");
+	T_STREQ(pmu_reg_name(&pmu_driver_arch, NULL, pmu_msr(0x30A), buf, sizeof(buf)), "IA32_FIXED_CTR1");
+	T_STREQ(pmu_reg_name(&pmu_driver_arch, NULL, pmu_msr(0x700), buf, sizeof(buf)), "?");
 }
 
 /* Intel's perfmon names; codes and umasks of the SDM's "Pre-defined

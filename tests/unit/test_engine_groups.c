@@ -156,8 +156,9 @@ static bool g_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code,
 	return true;
 }
 
-static const char *g_reg_name(struct pmu_reg reg, char *buf, size_t size)
+static const char *g_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	(void)p;
 	if (reg.space != PMU_PCI)
 		return NULL;
 	if (reg.addr == G_BOX_CTL)

@@ -331,8 +331,8 @@ static void registers_are_the_manuals(void)
 		      { 0x2E, "IA32_PERF_GLOBAL_OVF_CTRL" }, { 0x2F, "IA32_PERF_GLOBAL_CTRL" } };
 	char buf[48];
 	for (unsigned i = 0; i < N(names); i++)
-		T_STREQ(pmu_reg_name(d, pmu_msr(names[i].msr), buf, sizeof(buf)), names[i].name);
-	T_STREQ(pmu_reg_name(d, pmu_msr(0x10), buf, sizeof(buf)), "?"); /* the TSC: not the driver's */
+		T_STREQ(pmu_reg_name(d, NULL, pmu_msr(names[i].msr), buf, sizeof(buf)), names[i].name);
+	T_STREQ(pmu_reg_name(d, NULL, pmu_msr(0x10), buf, sizeof(buf)), "?"); /* the TSC: not the driver's */
 	/* family 0xB model 1, and nothing else */
 	fake_init(&f);
 	knc_cpu();

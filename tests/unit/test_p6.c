@@ -217,12 +217,12 @@ static void conformance_registers(void)
 			       evsel_raw_counters(u, (uint8_t)code), want);
 	}
 	char buf[32];
-	T_STREQ(d->ops->reg_name(pmu_msr(0x186), buf, sizeof(buf)), "PerfEvtSel0");
-	T_STREQ(d->ops->reg_name(pmu_msr(0x187), buf, sizeof(buf)), "PerfEvtSel1");
-	T_STREQ(d->ops->reg_name(pmu_msr(0xC1), buf, sizeof(buf)), "PerfCtr0");
-	T_STREQ(d->ops->reg_name(pmu_msr(0xC2), buf, sizeof(buf)), "PerfCtr1");
-	T_EQ(d->ops->reg_name(pmu_msr(0x188), buf, sizeof(buf)), NULL);
-	T_EQ(d->ops->reg_name(pmu_msr(0xC3), buf, sizeof(buf)), NULL);
+	T_STREQ(d->ops->reg_name(NULL, pmu_msr(0x186), buf, sizeof(buf)), "PerfEvtSel0");
+	T_STREQ(d->ops->reg_name(NULL, pmu_msr(0x187), buf, sizeof(buf)), "PerfEvtSel1");
+	T_STREQ(d->ops->reg_name(NULL, pmu_msr(0xC1), buf, sizeof(buf)), "PerfCtr0");
+	T_STREQ(d->ops->reg_name(NULL, pmu_msr(0xC2), buf, sizeof(buf)), "PerfCtr1");
+	T_EQ(d->ops->reg_name(NULL, pmu_msr(0x188), buf, sizeof(buf)), NULL);
+	T_EQ(d->ops->reg_name(NULL, pmu_msr(0xC3), buf, sizeof(buf)), NULL);
 }
 
 /* ---- names and encodings ---- */

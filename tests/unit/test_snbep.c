@@ -530,13 +530,15 @@ static void probe_two_sockets(void)
 	T_STREQ(buf, "in 8 channels on buses 0x3f, 0x7f (CAS_COUNT.RD and .WR)");
 	char name[48];
 	struct pmu_reg r = pmu_unit_ctr(&pmu_driver_snbep.units[0], &p, 0, 6, 1);
-	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH2_PCI_PMON_CTR1 (socket 1)");
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, &p, r, name, sizeof(name)), "MC_CH2_PCI_PMON_CTR1 (socket 1)");
 	r.addr += 4;
-	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH2_PCI_PMON_CTR1[47:32] (socket 1)");
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, &p, r, name, sizeof(name)), "MC_CH2_PCI_PMON_CTR1[47:32] (socket 1)");
 	r = pmu_unit_box_ctl(&pmu_driver_snbep.units[0], &p, 0, 3);
-	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH3_PCI_PMON_BOX_CTL (socket 0)");
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, &p, r, name, sizeof(name)), "MC_CH3_PCI_PMON_BOX_CTL (socket 0)");
 	r = pmu_unit_sel(&pmu_driver_snbep.units[1], &p, 1, 0, 0);
-	T_STREQ(pmu_reg_name(&pmu_driver_snbep, r, name, sizeof(name)), "MC_CH0_PCI_PMON_FIXED_CTL (socket 0)");
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, &p, r, name, sizeof(name)), "MC_CH0_PCI_PMON_FIXED_CTL (socket 0)");
+	/* Without what a probe found (msr/pci read, no run): the bus. */
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, NULL, r, name, sizeof(name)), "MC_CH0_PCI_PMON_FIXED_CTL (bus 0x3f)");
 	/* JSON */
 	strbuf_init(&sb, buf, sizeof(buf));
 	out_puts(&o, "{\"x\":1");

@@ -224,8 +224,9 @@ static enum unc_status fake_check(struct pmu_io *io, const struct pmu_present *p
 	return UNC_OK;
 }
 
-static const char *fake_reg_name(struct pmu_reg reg, char *buf, size_t size)
+static const char *fake_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	(void)p;
 	if (reg.space != PMU_MSR)
 		return NULL;
 	if (reg.addr == FAKE_CTRL)
