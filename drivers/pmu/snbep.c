@@ -359,7 +359,7 @@ static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t c
 		return true;
 	fmt_snprintf(err, errsize,
 		     "threshold %u is above what event 0x%02x adds per cycle (at most %u, seed 003's Max Inc/Cyc): "
-		     "it is never met",
+		     "the comparison never changes (never met, or with inv met in every cycle)",
 		     thresh, code, max);
 	return false;
 }
