@@ -358,8 +358,8 @@ static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t c
 	if (!max || thresh <= max)
 		return true;
 	fmt_snprintf(err, errsize,
-		     "threshold %u is above what event 0x%02x adds per cycle (at most %u, seed 003's Max Inc/Cyc): "
-		     "the comparison never changes (never met, or with inv met in every cycle)",
+		     "threshold %u is above event 0x%02x's most per cycle (%u, seed 003's Max Inc/Cyc): never met, "
+		     "or with inv always met",
 		     thresh, code, max);
 	return false;
 }
