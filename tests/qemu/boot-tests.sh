@@ -250,7 +250,7 @@ expect e5-info rc zero
 expect e5-info has '^msr access: +emulated'
 expect e5-info has '^emulator: +Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\), 8 channels, DCLK 800\.000 MHz, 2 iMC rates, faults: none$'
 expect e5-info has '^cpu: +GenuineIntel family 0x6 model 0x2d'
-expect e5-info has '^uncore: +supported: Xeon E5-2600 \(Sandy Bridge-EP\)'
+expect e5-info has '^uncore: +supported: Xeon E5-2600, Sandy Bridge-EP$'
 expect e5-info has '^imc: +2 sockets, 8 channels '
 expect e5-info has '^  socket 0 \(bus 0x3f\): channels 0, 1, 2, 3$'
 expect e5-info has '^  socket 1 \(bus 0x7f\): channels 0, 1, 2, 3$'
@@ -305,6 +305,13 @@ expect e5-bw-pass has 'PASS'
 step e5-bw-fail 'uncore.efi bw -d 1 --min-bw 8000 --per-box'
 expect e5-bw-fail rc nonzero
 expect e5-bw-fail has 'FAIL'
+step e5-bw-json 'uncore.efi bw -d 1 --per-box -j'
+expect e5-bw-json rc zero
+expect e5-bw-json has '"per_group":\[\{"name":"socket0",'
+expect e5-bw-json has '\{"name":"socket1\.ch3",'
+step e5-bw-csv 'uncore.efi bw -d 1 -x ,'
+expect e5-bw-csv rc zero
+expect e5-bw-csv has ',dram_read_bandwidth@socket1,'
 step e5-bw-show 'uncore.efi var show E5Pass'
 expect e5-bw-show rc zero
 expect e5-bw-show has 'PASS'
