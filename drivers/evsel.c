@@ -273,18 +273,22 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	char pmus[80];
 	size_t n = 0;
 	const struct pmu_driver *only = NULL;
+	const struct event_desc *only_desc = NULL;
 	int only_u = -1, found = 0;
 	for (unsigned d = 0; pmu_drivers[d] && n < sizeof(pmus); d++) {
 		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
+		if (!desc) /* or its short name */
+			desc = find_short(pmu_drivers[d], s);
 		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
 		if (u < 0)
 			continue;
 		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", pmu_drivers[d]->units[u].pmu);
 		only = pmu_drivers[d];
+		only_desc = desc;
 		only_u = u;
 	}
 	if (found == 1)
-		return absent(evsel_find(only, s)->name, only, only_u, err, errsize);
+		return absent(only_desc->name, only, only_u, err, errsize);
 	if (found > 1)
 		UNC_ERR(UNC_E_UNSUPPORTED, "%s is an event of the %s PMUs; this CPU has none of them", s, pmus);
 	FAIL("unknown event '%s' (see 'uncore.efi list')", s);

@@ -858,6 +858,10 @@ static void short_names(void)
 	T_EQ(e.unit, SNBEP_UNIT_FIXED);
 	T_EQ(evsel_parse("rpq_occupancy", present, &e, err, sizeof(err)), UNC_OK);
 	T_EQ(evsel_encode(&e), 0x400080);
+	/* on a CPU without the driver, refused naming the PMU, as the full name is */
+	static const struct pmu_driver *const none[] = { NULL };
+	T_EQ(evsel_parse("CAS_COUNT.RD", none, &e, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "UNC_M_CAS_COUNT.RD is an imc event; this CPU has no imc PMU");
 }
 
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
