@@ -285,7 +285,7 @@ unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
 	$(Q)tests/run-unit.sh $^
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS)
+	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
 	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
 
 demo: deps

@@ -24,6 +24,8 @@ have_cmd mformat && have_cmd mcopy && have_cmd mdir || need+=(mtools)
 have_cmd fsck.fat || need+=(dosfstools)
 # sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
 have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
+# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.
+have_cmd openssl || need+=(openssl)
 # The sanitizer runtimes come with gcc's libgcc-*-dev; check that they link.
 if have_cmd gcc && ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined -o /dev/null - 2>/dev/null; then
 	need+=(libasan8 libubsan1)

@@ -5,7 +5,8 @@
 #
 # IMAGE is 16 MiB: an MBR partition table with one EFI system partition
 # (type 0xEF) from 1 MiB to the end, formatted FAT16 (4 sectors a cluster) by mtools, holding
-# \EFI\BOOT\BOOTX64.EFI, \uncore\uncore.cfg (CONFIG) and any further FILEs at
+# \EFI\BOOT\BOOTX64.EFI, \uncore\uncore.cfg (CONFIG; none if CONFIG is "", as the
+# tests of a missing configuration want) and any further FILEs at
 # their DESTs (e.g. build/uncore-emu.efi ::/uncore/uncore-emu.efi). The
 # partition is IMAGE@@1M for mtools (mdir -i IMAGE@@1M ::/uncore).
 set -eu
@@ -15,7 +16,7 @@ if [ $# -lt 3 ] || [ $(($# % 2)) -eq 0 ]; then
 fi
 img=$1 efi=$2 cfg=$3
 shift 3
-for f in "$efi" "$cfg"; do
+for f in "$efi" ${cfg:+"$cfg"}; do
 	[ -f "$f" ] || { echo "mkimage: error: no such file: $f" >&2; exit 1; }
 done
 
@@ -40,7 +41,7 @@ part="$tmp@@$((start * 512))"
 mformat -i "$part" -T "$count" -h 64 -s 32 -c 4 -H "$start" -v UNCORE ::
 mmd -i "$part" ::/EFI ::/EFI/BOOT ::/uncore
 mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
-mcopy -i "$part" "$cfg" ::/uncore/uncore.cfg
+[ -z "$cfg" ] || mcopy -i "$part" "$cfg" ::/uncore/uncore.cfg
 while [ $# -gt 0 ]; do
 	mcopy -i "$part" "$1" "$2"
 	shift 2

@@ -25,6 +25,7 @@
 # image (tools/mkimage.sh) as removable media, \EFI\BOOT\BOOTX64.EFI, which
 # reads its configuration from the stick and ends the boot itself:
 #   lab_begin NAME QEMU_CPU [EXTRA QEMU ARGS...]
+#   lab_image FILE                       boot a copy of that image instead of one made here
 #   lab_efi FILE                         the stick's BOOTX64.EFI (default build/uncore.efi)
 #   lab_config FILE                      its \uncore\uncore.cfg (default lab/uncore.cfg)
 #   lab_file FILE ::/DEST                another file on the stick
@@ -33,7 +34,8 @@
 #   lab_end shutdown|reboot              how the guest must end QEMU by itself (default shutdown);
 #   lab_end stop 'ERE'                   or: it must not, and is stopped once the serial log matches ERE
 #   boot_check ID 'SHELL CODE'           as above; $dir also has usb.img (the stick after the
-#                                        boot), and lab_cat PATH prints a file from it
+#                                        boot) and results/ (a copy of its \uncore\results), and
+#                                        lab_cat PATH prints a file from the stick
 # The boot's first result is NAME.ending: how it ended, against lab_end.
 #
 # Each step is wrapped in marker lines (@@STEP / @@RC with %lasterror%) so a
@@ -57,8 +59,9 @@ boot_begin() {
 lab_begin() {
 	boot_begin "$@"
 	LAB=1 LAB_EFI=$TOP/build/uncore.efi LAB_CONFIG=$TOP/lab/uncore.cfg LAB_SECURE= LAB_RO=
-	LAB_END=shutdown LAB_STOP= LAB_FILES=()
+	LAB_END=shutdown LAB_STOP= LAB_FILES=() LAB_IMAGE=
 }
+lab_image() { LAB_IMAGE=$1; }
 lab_efi() { LAB_EFI=$1; }
 lab_config() { LAB_CONFIG=$1; }
 lab_file() { LAB_FILES+=("$1" "$2"); }
@@ -268,7 +271,11 @@ lab_run_now() {
 		machine=(-machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on)
 	fi
 	[ -z "$LAB_RO" ] || ro=,readonly=on
-	"$TOP/tools/mkimage.sh" "$dir/usb.img" "$LAB_EFI" "$LAB_CONFIG" "${LAB_FILES[@]}" || return 1
+	if [ -n "$LAB_IMAGE" ]; then
+		cp "$LAB_IMAGE" "$dir/usb.img" || return 1
+	else
+		"$TOP/tools/mkimage.sh" "$dir/usb.img" "$LAB_EFI" "$LAB_CONFIG" "${LAB_FILES[@]}" || return 1
+	fi
 	cp "$vars" "$dir/vars.fd"
 	mkfifo "$dir/qmp.in" "$dir/qmp.out" || return 1
 	# Held open (read-write never blocks) until QEMU is gone, so that the
@@ -292,7 +299,8 @@ lab_run_now() {
 			sleep 1; why="firmware exception dump"; break
 		fi
 		if [ -n "$LAB_STOP" ] && clean_log "$dir/serial.log" | grep -Eq -- "$LAB_STOP"; then
-			sleep 1; ending=stop; break
+			# Still running 3 s later: it stays (else QMP says how it ended).
+			sleep 3; ! kill -0 "$pid" 2>/dev/null || ending=stop; break
 		fi
 		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
 			why="timeout after ${QEMU_TIMEOUT}s"; break
@@ -322,5 +330,7 @@ lab_run_now() {
 		grep . "$dir/serial.txt" | tail -n 15 | cut -c1-200 | sed 's/^/    | /'
 	fi
 	[ "$ending" = "$LAB_END" ] || why=${why:-"it ended otherwise than expected"}
+	# The results folders of the run, as left on the stick, in $dir/results.
+	mcopy -s -n -i "$dir/usb.img@@1M" ::/uncore/results "$dir/" 2>/dev/null
 	boot_checks "$why"
 }
