@@ -41,7 +41,7 @@ LIB_SRCS  := $(sort $(wildcard drivers/*.c)) $(sort $(wildcard drivers/pmu/*.c))
 GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu_registry.c
 REPORT_SRCS := $(wildcard drivers/report_*.c)
 APP_SRCS  := $(LIB_SRCS) \
-	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c
+	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The emulator: a resident driver (the model plus the native seam for PCI
