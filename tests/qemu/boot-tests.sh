@@ -1054,6 +1054,9 @@ boot_check start 'lab_line "UNCORE-LAB START board=\"Standard PC (Q35 + ICH9, 20
 boot_check end 'lab_line "UNCORE-LAB END result=fail passed=0 failed=2"'
 boot_check folder 'basename "$(run_dir)" | grep -Ex "[0-9]{8}-[0-9]{6}-noserial"'
 boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 2 0 2'
+# fsck.fat finds no fault in the partition, as built and as the guest left it.
+boot_check fat 'for i in "$TOP/build/uncore-usb.img" "$dir/usb.img"; do
+	dd if="$i" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img" || exit 1; done'
 boot_run
 
 # A bad line: one error line naming the file, the line and the problem; the
