@@ -41,7 +41,7 @@ LIB_SRCS  := $(sort $(wildcard drivers/*.c)) $(sort $(wildcard drivers/pmu/*.c))
 GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu_registry.c
 REPORT_SRCS := $(wildcard drivers/report_*.c)
 APP_SRCS  := $(LIB_SRCS) \
-	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c
+	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The emulator: a resident driver (the model plus the native seam for PCI
@@ -57,7 +57,7 @@ EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/ef
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
 
-.PHONY: all check demo deps unit qemu clean fuzz bench FORCE
+.PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/child.efi
 
 $(BUILD)/efi/%.o: %.c
@@ -96,14 +96,65 @@ $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 # drivers).
 EFI_SIZE_LIMIT := 393216
 
+# --strip-all: no COFF symbol table after the sections, so the file is its
+# headers and sections with no gap, as Authenticode hashes it (sbsign and
+# sbverify warn "gaps between PE/COFF sections?" otherwise).
 # Subsystem 10 is an application, 11 a boot-service driver (stays resident).
 SUBSYSTEM = 10
 $(BUILD)/uncore-emu-drv.efi: SUBSYSTEM = 11
-$(BUILD)/%.efi: $(BUILD)/%.so
-	$(call say,OBJCOPY,$@)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
+$(BUILD)/%.efi: $(BUILD)/%.so Makefile
+	$(call say,OBJCOPY,$@)$(OBJCOPY) --strip-all -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=$(SUBSYSTEM) $< $@
 	$(Q)size=$$(stat -c %s $@); if [ $$size -gt $(EFI_SIZE_LIMIT) ]; then \
 		echo "error: $@ is $$size bytes; the limit is $(EFI_SIZE_LIMIT) bytes"; exit 1; fi
+
+# ---- Secure Boot: make sign KEY=db.key CERT=db.crt -> build/signed/ ----
+# The emulator embeds its driver and starts it with LoadImage from memory,
+# which Secure Boot checks too: the signed emulator embeds the signed driver.
+# Signing is redone on every make sign, so another KEY or CERT always takes.
+SIGNED := $(BUILD)/signed
+SIGN_FILES := $(SIGNED)/uncore.efi $(SIGNED)/uncore-emu.efi
+sign: $(SIGN_FILES)
+
+sign-args:
+	$(Q)if [ -z '$(KEY)' ] || [ -z '$(CERT)' ]; then \
+		echo "error: signing needs KEY=FILE and CERT=FILE (a PEM private key and its X.509 certificate)"; exit 1; fi
+	$(Q)for f in '$(KEY)' '$(CERT)'; do [ -f "$$f" ] || { echo "error: no such file: $$f"; exit 1; }; done
+.PHONY: sign-args
+
+# Signs $< into $@, then verifies it against CERT. Any message but sbsign's
+# "Signing Unsigned original image" and sbverify's "Signature verification
+# OK" (a warning about the PE layout, say) fails the build.
+define sign_efi
+	@mkdir -p $(dir $@)
+	$(call say,SIGN,$@)out=$$(sbsign --key '$(KEY)' --cert '$(CERT)' --output $@ $< 2>&1) && \
+	out=$$(printf '%s\n' "$$out" | grep -vx 'Signing Unsigned original image'; \
+	       sbverify --cert '$(CERT)' $@ 2>&1 | grep -vx 'Signature verification OK'; \
+	       sbverify --cert '$(CERT)' $@ >/dev/null 2>&1 || echo "sbverify --cert $(CERT) $@ failed"); \
+	if [ -n "$$out" ]; then printf '%s\n' "$$out"; echo "error: signing $< was not clean"; rm -f $@; exit 1; fi
+endef
+
+$(SIGNED)/uncore.efi: $(BUILD)/uncore.efi sign-args FORCE
+	$(sign_efi)
+$(SIGNED)/drv/uncore-emu-drv.efi: $(BUILD)/uncore-emu-drv.efi sign-args FORCE
+	$(sign_efi)
+$(SIGNED)/drv/emu-drv-blob.o: $(SIGNED)/drv/uncore-emu-drv.efi
+	$(call say,BLOB,$@)cd $(SIGNED)/drv && $(LD) -r -b binary -z noexecstack -o emu-drv-blob.o uncore-emu-drv.efi
+$(SIGNED)/drv/uncore-emu.so: $(filter-out $(BUILD)/efi/emu-drv-blob.o,$(EMU_OBJS)) $(SIGNED)/drv/emu-drv-blob.o
+$(SIGNED)/uncore-emu.efi: $(SIGNED)/drv/uncore-emu.efi sign-args FORCE
+	$(sign_efi)
+
+# ---- make image [CONFIG=FILE] [KEY=FILE CERT=FILE]: a USB stick image ----
+# FAT on an MBR partition, \EFI\BOOT\BOOTX64.EFI and \uncore\uncore.cfg
+# (tools/mkimage.sh); rebuilt on every make image, since CONFIG, KEY and CERT
+# may change between runs.
+CONFIG ?= lab/uncore.cfg
+IMAGE := $(BUILD)/uncore-usb.img
+IMAGE_EFI := $(if $(KEY)$(CERT),$(SIGNED)/uncore.efi,$(BUILD)/uncore.efi)
+image: $(IMAGE)
+$(IMAGE): $(IMAGE_EFI) FORCE
+	$(call say,IMAGE,$@)tools/mkimage.sh $@ $(IMAGE_EFI) '$(CONFIG)'
+	$(Q)echo "$@: $$(stat -c %s $@) bytes, \\EFI\\BOOT\\BOOTX64.EFI from $(IMAGE_EFI), \\uncore\\uncore.cfg from $(CONFIG)"
 
 # ---- host tools and unit tests (ASan + UBSan); each test links only what it tests ----
 HOST := $(BUILD)/host
@@ -242,7 +293,7 @@ unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
 	$(Q)tests/run-unit.sh $^
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS)
+	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
 	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
 
 demo: deps

@@ -443,9 +443,9 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	return UNC_OK;
 }
 
-static bool wants_output(const struct cli_cmd *cmd)
+static bool wants_output(const struct cli_cmd *cmd, const struct app_env *env)
 {
-	return cmd->out_var || cmd->out_file[0];
+	return cmd->out_var || cmd->out_file[0] || (env && env->json_copy);
 }
 
 /* -o: the record of this run into an EFI variable and/or the JSON form of
@@ -505,7 +505,7 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 			out_printf(err, "uncore: results stored in EFI variable %s: %zu bytes (vendor GUID " UNC_VAR_GUID_TEXT ")\n",
 				   cmd->var_name, b.len);
 	}
-	if (cmd->out_file[0]) {
+	if (cmd->out_file[0] || env->json_copy) {
 		size_t tcap = 8 * b.len + 65536;
 		char *text = env->alloc(tcap);
 		struct strbuf sb;
@@ -518,11 +518,13 @@ static enum unc_status store_results(const struct cli_cmd *cmd, const struct app
 			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, NULL, &ws->print, msg, sizeof(msg));
 			if (!fst && sb.len >= tcap)
 				fst = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "the JSON text is too long");
-			if (!fst)
+			if (!fst && env->json_copy)
+				env->json_copy(env->ctx, text, sb.len, x);
+			if (!fst && cmd->out_file[0])
 				fst = env->write_file(env->ctx, cmd->out_file, text, sb.len, msg, sizeof(msg));
 			if (fst)
-				out_printf(err, "uncore: error: %s not written: %s\n", cmd->out_file, msg);
-			else
+				out_printf(err, "uncore: error: %s not written: %s\n", cmd->out_file[0] ? cmd->out_file : "the JSON", msg);
+			else if (cmd->out_file[0])
 				out_printf(err, "uncore: results written to %s: %zu bytes of JSON\n", cmd->out_file, sb.len);
 			env->free(text);
 		}
@@ -1043,7 +1045,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 				.bw = cmd->verb == CLI_BW, .run = &the_run };
 	if ((st = stat_plan(&sc, &run_err)))
 		goto out;
-	if (wants_output(cmd) && cmd->interval_ms && env && env->alloc) {
+	if (wants_output(cmd, env) && cmd->interval_ms && env && env->alloc) {
 		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
 		if (samples.p) {
 			sc.nevents = the_run.c.nev;
@@ -1054,7 +1056,7 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 	if (st && st != UNC_E_ABORTED)
 		goto out;
 	st = stat_judge(&sc, st);
-	if (wants_output(cmd)) {
+	if (wants_output(cmd, env)) {
 		enum unc_status sst = stat_store(&sc, st);
 		if (!st)
 			st = sst;
@@ -1090,6 +1092,9 @@ static enum unc_status app_dispatch(const struct cli_cmd *cmd, const struct hw *
 	case CLI_VAR_SHOW:
 	case CLI_VAR_DELETE:
 		return run_var(cmd, env, out, err);
+	case CLI_LAB: /* efi/main.c runs lab mode itself */
+		out_printf(err, "uncore: error: lab mode is not available here\n");
+		return UNC_E_UNSUPPORTED;
 	case CLI_HELP:
 		out_puts(out, cli_usage);
 		return UNC_OK;
@@ -1105,7 +1110,7 @@ static enum unc_status app_dispatch(const struct cli_cmd *cmd, const struct hw *
 			info_print(out, pi);
 		if (st)
 			out_printf(err, "uncore: error: %s unusable: %s\n", info_what(pi), pi->verdict_reason);
-		if (wants_output(cmd)) {
+		if (wants_output(cmd, env)) {
 			enum unc_status sst = store_results(cmd, env, "info", pi, NULL, NULL, NULL, st, err);
 			if (!st)
 				st = sst;

@@ -51,6 +51,10 @@ struct app_env {
 	/* The firmware's memory map, for `mmio read` (NULL: not available): an
 	 * array of *ret_n ranges that the caller gives back to free(). */
 	enum unc_status (*memory_map)(struct mem_range **ret, size_t *ret_n, char *err, size_t errsize);
+	/* Lab mode (NULL: none): every stored record's JSON text, as `-j`
+	 * prints it and `-o PATH` writes it, with its extras (the check's
+	 * verdict; NULL for info), whether or not -o asked for it. */
+	void (*json_copy)(void *ctx, const char *json, size_t len, const struct run_extras *x);
 };
 
 #define APP_SAMPLE_BUF (1u << 20) /* bytes of interval samples kept for -o */

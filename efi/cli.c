@@ -27,6 +27,7 @@ const char cli_usage[] =
 	"  pci read B:D.F OFFSET        read a 32-bit PCI configuration register\n"
 	"  mmio read ADDR [--force]     one 32-bit read of physical memory (--force: outside the memory map)\n"
 	"  pmc read INDEX               RDPMC of INDEX (guarded against #GP and #UD)\n"
+	"  lab [CONFIG]                 lab mode: run a configuration file, results beside it (README: Lab mode)\n"
 	"  help | version\n"
 	"numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n";
 
@@ -354,6 +355,18 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 		if (argc > 2)
 			FAIL("unexpected argument '%s' after '%s'", argv[2], verb);
 		cmd->verb = !strcmp(verb, "version") || !strcmp(verb, "--version") ? CLI_VERSION : CLI_HELP;
+		return UNC_OK;
+	}
+	if (!strcmp(verb, "lab")) {
+		cmd->verb = CLI_LAB;
+		if (argc > 3)
+			FAIL("unexpected argument '%s' after 'lab %s'", argv[3], argv[2]);
+		if (argc == 3) {
+			if (argv[2][0] != '\\' || strchr(argv[2], ':'))
+				FAIL("bad configuration path '%s' for 'lab' (want one on uncore.efi's volume, such as "
+				     "\\uncore\\uncore.cfg)", argv[2]);
+			fmt_snprintf(cmd->config, sizeof(cmd->config), "%s", argv[2]);
+		}
 		return UNC_OK;
 	}
 	if (!strcmp(verb, "info")) {

@@ -32,6 +32,7 @@ enum cli_verb {
 	CLI_VAR_LIST,
 	CLI_VAR_SHOW,
 	CLI_VAR_DELETE,
+	CLI_LAB,
 };
 
 struct cli_cmd {
@@ -66,6 +67,7 @@ struct cli_cmd {
 	uint8_t check;                    /* enum check_kind */
 	uint64_t check_kb_s;              /* the required bandwidth, 10^3 bytes/s */
 	char child[CLI_MAX_ARG_LEN + 1];  /* after --: the child's command line */
+	char config[CLI_MAX_ARG_LEN + 1]; /* lab: the configuration file ("": chosen per board) */
 };
 
 /* argv[0] is the program name. On error returns UNC_E_INVALID and writes a

@@ -5,6 +5,7 @@
 #include "app.h"
 #include "cli.h"
 #include "console.h"
+#include "lab.h"
 #include "native.h"
 #include "shell.h"
 #include "measure.h"
@@ -118,12 +119,20 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	st = shell_args_ascii(image, "uncore", &argc, &argv, &err);
 	if (st)
 		return efi_status_from(st);
+	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
+			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
+			       memory_map, NULL };
+	/* No Shell parameters (\EFI\BOOT\BOOTX64.EFI, a Boot#### option): lab mode. */
+	if (argc == 0)
+		return efi_lab(image, &env, NULL, false);
 	st = cli_parse(argc, argv, &cmd, msg, sizeof(msg));
 	shell_args_free(); /* cmd holds copies of all it needs */
 	if (st) {
 		out_printf(&err, "uncore: error: %s\n", msg);
 		return efi_status_from(st);
 	}
+	if (cmd.verb == CLI_LAB)
+		return efi_lab(image, &env, cmd.config, true);
 	native_init(&hw, &err, image);
 	if (app_needs_clock(&cmd)) {
 		st = native_calibrate(&hw, &err);
@@ -132,9 +141,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 			return efi_status_from(st);
 		}
 	}
-	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
-			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
-			       memory_map };
 	st = app_run(&cmd, &hw, &env, &out, &err);
 	native_release();
 	return st == UNC_E_CHILD ? child_status : efi_status_from(st);

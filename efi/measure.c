@@ -397,7 +397,7 @@ enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *r
 
 /* ---- SMBIOS ---- */
 
-enum unc_status efi_smbios_memory(struct smbios_mem *m, char *err, size_t errsize)
+enum unc_status efi_smbios_table(const uint8_t **ret_table, uint32_t *ret_len, char *err, size_t errsize)
 {
 	static EFI_GUID smbios3 = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
 	static EFI_GUID smbios2 = { 0xeb9d2d31, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } };
@@ -416,5 +416,16 @@ enum unc_status efi_smbios_memory(struct smbios_mem *m, char *err, size_t errsiz
 	}
 	if ((st = smbios_entry(ep, 0x20, &addr, &len, err, errsize)))
 		return st;
-	return smbios_memory((const uint8_t *)(UINTN)addr, len, m, err, errsize);
+	*ret_table = (const uint8_t *)(UINTN)addr;
+	*ret_len = len;
+	return UNC_OK;
+}
+
+enum unc_status efi_smbios_memory(struct smbios_mem *m, char *err, size_t errsize)
+{
+	const uint8_t *table;
+	uint32_t len;
+	enum unc_status st = efi_smbios_table(&table, &len, err, errsize);
+
+	return st ? st : smbios_memory(table, len, m, err, errsize);
 }

@@ -41,6 +41,10 @@ enum unc_status efi_child_find(EFI_HANDLE image, const char *cmdline, char *ret_
 enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *ret_status, bool *ret_known,
 			      unsigned period_ms, void (*tick)(void *ctx), void *ctx, char *err, size_t errsize);
 
+/* The SMBIOS structure table, its entry point checked; UNC_E_NOT_FOUND
+ * when there is none. */
+enum unc_status efi_smbios_table(const uint8_t **ret_table, uint32_t *ret_len, char *err, size_t errsize);
+
 /* The SMBIOS memory peak; UNC_E_NOT_FOUND when there is no SMBIOS table. */
 enum unc_status efi_smbios_memory(struct smbios_mem *ret, char *err, size_t errsize);
 

@@ -14,8 +14,18 @@ have_cmd objcopy || need+=(binutils)
 have_cmd timeout || need+=(coreutils)
 [ -f /usr/include/efi/efi.h ] && [ -f /usr/lib/libgnuefi.a ] || need+=(gnu-efi)
 have_cmd qemu-system-x86_64 || need+=(qemu-system-x86)
-[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] && [ -f /usr/share/OVMF/OVMF_VARS_4M.fd ] || need+=(ovmf)
-have_cmd mformat && have_cmd mcopy || need+=(mtools)
+# The snakeoil pair has a test key enrolled as PK, KEK and db (Secure Boot tests).
+[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] && [ -f /usr/share/OVMF/OVMF_VARS_4M.fd ] &&
+	[ -f /usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd ] && [ -f /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd ] &&
+	[ -f /usr/share/ovmf/PkKek-1-snakeoil.key ] || need+=(ovmf)
+# mtools builds and reads FAT images (the boot tests, `make image`);
+# dosfstools' fsck.fat checks the image `make image` writes.
+have_cmd mformat && have_cmd mcopy && have_cmd mdir || need+=(mtools)
+have_cmd fsck.fat || need+=(dosfstools)
+# sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
+have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
+# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.
+have_cmd openssl || need+=(openssl)
 # The sanitizer runtimes come with gcc's libgcc-*-dev; check that they link.
 if have_cmd gcc && ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined -o /dev/null - 2>/dev/null; then
 	need+=(libasan8 libubsan1)

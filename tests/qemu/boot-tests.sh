@@ -1179,4 +1179,110 @@ boot_check decode-child-failed '"$TOP/build/uncore_decode" --vars "$dir/vars.fd"
 	grep -Eq "^child: fs0:.child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after "'
 boot_run
 
+
+# ---- Lab mode: no Shell and no startup.nsh; the firmware boots a USB stick
+# image as removable media and uncore.efi ends the boot itself ----
+lab=$TOP/tests/qemu/lab
+# The one run folder a lab boot left on its stick (copied to $dir/results).
+run_dir() { local d; d=$(ls -d "$dir"/results/*/ 2>/dev/null); [ "$(grep -c . <<<"$d")" = 1 ] && echo "${d%/}"; }
+lab_line() { grep -Fx -- "$1" "$dir/serial.txt"; }
+# A RESULT line's measurement within PCT% of MB/s.
+lab_measured() { # NAME MBPS PCT
+	local r; r=$(sed -n "s/^UNCORE-LAB RESULT name=$1 result=[a-z]* measurement=\([0-9.]*\) units=MB\/s\$/\1/p" "$dir/serial.txt")
+	why2=$(rate_check "$r" "$2" "$3" "$1"); [ -z "$why2" ] || { echo "$why2"; return 1; }
+}
+
+# PASS and FAIL, and the per-board choice: LabBoard-7.cfg, not uncore.cfg
+# (which would reboot). The emulator, info, a bw PASS and a bw FAIL.
+lab_begin lab Skylake-Client -smp 2 -smbios type=2,product=LabBoard-7 -smbios type=1,serial=SN-1234
+lab_config "$lab/decoy.cfg"
+lab_file "$lab/passfail.cfg" ::/uncore/LabBoard-7.cfg
+lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+boot_check start 'lab_line "UNCORE-LAB START board=\"LabBoard-7\" serial=\"SN-1234\" config=\uncore\LabBoard-7.cfg"'
+boot_check results '[ "$(grep -c "^UNCORE-LAB RESULT " "$dir/serial.txt")" = 4 ] &&
+	lab_line "UNCORE-LAB RESULT name=emulator result=pass" && lab_line "UNCORE-LAB RESULT name=info result=pass" &&
+	grep -Ex "UNCORE-LAB RESULT name=bw-pass result=pass measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt" &&
+	grep -Ex "UNCORE-LAB RESULT name=bw-fail result=fail measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt"'
+boot_check measured 'lab_measured bw-pass 1500 1 && lab_measured bw-fail 1500 1'
+boot_check end 'lab_line "UNCORE-LAB END result=fail passed=3 failed=1"'
+boot_check folder 'basename "$(run_dir)" | grep -Ex "[0-9]{8}-[0-9]{6}-SN-1234"'
+boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 4 1 0'
+boot_check json 'python3 "$TOP/tests/qemu/lab_check.py" agree "$dir/serial.txt" "$(run_dir)/results.json" "$(run_dir)/junit.xml"'
+boot_check console 'c=$(run_dir)/console.txt; grep -q "^uncore-emu: emulating a 6th-gen Core uncore" "$c" &&
+	grep -q "^UNCORE-LAB START board=\"LabBoard-7\"" "$c" && grep -qx "UNCORE-LAB END result=fail passed=3 failed=1" "$c"'
+boot_run
+
+# The stick `make image` built, as it is: its default configuration on plain
+# QEMU, where info and bw fail (no CBo, MCHBAR disabled): on-fail halt keeps
+# the verdict on the screen, and the run is on the stick.
+lab_begin image Skylake-Client
+lab_image "$TOP/build/uncore-usb.img"
+lab_end stop '^UNCORE-LAB END '
+# No type 2 structure on QEMU: the board is type 1's product.
+boot_check start 'lab_line "UNCORE-LAB START board=\"Standard PC (Q35 + ICH9, 2009)\" serial=\"\" config=\uncore\uncore.cfg"'
+boot_check end 'lab_line "UNCORE-LAB END result=fail passed=0 failed=2"'
+boot_check folder 'basename "$(run_dir)" | grep -Ex "[0-9]{8}-[0-9]{6}-noserial"'
+boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 2 0 2'
+# fsck.fat finds no fault in the partition, as built and as the guest left it.
+boot_check fat 'for i in "$TOP/build/uncore-usb.img" "$dir/usb.img"; do
+	dd if="$i" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img" || exit 1; done'
+boot_run
+
+# A bad line: one error line naming the file, the line and the problem; the
+# run fails and on-fail shutdown ends it, with no prompt.
+lab_begin badcfg Skylake-Client
+lab_config "$lab/bad.cfg"
+boot_check error '[ "$(grep -c "^uncore: error: " "$dir/serial.txt")" = 1 ] &&
+	grep -Ex "uncore: error: \\\\uncore\\\\uncore\.cfg line 3: .*many.*" "$dir/serial.txt"'
+boot_check end 'lab_line "UNCORE-LAB END result=fail passed=0 failed=1"'
+boot_check no-prompt '! grep -q "Shell>" "$dir/serial.txt"'
+boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 1 0 1'
+boot_run
+
+# No configuration at all: the error names the file looked for; with no
+# on-fail line, a run with no Shell ends by shutting down.
+lab_begin nocfg Skylake-Client
+lab_config ''
+boot_check error 'grep -Ex "uncore: error: .*\\\\uncore\\\\uncore\.cfg.*" "$dir/serial.txt"'
+boot_check end 'lab_line "UNCORE-LAB END result=fail passed=0 failed=1"'
+boot_check no-prompt '! grep -q "Shell>" "$dir/serial.txt"'
+boot_run
+
+# A write-protected stick: the console says so, the results go to EFI
+# variables only, and nothing is written on the stick.
+lab_begin readonly Skylake-Client
+lab_readonly
+lab_config "$lab/readonly.cfg"
+lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+boot_check said 'grep -Eq "^uncore: lab: cannot write .*read-only.*EFI variables only" "$dir/serial.txt"'
+boot_check end 'lab_line "UNCORE-LAB END result=pass passed=2 failed=0"'
+boot_check nothing-written '[ -z "$(ls -A "$dir/results" 2>/dev/null)" ] && ! grep -q "^uncore: lab: results in " "$dir/serial.txt"'
+boot_check variables '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" > "$dir/list.txt" && grep -q "Lab" "$dir/list.txt"'
+boot_run
+
+# Secure Boot (OVMF with a test key enrolled): uncore.efi and uncore-emu.efi
+# signed with it by make sign run, the emulator's driver too; unsigned, the
+# firmware refuses uncore.efi, and its Shell, so nothing runs.
+mkdir -p "$WORK"
+sb_cert=/usr/share/ovmf/PkKek-1-snakeoil.pem
+openssl rsa -passin pass:snakeoil -in /usr/share/ovmf/PkKek-1-snakeoil.key -out "$WORK/snakeoil.key" 2>/dev/null
+env -u MAKEFLAGS -u MAKELEVEL make -C "$TOP" --no-print-directory sign KEY="$WORK/snakeoil.key" CERT="$sb_cert" > "$WORK/sign.txt" 2>&1
+lab_begin secure Skylake-Client
+lab_secure
+lab_efi "$TOP/build/signed/uncore.efi"
+lab_config "$lab/secure.cfg"
+lab_file "$TOP/build/signed/uncore-emu.efi" ::/uncore/uncore-emu.efi
+boot_check signed-clean 'sed "s/^/make sign: /" "$WORK/sign.txt"; [ -s "$WORK/sign.txt" ] && ! grep -qv "^  [A-Z]* " "$WORK/sign.txt"'
+boot_check end 'lab_line "UNCORE-LAB END result=pass passed=2 failed=0"'
+boot_check measured 'lab_measured bw-check 1500 1'
+boot_run
+
+lab_begin unsigned Skylake-Client
+lab_secure
+lab_config "$lab/secure.cfg"
+lab_end stop 'No bootable option or device was found'
+boot_check refused 'grep -q "^BdsDxe: failed to load Boot0001 .*: Access Denied$" "$dir/serial.txt" &&
+	grep -q "^BdsDxe: failed to start Boot0002 \"EFI Internal Shell\" .*: Security Violation$" "$dir/serial.txt"'
+boot_check nothing-ran '! grep -Eq "^(uncore|UNCORE-LAB)" "$dir/serial.txt"'
+boot_run
 boot_wait

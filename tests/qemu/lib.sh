@@ -21,6 +21,23 @@
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
 #   boot_wait                            waits, then prints "ok - NAME.ID" / "FAIL - NAME.ID" per step
 #
+# A lab boot has no Shell and no startup.nsh: the firmware boots a USB stick
+# image (tools/mkimage.sh) as removable media, \EFI\BOOT\BOOTX64.EFI, which
+# reads its configuration from the stick and ends the boot itself:
+#   lab_begin NAME QEMU_CPU [EXTRA QEMU ARGS...]
+#   lab_image FILE                       boot a copy of that image instead of one made here
+#   lab_efi FILE                         the stick's BOOTX64.EFI (default build/uncore.efi)
+#   lab_config FILE                      its \uncore\uncore.cfg (default lab/uncore.cfg)
+#   lab_file FILE ::/DEST                another file on the stick
+#   lab_secure                           Secure Boot: OVMF's snakeoil pair (test key enrolled)
+#   lab_readonly                         the stick is write-protected
+#   lab_end shutdown|reboot              how the guest must end QEMU by itself (default shutdown);
+#   lab_end stop 'ERE'                   or: it must not, and is stopped once the serial log matches ERE
+#   boot_check ID 'SHELL CODE'           as above; $dir also has usb.img (the stick after the
+#                                        boot) and results/ (a copy of its \uncore\results), and
+#                                        lab_cat PATH prints a file from the stick
+# The boot's first result is NAME.ending: how it ended, against lab_end.
+#
 # Each step is wrapped in marker lines (@@STEP / @@RC with %lasterror%) so a
 # verdict never rests on QEMU's exit code. The boot is killed on a firmware
 # exception dump or on a timeout, and every step not reached fails.
@@ -36,7 +53,23 @@ boot_begin() {
 	BOOT_EXTRA=("$@")
 	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=()
 	BOOT_FILES=("$TOP/build/uncore.efi")
+	LAB=
 }
+
+lab_begin() {
+	boot_begin "$@"
+	LAB=1 LAB_EFI=$TOP/build/uncore.efi LAB_CONFIG=$TOP/lab/uncore.cfg LAB_SECURE= LAB_RO=
+	LAB_END=shutdown LAB_STOP= LAB_FILES=() LAB_IMAGE=
+}
+lab_image() { LAB_IMAGE=$1; }
+lab_efi() { LAB_EFI=$1; }
+lab_config() { LAB_CONFIG=$1; }
+lab_file() { LAB_FILES+=("$1" "$2"); }
+lab_secure() { LAB_SECURE=1; }
+lab_readonly() { LAB_RO=1; }
+lab_end() { LAB_END=$1 LAB_STOP=${2:-}; }
+# A file from the stick of the boot being checked ($dir), on stdout.
+lab_cat() { mcopy -n -i "$dir/usb.img@@1M" "::$1" -; }
 
 # Extra files for the ESP root.
 boot_file() { BOOT_FILES+=("$1"); }
@@ -100,6 +133,7 @@ boot_wait() {
 boot_run_now() {
 	local dir="$WORK/$BOOT" i
 	rm -rf "$dir"; mkdir -p "$dir"
+	[ -z "$LAB" ] || { lab_run_now; return; }
 	{
 		printf '@echo -off\r\n'
 		for i in "${!STEPS[@]}"; do
@@ -204,7 +238,12 @@ boot_run_now() {
 			sed 's/^/    | /' <<<"$out" | head -n 30
 		fi
 	done
-	local k out2
+	boot_checks "$why"
+}
+
+# The boot_check lines of the boot, after it (why: why it went wrong, if it did).
+boot_checks() {
+	local why=$1 k out2
 	for k in "${!CHECK_IDS[@]}"; do
 		if [ -n "$why" ]; then
 			echo "FAIL - $BOOT.${CHECK_IDS[$k]}"
@@ -218,4 +257,80 @@ boot_run_now() {
 			sed 's/^/    | /' <<<"$out2" | head -n 30
 		fi
 	done
+}
+
+# A lab boot: the stick goes in as a USB mass-storage device on an xHCI
+# controller, so the firmware's boot options for removable media start its
+# \EFI\BOOT\BOOTX64.EFI. QMP (on a pipe) reports how the guest ended QEMU:
+# with -no-reboot a guest reset ends QEMU too, and its SHUTDOWN event's
+# reason tells a reset (guest-reset) from a power-off (guest-shutdown).
+lab_run_now() {
+	local code=$OVMF_CODE vars=$OVMF_VARS machine=(-machine q35) ro=
+	if [ -n "$LAB_SECURE" ]; then
+		code=${OVMF_CODE%.fd}.snakeoil.fd vars=${OVMF_VARS%.fd}.snakeoil.fd
+		machine=(-machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on)
+	fi
+	[ -z "$LAB_RO" ] || ro=,readonly=on
+	if [ -n "$LAB_IMAGE" ]; then
+		cp "$LAB_IMAGE" "$dir/usb.img" || return 1
+	else
+		"$TOP/tools/mkimage.sh" "$dir/usb.img" "$LAB_EFI" "$LAB_CONFIG" "${LAB_FILES[@]}" || return 1
+	fi
+	cp "$vars" "$dir/vars.fd"
+	mkfifo "$dir/qmp.in" "$dir/qmp.out" || return 1
+	# Held open (read-write never blocks) until QEMU is gone, so that the
+	# command waits in the pipe for QEMU to read it.
+	local qmp_fd
+	exec {qmp_fd}<>"$dir/qmp.in"
+	printf '{"execute":"qmp_capabilities"}\n' >&"$qmp_fd"
+	: > "$dir/serial.log"
+	qemu-system-x86_64 "${machine[@]}" -accel tcg -cpu "$BOOT_CPU" -m 256 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$code" \
+		-drive if=pflash,format=raw,unit=1,file="$dir/vars.fd" \
+		-drive if=none,id=stick,format=raw,file="$dir/usb.img$ro" \
+		-device qemu-xhci -device usb-storage,drive=stick,removable=on \
+		-display none -nodefaults -no-reboot -serial file:"$dir/serial.log" -qmp pipe:"$dir/qmp" \
+		"${BOOT_EXTRA[@]}" </dev/null >"$dir/qemu.out" 2>&1 &
+	local pid=$! start=$SECONDS why="" ending=""
+	cat "$dir/qmp.out" > "$dir/qmp.log" &
+	local cat_pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
+			sleep 1; why="firmware exception dump"; break
+		fi
+		if [ -n "$LAB_STOP" ] && clean_log "$dir/serial.log" | grep -Eq -- "$LAB_STOP"; then
+			# Still running 3 s later: it stays (else QMP says how it ended).
+			sleep 3; ! kill -0 "$pid" 2>/dev/null || ending=stop; break
+		fi
+		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
+			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		sleep 0.2
+	done
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	exec {qmp_fd}>&-
+	# cat ends at the end of QEMU's output; a writer opening and closing
+	# the pipe ends it too if QEMU never opened it.
+	: 1<>"$dir/qmp.out"
+	wait "$cat_pid" 2>/dev/null
+	clean_log "$dir/serial.log" > "$dir/serial.txt"
+	if [ -z "$ending" ] && [ -z "$why" ]; then
+		case $(grep -o '"reason": *"[a-z-]*"' "$dir/qmp.log" | tail -n 1) in
+		*'"guest-shutdown"') ending=shutdown ;;
+		*'"guest-reset"') ending=reboot ;;
+		*) ending="QEMU ended otherwise (QMP: $(grep SHUTDOWN "$dir/qmp.log" | tail -n 1))" ;;
+		esac
+	fi
+	echo "# boot $BOOT (-cpu $BOOT_CPU, no Shell${LAB_SECURE:+, Secure Boot}${LAB_RO:+, read-only stick}): $((SECONDS - start))s, ended: ${ending:-$why}; log: $dir/serial.txt"
+	if [ "$ending" = "$LAB_END" ]; then
+		echo "ok - $BOOT.ending"
+	else
+		echo "FAIL - $BOOT.ending"
+		echo "    expected $LAB_END${LAB_STOP:+ once /$LAB_STOP/ is printed}, got: ${ending:-$why}"
+		grep . "$dir/serial.txt" | tail -n 15 | cut -c1-200 | sed 's/^/    | /'
+	fi
+	[ "$ending" = "$LAB_END" ] || why=${why:-"it ended otherwise than expected"}
+	# The results folders of the run, as left on the stick, in $dir/results.
+	mcopy -s -n -i "$dir/usb.img@@1M" ::/uncore/results "$dir/" 2>/dev/null
+	boot_checks "$why"
 }

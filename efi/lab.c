@@ -1,0 +1,773 @@
+#include "lab.h"
+
+#include <efilib.h>
+#include <string.h>
+
+#include "../drivers/lab.h"
+#include "console.h"
+#include "measure.h"
+#include "native.h"
+#include "vars.h"
+
+#define LAB_CONSOLE_MAX (4u << 20) /* bytes of console.txt kept */
+#define LAB_FILE_MAX    65536      /* bytes of a configuration file */
+#define LAB_MAX_CASES   (LAB_MAX_ITEMS * 4)
+#define LAB_PFX         "uncore: lab: "
+
+static EFI_HANDLE self, device;
+static EFI_FILE_HANDLE root; /* the volume uncore.efi was loaded from */
+static bool have_shell;
+
+/* ---- everything printed, kept for console.txt ---- */
+
+static char *cbuf;
+static size_t clen;
+static bool ccut;
+
+static void keep(const char *s, size_t len)
+{
+	if (!cbuf)
+		return;
+	if (len > LAB_CONSOLE_MAX - clen) {
+		len = LAB_CONSOLE_MAX - clen;
+		ccut = true;
+	}
+	memcpy(cbuf + clen, s, len);
+	clen += len;
+}
+
+static void tee_write(void *ctx, const char *s, size_t len)
+{
+	struct out *con = ctx;
+
+	con->write(con->ctx, s, len);
+	keep(s, len);
+}
+
+static struct out con_out, con_err, lout, lerr;
+
+/* ---- files on the volume ---- */
+
+static void to_wide(CHAR16 *dst, size_t n, const char *src)
+{
+	size_t i = 0;
+
+	for (; src[i] && i + 1 < n; i++)
+		dst[i] = (CHAR16)(unsigned char)src[i];
+	dst[i] = 0;
+}
+
+static EFI_STATUS open_path(const char *path, UINT64 mode, UINT64 attr, EFI_FILE_HANDLE *fh)
+{
+	CHAR16 w[LAB_LINE_MAX];
+
+	if (!root)
+		return EFI_NOT_FOUND;
+	to_wide(w, LAB_LINE_MAX, path);
+	return root->Open(root, fh, w, mode, attr);
+}
+
+static enum unc_status read_text(const char *path, char **ret, size_t *ret_len, EFI_STATUS *ret_s)
+{
+	EFI_FILE_HANDLE fh;
+	EFI_STATUS s = open_path(path, EFI_FILE_MODE_READ, 0, &fh);
+	UINTN n = LAB_FILE_MAX;
+
+	*ret = NULL;
+	*ret_s = s;
+	if (EFI_ERROR(s))
+		return s == EFI_NOT_FOUND ? UNC_E_NOT_FOUND : UNC_E_DEVICE;
+	char *buf = efi_alloc(LAB_FILE_MAX + 1);
+	if (!buf) {
+		fh->Close(fh);
+		return UNC_E_NO_MEMORY;
+	}
+	s = fh->Read(fh, &n, buf);
+	fh->Close(fh);
+	*ret_s = s;
+	if (EFI_ERROR(s)) {
+		efi_free(buf);
+		return UNC_E_DEVICE;
+	}
+	if (n >= LAB_FILE_MAX) {
+		efi_free(buf);
+		return UNC_E_RANGE;
+	}
+	buf[n] = '\0';
+	*ret = buf;
+	*ret_len = n;
+	return UNC_OK;
+}
+
+/* Replaces the file at path (never a directory) with data. */
+static EFI_STATUS write_path(const char *path, const void *data, size_t len)
+{
+	EFI_FILE_HANDLE fh;
+	EFI_STATUS s = open_path(path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
+
+	if (!EFI_ERROR(s)) {
+		EFI_FILE_INFO *info = LibFileInfo(fh);
+		bool dir = info && (info->Attribute & EFI_FILE_DIRECTORY);
+		if (info)
+			FreePool(info);
+		if (dir) {
+			fh->Close(fh);
+			return EFI_ACCESS_DENIED;
+		}
+		s = fh->Delete(fh); /* closes it: replace, never append */
+		if (s != EFI_SUCCESS)
+			return EFI_ERROR(s) ? s : EFI_WRITE_PROTECTED;
+	}
+	s = open_path(path, EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
+	if (EFI_ERROR(s))
+		return s;
+	UINTN n = len;
+	s = fh->Write(fh, &n, (VOID *)data);
+	if (!EFI_ERROR(s) && n != len)
+		s = EFI_VOLUME_FULL;
+	EFI_STATUS c = fh->Close(fh);
+	return EFI_ERROR(s) ? s : c;
+}
+
+/* Makes every folder of path (absolute, backslashes). */
+static EFI_STATUS make_dirs(const char *path)
+{
+	char part[LAB_LINE_MAX];
+	EFI_STATUS s = EFI_SUCCESS;
+
+	for (size_t i = 1; ; i++) {
+		if (path[i] && path[i] != '\\')
+			continue;
+		if (i >= sizeof(part))
+			return EFI_INVALID_PARAMETER;
+		memcpy(part, path, i);
+		part[i] = '\0';
+		EFI_FILE_HANDLE fh;
+		s = open_path(part, EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY,
+			      &fh);
+		if (EFI_ERROR(s))
+			return s;
+		fh->Close(fh);
+		if (!path[i])
+			return s;
+	}
+}
+
+static const char *status_text(EFI_STATUS s, char hex[20])
+{
+	return efi_status_str((uint64_t)s, hex);
+}
+
+/* -o PATH without a Shell: the path is on uncore.efi's volume. */
+static enum unc_status lab_write_file(void *ctx, const char *path, const void *data, size_t len, char *err,
+				      size_t errsize)
+{
+	char hex[20];
+
+	if (have_shell)
+		return efi_write_file(ctx, path, data, len, err, errsize);
+	if (path[0] != '\\' || strchr(path, ':')) {
+		fmt_snprintf(err, errsize, "without a Shell, -o takes a path on uncore.efi's volume, such as \\out.json");
+		return UNC_E_INVALID;
+	}
+	EFI_STATUS s = write_path(path, data, len);
+	if (EFI_ERROR(s)) {
+		fmt_snprintf(err, errsize, "cannot write %s (%s)", path, status_text(s, hex));
+		return UNC_E_DEVICE;
+	}
+	return UNC_OK;
+}
+
+/* ---- images started directly: `run PATH [ARGS]`, and -- COMMAND without a Shell ---- */
+
+static EFI_GUID params_guid = EFI_SHELL_PARAMETERS_PROTOCOL_GUID;
+
+struct ticker {
+	void (*tick)(void *ctx);
+	void *ctx;
+};
+
+static VOID EFIAPI on_tick(EFI_EVENT ev, VOID *arg)
+{
+	struct ticker *t = arg;
+
+	(void)ev;
+	t->tick(t->ctx);
+}
+
+/* Loads the image a command line's first word names (a path on uncore.efi's
+ * volume); *ret_h is the loaded image. */
+static enum unc_status load_image(const char *cmdline, EFI_HANDLE *ret_h, char *err, size_t errsize)
+{
+	char line[LAB_LINE_MAX], *argv[CLI_MAX_ARGS], hex[20];
+	CHAR16 w[LAB_LINE_MAX];
+	int argc;
+
+	*ret_h = NULL;
+	fmt_snprintf(line, sizeof(line), "%s", cmdline);
+	if (lab_split(line, argv, CLI_MAX_ARGS, &argc, err, errsize) || !argc)
+		return UNC_E_INVALID;
+	if (argv[0][0] != '\\' || strchr(argv[0], ':'))
+		UNC_ERR(UNC_E_INVALID, "'%s': want the path of an EFI image on uncore.efi's volume, such as "
+			"\\uncore\\tool.efi", argv[0]);
+	to_wide(w, LAB_LINE_MAX, argv[0]);
+	EFI_DEVICE_PATH *dp = FileDevicePath(device, w);
+	if (!dp)
+		UNC_ERR(UNC_E_NO_MEMORY, "'%s': no memory for its device path", argv[0]);
+	EFI_STATUS s = BS->LoadImage(FALSE, self, dp, NULL, 0, ret_h);
+	FreePool(dp);
+	if (EFI_ERROR(s)) {
+		if (*ret_h && s == EFI_SECURITY_VIOLATION)
+			BS->UnloadImage(*ret_h);
+		*ret_h = NULL;
+		if (s == EFI_NOT_FOUND)
+			UNC_ERR(UNC_E_NOT_FOUND, "'%s': no such file", argv[0]);
+		UNC_ERR(UNC_E_INVALID, "'%s' is not an image this firmware can load (%s)", argv[0], status_text(s, hex));
+	}
+	return UNC_OK;
+}
+
+/* Starts a loaded image with the command line's words as its Shell
+ * parameters (what a Shell would give it) and the line as its
+ * LoadOptions; tick(tctx) every period_ms meanwhile when tick is set. */
+static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status, unsigned period_ms,
+				   void (*tick)(void *), void *tctx, char *err, size_t errsize)
+{
+	static char line[LAB_LINE_MAX];
+	static CHAR16 wline[LAB_LINE_MAX], wargs[LAB_LINE_MAX + CLI_MAX_ARGS];
+	static CHAR16 *wargv[CLI_MAX_ARGS + 1];
+	char *argv[CLI_MAX_ARGS];
+	int argc;
+	EFI_LOADED_IMAGE *li = NULL;
+	EFI_EVENT ev = NULL;
+	struct ticker t = { tick, tctx };
+
+	fmt_snprintf(line, sizeof(line), "%s", cmdline);
+	to_wide(wline, LAB_LINE_MAX, cmdline);
+	if (lab_split(line, argv, CLI_MAX_ARGS, &argc, err, errsize)) {
+		BS->UnloadImage(h);
+		return UNC_E_INVALID;
+	}
+	size_t at = 0;
+	for (int i = 0; i < argc; i++) {
+		wargv[i] = wargs + at;
+		to_wide(wargs + at, sizeof(wargs) / sizeof(wargs[0]) - at, argv[i]);
+		at += strlen(argv[i]) + 1;
+	}
+	wargv[argc] = NULL;
+	EFI_SHELL_PARAMETERS_PROTOCOL params = { wargv, (UINTN)argc, NULL, NULL, NULL };
+	if (!EFI_ERROR(BS->HandleProtocol(h, &LoadedImageProtocol, (void **)&li)) && li) {
+		li->LoadOptions = wline;
+		li->LoadOptionsSize = (UINT32)((StrLen(wline) + 1) * sizeof(CHAR16));
+	}
+	if (EFI_ERROR(BS->InstallProtocolInterface(&h, &params_guid, EFI_NATIVE_INTERFACE, &params))) {
+		BS->UnloadImage(h);
+		UNC_ERR(UNC_E_DEVICE, "cannot give '%s' its arguments", cmdline);
+	}
+	if (tick && (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, on_tick, &t, &ev)) ||
+		     EFI_ERROR(BS->SetTimer(ev, TimerPeriodic, (UINT64)period_ms * 10000)))) {
+		if (ev)
+			BS->CloseEvent(ev);
+		BS->UninstallProtocolInterface(h, &params_guid, &params);
+		BS->UnloadImage(h);
+		UNC_ERR(UNC_E_DEVICE, "cannot start the sampling timer");
+	}
+	*ret_status = BS->StartImage(h, NULL, NULL);
+	if (ev) {
+		BS->SetTimer(ev, TimerCancel, 0);
+		BS->CloseEvent(ev);
+	}
+	/* An application is unloaded when it returns; its handle stays while
+	 * this protocol is on it, and goes with it. */
+	BS->UninstallProtocolInterface(h, &params_guid, &params);
+	return UNC_OK;
+}
+
+/* A child (-- COMMAND): the Shell's way when there is one, else directly. */
+static EFI_STATUS child_status;
+
+static enum unc_status lab_child_find(void *ctx, const char *cmdline, char *ret, size_t size, char *err, size_t errsize)
+{
+	EFI_HANDLE h;
+	enum unc_status st;
+
+	(void)ctx;
+	if (have_shell)
+		return efi_child_find(self, cmdline, ret, size, err, errsize);
+	if ((st = load_image(cmdline, &h, err, errsize)))
+		return st;
+	BS->UnloadImage(h);
+	fmt_snprintf(ret, size, "%s", cmdline);
+	return UNC_OK;
+}
+
+static enum unc_status lab_run_child(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+				     unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
+{
+	enum unc_status st;
+	EFI_STATUS s = EFI_SUCCESS;
+	EFI_HANDLE h;
+
+	(void)ctx;
+	*ret_known = false;
+	if (have_shell)
+		st = efi_run_child(self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
+	else if (!(st = load_image(cmdline, &h, err, errsize)) &&
+		 !(st = start_image(h, cmdline, &s, period_ms, tick, tctx, err, errsize))) {
+		*ret_status = s;
+		*ret_known = true;
+	}
+	if (!st && *ret_known)
+		child_status = (EFI_STATUS)*ret_status;
+	return st;
+}
+
+/* ---- the JSON each stored record makes ---- */
+
+static char *cur_json;
+static size_t cur_json_len;
+static struct run_extras cur_x;
+static bool cur_has_x;
+
+static void json_copy(void *ctx, const char *json, size_t len, const struct run_extras *x)
+{
+	(void)ctx;
+	if (cur_json)
+		efi_free(cur_json);
+	if ((cur_json = efi_alloc(len + 1))) {
+		memcpy(cur_json, json, len);
+		cur_json[len] = '\0';
+		cur_json_len = len;
+	}
+	cur_has_x = x != NULL;
+	if (x)
+		cur_x = *x;
+}
+
+/* ---- one run ---- */
+
+/* Large: allocated when the run starts (gnu-efi's images carry even
+ * zeroed static data). */
+struct lab_ws {
+	struct lab_cfg cfg;
+	struct lab_case cases[LAB_MAX_CASES];
+	struct cli_cmd cmd;
+};
+static struct lab_ws *ws;
+#define the_cfg   (ws->cfg)
+#define the_cases (ws->cases)
+static struct lab_board board;
+static struct hw hw;
+static uint64_t tick_hz;
+
+static uint64_t ms_since(uint64_t t0)
+{
+	return tick_hz ? (hw_ticks(&hw) - t0) * 1000 / tick_hz : 0;
+}
+
+/* The first "uncore: error: " line printed since offset from, into buf. */
+static void first_error(size_t from, char *buf, size_t size)
+{
+	static const char head[] = "uncore: error: ";
+
+	for (size_t at = from; at < clen;) {
+		size_t e = at;
+		while (e < clen && cbuf[e] != '\n')
+			e++;
+		if (e - at >= sizeof(head) - 1 && !memcmp(cbuf + at, head, sizeof(head) - 1)) {
+			size_t n = e - at;
+			while (n && cbuf[at + n - 1] == '\r')
+				n--;
+			fmt_snprintf(buf, size, "%.*s", (int)n, cbuf + at);
+			return;
+		}
+		at = e + 1;
+	}
+}
+
+static void set_status(struct lab_case *c, EFI_STATUS s)
+{
+	char hex[20];
+
+	c->status = (uint64_t)s;
+	fmt_snprintf(c->status_name, sizeof(c->status_name), "%s", status_text(s, hex));
+}
+
+/* A command line into a parsed command; the words are kept in line. */
+static enum unc_status parse_line(const char *text, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	static char line[LAB_LINE_MAX];
+	char *argv[CLI_MAX_ARGS];
+	int argc;
+	enum unc_status st;
+
+	fmt_snprintf(line, sizeof(line), "%s", text);
+	argv[0] = "uncore";
+	if ((st = lab_split(line, argv + 1, CLI_MAX_ARGS - 1, &argc, err, errsize)))
+		return st;
+	return cli_parse(argc + 1, argv, cmd, err, errsize);
+}
+
+static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsigned round, unsigned idx,
+		     struct lab_case *c)
+{
+	struct cli_cmd *cmd = &ws->cmd;
+	char msg[240];
+	size_t from = clen;
+	uint64_t t0 = hw_ticks(&hw);
+	enum unc_status st;
+
+	memset(c, 0, sizeof(*c));
+	fmt_snprintf(c->name, sizeof(c->name), "%s", it->name);
+	lab_case_id(it->name, c->id, sizeof(c->id));
+	if (round > 1) {
+		size_t n = strlen(c->id);
+		fmt_snprintf(c->id + n, sizeof(c->id) - n, "_r%u", round);
+	}
+	c->command = it->text;
+	c->kind = it->kind;
+	c->round = round;
+	if (it->kind == LAB_RUN) {
+		EFI_HANDLE h;
+		EFI_STATUS s = EFI_SUCCESS;
+		out_printf(&lout, LAB_PFX "run %s\n", it->text);
+		st = load_image(it->text, &h, msg, sizeof(msg));
+		if (!st)
+			st = start_image(h, it->text, &s, 0, NULL, NULL, msg, sizeof(msg));
+		if (st) {
+			out_printf(&lerr, "uncore: error: %s\n", msg);
+			s = efi_status_from(st);
+		} else if (EFI_ERROR(s)) {
+			char hex[20];
+			out_printf(&lerr, "uncore: error: %s returned %s\n", it->text, status_text(s, hex));
+		}
+		set_status(c, s);
+		c->result = EFI_ERROR(s) ? LAB_ERROR : LAB_PASS;
+	} else {
+		out_printf(&lout, LAB_PFX "%s\n", it->text);
+		if ((st = parse_line(it->text, cmd, msg, sizeof(msg)))) { /* checked before the run: not here */
+			out_printf(&lerr, "uncore: error: %s\n", msg);
+			set_status(c, efi_status_from(st));
+			c->result = LAB_ERROR;
+			goto done;
+		}
+		/* Each record also goes to a variable of its own (README: Lab mode). */
+		if (!cmd->out_var && (cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW)) {
+			cmd->out_var = true;
+			fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "Lab%03u", idx + 1);
+		}
+		native_init(&hw, &lerr, self);
+		hw.tick_hz = tick_hz;
+		struct app_env env = *tmpl;
+		env.ctx = &hw;
+		env.write_file = lab_write_file;
+		env.child_find = lab_child_find;
+		env.run_child = lab_run_child;
+		env.json_copy = json_copy;
+		cur_json = NULL, cur_json_len = 0, cur_has_x = false, child_status = EFI_SUCCESS;
+		st = app_run(cmd, &hw, &env, &lout, &lerr);
+		native_release();
+		set_status(c, st == UNC_E_CHILD ? child_status : efi_status_from(st));
+		c->json = cur_json;
+		c->json_len = cur_json_len;
+		c->check = cmd->check != 0;
+		if (c->check && cur_has_x && cur_x.check) {
+			static const char *const v[] = { "FAIL", "PASS", "none" };
+			c->measured = true;
+			c->kb_s = cur_x.check_measured_kb_s;
+			fmt_snprintf(c->verdict, sizeof(c->verdict), "%s", cur_x.check_verdict <= 2 ? v[cur_x.check_verdict] : "none");
+		} else if (c->check) {
+			fmt_snprintf(c->verdict, sizeof(c->verdict), "none");
+		}
+		c->result = !st ? LAB_PASS : c->check && st == UNC_E_CHECK ? LAB_FAIL : LAB_ERROR;
+		if (c->check)
+			lab_find_verdict(cbuf + from, clen - from, c->verdict_line, sizeof(c->verdict_line));
+	}
+done:
+	if (c->result == LAB_ERROR && !c->verdict_line[0])
+		first_error(from, c->verdict_line, sizeof(c->verdict_line));
+	c->ms = ms_since(t0);
+	c->output = cbuf + from;
+	c->output_len = clen - from;
+}
+
+/* ---- choosing and checking the configuration ---- */
+
+static char cfg_path[LAB_PATH_MAX + 16];
+static char *cfg_text;
+static size_t cfg_len;
+static char cfg_error[LAB_ERR_MAX + LAB_PATH_MAX + 64];
+
+/* Reads the configuration; false, with cfg_error set, when there is none. */
+static bool read_config(const char *given)
+{
+	char names[3][LAB_PATH_MAX + 16], tried[3 * (LAB_PATH_MAX + 16)] = "", hex[20];
+	unsigned n = 0;
+
+	if (given && given[0]) {
+		fmt_snprintf(names[n++], sizeof(names[0]), "%s", given);
+	} else {
+		const char *products[2] = { board.board_product, board.sys_product };
+		for (int k = 0; k < 2; k++) {
+			char f[LAB_STR_MAX];
+			lab_sanitize(products[k], f, sizeof(f));
+			if (f[0])
+				fmt_snprintf(names[n++], sizeof(names[0]), "\\uncore\\%s.cfg", f);
+		}
+		fmt_snprintf(names[n++], sizeof(names[0]), "\\uncore\\uncore.cfg");
+	}
+	for (unsigned k = 0; k < n; k++) {
+		EFI_STATUS s;
+		enum unc_status st = read_text(names[k], &cfg_text, &cfg_len, &s);
+		size_t tl = strlen(tried);
+		fmt_snprintf(tried + tl, sizeof(tried) - tl, "%s%s", k ? (k + 1 == n ? " nor " : ", ") : "", names[k]);
+		if (st == UNC_E_NOT_FOUND)
+			continue;
+		fmt_snprintf(cfg_path, sizeof(cfg_path), "%s", names[k]);
+		if (st == UNC_E_RANGE)
+			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s: larger than %u bytes", names[k],
+				     LAB_FILE_MAX);
+		else if (st)
+			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s: cannot read it (%s)", names[k],
+				     st == UNC_E_NO_MEMORY ? "out of memory" : status_text(s, hex));
+		return !st;
+	}
+	if (!root)
+		fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: no configuration: the volume uncore.efi was "
+			     "loaded from has no file system");
+	else
+		fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: no configuration: neither %s exists", tried);
+	return false;
+}
+
+/* Parses the configuration and every command line in it; false, with
+ * cfg_error set, at the first problem. */
+static bool check_config(void)
+{
+	struct cli_cmd *cmd = &ws->cmd;
+	char msg[240], line[LAB_LINE_MAX], *argv[CLI_MAX_ARGS];
+	int argc;
+
+	if (lab_parse(cfg_text, cfg_len, &the_cfg)) {
+		if (the_cfg.err_line)
+			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s line %u: %s", cfg_path, the_cfg.err_line,
+				     the_cfg.err);
+		else
+			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s: %s", cfg_path, the_cfg.err);
+		return false;
+	}
+	for (unsigned i = 0; i < the_cfg.n; i++) {
+		const struct lab_item *it = &the_cfg.item[i];
+		enum unc_status st;
+		if (it->kind == LAB_RUN) {
+			fmt_snprintf(line, sizeof(line), "%s", it->text);
+			st = lab_split(line, argv, CLI_MAX_ARGS, &argc, msg, sizeof(msg));
+			if (!st && (argv[0][0] != '\\' || strchr(argv[0], ':')))
+				st = UNC_E_INVALID, fmt_snprintf(msg, sizeof(msg), "'run %s': want the path of an EFI image on "
+								 "uncore.efi's volume, such as \\uncore\\tool.efi", argv[0]);
+		} else {
+			st = parse_line(it->text, cmd, msg, sizeof(msg));
+		}
+		if (st) {
+			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s line %u: %s", cfg_path, it->line, msg);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- the results folder ---- */
+
+static char run_dir[LAB_PATH_MAX + 64];
+static char started[24];
+
+static void name_run(void)
+{
+	EFI_TIME t;
+	char serial[LAB_STR_MAX];
+
+	lab_sanitize(lab_board_serial(&board), serial, sizeof(serial));
+	if (EFI_ERROR(RT->GetTime(&t, NULL)))
+		t = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
+	fmt_snprintf(started, sizeof(started), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour, t.Minute,
+		     t.Second);
+	fmt_snprintf(run_dir, sizeof(run_dir), "%s\\%04u%02u%02u-%02u%02u%02u-%s", the_cfg.results, t.Year, t.Month, t.Day,
+		     t.Hour, t.Minute, t.Second, serial[0] ? serial : "noserial");
+}
+
+static bool writable;
+
+static void results_unwritable(const char *what, EFI_STATUS s)
+{
+	char hex[20];
+
+	if (writable)
+		out_printf(&lerr, LAB_PFX "cannot write %s (%s): the volume is read-only or full; the run goes on with its "
+			   "results in EFI variables only\n", what, status_text(s, hex));
+	writable = false;
+}
+
+/* Writes one file of the folder from a sink's text. */
+static void write_result(const char *file, void (*fill)(struct out *o, const struct lab_run *r),
+			 const struct lab_run *r)
+{
+	char path[sizeof(run_dir) + 16];
+	struct strbuf sb;
+	size_t cap = 2 * clen + 1024 * (r->ncases + 1) + 65536;
+	char *buf;
+
+	if (!writable)
+		return;
+	for (unsigned i = 0; i < r->ncases; i++)
+		cap += 6 * (r->cases[i].json_len + r->cases[i].output_len);
+	if (!(buf = efi_alloc(cap))) {
+		out_printf(&lerr, "uncore: error: %s not written: out of memory for %zu bytes\n", file, cap);
+		return;
+	}
+	strbuf_init(&sb, buf, cap);
+	struct out o = strbuf_out(&sb);
+	fill(&o, r);
+	fmt_snprintf(path, sizeof(path), "%s\\%s", run_dir, file);
+	EFI_STATUS s = sb.len < cap ? write_path(path, buf, sb.len) : EFI_BUFFER_TOO_SMALL;
+	if (EFI_ERROR(s))
+		results_unwritable(path, s);
+	efi_free(buf);
+}
+
+/* ---- the whole run ---- */
+
+static void end_run(uint8_t how, EFI_STATUS status, bool passed, const struct lab_run *r)
+{
+	switch (how) {
+	case LAB_END_SHUTDOWN:
+	case LAB_END_REBOOT:
+		out_printf(&lout, LAB_PFX "%s\n", how == LAB_END_SHUTDOWN ? "shutting down" : "rebooting");
+		RT->ResetSystem(how == LAB_END_SHUTDOWN ? EfiResetShutdown : EfiResetCold, status, 0, NULL);
+		break;
+	case LAB_END_HALT:
+		out_printf(&lout, "\n%s: %u passed, %u failed. Halted: power off or reset the machine.\n",
+			   passed ? "PASS" : "FAIL", r->passed, r->failed);
+		for (;;)
+			BS->Stall(1000000);
+	default:
+		break;
+	}
+}
+
+EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *config, bool shell)
+{
+	static struct lab_run r;
+	EFI_LOADED_IMAGE *li = NULL;
+	char msg[200];
+	EFI_STATUS status = EFI_SUCCESS;
+
+	self = image;
+	have_shell = shell;
+	con_out = console_out();
+	con_err = console_err();
+	lout = (struct out){ tee_write, &con_out };
+	lerr = (struct out){ tee_write, &con_err };
+	cbuf = efi_alloc(LAB_CONSOLE_MAX);
+	if (!(ws = efi_alloc(sizeof(*ws)))) {
+		out_printf(&lerr, "uncore: error: out of memory for %zu bytes of work space\n", sizeof(*ws));
+		return EFI_OUT_OF_RESOURCES;
+	}
+	memset(ws, 0, sizeof(*ws));
+	/* An unattended run may take longer than the boot manager's 5 minutes. */
+	BS->SetWatchdogTimer(0, 0, 0, NULL);
+	if (!EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li)) && li) {
+		device = li->DeviceHandle;
+		root = LibOpenRoot(device);
+	}
+	const uint8_t *table;
+	uint32_t tlen;
+	if (efi_smbios_table(&table, &tlen, msg, sizeof(msg)) ||
+	    lab_smbios_board(table, tlen, &board, msg, sizeof(msg)))
+		out_printf(&lerr, "uncore: warning: board identity unknown: %s\n", msg);
+	native_init(&hw, &lerr, NULL);
+	if (!native_calibrate(&hw, &lerr))
+		tick_hz = hw.tick_hz;
+	native_release();
+	uint64_t t0 = hw_ticks(&hw);
+
+	bool ok = read_config(config) && check_config();
+	if (!ok) { /* ends as on-fail says, if the file got that far */
+		memset(&the_cfg.item, 0, sizeof(the_cfg.item));
+		the_cfg.n = 0;
+		if (!cfg_text)
+			lab_parse("", 0, &the_cfg), the_cfg.err[0] = '\0';
+	}
+	name_run();
+	lab_line_start(&lout, &board, cfg_path);
+	writable = root != NULL;
+	EFI_STATUS ds = root ? make_dirs(run_dir) : EFI_NOT_FOUND;
+	if (EFI_ERROR(ds))
+		results_unwritable(run_dir, ds);
+	unsigned nc = 0;
+	if (!ok) {
+		struct lab_case *c = &the_cases[nc++];
+		memset(c, 0, sizeof(*c));
+		out_printf(&lerr, "%s\n", cfg_error);
+		fmt_snprintf(c->name, sizeof(c->name), "config");
+		fmt_snprintf(c->id, sizeof(c->id), "config");
+		c->command = cfg_path[0] ? cfg_path : "none";
+		c->round = 1;
+		c->result = LAB_ERROR;
+		set_status(c, cfg_text ? EFI_INVALID_PARAMETER : EFI_NOT_FOUND);
+		fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", cfg_error);
+		lab_line_result(&lout, c);
+		status = (EFI_STATUS)c->status;
+	} else {
+		for (unsigned round = 1; round <= the_cfg.repeat; round++) {
+			for (unsigned i = 0; i < the_cfg.n; i++) {
+				if (nc >= LAB_MAX_CASES) {
+					out_printf(&lerr, "uncore: error: more than %u test the_cases in one run; the rest are not run\n",
+						   LAB_MAX_CASES);
+					round = the_cfg.repeat;
+					break;
+				}
+				struct lab_case *c = &the_cases[nc];
+				run_case(tmpl, &the_cfg.item[i], round, nc, c);
+				nc++;
+				lab_line_result(&lout, c);
+				if (c->result != LAB_PASS && status == EFI_SUCCESS)
+					status = (EFI_STATUS)c->status ? (EFI_STATUS)c->status : EFI_COMPROMISED_DATA;
+			}
+		}
+	}
+	r = (struct lab_run){ 0 };
+	r.board = &board, r.config_path = cfg_path, r.config_text = cfg_text, r.config_len = cfg_len;
+	r.cfg = cfg_text ? &the_cfg : NULL, r.started = started, r.error = ok ? NULL : cfg_error;
+	r.tool = "uncore.efi " UNC_VERSION, r.cases = the_cases, r.ncases = nc;
+	for (unsigned i = 0; i < nc; i++) {
+		if (the_cases[i].result == LAB_PASS)
+			r.passed++;
+		else
+			r.failed++;
+	}
+	r.ms = ms_since(t0);
+	bool passed = lab_run_passed(&r);
+	if (!passed && status == EFI_SUCCESS)
+		status = EFI_NOT_FOUND; /* no test case at all */
+	lab_line_end(&lout, &r);
+	write_result("results.json", lab_write_json, &r);
+	write_result("junit.xml", lab_write_junit, &r);
+	if (writable)
+		out_printf(&lout, LAB_PFX "results in %s\n", run_dir);
+	if (ccut)
+		out_printf(&lerr, LAB_PFX "console.txt holds the first %u bytes printed\n", LAB_CONSOLE_MAX);
+	if (writable && cbuf) {
+		char path[sizeof(run_dir) + 16];
+		fmt_snprintf(path, sizeof(path), "%s\\console.txt", run_dir);
+		EFI_STATUS s = write_path(path, cbuf, clen);
+		if (EFI_ERROR(s))
+			results_unwritable(path, s);
+	}
+	uint8_t how = passed ? the_cfg.on_pass : the_cfg.on_fail;
+	if (!how)
+		how = shell ? LAB_END_EXIT : LAB_END_SHUTDOWN;
+	if (root)
+		root->Close(root);
+	end_run(how, passed ? EFI_SUCCESS : status, passed, &r);
+	return passed ? EFI_SUCCESS : status;
+}
