@@ -184,6 +184,8 @@ $(HOST)/test_p6: $(call hobj,tests/unit/test_p6.c $(T_FAKE))
 UNIT_TESTS += test_arch
 $(HOST)/test_arch: $(call hobj,tests/unit/test_arch.c $(T_FAKE) $(MODEL_SRCS))
 UNIT_TESTS += test_emu_core_pmus
+UNIT_TESTS += test_lab
+$(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c)
 $(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c $(EMU_CORE))
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/model.c $(EMU_CORE))
