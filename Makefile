@@ -237,6 +237,8 @@ $(HOST)/test_arch: $(call hobj,tests/unit/test_arch.c $(T_FAKE) $(MODEL_SRCS))
 UNIT_TESTS += test_emu_core_pmus
 UNIT_TESTS += test_emu_snbep
 $(HOST)/test_emu_snbep: $(call hobj,tests/unit/test_emu_snbep.c $(T_FAKE) $(MODEL_SRCS))
+UNIT_TESTS += test_lab
+$(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c)
 $(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE))
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c tests/emu/model.c $(EMU_CORE))

@@ -149,13 +149,14 @@ enum unc_status lab_parse(const char *text, size_t len, struct lab_cfg *cfg)
 #undef WORD
 next:;
 	}
-	if (name_line) {
-		lineno = name_line;
-		BAD("'name' with no test case after it");
+	/* After the loop: BAD's goto would re-enter it. */
+	if (name_line && !cfg->err[0]) {
+		cfg->err_line = name_line;
+		fmt_snprintf(cfg->err, sizeof(cfg->err), "'name' with no test case after it");
 	}
 	if (!cfg->n && !cfg->err[0]) {
-		lineno = 0;
-		BAD("no test case (an uncore.efi command line or 'run PATH')");
+		cfg->err_line = 0;
+		fmt_snprintf(cfg->err, sizeof(cfg->err), "no test case (an uncore.efi command line or 'run PATH')");
 	}
 	return cfg->err[0] ? UNC_E_INVALID : UNC_OK;
 }
@@ -252,7 +253,9 @@ enum unc_status lab_smbios_board(const uint8_t *t, size_t len, struct lab_board 
 	bool sys = false, board = false;
 
 	memset(b, 0, sizeof(*b));
-	while (off + 4 <= len) {
+	while (off < len) {
+		if (off + 2 > len)
+			UNC_ERR(UNC_E_INVALID, "SMBIOS structure at offset %zu: cut short", off);
 		uint8_t type = t[off], flen = t[off + 1];
 		if (flen < 4 || off + flen > len)
 			UNC_ERR(UNC_E_INVALID, "SMBIOS structure at offset %zu: length %u runs past the table", off, flen);

@@ -36,12 +36,58 @@ static void keep(const char *s, size_t len)
 	clen += len;
 }
 
+/* While a child image runs, what it prints goes through the firmware's
+ * console, not through lout/lerr: the console's OutputString is wrapped
+ * for that time, so console.txt keeps the child's text too (and lout/lerr
+ * stop keeping, since their text then passes the wrapper as well). */
+static bool hooked;
+static SIMPLE_TEXT_OUTPUT_INTERFACE *hook_con[2];
+static EFI_TEXT_OUTPUT_STRING hook_orig[2];
+
+static EFI_STATUS EFIAPI kept_output(SIMPLE_TEXT_OUTPUT_INTERFACE *This, CHAR16 *str)
+{
+	char b[128];
+	size_t n = 0;
+
+	for (CHAR16 *c = str; c && *c; c++) {
+		if (*c == L'\r')
+			continue;
+		b[n++] = *c < 0x80 ? (char)*c : '?';
+		if (n == sizeof(b)) {
+			keep(b, n);
+			n = 0;
+		}
+	}
+	keep(b, n);
+	return (This == hook_con[1] ? hook_orig[1] : hook_orig[0])(This, str);
+}
+
+static void hook_console(bool on)
+{
+	if (on == hooked || !cbuf)
+		return;
+	hook_con[0] = ST->ConOut;
+	hook_con[1] = ST->StdErr && ST->StdErr != ST->ConOut ? ST->StdErr : NULL;
+	for (unsigned i = 0; i < 2; i++) {
+		if (!hook_con[i])
+			continue;
+		if (on) {
+			hook_orig[i] = hook_con[i]->OutputString;
+			hook_con[i]->OutputString = kept_output;
+		} else {
+			hook_con[i]->OutputString = hook_orig[i];
+		}
+	}
+	hooked = on;
+}
+
 static void tee_write(void *ctx, const char *s, size_t len)
 {
 	struct out *con = ctx;
 
 	con->write(con->ctx, s, len);
-	keep(s, len);
+	if (!hooked)
+		keep(s, len);
 }
 
 static struct out con_out, con_err, lout, lerr;
@@ -272,7 +318,9 @@ static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS
 		BS->UnloadImage(h);
 		UNC_ERR(UNC_E_DEVICE, "cannot start the sampling timer");
 	}
+	hook_console(true);
 	*ret_status = BS->StartImage(h, NULL, NULL);
+	hook_console(false);
 	if (ev) {
 		BS->SetTimer(ev, TimerCancel, 0);
 		BS->CloseEvent(ev);
@@ -310,9 +358,11 @@ static enum unc_status lab_run_child(void *ctx, const char *cmdline, uint64_t *r
 
 	(void)ctx;
 	*ret_known = false;
-	if (have_shell)
+	if (have_shell) {
+		hook_console(true);
 		st = efi_run_child(self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
-	else if (!(st = load_image(cmdline, &h, err, errsize)) &&
+		hook_console(false);
+	} else if (!(st = load_image(cmdline, &h, err, errsize)) &&
 		 !(st = start_image(h, cmdline, &s, period_ms, tick, tctx, err, errsize))) {
 		*ret_status = s;
 		*ret_known = true;

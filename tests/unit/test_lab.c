@@ -1,0 +1,365 @@
+/* Lab mode's pure half: the configuration language, names, the board
+ * identity from SMBIOS, the serial lines, results.json and junit.xml (the
+ * last two read back by Python's json and xml.etree). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../drivers/lab.h"
+#include "t.h"
+
+static struct lab_cfg cfg;
+
+static enum unc_status parse(const char *text)
+{
+	return lab_parse(text, strlen(text), &cfg);
+}
+
+static void parses_every_item(void)
+{
+	T_EQ(parse("\xef\xbb\xbf# a lab\r\n"
+		   "info   # facts first\r\n"
+		   "\n"
+		   "name bw check\n"
+		   "\tbw -d 10 --load copy --cpus all --min-bw 25000\n"
+		   "run \\uncore\\uncore-emu.efi --rate DRAM_DATA_READS=1M\n"
+		   "repeat 3\n"
+		   "on-pass shutdown\n"
+		   "on-fail halt\n"
+		   "results \\lab\\out\n"),
+	     UNC_OK);
+	T_STREQ(cfg.err, "");
+	T_EQ(cfg.n, 3);
+	T_EQ(cfg.item[0].kind, LAB_CMD);
+	T_STREQ(cfg.item[0].text, "info");
+	T_STREQ(cfg.item[0].name, "info");
+	T_EQ(cfg.item[0].line, 2);
+	T_STREQ(cfg.item[1].name, "bw check");
+	T_STREQ(cfg.item[1].text, "bw -d 10 --load copy --cpus all --min-bw 25000");
+	T_EQ(cfg.item[1].line, 5);
+	T_EQ(cfg.item[2].kind, LAB_RUN);
+	T_STREQ(cfg.item[2].text, "\\uncore\\uncore-emu.efi --rate DRAM_DATA_READS=1M");
+	T_EQ(cfg.repeat, 3);
+	T_EQ(cfg.on_pass, LAB_END_SHUTDOWN);
+	T_EQ(cfg.on_fail, LAB_END_HALT);
+	T_STREQ(cfg.results, "\\lab\\out");
+	T_STREQ(lab_end_name(cfg.on_fail), "halt");
+}
+
+static void defaults(void)
+{
+	T_EQ(parse("info"), UNC_OK);
+	T_EQ(cfg.n, 1);
+	T_EQ(cfg.repeat, 1);
+	T_EQ(cfg.on_pass, LAB_END_UNSET);
+	T_EQ(cfg.on_fail, LAB_END_UNSET);
+	T_STREQ(cfg.results, "\\uncore\\results");
+}
+
+static void bad(const char *text, unsigned line, const char *msg)
+{
+	T_EQ(parse(text), UNC_E_INVALID);
+	T_EQ(cfg.err_line, line);
+	T_STREQ(cfg.err, msg);
+}
+
+static void refuses_bad_lines(void)
+{
+	bad("info\non-fail nap\n", 2, "bad action 'nap' for 'on-fail' (want shutdown, reboot, exit or halt)");
+	bad("info\non-pass exit\non-pass halt\n", 3, "'on-pass' given twice");
+	bad("repeat 0\ninfo\n", 1, "bad count '0' for 'repeat' (want 1 to 1000)");
+	bad("repeat 1001\ninfo\n", 1, "bad count '1001' for 'repeat' (want 1 to 1000)");
+	bad("repeat 2\nrepeat 2\ninfo\n", 2, "'repeat' given twice");
+	bad("info\nname\n", 2, "'name' needs a text");
+	bad("name a\nname b\ninfo\n", 2, "a second 'name' before the test case of the one on line 1");
+	bad("info\nname orphan\n", 2, "'name' with no test case after it");
+	bad("run\n", 1, "'run' needs the path of an EFI image");
+	bad("results uncore\ninfo\n", 1, "bad results folder 'uncore' (want an absolute path such as \\uncore\\results)");
+	bad("results \\a\\..\\b\ninfo\n", 1,
+	    "bad results folder '\\a\\..\\b' (want an absolute path such as \\uncore\\results)");
+	bad("results \\a:b\ninfo\n", 1, "bad results folder '\\a:b' (want an absolute path such as \\uncore\\results)");
+	bad("lab\n", 1, "'lab' cannot run inside lab mode");
+	bad("info\nbw\x01\n", 2, "a control character (0x01)");
+	bad("info \xc3\xa9\n", 1, "a character that is not ASCII (0xc3)");
+	bad("# nothing\n\n", 0, "no test case (an uncore.efi command line or 'run PATH')");
+	bad("", 0, "no test case (an uncore.efi command line or 'run PATH')");
+}
+
+static void long_and_many(void)
+{
+	static char text[LAB_MAX_ITEMS * 8 + 4096];
+	size_t n = 0;
+
+	memset(text, 'x', LAB_LINE_MAX);
+	text[LAB_LINE_MAX] = '\0';
+	bad(text, 1, "longer than 511 characters");
+	for (unsigned i = 0; i <= LAB_MAX_ITEMS; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "info\n");
+	bad(text, LAB_MAX_ITEMS + 1, "more than 64 test cases");
+}
+
+/* The first problem is the one named, and an ending after it still counts:
+ * a bad file ends as its on-fail line says. */
+static void bad_file_keeps_its_ending(void)
+{
+	bad("info\nbogus-ending-below\non-fail frobnicate\non-fail reboot\non-pass halt\n", 3,
+	    "bad action 'frobnicate' for 'on-fail' (want shutdown, reboot, exit or halt)");
+	T_EQ(cfg.on_fail, LAB_END_REBOOT);
+	T_EQ(cfg.on_pass, LAB_END_HALT);
+}
+
+static void splits_words(void)
+{
+	char line[128], *argv[8], err[100];
+	int argc;
+
+	strcpy(line, "  bw  -d 1\t\"a b\" x\"y z\"w ");
+	T_EQ(lab_split(line, argv, 8, &argc, err, sizeof(err)), UNC_OK);
+	T_EQ(argc, 5);
+	T_STREQ(argv[0], "bw");
+	T_STREQ(argv[1], "-d");
+	T_STREQ(argv[2], "1");
+	T_STREQ(argv[3], "a b");
+	T_STREQ(argv[4], "xy zw");
+	strcpy(line, "a \"b");
+	T_EQ(lab_split(line, argv, 8, &argc, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "a quote that is not closed");
+	strcpy(line, "a b c");
+	T_EQ(lab_split(line, argv, 2, &argc, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "more than 2 words");
+	strcpy(line, "   ");
+	T_EQ(lab_split(line, argv, 2, &argc, err, sizeof(err)), UNC_OK);
+	T_EQ(argc, 0);
+}
+
+static void sanitises_names(void)
+{
+	char out[16];
+
+	lab_sanitize("  LabBoard-7 ", out, sizeof(out));
+	T_STREQ(out, "LabBoard-7");
+	lab_sanitize("Z390 AORUS/Pro.v2", out, sizeof(out));
+	T_STREQ(out, "Z390_AORUS_Pro_");
+	lab_sanitize("   ", out, sizeof(out));
+	T_STREQ(out, "");
+	lab_sanitize("a\\b:c*d", out, sizeof(out));
+	T_STREQ(out, "a_b_c_d");
+	lab_case_id("bw -d 1 --min-bw 1.5k", out, sizeof(out));
+	T_STREQ(out, "bw_-d_1_--min-b");
+	lab_case_id("", out, sizeof(out));
+	T_STREQ(out, "case");
+}
+
+/* ---- SMBIOS ---- */
+
+static uint8_t tbl[512];
+static size_t tlen;
+
+static void put(uint8_t type, const char *const *strings, unsigned n)
+{
+	uint8_t *s = tbl + tlen;
+
+	memset(s, 0, 8);
+	s[0] = type;
+	s[1] = 8;
+	s[4] = n >= 1 ? 1 : 0; /* manufacturer */
+	s[5] = n >= 2 ? 2 : 0; /* product */
+	s[7] = n >= 3 ? 3 : 0; /* serial */
+	tlen += 8;
+	for (unsigned i = 0; i < n; i++) {
+		size_t l = strlen(strings[i]) + 1;
+		memcpy(tbl + tlen, strings[i], l);
+		tlen += l;
+	}
+	if (!n)
+		tbl[tlen++] = 0;
+	tbl[tlen++] = 0;
+}
+
+static void board_from_smbios(void)
+{
+	struct lab_board b;
+	char err[120];
+	static const char *const sys[] = { "QEMU", "Standard PC", "SN-42" };
+	static const char *const brd[] = { "ACME", "LabBoard-7" };
+
+	tlen = 0;
+	put(0, NULL, 0);
+	put(1, sys, 3);
+	put(2, brd, 2);
+	put(127, NULL, 0);
+	T_EQ(lab_smbios_board(tbl, tlen, &b, err, sizeof(err)), UNC_OK);
+	T_STREQ(b.sys_vendor, "QEMU");
+	T_STREQ(b.sys_product, "Standard PC");
+	T_STREQ(b.sys_serial, "SN-42");
+	T_STREQ(b.board_product, "LabBoard-7");
+	T_STREQ(b.board_serial, "");
+	T_STREQ(lab_board_name(&b), "LabBoard-7");
+	T_STREQ(lab_board_serial(&b), "SN-42");
+	/* cut short: an error naming the offset, nothing read beyond */
+	T_EQ(lab_smbios_board(tbl, 12, &b, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 10: length 8 runs past the table");
+	T_EQ(lab_smbios_board(tbl, 20, &b, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 10: its strings run past the table");
+	/* no type 1 or 2: unknown */
+	tlen = 0;
+	put(0, NULL, 0);
+	T_EQ(lab_smbios_board(tbl, tlen, &b, err, sizeof(err)), UNC_OK);
+	T_STREQ(lab_board_name(&b), "unknown");
+	T_STREQ(lab_board_serial(&b), "");
+}
+
+/* ---- what a run writes ---- */
+
+static struct lab_board brd = { "QEMU", "Standard PC", "SN \"42\"", "ACME", "LabBoard-7", "" };
+static struct lab_case cs[3];
+static struct lab_run run;
+
+static void make_run(void)
+{
+	static const char json[] = "{\"tool\":\"uncore.efi 0.1.0\",\"command\":\"bw\"}\n";
+	static const char out1[] = "uncore: lab: bw\nPASS: read+write bandwidth 1501.140 MB/s >= the required 1000.000 MB/s\n";
+	static const char out2[] = "FAIL: read+write bandwidth 1499.640 MB/s < the required 100000.000 MB/s\n<&>'\"\x01\n";
+
+	memset(cs, 0, sizeof(cs));
+	strcpy(cs[0].name, "bw pass");
+	lab_case_id(cs[0].name, cs[0].id, sizeof(cs[0].id));
+	cs[0].command = "bw -d 1 --min-bw 1000";
+	cs[0].round = 1;
+	cs[0].result = LAB_PASS;
+	strcpy(cs[0].status_name, "EFI_SUCCESS");
+	cs[0].check = cs[0].measured = true;
+	cs[0].kb_s = 1501140;
+	strcpy(cs[0].verdict, "PASS");
+	T_ASSERT(lab_find_verdict(out1, strlen(out1), cs[0].verdict_line, sizeof(cs[0].verdict_line)));
+	cs[0].json = json;
+	cs[0].json_len = strlen(json);
+	cs[0].output = out1;
+	cs[0].output_len = strlen(out1);
+	cs[0].ms = 1109;
+	cs[1] = cs[0];
+	strcpy(cs[1].name, "bw-fail");
+	strcpy(cs[1].id, "bw-fail");
+	cs[1].result = LAB_FAIL;
+	cs[1].status = 0x8000000000000021ull;
+	strcpy(cs[1].status_name, "EFI_COMPROMISED_DATA");
+	cs[1].kb_s = 1499640;
+	strcpy(cs[1].verdict, "FAIL");
+	T_ASSERT(lab_find_verdict(out2, strlen(out2), cs[1].verdict_line, sizeof(cs[1].verdict_line)));
+	cs[1].output = out2;
+	cs[1].output_len = strlen(out2);
+	strcpy(cs[2].name, "emu");
+	strcpy(cs[2].id, "emu");
+	cs[2].kind = LAB_RUN;
+	cs[2].command = "\\uncore\\missing.efi";
+	cs[2].round = 2;
+	cs[2].result = LAB_ERROR;
+	cs[2].status = 0x800000000000000eull;
+	strcpy(cs[2].status_name, "EFI_NOT_FOUND");
+	strcpy(cs[2].verdict_line, "uncore: error: '\\uncore\\missing.efi': no such file");
+	T_EQ(parse("bw -d 1 --min-bw 1000\non-fail shutdown\n"), UNC_OK);
+	run = (struct lab_run){ .board = &brd, .config_path = "\\uncore\\LabBoard-7.cfg",
+				.config_text = "bw -d 1 --min-bw 1000\non-fail shutdown\n", .config_len = 39, .cfg = &cfg,
+				.started = "2026-11-22T08:59:26", .tool = "uncore.efi 0.1.0", .cases = cs, .ncases = 3,
+				.passed = 1, .failed = 2, .ms = 2655 };
+}
+
+static char text[16384];
+
+static struct out buf_out(struct strbuf *sb)
+{
+	strbuf_init(sb, text, sizeof(text));
+	return strbuf_out(sb);
+}
+
+static void serial_lines(void)
+{
+	struct strbuf sb;
+	struct out o = buf_out(&sb);
+
+	make_run();
+	lab_line_start(&o, &brd, "\\uncore\\LabBoard-7.cfg");
+	for (unsigned i = 0; i < 3; i++)
+		lab_line_result(&o, &cs[i]);
+	lab_line_end(&o, &run);
+	T_STREQ(text, "UNCORE-LAB START board=\"LabBoard-7\" serial=\"SN '42'\" config=\\uncore\\LabBoard-7.cfg\n"
+		      "UNCORE-LAB RESULT name=bw_pass result=pass measurement=1501.140 units=MB/s\n"
+		      "UNCORE-LAB RESULT name=bw-fail result=fail measurement=1499.640 units=MB/s\n"
+		      "UNCORE-LAB RESULT name=emu result=error\n"
+		      "UNCORE-LAB END result=fail passed=1 failed=2\n");
+	T_STREQ(cs[1].verdict_line, "FAIL: read+write bandwidth 1499.640 MB/s < the required 100000.000 MB/s");
+	run.passed = 3, run.failed = 0;
+	o = buf_out(&sb);
+	lab_line_end(&o, &run);
+	T_STREQ(text, "UNCORE-LAB END result=pass passed=3 failed=0\n");
+	run.passed = 0;
+	T_ASSERT(!lab_run_passed(&run)); /* nothing run is no pass */
+}
+
+static void results_json(void)
+{
+	struct strbuf sb;
+	struct out o = buf_out(&sb);
+
+	make_run();
+	lab_write_json(&o, &run);
+	T_ASSERT(sb.len < sizeof(text));
+	T_JSON(text, false);
+	T_CONTAINS(text, "\"board\":{\"system\":{\"manufacturer\":\"QEMU\",\"product\":\"Standard PC\",\"serial\":\"SN \\\"42\\\"\"}");
+	T_CONTAINS(text, "\"config\":{\"path\":\"\\\\uncore\\\\LabBoard-7.cfg\",\"text\":\"bw -d 1 --min-bw 1000\\u000aon-fail shutdown\\u000a\"");
+	T_CONTAINS(text, "\"on_fail\":\"shutdown\"");
+	T_CONTAINS(text, "\"result\":\"fail\",\"exit_status\":\"EFI_COMPROMISED_DATA\",\"exit_code\":\"0x8000000000000021\","
+			 "\"verdict\":\"FAIL\"");
+	T_CONTAINS(text, "\"measured_mb_per_s\":1501.140,\"duration_ms\":1109,\"json\":{\"tool\":\"uncore.efi 0.1.0\",\"command\":\"bw\"}}");
+	T_CONTAINS(text, "\"kind\":\"run\"");
+	T_CONTAINS(text, "\"verdict\":null");
+	T_CONTAINS(text, "\"json\":null");
+	T_CONTAINS(text, "],\"result\":\"fail\",\"passed\":1,\"failed\":2,");
+}
+
+/* junit.xml through Python's xml.etree, with the attributes the JUnit
+ * schema requires (testsuite: name, tests, failures, errors, time,
+ * timestamp, hostname; testcase: name, classname, time; failure and
+ * error: type), and the counts agreeing with the cases. */
+static void junit_xml(void)
+{
+	struct strbuf sb;
+	struct out o = buf_out(&sb);
+	char path[] = "/tmp/test_lab_junit_XXXXXX", cmd[2048];
+
+	make_run();
+	lab_write_junit(&o, &run);
+	T_ASSERT(sb.len < sizeof(text));
+	T_CONTAINS(text, "<failure message=\"FAIL: read+write bandwidth 1499.640 MB/s &lt; the required 100000.000 MB/s\" "
+			 "type=\"check\">");
+	T_CONTAINS(text, "<error message=\"uncore: error: &apos;\\uncore\\missing.efi&apos;: no such file\" type=\"EFI_NOT_FOUND\">");
+	T_CONTAINS(text, "<property name=\"measurement\" value=\"1499.640\"/>");
+	T_CONTAINS(text, "<system-out>measured: 1501.140 MB/s\n");
+	T_CONTAINS(text, "&lt;&amp;&gt;&apos;&quot;\n"); /* and no 0x01: XML 1.0 has no place for it */
+	T_NOT_CONTAINS(text, "\x01");
+	int fd = mkstemp(path);
+	T_ASSERT(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import sys, xml.etree.ElementTree as E\n"
+		 "s = E.parse(sys.argv[1]).getroot()\n"
+		 "assert s.tag == \"testsuite\", s.tag\n"
+		 "for a in (\"name\", \"tests\", \"failures\", \"errors\", \"time\", \"timestamp\", \"hostname\"): assert a in s.attrib, a\n"
+		 "cs = s.findall(\"testcase\")\n"
+		 "assert len(cs) == int(s.get(\"tests\")) == 3\n"
+		 "for c in cs:\n"
+		 "  for a in (\"name\", \"classname\", \"time\"): assert a in c.attrib, a\n"
+		 "  for x in c.findall(\"failure\") + c.findall(\"error\"): assert \"type\" in x.attrib\n"
+		 "assert sum(len(c.findall(\"failure\")) for c in cs) == int(s.get(\"failures\")) == 1\n"
+		 "assert sum(len(c.findall(\"error\")) for c in cs) == int(s.get(\"errors\")) == 1\n"
+		 "' %s",
+		 path);
+	T_EQ(system(cmd), 0);
+	remove(path);
+}
+
+T_MAIN("lab", T_CASE(parses_every_item), T_CASE(defaults), T_CASE(refuses_bad_lines), T_CASE(long_and_many),
+       T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(board_from_smbios),
+       T_CASE(serial_lines), T_CASE(results_json), T_CASE(junit_xml))
