@@ -100,6 +100,7 @@ struct lab_case {
 	const char *output;       /* what it printed */
 	size_t output_len;
 	uint64_t ms;              /* how long it took */
+	char record[32];          /* the EFI variable its record went to ("": none) */
 };
 
 /* The summary of a run: passed counts LAB_PASS, failed everything else. */

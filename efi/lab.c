@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../drivers/lab.h"
+#include "../drivers/report_html.h"
 #include "console.h"
 #include "measure.h"
 #include "native.h"
@@ -517,6 +518,8 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 		cur_json = NULL, cur_json_len = 0, cur_has_x = false, child_status = EFI_SUCCESS;
 		st = app_run(cmd, &hw, &env, &lout, &lerr);
 		native_release();
+		if (cmd->out_var)
+			fmt_snprintf(c->record, sizeof(c->record), "%s", cmd->var_name);
 		set_status(c, st == UNC_E_CHILD ? child_status : efi_status_from(st));
 		c->json = cur_json;
 		c->json_len = cur_json_len;
@@ -658,6 +661,57 @@ static void results_unwritable(const char *what, EFI_STATUS s)
 }
 
 /* Writes one file of the folder from a sink's text. */
+/* report.html: every case's stored record on one page (an index with each
+ * verdict, then a section per record), read back from its variable, with
+ * the renderer the host decoder uses. */
+#define LAB_RECORD_MAX (1u << 20)
+static void write_html(const struct lab_run *r)
+{
+	static struct rec_print_ws pws; /* large: not on the firmware's stack */
+	char path[sizeof(run_dir) + 16], err[160];
+	size_t cap = (size_t)(r->ncases + 1) << 19, len;
+	uint8_t *rec = efi_alloc(LAB_RECORD_MAX);
+	char *buf = efi_alloc(cap);
+	unsigned n = 0;
+
+	if (!rec || !buf) {
+		out_printf(&lerr, "uncore: error: report.html not written: out of memory\n");
+		goto out;
+	}
+	struct strbuf sb;
+	strbuf_init(&sb, buf, cap);
+	struct out o = strbuf_out(&sb);
+	report_html_begin(&o, "uncore.efi lab run");
+	report_html_index_begin(&o);
+	for (unsigned i = 0; i < r->ncases; i++) {
+		const struct lab_case *c = &r->cases[i];
+		if (!c->record[0])
+			continue;
+		n++;
+		if (var_load(&efi_varstore, c->record, rec, LAB_RECORD_MAX, &len, err, sizeof(err)) ||
+		    report_html_index_row(&o, rec, len, c->record, &pws, err, sizeof(err)))
+			out_printf(&lerr, "uncore: error: report.html: record %s: %s\n", c->record, err);
+	}
+	report_html_index_end(&o);
+	for (unsigned i = 0; i < r->ncases; i++) {
+		const struct lab_case *c = &r->cases[i];
+		if (c->record[0] && !var_load(&efi_varstore, c->record, rec, LAB_RECORD_MAX, &len, err, sizeof(err)))
+			report_html_section(&o, rec, len, c->record, &pws, err, sizeof(err));
+	}
+	report_html_end(&o);
+	fmt_snprintf(path, sizeof(path), "%s\\report.html", run_dir);
+	EFI_STATUS s = sb.len < cap ? write_path(path, buf, sb.len) : EFI_BUFFER_TOO_SMALL;
+	if (EFI_ERROR(s))
+		results_unwritable(path, s);
+	else
+		out_printf(&lout, LAB_PFX "report: %s (%u record%s)\n", path, n, n == 1 ? "" : "s");
+out:
+	if (rec)
+		efi_free(rec);
+	if (buf)
+		efi_free(buf);
+}
+
 static void write_result(const char *file, void (*fill)(struct out *o, const struct lab_run *r),
 			 const struct lab_run *r)
 {
@@ -802,6 +856,8 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	lab_line_end(&lout, &r);
 	write_result("results.json", lab_write_json, &r);
 	write_result("junit.xml", lab_write_junit, &r);
+	if (writable)
+		write_html(&r);
 	if (writable)
 		out_printf(&lout, LAB_PFX "results in %s\n", run_dir);
 	if (ccut)

@@ -1208,6 +1208,12 @@ boot_check end 'lab_line "UNCORE-LAB END result=fail passed=3 failed=1"'
 boot_check folder 'basename "$(run_dir)" | grep -Ex "[0-9]{8}-[0-9]{6}-SN-1234"'
 boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 4 1 0'
 boot_check json 'python3 "$TOP/tests/qemu/lab_check.py" agree "$dir/serial.txt" "$(run_dir)/results.json" "$(run_dir)/junit.xml"'
+# report.html: the three records (info, bw-pass, bw-fail) on one page that
+# parses, each linked from the index; the console says where it is.
+boot_check report-html 'h=$(run_dir)/report.html; python3 "$TOP/tests/html_check.py" --outline "$h" > "$dir/report.outline" &&
+	[ "$(grep -c "<a href=\"#rec-Lab00" "$h")" = 3 ] && grep -q "FAIL" "$h" && grep -q "PASS" "$h" &&
+	grep -Eq "^uncore: lab: report: .uncore.results.[0-9]{8}-[0-9]{6}-SN-1234.report\.html \(3 records\)" "$dir/serial.txt" &&
+	grep -q "^uncore: lab: report: " "$(run_dir)/console.txt"'
 boot_check console 'c=$(run_dir)/console.txt; grep -q "^uncore-emu: emulating a 6th-gen Core uncore" "$c" &&
 	grep -q "^UNCORE-LAB START board=\"LabBoard-7\"" "$c" && grep -qx "UNCORE-LAB END result=fail passed=3 failed=1" "$c"'
 boot_run
