@@ -825,7 +825,7 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 		for (unsigned round = 1; round <= the_cfg.repeat; round++) {
 			for (unsigned i = 0; i < the_cfg.n; i++) {
 				if (nc >= LAB_MAX_CASES) {
-					out_printf(&lerr, "uncore: error: more than %u test the_cases in one run; the rest are not run\n",
+					out_printf(&lerr, "uncore: error: more than %u test cases in one run; the rest are not run\n",
 						   LAB_MAX_CASES);
 					round = the_cfg.repeat;
 					break;
