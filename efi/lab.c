@@ -229,18 +229,6 @@ static enum unc_status lab_write_file(void *ctx, const char *path, const void *d
 
 static EFI_GUID params_guid = EFI_SHELL_PARAMETERS_PROTOCOL_GUID;
 
-struct ticker {
-	void (*tick)(void *ctx);
-	void *ctx;
-};
-
-static VOID EFIAPI on_tick(EFI_EVENT ev, VOID *arg)
-{
-	struct ticker *t = arg;
-
-	(void)ev;
-	t->tick(t->ctx);
-}
 
 /* Loads the image a command line's first word names (a path on uncore.efi's
  * volume); *ret_h is the loaded image. */
@@ -287,7 +275,7 @@ static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS
 	int argc;
 	EFI_LOADED_IMAGE *li = NULL;
 	EFI_EVENT ev = NULL;
-	struct ticker t = { tick, tctx };
+	struct efi_ticker t = { tick, tctx };
 
 	fmt_snprintf(line, sizeof(line), "%s", cmdline);
 	to_wide(wline, LAB_LINE_MAX, cmdline);
@@ -311,7 +299,7 @@ static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS
 		BS->UnloadImage(h);
 		UNC_ERR(UNC_E_DEVICE, "cannot give '%s' its arguments", cmdline);
 	}
-	if (tick && (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, on_tick, &t, &ev)) ||
+	if (tick && (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, efi_on_tick, &t, &ev)) ||
 		     EFI_ERROR(BS->SetTimer(ev, TimerPeriodic, (UINT64)period_ms * 10000)))) {
 		if (ev)
 			BS->CloseEvent(ev);

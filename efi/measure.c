@@ -307,14 +307,9 @@ out:
 	return rst;
 }
 
-struct ticker {
-	void (*tick)(void *ctx);
-	void *ctx;
-};
-
-static VOID EFIAPI on_tick(EFI_EVENT ev, VOID *arg)
+VOID EFIAPI efi_on_tick(EFI_EVENT ev, VOID *arg)
 {
-	struct ticker *t = arg;
+	struct efi_ticker *t = arg;
 
 	(void)ev;
 	t->tick(t->ctx);
@@ -347,7 +342,7 @@ enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *r
 {
 	static CHAR16 wcmd[2 * CHILD_PATH + 64];
 	EFI_SHELL_PROTOCOL *sh = find_shell();
-	struct ticker t = { tick, ctx };
+	struct efi_ticker t = { tick, ctx };
 	EFI_EVENT ev = NULL;
 	EFI_STATUS s, child = EFI_SUCCESS;
 	size_t i = 0, at, len;
@@ -374,7 +369,7 @@ enum unc_status efi_run_child(EFI_HANDLE image, const char *cmdline, uint64_t *r
 		cleared = !EFI_ERROR(s) || s == EFI_NOT_FOUND;
 	}
 	/* The counters are sampled from a timer while the child runs (TPL_CALLBACK). */
-	if (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, on_tick, &t, &ev)) ||
+	if (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, efi_on_tick, &t, &ev)) ||
 	    EFI_ERROR(BS->SetTimer(ev, TimerPeriodic, (UINT64)period_ms * 10000))) {
 		if (ev)
 			BS->CloseEvent(ev);
