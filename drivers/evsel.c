@@ -31,11 +31,17 @@ static const struct event_desc *find_short(const struct pmu_driver *drv, const c
 
 	for (unsigned u = 0; u < drv->nunits; u++) {
 		const char *pre = drv->units[u].short_prefix;
+		bool seen = false;
 		if (!pre || !*pre)
+			continue;
+		for (unsigned v = 0; v < u && !seen; v++) /* units sharing a prefix: one lookup */
+			seen = drv->units[v].short_prefix && !strcmp(drv->units[v].short_prefix, pre);
+		if (seen)
 			continue;
 		fmt_snprintf(full, sizeof(full), "%s%s", pre, name);
 		const struct event_desc *d = evsel_find(drv, full);
-		if (d && pmu_unit_of_event(drv, d) == (int)u)
+		int du = d ? pmu_unit_of_event(drv, d) : -1;
+		if (du >= 0 && drv->units[du].short_prefix && !strcmp(drv->units[du].short_prefix, pre))
 			return d;
 	}
 	return NULL;
