@@ -67,8 +67,10 @@ static void hook_console(bool on)
 {
 	if (on == hooked || !cbuf)
 		return;
-	hook_con[0] = ST->ConOut;
-	hook_con[1] = ST->StdErr && ST->StdErr != ST->ConOut ? ST->StdErr : NULL;
+	if (on) { /* unhooked from the same protocols, even if a child changed ST's */
+		hook_con[0] = ST->ConOut;
+		hook_con[1] = ST->StdErr && ST->StdErr != ST->ConOut ? ST->StdErr : NULL;
+	}
 	for (unsigned i = 0; i < 2; i++) {
 		if (!hook_con[i])
 			continue;
@@ -525,8 +527,14 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 			lab_find_verdict(cbuf + from, clen - from, c->verdict_line, sizeof(c->verdict_line));
 	}
 done:
-	if (c->result == LAB_ERROR && !c->verdict_line[0])
-		first_error(from, c->verdict_line, sizeof(c->verdict_line));
+	/* An error after a PASS line (a stuck counter, a failed child): the
+	 * error line is the message, not the PASS. */
+	if (c->result == LAB_ERROR && (!c->verdict_line[0] || !strncmp(c->verdict_line, "PASS", 4))) {
+		char e[sizeof(c->verdict_line)];
+		first_error(from, e, sizeof(e));
+		if (e[0] || !c->verdict_line[0])
+			fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", e);
+	}
 	c->ms = ms_since(t0);
 	c->output = cbuf + from;
 	c->output_len = clen - from;

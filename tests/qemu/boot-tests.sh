@@ -87,6 +87,18 @@ expect overlong lines 1
 step help 'uncore.efi help'
 expect help rc zero
 expect help has '^usage: uncore.efi COMMAND'
+# Lab mode from a Shell: `uncore.efi lab CONFIG` runs the file's lines as
+# without one, and (the default ending with a Shell) returns to it. info
+# fails on plain QEMU (no CBo), so the run fails.
+boot_file "$TOP/tests/qemu/lab/shell.cfg"
+step lab-shell 'uncore.efi lab \shell.cfg'
+expect lab-shell rc nonzero
+expect lab-shell has '^UNCORE-LAB START board="[^"]*" serial="[^"]*" config=\\shell\.cfg$'
+expect lab-shell has '^UNCORE-LAB RESULT name=info result=error$'
+expect lab-shell has '^UNCORE-LAB END result=fail passed=0 failed=1$'
+expect lab-shell has '^uncore: lab: results in \\uncore\\shellrun\\[0-9]{8}-[0-9]{6}-'
+step lab-shell-after 'uncore.efi msr read 0x396'
+expect lab-shell-after rc zero
 boot_run
 
 boot_begin epyc EPYC
