@@ -87,9 +87,6 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			       .short_prefix = "UNC_M_" },
 };
 
-/* The buses of the last probe, socket by socket, for reg_name (which gets
- * no pmu_present): a register on another bus is named by its bus. */
-
 /* Segment 0, every bus: a bus where device 16 answers at one of the four
  * channel functions with one of the iMC's device IDs is a socket's uncore
  * bus (typically 0x3F and 0x7F on two sockets). Reads only, offset 0

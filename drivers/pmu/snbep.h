@@ -43,7 +43,7 @@ enum snbep_unit { SNBEP_UNIT_IMC, SNBEP_UNIT_FIXED, SNBEP_NUNITS };
 /* p->facts[] (stored in records: the meaning of each stays). */
 enum snbep_fact {
 	SNBEP_FACT_BUSES,      /* byte s: socket s's uncore bus */
-	SNBEP_FACT_SOCKETS,    /* bits 7:0 sockets found; bits 15:8 the first PCI read status that failed (0: none) */
+	SNBEP_FACT_SOCKETS,    /* bits 7:0 sockets found (the other bits are 0) */
 	SNBEP_FACT_PRESENT,    /* bit s*4+ch: channel ch of socket s answers with its device ID */
 	SNBEP_FACT_ODD,        /* bit s*4+ch: answers with another device ID */
 	SNBEP_FACT_ODD_ID0,    /* 4 facts: an unexpected ID each, 1<<63 | s<<40 | ch<<32 | device<<16 | vendor */
