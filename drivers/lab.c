@@ -208,17 +208,42 @@ void lab_sanitize(const char *in, char *out, size_t size)
 	out[n] = '\0';
 }
 
-void lab_case_id(const char *name, char *out, size_t size)
+static bool is_word_char(char c)
 {
-	size_t n = 0;
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
 
-	if (!size)
+void lab_case_id(const char *name, unsigned round, const struct lab_case *prev, unsigned n, char *out, size_t size)
+{
+	size_t len = 0, base;
+
+	if (size < 16)
 		return;
-	for (; name[n] && n + 1 < size; n++)
-		out[n] = is_name_char(name[n]) || name[n] == '.' ? name[n] : '_';
-	out[n] = '\0';
-	if (!n)
-		fmt_snprintf(out, size, "case");
+	/* room for "_rN_M" after the name */
+	for (bool gap = false; *name && len + 1 < size - 15; name++) {
+		char c = *name >= 'A' && *name <= 'Z' ? (char)(*name - 'A' + 'a') : *name;
+		if (is_word_char(c)) {
+			out[len++] = c;
+			gap = false;
+		} else if (!gap) {
+			out[len++] = '_';
+			gap = true;
+		}
+	}
+	out[len] = '\0';
+	if (!len || !strcmp(out, "_"))
+		len = (size_t)fmt_snprintf(out, size, "case");
+	if (round > 1)
+		len += (size_t)fmt_snprintf(out + len, size - len, "_r%u", round);
+	base = len;
+	for (unsigned k = 2;; k++) {
+		bool taken = false;
+		for (unsigned i = 0; i < n && !taken; i++)
+			taken = !strcmp(prev[i].id, out);
+		if (!taken)
+			return;
+		fmt_snprintf(out + base, size - base, "_%u", k);
+	}
 }
 
 /* ---- SMBIOS types 1 and 2 ---- */
@@ -382,6 +407,64 @@ static void json_board(struct out *o, const char *vendor, const char *product, c
 	json_kv(o, "serial", serial, true);
 }
 
+/* A command's -j output as one JSON value: null when empty, the value when
+ * there is one, else (-I: one value per interval) an array of them. The
+ * values are found by their brackets, outside strings; blanks between them
+ * are dropped. */
+static void json_values(struct out *o, const char *s, size_t len)
+{
+	size_t at = 0, nvals = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		size_t k = 0;
+		at = 0;
+		while (at < len) {
+			while (at < len && (s[at] == ' ' || s[at] == '\t' || s[at] == '\r' || s[at] == '\n'))
+				at++;
+			if (at == len)
+				break;
+			size_t from = at;
+			int depth = 0;
+			bool str = false;
+			for (; at < len; at++) {
+				char c = s[at];
+				if (str) {
+					if (c == '\\')
+						at++;
+					else if (c == '"')
+						str = false;
+				} else if (c == '"') {
+					str = true;
+				} else if (c == '{' || c == '[') {
+					depth++;
+				} else if (c == '}' || c == ']') {
+					depth--;
+				} else if (!depth && (c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
+					break;
+				}
+				if (!depth && !str && (c == '}' || c == ']')) {
+					at++;
+					break;
+				}
+			}
+			if (pass) {
+				if (nvals > 1)
+					out_puts(o, k ? "," : "[");
+				o->write(o->ctx, s + from, (at < len ? at : len) - from);
+			}
+			k++;
+		}
+		nvals = k;
+		if (!nvals) {
+			out_puts(o, "null");
+			return;
+		}
+	}
+	if (nvals > 1)
+		out_puts(o, "]");
+}
+
 bool lab_run_passed(const struct lab_run *r)
 {
 	return !r->failed && r->passed;
@@ -448,13 +531,7 @@ void lab_write_json(struct out *o, const struct lab_run *r)
 			out_puts(o, "null");
 		}
 		out_printf(o, ",\"duration_ms\":%lu,\"json\":", (unsigned long)c->ms);
-		size_t n = c->json ? c->json_len : 0;
-		while (n && (c->json[n - 1] == '\n' || c->json[n - 1] == '\r' || c->json[n - 1] == ' '))
-			n--;
-		if (n)
-			o->write(o->ctx, c->json, n);
-		else
-			out_puts(o, "null");
+		json_values(o, c->json, c->json ? c->json_len : 0);
 		out_puts(o, "}");
 	}
 	out_printf(o, "],\"result\":\"%s\",\"passed\":%u,\"failed\":%u,\"duration_ms\":%lu}\n",
@@ -491,6 +568,14 @@ static void xml_prop(struct out *o, const char *indent, const char *key, const c
 	out_puts(o, "/>\n");
 }
 
+static void case_prop(struct out *o, const char *id, const char *key, const char *val)
+{
+	char name[LAB_ID_MAX + 16];
+
+	fmt_snprintf(name, sizeof(name), "%s.%s", id, key);
+	xml_prop(o, "    ", name, val);
+}
+
 static void ms_text(uint64_t ms, char *buf, size_t size)
 {
 	fmt_fixed(buf, size, ms, 1000, 3);
@@ -517,6 +602,19 @@ void lab_write_junit(struct out *o, const struct lab_run *r)
 	xml_prop(o, "    ", "board", lab_board_name(r->board));
 	xml_prop(o, "    ", "serial", lab_board_serial(r->board));
 	xml_prop(o, "    ", "config", r->config_path[0] ? r->config_path : "none");
+	/* A <testcase> has no <properties> in the JUnit schema Jenkins reads
+	 * (junit-10.xsd): each case's are the suite's, named ID.KEY. */
+	for (unsigned i = 0; i < r->ncases; i++) {
+		const struct lab_case *c = &r->cases[i];
+		case_prop(o, c->id, "command", c->command);
+		case_prop(o, c->id, "exit_status", c->status_name);
+		if (c->check && c->measured) {
+			char mb[32];
+			lab_mb_s(c->kb_s, mb, sizeof(mb));
+			case_prop(o, c->id, "measurement", mb);
+			case_prop(o, c->id, "units", "MB/s");
+		}
+	}
 	out_puts(o, "  </properties>\n");
 	for (unsigned i = 0; i < r->ncases; i++) {
 		const struct lab_case *c = &r->cases[i];
@@ -526,15 +624,8 @@ void lab_write_junit(struct out *o, const struct lab_run *r)
 		xml_attr(o, "name", c->id);
 		xml_attr(o, "classname", "uncore.lab");
 		out_printf(o, " time=\"%s\">\n", t);
-		out_puts(o, "    <properties>\n");
-		xml_prop(o, "      ", "command", c->command);
-		xml_prop(o, "      ", "exit_status", c->status_name);
-		if (c->check && c->measured) {
+		if (c->check && c->measured)
 			lab_mb_s(c->kb_s, mb, sizeof(mb));
-			xml_prop(o, "      ", "measurement", mb);
-			xml_prop(o, "      ", "units", "MB/s");
-		}
-		out_puts(o, "    </properties>\n");
 		if (c->result != LAB_PASS) {
 			const char *msg = c->verdict_line[0] ? c->verdict_line : c->status_name;
 			bool fail = c->result == LAB_FAIL;

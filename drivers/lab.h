@@ -19,6 +19,7 @@
 #define LAB_PATH_MAX   96
 #define LAB_REPEAT_MAX 1000
 #define LAB_ERR_MAX    200
+#define LAB_ID_MAX     (LAB_NAME_MAX + 24)
 
 enum lab_kind { LAB_CMD, LAB_RUN };
 enum lab_end { LAB_END_UNSET, LAB_END_SHUTDOWN, LAB_END_REBOOT, LAB_END_EXIT, LAB_END_HALT };
@@ -60,9 +61,6 @@ enum unc_status lab_split(char *line, char **argv, int max, int *ret_argc, char 
  * to size - 1 characters. */
 void lab_sanitize(const char *in, char *out, size_t size);
 
-/* A test case's id for the serial lines: as lab_sanitize, but '.' is kept
- * too; "case" when nothing is left. */
-void lab_case_id(const char *name, char *out, size_t size);
 
 /* The board's identity from the SMBIOS structure table: type 1 (System
  * Information) and type 2 (Baseboard Information), manufacturer, product
@@ -83,7 +81,7 @@ const char *lab_board_serial(const struct lab_board *b);
 /* One test case as run. */
 struct lab_case {
 	char name[LAB_NAME_MAX];
-	char id[LAB_NAME_MAX + 8];
+	char id[LAB_ID_MAX];
 	const char *command;      /* the line as in the file */
 	uint8_t kind;             /* enum lab_kind */
 	unsigned round;           /* from 1 */
@@ -95,13 +93,22 @@ struct lab_case {
 	uint64_t kb_s;            /* ... in 10^3 bytes/s */
 	char verdict[16];         /* check: "PASS", "FAIL", "none"; "" otherwise */
 	char verdict_line[200];   /* the line the run printed for it, or the error line */
-	const char *json;         /* the command's own JSON object (NULL: none) */
+	const char *json;         /* the command's own -j output (NULL: none): one JSON value, or
+				   * with -I one per interval, which results.json makes an array */
 	size_t json_len;
 	const char *output;       /* what it printed */
 	size_t output_len;
 	uint64_t ms;              /* how long it took */
 	char record[32];          /* the EFI variable its record went to ("": none) */
 };
+
+/* A test case's id for the serial lines, one that LAVA keeps as it is
+ * (LAVA lowercases an id and makes each run of non-word characters one
+ * '_'): the name lowercased, each run of characters other than a-z, 0-9
+ * and '_' made one '_' ("case" when nothing is left), "_rN" added for
+ * round N > 1, and "_2", "_3", ... added when one of the n cases in prev has
+ * it already, so that the ids of a run are unique. */
+void lab_case_id(const char *name, unsigned round, const struct lab_case *prev, unsigned n, char *out, size_t size);
 
 /* The summary of a run: passed counts LAB_PASS, failed everything else. */
 struct lab_run {

@@ -460,11 +460,7 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 
 	memset(c, 0, sizeof(*c));
 	fmt_snprintf(c->name, sizeof(c->name), "%s", it->name);
-	lab_case_id(it->name, c->id, sizeof(c->id));
-	if (round > 1) {
-		size_t n = strlen(c->id);
-		fmt_snprintf(c->id + n, sizeof(c->id) - n, "_r%u", round);
-	}
+	lab_case_id(it->name, round, the_cases, idx, c->id, sizeof(c->id));
 	c->command = it->text;
 	c->kind = it->kind;
 	c->round = round;

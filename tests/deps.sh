@@ -9,6 +9,8 @@ have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_cmd gcc || need+=(gcc)
 # Python's json module checks every -j output of the tests (tests/json_check.py).
 have_cmd python3 || need+=(python3)
+# pexpect replays a lab run's serial log the way LAVA's test monitor reads it.
+python3 -c 'import pexpect' 2>/dev/null || need+=(python3-pexpect)
 have_cmd make || need+=(make)
 have_cmd objcopy || need+=(binutils)
 have_cmd timeout || need+=(coreutils)

@@ -1213,9 +1213,14 @@ lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
 boot_check start 'lab_line "UNCORE-LAB START board=\"LabBoard-7\" serial=\"SN-1234\" config=\uncore\LabBoard-7.cfg"'
 boot_check results '[ "$(grep -c "^UNCORE-LAB RESULT " "$dir/serial.txt")" = 4 ] &&
 	lab_line "UNCORE-LAB RESULT name=emulator result=pass" && lab_line "UNCORE-LAB RESULT name=info result=pass" &&
-	grep -Ex "UNCORE-LAB RESULT name=bw-pass result=pass measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt" &&
-	grep -Ex "UNCORE-LAB RESULT name=bw-fail result=fail measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt"'
-boot_check measured 'lab_measured bw-pass 1500 1 && lab_measured bw-fail 1500 1'
+	grep -Ex "UNCORE-LAB RESULT name=bw_pass result=pass measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt" &&
+	grep -Ex "UNCORE-LAB RESULT name=bw_fail result=fail measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt"'
+boot_check measured 'lab_measured bw_pass 1500 1 && lab_measured bw_fail 1500 1'
+# LAVA's test monitor, with README's pattern, over the serial line as it came.
+boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/README.md" "$dir/serial.log"'
+# bw-pass has -I: its json is one array of the intervals' objects.
+boot_check json-intervals 'python3 -c "import json, sys; c = json.load(open(sys.argv[1]))[\"cases\"][2]
+assert c[\"id\"] == \"bw_pass\" and isinstance(c[\"json\"], list) and len(c[\"json\"]) >= 3, c[\"json\"]" "$(run_dir)/results.json"'
 boot_check end 'lab_line "UNCORE-LAB END result=fail passed=3 failed=1"'
 boot_check folder 'basename "$(run_dir)" | grep -Ex "[0-9]{8}-[0-9]{6}-SN-1234"'
 boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 4 1 0'
@@ -1292,7 +1297,7 @@ lab_config "$lab/secure.cfg"
 lab_file "$TOP/build/signed/uncore-emu.efi" ::/uncore/uncore-emu.efi
 boot_check signed-clean 'sed "s/^/make sign: /" "$WORK/sign.txt"; [ -s "$WORK/sign.txt" ] && ! grep -qv "^  [A-Z]* " "$WORK/sign.txt"'
 boot_check end 'lab_line "UNCORE-LAB END result=pass passed=2 failed=0"'
-boot_check measured 'lab_measured bw-check 1500 1'
+boot_check measured 'lab_measured bw_check 1500 1'
 boot_run
 
 lab_begin unsigned Skylake-Client

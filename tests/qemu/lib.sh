@@ -336,5 +336,8 @@ lab_run_now() {
 	[ "$ending" = "$LAB_END" ] || why=${why:-"it ended otherwise than expected"}
 	# The results folders of the run, as left on the stick, in $dir/results.
 	mcopy -s -n -i "$dir/usb.img@@1M" ::/uncore/results "$dir/" 2>/dev/null
+	# Every lab boot: each results.json it left parses, each junit.xml
+	# follows the rules of Jenkins' JUnit schema.
+	CHECK_IDS+=(result-files) CHECKS+=('python3 "$TOP/tests/qemu/lab_check.py" files "$dir/results"')
 	boot_checks "$why"
 }

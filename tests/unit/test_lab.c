@@ -1,6 +1,7 @@
 /* Lab mode's pure half: the configuration language, names, the board
  * identity from SMBIOS, the serial lines, results.json and junit.xml (the
  * last two read back by Python's json and xml.etree). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +135,7 @@ static void splits_words(void)
 
 static void sanitises_names(void)
 {
-	char out[16];
+	char out[16], id[LAB_ID_MAX];
 
 	lab_sanitize("  LabBoard-7 ", out, sizeof(out));
 	T_STREQ(out, "LabBoard-7");
@@ -144,10 +145,61 @@ static void sanitises_names(void)
 	T_STREQ(out, "");
 	lab_sanitize("a\\b:c*d", out, sizeof(out));
 	T_STREQ(out, "a_b_c_d");
-	lab_case_id("bw -d 1 --min-bw 1.5k", out, sizeof(out));
-	T_STREQ(out, "bw_-d_1_--min-b");
-	lab_case_id("", out, sizeof(out));
-	T_STREQ(out, "case");
+	lab_case_id("bw -d 1 --min-bw 1.5k", 1, NULL, 0, id, sizeof(id));
+	T_STREQ(id, "bw_d_1_min_bw_1_5k");
+	lab_case_id("", 1, NULL, 0, id, sizeof(id));
+	T_STREQ(id, "case");
+	lab_case_id("BW Check", 3, NULL, 0, id, sizeof(id));
+	T_STREQ(id, "bw_check_r3");
+}
+
+/* What LAVA's test monitor does to a test_case_id: strip, lowercase, each
+ * run of non-word characters (Python's \W) made '_'. */
+static void lava_id(const char *in, char *out)
+{
+	size_t n = 0;
+	bool gap = false;
+
+	for (; *in; in++) {
+		char c = (char)tolower((unsigned char)*in);
+		if (isalnum((unsigned char)c) || c == '_')
+			out[n++] = c, gap = false;
+		else if (!gap)
+			out[n++] = '_', gap = true;
+	}
+	out[n] = '\0';
+}
+
+/* Names LAVA would make one id: each id is one LAVA keeps as it is, and
+ * the ids of a run differ. */
+static void case_ids_lava_keeps(void)
+{
+	static const char *const names[] = { "bw-pass", "bw pass", "BW_PASS", "bw..pass", "bw_pass_2", "x",
+					     "x", "", "--", "a.b", "a b", "Ünïcode name" };
+	static struct lab_case c[2 * 12];
+	unsigned n = 0;
+	char lava[LAB_ID_MAX];
+
+	for (unsigned round = 1; round <= 2; round++)
+		for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++, n++) {
+			lab_case_id(names[i], round, c, n, c[n].id, sizeof(c[n].id));
+			lava_id(c[n].id, lava);
+			T_STREQ(lava, c[n].id);
+			for (unsigned k = 0; k < n; k++)
+				T_ASSERT(strcmp(c[k].id, c[n].id));
+		}
+	T_STREQ(c[0].id, "bw_pass");
+	T_STREQ(c[1].id, "bw_pass_2");
+	T_STREQ(c[2].id, "bw_pass_3");
+	T_STREQ(c[4].id, "bw_pass_2_2"); /* "bw_pass_2" was taken by the second */
+	T_STREQ(c[12].id, "bw_pass_r2");
+	/* the longest name still leaves room for a round and a count */
+	char name[LAB_NAME_MAX];
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	lab_case_id(name, 1000, NULL, 0, c[0].id, sizeof(c[0].id));
+	lab_case_id(name, 1000, c, 1, c[1].id, sizeof(c[1].id));
+	T_ASSERT(strstr(c[1].id, "_r1000_2") != NULL);
 }
 
 /* ---- SMBIOS ---- */
@@ -223,7 +275,7 @@ static void make_run(void)
 
 	memset(cs, 0, sizeof(cs));
 	strcpy(cs[0].name, "bw pass");
-	lab_case_id(cs[0].name, cs[0].id, sizeof(cs[0].id));
+	lab_case_id(cs[0].name, 1, NULL, 0, cs[0].id, sizeof(cs[0].id));
 	cs[0].command = "bw -d 1 --min-bw 1000";
 	cs[0].round = 1;
 	cs[0].result = LAB_PASS;
@@ -239,7 +291,7 @@ static void make_run(void)
 	cs[0].ms = 1109;
 	cs[1] = cs[0];
 	strcpy(cs[1].name, "bw-fail");
-	strcpy(cs[1].id, "bw-fail");
+	strcpy(cs[1].id, "bw_fail");
 	cs[1].result = LAB_FAIL;
 	cs[1].status = 0x8000000000000021ull;
 	strcpy(cs[1].status_name, "EFI_COMPROMISED_DATA");
@@ -284,7 +336,7 @@ static void serial_lines(void)
 	lab_line_end(&o, &run);
 	T_STREQ(text, "UNCORE-LAB START board=\"LabBoard-7\" serial=\"SN '42'\" config=\\uncore\\LabBoard-7.cfg\n"
 		      "UNCORE-LAB RESULT name=bw_pass result=pass measurement=1501.140 units=MB/s\n"
-		      "UNCORE-LAB RESULT name=bw-fail result=fail measurement=1499.640 units=MB/s\n"
+		      "UNCORE-LAB RESULT name=bw_fail result=fail measurement=1499.640 units=MB/s\n"
 		      "UNCORE-LAB RESULT name=emu result=error\n"
 		      "UNCORE-LAB END result=fail passed=1 failed=2\n");
 	T_STREQ(cs[1].verdict_line, "FAIL: read+write bandwidth 1499.640 MB/s < the required 100000.000 MB/s");
@@ -315,6 +367,20 @@ static void results_json(void)
 	T_CONTAINS(text, "\"verdict\":null");
 	T_CONTAINS(text, "\"json\":null");
 	T_CONTAINS(text, "],\"result\":\"fail\",\"passed\":1,\"failed\":2,");
+	/* -I: one object per interval, made one array */
+	static const char lines[] = "{\"interval\":1,\"s\":\"}{\\\"\"}\r\n{\"interval\":2,\"e\":[1,{}]}\n\n";
+	cs[0].json = lines;
+	cs[0].json_len = strlen(lines);
+	cs[1].json = " 42 ";
+	cs[1].json_len = 4;
+	cs[2].json = " \n";
+	cs[2].json_len = 2;
+	o = buf_out(&sb);
+	lab_write_json(&o, &run);
+	T_JSON(text, false);
+	T_CONTAINS(text, "\"json\":[{\"interval\":1,\"s\":\"}{\\\"\"},{\"interval\":2,\"e\":[1,{}]}]}");
+	T_CONTAINS(text, "\"json\":42}");
+	T_CONTAINS(text, "\"json\":null}");
 }
 
 /* junit.xml through Python's xml.etree, with the attributes the JUnit
@@ -333,7 +399,9 @@ static void junit_xml(void)
 	T_CONTAINS(text, "<failure message=\"FAIL: read+write bandwidth 1499.640 MB/s &lt; the required 100000.000 MB/s\" "
 			 "type=\"check\">");
 	T_CONTAINS(text, "<error message=\"uncore: error: &apos;\\uncore\\missing.efi&apos;: no such file\" type=\"EFI_NOT_FOUND\">");
-	T_CONTAINS(text, "<property name=\"measurement\" value=\"1499.640\"/>");
+	T_CONTAINS(text, "<property name=\"bw_fail.measurement\" value=\"1499.640\"/>");
+	T_CONTAINS(text, "<property name=\"bw_fail.units\" value=\"MB/s\"/>");
+	T_CONTAINS(text, "<property name=\"emu.exit_status\" value=\"EFI_NOT_FOUND\"/>");
 	T_CONTAINS(text, "<system-out>measured: 1501.140 MB/s\n");
 	T_CONTAINS(text, "&lt;&amp;&gt;&apos;&quot;\n"); /* and no 0x01: XML 1.0 has no place for it */
 	T_NOT_CONTAINS(text, "\x01");
@@ -357,9 +425,12 @@ static void junit_xml(void)
 		 "' %s",
 		 path);
 	T_EQ(system(cmd), 0);
+	/* the rules of Jenkins' junit-10.xsd: no <properties> in a <testcase> */
+	snprintf(cmd, sizeof(cmd), "python3 tests/qemu/lab_check.py junit %s 3 1 1", path);
+	T_EQ(system(cmd), 0);
 	remove(path);
 }
 
 T_MAIN("lab", T_CASE(parses_every_item), T_CASE(defaults), T_CASE(refuses_bad_lines), T_CASE(long_and_many),
-       T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(board_from_smbios),
+       T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(case_ids_lava_keeps), T_CASE(board_from_smbios),
        T_CASE(serial_lines), T_CASE(results_json), T_CASE(junit_xml))
