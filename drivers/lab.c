@@ -246,6 +246,28 @@ void lab_case_id(const char *name, unsigned round, const struct lab_case *prev, 
 	}
 }
 
+bool lab_out_name_ok(const char *name)
+{
+	static const char *const own[] = { "results.json", "junit.xml", "console.txt", "report.html" };
+	size_t n = strlen(name);
+
+	if (!n || n >= LAB_NAME_MAX || name[0] == '.')
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!is_name_char(*c) && *c != '.')
+			return false;
+	for (unsigned k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+		if (strlen(own[k]) != n)
+			continue;
+		size_t i = 0;
+		while (i < n && (name[i] | 0x20) == own[k][i])
+			i++;
+		if (i == n)
+			return false;
+	}
+	return true;
+}
+
 /* ---- SMBIOS types 1 and 2 ---- */
 
 /* String number k (from 1) of the structure at s, whose formatted part is

@@ -62,6 +62,13 @@ enum unc_status lab_split(char *line, char **argv, int max, int *ret_argc, char 
 void lab_sanitize(const char *in, char *out, size_t size);
 
 
+/* Whether NAME may be the file of `-o NAME` in lab mode, where a case's
+ * file goes into the run's results folder: a plain file name of letters,
+ * digits, '-', '_' and '.', not starting with '.', at most LAB_NAME_MAX - 1
+ * characters, and none of the run's own files (results.json, junit.xml,
+ * console.txt, report.html, in any case). */
+bool lab_out_name_ok(const char *name);
+
 /* The board's identity from the SMBIOS structure table: type 1 (System
  * Information) and type 2 (Baseboard Information), manufacturer, product
  * and serial number. Missing strings are "". Never reads outside

@@ -325,22 +325,32 @@ static void entry_seen(void *ctx, const char *name)
 	unsigned k;
 	bool chunk = chunk_of(name, base, &k);
 
-	if (!chunk) {
-		if (!var_name_ok(name))
-			return;
+	bool unusable = !chunk && !var_name_ok(name);
+	if (unusable) { /* printable, and cut to fit */
+		size_t n = 0, len = strlen(name);
+		for (; n < len && n + 1 < sizeof(base); n++)
+			base[n] = name[n] > ' ' && name[n] <= '~' ? name[n] : '?';
+		if (n < len)
+			memcpy(base + sizeof(base) - 4, "...", 3);
+		base[n] = '\0';
+	} else if (!chunk) {
 		fmt_snprintf(base, sizeof(base), "%s", name);
 	}
 	size_t i = 0;
-	while (i < x->n && strcmp(x->e[i].name, base))
+	while (!unusable && i < x->n && (x->e[i].unusable || strcmp(x->e[i].name, base)))
 		i++;
+	if (unusable)
+		i = x->n;
 	if (i == x->n) {
 		if (x->n == x->max) {
 			x->full = true;
 			return;
 		}
-		x->e[x->n] = (struct var_entry){ .present = false };
+		x->e[x->n] = (struct var_entry){ .unusable = unusable };
 		fmt_snprintf(x->e[x->n++].name, sizeof(x->e[0].name), "%s", base);
 	}
+	if (unusable)
+		return;
 	if (chunk)
 		x->e[i].chunks++;
 	else

@@ -26,6 +26,8 @@
 #define VAR_INDEX_SIZE   20
 #define VAR_MAX_CHUNKS   9999
 #define VAR_LIST_MAX     1024 /* record names a listing handles */
+/* What a listing says of an unusable name. */
+#define VAR_UNUSABLE_WHY "not a record name (1 to 24 letters, digits, '_' or '-')"
 
 struct varstore {
 	/* UNC_E_NOT_FOUND when absent; UNC_E_RANGE when cap is too small
@@ -75,10 +77,13 @@ struct var_entry {
 	char name[VAR_NAME_MAX];
 	bool present;    /* the variable NAME itself */
 	unsigned chunks; /* variables NAME.nnnn, whatever nnnn */
+	bool unusable;   /* a name neither a record's nor a chunk's (e.g. not ASCII, too long): name is
+			  * printable, other characters '?', a long one cut with "..." */
 };
 
 /* Walks the names once and groups them by record name, in the order first
- * seen; names that are neither a record's nor a chunk's are left out.
+ * seen; each name that is neither a record's nor a chunk's is an entry of
+ * its own, unusable.
  * Fails, saying why, when the walk fails or more than max names are
  * found. */
 enum unc_status var_entries(const struct varstore *vs, struct var_entry *ret, size_t max, size_t *ret_n, char *err,

@@ -591,9 +591,14 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 		out_printf(err, "uncore: error: %s\n", msg);
 		goto done;
 	}
-	unsigned n = 0, orphaned = 0;
+	unsigned n = 0, orphaned = 0, unusable = 0;
 	out_printf(out, "%-24s %10s  %-8s %-19s  %s\n", "name", "bytes", "command", "stored", "events");
 	for (size_t i = 0; i < count; i++) {
+		if (e[i].unusable) {
+			out_printf(out, "%-24s %10s  unusable: %s\n", e[i].name, "-", VAR_UNUSABLE_WHY);
+			unusable++;
+			continue;
+		}
 		if (e[i].present) {
 			n++;
 			if (var_load(vs, e[i].name, buf, cap, &len, msg, sizeof(msg)) ||
@@ -615,6 +620,9 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct app_env *
 	out_printf(out, "%u record%s (vendor GUID " UNC_VAR_GUID_TEXT ")\n", n, n == 1 ? "" : "s");
 	if (orphaned)
 		out_printf(out, "orphan chunks are what a store or delete cut short left behind; `var delete NAME` removes them\n");
+	if (unusable)
+		out_printf(out, "%u variable%s under the GUID %s no record name; uncore.efi neither reads nor deletes %s\n",
+			   unusable, unusable == 1 ? "" : "s", unusable == 1 ? "has" : "have", unusable == 1 ? "it" : "them");
 done:
 	env->free(e);
 	env->free(buf);

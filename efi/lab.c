@@ -148,11 +148,37 @@ static enum unc_status read_text(const char *path, char **ret, size_t *ret_len, 
 	return UNC_OK;
 }
 
+/* Whether the volume takes bytes of new files and dirs new folders: it
+ * is not read-only, and has that many clusters free, with one more for
+ * each to grow its folder. Checked before anything is created, since a
+ * folder or file made on a full FAT volume can leave it inconsistent
+ * (a folder whose start cluster is 0: the root). */
+static EFI_STATUS room_for(size_t bytes, unsigned dirs, unsigned files)
+{
+	EFI_FILE_SYSTEM_INFO *fs = root ? LibFileSystemInfo(root) : NULL;
+	EFI_STATUS s = EFI_SUCCESS;
+
+	if (!fs)
+		return root ? EFI_SUCCESS : EFI_NOT_FOUND; /* unknown: the writes say */
+	uint64_t cl = fs->BlockSize ? fs->BlockSize : 512;
+	uint64_t need = (bytes + cl - 1) / cl * cl + (uint64_t)(dirs + files) * cl;
+	if (fs->ReadOnly)
+		s = EFI_WRITE_PROTECTED;
+	else if (fs->FreeSpace < need)
+		s = EFI_VOLUME_FULL;
+	FreePool(fs);
+	return s;
+}
+
 /* Replaces the file at path (never a directory) with data. */
 static EFI_STATUS write_path(const char *path, const void *data, size_t len)
 {
 	EFI_FILE_HANDLE fh;
-	EFI_STATUS s = open_path(path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
+	EFI_STATUS s = room_for(len, 0, 1);
+
+	if (EFI_ERROR(s))
+		return s;
+	s = open_path(path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
 
 	if (!EFI_ERROR(s)) {
 		EFI_FILE_INFO *info = LibFileInfo(fh);
@@ -183,7 +209,13 @@ static EFI_STATUS make_dirs(const char *path)
 {
 	char part[LAB_LINE_MAX];
 	EFI_STATUS s = EFI_SUCCESS;
+	unsigned n = 0;
 
+	for (const char *c = path; *c; c++)
+		n += *c == '\\';
+	s = room_for(0, n, 0);
+	if (EFI_ERROR(s))
+		return s;
 	for (size_t i = 1; ; i++) {
 		if (path[i] && path[i] != '\\')
 			continue;
@@ -207,23 +239,35 @@ static const char *status_text(EFI_STATUS s, char hex[20])
 	return efi_status_str((uint64_t)s, hex);
 }
 
-/* -o PATH without a Shell: the path is on uncore.efi's volume. */
-static enum unc_status lab_write_file(void *ctx, const char *path, const void *data, size_t len, char *err,
+/* -o NAME: a file of the run's results folder (README: Lab mode), however
+ * the name came; the folder is made when the first file needs it. */
+#define LAB_OUT_RULE \
+	"in lab mode -o takes a file name (letters, digits, '-', '_', '.'; not results.json, junit.xml, " \
+	"console.txt or report.html), written in the run's results folder"
+static char run_dir[LAB_PATH_MAX + 64];
+static bool writable, dir_made;
+static const char *volume_why(EFI_STATUS s);
+
+static enum unc_status lab_write_file(void *ctx, const char *name, const void *data, size_t len, char *err,
 				      size_t errsize)
 {
-	char hex[20];
+	char path[sizeof(run_dir) + LAB_NAME_MAX + 2], hex[20];
+	EFI_STATUS s = EFI_SUCCESS;
 
-	if (have_shell)
-		return efi_write_file(ctx, path, data, len, err, errsize);
-	if (path[0] != '\\' || strchr(path, ':')) {
-		fmt_snprintf(err, errsize, "without a Shell, -o takes a path on uncore.efi's volume, such as \\out.json");
-		return UNC_E_INVALID;
+	(void)ctx;
+	if (!lab_out_name_ok(name))
+		UNC_ERR(UNC_E_INVALID, LAB_OUT_RULE);
+	if (!writable)
+		UNC_ERR(UNC_E_DEVICE, "the results folder cannot be written");
+	if (!dir_made) {
+		s = make_dirs(run_dir);
+		dir_made = !EFI_ERROR(s);
 	}
-	EFI_STATUS s = write_path(path, data, len);
-	if (EFI_ERROR(s)) {
-		fmt_snprintf(err, errsize, "cannot write %s (%s)", path, status_text(s, hex));
-		return UNC_E_DEVICE;
-	}
+	fmt_snprintf(path, sizeof(path), "%s\\%s", run_dir, name);
+	if (!EFI_ERROR(s))
+		s = write_path(path, data, len);
+	if (EFI_ERROR(s))
+		UNC_ERR(UNC_E_DEVICE, "cannot write %s (%s)%s", path, status_text(s, hex), volume_why(s));
 	return UNC_OK;
 }
 
@@ -385,6 +429,22 @@ static void json_copy(void *ctx, const char *json, size_t len, const struct run_
 		cur_x = *x;
 }
 
+/* ---- the record a case stores: only one this run wrote is its record ---- */
+
+static const char *rec_name; /* the case's LabNNN, while it runs */
+static bool rec_written;     /* ... and whether it was written, last, whole */
+
+static enum unc_status rec_set(void *ctx, const char *name, const uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	enum unc_status st = efi_varstore.set(efi_varstore.ctx, name, buf, len);
+	if (rec_name && !strcmp(name, rec_name)) /* a record's variable itself is written last */
+		rec_written = !st && len;
+	return st;
+}
+
+static struct varstore lab_vars;
+
 /* ---- one run ---- */
 
 /* Large: allocated when the run starts (gnu-efi's images carry even
@@ -501,11 +561,16 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 		env.child_find = lab_child_find;
 		env.run_child = lab_run_child;
 		env.json_copy = json_copy;
+		lab_vars = efi_varstore;
+		lab_vars.set = rec_set;
+		env.vars = &lab_vars;
 		cur_json = NULL, cur_json_len = 0, cur_has_x = false, child_status = EFI_SUCCESS;
+		rec_name = cmd->out_var ? cmd->var_name : NULL, rec_written = false;
 		st = app_run(cmd, &hw, &env, &lout, &lerr);
 		native_release();
-		if (cmd->out_var)
+		if (rec_name && rec_written) /* not a variable of that name an earlier boot left */
 			fmt_snprintf(c->record, sizeof(c->record), "%s", cmd->var_name);
+		rec_name = NULL;
 		set_status(c, st == UNC_E_CHILD ? child_status : efi_status_from(st));
 		c->json = cur_json;
 		c->json_len = cur_json_len;
@@ -612,6 +677,8 @@ static bool check_config(void)
 								 "uncore.efi's volume, such as \\uncore\\tool.efi", argv[0]);
 		} else {
 			st = parse_line(it->text, cmd, msg, sizeof(msg));
+			if (!st && cmd->out_file[0] && !lab_out_name_ok(cmd->out_file))
+				st = UNC_E_INVALID, fmt_snprintf(msg, sizeof(msg), "-o %s: " LAB_OUT_RULE, cmd->out_file);
 		}
 		if (st) {
 			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s line %u: %s", cfg_path, it->line, msg);
@@ -623,7 +690,6 @@ static bool check_config(void)
 
 /* ---- the results folder ---- */
 
-static char run_dir[LAB_PATH_MAX + 64];
 static char started[24];
 
 static void name_run(void)
@@ -640,94 +706,142 @@ static void name_run(void)
 		     t.Hour, t.Minute, t.Second, serial[0] ? serial : "noserial");
 }
 
-static bool writable;
+/* What a failed write says of the volume ("" when nothing). */
+static const char *volume_why(EFI_STATUS s)
+{
+	return s == EFI_WRITE_PROTECTED ? ": the volume is read-only"
+	     : s == EFI_VOLUME_FULL     ? ": the volume is full"
+	     : s == EFI_NOT_FOUND && !root ? ": uncore.efi's volume has no file system"
+	     : s == EFI_NO_MEDIA || s == EFI_MEDIA_CHANGED ? ": the medium is gone"
+	     : s == EFI_DEVICE_ERROR || s == EFI_VOLUME_CORRUPTED ? ": the volume failed"
+	     : "";
+}
 
+/* A file of the folder not written: the run goes on; a volume that cannot
+ * be written any more is not tried again. */
 static void results_unwritable(const char *what, EFI_STATUS s)
 {
 	char hex[20];
+	const char *why = volume_why(s);
 
-	if (writable)
-		out_printf(&lerr, LAB_PFX "cannot write %s (%s): the volume is read-only or full; the run goes on with its "
-			   "results in EFI variables only\n", what, status_text(s, hex));
-	writable = false;
+	if (!writable)
+		return;
+	if (why[0]) {
+		out_printf(&lerr, LAB_PFX "cannot write %s (%s)%s; the run goes on with its results in EFI variables "
+			   "only\n", what, status_text(s, hex), why);
+		writable = false;
+	} else {
+		out_printf(&lerr, LAB_PFX "cannot write %s (%s)\n", what, status_text(s, hex));
+	}
 }
 
-/* Writes one file of the folder from a sink's text. */
-/* report.html: every case's stored record on one page (an index with each
- * verdict, then a section per record), read back from its variable, with
- * the renderer the host decoder uses. */
-#define LAB_RECORD_MAX (1u << 20)
-static void write_html(const struct lab_run *r)
+/* Renders a file with fill into memory of exactly its size: counted first. */
+static char *render(void (*fill)(struct out *o, const void *arg), const void *arg, size_t *ret_len)
 {
-	static struct rec_print_ws pws; /* large: not on the firmware's stack */
-	char path[sizeof(run_dir) + 16], err[160];
-	size_t cap = (size_t)(r->ncases + 1) << 19, len;
-	uint8_t *rec = efi_alloc(LAB_RECORD_MAX);
-	char *buf = efi_alloc(cap);
-	unsigned n = 0;
-
-	if (!rec || !buf) {
-		out_printf(&lerr, "uncore: error: report.html not written: out of memory\n");
-		goto out;
-	}
 	struct strbuf sb;
-	strbuf_init(&sb, buf, cap);
+	char one, *buf;
+
+	strbuf_init(&sb, &one, 1); /* counts, keeps nothing */
 	struct out o = strbuf_out(&sb);
-	report_html_begin(&o, "uncore.efi lab run");
-	report_html_index_begin(&o);
-	for (unsigned i = 0; i < r->ncases; i++) {
-		const struct lab_case *c = &r->cases[i];
-		if (!c->record[0])
-			continue;
-		n++;
-		if (var_load(&efi_varstore, c->record, rec, LAB_RECORD_MAX, &len, err, sizeof(err)) ||
-		    report_html_index_row(&o, rec, len, c->record, &pws, err, sizeof(err)))
-			out_printf(&lerr, "uncore: error: report.html: record %s: %s\n", c->record, err);
-	}
-	report_html_index_end(&o);
-	for (unsigned i = 0; i < r->ncases; i++) {
-		const struct lab_case *c = &r->cases[i];
-		if (c->record[0] && !var_load(&efi_varstore, c->record, rec, LAB_RECORD_MAX, &len, err, sizeof(err)))
-			report_html_section(&o, rec, len, c->record, &pws, err, sizeof(err));
-	}
-	report_html_end(&o);
-	fmt_snprintf(path, sizeof(path), "%s\\report.html", run_dir);
-	EFI_STATUS s = sb.len < cap ? write_path(path, buf, sb.len) : EFI_BUFFER_TOO_SMALL;
-	if (EFI_ERROR(s))
-		results_unwritable(path, s);
-	else
-		out_printf(&lout, LAB_PFX "report: %s (%u record%s)\n", path, n, n == 1 ? "" : "s");
-out:
-	if (rec)
-		efi_free(rec);
-	if (buf)
-		efi_free(buf);
+	fill(&o, arg);
+	size_t cap = sb.len + 1;
+	if (!(buf = efi_alloc(cap)))
+		return NULL;
+	strbuf_init(&sb, buf, cap);
+	o = strbuf_out(&sb);
+	fill(&o, arg);
+	*ret_len = sb.len < cap ? sb.len : cap - 1; /* the same, unless a record changed meanwhile */
+	return buf;
 }
 
-static void write_result(const char *file, void (*fill)(struct out *o, const struct lab_run *r),
-			 const struct lab_run *r)
+static void html_fill(struct out *o, const void *arg);
+static unsigned html_records;
+
+/* Writes one file of the run's folder. */
+static void write_file(const char *file, void (*fill)(struct out *o, const void *arg), const void *arg)
 {
 	char path[sizeof(run_dir) + 16];
-	struct strbuf sb;
-	size_t cap = 2 * clen + 1024 * (r->ncases + 1) + 65536;
+	size_t len;
 	char *buf;
 
 	if (!writable)
 		return;
-	for (unsigned i = 0; i < r->ncases; i++)
-		cap += 6 * (r->cases[i].json_len + r->cases[i].output_len);
-	if (!(buf = efi_alloc(cap))) {
-		out_printf(&lerr, "uncore: error: %s not written: out of memory for %zu bytes\n", file, cap);
+	fmt_snprintf(path, sizeof(path), "%s\\%s", run_dir, file);
+	if (!(buf = render(fill, arg, &len))) {
+		out_printf(&lerr, "uncore: error: %s not written: out of memory\n", path);
 		return;
 	}
-	strbuf_init(&sb, buf, cap);
-	struct out o = strbuf_out(&sb);
-	fill(&o, r);
-	fmt_snprintf(path, sizeof(path), "%s\\%s", run_dir, file);
-	EFI_STATUS s = sb.len < cap ? write_path(path, buf, sb.len) : EFI_BUFFER_TOO_SMALL;
+	EFI_STATUS s = write_path(path, buf, len);
 	if (EFI_ERROR(s))
 		results_unwritable(path, s);
+	else if (fill == html_fill)
+		out_printf(&lout, LAB_PFX "report: %s (%u record%s)\n", path, html_records, html_records == 1 ? "" : "s");
 	efi_free(buf);
+}
+
+/* report.html: every case's stored record on one page (an index with each
+ * verdict, then a section per record), read back from its variable, with
+ * the renderer the host decoder uses. Rendered twice (counted, then
+ * written): the errors are said the second time. */
+#define LAB_RECORD_MAX (1u << 20)
+static uint8_t *html_rec;
+static unsigned html_pass, html_records;
+
+static void html_fill(struct out *o, const void *arg)
+{
+	static struct rec_print_ws pws; /* large: not on the firmware's stack */
+	const struct lab_run *r = arg;
+	char err[160];
+	size_t len;
+	bool say = html_pass++ > 0;
+
+	html_records = 0;
+	report_html_begin(o, "uncore.efi lab run");
+	report_html_index_begin(o);
+	for (unsigned i = 0; i < r->ncases; i++) {
+		const struct lab_case *c = &r->cases[i];
+		if (!c->record[0])
+			continue;
+		html_records++;
+		if ((var_load(&efi_varstore, c->record, html_rec, LAB_RECORD_MAX, &len, err, sizeof(err)) ||
+		     report_html_index_row(o, html_rec, len, c->record, &pws, err, sizeof(err))) && say)
+			out_printf(&lerr, "uncore: error: report.html: record %s: %s\n", c->record, err);
+	}
+	report_html_index_end(o);
+	for (unsigned i = 0; i < r->ncases; i++) {
+		const struct lab_case *c = &r->cases[i];
+		if (c->record[0] && !var_load(&efi_varstore, c->record, html_rec, LAB_RECORD_MAX, &len, err, sizeof(err)))
+			report_html_section(o, html_rec, len, c->record, &pws, err, sizeof(err));
+	}
+	report_html_end(o);
+}
+
+static void write_html(const struct lab_run *r)
+{
+	if (!(html_rec = efi_alloc(LAB_RECORD_MAX))) {
+		out_printf(&lerr, "uncore: error: report.html not written: out of memory\n");
+		return;
+	}
+	html_pass = 0;
+	write_file("report.html", html_fill, r);
+	efi_free(html_rec);
+	html_rec = NULL;
+}
+
+static void json_fill(struct out *o, const void *arg)
+{
+	lab_write_json(o, arg);
+}
+
+static void junit_fill(struct out *o, const void *arg)
+{
+	lab_write_junit(o, arg);
+}
+
+static void console_fill(struct out *o, const void *arg)
+{
+	(void)arg;
+	o->write(o->ctx, cbuf, clen);
 }
 
 /* ---- the whole run ---- */
@@ -750,22 +864,40 @@ static void end_run(uint8_t how, EFI_STATUS status, bool passed, const struct la
 	}
 }
 
+/* Installed while a lab run goes on: a lab run started inside it, however
+ * (`run \EFI\BOOT\BOOTX64.EFI lab`, `-- uncore.efi lab`, ...), finds it
+ * and is refused, as a `lab` line is. */
+static EFI_GUID running_guid = { 0xca574d42, 0x28f1, 0x44a5, { 0x83, 0x67, 0x0f, 0xa6, 0xde, 0x94, 0xcf, 0x84 } };
+static EFI_HANDLE running;
+static uint32_t running_mark;
+
 EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *config, bool shell)
 {
 	static struct lab_run r;
 	EFI_LOADED_IMAGE *li = NULL;
 	char msg[200];
 	EFI_STATUS status = EFI_SUCCESS;
+	void *other;
 
-	self = image;
-	have_shell = shell;
 	con_out = console_out();
 	con_err = console_err();
+	if (!EFI_ERROR(BS->LocateProtocol(&running_guid, NULL, &other))) {
+		out_printf(&con_err, "uncore: error: 'lab' cannot run inside lab mode (a lab run is going on)\n");
+		return EFI_ACCESS_DENIED;
+	}
+	running = NULL;
+	if (EFI_ERROR(BS->InstallProtocolInterface(&running, &running_guid, EFI_NATIVE_INTERFACE, &running_mark))) {
+		out_printf(&con_err, "uncore: error: cannot mark the lab run as going on; it does not start\n");
+		return EFI_OUT_OF_RESOURCES;
+	}
+	self = image;
+	have_shell = shell;
 	lout = (struct out){ tee_write, &con_out };
 	lerr = (struct out){ tee_write, &con_err };
 	cbuf = efi_alloc(LAB_CONSOLE_MAX);
 	if (!(ws = efi_alloc(sizeof(*ws)))) {
 		out_printf(&lerr, "uncore: error: out of memory for %zu bytes of work space\n", sizeof(*ws));
+		BS->UninstallProtocolInterface(running, &running_guid, &running_mark);
 		return EFI_OUT_OF_RESOURCES;
 	}
 	memset(ws, 0, sizeof(*ws));
@@ -795,8 +927,10 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	}
 	name_run();
 	lab_line_start(&lout, &board, cfg_path);
-	writable = root != NULL;
-	EFI_STATUS ds = root ? make_dirs(run_dir) : EFI_NOT_FOUND;
+	/* Nothing is created yet: a volume that cannot take the folder is
+	 * said now, and left as it is. */
+	writable = true, dir_made = false;
+	EFI_STATUS ds = room_for(0, 4, 4);
 	if (EFI_ERROR(ds))
 		results_unwritable(run_dir, ds);
 	unsigned nc = 0;
@@ -846,26 +980,27 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	if (!passed && status == EFI_SUCCESS)
 		status = EFI_NOT_FOUND; /* no test case at all */
 	lab_line_end(&lout, &r);
-	write_result("results.json", lab_write_json, &r);
-	write_result("junit.xml", lab_write_junit, &r);
+	if (writable && !dir_made) {
+		EFI_STATUS ds = make_dirs(run_dir);
+		if (EFI_ERROR(ds))
+			results_unwritable(run_dir, ds);
+	}
+	write_file("results.json", json_fill, &r);
+	write_file("junit.xml", junit_fill, &r);
 	if (writable)
 		write_html(&r);
 	if (writable)
 		out_printf(&lout, LAB_PFX "results in %s\n", run_dir);
 	if (ccut)
 		out_printf(&lerr, LAB_PFX "console.txt holds the first %u bytes printed\n", LAB_CONSOLE_MAX);
-	if (writable && cbuf) {
-		char path[sizeof(run_dir) + 16];
-		fmt_snprintf(path, sizeof(path), "%s\\console.txt", run_dir);
-		EFI_STATUS s = write_path(path, cbuf, clen);
-		if (EFI_ERROR(s))
-			results_unwritable(path, s);
-	}
+	if (cbuf)
+		write_file("console.txt", console_fill, NULL);
 	uint8_t how = passed ? the_cfg.on_pass : the_cfg.on_fail;
 	if (!how)
 		how = shell ? LAB_END_EXIT : LAB_END_SHUTDOWN;
 	if (root)
 		root->Close(root);
+	BS->UninstallProtocolInterface(running, &running_guid, &running_mark);
 	end_run(how, passed ? EFI_SUCCESS : status, passed, &r);
 	return passed ? EFI_SUCCESS : status;
 }

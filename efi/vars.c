@@ -3,6 +3,7 @@
 #include "vars.h"
 
 #include <efilib.h>
+#include <string.h>
 
 #include "../drivers/fmt.h"
 
@@ -105,6 +106,8 @@ static enum unc_status v_next(void *ctx, char *name, size_t size)
 		for (; wname[i] && i + 1 < size; i++)
 			name[i] = wname[i] < 0x80 ? (char)wname[i] : '?';
 		name[i] = '\0';
+		if (wname[i] && i >= 3) /* longer than any record's name: cut, and said so */
+			memcpy(name + i - 3, "...", 3);
 		return UNC_OK;
 	}
 }

@@ -276,6 +276,10 @@ int main(int argc, char **argv)
 			count = 0;
 		}
 		for (size_t i = 0; i < count; i++) {
+			if (e[i].unusable) {
+				printf("%-24s unusable: %s\n", e[i].name, VAR_UNUSABLE_WHY);
+				continue;
+			}
 			if (e[i].present) {
 				if (var_load(&vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
 				    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))

@@ -1283,6 +1283,55 @@ boot_check nothing-written '[ -z "$(ls -A "$dir/results" 2>/dev/null)" ] && ! gr
 boot_check variables '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" > "$dir/list.txt" && grep -q "Lab" "$dir/list.txt"'
 boot_run
 
+# Hostile configurations. 10,000 comment lines (40 KB, under the 64 KB
+# limit): every file of the run is still written. Lab mode started inside
+# itself (`run \EFI\BOOT\BOOTX64.EFI lab`) is refused as a `lab` line is,
+# with one START and one END. Two names LAVA would make one id get two ids.
+# `-o NAME` goes into the run's folder.
+mkdir -p "$WORK"
+{ yes '# x' | head -n 10000; cat "$lab/hostile.cfg"; } > "$WORK/hostile.cfg"
+lab_begin hostile Skylake-Client
+lab_config "$WORK/hostile.cfg"
+lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+lab_end shutdown
+boot_check refused '[ "$(grep -c "^uncore: error: .lab. cannot run inside lab mode (a lab run is going on)$" "$dir/serial.txt")" = 1 ] &&
+	[ "$(grep -c "^UNCORE-LAB START " "$dir/serial.txt")" = 1 ] && [ "$(grep -c "^UNCORE-LAB END " "$dir/serial.txt")" = 1 ]'
+boot_check results 'lab_line "UNCORE-LAB RESULT name=nested_lab result=error" &&
+	lab_line "UNCORE-LAB RESULT name=nested_lab_2 result=error" && lab_line "UNCORE-LAB RESULT name=info result=pass" &&
+	lab_line "UNCORE-LAB END result=fail passed=2 failed=2"'
+boot_check files 'd=$(run_dir) && for f in results.json junit.xml console.txt report.html info.json; do
+	[ -s "$d/$f" ] || { echo "no $f"; exit 1; }; done && ! grep -q "cannot write" "$dir/serial.txt" &&
+	python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$d/info.json" &&
+	grep -q "uncore: results written to info.json: " "$d/console.txt"'
+boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 4 0 2'
+boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/README.md" "$dir/serial.log"'
+boot_check fat 'dd if="$dir/usb.img" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img"'
+boot_run
+
+# -o with a path (the boot image here) is refused before anything runs:
+# one error line, and the stick still boots the same image.
+lab_begin escape Skylake-Client
+lab_config "$lab/escape.cfg"
+lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+boot_check error '[ "$(grep -c "^uncore: error: " "$dir/serial.txt")" = 1 ] &&
+	grep -Fqx "uncore: error: \uncore\uncore.cfg line 3: -o \EFI\BOOT\BOOTX64.EFI: in lab mode -o takes a file name (letters, digits, '"'-', '_', '.'"'; not results.json, junit.xml, console.txt or report.html), written in the run'"'"'s results folder" "$dir/serial.txt"'
+boot_check end 'lab_line "UNCORE-LAB END result=fail passed=0 failed=1"'
+boot_check image-kept 'lab_cat /EFI/BOOT/BOOTX64.EFI | cmp - "$TOP/build/uncore.efi"'
+boot_run
+
+# A stick with no free space: said at the start, nothing created on it
+# (fsck.fat finds it clean), the records in their variables.
+lab_begin full Skylake-Client
+lab_full
+lab_config "$lab/full.cfg"
+lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+boot_check said 'grep -Eq "^uncore: lab: cannot write .uncore.results.[0-9]{8}-[0-9]{6}-noserial \(EFI_VOLUME_FULL\): the volume is full; the run goes on with its results in EFI variables only$" "$dir/serial.txt"'
+boot_check end 'lab_line "UNCORE-LAB END result=pass passed=2 failed=0"'
+boot_check nothing-created '! mdir -i "$dir/usb.img@@1M" ::/uncore/results >/dev/null 2>&1'
+boot_check fat 'dd if="$dir/usb.img" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img"'
+boot_check variables '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | grep -q "^Lab002 "'
+boot_run
+
 # Secure Boot (OVMF with a test key enrolled): uncore.efi and uncore-emu.efi
 # signed with it by make sign run, the emulator's driver too; unsigned, the
 # firmware refuses uncore.efi, and its Shell, so nothing runs.

@@ -31,6 +31,7 @@
 #   lab_file FILE ::/DEST                another file on the stick
 #   lab_secure                           Secure Boot: OVMF's snakeoil pair (test key enrolled)
 #   lab_readonly                         the stick is write-protected
+#   lab_full                             the stick has no free space (a file fills it)
 #   lab_end shutdown|reboot              how the guest must end QEMU by itself (default shutdown);
 #   lab_end stop 'ERE'                   or: it must not, and is stopped once the serial log matches ERE
 #   boot_check ID 'SHELL CODE'           as above; $dir also has usb.img (the stick after the
@@ -58,7 +59,7 @@ boot_begin() {
 
 lab_begin() {
 	boot_begin "$@"
-	LAB=1 LAB_EFI=$TOP/build/uncore.efi LAB_CONFIG=$TOP/lab/uncore.cfg LAB_SECURE= LAB_RO=
+	LAB=1 LAB_EFI=$TOP/build/uncore.efi LAB_CONFIG=$TOP/lab/uncore.cfg LAB_SECURE= LAB_RO= LAB_FULL=
 	LAB_END=shutdown LAB_STOP= LAB_FILES=() LAB_IMAGE=
 }
 lab_image() { LAB_IMAGE=$1; }
@@ -67,6 +68,7 @@ lab_config() { LAB_CONFIG=$1; }
 lab_file() { LAB_FILES+=("$1" "$2"); }
 lab_secure() { LAB_SECURE=1; }
 lab_readonly() { LAB_RO=1; }
+lab_full() { LAB_FULL=1; }
 lab_end() { LAB_END=$1 LAB_STOP=${2:-}; }
 # A file from the stick of the boot being checked ($dir), on stdout.
 lab_cat() { mcopy -n -i "$dir/usb.img@@1M" "::$1" -; }
@@ -279,6 +281,10 @@ lab_run_now() {
 		cp "$LAB_IMAGE" "$dir/usb.img" || return 1
 	else
 		"$TOP/tools/mkimage.sh" "$dir/usb.img" "$LAB_EFI" "$LAB_CONFIG" "${LAB_FILES[@]}" || return 1
+	fi
+	if [ -n "$LAB_FULL" ]; then # a file of every free byte
+		local free; free=$(mdir -i "$dir/usb.img@@1M" :: | sed -n 's/ //g; s/^\([0-9]*\)bytesfree$/\1/p')
+		truncate -s "${free:?}" "$dir/filler" && mcopy -i "$dir/usb.img@@1M" "$dir/filler" ::/filler || return 1
 	fi
 	cp "$vars" "$dir/vars.fd"
 	mkfifo "$dir/qmp.in" "$dir/qmp.out" || return 1

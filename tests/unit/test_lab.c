@@ -202,6 +202,21 @@ static void case_ids_lava_keeps(void)
 	T_ASSERT(strstr(c[1].id, "_r1000_2") != NULL);
 }
 
+/* -o in lab mode: a plain file name of the run's folder, never a path
+ * (the boot image, the configuration, the root) nor one of the run's own. */
+static void out_names(void)
+{
+	static const char *const good[] = { "info.json", "bw-1_a.JSON", "x" };
+	static const char *const bad[] = { "\\EFI\\BOOT\\BOOTX64.EFI", "\\uncore\\uncore.cfg", "\\uncore\\..\\owned.json",
+					   "..", ".hidden", "sub\\x.json", "fs0:x.json", "a/b", "a b", "", "Results.JSON",
+					   "junit.xml", "CONSOLE.TXT", "report.html", "caf\xc3\xa9.json",
+					   "0123456789012345678901234567890123456789012345678901234567890123" };
+	for (unsigned i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		T_ASSERT(lab_out_name_ok(good[i]));
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		T_ASSERT(!lab_out_name_ok(bad[i]));
+}
+
 /* ---- SMBIOS ---- */
 
 static uint8_t tbl[512];
@@ -432,5 +447,5 @@ static void junit_xml(void)
 }
 
 T_MAIN("lab", T_CASE(parses_every_item), T_CASE(defaults), T_CASE(refuses_bad_lines), T_CASE(long_and_many),
-       T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(case_ids_lava_keeps), T_CASE(board_from_smbios),
+       T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(case_ids_lava_keeps), T_CASE(out_names), T_CASE(board_from_smbios),
        T_CASE(serial_lines), T_CASE(results_json), T_CASE(junit_xml))

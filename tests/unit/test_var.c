@@ -115,6 +115,27 @@ static void orphan_chunks_are_listed_and_deleted(void)
 	fake_vars_free(&fv);
 }
 
+/* Names under the GUID that no record can have (the firmware's walk gives
+ * them with '?' for what is not ASCII, cut with "..." when long) are
+ * listed as unusable, not left out; nothing of them is read or deleted. */
+static void unusable_names_are_listed(void)
+{
+	fake_vars_init(&fv, 100000, 1 << 20);
+	store("Keep", 0);
+	fv.vs.set(fv.vs.ctx, "Caf?", (const uint8_t *)"x", 1);
+	fv.vs.set(fv.vs.ctx, "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN...", (const uint8_t *)"x", 1);
+	fv.vs.set(fv.vs.ctx, "Esc\x1b[2J", (const uint8_t *)"x", 1);
+	T_EQ(RUN("var", "list"), UNC_OK);
+	T_CONTAINS(obuf, "\nKeep ");
+	T_CONTAINS(obuf, "\nCaf?                              -  unusable: " VAR_UNUSABLE_WHY "\n");
+	T_CONTAINS(obuf, "\nNNNNNNNNNNNNNNNNNNNNNNNNNNNN...          -  unusable: ");
+	T_CONTAINS(obuf, "\nEsc?[2J                           -  unusable: ");
+	T_CONTAINS(obuf, "\n1 record (vendor GUID ");
+	T_CONTAINS(obuf, "\n3 variables under the GUID have no record name; uncore.efi neither reads nor deletes them\n");
+	T_EQ(fv.n, 4);
+	fake_vars_free(&fv);
+}
+
 /* C1 with C1.0003 missing: unreadable, and deleting it takes every chunk. */
 static void a_gap_does_not_stop_the_delete(void)
 {
@@ -212,5 +233,5 @@ static void corrupt_text_and_time_are_refused(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("var", T_CASE(orphan_chunks_are_listed_and_deleted), T_CASE(a_gap_does_not_stop_the_delete),
+T_MAIN("var", T_CASE(orphan_chunks_are_listed_and_deleted), T_CASE(unusable_names_are_listed), T_CASE(a_gap_does_not_stop_the_delete),
        T_CASE(a_failed_walk_is_an_error), T_CASE(corrupt_text_and_time_are_refused))
