@@ -66,17 +66,27 @@ static enum unc_status d_get(void *ctx, const char *name, uint8_t *buf, size_t c
 		fmt_snprintf(d_why, sizeof(d_why), "%s-%s: shorter than the 4-byte attribute prefix", name, UNC_GUID_TEXT);
 		return UNC_E_INVALID;
 	}
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f) - 4;
-	fseek(f, 4, SEEK_SET);
-	*ret_len = (size_t)size;
-	if (!buf || (size_t)size > cap) {
-		fclose(f);
-		return UNC_E_RANGE;
+	/* Read to the end of the file: efivarfs cannot size a file by seeking
+	 * (its files have no size before they are read). What does not fit
+	 * in buf is counted, for *ret_len. */
+	static uint8_t scratch[65536];
+	size_t total = 0;
+	for (;;) {
+		bool into_buf = buf && total < cap;
+		size_t room = into_buf ? cap - total : sizeof(scratch);
+		size_t got = fread(into_buf ? buf + total : scratch, 1, room, f);
+		total += got;
+		if (got < room)
+			break;
 	}
-	size_t got = fread(buf, 1, (size_t)size, f);
+	bool failed = ferror(f);
 	fclose(f);
-	return got == (size_t)size ? UNC_OK : UNC_E_DEVICE;
+	if (failed) {
+		fmt_snprintf(d_why, sizeof(d_why), "%s-%s: %s", name, UNC_GUID_TEXT, "cannot be read to its end");
+		return UNC_E_DEVICE;
+	}
+	*ret_len = total;
+	return !buf || total > cap ? UNC_E_RANGE : UNC_OK;
 }
 
 static enum unc_status ro_set(void *ctx, const char *name, const uint8_t *buf, size_t len)
@@ -100,10 +110,15 @@ static enum unc_status d_next(void *ctx, char *name, size_t size)
 		return UNC_E_NOT_FOUND;
 	while ((de = readdir(dir_walk))) {
 		size_t n = strlen(de->d_name), s = sizeof(suffix) - 1;
-		if (n <= s || strcmp(de->d_name + n - s, suffix) || n - s >= size)
+		if (n <= s || strcmp(de->d_name + n - s, suffix))
 			continue;
-		memcpy(name, de->d_name, n - s);
-		name[n - s] = '\0';
+		if (n - s < size) {
+			memcpy(name, de->d_name, n - s);
+			name[n - s] = '\0';
+		} else if (size > 4) { /* longer than any record's name: cut, and said so */
+			memcpy(name, de->d_name, size - 4);
+			memcpy(name + size - 4, "...", 4);
+		}
 		return UNC_OK;
 	}
 	closedir(dir_walk);

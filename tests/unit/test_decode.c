@@ -238,6 +238,40 @@ static void orphan_chunks_are_listed(void)
 	T_CONTAINS(out, want);
 }
 
+/* efivarfs files cannot be sized by seeking (Linux gives -1): a file read
+ * to its end. /proc/version is such a file; its text is no record, and
+ * that is what is said, with no size of 2^64 - 5. Names under the GUID
+ * that no record can have (not ASCII, too long) are listed as unusable. */
+static void unseekable_files_and_unusable_names(void)
+{
+	char args[600], path[600], want[200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/Proc-" GUID, dir);
+	T_EQ(symlink("/proc/version", path), 0);
+	snprintf(args, sizeof(args), "%s/proc Proc", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: Proc: not an uncore record (magic 0x65762078, want 0x52434e55)\n"); /* "x ve" */
+	static const char *const odd[] = { "Caf\xc3\xa9", "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN", "a b" };
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/proc/%s-" GUID, dir, odd[i]);
+		T_ASSERT((f = fopen(path, "wb")) != NULL);
+		fwrite("\x07\0\0\0xyz", 1, 7, f);
+		fclose(f);
+	}
+	snprintf(args, sizeof(args), "--list %s/proc", dir);
+	T_EQ(run(args), 0);
+	snprintf(want, sizeof(want), "Caf??                    unusable: %s\n", VAR_UNUSABLE_WHY);
+	T_CONTAINS(out, want);
+	snprintf(want, sizeof(want), "NNNNNNNNNNNNNNNNNNNNNNNNNNNN... unusable: %s\n", VAR_UNUSABLE_WHY);
+	T_CONTAINS(out, want);
+	snprintf(want, sizeof(want), "a?b                      unusable: %s\n", VAR_UNUSABLE_WHY);
+	T_CONTAINS(out, want);
+	T_CONTAINS(out, "Proc                     unreadable: not an uncore record");
+}
+
 /* A record with text a terminal would obey is refused, not printed. */
 static void control_characters_are_refused(void)
 {
@@ -491,6 +525,7 @@ int main(void)
 {
 	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
 					       T_CASE(only_regular_files_are_read), T_CASE(orphan_chunks_are_listed),
+					       T_CASE(unseekable_files_and_unusable_names),
 					       T_CASE(control_characters_are_refused), T_CASE(vars_image), T_CASE(layout_1_and_3),
 					       T_CASE(usage_errors_name_the_problem) };
 	if (!mkdtemp(dir))
