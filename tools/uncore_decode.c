@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../drivers/recmap.h"
 #include "../drivers/report_html.h"
@@ -105,16 +106,61 @@ static void write_file(void *ctx, const char *s, size_t n)
  * on one page, an index of their verdicts first. The file is written only
  * when everything decoded; an unreadable record is named and fails the
  * run, as without --html. */
+/* OUT may be replaced only when it is absent or a regular file: renaming
+ * over a device node, a FIFO, a symlink or a directory would replace it
+ * (or fail after all the work). */
+static const char *not_replaceable(const char *path)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb))
+		return errno == ENOENT ? NULL : strerror(errno);
+	return S_ISREG(sb.st_mode)    ? NULL
+	       : S_ISDIR(sb.st_mode)  ? "exists and is a directory, not a regular file"
+	       : S_ISLNK(sb.st_mode)  ? "exists and is a symbolic link, not a regular file"
+	       : S_ISFIFO(sb.st_mode) ? "exists and is a FIFO, not a regular file"
+	       : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "exists and is a device, not a regular file"
+							 : "exists and is not a regular file";
+}
+
+/* A private temporary file in OUT's folder (created with O_EXCL by
+ * mkstemp, so nothing planted there is followed), renamed over OUT when
+ * the page is whole. */
+static FILE *open_temp(const char *outpath, char *tmp, size_t size)
+{
+	const char *slash = strrchr(outpath, '/');
+	int dlen = slash ? (int)(slash - outpath + 1) : 0;
+
+	if (snprintf(tmp, size, "%.*s.%s.XXXXXX", dlen, outpath, slash ? slash + 1 : outpath) >= (int)size) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return NULL;
+	mode_t mask = umask(0);
+	umask(mask);
+	FILE *f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w"); /* as a file made by open() would be */
+	if (!f) {
+		int e = errno;
+		close(fd);
+		remove(tmp);
+		errno = e;
+	}
+	return f;
+}
+
 static int write_html(const char *outpath, struct varstore *vs, const char *name, const char *source, uint8_t *buf)
 {
 	static struct var_entry e[VAR_LIST_MAX];
 	char err[300], tmp[4200];
+	const char *why;
 	size_t len, count = 0;
 	int rc = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", outpath) >= (int)sizeof(tmp))
-		return die(outpath, "path too long");
-	FILE *f = fopen(tmp, "w");
+	if ((why = not_replaceable(outpath)))
+		return die(outpath, why);
+	FILE *f = open_temp(outpath, tmp, sizeof(tmp));
 	if (!f)
 		return die(outpath, strerror(errno));
 	struct out o = { write_file, f };
@@ -151,10 +197,12 @@ static int write_html(const char *outpath, struct varstore *vs, const char *name
 	}
 	if (fclose(f) && !rc)
 		rc = die(outpath, strerror(errno));
+	if (!rc && (why = not_replaceable(outpath))) /* changed meanwhile */
+		rc = die(outpath, why);
+	if (!rc && rename(tmp, outpath))
+		rc = die(outpath, strerror(errno));
 	if (rc)
 		remove(tmp);
-	else if (rename(tmp, outpath))
-		rc = die(outpath, strerror(errno));
 	return rc;
 }
 

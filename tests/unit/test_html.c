@@ -366,11 +366,87 @@ static void decoder(void)
 	T_EQ(access(args, F_OK), -1); /* nothing written */
 }
 
+/* --html OUT: the page goes to a private temporary file in OUT's folder,
+ * never through one planted at a name it could guess; an OUT that exists
+ * and is not a regular file is refused and left as it is; nothing is left
+ * behind. */
+static void decoder_out_files(void)
+{
+	static char out[4096];
+	char args[900], path[400], victim[400];
+	struct stat sb;
+
+	bw_record(NIV);
+	put_file("Bw1");
+	snprintf(path, sizeof(path), "%s/o", dir);
+	T_EQ(mkdir(path, 0755), 0);
+	/* planted: the old fixed OUT.tmp, a symlink to a file of someone else's */
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	FILE *f = fopen(victim, "w");
+	fputs("keep me\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/o/page.html.tmp", dir);
+	T_EQ(symlink(victim, path), 0);
+	snprintf(args, sizeof(args), "--html %s/o/page.html %s/vars Bw1", dir, dir);
+	T_EQ(run(args, out, sizeof(out)), 0);
+	f = fopen(victim, "r");
+	T_ASSERT(f && fgets(out, sizeof(out), f));
+	fclose(f);
+	T_STREQ(out, "keep me\n");
+	snprintf(path, sizeof(path), "%s/o/page.html", dir);
+	T_EQ(lstat(path, &sb), 0);
+	T_ASSERT(S_ISREG(sb.st_mode) && sb.st_size > 1000);
+	snprintf(args, sizeof(args), "ls -A %s/o", dir);
+	FILE *p = popen(args, "r");
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	T_STREQ(out, "page.html\npage.html.tmp\n"); /* no temporary file left */
+	/* again over the page it wrote: replaced */
+	snprintf(args, sizeof(args), "--html %s/o/page.html %s/vars Bw1", dir, dir);
+	T_EQ(run(args, out, sizeof(out)), 0);
+
+	/* OUT a FIFO, a symlink, a directory: refused, left as they are */
+	static const struct { const char *name, *why; } kinds[] = {
+		{ "fifo", "exists and is a FIFO, not a regular file" },
+		{ "link", "exists and is a symbolic link, not a regular file" },
+		{ "dir", "exists and is a directory, not a regular file" },
+	};
+	snprintf(path, sizeof(path), "%s/o/fifo", dir);
+	T_EQ(mkfifo(path, 0644), 0);
+	snprintf(path, sizeof(path), "%s/o/link", dir);
+	T_EQ(symlink(victim, path), 0);
+	snprintf(path, sizeof(path), "%s/o/dir", dir);
+	T_EQ(mkdir(path, 0755), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		char want[600];
+		snprintf(args, sizeof(args), "--html %s/o/%s %s/vars Bw1", dir, kinds[i].name, dir);
+		T_EQ(run(args, out, sizeof(out)), 1);
+		snprintf(want, sizeof(want), "uncore_decode: %s/o/%s: %s\n", dir, kinds[i].name, kinds[i].why);
+		T_STREQ(out, want);
+	}
+	snprintf(path, sizeof(path), "%s/o/fifo", dir);
+	T_ASSERT(!lstat(path, &sb) && S_ISFIFO(sb.st_mode));
+	snprintf(path, sizeof(path), "%s/o/link", dir);
+	T_ASSERT(!lstat(path, &sb) && S_ISLNK(sb.st_mode));
+	f = fopen(victim, "r");
+	T_ASSERT(f && fgets(out, sizeof(out), f));
+	fclose(f);
+	T_STREQ(out, "keep me\n");
+	snprintf(args, sizeof(args), "ls -A %s/o", dir);
+	p = popen(args, "r");
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	T_STREQ(out, "dir\nfifo\nlink\npage.html\npage.html.tmp\n");
+}
+
 int main(void)
 {
 	static const struct t_case cases[] = { T_CASE(stat_with_intervals), T_CASE(stat_without_intervals),
 					       T_CASE(bw_check_with_intervals), T_CASE(info_page),
-					       T_CASE(bad_record_writes_nothing), T_CASE(decoder) };
+					       T_CASE(bad_record_writes_nothing), T_CASE(decoder),
+					       T_CASE(decoder_out_files) };
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
