@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_EVENTS 512
-#define MAX_DEPTH 32
+#define MAX_DEPTH 32 /* nesting of skipped values: published files nest 2 deep */
 
 struct field {
 	char *key, *val;
@@ -374,17 +373,25 @@ static char *read_file(const char *p, size_t *ret_len)
 	return buf;
 }
 
-/* The array of events; returns how many. */
-static int parse_events(struct object *ev)
+/* The array of events into *ret (grown as it goes: no fixed limit);
+ * returns how many. */
+static int parse_events(struct object **ret)
 {
+	struct object *ev = NULL;
+	size_t cap = 0;
 	int nev = 0;
 
 	expect('[', "to start the list of events");
 	if (peek() == ']')
 		die(line, "the list of events is empty");
 	for (;;) {
-		if (nev == MAX_EVENTS)
-			die(line, "too many events (at most %d)", MAX_EVENTS);
+		if ((size_t)nev == cap) {
+			cap = cap ? 2 * cap : 256;
+			if (!(ev = realloc(ev, cap * sizeof(*ev))))
+				die(line, "out of memory for %zu events", cap);
+			*ret = ev;
+		}
+		memset(&ev[nev], 0, sizeof(ev[nev]));
 		parse_object(&ev[nev++]);
 		int c = peek();
 		if (c == ',') {
@@ -401,7 +408,7 @@ static int parse_events(struct object *ev)
 
 int main(int argc, char **argv)
 {
-	static struct object ev[MAX_EVENTS];
+	static struct object *ev; /* held until the exit, as are its strings */
 	int nev = 0;
 
 	if (argc != 4) {
@@ -430,7 +437,7 @@ int main(int argc, char **argv)
 			if (events && nev)
 				die(at, "\"Events\" appears twice");
 			if (events)
-				nev = parse_events(ev);
+				nev = parse_events(&ev);
 			else
 				skip_value(0);
 			if (peek() == ',') {
@@ -443,7 +450,7 @@ int main(int argc, char **argv)
 		if (!nev)
 			die(line, "no \"Events\" list in the file");
 	} else {
-		nev = parse_events(ev);
+		nev = parse_events(&ev);
 	}
 	if (peek() != EOF)
 		die(line, "unexpected text after the list of events");
@@ -451,7 +458,10 @@ int main(int argc, char **argv)
 	static struct row {
 		const char *name, *brief, *unit;
 		unsigned code, umask, counters, cmask, inv, edge;
-	} rows[MAX_EVENTS];
+	} *rows;
+	rows = calloc((size_t)nev, sizeof(*rows));
+	if (!rows)
+		die(line, "out of memory for %d events", nev);
 	for (int i = 0; i < nev; i++) {
 		struct object *o = &ev[i];
 		int at;

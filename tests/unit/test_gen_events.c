@@ -1,8 +1,9 @@
 /* tools/gen_events: good input makes the table; bad input gets one
  * "FILE:LINE: reason" line, a non-zero exit and no output file. Intel's
  * perfmon files are accepted as published: the test writes its own files in
- * their layout, and also feeds Intel's Skylake uncore file when it has been
- * placed in ../shared/perfmon (it is not kept in this repository). */
+ * their layout (one of 5,000 events among them), and also feeds Intel's
+ * Skylake uncore and core files and Jaketown uncore file when they have
+ * been placed in ../shared/perfmon (they are not kept in this repository). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,17 +299,20 @@ static void units_and_counters_as_given(void)
 	}
 }
 
-#define INTEL_SKL "../shared/perfmon/SKL/events/skylake_uncore.json"
+/* Intel's files as published in the intel/perfmon repository
+ * (https://github.com/intel/perfmon), unchanged, from ../shared/perfmon (or
+ * $PERFMON_DIR). Each runs only when its file is there; main() prints a
+ * skip line for each that is not. */
+static char perfmon[3][400];
+static const char *const perfmon_file[3] = { "SKL/events/skylake_uncore.json", "SKL/events/skylake_core.json",
+					     "JKT/events/Jaketown_uncore.json" };
 
-/* Intel's file as published in the intel/perfmon repository
- * (https://github.com/intel/perfmon, SKL/events/skylake_uncore.json),
- * unchanged. Run only when it is there; main() prints a skip line if not. */
 static void intel_skylake_uncore_file(void)
 {
-	char cmd[512], out[256];
+	char cmd[1024], out[256];
 
 	snprintf(out, sizeof(out), "%s/intel.c", dir);
-	snprintf(cmd, sizeof(cmd), "%s skl_events %s %s", GEN, INTEL_SKL, out);
+	snprintf(cmd, sizeof(cmd), "%s skl_events %s %s", GEN, perfmon[0], out);
 	T_EQ(system(cmd), 0);
 	/* Where Intel's values agree with the manual's Tables 3-1 and 3-2. */
 	T_ASSERT(has_row(out, "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "\"CBO\", 0x34, 0x8f, 0x03, 0, 0, 0 }"));
@@ -316,6 +320,72 @@ static void intel_skylake_uncore_file(void)
 	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.ALL", "\"ARB\", 0x80, 0x01, 0x01, 0, 0, 0 }"));
 	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "\"ARB\", 0x80, 0x01, 0x01, 1, 0, 0 }"));
 	T_ASSERT(has_row(out, "UNC_CLOCK.SOCKET", "\"NCU\", "));
+}
+
+/* Generates from file into dir/NAME.c; the count it declares. */
+static long generate(const char *file, const char *name)
+{
+	char cmd[1024], line[512];
+	long count = -1;
+
+	snprintf(cmd, sizeof(cmd), "%s big %s %s/%s.c", GEN, file, dir, name);
+	if (system(cmd) != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s/%s.c", dir, name);
+	FILE *f = fopen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "const unsigned big_count = %ld;", &count);
+	if (f)
+		fclose(f);
+	return count;
+}
+
+/* No fixed limit on the number of events: Intel publishes files of more
+ * than 512 (skylake_core.json has 564). A file of 5,000, written here. */
+static void many_events(void)
+{
+	char path[256], out[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/many.json", dir);
+	f = fopen(path, "w");
+	fputs("{\n  \"Header\": { \"Copyright\": \"Test data.\", \"Version\": \"1\" },\n  \"Events\": [\n", f);
+	for (int i = 0; i < 5000; i++)
+		fprintf(f, "    %s{ \"Unit\": \"CBO\", \"EventCode\": \"0x%02x\", \"UMask\": \"0x%02x\", "
+			"\"EventName\": \"UNC_TEST.E%d\", \"BriefDescription\": \"Event %d.\", \"Counter\": \"0,1\", "
+			"\"PEBS\": \"0\" }\n", i ? "," : "", i % 256, i / 256, i, i);
+	fputs("  ]\n}\n", f);
+	fclose(f);
+	T_EQ(generate(path, "many"), 5000);
+	snprintf(out, sizeof(out), "%s/many.c", dir);
+	T_ASSERT(has_row(out, "UNC_TEST.E4999", "\"CBO\", 0x87, 0x13, 0x03, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_TEST.E0", "\"CBO\", 0x00, 0x00, 0x03, 0, 0, 0 }"));
+}
+
+/* Intel's core file for Skylake (564 events) and uncore file for Jaketown,
+ * the Xeon E5-2600 (540), as published. The values checked are the
+ * manuals': INST_RETIRED.ANY and CPU_CLK_UNHALTED.THREAD are fixed
+ * counters 0 and 1 (SDM Vol. 3B, the fixed-function performance counters
+ * IA32_FIXED_CTR0 and IA32_FIXED_CTR1); the iMC's CAS_COUNT.RD
+ * is event 0x04, umask 0x03 (Xeon E5-2600 Uncore Performance Monitoring
+ * Guide, iMC events). */
+static void intel_skylake_core_file(void)
+{
+	char out[256];
+
+	T_EQ(generate(perfmon[1], "sklcore"), 564);
+	snprintf(out, sizeof(out), "%s/sklcore.c", dir);
+	T_ASSERT(has_row(out, "INST_RETIRED.ANY", "\"\", 0x00, 0x01, 0x81, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "CPU_CLK_UNHALTED.THREAD", "\"\", 0x00, 0x02, 0x82, 0, 0, 0 }"));
+}
+
+static void intel_jaketown_uncore_file(void)
+{
+	char out[256];
+
+	T_EQ(generate(perfmon[2], "jkt"), 540);
+	snprintf(out, sizeof(out), "%s/jkt.c", dir);
+	T_ASSERT(has_row(out, "UNC_M_CAS_COUNT.RD", "\"iMC\", 0x04, 0x03, "));
 }
 
 static void the_real_table(void)
@@ -358,18 +428,31 @@ int main(void)
 		T_CASE(bad_intel_layout_names_file_and_line),
 		T_CASE(units_and_counters_as_given),
 		T_CASE(intel_core_file_forms),
-		T_CASE(intel_skylake_uncore_file), /* last: left out when the file is absent */
+		T_CASE(many_events),
+		/* the last three: each left out when its file is absent */
+		T_CASE(intel_skylake_uncore_file),
+		T_CASE(intel_skylake_core_file),
+		T_CASE(intel_jaketown_uncore_file),
 	};
-	size_t n = sizeof(cases) / sizeof(cases[0]);
-	if (access(INTEL_SKL, R_OK) != 0) {
-		printf("# skip: Intel's skylake_uncore.json is not in ../shared/perfmon\n");
-		n--;
+	static struct t_case run_cases[sizeof(cases) / sizeof(cases[0])];
+	size_t n = 0, all = sizeof(cases) / sizeof(cases[0]);
+	const char *pm = getenv("PERFMON_DIR") ? getenv("PERFMON_DIR") : "../shared/perfmon";
+	for (size_t i = 0; i < all; i++) {
+		size_t k = i + 3 - all; /* which of Intel's files, for the last three */
+		if (i + 3 >= all) {
+			snprintf(perfmon[k], sizeof(perfmon[k]), "%s/%s", pm, perfmon_file[k]);
+			if (access(perfmon[k], R_OK) != 0) {
+				printf("# skip: Intel's %s is not in %s\n", perfmon_file[k], pm);
+				continue;
+			}
+		}
+		run_cases[n++] = cases[i];
 	}
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	int rc = t_main("gen_events", cases, n);
+	int rc = t_main("gen_events", run_cases, n);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
