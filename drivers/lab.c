@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "report_html.h"
 
 static bool is_blank(char c)
 {
@@ -429,61 +430,62 @@ static void json_board(struct out *o, const char *vendor, const char *product, c
 	json_kv(o, "serial", serial, true);
 }
 
-/* A command's -j output as one JSON value: null when empty, the value when
- * there is one, else (-I: one value per interval) an array of them. The
- * values are found by their brackets, outside strings; blanks between them
- * are dropped. */
-static void json_values(struct out *o, const char *s, size_t len)
+static bool json_blank(char c)
 {
-	size_t at = 0, nvals = 0;
-	int pass;
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
-	for (pass = 0; pass < 2; pass++) {
-		size_t k = 0;
-		at = 0;
-		while (at < len) {
-			while (at < len && (s[at] == ' ' || s[at] == '\t' || s[at] == '\r' || s[at] == '\n'))
-				at++;
-			if (at == len)
-				break;
-			size_t from = at;
-			int depth = 0;
-			bool str = false;
-			for (; at < len; at++) {
-				char c = s[at];
-				if (str) {
-					if (c == '\\')
-						at++;
-					else if (c == '"')
-						str = false;
-				} else if (c == '"') {
-					str = true;
-				} else if (c == '{' || c == '[') {
-					depth++;
-				} else if (c == '}' || c == ']') {
-					depth--;
-				} else if (!depth && (c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
-					break;
-				}
-				if (!depth && !str && (c == '}' || c == ']')) {
-					at++;
-					break;
-				}
-			}
-			if (pass) {
-				if (nvals > 1)
-					out_puts(o, k ? "," : "[");
-				o->write(o->ctx, s + from, (at < len ? at : len) - from);
-			}
-			k++;
-		}
-		nvals = k;
-		if (!nvals) {
-			out_puts(o, "null");
-			return;
+/* Past the blanks from at. */
+static size_t json_skip(const char *s, size_t len, size_t at)
+{
+	while (at < len && json_blank(s[at]))
+		at++;
+	return at;
+}
+
+/* The end of the JSON value at s[at]: found by its brackets, outside
+ * strings (a scalar ends at a blank). */
+static size_t json_end(const char *s, size_t len, size_t at)
+{
+	int depth = 0;
+	bool str = false;
+
+	for (; at < len; at++) {
+		char c = s[at];
+		if (str) {
+			at += c == '\\';
+			str = c != '"';
+		} else if (c == '"') {
+			str = true;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth <= 0)
+				return at + 1;
+		} else if (!depth && json_blank(c)) {
+			break;
 		}
 	}
-	if (nvals > 1)
+	return at < len ? at : len;
+}
+
+/* A command's -j output as one JSON value: null when empty, the value when
+ * there is one, else (-I: one value per interval) an array of them. */
+static void json_values(struct out *o, const char *s, size_t len)
+{
+	unsigned n = 0, k = 0;
+
+	for (size_t at = json_skip(s, len, 0); at < len; at = json_skip(s, len, json_end(s, len, at)))
+		n++;
+	out_puts(o, !n ? "null" : n > 1 ? "[" : "");
+	for (size_t at = json_skip(s, len, 0); at < len; k++) {
+		size_t e = json_end(s, len, at);
+		if (k)
+			out_puts(o, ",");
+		o->write(o->ctx, s + at, e - at);
+		at = json_skip(s, len, e);
+	}
+	if (n > 1)
 		out_puts(o, "]");
 }
 
@@ -558,6 +560,65 @@ void lab_write_json(struct out *o, const struct lab_run *r)
 	}
 	out_printf(o, "],\"result\":\"%s\",\"passed\":%u,\"failed\":%u,\"duration_ms\":%lu}\n",
 		   lab_run_passed(r) ? "pass" : "fail", r->passed, r->failed, (unsigned long)r->ms);
+}
+
+static void ms_text(uint64_t ms, char *buf, size_t size);
+
+static void html_row(struct out *o, const char *what, const char *val)
+{
+	out_puts(o, "<tr><th>");
+	report_html_text(o, what);
+	out_puts(o, "</th><td>");
+	report_html_text(o, val);
+	out_puts(o, "</td></tr>\n");
+}
+
+void lab_write_html_run(struct out *o, const struct lab_run *r)
+{
+	bool pass = lab_run_passed(r);
+	char t[32], n[48];
+
+	out_printf(o, "<h1>Lab run</h1>\n<p class=\"verdict %s\">%s</p>\n<p class=\"why\">%u passed, %u failed</p>\n",
+		   pass ? "pass" : "fail", pass ? "PASS" : "FAIL", r->passed, r->failed);
+	out_puts(o, "<table class=\"run\">\n");
+	html_row(o, "board", lab_board_name(r->board));
+	html_row(o, "serial", lab_board_serial(r->board)[0] ? lab_board_serial(r->board) : "none");
+	html_row(o, "configuration", r->config_path[0] ? r->config_path : "none");
+	html_row(o, "started", r->started[0] ? r->started : "unknown");
+	ms_text(r->ms, t, sizeof(t));
+	fmt_snprintf(n, sizeof(n), "%s s", t);
+	html_row(o, "duration", n);
+	html_row(o, "tool", r->tool);
+	out_puts(o, "</table>\n<h2>Cases</h2>\n<table class=\"cases\">\n<tr><th>case</th><th>command</th>"
+		    "<th>result</th><th>MB/s</th><th>message</th><th>record</th></tr>\n");
+	for (unsigned i = 0; i < r->ncases; i++) {
+		const struct lab_case *c = &r->cases[i];
+		static const char *const cls[] = { "pass", "fail", "fail" }, *const word[] = { "PASS", "FAIL", "ERROR" };
+		out_printf(o, "<tr id=\"case-%s\"><td>", c->id);
+		report_html_text(o, c->id);
+		out_puts(o, "</td><td><code>");
+		report_html_text(o, c->kind == LAB_RUN ? "run " : "");
+		report_html_text(o, c->command ? c->command : "");
+		out_printf(o, "</code></td><td class=\"%s\"><b>%s</b></td><td>", cls[c->result], word[c->result]);
+		if (c->check && c->measured) {
+			lab_mb_s(c->kb_s, n, sizeof(n));
+			out_puts(o, n);
+		}
+		out_puts(o, "</td><td>");
+		report_html_text(o, c->verdict_line[0] ? c->verdict_line : c->result == LAB_PASS ? "" : c->status_name);
+		out_puts(o, "</td><td>");
+		if (c->record[0]) {
+			char id[48];
+			report_html_id(id, sizeof(id), c->record);
+			out_printf(o, "<a href=\"#%s\">", id);
+			report_html_text(o, c->record);
+			out_puts(o, "</a>");
+		} else {
+			out_puts(o, "none");
+		}
+		out_puts(o, "</td></tr>\n");
+	}
+	out_puts(o, "</table>\n");
 }
 
 /* XML text or attribute value: the five entities, and no control

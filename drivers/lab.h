@@ -144,6 +144,12 @@ void lab_line_end(struct out *o, const struct lab_run *r);
 void lab_write_json(struct out *o, const struct lab_run *r);
 void lab_write_junit(struct out *o, const struct lab_run *r);
 
+/* The start of report.html (its <body>'s first part): the run's verdict,
+ * the board, serial, configuration, time and tool, then every case (errors
+ * included) with its result, measurement, message and a link to its
+ * record's section ("rec-LabNNN") when it has one. */
+void lab_write_html_run(struct out *o, const struct lab_run *r);
+
 /* The MB/s of a case, three decimals ("12345.678"). */
 void lab_mb_s(uint64_t kb_s, char *buf, size_t size);
 

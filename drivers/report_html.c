@@ -42,6 +42,11 @@ static void esc(struct out *o, const char *s)
 	out_puts(&e, s);
 }
 
+void report_html_text(struct out *o, const char *s)
+{
+	esc(o, s);
+}
+
 /* ---- the page ---- */
 
 static const char style[] =
@@ -270,13 +275,50 @@ struct chart {
 	const char *req_what;
 };
 
-static void axis_number(struct out *o, uint64_t top, unsigned i)
+/* A round tick step for an axis of span (1, 2 or 5 times a power of ten,
+ * at most CH_TICKS steps), and the decimals its labels need when one unit
+ * is `one` (a step of 0.5 with one = 1000 needs one decimal). */
+static uint64_t tick_step(uint64_t span, uint64_t one, unsigned *ret_decimals)
 {
-	/* top is 1, 2 or 5 times a power of ten: fifths need a decimal below 5 */
-	if (top >= CH_TICKS)
-		out_printf(o, "%lu", (unsigned long)(top / CH_TICKS * i));
-	else
-		out_printf(o, "%lu.%lu", (unsigned long)(top * i * 2 / 10), (unsigned long)(top * i * 2 % 10));
+	uint64_t step = nice_top((span + CH_TICKS - 1) / CH_TICKS);
+	unsigned d = 0;
+
+	for (uint64_t u = one; u > 1 && step % u; u /= 10)
+		d++;
+	*ret_decimals = d;
+	return step;
+}
+
+/* Ticks at 0, step, 2 step, ... up to span along one axis: the grid line
+ * and the label of each; y: from the bottom, x: from the left. */
+static void axis_ticks(struct out *o, bool y_axis, uint64_t span, uint64_t one)
+{
+	unsigned d;
+	uint64_t step = tick_step(span, one, &d);
+	char num[32];
+
+	for (uint64_t v = 0; span && v <= span; v += step) {
+		fmt_fixed(num, sizeof(num), v, one, d);
+		if (y_axis) {
+			uint64_t y = CH_BOTTOM * 10 - u64_muldiv(v, (CH_BOTTOM - CH_TOP) * 10, span);
+			if (v) {
+				out_printf(o, "<line class=\"grid\" x1=\"%u\" x2=\"%u\" y1=\"", CH_LEFT, CH_RIGHT);
+				coord(o, y);
+				out_puts(o, "\" y2=\"");
+				coord(o, y);
+				out_puts(o, "\" stroke=\"#ddd\"/>\n");
+			}
+			out_printf(o, "<text class=\"ytick\" data-value=\"%s\" x=\"%u\" y=\"", num, CH_LEFT - 6);
+			coord(o, y + 40);
+			out_printf(o, "\" text-anchor=\"end\">%s</text>\n", num);
+		} else {
+			out_printf(o, "<text class=\"xtick\" data-value=\"%s\" x=\"", num);
+			coord(o, CH_LEFT * 10 + u64_muldiv(v, (CH_RIGHT - CH_LEFT) * 10, span));
+			out_printf(o, "\" y=\"%u\" text-anchor=\"middle\">%s</text>\n", CH_BOTTOM + 16, num);
+		}
+		if (v > UINT64_MAX - step)
+			break;
+	}
 }
 
 static void hline(struct out *o, const char *cls, const char *colour, uint64_t ymax, uint64_t v, uint64_t unit,
@@ -308,7 +350,6 @@ static enum unc_status chart(struct out *o, struct pass *p, const struct chart *
 {
 	enum unc_status st;
 	uint64_t top = 0;
-	char num[32];
 
 	for (unsigned k = 0; k < c->ns; k++)
 		if (p->max[c->series[k]] > top)
@@ -333,26 +374,11 @@ static enum unc_status chart(struct out *o, struct pass *p, const struct chart *
 		   CH_LEFT, CH_BOTTOM);
 	out_printf(o, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#000\"/>\n", CH_LEFT,
 		   CH_BOTTOM, CH_RIGHT, CH_BOTTOM);
-	for (unsigned i = 0; i <= CH_TICKS; i++) {
-		uint64_t y = CH_BOTTOM * 10 - (uint64_t)(CH_BOTTOM - CH_TOP) * 10 * i / CH_TICKS;
-		uint64_t x = CH_LEFT * 10 + (uint64_t)(CH_RIGHT - CH_LEFT) * 10 * i / CH_TICKS;
-		if (i) {
-			out_printf(o, "<line class=\"grid\" x1=\"%u\" x2=\"%u\" y1=\"", CH_LEFT, CH_RIGHT);
-			coord(o, y);
-			out_puts(o, "\" y2=\"");
-			coord(o, y);
-			out_puts(o, "\" stroke=\"#ddd\"/>\n");
-		}
-		out_printf(o, "<text class=\"ytick\" x=\"%u\" y=\"", CH_LEFT - 6);
-		coord(o, y + 40);
-		out_puts(o, "\" text-anchor=\"end\">");
-		axis_number(o, top, i);
-		out_puts(o, "</text>\n<text class=\"xtick\" x=\"");
-		coord(o, x);
-		out_printf(o, "\" y=\"%u\" text-anchor=\"middle\">", CH_BOTTOM + 16);
-		fmt_fixed(num, sizeof(num), ticks_ns(&p->hw, p->tmax) * i / CH_TICKS, NS_PER_S, 1);
-		out_printf(o, "%s</text>\n", num);
-	}
+	/* y: in thousandths of the displayed unit, so that 0.5 steps are whole;
+	 * x: in nanoseconds, each tick where its time is (the points are placed
+	 * by the same scale) */
+	axis_ticks(o, true, top * 1000, 1000);
+	axis_ticks(o, false, ticks_ns(&p->hw, p->tmax), NS_PER_S);
 	out_printf(o, "<text class=\"xlabel\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">time since the start (s)</text>\n",
 		   (CH_LEFT + CH_RIGHT) / 2, CH_BOTTOM + 38);
 	out_printf(o, "<text class=\"ylabel\" x=\"16\" y=\"%u\" text-anchor=\"middle\" transform=\"rotate(-90 16 %u)\">",

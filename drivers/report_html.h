@@ -47,4 +47,7 @@ void report_html_end(struct out *o);
  * digits, '_' and '-'). */
 void report_html_id(char *buf, size_t size, const char *name);
 
+/* Text as HTML: the five characters markup uses escaped. */
+void report_html_text(struct out *o, const char *s);
+
 #endif

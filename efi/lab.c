@@ -241,9 +241,7 @@ static const char *status_text(EFI_STATUS s, char hex[20])
 
 /* -o NAME: a file of the run's results folder (README: Lab mode), however
  * the name came; the folder is made when the first file needs it. */
-#define LAB_OUT_RULE \
-	"in lab mode -o takes a file name (letters, digits, '-', '_', '.'; not results.json, junit.xml, " \
-	"console.txt or report.html), written in the run's results folder"
+static const char out_rule[] = "in lab mode -o takes a plain file name, written in the run's results folder";
 static char run_dir[LAB_PATH_MAX + 64];
 static bool writable, dir_made;
 static const char *volume_why(EFI_STATUS s);
@@ -256,9 +254,9 @@ static enum unc_status lab_write_file(void *ctx, const char *name, const void *d
 
 	(void)ctx;
 	if (!lab_out_name_ok(name))
-		UNC_ERR(UNC_E_INVALID, LAB_OUT_RULE);
+		UNC_ERR(UNC_E_INVALID, "%s", out_rule);
 	if (!writable)
-		UNC_ERR(UNC_E_DEVICE, "the results folder cannot be written");
+		UNC_ERR(UNC_E_DEVICE, "no results folder");
 	if (!dir_made) {
 		s = make_dirs(run_dir);
 		dir_made = !EFI_ERROR(s);
@@ -678,7 +676,7 @@ static bool check_config(void)
 		} else {
 			st = parse_line(it->text, cmd, msg, sizeof(msg));
 			if (!st && cmd->out_file[0] && !lab_out_name_ok(cmd->out_file))
-				st = UNC_E_INVALID, fmt_snprintf(msg, sizeof(msg), "-o %s: " LAB_OUT_RULE, cmd->out_file);
+				st = UNC_E_INVALID, fmt_snprintf(msg, sizeof(msg), "-o %s: %s", cmd->out_file, out_rule);
 		}
 		if (st) {
 			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s line %u: %s", cfg_path, it->line, msg);
@@ -711,7 +709,7 @@ static const char *volume_why(EFI_STATUS s)
 {
 	return s == EFI_WRITE_PROTECTED ? ": the volume is read-only"
 	     : s == EFI_VOLUME_FULL     ? ": the volume is full"
-	     : s == EFI_NOT_FOUND && !root ? ": uncore.efi's volume has no file system"
+	     : s == EFI_NOT_FOUND && !root ? ": no file system"
 	     : s == EFI_NO_MEDIA || s == EFI_MEDIA_CHANGED ? ": the medium is gone"
 	     : s == EFI_DEVICE_ERROR || s == EFI_VOLUME_CORRUPTED ? ": the volume failed"
 	     : "";
@@ -796,7 +794,8 @@ static void html_fill(struct out *o, const void *arg)
 	bool say = html_pass++ > 0;
 
 	html_records = 0;
-	report_html_begin(o, "uncore.efi lab run");
+	report_html_begin(o, lab_run_passed(r) ? "lab run: PASS" : "lab run: FAIL");
+	lab_write_html_run(o, r);
 	report_html_index_begin(o);
 	for (unsigned i = 0; i < r->ncases; i++) {
 		const struct lab_case *c = &r->cases[i];
@@ -887,7 +886,7 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	}
 	running = NULL;
 	if (EFI_ERROR(BS->InstallProtocolInterface(&running, &running_guid, EFI_NATIVE_INTERFACE, &running_mark))) {
-		out_printf(&con_err, "uncore: error: cannot mark the lab run as going on; it does not start\n");
+		out_printf(&con_err, "uncore: error: lab mode: no memory\n");
 		return EFI_OUT_OF_RESOURCES;
 	}
 	self = image;

@@ -1228,7 +1228,10 @@ boot_check json 'python3 "$TOP/tests/qemu/lab_check.py" agree "$dir/serial.txt" 
 # report.html: the three records (info, bw-pass, bw-fail) on one page that
 # parses, each linked from the index; the console says where it is.
 boot_check report-html 'h=$(run_dir)/report.html; python3 "$TOP/tests/html_check.py" --outline "$h" > "$dir/report.outline" &&
-	[ "$(grep -c "<a href=\"#rec-Lab00" "$h")" = 3 ] && grep -q "FAIL" "$h" && grep -q "PASS" "$h" &&
+	[ "$(grep -c "<a href=\"#rec-Lab00" "$h")" = 6 ] && grep -q "FAIL" "$h" && grep -q "PASS" "$h" &&
+	head -n 4 "$dir/report.outline" | tr "\n" "|" | grep -qx "h1 Lab run|  h2 Cases|h1 Records|  h2 .*|" &&
+	grep -q "<p class=\"verdict fail\">FAIL</p>" "$h" && grep -q "<tr><th>board</th><td>LabBoard-7</td></tr>" "$h" &&
+	grep -q "<tr><th>serial</th><td>SN-1234</td></tr>" "$h" && [ "$(grep -c "<tr id=\"case-" "$h")" = 4 ] &&
 	grep -Eq "^uncore: lab: report: .uncore.results.[0-9]{8}-[0-9]{6}-SN-1234.report\.html \(3 records\)" "$dir/serial.txt" &&
 	grep -q "^uncore: lab: report: " "$(run_dir)/console.txt"'
 boot_check console 'c=$(run_dir)/console.txt; grep -q "^uncore-emu: emulating a 6th-gen Core uncore" "$c" &&
@@ -1298,12 +1301,19 @@ boot_check refused '[ "$(grep -c "^uncore: error: .lab. cannot run inside lab mo
 	[ "$(grep -c "^UNCORE-LAB START " "$dir/serial.txt")" = 1 ] && [ "$(grep -c "^UNCORE-LAB END " "$dir/serial.txt")" = 1 ]'
 boot_check results 'lab_line "UNCORE-LAB RESULT name=nested_lab result=error" &&
 	lab_line "UNCORE-LAB RESULT name=nested_lab_2 result=error" && lab_line "UNCORE-LAB RESULT name=info result=pass" &&
-	lab_line "UNCORE-LAB END result=fail passed=2 failed=2"'
+	lab_line "UNCORE-LAB RESULT name=plant result=pass" && lab_line "UNCORE-LAB RESULT name=no_record result=error" &&
+	lab_line "UNCORE-LAB END result=fail passed=3 failed=3"'
+# report.html: the run first, every case with its result (errors too);
+# Lab006 is the planted variable, not no_record's record.
+boot_check report 'h=$(run_dir)/report.html && grep -q "<p class=\"verdict fail\">FAIL</p>" "$h" &&
+	[ "$(grep -c "<tr id=\"case-" "$h")" = 6 ] && grep -q "<tr id=\"case-nested_lab\"><td>nested_lab</td>.*ERROR" "$h" &&
+	grep -q "<tr id=\"case-no_record\">.*<td>none</td></tr>" "$h" && ! grep -q "#rec-Lab006" "$h" &&
+	grep -q "^uncore: lab: report: .* (1 record)" "$dir/serial.txt"'
 boot_check files 'd=$(run_dir) && for f in results.json junit.xml console.txt report.html info.json; do
 	[ -s "$d/$f" ] || { echo "no $f"; exit 1; }; done && ! grep -q "cannot write" "$dir/serial.txt" &&
 	python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$d/info.json" &&
 	grep -q "uncore: results written to info.json: " "$d/console.txt"'
-boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 4 0 2'
+boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 6 0 3'
 boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/README.md" "$dir/serial.log"'
 boot_check fat 'dd if="$dir/usb.img" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img"'
 boot_run
@@ -1314,7 +1324,7 @@ lab_begin escape Skylake-Client
 lab_config "$lab/escape.cfg"
 lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
 boot_check error '[ "$(grep -c "^uncore: error: " "$dir/serial.txt")" = 1 ] &&
-	grep -Fqx "uncore: error: \uncore\uncore.cfg line 3: -o \EFI\BOOT\BOOTX64.EFI: in lab mode -o takes a file name (letters, digits, '"'-', '_', '.'"'; not results.json, junit.xml, console.txt or report.html), written in the run'"'"'s results folder" "$dir/serial.txt"'
+	grep -Fqx "uncore: error: \uncore\uncore.cfg line 3: -o \EFI\BOOT\BOOTX64.EFI: in lab mode -o takes a plain file name, written in the run'"'"'s results folder" "$dir/serial.txt"'
 boot_check end 'lab_line "UNCORE-LAB END result=fail passed=0 failed=1"'
 boot_check image-kept 'lab_cat /EFI/BOOT/BOOTX64.EFI | cmp - "$TOP/build/uncore.efi"'
 boot_run

@@ -188,6 +188,54 @@ static void stat_with_intervals(void)
 	T_CONTAINS(page, "\n  10.000000000  UNC_CLOCK.SOCKET ");
 }
 
+/* The values of the ticks of one class in the page's first chart, and
+ * the x or y of each, in order; how many. */
+static unsigned ticks(const char *cls, double *val, double *pos, unsigned max)
+{
+	char head[64];
+	unsigned n = 0;
+	const char *end = strstr(page, "</svg>");
+
+	snprintf(head, sizeof(head), "<text class=\"%s\" data-value=\"", cls);
+	for (const char *at = page; (at = strstr(at, head)) && at < end && n < max; at++, n++) {
+		val[n] = atof(at + strlen(head));
+		const char *c = strstr(at, cls[0] == 'x' ? " x=\"" : " y=\"");
+		pos[n] = c ? atof(c + 4) : -1;
+	}
+	return n;
+}
+
+/* Ticks at round values: steps of 1, 2 or 5 times a power of ten from 0,
+ * each where its value is on the scale the points use (a tick labelled
+ * 1.0 s is where the sample at 1 s is). */
+static void ticks_are_round(void)
+{
+	double v[16], x[16];
+
+	stat_record(3); /* samples at 1, 2 and 3 s */
+	T_EQ(render_and_check(""), 0);
+	T_EQ(ticks("xtick", v, x, 16), 4);
+	for (unsigned i = 0; i < 4; i++)
+		T_ASSERT(v[i] == i);
+	const char *pts = strstr(page, "points=\"");
+	T_ASSERT(pts != NULL);
+	T_ASSERT(pts && atof(pts + 8) == x[1]); /* the first point, at 1 s */
+	T_ASSERT(x[3] == 740.0);
+	/* y: the top is 1, 2 or 5 times a power of ten; steps of a fifth,
+	 * a fourth (2: 0.5) or a fifth (5: 1) of it */
+	unsigned n = ticks("ytick", v, x, 16);
+	T_ASSERT(n == 5 || n == 6);
+	double step = v[1] - v[0];
+	for (double p = 1e-3; p < 1e15; p *= 10)
+		if (step == p || step == 2 * p || step == 5 * p)
+			step = -1;
+	T_ASSERT(step == -1);
+	bw_record(NIV); /* 10 s: 0, 2, ... 10 */
+	T_EQ(render_and_check(""), 0);
+	T_EQ(ticks("xtick", v, x, 16), 6);
+	T_ASSERT(v[1] == 2 && v[5] == 10);
+}
+
 static void stat_without_intervals(void)
 {
 	stat_record(0);
@@ -445,7 +493,7 @@ int main(void)
 {
 	static const struct t_case cases[] = { T_CASE(stat_with_intervals), T_CASE(stat_without_intervals),
 					       T_CASE(bw_check_with_intervals), T_CASE(info_page),
-					       T_CASE(bad_record_writes_nothing), T_CASE(decoder),
+					       T_CASE(bad_record_writes_nothing), T_CASE(ticks_are_round), T_CASE(decoder),
 					       T_CASE(decoder_out_files) };
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
