@@ -58,7 +58,8 @@ EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
 
 .PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
-all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/child.efi
+all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
+	$(BUILD)/host/uncore_decode $(BUILD)/child.efi
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -200,10 +201,27 @@ $(HOST)/libuncore.a: $(LIB_OBJS)
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 LIB := $(HOST)/libuncore.a
 
-# The host decoder of stored results (built like the tests, with sanitizers).
-DECODE_OBJS := $(call hobj,tools/uncore_decode.c tools/varsrc.c)
-$(BUILD)/uncore_decode: $(DECODE_OBJS) $(LIB)
+# The host decoder of stored results: build/uncore_decode is the release
+# build users install (optimised, no sanitizers), build/uncore_decode-static
+# the same linked statically (for a DUT's initramfs); the tests run a copy
+# built like them, with sanitizers (build/host/uncore_decode).
+DECODE_SRCS := tools/uncore_decode.c tools/varsrc.c
+$(HOST)/uncore_decode: $(call hobj,$(DECODE_SRCS)) $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
+REL := $(BUILD)/rel
+REL_CFLAGS := $(WARN) -O2 -MMD -MP
+$(REL)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -c $< -o $@
+$(REL)/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -Idrivers -c $< -o $@
+$(REL)/libuncore.a: $(patsubst %.c,$(REL)/%.o,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(REL)/gen/%.o,$(GEN_SRCS))
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+$(BUILD)/uncore_decode: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libuncore.a
+	$(call say,LD,$@)$(CC) $^ -o $@
+$(BUILD)/uncore_decode-static: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libuncore.a
+	$(call say,LD,$@)$(CC) -static $^ -o $@
 
 MODEL_SRCS := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE) tests/emu/options.c tests/emu/emu_hw.c
 
@@ -221,7 +239,7 @@ $(HOST)/test_evsel: $(call hobj,tests/unit/test_evsel.c tests/unit/t.c)
 $(HOST)/test_app_stat: $(call hobj,tests/unit/test_app_stat.c $(T_FAKE) $(MODEL_SRCS) $(APP_TEST))
 $(HOST)/test_imc: $(call hobj,tests/unit/test_imc.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_record: $(call hobj,tests/unit/test_record.c tests/unit/t.c tests/unit/fake_vars.c)
-$(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/unit/fake_vars.c) | $(BUILD)/uncore_decode
+$(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/unit/fake_vars.c) | $(HOST)/uncore_decode
 $(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/t.c $(APP_TEST))
 $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c)
@@ -249,7 +267,7 @@ $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 UNIT_TESTS += test_html
-$(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(BUILD)/uncore_decode
+$(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(HOST)/uncore_decode
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) -o $@

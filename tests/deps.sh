@@ -24,6 +24,11 @@ have_cmd qemu-system-x86_64 || need+=(qemu-system-x86)
 # dosfstools' fsck.fat checks the image `make image` writes.
 have_cmd mformat && have_cmd mcopy && have_cmd mdir || need+=(mtools)
 have_cmd fsck.fat || need+=(dosfstools)
+# The linux boot: Debian's kernel (efivarfs as a module) and a static busybox
+# for its initramfs, packed by cpio.
+ls /boot/vmlinuz-* >/dev/null 2>&1 || need+=(linux-image-amd64)
+dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
+have_cmd cpio || need+=(cpio)
 # sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
 have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
 # openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.

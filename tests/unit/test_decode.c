@@ -15,7 +15,7 @@
 #include "fake_vars.h"
 #include "t.h"
 
-#define DECODE "build/uncore_decode"
+#define DECODE "build/host/uncore_decode" /* the sanitized copy */
 #define GUID "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
 
 static char dir[] = "/tmp/uncore_decode_test.XXXXXX";

@@ -324,7 +324,7 @@ static int run(const char *args, char *ret, size_t size)
 {
 	char cmd[1200], path[300];
 
-	snprintf(cmd, sizeof(cmd), "timeout 20 build/uncore_decode %s > %s/out 2>&1", args, dir);
+	snprintf(cmd, sizeof(cmd), "timeout 20 build/host/uncore_decode %s > %s/out 2>&1", args, dir);
 	int st = system(cmd);
 	snprintf(path, sizeof(path), "%s/out", dir);
 	FILE *f = fopen(path, "r");
