@@ -663,14 +663,14 @@ static void results_unwritable(const char *what, EFI_STATUS s)
 #define LAB_RECORD_MAX (1u << 20)
 static void write_html(const struct lab_run *r)
 {
-	static struct rec_print_ws pws; /* large: not on the firmware's stack */
 	char path[sizeof(run_dir) + 16], err[160];
 	size_t cap = (size_t)(r->ncases + 1) << 19, len;
 	uint8_t *rec = efi_alloc(LAB_RECORD_MAX);
 	char *buf = efi_alloc(cap);
+	struct rec_print_ws *pws = efi_alloc(sizeof(*pws)); /* large: from the pool, not in the image */
 	unsigned n = 0;
 
-	if (!rec || !buf) {
+	if (!rec || !buf || !pws) {
 		out_printf(&lerr, "uncore: error: report.html not written: out of memory\n");
 		goto out;
 	}
@@ -685,14 +685,14 @@ static void write_html(const struct lab_run *r)
 			continue;
 		n++;
 		if (var_load(&efi_varstore, c->record, rec, LAB_RECORD_MAX, &len, err, sizeof(err)) ||
-		    report_html_index_row(&o, rec, len, c->record, &pws, err, sizeof(err)))
+		    report_html_index_row(&o, rec, len, c->record, pws, err, sizeof(err)))
 			out_printf(&lerr, "uncore: error: report.html: record %s: %s\n", c->record, err);
 	}
 	report_html_index_end(&o);
 	for (unsigned i = 0; i < r->ncases; i++) {
 		const struct lab_case *c = &r->cases[i];
 		if (c->record[0] && !var_load(&efi_varstore, c->record, rec, LAB_RECORD_MAX, &len, err, sizeof(err)))
-			report_html_section(&o, rec, len, c->record, &pws, err, sizeof(err));
+			report_html_section(&o, rec, len, c->record, pws, err, sizeof(err));
 	}
 	report_html_end(&o);
 	fmt_snprintf(path, sizeof(path), "%s\\report.html", run_dir);
@@ -706,6 +706,8 @@ out:
 		efi_free(rec);
 	if (buf)
 		efi_free(buf);
+	if (pws)
+		efi_free(pws);
 }
 
 static void write_result(const char *file, void (*fill)(struct out *o, const struct lab_run *r),
