@@ -52,7 +52,7 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
 EMU_COMMON := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE) tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
-EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c $(EMU_COMMON)
+EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/tsc.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
@@ -238,6 +238,8 @@ UNIT_TESTS += test_emu_core_pmus
 UNIT_TESTS += test_emu_snbep
 $(HOST)/test_emu_snbep: $(call hobj,tests/unit/test_emu_snbep.c $(T_FAKE) $(MODEL_SRCS))
 UNIT_TESTS += test_lab
+UNIT_TESTS += test_tsc
+$(HOST)/test_tsc: $(call hobj,tests/unit/test_tsc.c tests/unit/t.c)
 $(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c)
 $(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE))

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "tsc.h"
+
 /* Every MSR read during gathering goes through this wrapper, which notes
  * the ones that faulted (a fault is recorded, never turned into a zero). */
 struct noting {
@@ -71,8 +73,14 @@ static enum unc_status noting_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 	return hw_rdpmc(n->hw, index, v);
 }
 
+static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
+{
+	struct noting *n = ctx;
+	return hw_io_read32(n->hw, port, v);
+}
+
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
-					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc };
+					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -110,6 +118,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	memset(pi, 0, sizeof(*pi));
 	cpu_identify(hw, &pi->cpu);
 	pi->tsc_hz = hw->tick_hz;
+	pi->tsc = hw->tsc;
 	pi->msr_mode = hw->msr_mode;
 	pi->emulator = hw->emulator;
 	pi->emulated = hw->msr_mode == HW_MSR_EMULATED ? hw->emulated : NULL;
@@ -225,7 +234,7 @@ static void json_emulated(struct out *o, const struct hw_emulated *em)
 void info_print(struct out *o, const struct platform_info *pi)
 {
 	const struct cpu_info *c = &pi->cpu;
-	char name[40], num[32], addr[32];
+	char name[40], num[32], addr[32], how[120];
 
 	out_printf(o, "cpu:          %s family 0x%x model 0x%x stepping %u%s\n", c->vendor, c->family,
 		   c->model, c->stepping, c->hypervisor ? " (under a hypervisor)" : "");
@@ -249,7 +258,8 @@ void info_print(struct out *o, const struct platform_info *pi)
 	for (unsigned k = 0; k < pi->npmu; k++)
 		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, false);
 	fmt_fixed(num, sizeof(num), pi->tsc_hz, 1000000, 3);
-	out_printf(o, "tsc:          %s MHz\n", num);
+	tsc_describe(&pi->tsc, how, sizeof(how));
+	out_printf(o, "tsc:          %s MHz%s%s\n", num, how[0] ? ", " : "", how);
 	if (!pi->nfaults)
 		out_printf(o, "faults:       none\n");
 	for (unsigned i = 0; i < pi->nfaults; i++)
@@ -291,7 +301,15 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, true);
 		out_puts(o, "}");
 	}
-	out_printf(o, "],\"tsc_hz\":%lu,\"faults\":[", (unsigned long)pi->tsc_hz);
+	out_printf(o, "],\"tsc_hz\":%lu,\"tsc\":{\"source\":", (unsigned long)pi->tsc_hz);
+	out_json_str(o, tsc_source_name(pi->tsc.source));
+	out_puts(o, ",\"measured_against\":");
+	if (pi->tsc.ref)
+		out_json_str(o, tsc_source_name(pi->tsc.ref));
+	else
+		out_puts(o, "null");
+	out_printf(o, ",\"windows\":%u,\"spread_ppm\":%u,\"measured_hz\":%lu,\"cpuid_hz\":%lu},\"faults\":[",
+		   pi->tsc.windows, pi->tsc.spread_ppm, (unsigned long)pi->tsc.measured_hz, (unsigned long)pi->tsc.cpuid_hz);
 	for (unsigned i = 0; i < pi->nfaults; i++)
 		out_printf(o, "%s{\"op\":\"%s\",\"msr\":\"%s\",\"name\":\"%s\"}", i ? "," : "",
 			   pi->faults[i].write ? "wrmsr" : "rdmsr", pmu_reg_addr(pi->faults[i].reg, addr, sizeof(addr)),

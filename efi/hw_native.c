@@ -2,6 +2,7 @@
 
 #include <efilib.h>
 
+#include "../drivers/tsc.h"
 #include "emu_protocol.h"
 #include "pi.h"
 
@@ -183,6 +184,17 @@ static uint64_t native_ticks(void *ctx)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* One 32-bit IN: the ACPI PM timer. Port I/O never faults. */
+static enum unc_status native_io_read32(void *ctx, uint16_t port, uint32_t *ret_val)
+{
+	uint32_t v;
+
+	(void)ctx;
+	__asm__ volatile("inl %w1, %0" : "=a"(v) : "Nd"(port));
+	*ret_val = v;
+	return UNC_OK;
+}
+
 /* Emulated MSRs: the emulator answers for the uncore MSRs it models and
  * sends everything else back to the processor. */
 static enum unc_status emu_status(EFI_STATUS s)
@@ -270,6 +282,7 @@ static const struct hw_ops native_ops = {
 	.cpuid = native_cpuid,
 	.ticks = native_ticks,
 	.rdpmc = native_rdpmc,
+	.io_read32 = native_io_read32,
 };
 
 /* The native seam routed to the emulator; filled in by native_init. */
@@ -380,25 +393,92 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 	}
 }
 
+/* An ACPI table by its signature, through the XSDT (or, for ACPI 1.0, the
+ * RSDT) of the RSDP the firmware publishes; NULL when absent. The firmware
+ * identity-maps what it publishes, so a physical address is a pointer. */
+static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
+{
+	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
+	const uint8_t *rsdp = NULL;
+
+	for (int pass = 0; pass < 2 && !rsdp; pass++)
+		for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
+			if (!CompareGuid(&ST->ConfigurationTable[i].VendorGuid, pass ? &acpi10 : &acpi20))
+				rsdp = ST->ConfigurationTable[i].VendorTable;
+	if (!rsdp || CompareMem(rsdp, "RSD PTR ", 8))
+		return NULL;
+	uint64_t sdt = 0;
+	unsigned entry = 4;
+	if (rsdp[15] >= 2) { /* XsdtAddress at 24 */
+		CopyMem(&sdt, rsdp + 24, 8);
+		entry = 8;
+	}
+	if (!sdt) {
+		uint32_t rsdt;
+		CopyMem(&rsdt, rsdp + 16, 4);
+		sdt = rsdt;
+		entry = 4;
+	}
+	const uint8_t *t = (const uint8_t *)(UINTN)sdt;
+	uint32_t len;
+	if (!t || CompareMem(t, entry == 8 ? "XSDT" : "RSDT", 4))
+		return NULL;
+	CopyMem(&len, t + 4, 4);
+	for (uint32_t off = 36; off + entry <= len; off += entry) {
+		uint64_t a = 0;
+		CopyMem(&a, t + off, entry);
+		const uint8_t *h = (const uint8_t *)(UINTN)a;
+		if (h && !CompareMem(h, sig, 4)) {
+			uint32_t hl;
+			CopyMem(&hl, h + 4, 4);
+			*ret_len = hl;
+			return h;
+		}
+	}
+	return NULL;
+}
+
+/* The hardware clock to measure the TSC against: the ACPI PM timer from the
+ * FADT, else a running HPET; NULL (with the reasons in why) when neither. */
+static const struct tsc_ref *find_ref_clock(struct hw *hw, struct tsc_ref *ref, char *why, size_t whysize)
+{
+	char pm[120], hp[120];
+	size_t len = 0;
+	const uint8_t *t = acpi_table("FACP", &len);
+
+	if (tsc_ref_from_fadt(t, t ? len : 0, ref, pm, sizeof(pm)))
+		return ref;
+	len = 0;
+	t = acpi_table("HPET", &len);
+	if (tsc_ref_from_hpet(t, t ? len : 0, ref, hp, sizeof(hp))) {
+		uint32_t lo, hi, cfg;
+		uint64_t base = ref->addr - 0xF0;
+		if (!hw_mmio_read32(hw, base, &lo) && !hw_mmio_read32(hw, base + 4, &hi) &&
+		    !hw_mmio_read32(hw, base + 0x10, &cfg) &&
+		    tsc_hpet_set_period(ref, (uint64_t)hi << 32 | lo, cfg, hp, sizeof(hp)))
+			return ref;
+	}
+	fmt_snprintf(why, whysize, "%s; %s", pm, hp);
+	return NULL;
+}
+
+/* The TSC's frequency against a hardware clock read at both ends of each
+ * window (drivers/tsc.h): never from how long a firmware busy-wait took. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err)
 {
-	/* 100 ms against the firmware's Stall (OVMF and most platforms back it
-	 * with the ACPI PM timer or the HPET). Best of three: a timer interrupt
-	 * landing inside one window only ever makes it longer. */
-	const UINTN us = 100000;
-	uint64_t best = 0;
+	struct tsc_ref ref;
+	char why[260], msg[260], warn[200];
+	const struct tsc_ref *r = find_ref_clock(hw, &ref, why, sizeof(why));
+	enum unc_status st = tsc_calibrate(hw, r, msg, sizeof(msg), warn, sizeof(warn));
 
-	for (int i = 0; i < 3; i++) {
-		uint64_t t0 = native_ticks(NULL);
-		BS->Stall(us);
-		uint64_t d = native_ticks(NULL) - t0;
-		if (!best || d < best)
-			best = d;
+	if (st) {
+		if (r)
+			out_printf(err, "uncore: error: %s\n", msg);
+		else
+			out_printf(err, "uncore: error: %s (%s)\n", msg, why);
+		return st;
 	}
-	if (best == 0) {
-		out_printf(err, "uncore: error: the TSC does not advance across gBS->Stall\n");
-		return UNC_E_DEVICE;
-	}
-	hw->tick_hz = best * (1000000 / us);
+	if (warn[0])
+		out_printf(err, "uncore: warning: %s\n", warn);
 	return UNC_OK;
 }

@@ -400,6 +400,7 @@ static struct lab_ws *ws;
 static struct lab_board board;
 static struct hw hw;
 static uint64_t tick_hz;
+static struct hw_tsc tick_tsc; /* how tick_hz was found, for every case's record */
 
 static uint64_t ms_since(uint64_t t0)
 {
@@ -492,6 +493,12 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 			c->result = LAB_ERROR;
 			goto done;
 		}
+		if (app_needs_clock(cmd) && !tick_hz) { /* the calibration at the start said why */
+			out_printf(&lerr, "uncore: error: %s needs the TSC's frequency, which could not be trusted\n", it->text);
+			set_status(c, efi_status_from(UNC_E_DEVICE));
+			c->result = LAB_ERROR;
+			goto done;
+		}
 		/* Each record also goes to a variable of its own (README: Lab mode). */
 		if (!cmd->out_var && (cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW)) {
 			cmd->out_var = true;
@@ -499,6 +506,7 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 		}
 		native_init(&hw, &lerr, self);
 		hw.tick_hz = tick_hz;
+		hw.tsc = tick_tsc;
 		struct app_env env = *tmpl;
 		env.ctx = &hw;
 		env.write_file = lab_write_file;
@@ -788,7 +796,7 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 		out_printf(&lerr, "uncore: warning: board identity unknown: %s\n", msg);
 	native_init(&hw, &lerr, NULL);
 	if (!native_calibrate(&hw, &lerr))
-		tick_hz = hw.tick_hz;
+		tick_hz = hw.tick_hz, tick_tsc = hw.tsc;
 	native_release();
 	uint64_t t0 = hw_ticks(&hw);
 

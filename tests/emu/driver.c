@@ -33,6 +33,7 @@
 #include "../../efi/native.h"
 #include "../../efi/pi.h"
 #include "../../drivers/arith.h"
+#include "../../drivers/tsc.h"
 #include "launch.h"
 
 #define NS_PER_S      1000000000ull
@@ -52,7 +53,33 @@ static const struct pci_addr host_bridge = { 0, 0, 0 };
 static UNC_EFI_TIMER_ARCH_PROTOCOL *timer_arch;
 static UINT64 saved_timer_period; /* 100 ns units; 0: not changed */
 
-/* Model time: TSC ticks since start-up, in ns. */
+/* --fault slow-stall: the firmware's Stall, replaced by one that waits
+ * longer, and put back on unload. */
+static EFI_STALL firmware_stall;
+static unsigned stall_pct;
+
+static EFI_STATUS EFIAPI slow_stall(UINTN us)
+{
+	EFI_STATUS s = firmware_stall(us);
+	UINTN extra = (UINTN)((uint64_t)us * stall_pct / 100);
+
+	if (!EFI_ERROR(s) && extra)
+		firmware_stall(extra);
+	return s;
+}
+
+static void set_stall(EFI_STALL fn)
+{
+	UINT32 crc = 0;
+
+	BS->Stall = fn;
+	BS->Hdr.CRC32 = 0;
+	BS->CalculateCrc32(BS, BS->Hdr.HeaderSize, &crc);
+	BS->Hdr.CRC32 = crc;
+}
+
+/* Model time: TSC ticks since start-up, in ns. The TSC's rate was measured
+ * against the ACPI PM timer (native_calibrate), as uncore.efi measures it. */
 static uint64_t now_ns(void)
 {
 	return u64_muldiv(hw_ticks(&hw) - tsc0, NS_PER_S, tsc_hz);
@@ -186,6 +213,10 @@ static EFI_HANDLE image_handle;
  * which is in configuration space only). */
 static void teardown(void)
 {
+	if (firmware_stall) {
+		set_stall(firmware_stall);
+		firmware_stall = NULL;
+	}
 	if (!region_mem)
 		return;
 	if (timer) {
@@ -230,6 +261,11 @@ static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *ou
 			  const char *where)
 {
 	emu_describe_model(&model, description, sizeof(description));
+	if (model.cfg.slow_stall_pct) { /* teardown puts the firmware's back */
+		firmware_stall = BS->Stall;
+		stall_pct = model.cfg.slow_stall_pct;
+		set_stall(slow_stall);
+	}
 	/* On the image handle, so that `uncore-emu.efi --unload` finds the
 	 * image to unload through the protocol. */
 	EFI_STATUS s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);
@@ -239,7 +275,11 @@ static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *ou
 	}
 	li->Unload = unload;
 	image_handle = image;
+	char mhz[24], how[120];
+	fmt_fixed(mhz, sizeof(mhz), tsc_hz, 1000000, 3);
+	tsc_describe(&hw.tsc, how, sizeof(how));
 	out_printf(out, "uncore-emu: emulating %s%s%s\n", what, description, where);
+	out_printf(out, "uncore-emu: model time: TSC at %s MHz, %s\n", mhz, how);
 	return EFI_SUCCESS;
 }
 

@@ -100,6 +100,9 @@ struct emu_config {
 	uint64_t dclk_hz;
 	struct { uint8_t bus, dev, func, kind; } pci_fault[EMU_MAX_PCI_FAULTS]; /* kind: enum emu_pci_fault */
 	unsigned npci_fault;
+	/* --fault slow-stall=PCT: every gBS->Stall takes PCT% longer than
+	 * asked, as an SMI or a preempted virtual CPU would make it. */
+	unsigned slow_stall_pct;
 };
 
 struct emu_ctr {

@@ -50,7 +50,8 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	kind[klen] = '\0';
 
 	bool pci = !strcmp(kind, "pci-missing") || !strcmp(kind, "pci-ignore-write");
-	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck") || pci;
+	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck") || pci ||
+			 !strcmp(kind, "slow-stall");
 	if (takes_arg && !val)
 		FAIL("--fault %s needs a value (%s=...)", kind, kind);
 	if (!takes_arg && val)
@@ -101,9 +102,16 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 			FAIL("--fault stuck=%s given twice", val);
 		cfg->stuck[id] = true;
 		SKL_OPT(cfg, SKL_STUCK);
+	} else if (!strcmp(kind, "slow-stall")) {
+		if (cfg->slow_stall_pct)
+			FAIL("--fault slow-stall given twice");
+		if (!parse_u64(val, 1000, &v) || !v)
+			FAIL("bad percentage '%s' in --fault slow-stall (1 to 1000)", val);
+		cfg->slow_stall_pct = (unsigned)v;
 	} else {
 		FAIL("unknown fault '%s' (msr-gp=ADDR, msr-gp-write=ADDR, mchbar-disabled, mchbar-zero, "
-		     "mchbar-high, pmu-in-use, stuck=COUNTER, pci-missing=BUS:DEV.FN, pci-ignore-write=BUS:DEV.FN)", kind);
+		     "mchbar-high, pmu-in-use, stuck=COUNTER, pci-missing=BUS:DEV.FN, pci-ignore-write=BUS:DEV.FN, "
+		     "slow-stall=PCT)", kind);
 	}
 	return UNC_OK;
 }
@@ -585,6 +593,8 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	out_puts(&o, mchbar[cfg->mchbar_fault]);
 	if (cfg->pmu_in_use)
 		out_puts(&o, " pmu-in-use");
+	if (cfg->slow_stall_pct)
+		out_printf(&o, " slow-stall=%u%%", cfg->slow_stall_pct);
 	for (unsigned i = 0; i < cfg->npci_fault; i++)
 		out_printf(&o, " pci-%s=%02x:%02x.%x", cfg->pci_fault[i].kind == EMU_PCI_MISSING ? "missing" : "ignore-write",
 			   cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func);

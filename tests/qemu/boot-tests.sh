@@ -15,7 +15,7 @@ expect info has '^msr access: +native$'
 expect info has '^pmu in use: +no '
 expect info has '^host bridge: +00:00.0 vendor 0x8086 device 0x29c0'
 expect info has '^MCHBAR: +raw 0x0000000000000000 .*disabled'
-expect info has '^tsc: +[1-9][0-9]*\.[0-9]{3} MHz$'
+expect info has '^tsc: +[1-9][0-9]*\.[0-9]{3} MHz, measured against the ACPI PM timer \(6 windows within [0-9]+ ppm\)$'
 expect info has '^verdict: +uncore PMU unusable: MSR_UNC_CBO_CONFIG reports no CBo$'
 expect info has '^faults: +none$'
 step info-json 'uncore.efi info -j'
@@ -871,6 +871,33 @@ expect fast-iv has '^ +2\.0[0-9]{8}  read +1(49[0-9]{3}|50[0-9]{3})\.[0-9]{3} MB
 expect fast-iv has '^ +4\.0[0-9]{8}  read +1(49[0-9]{3}|50[0-9]{3})\.[0-9]{3} MB/s'
 step unload-fast 'uncore-emu.efi --unload'
 expect unload-fast rc zero
+# The time base: every gBS->Stall 50% longer than asked (an SMI, a
+# preempted vCPU). The TSC is measured against the ACPI PM timer read at
+# both ends of each window, so the rates do not move.
+step load-slow 'uncore-emu.efi --fault slow-stall=50 --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500'
+expect load-slow rc zero
+expect load-slow has '^uncore-emu: emulating .*faults: slow-stall=50%'
+expect load-slow has '^uncore-emu: model time: TSC at [0-9]+\.[0-9]{3} MHz, measured against the ACPI PM timer \(6 windows within [0-9]+ ppm\)$'
+step slow-info 'uncore.efi info -j'
+expect slow-info has '"tsc":\{"source":"the ACPI PM timer","measured_against":"the ACPI PM timer","windows":6,"spread_ppm":[0-9]+,'
+step slow-bw 'uncore.efi bw -d 2'
+expect slow-bw rc zero
+expect slow-bw bw read 1000 1
+expect slow-bw bw write 500 1
+step slow-clock 'uncore.efi stat -e UNC_CLOCK.SOCKET -d 1'
+expect slow-clock rc zero
+expect slow-clock rate UNC_CLOCK.SOCKET 800000000 1
+step unload-slow 'uncore-emu.efi --unload'
+expect unload-slow rc zero
+# CPUID 0x15 that lies (a 96 MHz TSC): the measurement wins, with a warning.
+step load-lie 'uncore-emu.efi --cpuid 0:0=0x16,0x756e6547,0x6c65746e,0x49656e69 --cpuid 0x15:0=1,4,24000000,0 --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500'
+expect load-lie rc zero
+step lie 'uncore.efi bw -d 1'
+expect lie rc zero
+expect lie has '^uncore: warning: CPUID 0x15 gives the TSC 96\.000 MHz but it runs at [0-9]+\.[0-9]{3} MHz against the ACPI PM timer; using the measurement$'
+expect lie bw read 1000 1
+step unload-lie 'uncore-emu.efi --unload'
+expect unload-lie rc zero
 step load-stuck 'uncore-emu.efi --rate DRAM_DATA_READS=1M --fault stuck=DRAM_DATA_WRITES'
 expect load-stuck rc zero
 step stuck 'uncore.efi bw'

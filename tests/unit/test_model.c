@@ -800,7 +800,38 @@ static void cpuid_option(void)
 	T_ASSERT(!emu_cpuid(&cfg, 1, 0, &c));
 }
 
-T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only), T_CASE(global_ctrl_at_load), T_CASE(eight_cbos_box_7_apart),
+/* --fault slow-stall=PCT: the firmware's Stall made longer, which no
+ * rate may notice (the QEMU bw boot); here its option and description. */
+static void slow_stall_option(void)
+{
+	char err[200], desc[256];
+	const char *good[] = { "uncore-emu.efi", "--fault", "slow-stall=50" };
+	T_EQ(emu_parse_options(3, (char **)good, &cfg, err, sizeof(err)), UNC_OK);
+	T_EQ(cfg.slow_stall_pct, 50);
+	emu_describe(&cfg, desc, sizeof(desc));
+	T_CONTAINS(desc, "faults: slow-stall=50%");
+	static const struct {
+		const char *argv[4];
+		const char *msg;
+	} bad[] = {
+		{ { "--fault", "slow-stall" }, "--fault slow-stall needs a value (slow-stall=...)" },
+		{ { "--fault", "slow-stall=0" }, "bad percentage '0' in --fault slow-stall (1 to 1000)" },
+		{ { "--fault", "slow-stall=1001" }, "bad percentage '1001' in --fault slow-stall (1 to 1000)" },
+		{ { "--fault", "slow-stall=5%" }, "bad percentage '5%' in --fault slow-stall" },
+		{ { "--fault", "slow-stall=5", "--fault", "slow-stall=6" }, "--fault slow-stall given twice" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[5] = { "uncore-emu.efi" };
+		int argc = 1;
+		while (argc < 5 && bad[i].argv[argc - 1])
+			argv[argc] = bad[i].argv[argc - 1], argc++;
+		err[0] = '\0';
+		T_EQ(emu_parse_options(argc, (char **)argv, &cfg, err, sizeof(err)), UNC_E_INVALID);
+		T_CONTAINS(err, bad[i].msg);
+	}
+}
+
+T_MAIN("model", T_CASE(slow_stall_option), T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only), T_CASE(global_ctrl_at_load), T_CASE(eight_cbos_box_7_apart),
        T_CASE(table_2_2_global_ctrl), T_CASE(table_2_3_global_status_rw1c), T_CASE(table_2_4_2_5_fixed_counter),
        T_CASE(table_2_7_event_select_fields), T_CASE(table_2_8_counter_width),
        T_CASE(counting_needs_local_and_global_enable), T_CASE(event_rates_per_box),
