@@ -188,7 +188,12 @@ $(GEN)/pmu_registry.c: Makefile $(GEN)/pmu_names
 	  for n in $(PMU_NAMES); do echo "extern const struct pmu_driver pmu_driver_$$n;"; done; \
 	  echo 'const struct pmu_driver *const pmu_drivers[] = {'; \
 	  for n in $(PMU_NAMES); do echo "	&pmu_driver_$$n,"; done; \
-	  echo '	0,'; echo '};'; } > $@
+	  echo '	0,'; echo '};'; \
+	  for n in $(PMU_NAMES); do echo "extern const struct event_desc $${n}_events[];"; \
+	    echo "extern const uint16_t $${n}_events_by_name[];"; done; \
+	  echo 'const struct pmu_event_index pmu_event_index[] = {'; \
+	  for n in $(PMU_NAMES); do echo "	{ $${n}_events, $${n}_events_by_name },"; done; \
+	  echo '	{ 0, 0 },'; echo '};'; } > $@
 
 hobj = $(patsubst %.c,$(HOST)/%.o,$(1))
 T_FAKE := tests/unit/fake_hw.c tests/unit/t.c tests/unit/run_help.c
@@ -258,7 +263,8 @@ $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
 
 # ---- fuzzing (libFuzzer, clang): make fuzz FUZZ_SECONDS=60 ----
 FUZZ_SECONDS ?= 60
-FUZZ_RUNS ?= 1000000
+# make check runs each fuzzer for a fixed time and says how many inputs it ran.
+FUZZ_CHECK_SECONDS ?= 30
 FUZZ_LIB := $(LIB_SRCS) $(GEN_SRCS)
 $(BUILD)/fuzz/fuzz_evsel: tests/fuzz/fuzz_evsel.c $(FUZZ_LIB)
 	@mkdir -p $(dir $@)
@@ -271,7 +277,7 @@ $(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c tools/varsrc.c $(FUZZ_LIB)
 		-fno-sanitize-recover=all -Idrivers $^ -o $@
 
 FUZZERS := $(BUILD)/fuzz/fuzz_evsel $(BUILD)/fuzz/fuzz_decode
-# `make fuzz` runs each harness for FUZZ_SECONDS (make check runs FUZZ_RUNS inputs).
+# `make fuzz` runs each harness for FUZZ_SECONDS (make check for FUZZ_CHECK_SECONDS).
 fuzz: $(FUZZERS)
 	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz/fuzz_evsel tests/fuzz/corpus/evsel -max_total_time=$(FUZZ_SECONDS)
 	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz/fuzz_decode tests/fuzz/corpus/decode -max_total_time=$(FUZZ_SECONDS)
@@ -298,7 +304,7 @@ unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
-	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
+	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -381,6 +381,15 @@ struct pmu_driver {
  * Makefile's pmu_registry.c). */
 extern const struct pmu_driver *const pmu_drivers[];
 
+/* Each generated event table's index by name (tools/gen_events: NAME_events_by_name,
+ * the rows in str_icmp order), paired with the table; ends with events NULL.
+ * Generated beside pmu_drivers. */
+struct pmu_event_index {
+	const struct event_desc *events;
+	const uint16_t *by_name;
+};
+extern const struct pmu_event_index pmu_event_index[];
+
 /* The model entry that matches this CPU, or NULL: the driver's match op,
  * else its vendor and models list. */
 const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct hw *hw, const struct cpu_info *cpu);
