@@ -271,20 +271,25 @@ failed:
 	else
 		fmt_snprintf(err, errsize, "cannot read %s at %s0x%lx (%s)", tsc_source_name(ref->source),
 			     ref->io ? "port " : "", (unsigned long)ref->addr, unc_strerror(st));
-	return UNC_E_DEVICE;
+	return UNC_E_NOT_FOUND; /* that clock is of no use; another may be */
 }
 
-enum unc_status tsc_calibrate(struct hw *hw, const struct tsc_ref *ref, char *err, size_t errsize, char *warn,
-			      size_t warnsize)
+enum unc_status tsc_calibrate(struct hw *hw, const struct tsc_ref *refs, unsigned nrefs, char *err, size_t errsize,
+			      char *warn, size_t warnsize)
 {
 	struct hw_tsc t = { .cpuid_hz = tsc_cpuid_hz(hw) };
-	char mhz[2][24];
+	char mhz[2][24], why[2][160] = { "", "" };
+	enum unc_status st = UNC_E_NOT_FOUND;
 
 	warn[0] = '\0';
-	if (ref) {
-		enum unc_status st = measure(hw, ref, &t, err, errsize);
-		if (st)
+	/* The first clock that can be read and advances; a TSC that is not
+	 * steady against it is an error, whatever the other clocks say. */
+	for (unsigned i = 0; i < nrefs && st == UNC_E_NOT_FOUND; i++)
+		if ((st = measure(hw, &refs[i], &t, why[i > 0], sizeof(why[0]))) && st != UNC_E_NOT_FOUND) {
+			fmt_snprintf(err, errsize, "%s", why[i > 0]);
 			return st;
+		}
+	if (st == UNC_OK) {
 		t.source = t.ref;
 		hw->tick_hz = t.measured_hz;
 		if (t.cpuid_hz) {
@@ -300,15 +305,19 @@ enum unc_status tsc_calibrate(struct hw *hw, const struct tsc_ref *ref, char *er
 					     "using the measurement",
 					     mhz[0], mhz[1], tsc_source_name(t.ref));
 			}
+		} else if (why[0][0]) {
+			fmt_snprintf(warn, warnsize, "%s; measured against %s instead", why[0], tsc_source_name(t.ref));
 		}
 	} else if (t.cpuid_hz) {
-		t.source = TSC_SRC_CPUID_UNCHECKED;
+		t = (struct hw_tsc){ .source = TSC_SRC_CPUID_UNCHECKED, .cpuid_hz = t.cpuid_hz };
 		hw->tick_hz = t.cpuid_hz;
-		fmt_snprintf(warn, warnsize, "no ACPI PM timer or HPET to check CPUID 0x15's TSC frequency against");
+		fmt_snprintf(warn, warnsize, "no ACPI PM timer or HPET to check CPUID 0x15's TSC frequency against%s%s%s%s%s",
+			     why[0][0] ? " (" : "", why[0], why[1][0] ? "; " : "", why[1], why[0][0] ? ")" : "");
 	} else {
 		fmt_snprintf(err, errsize,
-			     "no hardware clock to measure the TSC against (no ACPI PM timer, no running HPET) and "
-			     "CPUID 0x15 gives no frequency");
+			     "no hardware clock to measure the TSC against (no usable ACPI PM timer or running HPET%s%s%s%s) "
+			     "and CPUID 0x15 gives no frequency",
+			     why[0][0] ? ": " : "", why[0], why[1][0] ? "; " : "", why[1]);
 		return UNC_E_NOT_FOUND;
 	}
 	hw->tsc = t;

@@ -58,14 +58,16 @@ bool tsc_hpet_set_period(struct tsc_ref *ref, uint64_t caps, uint32_t config, ch
 #define TSC_SPREAD_MAX_PPM  1000 /* 0.1%: wider is an error */
 #define TSC_CPUID_MAX_PPM   1000 /* CPUID and the measurement must agree this well */
 
-/* Measures the TSC against ref (NULL: none) and sets hw->tick_hz and
- * hw->tsc. UNC_E_DEVICE with one line in err when no source can be
- * trusted: the reference does not advance, the windows disagree by more
- * than TSC_SPREAD_MAX_PPM, or there is neither a reference nor CPUID 0x15.
- * warn gets a line (else "") when CPUID and the measurement disagree (the
- * measurement is used) or CPUID could not be checked. */
-enum unc_status tsc_calibrate(struct hw *hw, const struct tsc_ref *ref, char *err, size_t errsize, char *warn,
-			      size_t warnsize);
+/* Measures the TSC against the first of refs (at most 2, in order of
+ * preference) that can be read and advances, and sets hw->tick_hz and
+ * hw->tsc. One line in err and no rate: UNC_E_DEVICE when the windows
+ * disagree by more than TSC_SPREAD_MAX_PPM (or the TSC stands still);
+ * UNC_E_NOT_FOUND when no clock is usable and CPUID 0x15 gives no
+ * frequency. warn gets a line (else "") when CPUID and the measurement
+ * disagree (the measurement is used), when CPUID could not be checked, or
+ * when a preferred clock was passed over. */
+enum unc_status tsc_calibrate(struct hw *hw, const struct tsc_ref *refs, unsigned nrefs, char *err, size_t errsize,
+			      char *warn, size_t warnsize);
 
 /* CPUID leaf 0x15 (and 0x16 for the crystal when 0x15 leaves it 0): the
  * TSC frequency in Hz, 0 when the processor does not say. */

@@ -438,41 +438,43 @@ static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
 	return NULL;
 }
 
-/* The hardware clock to measure the TSC against: the ACPI PM timer from the
- * FADT, else a running HPET; NULL (with the reasons in why) when neither. */
-static const struct tsc_ref *find_ref_clock(struct hw *hw, struct tsc_ref *ref, char *why, size_t whysize)
+/* The hardware clocks to measure the TSC against, in order: the ACPI PM
+ * timer from the FADT, a running HPET. Their number; why holds the reasons
+ * for those the tables do not give. */
+static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why, size_t whysize)
 {
-	char pm[120], hp[120];
+	char pm[120] = "", hp[120] = "";
 	size_t len = 0;
+	unsigned n = 0;
 	const uint8_t *t = acpi_table("FACP", &len);
 
-	if (tsc_ref_from_fadt(t, t ? len : 0, ref, pm, sizeof(pm)))
-		return ref;
+	if (tsc_ref_from_fadt(t, t ? len : 0, &refs[n], pm, sizeof(pm)))
+		n++;
 	len = 0;
 	t = acpi_table("HPET", &len);
-	if (tsc_ref_from_hpet(t, t ? len : 0, ref, hp, sizeof(hp))) {
+	if (tsc_ref_from_hpet(t, t ? len : 0, &refs[n], hp, sizeof(hp))) {
 		uint32_t lo, hi, cfg;
-		uint64_t base = ref->addr - 0xF0;
-		if (!hw_mmio_read32(hw, base, &lo) && !hw_mmio_read32(hw, base + 4, &hi) &&
-		    !hw_mmio_read32(hw, base + 0x10, &cfg) &&
-		    tsc_hpet_set_period(ref, (uint64_t)hi << 32 | lo, cfg, hp, sizeof(hp)))
-			return ref;
+		uint64_t base = refs[n].addr - 0xF0;
+		if (hw_mmio_read32(hw, base, &lo) || hw_mmio_read32(hw, base + 4, &hi) || hw_mmio_read32(hw, base + 0x10, &cfg))
+			fmt_snprintf(hp, sizeof(hp), "cannot read the HPET's registers at 0x%lx", (unsigned long)base);
+		else if (tsc_hpet_set_period(&refs[n], (uint64_t)hi << 32 | lo, cfg, hp, sizeof(hp)))
+			n++;
 	}
-	fmt_snprintf(why, whysize, "%s; %s", pm, hp);
-	return NULL;
+	fmt_snprintf(why, whysize, "%s%s%s", pm, pm[0] && hp[0] ? "; " : "", hp);
+	return n;
 }
 
 /* The TSC's frequency against a hardware clock read at both ends of each
  * window (drivers/tsc.h): never from how long a firmware busy-wait took. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err)
 {
-	struct tsc_ref ref;
-	char why[260], msg[260], warn[200];
-	const struct tsc_ref *r = find_ref_clock(hw, &ref, why, sizeof(why));
-	enum unc_status st = tsc_calibrate(hw, r, msg, sizeof(msg), warn, sizeof(warn));
+	struct tsc_ref refs[2];
+	char why[260], msg[400], warn[400];
+	unsigned n = find_ref_clocks(hw, refs, why, sizeof(why));
+	enum unc_status st = tsc_calibrate(hw, refs, n, msg, sizeof(msg), warn, sizeof(warn));
 
 	if (st) {
-		if (r)
+		if (n)
 			out_printf(err, "uncore: error: %s\n", msg);
 		else
 			out_printf(err, "uncore: error: %s (%s)\n", msg, why);

@@ -18,7 +18,7 @@ static struct sim {
 	uint64_t ref_hz;      /* the reference's rate */
 	uint64_t ref_start;   /* its value at ns 0 */
 	unsigned ref_bits;
-	bool ref_stuck;
+	bool ref_stuck, stuck_io_only, hpet_stuck;
 	uint16_t port;        /* the PM timer's port, or 0 */
 	uint64_t hpet;        /* the HPET's base, or 0 */
 	uint32_t hpet_cfg;
@@ -60,9 +60,10 @@ static uint64_t s_ticks(void *ctx)
 	return sim_tsc();
 }
 
-static uint32_t sim_ref(void)
+static uint32_t sim_ref(bool io)
 {
-	uint64_t v = sim.ref_stuck ? sim.ref_start : sim.ref_start + (uint64_t)((unsigned __int128)sim.ns * sim.ref_hz / 1000000000ull);
+	bool stuck = io ? sim.ref_stuck : sim.stuck_io_only ? sim.hpet_stuck : sim.ref_stuck;
+	uint64_t v = stuck ? sim.ref_start : sim.ref_start + (uint64_t)((unsigned __int128)sim.ns * sim.ref_hz / 1000000000ull);
 	return sim.ref_bits < 32 ? (uint32_t)(v & ((1u << sim.ref_bits) - 1)) : (uint32_t)v;
 }
 
@@ -73,7 +74,7 @@ static enum unc_status s_io(void *ctx, uint16_t port, uint32_t *v)
 	sim_cost(700);
 	sim.ref_reads++;
 	/* The PM timer's unused high bits read 0 on a 24-bit part; make them noise to check the mask. */
-	*v = sim_ref() | (sim.ref_bits < 32 ? 0xAB000000u : 0);
+	*v = sim_ref(true) | (sim.ref_bits < 32 ? 0xAB000000u : 0);
 	return UNC_OK;
 }
 
@@ -87,7 +88,7 @@ static enum unc_status s_mmio(void *ctx, uint64_t phys, uint32_t *v)
 	case 0x00: *v = 0x8086A201; return UNC_OK; /* vendor, COUNT_SIZE_CAP, revision */
 	case 0x04: *v = (uint32_t)sim.hpet_fs; return UNC_OK;
 	case 0x10: *v = sim.hpet_cfg; return UNC_OK;
-	case 0xF0: sim.ref_reads++; *v = sim_ref(); return UNC_OK;
+	case 0xF0: sim.ref_reads++; *v = sim_ref(false); return UNC_OK;
 	default: return UNC_E_RANGE;
 	}
 }
@@ -143,7 +144,7 @@ static uint64_t ppm_off(uint64_t got, uint64_t want)
 static enum unc_status run(const struct tsc_ref *ref, struct hw *hw, char *err, char *warn)
 {
 	*hw = (struct hw){ .ops = &s_ops };
-	return tsc_calibrate(hw, ref, err, 200, warn, 200);
+	return tsc_calibrate(hw, ref, ref ? 1 : 0, err, 200, warn, 200);
 }
 
 /* ---- ACPI tables, typed from ACPI 6.5 Table 5.9 and IA-PC HPET 1.0a 3.2.4 ---- */
@@ -337,8 +338,54 @@ static void test_not_steady(void)
 
 	sim_reset();
 	sim.ref_stuck = true;
-	T_EQ(run(&pm24, &hw, err, warn), UNC_E_DEVICE);
-	T_STREQ(err, "the ACPI PM timer at port 0x608 does not advance");
+	T_EQ(run(&pm24, &hw, err, warn), UNC_E_NOT_FOUND);
+	T_STREQ(err, "no hardware clock to measure the TSC against (no usable ACPI PM timer or running HPET: the ACPI PM "
+		     "timer at port 0x608 does not advance) and CPUID 0x15 gives no frequency");
+	T_EQ(hw.tick_hz, 0);
+}
+
+/* A PM timer the FADT names but that does not tick (some boards turn it
+ * off): the HPET next, then CPUID alone, each saying why. */
+static void test_fallbacks(void)
+{
+	struct hw hw = { .ops = &s_ops };
+	char err[400], warn[400];
+	struct tsc_ref refs[2] = { pm24, { TSC_SRC_HPET, false, 0xFED000F0, 32, 0 } };
+
+	sim_reset();
+	sim.hpet = 0xFED00000, sim.hpet_fs = 10000000, sim.hpet_cfg = 1;
+	/* One simulated clock serves both: stuck through the PM timer's port,
+	 * ticking at 100 MHz through the HPET's counter. */
+	sim.ref_stuck = true;
+	T_ASSERT(tsc_hpet_set_period(&refs[1], (uint64_t)sim.hpet_fs << 32, 1, err, sizeof(err)));
+	sim.ref_hz = 100000000;
+	sim.ref_bits = 32;
+	sim.stuck_io_only = true;
+	T_EQ(tsc_calibrate(&hw, refs, 2, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_ASSERT(ppm_off(hw.tick_hz, sim.tsc_hz) <= 5);
+	T_EQ(hw.tsc.source, TSC_SRC_HPET);
+	T_STREQ(warn, "the ACPI PM timer at port 0x608 does not advance; measured against the HPET instead");
+
+	sim.hpet_stuck = true;
+	sim.leaf0.eax = 0x15;
+	sim.leaf15 = (struct cpuid_regs){ 1, 100, 24000000, 0 };
+	hw = (struct hw){ .ops = &s_ops };
+	T_EQ(tsc_calibrate(&hw, refs, 2, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(hw.tick_hz, 2400000000ull);
+	T_EQ(hw.tsc.source, TSC_SRC_CPUID_UNCHECKED);
+	T_STREQ(warn, "no ACPI PM timer or HPET to check CPUID 0x15's TSC frequency against (the ACPI PM timer at "
+		      "port 0x608 does not advance; the HPET at 0xfed000f0 does not advance)");
+
+	/* A TSC that is not steady against the first clock is an error, not
+	 * a reason to try the next. */
+	sim_reset();
+	sim.hpet = 0xFED00000, sim.hpet_fs = 10000000, sim.hpet_cfg = 1;
+	sim.tsc_hz2 = sim.tsc_hz + sim.tsc_hz / 200;
+	sim.ns_switch = 120000000;
+	sim.tsc_at_switch = sim.ns_switch * sim.tsc_hz / 1000000000ull;
+	hw = (struct hw){ .ops = &s_ops };
+	T_EQ(tsc_calibrate(&hw, refs, 2, err, sizeof(err), warn, sizeof(warn)), UNC_E_DEVICE);
+	T_CONTAINS(err, "the TSC against the ACPI PM timer: 6 windows of 50 ms disagree");
 	T_EQ(hw.tick_hz, 0);
 }
 
@@ -414,4 +461,4 @@ static void test_describe(void)
 }
 
 T_MAIN("tsc", T_CASE(test_describe), T_CASE(test_fadt), T_CASE(test_hpet_table), T_CASE(test_quiet), T_CASE(test_delays_anywhere),
-       T_CASE(test_other_refs), T_CASE(test_not_steady), T_CASE(test_cpuid))
+       T_CASE(test_other_refs), T_CASE(test_not_steady), T_CASE(test_fallbacks), T_CASE(test_cpuid))
