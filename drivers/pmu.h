@@ -383,7 +383,7 @@ extern const struct pmu_driver *const pmu_drivers[];
 
 /* Each generated event table's index by name (tools/gen_events: NAME_events_by_name,
  * the rows in str_icmp order), paired with the table; ends with events NULL.
- * Generated beside pmu_drivers. */
+ * Generated (build/gen/pmu_event_index.c). */
 struct pmu_event_index {
 	const struct event_desc *events;
 	const uint16_t *by_name;
