@@ -1075,14 +1075,38 @@ enum unc_status stat_sample(struct stat_run *r)
 	return UNC_OK;
 }
 
+/* How long group g has counted: its first programmed event's running time. */
+static uint64_t group_running(const struct stat_run *r, unsigned g)
+{
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (!is_free(r, i) && in_group(r, i, g))
+			return r->c.ev[i].total.running;
+	return 0;
+}
+
+/* At a slice's end: the group that has counted least so far takes the next
+ * slice (the next in turn among equals), so a slice stretched by a late
+ * rotation (a busy host, an SMI) is made up for instead of staying in one
+ * group's share; the current group goes on without reprogramming when it is
+ * that group. */
 enum unc_status stat_rotate(struct stat_run *r)
 {
 	enum unc_status st = stat_sample(r);
+	unsigned best = r->group;
+	uint64_t least = UINT64_MAX;
 
 	if (st)
 		return st;
+	for (unsigned k = 1; k <= r->c.ngroups; k++) {
+		unsigned g = (r->group + k) % r->c.ngroups;
+		uint64_t t = group_running(r, g);
+		if (t < least)
+			least = t, best = g;
+	}
+	if (best == r->group)
+		return UNC_OK;
 	r->c.rotations++;
-	return program(r, (r->group + 1) % r->c.ngroups);
+	return program(r, best);
 }
 
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
@@ -1099,6 +1123,24 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	uint64_t m = a < b ? a : b;
 
 	return m < c ? m : c;
+}
+
+/* When the group now counting gives way: on a grid of slices from the
+ * start (grid), so a late rotation shortens the next slice instead of
+ * lengthening every later one; and in the run's last round (less than a
+ * slice per group and one more left before end), when its running time
+ * reaches an even share of the run, so that every group ends with the
+ * same time, whatever the rotations' lateness added on the way. */
+static uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint64_t slice)
+{
+	uint64_t now = r->t_sample, sum = 0;
+
+	if (!end || end <= now || end - now >= (uint64_t)(r->c.ngroups + 1) * slice)
+		return grid;
+	for (unsigned g = 0; g < r->c.ngroups; g++)
+		sum += group_running(r, g);
+	uint64_t share = (sum + (end - now)) / r->c.ngroups, mine = group_running(r, r->group);
+	return share > mine ? now + (share - mine) : end; /* mine == share: all have theirs, run out the clock */
 }
 
 enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, const struct stat_opts *o,
@@ -1126,7 +1168,7 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 		if (now >= next_rot) {
 			if ((st = stat_rotate(r)))
 				break;
-			next_rot = r->t_sample + o->slice;
+			next_rot = next_slice(r, next_rot + o->slice, end == never ? 0 : end, o->slice);
 		} else if ((st = stat_sample(r))) {
 			break;
 		}

@@ -100,7 +100,8 @@ enum unc_status stat_sample(struct stat_run *r);
  * +4: high, low, high again, and the low once more if the high changed). */
 enum unc_status stat_read_reg(const struct hw *hw, struct pmu_reg reg, unsigned width, uint64_t *ret_val);
 
-/* Samples, then switches to the next group. */
+/* Samples, then gives the next slice to the group that has counted least
+ * (the next in turn among equals; the current one goes on when it is it). */
 enum unc_status stat_rotate(struct stat_run *r);
 
 /* Samples (unless a sample already failed), stops counting and restores
