@@ -112,6 +112,12 @@ struct pmu_unit {
 	uint8_t space;          /* enum pmu_space of its selects and counters */
 	uint8_t counters;       /* per box (PMU_FREE: nfree) */
 	uint8_t width;          /* counter width in bits */
+	/* The bits a write to a counter takes, sign-extended to its width (a
+	 * P6 or architectural IA32_PMCx counter: 32); 0: the whole width. The
+	 * run starts each counter at the lowest negative value a write takes
+	 * (pmu_start_value), far from 0 and from what others write, so that a
+	 * write by someone else shows as a jump. */
+	uint8_t write_width;
 	uint8_t max_boxes;      /* the most the driver programs; the probe gives the live count */
 	/* Addresses: box b's first select and counter are sel_base/ctr_base +
 	 * b * box_stride, or box_sel[b]/box_ctr[b] when given (a per-box
@@ -177,6 +183,7 @@ struct pmu_present {
 	 * unit says): counters per box (at most the unit's) and their width,
 	 * as CPUID leaf 0xA gives them for the architectural core PMU. */
 	uint8_t counters[PMU_MAX_UNITS], width[PMU_MAX_UNITS];
+	uint8_t write_width[PMU_MAX_UNITS]; /* what a counter write takes, where it differs from the unit's */
 	struct pci_addr pci[PMU_MAX_UNITS][PMU_MAX_BOXES]; /* PMU_PCI: each box's function */
 	/* A unit with a group_noun: each box's group (socket) and its number
 	 * within the group as the hardware numbers it (channel; a missing
@@ -195,6 +202,20 @@ static inline unsigned pmu_counters_of(const struct pmu_unit *u, const struct pm
 static inline unsigned pmu_width_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
 {
 	return p && unit < PMU_MAX_UNITS && p->width[unit] ? p->width[unit] : u->width;
+}
+
+/* Where the run starts a counter: the lowest negative value its writes
+ * take, -2^(w-1) in w written bits, sign-extended to the counter's width
+ * (2^(width-1) when a write takes the whole counter). 2^31 or more from 0
+ * either way, and from any small value another owner writes. */
+static inline uint64_t pmu_start_value(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
+{
+	unsigned width = pmu_width_of(u, p, unit);
+	unsigned w = p && unit < PMU_MAX_UNITS && p->write_width[unit] ? p->write_width[unit] : u->write_width;
+
+	if (!w || w > width)
+		w = width;
+	return pmu_width_mask(width) & ~pmu_width_mask(w - 1);
 }
 
 /* The engine's journalled access, as ops (the engine fills them in, so a
@@ -314,8 +335,10 @@ struct pmu_ops {
 	 * address) gets fixed_ctrl | fixed_run_bits, read back the first time. */
 	enum unc_status (*fixed_start)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				       uint8_t counters);
-	/* Optional: zeroing a box's counters other than by writing 0 to each. */
-	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box);
+	/* Optional: setting a box's counters to `start` (pmu_start_value)
+	 * other than by writing it to each counter's register. */
+	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				     uint64_t start);
 	/* Names a register as the manual does; NULL when it is not the driver's. */
 	const char *(*reg_name)(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
 	/* The driver's lines for `info` (human) after the common ones; and

@@ -144,6 +144,7 @@ static enum unc_status wr(struct stat_run *r, unsigned k, struct pmu_reg reg, ui
 		return fail(r, st, "%s %s value 0x%lx: %s", op_name(reg, true), addr_text(r, k, reg, what, sizeof(what)),
 			    (unsigned long)v, unc_strerror(st));
 	s->dirty = true;
+	s->now = v;
 	return UNC_OK;
 }
 
@@ -550,25 +551,28 @@ static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned 
 	return UNC_OK;
 }
 
-/* Step 3 for one unit: zero its counters. The first time, read them back:
- * with the PMU frozen they stand still, so anything but 0 is a counter
- * that ignores writes, whose first sample would count its old value as
- * events. */
+/* Step 3 for one unit: its counters to the start value (pmu_start_value),
+ * from which the counts are differences: a counter someone else writes,
+ * even before the first sample, then jumps by far more than its events
+ * allow. The first time, read them back: with the PMU frozen they stand
+ * still, so anything else is a counter that ignores writes, whose first
+ * sample would count its old value as events. */
 static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
 {
 	struct stat_pmu *sp = &r->pmu[k];
 	const struct pmu_driver *drv = sp->p.drv;
 	const struct pmu_unit *pu = &drv->units[u];
 	struct pmu_io io = io_of(r, k);
+	uint64_t start = pmu_start_value(pu, &sp->p, u);
 	enum unc_status st;
 
 	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
 		if (drv->ops->reset_box) {
-			if ((st = drv->ops->reset_box(&io, &sp->p, u, b)))
+			if ((st = drv->ops->reset_box(&io, &sp->p, u, b, start)))
 				return st;
 		} else {
 			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
-				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), 0, true)))
+				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), start, true)))
 					return st;
 		}
 		for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
@@ -576,12 +580,12 @@ static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u
 			char what[96];
 			if ((st = read_counter(r, k, u, b, c, &v)))
 				return st;
-			if (v)
+			if (v != start)
 				return fail(r, UNC_E_STUCK,
-					    "%s reads 0x%lx after writing 0 with counting stopped: the counter ignores "
+					    "%s reads 0x%lx after writing 0x%lx with counting stopped: the counter ignores "
 					    "writes (stuck)",
 					    reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
-					    (unsigned long)v);
+					    (unsigned long)v, (unsigned long)start);
 		}
 	}
 	return UNC_OK;
@@ -616,6 +620,56 @@ static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
 			    ((st = wr(r, k, ctl, v, false)) || (r->verify && (st = check_reads(r, k, ctl, v)))))
 				return st;
 		}
+	}
+	return UNC_OK;
+}
+
+static void watch_reg(struct stat_run *r, struct pmu_reg reg)
+{
+	struct stat_saved *s = saved_of(r, reg);
+
+	if (!s || !s->dirty)
+		return;
+	for (unsigned w = 0; w < r->nwatch; w++)
+		if (&r->saved[r->watch[w]] == s)
+			return; /* a control shared by several counters (sel_step 0) is read once */
+	r->watch[r->nwatch++] = (uint8_t)(s - r->saved);
+}
+
+/* What each sample checks: the select of every counter with an event in
+ * the active group, and the control of every fixed counter in use, in
+ * each box. Not the selects the run set to 0 (a counter it does not read)
+ * nor the global registers (the drivers' check reads those). */
+static void watch_group(struct stat_run *r)
+{
+	r->nwatch = 0;
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		const struct stat_pmu *sp = &r->pmu[k];
+		if (is_free(r, i) || !in_group(r, i, r->group))
+			continue;
+		for (unsigned b = 0; b < sp->p.boxes[u]; b++)
+			watch_reg(r, pmu_unit_sel(unit_of(r, i), &sp->p, u, b, r->counter[i]));
+	}
+}
+
+/* At each sample, before the counters: a select or control that reads
+ * otherwise than the run wrote it was cleared or reprogrammed by someone
+ * else, and its counter counts something else, or nothing. */
+static enum unc_status check_watched(struct stat_run *r)
+{
+	char what[96];
+	uint64_t v;
+	enum unc_status st;
+
+	for (unsigned w = 0; w < r->nwatch; w++) {
+		const struct stat_saved *s = &r->saved[r->watch[w]];
+		if ((st = rd(r, s->pmu, s->reg, &v)))
+			return st;
+		if (v != s->now)
+			return fail(r, UNC_E_CLOBBERED, "%s reads 0x%lx, not the 0x%lx this run wrote: written by someone "
+							 "else during the run",
+				    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
 	}
 	return UNC_OK;
 }
@@ -661,9 +715,12 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 		r->wrapped_prev[k] = 0;
 	}
-	for (unsigned i = 0; i < r->c.nev; i++) /* free-running counters are never zeroed */
-		if (!is_free(r, i))
-			memset(r->last[i], 0, sizeof(r->last[i]));
+	for (unsigned i = 0; i < r->c.nev; i++) { /* free-running counters are never written */
+		unsigned u = r->spec[i].unit;
+		const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
+		for (unsigned b = 0; !is_free(r, i) && b < PMU_MAX_BOXES; b++)
+			r->last[i][b] = pmu_start_value(unit_of(r, i), p, u);
+	}
 	r->group = g;
 	/* 6. Unfreeze. */
 	for (unsigned k = 0; k < r->npmu; k++) {
@@ -674,6 +731,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	}
 	r->counting = true;
 	r->verify = false;
+	watch_group(r);
 	r->t_sample = hw_ticks(r->hw);
 	return UNC_OK;
 }
@@ -699,6 +757,7 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	char what[96];
 	enum unc_status rst = UNC_OK;
 	int bad = -1;
+	unsigned nbad = 0;
 
 	if (r->nsaved == 0) {
 		r->counting = false;
@@ -725,26 +784,43 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 		if (raw_write(r->hw, s->reg, s->value)) {
 			if (bad < 0)
 				bad = (int)i;
+			nbad++;
 			rst = UNC_E_FAULT;
 			continue;
 		}
 		s->dirty = false;
 		/* Read back: a register may not take the whole value (a P6 or
 		 * architectural counter takes bits 31:0, sign-extended). Said,
-		 * never hidden; the first one is named. */
+		 * never hidden: every one is named (those beyond the note's
+		 * room are counted). */
 		uint64_t v;
-		if (!r->restore_note[0] && raw_read(r->hw, s->reg, &v) == UNC_OK && v != s->value)
-			fmt_snprintf(r->restore_note, sizeof(r->restore_note),
-				     "%s was 0x%lx before the run and reads 0x%lx after it was put back: the register does not "
-				     "take the whole value",
-				     reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)s->value, (unsigned long)v);
+		char line[200];
+		size_t n = strlen(r->restore_note);
+		if (raw_read(r->hw, s->reg, &v) != UNC_OK || v == s->value)
+			continue;
+		fmt_snprintf(line, sizeof(line),
+			     "%s was 0x%lx before the run and reads 0x%lx after it was put back: the register does not "
+			     "take the whole value",
+			     reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)s->value, (unsigned long)v);
+		if (n + 1 + strlen(line) < sizeof(r->restore_note))
+			fmt_snprintf(r->restore_note + n, sizeof(r->restore_note) - n, "%s%s", n ? "\n" : "", line);
+		else
+			r->restore_more++;
 	}
 	r->counting = false;
 	if (rst == UNC_OK)
 		return st;
 	/* bad < 0: every register went back, but a PMU could not be stopped first */
-	const char *which = bad < 0 ? "the PMU's stopped state (its freeze failed)"
-				    : addr_text(r, r->saved[bad].pmu, r->saved[bad].reg, what, sizeof(what));
+	char which[140];
+	if (bad < 0)
+		fmt_snprintf(which, sizeof(which), "the PMU's stopped state (its freeze failed)");
+	else
+		fmt_snprintf(which, sizeof(which), "%s%s", addr_text(r, r->saved[bad].pmu, r->saved[bad].reg, what, sizeof(what)),
+			     nbad > 1 ? " and other registers" : "");
+	if (nbad > 1) {
+		size_t n = strlen(which);
+		fmt_snprintf(which + n, sizeof(which) - n, " (%u in all)", nbad);
+	}
 	if (st == UNC_OK)
 		return fail(r, rst, "cannot restore %s", which);
 	size_t n = strlen(r->err);
@@ -870,6 +946,9 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 
 	r->hw = hw;
 	r->nsaved = 0;
+	r->nwatch = 0;
+	r->restore_note[0] = '\0';
+	r->restore_more = 0;
 	r->c.rotations = 0;
 	r->any_in_use = false;
 	for (unsigned i = 0; i < r->c.nev; i++) {
@@ -974,6 +1053,8 @@ enum unc_status stat_sample(struct stat_run *r)
 		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
 			return st;
 	}
+	if ((st = check_watched(r)))
+		return st;
 	/* A driver that asks for it is frozen while its counters are read
 	 * (two-dword counters read consistently), and unfrozen after. */
 	uint32_t frozen = 0;

@@ -74,9 +74,12 @@ static const struct pmu_constraint p6_constraints[] = {
 	{ 0x10, 0x1 }, { 0x14, 0x1 }, { 0xC1, 0x1 }, { 0x11, 0x2 }, { 0x12, 0x2 }, { 0x13, 0x2 }, { 0, 0 },
 };
 
+/* A write to PerfCtr0/1 takes bits 31:0 and "the upper 8 bits are
+ * sign-extended according to the value of bit 31" (SDM, "PerfCtr0 and
+ * PerfCtr1 MSRs"): write_width 32. */
 static const struct pmu_unit p6_units[] = {
 	{ .pmu = "p6", .intel_unit = "", .name = "P6", .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = 2,
-	  .width = P6_CTR_WIDTH, .max_boxes = 1, .sel_base = P6_PERFEVTSEL0, .ctr_base = P6_PERFCTR0, .sel_step = 1,
+	  .width = P6_CTR_WIDTH, .write_width = 32, .max_boxes = 1, .sel_base = P6_PERFEVTSEL0, .ctr_base = P6_PERFCTR0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &p6_layout, .constraints = p6_constraints, .max_per_sec = P6_MAX_PER_SEC,
 	  .raw_help = "p6/event=N,umask=N[,cmask=N][,inv][,edge]/" },
 };

@@ -248,10 +248,11 @@ static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_pr
 	return UNC_OK;
 }
 
-/* Seed 003: the iMC box has no reset bit; its counters are zeroed by
- * writing 0. Both dwords of each counter, through the journal, so both are
+/* Seed 003: the iMC box has no reset bit; its counters are set by writing
+ * them. Both dwords of each counter, through the journal, so both are
  * put back at the end. */
-static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				       uint64_t start)
 {
 	const struct pmu_unit *u = &snbep_units[unit];
 	enum unc_status st;
@@ -259,7 +260,7 @@ static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_prese
 	for (unsigned c = 0; c < u->counters; c++) {
 		struct pmu_reg lo = pmu_unit_ctr(u, p, unit, box, c), hi = lo;
 		hi.addr += 4;
-		if ((st = pmu_io_write(io, lo, 0)) || (st = pmu_io_write(io, hi, 0)))
+		if ((st = pmu_io_write(io, lo, start & 0xFFFFFFFFu)) || (st = pmu_io_write(io, hi, start >> 32)))
 			return st;
 	}
 	return UNC_OK;

@@ -632,7 +632,8 @@ static const uint8_t bus_of_box[8] = { 0x3F, 0x3F, 0x3F, 0x3F, 0x7F, 0x7F, 0x7F,
 
 /* Seed 003's sequence for one event on 2 sockets x 4 channels, as an exact
  * write log: freeze (frz_en, then frz_en|frz, box by box), the CTLs (the
- * event on CTL0, 0 on the others), both dwords of each counter zeroed,
+ * event on CTL0, 0 on the others), both dwords of each counter set to the
+ * run's start (-2^47),
  * unfreeze (frz_en). */
 static void programming_sequence(void)
 {
@@ -650,8 +651,8 @@ static void programming_sequence(void)
 			EXPECT(bus_of_box[b], channel_fn[b % 4], CTL0 + 4 * i, i == 0 ? CTL_EN | 0x0304 : 0);
 	for (unsigned b = 0; b < 8; b++)
 		for (unsigned i = 0; i < 4; i++) {
-			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0);
-			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0);
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0); /* -2^47 in 48 bits */
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0x8000);
 		}
 	for (unsigned b = 0; b < 8; b++)
 		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);

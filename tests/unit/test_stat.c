@@ -419,7 +419,8 @@ static void exact_write_sequence(void)
 	static const struct fake_write want[] = {
 		/* 1. freeze: clear global enable */ { FAKE_MSR, 0xE01, 0 },
 		/* 2. event selects: ARB counter 0 and 1 */ { FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
-		/* 3. zero the counters */ { FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, 0x395, 0 },
+		/* 3. the counters to their start: -2^43 in 44 bits, -2^47 in 48 */
+		{ FAKE_MSR, 0x3B0, 0x80000000000 }, { FAKE_MSR, 0x3B1, 0x80000000000 }, { FAKE_MSR, 0x395, 0x800000000000 },
 		/* 4. fixed counter: CNT_EN, OVF_EN */ { FAKE_MSR, 0x394, (1ull << 22) | (1ull << 20) },
 		/* 5. clear status */ { FAKE_MSR, 0xE02, 0xB },
 		/* 6. global enable */ { FAKE_MSR, 0xE01, 1ull << 29 },
@@ -446,7 +447,7 @@ static void found_global_ctrl_bits_cleared_and_restored(void)
 	static const struct fake_write want[] = {
 		{ FAKE_MSR, 0xE01, 0 },
 		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
-		{ FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 },
+		{ FAKE_MSR, 0x3B0, 0x80000000000 }, { FAKE_MSR, 0x3B1, 0x80000000000 },
 		{ FAKE_MSR, 0xE02, 0xB },
 		{ FAKE_MSR, 0xE01, 1ull << 29 },
 		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0 },
@@ -622,8 +623,8 @@ static void counter_ignoring_the_zeroing_is_refused(void)
 	T_EQ(schedule_on(&f.hw, false), UNC_OK);
 	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
 	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_STUCK);
-	T_STREQ(run.err, "MSR_UNC_PERF_FIXED_CTR (0x395) reads 0x1e240 after writing 0 with counting stopped: the counter "
-			 "ignores writes (stuck)");
+	T_STREQ(run.err, "MSR_UNC_PERF_FIXED_CTR (0x395) reads 0x1e240 after writing 0x800000000000 with counting stopped: "
+			 "the counter ignores writes (stuck)");
 	T_EQ(f.log[f.nlog - 1].addr, 0xE01); /* and it put back what it wrote, GLOBAL_CTRL last */
 }
 
@@ -635,9 +636,9 @@ static void counter_ignoring_the_zeroing_is_refused(void)
 static void someone_else_writing_a_counter_is_no_wrap(void)
 {
 	static const struct { uint32_t msr; uint64_t val; const char *err; } cases[] = {
-		{ 0x395, 0, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x2faf0800 to 0x2625a00 within 100.0 ms: written by "
+		{ 0x395, 0, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x80002faf0800 to 0x2625a00 within 100.0 ms: written by "
 			    "someone else during the run (no wrap moves it that far)" },
-		{ 0x706, 0xF0000000000ull, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x2dc6c0 to 0xf00000249f0 within "
+		{ 0x706, 0xF0000000000ull, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x800002dc6c0 to 0xf00000249f0 within "
 					   "100.0 ms: written by someone else during the run (no wrap moves it that far)" },
 	};
 	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
@@ -665,6 +666,81 @@ static void someone_else_writing_a_counter_is_no_wrap(void)
 /* A clock counter that does not move is reported as still; so is one CBo
  * box of an event the others count. Events that never had a turn are not
  * judged at all. */
+/* A write before the first sample: the counters start at -2^43 (44 bits)
+ * and -2^47 (48 bits), so a counter written back to a small value jumps
+ * by nearly 2^43 (2^47), which no count explains in 100 ms: the first
+ * sample refuses it as it refuses a write later in the run. */
+static void write_before_the_first_sample(void)
+{
+	static const struct { uint32_t msr; uint64_t val; const char *err; } cases[] = {
+		{ 0x395, 7, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x800000000000 to 0x2625a07 within 100.0 ms: written "
+			    "by someone else during the run (no wrap moves it that far)" },
+		{ 0x706, 0, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x80000000000 to 0x249f0 within 100.0 ms: written by "
+			    "someone else during the run (no wrap moves it that far)" },
+	};
+	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct regs before, after;
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		fresh();
+		rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+		emu_hw_init(&h, &cfg);
+		read_regs(&before);
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+		add("UNC_CLOCK.SOCKET");
+		T_EQ(schedule(false), UNC_OK);
+		clobber_at = 50 * MS;
+		clobber_msr = cases[k].msr;
+		clobber_val = cases[k].val;
+		T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[k].err);
+		T_EQ(h.fake.now, 100 * MS); /* the first sample */
+		read_regs(&after);
+		T_ASSERT(regs_equal(&before, &after));
+	}
+}
+
+/* An event select or the fixed counter's control that someone else clears
+ * or reprograms mid-run: the counter then counts something else, or
+ * nothing, at a rate no bound can tell from a slow event. Each select and
+ * control of a counter in use is read at each sample and must read what
+ * the run wrote. */
+static void select_changed_during_the_run(void)
+{
+	static const struct { uint32_t msr; uint64_t val; const char *err; } cases[] = {
+		{ 0x700, 0, "MSR_UNC_CBO_0_PERFEVTSEL0 (0x700) reads 0x0, not the 0x508f34 this run wrote: written by "
+			    "someone else during the run" },
+		{ 0x730, 0x501834, "MSR_UNC_CBO_3_PERFEVTSEL0 (0x730) reads 0x501834, not the 0x508f34 this run wrote: "
+				   "written by someone else during the run" },
+		{ 0x3B2, 0, "MSR_UNC_ARB_PERFEVTSEL0 (0x3b2) reads 0x0, not the 0x500181 this run wrote: written by someone "
+			    "else during the run" },
+		{ 0x394, 0, "MSR_UNC_PERF_FIXED_CTRL (0x394) reads 0x0, not the 0x500000 this run wrote: written by someone "
+			    "else during the run" },
+	};
+	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct regs before, after;
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		fresh();
+		rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+		rate(EMU_UNIT_ARB, 0x81, 0x01, 3000000);
+		emu_hw_init(&h, &cfg);
+		read_regs(&before);
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+		add("UNC_ARB_TRK_REQUESTS.ALL");
+		add("UNC_CLOCK.SOCKET");
+		T_EQ(schedule(false), UNC_OK);
+		clobber_at = S + 50 * MS;
+		clobber_msr = cases[k].msr;
+		clobber_val = cases[k].val;
+		T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[k].err);
+		T_EQ(h.fake.now, S + 100 * MS); /* the first sample after the write */
+		read_regs(&after);
+		T_ASSERT(regs_equal(&before, &after));
+	}
+}
+
 static void still_counters(void)
 {
 	fresh();
@@ -1298,15 +1374,16 @@ static enum unc_status one_counter_probe(const struct hw *hw, const struct cpu_i
 	return st;
 }
 
-static enum unc_status box_reset(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+static enum unc_status box_reset(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				 uint64_t start)
 {
 	enum unc_status st;
 
 	(void)p, (void)unit, (void)box;
-	/* the box control's "reset", and the counter it would zero (the fake has no such logic) */
+	/* the box control's "reset", and the counter set to the start (the fake has no such logic) */
 	if ((st = pmu_io_write(io, pmu_msr(FAKE_BOX_CTL), 0x2)))
 		return st;
-	return pmu_io_write(io, pmu_msr(FAKE_CTR0), 0);
+	return pmu_io_write(io, pmu_msr(FAKE_CTR0), start);
 }
 
 /* A driver that matches by its own op (as the architectural PMU by CPUID
@@ -1399,9 +1476,10 @@ static void two_drivers_in_one_run(void)
 		/* freeze: each driver's global control, its own way */
 		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, FAKE_CTRL, 0x80 },
 		/* unit by unit, selects then counters: the ARB's, then the fake's (its own layout: EN 16, OVF 17) */
-		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0 }, { FAKE_MSR, 0x3B1, 0 },
+		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0x80000000000 },
+		{ FAKE_MSR, 0x3B1, 0x80000000000 },
 		{ FAKE_MSR, FAKE_SEL0, FAKE_SEL_OVF | FAKE_SEL_EN | 0x3412 }, { FAKE_MSR, FAKE_SEL0 + 1, 0 },
-		{ FAKE_MSR, FAKE_CTR0, 0 }, { FAKE_MSR, FAKE_CTR0 + 1, 0 },
+		{ FAKE_MSR, FAKE_CTR0, 0x80000000 }, { FAKE_MSR, FAKE_CTR0 + 1, 0x80000000 },
 		/* each driver's overflow status, each its own unit bits */
 		{ FAKE_MSR, 0xE02, 0xB }, { FAKE_MSR, FAKE_STATUS, 0 },
 		/* unfreeze */
@@ -1538,7 +1616,8 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
-       T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(still_counters),
+       T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(write_before_the_first_sample),
+	       T_CASE(select_changed_during_the_run), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
        T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(probe_overrides_and_box_control), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
