@@ -100,6 +100,13 @@ struct pmu_role_event {
 	uint8_t role;      /* enum pmu_role */
 };
 
+/* An event code that adds more than one per cycle (an occupancy: up to
+ * its queue's depth). */
+struct pmu_inc {
+	uint8_t code;
+	uint8_t max; /* the most per cycle; 0 ends a list */
+};
+
 struct pmu_unit {
 	const char *pmu;        /* perf's name: "cbox"; raw events are PMU/terms/ */
 	const char *alias;      /* another name raw events may use ("cbo"); NULL: none */
@@ -139,6 +146,13 @@ struct pmu_unit {
 	 * two samples beyond it is no wrap but someone else's write (0: no
 	 * bound, so no such check; give one). */
 	uint64_t max_per_sec;
+	/* Each event's own bound, where the driver gives clock_hz: the most
+	 * it adds per cycle times clock_hz, the highest frequency of the clock
+	 * its counters count in. The most per cycle is its code's entry in
+	 * incs, else 1; and 1 with a threshold or edge detect (which count
+	 * cycles or edges). clock_hz 0: max_per_sec for every event. */
+	uint64_t clock_hz;
+	const struct pmu_inc *incs;
 	bool clock;             /* counts a clock: it cannot stay still while the PMU counts */
 	bool per_cpu;           /* a core PMU's: its counters are the running processor's own (RDPMC
 				 * reads them; a run counts the processor that runs uncore.efi) */

@@ -276,6 +276,22 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 	return UNC_OK;
 }
 
+/* The most event i can add per second in one counter: its unit's clock
+ * times what the event adds per cycle (pmu.h, clock_hz), or the unit's
+ * max_per_sec. */
+static uint64_t event_max_rate(const struct ev_spec *e)
+{
+	const struct pmu_unit *pu = ev_unit(e);
+	unsigned inc = 1;
+
+	if (!pu->clock_hz)
+		return pu->max_per_sec;
+	for (const struct pmu_inc *x = pu->incs; x && x->max && !e->thr && !e->edge; x++)
+		if (x->code == e->code)
+			inc = x->max;
+	return pu->clock_hz * inc;
+}
+
 /* What the reports and records show of event i. */
 static void fill_view(struct stat_run *r, unsigned i)
 {
@@ -381,8 +397,10 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 			fmt_snprintf(b->from, sizeof(b->from), "%s", pu->boxes_from ? pu->boxes_from : "the probe");
 		}
 	}
-	for (unsigned i = 0; i < r->c.nev; i++)
+	for (unsigned i = 0; i < r->c.nev; i++) {
 		fill_view(r, i);
+		r->max_rate[i] = event_max_rate(&r->spec[i]);
+	}
 	return UNC_OK;
 }
 
@@ -985,22 +1003,21 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 	return start_free(r);
 }
 
-/* The largest step a counter of unit pu can make from the last sample
+/* The largest step the counters of event i can make from the last sample
  * (t_sample, taken before that sample's reads) to now (taken after this
- * sample's reads), at the unit's fastest rate. The 10 ms of slack covers
- * the moments between enabling a group and its first t_sample. When that
- * reaches the counter's whole range, no step can be told from a wrap or a
- * write: the samples came too far apart (a starved timer), and that is an
- * error of its own. */
-static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu, unsigned width, uint64_t now,
-				  uint64_t *ret)
+ * sample's reads), at the event's fastest rate (event_max_rate). The 10 ms
+ * of slack covers the moments between enabling a group and its first
+ * t_sample. When that reaches the counter's whole range, no step can be
+ * told from a wrap or a write: the samples came too far apart (a starved
+ * timer), and that is an error of its own. */
+static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width, uint64_t now, uint64_t *ret)
 {
-	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample;
+	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample, rate = r->max_rate[i];
 	char ms[24];
 
-	/* max_per_sec 0: the driver gives no bound, so no step is taken for a write */
-	*ret = hz && pu->max_per_sec ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
-	if (!pu->max_per_sec)
+	/* no bound (0): no step is taken for a write */
+	*ret = hz && rate ? u64_muldiv(rate, gap + hz / 100, hz) : UINT64_MAX;
+	if (!rate)
 		return UNC_OK;
 	if (*ret < pmu_width_mask(width))
 		return UNC_OK;
@@ -1008,7 +1025,7 @@ static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu,
 	return fail(r, UNC_E_OVERFLOW,
 		    "the %s counters were not sampled for %s ms: at up to %lu per second a %u-bit counter can wrap "
 		    "unseen in that time, so no count can be vouched for",
-		    pu->name, ms, (unsigned long)pu->max_per_sec, width);
+		    unit_of(r, i)->name, ms, (unsigned long)rate, width);
 }
 
 static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
@@ -1101,7 +1118,7 @@ enum unc_status stat_sample(struct stat_run *r)
 		const struct pmu_unit *pu = unit_of(r, i);
 		uint64_t limit;
 		unsigned width = r->c.ev[i].v.width;
-		if ((st = step_limit(r, pu, width, after, &limit)))
+		if ((st = step_limit(r, i, width, after, &limit)))
 			return st;
 		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
 			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_width_mask(width);

@@ -47,6 +47,7 @@ struct stat_run {
 	unsigned group_of[STAT_MAX_EVENTS];
 	uint8_t kind[STAT_MAX_EVENTS];   /* enum pmu_kind of its unit (the sampling path reads it often) */
 	struct pmu_reg free_reg[STAT_MAX_EVENTS]; /* a free-running counter's register, found at the start */
+	uint64_t max_rate[STAT_MAX_EVENTS];      /* the most a programmed event adds per second (0: no bound) */
 	struct stat_pmu pmu[STAT_MAX_PMUS];
 	unsigned npmu;
 

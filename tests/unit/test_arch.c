@@ -640,6 +640,41 @@ static void caps_fault_keeps_full_width_writes(void)
 	T_STREQ(run.restore_note, "");
 }
 
+/* IA32_FIXED_CTR_CTRL or an event select changed by someone else mid-run
+ * (the fixed counters stop, or count at another ring): each sample reads
+ * them, and the run stops naming the register. */
+static void fixed_ctrl_or_select_changed_during_the_run(void)
+{
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+		const char *err;
+	} cases[] = {
+		{ IA32_FIXED_CTR_CTRL, 0, "IA32_FIXED_CTR_CTRL (0x38d) reads 0x0, not the 0x30 this run wrote: written by "
+					  "someone else during the run" },
+		{ IA32_PERFEVTSEL0, 0x4100C0, "IA32_PERFEVTSEL0 (0x186) reads 0x4100c0, not the 0x4300c0 this run wrote: "
+					      "written by someone else during the run" },
+	};
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct snap before;
+		fresh(4, 4, 3, true, true);
+		rate(0xC0, 0x00, 1000000);
+		snap(&before);
+		add("INST_RETIRED.ANY_P");
+		add("CPU_CLK_UNHALTED.THREAD");
+		T_EQ(schedule(false), UNC_OK);
+		T_EQ(stat_start(&run, &wrap, false), UNC_OK);
+		advance(f.now + 50 * MS);
+		*reg(cases[k].msr) = cases[k].v;
+		advance(f.now + 50 * MS);
+		T_EQ(stat_sample(&run), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[k].err);
+		T_EQ(stat_stop(&run, UNC_E_CLOBBERED), UNC_E_CLOBBERED);
+		T_ASSERT(same_as(&before));
+	}
+}
+
 /* Someone else's EN in a select, or a counting field of FIXED_CTR_CTRL, is
  * in use; the power-up enables of the global control are not. */
 static void in_use(void)
@@ -785,4 +820,5 @@ T_MAIN("arch", T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CA
        T_CASE(version_0_refuses_core_events), T_CASE(run_v4_sequence_and_counts), T_CASE(global_enable_bits),
        T_CASE(rdmsr_when_rdpmc_faults), T_CASE(info_names_unavailable_events), T_CASE(in_use),
        T_CASE(gp_on_each_register_restores_the_rest), T_CASE(unavailable_events_refused), T_CASE(version_1_runs_without_global_ctrl),
-       T_CASE(mixed_with_skylake_uncore), T_CASE(caps_fault_keeps_full_width_writes))
+       T_CASE(mixed_with_skylake_uncore), T_CASE(caps_fault_keeps_full_width_writes),
+       T_CASE(fixed_ctrl_or_select_changed_during_the_run))

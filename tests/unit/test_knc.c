@@ -666,7 +666,20 @@ static void status_found_set_is_noted(void)
 		     "be set again\n");
 }
 
+/* IA32_PerfEvtSel1 cleared, or IA32_PerfCnt0 written, by someone else:
+ * the sample after stops the run naming the register (the counter before
+ * the first sample too: a jump from -2^39). */
+static void select_or_counter_written_during_the_run(void)
+{
+	T_EQ(clobbered_run("INSTRUCTIONS_EXECUTED", PERFEVTSEL1, 0, 250 * MS), UNC_E_CLOBBERED);
+	T_CONTAINS(run.err, "IA32_PerfEvtSel1 (0x29) reads 0x0, not the 0x43002a this run wrote: written by someone else "
+			    "during the run");
+	T_EQ(clobbered_run(NULL, PERFCNT0, 5, 50 * MS), UNC_E_CLOBBERED);
+	T_CONTAINS(run.err, "IA32_PerfCnt0 (0x20) went from 0x8000000000 to 0x");
+}
+
 T_MAIN("knc", T_CASE(registers_are_the_manuals), T_CASE(events_are_table_1_6), T_CASE(names_raw_and_constraints),
        T_CASE(exact_counts_and_writes), T_CASE(spflt_control_cleared_and_restored), T_CASE(counters_wrap_at_40_bits),
        T_CASE(restore_after_a_fault_on_each_write), T_CASE(global_ctrl_changed_during_the_run),
-       T_CASE(l2_events_on_counter_0), T_CASE(info_lines), T_CASE(status_found_set_is_noted))
+       T_CASE(l2_events_on_counter_0), T_CASE(info_lines), T_CASE(status_found_set_is_noted),
+       T_CASE(select_or_counter_written_during_the_run))

@@ -478,8 +478,9 @@ static void found_global_ctrl_bits_cleared_and_restored(void)
 }
 
 /* A found FRZ_ON_PMI and one overflow would stop every counter: with
- * OVF_EN set, the first wrap (10^12 per second reaches 2^44 in 17.6 s)
- * would freeze the PMU and the counts would come out short. The run clears
+ * OVF_EN set, the first wrap (8 * 10^9 per second, near a CBo event's
+ * bound, takes a counter from its start at -2^43 past 0 in 1100 s) would
+ * freeze the PMU and the counts would come out short. The run clears
  * FRZ_ON_PMI, so they are exact, and puts it back. */
 static void found_freeze_does_not_stop_the_run(void)
 {
@@ -488,14 +489,14 @@ static void found_freeze_does_not_stop_the_run(void)
 	fresh();
 	cfg.global_ctrl_set = true;
 	cfg.global_ctrl = 0x8000001F;
-	rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000000000000ull);
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 8000000000ull);
 	emu_hw_init(&h, &cfg);
 	read_regs(&before);
 	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_EQ(schedule(false), UNC_OK);
-	T_EQ(run_for(20 * S, false), UNC_OK);
-	T_EQ(count_total(&run.c, 0, 1), 20000000000000ull);
-	T_EQ(count_total(&run.c, 0, -1), 80000000000000ull);
+	T_EQ(run_for(1200 * S, false), UNC_OK);
+	T_EQ(count_total(&run.c, 0, 1), 9600000000000ull);
+	T_EQ(count_total(&run.c, 0, -1), 38400000000000ull);
 	read_regs(&after);
 	after.v[1] = before.v[1]; /* GLOBAL_STATUS: the wrap's bit, cleared by the run */
 	T_ASSERT(regs_equal(&before, &after));
@@ -540,16 +541,16 @@ static void global_ctrl_changed_during_the_run(void)
  * internal samples catch every wrap, GLOBAL_STATUS confirms them. */
 static void cbo_counter_wraps_many_times(void)
 {
-	struct stat_opts o = { .duration = 60 * S, .interval = 20 * S, .slice = 20 * MS, .sample = 1 * S };
+	struct stat_opts o = { .duration = 6000 * S, .interval = 2000 * S, .slice = 20 * MS, .sample = 1 * S };
 
 	fresh();
-	rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000000000000ull); /* 10^12 per CBo: 2^44 in 17.6 s */
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 8000000000ull); /* 8 * 10^9 per CBo (its bound: 2^33): 2^44 in 2199 s */
 	emu_hw_init(&h, &cfg);
 	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
-	T_EQ(count_total(&run.c, 0, 2), 60000000000000ull); /* 3.4 wraps of 2^44 */
-	T_EQ(count_total(&run.c, 0, -1), 240000000000000ull);
+	T_EQ(count_total(&run.c, 0, 2), 48000000000000ull); /* 2.7 wraps of 2^44, from -2^43 */
+	T_EQ(count_total(&run.c, 0, -1), 192000000000000ull);
 }
 
 /* The fixed counter's 48 bits: UCLK 4.29 GHz wraps it in 65,600 s. */
@@ -568,24 +569,24 @@ static void fixed_counter_48_bits(void)
 }
 
 /* A counter that may have passed its whole width between two samples
- * cannot be measured. Samples 18 s apart: at the unit's fastest rate
- * (2^40/s) a 44-bit counter wraps in 16 s, so no step can be told from a
- * wrap, whatever the rate really was. And an overflow bit in GLOBAL_STATUS
+ * cannot be measured. Samples 2100 s apart: at the event's fastest rate
+ * (2^33/s, one a UCLK) a 44-bit counter wraps in 2048 s, so no step can be
+ * told from a wrap, whatever the rate really was. And an overflow bit in GLOBAL_STATUS
  * that no counter going backwards explains says a counter went round
  * unseen. Either way the run fails instead of reporting a wrong number. */
 static void lost_overflow_is_an_error(void)
 {
-	struct stat_opts o = { .duration = 40 * S, .slice = 20 * MS, .sample = 18 * S };
+	struct stat_opts o = { .duration = 4000 * S, .slice = 20 * MS, .sample = 2100 * S };
 	struct regs before, after;
 
 	fresh();
-	rate(EMU_UNIT_ARB, 0x81, 0x01, 1000000000000ull); /* 1.8 * 10^13 > 2^44 per sample */
+	rate(EMU_UNIT_ARB, 0x81, 0x01, 8000000000ull);
 	emu_hw_init(&h, &cfg);
 	read_regs(&before);
 	add("UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_OVERFLOW);
-	T_STREQ(run.err, "the ARB counters were not sampled for 18000.0 ms: at up to 1099511627776 per second a 44-bit "
+	T_STREQ(run.err, "the ARB counters were not sampled for 2100000.0 ms: at up to 8589934592 per second a 44-bit "
 			 "counter can wrap unseen in that time, so no count can be vouched for");
 	read_regs(&after);
 	after.v[1] = before.v[1]; /* GLOBAL_STATUS keeps the overflow bit: RW1C, cannot be put back */
@@ -698,6 +699,45 @@ static void write_before_the_first_sample(void)
 		read_regs(&after);
 		T_ASSERT(regs_equal(&before, &after));
 	}
+}
+
+/* Each event is bounded by what it can count: one a UCLK (2^33 Hz at
+ * most) for a CBo lookup, an ARB request or the clock; 64 a UCLK for an
+ * ARB occupancy, one with a threshold (cycles) or edge detect. So a child
+ * adding 2^36 to a CBo counter, 6.9 * 10^10 in 100 ms, is no count: far
+ * below a unit-wide 2^40 per second, far above the event's 2^33. */
+static void each_event_bounded_by_what_it_counts(void)
+{
+	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct regs before, after;
+
+	fresh();
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	add("UNC_ARB_TRK_OCCUPANCY.ALL");
+	add("arb/event=0x80,umask=0x1,edge/");
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(schedule(true), UNC_OK);
+	T_EQ(run.max_rate[0], 1ull << 33);
+	T_EQ(run.max_rate[1], 64ull << 33);
+	T_EQ(run.max_rate[2], 1ull << 33);
+	T_EQ(run.max_rate[3], 1ull << 33);
+
+	fresh();
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+	emu_hw_init(&h, &cfg);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(schedule(false), UNC_OK);
+	clobber_at = S + 50 * MS;
+	clobber_msr = 0x706;
+	clobber_val = 0x80000000000ull + 3150000 + (1ull << 36); /* what it held then, plus 2^36 */
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
+	T_STREQ(run.err, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x800002dc6c0 to 0x81000325aa0 within 100.0 ms: written "
+			 "by someone else during the run (no wrap moves it that far)");
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
 }
 
 /* An event select or the fixed counter's control that someone else clears
@@ -1617,7 +1657,7 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(multiplexed_counts_are_scaled), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(write_before_the_first_sample),
-	       T_CASE(select_changed_during_the_run), T_CASE(still_counters),
+	       T_CASE(select_changed_during_the_run), T_CASE(each_event_bounded_by_what_it_counts), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
        T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(probe_overrides_and_box_control), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
