@@ -121,9 +121,9 @@ struct pmu_unit {
 	uint8_t width;          /* counter width in bits */
 	/* The bits a write to a counter takes, sign-extended to its width (a
 	 * P6 or architectural IA32_PMCx counter: 32); 0: the whole width. The
-	 * run starts each counter at the lowest negative value a write takes
-	 * (pmu_start_value), far from 0 and from what others write, so that a
-	 * write by someone else shows as a jump. */
+	 * run starts each counter within them (pmu_start_value), far from 0
+	 * and from what others write, so that a write by someone else shows
+	 * as a jump. */
 	uint8_t write_width;
 	uint8_t max_boxes;      /* the most the driver programs; the probe gives the live count */
 	/* Addresses: box b's first select and counter are sel_base/ctr_base +
@@ -218,10 +218,11 @@ static inline unsigned pmu_width_of(const struct pmu_unit *u, const struct pmu_p
 	return p && unit < PMU_MAX_UNITS && p->width[unit] ? p->width[unit] : u->width;
 }
 
-/* Where the run starts a counter: the lowest negative value its writes
- * take, -2^(w-1) in w written bits, sign-extended to the counter's width
- * (2^(width-1) when a write takes the whole counter). 2^31 or more from 0
- * either way, and from any small value another owner writes. */
+/* Where the run starts a counter: 2^(w-2) for w bits a write takes, the
+ * middle of the values a write keeps positive. A counter someone else sets
+ * to 0, to a small count or to a negative one (a sampling period, as perf
+ * writes it) goes backwards from there, which no count explains whatever
+ * the rate; only a value just above the start could pass for events. */
 static inline uint64_t pmu_start_value(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
 {
 	unsigned width = pmu_width_of(u, p, unit);
@@ -229,7 +230,7 @@ static inline uint64_t pmu_start_value(const struct pmu_unit *u, const struct pm
 
 	if (!w || w > width)
 		w = width;
-	return pmu_width_mask(width) & ~pmu_width_mask(w - 1);
+	return w < 2 ? 0 : (uint64_t)1 << (w - 2);
 }
 
 /* The engine's journalled access, as ops (the engine fills them in, so a

@@ -494,17 +494,17 @@ static void run_v4_sequence_and_counts(void)
 	int at = wrote(IA32_PERF_GLOBAL_CTRL, 0, 0);
 	T_EQ(at, 0);
 	/* Selects without EN, then the counters at the full-width aliases set
-	 * to their start, -2^47 in 48 bits; the fixed ones to -2^31 (a write
+	 * to their start, 2^46 in 48 bits; the fixed ones to 2^30 (a write
 	 * they take whether or not they take all their bits). */
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0, 0x3003C, at)) > 0);
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0 + 1, 0x300C4, at)) > 0);
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0 + 2, 0, at)) > 0);
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0 + 3, 0, at)) > 0);
-	T_ASSERT((at = wrote(IA32_A_PMC0, 0x800000000000, at)) > 0);
-	T_ASSERT((at = wrote(IA32_A_PMC0 + 3, 0x800000000000, at)) > 0);
-	T_ASSERT(wrote(IA32_PMC0, 0x800000000000, 0) < 0); /* never the 32-bit IA32_PMCx */
-	T_ASSERT((at = wrote(IA32_FIXED_CTR0, 0xFFFF80000000, at)) > 0);
-	T_ASSERT((at = wrote(IA32_FIXED_CTR0 + 2, 0xFFFF80000000, at)) > 0);
+	T_ASSERT((at = wrote(IA32_A_PMC0, 0x400000000000, at)) > 0);
+	T_ASSERT((at = wrote(IA32_A_PMC0 + 3, 0x400000000000, at)) > 0);
+	T_ASSERT(wrote(IA32_PMC0, 0x400000000000, 0) < 0); /* never the 32-bit IA32_PMCx */
+	T_ASSERT((at = wrote(IA32_FIXED_CTR0, 0x40000000, at)) > 0);
+	T_ASSERT((at = wrote(IA32_FIXED_CTR0 + 2, 0x40000000, at)) > 0);
 	/* Fixed counters 0 and 2: OS and USR in fields 0 and 2. */
 	T_ASSERT((at = wrote(IA32_FIXED_CTR_CTRL, 0x303, at)) > 0);
 	/* The overflow bits cleared, EN set in the selects with an event, then the enables. */
@@ -535,8 +535,8 @@ static void global_enable_bits(void)
 	T_ASSERT(wrote(IA32_PERF_GLOBAL_CTRL, 1ull << 48, 0) == 0);
 	T_ASSERT(wrote(IA32_PERF_GLOBAL_CTRL, 0x700000003ull | 1ull << 48, 1) > 0);
 	T_ASSERT(wrote(IA32_FIXED_CTR_CTRL, 0x30, 0) > 0);
-	/* without full-width writes: IA32_PMCx, at -2^31 (bits 31:0 sign-extended) */
-	T_ASSERT(wrote(IA32_PMC0, 0xFFFF80000000, 0) > 0);
+	/* without full-width writes: IA32_PMCx, at 2^30 (bits 31:0 sign-extended) */
+	T_ASSERT(wrote(IA32_PMC0, 0x40000000, 0) > 0);
 	T_ASSERT(same_as(&before));
 	T_EQ(*reg(IA32_PERF_GLOBAL_CTRL), 0x700000003ull | 1ull << 48);
 }
@@ -634,8 +634,8 @@ static void caps_fault_keeps_full_width_writes(void)
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(run_for(S), UNC_OK);
 	T_EQ(count_total(&run.c, 0, -1), 1000000);
-	T_ASSERT(wrote(IA32_A_PMC0, 0x800000000000, 0) >= 0);
-	T_ASSERT(wrote(IA32_PMC0, 0xFFFF80000000, 0) < 0);
+	T_ASSERT(wrote(IA32_A_PMC0, 0x400000000000, 0) >= 0);
+	T_ASSERT(wrote(IA32_PMC0, 0x40000000, 0) < 0);
 	T_ASSERT(same_as(&before));
 	T_STREQ(run.restore_note, "");
 }

@@ -433,7 +433,7 @@ static void exact_counts_and_writes(void)
 		uint64_t v;
 	} want[] = {
 		{ G_CTRL, 0 },		       { PERFEVTSEL0, 0x00430016 }, { PERFEVTSEL1, 0x0043002A },
-		{ PERFCNT0, 0x8000000000 },    { PERFCNT1, 0x8000000000 },  { G_OVF_CTRL, 0x3 }, /* -2^39 in 40 bits */
+		{ PERFCNT0, 0x4000000000 },    { PERFCNT1, 0x4000000000 },  { G_OVF_CTRL, 0x3 }, /* 2^38 in 40 bits */
 		{ G_CTRL, 0x3 },	       /* the end */
 		{ G_CTRL, 0 },		       { PERFCNT1, 0x2222 },	    { PERFEVTSEL1, 0 },
 		{ PERFCNT0, 0x1111 },	       { PERFEVTSEL0, 0 },	    { G_CTRL, 0 },
@@ -542,8 +542,8 @@ static void restore_after_a_fault_on_each_write(void)
 		{ SPFLT_CTL, "wrmsr 0x2c (PERF_SPFLT_CONTROL) value 0x8000000000000000" },
 		{ PERFEVTSEL0, "wrmsr 0x28 (IA32_PerfEvtSel0) value 0x430016" },
 		{ PERFEVTSEL1, "wrmsr 0x29 (IA32_PerfEvtSel1) value 0x43002a" },
-		{ PERFCNT0, "wrmsr 0x20 (IA32_PerfCnt0) value 0x8000000000" },
-		{ PERFCNT1, "wrmsr 0x21 (IA32_PerfCnt1) value 0x8000000000" },
+		{ PERFCNT0, "wrmsr 0x20 (IA32_PerfCnt0) value 0x4000000000" },
+		{ PERFCNT1, "wrmsr 0x21 (IA32_PerfCnt1) value 0x4000000000" },
 		{ G_OVF_CTRL, "wrmsr 0x2e (IA32_PERF_GLOBAL_OVF_CTRL) value 0x3" },
 	};
 	struct snap before, after;
@@ -668,14 +668,14 @@ static void status_found_set_is_noted(void)
 
 /* IA32_PerfEvtSel1 cleared, or IA32_PerfCnt0 written, by someone else:
  * the sample after stops the run naming the register (the counter before
- * the first sample too: a jump from -2^39). */
+ * the first sample too: a jump back from 2^38). */
 static void select_or_counter_written_during_the_run(void)
 {
 	T_EQ(clobbered_run("INSTRUCTIONS_EXECUTED", PERFEVTSEL1, 0, 250 * MS), UNC_E_CLOBBERED);
 	T_CONTAINS(run.err, "IA32_PerfEvtSel1 (0x29) reads 0x0, not the 0x43002a this run wrote: written by someone else "
 			    "during the run");
 	T_EQ(clobbered_run(NULL, PERFCNT0, 5, 50 * MS), UNC_E_CLOBBERED);
-	T_CONTAINS(run.err, "IA32_PerfCnt0 (0x20) went from 0x8000000000 to 0x");
+	T_CONTAINS(run.err, "IA32_PerfCnt0 (0x20) went from 0x4000000000 to 0x");
 }
 
 T_MAIN("knc", T_CASE(registers_are_the_manuals), T_CASE(events_are_table_1_6), T_CASE(names_raw_and_constraints),

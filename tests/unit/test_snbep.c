@@ -633,7 +633,7 @@ static const uint8_t bus_of_box[8] = { 0x3F, 0x3F, 0x3F, 0x3F, 0x7F, 0x7F, 0x7F,
 /* Seed 003's sequence for one event on 2 sockets x 4 channels, as an exact
  * write log: freeze (frz_en, then frz_en|frz, box by box), the CTLs (the
  * event on CTL0, 0 on the others), both dwords of each counter set to the
- * run's start (-2^47),
+ * run's start (2^46),
  * unfreeze (frz_en). */
 static void programming_sequence(void)
 {
@@ -651,8 +651,8 @@ static void programming_sequence(void)
 			EXPECT(bus_of_box[b], channel_fn[b % 4], CTL0 + 4 * i, i == 0 ? CTL_EN | 0x0304 : 0);
 	for (unsigned b = 0; b < 8; b++)
 		for (unsigned i = 0; i < 4; i++) {
-			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0); /* -2^47 in 48 bits */
-			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0x8000);
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0); /* 2^46 in 48 bits */
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0x4000);
 		}
 	for (unsigned b = 0; b < 8; b++)
 		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
@@ -852,7 +852,7 @@ static void torn_read_impossible_in_a_run(void)
  * to .WR, both counted at the same rate here) or cleared: each sample
  * reads every CTL the run's events use, and refuses one that reads
  * otherwise than the run wrote; everything goes back. A counter written
- * back to 0 before the first sample is refused as a jump from -2^47. */
+ * back to 0 before the first sample is refused as a jump back from 2^46. */
 static void ctl_or_counter_changed_during_the_run(void)
 {
 	static const struct {
@@ -882,7 +882,7 @@ static void ctl_or_counter_changed_during_the_run(void)
 		if (cases[k].err[0])
 			T_STREQ(run.err, cases[k].err);
 		else
-			T_CONTAINS(run.err, "MC_CH1_PCI_PMON_CTR0 (socket 0) (3f:10.1+0xa0) went from 0x800000000000 to 0x");
+			T_CONTAINS(run.err, "MC_CH1_PCI_PMON_CTR0 (socket 0) (3f:10.1+0xa0) went from 0x400000000000 to 0x");
 		T_EQ(stat_stop(&run, UNC_E_CLOBBERED), UNC_E_CLOBBERED);
 		T_ASSERT(as_found());
 	}

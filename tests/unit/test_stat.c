@@ -419,8 +419,8 @@ static void exact_write_sequence(void)
 	static const struct fake_write want[] = {
 		/* 1. freeze: clear global enable */ { FAKE_MSR, 0xE01, 0 },
 		/* 2. event selects: ARB counter 0 and 1 */ { FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
-		/* 3. the counters to their start: -2^43 in 44 bits, -2^47 in 48 */
-		{ FAKE_MSR, 0x3B0, 0x80000000000 }, { FAKE_MSR, 0x3B1, 0x80000000000 }, { FAKE_MSR, 0x395, 0x800000000000 },
+		/* 3. the counters to their start: 2^42 in 44 bits, 2^46 in 48 */
+		{ FAKE_MSR, 0x3B0, 0x40000000000 }, { FAKE_MSR, 0x3B1, 0x40000000000 }, { FAKE_MSR, 0x395, 0x400000000000 },
 		/* 4. fixed counter: CNT_EN, OVF_EN */ { FAKE_MSR, 0x394, (1ull << 22) | (1ull << 20) },
 		/* 5. clear status */ { FAKE_MSR, 0xE02, 0xB },
 		/* 6. global enable */ { FAKE_MSR, 0xE01, 1ull << 29 },
@@ -447,7 +447,7 @@ static void found_global_ctrl_bits_cleared_and_restored(void)
 	static const struct fake_write want[] = {
 		{ FAKE_MSR, 0xE01, 0 },
 		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 },
-		{ FAKE_MSR, 0x3B0, 0x80000000000 }, { FAKE_MSR, 0x3B1, 0x80000000000 },
+		{ FAKE_MSR, 0x3B0, 0x40000000000 }, { FAKE_MSR, 0x3B1, 0x40000000000 },
 		{ FAKE_MSR, 0xE02, 0xB },
 		{ FAKE_MSR, 0xE01, 1ull << 29 },
 		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, 0x3B1, 0 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0 },
@@ -479,7 +479,7 @@ static void found_global_ctrl_bits_cleared_and_restored(void)
 
 /* A found FRZ_ON_PMI and one overflow would stop every counter: with
  * OVF_EN set, the first wrap (8 * 10^9 per second, near a CBo event's
- * bound, takes a counter from its start at -2^43 past 0 in 1100 s) would
+ * bound, takes a counter from its start at 2^42 past 2^44 in 1649 s) would
  * freeze the PMU and the counts would come out short. The run clears
  * FRZ_ON_PMI, so they are exact, and puts it back. */
 static void found_freeze_does_not_stop_the_run(void)
@@ -494,9 +494,9 @@ static void found_freeze_does_not_stop_the_run(void)
 	read_regs(&before);
 	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_EQ(schedule(false), UNC_OK);
-	T_EQ(run_for(1200 * S, false), UNC_OK);
-	T_EQ(count_total(&run.c, 0, 1), 9600000000000ull);
-	T_EQ(count_total(&run.c, 0, -1), 38400000000000ull);
+	T_EQ(run_for(1800 * S, false), UNC_OK);
+	T_EQ(count_total(&run.c, 0, 1), 14400000000000ull);
+	T_EQ(count_total(&run.c, 0, -1), 57600000000000ull);
 	read_regs(&after);
 	after.v[1] = before.v[1]; /* GLOBAL_STATUS: the wrap's bit, cleared by the run */
 	T_ASSERT(regs_equal(&before, &after));
@@ -549,7 +549,7 @@ static void cbo_counter_wraps_many_times(void)
 	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
-	T_EQ(count_total(&run.c, 0, 2), 48000000000000ull); /* 2.7 wraps of 2^44, from -2^43 */
+	T_EQ(count_total(&run.c, 0, 2), 48000000000000ull); /* 2.7 times 2^44, from 2^42: two wraps */
 	T_EQ(count_total(&run.c, 0, -1), 192000000000000ull);
 }
 
@@ -624,7 +624,7 @@ static void counter_ignoring_the_zeroing_is_refused(void)
 	T_EQ(schedule_on(&f.hw, false), UNC_OK);
 	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
 	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_STUCK);
-	T_STREQ(run.err, "MSR_UNC_PERF_FIXED_CTR (0x395) reads 0x1e240 after writing 0x800000000000 with counting stopped: "
+	T_STREQ(run.err, "MSR_UNC_PERF_FIXED_CTR (0x395) reads 0x1e240 after writing 0x400000000000 with counting stopped: "
 			 "the counter ignores writes (stuck)");
 	T_EQ(f.log[f.nlog - 1].addr, 0xE01); /* and it put back what it wrote, GLOBAL_CTRL last */
 }
@@ -637,9 +637,9 @@ static void counter_ignoring_the_zeroing_is_refused(void)
 static void someone_else_writing_a_counter_is_no_wrap(void)
 {
 	static const struct { uint32_t msr; uint64_t val; const char *err; } cases[] = {
-		{ 0x395, 0, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x80002faf0800 to 0x2625a00 within 100.0 ms: written by "
+		{ 0x395, 0, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x40002faf0800 to 0x2625a00 within 100.0 ms: written by "
 			    "someone else during the run (no wrap moves it that far)" },
-		{ 0x706, 0xF0000000000ull, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x800002dc6c0 to 0xf00000249f0 within "
+		{ 0x706, 0xF0000000000ull, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x400002dc6c0 to 0xf00000249f0 within "
 					   "100.0 ms: written by someone else during the run (no wrap moves it that far)" },
 	};
 	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
@@ -667,16 +667,16 @@ static void someone_else_writing_a_counter_is_no_wrap(void)
 /* A clock counter that does not move is reported as still; so is one CBo
  * box of an event the others count. Events that never had a turn are not
  * judged at all. */
-/* A write before the first sample: the counters start at -2^43 (44 bits)
- * and -2^47 (48 bits), so a counter written back to a small value jumps
- * by nearly 2^43 (2^47), which no count explains in 100 ms: the first
+/* A write before the first sample: the counters start at 2^42 (44 bits)
+ * and 2^46 (48 bits), so a counter written back to a small value goes
+ * backwards, which no count explains in 100 ms: the first
  * sample refuses it as it refuses a write later in the run. */
 static void write_before_the_first_sample(void)
 {
 	static const struct { uint32_t msr; uint64_t val; const char *err; } cases[] = {
-		{ 0x395, 7, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x800000000000 to 0x2625a07 within 100.0 ms: written "
+		{ 0x395, 7, "MSR_UNC_PERF_FIXED_CTR (0x395) went from 0x400000000000 to 0x2625a07 within 100.0 ms: written "
 			    "by someone else during the run (no wrap moves it that far)" },
-		{ 0x706, 0, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x80000000000 to 0x249f0 within 100.0 ms: written by "
+		{ 0x706, 0, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x40000000000 to 0x249f0 within 100.0 ms: written by "
 			    "someone else during the run (no wrap moves it that far)" },
 	};
 	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
@@ -732,9 +732,9 @@ static void each_event_bounded_by_what_it_counts(void)
 	T_EQ(schedule(false), UNC_OK);
 	clobber_at = S + 50 * MS;
 	clobber_msr = 0x706;
-	clobber_val = 0x80000000000ull + 3150000 + (1ull << 36); /* what it held then, plus 2^36 */
+	clobber_val = 0x40000000000ull + 3150000 + (1ull << 36); /* what it held then, plus 2^36 */
 	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
-	T_STREQ(run.err, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x800002dc6c0 to 0x81000325aa0 within 100.0 ms: written "
+	T_STREQ(run.err, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x400002dc6c0 to 0x41000325aa0 within 100.0 ms: written "
 			 "by someone else during the run (no wrap moves it that far)");
 	read_regs(&after);
 	T_ASSERT(regs_equal(&before, &after));
@@ -1516,10 +1516,10 @@ static void two_drivers_in_one_run(void)
 		/* freeze: each driver's global control, its own way */
 		{ FAKE_MSR, 0xE01, 0 }, { FAKE_MSR, FAKE_CTRL, 0x80 },
 		/* unit by unit, selects then counters: the ARB's, then the fake's (its own layout: EN 16, OVF 17) */
-		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0x80000000000 },
-		{ FAKE_MSR, 0x3B1, 0x80000000000 },
+		{ FAKE_MSR, 0x3B2, 0x500181 }, { FAKE_MSR, 0x3B3, 0 }, { FAKE_MSR, 0x3B0, 0x40000000000 },
+		{ FAKE_MSR, 0x3B1, 0x40000000000 },
 		{ FAKE_MSR, FAKE_SEL0, FAKE_SEL_OVF | FAKE_SEL_EN | 0x3412 }, { FAKE_MSR, FAKE_SEL0 + 1, 0 },
-		{ FAKE_MSR, FAKE_CTR0, 0x80000000 }, { FAKE_MSR, FAKE_CTR0 + 1, 0x80000000 },
+		{ FAKE_MSR, FAKE_CTR0, 0x40000000 }, { FAKE_MSR, FAKE_CTR0 + 1, 0x40000000 },
 		/* each driver's overflow status, each its own unit bits */
 		{ FAKE_MSR, 0xE02, 0xB }, { FAKE_MSR, FAKE_STATUS, 0 },
 		/* unfreeze */
