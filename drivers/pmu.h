@@ -120,7 +120,7 @@ struct pmu_unit {
 	uint8_t counters;       /* per box (PMU_FREE: nfree) */
 	uint8_t width;          /* counter width in bits */
 	/* The bits a write to a counter takes, sign-extended to its width (a
-	 * P6 or architectural IA32_PMCx counter: 32); 0: the whole width. The
+	 * P6 or an architectural general counter: 32); 0: the whole width. The
 	 * run starts each counter within them (pmu_start_value), far from 0
 	 * and from what others write, so that a write by someone else shows
 	 * as a jump. */
