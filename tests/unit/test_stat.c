@@ -629,6 +629,36 @@ static void counter_ignoring_the_zeroing_is_refused(void)
 	T_EQ(f.log[f.nlog - 1].addr, 0xE01); /* and it put back what it wrote, GLOBAL_CTRL last */
 }
 
+/* A run of UNC_CBO_CACHE_LOOKUP.ANY_MESI (3M/s a CBo), UNC_CLOCK.SOCKET
+ * and, with `arb`, UNC_ARB_TRK_REQUESTS.ALL, in which someone else writes
+ * `val` to `msr` at `at`: the sample at `sampled` stops it with `err`, and
+ * every register is as found. */
+static void clobbered(bool arb, uint32_t msr, uint64_t val, uint64_t at, uint64_t sampled, const char *err)
+{
+	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct regs before, after;
+
+	fresh();
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+	if (arb)
+		rate(EMU_UNIT_ARB, 0x81, 0x01, 3000000);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	if (arb)
+		add("UNC_ARB_TRK_REQUESTS.ALL");
+	add("UNC_CLOCK.SOCKET");
+	T_EQ(schedule(false), UNC_OK);
+	clobber_at = at;
+	clobber_msr = msr;
+	clobber_val = val;
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
+	T_STREQ(run.err, err);
+	T_EQ(h.fake.now, sampled);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+}
+
 /* A counter that someone else writes during the run (a child image, a
  * nested run) is not taken for a wrap: a step back to a small value would
  * mean nearly 2^48 (2^44) counts in 100 ms, and a step forward beyond the
@@ -642,31 +672,10 @@ static void someone_else_writing_a_counter_is_no_wrap(void)
 		{ 0x706, 0xF0000000000ull, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x400002dc6c0 to 0xf00000249f0 within "
 					   "100.0 ms: written by someone else during the run (no wrap moves it that far)" },
 	};
-	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
-	struct regs before, after;
-
-	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		fresh();
-		rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
-		emu_hw_init(&h, &cfg);
-		read_regs(&before);
-		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
-		add("UNC_CLOCK.SOCKET");
-		T_EQ(schedule(false), UNC_OK);
-		clobber_at = S + 50 * MS;
-		clobber_msr = cases[k].msr;
-		clobber_val = cases[k].val;
-		T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
-		T_STREQ(run.err, cases[k].err);
-		T_EQ(h.fake.now, S + 100 * MS); /* the first sample after the write */
-		read_regs(&after);
-		T_ASSERT(regs_equal(&before, &after));
-	}
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		clobbered(false, cases[k].msr, cases[k].val, S + 50 * MS, S + 100 * MS, cases[k].err);
 }
 
-/* A clock counter that does not move is reported as still; so is one CBo
- * box of an event the others count. Events that never had a turn are not
- * judged at all. */
 /* A write before the first sample: the counters start at 2^42 (44 bits)
  * and 2^46 (48 bits), so a counter written back to a small value goes
  * backwards, which no count explains in 100 ms: the first
@@ -679,26 +688,8 @@ static void write_before_the_first_sample(void)
 		{ 0x706, 0, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x40000000000 to 0x249f0 within 100.0 ms: written by "
 			    "someone else during the run (no wrap moves it that far)" },
 	};
-	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
-	struct regs before, after;
-
-	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		fresh();
-		rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
-		emu_hw_init(&h, &cfg);
-		read_regs(&before);
-		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
-		add("UNC_CLOCK.SOCKET");
-		T_EQ(schedule(false), UNC_OK);
-		clobber_at = 50 * MS;
-		clobber_msr = cases[k].msr;
-		clobber_val = cases[k].val;
-		T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
-		T_STREQ(run.err, cases[k].err);
-		T_EQ(h.fake.now, 100 * MS); /* the first sample */
-		read_regs(&after);
-		T_ASSERT(regs_equal(&before, &after));
-	}
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		clobbered(false, cases[k].msr, cases[k].val, 50 * MS, 100 * MS, cases[k].err);
 }
 
 /* Each event is bounded by what it can count: one a UCLK (2^33 Hz at
@@ -708,13 +699,8 @@ static void write_before_the_first_sample(void)
  * below a unit-wide 2^40 per second, far above the event's 2^33. */
 static void each_event_bounded_by_what_it_counts(void)
 {
-	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
-	struct regs before, after;
-
 	fresh();
-	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
 	emu_hw_init(&h, &cfg);
-	read_regs(&before);
 	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	add("UNC_ARB_TRK_OCCUPANCY.ALL");
 	add("arb/event=0x80,umask=0x1,edge/");
@@ -725,19 +711,10 @@ static void each_event_bounded_by_what_it_counts(void)
 	T_EQ(run.max_rate[2], 1ull << 33);
 	T_EQ(run.max_rate[3], 1ull << 33);
 
-	fresh();
-	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
-	emu_hw_init(&h, &cfg);
-	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
-	T_EQ(schedule(false), UNC_OK);
-	clobber_at = S + 50 * MS;
-	clobber_msr = 0x706;
-	clobber_val = 0x40000000000ull + 3150000 + (1ull << 36); /* what it held then, plus 2^36 */
-	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
-	T_STREQ(run.err, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x400002dc6c0 to 0x41000325aa0 within 100.0 ms: written "
-			 "by someone else during the run (no wrap moves it that far)");
-	read_regs(&after);
-	T_ASSERT(regs_equal(&before, &after));
+	/* what CBo 0's counter held then, plus 2^36 */
+	clobbered(false, 0x706, 0x40000000000ull + 3150000 + (1ull << 36), S + 50 * MS, S + 100 * MS,
+		  "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x400002dc6c0 to 0x41000325aa0 within 100.0 ms: written by "
+		  "someone else during the run (no wrap moves it that far)");
 }
 
 /* An event select or the fixed counter's control that someone else clears
@@ -757,30 +734,13 @@ static void select_changed_during_the_run(void)
 		{ 0x394, 0, "MSR_UNC_PERF_FIXED_CTRL (0x394) reads 0x0, not the 0x500000 this run wrote: written by someone "
 			    "else during the run" },
 	};
-	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
-	struct regs before, after;
-
-	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		fresh();
-		rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
-		rate(EMU_UNIT_ARB, 0x81, 0x01, 3000000);
-		emu_hw_init(&h, &cfg);
-		read_regs(&before);
-		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
-		add("UNC_ARB_TRK_REQUESTS.ALL");
-		add("UNC_CLOCK.SOCKET");
-		T_EQ(schedule(false), UNC_OK);
-		clobber_at = S + 50 * MS;
-		clobber_msr = cases[k].msr;
-		clobber_val = cases[k].val;
-		T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_CLOBBERED);
-		T_STREQ(run.err, cases[k].err);
-		T_EQ(h.fake.now, S + 100 * MS); /* the first sample after the write */
-		read_regs(&after);
-		T_ASSERT(regs_equal(&before, &after));
-	}
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		clobbered(true, cases[k].msr, cases[k].val, S + 50 * MS, S + 100 * MS, cases[k].err);
 }
 
+/* A clock counter that does not move is reported as still; so is one CBo
+ * box of an event the others count. Events that never had a turn are not
+ * judged at all. */
 static void still_counters(void)
 {
 	fresh();
