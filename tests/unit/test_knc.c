@@ -488,8 +488,8 @@ static void spflt_control_cleared_and_restored(void)
 static void counters_wrap_at_40_bits(void)
 {
 	machine(0, 0, 0, 0, 0, 0);
-	rate(0x00, 0x16, 30000000000ull); /* 3 * 10^10/s: 2^40 in 36.6 s */
-	add("INSTRUCTIONS_EXECUTED");
+	rate(0x20, 0x18, 30000000000ull); /* 3 * 10^10/s (within 32 a cycle at 2^31 Hz): from 2^38 past 2^40 in 27.5 s */
+	add("VPU_ELEMENTS_ACTIVE");
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(run_for(40 * S, false), UNC_OK);
 	T_EQ(count_total(&run.c, 0, -1), 1200000000000ull);
@@ -676,6 +676,16 @@ static void select_or_counter_written_during_the_run(void)
 			    "during the run");
 	T_EQ(clobbered_run(NULL, PERFCNT0, 5, 50 * MS), UNC_E_CLOBBERED);
 	T_CONTAINS(run.err, "IA32_PerfCnt0 (0x20) went from 0x4000000000 to 0x");
+
+	/* each event's bound: what it adds per cycle at 2^31 Hz */
+	machine(0, 0, 0, 0, 0, 0);
+	add("CPU_CLK_UNHALTED");
+	add("INSTRUCTIONS_EXECUTED");
+	add("VPU_ELEMENTS_ACTIVE");
+	T_EQ(schedule(true), UNC_OK);
+	T_EQ(run.max_rate[0], 1ull << 31);
+	T_EQ(run.max_rate[1], 2ull << 31);
+	T_EQ(run.max_rate[2], 32ull << 31);
 }
 
 T_MAIN("knc", T_CASE(registers_are_the_manuals), T_CASE(events_are_table_1_6), T_CASE(names_raw_and_constraints),

@@ -673,6 +673,19 @@ static void perfevtsel1_and_counter_written_during_the_run(void)
 		T_STREQ(run.err, cases[c].msg);
 		restored(0, 0, 0x1111, 0x2222);
 	}
+
+	/* each event's bound: what it adds per cycle at 2^31 Hz (MUL's 1 is
+	 * why 2^30 in 100 ms above is no count) */
+	fresh(0, 0, 0, 0);
+	add("INST_RETIRED");
+	add("MUL");
+	add("CPU_CLK_UNHALTED");
+	add("p6/event=0xc0,cmask=1/");
+	T_EQ(schedule(true), UNC_OK);
+	T_EQ(run.max_rate[0], 3ull << 31);
+	T_EQ(run.max_rate[1], 1ull << 31);
+	T_EQ(run.max_rate[2], 1ull << 31);
+	T_EQ(run.max_rate[3], 1ull << 31);
 }
 
 /* Every counter that cannot take back its value (bits 31:0, sign-extended)
