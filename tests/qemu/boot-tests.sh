@@ -136,6 +136,7 @@ boot_run
 boot_begin p6 'pentium3,+lm,+sse2,+nx,+pae' -smp 2 -m 512
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/build/child.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step info 'uncore.efi info'
 expect info has '^uncore: +supported: P6 family, Pentium III \(Katmai\)$'
 expect info has '^verdict: +P6 core PMU usable: ready$'
@@ -172,6 +173,17 @@ expect fit rc zero
 expect fit has '^uncore stat: 2 events in 1 group, msr access: emulated'
 expect fit rate FLOPS 11000000 1
 expect fit rate MUL 7000000 1
+# Someone else during the run: PerfEvtSel1 cleared (each sample reads the
+# selects in use), PerfCtr1 set to 0x7fffffff at once (a jump of 2^30 from
+# the run's start, where MUL adds at most one a cycle at 2^31 Hz).
+step clob-sel1 'uncore.efi -e INST_RETIRED,MUL -- fs0:\clobber.nsh 0x187 0'
+expect clob-sel1 rc 0xD
+expect clob-sel1 has '^uncore: error: PerfEvtSel1 \(0x187\) reads 0x0, not the 0x30012 this run wrote: written by someone else during the run$'
+step clob-ctr1 'uncore.efi -e INST_RETIRED,MUL -- fs0:\uncore.efi msr write 0xC2 0x7fffffff'
+expect clob-ctr1 rc 0xD
+expect clob-ctr1 has '^uncore: error: PerfCtr1 \(0xc2\) went from 0x40[0-9a-f]{6} to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run'
+step clob-regs 'uncore.efi regs'
+expect clob-regs same regs0
 # A child image measured with core events: it runs on the processor that counts.
 step child 'uncore.efi -e INST_RETIRED,CPU_CLK_UNHALTED -- fs0:\child.efi 300 0'
 expect child rc zero
@@ -201,6 +213,7 @@ boot_run
 # cards boot their own uOS, not UEFI: this checks the seed's table.
 boot_begin knc 'qemu64,vendor=GenuineIntel,family=11,model=1'
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step info 'uncore.efi info'
 expect info has '^uncore: +supported: Knights Corner, Knights Corner \(Xeon Phi coprocessor\)$'
 step plain 'uncore.efi -e CPU_CLK_UNHALTED'
@@ -221,6 +234,12 @@ expect count rate CPU_CLK_UNHALTED 1000000000 1
 expect count rate VPU_ELEMENTS_ACTIVE 5000000000 1
 step regs1 'uncore.efi msr read 0x2C'
 expect regs1 same regs0
+# IA32_PerfEvtSel1 cleared by someone else mid-run: each sample reads it.
+step clob-sel1 'uncore.efi -e INSTRUCTIONS_EXECUTED,CPU_CLK_UNHALTED -- fs0:\clobber.nsh 0x29 0'
+expect clob-sel1 rc 0xD
+expect clob-sel1 has '^uncore: error: IA32_PerfEvtSel1 \(0x29\) reads 0x0, not the 0x43002a this run wrote: written by someone else during the run$'
+step clob-sel1-after 'uncore.efi msr read 0x29'
+expect clob-sel1-after has '^msr 0x29 \(IA32_PerfEvtSel1\) = 0x0000000000000000$'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -375,6 +394,7 @@ boot_run
 # CBos than the manual's four: the 8-CBo steps below need it.
 boot_begin emu Skylake-Client,model=158
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step bad-option 'uncore-emu.efi --cbo-config 16'
 expect bad-option rc nonzero
 expect bad-option has "^uncore-emu: error: bad value '16' for --cbo-config"
@@ -602,8 +622,32 @@ expect arch-mix rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
 expect arch-mix rate DRAM_DATA_READS 10000000 1
 step arch-regs1 'uncore.efi regs'
 expect arch-regs1 same arch-regs0
+# IA32_FIXED_CTR_CTRL cleared by someone else mid-run: each sample reads it.
+step arch-fctl 'uncore.efi -e INST_RETIRED.ANY -- fs0:\clobber.nsh 0x38D 0'
+expect arch-fctl rc 0xD
+expect arch-fctl has '^uncore: error: IA32_FIXED_CTR_CTRL \(0x38d\) reads 0x0, not the 0x3 this run wrote: written by someone else during the run$'
+step arch-regs2 'uncore.efi regs'
+expect arch-regs2 same arch-regs0
 step unload-arch 'uncore-emu.efi --unload'
 expect unload-arch rc zero
+# IA32_PERF_CAPABILITIES faulting on read says nothing of full-width
+# writes: IA32_A_PMC0 answers, so counters holding more than 32 bits are
+# written there and come back whole, with no note.
+step load-caps 'uncore-emu.efi --core-pmu arch --fault msr-gp=0x345 --rate INST_RETIRED.ANY=1500M'
+expect load-caps rc zero
+step caps-preset 'uncore.efi msr write 0x4C1 0x123456789A'
+expect caps-preset rc zero
+step caps-preset2 'uncore.efi msr write 0x4C4 0x423456789A'
+expect caps-preset2 rc zero
+step caps-regs0 'uncore.efi regs'
+expect caps-regs0 has '^0xc1 +IA32_PMC0 +0x000000123456789a$'
+step caps-run 'uncore.efi -e INST_RETIRED.ANY_P,CPU_CLK_UNHALTED.THREAD_P,INST_RETIRED.ANY -d 1'
+expect caps-run rc zero
+expect caps-run lacks 'after it was put back'
+step caps-regs1 'uncore.efi regs'
+expect caps-regs1 same caps-regs0
+step unload-caps 'uncore-emu.efi --unload'
+expect unload-caps rc zero
 boot_run
 
 # Counting against the emulated uncore at configured rates (per CBo for CBo
@@ -750,9 +794,9 @@ expect unload-gp rc zero
 expect unload-gp has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 # Someone else writes the counters mid-run: a child script writing
-# MSR_UNC_PERF_FIXED_CTR or MSR_UNC_CBO_0_PERFCTR0 after 500 ms (a write
-# before the first sample only loses counts, which no reading can tell),
-# and a nested stat --force
+# MSR_UNC_PERF_FIXED_CTR or MSR_UNC_CBO_0_PERFCTR0 after 500 ms, or at
+# once (before the first sample: the counters start at 2^46 and 2^42, so
+# one set to a small value goes backwards), and a nested stat --force
 # (which zeroes them, then puts back what it found). No wrap explains the
 # step: the run stops, names the counter, prints no count, restores.
 step load-clob 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M'
@@ -768,6 +812,26 @@ expect clob-regs1 same clob-regs0
 step clob-cbo 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x706 0'
 expect clob-cbo rc 0xD
 expect clob-cbo has '^uncore: error: MSR_UNC_CBO_0_PERFCTR0 \(0x706\) went from 0x[0-9a-f]+ to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run'
+step clob-early 'uncore.efi stat -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi msr write 0x395 7'
+expect clob-early rc 0xD
+expect clob-early has '^uncore: error: MSR_UNC_PERF_FIXED_CTR \(0x395\) went from 0x4000[0-9a-f]{8} to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run \(no wrap moves it that far\)$'
+expect clob-early lacks '^UNC_CLOCK\.SOCKET +[0-9]'
+# 2^36 added to a CBo counter (it holds its start, 2^42, and what it
+# counted): no CBo event adds more than one a UCLK cycle (2^33 Hz at most).
+step clob-2e36 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x706 0x41000000000'
+expect clob-2e36 rc 0xD
+expect clob-2e36 has '^uncore: error: MSR_UNC_CBO_0_PERFCTR0 \(0x706\) went from 0x4000[0-9a-f]{7} to 0x41000[0-9a-f]{6} within [0-9.]+ ms: written by someone else during the run'
+# An event select or the fixed counter's control cleared mid-run: each
+# sample reads every select and control of the counters in use.
+step clob-sel 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x700 0'
+expect clob-sel rc 0xD
+expect clob-sel has '^uncore: error: MSR_UNC_CBO_0_PERFEVTSEL0 \(0x700\) reads 0x0, not the 0x508f34 this run wrote: written by someone else during the run$'
+expect clob-sel lacks '^UNC_CBO_CACHE_LOOKUP\.ANY_MESI +[0-9]'
+step clob-fctl 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\clobber.nsh 0x394 0'
+expect clob-fctl rc 0xD
+expect clob-fctl has '^uncore: error: MSR_UNC_PERF_FIXED_CTRL \(0x394\) reads 0x0, not the 0x500000 this run wrote: written by someone else during the run$'
+step clob-regs3 'uncore.efi regs'
+expect clob-regs3 same clob-regs0
 step clob-nested 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi -e UNC_CLOCK.SOCKET --force -d 1'
 expect clob-nested rc 0xD
 expect clob-nested has '^uncore: note: the PMU was in use \(--force\)'
@@ -798,20 +862,21 @@ step unload-still 'uncore-emu.efi --unload'
 expect unload-still rc zero
 
 # GLOBAL_CTRL found as Linux writes it but with FRZ_ON_PMI for EN
-# (0x8000001F), and a CBo event at 10^12/s per box: its 44-bit counters wrap
-# after about 17.6 s. The run clears FRZ_ON_PMI and the PMI selects, so the
-# wrap (with OVF_EN) freezes nothing: 20 s within 1%, and 0xE01 comes back.
-step load-frz 'uncore-emu.efi --global-ctrl 0x8000001F --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1000G'
+# (0x8000001F), and the ARB's occupancy at 5 * 10^11/s (within its bound of
+# 64 a UCLK at 2^33 Hz): its 44-bit counter, started at 2^42, wraps after
+# about 26.4 s. The run clears FRZ_ON_PMI and the PMI selects, so the wrap
+# (with OVF_EN) freezes nothing: 30 s within 1%, and 0xE01 comes back.
+step load-frz 'uncore-emu.efi --global-ctrl 0x8000001F --rate UNC_ARB_TRK_OCCUPANCY.ALL=500G'
 expect load-frz rc zero
 expect load-frz has 'GLOBAL_CTRL 0x8000001f, faults: none'
 step frz-regs0 'uncore.efi regs'
 expect frz-regs0 rc zero
 expect frz-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x000000008000001f$'
-step frz-wrap 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -d 20'
+step frz-wrap 'uncore.efi -e UNC_ARB_TRK_OCCUPANCY.ALL,UNC_CLOCK.SOCKET -d 30'
 expect frz-wrap rc zero
-expect frz-wrap rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 4000000000000 1
+expect frz-wrap rate UNC_ARB_TRK_OCCUPANCY.ALL 500000000000 1
 expect frz-wrap rate UNC_CLOCK.SOCKET 800000000 1
-expect frz-wrap has '^elapsed: 20\.[0-9]{9} s measured'
+expect frz-wrap has '^elapsed: 30\.[0-9]{9} s measured'
 step frz-e01 'uncore.efi msr read 0xE01'
 expect frz-e01 rc zero
 expect frz-e01 has '^msr 0xe01 \(MSR_UNC_PERF_GLOBAL_CTRL\) = 0x000000008000001f$'
