@@ -857,12 +857,12 @@ expect bw-json rc zero
 expect bw-json has '^\{"tool":"uncore.efi","command":"bw","imc":"emulated",.*"read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(99[0-9]|100[0-9])\.[0-9]{3},'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
-# A constant 20,000 MB/s of reads and 5,000 of writes: every 20 ms interval
+# A constant 20,000 MB/s of reads and 5,000 of writes: every 50 ms interval
 # within 1% (the emulator answers each MMIO read of its counters exactly,
 # however late its timer runs), not only the average.
 step load-iv 'uncore-emu.efi --rate DRAM_DATA_READS=312500000 --rate DRAM_DATA_WRITES=78125000'
 expect load-iv rc zero
-step iv 'uncore.efi bw -I 20 -n 20'
+step iv 'uncore.efi bw -I 50 -n 20'
 expect iv rc zero
 expect iv ivbw read 20000 1
 expect iv ivbw write 5000 1
