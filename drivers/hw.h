@@ -35,6 +35,8 @@ struct hw_emulated {
 	unsigned ncpuid;
 	struct pci_addr pci[HW_EMULATED_MAX]; /* PCI functions whose configuration space it answered */
 	unsigned npci;
+	uint64_t mmio_page[HW_EMULATED_MAX]; /* 4 KiB pages of physical memory whose loads it answered */
+	unsigned nmmio;
 	bool rdpmc; /* it answered RDPMC */
 };
 
@@ -75,6 +77,17 @@ static inline void hw_emulated_pci(struct hw_emulated *e, struct pci_addr a)
 			return;
 	if (e->npci < HW_EMULATED_MAX)
 		e->pci[e->npci++] = a;
+}
+
+static inline void hw_emulated_mmio(struct hw_emulated *e, uint64_t phys)
+{
+	uint64_t page = phys & ~0xFFFull;
+
+	for (unsigned i = 0; i < e->nmmio; i++)
+		if (e->mmio_page[i] == page)
+			return;
+	if (e->nmmio < HW_EMULATED_MAX)
+		e->mmio_page[e->nmmio++] = page;
 }
 
 /* How struct hw.tick_hz was found (drivers/tsc.h: enum tsc_source). */

@@ -214,13 +214,16 @@ static void print_emulated(struct out *o, const struct hw_emulated *em)
 		out_printf(o, "cpuid:        leaf 0x%x emulated\n", em->cpuid_leaf[i]);
 	for (unsigned i = 0; i < em->npci; i++)
 		out_printf(o, "pci config:   emulated for %02x:%02x.%x\n", em->pci[i].bus, em->pci[i].dev, em->pci[i].func);
+	for (unsigned i = 0; i < em->nmmio; i++)
+		out_printf(o, "mmio:         emulated in 0x%llx-0x%llx\n", (unsigned long long)em->mmio_page[i],
+			   (unsigned long long)em->mmio_page[i] + 0xFFF);
 	if (em->rdpmc)
 		out_printf(o, "rdpmc:        emulated\n");
 }
 
 static void json_emulated(struct out *o, const struct hw_emulated *em)
 {
-	if (!em || !(em->ncpuid || em->npci || em->rdpmc))
+	if (!em || !(em->ncpuid || em->npci || em->nmmio || em->rdpmc))
 		return;
 	out_puts(o, ",\"emulated\":{\"cpuid_leaves\":[");
 	for (unsigned i = 0; i < em->ncpuid; i++)
@@ -228,6 +231,9 @@ static void json_emulated(struct out *o, const struct hw_emulated *em)
 	out_puts(o, "],\"pci\":[");
 	for (unsigned i = 0; i < em->npci; i++)
 		out_printf(o, "%s\"%02x:%02x.%x\"", i ? "," : "", em->pci[i].bus, em->pci[i].dev, em->pci[i].func);
+	out_puts(o, "],\"mmio_pages\":[");
+	for (unsigned i = 0; i < em->nmmio; i++)
+		out_printf(o, "%s\"0x%llx\"", i ? "," : "", (unsigned long long)em->mmio_page[i]);
 	out_printf(o, "],\"rdpmc\":%s}", em->rdpmc ? "true" : "false");
 }
 

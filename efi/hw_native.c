@@ -273,6 +273,21 @@ static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_v
 	return emu_status(s);
 }
 
+/* Revision 3: loads from the ranges the emulator claims (its MCHBAR), each
+ * exact at the moment of the load; the rest of memory is native. */
+static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
+{
+	UINT32 v = 0;
+	EFI_STATUS s = native.emu->MmioRead32(native.emu, phys, &v);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_mmio_read32(ctx, phys, ret_val);
+	hw_emulated_mmio(&native.emulated, phys);
+	if (!EFI_ERROR(s))
+		*ret_val = v;
+	return emu_status(s);
+}
+
 static const struct hw_ops native_ops = {
 	.msr_read = native_msr_read,
 	.msr_write = native_msr_write,
@@ -385,6 +400,7 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.pci_write32 = emulated_pci_write32;
 		emulated_ops.cpuid = emulated_cpuid;
 		emulated_ops.rdpmc = emulated_rdpmc;
+		emulated_ops.mmio_read32 = emulated_mmio_read32;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;
 		hw->msr_mode = HW_MSR_EMULATED;

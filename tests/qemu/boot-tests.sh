@@ -407,6 +407,23 @@ step rate-twice 'uncore-emu.efi --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate unc_ar
 expect rate-twice rc nonzero
 expect rate-twice has '^uncore-emu: error: --rate for UNC_ARB_TRK_REQUESTS.ALL given twice$'
 expect rate-twice lines 1
+# Options for what is not served: refused naming it, nothing installed.
+step not-served-rate 'uncore-emu.efi --rate FLOPS=1M'
+expect not-served-rate rc nonzero
+expect not-served-rate has '^uncore-emu: error: --rate FLOPS is an event of the P6 core PMU, but the emulator serves the architectural core PMU \(CPUID leaf 1, --core-pmu\)$'
+expect not-served-rate lines 1
+step not-served-none 'uncore-emu.efi --core-pmu none --rate INST_RETIRED.ANY=1G'
+expect not-served-none rc nonzero
+expect not-served-none has '^uncore-emu: error: --rate INST_RETIRED.ANY is an event of the architectural core PMU, but the emulator serves no core PMU \(CPUID leaf 1, --core-pmu\)$'
+step not-served-cbo 'uncore-emu.efi --fault stuck=cbo7.1'
+expect not-served-cbo rc nonzero
+expect not-served-cbo has '^uncore-emu: error: --fault stuck=cbo7.1: CBo 7 is not emulated \(NO_CBO_BANKS 5: 4 CBos\)$'
+step not-served-leaf 'uncore-emu.efi --cpuid 0xA:0=0,0,0,0 --core-pmu arch'
+expect not-served-leaf rc nonzero
+expect not-served-leaf has '^uncore-emu: error: --cpuid 0xa:0 overrides CPUID leaf 0xA of the architectural PMU served \(version 4, 4 general, 3 fixed counters\): give its shape with --arch-pmu, or --core-pmu none$'
+step not-served-zero 'uncore-emu.efi --rate DRAM_DATA_READS=0'
+expect not-served-zero rc nonzero
+expect not-served-zero has '^uncore-emu: error: a rate of 0 for DRAM_DATA_READS: '
 step unload-extra 'uncore-emu.efi --unload extra'
 expect unload-extra rc nonzero
 expect unload-extra has "^uncore-emu: error: --unload takes nothing else: unexpected 'extra'$"
@@ -424,13 +441,17 @@ expect load5 has '^uncore-emu: emulating a 6th-gen Core uncore: NO_CBO_BANKS 5, 
 step info5 'uncore.efi info'
 expect info5 rc zero
 expect info5 has '^msr access: +emulated$'
-expect info5 has '^emulator: +NO_CBO_BANKS 5, UCLK 800.000 MHz, 0 event rates, 0 IMC rates, faults: none$'
+expect info5 has '^emulator: +NO_CBO_BANKS 5, UCLK 800.000 MHz, 0 event rates, 0 IMC rates, core arch v4 4x48-bit \+ 3 fixed x48-bit full-width, 0 core rates, faults: none$'
+# the model's own core PMU by default (Kaby/Coffee Lake: version 4, 4 + 3 counters of 48 bits)
+expect info5 has '^uncore: +supported: Intel architectural core PMU, architectural PMU version 4$'
 expect info5 has 'raw 0x5, NO_CBO_BANKS 5, CBo count 4 \(manual: subtract one\)$'
 expect info5 has '^pmu in use: +no \(global control 0x0, 11 event selects all zero\)$'
 expect info5 has '^MCHBAR: +raw 0x00000000[0-9a-f]{8} \(0x4C:0x48\), enable 1, base 0x[0-9a-f]+ \(mask 0x7FFFFF8000\): enabled$'
-expect info5 has '^verdict: +uncore PMU usable: ready$'
-# only what the emulator answered is named: here MSRs alone
-expect info5 lacks '^(cpuid|pci config|rdpmc):'
+expect info5 has '^verdict: +PMUs usable: ready$'
+# only what the emulator answered is named: MSRs, and the core PMU's CPUID leaves and RDPMC
+expect info5 has '^cpuid: +leaf 0xa emulated$'
+expect info5 has '^rdpmc: +emulated$'
+expect info5 lacks '^pci config:'
 step info5-json 'uncore.efi info -j'
 expect info5-json rc zero
 expect info5-json has '"msr_access":"emulated","emulator":"NO_CBO_BANKS 5, .*"cbo_count":4\}.*"usable":true'
@@ -458,7 +479,7 @@ step info-rsvd 'uncore.efi info'
 expect info-rsvd rc zero
 expect info-rsvd has 'raw 0xfffffffffffffff5, NO_CBO_BANKS 5, CBo count 4 \(manual: subtract one\)$'
 expect info-rsvd has '^emulator: +NO_CBO_BANKS 5 \(bits 63:4 0xfffffffffffffff0\), UCLK 800.000 MHz'
-expect info-rsvd has '^verdict: +uncore PMU usable: ready$'
+expect info-rsvd has '^verdict: +PMUs usable: ready$'
 step unload-rsvd 'uncore-emu.efi --unload'
 expect unload-rsvd rc zero
 # Eight CBos (boxes 4-6 at the stride of 0x10, box 7 at 0xF70/0xF76 as in
@@ -492,7 +513,7 @@ expect regs8 has '^0xf71 MSR_UNC_CBO_7_PERFEVTSEL1 +0x0000000000000000$'
 expect regs8 has '^0xf76 MSR_UNC_CBO_7_PERFCTR0 +0x[0-9a-f]{16}$'
 expect regs8 has '^0xf77 MSR_UNC_CBO_7_PERFCTR1 +0x0000000000000000$'
 expect regs8 lacks '^0x77'
-expect regs8 lines 41
+expect regs8 lines 56
 step unload9 'uncore-emu.efi --unload'
 expect unload9 rc zero
 step load15 'uncore-emu.efi --cbo-config 15'
@@ -512,7 +533,7 @@ step bad-cpuid 'uncore-emu.efi --cpuid 1=0x506E3,0,0,0'
 expect bad-cpuid rc nonzero
 expect bad-cpuid has "^uncore-emu: error: bad --cpuid '1=0x506E3,0,0,0' \\(want LEAF:SUBLEAF=EAX,EBX,ECX,EDX\\)$"
 expect bad-cpuid lines 1
-step load-cpuid 'uncore-emu.efi --cpuid 1:0=0x000506E3,0x00010800,0x80000000,0x10000000'
+step load-cpuid 'uncore-emu.efi --cpuid 1:0=0x000506E3,0x00010800,0x80000000,0x10000000 --core-pmu none'
 expect load-cpuid rc zero
 expect load-cpuid has '^uncore-emu: emulating a 6th-gen Core uncore: .*, cpuid 0x1:0, faults: none;'
 step info-cpuid 'uncore.efi info'
@@ -524,8 +545,8 @@ expect info-cpuid has '^emulator: +NO_CBO_BANKS 5, .*, cpuid 0x1:0, faults: none
 expect info-cpuid lacks '^(pci config|rdpmc):'
 step info-cpuid-json 'uncore.efi info -j'
 expect info-cpuid-json rc zero
-expect info-cpuid-json has '"model":94,.*"emulated":\{"cpuid_leaves":\[1\],"pci":\[\],"rdpmc":false\}'
-# this model emulates no RDPMC: the emulator passes it to the processor (#UD under TCG)
+expect info-cpuid-json has '"model":94,.*"emulated":\{"cpuid_leaves":\[1\],"pci":\[\],"mmio_pages":\[\],"rdpmc":false\}'
+# with --core-pmu none nothing emulates RDPMC: the emulator passes it to the processor (#UD under TCG)
 step pmc-emu 'uncore.efi pmc read 0'
 expect pmc-emu rc nonzero
 expect pmc-emu has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
@@ -551,7 +572,7 @@ expect info-gp rc nonzero
 expect info-gp has '^MSR_UNC_CBO_CONFIG \(0x396\): read failed: general-protection fault$'
 expect info-gp has '^fault: +rdmsr 0x396 \(MSR_UNC_CBO_CONFIG\) raised #GP$'
 expect info-gp has '^pmu in use: +unknown'
-expect info-gp has '^verdict: +uncore PMU unusable: an uncore MSR faulted$'
+expect info-gp has '^verdict: +PMUs unusable: an uncore MSR faulted$'
 step msr-gp 'uncore.efi msr read 0x396'
 expect msr-gp rc nonzero
 expect msr-gp has '^uncore: error: rdmsr 0x396 \(MSR_UNC_CBO_CONFIG\): general-protection fault$'
@@ -662,7 +683,7 @@ step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_CBO
 expect load rc zero
 step regs0 'uncore.efi regs'
 expect regs0 rc zero
-expect regs0 lines 25
+expect regs0 lines 40
 step single 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
 expect single rc zero
 expect single has '^uncore stat: 1 event in 1 group, 4 CBos, msr access: emulated \(NO_CBO_BANKS 5'
@@ -729,7 +750,7 @@ expect list rc zero
 expect list has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/event=N,umask=N'
 expect list has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
 expect list has '^imc +free +DRAM_DATA_READS '
-expect list has '^20 events, 5 free-running counters, in 4 PMUs \(this CPU.s; --all lists every driver.s\)\.'
+expect list has '^30 events, 5 free-running counters, in 6 PMUs \(this CPU.s; --all lists every driver.s\)\.'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 expect unload has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
@@ -740,7 +761,7 @@ expect load-busy rc zero
 expect load-busy has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step busy-regs0 'uncore.efi regs'
 expect busy-regs0 rc zero
-expect busy-regs0 lines 25
+expect busy-regs0 lines 40
 expect busy-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
 step busy 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI'
 expect busy rc nonzero
@@ -782,7 +803,7 @@ expect load-gp rc zero
 expect load-gp has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step gp-regs0 'uncore.efi regs'
 expect gp-regs0 rc zero
-expect gp-regs0 lines 25
+expect gp-regs0 lines 40
 step gp 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I'
 expect gp rc nonzero
 expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x501834: general-protection fault$'
@@ -922,6 +943,18 @@ expect bw-json rc zero
 expect bw-json has '^\{"tool":"uncore.efi","command":"bw","imc":"emulated",.*"read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(99[0-9]|100[0-9])\.[0-9]{3},'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# A constant 20,000 MB/s of reads and 5,000 of writes: every 50 ms interval
+# within 1% (the emulator answers each MMIO read of its counters exactly,
+# however late its timer runs), not only the average.
+step load-iv 'uncore-emu.efi --rate DRAM_DATA_READS=312500000 --rate DRAM_DATA_WRITES=78125000'
+expect load-iv rc zero
+step iv 'uncore.efi bw -I 50 -n 20'
+expect iv rc zero
+expect iv ivbw read 20000 1
+expect iv ivbw write 5000 1
+expect iv ivbw total 25000 1
+step unload-iv 'uncore-emu.efi --unload'
+expect unload-iv rc zero
 # 150,000 MB/s of reads for 6 s: the 32-bit counter wraps 3.3 times
 step load-fast 'uncore-emu.efi --rate DRAM_DATA_READS=2343750000 --rate DRAM_DATA_WRITES=781250000'
 expect load-fast rc zero

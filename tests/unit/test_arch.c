@@ -781,6 +781,7 @@ static void mixed_with_skylake_uncore(void)
 
 	reset_model();
 	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE; /* the core PMU is the fake's, below */
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 3000000 };
 	emu_hw_init(&eh, &cfg);
 	fake_init(&f);
