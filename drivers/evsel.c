@@ -15,11 +15,36 @@ uint8_t evsel_raw_counters(const struct pmu_unit *u, uint8_t code)
 	return (uint8_t)((1u << u->counters) - 1);
 }
 
+/* The generated index of a driver's events by name (pmu_event_index,
+ * build/gen/pmu_registry.c); NULL for a table with none (tests' own). */
+static const uint16_t *name_index(const struct pmu_driver *drv)
+{
+	for (const struct pmu_event_index *x = pmu_event_index; x->events; x++)
+		if (x->events == drv->events)
+			return x->by_name;
+	return NULL;
+}
+
 const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *name)
 {
-	for (unsigned i = 0; i < *drv->nevents; i++)
-		if (str_ieq(drv->events[i].name, name))
-			return &drv->events[i];
+	const uint16_t *by = name_index(drv);
+
+	if (!by) {
+		for (unsigned i = 0; i < *drv->nevents; i++)
+			if (str_ieq(drv->events[i].name, name))
+				return &drv->events[i];
+		return NULL;
+	}
+	for (unsigned lo = 0, hi = *drv->nevents; lo < hi;) { /* binary search */
+		unsigned mid = lo + (hi - lo) / 2;
+		int c = str_icmp(drv->events[by[mid]].name, name);
+		if (!c)
+			return &drv->events[by[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

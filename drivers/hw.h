@@ -35,6 +35,8 @@ struct hw_emulated {
 	unsigned ncpuid;
 	struct pci_addr pci[HW_EMULATED_MAX]; /* PCI functions whose configuration space it answered */
 	unsigned npci;
+	uint64_t mmio_page[HW_EMULATED_MAX]; /* 4 KiB pages of physical memory whose loads it answered */
+	unsigned nmmio;
 	bool rdpmc; /* it answered RDPMC */
 };
 
@@ -54,6 +56,8 @@ struct hw_ops {
 	 * that does not exist), UNC_E_UNSUPPORTED when it raised #UD (QEMU's
 	 * TCG does for every RDPMC); *ret_val is then left untouched. */
 	enum unc_status (*rdpmc)(void *ctx, uint32_t index, uint64_t *ret_val);
+	/* A 32-bit read of an I/O port (the ACPI PM timer); NULL: no port I/O. */
+	enum unc_status (*io_read32)(void *ctx, uint16_t port, uint32_t *ret_val);
 };
 
 /* Notes that the emulator answered a path, once. */
@@ -75,10 +79,32 @@ static inline void hw_emulated_pci(struct hw_emulated *e, struct pci_addr a)
 		e->pci[e->npci++] = a;
 }
 
+static inline void hw_emulated_mmio(struct hw_emulated *e, uint64_t phys)
+{
+	uint64_t page = phys & ~0xFFFull;
+
+	for (unsigned i = 0; i < e->nmmio; i++)
+		if (e->mmio_page[i] == page)
+			return;
+	if (e->nmmio < HW_EMULATED_MAX)
+		e->mmio_page[e->nmmio++] = page;
+}
+
+/* How struct hw.tick_hz was found (drivers/tsc.h: enum tsc_source). */
+struct hw_tsc {
+	uint8_t source;       /* where tick_hz came from */
+	uint8_t ref;          /* the hardware clock measured against; 0: none */
+	uint16_t windows;     /* windows measured */
+	uint32_t spread_ppm;  /* how far the windows disagreed: (max - min) / median */
+	uint64_t measured_hz; /* the measurement's median; 0: not measured */
+	uint64_t cpuid_hz;    /* CPUID 0x15/0x16's figure; 0: not given */
+};
+
 struct hw {
 	const struct hw_ops *ops;
 	void *ctx;
 	uint64_t tick_hz;
+	struct hw_tsc tsc;
 	enum hw_msr_mode msr_mode;
 	const char *emulator; /* HW_MSR_EMULATED: the emulator's own description */
 	const struct hw_emulated *emulated; /* HW_MSR_EMULATED: its other paths; NULL: none */
@@ -125,6 +151,15 @@ static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf
 static inline enum unc_status hw_rdpmc(const struct hw *hw, uint32_t index, uint64_t *ret_val)
 {
 	return hw->ops->rdpmc(hw->ctx, index, ret_val);
+}
+
+static inline enum unc_status hw_io_read32(const struct hw *hw, uint16_t port, uint32_t *ret_val)
+{
+	if (port & 3)
+		return UNC_E_RANGE;
+	if (!hw->ops->io_read32)
+		return UNC_E_UNSUPPORTED;
+	return hw->ops->io_read32(hw->ctx, port, ret_val);
 }
 
 static inline uint64_t hw_ticks(const struct hw *hw)

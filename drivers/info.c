@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "tsc.h"
+
 /* Every MSR read during gathering goes through this wrapper, which notes
  * the ones that faulted (a fault is recorded, never turned into a zero). */
 struct noting {
@@ -71,8 +73,14 @@ static enum unc_status noting_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 	return hw_rdpmc(n->hw, index, v);
 }
 
+static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
+{
+	struct noting *n = ctx;
+	return hw_io_read32(n->hw, port, v);
+}
+
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
-					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc };
+					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -110,6 +118,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	memset(pi, 0, sizeof(*pi));
 	cpu_identify(hw, &pi->cpu);
 	pi->tsc_hz = hw->tick_hz;
+	pi->tsc = hw->tsc;
 	pi->msr_mode = hw->msr_mode;
 	pi->emulator = hw->emulator;
 	pi->emulated = hw->msr_mode == HW_MSR_EMULATED ? hw->emulated : NULL;
@@ -205,13 +214,16 @@ static void print_emulated(struct out *o, const struct hw_emulated *em)
 		out_printf(o, "cpuid:        leaf 0x%x emulated\n", em->cpuid_leaf[i]);
 	for (unsigned i = 0; i < em->npci; i++)
 		out_printf(o, "pci config:   emulated for %02x:%02x.%x\n", em->pci[i].bus, em->pci[i].dev, em->pci[i].func);
+	for (unsigned i = 0; i < em->nmmio; i++)
+		out_printf(o, "mmio:         emulated in 0x%llx-0x%llx\n", (unsigned long long)em->mmio_page[i],
+			   (unsigned long long)em->mmio_page[i] + 0xFFF);
 	if (em->rdpmc)
 		out_printf(o, "rdpmc:        emulated\n");
 }
 
 static void json_emulated(struct out *o, const struct hw_emulated *em)
 {
-	if (!em || !(em->ncpuid || em->npci || em->rdpmc))
+	if (!em || !(em->ncpuid || em->npci || em->nmmio || em->rdpmc))
 		return;
 	out_puts(o, ",\"emulated\":{\"cpuid_leaves\":[");
 	for (unsigned i = 0; i < em->ncpuid; i++)
@@ -219,13 +231,16 @@ static void json_emulated(struct out *o, const struct hw_emulated *em)
 	out_puts(o, "],\"pci\":[");
 	for (unsigned i = 0; i < em->npci; i++)
 		out_printf(o, "%s\"%02x:%02x.%x\"", i ? "," : "", em->pci[i].bus, em->pci[i].dev, em->pci[i].func);
+	out_puts(o, "],\"mmio_pages\":[");
+	for (unsigned i = 0; i < em->nmmio; i++)
+		out_printf(o, "%s\"0x%llx\"", i ? "," : "", (unsigned long long)em->mmio_page[i]);
 	out_printf(o, "],\"rdpmc\":%s}", em->rdpmc ? "true" : "false");
 }
 
 void info_print(struct out *o, const struct platform_info *pi)
 {
 	const struct cpu_info *c = &pi->cpu;
-	char name[40], num[32], addr[32];
+	char name[40], num[32], addr[32], how[120];
 
 	out_printf(o, "cpu:          %s family 0x%x model 0x%x stepping %u%s\n", c->vendor, c->family,
 		   c->model, c->stepping, c->hypervisor ? " (under a hypervisor)" : "");
@@ -249,7 +264,8 @@ void info_print(struct out *o, const struct platform_info *pi)
 	for (unsigned k = 0; k < pi->npmu; k++)
 		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, false);
 	fmt_fixed(num, sizeof(num), pi->tsc_hz, 1000000, 3);
-	out_printf(o, "tsc:          %s MHz\n", num);
+	tsc_describe(&pi->tsc, how, sizeof(how));
+	out_printf(o, "tsc:          %s MHz%s%s\n", num, how[0] ? ", " : "", how);
 	if (!pi->nfaults)
 		out_printf(o, "faults:       none\n");
 	for (unsigned i = 0; i < pi->nfaults; i++)
@@ -291,7 +307,15 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, true);
 		out_puts(o, "}");
 	}
-	out_printf(o, "],\"tsc_hz\":%lu,\"faults\":[", (unsigned long)pi->tsc_hz);
+	out_printf(o, "],\"tsc_hz\":%lu,\"tsc\":{\"source\":", (unsigned long)pi->tsc_hz);
+	out_json_str(o, tsc_source_name(pi->tsc.source));
+	out_puts(o, ",\"measured_against\":");
+	if (pi->tsc.ref)
+		out_json_str(o, tsc_source_name(pi->tsc.ref));
+	else
+		out_puts(o, "null");
+	out_printf(o, ",\"windows\":%u,\"spread_ppm\":%u,\"measured_hz\":%lu,\"cpuid_hz\":%lu},\"faults\":[",
+		   pi->tsc.windows, pi->tsc.spread_ppm, (unsigned long)pi->tsc.measured_hz, (unsigned long)pi->tsc.cpuid_hz);
 	for (unsigned i = 0; i < pi->nfaults; i++)
 		out_printf(o, "%s{\"op\":\"%s\",\"msr\":\"%s\",\"name\":\"%s\"}", i ? "," : "",
 			   pi->faults[i].write ? "wrmsr" : "rdmsr", pmu_reg_addr(pi->faults[i].reg, addr, sizeof(addr)),

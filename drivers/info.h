@@ -35,6 +35,7 @@ struct platform_info {
 	unsigned npmu;                /* 0: no driver matches this CPU */
 
 	uint64_t tsc_hz;
+	struct hw_tsc tsc;            /* where tsc_hz came from */
 	enum hw_msr_mode msr_mode;
 	const char *emulator;         /* the emulator's description, when emulated */
 	const struct hw_emulated *emulated; /* the emulator's other paths (live, not stored); NULL: none */

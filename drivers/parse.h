@@ -24,6 +24,9 @@ bool parse_plain_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *
 
 /* ASCII case-insensitive string equality. */
 bool str_ieq(const char *a, const char *b);
+/* ASCII case-insensitive order: <0, 0 or >0 as strcmp (tools/gen_events
+ * sorts the event index so). */
+int str_icmp(const char *a, const char *b);
 
 /* Whether name (any case) names a free-running counter: the manual's name,
  * perf's name, or perf's PMU/NAME/ form. */

@@ -100,6 +100,13 @@ struct pmu_role_event {
 	uint8_t role;      /* enum pmu_role */
 };
 
+/* An event code that adds more than one per cycle (an occupancy: up to
+ * its queue's depth). */
+struct pmu_inc {
+	uint8_t code;
+	uint8_t max; /* the most per cycle; 0 ends a list */
+};
+
 struct pmu_unit {
 	const char *pmu;        /* perf's name: "cbox"; raw events are PMU/terms/ */
 	const char *alias;      /* another name raw events may use ("cbo"); NULL: none */
@@ -112,6 +119,12 @@ struct pmu_unit {
 	uint8_t space;          /* enum pmu_space of its selects and counters */
 	uint8_t counters;       /* per box (PMU_FREE: nfree) */
 	uint8_t width;          /* counter width in bits */
+	/* The bits a write to a counter takes, sign-extended to its width (a
+	 * P6 or an architectural general counter: 32); 0: the whole width. The
+	 * run starts each counter within them (pmu_start_value), far from 0
+	 * and from what others write, so that a write by someone else shows
+	 * as a jump. */
+	uint8_t write_width;
 	uint8_t max_boxes;      /* the most the driver programs; the probe gives the live count */
 	/* Addresses: box b's first select and counter are sel_base/ctr_base +
 	 * b * box_stride, or box_sel[b]/box_ctr[b] when given (a per-box
@@ -133,6 +146,13 @@ struct pmu_unit {
 	 * two samples beyond it is no wrap but someone else's write (0: no
 	 * bound, so no such check; give one). */
 	uint64_t max_per_sec;
+	/* Each event's own bound, where the driver gives clock_hz: the most
+	 * it adds per cycle times clock_hz, the highest frequency of the clock
+	 * its counters count in. The most per cycle is its code's entry in
+	 * incs, else 1; and 1 with a threshold or edge detect (which count
+	 * cycles or edges). clock_hz 0: max_per_sec for every event. */
+	uint64_t clock_hz;
+	const struct pmu_inc *incs;
 	bool clock;             /* counts a clock: it cannot stay still while the PMU counts */
 	bool per_cpu;           /* a core PMU's: its counters are the running processor's own (RDPMC
 				 * reads them; a run counts the processor that runs uncore.efi) */
@@ -177,6 +197,7 @@ struct pmu_present {
 	 * unit says): counters per box (at most the unit's) and their width,
 	 * as CPUID leaf 0xA gives them for the architectural core PMU. */
 	uint8_t counters[PMU_MAX_UNITS], width[PMU_MAX_UNITS];
+	uint8_t write_width[PMU_MAX_UNITS]; /* what a counter write takes, where it differs from the unit's */
 	struct pci_addr pci[PMU_MAX_UNITS][PMU_MAX_BOXES]; /* PMU_PCI: each box's function */
 	/* A unit with a group_noun: each box's group (socket) and its number
 	 * within the group as the hardware numbers it (channel; a missing
@@ -195,6 +216,21 @@ static inline unsigned pmu_counters_of(const struct pmu_unit *u, const struct pm
 static inline unsigned pmu_width_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
 {
 	return p && unit < PMU_MAX_UNITS && p->width[unit] ? p->width[unit] : u->width;
+}
+
+/* Where the run starts a counter: 2^(w-2) for w bits a write takes, the
+ * middle of the values a write keeps positive. A counter someone else sets
+ * to 0, to a small count or to a negative one (a sampling period, as perf
+ * writes it) goes backwards from there, which no count explains whatever
+ * the rate; only a value just above the start could pass for events. */
+static inline uint64_t pmu_start_value(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
+{
+	unsigned width = pmu_width_of(u, p, unit);
+	unsigned w = p && unit < PMU_MAX_UNITS && p->write_width[unit] ? p->write_width[unit] : u->write_width;
+
+	if (!w || w > width)
+		w = width;
+	return w < 2 ? 0 : (uint64_t)1 << (w - 2);
 }
 
 /* The engine's journalled access, as ops (the engine fills them in, so a
@@ -314,8 +350,10 @@ struct pmu_ops {
 	 * address) gets fixed_ctrl | fixed_run_bits, read back the first time. */
 	enum unc_status (*fixed_start)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				       uint8_t counters);
-	/* Optional: zeroing a box's counters other than by writing 0 to each. */
-	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box);
+	/* Optional: setting a box's counters to `start` (pmu_start_value)
+	 * other than by writing it to each counter's register. */
+	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				     uint64_t start);
 	/* Names a register as the manual does; NULL when it is not the driver's. */
 	const char *(*reg_name)(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
 	/* The driver's lines for `info` (human) after the common ones; and
@@ -380,6 +418,15 @@ struct pmu_driver {
 /* Every driver, NULL-terminated: generated from the files in events/ (the
  * Makefile's pmu_registry.c). */
 extern const struct pmu_driver *const pmu_drivers[];
+
+/* Each generated event table's index by name (tools/gen_events: NAME_events_by_name,
+ * the rows in str_icmp order), paired with the table; ends with events NULL.
+ * Generated (build/gen/pmu_event_index.c). */
+struct pmu_event_index {
+	const struct event_desc *events;
+	const uint16_t *by_name;
+};
+extern const struct pmu_event_index pmu_event_index[];
 
 /* The model entry that matches this CPU, or NULL: the driver's match op,
  * else its vendor and models list. */

@@ -41,6 +41,7 @@ void rec_from_info(struct rec *r, const struct platform_info *pi)
 	r->msr_mode = (uint8_t)pi->msr_mode;
 	COPY(r->emulator, pi->emulator);
 	r->tsc_hz = pi->tsc_hz;
+	r->tsc = pi->tsc;
 	r->npmus = pi->npmu < REC_MAX_PMUS ? pi->npmu : REC_MAX_PMUS;
 	for (uint32_t k = 0; k < r->npmus; k++) {
 		const struct info_pmu *ip = &pi->pmu[k];
@@ -92,6 +93,7 @@ static void cpu_from_rec(struct platform_info *pi, const struct rec *r)
 	pi->msr_mode = (enum hw_msr_mode)r->msr_mode;
 	pi->emulator = r->emulator;
 	pi->tsc_hz = r->tsc_hz;
+	pi->tsc = r->tsc;
 	pi->verdict = (enum unc_status)r->verdict;
 	COPY(pi->verdict_reason, r->verdict_reason);
 }
@@ -348,7 +350,7 @@ void rec_count_run(struct count_run *run, const struct rec *r)
 
 struct hw rec_hw(const struct rec *r)
 {
-	return (struct hw){ .tick_hz = r->tsc_hz, .msr_mode = (enum hw_msr_mode)r->msr_mode,
+	return (struct hw){ .tick_hz = r->tsc_hz, .tsc = r->tsc, .msr_mode = (enum hw_msr_mode)r->msr_mode,
 			    .emulator = r->msr_mode == HW_MSR_EMULATED ? r->emulator : NULL };
 }
 

@@ -51,6 +51,8 @@ static const struct field top[] = {
 	A(0x0080, pmus, npmus, T_PMU, REC_MAX_PMUS), A(0x0081, faults2, nfaults2, T_FAULT2, REC_MAX_FAULTS),
 	A(0x0082, boxinfo, nboxinfo, T_BOXINFO, REC_MAX_BOXINFO), F(0x0083, programs, T_U8), F(0x0084, where, T_STR),
 	F(0x0085, free_pmu, T_STR), F(0x0086, req_note, T_STR),
+	F(0x0087, tsc.source, T_U8), F(0x0088, tsc.ref, T_U8), F(0x0089, tsc.windows, T_U16),
+	F(0x008A, tsc.spread_ppm, T_U32), F(0x008B, tsc.measured_hz, T_U64), F(0x008C, tsc.cpuid_hz, T_U64),
 };
 #define TAG_SAMPLE  0x0048 /* t, then per event: running and boxes 0-3 */
 #define TAG_SAMPLE8 0x0049 /* t, then per event: running and boxes 0-7 (more than 4 CBos) */

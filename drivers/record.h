@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "hw.h"
 #include "report.h"
 #include "status.h"
 
@@ -132,6 +133,7 @@ struct rec {
 	uint16_t hb_vendor, hb_device;
 	uint64_t mchbar_raw;
 	uint64_t tsc_hz;
+	struct hw_tsc tsc;        /* where tsc_hz came from (absent in older records: all 0) */
 	uint32_t nfaults;
 	struct rec_fault faults[REC_MAX_FAULTS];
 	uint32_t verdict;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report_int.h"
+#include "tsc.h"
 
 /* ---- escaping ---- */
 
@@ -527,7 +528,9 @@ static void identity(struct out *o, const struct rec *r, const char *name, unsig
 	if (r->tsc_hz) {
 		char mhz[32];
 		fmt_fixed(mhz, sizeof(mhz), r->tsc_hz, 1000000, 3);
-		fact(o, "TSC", "%s MHz", mhz);
+		char how[120];
+		tsc_describe(&r->tsc, how, sizeof(how));
+		fact(o, "TSC", "%s MHz%s%s", mhz, how[0] ? ", " : "", how);
 	}
 	out_puts(o, "</table>\n");
 }

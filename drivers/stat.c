@@ -144,6 +144,7 @@ static enum unc_status wr(struct stat_run *r, unsigned k, struct pmu_reg reg, ui
 		return fail(r, st, "%s %s value 0x%lx: %s", op_name(reg, true), addr_text(r, k, reg, what, sizeof(what)),
 			    (unsigned long)v, unc_strerror(st));
 	s->dirty = true;
+	s->now = v;
 	return UNC_OK;
 }
 
@@ -275,6 +276,22 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 	return UNC_OK;
 }
 
+/* The most event i can add per second in one counter: its unit's clock
+ * times what the event adds per cycle (pmu.h, clock_hz), or the unit's
+ * max_per_sec. */
+static uint64_t event_max_rate(const struct ev_spec *e)
+{
+	const struct pmu_unit *pu = ev_unit(e);
+	unsigned inc = 1;
+
+	if (!pu->clock_hz)
+		return pu->max_per_sec;
+	for (const struct pmu_inc *x = pu->incs; x && x->max && !e->thr && !e->edge; x++)
+		if (x->code == e->code)
+			inc = x->max;
+	return pu->clock_hz * inc;
+}
+
 /* What the reports and records show of event i. */
 static void fill_view(struct stat_run *r, unsigned i)
 {
@@ -380,8 +397,10 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 			fmt_snprintf(b->from, sizeof(b->from), "%s", pu->boxes_from ? pu->boxes_from : "the probe");
 		}
 	}
-	for (unsigned i = 0; i < r->c.nev; i++)
+	for (unsigned i = 0; i < r->c.nev; i++) {
 		fill_view(r, i);
+		r->max_rate[i] = event_max_rate(&r->spec[i]);
+	}
 	return UNC_OK;
 }
 
@@ -550,25 +569,28 @@ static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned 
 	return UNC_OK;
 }
 
-/* Step 3 for one unit: zero its counters. The first time, read them back:
- * with the PMU frozen they stand still, so anything but 0 is a counter
- * that ignores writes, whose first sample would count its old value as
- * events. */
+/* Step 3 for one unit: its counters to the start value (pmu_start_value),
+ * from which the counts are differences: a counter someone else writes,
+ * even before the first sample, then jumps by far more than its events
+ * allow. The first time, read them back: with the PMU frozen they stand
+ * still, so anything else is a counter that ignores writes, whose first
+ * sample would count its old value as events. */
 static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
 {
 	struct stat_pmu *sp = &r->pmu[k];
 	const struct pmu_driver *drv = sp->p.drv;
 	const struct pmu_unit *pu = &drv->units[u];
 	struct pmu_io io = io_of(r, k);
+	uint64_t start = pmu_start_value(pu, &sp->p, u);
 	enum unc_status st;
 
 	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
 		if (drv->ops->reset_box) {
-			if ((st = drv->ops->reset_box(&io, &sp->p, u, b)))
+			if ((st = drv->ops->reset_box(&io, &sp->p, u, b, start)))
 				return st;
 		} else {
 			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
-				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), 0, true)))
+				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), start, true)))
 					return st;
 		}
 		for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
@@ -576,12 +598,12 @@ static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u
 			char what[96];
 			if ((st = read_counter(r, k, u, b, c, &v)))
 				return st;
-			if (v)
+			if (v != start)
 				return fail(r, UNC_E_STUCK,
-					    "%s reads 0x%lx after writing 0 with counting stopped: the counter ignores "
+					    "%s reads 0x%lx after writing 0x%lx with counting stopped: the counter ignores "
 					    "writes (stuck)",
 					    reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
-					    (unsigned long)v);
+					    (unsigned long)v, (unsigned long)start);
 		}
 	}
 	return UNC_OK;
@@ -616,6 +638,56 @@ static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
 			    ((st = wr(r, k, ctl, v, false)) || (r->verify && (st = check_reads(r, k, ctl, v)))))
 				return st;
 		}
+	}
+	return UNC_OK;
+}
+
+static void watch_reg(struct stat_run *r, struct pmu_reg reg)
+{
+	struct stat_saved *s = saved_of(r, reg);
+
+	if (!s || !s->dirty)
+		return;
+	for (unsigned w = 0; w < r->nwatch; w++)
+		if (&r->saved[r->watch[w]] == s)
+			return; /* a control shared by several counters (sel_step 0) is read once */
+	r->watch[r->nwatch++] = (uint8_t)(s - r->saved);
+}
+
+/* What each sample checks: the select of every counter with an event in
+ * the active group, and the control of every fixed counter in use, in
+ * each box. Not the selects the run set to 0 (a counter it does not read)
+ * nor the global registers (the drivers' check reads those). */
+static void watch_group(struct stat_run *r)
+{
+	r->nwatch = 0;
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		const struct stat_pmu *sp = &r->pmu[k];
+		if (is_free(r, i) || !in_group(r, i, r->group))
+			continue;
+		for (unsigned b = 0; b < sp->p.boxes[u]; b++)
+			watch_reg(r, pmu_unit_sel(unit_of(r, i), &sp->p, u, b, r->counter[i]));
+	}
+}
+
+/* At each sample, before the counters: a select or control that reads
+ * otherwise than the run wrote it was cleared or reprogrammed by someone
+ * else, and its counter counts something else, or nothing. */
+static enum unc_status check_watched(struct stat_run *r)
+{
+	char what[96];
+	uint64_t v;
+	enum unc_status st;
+
+	for (unsigned w = 0; w < r->nwatch; w++) {
+		const struct stat_saved *s = &r->saved[r->watch[w]];
+		if ((st = rd(r, s->pmu, s->reg, &v)))
+			return st;
+		if (v != s->now)
+			return fail(r, UNC_E_CLOBBERED, "%s reads 0x%lx, not the 0x%lx this run wrote: written by someone "
+							 "else during the run",
+				    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
 	}
 	return UNC_OK;
 }
@@ -661,9 +733,12 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 		r->wrapped_prev[k] = 0;
 	}
-	for (unsigned i = 0; i < r->c.nev; i++) /* free-running counters are never zeroed */
-		if (!is_free(r, i))
-			memset(r->last[i], 0, sizeof(r->last[i]));
+	for (unsigned i = 0; i < r->c.nev; i++) { /* free-running counters are never written */
+		unsigned u = r->spec[i].unit;
+		const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
+		for (unsigned b = 0; !is_free(r, i) && b < PMU_MAX_BOXES; b++)
+			r->last[i][b] = pmu_start_value(unit_of(r, i), p, u);
+	}
 	r->group = g;
 	/* 6. Unfreeze. */
 	for (unsigned k = 0; k < r->npmu; k++) {
@@ -674,6 +749,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	}
 	r->counting = true;
 	r->verify = false;
+	watch_group(r);
 	r->t_sample = hw_ticks(r->hw);
 	return UNC_OK;
 }
@@ -699,6 +775,7 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	char what[96];
 	enum unc_status rst = UNC_OK;
 	int bad = -1;
+	unsigned nbad = 0;
 
 	if (r->nsaved == 0) {
 		r->counting = false;
@@ -725,26 +802,43 @@ static enum unc_status restore(struct stat_run *r, enum unc_status st)
 		if (raw_write(r->hw, s->reg, s->value)) {
 			if (bad < 0)
 				bad = (int)i;
+			nbad++;
 			rst = UNC_E_FAULT;
 			continue;
 		}
 		s->dirty = false;
 		/* Read back: a register may not take the whole value (a P6 or
 		 * architectural counter takes bits 31:0, sign-extended). Said,
-		 * never hidden; the first one is named. */
+		 * never hidden: every one is named (those beyond the note's
+		 * room are counted). */
 		uint64_t v;
-		if (!r->restore_note[0] && raw_read(r->hw, s->reg, &v) == UNC_OK && v != s->value)
-			fmt_snprintf(r->restore_note, sizeof(r->restore_note),
-				     "%s was 0x%lx before the run and reads 0x%lx after it was put back: the register does not "
-				     "take the whole value",
-				     reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)s->value, (unsigned long)v);
+		char line[200];
+		size_t n = strlen(r->restore_note);
+		if (raw_read(r->hw, s->reg, &v) != UNC_OK || v == s->value)
+			continue;
+		fmt_snprintf(line, sizeof(line),
+			     "%s was 0x%lx before the run and reads 0x%lx after it was put back: the register does not "
+			     "take the whole value",
+			     reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)s->value, (unsigned long)v);
+		if (n + 1 + strlen(line) < sizeof(r->restore_note))
+			fmt_snprintf(r->restore_note + n, sizeof(r->restore_note) - n, "%s%s", n ? "\n" : "", line);
+		else
+			r->restore_more++;
 	}
 	r->counting = false;
 	if (rst == UNC_OK)
 		return st;
 	/* bad < 0: every register went back, but a PMU could not be stopped first */
-	const char *which = bad < 0 ? "the PMU's stopped state (its freeze failed)"
-				    : addr_text(r, r->saved[bad].pmu, r->saved[bad].reg, what, sizeof(what));
+	char which[140];
+	if (bad < 0)
+		fmt_snprintf(which, sizeof(which), "the PMU's stopped state (its freeze failed)");
+	else
+		fmt_snprintf(which, sizeof(which), "%s%s", addr_text(r, r->saved[bad].pmu, r->saved[bad].reg, what, sizeof(what)),
+			     nbad > 1 ? " and other registers" : "");
+	if (nbad > 1) {
+		size_t n = strlen(which);
+		fmt_snprintf(which + n, sizeof(which) - n, " (%u in all)", nbad);
+	}
 	if (st == UNC_OK)
 		return fail(r, rst, "cannot restore %s", which);
 	size_t n = strlen(r->err);
@@ -870,6 +964,9 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 
 	r->hw = hw;
 	r->nsaved = 0;
+	r->nwatch = 0;
+	r->restore_note[0] = '\0';
+	r->restore_more = 0;
 	r->c.rotations = 0;
 	r->any_in_use = false;
 	for (unsigned i = 0; i < r->c.nev; i++) {
@@ -906,22 +1003,21 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 	return start_free(r);
 }
 
-/* The largest step a counter of unit pu can make from the last sample
+/* The largest step the counters of event i can make from the last sample
  * (t_sample, taken before that sample's reads) to now (taken after this
- * sample's reads), at the unit's fastest rate. The 10 ms of slack covers
- * the moments between enabling a group and its first t_sample. When that
- * reaches the counter's whole range, no step can be told from a wrap or a
- * write: the samples came too far apart (a starved timer), and that is an
- * error of its own. */
-static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu, unsigned width, uint64_t now,
-				  uint64_t *ret)
+ * sample's reads), at the event's fastest rate (event_max_rate). The 10 ms
+ * of slack covers the moments between enabling a group and its first
+ * t_sample. When that reaches the counter's whole range, no step can be
+ * told from a wrap or a write: the samples came too far apart (a starved
+ * timer), and that is an error of its own. */
+static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width, uint64_t now, uint64_t *ret)
 {
-	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample;
+	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample, rate = r->max_rate[i];
 	char ms[24];
 
-	/* max_per_sec 0: the driver gives no bound, so no step is taken for a write */
-	*ret = hz && pu->max_per_sec ? u64_muldiv(pu->max_per_sec, gap + hz / 100, hz) : UINT64_MAX;
-	if (!pu->max_per_sec)
+	/* no bound (0): no step is taken for a write */
+	*ret = hz && rate ? u64_muldiv(rate, gap + hz / 100, hz) : UINT64_MAX;
+	if (!rate)
 		return UNC_OK;
 	if (*ret < pmu_width_mask(width))
 		return UNC_OK;
@@ -929,7 +1025,7 @@ static enum unc_status step_limit(struct stat_run *r, const struct pmu_unit *pu,
 	return fail(r, UNC_E_OVERFLOW,
 		    "the %s counters were not sampled for %s ms: at up to %lu per second a %u-bit counter can wrap "
 		    "unseen in that time, so no count can be vouched for",
-		    pu->name, ms, (unsigned long)pu->max_per_sec, width);
+		    unit_of(r, i)->name, ms, (unsigned long)rate, width);
 }
 
 static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
@@ -974,6 +1070,8 @@ enum unc_status stat_sample(struct stat_run *r)
 		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
 			return st;
 	}
+	if ((st = check_watched(r)))
+		return st;
 	/* A driver that asks for it is frozen while its counters are read
 	 * (two-dword counters read consistently), and unfrozen after. */
 	uint32_t frozen = 0;
@@ -1020,7 +1118,7 @@ enum unc_status stat_sample(struct stat_run *r)
 		const struct pmu_unit *pu = unit_of(r, i);
 		uint64_t limit;
 		unsigned width = r->c.ev[i].v.width;
-		if ((st = step_limit(r, pu, width, after, &limit)))
+		if ((st = step_limit(r, i, width, after, &limit)))
 			return st;
 		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
 			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_width_mask(width);
@@ -1075,14 +1173,38 @@ enum unc_status stat_sample(struct stat_run *r)
 	return UNC_OK;
 }
 
+/* How long group g has counted: its first programmed event's running time. */
+static uint64_t group_running(const struct stat_run *r, unsigned g)
+{
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (!is_free(r, i) && in_group(r, i, g))
+			return r->c.ev[i].total.running;
+	return 0;
+}
+
+/* At a slice's end: the group that has counted least so far takes the next
+ * slice (the next in turn among equals), so a slice stretched by a late
+ * rotation (a busy host, an SMI) is made up for instead of staying in one
+ * group's share; the current group goes on without reprogramming when it is
+ * that group. */
 enum unc_status stat_rotate(struct stat_run *r)
 {
 	enum unc_status st = stat_sample(r);
+	unsigned best = r->group;
+	uint64_t least = UINT64_MAX;
 
 	if (st)
 		return st;
+	for (unsigned k = 1; k <= r->c.ngroups; k++) {
+		unsigned g = (r->group + k) % r->c.ngroups;
+		uint64_t t = group_running(r, g);
+		if (t < least)
+			least = t, best = g;
+	}
+	if (best == r->group)
+		return UNC_OK;
 	r->c.rotations++;
-	return program(r, (r->group + 1) % r->c.ngroups);
+	return program(r, best);
 }
 
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
@@ -1099,6 +1221,24 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	uint64_t m = a < b ? a : b;
 
 	return m < c ? m : c;
+}
+
+/* When the group now counting gives way: on a grid of slices from the
+ * start (grid), so a late rotation shortens the next slice instead of
+ * lengthening every later one; and in the run's last round (less than a
+ * slice per group and one more left before end), when its running time
+ * reaches an even share of the run, so that every group ends with the
+ * same time, whatever the rotations' lateness added on the way. */
+static uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint64_t slice)
+{
+	uint64_t now = r->t_sample, sum = 0;
+
+	if (!end || end <= now || end - now >= (uint64_t)(r->c.ngroups + 1) * slice)
+		return grid;
+	for (unsigned g = 0; g < r->c.ngroups; g++)
+		sum += group_running(r, g);
+	uint64_t share = (sum + (end - now)) / r->c.ngroups, mine = group_running(r, r->group);
+	return share > mine ? now + (share - mine) : end; /* mine == share: all have theirs, run out the clock */
 }
 
 enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, const struct stat_opts *o,
@@ -1126,7 +1266,7 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 		if (now >= next_rot) {
 			if ((st = stat_rotate(r)))
 				break;
-			next_rot = r->t_sample + o->slice;
+			next_rot = next_slice(r, next_rot + o->slice, end == never ? 0 : end, o->slice);
 		} else if ((st = stat_sample(r))) {
 			break;
 		}

@@ -32,6 +32,7 @@ struct stat_pmu {
 struct stat_saved {
 	struct pmu_reg reg;
 	uint64_t value; /* as found before the first write */
+	uint64_t now;   /* what the run wrote last */
 	uint8_t pmu;    /* the run's driver that named it */
 	bool counter;   /* a counter (zeroed at each start), not a control */
 	bool dirty;     /* written by us (successfully), so it must be restored */
@@ -46,12 +47,18 @@ struct stat_run {
 	unsigned group_of[STAT_MAX_EVENTS];
 	uint8_t kind[STAT_MAX_EVENTS];   /* enum pmu_kind of its unit (the sampling path reads it often) */
 	struct pmu_reg free_reg[STAT_MAX_EVENTS]; /* a free-running counter's register, found at the start */
+	uint64_t max_rate[STAT_MAX_EVENTS];      /* the most a programmed event adds per second (0: no bound) */
 	struct stat_pmu pmu[STAT_MAX_PMUS];
 	unsigned npmu;
 
 	struct stat_saved saved[STAT_MAX_SAVED];
 	unsigned nsaved;
 	bool journal_full;
+	/* The selects and controls of the active group's counters (indexes
+	 * into saved[]), read at each sample: each must read what the run
+	 * wrote last. */
+	uint8_t watch[STAT_MAX_SAVED];
+	unsigned nwatch;
 
 	unsigned group;           /* the active group */
 	bool counting;
@@ -62,8 +69,9 @@ struct stat_run {
 	bool any_in_use;          /* --force took over a PMU in use */
 
 	char err[200];            /* the last error, one line */
-	char restore_note[200];   /* a register that reads otherwise after it was put back (a P6 counter
-				   * takes 32 bits, sign-extended); "": none */
+	char restore_note[800];   /* each register that reads otherwise after it was put back (a P6 counter
+				   * takes 32 bits, sign-extended), one line each ('\n' between); "": none */
+	unsigned restore_more;    /* more such registers than restore_note has room for */
 };
 
 /* Adds one event; rejects an event listed twice (evsel_same: the same unit
@@ -90,7 +98,9 @@ enum unc_status stat_schedule(struct stat_run *r, bool allow_mux);
  * On any error everything already written is restored. */
 enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force);
 
-/* Reads the active group's counters and each PMU's status into the totals;
+/* Reads the active group's counters and each PMU's status into the totals,
+ * after checking that the select (or fixed control) of each counter the
+ * group uses reads what the run wrote (one read each);
  * a driver with sample_frozen is frozen (ops->freeze) while its counters
  * are read and unfrozen (ops->unfreeze, no verify) after. */
 enum unc_status stat_sample(struct stat_run *r);
@@ -100,7 +110,8 @@ enum unc_status stat_sample(struct stat_run *r);
  * +4: high, low, high again, and the low once more if the high changed). */
 enum unc_status stat_read_reg(const struct hw *hw, struct pmu_reg reg, unsigned width, uint64_t *ret_val);
 
-/* Samples, then switches to the next group. */
+/* Samples, then gives the next slice to the group that has counted least
+ * (the next in turn among equals; the current one goes on when it is it). */
 enum unc_status stat_rotate(struct stat_run *r);
 
 /* Samples (unless a sample already failed), stops counting and restores

@@ -945,6 +945,21 @@ out:
 	return st;
 }
 
+/* Each register that reads otherwise after it was put back, one note each
+ * (after a failed run too). */
+static void restore_notes(struct out *err, const struct stat_run *run)
+{
+	for (const char *l = run->restore_note; *l;) {
+		const char *nl = strchr(l, '\n');
+		int len = nl ? (int)(nl - l) : (int)strlen(l);
+		out_printf(err, "uncore: note: %.*s\n", len, l);
+		l += len + (nl != NULL);
+	}
+	if (run->restore_more)
+		out_printf(err, "uncore: note: %u more registers read otherwise after they were put back\n",
+			   run->restore_more);
+}
+
 /* Judge: the check's verdict, a figure above the SMBIOS peak, the report,
  * counters that never moved, the child's status, and the notes. Returns
  * the run's status, st (OK or UNC_E_ABORTED) or worse. */
@@ -1018,8 +1033,7 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	if (run->any_in_use)
 		out_printf(c->err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				   "but what it counted during this run is lost\n");
-	if (run->restore_note[0])
-		out_printf(c->err, "uncore: note: %s\n", run->restore_note);
+	restore_notes(c->err, run);
 	for (unsigned k = 0; k < run->npmu; k++)
 		if (run->pmu[k].programs && run->pmu[k].p.drv->ops->notes)
 			run->pmu[k].p.drv->ops->notes(c->err, &run->pmu[k].p, &run->pmu[k].s);
@@ -1070,8 +1084,10 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 			st = sst;
 	}
 out:
-	if (st && run_err)
+	if (st && run_err) {
 		out_printf(err, "uncore: error: %s\n", the_run.err);
+		restore_notes(err, &the_run);
+	}
 	if (samples.p)
 		env->free(samples.p);
 	return st;

@@ -6,8 +6,9 @@
  * emulator answered).
  *
  * Revision 2 adds PciRead32/PciWrite32, CpuidOverride and Rdpmc after the
- * revision-1 members, which keep their places. uncore.efi takes only the
- * revision it was built for: with any other it warns and runs native. */
+ * revision-1 members, revision 3 MmioRead32 after those; older members keep
+ * their places. uncore.efi takes only the revision it was built for: with
+ * any other it warns and runs native. */
 #ifndef UNC_EMU_PROTOCOL_H
 #define UNC_EMU_PROTOCOL_H
 
@@ -16,14 +17,15 @@
 #define UNC_EMU_PROTOCOL_GUID \
 	{ 0x5e1f0c7a, 0x3b2d, 0x4c69, { 0x9a, 0x41, 0x7d, 0x2e, 0x86, 0x13, 0xc0, 0x5b } }
 
-#define UNC_EMU_PROTOCOL_REVISION 2
+#define UNC_EMU_PROTOCOL_REVISION 3
 
 struct _UNC_EMU_PROTOCOL;
 
 /* Every member returns EFI_SUCCESS; EFI_DEVICE_ERROR when the access
  * raised (emulated) #GP; EFI_UNSUPPORTED when the emulator does not model
- * that MSR, PCI function, CPUID leaf or RDPMC, in which case the caller
- * uses the processor's own instruction or the real root bridge.
+ * that MSR, PCI function, CPUID leaf, RDPMC or physical address, in which
+ * case the caller uses the processor's own instruction, the real root
+ * bridge or a plain load.
  * Rdpmc also returns EFI_ABORTED for an emulated #UD. */
 typedef EFI_STATUS(EFIAPI *UNC_EMU_MSR_READ)(struct _UNC_EMU_PROTOCOL *This, UINT32 Msr, UINT64 *Value);
 typedef EFI_STATUS(EFIAPI *UNC_EMU_MSR_WRITE)(struct _UNC_EMU_PROTOCOL *This, UINT32 Msr, UINT64 Value);
@@ -36,6 +38,10 @@ typedef EFI_STATUS(EFIAPI *UNC_EMU_PCI_WRITE32)(struct _UNC_EMU_PROTOCOL *This, 
 typedef EFI_STATUS(EFIAPI *UNC_EMU_CPUID_OVERRIDE)(struct _UNC_EMU_PROTOCOL *This, UINT32 Leaf, UINT32 Subleaf,
 						   UINT32 Regs[4]);
 typedef EFI_STATUS(EFIAPI *UNC_EMU_RDPMC)(struct _UNC_EMU_PROTOCOL *This, UINT32 Index, UINT64 *Value);
+/* Revision 3. A 32-bit load from a 4-byte-aligned physical address of a
+ * range the emulator claims (its MCHBAR region), its value at the moment
+ * of the call. */
+typedef EFI_STATUS(EFIAPI *UNC_EMU_MMIO_READ32)(struct _UNC_EMU_PROTOCOL *This, UINT64 Address, UINT32 *Value);
 
 typedef struct _UNC_EMU_PROTOCOL {
 	UINT32 Revision;
@@ -47,6 +53,8 @@ typedef struct _UNC_EMU_PROTOCOL {
 	UNC_EMU_PCI_WRITE32 PciWrite32;
 	UNC_EMU_CPUID_OVERRIDE CpuidOverride;
 	UNC_EMU_RDPMC Rdpmc;
+	/* Revision 3 */
+	UNC_EMU_MMIO_READ32 MmioRead32;
 } UNC_EMU_PROTOCOL;
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <efilib.h>
 
+#include "../drivers/tsc.h"
 #include "emu_protocol.h"
 #include "pi.h"
 
@@ -183,6 +184,17 @@ static uint64_t native_ticks(void *ctx)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* One 32-bit IN: the ACPI PM timer. Port I/O never faults. */
+static enum unc_status native_io_read32(void *ctx, uint16_t port, uint32_t *ret_val)
+{
+	uint32_t v;
+
+	(void)ctx;
+	__asm__ volatile("inl %w1, %0" : "=a"(v) : "Nd"(port));
+	*ret_val = v;
+	return UNC_OK;
+}
+
 /* Emulated MSRs: the emulator answers for the uncore MSRs it models and
  * sends everything else back to the processor. */
 static enum unc_status emu_status(EFI_STATUS s)
@@ -261,6 +273,21 @@ static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_v
 	return emu_status(s);
 }
 
+/* Revision 3: loads from the ranges the emulator claims (its MCHBAR), each
+ * exact at the moment of the load; the rest of memory is native. */
+static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
+{
+	UINT32 v = 0;
+	EFI_STATUS s = native.emu->MmioRead32(native.emu, phys, &v);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_mmio_read32(ctx, phys, ret_val);
+	hw_emulated_mmio(&native.emulated, phys);
+	if (!EFI_ERROR(s))
+		*ret_val = v;
+	return emu_status(s);
+}
+
 static const struct hw_ops native_ops = {
 	.msr_read = native_msr_read,
 	.msr_write = native_msr_write,
@@ -270,6 +297,7 @@ static const struct hw_ops native_ops = {
 	.cpuid = native_cpuid,
 	.ticks = native_ticks,
 	.rdpmc = native_rdpmc,
+	.io_read32 = native_io_read32,
 };
 
 /* The native seam routed to the emulator; filled in by native_init. */
@@ -372,6 +400,7 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.pci_write32 = emulated_pci_write32;
 		emulated_ops.cpuid = emulated_cpuid;
 		emulated_ops.rdpmc = emulated_rdpmc;
+		emulated_ops.mmio_read32 = emulated_mmio_read32;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;
 		hw->msr_mode = HW_MSR_EMULATED;
@@ -380,25 +409,94 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 	}
 }
 
+/* An ACPI table by its signature, through the XSDT (or, for ACPI 1.0, the
+ * RSDT) of the RSDP the firmware publishes; NULL when absent. The firmware
+ * identity-maps what it publishes, so a physical address is a pointer. */
+static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
+{
+	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
+	const uint8_t *rsdp = NULL;
+
+	for (int pass = 0; pass < 2 && !rsdp; pass++)
+		for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
+			if (!CompareGuid(&ST->ConfigurationTable[i].VendorGuid, pass ? &acpi10 : &acpi20))
+				rsdp = ST->ConfigurationTable[i].VendorTable;
+	if (!rsdp || CompareMem(rsdp, "RSD PTR ", 8))
+		return NULL;
+	uint64_t sdt = 0;
+	unsigned entry = 4;
+	if (rsdp[15] >= 2) { /* XsdtAddress at 24 */
+		CopyMem(&sdt, rsdp + 24, 8);
+		entry = 8;
+	}
+	if (!sdt) {
+		uint32_t rsdt;
+		CopyMem(&rsdt, rsdp + 16, 4);
+		sdt = rsdt;
+		entry = 4;
+	}
+	const uint8_t *t = (const uint8_t *)(UINTN)sdt;
+	uint32_t len;
+	if (!t || CompareMem(t, entry == 8 ? "XSDT" : "RSDT", 4))
+		return NULL;
+	CopyMem(&len, t + 4, 4);
+	for (uint32_t off = 36; off + entry <= len; off += entry) {
+		uint64_t a = 0;
+		CopyMem(&a, t + off, entry);
+		const uint8_t *h = (const uint8_t *)(UINTN)a;
+		if (h && !CompareMem(h, sig, 4)) {
+			uint32_t hl;
+			CopyMem(&hl, h + 4, 4);
+			*ret_len = hl;
+			return h;
+		}
+	}
+	return NULL;
+}
+
+/* The hardware clocks to measure the TSC against, in order: the ACPI PM
+ * timer from the FADT, a running HPET. Their number; why holds the reasons
+ * for those the tables do not give. */
+static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why, size_t whysize)
+{
+	char pm[120] = "", hp[120] = "";
+	size_t len = 0;
+	unsigned n = 0;
+	const uint8_t *t = acpi_table("FACP", &len);
+
+	if (tsc_ref_from_fadt(t, t ? len : 0, &refs[n], pm, sizeof(pm)))
+		n++;
+	len = 0;
+	t = acpi_table("HPET", &len);
+	if (tsc_ref_from_hpet(t, t ? len : 0, &refs[n], hp, sizeof(hp))) {
+		uint32_t lo, hi, cfg;
+		uint64_t base = refs[n].addr - 0xF0;
+		if (hw_mmio_read32(hw, base, &lo) || hw_mmio_read32(hw, base + 4, &hi) || hw_mmio_read32(hw, base + 0x10, &cfg))
+			fmt_snprintf(hp, sizeof(hp), "cannot read the HPET's registers at 0x%lx", (unsigned long)base);
+		else if (tsc_hpet_set_period(&refs[n], (uint64_t)hi << 32 | lo, cfg, hp, sizeof(hp)))
+			n++;
+	}
+	fmt_snprintf(why, whysize, "%s%s%s", pm, pm[0] && hp[0] ? "; " : "", hp);
+	return n;
+}
+
+/* The TSC's frequency against a hardware clock read at both ends of each
+ * window (drivers/tsc.h): never from how long a firmware busy-wait took. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err)
 {
-	/* 100 ms against the firmware's Stall (OVMF and most platforms back it
-	 * with the ACPI PM timer or the HPET). Best of three: a timer interrupt
-	 * landing inside one window only ever makes it longer. */
-	const UINTN us = 100000;
-	uint64_t best = 0;
+	struct tsc_ref refs[2];
+	char why[260], msg[400], warn[400];
+	unsigned n = find_ref_clocks(hw, refs, why, sizeof(why));
+	enum unc_status st = tsc_calibrate(hw, refs, n, msg, sizeof(msg), warn, sizeof(warn));
 
-	for (int i = 0; i < 3; i++) {
-		uint64_t t0 = native_ticks(NULL);
-		BS->Stall(us);
-		uint64_t d = native_ticks(NULL) - t0;
-		if (!best || d < best)
-			best = d;
+	if (st) {
+		if (n)
+			out_printf(err, "uncore: error: %s\n", msg);
+		else
+			out_printf(err, "uncore: error: %s (%s)\n", msg, why);
+		return st;
 	}
-	if (best == 0) {
-		out_printf(err, "uncore: error: the TSC does not advance across gBS->Stall\n");
-		return UNC_E_DEVICE;
-	}
-	hw->tick_hz = best * (1000000 / us);
+	if (warn[0])
+		out_printf(err, "uncore: warning: %s\n", warn);
 	return UNC_OK;
 }

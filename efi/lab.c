@@ -458,6 +458,7 @@ static struct lab_ws *ws;
 static struct lab_board board;
 static struct hw hw;
 static uint64_t tick_hz;
+static struct hw_tsc tick_tsc; /* how tick_hz was found, for every case's record */
 
 static uint64_t ms_since(uint64_t t0)
 {
@@ -546,6 +547,12 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 			c->result = LAB_ERROR;
 			goto done;
 		}
+		if (app_needs_clock(cmd) && !tick_hz) { /* the calibration at the start said why */
+			out_printf(&lerr, "uncore: error: %s needs the TSC's frequency, which could not be trusted\n", it->text);
+			set_status(c, efi_status_from(UNC_E_DEVICE));
+			c->result = LAB_ERROR;
+			goto done;
+		}
 		/* Each record also goes to a variable of its own (README: Lab mode). */
 		if (!cmd->out_var && (cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW)) {
 			cmd->out_var = true;
@@ -553,6 +560,7 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 		}
 		native_init(&hw, &lerr, self);
 		hw.tick_hz = tick_hz;
+		hw.tsc = tick_tsc;
 		struct app_env env = *tmpl;
 		env.ctx = &hw;
 		env.write_file = lab_write_file;
@@ -783,11 +791,11 @@ static void write_file(const char *file, void (*fill)(struct out *o, const void 
  * written): the errors are said the second time. */
 #define LAB_RECORD_MAX (1u << 20)
 static uint8_t *html_rec;
+static struct rec_print_ws *html_pws; /* large: from the pool, not in the image */
 static unsigned html_pass, html_records;
 
 static void html_fill(struct out *o, const void *arg)
 {
-	static struct rec_print_ws pws; /* large: not on the firmware's stack */
 	const struct lab_run *r = arg;
 	char err[160];
 	size_t len;
@@ -803,28 +811,31 @@ static void html_fill(struct out *o, const void *arg)
 			continue;
 		html_records++;
 		if ((var_load(&efi_varstore, c->record, html_rec, LAB_RECORD_MAX, &len, err, sizeof(err)) ||
-		     report_html_index_row(o, html_rec, len, c->record, &pws, err, sizeof(err))) && say)
+		     report_html_index_row(o, html_rec, len, c->record, html_pws, err, sizeof(err))) && say)
 			out_printf(&lerr, "uncore: error: report.html: record %s: %s\n", c->record, err);
 	}
 	report_html_index_end(o);
 	for (unsigned i = 0; i < r->ncases; i++) {
 		const struct lab_case *c = &r->cases[i];
 		if (c->record[0] && !var_load(&efi_varstore, c->record, html_rec, LAB_RECORD_MAX, &len, err, sizeof(err)))
-			report_html_section(o, html_rec, len, c->record, &pws, err, sizeof(err));
+			report_html_section(o, html_rec, len, c->record, html_pws, err, sizeof(err));
 	}
 	report_html_end(o);
 }
 
 static void write_html(const struct lab_run *r)
 {
-	if (!(html_rec = efi_alloc(LAB_RECORD_MAX))) {
+	html_rec = efi_alloc(LAB_RECORD_MAX);
+	html_pws = efi_alloc(sizeof(*html_pws));
+	if (html_rec && html_pws) {
+		html_pass = 0;
+		write_file("report.html", html_fill, r);
+	} else {
 		out_printf(&lerr, "uncore: error: report.html not written: out of memory\n");
-		return;
 	}
-	html_pass = 0;
-	write_file("report.html", html_fill, r);
 	efi_free(html_rec);
-	html_rec = NULL;
+	efi_free(html_pws);
+	html_rec = NULL, html_pws = NULL;
 }
 
 static void json_fill(struct out *o, const void *arg)
@@ -913,7 +924,7 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 		out_printf(&lerr, "uncore: warning: board identity unknown: %s\n", msg);
 	native_init(&hw, &lerr, NULL);
 	if (!native_calibrate(&hw, &lerr))
-		tick_hz = hw.tick_hz;
+		tick_hz = hw.tick_hz, tick_tsc = hw.tsc;
 	native_release();
 	uint64_t t0 = hw_ticks(&hw);
 

@@ -406,6 +406,18 @@ static int parse_events(struct object **ret)
 	}
 }
 
+/* ASCII case-insensitive order, as str_icmp in drivers/parse.c. */
+static int icmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = (unsigned char)*a, y = (unsigned char)*b;
+		x += x >= 'A' && x <= 'Z' ? 32 : 0;
+		y += y >= 'A' && y <= 'Z' ? 32 : 0;
+		if (x != y || !x)
+			return x - y;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct object *ev; /* held until the exit, as are its strings */
@@ -544,6 +556,24 @@ int main(int argc, char **argv)
 			r->inv, r->edge);
 	}
 	fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", argv[1], nev);
+	/* The names' index: the rows in the order str_icmp (drivers/parse.c)
+	 * sorts their names, for a binary search (drivers/evsel.c). */
+	int *by = malloc(sizeof(*by) * (size_t)(nev ? nev : 1));
+	if (!by) {
+		fprintf(stderr, "%s: out of memory\n", argv[3]);
+		return 1;
+	}
+	for (int i = 0; i < nev; i++) {
+		int j = i;
+		for (; j > 0 && icmp(rows[by[j - 1]].name, rows[i].name) > 0; j--)
+			by[j] = by[j - 1];
+		by[j] = i;
+	}
+	fprintf(out, "\nconst uint16_t %s_by_name[] = {", argv[1]);
+	for (int i = 0; i < nev; i++)
+		fprintf(out, "%s%d", !i ? "\n\t" : i % 16 ? ", " : ",\n\t", by[i]);
+	fprintf(out, "%s};\n", nev ? "\n" : " 0 ");
+	free(by);
 	if (fclose(out)) {
 		fprintf(stderr, "%s: write failed\n", argv[3]);
 		return 1;

@@ -51,8 +51,8 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 	 * reset_box writes them through the journal, at IA32_A_PMCx when
 	 * full-width writes are on, so that the value as found goes back whole. */
 	[ARCH_UNIT_GP] = { .pmu = "cpu", .intel_unit = "", .name = "PMC", .boxes_from = "CPUID leaf 0xA",
-			   .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = ARCH_MAX_GP, .width = 48, .max_boxes = 1,
-			   .sel_base = IA32_PERFEVTSEL0, .ctr_base = IA32_PMC0, .sel_step = 1, .ctr_step = 1,
+			   .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = ARCH_MAX_GP, .width = 48, .write_width = 32,
+			   .max_boxes = 1, .sel_base = IA32_PERFEVTSEL0, .ctr_base = IA32_PMC0, .sel_step = 1, .ctr_step = 1,
 			   .layout = &arch_layout, .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7F, .raw_help = RAW_HELP },
 	/* The fixed counters (version 2 on): IA32_FIXED_CTR0 to 2, started
 	 * together through IA32_FIXED_CTR_CTRL (fixed_start), which is each
@@ -61,7 +61,7 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 	 * Unit "FIXED" in events/arch.json (Intel's core files have no Unit). */
 	[ARCH_UNIT_FIXED] = { .pmu = "cpu_fixed", .intel_unit = "", .name = "FIXED_CTR",
 			      .boxes_from = "CPUID leaf 0xA", .kind = PMU_FIXED, .per_cpu = true, .space = PMU_MSR,
-			      .counters = ARCH_MAX_FIXED, .width = 48, .max_boxes = 1, .sel_base = IA32_FIXED_CTR_CTRL,
+			      .counters = ARCH_MAX_FIXED, .width = 48, .write_width = 32, .max_boxes = 1, .sel_base = IA32_FIXED_CTR_CTRL,
 			      .ctr_base = IA32_FIXED_CTR0, .sel_step = 0, .ctr_step = 1, .fixed_ctrl = ARCH_FIXED_OS_USR,
 			      .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7ull << 32 },
 };
@@ -156,6 +156,13 @@ static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cp
 		st = hw_msr_read(hw, IA32_PERF_CAPABILITIES, &v);
 	p->facts[ARCH_FACT_CAPS] = st == UNC_OK ? v : 0;
 	p->facts[ARCH_FACT_CAPS_ST] = st;
+	/* A read of IA32_PERF_CAPABILITIES that faults says nothing of
+	 * full-width writes: IA32_A_PMC0 answering does ("Full-Width Writes to
+	 * Performance Counter Registers"), and then its FW_WRITE is taken as set. */
+	if (st != UNC_OK && st != UNC_E_NOT_FOUND && gp && hw_msr_read(hw, IA32_A_PMC0, &v) == UNC_OK)
+		p->facts[ARCH_FACT_CAPS] = ARCH_CAPS_FW_WRITE;
+	if (arch_full_width(p))
+		p->write_width[ARCH_UNIT_GP] = p->width[ARCH_UNIT_GP];
 	v = 0;
 	p->facts[ARCH_FACT_RDPMC_ST] = gp ? hw_rdpmc(hw, 0, &v) : UNC_E_NOT_FOUND;
 	if (arch_version(p) < 2) /* IA32_PERF_GLOBAL_CTRL comes with version 2 */
@@ -356,18 +363,19 @@ static enum unc_status arch_read_counter(struct pmu_io *io, const struct pmu_pre
 	return pmu_io_read(io, arch_counter_reg(p, unit, idx), ret_val);
 }
 
-/* Zeroes the box's counters through the journal (which reads each before
- * its first write, so the value as found is put back at the end): the
- * general ones at IA32_A_PMCx when full-width writes are on (a write to
- * IA32_PMCx takes bits 31:0 only, sign-extended). */
-static enum unc_status arch_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+/* Sets the box's counters to `start` through the journal (which reads each
+ * before its first write, so the value as found is put back at the end):
+ * the general ones at IA32_A_PMCx when full-width writes are on (a write to
+ * IA32_PMCx takes bits 31:0 only, sign-extended: the probe's write_width). */
+static enum unc_status arch_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				      uint64_t start)
 {
 	enum unc_status st;
 	unsigned n = unit == ARCH_UNIT_FIXED ? fixed_live(p) : gp_count(p);
 
 	(void)box;
 	for (unsigned i = 0; i < n; i++)
-		if ((st = pmu_io_write(io, arch_counter_reg(p, unit, i), 0)))
+		if ((st = pmu_io_write(io, arch_counter_reg(p, unit, i), start)))
 			return st;
 	return UNC_OK;
 }

@@ -49,7 +49,7 @@ enum arch_fact {
 	ARCH_FACT_ECX,        /* CPUID.0AH:ECX: fixed-counter bit mask (version 5 on) */
 	ARCH_FACT_EDX,        /* CPUID.0AH:EDX: fixed counters 4:0, their width 12:5 (version 2 on) */
 	ARCH_FACT_CPUID1_ECX, /* CPUID.1:ECX (PDCM, bit 15) */
-	ARCH_FACT_CAPS,       /* IA32_PERF_CAPABILITIES as read */
+	ARCH_FACT_CAPS,       /* IA32_PERF_CAPABILITIES as read (a failed read: FW_WRITE alone if IA32_A_PMC0 reads, else 0) */
 	ARCH_FACT_CAPS_ST,    /* its read status (enum unc_status); UNC_E_NOT_FOUND: not read, PDCM clear */
 	ARCH_FACT_RDPMC_ST,   /* RDPMC of general counter 0 at the probe (enum unc_status): UNC_OK: sampling uses RDPMC */
 };
@@ -59,10 +59,12 @@ static inline unsigned arch_version(const struct pmu_present *p)
 	return (unsigned)(p->facts[ARCH_FACT_EAX] & 0xFF);
 }
 
-/* Whether the general counters are written through IA32_A_PMCx. */
+/* Whether the general counters are written through IA32_A_PMCx (the
+ * probe sets FW_WRITE in ARCH_FACT_CAPS when IA32_PERF_CAPABILITIES faulted
+ * but IA32_A_PMC0 reads). */
 static inline bool arch_full_width(const struct pmu_present *p)
 {
-	return p->facts[ARCH_FACT_CAPS_ST] == UNC_OK && (p->facts[ARCH_FACT_CAPS] & ARCH_CAPS_FW_WRITE);
+	return (p->facts[ARCH_FACT_CAPS] & ARCH_CAPS_FW_WRITE) != 0;
 }
 
 /* The architectural events of CPUID.0AH:EBX, bit by bit ("Pre-defined

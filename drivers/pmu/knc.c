@@ -33,6 +33,17 @@ static const struct pmu_model knc_models[] = {
  * value implies a step far beyond what 100 ms between samples allow. */
 #define KNC_EVENTS_MAX_PER_SEC (1ull << 36)
 
+/* Each event's own bound (clock_hz, incs): 2^31 Hz (above the fastest
+ * part's 1.333 GHz) times what the event adds per cycle: 1, 2 for what
+ * both pipes do in one clock (instructions, VPU instructions, memory
+ * accesses, branches, AGI stalls: "up to two per clock", Table 1-6), 32
+ * for VPU_ELEMENTS_ACTIVE (16 elements of two instructions). Codes are
+ * shared by the core and VPU events (0x16, 0x17 and 0x00 to 0x05 with
+ * umask 0x20): the larger bound holds for both. */
+static const struct pmu_inc knc_incs[] = {
+	{ 0x00, 2 }, { 0x01, 2 }, { 0x12, 2 }, { 0x16, 2 }, { 0x1F, 2 }, { 0x28, 2 }, { 0x18, 32 }, { 0, 0 },
+};
+
 /* Table 1-5. EN (22): "counting is enabled only when the corresponding bit
  * of IA32_PERF_GLOBAL_CTRL is set", so it is set in every select and the
  * freeze is GLOBAL_CTRL. OS (17) and USR (16) are both set: UEFI code runs
@@ -85,6 +96,7 @@ static const struct pmu_unit knc_units[] = {
 	{ .pmu = "knc", .intel_unit = "", .name = "KNC", .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = 2,
 	  .width = 40, .max_boxes = 1, .sel_base = MSR_KNC_PERFEVTSEL0, .ctr_base = MSR_KNC_PERFCNT0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &knc_layout, .constraints = knc_constraints, .max_per_sec = KNC_EVENTS_MAX_PER_SEC,
+	  .clock_hz = 1ull << 31, .incs = knc_incs,
 	  .status_bit = KNC_COUNTERS_MASK, .raw_help = "knc/event=N,umask=N[,cmask=N][,inv][,edge]/" },
 };
 

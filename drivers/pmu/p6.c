@@ -50,6 +50,21 @@ static const struct pmu_model p6_models[] = {
  * 2^34 allows in the 100 ms between two samples. */
 #define P6_MAX_PER_SEC (1ull << 34)
 
+/* Each event's own bound (clock_hz, incs): 2^31 Hz (no P6 part clocks
+ * above 1.4 GHz) times what the event adds per cycle: 1, but up to 3 for
+ * what the three-wide decoders and retirement count (instructions,
+ * micro-ops, branches; MMX and SSE instructions retired, by the SDM's P6
+ * event list), 2 for the two memory ports (DATA_MEM_REFS,
+ * MISALIGN_MEM_REF) and the two MMX pipes, 4 for DCU_MISS_OUTSTANDING (the
+ * DCU's four fill buffers) and 8 for BUS_REQ_OUTSTANDING (the bus's
+ * in-order queue). Bounds, not measurements: each is at least what the
+ * hardware can do. */
+static const struct pmu_inc p6_incs[] = {
+	{ 0xC0, 3 }, { 0xC2, 3 }, { 0xD0, 3 }, { 0xC4, 3 }, { 0xC5, 3 }, { 0xC9, 3 }, { 0xCA, 3 }, { 0xE0, 3 },
+	{ 0xE4, 3 }, { 0xCE, 3 }, { 0xD8, 3 }, { 0xD9, 3 }, { 0x06, 3 }, { 0x43, 2 }, { 0x05, 2 }, { 0xB0, 2 },
+	{ 0xB1, 2 }, { 0xB2, 2 }, { 0xB3, 2 }, { 0x48, 4 }, { 0x60, 8 }, { 0, 0 },
+};
+
 /* SDM, "PerfEvtSel0 and PerfEvtSel1 MSRs": event select 7:0, unit mask
  * 15:8, USR 16, OS 17, E 18, INV 23, CMASK 31:24. UEFI code runs at CPL 0,
  * so every select counts at ring 0 (OS); USR is set too, so that a child
@@ -74,10 +89,14 @@ static const struct pmu_constraint p6_constraints[] = {
 	{ 0x10, 0x1 }, { 0x14, 0x1 }, { 0xC1, 0x1 }, { 0x11, 0x2 }, { 0x12, 0x2 }, { 0x13, 0x2 }, { 0, 0 },
 };
 
+/* A write to PerfCtr0/1 takes bits 31:0 and "the upper 8 bits are
+ * sign-extended according to the value of bit 31" (SDM, "PerfCtr0 and
+ * PerfCtr1 MSRs"): write_width 32. */
 static const struct pmu_unit p6_units[] = {
 	{ .pmu = "p6", .intel_unit = "", .name = "P6", .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = 2,
-	  .width = P6_CTR_WIDTH, .max_boxes = 1, .sel_base = P6_PERFEVTSEL0, .ctr_base = P6_PERFCTR0, .sel_step = 1,
+	  .width = P6_CTR_WIDTH, .write_width = 32, .max_boxes = 1, .sel_base = P6_PERFEVTSEL0, .ctr_base = P6_PERFCTR0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &p6_layout, .constraints = p6_constraints, .max_per_sec = P6_MAX_PER_SEC,
+	  .clock_hz = 1ull << 31, .incs = p6_incs,
 	  .raw_help = "p6/event=N,umask=N[,cmask=N][,inv][,edge]/" },
 };
 

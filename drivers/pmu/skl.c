@@ -30,6 +30,13 @@ static const struct pmu_model skl_models[] = {
 #define SKL_EVENTS_MAX_PER_SEC (1ull << 40)
 #define SKL_UCLK_MAX_HZ        (1ull << 33)
 
+/* Each event's own bound is tighter (clock_hz): UCLK's 2^33 Hz times what
+ * the event adds per cycle: 1 for a CBo lookup or snoop response, an ARB
+ * request and the clock; the ARB's occupancies (0x80 and Linux's 0x83)
+ * add one per outstanding entry, and neither the manual nor Linux gives
+ * the trackers' depth: 64 is taken as the bound. */
+static const struct pmu_inc skl_arb_incs[] = { { 0x80, 64 }, { 0x83, 64 }, { 0, 0 } };
+
 /* Table 2-7. OVF_EN is set in every select the run writes, so that a wrap
  * shows in GLOBAL_STATUS (without it "No PMI for this counter will be
  * generated" and the overflow is not forwarded); the run clears every PMI
@@ -80,12 +87,13 @@ static const struct pmu_unit skl_units[SKL_NUNITS] = {
 			   .box_label = "cbo", .boxes_from = "MSR_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR,
 			   .counters = 2, .width = 44, .max_boxes = SKL_MAX_CBO, .box_sel = skl_cbo_sel,
 			   .box_ctr = skl_cbo_ctr, .sel_step = 1, .ctr_step = 1, .layout = &skl_layout,
-			   .max_per_sec = SKL_EVENTS_MAX_PER_SEC, .status_bit = SKL_GSTATUS_CBO,
+			   .max_per_sec = SKL_EVENTS_MAX_PER_SEC, .clock_hz = SKL_UCLK_MAX_HZ, .status_bit = SKL_GSTATUS_CBO,
 			   .raw_help = "cbox" RAW_HELP },
 	[SKL_UNIT_ARB] = { .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .kind = PMU_GENERAL, .space = PMU_MSR,
 			   .counters = 2, .width = 44, .max_boxes = 1, .sel_base = MSR_UNC_ARB_PERFEVTSEL0,
 			   .ctr_base = MSR_UNC_ARB_PERFCTR0, .sel_step = 1, .ctr_step = 1, .layout = &skl_layout,
 			   .constraints = skl_arb_constraints, .max_per_sec = SKL_EVENTS_MAX_PER_SEC,
+			   .clock_hz = SKL_UCLK_MAX_HZ, .incs = skl_arb_incs,
 			   .status_bit = SKL_GSTATUS_ARB, .raw_help = "arb" RAW_HELP },
 	/* Table 2-4: CNT_EN (22) and OVF_EN (20) start the fixed UCLK counter.
 	 * Intel's files put its event in Unit "NCU". */
@@ -93,6 +101,7 @@ static const struct pmu_unit skl_units[SKL_NUNITS] = {
 			     .space = PMU_MSR, .counters = 1, .width = 48, .max_boxes = 1,
 			     .sel_base = MSR_UNC_PERF_FIXED_CTRL, .ctr_base = MSR_UNC_PERF_FIXED_CTR, .sel_step = 1,
 			     .ctr_step = 1, .fixed_ctrl = UNC_CTRL_EN, .fixed_run_bits = UNC_CTRL_OVF_EN, .max_per_sec = SKL_UCLK_MAX_HZ,
+			     .clock_hz = SKL_UCLK_MAX_HZ,
 			     .clock = true, .status_bit = SKL_GSTATUS_FIXED },
 	/* Section 3.3: free-running 32-bit counters at MCHBAR + Table 3-3's
 	 * offsets; never written. */

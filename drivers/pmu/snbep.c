@@ -61,6 +61,16 @@ static const struct pmu_layout snbep_layout = {
 	.cite = "seed 003, MC_CHy_PCI_PMON_CTL",
 };
 
+/* Seed 003's "Max Inc/Cyc" column, by event code: what the event adds per
+ * DRAM clock at most (every other row: 1; POWER_SELF_REFRESH, 0x43: none
+ * given). With the DCLK bound it bounds each event's rate (clock_hz). */
+static const struct pmu_inc snbep_incs[] = {
+	{ 0x01, 1 }, { 0x02, 1 }, { 0x04, 1 }, { 0x05, 1 }, { 0x06, 1 },  { 0x07, 1 },
+	{ 0x08, 1 }, { 0x09, 1 }, { 0x10, 1 }, { 0x11, 1 }, { 0x12, 1 },  { 0x20, 1 },
+	{ 0x21, 1 }, { 0x22, 1 }, { 0x23, 1 }, { 0x24, 1 }, { 0x41, 1 },  { 0x80, 22 },
+	{ 0x81, 32 }, { 0x83, 16 }, { 0x84, 1 }, { 0x85, 4 }, { 0x86, 1 }, { 0, 0 },
+};
+
 static const struct pmu_role_event snbep_roles[] = {
 	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
 	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
@@ -76,6 +86,7 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = SNBEP_MAX_BOXES,
 			     .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4, .ctr_step = 8,
 			     .box_ctl = SNBEP_BOX_CTL, .layout = &snbep_layout, .max_per_sec = SNBEP_EVENTS_MAX_PER_SEC,
+			     .clock_hz = SNBEP_DCLK_MAX_HZ, .incs = snbep_incs,
 			     .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = snbep_roles,
 			     .group_noun = "socket", .short_prefix = "UNC_M_" },
 	/* The fixed counter counts DRAM clocks: en (22) in FIXED_CTL starts it. */
@@ -83,7 +94,7 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
 			       .max_boxes = SNBEP_MAX_BOXES, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
 			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
-			       .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock = true, .group_noun = "socket",
+			       .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock_hz = SNBEP_DCLK_MAX_HZ, .clock = true, .group_noun = "socket",
 			       .short_prefix = "UNC_M_" },
 };
 
@@ -248,10 +259,11 @@ static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_pr
 	return UNC_OK;
 }
 
-/* Seed 003: the iMC box has no reset bit; its counters are zeroed by
- * writing 0. Both dwords of each counter, through the journal, so both are
+/* Seed 003: the iMC box has no reset bit; its counters are set by writing
+ * them. Both dwords of each counter, through the journal, so both are
  * put back at the end. */
-static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				       uint64_t start)
 {
 	const struct pmu_unit *u = &snbep_units[unit];
 	enum unc_status st;
@@ -259,7 +271,7 @@ static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_prese
 	for (unsigned c = 0; c < u->counters; c++) {
 		struct pmu_reg lo = pmu_unit_ctr(u, p, unit, box, c), hi = lo;
 		hi.addr += 4;
-		if ((st = pmu_io_write(io, lo, 0)) || (st = pmu_io_write(io, hi, 0)))
+		if ((st = pmu_io_write(io, lo, start & 0xFFFFFFFFu)) || (st = pmu_io_write(io, hi, start >> 32)))
 			return st;
 	}
 	return UNC_OK;
@@ -324,21 +336,11 @@ static void snbep_where(const struct pmu_present *p, unsigned unit, char *buf, s
 	out_puts(&o, " (CAS_COUNT.RD and .WR)");
 }
 
-/* Seed 003's "Max Inc/Cyc" column, by event code: what the event adds per
- * DRAM clock at most (every other row: 1; POWER_SELF_REFRESH, 0x43: none
- * given). */
 unsigned snbep_max_inc(uint8_t code)
 {
-	static const struct { uint8_t code, max; } t[] = {
-		{ 0x01, 1 }, { 0x02, 1 }, { 0x04, 1 }, { 0x05, 1 }, { 0x06, 1 },  { 0x07, 1 },
-		{ 0x08, 1 }, { 0x09, 1 }, { 0x10, 1 }, { 0x11, 1 }, { 0x12, 1 },  { 0x20, 1 },
-		{ 0x21, 1 }, { 0x22, 1 }, { 0x23, 1 }, { 0x24, 1 }, { 0x41, 1 },  { 0x80, 22 },
-		{ 0x81, 32 }, { 0x83, 16 }, { 0x84, 1 }, { 0x85, 4 }, { 0x86, 1 },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].code == code)
-			return t[i].max;
+	for (const struct pmu_inc *x = snbep_incs; x->max; x++)
+		if (x->code == code)
+			return x->max;
 	return 0;
 }
 

@@ -6,20 +6,22 @@
  * except the leaves given with --cpuid. The uncore MSRs are served by the
  * model (tests/emu/model.c over tests/emu/pmu_skl.c) through
  * UNC_EMU_PROTOCOL, which also carries (revision 2) the PCI functions the
- * model emulates (none for this uncore), the CPUID overrides and RDPMC.
+ * model emulates (none for this uncore), the CPUID overrides and RDPMC, and
+ * (revision 3) loads from the MCHBAR region.
  * Beside the uncore the model serves one core PMU (tests/emu/pmu_core.h:
  * P6, Knights Corner or the architectural PMU, by the CPU identity or
  * --core-pmu/--arch-pmu), its MSRs, RDPMC and, for the architectural PMU,
  * CPUID leaf 0xA. MCHBAR is real guest memory: a 32 KiB-aligned region
  * below 4 GiB whose address (with the enable bit) is written into the q35
- * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi reaches the IMC
- * counters through its own native PCI and MMIO paths. A 1 ms periodic timer
- * event rewrites the five IMC counters from the TSC; each value is exact at
- * the moment it is written, so a reader sees the counts of at most one
- * timer period ago. OVMF ticks every 10 ms, which would make a 1-second
- * bandwidth reading up to 1% off, so while loaded the driver sets the
- * firmware's timer period to 1 ms (EFI_TIMER_ARCH_PROTOCOL) and puts the
- * old period back on unload.
+ * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi finds MCHBAR
+ * through its own native PCI path; its loads from the region come to the
+ * protocol (revision 3, MmioRead32), which answers the IMC counters exact
+ * at each load. For other readers of the memory, a 1 ms periodic timer
+ * event rewrites the five counters there from the TSC: a raw load sees the
+ * counts of at most one timer period ago (more when the timer runs late).
+ * OVMF ticks every 10 ms, so while loaded the driver sets the firmware's
+ * timer period to 1 ms (EFI_TIMER_ARCH_PROTOCOL) and puts the old period
+ * back on unload.
  *
  * On family 6 model 0x2D (or --uncore snbep) the uncore is the Xeon
  * E5-2600 iMC instead (tests/emu/pmu_snbep.c): configuration space only,
@@ -33,6 +35,7 @@
 #include "../../efi/native.h"
 #include "../../efi/pi.h"
 #include "../../drivers/arith.h"
+#include "../../drivers/tsc.h"
 #include "launch.h"
 
 #define NS_PER_S      1000000000ull
@@ -52,7 +55,33 @@ static const struct pci_addr host_bridge = { 0, 0, 0 };
 static UNC_EFI_TIMER_ARCH_PROTOCOL *timer_arch;
 static UINT64 saved_timer_period; /* 100 ns units; 0: not changed */
 
-/* Model time: TSC ticks since start-up, in ns. */
+/* --fault slow-stall: the firmware's Stall, replaced by one that waits
+ * longer, and put back on unload. */
+static EFI_STALL firmware_stall;
+static unsigned stall_pct;
+
+static EFI_STATUS EFIAPI slow_stall(UINTN us)
+{
+	EFI_STATUS s = firmware_stall(us);
+	UINTN extra = (UINTN)((uint64_t)us * stall_pct / 100);
+
+	if (!EFI_ERROR(s) && extra)
+		firmware_stall(extra);
+	return s;
+}
+
+static void set_stall(EFI_STALL fn)
+{
+	UINT32 crc = 0;
+
+	BS->Stall = fn;
+	BS->Hdr.CRC32 = 0;
+	BS->CalculateCrc32(BS, BS->Hdr.HeaderSize, &crc);
+	BS->Hdr.CRC32 = crc;
+}
+
+/* Model time: TSC ticks since start-up, in ns. The TSC's rate was measured
+ * against the ACPI PM timer (native_calibrate), as uncore.efi measures it. */
 static uint64_t now_ns(void)
 {
 	return u64_muldiv(hw_ticks(&hw) - tsc0, NS_PER_S, tsc_hz);
@@ -166,6 +195,25 @@ static EFI_STATUS EFIAPI proto_rdpmc(UNC_EMU_PROTOCOL *This, UINT32 index, UINT6
 	return read64(emu_rdpmc, index, value);
 }
 
+/* Revision 3: loads from the MCHBAR region, each exact at the moment of
+ * the call (the timer's copy in memory is for other readers); any other
+ * address is not ours. */
+static EFI_STATUS EFIAPI proto_mmio_read(UNC_EMU_PROTOCOL *This, UINT64 addr, UINT32 *value)
+{
+	uint64_t base = (uint64_t)(UINTN)region;
+
+	(void)This;
+	if (!value)
+		return EFI_INVALID_PARAMETER;
+	if (!region_mem || addr < base || addr >= base + MCHBAR_ALIGN)
+		return EFI_UNSUPPORTED;
+	if (addr & 3)
+		return EFI_INVALID_PARAMETER;
+	if (!emu_imc_read32(&model.cfg, (uint32_t)(addr - base), now_ns(), value))
+		*value = region[(addr - base) / 4];
+	return EFI_SUCCESS;
+}
+
 static UNC_EMU_PROTOCOL proto = {
 	.Revision = UNC_EMU_PROTOCOL_REVISION,
 	.MsrRead = proto_read,
@@ -175,6 +223,7 @@ static UNC_EMU_PROTOCOL proto = {
 	.PciWrite32 = proto_pci_write,
 	.CpuidOverride = proto_cpuid,
 	.Rdpmc = proto_rdpmc,
+	.MmioRead32 = proto_mmio_read,
 };
 
 static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;
@@ -186,6 +235,10 @@ static EFI_HANDLE image_handle;
  * which is in configuration space only). */
 static void teardown(void)
 {
+	if (firmware_stall) {
+		set_stall(firmware_stall);
+		firmware_stall = NULL;
+	}
 	if (!region_mem)
 		return;
 	if (timer) {
@@ -230,6 +283,11 @@ static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *ou
 			  const char *where)
 {
 	emu_describe_model(&model, description, sizeof(description));
+	if (model.cfg.slow_stall_pct) { /* teardown puts the firmware's back */
+		firmware_stall = BS->Stall;
+		stall_pct = model.cfg.slow_stall_pct;
+		set_stall(slow_stall);
+	}
 	/* On the image handle, so that `uncore-emu.efi --unload` finds the
 	 * image to unload through the protocol. */
 	EFI_STATUS s = BS->InstallProtocolInterface(&image, &proto_guid, EFI_NATIVE_INTERFACE, &proto);
@@ -239,7 +297,11 @@ static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *ou
 	}
 	li->Unload = unload;
 	image_handle = image;
+	char mhz[24], how[120];
+	fmt_fixed(mhz, sizeof(mhz), tsc_hz, 1000000, 3);
+	tsc_describe(&hw.tsc, how, sizeof(how));
 	out_printf(out, "uncore-emu: emulating %s%s%s\n", what, description, where);
+	out_printf(out, "uncore-emu: model time: TSC at %s MHz, %s\n", mhz, how);
 	return EFI_SUCCESS;
 }
 
@@ -282,7 +344,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	emu_init_cpu(&model, &core_model, &cfg, r.eax);
 	emu_core_leaf1(&model, r.eax, r.ebx, r.ecx, r.edx);
 	char why[200];
-	if (emu_uncore_check(&model.cfg, model.cfg.uncore_active, why, sizeof(why)))
+	if (emu_uncore_check(&model.cfg, model.cfg.uncore_active, why, sizeof(why)) ||
+	    emu_core_check(&model.cfg, model.cfg.core_active, why, sizeof(why)))
 		return fail(&err, EFI_INVALID_PARAMETER, why);
 	tsc0 = hw_ticks(&hw);
 	if (model.cfg.uncore_active == EMU_UNCORE_SNBEP)

@@ -70,13 +70,10 @@ static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 	struct emu_hw *h = ctx;
 
 	h->fake.reads++;
-	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + 0x8000) {
-		for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++) {
-			if (addr == EMU_HW_MCHBAR + emu_imc[i].offset) {
-				*ret = emu_imc_value(&h->emu.cfg, i, h->fake.now);
-				return UNC_OK;
-			}
-		}
+	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + 0x8000 &&
+	    emu_imc_read32(&h->emu.cfg, (uint32_t)(addr - EMU_HW_MCHBAR), h->fake.now, ret)) {
+		hw_emulated_mmio(&h->emulated, addr);
+		return UNC_OK;
 	}
 	t_fail(__FILE__, __LINE__, "emu_hw: MMIO read of 0x%llx, not an IMC counter", (unsigned long long)addr);
 	return UNC_E_DEVICE;

@@ -21,7 +21,8 @@ struct emu_hw {
 };
 
 /* A Skylake desktop part (family 6 model 0x5E): the core PMU is the one
- * cfg asks for (--core-pmu, --arch-pmu), none by default. */
+ * cfg asks for (--core-pmu, --arch-pmu), by default the architectural PMU
+ * of Skylake's shape (cfg.core_pmu = EMU_CORE_NONE: the uncore alone). */
 void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg);
 /* The same with CPUID leaf 1 EAX replaced by leaf1_eax (a P6 or Knights
  * Corner identity selects its core PMU). */

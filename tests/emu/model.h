@@ -60,6 +60,10 @@ struct emu_config {
 	uint64_t uclk_hz;
 	struct emu_rate rates[EMU_MAX_RATES];
 	unsigned nrates;
+	/* Of rates[i] for a core event: the core tables its --rate named (bit
+	 * n: unit EMU_UNIT_P6 + n; a name in two tables gives a rate in each),
+	 * and the event's index in its own table. 0 for the uncore's. */
+	uint8_t rate_units[EMU_MAX_RATES], rate_ev[EMU_MAX_RATES];
 	uint64_t imc_per_sec[EMU_IMC_COUNTERS]; /* emu_imc order */
 	uint32_t imc_start[EMU_IMC_COUNTERS];   /* the counters' values at time 0 */
 	/* faults */
@@ -84,6 +88,7 @@ struct emu_config {
 	bool arch_set;                 /* --arch-pmu given */
 	struct emu_arch_shape arch;    /* default: Skylake's, 4,4,48,3,48 */
 	uint64_t perf_capabilities;    /* IA32_PERF_CAPABILITIES (0x345) of the architectural PMU */
+	bool perf_capabilities_set;    /* --perf-capabilities given */
 	/* CPUID leaf 1 as the guest sees it (emu_core_leaf1): served with PDCM
 	 * (ECX bit 15) set when the architectural PMU is, since it serves 0x345. */
 	bool leaf1_set;
@@ -100,6 +105,9 @@ struct emu_config {
 	uint64_t dclk_hz;
 	struct { uint8_t bus, dev, func, kind; } pci_fault[EMU_MAX_PCI_FAULTS]; /* kind: enum emu_pci_fault */
 	unsigned npci_fault;
+	/* --fault slow-stall=PCT: every gBS->Stall takes PCT% longer than
+	 * asked, as an SMI or a preempted virtual CPU would make it. */
+	unsigned slow_stall_pct;
 };
 
 struct emu_ctr {
@@ -264,6 +272,12 @@ const char *emu_uncore_name(unsigned uncore); /* "auto", "skl", "snbep" */
 /* Whether cfg's options fit the uncore (enum emu_uncore, not AUTO): an
  * option of the other uncore is an error naming it, written into err. */
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize);
+/* Whether cfg's options fit the core PMU served (enum emu_core, not AUTO):
+ * a rate of another core table's event, or of an event no counter of the
+ * architectural PMU's shape counts, --perf-capabilities without the
+ * architectural PMU, or a --cpuid of the leaf 0xA it serves, is an error
+ * naming it, written into err. */
+enum unc_status emu_core_check(const struct emu_config *cfg, unsigned core, char *err, size_t errsize);
 /* Family and model (with the extended fields) of CPUID leaf 1 EAX. */
 void emu_family_model(uint32_t leaf1_eax, unsigned *ret_family, unsigned *ret_model);
 /* Any PMU's model, alone. */
@@ -318,6 +332,11 @@ bool emu_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, st
 /* The value of IMC counter i (Table 3-3 order) at time t. Pure: it does not
  * change the model, so a timer can call it while MSR calls are running. */
 uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns);
+
+/* A 32-bit read at offset off of MCHBAR at time t: true and *ret_val for an
+ * IMC counter of Table 3-3, false for any other offset. Pure, as
+ * emu_imc_value. */
+bool emu_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_ns, uint32_t *ret_val);
 
 /* MCHBAR as the platform shows it, for a region at `base` (32 KiB aligned),
  * with the configured fault applied. */

@@ -50,7 +50,8 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	kind[klen] = '\0';
 
 	bool pci = !strcmp(kind, "pci-missing") || !strcmp(kind, "pci-ignore-write");
-	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck") || pci;
+	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck") || pci ||
+			 !strcmp(kind, "slow-stall");
 	if (takes_arg && !val)
 		FAIL("--fault %s needs a value (%s=...)", kind, kind);
 	if (!takes_arg && val)
@@ -101,9 +102,16 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 			FAIL("--fault stuck=%s given twice", val);
 		cfg->stuck[id] = true;
 		SKL_OPT(cfg, SKL_STUCK);
+	} else if (!strcmp(kind, "slow-stall")) {
+		if (cfg->slow_stall_pct)
+			FAIL("--fault slow-stall given twice");
+		if (!parse_u64(val, 1000, &v) || !v)
+			FAIL("bad percentage '%s' in --fault slow-stall (1 to 1000)", val);
+		cfg->slow_stall_pct = (unsigned)v;
 	} else {
 		FAIL("unknown fault '%s' (msr-gp=ADDR, msr-gp-write=ADDR, mchbar-disabled, mchbar-zero, "
-		     "mchbar-high, pmu-in-use, stuck=COUNTER, pci-missing=BUS:DEV.FN, pci-ignore-write=BUS:DEV.FN)", kind);
+		     "mchbar-high, pmu-in-use, stuck=COUNTER, pci-missing=BUS:DEV.FN, pci-ignore-write=BUS:DEV.FN, "
+		     "slow-stall=PCT)", kind);
 	}
 	return UNC_OK;
 }
@@ -191,8 +199,16 @@ static enum unc_status parse_core_rate(const char *name, uint64_t v, struct emu_
 		FAIL("unknown event '%s' in --rate", name);
 	if (cfg->nrates + n > EMU_MAX_RATES)
 		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+	uint8_t mask = 0;
 	for (unsigned i = 0; i < n; i++)
+		mask |= (uint8_t)(1u << (found[i]->unit - EMU_UNIT_P6));
+	for (unsigned i = 0; i < n; i++) {
+		unsigned nev;
+		const struct emu_core_event *t = emu_core_events(found[i]->unit, &nev);
+		cfg->rate_units[cfg->nrates] = mask;
+		cfg->rate_ev[cfg->nrates] = (uint8_t)(found[i] - t);
 		cfg->rates[cfg->nrates++] = (struct emu_rate){ found[i]->unit, found[i]->code, found[i]->umask, v };
+	}
 	return UNC_OK;
 }
 
@@ -323,6 +339,9 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	if (!parse_decimal(eq + 1, 1, MAX_RATE, &v))
 		FAIL("bad rate '%s' for %s (want a whole number per second, at most 10^12; k, M, G allowed)", eq + 1,
 		     name);
+	if (v == 0)
+		FAIL("a rate of 0 for %s: an event without --rate counts nothing already (want at least 1 per second)",
+		     name);
 
 	if (emu_snbep_event_find(name) || emu_snbep_is_dclk(name))
 		return parse_snbep_rate(name, v, cfg, err, errsize);
@@ -377,6 +396,90 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 			FAIL("%s is for the %s, but the emulator serves the %s (CPUID leaf 1, or --uncore)", names[n],
 			     snbep ? "Skylake-client uncore" : "Xeon E5-2600 iMC",
 			     snbep ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
+	return UNC_OK;
+}
+
+/* Skylake-client: a stuck counter or a CBo event rate needs its CBo. */
+static enum unc_status check_cbos(const struct emu_config *cfg, char *err, size_t errsize)
+{
+	unsigned ncbo = emu_skl_cbos(cfg->no_cbo_banks);
+
+	for (unsigned b = ncbo; b < EMU_MAX_CBO; b++)
+		for (unsigned i = 0; i < 2; i++)
+			if (cfg->stuck[EMU_CTR_CBO0 + 2 * b + i])
+				FAIL("--fault stuck=%s: CBo %u is not emulated (NO_CBO_BANKS %u: %u CBo%s)",
+				     ctr_names[EMU_CTR_CBO0 + 2 * b + i], b, cfg->no_cbo_banks, ncbo, ncbo == 1 ? "" : "s");
+	for (unsigned i = 0; i < cfg->nrates && !ncbo; i++) {
+		const struct emu_rate *r = &cfg->rates[i];
+		if (r->unit != EMU_UNIT_CBO)
+			continue;
+		const char *name = "?";
+		for (unsigned k = 0; k < EMU_NEVENTS; k++)
+			if (emu_events[k].unit == r->unit && emu_events[k].code == r->code &&
+			    emu_events[k].umask == r->umask && !emu_events[k].threshold)
+				name = emu_events[k].name;
+		FAIL("--rate %s: no CBo is emulated (NO_CBO_BANKS %u)", name, cfg->no_cbo_banks);
+	}
+	return UNC_OK;
+}
+
+static const char *core_title(unsigned unit)
+{
+	return unit == EMU_UNIT_P6 ? "P6" : unit == EMU_UNIT_KNC ? "Knights Corner" : "architectural";
+}
+
+/* Whether a counter of the architectural PMU's shape counts the event of
+ * that key: a general counter (any, when there is one) or its fixed
+ * counter (version 2 on). */
+static bool arch_counts(const struct emu_arch_shape *a, uint8_t code, uint8_t umask)
+{
+	for (unsigned i = 0; i < emu_arch_nevents; i++) {
+		const struct emu_core_event *ev = &emu_arch_events[i];
+		if (ev->code != code || ev->umask != umask)
+			continue;
+		if ((ev->counters && a->ngp) || (ev->fixed >= 0 && a->version >= 2 && ev->fixed < a->nfixed))
+			return true;
+	}
+	return false;
+}
+
+enum unc_status emu_core_check(const struct emu_config *cfg, unsigned core, char *err, size_t errsize)
+{
+	static const char *const served[] = { [EMU_CORE_NONE] = "no core PMU", [EMU_CORE_P6] = "the P6 core PMU",
+					      [EMU_CORE_KNC] = "the Knights Corner core PMU",
+					      [EMU_CORE_ARCH] = "the architectural core PMU" };
+	unsigned unit = core == EMU_CORE_P6 ? EMU_UNIT_P6 : core == EMU_CORE_KNC ? EMU_UNIT_KNC : EMU_UNIT_ARCH;
+	const struct emu_arch_shape *a = &cfg->arch;
+
+	if (core == EMU_CORE_AUTO || core >= sizeof(served) / sizeof(served[0]))
+		return UNC_OK;
+	for (unsigned i = 0; i < cfg->nrates; i++) {
+		const struct emu_rate *r = &cfg->rates[i];
+		unsigned units = cfg->rate_units[i], nev;
+		if (!units)
+			continue;
+		const char *name = emu_core_events(r->unit, &nev)[cfg->rate_ev[i]].name;
+		if (core == EMU_CORE_NONE || !(units >> (unit - EMU_UNIT_P6) & 1)) {
+			char tables[64] = "";
+			for (unsigned u = EMU_UNIT_P6; u <= EMU_UNIT_ARCH; u++)
+				if (units >> (u - EMU_UNIT_P6) & 1)
+					fmt_snprintf(tables + strlen(tables), sizeof(tables) - strlen(tables), "%s%s",
+						     tables[0] ? " or " : "", core_title(u));
+			FAIL("--rate %s is an event of the %s core PMU, but the emulator serves %s (CPUID leaf 1, "
+			     "--core-pmu)", name, tables, served[core]);
+		}
+		if (core == EMU_CORE_ARCH && r->unit == EMU_UNIT_ARCH && !arch_counts(a, r->code, r->umask))
+			FAIL("--rate %s: no counter of the architectural PMU served counts it (version %u, %u general, "
+			     "%u fixed counters)", name, a->version, a->ngp, a->version >= 2 ? a->nfixed : 0);
+	}
+	if (cfg->perf_capabilities_set && core != EMU_CORE_ARCH)
+		FAIL("--perf-capabilities is the architectural PMU's, but the emulator serves %s (CPUID leaf 1, "
+		     "--core-pmu)", served[core]);
+	for (unsigned i = 0; i < cfg->ncpuid && core == EMU_CORE_ARCH; i++)
+		if (cfg->cpuid[i].leaf == 0xA)
+			FAIL("--cpuid 0xa:%u overrides CPUID leaf 0xA of the architectural PMU served (version %u, %u general, "
+			     "%u fixed counters): give its shape with --arch-pmu, or --core-pmu none", cfg->cpuid[i].subleaf,
+			     a->version, a->ngp, a->version >= 2 ? a->nfixed : 0);
 	return UNC_OK;
 }
 
@@ -482,6 +585,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				     "modelled)",
 				     val);
 			cfg->perf_capabilities = v;
+			cfg->perf_capabilities_set = true;
 		} else if (!strcmp(opt, "--cpuid")) {
 			if ((st = parse_cpuid(val, cfg, err, errsize)))
 				return st;
@@ -496,6 +600,11 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 		FAIL("--arch-pmu describes the architectural PMU, but --core-pmu is %s", emu_core_name(cfg->core_pmu));
 	if (caps_seen && cfg->core_pmu != EMU_CORE_AUTO && cfg->core_pmu != EMU_CORE_ARCH)
 		FAIL("--perf-capabilities is the architectural PMU's, but --core-pmu is %s", emu_core_name(cfg->core_pmu));
+	/* The core PMU named (or --arch-pmu's): its options only (auto:
+	 * checked when the model starts, emu_core_check) */
+	unsigned core = cfg->core_pmu != EMU_CORE_AUTO ? cfg->core_pmu : cfg->arch_set ? EMU_CORE_ARCH : EMU_CORE_AUTO;
+	if (core != EMU_CORE_AUTO && (st = emu_core_check(cfg, core, err, errsize)))
+		return st;
 	for (unsigned i = 0; i < cfg->npci_fault; i++)
 		if (emu_snbep_box_of(cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func) >=
 		    (int)(cfg->sockets * EMU_SNBEP_CHANNELS))
@@ -507,7 +616,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 	 * starts, emu_uncore_check) */
 	if (cfg->uncore != EMU_UNCORE_AUTO && (st = emu_uncore_check(cfg, cfg->uncore, err, errsize)))
 		return st;
-	return UNC_OK;
+	return check_cbos(cfg, err, errsize);
 }
 
 /* The Skylake-client uncore's part of the description. */
@@ -585,6 +694,8 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	out_puts(&o, mchbar[cfg->mchbar_fault]);
 	if (cfg->pmu_in_use)
 		out_puts(&o, " pmu-in-use");
+	if (cfg->slow_stall_pct)
+		out_printf(&o, " slow-stall=%u%%", cfg->slow_stall_pct);
 	for (unsigned i = 0; i < cfg->npci_fault; i++)
 		out_printf(&o, " pci-%s=%02x:%02x.%x", cfg->pci_fault[i].kind == EMU_PCI_MISSING ? "missing" : "ignore-write",
 			   cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func);

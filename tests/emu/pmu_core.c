@@ -44,6 +44,15 @@ enum emu_core emu_core_for(uint32_t leaf1_eax)
 		return EMU_CORE_P6;
 	if (family == 0xb && model == 1) /* Knights Corner */
 		return EMU_CORE_KNC;
+	/* The Skylake-client models (Skylake 0x4E, 0x5E; Kaby, Coffee, Whiskey,
+	 * Amber Lake 0x8E, 0x9E; Comet Lake 0xA5, 0xA6) have the architectural
+	 * PMU of cfg->arch's default: version 4, 4 general counters per
+	 * logical processor (with Hyper-Threading) and 3 fixed, all 48 bits
+	 * (SDM Vol. 3B, the Skylake microarchitecture's performance
+	 * monitoring). */
+	if (family == 6 && (model == 0x4e || model == 0x5e || model == 0x8e || model == 0x9e || model == 0xa5 ||
+			    model == 0xa6))
+		return EMU_CORE_ARCH;
 	return EMU_CORE_NONE;
 }
 
@@ -53,7 +62,7 @@ const char *emu_core_name(unsigned core)
 	return core < sizeof(names) / sizeof(names[0]) ? names[core] : "?";
 }
 
-static const struct emu_core_event *table(uint8_t unit, unsigned *n)
+const struct emu_core_event *emu_core_events(uint8_t unit, unsigned *n)
 {
 	switch (unit) {
 	case EMU_UNIT_P6: *n = emu_p6_nevents; return emu_p6_events;
@@ -66,7 +75,7 @@ static const struct emu_core_event *table(uint8_t unit, unsigned *n)
 const struct emu_core_event *emu_core_event_find(uint8_t unit, const char *name)
 {
 	unsigned n;
-	const struct emu_core_event *t = table(unit, &n);
+	const struct emu_core_event *t = emu_core_events(unit, &n);
 
 	for (unsigned i = 0; i < n; i++)
 		if (str_ieq(name, t[i].name))
@@ -89,7 +98,7 @@ uint64_t emu_core_rate_key(const struct emu_config *cfg, uint8_t unit, uint8_t c
 static const struct emu_core_event *clock_event(uint8_t unit)
 {
 	unsigned n;
-	const struct emu_core_event *t = table(unit, &n);
+	const struct emu_core_event *t = emu_core_events(unit, &n);
 
 	for (unsigned i = 0; i < n; i++)
 		if (t[i].flags & EMU_CORE_CLOCK)
@@ -115,7 +124,7 @@ uint64_t emu_core_clock(const struct emu_config *cfg, uint8_t unit)
 uint64_t emu_core_rate(const struct emu *e, uint8_t unit, uint8_t code, uint8_t umask, unsigned counter)
 {
 	unsigned n;
-	const struct emu_core_event *t = table(unit, &n), *ev = NULL, *sum = NULL;
+	const struct emu_core_event *t = emu_core_events(unit, &n), *ev = NULL, *sum = NULL;
 
 	for (unsigned i = 0; i < n; i++) {
 		if (t[i].code != code || t[i].fixed >= 0)

@@ -66,6 +66,8 @@ extern const unsigned emu_arch_nevents;
  * model 1, else none. */
 enum emu_core emu_core_for(uint32_t leaf1_eax);
 
+/* A unit's table and its length (NULL, 0 for a unit of none). */
+const struct emu_core_event *emu_core_events(uint8_t unit, unsigned *n);
 /* The event of a table by name (case-insensitive), NULL when unknown. */
 const struct emu_core_event *emu_core_event_find(uint8_t unit, const char *name);
 

@@ -144,13 +144,18 @@ static const struct emu_window skl_windows[] = {
 	{ CBO7_PERFEVTSEL0, CBO7_PERFEVTSEL0 + 0xF },
 };
 
+unsigned emu_skl_cbos(unsigned no_cbo_banks)
+{
+	unsigned raw = no_cbo_banks & EMU_SKL_NO_CBO_BANKS;
+	return raw == 0 ? 0 : raw - 1 > EMU_MAX_CBO ? EMU_MAX_CBO : raw - 1;
+}
+
 static void skl_init(struct emu *e)
 {
 	const struct emu_config *cfg = &e->cfg;
 	/* Section 2.4.1: NO_CBO_BANKS less one; boxes beyond EMU_MAX_CBO are
 	 * not emulated (the field still reads as configured). */
-	unsigned raw = cfg->no_cbo_banks & EMU_SKL_NO_CBO_BANKS;
-	e->ncbo = raw == 0 ? 0 : raw - 1 > EMU_MAX_CBO ? EMU_MAX_CBO : raw - 1;
+	e->ncbo = emu_skl_cbos(cfg->no_cbo_banks);
 
 	if (cfg->pmu_in_use) {
 		/* Someone else's measurement: globally enabled, with
@@ -258,6 +263,17 @@ uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns)
 	if (cfg->stuck[EMU_CTR_IMC0 + i])
 		return cfg->imc_start[i];
 	return (uint32_t)(cfg->imc_start[i] + u64_muldiv(t_ns, cfg->imc_per_sec[i], NS_PER_S));
+}
+
+bool emu_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_ns, uint32_t *ret_val)
+{
+	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++) {
+		if (off == emu_imc[i].offset) {
+			*ret_val = emu_imc_value(cfg, i, t_ns);
+			return true;
+		}
+	}
+	return false;
 }
 
 uint64_t emu_mchbar_value(const struct emu_config *cfg, uint64_t base)

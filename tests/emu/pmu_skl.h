@@ -49,6 +49,10 @@ extern const struct emu_imc emu_imc[EMU_IMC_COUNTERS];
 const struct emu_event *emu_event_find(const char *name);
 int emu_imc_find(const char *name);
 
+/* The CBos emulated for a NO_CBO_BANKS value (Section 2.4.1: less one),
+ * at most EMU_MAX_CBO. */
+unsigned emu_skl_cbos(unsigned no_cbo_banks);
+
 /* The counters, numbered for the model's counter state and for the faults
  * that make one stuck. */
 enum emu_ctr_id {

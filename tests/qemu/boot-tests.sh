@@ -15,7 +15,7 @@ expect info has '^msr access: +native$'
 expect info has '^pmu in use: +no '
 expect info has '^host bridge: +00:00.0 vendor 0x8086 device 0x29c0'
 expect info has '^MCHBAR: +raw 0x0000000000000000 .*disabled'
-expect info has '^tsc: +[1-9][0-9]*\.[0-9]{3} MHz$'
+expect info has '^tsc: +[1-9][0-9]*\.[0-9]{3} MHz, measured against the ACPI PM timer \(6 windows within [0-9]+ ppm\)$'
 expect info has '^verdict: +uncore PMU unusable: MSR_UNC_CBO_CONFIG reports no CBo$'
 expect info has '^faults: +none$'
 step info-json 'uncore.efi info -j'
@@ -136,6 +136,7 @@ boot_run
 boot_begin p6 'pentium3,+lm,+sse2,+nx,+pae' -smp 2 -m 512
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/build/child.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step info 'uncore.efi info'
 expect info has '^uncore: +supported: P6 family, Pentium III \(Katmai\)$'
 expect info has '^verdict: +P6 core PMU usable: ready$'
@@ -172,6 +173,17 @@ expect fit rc zero
 expect fit has '^uncore stat: 2 events in 1 group, msr access: emulated'
 expect fit rate FLOPS 11000000 1
 expect fit rate MUL 7000000 1
+# Someone else during the run: PerfEvtSel1 cleared (each sample reads the
+# selects in use), PerfCtr1 set to 0x7fffffff at once (a jump of 2^30 from
+# the run's start, where MUL adds at most one a cycle at 2^31 Hz).
+step clob-sel1 'uncore.efi -e INST_RETIRED,MUL -- fs0:\clobber.nsh 0x187 0'
+expect clob-sel1 rc 0xD
+expect clob-sel1 has '^uncore: error: PerfEvtSel1 \(0x187\) reads 0x0, not the 0x30012 this run wrote: written by someone else during the run$'
+step clob-ctr1 'uncore.efi -e INST_RETIRED,MUL -- fs0:\uncore.efi msr write 0xC2 0x7fffffff'
+expect clob-ctr1 rc 0xD
+expect clob-ctr1 has '^uncore: error: PerfCtr1 \(0xc2\) went from 0x40[0-9a-f]{6} to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run'
+step clob-regs 'uncore.efi regs'
+expect clob-regs same regs0
 # A child image measured with core events: it runs on the processor that counts.
 step child 'uncore.efi -e INST_RETIRED,CPU_CLK_UNHALTED -- fs0:\child.efi 300 0'
 expect child rc zero
@@ -201,6 +213,7 @@ boot_run
 # cards boot their own uOS, not UEFI: this checks the seed's table.
 boot_begin knc 'qemu64,vendor=GenuineIntel,family=11,model=1'
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step info 'uncore.efi info'
 expect info has '^uncore: +supported: Knights Corner, Knights Corner \(Xeon Phi coprocessor\)$'
 step plain 'uncore.efi -e CPU_CLK_UNHALTED'
@@ -221,6 +234,12 @@ expect count rate CPU_CLK_UNHALTED 1000000000 1
 expect count rate VPU_ELEMENTS_ACTIVE 5000000000 1
 step regs1 'uncore.efi msr read 0x2C'
 expect regs1 same regs0
+# IA32_PerfEvtSel1 cleared by someone else mid-run: each sample reads it.
+step clob-sel1 'uncore.efi -e INSTRUCTIONS_EXECUTED,CPU_CLK_UNHALTED -- fs0:\clobber.nsh 0x29 0'
+expect clob-sel1 rc 0xD
+expect clob-sel1 has '^uncore: error: IA32_PerfEvtSel1 \(0x29\) reads 0x0, not the 0x43002a this run wrote: written by someone else during the run$'
+step clob-sel1-after 'uncore.efi msr read 0x29'
+expect clob-sel1-after has '^msr 0x29 \(IA32_PerfEvtSel1\) = 0x0000000000000000$'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -375,6 +394,7 @@ boot_run
 # CBos than the manual's four: the 8-CBo steps below need it.
 boot_begin emu Skylake-Client,model=158
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/tests/qemu/clobber.nsh"
 step bad-option 'uncore-emu.efi --cbo-config 16'
 expect bad-option rc nonzero
 expect bad-option has "^uncore-emu: error: bad value '16' for --cbo-config"
@@ -387,6 +407,23 @@ step rate-twice 'uncore-emu.efi --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate unc_ar
 expect rate-twice rc nonzero
 expect rate-twice has '^uncore-emu: error: --rate for UNC_ARB_TRK_REQUESTS.ALL given twice$'
 expect rate-twice lines 1
+# Options for what is not served: refused naming it, nothing installed.
+step not-served-rate 'uncore-emu.efi --rate FLOPS=1M'
+expect not-served-rate rc nonzero
+expect not-served-rate has '^uncore-emu: error: --rate FLOPS is an event of the P6 core PMU, but the emulator serves the architectural core PMU \(CPUID leaf 1, --core-pmu\)$'
+expect not-served-rate lines 1
+step not-served-none 'uncore-emu.efi --core-pmu none --rate INST_RETIRED.ANY=1G'
+expect not-served-none rc nonzero
+expect not-served-none has '^uncore-emu: error: --rate INST_RETIRED.ANY is an event of the architectural core PMU, but the emulator serves no core PMU \(CPUID leaf 1, --core-pmu\)$'
+step not-served-cbo 'uncore-emu.efi --fault stuck=cbo7.1'
+expect not-served-cbo rc nonzero
+expect not-served-cbo has '^uncore-emu: error: --fault stuck=cbo7.1: CBo 7 is not emulated \(NO_CBO_BANKS 5: 4 CBos\)$'
+step not-served-leaf 'uncore-emu.efi --cpuid 0xA:0=0,0,0,0 --core-pmu arch'
+expect not-served-leaf rc nonzero
+expect not-served-leaf has '^uncore-emu: error: --cpuid 0xa:0 overrides CPUID leaf 0xA of the architectural PMU served \(version 4, 4 general, 3 fixed counters\): give its shape with --arch-pmu, or --core-pmu none$'
+step not-served-zero 'uncore-emu.efi --rate DRAM_DATA_READS=0'
+expect not-served-zero rc nonzero
+expect not-served-zero has '^uncore-emu: error: a rate of 0 for DRAM_DATA_READS: '
 step unload-extra 'uncore-emu.efi --unload extra'
 expect unload-extra rc nonzero
 expect unload-extra has "^uncore-emu: error: --unload takes nothing else: unexpected 'extra'$"
@@ -404,13 +441,17 @@ expect load5 has '^uncore-emu: emulating a 6th-gen Core uncore: NO_CBO_BANKS 5, 
 step info5 'uncore.efi info'
 expect info5 rc zero
 expect info5 has '^msr access: +emulated$'
-expect info5 has '^emulator: +NO_CBO_BANKS 5, UCLK 800.000 MHz, 0 event rates, 0 IMC rates, faults: none$'
+expect info5 has '^emulator: +NO_CBO_BANKS 5, UCLK 800.000 MHz, 0 event rates, 0 IMC rates, core arch v4 4x48-bit \+ 3 fixed x48-bit full-width, 0 core rates, faults: none$'
+# the model's own core PMU by default (Kaby/Coffee Lake: version 4, 4 + 3 counters of 48 bits)
+expect info5 has '^uncore: +supported: Intel architectural core PMU, architectural PMU version 4$'
 expect info5 has 'raw 0x5, NO_CBO_BANKS 5, CBo count 4 \(manual: subtract one\)$'
 expect info5 has '^pmu in use: +no \(global control 0x0, 11 event selects all zero\)$'
 expect info5 has '^MCHBAR: +raw 0x00000000[0-9a-f]{8} \(0x4C:0x48\), enable 1, base 0x[0-9a-f]+ \(mask 0x7FFFFF8000\): enabled$'
-expect info5 has '^verdict: +uncore PMU usable: ready$'
-# only what the emulator answered is named: here MSRs alone
-expect info5 lacks '^(cpuid|pci config|rdpmc):'
+expect info5 has '^verdict: +PMUs usable: ready$'
+# only what the emulator answered is named: MSRs, and the core PMU's CPUID leaves and RDPMC
+expect info5 has '^cpuid: +leaf 0xa emulated$'
+expect info5 has '^rdpmc: +emulated$'
+expect info5 lacks '^pci config:'
 step info5-json 'uncore.efi info -j'
 expect info5-json rc zero
 expect info5-json has '"msr_access":"emulated","emulator":"NO_CBO_BANKS 5, .*"cbo_count":4\}.*"usable":true'
@@ -438,7 +479,7 @@ step info-rsvd 'uncore.efi info'
 expect info-rsvd rc zero
 expect info-rsvd has 'raw 0xfffffffffffffff5, NO_CBO_BANKS 5, CBo count 4 \(manual: subtract one\)$'
 expect info-rsvd has '^emulator: +NO_CBO_BANKS 5 \(bits 63:4 0xfffffffffffffff0\), UCLK 800.000 MHz'
-expect info-rsvd has '^verdict: +uncore PMU usable: ready$'
+expect info-rsvd has '^verdict: +PMUs usable: ready$'
 step unload-rsvd 'uncore-emu.efi --unload'
 expect unload-rsvd rc zero
 # Eight CBos (boxes 4-6 at the stride of 0x10, box 7 at 0xF70/0xF76 as in
@@ -472,7 +513,7 @@ expect regs8 has '^0xf71 MSR_UNC_CBO_7_PERFEVTSEL1 +0x0000000000000000$'
 expect regs8 has '^0xf76 MSR_UNC_CBO_7_PERFCTR0 +0x[0-9a-f]{16}$'
 expect regs8 has '^0xf77 MSR_UNC_CBO_7_PERFCTR1 +0x0000000000000000$'
 expect regs8 lacks '^0x77'
-expect regs8 lines 41
+expect regs8 lines 56
 step unload9 'uncore-emu.efi --unload'
 expect unload9 rc zero
 step load15 'uncore-emu.efi --cbo-config 15'
@@ -492,7 +533,7 @@ step bad-cpuid 'uncore-emu.efi --cpuid 1=0x506E3,0,0,0'
 expect bad-cpuid rc nonzero
 expect bad-cpuid has "^uncore-emu: error: bad --cpuid '1=0x506E3,0,0,0' \\(want LEAF:SUBLEAF=EAX,EBX,ECX,EDX\\)$"
 expect bad-cpuid lines 1
-step load-cpuid 'uncore-emu.efi --cpuid 1:0=0x000506E3,0x00010800,0x80000000,0x10000000'
+step load-cpuid 'uncore-emu.efi --cpuid 1:0=0x000506E3,0x00010800,0x80000000,0x10000000 --core-pmu none'
 expect load-cpuid rc zero
 expect load-cpuid has '^uncore-emu: emulating a 6th-gen Core uncore: .*, cpuid 0x1:0, faults: none;'
 step info-cpuid 'uncore.efi info'
@@ -504,8 +545,8 @@ expect info-cpuid has '^emulator: +NO_CBO_BANKS 5, .*, cpuid 0x1:0, faults: none
 expect info-cpuid lacks '^(pci config|rdpmc):'
 step info-cpuid-json 'uncore.efi info -j'
 expect info-cpuid-json rc zero
-expect info-cpuid-json has '"model":94,.*"emulated":\{"cpuid_leaves":\[1\],"pci":\[\],"rdpmc":false\}'
-# this model emulates no RDPMC: the emulator passes it to the processor (#UD under TCG)
+expect info-cpuid-json has '"model":94,.*"emulated":\{"cpuid_leaves":\[1\],"pci":\[\],"mmio_pages":\[\],"rdpmc":false\}'
+# with --core-pmu none nothing emulates RDPMC: the emulator passes it to the processor (#UD under TCG)
 step pmc-emu 'uncore.efi pmc read 0'
 expect pmc-emu rc nonzero
 expect pmc-emu has '^uncore: error: rdpmc 0x0: invalid opcode \(#UD\): RDPMC is not available on this processor$'
@@ -531,7 +572,7 @@ expect info-gp rc nonzero
 expect info-gp has '^MSR_UNC_CBO_CONFIG \(0x396\): read failed: general-protection fault$'
 expect info-gp has '^fault: +rdmsr 0x396 \(MSR_UNC_CBO_CONFIG\) raised #GP$'
 expect info-gp has '^pmu in use: +unknown'
-expect info-gp has '^verdict: +uncore PMU unusable: an uncore MSR faulted$'
+expect info-gp has '^verdict: +PMUs unusable: an uncore MSR faulted$'
 step msr-gp 'uncore.efi msr read 0x396'
 expect msr-gp rc nonzero
 expect msr-gp has '^uncore: error: rdmsr 0x396 \(MSR_UNC_CBO_CONFIG\): general-protection fault$'
@@ -602,8 +643,32 @@ expect arch-mix rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
 expect arch-mix rate DRAM_DATA_READS 10000000 1
 step arch-regs1 'uncore.efi regs'
 expect arch-regs1 same arch-regs0
+# IA32_FIXED_CTR_CTRL cleared by someone else mid-run: each sample reads it.
+step arch-fctl 'uncore.efi -e INST_RETIRED.ANY -- fs0:\clobber.nsh 0x38D 0'
+expect arch-fctl rc 0xD
+expect arch-fctl has '^uncore: error: IA32_FIXED_CTR_CTRL \(0x38d\) reads 0x0, not the 0x3 this run wrote: written by someone else during the run$'
+step arch-regs2 'uncore.efi regs'
+expect arch-regs2 same arch-regs0
 step unload-arch 'uncore-emu.efi --unload'
 expect unload-arch rc zero
+# IA32_PERF_CAPABILITIES faulting on read says nothing of full-width
+# writes: IA32_A_PMC0 answers, so counters holding more than 32 bits are
+# written there and come back whole, with no note.
+step load-caps 'uncore-emu.efi --core-pmu arch --fault msr-gp=0x345 --rate INST_RETIRED.ANY=1500M'
+expect load-caps rc zero
+step caps-preset 'uncore.efi msr write 0x4C1 0x123456789A'
+expect caps-preset rc zero
+step caps-preset2 'uncore.efi msr write 0x4C4 0x423456789A'
+expect caps-preset2 rc zero
+step caps-regs0 'uncore.efi regs'
+expect caps-regs0 has '^0xc1 +IA32_PMC0 +0x000000123456789a$'
+step caps-run 'uncore.efi -e INST_RETIRED.ANY_P,CPU_CLK_UNHALTED.THREAD_P,INST_RETIRED.ANY -d 1'
+expect caps-run rc zero
+expect caps-run lacks 'after it was put back'
+step caps-regs1 'uncore.efi regs'
+expect caps-regs1 same caps-regs0
+step unload-caps 'uncore-emu.efi --unload'
+expect unload-caps rc zero
 boot_run
 
 # Counting against the emulated uncore at configured rates (per CBo for CBo
@@ -618,7 +683,7 @@ step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_CBO
 expect load rc zero
 step regs0 'uncore.efi regs'
 expect regs0 rc zero
-expect regs0 lines 25
+expect regs0 lines 40
 step single 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
 expect single rc zero
 expect single has '^uncore stat: 1 event in 1 group, 4 CBos, msr access: emulated \(NO_CBO_BANKS 5'
@@ -685,7 +750,7 @@ expect list rc zero
 expect list has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/event=N,umask=N'
 expect list has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
 expect list has '^imc +free +DRAM_DATA_READS '
-expect list has '^20 events, 5 free-running counters, in 4 PMUs \(this CPU.s; --all lists every driver.s\)\.'
+expect list has '^30 events, 5 free-running counters, in 6 PMUs \(this CPU.s; --all lists every driver.s\)\.'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 expect unload has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
@@ -696,7 +761,7 @@ expect load-busy rc zero
 expect load-busy has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step busy-regs0 'uncore.efi regs'
 expect busy-regs0 rc zero
-expect busy-regs0 lines 25
+expect busy-regs0 lines 40
 expect busy-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
 step busy 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI'
 expect busy rc nonzero
@@ -738,7 +803,7 @@ expect load-gp rc zero
 expect load-gp has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step gp-regs0 'uncore.efi regs'
 expect gp-regs0 rc zero
-expect gp-regs0 lines 25
+expect gp-regs0 lines 40
 step gp 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I'
 expect gp rc nonzero
 expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x501834: general-protection fault$'
@@ -750,9 +815,9 @@ expect unload-gp rc zero
 expect unload-gp has '^uncore-emu: unloaded; MSR access is native again and MCHBAR is as it was$'
 
 # Someone else writes the counters mid-run: a child script writing
-# MSR_UNC_PERF_FIXED_CTR or MSR_UNC_CBO_0_PERFCTR0 after 500 ms (a write
-# before the first sample only loses counts, which no reading can tell),
-# and a nested stat --force
+# MSR_UNC_PERF_FIXED_CTR or MSR_UNC_CBO_0_PERFCTR0 after 500 ms, or at
+# once (before the first sample: the counters start at 2^46 and 2^42, so
+# one set to a small value goes backwards), and a nested stat --force
 # (which zeroes them, then puts back what it found). No wrap explains the
 # step: the run stops, names the counter, prints no count, restores.
 step load-clob 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M'
@@ -768,6 +833,26 @@ expect clob-regs1 same clob-regs0
 step clob-cbo 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x706 0'
 expect clob-cbo rc 0xD
 expect clob-cbo has '^uncore: error: MSR_UNC_CBO_0_PERFCTR0 \(0x706\) went from 0x[0-9a-f]+ to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run'
+step clob-early 'uncore.efi stat -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi msr write 0x395 7'
+expect clob-early rc 0xD
+expect clob-early has '^uncore: error: MSR_UNC_PERF_FIXED_CTR \(0x395\) went from 0x4000[0-9a-f]{8} to 0x[0-9a-f]+ within [0-9.]+ ms: written by someone else during the run \(no wrap moves it that far\)$'
+expect clob-early lacks '^UNC_CLOCK\.SOCKET +[0-9]'
+# 2^36 added to a CBo counter (it holds its start, 2^42, and what it
+# counted): no CBo event adds more than one a UCLK cycle (2^33 Hz at most).
+step clob-2e36 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x706 0x41000000000'
+expect clob-2e36 rc 0xD
+expect clob-2e36 has '^uncore: error: MSR_UNC_CBO_0_PERFCTR0 \(0x706\) went from 0x4000[0-9a-f]{7} to 0x41000[0-9a-f]{6} within [0-9.]+ ms: written by someone else during the run'
+# An event select or the fixed counter's control cleared mid-run: each
+# sample reads every select and control of the counters in use.
+step clob-sel 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -- fs0:\clobber.nsh 0x700 0'
+expect clob-sel rc 0xD
+expect clob-sel has '^uncore: error: MSR_UNC_CBO_0_PERFEVTSEL0 \(0x700\) reads 0x0, not the 0x508f34 this run wrote: written by someone else during the run$'
+expect clob-sel lacks '^UNC_CBO_CACHE_LOOKUP\.ANY_MESI +[0-9]'
+step clob-fctl 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\clobber.nsh 0x394 0'
+expect clob-fctl rc 0xD
+expect clob-fctl has '^uncore: error: MSR_UNC_PERF_FIXED_CTRL \(0x394\) reads 0x0, not the 0x500000 this run wrote: written by someone else during the run$'
+step clob-regs3 'uncore.efi regs'
+expect clob-regs3 same clob-regs0
 step clob-nested 'uncore.efi -e UNC_CLOCK.SOCKET -- fs0:\uncore.efi -e UNC_CLOCK.SOCKET --force -d 1'
 expect clob-nested rc 0xD
 expect clob-nested has '^uncore: note: the PMU was in use \(--force\)'
@@ -798,20 +883,21 @@ step unload-still 'uncore-emu.efi --unload'
 expect unload-still rc zero
 
 # GLOBAL_CTRL found as Linux writes it but with FRZ_ON_PMI for EN
-# (0x8000001F), and a CBo event at 10^12/s per box: its 44-bit counters wrap
-# after about 17.6 s. The run clears FRZ_ON_PMI and the PMI selects, so the
-# wrap (with OVF_EN) freezes nothing: 20 s within 1%, and 0xE01 comes back.
-step load-frz 'uncore-emu.efi --global-ctrl 0x8000001F --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1000G'
+# (0x8000001F), and the ARB's occupancy at 5 * 10^11/s (within its bound of
+# 64 a UCLK at 2^33 Hz): its 44-bit counter, started at 2^42, wraps after
+# about 26.4 s. The run clears FRZ_ON_PMI and the PMI selects, so the wrap
+# (with OVF_EN) freezes nothing: 30 s within 1%, and 0xE01 comes back.
+step load-frz 'uncore-emu.efi --global-ctrl 0x8000001F --rate UNC_ARB_TRK_OCCUPANCY.ALL=500G'
 expect load-frz rc zero
 expect load-frz has 'GLOBAL_CTRL 0x8000001f, faults: none'
 step frz-regs0 'uncore.efi regs'
 expect frz-regs0 rc zero
 expect frz-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x000000008000001f$'
-step frz-wrap 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -d 20'
+step frz-wrap 'uncore.efi -e UNC_ARB_TRK_OCCUPANCY.ALL,UNC_CLOCK.SOCKET -d 30'
 expect frz-wrap rc zero
-expect frz-wrap rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 4000000000000 1
+expect frz-wrap rate UNC_ARB_TRK_OCCUPANCY.ALL 500000000000 1
 expect frz-wrap rate UNC_CLOCK.SOCKET 800000000 1
-expect frz-wrap has '^elapsed: 20\.[0-9]{9} s measured'
+expect frz-wrap has '^elapsed: 30\.[0-9]{9} s measured'
 step frz-e01 'uncore.efi msr read 0xE01'
 expect frz-e01 rc zero
 expect frz-e01 has '^msr 0xe01 \(MSR_UNC_PERF_GLOBAL_CTRL\) = 0x000000008000001f$'
@@ -857,6 +943,18 @@ expect bw-json rc zero
 expect bw-json has '^\{"tool":"uncore.efi","command":"bw","imc":"emulated",.*"read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(99[0-9]|100[0-9])\.[0-9]{3},'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# A constant 20,000 MB/s of reads and 5,000 of writes: every 50 ms interval
+# within 1% (the emulator answers each MMIO read of its counters exactly,
+# however late its timer runs), not only the average.
+step load-iv 'uncore-emu.efi --rate DRAM_DATA_READS=312500000 --rate DRAM_DATA_WRITES=78125000'
+expect load-iv rc zero
+step iv 'uncore.efi bw -I 50 -n 20'
+expect iv rc zero
+expect iv ivbw read 20000 1
+expect iv ivbw write 5000 1
+expect iv ivbw total 25000 1
+step unload-iv 'uncore-emu.efi --unload'
+expect unload-iv rc zero
 # 150,000 MB/s of reads for 6 s: the 32-bit counter wraps 3.3 times
 step load-fast 'uncore-emu.efi --rate DRAM_DATA_READS=2343750000 --rate DRAM_DATA_WRITES=781250000'
 expect load-fast rc zero
@@ -871,6 +969,33 @@ expect fast-iv has '^ +2\.0[0-9]{8}  read +1(49[0-9]{3}|50[0-9]{3})\.[0-9]{3} MB
 expect fast-iv has '^ +4\.0[0-9]{8}  read +1(49[0-9]{3}|50[0-9]{3})\.[0-9]{3} MB/s'
 step unload-fast 'uncore-emu.efi --unload'
 expect unload-fast rc zero
+# The time base: every gBS->Stall 50% longer than asked (an SMI, a
+# preempted vCPU). The TSC is measured against the ACPI PM timer read at
+# both ends of each window, so the rates do not move.
+step load-slow 'uncore-emu.efi --fault slow-stall=50 --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500'
+expect load-slow rc zero
+expect load-slow has '^uncore-emu: emulating .*faults: slow-stall=50%'
+expect load-slow has '^uncore-emu: model time: TSC at [0-9]+\.[0-9]{3} MHz, measured against the ACPI PM timer \(6 windows within [0-9]+ ppm\)$'
+step slow-info 'uncore.efi info -j'
+expect slow-info has '"tsc":\{"source":"the ACPI PM timer","measured_against":"the ACPI PM timer","windows":6,"spread_ppm":[0-9]+,'
+step slow-bw 'uncore.efi bw -d 2'
+expect slow-bw rc zero
+expect slow-bw bw read 1000 1
+expect slow-bw bw write 500 1
+step slow-clock 'uncore.efi stat -e UNC_CLOCK.SOCKET -d 1'
+expect slow-clock rc zero
+expect slow-clock rate UNC_CLOCK.SOCKET 800000000 1
+step unload-slow 'uncore-emu.efi --unload'
+expect unload-slow rc zero
+# CPUID 0x15 that lies (a 96 MHz TSC): the measurement wins, with a warning.
+step load-lie 'uncore-emu.efi --cpuid 0:0=0x16,0x756e6547,0x6c65746e,0x49656e69 --cpuid 0x15:0=1,4,24000000,0 --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500'
+expect load-lie rc zero
+step lie 'uncore.efi bw -d 1'
+expect lie rc zero
+expect lie has '^uncore: warning: CPUID 0x15 gives the TSC 96\.000 MHz but it runs at [0-9]+\.[0-9]{3} MHz against the ACPI PM timer; using the measurement$'
+expect lie bw read 1000 1
+step unload-lie 'uncore-emu.efi --unload'
+expect unload-lie rc zero
 step load-stuck 'uncore-emu.efi --rate DRAM_DATA_READS=1M --fault stuck=DRAM_DATA_WRITES'
 expect load-stuck rc zero
 step stuck 'uncore.efi bw'

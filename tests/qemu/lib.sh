@@ -10,6 +10,7 @@
 #   expect ID csvrate 'EVENT' PER_S PCT  every -x , row for EVENT: value / run time within PCT% of PER_S
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
+#   expect ID ivbw read|write|total MBPS PCT every bw -I interval's figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
 #   (every step whose command has -j is also parsed with Python's json module:
 #   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
@@ -231,6 +232,11 @@ boot_run_now() {
 				rows) n=$(grep -c ",$arg," <<<"$out"); [ "$n" = "$arg2" ] || fails+=("$n rows for $arg, expected $arg2") ;;
 				bw) r=$(awk -v w="$arg" '$1 == w && $3 == "MB/s" {r = $2} END {print r}' <<<"$out")
 				    why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
+				ivbw) n=0  # every interval row of bw -I, not only the last
+				      while read -r t r; do n=$((n + 1))
+				      why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg at $t s"); [ -z "$why2" ] || fails+=("$why2")
+				      done < <(awk -v w="$arg" '$2 == w && $4 == "MB/s" {print $1, $3}' <<<"$out")
+				      [ "$n" -gt 0 ] || fails+=("no interval rows for bw $arg") ;;
 				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
 				esac
 			done

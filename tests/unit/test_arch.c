@@ -154,7 +154,7 @@ static enum unc_status w_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 }
 
 static const struct hw_ops wrap_ops = { w_msr_read, w_msr_write, w_pci_read, w_pci_write,
-					w_mmio_read, w_cpuid,	  w_ticks,    w_rdpmc };
+					w_mmio_read, w_cpuid,	  w_ticks,    w_rdpmc, NULL };
 
 /* A Skylake-client CPU (the strict fake's) whose CPUID leaf 0xA reports a
  * PMU of `v`, with `gp` general and `fx` fixed counters, the EBX mask, and
@@ -493,16 +493,18 @@ static void run_v4_sequence_and_counts(void)
 	/* Freeze: the global control without the enables (4 general, 3 fixed). */
 	int at = wrote(IA32_PERF_GLOBAL_CTRL, 0, 0);
 	T_EQ(at, 0);
-	/* Selects without EN, then the counters zeroed at the full-width aliases. */
+	/* Selects without EN, then the counters at the full-width aliases set
+	 * to their start, 2^46 in 48 bits; the fixed ones to 2^30 (a write
+	 * they take whether or not they take all their bits). */
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0, 0x3003C, at)) > 0);
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0 + 1, 0x300C4, at)) > 0);
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0 + 2, 0, at)) > 0);
 	T_ASSERT((at = wrote(IA32_PERFEVTSEL0 + 3, 0, at)) > 0);
-	T_ASSERT((at = wrote(IA32_A_PMC0, 0, at)) > 0);
-	T_ASSERT((at = wrote(IA32_A_PMC0 + 3, 0, at)) > 0);
-	T_ASSERT(wrote(IA32_PMC0, 0, 0) < 0); /* never the 32-bit IA32_PMCx */
-	T_ASSERT((at = wrote(IA32_FIXED_CTR0, 0, at)) > 0);
-	T_ASSERT((at = wrote(IA32_FIXED_CTR0 + 2, 0, at)) > 0);
+	T_ASSERT((at = wrote(IA32_A_PMC0, 0x400000000000, at)) > 0);
+	T_ASSERT((at = wrote(IA32_A_PMC0 + 3, 0x400000000000, at)) > 0);
+	T_ASSERT(wrote(IA32_PMC0, 0x400000000000, 0) < 0); /* never the 32-bit IA32_PMCx */
+	T_ASSERT((at = wrote(IA32_FIXED_CTR0, 0x40000000, at)) > 0);
+	T_ASSERT((at = wrote(IA32_FIXED_CTR0 + 2, 0x40000000, at)) > 0);
 	/* Fixed counters 0 and 2: OS and USR in fields 0 and 2. */
 	T_ASSERT((at = wrote(IA32_FIXED_CTR_CTRL, 0x303, at)) > 0);
 	/* The overflow bits cleared, EN set in the selects with an event, then the enables. */
@@ -533,8 +535,8 @@ static void global_enable_bits(void)
 	T_ASSERT(wrote(IA32_PERF_GLOBAL_CTRL, 1ull << 48, 0) == 0);
 	T_ASSERT(wrote(IA32_PERF_GLOBAL_CTRL, 0x700000003ull | 1ull << 48, 1) > 0);
 	T_ASSERT(wrote(IA32_FIXED_CTR_CTRL, 0x30, 0) > 0);
-	/* without full-width writes: IA32_PMCx */
-	T_ASSERT(wrote(IA32_PMC0, 0, 0) > 0);
+	/* without full-width writes: IA32_PMCx, at 2^30 (bits 31:0 sign-extended) */
+	T_ASSERT(wrote(IA32_PMC0, 0x40000000, 0) > 0);
 	T_ASSERT(same_as(&before));
 	T_EQ(*reg(IA32_PERF_GLOBAL_CTRL), 0x700000003ull | 1ull << 48);
 }
@@ -612,6 +614,65 @@ static void info_names_unavailable_events(void)
 	strbuf_init(&sb, text, sizeof(text));
 	pmu_driver_arch.ops->info(&o, &p, NULL, true);
 	T_CONTAINS(text, "\"unavailable_events\":[\"LLC Reference\",\"LLC Misses\",\"Topdown Slots\"]");
+}
+
+/* IA32_PERF_CAPABILITIES faulting on read says nothing of full-width
+ * writes: IA32_A_PMC0 answers, so the counters are written there, and
+ * values above bit 31 come back whole (through IA32_PMCx they would not). */
+static void caps_fault_keeps_full_width_writes(void)
+{
+	struct snap before;
+
+	fresh(4, 4, 3, true, true);
+	fake_msr_gp(&f, IA32_PERF_CAPABILITIES, true, false);
+	for (unsigned i = 0; i < 4; i++)
+		set_gp(i, 0x123456789Aull + i);
+	rate(0xC0, 0x00, 1000000);
+	snap(&before);
+	add("INST_RETIRED.ANY_P");
+	add("CPU_CLK_UNHALTED.THREAD_P");
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run_for(S), UNC_OK);
+	T_EQ(count_total(&run.c, 0, -1), 1000000);
+	T_ASSERT(wrote(IA32_A_PMC0, 0x400000000000, 0) >= 0);
+	T_ASSERT(wrote(IA32_PMC0, 0x40000000, 0) < 0);
+	T_ASSERT(same_as(&before));
+	T_STREQ(run.restore_note, "");
+}
+
+/* IA32_FIXED_CTR_CTRL or an event select changed by someone else mid-run
+ * (the fixed counters stop, or count at another ring): each sample reads
+ * them, and the run stops naming the register. */
+static void fixed_ctrl_or_select_changed_during_the_run(void)
+{
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+		const char *err;
+	} cases[] = {
+		{ IA32_FIXED_CTR_CTRL, 0, "IA32_FIXED_CTR_CTRL (0x38d) reads 0x0, not the 0x30 this run wrote: written by "
+					  "someone else during the run" },
+		{ IA32_PERFEVTSEL0, 0x4100C0, "IA32_PERFEVTSEL0 (0x186) reads 0x4100c0, not the 0x4300c0 this run wrote: "
+					      "written by someone else during the run" },
+	};
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct snap before;
+		fresh(4, 4, 3, true, true);
+		rate(0xC0, 0x00, 1000000);
+		snap(&before);
+		add("INST_RETIRED.ANY_P");
+		add("CPU_CLK_UNHALTED.THREAD");
+		T_EQ(schedule(false), UNC_OK);
+		T_EQ(stat_start(&run, &wrap, false), UNC_OK);
+		advance(f.now + 50 * MS);
+		*reg(cases[k].msr) = cases[k].v;
+		advance(f.now + 50 * MS);
+		T_EQ(stat_sample(&run), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[k].err);
+		T_EQ(stat_stop(&run, UNC_E_CLOBBERED), UNC_E_CLOBBERED);
+		T_ASSERT(same_as(&before));
+	}
 }
 
 /* Someone else's EN in a select, or a counting field of FIXED_CTR_CTRL, is
@@ -720,6 +781,7 @@ static void mixed_with_skylake_uncore(void)
 
 	reset_model();
 	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE; /* the core PMU is the fake's, below */
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 3000000 };
 	emu_hw_init(&eh, &cfg);
 	fake_init(&f);
@@ -759,4 +821,5 @@ T_MAIN("arch", T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CA
        T_CASE(version_0_refuses_core_events), T_CASE(run_v4_sequence_and_counts), T_CASE(global_enable_bits),
        T_CASE(rdmsr_when_rdpmc_faults), T_CASE(info_names_unavailable_events), T_CASE(in_use),
        T_CASE(gp_on_each_register_restores_the_rest), T_CASE(unavailable_events_refused), T_CASE(version_1_runs_without_global_ctrl),
-       T_CASE(mixed_with_skylake_uncore))
+       T_CASE(mixed_with_skylake_uncore), T_CASE(caps_fault_keeps_full_width_writes),
+       T_CASE(fixed_ctrl_or_select_changed_during_the_run))

@@ -104,21 +104,36 @@ static void identity_selects_the_table(void)
 	for (unsigned i = 0; i < 8; i++)
 		T_EQ(emu_core_for(0x600 | p6_models[i] << 4), EMU_CORE_P6);
 	T_EQ(emu_core_for(0x6D0), EMU_CORE_NONE);  /* Pentium M */
-	T_EQ(emu_core_for(SKL_ID), EMU_CORE_NONE); /* model 0x5E: extended model */
+	/* the Skylake-client models: the architectural PMU (extended model) */
+	static const uint32_t skl_ids[] = { 0x406E3, SKL_ID, 0x806E9, 0x906EA, 0xA0655, 0xA0661 };
+	for (unsigned i = 0; i < 6; i++)
+		T_EQ(emu_core_for(skl_ids[i]), EMU_CORE_ARCH);
 	T_EQ(emu_core_for(0x10670), EMU_CORE_NONE); /* model 0x17 */
 	T_EQ(emu_core_for(KNC_ID), EMU_CORE_KNC);
 	T_EQ(emu_core_for(0xB20), EMU_CORE_NONE);
 
-	/* Skylake without options: the uncore alone, as before (no leaf 0xA,
-	 * no RDPMC, 0x186 not the model's) */
+	/* Skylake without options: its architectural PMU beside the uncore,
+	 * version 4, 4 general and 3 fixed counters of 48 bits (leaf 0xA EAX
+	 * 0x07300404, EDX 0x603), RDPMC, 0x186 the model's */
 	struct emu_cpuid c;
 	uint64_t v;
 	start(SKL_ID, 1, (char *[]){ "emu" });
+	T_EQ(e.cfg.core_active, EMU_CORE_ARCH);
+	T_ASSERT(emu_cpuid(&e.cfg, 0xA, 0, &c));
+	T_EQ(c.eax, 0x07300404);
+	T_EQ(c.edx, 0x603);
+	T_EQ(emu_rdpmc(&e, 0, &v), UNC_OK);
+	T_EQ(emu_rdpmc(&e, 1u << 30 | 2, &v), UNC_OK); /* fixed counter 2 */
+	T_EQ(emu_msr_read(&e, 0x186, &v), UNC_OK);
+	T_EQ(rd(0x396), 5); /* the uncore unchanged */
+	/* --core-pmu none: the uncore alone (no leaf 0xA, no RDPMC, 0x186 not
+	 * the model's) */
+	start(SKL_ID, 3, (char *[]){ "emu", "--core-pmu", "none" });
 	T_EQ(e.cfg.core_active, EMU_CORE_NONE);
 	T_ASSERT(!emu_cpuid(&e.cfg, 0xA, 0, &c));
 	T_EQ(emu_rdpmc(&e, 0, &v), UNC_E_NOT_FOUND);
 	T_EQ(emu_msr_read(&e, 0x186, &v), UNC_E_NOT_FOUND);
-	T_EQ(rd(0x396), 5); /* the uncore unchanged */
+	T_EQ(rd(0x396), 5);
 	/* --core-pmu names one on any identity; none turns it off */
 	start(SKL_ID, 3, (char *[]){ "emu", "--core-pmu", "knc" });
 	T_EQ(e.cfg.core_active, EMU_CORE_KNC);
@@ -421,10 +436,6 @@ static void arch_shapes(void)
 	wr(0x186, OS | EN | 0xC0);
 	emu_set_time(&e, S);
 	T_EQ(rd(0xC1), 1000000);
-	/* a --cpuid for leaf 0xA wins over the emulated one */
-	start(SKL_ID, 5, (char *[]){ "emu", "--core-pmu", "arch", "--cpuid", "0xA:0=0,0,0,0" });
-	T_ASSERT(emu_cpuid(&e.cfg, 0xA, 0, &c));
-	T_EQ(c.eax, 0);
 	/* bad shapes and combinations */
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--arch-pmu", "5,4,48,3,48" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
 	T_STREQ(err, "bad VERSION '5' in --arch-pmu '5,4,48,3,48' (want 1 to 4)");
@@ -451,9 +462,13 @@ static void describe_names_the_core(void)
 {
 	char buf[320];
 
-	start(SKL_ID, 1, (char *[]){ "emu" });
+	start(SKL_ID, 3, (char *[]){ "emu", "--core-pmu", "none" });
 	emu_describe(&e.cfg, buf, sizeof(buf));
 	T_STREQ(buf, "NO_CBO_BANKS 5, UCLK 800.000 MHz, 0 event rates, 0 IMC rates, faults: none");
+	start(SKL_ID, 1, (char *[]){ "emu" }); /* Skylake's own by default */
+	emu_describe(&e.cfg, buf, sizeof(buf));
+	T_STREQ(buf, "NO_CBO_BANKS 5, UCLK 800.000 MHz, 0 event rates, 0 IMC rates, core arch v4 4x48-bit + 3 fixed "
+		      "x48-bit full-width, 0 core rates, faults: none");
 	start(P6_ID, 5, (char *[]){ "emu", "--rate", "CPU_CLK_UNHALTED=1G", "--rate", "UNC_ARB_TRK_REQUESTS.ALL=1M" });
 	emu_describe(&e.cfg, buf, sizeof(buf));
 	T_STREQ(buf, "NO_CBO_BANKS 5, UCLK 800.000 MHz, 1 event rates, 0 IMC rates, core p6, 1 core rates, faults: none");
@@ -463,5 +478,89 @@ static void describe_names_the_core(void)
 		      "x48-bit full-width, 0 core rates, faults: none");
 }
 
+/* uncore-emu.efi's checks for identity id: at parse time, then, as the
+ * driver does once it has chosen by identity, against what it serves.
+ * The first error, or "" when the emulator would start. */
+static const char *refused(uint32_t id, int argc, char **argv)
+{
+	static char err[300];
+	struct emu_config cfg;
+
+	err[0] = '\0';
+	if (emu_parse_options(argc, argv, &cfg, err, sizeof(err)))
+		return err;
+	emu_init_cpu(&e, &core, &cfg, id);
+	if (emu_uncore_check(&e.cfg, e.cfg.uncore_active, err, sizeof(err)) ||
+	    emu_core_check(&e.cfg, e.cfg.core_active, err, sizeof(err)))
+		return err;
+	return "";
+}
+
+/* An option for something the emulator does not serve is an error naming
+ * it, never taken in silence. */
+static void options_for_what_is_not_served(void)
+{
+	/* a core event of a table not served */
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--rate", "FLOPS=1M" }),
+		"--rate FLOPS is an event of the P6 core PMU, but the emulator serves the architectural core PMU (CPUID "
+		"leaf 1, --core-pmu)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--core-pmu", "none", "--rate", "INST_RETIRED.ANY=1G" }),
+		"--rate INST_RETIRED.ANY is an event of the architectural core PMU, but the emulator serves no core PMU "
+		"(CPUID leaf 1, --core-pmu)");
+	T_STREQ(refused(0x6D0, 3, (char *[]){ "emu", "--rate", "FLOPS=1M" }), /* Pentium M: none by identity */
+		"--rate FLOPS is an event of the P6 core PMU, but the emulator serves no core PMU (CPUID leaf 1, "
+		"--core-pmu)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--core-pmu", "knc", "--rate", "INST_RETIRED.ANY=1G" }),
+		"--rate INST_RETIRED.ANY is an event of the architectural core PMU, but the emulator serves the Knights "
+		"Corner core PMU (CPUID leaf 1, --core-pmu)");
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--rate", "CPU_CLK_UNHALTED=1G" }),
+		"--rate CPU_CLK_UNHALTED is an event of the P6 or Knights Corner core PMU, but the emulator serves the "
+		"architectural core PMU (CPUID leaf 1, --core-pmu)");
+	T_STREQ(refused(P6_ID, 3, (char *[]){ "emu", "--rate", "CPU_CLK_UNHALTED=1G" }), "");
+	T_STREQ(refused(KNC_ID, 3, (char *[]){ "emu", "--rate", "CPU_CLK_UNHALTED=1G" }), "");
+	/* an architectural event no counter of the shape counts */
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--arch-pmu", "2,2,40,1,40", "--rate", "CPU_CLK_UNHALTED.REF_TSC=1G" }),
+		"--rate CPU_CLK_UNHALTED.REF_TSC: no counter of the architectural PMU served counts it (version 2, 2 "
+		"general, 1 fixed counters)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--arch-pmu", "4,0,48,3,48", "--rate", "LONGEST_LAT_CACHE.MISS=1M" }),
+		"--rate LONGEST_LAT_CACHE.MISS: no counter of the architectural PMU served counts it (version 4, 0 "
+		"general, 3 fixed counters)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--arch-pmu", "4,0,48,3,48", "--rate", "INST_RETIRED.ANY_P=1M" }),
+		""); /* fixed counter 0 counts it */
+	/* IA32_PERF_CAPABILITIES with no architectural PMU */
+	T_STREQ(refused(P6_ID, 3, (char *[]){ "emu", "--perf-capabilities", "0" }),
+		"--perf-capabilities is the architectural PMU's, but the emulator serves the P6 core PMU (CPUID leaf 1, "
+		"--core-pmu)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--core-pmu", "none", "--perf-capabilities", "0" }),
+		"--perf-capabilities is the architectural PMU's, but --core-pmu is none");
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--perf-capabilities", "0" }), "");
+	/* leaf 0xA given over the architectural PMU served */
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--cpuid", "0xA:0=0,0,0,0", "--core-pmu", "arch" }),
+		"--cpuid 0xa:0 overrides CPUID leaf 0xA of the architectural PMU served (version 4, 4 general, 3 fixed "
+		"counters): give its shape with --arch-pmu, or --core-pmu none");
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--cpuid", "0xA:0=0x07300403,0,0,0x603" }),
+		"--cpuid 0xa:0 overrides CPUID leaf 0xA of the architectural PMU served (version 4, 4 general, 3 fixed "
+		"counters): give its shape with --arch-pmu, or --core-pmu none");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--cpuid", "0xA:0=0x07300403,0,0,0x603", "--core-pmu", "none" }), "");
+	/* a CBo that is not emulated */
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--fault", "stuck=cbo7.1" }),
+		"--fault stuck=cbo7.1: CBo 7 is not emulated (NO_CBO_BANKS 5: 4 CBos)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--fault", "stuck=cbo3.1", "--cbo-config", "2" }),
+		"--fault stuck=cbo3.1: CBo 3 is not emulated (NO_CBO_BANKS 2: 1 CBo)");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--fault", "stuck=cbo7.1", "--cbo-config", "9" }), "");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--cbo-config", "1", "--rate", "UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M" }),
+		"--rate UNC_CBO_CACHE_LOOKUP.ANY_MESI: no CBo is emulated (NO_CBO_BANKS 1)");
+	/* a rate of 0 (for the DCLK it meant the default) */
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--rate", "UNC_ARB_TRK_REQUESTS.ALL=0" }),
+		"a rate of 0 for UNC_ARB_TRK_REQUESTS.ALL: an event without --rate counts nothing already (want at least 1 "
+		"per second)");
+	T_STREQ(refused(0x206D7, 3, (char *[]){ "emu", "--rate", "UNC_M_DCLOCKTICKS=0" }),
+		"a rate of 0 for UNC_M_DCLOCKTICKS: an event without --rate counts nothing already (want at least 1 per "
+		"second)");
+	T_STREQ(refused(P6_ID, 3, (char *[]){ "emu", "--rate", "MUL=0k" }),
+		"a rate of 0 for MUL: an event without --rate counts nothing already (want at least 1 per second)");
+}
+
 T_MAIN("emu_core_pmus", T_CASE(tables_are_consistent), T_CASE(identity_selects_the_table), T_CASE(p6),
-       T_CASE(p6_cycles_and_rates), T_CASE(knc), T_CASE(arch), T_CASE(arch_shapes), T_CASE(describe_names_the_core))
+       T_CASE(p6_cycles_and_rates), T_CASE(knc), T_CASE(arch), T_CASE(arch_shapes), T_CASE(describe_names_the_core),
+       T_CASE(options_for_what_is_not_served))

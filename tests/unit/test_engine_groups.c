@@ -131,15 +131,16 @@ static enum unc_status g_read_counter(struct pmu_io *io, const struct pmu_presen
 	return UNC_OK;
 }
 
-/* Resetting a box: both dwords of each counter written 0. */
-static enum unc_status g_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
+/* Resetting a box: both dwords of each counter written with the start. */
+static enum unc_status g_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				   uint64_t start)
 {
 	enum unc_status st;
 
 	(void)p, (void)unit;
 	for (unsigned c = 0; c < 4; c++)
-		if ((st = pmu_io_write(io, g_reg(box, G_CTR0 + 8 * c), 0)) ||
-		    (st = pmu_io_write(io, g_reg(box, G_CTR0 + 8 * c + 4), 0)))
+		if ((st = pmu_io_write(io, g_reg(box, G_CTR0 + 8 * c), start & 0xFFFFFFFFu)) ||
+		    (st = pmu_io_write(io, g_reg(box, G_CTR0 + 8 * c + 4), start >> 32)))
 			return st;
 	return UNC_OK;
 }
@@ -316,7 +317,9 @@ static void sampling_freezes_around_the_reads(void)
 		T_EQ(f.log[from + NBOX + b].addr, fake_pci_key(box_pci[b], G_BOX_CTL));
 		T_EQ(f.log[from + NBOX + b].value, G_FRZ_EN);
 	}
-	T_EQ(f.reads - reads, 2 * NBOX); /* both dwords of counter 0 of each box, between the two */
+	/* each box's select of counter 0, before the freeze; both dwords of
+	 * counter 0 of each box, between the two */
+	T_EQ(f.reads - reads, 3 * NBOX);
 	T_EQ(count_total(&run.c, 0, -1), (1 + 2 + 3 + 4) * 1000000ull / 20);
 	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
 	for (unsigned b = 0; b < NBOX; b++) { /* every register as found */

@@ -1,6 +1,8 @@
+#include <stdio.h>
 #include <string.h>
 
 #include "../../drivers/evsel.h"
+#include "../../drivers/parse.h"
 #include "../../drivers/pmu/skl.h"
 #include "t.h"
 
@@ -415,7 +417,52 @@ static void splitting_lists(void)
 	T_EQ(evsel_split("A,", take, &c, err, sizeof(err)), UNC_E_INVALID);
 }
 
+/* Every generated table's name index: a permutation of its rows, sorted as
+ * str_icmp sorts, and evsel_find finds each event by its name in any case,
+ * and nothing between or beyond. */
+static void name_index_finds_every_event(void)
+{
+	unsigned tables = 0;
+
+	for (const struct pmu_event_index *x = pmu_event_index; x->events; x++, tables++) {
+		const struct pmu_driver *drv = NULL;
+		for (unsigned d = 0; pmu_drivers[d]; d++)
+			if (pmu_drivers[d]->events == x->events)
+				drv = pmu_drivers[d];
+		T_ASSERT(drv);
+		if (!drv)
+			continue;
+		unsigned n = *drv->nevents;
+		static bool seen[4096];
+		T_ASSERT(n <= 4096);
+		memset(seen, 0, sizeof(seen));
+		for (unsigned i = 0; i < n; i++) {
+			T_ASSERT(x->by_name[i] < n && !seen[x->by_name[i]]);
+			seen[x->by_name[i]] = true;
+			if (i)
+				T_ASSERT(str_icmp(drv->events[x->by_name[i - 1]].name, drv->events[x->by_name[i]].name) < 0);
+		}
+		for (unsigned i = 0; i < n; i++) {
+			char lower[EVSEL_NAME_MAX], after[EVSEL_NAME_MAX + 1];
+			const char *name = drv->events[i].name;
+			size_t k = 0;
+			for (; name[k] && k + 1 < sizeof(lower); k++)
+				lower[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] + 32 : name[k]);
+			lower[k] = '\0';
+			T_ASSERT(evsel_find(drv, name) == &drv->events[i]);
+			T_ASSERT(evsel_find(drv, lower) == &drv->events[i]);
+			snprintf(after, sizeof(after), "%s_", name); /* sorts right after it: found only if it exists */
+			const struct event_desc *d = evsel_find(drv, after);
+			T_ASSERT(!d || str_ieq(d->name, after));
+		}
+		T_ASSERT(!evsel_find(drv, ""));
+		T_ASSERT(!evsel_find(drv, "~"));
+	}
+	T_ASSERT(tables >= 5);
+}
+
 T_MAIN("evsel", T_CASE(named_events), T_CASE(raw_events), T_CASE(bad_events_name_the_problem),
        T_CASE(events_of_an_absent_pmu_are_refused), T_CASE(cbox_and_cbo_are_one_pmu),
        T_CASE(unitless_events_by_their_counter), T_CASE(raw_field_widths_are_the_units), T_CASE(arb_constraints), T_CASE(views),
-       T_CASE(every_table_event_is_its_drivers), T_CASE(splitting_lists))
+       T_CASE(every_table_event_is_its_drivers), T_CASE(splitting_lists),
+       T_CASE(name_index_finds_every_event))

@@ -433,7 +433,7 @@ static void exact_counts_and_writes(void)
 		uint64_t v;
 	} want[] = {
 		{ G_CTRL, 0 },		       { PERFEVTSEL0, 0x00430016 }, { PERFEVTSEL1, 0x0043002A },
-		{ PERFCNT0, 0 },	       { PERFCNT1, 0 },		    { G_OVF_CTRL, 0x3 },
+		{ PERFCNT0, 0x4000000000 },    { PERFCNT1, 0x4000000000 },  { G_OVF_CTRL, 0x3 }, /* 2^38 in 40 bits */
 		{ G_CTRL, 0x3 },	       /* the end */
 		{ G_CTRL, 0 },		       { PERFCNT1, 0x2222 },	    { PERFEVTSEL1, 0 },
 		{ PERFCNT0, 0x1111 },	       { PERFEVTSEL0, 0 },	    { G_CTRL, 0 },
@@ -488,8 +488,8 @@ static void spflt_control_cleared_and_restored(void)
 static void counters_wrap_at_40_bits(void)
 {
 	machine(0, 0, 0, 0, 0, 0);
-	rate(0x00, 0x16, 30000000000ull); /* 3 * 10^10/s: 2^40 in 36.6 s */
-	add("INSTRUCTIONS_EXECUTED");
+	rate(0x20, 0x18, 30000000000ull); /* 3 * 10^10/s (within 32 a cycle at 2^31 Hz): from 2^38 past 2^40 in 27.5 s */
+	add("VPU_ELEMENTS_ACTIVE");
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(run_for(40 * S, false), UNC_OK);
 	T_EQ(count_total(&run.c, 0, -1), 1200000000000ull);
@@ -542,8 +542,8 @@ static void restore_after_a_fault_on_each_write(void)
 		{ SPFLT_CTL, "wrmsr 0x2c (PERF_SPFLT_CONTROL) value 0x8000000000000000" },
 		{ PERFEVTSEL0, "wrmsr 0x28 (IA32_PerfEvtSel0) value 0x430016" },
 		{ PERFEVTSEL1, "wrmsr 0x29 (IA32_PerfEvtSel1) value 0x43002a" },
-		{ PERFCNT0, "wrmsr 0x20 (IA32_PerfCnt0) value 0x0" },
-		{ PERFCNT1, "wrmsr 0x21 (IA32_PerfCnt1) value 0x0" },
+		{ PERFCNT0, "wrmsr 0x20 (IA32_PerfCnt0) value 0x4000000000" },
+		{ PERFCNT1, "wrmsr 0x21 (IA32_PerfCnt1) value 0x4000000000" },
 		{ G_OVF_CTRL, "wrmsr 0x2e (IA32_PERF_GLOBAL_OVF_CTRL) value 0x3" },
 	};
 	struct snap before, after;
@@ -666,7 +666,30 @@ static void status_found_set_is_noted(void)
 		     "be set again\n");
 }
 
+/* IA32_PerfEvtSel1 cleared, or IA32_PerfCnt0 written, by someone else:
+ * the sample after stops the run naming the register (the counter before
+ * the first sample too: a jump back from 2^38). */
+static void select_or_counter_written_during_the_run(void)
+{
+	T_EQ(clobbered_run("INSTRUCTIONS_EXECUTED", PERFEVTSEL1, 0, 250 * MS), UNC_E_CLOBBERED);
+	T_CONTAINS(run.err, "IA32_PerfEvtSel1 (0x29) reads 0x0, not the 0x43002a this run wrote: written by someone else "
+			    "during the run");
+	T_EQ(clobbered_run(NULL, PERFCNT0, 5, 50 * MS), UNC_E_CLOBBERED);
+	T_CONTAINS(run.err, "IA32_PerfCnt0 (0x20) went from 0x4000000000 to 0x");
+
+	/* each event's bound: what it adds per cycle at 2^31 Hz */
+	machine(0, 0, 0, 0, 0, 0);
+	add("CPU_CLK_UNHALTED");
+	add("INSTRUCTIONS_EXECUTED");
+	add("VPU_ELEMENTS_ACTIVE");
+	T_EQ(schedule(true), UNC_OK);
+	T_EQ(run.max_rate[0], 1ull << 31);
+	T_EQ(run.max_rate[1], 2ull << 31);
+	T_EQ(run.max_rate[2], 32ull << 31);
+}
+
 T_MAIN("knc", T_CASE(registers_are_the_manuals), T_CASE(events_are_table_1_6), T_CASE(names_raw_and_constraints),
        T_CASE(exact_counts_and_writes), T_CASE(spflt_control_cleared_and_restored), T_CASE(counters_wrap_at_40_bits),
        T_CASE(restore_after_a_fault_on_each_write), T_CASE(global_ctrl_changed_during_the_run),
-       T_CASE(l2_events_on_counter_0), T_CASE(info_lines), T_CASE(status_found_set_is_noted))
+       T_CASE(l2_events_on_counter_0), T_CASE(info_lines), T_CASE(status_found_set_is_noted),
+       T_CASE(select_or_counter_written_during_the_run))

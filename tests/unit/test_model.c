@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../drivers/info.h"
+#include "../../drivers/pmu/arch.h"
 #include "../../drivers/pmu/skl.h"
 #include "../emu/emu_hw.h"
 #include "t.h"
@@ -616,7 +617,7 @@ static void options_given_twice_or_misplaced(void)
 		{ { "--rate", "unc_arb_trk_requests.all=1M", "--rate", "UNC_ARB_TRK_REQUESTS.ALL=1M" },
 		  "--rate for UNC_ARB_TRK_REQUESTS.ALL given twice" },
 		{ { "--rate", "DRAM_DATA_READS=1M", "--rate", "data_reads=2M" }, "--rate for DRAM_DATA_READS given twice" },
-		{ { "--rate", "imc/data_reads/=0", "--rate", "DRAM_DATA_READS=0" }, "--rate for DRAM_DATA_READS given twice" },
+		{ { "--rate", "imc/data_reads/=1", "--rate", "DRAM_DATA_READS=2" }, "--rate for DRAM_DATA_READS given twice" },
 		{ { "--cbo-config", "5", "--cbo-config", "2" }, "--cbo-config given twice" },
 		{ { "--uclk-mhz", "800", "--uclk-mhz", "1000" }, "--uclk-mhz given twice" },
 		{ { "--global-ctrl", "0", "--global-ctrl", "0" }, "--global-ctrl given twice" },
@@ -654,12 +655,14 @@ static void options_given_twice_or_misplaced(void)
 }
 
 /* The application's info, run against the model through the seam: the
- * Skylake-client driver is the one that matches its CPU. */
+ * Skylake-client driver matches its CPU, and so does the architectural
+ * core PMU's, which the emulator serves beside it on a Skylake identity. */
 static const struct info_pmu *skl_of(const struct platform_info *pi)
 {
-	T_EQ(pi->npmu, 1);
-	T_ASSERT(pi->pmu[0].drv == &pmu_driver_skl);
-	return &pi->pmu[0];
+	T_EQ(pi->npmu, 2);
+	T_ASSERT(pi->pmu[0].drv == &pmu_driver_arch);
+	T_ASSERT(pi->pmu[1].drv == &pmu_driver_skl);
+	return &pi->pmu[1];
 }
 
 static void info_against_the_model(void)
@@ -720,8 +723,10 @@ static void cpuid_override_pci_and_rdpmc(void)
 	struct out o;
 	uint64_t v = 0;
 
-	const char *argv[] = { "uncore-emu.efi", "--cpuid", "1:0=0x000906EA,0x80000,0x80000000,0x10000000" };
-	T_EQ(emu_parse_options(3, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
+	/* the uncore alone: the core PMU would answer RDPMC and leaf 0xA */
+	const char *argv[] = { "uncore-emu.efi", "--cpuid", "1:0=0x000906EA,0x80000,0x80000000,0x10000000", "--core-pmu",
+			       "none" };
+	T_EQ(emu_parse_options(5, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
 	start();
 	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
 	T_EQ(pi.cpu.model, 0x9E);
@@ -739,7 +744,7 @@ static void cpuid_override_pci_and_rdpmc(void)
 	strbuf_init(&sb, buf, sizeof(buf));
 	o = strbuf_out(&sb);
 	info_print_json(&o, &pi);
-	T_CONTAINS(buf, "\"emulated\":{\"cpuid_leaves\":[1],\"pci\":[],\"rdpmc\":false}");
+	T_CONTAINS(buf, "\"emulated\":{\"cpuid_leaves\":[1],\"pci\":[],\"mmio_pages\":[],\"rdpmc\":false}");
 
 	fake_pmc(&h.fake, 0, 0, UNC_E_UNSUPPORTED); /* QEMU's TCG: #UD */
 	T_EQ(hw_rdpmc(&h.hw, 0, &v), UNC_E_UNSUPPORTED);
@@ -749,8 +754,11 @@ static void cpuid_override_pci_and_rdpmc(void)
 	T_EQ(id, 0x19108086);
 	T_EQ(h.emulated.npci, 0);
 
-	/* without --cpuid, CPUID is the processor's and info names no path */
+	/* without --cpuid (and no core PMU, whose leaves 0xA and 1 the
+	 * emulator would answer), CPUID is the processor's and info names no
+	 * path */
 	fresh();
+	cfg.core_pmu = EMU_CORE_NONE;
 	start();
 	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
 	T_EQ(pi.cpu.model, 0x5E);
@@ -762,6 +770,36 @@ static void cpuid_override_pci_and_rdpmc(void)
 	o = strbuf_out(&sb);
 	info_print_json(&o, &pi);
 	T_NOT_CONTAINS(buf, "\"emulated\":{");
+}
+
+/* Protocol revision 3: the IMC counters are read from the emulator, each
+ * exact at its read, and info names the page of MCHBAR it answered. */
+static void imc_reads_noted(void)
+{
+	static struct platform_info pi;
+	char buf[2048];
+	struct strbuf sb;
+	struct out o;
+	uint32_t v = 0;
+
+	fresh();
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.imc_per_sec[3] = 15625000; /* DRAM_DATA_READS */
+	start();
+	emu_hw_advance(&h, 3 * S / 10 + 7);
+	T_EQ(hw_mmio_read32(&h.hw, EMU_HW_MCHBAR + 0x5050, &v), UNC_OK);
+	T_EQ(v, 4687500);
+	T_EQ(h.emulated.nmmio, 1);
+	T_EQ(h.emulated.mmio_page[0], EMU_HW_MCHBAR + 0x5000);
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	strbuf_init(&sb, buf, sizeof(buf));
+	o = strbuf_out(&sb);
+	info_print(&o, &pi);
+	T_CONTAINS(buf, "\nmmio:         emulated in 0xfed15000-0xfed15fff\n");
+	strbuf_init(&sb, buf, sizeof(buf));
+	o = strbuf_out(&sb);
+	info_print_json(&o, &pi);
+	T_CONTAINS(buf, "\"emulated\":{\"cpuid_leaves\":[],\"pci\":[],\"mmio_pages\":[\"0xfed15000\"],\"rdpmc\":false}");
 }
 
 static void cpuid_option(void)
@@ -800,7 +838,38 @@ static void cpuid_option(void)
 	T_ASSERT(!emu_cpuid(&cfg, 1, 0, &c));
 }
 
-T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only), T_CASE(global_ctrl_at_load), T_CASE(eight_cbos_box_7_apart),
+/* --fault slow-stall=PCT: the firmware's Stall made longer, which no
+ * rate may notice (the QEMU bw boot); here its option and description. */
+static void slow_stall_option(void)
+{
+	char err[200], desc[256];
+	const char *good[] = { "uncore-emu.efi", "--fault", "slow-stall=50" };
+	T_EQ(emu_parse_options(3, (char **)good, &cfg, err, sizeof(err)), UNC_OK);
+	T_EQ(cfg.slow_stall_pct, 50);
+	emu_describe(&cfg, desc, sizeof(desc));
+	T_CONTAINS(desc, "faults: slow-stall=50%");
+	static const struct {
+		const char *argv[4];
+		const char *msg;
+	} bad[] = {
+		{ { "--fault", "slow-stall" }, "--fault slow-stall needs a value (slow-stall=...)" },
+		{ { "--fault", "slow-stall=0" }, "bad percentage '0' in --fault slow-stall (1 to 1000)" },
+		{ { "--fault", "slow-stall=1001" }, "bad percentage '1001' in --fault slow-stall (1 to 1000)" },
+		{ { "--fault", "slow-stall=5%" }, "bad percentage '5%' in --fault slow-stall" },
+		{ { "--fault", "slow-stall=5", "--fault", "slow-stall=6" }, "--fault slow-stall given twice" },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[5] = { "uncore-emu.efi" };
+		int argc = 1;
+		while (argc < 5 && bad[i].argv[argc - 1])
+			argv[argc] = bad[i].argv[argc - 1], argc++;
+		err[0] = '\0';
+		T_EQ(emu_parse_options(argc, (char **)argv, &cfg, err, sizeof(err)), UNC_E_INVALID);
+		T_CONTAINS(err, bad[i].msg);
+	}
+}
+
+T_MAIN("model", T_CASE(slow_stall_option), T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read_only), T_CASE(global_ctrl_at_load), T_CASE(eight_cbos_box_7_apart),
        T_CASE(table_2_2_global_ctrl), T_CASE(table_2_3_global_status_rw1c), T_CASE(table_2_4_2_5_fixed_counter),
        T_CASE(table_2_7_event_select_fields), T_CASE(table_2_8_counter_width),
        T_CASE(counting_needs_local_and_global_enable), T_CASE(event_rates_per_box),
@@ -808,4 +877,4 @@ T_MAIN("model", T_CASE(table_2_1_register_map), T_CASE(table_2_6_cbo_config_read
        T_CASE(threshold_invert_edge), T_CASE(arb_occupancy_counter_0_only), T_CASE(imc_counters_free_run_and_wrap),
        T_CASE(fault_msr_gp), T_CASE(fault_pmu_in_use), T_CASE(fault_stuck_counter), T_CASE(fault_mchbar),
        T_CASE(options), T_CASE(options_given_twice_or_misplaced), T_CASE(info_against_the_model),
-       T_CASE(cpuid_option), T_CASE(cpuid_override_pci_and_rdpmc))
+       T_CASE(cpuid_option), T_CASE(cpuid_override_pci_and_rdpmc), T_CASE(imc_reads_noted))

@@ -407,7 +407,8 @@ static void en_in_perfevtsel0_alone(void)
 		/* freeze: EN off in PerfEvtSel0 (found 0) */ { FAKE_MSR, SEL0, 0 },
 		/* the selects: INST_RETIRED on counter 0, MUL on counter 1 */
 		{ FAKE_MSR, SEL0, OS_USR | 0xC0 }, { FAKE_MSR, SEL1, OS_USR | 0x12 },
-		/* the counters zeroed */ { FAKE_MSR, CTR0, 0 }, { FAKE_MSR, CTR1, 0 },
+		/* the counters to 2^30 (bits 31:0, sign-extended) */ { FAKE_MSR, CTR0, 0x40000000 },
+		{ FAKE_MSR, CTR1, 0x40000000 },
 		/* unfreeze: EN on in PerfEvtSel0 */ { FAKE_MSR, SEL0, EN | OS_USR | 0xC0 },
 		/* stop: EN off again */ { FAKE_MSR, SEL0, OS_USR | 0xC0 },
 		/* restore, the reverse of the snapshot (PerfEvtSel0, PerfCtr0, PerfEvtSel1, PerfCtr1) */
@@ -436,7 +437,7 @@ static void en_when_only_counter_1_counts(void)
 	static const struct fake_write want[] = {
 		{ FAKE_MSR, SEL0, 0 },
 		{ FAKE_MSR, SEL0, 0 }, { FAKE_MSR, SEL1, OS_USR | 0x13 },
-		{ FAKE_MSR, CTR0, 0 }, { FAKE_MSR, CTR1, 0 },
+		{ FAKE_MSR, CTR0, 0x40000000 }, { FAKE_MSR, CTR1, 0x40000000 },
 		{ FAKE_MSR, SEL0, EN },
 		{ FAKE_MSR, SEL0, 0 },
 		{ FAKE_MSR, CTR1, 0x2222 }, { FAKE_MSR, SEL1, 0 }, { FAKE_MSR, CTR0, 0x1111 }, { FAKE_MSR, SEL0, 0 },
@@ -517,18 +518,18 @@ static void restricted_events_take_turns(void)
 	restored(0, 0, 0, 0);
 }
 
-/* 40-bit counters: 10^10 per second wraps one every 110 s; sampled every
- * second, 300 s count 3 * 10^12 (2.7 wraps) exactly. Samples 70 s apart
- * cannot vouch for a count: at the unit's fastest rate (2^34 per second) a
- * 40-bit counter can wrap in 64 s. */
+/* 40-bit counters: 2 * 10^9 per second wraps one every 550 s; sampled
+ * every second, 1500 s count 3 * 10^12 (2.7 times 2^40) exactly. Samples
+ * 600 s apart cannot vouch for a count: at the event's fastest rate (2^31
+ * per second) a 40-bit counter can wrap in 512 s. */
 static void counters_wrap_at_40_bits(void)
 {
 	fresh(0, 0, 0, 0);
-	rate(0x79, 0x00, 10000000000ull);
+	rate(0x79, 0x00, 2000000000ull); /* within the bound: one a cycle at 2^31 Hz */
 	add("CPU_CLK_UNHALTED");
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(run.c.ev[0].v.width, 40);
-	T_EQ(run_for(300 * S, S, false), UNC_OK);
+	T_EQ(run_for(1500 * S, S, false), UNC_OK);
 	T_EQ(count_total(&run.c, 0, -1), 3000000000000ull);
 	T_ASSERT(count_total(&run.c, 0, -1) > 2 * (MASK40 + 1));
 	restored(0, 0, 0, 0);
@@ -537,8 +538,8 @@ static void counters_wrap_at_40_bits(void)
 	rate(0x79, 0x00, 1000000);
 	add("CPU_CLK_UNHALTED");
 	T_EQ(schedule(false), UNC_OK);
-	T_EQ(run_for(140 * S, 70 * S, false), UNC_E_OVERFLOW);
-	T_STREQ(run.err, "the P6 counters were not sampled for 70000.0 ms: at up to 17179869184 per second a 40-bit "
+	T_EQ(run_for(1200 * S, 600 * S, false), UNC_E_OVERFLOW);
+	T_STREQ(run.err, "the P6 counters were not sampled for 600000.0 ms: at up to 2147483648 per second a 40-bit "
 			 "counter can wrap unseen in that time, so no count can be vouched for");
 	restored(0, 0, 0, 0);
 }
@@ -641,6 +642,71 @@ static void perfevtsel0_changed_during_the_run(void)
 	}
 }
 
+/* PerfEvtSel1, whose counter the run reads, is checked at each sample
+ * too: someone else clearing or reprogramming it stops the run, and
+ * everything goes back. A write to PerfCtr1 before the first sample shows
+ * as a jump from the run's start (2^30). */
+static void perfevtsel1_and_counter_written_during_the_run(void)
+{
+	static const struct {
+		uint32_t msr;
+		uint64_t val, at;
+		const char *msg;
+	} cases[] = {
+		{ SEL1, 0, 550 * MS, "PerfEvtSel1 (0x187) reads 0x0, not the 0x30012 this run wrote: written by someone else "
+				     "during the run" },
+		{ SEL1, OS_USR | 0x13, 550 * MS, "PerfEvtSel1 (0x187) reads 0x30013, not the 0x30012 this run wrote: written "
+						 "by someone else during the run" },
+		{ CTR1, 0x7fffffff, 50 * MS, "PerfCtr1 (0xc2) went from 0x40000000 to 0x7fffffff within 100.0 ms: written by "
+					     "someone else during the run (no wrap moves it that far)" },
+	};
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		fresh(0, 0, 0x1111, 0x2222);
+		add("INST_RETIRED");
+		add("MUL");
+		T_EQ(schedule(false), UNC_OK);
+		clobber_at = cases[c].at;
+		clobber_msr = cases[c].msr;
+		clobber_val = cases[c].val;
+		T_EQ(run_for(2 * S, 100 * MS, false), UNC_E_CLOBBERED);
+		T_STREQ(run.err, cases[c].msg);
+		restored(0, 0, 0x1111, 0x2222);
+	}
+
+	/* each event's bound: what it adds per cycle at 2^31 Hz (MUL's 1 is
+	 * why 2^30 in 100 ms above is no count) */
+	fresh(0, 0, 0, 0);
+	add("INST_RETIRED");
+	add("MUL");
+	add("CPU_CLK_UNHALTED");
+	add("p6/event=0xc0,cmask=1/");
+	T_EQ(schedule(true), UNC_OK);
+	T_EQ(run.max_rate[0], 3ull << 31);
+	T_EQ(run.max_rate[1], 1ull << 31);
+	T_EQ(run.max_rate[2], 1ull << 31);
+	T_EQ(run.max_rate[3], 1ull << 31);
+}
+
+/* Every counter that cannot take back its value (bits 31:0, sign-extended)
+ * is named, each in its own line: both here. */
+static void every_register_not_restored_is_named(void)
+{
+	fresh(0, 0, 0xfb880db5, 0x80000001);
+	rate(0xC0, 0x00, 1000000);
+	add("INST_RETIRED");
+	add("MUL");
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(run_for(S, 100 * MS, false), UNC_OK);
+	restored(0, 0, 0xfffb880db5, 0xff80000001);
+	T_STREQ(run.restore_note,
+		"PerfCtr1 (0xc2) was 0x80000001 before the run and reads 0xff80000001 after it was put back: the register "
+		"does not take the whole value\n"
+		"PerfCtr0 (0xc1) was 0xfb880db5 before the run and reads 0xfffb880db5 after it was put back: the register "
+		"does not take the whole value");
+	T_EQ(run.restore_more, 0);
+}
+
 /* ---- info ---- */
 
 static struct platform_info pi;
@@ -713,4 +779,5 @@ T_MAIN("p6", T_CASE(conformance_event_table), T_CASE(conformance_registers), T_C
        T_CASE(en_in_perfevtsel0_alone), T_CASE(en_when_only_counter_1_counts), T_CASE(counter_restrictions),
        T_CASE(restricted_events_take_turns), T_CASE(counters_wrap_at_40_bits),
        T_CASE(restore_after_a_fault_on_each_register), T_CASE(in_use_and_force),
-       T_CASE(perfevtsel0_changed_during_the_run), T_CASE(info_lines))
+       T_CASE(perfevtsel0_changed_during_the_run), T_CASE(perfevtsel1_and_counter_written_during_the_run),
+       T_CASE(every_register_not_restored_is_named), T_CASE(info_lines))

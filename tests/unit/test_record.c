@@ -41,6 +41,8 @@ static void fill(struct rec *r, uint32_t nevents)
 	r->busy[1] = (struct rec_busy){ 0x700, 0x408f34 };
 	r->host_bridge_st = 0, r->mchbar_st = 0, r->hb_vendor = 0x8086, r->hb_device = 0x1910;
 	r->mchbar_raw = 0xFED10001, r->tsc_hz = 2600000000ull;
+	r->tsc = (struct hw_tsc){ .source = 3, .ref = 1, .windows = 6, .spread_ppm = 12, .measured_hz = 2600000123ull,
+				  .cpuid_hz = 2600000000ull };
 	r->nfaults = 1;
 	r->faults[0] = (struct rec_fault){ 0x396, 1 };
 	r->verdict = 2;
@@ -162,6 +164,8 @@ static void round_trip_every_field(void)
 	T_EQ(out.faults[0].msr, 0x396);
 	T_EQ(out.ev[2].box[3], 3000000024ull);
 	T_EQ(out.mchbar_raw, 0xFED10001);
+	T_EQ(out.tsc.spread_ppm, 12);
+	T_EQ(out.tsc.measured_hz, 2600000123ull);
 	T_EQ(out.version, 2);
 	T_STREQ(out.pmus[1].driver, "driver-1");
 	T_EQ(out.pmus[1].busy[1].reg.space, PMU_PCI);

@@ -632,7 +632,8 @@ static const uint8_t bus_of_box[8] = { 0x3F, 0x3F, 0x3F, 0x3F, 0x7F, 0x7F, 0x7F,
 
 /* Seed 003's sequence for one event on 2 sockets x 4 channels, as an exact
  * write log: freeze (frz_en, then frz_en|frz, box by box), the CTLs (the
- * event on CTL0, 0 on the others), both dwords of each counter zeroed,
+ * event on CTL0, 0 on the others), both dwords of each counter set to the
+ * run's start (2^46),
  * unfreeze (frz_en). */
 static void programming_sequence(void)
 {
@@ -650,8 +651,8 @@ static void programming_sequence(void)
 			EXPECT(bus_of_box[b], channel_fn[b % 4], CTL0 + 4 * i, i == 0 ? CTL_EN | 0x0304 : 0);
 	for (unsigned b = 0; b < 8; b++)
 		for (unsigned i = 0; i < 4; i++) {
-			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0);
-			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0);
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i, 0); /* 2^46 in 48 bits */
+			EXPECT(bus_of_box[b], channel_fn[b % 4], CTR0_LO + 8 * i + 4, 0x4000);
 		}
 	for (unsigned b = 0; b < 8; b++)
 		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
@@ -663,20 +664,21 @@ static void programming_sequence(void)
 	T_ASSERT(as_found());
 }
 
-/* 48-bit counters crossing 2^48 at nearly every sample: a rate just under
- * the driver's bound (139 a DCLK at 2^31 Hz), sampled every 900 s (the
- * longest gap in which a counter cannot wrap twice unseen), for 4500 s. */
+/* 48-bit counters crossing 2^48 again and again: WPQ_OCCUPANCY at a rate
+ * just under its bound (32 a DCLK at 2^31 Hz, 6.87 * 10^10 a second),
+ * sampled every 3600 s (a gap in which a counter cannot wrap twice
+ * unseen), for 20000 s. */
 static void wraps_48_bits(void)
 {
 	model(1);
 	for (unsigned c = 0; c < 4; c++)
-		m.ch[0][c].rate = 297000000000ull;
-	add("UNC_M_CAS_COUNT.WR");
-	T_EQ(run_for(4500 * S, 900 * S), UNC_OK);
+		m.ch[0][c].rate = 68000000000ull;
+	add("UNC_M_WPQ_OCCUPANCY");
+	T_EQ(run_for(20000 * S, 3600 * S), UNC_OK);
 	for (unsigned b = 0; b < 4; b++)
-		T_EQ(run.c.ev[0].total.box[b], 297000000000ull * 4500);
-	T_ASSERT(297000000000ull * 4500 > 4 * (1ull << 48)); /* wrapped at least four times */
-	T_ASSERT(297000000000ull * 900 < (1ull << 48));
+		T_EQ(run.c.ev[0].total.box[b], 68000000000ull * 20000);
+	T_ASSERT(68000000000ull * 20000 > 4 * (1ull << 48)); /* wrapped at least four times */
+	T_ASSERT(68000000000ull * 3600 < (1ull << 48));
 	T_ASSERT(as_found());
 }
 
@@ -832,10 +834,10 @@ static void torn_read_impossible_in_a_run(void)
 	model(2);
 	for (unsigned s = 0; s < 2; s++)
 		for (unsigned c = 0; c < 4; c++)
-			m.ch[s][c].rate = 0xFFFFFFF0ull; /* the low dword wraps every second */
+			m.ch[s][c].rate = 0xFFFFFFF0ull; /* the low dword wraps every second (2 a DCLK at most) */
 	m.tear = true;
 	m.tear_step = 0x20;
-	add("UNC_M_CAS_COUNT.RD");
+	add("UNC_M_RPQ_OCCUPANCY");
 	add("UNC_M_DCLOCKTICKS");
 	T_EQ(run_for(10 * S, 100 * MS), UNC_OK);
 	for (unsigned b = 0; b < 8; b++) {
@@ -846,6 +848,46 @@ static void torn_read_impossible_in_a_run(void)
 }
 
 /* Seed 003's short names are the events' names without UNC_M_. */
+/* CTL0 of a channel reprogrammed by someone else mid-run (CAS_COUNT.RD
+ * to .WR, both counted at the same rate here) or cleared: each sample
+ * reads every CTL the run's events use, and refuses one that reads
+ * otherwise than the run wrote; everything goes back. A counter written
+ * back to 0 before the first sample is refused as a jump back from 2^46. */
+static void ctl_or_counter_changed_during_the_run(void)
+{
+	static const struct {
+		unsigned what; /* 0: CTL0, 1: CTR0's dwords */
+		uint32_t v;
+		const char *err;
+	} cases[] = {
+		{ 0, SNBEP_CTL_EN | 0x0C04, "MC_CH1_PCI_PMON_CTL0 (socket 0) (3f:10.1+0xd8) reads 0x400c04, not the 0x400304 "
+					     "this run wrote: written by someone else during the run" },
+		{ 0, 0, "MC_CH1_PCI_PMON_CTL0 (socket 0) (3f:10.1+0xd8) reads 0x0, not the 0x400304 this run wrote: written by "
+			"someone else during the run" },
+		{ 1, 0, "" },
+	};
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		model(1);
+		add("UNC_M_CAS_COUNT.RD");
+		T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+		T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+		advance(m.f.now + 50 * MS);
+		if (cases[k].what == 0)
+			m.ch[0][1].ctl[0] = cases[k].v;
+		else
+			m.ch[0][1].ctr[0] = cases[k].v;
+		advance(m.f.now + 50 * MS);
+		T_EQ(stat_sample(&run), UNC_E_CLOBBERED);
+		if (cases[k].err[0])
+			T_STREQ(run.err, cases[k].err);
+		else
+			T_CONTAINS(run.err, "MC_CH1_PCI_PMON_CTR0 (socket 0) (3f:10.1+0xa0) went from 0x400000000000 to 0x");
+		T_EQ(stat_stop(&run, UNC_E_CLOBBERED), UNC_E_CLOBBERED);
+		T_ASSERT(as_found());
+	}
+}
+
 static void short_names(void)
 {
 	struct ev_spec e, f;
@@ -868,4 +910,4 @@ T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CAS
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_needs_the_freeze),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
-       T_CASE(sample_is_frozen), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names))
+       T_CASE(sample_is_frozen), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(ctl_or_counter_changed_during_the_run))
