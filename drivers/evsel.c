@@ -7,6 +7,25 @@
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
+/* src into dst[size], cut to fit: the names the parser keeps. */
+static void copy_name(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static bool listed(const struct pmu_driver *const *list, const struct pmu_driver *drv)
+{
+	for (unsigned d = 0; list && list[d]; d++)
+		if (list[d] == drv)
+			return true;
+	return false;
+}
+
 uint8_t evsel_raw_counters(const struct pmu_unit *u, uint8_t code)
 {
 	for (const struct pmu_constraint *c = u->constraints; c && c->counters; c++)
@@ -63,7 +82,11 @@ static const struct event_desc *find_short(const struct pmu_driver *drv, const c
 			seen = drv->units[v].short_prefix && !strcmp(drv->units[v].short_prefix, pre);
 		if (seen)
 			continue;
-		fmt_snprintf(full, sizeof(full), "%s%s", pre, name);
+		size_t p = strlen(pre), n = strlen(name);
+		if (p + n >= sizeof(full))
+			continue;
+		memcpy(full, pre, p);
+		memcpy(full + p, name, n + 1);
 		const struct event_desc *d = evsel_find(drv, full);
 		int du = d ? pmu_unit_of_event(drv, d) : -1;
 		if (du >= 0 && drv->units[du].short_prefix && !strcmp(drv->units[du].short_prefix, pre))
@@ -92,11 +115,15 @@ static bool find_unit(const struct pmu_driver *const *drivers, const char *name,
 	return false;
 }
 
-/* PMU/NAME/ or NAME of a free-running counter. */
-static bool find_free(const struct pmu_driver *const *drivers, const char *s, struct ev_spec *e)
+/* PMU/NAME/ or NAME of a free-running counter, in drivers but those of
+ * skip (looked in already). */
+static bool find_free(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, const char *s,
+		      struct ev_spec *e)
 {
 	for (unsigned d = 0; drivers && drivers[d]; d++) {
 		const struct pmu_driver *drv = drivers[d];
+		if (listed(skip, drv))
+			continue;
 		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];
 			if (pu->kind != PMU_FREE)
@@ -109,7 +136,7 @@ static bool find_free(const struct pmu_driver *const *drivers, const char *s, st
 				e->drv = drv;
 				e->unit = (uint8_t)u;
 				e->free = (uint8_t)k;
-				fmt_snprintf(e->name, sizeof(e->name), "%s", c->name);
+				copy_name(e->name, sizeof(e->name), c->name);
 				return true;
 			}
 		}
@@ -256,7 +283,7 @@ static enum unc_status from_desc(const char *s, const struct pmu_driver *drv, co
 	e->desc = d;
 	e->drv = drv;
 	e->unit = (uint8_t)u;
-	fmt_snprintf(e->name, sizeof(e->name), "%s", d->name); /* the table's spelling */
+	copy_name(e->name, sizeof(e->name), d->name); /* the table's spelling */
 	e->code = d->code;
 	e->umask = d->umask;
 	e->thr = d->cmask;
@@ -274,9 +301,9 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		FAIL("empty event name");
 	if (strlen(s) >= EVSEL_NAME_MAX)
 		FAIL("event '%.20s...' is too long (at most %d characters)", s, EVSEL_NAME_MAX - 1);
-	fmt_snprintf(e->name, sizeof(e->name), "%s", s);
+	copy_name(e->name, sizeof(e->name), s);
 
-	if (find_free(present, s, e)) /* free-running: no event select, no counter to take */
+	if (find_free(present, NULL, s, e)) /* free-running: no event select, no counter to take */
 		return UNC_OK;
 	const char *slash = strchr(s, '/');
 	if (!slash) {
@@ -293,9 +320,10 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 				return from_desc(s, present[d], desc, e, err, errsize);
 		}
 	}
-	/* Not on this CPU: whose is it? */
+	/* Not on this CPU: whose is it? (The drivers present have been
+	 * asked.) */
 	struct ev_spec other;
-	if (find_free(pmu_drivers, s, &other))
+	if (find_free(pmu_drivers, present, s, &other))
 		return absent(s, other.drv, other.unit, err, errsize);
 	if (slash)
 		return parse_raw(s, slash, present, e, err, errsize);
@@ -307,6 +335,8 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	const struct event_desc *only_desc = NULL;
 	int only_u = -1, found = 0;
 	for (unsigned d = 0; pmu_drivers[d] && n < sizeof(pmus); d++) {
+		if (listed(present, pmu_drivers[d]))
+			continue;
 		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
 		if (!desc) /* or its short name */
 			desc = find_short(pmu_drivers[d], s);

@@ -94,20 +94,27 @@ bool str_ieq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* name equals a, case aside, for n characters: a's first n. */
+static bool ieq_n(const char *name, const char *a, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		char x = name[k] >= 'A' && name[k] <= 'Z' ? (char)(name[k] + 32) : name[k];
+		char y = a[k] >= 'A' && a[k] <= 'Z' ? (char)(a[k] + 32) : a[k];
+		if (x != y || !x)
+			return false;
+	}
+	return true;
+}
+
 bool free_name_matches(const char *name, const char *pmu, const char *manual, const char *perf_name)
 {
-	char perf[64];
 	size_t m = strlen(pmu), n = strlen(perf_name);
 
 	if (str_ieq(name, manual) || str_ieq(name, perf_name))
 		return true;
-	if (m + n + 3 > sizeof(perf))
-		return false;
-	memcpy(perf, pmu, m);
-	perf[m] = '/';
-	memcpy(perf + m + 1, perf_name, n);
-	memcpy(perf + m + 1 + n, "/", 2);
-	return str_ieq(name, perf);
+	/* PMU/PERF_NAME/, compared in place */
+	return ieq_n(name, pmu, m) && name[m] == '/' && ieq_n(name + m + 1, perf_name, n) && name[m + 1 + n] == '/' &&
+	       !name[m + 2 + n];
 }
 
 /* The first n characters of s: digits with an optional fraction, times scale. */
