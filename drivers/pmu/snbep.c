@@ -3,7 +3,8 @@
  * Linux's arch/x86/events/intel/uncore_snbep.c (cited where used). One box
  * per (socket, channel), in PCI configuration space; the seed's sequence:
  * freeze the boxes (frz_en, then frz), program the CTLs, zero the counters
- * (no reset bit), unfreeze; and freeze, read, unfreeze at each sample. */
+ * (no reset bit), unfreeze. Samples read each counter while it counts
+ * (high, low, high dwords), so no counting time is lost. */
 #include "snbep.h"
 
 #include "../fmt.h"
@@ -231,21 +232,35 @@ static enum unc_status snbep_unfreeze(struct pmu_io *io, const struct pmu_presen
 	return UNC_OK;
 }
 
-/* A 48-bit counter in two dwords, low then high (bits 63:48 are reserved).
- * The engine freezes the boxes around each sample (sample_frozen), so the
- * halves belong together. */
+static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
+
+/* A 48-bit counter in two dwords (bits 63:48 are reserved), read while it
+ * counts: high, low, high. Equal highs mean no carry between them, so the
+ * low dword belongs with them; a carry (the low dword wraps at most once in
+ * 2^32 / (139 * 2^31 Hz) = 14 ms) makes the next try agree. Freezing the
+ * box instead would stop counting while it is read: counts lost at every
+ * sample. */
 static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 					  unsigned idx, uint64_t *ret_val)
 {
 	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx), hi = lo;
-	uint64_t l, h;
+	uint64_t l, h, h2 = 0;
 	enum unc_status st;
 
 	hi.addr += 4;
-	if ((st = pmu_io_read(io, lo, &l)) || (st = pmu_io_read(io, hi, &h)))
-		return st;
-	*ret_val = ((h & 0xFFFF) << 32 | (l & 0xFFFFFFFFu));
-	return UNC_OK;
+	for (unsigned tries = 0; tries < 3; tries++) {
+		if ((st = pmu_io_read(io, hi, &h)) || (st = pmu_io_read(io, lo, &l)) || (st = pmu_io_read(io, hi, &h2)))
+			return st;
+		if ((h & 0xFFFF) == (h2 & 0xFFFF)) {
+			*ret_val = ((h & 0xFFFF) << 32 | (l & 0xFFFFFFFFu));
+			return UNC_OK;
+		}
+	}
+	char name[64];
+	return pmu_io_fail(io, UNC_E_CLOBBERED,
+			   "%s's high dword changed between two reads three times in a row (0x%lx, then 0x%lx): written "
+			   "by someone else during the run",
+			   snbep_reg_name(p, lo, name, sizeof(name)), (unsigned long)h, (unsigned long)h2);
 }
 
 /* Seed 003: the iMC box has no reset bit; its counters are zeroed by
@@ -392,5 +407,4 @@ const struct pmu_driver pmu_driver_snbep = {
 	.events = snbep_events,
 	.nevents = &snbep_events_count,
 	.ops = &snbep_ops,
-	.sample_frozen = true,
 };
