@@ -623,9 +623,9 @@ static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
 /* Where the active group's counts start: each programmed counter's value
  * once counting, read as every sample reads it, the clock taken before the
  * reads as a sample takes it. So the counts and the measured time have the
- * same edges however long the programming took (the zeroed value and the
- * time after the unfreeze were up to a sample's accesses apart: a 1 ms run
- * read 13% fast). */
+ * same edges however long the programming took: a counter starts at its
+ * box's unfreeze, some accesses before the clock could be read, which on a
+ * 1 ms run is percents. */
 static enum unc_status read_base(struct stat_run *r)
 {
 	enum unc_status st;
