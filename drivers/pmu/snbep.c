@@ -91,7 +91,8 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 /* Segment 0, every bus: a bus where device 16 answers at one of the four
  * channel functions with one of the iMC's device IDs is a socket's uncore
  * bus (typically 0x3F and 0x7F on two sockets). Reads only, offset 0
- * (vendor and device ID) of each function. */
+ * (vendor and device ID) of each function. A bus that no root bridge
+ * decodes (UNC_E_NOT_FOUND) is absent, as a function reading all ones is. */
 static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
@@ -108,6 +109,10 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
 			struct pci_addr a = { (uint8_t)bus, SNBEP_IMC_DEV, (uint8_t)snbep_channel_func[c] };
 			enum unc_status st = hw_pci_read32(hw, a, 0, &id[c]);
+			if (st == UNC_E_NOT_FOUND) { /* no root bridge decodes the bus: nothing there */
+				id[c] = 0xFFFFFFFFu;
+				st = UNC_OK;
+			}
 			if (st) {
 				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus,
 					     SNBEP_IMC_DEV, a.func, unc_strerror(st));

@@ -369,6 +369,33 @@ step e5-gone 'uncore.efi pci read 3f:10.0 0x0'
 expect e5-gone has '^pci 3f:10\.0 \[0x000\] = 0xffffffff$'
 boot_run
 
+# Two root bridges, as a two-socket board may have: a pxb-pcie expander
+# makes OVMF give buses 0x40 and up to a second EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL
+# (its root port, 1b36:000c, at 40:00.0); the first stops at 0x3F. Each bus
+# is read through the bridge that decodes it, so the iMC scan reaches every
+# bus and socket 1's channels (bus 0x7F) are counted.
+boot_begin e5-pxb SandyBridge,model=45 -device pxb-pcie,id=pxb1,bus_nr=64,bus=pcie.0 \
+	-device pcie-root-port,id=rp1,bus=pxb1,chassis=9,slot=0
+boot_file "$TOP/build/uncore-emu.efi"
+step pxb-port 'uncore.efi pci read 40:00.0 0x0'
+expect pxb-port rc zero
+expect pxb-port has '^pci 40:00\.0 \[0x000\] = 0x000c1b36$'
+step pxb-host 'uncore.efi pci read 0:0.0 0x0'
+expect pxb-host has '^pci 00:00\.0 \[0x000\] = 0x29c08086$'
+step pxb-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M'
+expect pxb-load rc zero
+step pxb-info 'uncore.efi info'
+expect pxb-info rc zero
+expect pxb-info has '^imc: +2 sockets, 8 channels '
+expect pxb-info has '^  socket 1 \(bus 0x7f\): channels 0, 1, 2, 3$'
+expect pxb-info has '^verdict: +iMC PMU usable: ready$'
+step pxb-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,UNC_M_DCLOCKTICKS -d 1'
+expect pxb-stat rc zero
+expect pxb-stat has '^uncore stat: 2 events in 1 group, 8 channels, msr access: emulated'
+expect pxb-stat rate UNC_M_CAS_COUNT.RD 80000000 1
+expect pxb-stat rate UNC_M_DCLOCKTICKS 6400000000 1
+boot_run
+
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:
 # each is loaded, examined with `uncore.efi info`, and unloaded.
 # Model 0x9E (Kaby/Coffee Lake desktop), whose 6- and 8-core parts have more

@@ -237,6 +237,9 @@ static struct {
 	struct wlog log[1024];
 	unsigned nlog;
 	unsigned scan_reads;
+	unsigned undecoded_lo, undecoded_hi; /* buses no root bridge decodes (lo > hi: none) */
+	unsigned undecoded_reads;
+	unsigned failing_bus; /* reads of it fail (UNC_E_DEVICE); above 0xFF: none */
 } m;
 
 static struct chan *chan_at(struct pci_addr a)
@@ -276,6 +279,12 @@ static enum unc_status m_pci_read(void *ctx, struct pci_addr a, uint16_t off, ui
 	int r = reg_of(off);
 
 	(void)ctx;
+	if (a.bus == m.failing_bus)
+		return UNC_E_DEVICE;
+	if (a.bus >= m.undecoded_lo && a.bus <= m.undecoded_hi) {
+		m.undecoded_reads++;
+		return UNC_E_NOT_FOUND;
+	}
 	if (off == 0 && a.dev == 16 && (!c || !c->present)) {
 		m.scan_reads++;
 		*ret = c && c->id ? c->id : 0xFFFFFFFFu; /* absent, or another device */
@@ -439,6 +448,8 @@ static void model(unsigned sockets)
 	m.f.now = 5 * S;
 	m.nsockets = sockets;
 	m.dclk_hz = 800000000;
+	m.undecoded_lo = 1, m.undecoded_hi = 0;
+	m.failing_bus = 0x100;
 	for (unsigned s = 0; s < sockets; s++) {
 		m.bus[s] = buses[s];
 		for (unsigned c = 0; c < 4; c++) {
@@ -865,8 +876,41 @@ static void short_names(void)
 	T_STREQ(err, "UNC_M_CAS_COUNT.RD is an imc event; this CPU has no imc PMU");
 }
 
+/* Buses that no root bridge decodes (the seam's UNC_E_NOT_FOUND: a board
+ * whose bridges leave a gap, or stop short of 0xFF) are absent, as a
+ * function reading all ones is: the scan goes on to the next bus and finds
+ * both sockets, and a run counts on both. */
+static void undecoded_buses_are_absent(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[100] = "";
+
+	model(2);
+	m.undecoded_lo = 0x40, m.undecoded_hi = 0x7E;
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(m.undecoded_reads, (0x7E - 0x40 + 1) * 4);
+	T_EQ(p.boxes[0], 8);
+	T_EQ(p.pci[0][4].bus, 0x7F);
+	T_EQ(p.facts[SNBEP_FACT_SOCKETS], 2);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 8; b++)
+		T_EQ(run.c.ev[0].total.box[b], 1000000ull * (b + 1));
+	T_ASSERT(as_found());
+	/* Another failure still ends the probe, naming the read. */
+	model(2);
+	m.failing_bus = 0x50;
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_ASSERT(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)) != UNC_OK);
+	T_CONTAINS(err, "PCI read 50:10.0+0x0 (the iMC scan): ");
+}
+
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_high_low_high),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
-       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names))
+       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent))
