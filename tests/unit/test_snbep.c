@@ -128,8 +128,16 @@ static void conformance_events(void)
 		T_ASSERT(dclk->counters & EV_COUNTER_FIXED);
 		T_STREQ(dclk->unit, "iMC");
 	}
-	/* No extra row: every event is a seed row's (or the fixed counter's). */
-	T_EQ(covered + 1, snbep_events_count);
+	/* Intel's JKT name of the DRAM clock: the same fixed-counter event */
+	const struct event_desc *jkt = find_event("UNC_M_CLOCKTICKS");
+	T_ASSERT(jkt != NULL);
+	if (jkt && dclk) {
+		T_EQ(jkt->counters, dclk->counters);
+		T_EQ(jkt->code, dclk->code);
+		T_EQ(jkt->umask, dclk->umask);
+	}
+	/* No extra row: every event is a seed row's (or the fixed counter's, by either name). */
+	T_EQ(covered + 2, snbep_events_count);
 	for (unsigned i = 0; i < N(linux_umasks); i++) {
 		const struct event_desc *d = find_event(linux_umasks[i].name);
 		T_ASSERT(d != NULL);
@@ -868,6 +876,11 @@ static void short_names(void)
 	T_ASSERT(evsel_same(&e, &f));
 	T_EQ(evsel_parse("DCLOCKTICKS", present, &e, err, sizeof(err)), UNC_OK);
 	T_EQ(e.unit, SNBEP_UNIT_FIXED);
+	/* Intel's JKT name, full or short: the same event as UNC_M_DCLOCKTICKS */
+	T_EQ(evsel_parse("UNC_M_CLOCKTICKS", present, &f, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &f));
+	T_EQ(evsel_parse("clockticks", present, &f, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &f));
 	T_EQ(evsel_parse("rpq_occupancy", present, &e, err, sizeof(err)), UNC_OK);
 	T_EQ(evsel_encode(&e), 0x400080);
 	/* on a CPU without the driver, refused naming the PMU, as the full name is */
