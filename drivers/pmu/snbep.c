@@ -8,6 +8,7 @@
 #include "snbep.h"
 
 #include "../fmt.h"
+#include "../stat.h"
 
 /* Only Sandy Bridge-EP. Ivy Bridge-EP (model 0x3E) is left out: Linux's
  * ivbep_uncore_pci_ids give it other device IDs (0x0EB4, 0x0EB5, 0x0EB0,
@@ -240,32 +241,24 @@ static enum unc_status snbep_unfreeze(struct pmu_io *io, const struct pmu_presen
 static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
 
 /* A 48-bit counter in two dwords (bits 63:48 are reserved), read while it
- * counts: high, low, high. Equal highs mean no carry between them, so the
- * low dword belongs with them; a carry (the low dword wraps at most once in
- * 2^32 / (139 * 2^31 Hz) = 14 ms) makes the next try agree. Freezing the
- * box instead would stop counting while it is read: counts lost at every
- * sample. */
+ * counts as the engine reads any wide counter in configuration space
+ * (stat_read_reg): high, low, high, and the low dword again when a carry
+ * came between the highs (the low dword wraps at most once in 2^32 /
+ * (139 * 2^31 Hz) = 14 ms). Freezing the box instead would stop counting
+ * while it is read: counts lost at every sample. */
 static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 					  unsigned idx, uint64_t *ret_val)
 {
-	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx), hi = lo;
-	uint64_t l, h, h2 = 0;
-	enum unc_status st;
-
-	hi.addr += 4;
-	for (unsigned tries = 0; tries < 3; tries++) {
-		if ((st = pmu_io_read(io, hi, &h)) || (st = pmu_io_read(io, lo, &l)) || (st = pmu_io_read(io, hi, &h2)))
-			return st;
-		if ((h & 0xFFFF) == (h2 & 0xFFFF)) {
-			*ret_val = ((h & 0xFFFF) << 32 | (l & 0xFFFFFFFFu));
-			return UNC_OK;
-		}
-	}
+	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx);
+	uint64_t v;
+	enum unc_status st = stat_read_reg(io->hw, lo, 64, &v);
 	char name[64];
-	return pmu_io_fail(io, UNC_E_CLOBBERED,
-			   "%s's high dword changed between two reads three times in a row (0x%lx, then 0x%lx): written "
-			   "by someone else during the run",
-			   snbep_reg_name(p, lo, name, sizeof(name)), (unsigned long)h, (unsigned long)h2);
+
+	if (st)
+		return pmu_io_fail(io, st, "PCI read %s (%02x:%02x.%x+0x%x): %s", snbep_reg_name(p, lo, name, sizeof(name)),
+				   lo.pci.bus, lo.pci.dev, lo.pci.func, (unsigned)lo.addr, unc_strerror(st));
+	*ret_val = v & 0xFFFFFFFFFFFFull;
+	return UNC_OK;
 }
 
 /* Seed 003: the iMC box has no reset bit; its counters are zeroed by

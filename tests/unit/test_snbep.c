@@ -922,8 +922,33 @@ static void undecoded_buses_are_absent(void)
 	T_CONTAINS(err, "PCI read 50:10.0+0x0 (the iMC scan): ");
 }
 
+/* The journal on two sockets with every counter in use: each channel's
+ * BOX_CTL, CTL0-3 and FIXED_CTL, and both dwords of its five 48-bit
+ * counters (the value as found goes back whole): 8 x 16 = 128 registers,
+ * restored exactly. A core PMU counting beside it on the same CPU (the
+ * architectural PMU matches every E5: up to 7 selects, 7 counters, 3 fixed
+ * counters, their control and the global control, 19 registers) must fit
+ * too. */
+static void journal_holds_two_sockets_and_a_core_pmu(void)
+{
+	model(2);
+	add("UNC_M_CAS_COUNT.RD");
+	add("UNC_M_CAS_COUNT.WR");
+	add("UNC_M_ACT_COUNT");
+	add("UNC_M_PRE_COUNT.PAGE_MISS");
+	add("UNC_M_DCLOCKTICKS");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	T_EQ(run.nsaved, 128);
+	unsigned dwords = 0;
+	for (unsigned i = 0; i < run.nsaved; i++)
+		dwords += run.saved[i].reg.addr >= CTR0_LO && run.saved[i].reg.addr <= FIXED_CTR_HI;
+	T_EQ(dwords, 8 * 10);
+	T_ASSERT(STAT_MAX_SAVED - run.nsaved >= 19);
+	T_ASSERT(as_found());
+}
+
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_high_low_high),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
-       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent))
+       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu))
