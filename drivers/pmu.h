@@ -336,6 +336,11 @@ struct pmu_ops {
 	void (*rec_v1)(const void *rec, struct pmu_present *p, struct pmu_use *use);
 	/* Notes for after a run (e.g. an overflow status found set). */
 	void (*notes)(struct out *err, const struct pmu_present *p, const struct pmu_state *s);
+	/* Optional: what the probe found that the counts will lack, from its
+	 * facts (a memory channel missing on a socket that has others), as one
+	 * clause for info's verdict ("ready, but ..."); NULL: nothing. The
+	 * probe gives the same as its warning, which stat and bw print. */
+	const char *(*caveat)(const struct pmu_present *p, char *buf, size_t size);
 };
 
 struct pmu_model {

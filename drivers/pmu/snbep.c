@@ -100,7 +100,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 	unsigned sockets = 0, nodd = 0, boxes = 0, all = 0;
 	uint64_t buses = 0, present = 0, odd = 0;
 
-	(void)cpu, (void)warn, (void)warnsize;
+	(void)cpu;
 	if (!(want & (1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED)))
 		return UNC_OK;
 	p->probed |= 1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED;
@@ -170,6 +170,8 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 	}
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
 		p->boxes[u] = boxes;
+	if (warnsize && !snbep_caveat(p, warn, warnsize))
+		warn[0] = '\0';
 	return UNC_OK;
 }
 
@@ -385,6 +387,7 @@ static const struct pmu_ops snbep_ops = {
 	.info = snbep_info,
 	.where = snbep_where,
 	.event_ok = snbep_event_ok,
+	.caveat = snbep_caveat,
 };
 
 extern const struct event_desc snbep_events[];

@@ -132,6 +132,27 @@ static void info_json(struct out *o, const struct pmu_present *p, const struct p
 	out_puts(o, "]");
 }
 
+const char *snbep_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	struct snbep_socket s[SNBEP_MAX_SOCKETS];
+	unsigned n = sockets_of(p, s), k = 0;
+	struct strbuf sb;
+
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned ch = 0; ch < SNBEP_CHANNELS; ch++) {
+			if (s[i].present >> ch & 1)
+				continue;
+			out_printf(&o, "%ssocket %u (bus 0x%02x) channel %u (10.%u) %s", k++ ? ", " : "", i, s[i].bus, ch,
+				   snbep_channel_func[ch], s[i].odd >> ch & 1 ? "has another device" : "missing");
+		}
+	if (!k)
+		return NULL;
+	out_puts(&o, ": not counted (iMC totals and bw lack its traffic)");
+	return buf;
+}
+
 void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
 {
 	if (json)

