@@ -213,6 +213,12 @@ struct pmu_io_ops {
 	enum unc_status (*write_check)(struct pmu_io *io, struct pmu_reg reg, uint64_t val);
 	/* Sets the run's error line and returns st. */
 	enum unc_status (*vfail)(struct pmu_io *io, enum unc_status st, const char *fmt, va_list ap);
+	/* A register's value as found, restored as this at the end whether
+	 * or not the run writes it: a write-only register, which reading
+	 * cannot give (a box control that reads 0 while it freezes the box),
+	 * or one the run does not write but may change (a counter of a box it
+	 * unfreezes). */
+	enum unc_status (*set_found)(struct pmu_io *io, struct pmu_reg reg, uint64_t val);
 };
 
 struct pmu_io {

@@ -207,11 +207,56 @@ static struct pmu_reg box_ctl(const struct pmu_present *p, unsigned b)
 	return pmu_unit_box_ctl(&snbep_units[SNBEP_UNIT_IMC], p, SNBEP_UNIT_IMC, b);
 }
 
+/* Whether a box was found frozen. BOX_CTL is write only (it reads 0), so
+ * only counting tells: an enabled fixed counter (DCLK, which never stops
+ * while the box counts) that stands still over 10 us, a few thousand
+ * DRAM clocks. Without an enabled fixed counter, or a clock that moves,
+ * nothing tells: not frozen. */
+static bool found_frozen(struct pmu_io *io, const struct pmu_present *p, unsigned b)
+{
+	const struct pmu_unit *x = &snbep_units[SNBEP_UNIT_FIXED];
+	uint64_t ctl, v0, v, hz = io->hw->tick_hz;
+
+	if (!hz || pmu_io_read(io, pmu_unit_sel(x, p, SNBEP_UNIT_FIXED, b, 0), &ctl) || !(ctl & SNBEP_FIXED_EN) ||
+	    pmu_io_read(io, pmu_unit_ctr(x, p, SNBEP_UNIT_FIXED, b, 0), &v0))
+		return false;
+	uint64_t t0 = hw_ticks(io->hw);
+	for (unsigned i = 0; i < 100000; i++) {
+		if (pmu_io_read(io, pmu_unit_ctr(x, p, SNBEP_UNIT_FIXED, b, 0), &v) || v != v0)
+			return false;
+		if (hw_ticks(io->hw) - t0 >= hz / 100000)
+			return true;
+	}
+	return false;
+}
+
+/* A box found frozen goes back frozen, with every counter as found: the
+ * run unfreezes it, so the owner's enabled counters (those the run does
+ * not program too) would count on. Both dwords of each are read while
+ * the box is still frozen. */
+static enum unc_status give_back_frozen(struct pmu_io *io, const struct pmu_present *p, unsigned b)
+{
+	enum unc_status st;
+
+	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
+		for (unsigned c = 0; c < snbep_units[u].counters; c++) {
+			struct pmu_reg r = pmu_unit_ctr(&snbep_units[u], p, u, b, c);
+			for (unsigned half = 0; half < 2; half++, r.addr += 4) {
+				uint64_t v;
+				if ((st = pmu_io_read(io, r, &v)) || (st = io->ops->set_found(io, r, v)))
+					return st;
+			}
+		}
+	return io->ops->set_found(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ);
+}
+
 /* Seed 003, "starting a monitoring session": frz_en = 1 (the box takes the
  * freeze signal), then frz = 1 (counting stops), box by box. BOX_CTL is
  * write only and reads 0, so it is not read back; bits 1:0 stay 0 (no
- * reset bit). Written through the journal, which saves it (reading 0) and
- * writes 0 back at the end: the box as found after a reset. */
+ * reset bit). Written through the journal, which saves it and writes it
+ * back at the end: as 0 (what it reads, the box as found after a reset),
+ * or frozen (frz_en | frz) when a previous owner's box was found frozen
+ * (--force), so that its counters stay as it left them. */
 static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
 {
 	enum unc_status st;
@@ -219,10 +264,17 @@ static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present 
 	/* frz_en alone only at the run's first freeze: later (a sample, a
 	 * rotation, the restore) a box may hold enabled CTLs, and frz_en
 	 * without frz is an unfrozen box that counts until the next write. */
-	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++)
-		if ((s->first && (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN))) ||
+	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++) {
+		/* a box found frozen (bit b of s->found) is written frozen at once */
+		if (s->first && io->ops->set_found && found_frozen(io, p, b)) {
+			s->found |= 1ull << b;
+			if ((st = give_back_frozen(io, p, b)))
+				return st;
+		}
+		if ((s->first && !(s->found >> b & 1) && (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN))) ||
 		    (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ)))
 			return st;
+	}
 	return UNC_OK;
 }
 

@@ -248,7 +248,10 @@ static struct {
 	unsigned undecoded_lo, undecoded_hi; /* buses no root bridge decodes (lo > hi: none) */
 	unsigned undecoded_reads;
 	unsigned failing_bus; /* reads of it fail (UNC_E_DEVICE); above 0xFF: none */
+	uint64_t access_ns;   /* each configuration read takes this long (0: no time) */
 } m;
+
+static void advance(uint64_t when);
 
 static struct chan *chan_at(struct pci_addr a)
 {
@@ -287,6 +290,8 @@ static enum unc_status m_pci_read(void *ctx, struct pci_addr a, uint16_t off, ui
 	int r = reg_of(off);
 
 	(void)ctx;
+	if (m.access_ns)
+		advance(m.f.now + m.access_ns);
 	if (a.bus == m.failing_bus)
 		return UNC_E_DEVICE;
 	if (a.bus >= m.undecoded_lo && a.bus <= m.undecoded_hi) {
@@ -747,7 +752,7 @@ static enum unc_status d_vfail(struct pmu_io *io, enum unc_status st, const char
 	return st;
 }
 
-static const struct pmu_io_ops direct_ops = { d_read, d_write, d_write, d_write, d_vfail };
+static const struct pmu_io_ops direct_ops = { d_read, d_write, d_write, d_write, d_vfail, NULL };
 
 /* The torn read: a counter whose low dword carries into the high one
  * between the reads. Read low then high it tears (0x2FFFFFFF0, nearly 2^32
@@ -973,8 +978,52 @@ static void journal_holds_two_sockets_and_a_core_pmu(void)
 	T_ASSERT(as_found());
 }
 
+/* --force on a box its previous owner left frozen (frz_en | frz, with an
+ * event in CTL0 and the DRAM clock on): BOX_CTL reads 0, but its enabled
+ * fixed counter standing still while time passes shows the freeze, and the
+ * restore leaves the box frozen again, its CTLs and counters as found, so
+ * the owner's counts do not run on. Boxes found counting or idle go back
+ * as 0. Configuration reads take 1 us here, so time passes while the
+ * driver looks. */
+static void force_gives_back_a_frozen_box(void)
+{
+	model(2);
+	m.access_ns = 1000;
+	struct chan *owner = &m.ch[1][0];
+	owner->ctl[0] = CTL_EN | 0x0304;
+	owner->fixed_ctl = FIXED_EN;
+	owner->frz_en = owner->frz = true;
+	add("UNC_M_CAS_COUNT.WR");
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_loop(&run, &m.hw, false, &o, &env), UNC_E_BUSY); /* in use: --force needed */
+	T_EQ(m.nlog, 0);
+	memset(&run, 0, sizeof(run));
+	add("UNC_M_CAS_COUNT.WR");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_loop(&run, &m.hw, true, &o, &env), UNC_OK);
+	/* ours counted in every box, the owner's too */
+	for (unsigned b = 0; b < 8; b++)
+		T_ASSERT(run.c.ev[0].total.box[b] > 0);
+	/* the owner's box: frozen again, as it left it */
+	T_ASSERT(owner->frz_en && owner->frz);
+	T_EQ(owner->ctl[0], CTL_EN | 0x0304);
+	T_EQ(owner->fixed_ctl, FIXED_EN);
+	for (unsigned i = 0; i < 5; i++)
+		T_EQ(owner->ctr[i], 0x123400000000ull + (1 << 12) + i);
+	unsigned last = 0;
+	for (unsigned i = 0; i < m.nlog; i++)
+		if (m.log[i].bus == 0x7F && m.log[i].fn == 0 && m.log[i].off == BOX_CTL)
+			last = i;
+	T_EQ(m.log[last].v, FRZ_EN | FRZ);
+	/* the others: as found (BOX_CTL 0) */
+	owner->ctl[0] = owner->fixed_ctl = 0;
+	owner->frz_en = owner->frz = false;
+	T_ASSERT(as_found());
+}
+
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_high_low_high),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
-       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu))
+       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu), T_CASE(force_gives_back_a_frozen_box))
