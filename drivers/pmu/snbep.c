@@ -89,16 +89,61 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			       .short_prefix = "UNC_M_" },
 };
 
+/* A read of the scan: a bus that no root bridge decodes (UNC_E_NOT_FOUND)
+ * is absent, as a function reading all ones is. */
+static enum unc_status scan_read(const struct hw *hw, struct pci_addr a, uint16_t off, uint32_t *v)
+{
+	enum unc_status st = hw_pci_read32(hw, a, off, v);
+
+	if (st == UNC_E_NOT_FOUND)
+		*v = 0xFFFFFFFFu, st = UNC_OK;
+	return st;
+}
+
+/* The socket of an uncore bus from its UBox, as Linux numbers them
+ * (uncore_snbep.c, snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
+ * SNBEP_GIDNIDMAP, ...)): the UBox is the function with ID 8086:3CE0 on
+ * the bus; CPUNODEID (0x40) bits 2:0 are this socket's node ID, and
+ * GIDNIDMAP (0x54) maps socket i to the node ID in its bits 3i+2:3i. True
+ * with *ret_socket when the bus has a UBox whose node ID the map holds. */
+static bool ubox_socket(const struct hw *hw, uint8_t bus, unsigned *ret_socket)
+{
+	for (unsigned dev = 0; dev < 32; dev++)
+		for (unsigned fn = 0; fn < 8; fn++) {
+			struct pci_addr a = { bus, (uint8_t)dev, (uint8_t)fn };
+			uint32_t id, node, map;
+			if (scan_read(hw, a, 0, &id))
+				return false;
+			if (id == 0xFFFFFFFFu && fn == 0)
+				break; /* no function 0: no device */
+			if (id != ((uint32_t)SNBEP_UBOX_ID << 16 | SNBEP_VENDOR_INTEL))
+				continue;
+			if (scan_read(hw, a, SNBEP_UBOX_CPUNODEID, &node) || scan_read(hw, a, SNBEP_UBOX_GIDNIDMAP, &map))
+				return false;
+			for (unsigned i = 0; i < 8; i++)
+				if ((map >> (3 * i) & 7) == (node & 7)) {
+					*ret_socket = i;
+					return true;
+				}
+			return false;
+		}
+	return false;
+}
+
 /* Segment 0, every bus: a bus where device 16 answers at one of the four
  * channel functions with one of the iMC's device IDs is a socket's uncore
  * bus (typically 0x3F and 0x7F on two sockets). Reads only, offset 0
  * (vendor and device ID) of each function. A bus that no root bridge
- * decodes (UNC_E_NOT_FOUND) is absent, as a function reading all ones is. */
+ * decodes is absent. Sockets are numbered as their UBoxes' node IDs say
+ * (ubox_socket) when every bus has one and they differ, else in bus
+ * order (SNBEP_FACT_SOCKETS bits 15:8 say which). */
 static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
+	struct { uint8_t bus; unsigned node; uint32_t id[SNBEP_CHANNELS]; } found[SNBEP_MAX_SOCKETS], t;
 	unsigned sockets = 0, nodd = 0, boxes = 0, all = 0;
 	uint64_t buses = 0, present = 0, odd = 0;
+	bool by_node = true;
 
 	(void)cpu;
 	if (!(want & (1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED)))
@@ -109,11 +154,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		bool imc = false;
 		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
 			struct pci_addr a = { (uint8_t)bus, SNBEP_IMC_DEV, (uint8_t)snbep_channel_func[c] };
-			enum unc_status st = hw_pci_read32(hw, a, 0, &id[c]);
-			if (st == UNC_E_NOT_FOUND) { /* no root bridge decodes the bus: nothing there */
-				id[c] = 0xFFFFFFFFu;
-				st = UNC_OK;
-			}
+			enum unc_status st = scan_read(hw, a, 0, &id[c]);
 			if (st) {
 				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus,
 					     SNBEP_IMC_DEV, a.func, unc_strerror(st));
@@ -128,7 +169,21 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 			sockets++;
 			break;
 		}
-		unsigned s = sockets++;
+		found[sockets].bus = (uint8_t)bus;
+		for (unsigned c = 0; c < SNBEP_CHANNELS; c++)
+			found[sockets].id[c] = id[c];
+		by_node &= ubox_socket(hw, (uint8_t)bus, &found[sockets].node);
+		for (unsigned k = 0; by_node && k < sockets; k++)
+			by_node &= found[k].node != found[sockets].node;
+		sockets++;
+	}
+	unsigned nfound = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
+	for (unsigned i = 1; by_node && i < nfound; i++) /* by node: insertion sort, few sockets */
+		for (unsigned k = i; k > 0 && found[k - 1].node > found[k].node; k--)
+			t = found[k], found[k] = found[k - 1], found[k - 1] = t;
+	for (unsigned s = 0; s < nfound; s++) {
+		uint8_t bus = found[s].bus;
+		const uint32_t *id = found[s].id;
 		buses |= (uint64_t)bus << (8 * s);
 		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
 			unsigned bit = s * SNBEP_CHANNELS + c;
@@ -137,7 +192,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 				all++;
 				if (boxes < SNBEP_MAX_BOXES) {
 					for (unsigned u = 0; u < SNBEP_NUNITS; u++) {
-						p->pci[u][boxes] = (struct pci_addr){ (uint8_t)bus, SNBEP_IMC_DEV,
+						p->pci[u][boxes] = (struct pci_addr){ bus, SNBEP_IMC_DEV,
 										      (uint8_t)snbep_channel_func[c] };
 						p->group[u][boxes] = (uint8_t)s;
 						p->box_id[u][boxes] = (uint8_t)c;
@@ -153,7 +208,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		}
 	}
 	p->facts[SNBEP_FACT_BUSES] = buses;
-	p->facts[SNBEP_FACT_SOCKETS] = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
+	p->facts[SNBEP_FACT_SOCKETS] = nfound | (by_node && nfound ? SNBEP_SOCKETS_BY_NODE : 0);
 	p->facts[SNBEP_FACT_PRESENT] = present;
 	p->facts[SNBEP_FACT_ODD] = odd;
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
@@ -164,8 +219,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		fmt_snprintf(err, errsize,
 			     "found %s%u iMC channels on %s%u sockets: at most %u channels (two sockets) can be counted",
 			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", all,
-			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "",
-			     sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets, SNBEP_MAX_BOXES);
+			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", nfound, SNBEP_MAX_BOXES);
 		return UNC_E_UNSUPPORTED;
 	}
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)

@@ -264,6 +264,7 @@ expect e5-info has '^emulator: +Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\)
 expect e5-info has '^cpu: +GenuineIntel family 0x6 model 0x2d'
 expect e5-info has '^uncore: +supported: Xeon E5-2600, Sandy Bridge-EP$'
 expect e5-info has '^imc: +2 sockets, 8 channels '
+expect e5-info has "^  sockets numbered by their UBoxes' node IDs \\(8086:3ce0, CPUNODEID 0x40, GIDNIDMAP 0x54\\)$"
 expect e5-info has '^  socket 0 \(bus 0x3f\): channels 0, 1, 2, 3$'
 expect e5-info has '^  socket 1 \(bus 0x7f\): channels 0, 1, 2, 3$'
 expect e5-info has '^verdict: +iMC PMU usable: ready$'

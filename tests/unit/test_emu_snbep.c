@@ -211,6 +211,25 @@ static void device_ids_and_other_offsets(void)
 	T_EQ(rd(0x3F, 0, 0x40), 0);
 	T_EQ(rd(0x3F, 0, 0xF8), 0);
 	T_EQ(emu_pci_read32(&e, 0x3F, 16, 0, 0xD9, &v), UNC_E_RANGE);
+	/* Each socket's UBox (Linux's snbep_pci2phy_map_init: device 3CE0,
+	 * CPUNODEID 0x40 bits 2:0, GIDNIDMAP 0x54 three bits per socket), at
+	 * 11.0 here: socket s is node s. */
+	for (unsigned s = 0; s < 2; s++) {
+		uint8_t bus = s ? 0x7F : 0x3F;
+		T_EQ(emu_pci_read32(&e, bus, 11, 0, 0, &v), UNC_OK);
+		T_EQ(v, 0x3CE08086);
+		T_EQ(emu_pci_read32(&e, bus, 11, 0, 0x40, &v), UNC_OK);
+		T_EQ(v & 7, s);
+		T_EQ(emu_pci_read32(&e, bus, 11, 0, 0x54, &v), UNC_OK);
+		T_EQ(v >> (3 * s) & 7, s);
+		T_EQ(emu_pci_write32(&e, bus, 11, 0, 0x54, 0), UNC_OK); /* dropped */
+		T_EQ(emu_pci_read32(&e, bus, 11, 0, 0x54, &v), UNC_OK);
+		T_EQ(v >> (3 * s) & 7, s);
+	}
+	/* with one socket, bus 0x7F's UBox is not there either */
+	START("--sockets", "1");
+	T_EQ(emu_pci_read32(&e, 0x7F, 11, 0, 0, &v), UNC_E_NOT_FOUND);
+	T_EQ(emu_pci_read32(&e, 0x3F, 11, 0, 0, &v), UNC_OK);
 }
 
 /* Write-only fields read 0, reserved bits read 0 and drop writes, both

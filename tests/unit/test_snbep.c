@@ -249,6 +249,10 @@ static struct {
 	unsigned undecoded_reads;
 	unsigned failing_bus; /* reads of it fail (UNC_E_DEVICE); above 0xFF: none */
 	uint64_t access_ns;   /* each configuration read takes this long (0: no time) */
+	/* Socket s's UBox (8086:3CE0) at device 11, function 0 of its bus,
+	 * with its CPUNODEID (0x40) and GIDNIDMAP (0x54); absent unless set. */
+	struct { bool present; uint32_t nodeid, map; } ubox[3];
+	unsigned other_reads;  /* reads of devices other than 16 (the UBox search) */
 } m;
 
 static void advance(uint64_t when);
@@ -297,6 +301,20 @@ static enum unc_status m_pci_read(void *ctx, struct pci_addr a, uint16_t off, ui
 	if (a.bus >= m.undecoded_lo && a.bus <= m.undecoded_hi) {
 		m.undecoded_reads++;
 		return UNC_E_NOT_FOUND;
+	}
+	if (a.dev != 16) { /* the UBox, or nothing */
+		m.other_reads++;
+		for (unsigned k = 0; k < m.nsockets; k++)
+			if (a.bus == m.bus[k] && a.dev == 11 && a.func == 0 && m.ubox[k].present) {
+				*ret = off == 0 ? 0x3CE08086u : off == 0x40 ? m.ubox[k].nodeid : off == 0x54 ? m.ubox[k].map : 0;
+				return UNC_OK;
+			}
+		if (off) {
+			t_fail(__FILE__, __LINE__, "model: read of %02x:%02x.%x+0x%x, not a UBox", a.bus, a.dev, a.func, off);
+			return UNC_E_DEVICE;
+		}
+		*ret = 0xFFFFFFFFu;
+		return UNC_OK;
 	}
 	if (off == 0 && a.dev == 16 && (!c || !c->present)) {
 		m.scan_reads++;
@@ -526,7 +544,11 @@ static void probe_two_sockets(void)
 	T_ASSERT(pmu_match_model(&pmu_driver_snbep, &m.hw, &cpu) != NULL);
 	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
 	T_EQ(m.nlog, 0); /* reads only */
-	T_EQ(m.scan_reads, 256 * 4 - 8); /* every bus's device 16, functions 0, 1, 4, 5 */
+	/* every bus's device 16, functions 0, 1, 4, 5; then on each uncore bus
+	 * the search for the UBox reads every device's function 0, and the
+	 * others of device 16 (which has one): 2, 3, 6 and 7 read all ones */
+	T_EQ(m.scan_reads, 256 * 4 - 8 + 2 * 4);
+	T_EQ(m.other_reads, 2 * 31);
 	T_EQ(p.boxes[0], 8);
 	T_EQ(p.boxes[1], 8);
 	for (unsigned b = 0; b < 8; b++) {
@@ -1022,8 +1044,70 @@ static void force_gives_back_a_frozen_box(void)
 	T_ASSERT(as_found());
 }
 
+/* Sockets numbered as Linux numbers them, from the UBoxes' node IDs
+ * (device 8086:3CE0; CPUNODEID 0x40 bits 2:0; GIDNIDMAP 0x54, 3 bits per
+ * socket), not in bus order: here bus 0x3F's UBox says node 5, which the
+ * map gives socket 1, and bus 0x7F's node 2, socket 0. */
+static void sockets_from_ubox_node_ids(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[200] = "", buf[2048];
+	struct strbuf sb;
+	/* GIDNIDMAP: socket 0 -> node 2, socket 1 -> node 5 */
+	const uint32_t map = 2u | 5u << 3;
+
+	model(2);
+	m.ubox[0] = (typeof(m.ubox[0])){ true, 0x5, map };
+	m.ubox[1] = (typeof(m.ubox[1])){ true, 0xF8 | 0x2, map }; /* bits above 2:0 are not the node ID */
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(m.nlog, 0);
+	T_EQ(p.boxes[0], 8);
+	for (unsigned b = 0; b < 8; b++) {
+		T_EQ(p.pci[0][b].bus, b < 4 ? 0x7F : 0x3F);
+		T_EQ(p.group[0][b], b / 4);
+	}
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	T_CONTAINS(buf, "  sockets numbered by their UBoxes' node IDs (8086:3ce0, CPUNODEID 0x40, GIDNIDMAP 0x54)\n"
+			"  socket 0 (bus 0x7f): channels 0, 1, 2, 3\n");
+	T_CONTAINS(buf, "  socket 1 (bus 0x3f): channels 0, 1, 2, 3\n");
+	char name[48];
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, &p, pmu_unit_sel(&pmu_driver_snbep.units[0], &p, 0, 0, 0), name,
+			     sizeof(name)),
+		"MC_CH0_PCI_PMON_CTL0 (socket 0)");
+	T_EQ(p.pci[0][0].bus, 0x7F);
+	/* a run: socket 0's channels (bus 0x7F) are boxes 0-3 */
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 8; b++)
+		T_EQ(run.c.ev[0].total.box[b], 1000000ull * ((b + 4) % 8 + 1));
+	T_ASSERT(as_found());
+
+	/* one bus without a UBox, or two UBoxes giving one socket: bus order */
+	model(2);
+	m.ubox[1] = (typeof(m.ubox[1])){ true, 0x2, map };
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.pci[0][0].bus, 0x3F);
+	strbuf_init(&sb, buf, sizeof(buf));
+	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	T_CONTAINS(buf, "  sockets numbered in bus order (not every uncore bus has a UBox");
+	model(2);
+	m.ubox[0] = (typeof(m.ubox[0])){ true, 0x2, map };
+	m.ubox[1] = (typeof(m.ubox[1])){ true, 0x2, map };
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.pci[0][0].bus, 0x3F);
+	T_EQ(p.facts[SNBEP_FACT_SOCKETS], 2);
+}
+
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_high_low_high),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
-       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu), T_CASE(force_gives_back_a_frozen_box))
+       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu), T_CASE(force_gives_back_a_frozen_box), T_CASE(sockets_from_ubox_node_ids))
