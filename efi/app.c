@@ -208,7 +208,8 @@ static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, stru
 
 /* Whether register k of a unit's box (selects even, counters odd) was
  * listed already as one of the box's earlier registers: one control shared
- * by several counters (the architectural IA32_FIXED_CTR_CTRL) is one line. */
+ * by several counters (the architectural PMU's fixed-counter control) is
+ * one line. */
 static bool listed_before(const struct pmu_unit *pu, const struct pmu_present *p, unsigned u, unsigned box, unsigned k,
 			  struct pmu_reg reg)
 {
