@@ -630,28 +630,6 @@ static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
 	return UNC_OK;
 }
 
-/* Where the active group's counts start: each programmed counter's value
- * once counting, read as every sample reads it, the clock taken before the
- * reads as a sample takes it. So the counts and the measured time have the
- * same edges however long the programming took: a counter starts at its
- * box's unfreeze, some accesses before the clock could be read, which on a
- * 1 ms run is percents. */
-static enum unc_status read_base(struct stat_run *r)
-{
-	enum unc_status st;
-
-	r->t_sample = hw_ticks(r->hw);
-	for (unsigned i = 0; i < r->c.nev; i++) {
-		if (!in_group(r, i, r->group) || is_free(r, i))
-			continue;
-		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
-		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
-			if ((st = read_counter(r, k, u, b, r->counter[i], &r->last[i][b])))
-				return st;
-	}
-	return UNC_OK;
-}
-
 /* The sequence, for group g: freeze, then for each unit in use its event
  * selects, its counters zeroed and its fixed counters started, then clear
  * the overflow status and unfreeze. The client manual gives the registers
@@ -693,6 +671,9 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 		r->wrapped_prev[k] = 0;
 	}
+	for (unsigned i = 0; i < r->c.nev; i++) /* free-running counters are never zeroed */
+		if (!is_free(r, i))
+			memset(r->last[i], 0, sizeof(r->last[i]));
 	r->group = g;
 	/* 6. Unfreeze. */
 	for (unsigned k = 0; k < r->npmu; k++) {
@@ -703,7 +684,8 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	}
 	r->counting = true;
 	r->verify = false;
-	return read_base(r);
+	r->t_sample = hw_ticks(r->hw);
+	return UNC_OK;
 }
 
 /* Whether the run changed a register of driver k. A freeze writes through
@@ -840,10 +822,6 @@ static enum unc_status start_free(struct stat_run *r)
 	uint64_t v;
 	enum unc_status st;
 
-	if (!stat_programs(r)) { /* the clock before the reads, as a sample takes it */
-		r->counting = true;
-		r->t_sample = hw_ticks(r->hw);
-	}
 	for (unsigned i = 0; i < r->c.nev; i++) {
 		if (!is_free(r, i))
 			continue;
@@ -851,6 +829,10 @@ static enum unc_status start_free(struct stat_run *r)
 		if ((st = read_free(r, i, &v)))
 			return restore(r, st);
 		r->last[i][0] = v;
+	}
+	if (!stat_programs(r)) {
+		r->counting = true;
+		r->t_sample = hw_ticks(r->hw);
 	}
 	r->c.t_start = r->c.t_mark = r->c.t_end = r->t_sample;
 	return UNC_OK;
