@@ -52,7 +52,7 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
 EMU_COMMON := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE) tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
-EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/tsc.c $(EMU_COMMON)
+EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/tsc.c drivers/pcibus.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
@@ -280,6 +280,8 @@ $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 UNIT_TESTS += test_html
+UNIT_TESTS += test_pcibus
+$(HOST)/test_pcibus: $(call hobj,tests/unit/test_pcibus.c tests/unit/t.c)
 $(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(HOST)/uncore_decode
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)

@@ -44,7 +44,8 @@ struct hw_ops {
 	/* UNC_E_FAULT when the access raised #GP; *ret_val is then left untouched. */
 	enum unc_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *ret_val);
 	enum unc_status (*msr_write)(void *ctx, uint32_t msr, uint64_t val);
-	/* 32-bit configuration access; off must be 4-byte aligned, below 0x1000. */
+	/* 32-bit configuration access; off must be 4-byte aligned, below 0x1000.
+	 * UNC_E_NOT_FOUND: no root bridge decodes the bus (nothing is there). */
 	enum unc_status (*pci_read32)(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val);
 	enum unc_status (*pci_write32)(void *ctx, struct pci_addr a, uint16_t off, uint32_t val);
 	/* One 32-bit load from physical memory; phys must be 4-byte aligned. */

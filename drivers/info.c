@@ -185,6 +185,16 @@ void info_judge(struct platform_info *pi)
 		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
 		return;
 	}
+	/* Usable, but a driver's probe found something its counts will lack. */
+	for (unsigned k = 0; k < pi->npmu; k++) {
+		char c[200];
+		const struct info_pmu *ip = &pi->pmu[k];
+		if (ip->drv->ops->caveat && ip->drv->ops->caveat(&ip->p, c, sizeof(c))) {
+			fmt_snprintf(why, sizeof(why), "ready, but %s", c);
+			set_verdict(pi, UNC_OK, why);
+			return;
+		}
+	}
 	set_verdict(pi, UNC_OK, "ready");
 }
 

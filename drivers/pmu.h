@@ -249,6 +249,12 @@ struct pmu_io_ops {
 	enum unc_status (*write_check)(struct pmu_io *io, struct pmu_reg reg, uint64_t val);
 	/* Sets the run's error line and returns st. */
 	enum unc_status (*vfail)(struct pmu_io *io, enum unc_status st, const char *fmt, va_list ap);
+	/* A register's value as found, restored as this at the end whether
+	 * or not the run writes it: a write-only register, which reading
+	 * cannot give (a box control that reads 0 while it freezes the box),
+	 * or one the run does not write but may change (a counter of a box it
+	 * unfreezes). */
+	enum unc_status (*set_found)(struct pmu_io *io, struct pmu_reg reg, uint64_t val);
 };
 
 struct pmu_io {
@@ -374,6 +380,11 @@ struct pmu_ops {
 	void (*rec_v1)(const void *rec, struct pmu_present *p, struct pmu_use *use);
 	/* Notes for after a run (e.g. an overflow status found set). */
 	void (*notes)(struct out *err, const struct pmu_present *p, const struct pmu_state *s);
+	/* Optional: what the probe found that the counts will lack, from its
+	 * facts (a memory channel missing on a socket that has others), as one
+	 * clause for info's verdict ("ready, but ..."); NULL: nothing. The
+	 * probe gives the same as its warning, which stat and bw print. */
+	const char *(*caveat)(const struct pmu_present *p, char *buf, size_t size);
 };
 
 struct pmu_model {

@@ -205,7 +205,17 @@ static enum unc_status io_vfail(struct pmu_io *io, enum unc_status st, const cha
 	return st;
 }
 
-static const struct pmu_io_ops io_ops = { io_read, io_write, io_write_nosave, io_write_check, io_vfail };
+static enum unc_status io_set_found(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+{
+	struct stat_saved *s;
+	enum unc_status st = save(io->run, io->pmu, reg, false, &s);
+
+	if (!st)
+		s->value = v, s->dirty = true;
+	return st;
+}
+
+static const struct pmu_io_ops io_ops = { io_read, io_write, io_write_nosave, io_write_check, io_vfail, io_set_found };
 
 static struct pmu_io io_of(struct stat_run *r, unsigned k)
 {

@@ -18,7 +18,7 @@
 
 #define STAT_MAX_GROUPS 16
 #define STAT_MAX_PMUS   4   /* drivers in one run */
-#define STAT_MAX_SAVED  128 /* registers one run may write */
+#define STAT_MAX_SAVED  256 /* registers one run may write: two sockets of iMC channels take 128 */
 
 /* A driver in the run: what its probe found and its run state. */
 struct stat_pmu {

@@ -206,6 +206,19 @@ static enum unc_status cpu_ready(const struct hw *hw, struct cpu_info *cpu, stru
 	return UNC_OK;
 }
 
+/* Whether register k of a unit's box (selects even, counters odd) was
+ * listed already as one of the box's earlier registers: one control shared
+ * by several counters (the architectural PMU's fixed-counter control) is
+ * one line. */
+static bool listed_before(const struct pmu_unit *pu, const struct pmu_present *p, unsigned u, unsigned box, unsigned k,
+			  struct pmu_reg reg)
+{
+	for (unsigned j = 0; j < k; j++)
+		if (pmu_reg_eq(reg, j % 2 ? pmu_unit_ctr(pu, p, u, box, j / 2) : pmu_unit_sel(pu, p, u, box, j / 2)))
+			return true;
+	return false;
+}
+
 /* Every programmable register of the PMUs this CPU has, read only: each
  * driver's global registers, then each unit's selects and counters for the
  * boxes its probe finds. */
@@ -241,6 +254,8 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 					struct pmu_reg reg = !pu ? drv->globals[k]
 							     : k % 2 ? pmu_unit_ctr(pu, &p, (unsigned)u, box, k / 2)
 								     : pmu_unit_sel(pu, &p, (unsigned)u, box, k / 2);
+					if (pu && listed_before(pu, &p, (unsigned)u, box, k, reg))
+						continue;
 					const char *nm = pmu_reg_name(drv, &p, reg, name, sizeof(name));
 					/* a counter wider than 32 bits outside MSR space: two dwords, one value */
 					unsigned width = pu && k % 2 ? pmu_width_of(pu, &p, (unsigned)u) : 32;

@@ -11,8 +11,8 @@ const char cli_usage[] =
 	"  [stat] -e EVENT[,EVENT...] [-e ...] [-d SECONDS] [-I MS] [-n COUNT] [--per-box]\n"
 	"         [-x SEP | -j] [--force] [--no-multiplex]\n"
 	"                               count events (names as in 'list', or PMU/event=N,umask=N/)\n"
-	"  bw [-d SECONDS] [-I MS] [-n COUNT] [--per-box] [-x SEP | -j]\n"
-	"                               DRAM bandwidth from the IMC counters in MCHBAR (read only)\n"
+	"  bw [-d SECONDS] [-I MS] [-n COUNT] [--per-box] [-x SEP | -j] [--force]\n"
+	"                               DRAM bandwidth from the IMC counters (--force: a server's, in use)\n"
 	"  bench [-n SAMPLES]           time full IMC samples (all five counters) with the TSC\n"
 	"  list [--all] [-j]            this CPU's events by PMU (--all: every driver's)\n"
 	"  var list | var show [NAME] [-x SEP | -j] | var delete [NAME]\n"
@@ -207,8 +207,7 @@ static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_ver
 			}
 			break;
 		}
-		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--force") ||
-				       !strcmp(opt, "--no-multiplex")))
+		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--no-multiplex")))
 			FAIL("unknown option '%s' for 'bw' (bw counts the DRAM counters; use -e for others)", opt);
 		if ((st = once(opt, &seen, err, errsize)))
 			return st;

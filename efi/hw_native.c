@@ -2,6 +2,7 @@
 
 #include <efilib.h>
 
+#include "../drivers/pcibus.h"
 #include "../drivers/tsc.h"
 #include "emu_protocol.h"
 #include "pi.h"
@@ -13,7 +14,9 @@ extern const char unc_rdmsr_insn[], unc_wrmsr_insn[], unc_rdpmc_insn[];
 
 struct native {
 	UNC_EFI_CPU_ARCH_PROTOCOL *cpu;
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb[PCIBUS_MAX_ROOTS]; /* segment 0's root bridges */
+	struct pci_root rb_range[PCIBUS_MAX_ROOTS];         /* the bus range each reports */
+	unsigned nrb;
 	UNC_EMU_PROTOCOL *emu;
 	EFI_HANDLE emu_handle, emu_client; /* the emulator's handle, and who holds it open */
 	char emu_desc[160];
@@ -135,28 +138,50 @@ static UINT64 rb_address(struct pci_addr a, uint16_t off)
 	return off < 0x100 ? addr | off : addr | (UINT64)off << 32;
 }
 
+/* The root bridge that decodes the bus (pcibus_root_of), or NULL: no
+ * bridge does, and the bus is absent. */
+static EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb_of(uint8_t bus)
+{
+	int i = pcibus_root_of(native.rb_range, native.nrb, bus);
+
+	return i < 0 ? NULL : native.rb[i];
+}
+
+/* EFI_INVALID_PARAMETER from a bridge asked for a bus beyond its window
+ * (edk2's RootBridgeIoCheckParameter): no bridge decodes it. */
+static enum unc_status rb_status(EFI_STATUS s)
+{
+	return s == EFI_INVALID_PARAMETER ? UNC_E_NOT_FOUND : UNC_E_DEVICE;
+}
+
 static enum unc_status native_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
 {
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = rb_of(a.bus);
+	EFI_STATUS s;
 	UINT32 v = 0;
 
 	(void)ctx;
-	if (!native.rb)
+	if (!rb)
 		return UNC_E_NOT_FOUND;
-	if (EFI_ERROR(native.rb->Pci.Read(native.rb, EfiPciIoWidthUint32, rb_address(a, off), 1, &v)))
-		return UNC_E_DEVICE;
+	s = rb->Pci.Read(rb, EfiPciIoWidthUint32, rb_address(a, off), 1, &v);
+	if (EFI_ERROR(s))
+		return rb_status(s);
 	*ret_val = v;
 	return UNC_OK;
 }
 
 static enum unc_status native_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
 {
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = rb_of(a.bus);
+	EFI_STATUS s;
 	UINT32 v = val;
 
 	(void)ctx;
-	if (!native.rb)
+	if (!rb)
 		return UNC_E_NOT_FOUND;
-	if (EFI_ERROR(native.rb->Pci.Write(native.rb, EfiPciIoWidthUint32, rb_address(a, off), 1, &v)))
-		return UNC_E_DEVICE;
+	s = rb->Pci.Write(rb, EfiPciIoWidthUint32, rb_address(a, off), 1, &v);
+	if (EFI_ERROR(s))
+		return rb_status(s);
 	return UNC_OK;
 }
 
@@ -307,19 +332,30 @@ static EFI_GUID emu_guid = UNC_EMU_PROTOCOL_GUID;
 static EFI_GUID cpu_arch_guid = UNC_EFI_CPU_ARCH_PROTOCOL_GUID;
 static EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
 
-/* The root bridge of segment 0, the one that decodes bus 0. */
-static EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *find_root_bridge(void)
+/* Every root bridge of segment 0, with the bus range its Configuration()
+ * reports (ACPI address space descriptors), so that each bus goes to the
+ * bridge that decodes it: a two-socket board may give each socket its own
+ * bridge. Returns how many. */
+static unsigned find_root_bridges(void)
 {
 	EFI_HANDLE *handles = NULL;
 	UINTN n = 0;
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *found = NULL;
+	unsigned found = 0;
 
 	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &rb_guid, NULL, &n, &handles)))
-		return NULL;
-	for (UINTN i = 0; i < n && !found; i++) {
+		return 0;
+	for (UINTN i = 0; i < n && found < PCIBUS_MAX_ROOTS; i++) {
 		EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
-		if (!EFI_ERROR(BS->HandleProtocol(handles[i], &rb_guid, (void **)&rb)) && rb->SegmentNumber == 0)
-			found = rb;
+		void *res = NULL;
+		if (EFI_ERROR(BS->HandleProtocol(handles[i], &rb_guid, (void **)&rb)) || rb->SegmentNumber != 0)
+			continue;
+		native.rb[found] = rb;
+		native.rb_range[found] = (struct pci_root){ .known = false };
+		/* the descriptors end with their end tag; 4 KiB is far more than
+		 * a bridge's handful of 46-byte descriptors */
+		if (!EFI_ERROR(rb->Configuration(rb, &res)) && res)
+			pcibus_range(res, 4096, &native.rb_range[found]);
+		found++;
 	}
 	BS->FreePool(handles);
 	return found;
@@ -367,7 +403,7 @@ void native_release(void)
 void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 {
 	native.cpu = NULL;
-	native.rb = NULL;
+	native.nrb = 0;
 	native.emu = NULL;
 	native.emu_handle = NULL;
 	if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&native.cpu)) || !native.cpu) {
@@ -379,8 +415,8 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 	} else {
 		guard_off();
 	}
-	native.rb = find_root_bridge();
-	if (!native.rb)
+	native.nrb = find_root_bridges();
+	if (!native.nrb)
 		out_printf(err, "uncore: warning: no PCI root bridge for segment 0; PCI access is disabled\n");
 
 	*hw = (struct hw){ .ops = &native_ops, .ctx = &native, .tick_hz = 0, .msr_mode = HW_MSR_NATIVE };

@@ -94,8 +94,12 @@ static unsigned bits(uint64_t v, unsigned lo, unsigned n)
 }
 
 /* How many fixed counters from 0 up exist: EDX[4:0] (version 2 on), and
- * from version 5 also ECX bit n ("FxCtr[n] is supported if ECX[n] || EDX[4:0] > n"). */
-static unsigned fixed_count(const struct pmu_present *p)
+ * from version 5 also ECX bit n ("FxCtr[n] is supported if ECX[n] || EDX[4:0] > n").
+ * Versions 2 to 4 may report none in EDX though the three are there: Linux
+ * assumes 3 unless under a hypervisor (arch/x86/events/intel/core.c,
+ * intel_pmu_init: "v2 perfmon does not report fixed-purpose events"), as
+ * here, whose emulated PMU says what it has. */
+static unsigned fixed_count(const struct pmu_present *p, bool hypervisor)
 {
 	unsigned v = arch_version(p), n = 0;
 
@@ -104,7 +108,15 @@ static unsigned fixed_count(const struct pmu_present *p)
 	while (n < ARCH_MAX_FIXED &&
 	       (bits(p->facts[ARCH_FACT_EDX], 0, 5) > n || (v >= 5 && (p->facts[ARCH_FACT_ECX] >> n & 1))))
 		n++;
+	if (v <= 4 && !hypervisor && n < ARCH_MAX_FIXED)
+		n = ARCH_MAX_FIXED;
 	return n;
+}
+
+bool arch_fixed_assumed(const struct pmu_present *p)
+{
+	return arch_version(p) >= 2 && arch_version(p) <= 4 &&
+	       p->counters[ARCH_UNIT_FIXED] > bits(p->facts[ARCH_FACT_EDX], 0, 5);
 }
 
 struct pmu_reg arch_counter_reg(const struct pmu_present *p, unsigned unit, unsigned idx)
@@ -124,7 +136,7 @@ static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cp
 	struct cpuid_regs a, one;
 	uint64_t v = 0;
 
-	(void)cpu, (void)want, (void)warn, (void)warnsize;
+	(void)want, (void)warn, (void)warnsize;
 	hw_cpuid(hw, ARCH_CPUID_LEAF, 0, &a);
 	hw_cpuid(hw, 1, 0, &one);
 	p->facts[ARCH_FACT_EAX] = a.eax;
@@ -137,13 +149,17 @@ static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cp
 		fmt_snprintf(err, errsize, "CPUID leaf 0xA reports version 0: this CPU has no architectural PMU");
 		return UNC_E_UNSUPPORTED;
 	}
-	unsigned gp = bits(a.eax, 8, 8), fixed = fixed_count(p);
+	unsigned gp = bits(a.eax, 8, 8), fixed = fixed_count(p, cpu->hypervisor);
 	p->found[ARCH_UNIT_GP] = p->boxes[ARCH_UNIT_GP] = gp ? 1 : 0;
 	p->counters[ARCH_UNIT_GP] = (uint8_t)(gp > ARCH_MAX_GP ? ARCH_MAX_GP : gp);
 	p->width[ARCH_UNIT_GP] = (uint8_t)bits(a.eax, 16, 8);
 	p->found[ARCH_UNIT_FIXED] = p->boxes[ARCH_UNIT_FIXED] = fixed ? 1 : 0;
 	p->counters[ARCH_UNIT_FIXED] = (uint8_t)fixed;
 	p->width[ARCH_UNIT_FIXED] = (uint8_t)(fixed ? bits(a.edx, 5, 8) : 0);
+	/* Counters EDX did not report have no width there either: the general
+	 * counters' (Linux gives every counter EAX's width, cntval_bits). */
+	if (arch_fixed_assumed(p) && p->width[ARCH_UNIT_FIXED] == 0)
+		p->width[ARCH_UNIT_FIXED] = p->width[ARCH_UNIT_GP];
 	if ((gp && (p->width[ARCH_UNIT_GP] < 32 || p->width[ARCH_UNIT_GP] > 64)) ||
 	    (fixed && (p->width[ARCH_UNIT_FIXED] < 32 || p->width[ARCH_UNIT_FIXED] > 64))) {
 		fmt_snprintf(err, errsize, "CPUID leaf 0xA gives counters of %u and %u bits (EAX 0x%x, EDX 0x%x): not a width "

@@ -54,6 +54,10 @@ enum arch_fact {
 	ARCH_FACT_RDPMC_ST,   /* RDPMC of general counter 0 at the probe (enum unc_status): UNC_OK: sampling uses RDPMC */
 };
 
+/* Whether the probe took fixed counters that CPUID.0AH:EDX does not report
+ * (versions 2 to 4, not under a hypervisor: Linux's assumption of three). */
+bool arch_fixed_assumed(const struct pmu_present *p);
+
 static inline unsigned arch_version(const struct pmu_present *p)
 {
 	return (unsigned)(p->facts[ARCH_FACT_EAX] & 0xFF);

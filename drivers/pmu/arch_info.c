@@ -55,6 +55,7 @@ void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use 
 			      "\"fixed_width\":%u",
 			   arch_version(p), gp, (unsigned)(eax >> 16 & 0xFF), fixed,
 			   fixed ? (unsigned)p->width[ARCH_UNIT_FIXED] : 0);
+		out_printf(o, ",\"fixed_counters_assumed\":%s", arch_fixed_assumed(p) ? "true" : "false");
 		out_puts(o, ",\"unavailable_events\":[");
 		for (unsigned n = 0, k = 0; n < 8; n++)
 			if (unavailable(p, n)) {
@@ -73,6 +74,10 @@ void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use 
 		   arch_version(p), gp, (unsigned)(eax >> 16 & 0xFF), fixed, fixed ? (unsigned)p->width[ARCH_UNIT_FIXED] : 0);
 	if (gp > ARCH_MAX_GP)
 		out_printf(o, "  note: %u general counters; this driver uses %u\n", gp, ARCH_MAX_GP);
+	if (arch_fixed_assumed(p))
+		out_printf(o, "  note: EDX reports %u fixed counters; versions 2 to 4 may omit them, so %u are assumed "
+			      "(not under a hypervisor, as Linux does)\n",
+			   (unsigned)(edx & 0x1F), fixed);
 	out_puts(o, "unavailable:  ");
 	unsigned k = 0;
 	for (unsigned n = 0; n < 8; n++)

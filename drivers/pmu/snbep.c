@@ -3,10 +3,12 @@
  * Linux's arch/x86/events/intel/uncore_snbep.c (cited where used). One box
  * per (socket, channel), in PCI configuration space; the seed's sequence:
  * freeze the boxes (frz_en, then frz), program the CTLs, zero the counters
- * (no reset bit), unfreeze; and freeze, read, unfreeze at each sample. */
+ * (no reset bit), unfreeze. Samples read each counter while it counts
+ * (high, low, high dwords), so no counting time is lost. */
 #include "snbep.h"
 
 #include "../fmt.h"
+#include "../stat.h"
 
 /* Only Sandy Bridge-EP. Ivy Bridge-EP (model 0x3E) is left out: Linux's
  * ivbep_uncore_pci_ids give it other device IDs (0x0EB4, 0x0EB5, 0x0EB0,
@@ -98,17 +100,63 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			       .short_prefix = "UNC_M_" },
 };
 
+/* A read of the scan: a bus that no root bridge decodes (UNC_E_NOT_FOUND)
+ * is absent, as a function reading all ones is. */
+static enum unc_status scan_read(const struct hw *hw, struct pci_addr a, uint16_t off, uint32_t *v)
+{
+	enum unc_status st = hw_pci_read32(hw, a, off, v);
+
+	if (st == UNC_E_NOT_FOUND)
+		*v = 0xFFFFFFFFu, st = UNC_OK;
+	return st;
+}
+
+/* The socket of an uncore bus from its UBox, as Linux numbers them
+ * (uncore_snbep.c, snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
+ * SNBEP_GIDNIDMAP, ...)): the UBox is the function with ID 8086:3CE0 on
+ * the bus; CPUNODEID (0x40) bits 2:0 are this socket's node ID, and
+ * GIDNIDMAP (0x54) maps socket i to the node ID in its bits 3i+2:3i. True
+ * with *ret_socket when the bus has a UBox whose node ID the map holds. */
+static bool ubox_socket(const struct hw *hw, uint8_t bus, unsigned *ret_socket)
+{
+	for (unsigned dev = 0; dev < 32; dev++)
+		for (unsigned fn = 0; fn < 8; fn++) {
+			struct pci_addr a = { bus, (uint8_t)dev, (uint8_t)fn };
+			uint32_t id, node, map;
+			if (scan_read(hw, a, 0, &id))
+				return false;
+			if (id == 0xFFFFFFFFu && fn == 0)
+				break; /* no function 0: no device */
+			if (id != ((uint32_t)SNBEP_UBOX_ID << 16 | SNBEP_VENDOR_INTEL))
+				continue;
+			if (scan_read(hw, a, SNBEP_UBOX_CPUNODEID, &node) || scan_read(hw, a, SNBEP_UBOX_GIDNIDMAP, &map))
+				return false;
+			for (unsigned i = 0; i < 8; i++)
+				if ((map >> (3 * i) & 7) == (node & 7)) {
+					*ret_socket = i;
+					return true;
+				}
+			return false;
+		}
+	return false;
+}
+
 /* Segment 0, every bus: a bus where device 16 answers at one of the four
  * channel functions with one of the iMC's device IDs is a socket's uncore
  * bus (typically 0x3F and 0x7F on two sockets). Reads only, offset 0
- * (vendor and device ID) of each function. */
+ * (vendor and device ID) of each function. A bus that no root bridge
+ * decodes is absent. Sockets are numbered as their UBoxes' node IDs say
+ * (ubox_socket) when every bus has one and they differ, else in bus
+ * order (SNBEP_FACT_SOCKETS bits 15:8 say which). */
 static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
+	struct { uint8_t bus; unsigned node; uint32_t id[SNBEP_CHANNELS]; } found[SNBEP_MAX_SOCKETS], t;
 	unsigned sockets = 0, nodd = 0, boxes = 0, all = 0;
 	uint64_t buses = 0, present = 0, odd = 0;
+	bool by_node = true;
 
-	(void)cpu, (void)warn, (void)warnsize;
+	(void)cpu;
 	if (!(want & (1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED)))
 		return UNC_OK;
 	p->probed |= 1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED;
@@ -117,7 +165,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		bool imc = false;
 		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
 			struct pci_addr a = { (uint8_t)bus, SNBEP_IMC_DEV, (uint8_t)snbep_channel_func[c] };
-			enum unc_status st = hw_pci_read32(hw, a, 0, &id[c]);
+			enum unc_status st = scan_read(hw, a, 0, &id[c]);
 			if (st) {
 				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus,
 					     SNBEP_IMC_DEV, a.func, unc_strerror(st));
@@ -132,7 +180,21 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 			sockets++;
 			break;
 		}
-		unsigned s = sockets++;
+		found[sockets].bus = (uint8_t)bus;
+		for (unsigned c = 0; c < SNBEP_CHANNELS; c++)
+			found[sockets].id[c] = id[c];
+		by_node &= ubox_socket(hw, (uint8_t)bus, &found[sockets].node);
+		for (unsigned k = 0; by_node && k < sockets; k++)
+			by_node &= found[k].node != found[sockets].node;
+		sockets++;
+	}
+	unsigned nfound = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
+	for (unsigned i = 1; by_node && i < nfound; i++) /* by node: insertion sort, few sockets */
+		for (unsigned k = i; k > 0 && found[k - 1].node > found[k].node; k--)
+			t = found[k], found[k] = found[k - 1], found[k - 1] = t;
+	for (unsigned s = 0; s < nfound; s++) {
+		uint8_t bus = found[s].bus;
+		const uint32_t *id = found[s].id;
 		buses |= (uint64_t)bus << (8 * s);
 		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
 			unsigned bit = s * SNBEP_CHANNELS + c;
@@ -141,7 +203,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 				all++;
 				if (boxes < SNBEP_MAX_BOXES) {
 					for (unsigned u = 0; u < SNBEP_NUNITS; u++) {
-						p->pci[u][boxes] = (struct pci_addr){ (uint8_t)bus, SNBEP_IMC_DEV,
+						p->pci[u][boxes] = (struct pci_addr){ bus, SNBEP_IMC_DEV,
 										      (uint8_t)snbep_channel_func[c] };
 						p->group[u][boxes] = (uint8_t)s;
 						p->box_id[u][boxes] = (uint8_t)c;
@@ -157,7 +219,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		}
 	}
 	p->facts[SNBEP_FACT_BUSES] = buses;
-	p->facts[SNBEP_FACT_SOCKETS] = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
+	p->facts[SNBEP_FACT_SOCKETS] = nfound | (by_node && nfound ? SNBEP_SOCKETS_BY_NODE : 0);
 	p->facts[SNBEP_FACT_PRESENT] = present;
 	p->facts[SNBEP_FACT_ODD] = odd;
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
@@ -168,12 +230,13 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 		fmt_snprintf(err, errsize,
 			     "found %s%u iMC channels on %s%u sockets: at most %u channels (two sockets) can be counted",
 			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", all,
-			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "",
-			     sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets, SNBEP_MAX_BOXES);
+			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", nfound, SNBEP_MAX_BOXES);
 		return UNC_E_UNSUPPORTED;
 	}
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
 		p->boxes[u] = boxes;
+	if (warnsize && !snbep_caveat(p, warn, warnsize))
+		warn[0] = '\0';
 	return UNC_OK;
 }
 
@@ -209,11 +272,56 @@ static struct pmu_reg box_ctl(const struct pmu_present *p, unsigned b)
 	return pmu_unit_box_ctl(&snbep_units[SNBEP_UNIT_IMC], p, SNBEP_UNIT_IMC, b);
 }
 
+/* Whether a box was found frozen. BOX_CTL is write only (it reads 0), so
+ * only counting tells: an enabled fixed counter (DCLK, which never stops
+ * while the box counts) that stands still over 10 us, a few thousand
+ * DRAM clocks. Without an enabled fixed counter, or a clock that moves,
+ * nothing tells: not frozen. */
+static bool found_frozen(struct pmu_io *io, const struct pmu_present *p, unsigned b)
+{
+	const struct pmu_unit *x = &snbep_units[SNBEP_UNIT_FIXED];
+	uint64_t ctl, v0, v, hz = io->hw->tick_hz;
+
+	if (!hz || pmu_io_read(io, pmu_unit_sel(x, p, SNBEP_UNIT_FIXED, b, 0), &ctl) || !(ctl & SNBEP_FIXED_EN) ||
+	    pmu_io_read(io, pmu_unit_ctr(x, p, SNBEP_UNIT_FIXED, b, 0), &v0))
+		return false;
+	uint64_t t0 = hw_ticks(io->hw);
+	for (unsigned i = 0; i < 100000; i++) {
+		if (pmu_io_read(io, pmu_unit_ctr(x, p, SNBEP_UNIT_FIXED, b, 0), &v) || v != v0)
+			return false;
+		if (hw_ticks(io->hw) - t0 >= hz / 100000)
+			return true;
+	}
+	return false;
+}
+
+/* A box found frozen goes back frozen, with every counter as found: the
+ * run unfreezes it, so the owner's enabled counters (those the run does
+ * not program too) would count on. Both dwords of each are read while
+ * the box is still frozen. */
+static enum unc_status give_back_frozen(struct pmu_io *io, const struct pmu_present *p, unsigned b)
+{
+	enum unc_status st;
+
+	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
+		for (unsigned c = 0; c < snbep_units[u].counters; c++) {
+			struct pmu_reg r = pmu_unit_ctr(&snbep_units[u], p, u, b, c);
+			for (unsigned half = 0; half < 2; half++, r.addr += 4) {
+				uint64_t v;
+				if ((st = pmu_io_read(io, r, &v)) || (st = io->ops->set_found(io, r, v)))
+					return st;
+			}
+		}
+	return io->ops->set_found(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ);
+}
+
 /* Seed 003, "starting a monitoring session": frz_en = 1 (the box takes the
  * freeze signal), then frz = 1 (counting stops), box by box. BOX_CTL is
  * write only and reads 0, so it is not read back; bits 1:0 stay 0 (no
- * reset bit). Written through the journal, which saves it (reading 0) and
- * writes 0 back at the end: the box as found after a reset. */
+ * reset bit). Written through the journal, which saves it and writes it
+ * back at the end: as 0 (what it reads, the box as found after a reset),
+ * or frozen (frz_en | frz) when a previous owner's box was found frozen
+ * (--force), so that its counters stay as it left them. */
 static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
 {
 	enum unc_status st;
@@ -221,10 +329,17 @@ static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present 
 	/* frz_en alone only at the run's first freeze: later (a sample, a
 	 * rotation, the restore) a box may hold enabled CTLs, and frz_en
 	 * without frz is an unfrozen box that counts until the next write. */
-	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++)
-		if ((s->first && (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN))) ||
+	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++) {
+		/* a box found frozen (bit b of s->found) is written frozen at once */
+		if (s->first && io->ops->set_found && found_frozen(io, p, b)) {
+			s->found |= 1ull << b;
+			if ((st = give_back_frozen(io, p, b)))
+				return st;
+		}
+		if ((s->first && !(s->found >> b & 1) && (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN))) ||
 		    (st = pmu_io_write(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ)))
 			return st;
+	}
 	return UNC_OK;
 }
 
@@ -242,20 +357,26 @@ static enum unc_status snbep_unfreeze(struct pmu_io *io, const struct pmu_presen
 	return UNC_OK;
 }
 
-/* A 48-bit counter in two dwords, low then high (bits 63:48 are reserved).
- * The engine freezes the boxes around each sample (sample_frozen), so the
- * halves belong together. */
+static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
+
+/* A 48-bit counter in two dwords (bits 63:48 are reserved), read while it
+ * counts as the engine reads any wide counter in configuration space
+ * (stat_read_reg): high, low, high, and the low dword again when a carry
+ * came between the highs (the low dword wraps at most once in 2^32 /
+ * (139 * 2^31 Hz) = 14 ms). Freezing the box instead would stop counting
+ * while it is read: counts lost at every sample. */
 static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 					  unsigned idx, uint64_t *ret_val)
 {
-	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx), hi = lo;
-	uint64_t l, h;
-	enum unc_status st;
+	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx);
+	uint64_t v;
+	enum unc_status st = stat_read_reg(io->hw, lo, 64, &v);
+	char name[64];
 
-	hi.addr += 4;
-	if ((st = pmu_io_read(io, lo, &l)) || (st = pmu_io_read(io, hi, &h)))
-		return st;
-	*ret_val = ((h & 0xFFFF) << 32 | (l & 0xFFFFFFFFu));
+	if (st)
+		return pmu_io_fail(io, st, "PCI read %s (%02x:%02x.%x+0x%x): %s", snbep_reg_name(p, lo, name, sizeof(name)),
+				   lo.pci.bus, lo.pci.dev, lo.pci.func, (unsigned)lo.addr, unc_strerror(st));
+	*ret_val = v & 0xFFFFFFFFFFFFull;
 	return UNC_OK;
 }
 
@@ -374,6 +495,7 @@ static const struct pmu_ops snbep_ops = {
 	.info = snbep_info,
 	.where = snbep_where,
 	.event_ok = snbep_event_ok,
+	.caveat = snbep_caveat,
 };
 
 extern const struct event_desc snbep_events[];
@@ -394,5 +516,4 @@ const struct pmu_driver pmu_driver_snbep = {
 	.events = snbep_events,
 	.nevents = &snbep_events_count,
 	.ops = &snbep_ops,
-	.sample_frozen = true,
 };

@@ -18,6 +18,13 @@
 #define SNBEP_CHANNELS       4u  /* per socket */
 #define SNBEP_MAX_SOCKETS    8u  /* buses the probe records */
 #define SNBEP_MAX_BOXES      8u  /* PMU_MAX_BOXES: two sockets of four channels */
+/* The UBox (Linux, uncore_snbep.c: snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
+ * SNBEP_GIDNIDMAP)): device ID 3CE0, its node ID in CPUNODEID bits 2:0, and
+ * GIDNIDMAP, 3 bits per socket: the node ID of socket i in bits 3i+2:3i. */
+#define SNBEP_UBOX_ID        0x3CE0u
+#define SNBEP_UBOX_CPUNODEID 0x40u
+#define SNBEP_UBOX_GIDNIDMAP 0x54u
+#define SNBEP_SOCKETS_BY_NODE (1ull << 8)
 
 /* Configuration offsets (seed 003's address table). */
 #define SNBEP_BOX_CTL        0xF4u /* MC_CHy_PCI_PMON_BOX_CTL */
@@ -43,7 +50,7 @@ enum snbep_unit { SNBEP_UNIT_IMC, SNBEP_UNIT_FIXED, SNBEP_NUNITS };
 /* p->facts[] (stored in records: the meaning of each stays). */
 enum snbep_fact {
 	SNBEP_FACT_BUSES,      /* byte s: socket s's uncore bus */
-	SNBEP_FACT_SOCKETS,    /* bits 7:0 sockets found (the other bits are 0) */
+	SNBEP_FACT_SOCKETS,    /* bits 7:0 sockets found; bit 8: numbered by their UBoxes' node IDs, else in bus order */
 	SNBEP_FACT_PRESENT,    /* bit s*4+ch: channel ch of socket s answers with its device ID */
 	SNBEP_FACT_ODD,        /* bit s*4+ch: answers with another device ID */
 	SNBEP_FACT_ODD_ID0,    /* 4 facts: an unexpected ID each, 1<<63 | s<<40 | ch<<32 | device<<16 | vendor */
@@ -60,5 +67,8 @@ int snbep_channel_of_func(unsigned func);
 unsigned snbep_max_inc(uint8_t code);
 
 void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+/* The channels the probe found missing (or with another device ID) on
+ * sockets that have channels: NULL when none. */
+const char *snbep_caveat(const struct pmu_present *p, char *buf, size_t size);
 
 #endif

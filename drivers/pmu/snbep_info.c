@@ -48,6 +48,11 @@ static void info_text(struct out *o, const struct pmu_present *p, const struct p
 	out_printf(o, "imc:          %u socket%s, %u channel%s (PCI device 16, functions 0, 1, 4, 5 = channels 0-3, "
 		      "8086:3cb0/3cb1/3cb4/3cb5); per channel 4 counters and a DRAM-clock fixed counter, 48 bits\n",
 		   n, n == 1 ? "" : "s", total, total == 1 ? "" : "s");
+	if (n)
+		out_printf(o, "  sockets numbered %s\n",
+			   p->facts[SNBEP_FACT_SOCKETS] & SNBEP_SOCKETS_BY_NODE
+				   ? "by their UBoxes' node IDs (8086:3ce0, CPUNODEID 0x40, GIDNIDMAP 0x54)"
+				   : "in bus order (not every uncore bus has a UBox, 8086:3ce0, whose node ID its GIDNIDMAP holds)");
 	for (unsigned i = 0; i < n; i++) {
 		out_printf(o, "  socket %u (bus 0x%02x): channels", i, s[i].bus);
 		for (unsigned ch = 0, k = 0; ch < SNBEP_CHANNELS; ch++)
@@ -93,6 +98,8 @@ static void info_json(struct out *o, const struct pmu_present *p, const struct p
 	struct snbep_socket s[SNBEP_MAX_SOCKETS];
 	unsigned n = sockets_of(p, s);
 
+	out_printf(o, ",\"sockets_numbered_by\":\"%s\"",
+		   p->facts[SNBEP_FACT_SOCKETS] & SNBEP_SOCKETS_BY_NODE ? "ubox_node_id" : "bus_order");
 	out_puts(o, ",\"sockets\":[");
 	for (unsigned i = 0; i < n; i++) {
 		out_printf(o, "%s{\"socket\":%u,\"bus\":\"0x%02x\",\"channels\":[", i ? "," : "", i, s[i].bus);
@@ -130,6 +137,27 @@ static void info_json(struct out *o, const struct pmu_present *p, const struct p
 			   (unsigned long)use->busy[i].value);
 	}
 	out_puts(o, "]");
+}
+
+const char *snbep_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	struct snbep_socket s[SNBEP_MAX_SOCKETS];
+	unsigned n = sockets_of(p, s), k = 0;
+	struct strbuf sb;
+
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned ch = 0; ch < SNBEP_CHANNELS; ch++) {
+			if (s[i].present >> ch & 1)
+				continue;
+			out_printf(&o, "%ssocket %u (bus 0x%02x) channel %u (10.%u) %s", k++ ? ", " : "", i, s[i].bus, ch,
+				   snbep_channel_func[ch], s[i].odd >> ch & 1 ? "has another device" : "missing");
+		}
+	if (!k)
+		return NULL;
+	out_puts(&o, ": not counted (iMC totals and bw lack its traffic)");
+	return buf;
 }
 
 void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)

@@ -2,11 +2,18 @@
 
 #include "../unit/t.h"
 
+/* An access: the clock moves by access_ns, then the model answers at the new time. */
+static void access(struct emu_hw *h)
+{
+	h->fake.now += h->access_ns;
+	emu_set_time(&h->emu, h->fake.now);
+}
+
 static enum unc_status e_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
 {
 	struct emu_hw *h = ctx;
 
-	emu_set_time(&h->emu, h->fake.now);
+	access(h);
 	enum unc_status st = emu_msr_read(&h->emu, msr, ret);
 	if (st == UNC_E_NOT_FOUND) /* not an uncore MSR: the strict fake answers */
 		return h->fake.hw.ops->msr_read(&h->fake, msr, ret);
@@ -17,13 +24,21 @@ static enum unc_status e_msr_write(void *ctx, uint32_t msr, uint64_t v)
 {
 	struct emu_hw *h = ctx;
 
-	emu_set_time(&h->emu, h->fake.now);
+	access(h);
 	enum unc_status st = emu_msr_write(&h->emu, msr, v);
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->msr_write(&h->fake, msr, v);
 	if (st == UNC_OK && h->fake.nlog < FAKE_LOG)
 		h->fake.log[h->fake.nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
 	return st;
+}
+
+static bool fake_declares(const struct fake_hw *f, struct pci_addr a, uint16_t off)
+{
+	for (unsigned i = 0; i < f->npci; i++)
+		if (f->pci[i].addr == fake_pci_key(a, off))
+			return true;
+	return false;
 }
 
 /* PCI, CPUID and RDPMC: the model answers what it claims (protocol
@@ -33,8 +48,12 @@ static enum unc_status e_pci_read(void *ctx, struct pci_addr a, uint16_t off, ui
 {
 	struct emu_hw *h = ctx;
 
-	emu_set_time(&h->emu, h->fake.now);
+	access(h);
 	enum unc_status st = emu_pci_read32(&h->emu, a.bus, a.dev, a.func, off, ret);
+	if (st == UNC_E_NOT_FOUND && h->open_bus && !fake_declares(&h->fake, a, off)) {
+		*ret = 0xFFFFFFFFu;
+		return UNC_OK;
+	}
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->pci_read32(&h->fake, a, off, ret);
 	hw_emulated_pci(&h->emulated, a);
@@ -45,7 +64,7 @@ static enum unc_status e_pci_write(void *ctx, struct pci_addr a, uint16_t off, u
 {
 	struct emu_hw *h = ctx;
 
-	emu_set_time(&h->emu, h->fake.now);
+	access(h);
 	enum unc_status st = emu_pci_write32(&h->emu, a.bus, a.dev, a.func, off, v);
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->pci_write32(&h->fake, a, off, v);
@@ -57,7 +76,7 @@ static enum unc_status e_rdpmc(void *ctx, uint32_t index, uint64_t *ret)
 {
 	struct emu_hw *h = ctx;
 
-	emu_set_time(&h->emu, h->fake.now);
+	access(h);
 	enum unc_status st = emu_rdpmc(&h->emu, index, ret);
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->rdpmc(&h->fake, index, ret);
@@ -114,6 +133,8 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 	struct emu_cpuid o;
 
 	fake_init(&h->fake);
+	h->access_ns = 0;
+	h->open_bus = false;
 	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);
 	if (set_leaf1) {

@@ -18,6 +18,14 @@ struct emu_hw {
 	struct emu core;
 	struct hw hw;
 	struct hw_emulated emulated; /* hw.emulated */
+	/* Each MSR, PCI or RDPMC access takes this long (the clock moves before
+	 * the model answers), as accesses through uncore-emu.efi or to real
+	 * configuration space do: 0 by default. */
+	uint64_t access_ns;
+	/* PCI functions that neither the model nor the fake declares read all
+	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
+	 * false: such a read fails the test. */
+	bool open_bus;
 };
 
 /* A Skylake desktop part (family 6 model 0x5E): the core PMU is the one

@@ -233,7 +233,36 @@ static enum unc_status snbep_write32(struct emu *e, const struct emu_pci_dev *d,
 	return UNC_OK;
 }
 
-/* The channel functions, socket 0 then socket 1 (emu_snbep_bus, emu_snbep_func). */
+/* Each socket's UBox, for numbering the sockets as Linux does
+ * (uncore_snbep.c: snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID 0x40,
+ * SNBEP_GIDNIDMAP 0x54)): device ID 3CE0, the socket's node ID in CPUNODEID
+ * bits 2:0, and GIDNIDMAP's 3 bits per socket giving each socket's node
+ * ID. Linux finds it by its ID alone; here it is device 11, function 0 of
+ * the socket's bus. Socket s is node s. Read only: writes are dropped, and
+ * other offsets read 0. */
+#define UBOX_ID        0x3CE0u
+#define UBOX_CPUNODEID 0x40u
+#define UBOX_GIDNIDMAP 0x54u
+
+static enum unc_status ubox_read32(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val)
+{
+	unsigned socket = d->box / EMU_SNBEP_CHANNELS;
+
+	if (!present(e, d))
+		return UNC_E_NOT_FOUND;
+	*ret_val = off == 0 ? VENDOR_INTEL | UBOX_ID << 16 : off == UBOX_CPUNODEID ? socket
+		 : off == UBOX_GIDNIDMAP ? 0u | 1u << 3 : 0;
+	return UNC_OK;
+}
+
+static enum unc_status ubox_write32(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t val)
+{
+	(void)off, (void)val;
+	return present(e, d) ? UNC_OK : UNC_E_NOT_FOUND;
+}
+
+/* The channel functions, socket 0 then socket 1 (emu_snbep_bus, emu_snbep_func),
+ * and the UBoxes. */
 static const struct emu_pci_dev snbep_pci[] = {
 	{ 0x3F, EMU_SNBEP_DEV, 0, snbep_read32, snbep_write32, 0 },
 	{ 0x3F, EMU_SNBEP_DEV, 1, snbep_read32, snbep_write32, 1 },
@@ -243,6 +272,8 @@ static const struct emu_pci_dev snbep_pci[] = {
 	{ 0x7F, EMU_SNBEP_DEV, 1, snbep_read32, snbep_write32, 5 },
 	{ 0x7F, EMU_SNBEP_DEV, 4, snbep_read32, snbep_write32, 6 },
 	{ 0x7F, EMU_SNBEP_DEV, 5, snbep_read32, snbep_write32, 7 },
+	{ 0x3F, 11, 0, ubox_read32, ubox_write32, 0 },
+	{ 0x7F, 11, 0, ubox_read32, ubox_write32, 4 },
 };
 
 static void snbep_init(struct emu *e)

@@ -283,6 +283,7 @@ expect e5-info has '^emulator: +Xeon E5-2600 iMC, 2 sockets \(buses 0x3f, 0x7f\)
 expect e5-info has '^cpu: +GenuineIntel family 0x6 model 0x2d'
 expect e5-info has '^uncore: +supported: Xeon E5-2600, Sandy Bridge-EP$'
 expect e5-info has '^imc: +2 sockets, 8 channels '
+expect e5-info has "^  sockets numbered by their UBoxes' node IDs \\(8086:3ce0, CPUNODEID 0x40, GIDNIDMAP 0x54\\)$"
 expect e5-info has '^  socket 0 \(bus 0x3f\): channels 0, 1, 2, 3$'
 expect e5-info has '^  socket 1 \(bus 0x7f\): channels 0, 1, 2, 3$'
 expect e5-info has '^verdict: +iMC PMU usable: ready$'
@@ -355,18 +356,23 @@ expect e5-fctl-after has '^pci 7f:10\.5 \[0x0f0\] = 0x00000000$'
 step e5-unload1 'uncore-emu.efi --unload'
 expect e5-unload1 rc zero
 # A missing channel: info names it, and the run counts the other seven.
-step e5-load-missing 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --fault pci-missing=7f:10.1'
+step e5-load-missing 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --rate CAS_COUNT.WR=5M --fault pci-missing=7f:10.1'
 expect e5-load-missing rc zero
 step e5-missing 'uncore.efi pci read 7f:10.1 0x0'
 expect e5-missing has '^pci 7f:10\.1 \[0x000\] = 0xffffffff$'
 step e5-info-missing 'uncore.efi info'
 expect e5-info-missing has '^imc: +2 sockets, 7 channels '
 expect e5-info-missing has '^  socket 1 \(bus 0x7f\): channel 1 \(10\.1\) missing$'
+expect e5-info-missing has '^verdict: +iMC PMU usable: ready, but socket 1 \(bus 0x7f\) channel 1 \(10\.1\) missing: not counted'
 step e5-stat-missing 'uncore.efi -e UNC_M_CAS_COUNT.RD --per-box -d 1'
 expect e5-stat-missing rc zero
 expect e5-stat-missing has '^uncore stat: 1 event in 1 group, 7 channels, msr access: emulated'
 expect e5-stat-missing rate UNC_M_CAS_COUNT.RD 70000000 1
 expect e5-stat-missing lacks 'socket1\.ch1 '
+expect e5-stat-missing has '^uncore: warning: socket 1 \(bus 0x7f\) channel 1 \(10\.1\) missing: not counted'
+step e5-bw-missing 'uncore.efi bw -d 1'
+expect e5-bw-missing rc zero
+expect e5-bw-missing has '^uncore: warning: socket 1 \(bus 0x7f\) channel 1 \(10\.1\) missing: not counted'
 step e5-unload2 'uncore-emu.efi --unload'
 expect e5-unload2 rc zero
 # A function whose writes do not stick: the run stops naming the register,
@@ -386,6 +392,33 @@ step e5-unload 'uncore-emu.efi --unload'
 expect e5-unload rc zero
 step e5-gone 'uncore.efi pci read 3f:10.0 0x0'
 expect e5-gone has '^pci 3f:10\.0 \[0x000\] = 0xffffffff$'
+boot_run
+
+# Two root bridges, as a two-socket board may have: a pxb-pcie expander
+# makes OVMF give buses 0x40 and up to a second EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL
+# (its root port, 1b36:000c, at 40:00.0); the first stops at 0x3F. Each bus
+# is read through the bridge that decodes it, so the iMC scan reaches every
+# bus and socket 1's channels (bus 0x7F) are counted.
+boot_begin e5-pxb SandyBridge,model=45 -device pxb-pcie,id=pxb1,bus_nr=64,bus=pcie.0 \
+	-device pcie-root-port,id=rp1,bus=pxb1,chassis=9,slot=0
+boot_file "$TOP/build/uncore-emu.efi"
+step pxb-port 'uncore.efi pci read 40:00.0 0x0'
+expect pxb-port rc zero
+expect pxb-port has '^pci 40:00\.0 \[0x000\] = 0x000c1b36$'
+step pxb-host 'uncore.efi pci read 0:0.0 0x0'
+expect pxb-host has '^pci 00:00\.0 \[0x000\] = 0x29c08086$'
+step pxb-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M'
+expect pxb-load rc zero
+step pxb-info 'uncore.efi info'
+expect pxb-info rc zero
+expect pxb-info has '^imc: +2 sockets, 8 channels '
+expect pxb-info has '^  socket 1 \(bus 0x7f\): channels 0, 1, 2, 3$'
+expect pxb-info has '^verdict: +iMC PMU usable: ready$'
+step pxb-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,UNC_M_DCLOCKTICKS -d 1'
+expect pxb-stat rc zero
+expect pxb-stat has '^uncore stat: 2 events in 1 group, 8 channels, msr access: emulated'
+expect pxb-stat has '^UNC_M_CAS_COUNT\.RD +[1-9][0-9]* '
+expect pxb-stat has '^UNC_M_DCLOCKTICKS +[1-9][0-9]* '
 boot_run
 
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:

@@ -352,7 +352,8 @@ static void setup_imc(const char *fault)
 }
 
 /* regs lists what this CPU has: the architectural PMU with 2 general
- * counters (of the driver's 7) shows 2, and nothing faults. */
+ * counters (of the driver's 7) shows 2, each register once, and nothing
+ * faults. */
 static void regs_follow_the_probe(void)
 {
 	const char *argv[] = { "uncore-emu.efi", "--core-pmu", "arch", "--arch-pmu", "2,2,48,3,48" };
@@ -361,6 +362,11 @@ static void regs_follow_the_probe(void)
 	T_EQ(RUN("regs"), UNC_OK);
 	T_CONTAINS(obuf, "\n0xc2  IA32_PMC1 ");
 	T_NOT_CONTAINS(obuf, "IA32_PMC2");
+	/* IA32_FIXED_CTR_CTRL is the three fixed counters' one control: one line */
+	const char *x = strstr(obuf, "0x38d IA32_FIXED_CTR_CTRL ");
+	T_ASSERT(x != NULL);
+	T_ASSERT(x && !strstr(x + 10, "IA32_FIXED_CTR_CTRL"));
+	T_CONTAINS(obuf, "0x30b IA32_FIXED_CTR2 ");
 	T_NOT_CONTAINS(obuf, "fault");
 	T_STREQ(ebuf, "");
 }

@@ -817,9 +817,87 @@ static void mixed_with_skylake_uncore(void)
 	T_ASSERT(same_as(&before));
 }
 
+/* Versions 2 to 4 whose CPUID.0AH:EDX reports no fixed counters (nor their
+ * width) have the three: not under a hypervisor they are assumed, as Linux
+ * does, with the general counters' width, and INST_RETIRED.ANY,
+ * CPU_CLK_UNHALTED.THREAD and .REF_TSC count; under one, EDX is believed. */
+static void fixed_counters_assumed_when_edx_reports_none(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p;
+	char warn[80];
+
+	for (unsigned v = 2; v <= 4; v++) {
+		reset_model();
+		fake_init(&f);
+		fake_cpu_skylake(&f, 0x5E, 4, 8);
+		gp_width = 40;
+		fixed_width = 0;
+		arch_cpu_on(&f, v, 2, 0, 0, false, false);
+		fake_cpuid(&f, 1, 0, 0x506E3, 8u << 16, 0, 1u << 28); /* no hypervisor */
+		for (unsigned i = 0; i < 3; i++)
+			fake_msr(&f, IA32_FIXED_CTR0 + i, 0x100 * (i + 1));
+		*reg(IA32_PERF_GLOBAL_CTRL) = 0x700000003ull; /* as at power-up */
+		nfixed = 3;
+		fixed_width = 40;
+		under = &f.hw;
+		wrap = (struct hw){ .ops = &wrap_ops, .tick_hz = S, .msr_mode = HW_MSR_NATIVE };
+		cpu_identify(&wrap, &cpu);
+		T_ASSERT(!cpu.hypervisor);
+		memset(&p, 0, sizeof(p));
+		T_EQ(pmu_driver_arch.ops->probe(&wrap, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+		T_EQ(p.boxes[ARCH_UNIT_FIXED], 1);
+		T_EQ(p.counters[ARCH_UNIT_FIXED], 3);
+		T_EQ(p.width[ARCH_UNIT_FIXED], 40);
+		T_ASSERT(arch_fixed_assumed(&p));
+		fixed_rate[0] = 2000000000ull;
+		fixed_rate[1] = 3000000000ull;
+		fixed_rate[2] = 1000000000ull;
+		add("INST_RETIRED.ANY");
+		add("CPU_CLK_UNHALTED.THREAD");
+		add("CPU_CLK_UNHALTED.REF_TSC");
+		T_EQ(schedule(false), UNC_OK);
+		T_EQ(run_for(S), UNC_OK);
+		T_EQ(count_total(&run.c, 0, -1), 2000000000ull);
+		T_EQ(count_total(&run.c, 1, -1), 3000000000ull);
+		T_EQ(count_total(&run.c, 2, -1), 1000000000ull);
+		char buf[2048];
+		struct strbuf sb;
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o = strbuf_out(&sb);
+		pmu_driver_arch.ops->info(&o, &p, NULL, false);
+		T_CONTAINS(buf, "2 general counters of 40 bits, 3 fixed counters of 40 bits\n  note: EDX reports 0 fixed "
+				"counters; versions 2 to 4 may omit them, so 3 are assumed (not under a hypervisor, as Linux does)\n");
+	}
+	/* Under a hypervisor (arch_cpu_on's leaf 1 has bit 31): EDX's none. */
+	reset_model();
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	fixed_width = 0;
+	arch_cpu_on(&f, 4, 2, 0, 0, false, false);
+	under = &f.hw;
+	wrap = (struct hw){ .ops = &wrap_ops, .tick_hz = S, .msr_mode = HW_MSR_NATIVE };
+	cpu_identify(&wrap, &cpu);
+	T_ASSERT(cpu.hypervisor);
+	memset(&p, 0, sizeof(p));
+	T_EQ(pmu_driver_arch.ops->probe(&wrap, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[ARCH_UNIT_FIXED], 0);
+	T_ASSERT(!arch_fixed_assumed(&p));
+	/* Version 5 says what it has in ECX and EDX: believed. */
+	reset_model();
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	arch_cpu_on(&f, 5, 2, 0, 0, false, false);
+	fake_cpuid(&f, 1, 0, 0x506E3, 8u << 16, 0, 1u << 28);
+	cpu_identify(&wrap, &cpu);
+	memset(&p, 0, sizeof(p));
+	T_EQ(pmu_driver_arch.ops->probe(&wrap, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[ARCH_UNIT_FIXED], 0);
+}
+
 T_MAIN("arch", T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CASE(leaf_0a_decoded),
        T_CASE(version_0_refuses_core_events), T_CASE(run_v4_sequence_and_counts), T_CASE(global_enable_bits),
        T_CASE(rdmsr_when_rdpmc_faults), T_CASE(info_names_unavailable_events), T_CASE(in_use),
        T_CASE(gp_on_each_register_restores_the_rest), T_CASE(unavailable_events_refused), T_CASE(version_1_runs_without_global_ctrl),
        T_CASE(mixed_with_skylake_uncore), T_CASE(caps_fault_keeps_full_width_writes),
-       T_CASE(fixed_ctrl_or_select_changed_during_the_run))
+       T_CASE(fixed_ctrl_or_select_changed_during_the_run), T_CASE(fixed_counters_assumed_when_edx_reports_none))

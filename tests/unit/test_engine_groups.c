@@ -68,6 +68,7 @@ static struct {
 	uint8_t last_thresh;
 	bool fail_unfreeze_at_sample;
 } calls;
+static bool g_busy; /* in_use: G_CTL0 of box 0 holds someone's event (kept across fresh()) */
 
 static enum unc_status g_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
 			       char *err, size_t errsize, char *warn, size_t warnsize)
@@ -173,6 +174,15 @@ static const char *g_reg_name(const struct pmu_present *p, struct pmu_reg reg, c
 	return buf;
 }
 
+static void g_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+		     void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+{
+	(void)hw, (void)on_fault, (void)ctx;
+	*r = (struct pmu_use){ .known = true, .in_use = g_busy, .selects_checked = p->boxes[0] * 4 };
+	if (g_busy)
+		r->busy[r->nbusy++] = (struct pmu_busy){ g_reg(0, G_SEL0), 0x400304 };
+}
+
 static void g_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
 {
 	(void)o, (void)p, (void)use, (void)json;
@@ -181,6 +191,7 @@ static void g_info(struct out *o, const struct pmu_present *p, const struct pmu_
 static const struct pmu_ops g_ops = {
 	.probe = g_probe, .freeze = g_freeze, .unfreeze = g_unfreeze, .read_counter = g_read_counter,
 	.reset_box = g_reset_box, .event_ok = g_event_ok, .reg_name = g_reg_name, .info = g_info,
+	.in_use = g_in_use,
 };
 
 static const struct pmu_model g_models[] = { { 6, 0x2D, "a made-up two-socket server" }, { 0, 0, 0 } };
@@ -485,7 +496,19 @@ static void regs_reads_wide_counters_as_two_dwords(void)
 	T_NOT_CONTAINS(obuf, "G_CTR1_HI");
 }
 
+/* bw programs the role events as stat does, so a PMU in use is refused
+ * the same way, and the --force the refusal names is bw's too. */
+static void bw_takes_force(void)
+{
+	g_busy = true;
+	T_EQ(RUN("bw", "-d", "1"), UNC_E_BUSY);
+	T_CONTAINS(ebuf, "the made-up PMU is in use (G_CTL0 = 0x400304); --force takes it over and restores it\n");
+	T_EQ(RUN("bw", "-d", "1", "--force"), UNC_OK);
+	T_CONTAINS(obuf, "read          640.000 MB/s");
+	g_busy = false;
+}
+
 T_MAIN("engine_groups", T_CASE(short_names_resolve_with_the_units_prefix), T_CASE(sampling_freezes_around_the_reads),
        T_CASE(failed_unfreeze_at_a_sample_is_the_error), T_CASE(views_carry_groups_and_box_numbers),
        T_CASE(thresh_reaches_event_ok), T_CASE(stat_per_box_rows_name_groups), T_CASE(bw_programs_the_role_events),
-       T_CASE(bw_record_keeps_the_groups), T_CASE(regs_reads_wide_counters_as_two_dwords))
+       T_CASE(bw_record_keeps_the_groups), T_CASE(regs_reads_wide_counters_as_two_dwords), T_CASE(bw_takes_force))

@@ -128,8 +128,16 @@ static void conformance_events(void)
 		T_ASSERT(dclk->counters & EV_COUNTER_FIXED);
 		T_STREQ(dclk->unit, "iMC");
 	}
-	/* No extra row: every event is a seed row's (or the fixed counter's). */
-	T_EQ(covered + 1, snbep_events_count);
+	/* Intel's JKT name of the DRAM clock: the same fixed-counter event */
+	const struct event_desc *jkt = find_event("UNC_M_CLOCKTICKS");
+	T_ASSERT(jkt != NULL);
+	if (jkt && dclk) {
+		T_EQ(jkt->counters, dclk->counters);
+		T_EQ(jkt->code, dclk->code);
+		T_EQ(jkt->umask, dclk->umask);
+	}
+	/* No extra row: every event is a seed row's (or the fixed counter's, by either name). */
+	T_EQ(covered + 2, snbep_events_count);
 	for (unsigned i = 0; i < N(linux_umasks); i++) {
 		const struct event_desc *d = find_event(linux_umasks[i].name);
 		T_ASSERT(d != NULL);
@@ -148,7 +156,7 @@ static void conformance_registers(void)
 
 	T_EQ(drv->nunits, 2);
 	T_EQ(drv->nglobals, 0); /* the Ubox's global control is never written */
-	T_ASSERT(drv->sample_frozen);
+	T_ASSERT(!drv->sample_frozen); /* samples read while counting: nothing lost */
 	p.pci[0][1] = p.pci[1][1] = f;
 	const struct pmu_unit *g = &drv->units[SNBEP_UNIT_IMC], *x = &drv->units[SNBEP_UNIT_FIXED];
 	T_EQ(g->kind, PMU_GENERAL);
@@ -237,7 +245,17 @@ static struct {
 	struct wlog log[1024];
 	unsigned nlog;
 	unsigned scan_reads;
+	unsigned undecoded_lo, undecoded_hi; /* buses no root bridge decodes (lo > hi: none) */
+	unsigned undecoded_reads;
+	unsigned failing_bus; /* reads of it fail (UNC_E_DEVICE); above 0xFF: none */
+	uint64_t access_ns;   /* each configuration read takes this long (0: no time) */
+	/* Socket s's UBox (8086:3CE0) at device 11, function 0 of its bus,
+	 * with its CPUNODEID (0x40) and GIDNIDMAP (0x54); absent unless set. */
+	struct { bool present; uint32_t nodeid, map; } ubox[3];
+	unsigned other_reads;  /* reads of devices other than 16 (the UBox search) */
 } m;
+
+static void advance(uint64_t when);
 
 static struct chan *chan_at(struct pci_addr a)
 {
@@ -276,6 +294,28 @@ static enum unc_status m_pci_read(void *ctx, struct pci_addr a, uint16_t off, ui
 	int r = reg_of(off);
 
 	(void)ctx;
+	if (m.access_ns)
+		advance(m.f.now + m.access_ns);
+	if (a.bus == m.failing_bus)
+		return UNC_E_DEVICE;
+	if (a.bus >= m.undecoded_lo && a.bus <= m.undecoded_hi) {
+		m.undecoded_reads++;
+		return UNC_E_NOT_FOUND;
+	}
+	if (a.dev != 16) { /* the UBox, or nothing */
+		m.other_reads++;
+		for (unsigned k = 0; k < m.nsockets; k++)
+			if (a.bus == m.bus[k] && a.dev == 11 && a.func == 0 && m.ubox[k].present) {
+				*ret = off == 0 ? 0x3CE08086u : off == 0x40 ? m.ubox[k].nodeid : off == 0x54 ? m.ubox[k].map : 0;
+				return UNC_OK;
+			}
+		if (off) {
+			t_fail(__FILE__, __LINE__, "model: read of %02x:%02x.%x+0x%x, not a UBox", a.bus, a.dev, a.func, off);
+			return UNC_E_DEVICE;
+		}
+		*ret = 0xFFFFFFFFu;
+		return UNC_OK;
+	}
 	if (off == 0 && a.dev == 16 && (!c || !c->present)) {
 		m.scan_reads++;
 		*ret = c && c->id ? c->id : 0xFFFFFFFFu; /* absent, or another device */
@@ -439,6 +479,8 @@ static void model(unsigned sockets)
 	m.f.now = 5 * S;
 	m.nsockets = sockets;
 	m.dclk_hz = 800000000;
+	m.undecoded_lo = 1, m.undecoded_hi = 0;
+	m.failing_bus = 0x100;
 	for (unsigned s = 0; s < sockets; s++) {
 		m.bus[s] = buses[s];
 		for (unsigned c = 0; c < 4; c++) {
@@ -502,7 +544,11 @@ static void probe_two_sockets(void)
 	T_ASSERT(pmu_match_model(&pmu_driver_snbep, &m.hw, &cpu) != NULL);
 	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
 	T_EQ(m.nlog, 0); /* reads only */
-	T_EQ(m.scan_reads, 256 * 4 - 8); /* every bus's device 16, functions 0, 1, 4, 5 */
+	/* every bus's device 16, functions 0, 1, 4, 5; then on each uncore bus
+	 * the search for the UBox reads every device's function 0, and the
+	 * others of device 16 (which has one): 2, 3, 6 and 7 read all ones */
+	T_EQ(m.scan_reads, 256 * 4 - 8 + 2 * 4);
+	T_EQ(m.other_reads, 2 * 31);
 	T_EQ(p.boxes[0], 8);
 	T_EQ(p.boxes[1], 8);
 	for (unsigned b = 0; b < 8; b++) {
@@ -556,7 +602,7 @@ static void missing_channel_and_unexpected_id(void)
 {
 	struct cpu_info cpu;
 	struct pmu_present p = { .drv = &pmu_driver_snbep };
-	char err[200] = "", warn[100] = "", buf[2048];
+	char err[200] = "", warn[200] = "", buf[2048];
 	struct strbuf sb;
 
 	model(2);
@@ -584,6 +630,32 @@ static void missing_channel_and_unexpected_id(void)
 	T_JSON(buf, false);
 	T_CONTAINS(buf, "{\"socket\":1,\"bus\":\"0x7f\",\"channels\":[0,1],\"missing\":[2],\"unexpected\":[{\"channel\":3,"
 			"\"function\":\"10.5\",\"id\":\"8086:1234\"}]}");
+	/* stat and bw print the probe's warning; info's verdict says it too */
+	T_STREQ(warn, "socket 1 (bus 0x7f) channel 2 (10.4) missing, socket 1 (bus 0x7f) channel 3 (10.5) has another "
+		      "device: not counted (iMC totals and bw lack its traffic)");
+	struct platform_info pi;
+	memset(&pi, 0, sizeof(pi));
+	pi.cpu = cpu;
+	pi.npmu = 1;
+	pi.pmu[0].drv = &pmu_driver_snbep;
+	pi.pmu[0].p = p;
+	info_judge(&pi);
+	T_EQ(pi.verdict, UNC_OK);
+	T_CONTAINS(pi.verdict_reason, "ready, but socket 1 (bus 0x7f) channel 2 (10.4) missing, ");
+	/* all eight: no warning, ready */
+	model(2);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(warn, "");
+	pi.pmu[0].p = p;
+	info_judge(&pi);
+	T_STREQ(pi.verdict_reason, "ready");
+	model(2);
+	m.ch[1][2].present = false;
+	m.ch[1][2].id = 0;
+	m.ch[1][3].present = false;
+	m.ch[1][3].id = 0x12348086;
 	/* A run counts on the six channels present: exact counts. */
 	memset(&run, 0, sizeof(run));
 	add("UNC_M_CAS_COUNT.RD");
@@ -704,16 +776,17 @@ static enum unc_status d_vfail(struct pmu_io *io, enum unc_status st, const char
 	return st;
 }
 
-static const struct pmu_io_ops direct_ops = { d_read, d_write, d_write, d_write, d_vfail };
+static const struct pmu_io_ops direct_ops = { d_read, d_write, d_write, d_write, d_vfail, NULL };
 
 /* The torn read: a counter whose low dword carries into the high one
- * between the two reads. Unfrozen, the driver's two reads tear (the test
- * can fail); frozen, as the engine samples with sample_frozen, they agree. */
-static void torn_read_needs_the_freeze(void)
+ * between the reads. Read low then high it tears (0x2FFFFFFF0, nearly 2^32
+ * ahead); the driver reads high, low, high while the box counts, retries
+ * when the highs differ, and gets a value the counter had. Nothing is
+ * written: the box is never frozen to read it. */
+static void torn_read_high_low_high(void)
 {
 	struct cpu_info cpu;
 	struct pmu_present p = { .drv = &pmu_driver_snbep };
-	struct pmu_state s = { 0 };
 	char err[200] = "", warn[100] = "";
 	struct pmu_io io = { &direct_ops, NULL, 0, &m.hw };
 	uint64_t v;
@@ -727,16 +800,14 @@ static void torn_read_needs_the_freeze(void)
 	m.tear = true;
 	m.tear_step = 0x20;
 	T_EQ(pmu_driver_snbep.ops->read_counter(&io, &p, 0, 1, 2, &v), UNC_OK);
-	T_EQ(v, 0x2FFFFFFF0ull); /* torn: high dword read after the carry */
-	c->ctr[2] = 0x1FFFFFFF0ull;
-	T_EQ(pmu_driver_snbep.ops->freeze(&io, &p, &s), UNC_OK);
-	T_ASSERT(c->frz_en && c->frz);
+	/* 1, then low 0xFFFFFFF0 (it carries), then 2: again, 2, low 0x10, 2 */
+	T_EQ(v, 0x200000010ull);
+	T_EQ(m.nlog, 0);
+	T_ASSERT(!c->frz);
+	/* no carry: one try */
+	c->ctr[2] = 0x123456780ull;
 	T_EQ(pmu_driver_snbep.ops->read_counter(&io, &p, 0, 1, 2, &v), UNC_OK);
-	T_EQ(v, 0x1FFFFFFF0ull);
-	T_EQ(pmu_driver_snbep.ops->unfreeze(&io, &p, &s, false), UNC_OK);
-	T_ASSERT(c->frz_en && !c->frz);
-	T_EQ(pmu_driver_snbep.ops->read_counter(&io, &p, 0, 1, 2, &v), UNC_OK);
-	T_EQ(v, 0x2FFFFFFF0ull); /* counting again: it tears again */
+	T_EQ(v, 0x123456780ull);
 }
 
 /* A function that drops writes (socket 1, channel 2): the CTL read-back
@@ -804,9 +875,9 @@ static void names_and_raw_syntax(void)
 	T_ASSERT(evsel_parse("imc/event=0x04,thresh=0x100/", present, &e, err, sizeof(err)) != UNC_OK);
 }
 
-/* Each sample: freeze every box, read, unfreeze (seed 003's practice, the
- * engine's sample_frozen): the writes of one sample, exactly. */
-static void sample_is_frozen(void)
+/* A sample writes nothing: no box is frozen to be read (a frozen box
+ * stops counting for as long as its counters are read). */
+static void sample_writes_nothing(void)
 {
 	model(2);
 	add("UNC_M_CAS_COUNT.RD");
@@ -815,13 +886,10 @@ static void sample_is_frozen(void)
 	log_at = m.nlog;
 	advance(m.f.now + S / 10);
 	T_EQ(stat_sample(&run), UNC_OK);
-	/* frz with frz_en in one write: frz_en alone would unfreeze a
-	 * counting box (only the run's first freeze writes it alone). */
-	for (unsigned b = 0; b < 8; b++)
-		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN | FRZ);
-	for (unsigned b = 0; b < 8; b++)
-		EXPECT(bus_of_box[b], channel_fn[b % 4], BOX_CTL, FRZ_EN);
 	T_EQ(log_at, m.nlog);
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned c = 0; c < 4; c++)
+			T_ASSERT(counting(&m.ch[s][c]));
 	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
 	T_ASSERT(as_found());
 }
@@ -840,9 +908,14 @@ static void torn_read_impossible_in_a_run(void)
 	add("UNC_M_RPQ_OCCUPANCY");
 	add("UNC_M_DCLOCKTICKS");
 	T_EQ(run_for(10 * S, 100 * MS), UNC_OK);
+	/* Each low read also moves a counting counter by tear_step (time the
+	 * read takes), which the box counts: the totals are the time's counts
+	 * plus a few such steps, never a torn 2^32 off. */
 	for (unsigned b = 0; b < 8; b++) {
-		T_EQ(run.c.ev[0].total.box[b], 0xFFFFFFF0ull * 10);
-		T_EQ(run.c.ev[1].total.box[b], 800000000ull * 10);
+		uint64_t cas = run.c.ev[0].total.box[b] - 0xFFFFFFF0ull * 10;
+		uint64_t dclk = run.c.ev[1].total.box[b] - 800000000ull * 10;
+		T_ASSERT(cas % 0x20 == 0 && cas / 0x20 >= 100 && cas / 0x20 <= 120);
+		T_ASSERT(dclk % 0x20 == 0 && dclk / 0x20 >= 100 && dclk / 0x20 <= 120);
 	}
 	T_ASSERT(as_found());
 }
@@ -898,6 +971,11 @@ static void short_names(void)
 	T_ASSERT(evsel_same(&e, &f));
 	T_EQ(evsel_parse("DCLOCKTICKS", present, &e, err, sizeof(err)), UNC_OK);
 	T_EQ(e.unit, SNBEP_UNIT_FIXED);
+	/* Intel's JKT name, full or short: the same event as UNC_M_DCLOCKTICKS */
+	T_EQ(evsel_parse("UNC_M_CLOCKTICKS", present, &f, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &f));
+	T_EQ(evsel_parse("clockticks", present, &f, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &f));
 	T_EQ(evsel_parse("rpq_occupancy", present, &e, err, sizeof(err)), UNC_OK);
 	T_EQ(evsel_encode(&e), 0x400080);
 	/* on a CPU without the driver, refused naming the PMU, as the full name is */
@@ -906,8 +984,173 @@ static void short_names(void)
 	T_STREQ(err, "UNC_M_CAS_COUNT.RD is an imc event; this CPU has no imc PMU");
 }
 
+/* Buses that no root bridge decodes (the seam's UNC_E_NOT_FOUND: a board
+ * whose bridges leave a gap, or stop short of 0xFF) are absent, as a
+ * function reading all ones is: the scan goes on to the next bus and finds
+ * both sockets, and a run counts on both. */
+static void undecoded_buses_are_absent(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[100] = "";
+
+	model(2);
+	m.undecoded_lo = 0x40, m.undecoded_hi = 0x7E;
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(m.undecoded_reads, (0x7E - 0x40 + 1) * 4);
+	T_EQ(p.boxes[0], 8);
+	T_EQ(p.pci[0][4].bus, 0x7F);
+	T_EQ(p.facts[SNBEP_FACT_SOCKETS], 2);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 8; b++)
+		T_EQ(run.c.ev[0].total.box[b], 1000000ull * (b + 1));
+	T_ASSERT(as_found());
+	/* Another failure still ends the probe, naming the read. */
+	model(2);
+	m.failing_bus = 0x50;
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_ASSERT(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)) != UNC_OK);
+	T_CONTAINS(err, "PCI read 50:10.0+0x0 (the iMC scan): ");
+}
+
+/* The journal on two sockets with every counter in use: each channel's
+ * BOX_CTL, CTL0-3 and FIXED_CTL, and both dwords of its five 48-bit
+ * counters (the value as found goes back whole): 8 x 16 = 128 registers,
+ * restored exactly. A core PMU counting beside it on the same CPU (the
+ * architectural PMU matches every E5: up to 7 selects, 7 counters, 3 fixed
+ * counters, their control and the global control, 19 registers) must fit
+ * too. */
+static void journal_holds_two_sockets_and_a_core_pmu(void)
+{
+	model(2);
+	add("UNC_M_CAS_COUNT.RD");
+	add("UNC_M_CAS_COUNT.WR");
+	add("UNC_M_ACT_COUNT");
+	add("UNC_M_PRE_COUNT.PAGE_MISS");
+	add("UNC_M_DCLOCKTICKS");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	T_EQ(run.nsaved, 128);
+	unsigned dwords = 0;
+	for (unsigned i = 0; i < run.nsaved; i++)
+		dwords += run.saved[i].reg.addr >= CTR0_LO && run.saved[i].reg.addr <= FIXED_CTR_HI;
+	T_EQ(dwords, 8 * 10);
+	T_ASSERT(STAT_MAX_SAVED - run.nsaved >= 19);
+	T_ASSERT(as_found());
+}
+
+/* --force on a box its previous owner left frozen (frz_en | frz, with an
+ * event in CTL0 and the DRAM clock on): BOX_CTL reads 0, but its enabled
+ * fixed counter standing still while time passes shows the freeze, and the
+ * restore leaves the box frozen again, its CTLs and counters as found, so
+ * the owner's counts do not run on. Boxes found counting or idle go back
+ * as 0. Configuration reads take 1 us here, so time passes while the
+ * driver looks. */
+static void force_gives_back_a_frozen_box(void)
+{
+	model(2);
+	m.access_ns = 1000;
+	struct chan *owner = &m.ch[1][0];
+	owner->ctl[0] = CTL_EN | 0x0304;
+	owner->fixed_ctl = FIXED_EN;
+	owner->frz_en = owner->frz = true;
+	add("UNC_M_CAS_COUNT.WR");
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_loop(&run, &m.hw, false, &o, &env), UNC_E_BUSY); /* in use: --force needed */
+	T_EQ(m.nlog, 0);
+	memset(&run, 0, sizeof(run));
+	add("UNC_M_CAS_COUNT.WR");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_loop(&run, &m.hw, true, &o, &env), UNC_OK);
+	/* ours counted in every box, the owner's too */
+	for (unsigned b = 0; b < 8; b++)
+		T_ASSERT(run.c.ev[0].total.box[b] > 0);
+	/* the owner's box: frozen again, as it left it */
+	T_ASSERT(owner->frz_en && owner->frz);
+	T_EQ(owner->ctl[0], CTL_EN | 0x0304);
+	T_EQ(owner->fixed_ctl, FIXED_EN);
+	for (unsigned i = 0; i < 5; i++)
+		T_EQ(owner->ctr[i], 0x123400000000ull + (1 << 12) + i);
+	unsigned last = 0;
+	for (unsigned i = 0; i < m.nlog; i++)
+		if (m.log[i].bus == 0x7F && m.log[i].fn == 0 && m.log[i].off == BOX_CTL)
+			last = i;
+	T_EQ(m.log[last].v, FRZ_EN | FRZ);
+	/* the others: as found (BOX_CTL 0) */
+	owner->ctl[0] = owner->fixed_ctl = 0;
+	owner->frz_en = owner->frz = false;
+	T_ASSERT(as_found());
+}
+
+/* Sockets numbered as Linux numbers them, from the UBoxes' node IDs
+ * (device 8086:3CE0; CPUNODEID 0x40 bits 2:0; GIDNIDMAP 0x54, 3 bits per
+ * socket), not in bus order: here bus 0x3F's UBox says node 5, which the
+ * map gives socket 1, and bus 0x7F's node 2, socket 0. */
+static void sockets_from_ubox_node_ids(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_snbep };
+	char err[200] = "", warn[200] = "", buf[2048];
+	struct strbuf sb;
+	/* GIDNIDMAP: socket 0 -> node 2, socket 1 -> node 5 */
+	const uint32_t map = 2u | 5u << 3;
+
+	model(2);
+	m.ubox[0] = (typeof(m.ubox[0])){ true, 0x5, map };
+	m.ubox[1] = (typeof(m.ubox[1])){ true, 0xF8 | 0x2, map }; /* bits above 2:0 are not the node ID */
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(m.nlog, 0);
+	T_EQ(p.boxes[0], 8);
+	for (unsigned b = 0; b < 8; b++) {
+		T_EQ(p.pci[0][b].bus, b < 4 ? 0x7F : 0x3F);
+		T_EQ(p.group[0][b], b / 4);
+	}
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	T_CONTAINS(buf, "  sockets numbered by their UBoxes' node IDs (8086:3ce0, CPUNODEID 0x40, GIDNIDMAP 0x54)\n"
+			"  socket 0 (bus 0x7f): channels 0, 1, 2, 3\n");
+	T_CONTAINS(buf, "  socket 1 (bus 0x3f): channels 0, 1, 2, 3\n");
+	char name[48];
+	T_STREQ(pmu_reg_name(&pmu_driver_snbep, &p, pmu_unit_sel(&pmu_driver_snbep.units[0], &p, 0, 0, 0), name,
+			     sizeof(name)),
+		"MC_CH0_PCI_PMON_CTL0 (socket 0)");
+	T_EQ(p.pci[0][0].bus, 0x7F);
+	/* a run: socket 0's channels (bus 0x7F) are boxes 0-3 */
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 8; b++)
+		T_EQ(run.c.ev[0].total.box[b], 1000000ull * ((b + 4) % 8 + 1));
+	T_ASSERT(as_found());
+
+	/* one bus without a UBox, or two UBoxes giving one socket: bus order */
+	model(2);
+	m.ubox[1] = (typeof(m.ubox[1])){ true, 0x2, map };
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.pci[0][0].bus, 0x3F);
+	strbuf_init(&sb, buf, sizeof(buf));
+	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	T_CONTAINS(buf, "  sockets numbered in bus order (not every uncore bus has a UBox");
+	model(2);
+	m.ubox[0] = (typeof(m.ubox[0])){ true, 0x2, map };
+	m.ubox[1] = (typeof(m.ubox[1])){ true, 0x2, map };
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_snbep;
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.pci[0][0].bus, 0x3F);
+	T_EQ(p.facts[SNBEP_FACT_SOCKETS], 2);
+}
+
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
        T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
-       T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_needs_the_freeze),
+       T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_high_low_high),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
-       T_CASE(sample_is_frozen), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(ctl_or_counter_changed_during_the_run))
+       T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu), T_CASE(force_gives_back_a_frozen_box), T_CASE(sockets_from_ubox_node_ids),
+       T_CASE(ctl_or_counter_changed_during_the_run))
