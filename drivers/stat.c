@@ -702,6 +702,33 @@ static enum unc_status check_watched(struct stat_run *r)
 	return UNC_OK;
 }
 
+static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
+				  uint64_t *ret_after, bool *ret_programmed);
+
+/* Where the run's counts start: what the first group's counters and the
+ * free-running ones read now, with the clock read as a sample reads it, so
+ * that a delay after the unfreeze (a preempted vCPU) is not counted without
+ * its time, and a short run has a long run's edges. */
+static enum unc_status start_edge(struct stat_run *r)
+{
+	static uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	uint64_t now, after;
+	bool programmed;
+	enum unc_status st = read_group(r, true, val, &now, &after, &programmed);
+
+	if (st)
+		return st;
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		if (!in_group(r, i, r->group))
+			continue;
+		unsigned n = is_free(r, i) ? 1 : r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit];
+		for (unsigned b = 0; b < n; b++)
+			r->last[i][b] = val[i][b];
+	}
+	r->t_sample = now;
+	return UNC_OK;
+}
+
 /* The sequence, for group g: freeze, then for each unit in use its event
  * selects, its counters zeroed and its fixed counters started, then clear
  * the overflow status and unfreeze. The client manual gives the registers
@@ -760,6 +787,8 @@ static enum unc_status program(struct stat_run *r, unsigned g)
 	r->counting = true;
 	r->verify = false;
 	watch_group(r);
+	/* A rotation's counts start after the unfreeze (the run's first start
+	 * is read as a sample: start_free). */
 	r->t_sample = hw_ticks(r->hw);
 	return UNC_OK;
 }
@@ -910,24 +939,18 @@ static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
 	return st ? free_failed(r, i, st) : UNC_OK;
 }
 
-/* The free-running counters run freely: their values at the start are the base. */
+/* The free-running counters run freely: their values at the start are the
+ * base, read with the programmed ones (start_edge). */
 static enum unc_status start_free(struct stat_run *r)
 {
-	uint64_t v;
 	enum unc_status st;
 
-	for (unsigned i = 0; i < r->c.nev; i++) {
-		if (!is_free(r, i))
-			continue;
-		r->free_reg[i] = pmu_unit_ctr(unit_of(r, i), &r->pmu[r->pmu_of[i]].p, r->spec[i].unit, 0, r->spec[i].free);
-		if ((st = read_free(r, i, &v)))
-			return restore(r, st);
-		r->last[i][0] = v;
-	}
-	if (!stat_programs(r)) {
-		r->counting = true;
-		r->t_sample = hw_ticks(r->hw);
-	}
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (is_free(r, i))
+			r->free_reg[i] = pmu_unit_ctr(unit_of(r, i), &r->pmu[r->pmu_of[i]].p, r->spec[i].unit, 0, r->spec[i].free);
+	r->counting = true;
+	if ((st = start_edge(r)))
+		return restore(r, st);
 	r->c.t_start = r->c.t_mark = r->c.t_end = r->t_sample;
 	return UNC_OK;
 }
@@ -1038,14 +1061,10 @@ static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width
 		    unit_of(r, i)->name, ms, (unsigned long)rate, width);
 }
 
-static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
+static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t v, uint64_t now)
 {
 	struct count_event *e = &r->c.ev[i];
-	uint64_t v, mask = pmu_width_mask(e->v.width);
-	enum unc_status st;
-
-	if ((st = read_free(r, i, &v)))
-		return st;
+	uint64_t mask = pmu_width_mask(e->v.width);
 	/* Sampled at least every few hundred milliseconds: a step of half the
 	 * counter's range or more (for a 32-bit counter of 64-byte lines,
 	 * 1.37 TB/s over 100 ms) cannot happen, so it means the counter went
@@ -1061,6 +1080,44 @@ static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t now)
 	r->last[i][0] = v;
 	e->total.running += now - r->t_sample;
 	return UNC_OK;
+}
+
+/* Reads the counters of the active group into val, the free-running ones
+ * too when free, between two clock reads (*ret_now before, *ret_after
+ * after). A read that took far longer than the quickest of the run (a
+ * delay hit it: a preempted vCPU, an SMI) is taken again, up to twice, so
+ * that the counts and the clock describe one moment. */
+static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
+				  uint64_t *ret_after, bool *ret_programmed)
+{
+	enum unc_status st;
+
+	for (unsigned attempt = 0;; attempt++) {
+		bool programmed = false;
+		uint64_t now = hw_ticks(r->hw);
+		for (unsigned i = 0; i < r->c.nev; i++) {
+			if (!in_group(r, i, r->group))
+				continue;
+			if (is_free(r, i)) {
+				if (free && (st = read_free(r, i, &val[i][0])))
+					return st;
+				continue;
+			}
+			unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+			for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
+				if ((st = read_counter(r, k, u, b, r->counter[i], &val[i][b])))
+					return st;
+			programmed = true;
+		}
+		uint64_t after = hw_ticks(r->hw), took = after - now;
+		bool known = r->read_best_known;
+		if (!known || took < r->read_best)
+			r->read_best = took;
+		r->read_best_known = true;
+		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
+		if (attempt == 2 || (known && took <= 4 * r->read_best + r->hw->tick_hz / 50000)) /* + 20 us */
+			return UNC_OK;
+	}
 }
 
 enum unc_status stat_sample(struct stat_run *r)
@@ -1095,21 +1152,12 @@ enum unc_status stat_sample(struct stat_run *r)
 			return st;
 		frozen |= 1u << k;
 	}
-	uint64_t now = hw_ticks(r->hw);
-	for (unsigned i = 0; i < r->c.nev; i++) {
-		if (!in_group(r, i, r->group))
-			continue;
-		if (is_free(r, i)) {
-			if ((st = sample_free(r, i, now)))
-				return st;
-			continue;
-		}
-		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
-		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
-			if ((st = read_counter(r, k, u, b, r->counter[i], &val[i][b])))
-				return st;
-		programmed = true;
-	}
+	uint64_t now, after;
+	if ((st = read_group(r, true, val, &now, &after, &programmed)))
+		return st;
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (in_group(r, i, r->group) && is_free(r, i) && (st = sample_free(r, i, val[i][0], now)))
+			return st;
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		struct pmu_io io = io_of(r, k);
@@ -1120,7 +1168,6 @@ enum unc_status stat_sample(struct stat_run *r)
 	 * (the free-running ones are already counted: a failed run reports
 	 * nothing anyway). Deltas are modulo each counter's width: a value
 	 * below the last is a wrap only if the step fits the time. */
-	uint64_t after = programmed ? hw_ticks(r->hw) : now;
 	for (unsigned i = 0; programmed && i < r->c.nev; i++) {
 		if (!in_group(r, i, r->group) || is_free(r, i))
 			continue;

@@ -66,6 +66,8 @@ struct stat_run {
 	uint64_t wrapped_prev[STAT_MAX_PMUS]; /* status bits of units that wrapped at the last sample */
 	uint64_t last[STAT_MAX_EVENTS][PMU_MAX_BOXES];
 	uint64_t t_sample;        /* ticks at the last sample */
+	uint64_t read_best;       /* the fewest ticks a read of a group's counters took */
+	bool read_best_known;     /* read_best was measured (the run's first read is taken twice) */
 	bool any_in_use;          /* --force took over a PMU in use */
 
 	char err[200];            /* the last error, one line */

@@ -22,6 +22,10 @@ struct emu_hw {
 	 * the model answers), as accesses through uncore-emu.efi or to real
 	 * configuration space do: 0 by default. */
 	uint64_t access_ns;
+	/* Every stall_every-th access takes stall_ns more: a preempted vCPU or
+	 * an SMI landing in the middle of a sample's reads. 0: never. */
+	unsigned stall_every, accesses;
+	uint64_t stall_ns;
 	/* PCI functions that neither the model nor the fake declares read all
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */

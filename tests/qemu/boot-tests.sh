@@ -546,7 +546,7 @@ expect regs8 has '^0xf71 MSR_UNC_CBO_7_PERFEVTSEL1 +0x0000000000000000$'
 expect regs8 has '^0xf76 MSR_UNC_CBO_7_PERFCTR0 +0x[0-9a-f]{16}$'
 expect regs8 has '^0xf77 MSR_UNC_CBO_7_PERFCTR1 +0x0000000000000000$'
 expect regs8 lacks '^0x77'
-expect regs8 lines 56
+expect regs8 lines 54
 step unload9 'uncore-emu.efi --unload'
 expect unload9 rc zero
 step load15 'uncore-emu.efi --cbo-config 15'
@@ -716,7 +716,7 @@ step load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=2M --rate UNC_CBO
 expect load rc zero
 step regs0 'uncore.efi regs'
 expect regs0 rc zero
-expect regs0 lines 40
+expect regs0 lines 38
 step single 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL'
 expect single rc zero
 expect single has '^uncore stat: 1 event in 1 group, 4 CBos, msr access: emulated \(NO_CBO_BANKS 5'
@@ -794,7 +794,7 @@ expect load-busy rc zero
 expect load-busy has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step busy-regs0 'uncore.efi regs'
 expect busy-regs0 rc zero
-expect busy-regs0 lines 40
+expect busy-regs0 lines 38
 expect busy-regs0 has '^0xe01 MSR_UNC_PERF_GLOBAL_CTRL +0x0000000020000000$'
 step busy 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI'
 expect busy rc nonzero
@@ -836,7 +836,7 @@ expect load-gp rc zero
 expect load-gp has '^uncore-emu: emulating a 6th-gen Core uncore: '
 step gp-regs0 'uncore.efi regs'
 expect gp-regs0 rc zero
-expect gp-regs0 lines 40
+expect gp-regs0 lines 38
 step gp 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CBO_CACHE_LOOKUP.READ_I'
 expect gp rc nonzero
 expect gp has '^uncore: error: wrmsr 0x711 \(MSR_UNC_CBO_1_PERFEVTSEL1\) value 0x501834: general-protection fault$'
