@@ -21,7 +21,7 @@ OBJCOPY   := objcopy
 NM        := nm
 
 WARN      := -std=gnu11 -Wall -Wextra -Werror
-EFI_CFLAGS := $(WARN) -O2 -g0 -fpic -ffreestanding -fno-stack-protector -fno-stack-check \
+EFI_CFLAGS := $(WARN) -g0 -fpic -ffreestanding -fno-stack-protector -fno-stack-check \
 	-fshort-wchar -mno-red-zone -maccumulate-outgoing-args -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -MMD -MP
@@ -44,6 +44,14 @@ APP_SRCS  := $(LIB_SRCS) \
 	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
+# The application is built for size (-Os), except the sampling path, which
+# stays -O2: the engine's sampling loop (drivers/stat.c), the drivers' reads
+# (drivers/pmu/), the arithmetic on counts and the native seam. The emulator
+# and the child image stay -O2 (their size does not ship).
+EFI_HOT   := drivers/stat.c drivers/counts.c drivers/arith.c $(wildcard drivers/pmu/*.c) efi/hw_native.c
+EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
+EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Os,-O2)
+
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the
 # options and starts it (see tests/emu/launcher.c).
@@ -62,15 +70,15 @@ all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) $(EFI_OPT) -c $< -o $@
 
 $(BUILD)/efi/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Idrivers -c $< -o $@
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Os -Idrivers -c $< -o $@
 
 $(BUILD)/efi/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(call say,AS,$<)$(CC) $(EFI_CFLAGS) -c $< -o $@
+	$(call say,AS,$<)$(CC) $(EFI_CFLAGS) $(EFI_OPT) -c $< -o $@
 
 # The .so must resolve every symbol itself: an undefined one would be a null
 # call at run time, since nothing loads a UEFI image's dependencies.
