@@ -21,7 +21,7 @@ OBJCOPY   := objcopy
 NM        := nm
 
 WARN      := -std=gnu11 -Wall -Wextra -Werror
-EFI_CFLAGS := $(WARN) -g0 -fpic -ffreestanding -fno-stack-protector -fno-stack-check \
+EFI_CFLAGS := $(WARN) -g0 -fpic -fvisibility=hidden -ffreestanding -fno-stack-protector -fno-stack-check \
 	-fshort-wchar -mno-red-zone -maccumulate-outgoing-args -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -MMD -MP
