@@ -25,7 +25,7 @@ EFI_CFLAGS := $(WARN) -g0 -fpic -fvisibility=hidden -ffreestanding -fno-stack-pr
 	-fshort-wchar -mno-red-zone -maccumulate-outgoing-args -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -MMD -MP
-EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LDS) -L$(EFI_LIB)
+EFI_LDFLAGS := -nostdlib -znocombreloc -z pack-relative-relocs -shared -Bsymbolic -T $(EFI_LDS) -L$(EFI_LIB)
 
 HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -MMD -MP
@@ -82,17 +82,21 @@ $(BUILD)/efi/%.o: %.S
 
 # The .so must resolve every symbol itself: an undefined one would be a null
 # call at run time, since nothing loads a UEFI image's dependencies.
-$(BUILD)/%.so: 
+# Its relative relocations are packed (DT_RELR: 8 bytes a word-bitmap of 63
+# pointers, where DT_RELA takes 24 bytes each), applied by efi/reloc.c in
+# place of gnu-efi's _relocate: every image links EFI_RELOC.
+$(BUILD)/%.so:
 	$(call say,LD,$@)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(filter %.o,$^) -o $@ -lefi -lgnuefi
 	$(Q)undef="$$($(NM) --undefined-only $@)"; if [ -n "$$undef" ]; then \
 		echo "error: $@ has undefined symbols:"; echo "$$undef"; rm -f $@; exit 1; fi
 
-$(BUILD)/uncore.so: $(APP_OBJS)
-$(BUILD)/uncore-emu.so: $(EMU_OBJS)
+EFI_RELOC := $(BUILD)/efi/efi/reloc.o
+$(BUILD)/uncore.so: $(APP_OBJS) $(EFI_RELOC)
+$(BUILD)/uncore-emu.so: $(EMU_OBJS) $(EFI_RELOC)
 # A child image for the boot tests of `uncore.efi -- COMMAND`.
 CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c drivers/fmt.c drivers/parse.c drivers/arith.c
-$(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS))
-$(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS)
+$(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS)) $(EFI_RELOC)
+$(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
 
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
@@ -112,7 +116,7 @@ SUBSYSTEM = 10
 $(BUILD)/uncore-emu-drv.efi: SUBSYSTEM = 11
 $(BUILD)/%.efi: $(BUILD)/%.so Makefile
 	$(call say,OBJCOPY,$@)$(OBJCOPY) --strip-all -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
-		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=$(SUBSYSTEM) $< $@
+		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .relr.dyn -j .reloc --rename-section .relr.dyn=.relr --target efi-app-x86_64 --subsystem=$(SUBSYSTEM) $< $@
 	$(Q)size=$$(stat -c %s $@); if [ $$size -gt $(EFI_SIZE_LIMIT) ]; then \
 		echo "error: $@ is $$size bytes; the limit is $(EFI_SIZE_LIMIT) bytes"; exit 1; fi
 
@@ -148,7 +152,7 @@ $(SIGNED)/drv/uncore-emu-drv.efi: $(BUILD)/uncore-emu-drv.efi sign-args FORCE
 	$(sign_efi)
 $(SIGNED)/drv/emu-drv-blob.o: $(SIGNED)/drv/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(SIGNED)/drv && $(LD) -r -b binary -z noexecstack -o emu-drv-blob.o uncore-emu-drv.efi
-$(SIGNED)/drv/uncore-emu.so: $(filter-out $(BUILD)/efi/emu-drv-blob.o,$(EMU_OBJS)) $(SIGNED)/drv/emu-drv-blob.o
+$(SIGNED)/drv/uncore-emu.so: $(filter-out $(BUILD)/efi/emu-drv-blob.o,$(EMU_OBJS)) $(EFI_RELOC) $(SIGNED)/drv/emu-drv-blob.o
 $(SIGNED)/uncore-emu.efi: $(SIGNED)/drv/uncore-emu.efi sign-args FORCE
 	$(sign_efi)
 
@@ -270,6 +274,8 @@ $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 UNIT_TESTS += test_html
+UNIT_TESTS += test_reloc
+$(HOST)/test_reloc: $(call hobj,tests/unit/test_reloc.c tests/unit/t.c efi/reloc.c)
 $(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(BUILD)/uncore_decode
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
