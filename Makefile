@@ -101,12 +101,12 @@ $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
 
-# A guard against an image that grows by accident: 288 KiB, uncore.efi
-# (288,768 bytes with every driver of today) rounded up to 8 KiB. gnu-efi's
+# A guard against an image that grows by accident: 280 KiB, uncore.efi
+# (283,648 bytes with every driver of today) rounded up to 8 KiB. gnu-efi's
 # linker script stores zero-filled statics in the image: large buffers come
 # from the pool at run time instead. `make bench` prints the size of each
 # section and the largest symbols.
-EFI_SIZE_LIMIT := 294912
+EFI_SIZE_LIMIT := 286720
 
 # --strip-all: no COFF symbol table after the sections, so the file is its
 # headers and sections with no gap, as Authenticode hashes it (sbsign and
