@@ -660,6 +660,7 @@ struct stat_ctx {
 	struct run_extras x;     /* load, peak, check, child, warning */
 	char child_cmd[2 * CLI_MAX_ARG_LEN + 64]; /* the child's command line, its file's full path first */
 	struct rec_buf *samples; /* -o with -I: the interval samples */
+	struct rec_sample *smp;  /* with samples: one being stored (from the pool) */
 	uint32_t nevents;
 	unsigned stored, dropped;
 	bool load, load_marked;  /* --load: its byte count at the start of the window */
@@ -701,10 +702,9 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 	else
 		report_interval(c->out, c->ro, c->hw, &r->c, now);
 	if (c->samples && !c->samples->overflow) {
-		static struct rec_sample smp;
 		size_t before = c->samples->len;
-		rec_sample_from_run(&smp, &r->c, now);
-		rec_put_sample(c->samples, c->nevents, rec_run_boxes(&r->c), &smp);
+		rec_sample_from_run(c->smp, &r->c, now);
+		rec_put_sample(c->samples, c->nevents, rec_run_boxes(&r->c), c->smp);
 		if (c->samples->overflow)
 			c->samples->len = before;
 		else
@@ -1084,7 +1084,9 @@ static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, 
 		goto out;
 	if (wants_output(cmd, env) && cmd->interval_ms && env && env->alloc) {
 		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
-		if (samples.p) {
+		sc.smp = samples.p ? env->alloc(sizeof(*sc.smp)) : NULL;
+		if (sc.smp) {
+			memset(sc.smp, 0, sizeof(*sc.smp));
 			sc.nevents = the_run.c.nev;
 			sc.samples = &samples;
 		}
@@ -1105,6 +1107,8 @@ out:
 	}
 	if (samples.p)
 		env->free(samples.p);
+	if (sc.smp)
+		env->free(sc.smp);
 	return st;
 }
 

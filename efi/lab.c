@@ -306,22 +306,26 @@ static enum unc_status load_image(const char *cmdline, EFI_HANDLE *ret_h, char *
 	return UNC_OK;
 }
 
-/* Starts a loaded image with the command line's words as its Shell
- * parameters (what a Shell would give it) and the line as its
- * LoadOptions; tick(tctx) every period_ms meanwhile when tick is set. */
-static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status, unsigned period_ms,
-				   void (*tick)(void *), void *tctx, char *err, size_t errsize)
+/* What a started image is given: its command line and its words. */
+struct image_args {
+	char line[LAB_LINE_MAX];
+	CHAR16 wline[LAB_LINE_MAX], wargs[LAB_LINE_MAX + CLI_MAX_ARGS];
+	CHAR16 *wargv[CLI_MAX_ARGS + 1];
+};
+
+static enum unc_status start_image_args(EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status, unsigned period_ms,
+					void (*tick)(void *), void *tctx, struct image_args *a, char *err,
+					size_t errsize)
 {
-	static char line[LAB_LINE_MAX];
-	static CHAR16 wline[LAB_LINE_MAX], wargs[LAB_LINE_MAX + CLI_MAX_ARGS];
-	static CHAR16 *wargv[CLI_MAX_ARGS + 1];
+	char *line = a->line;
+	CHAR16 *wline = a->wline, *wargs = a->wargs, **wargv = a->wargv;
 	char *argv[CLI_MAX_ARGS];
 	int argc;
 	EFI_LOADED_IMAGE *li = NULL;
 	EFI_EVENT ev = NULL;
 	struct efi_ticker t = { tick, tctx };
 
-	fmt_snprintf(line, sizeof(line), "%s", cmdline);
+	fmt_snprintf(line, sizeof(a->line), "%s", cmdline);
 	to_wide(wline, LAB_LINE_MAX, cmdline);
 	if (lab_split(line, argv, CLI_MAX_ARGS, &argc, err, errsize)) {
 		BS->UnloadImage(h);
@@ -330,7 +334,7 @@ static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS
 	size_t at = 0;
 	for (int i = 0; i < argc; i++) {
 		wargv[i] = wargs + at;
-		to_wide(wargs + at, sizeof(wargs) / sizeof(wargs[0]) - at, argv[i]);
+		to_wide(wargs + at, sizeof(a->wargs) / sizeof(a->wargs[0]) - at, argv[i]);
 		at += strlen(argv[i]) + 1;
 	}
 	wargv[argc] = NULL;
@@ -362,6 +366,24 @@ static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS
 	 * this protocol is on it, and goes with it. */
 	BS->UninstallProtocolInterface(h, &params_guid, &params);
 	return UNC_OK;
+}
+
+/* Starts a loaded image with the command line's words as its Shell
+ * parameters (what a Shell would give it) and the line as its
+ * LoadOptions, both from the pool while it runs; tick(tctx) every
+ * period_ms meanwhile when tick is set. */
+static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status, unsigned period_ms,
+				   void (*tick)(void *), void *tctx, char *err, size_t errsize)
+{
+	struct image_args *a = efi_alloc(sizeof(*a));
+
+	if (!a) {
+		BS->UnloadImage(h);
+		UNC_ERR(UNC_E_NO_MEMORY, "out of memory for %zu bytes of arguments for '%s'", sizeof(*a), cmdline);
+	}
+	enum unc_status st = start_image_args(h, cmdline, ret_status, period_ms, tick, tctx, a, err, errsize);
+	efi_free(a);
+	return st;
 }
 
 /* A child (-- COMMAND): the Shell's way when there is one, else directly. */

@@ -101,13 +101,38 @@ static enum unc_status memory_map(struct mem_range **ret, size_t *ret_n, char *e
 	return UNC_OK;
 }
 
+/* Parses one command line into CMD (zeroed) and runs it. */
+static EFI_STATUS run_cmd(EFI_HANDLE image, struct cli_cmd *cmd, int argc, char **argv, struct hw *hw,
+			       struct app_env *env, struct out *out, struct out *err)
+{
+	char msg[200];
+	enum unc_status st = cli_parse(argc, argv, cmd, msg, sizeof(msg));
+
+	shell_args_free(); /* cmd holds copies of all it needs */
+	if (st) {
+		out_printf(err, "uncore: error: %s\n", msg);
+		return efi_status_from(st);
+	}
+	if (cmd->verb == CLI_LAB)
+		return efi_lab(image, env, cmd->config, true);
+	native_init(hw, err, image);
+	if (app_needs_clock(cmd)) {
+		st = native_calibrate(hw, err);
+		if (st) {
+			native_release();
+			return efi_status_from(st);
+		}
+	}
+	st = app_run(cmd, hw, env, out, err);
+	native_release();
+	return st == UNC_E_CHILD ? child_status : efi_status_from(st);
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	struct out out, err;
-	static struct cli_cmd cmd;
 	struct hw hw;
 	char **argv;
-	char msg[200];
 	int argc = 0;
 	enum unc_status st;
 
@@ -125,23 +150,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* No Shell parameters (\EFI\BOOT\BOOTX64.EFI, a Boot#### option): lab mode. */
 	if (argc == 0)
 		return efi_lab(image, &env, NULL, false);
-	st = cli_parse(argc, argv, &cmd, msg, sizeof(msg));
-	shell_args_free(); /* cmd holds copies of all it needs */
-	if (st) {
-		out_printf(&err, "uncore: error: %s\n", msg);
-		return efi_status_from(st);
+	/* The parsed command (about 3 KB) comes from the pool, not the image. */
+	struct cli_cmd *cmd = efi_alloc(sizeof(*cmd));
+	if (!cmd) {
+		shell_args_free();
+		out_printf(&err, "uncore: error: out of memory\n");
+		return EFI_OUT_OF_RESOURCES;
 	}
-	if (cmd.verb == CLI_LAB)
-		return efi_lab(image, &env, cmd.config, true);
-	native_init(&hw, &err, image);
-	if (app_needs_clock(&cmd)) {
-		st = native_calibrate(&hw, &err);
-		if (st) {
-			native_release();
-			return efi_status_from(st);
-		}
-	}
-	st = app_run(&cmd, &hw, &env, &out, &err);
-	native_release();
-	return st == UNC_E_CHILD ? child_status : efi_status_from(st);
+	SetMem(cmd, sizeof(*cmd), 0);
+	EFI_STATUS status = run_cmd(image, cmd, argc, argv, &hw, &env, &out, &err);
+	efi_free(cmd);
+	return status;
 }

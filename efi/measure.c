@@ -6,6 +6,7 @@
 #include "../drivers/parse.h"
 
 #include "pi.h"
+#include "vars.h"
 
 /* ---- the load ---- */
 
@@ -17,7 +18,8 @@ struct slice {
 	volatile uint64_t bytes;
 };
 
-static struct {
+/* The load's state: from the pool from efi_load_start to efi_load_stop. */
+static struct load_state {
 	enum load_kind kind;
 	bool nt, running;
 	struct load_arrays arr;
@@ -28,14 +30,14 @@ static struct {
 	EFI_EVENT done[MAX_CPUS];
 	volatile int stop;
 	UNC_EFI_MP_SERVICES_PROTOCOL *mp;
-} L;
+} *L;
 
 /* One chunk of a processor's slice, wrapping around. */
 static void chunk(struct slice *s)
 {
 	size_t hi = s->at + CHUNK < s->hi ? s->at + CHUNK : s->hi;
 
-	s->bytes += load_pass(L.kind, L.nt, &L.arr, s->at, hi);
+	s->bytes += load_pass(L->kind, L->nt, &L->arr, s->at, hi);
 	s->at = hi >= s->hi ? s->lo : hi;
 }
 
@@ -44,8 +46,14 @@ static VOID EFIAPI ap_main(VOID *arg)
 {
 	struct slice *s = arg;
 
-	while (!L.stop)
+	while (!L->stop)
 		chunk(s);
+}
+
+static void load_free(void)
+{
+	efi_free(L);
+	L = NULL;
 }
 
 enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, uint64_t *ret_size, char *err,
@@ -60,27 +68,33 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 			     (unsigned long)cfg->size);
 		return UNC_E_INVALID;
 	}
-	L = (typeof(L)){ .kind = cfg->kind, .nt = cfg->nt };
-	L.pages = EFI_SIZE_TO_PAGES(3 * n * sizeof(double) + 64);
-	if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiBootServicesData, L.pages, &L.mem))) {
-		fmt_snprintf(err, errsize, "cannot allocate %lu MiB for the load's working set",
-			     (unsigned long)((L.pages * 4096) >> 20));
+	if (!(L = efi_alloc(sizeof(*L)))) {
+		fmt_snprintf(err, errsize, "cannot allocate %lu bytes for the load's state", (unsigned long)sizeof(*L));
 		return UNC_E_NO_MEMORY;
 	}
-	double *base = (double *)(UINTN)L.mem;
-	L.arr = (struct load_arrays){ base, base + n, base + 2 * n, n };
-	for (size_t i = 0; i < n; i++) { /* STREAM's starting values; touches every page */
-		L.arr.a[i] = 1.0;
-		L.arr.b[i] = 2.0;
-		L.arr.c[i] = 0.5;
+	*L = (struct load_state){ .kind = cfg->kind, .nt = cfg->nt };
+	L->pages = EFI_SIZE_TO_PAGES(3 * n * sizeof(double) + 64);
+	if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiBootServicesData, L->pages, &L->mem))) {
+		fmt_snprintf(err, errsize, "cannot allocate %lu MiB for the load's working set",
+			     (unsigned long)((L->pages * 4096) >> 20));
+		load_free();
+		return UNC_E_NO_MEMORY;
 	}
-	if (!EFI_ERROR(BS->LocateProtocol(&mp_guid, NULL, (void **)&L.mp)) && L.mp) {
-		L.mp->GetNumberOfProcessors(L.mp, &total, &enabled);
-		L.mp->WhoAmI(L.mp, &bsp);
+	double *base = (double *)(UINTN)L->mem;
+	L->arr = (struct load_arrays){ base, base + n, base + 2 * n, n };
+	for (size_t i = 0; i < n; i++) { /* STREAM's starting values; touches every page */
+		L->arr.a[i] = 1.0;
+		L->arr.b[i] = 2.0;
+		L->arr.c[i] = 0.5;
+	}
+	if (!EFI_ERROR(BS->LocateProtocol(&mp_guid, NULL, (void **)&L->mp)) && L->mp) {
+		L->mp->GetNumberOfProcessors(L->mp, &total, &enabled);
+		L->mp->WhoAmI(L->mp, &bsp);
 	}
 	uint32_t want = cfg->cpus ? cfg->cpus : (uint32_t)enabled;
 	if (want > enabled || want > MAX_CPUS) {
-		BS->FreePages(L.mem, L.pages);
+		BS->FreePages(L->mem, L->pages);
+		load_free();
 		fmt_snprintf(err, errsize, "--cpus %u: %lu processors are enabled%s", want, (unsigned long)enabled,
 			     want > MAX_CPUS ? " (and at most 64 are used)" : "");
 		return UNC_E_INVALID;
@@ -90,54 +104,54 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 	 * start leaves its part to the BSP. */
 	size_t per = (n / want) & ~(size_t)1;
 	for (uint32_t k = 1; k < want; k++)
-		L.slice[k] = (struct slice){ (k - 1) * per, k * per, (k - 1) * per, 0 };
-	L.cpus = 1;
-	for (UINTN cpu = 0; cpu < total && L.cpus < want; cpu++) {
+		L->slice[k] = (struct slice){ (k - 1) * per, k * per, (k - 1) * per, 0 };
+	L->cpus = 1;
+	for (UINTN cpu = 0; cpu < total && L->cpus < want; cpu++) {
 		UNC_EFI_PROCESSOR_INFORMATION info;
-		if (cpu == bsp || EFI_ERROR(L.mp->GetProcessorInfo(L.mp, cpu, &info)) || !(info.StatusFlag & 2))
+		if (cpu == bsp || EFI_ERROR(L->mp->GetProcessorInfo(L->mp, cpu, &info)) || !(info.StatusFlag & 2))
 			continue;
-		if (EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &L.done[L.cpus])))
+		if (EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &L->done[L->cpus])))
 			break;
-		if (EFI_ERROR(L.mp->StartupThisAP(L.mp, ap_main, cpu, L.done[L.cpus], 0, &L.slice[L.cpus], NULL))) {
-			BS->CloseEvent(L.done[L.cpus]);
+		if (EFI_ERROR(L->mp->StartupThisAP(L->mp, ap_main, cpu, L->done[L->cpus], 0, &L->slice[L->cpus], NULL))) {
+			BS->CloseEvent(L->done[L->cpus]);
 			break;
 		}
-		L.cpus++;
+		L->cpus++;
 	}
-	L.slice[0] = (struct slice){ (L.cpus - 1) * per, n, (L.cpus - 1) * per, 0 };
-	L.running = true;
-	*ret_cpus = L.cpus;
+	L->slice[0] = (struct slice){ (L->cpus - 1) * per, n, (L->cpus - 1) * per, 0 };
+	L->running = true;
+	*ret_cpus = L->cpus;
 	*ret_size = 3 * n * sizeof(double);
 	return UNC_OK;
 }
 
 void efi_load_chunk(void)
 {
-	if (L.running)
-		chunk(&L.slice[0]);
+	if (L && L->running)
+		chunk(&L->slice[0]);
 }
 
 uint64_t efi_load_bytes(void)
 {
 	uint64_t sum = 0;
 
-	for (uint32_t k = 0; k < L.cpus; k++)
-		sum += L.slice[k].bytes;
+	for (uint32_t k = 0; L && k < L->cpus; k++)
+		sum += L->slice[k].bytes;
 	return sum;
 }
 
 void efi_load_stop(void)
 {
-	if (!L.running)
+	if (!L)
 		return;
-	L.stop = 1;
-	for (uint32_t k = 1; k < L.cpus; k++) {
+	L->stop = 1;
+	for (uint32_t k = 1; k < L->cpus; k++) {
 		UINTN idx;
-		BS->WaitForEvent(1, &L.done[k], &idx);
-		BS->CloseEvent(L.done[k]);
+		BS->WaitForEvent(1, &L->done[k], &idx);
+		BS->CloseEvent(L->done[k]);
 	}
-	BS->FreePages(L.mem, L.pages);
-	L.running = false;
+	BS->FreePages(L->mem, L->pages);
+	load_free();
 }
 
 /* ---- a child: an EFI image or a .nsh script, run by the UEFI Shell ---- */

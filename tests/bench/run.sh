@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make bench`: the cost of one full IMC sample (all five counters),
+# `make bench`: the size of uncore.efi (each section, the five largest
+# symbols), and the cost of one full IMC sample (all five counters),
 #  - on the host, in instructions (valgrind's callgrind, inside one_sample());
 #  - in QEMU, in TSC cycles, from `uncore.efi bench` against the emulated uncore.
 # Figures only: nothing here passes or fails on speed.
@@ -8,6 +9,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/build/bench/bench_imc
 n=10000
 out=$top/build/bench/callgrind.out
+
+echo "== size: build/uncore.efi"
+efi=$top/build/uncore.efi
+echo "uncore.efi: $(stat -c %s "$efi") bytes"
+echo "its sections:"
+objdump -h "$efi" | while read -r idx name size rest; do
+	[[ $idx =~ ^[0-9]+$ ]] && printf '  %-8s %7d bytes\n' "$name" "$((16#$size))"
+done
+echo "the five largest symbols (build/uncore.so):"
+nm --size-sort -S "$top/build/uncore.so" | tail -5 | tac | while read -r addr size type name; do
+	printf '  %-24s %6d bytes (%s)\n' "$name" "$((16#$size))" "$type"
+done
 
 echo "== host: the load kernels against glibc memcpy"
 "$top/build/bench/bench_load" || exit 1
