@@ -180,7 +180,7 @@ $(HOST)/gen/%.o: $(GEN)/%.c
 	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -Idrivers -c $< -o $@
 
 # Event tables: generated from events/*.json, never edited by hand.
-$(HOST)/gen_events: $(HOST)/tools/gen_events.o
+$(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/parse.o $(HOST)/drivers/arith.o
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
 
 $(GEN)/%_events.c: events/%.json $(HOST)/gen_events

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../drivers/parse.h"
+
 #define MAX_DEPTH 32 /* nesting of skipped values: published files nest 2 deep */
 
 struct field {
@@ -406,18 +408,6 @@ static int parse_events(struct object **ret)
 	}
 }
 
-/* ASCII case-insensitive order, as str_icmp in drivers/parse.c. */
-static int icmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = (unsigned char)*a, y = (unsigned char)*b;
-		x += x >= 'A' && x <= 'Z' ? 32 : 0;
-		y += y >= 'A' && y <= 'Z' ? 32 : 0;
-		if (x != y || !x)
-			return x - y;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	static struct object *ev; /* held until the exit, as are its strings */
@@ -565,7 +555,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < nev; i++) {
 		int j = i;
-		for (; j > 0 && icmp(rows[by[j - 1]].name, rows[i].name) > 0; j--)
+		for (; j > 0 && str_icmp(rows[by[j - 1]].name, rows[i].name) > 0; j--)
 			by[j] = by[j - 1];
 		by[j] = i;
 	}
