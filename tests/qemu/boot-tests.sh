@@ -1269,18 +1269,20 @@ step fail-rc-show '!echo %lasterror%'
 expect fail-rc-show has '^0x21$'
 # A child that fails: said plainly with its status decoded and named, the
 # run's exit status is the child's own (EFIERR(7) reads 0x7 in %lasterror%),
-# and the stored record carries it.
+# and the stored record carries it. The run's time covers the Shell loading
+# the child too: at least the child's 500 ms, and how much more is the host's
+# speed, which no check asserts (the rate check ties the time to the counts).
 step child 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -o var:ChildFail -- fs0:\child.efi 500 7'
 expect child rc 0x7
 expect child has '^child: spun 500 ms, returning 7$'
-expect child has '^child: fs0:\\child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after [5-9][0-9]{2} ms$'
+expect child has '^child: fs0:\\child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after ([5-9][0-9]{2}|[1-9][0-9]{3,}) ms$'
 expect child has '^uncore: error: the child failed with EFI_DEVICE_ERROR; the exit status is its own$'
 expect child rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
 expect child lacks 'UEFI Interactive Shell'
 step child-show 'uncore.efi var show ChildFail'
 expect child-show rc zero
 expect child-show has '^record ChildFail: `stat` by uncore.efi .*, exit status: the child failed$'
-expect child-show has '^child: fs0:\\child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after [5-9][0-9]{2} ms$'
+expect child-show has '^child: fs0:\\child.efi 500 7 FAILED: EFI_DEVICE_ERROR \(0x8000000000000007\) after ([5-9][0-9]{2}|[1-9][0-9]{3,}) ms$'
 step child-ok 'uncore.efi bw -- fs0:\child.efi 300 0'
 expect child-ok rc zero
 expect child-ok has '^child: fs0:\\child.efi 300 0 returned EFI_SUCCESS after '
