@@ -722,6 +722,12 @@ expect single rc zero
 expect single has '^uncore stat: 1 event in 1 group, 4 CBos, msr access: emulated \(NO_CBO_BANKS 5'
 expect single rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
 expect single has '^elapsed: 1\.0[0-9]{8} s measured \([0-9]+ TSC ticks at [0-9]+\.[0-9]{3} MHz\)$'
+# A 1 ms run has a long run's edges: the counts start from what the
+# counters read after the unfreeze, with the clock read as a sample reads it
+# (902.6M/s for the 800 MHz UCLK before).
+step short 'uncore.efi stat -e UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI -d 0.001'
+expect short rc zero
+expect short rate UNC_CLOCK.SOCKET 800000000 1
 step regs1 'uncore.efi regs'
 expect regs1 same regs0
 step mixed 'uncore.efi stat -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -e unc_cbo_cache_lookup.read_i -d 1.5'
