@@ -319,7 +319,7 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "0x395 MSR_UNC_PERF_FIXED_CTR       0x");
 }
 
-/* Issue 11 item 7: MSR_UNC_CBO_CONFIG with its reserved bits 63:4 all set
+/* MSR_UNC_CBO_CONFIG with its reserved bits 63:4 all set
  * gives the CBo count from bits 3:0 alone; and a GLOBAL_CTRL found with
  * FRZ_ON_PMI and bit 4 (0x8000001F) is written back exactly after a run
  * through a wrap. */
