@@ -705,13 +705,17 @@ static enum unc_status check_watched(struct stat_run *r)
 static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
 				  uint64_t *ret_after, bool *ret_programmed);
 
+/* What a read of the active group's counters gave (start_edge, stat_sample):
+ * one buffer, not on the firmware's stack. */
+static uint64_t group_val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+
 /* Where the run's counts start: what the first group's counters and the
  * free-running ones read now, with the clock read as a sample reads it, so
  * that a delay after the unfreeze (a preempted vCPU) is not counted without
  * its time, and a short run has a long run's edges. */
 static enum unc_status start_edge(struct stat_run *r)
 {
-	static uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
 	uint64_t now, after;
 	bool programmed;
 	enum unc_status st = read_group(r, true, val, &now, &after, &programmed);
@@ -1123,7 +1127,7 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)
 enum unc_status stat_sample(struct stat_run *r)
 {
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
-	static uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
 	bool programmed = false;
 	enum unc_status st;
 
