@@ -327,9 +327,18 @@ $(BUILD)/bench/bench_imc: tests/bench/bench_imc.c $(LIB_SRCS) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
 
-$(BUILD)/bench/bench_load: tests/bench/bench_load.c drivers/load.c drivers/parse.c drivers/arith.c
+# The load kernels as the EFI build compiles drivers/load.c (EFI_CFLAGS and
+# its EFI_OPT), against the same kernels as plain C loops built the way
+# STREAM is built.
+$(BUILD)/bench/load_efi.o: drivers/load.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -pthread -Idrivers $^ -o $@
+	$(call say,CC,$@)$(CC) $(EFI_CFLAGS) $(EFI_OPT) -c $< -o $@
+$(BUILD)/bench/load_ref.o: tests/bench/load_ref.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O3 -march=native -fopenmp -MMD -MP -c $< -o $@
+$(BUILD)/bench/bench_load: tests/bench/bench_load.c $(BUILD)/bench/load_efi.o $(BUILD)/bench/load_ref.o drivers/parse.c drivers/arith.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -fopenmp -Idrivers $^ -o $@
 
 bench: deps
 	$(Q)tests/deps.sh valgrind

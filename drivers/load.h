@@ -30,6 +30,10 @@ unsigned load_bytes_per_element(enum load_kind k);
 #define LOAD_SCALAR 3.0
 uint64_t load_pass(enum load_kind k, bool nt, const struct load_arrays *arr, size_t lo, size_t hi);
 
+/* Elements the application gives load_pass at a time: 1 MiB of doubles
+ * per array (`make bench` runs the kernels the same way). */
+#define LOAD_CHUNK 131072
+
 /* Elements per array for a working set of at least `size` bytes over the
  * three arrays, rounded up to an even count (nt stores go two at a time).
  * size 0 asks for the default: 4x llc_bytes (the largest cache), and at
