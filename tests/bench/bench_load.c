@@ -9,14 +9,17 @@
  * with one thread of the reference (an OpenMP team of one).
  *
  * Fairness: the same arrays, the same sizes (each array at least 4x the
- * last-level cache, STREAM's rule), the same number of passes. The passes
- * of all variants are interleaved, each round starting with the next one, so
- * that a busy host slows them alike; the first round warms up and is not
- * counted. Each pass is timed in blocks of LOAD_CHUNK * BLOCK_CHUNKS elements
- * (CLOCK_MONOTONIC, the TSC here, read at both ends of each block); a
- * variant's figure is the median block, which a block cut by a context
- * switch does not move, and, as STREAM gives it, its best whole pass.
- * GB/s count STREAM's bytes (copy: 16 per element), 10^9 bytes/s. */
+ * last-level cache, STREAM's rule), the same number of passes, and the two
+ * take turns so that a busy host slows them alike: a pass walks the arrays
+ * in blocks of LOAD_CHUNK * BLOCK_CHUNKS elements, the application's kernel
+ * and the reference loop on alternate blocks (which of them starts
+ * alternates from pass to pass, so each runs every block equally often).
+ * Each block is timed by CLOCK_MONOTONIC (the TSC here) read at both ends.
+ * Each pair of neighbouring blocks, run a millisecond apart, gives a ratio;
+ * a kernel's figures are the median block of each side and the median of
+ * its pairs' ratios, which blocks cut by a context switch do not move.
+ * The first pass warms up and is not counted. GB/s count STREAM's bytes
+ * (copy: 16 per element), 10^9 bytes/s. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,27 +29,23 @@
 #include "../../drivers/load.h"
 #include "load_ref.h"
 
-#define NTIMES       10 /* counted passes of each variant, as STREAM */
+#define NTIMES       10 /* counted passes of each kernel, as STREAM */
 #define BLOCK_CHUNKS 4  /* the application's chunks in a timed block */
 #define BLOCK        ((size_t)LOAD_CHUNK * BLOCK_CHUNKS)
 
 struct variant {
-	const char *name;
 	enum load_kind kind;
-	int nt;  /* the application's --nt */
-	int ref; /* the reference loop, not the application's kernel */
-	double *rate; /* GB/s of each timed block, NTIMES passes */
-	size_t nblock;
-	double best; /* GB/s of the best whole pass */
+	int nt;       /* the application's --nt */
+	double *unc;  /* GB/s of the application's blocks */
+	double *ref;  /* GB/s of the reference's blocks */
+	double *pair; /* their ratio, pair by pair */
+	size_t n, npair;
 };
 
-#define UNC(name, kind, nt) { name, kind, nt, 0, NULL, 0, 0 }
-#define REF(name, kind)     { name, kind, 0, 1, NULL, 0, 0 }
 static struct variant v[] = {
-	REF("read", LOAD_READ),        UNC("read", LOAD_READ, 0),  REF("write", LOAD_WRITE),
-	UNC("write", LOAD_WRITE, 0),   UNC("write", LOAD_WRITE, 1), REF("copy", LOAD_COPY),
-	UNC("copy", LOAD_COPY, 0),     UNC("copy", LOAD_COPY, 1),   REF("triad", LOAD_TRIAD),
-	UNC("triad", LOAD_TRIAD, 0),   UNC("triad", LOAD_TRIAD, 1),
+	{ LOAD_READ, 0, 0, 0, 0, 0, 0 },  { LOAD_WRITE, 0, 0, 0, 0, 0, 0 }, { LOAD_WRITE, 1, 0, 0, 0, 0, 0 },
+	{ LOAD_COPY, 0, 0, 0, 0, 0, 0 },  { LOAD_COPY, 1, 0, 0, 0, 0, 0 },  { LOAD_TRIAD, 0, 0, 0, 0, 0, 0 },
+	{ LOAD_TRIAD, 1, 0, 0, 0, 0, 0 },
 };
 #define NV (sizeof(v) / sizeof(v[0]))
 
@@ -62,9 +61,9 @@ static double now(void)
 
 /* Elements [lo, hi): the application's kernel chunk by chunk, as its
  * processors run it, or the reference loop at once. */
-static void block(const struct variant *x, size_t lo, size_t hi)
+static void block(const struct variant *x, bool ref, size_t lo, size_t hi)
 {
-	if (!x->ref) {
+	if (!ref) {
 		for (size_t at = lo; at < hi; at += LOAD_CHUNK)
 			load_pass(x->kind, x->nt, &arr, at, at + LOAD_CHUNK < hi ? at + LOAD_CHUNK : hi);
 		return;
@@ -85,21 +84,26 @@ static void block(const struct variant *x, size_t lo, size_t hi)
 	}
 }
 
-static void pass(struct variant *x, bool counted)
+/* One pass over whole pairs of blocks; the reference runs the first block
+ * of each pair when ref_first. */
+static void pass(struct variant *x, bool ref_first, bool counted)
 {
-	double bytes = load_bytes_per_element(x->kind), t0 = now(), t = t0;
+	double bytes = (double)BLOCK * load_bytes_per_element(x->kind);
 
-	for (size_t lo = 0; lo < arr.n; lo += BLOCK) {
-		size_t hi = lo + BLOCK < arr.n ? lo + BLOCK : arr.n;
-		block(x, lo, hi);
+	for (size_t lo = 0; lo + 2 * BLOCK <= arr.n; lo += 2 * BLOCK) {
+		double t0 = now();
+		block(x, ref_first, lo, lo + BLOCK);
 		double t1 = now();
-		if (counted)
-			x->rate[x->nblock++] = (double)(hi - lo) * bytes / (t1 - t) / 1e9;
-		t = t1;
+		block(x, !ref_first, lo + BLOCK, lo + 2 * BLOCK);
+		double t2 = now();
+		double first = bytes / (t1 - t0) / 1e9, second = bytes / (t2 - t1) / 1e9;
+		double u = ref_first ? second : first, r = ref_first ? first : second;
+		if (counted) {
+			x->unc[x->n] = u;
+			x->ref[x->n++] = r;
+			x->pair[x->npair++] = u / r;
+		}
 	}
-	double gbs = (double)arr.n * bytes / (t - t0) / 1e9;
-	if (counted && gbs > x->best)
-		x->best = gbs;
 }
 
 static int cmp_double(const void *p, const void *q)
@@ -109,10 +113,10 @@ static int cmp_double(const void *p, const void *q)
 	return a < b ? -1 : a > b;
 }
 
-static double median(struct variant *x)
+static double median(double *d, size_t n)
 {
-	qsort(x->rate, x->nblock, sizeof(double), cmp_double);
-	return x->nblock % 2 ? x->rate[x->nblock / 2] : (x->rate[x->nblock / 2 - 1] + x->rate[x->nblock / 2]) / 2;
+	qsort(d, n, sizeof(double), cmp_double);
+	return n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
 }
 
 int main(int argc, char **argv)
@@ -131,41 +135,42 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		arr.a[i] = 1.0, arr.b[i] = 2.0, arr.c[i] = 0.5;
-	size_t nblocks = (n + BLOCK - 1) / BLOCK;
-	for (size_t k = 0; k < NV; k++)
-		if (!(v[k].rate = malloc(NTIMES * nblocks * sizeof(double))))
+	size_t npairs = n / (2 * BLOCK);
+	if (!npairs) {
+		fprintf(stderr, "bench_load: %zu elements are less than two blocks of %zu\n", n, BLOCK);
+		return 1;
+	}
+	for (size_t k = 0; k < NV; k++) {
+		v[k].unc = malloc(NTIMES * npairs * sizeof(double));
+		v[k].ref = malloc(NTIMES * npairs * sizeof(double));
+		v[k].pair = malloc(NTIMES * npairs * sizeof(double));
+		if (!v[k].unc || !v[k].ref || !v[k].pair)
 			return 1;
-
-	for (int r = 0; r <= NTIMES; r++)
-		for (size_t k = 0; k < NV; k++)
-			pass(&v[(k + (size_t)r) % NV], r > 0);
+	}
+	for (size_t k = 0; k < NV; k++)
+		for (int r = 0; r <= NTIMES; r++)
+			pass(&v[k], r % 2, r > 0);
 
 	printf("load kernels, 1 thread: %zu MiB working set (3 arrays of %zu doubles; last-level cache %ld KiB), "
-	       "%d passes each, interleaved\n",
+	       "%d passes each\n",
 	       mib, n, llc > 0 ? llc >> 10 : -1L, NTIMES);
 	printf("  uncore: drivers/load.c as the EFI build compiles it, %d elements per call; reference: a plain C loop, "
 	       "gcc -O3 -march=native -fopenmp, a team of 1\n",
 	       LOAD_CHUNK);
-	printf("  median of %zu blocks of %zu MiB per array, and the best whole pass; GB/s = 10^9 bytes/s, STREAM's "
-	       "bytes; (nt) rows against the plain reference loop\n",
-	       v[0].nblock, BLOCK * sizeof(double) >> 20);
-	printf("%-12s %13s %15s %7s   %11s %13s %7s\n", "kernel", "uncore GB/s", "reference GB/s", "ratio",
-	       "best uncore", "best reference", "ratio");
+	printf("  the two take turns on neighbouring blocks of %zu MiB per array: median block of each, median of the "
+	       "%zu pairs' ratios;\n  GB/s = 10^9 bytes/s, STREAM's bytes; (nt) rows against the reference loop, "
+	       "whose stores go through the cache\n",
+	       BLOCK * sizeof(double) >> 20, v[0].npair);
+	printf("%-12s %12s %15s %7s\n", "kernel", "uncore GB/s", "reference GB/s", "ratio");
 	for (size_t k = 0; k < NV; k++) {
-		if (v[k].ref)
-			continue;
-		struct variant *ref = NULL;
-		for (size_t j = 0; j < NV; j++)
-			if (v[j].ref && v[j].kind == v[k].kind)
-				ref = &v[j];
 		char name[24];
-		snprintf(name, sizeof(name), "%s%s", v[k].name, v[k].nt ? " (nt)" : "");
-		double mu = median(&v[k]), mr = median(ref);
-		printf("%-12s %13.2f %15.2f %7.2f   %11.2f %13.2f %7.2f\n", name, mu, mr, mu / mr, v[k].best, ref->best,
-		       v[k].best / ref->best);
+		snprintf(name, sizeof(name), "%s%s", load_kind_name(v[k].kind), v[k].nt ? " (nt)" : "");
+		printf("%-12s %12.2f %15.2f %7.2f\n", name, median(v[k].unc, v[k].n), median(v[k].ref, v[k].n),
+		       median(v[k].pair, v[k].npair));
+		free(v[k].unc);
+		free(v[k].ref);
+		free(v[k].pair);
 	}
-	for (size_t k = 0; k < NV; k++)
-		free(v[k].rate);
 	free(arr.a);
 	free(arr.b);
 	free(arr.c);
