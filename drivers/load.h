@@ -1,7 +1,9 @@
-/* The built-in memory load: STREAM's kernels over arrays of doubles, in
- * plain C (the compiler vectorises the loops) and, with non-temporal stores,
- * SSE2 streaming stores. Built for the EFI application and for the host
- * (tests and `make bench`). */
+/* The built-in memory load: STREAM's kernels over arrays of doubles, a
+ * 64-byte line at a time in SSE2, with software prefetch; stores through
+ * the cache, or non-temporal ones (--nt). Built for the EFI application
+ * (with flags of its own, LOAD_OPT in the Makefile) and for the host (tests,
+ * and `make bench`, which builds it with the EFI flags and measures it
+ * against the same loops built the way STREAM is built). */
 #ifndef UNC_LOAD_H
 #define UNC_LOAD_H
 
@@ -12,7 +14,7 @@
 enum load_kind { LOAD_READ, LOAD_WRITE, LOAD_COPY, LOAD_TRIAD, LOAD_NKINDS };
 
 struct load_arrays {
-	double *a, *b, *c; /* 16-byte aligned, n elements each */
+	double *a, *b, *c; /* n elements each; any alignment a double may have */
 	size_t n;
 };
 
@@ -26,12 +28,18 @@ unsigned load_bytes_per_element(enum load_kind k);
 
 /* Runs kernel k over elements [lo, hi): a = SCALAR (write), a = b (copy),
  * a = b + SCALAR * c (triad), or sums b into load_sink (read). Returns the
- * bytes moved, STREAM's way. lo and hi must be even for nt. */
+ * bytes moved, STREAM's way. Any lo and hi: with nt every store is
+ * non-temporal, the odd elements' too. */
 #define LOAD_SCALAR 3.0
 uint64_t load_pass(enum load_kind k, bool nt, const struct load_arrays *arr, size_t lo, size_t hi);
 
+/* Elements the application gives load_pass at a time: 1 MiB of doubles
+ * per array (`make bench` runs the kernels the same way). */
+#define LOAD_CHUNK 131072
+
 /* Elements per array for a working set of at least `size` bytes over the
- * three arrays, rounded up to an even count (nt stores go two at a time).
+ * three arrays, rounded up to an even count (processors' slices are split
+ * on pairs).
  * size 0 asks for the default: 4x llc_bytes (the largest cache), and at
  * least LOAD_MIN_DEFAULT. The working set is then 3 x 8 x the result. */
 #define LOAD_MIN_DEFAULT (64ull << 20)

@@ -11,7 +11,6 @@
 /* ---- the load ---- */
 
 #define MAX_CPUS 64
-#define CHUNK    131072 /* elements: 1 MiB of doubles per array */
 
 struct slice {
 	size_t lo, hi, at;
@@ -35,7 +34,7 @@ static struct load_state {
 /* One chunk of a processor's slice, wrapping around. */
 static void chunk(struct slice *s)
 {
-	size_t hi = s->at + CHUNK < s->hi ? s->at + CHUNK : s->hi;
+	size_t hi = s->at + LOAD_CHUNK < s->hi ? s->at + LOAD_CHUNK : s->hi;
 
 	s->bytes += load_pass(L->kind, L->nt, &L->arr, s->at, hi);
 	s->at = hi >= s->hi ? s->lo : hi;
@@ -63,7 +62,7 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 	UINTN total = 1, enabled = 1, bsp = 0;
 	size_t n = (size_t)load_elements(cfg->size, cfg->llc);
 
-	if (n < 2 * CHUNK) {
+	if (n < 2 * LOAD_CHUNK) {
 		fmt_snprintf(err, errsize, "a working set of %lu bytes is too small for the load",
 			     (unsigned long)cfg->size);
 		return UNC_E_INVALID;

@@ -22,7 +22,7 @@ nm --size-sort -S "$top/build/uncore.so" | tail -5 | tac | while read -r addr si
 	printf '  %-24s %6d bytes (%s)\n' "$name" "$((16#$size))" "$type"
 done
 
-echo "== host: the load kernels against glibc memcpy"
+echo "== host: the load kernels against plain C loops built as STREAM is built"
 "$top/build/bench/bench_load" || exit 1
 
 echo "== host: one IMC sample, counted by callgrind ($n samples)"
