@@ -93,7 +93,19 @@ static const struct pmu_unit adl_units[ADL_NUNITS] = {
 
 uint64_t adl_mchbar_mask(uint32_t model)
 {
-	return model == 0xB7 || model == 0xBA || model == 0xBF ? ADL_MCHBAR_MASK_41_17 : ADL_MCHBAR_MASK_38_16;
+	/* chipsec: hostctl1.xml (ADL) bits 38:16; hostctl11gen.xml (TGL) and
+	 * hostctl13gen.xml (RPL) bits 41:17. */
+	return model == 0x97 || model == 0x9A || model == 0xBE ? ADL_MCHBAR_MASK_38_16 : ADL_MCHBAR_MASK_41_17;
+}
+
+/* Where a driver's IMC block is from MCHBAR: its free-running counters'
+ * offsets are from there. Alder/Raptor Lake's are from MCHBAR itself;
+ * Tiger Lake's from 0x5000 (TGL-L, 0x8C) or 0xD800 (TGL-H). */
+static uint32_t imc_block(const struct pmu_present *p, uint32_t model)
+{
+	if (p->drv != &pmu_driver_tgl)
+		return 0;
+	return model == 0x8C ? TGL_L_IMC_BLOCK : TGL_H_IMC_BLOCK;
 }
 
 /* MCHBAR, read only: enabled (bit 0), a base within the physical address
@@ -126,8 +138,9 @@ static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info 
 			     raw & ADL_MCHBAR_ENABLE ? "base zero" : "disabled; uncore.efi never enables it");
 		return UNC_E_UNSUPPORTED;
 	}
+	base += imc_block(p, cpu->model);
 	if (cpu->phys_addr_bits < 64 && base + ADL_IMC_MC_OFFSET + 0x1000 > (uint64_t)1 << cpu->phys_addr_bits) {
-		fmt_snprintf(err, errsize, "MCHBAR base 0x%lx (00:00.0 offsets 0x4C:0x48 read 0x%016lx) is above the CPU's %u-bit "
+		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (00:00.0 offsets 0x4C:0x48 read 0x%016lx) are above the CPU's %u-bit "
 			     "physical address width", (unsigned long)base, (unsigned long)raw, cpu->phys_addr_bits);
 		return UNC_E_RANGE;
 	}
@@ -157,7 +170,7 @@ static enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu
 		unsigned n = (unsigned)(raw & ADL_UNC_NUM_CBO_MASK);
 		p->found[ADL_UNIT_CBO] = n;
 		p->boxes[ADL_UNIT_CBO] = n > ADL_MAX_CBO ? ADL_MAX_CBO : n;
-		p->found[ADL_UNIT_ARB] = p->boxes[ADL_UNIT_ARB] = ADL_ARB_BOXES;
+		p->found[ADL_UNIT_ARB] = p->boxes[ADL_UNIT_ARB] = p->drv->units[ADL_UNIT_ARB].max_boxes;
 		p->found[ADL_UNIT_FIXED] = p->boxes[ADL_UNIT_FIXED] = 1;
 	}
 	if (want & 1u << ADL_UNIT_IMC) {
@@ -176,11 +189,11 @@ static void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct 
 
 	*r = (struct pmu_use){ .known = p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK && (p->probed & MSR_UNITS) };
 	for (int u = -1; u <= ADL_UNIT_FIXED; u++) {
-		const struct pmu_unit *unit = u < 0 ? NULL : &adl_units[u];
+		const struct pmu_unit *unit = u < 0 ? NULL : &p->drv->units[u];
 		unsigned boxes = !unit ? 1 : u == ADL_UNIT_CBO ? p->boxes[ADL_UNIT_CBO] : unit->max_boxes;
 		for (unsigned box = 0; box < boxes; box++) {
 			for (unsigned i = 0; i < (unit ? unit->counters : 1u); i++) {
-				struct pmu_reg reg = unit ? pmu_unit_sel(unit, p, (unsigned)u, box, i) : pmu_msr(ADL_UNC_PERF_GLOBAL_CTL);
+				struct pmu_reg reg = unit ? pmu_unit_sel(unit, p, (unsigned)u, box, i) : p->drv->globals[0];
 				if (hw_msr_read(hw, (uint32_t)reg.addr, &v) != UNC_OK) {
 					r->known = false;
 					if (on_fault)
@@ -210,20 +223,18 @@ static enum unc_status adl_freeze(struct pmu_io *io, const struct pmu_present *p
 {
 	enum unc_status st;
 
-	(void)p;
 	if (s->first) {
-		if ((st = pmu_io_read(io, pmu_msr(ADL_UNC_PERF_GLOBAL_CTL), &s->found)))
+		if ((st = pmu_io_read(io, p->drv->globals[0], &s->found)))
 			return st;
 		s->base = s->found & ~ADL_GLOBAL_CTL_EN;
 	}
-	return pmu_io_write(io, pmu_msr(ADL_UNC_PERF_GLOBAL_CTL), s->base);
+	return pmu_io_write(io, p->drv->globals[0], s->base);
 }
 
 static enum unc_status adl_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
 {
-	struct pmu_reg ctl = pmu_msr(ADL_UNC_PERF_GLOBAL_CTL);
+	struct pmu_reg ctl = p->drv->globals[0];
 
-	(void)p;
 	return verify ? pmu_io_write_check(io, ctl, s->base | ADL_GLOBAL_CTL_EN)
 		      : pmu_io_write(io, ctl, s->base | ADL_GLOBAL_CTL_EN);
 }
@@ -237,44 +248,53 @@ static enum unc_status adl_check(struct pmu_io *io, const struct pmu_present *p,
 	uint64_t v, want = s->base | ADL_GLOBAL_CTL_EN;
 	enum unc_status st;
 
-	(void)p;
 	*ret_status = 0;
-	if ((st = pmu_io_read(io, pmu_msr(ADL_UNC_PERF_GLOBAL_CTL), &v)))
+	if ((st = pmu_io_read(io, p->drv->globals[0], &v)))
 		return st;
 	if (v != want)
 		return pmu_io_fail(io, UNC_E_CLOBBERED,
-				   "ADL_UNC_PERF_GLOBAL_CTL (0x2ff0) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
-				   (unsigned long)v, (unsigned long)want,
+				   "the global control (0x%lx) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
+				   (unsigned long)p->drv->globals[0].addr, (unsigned long)v, (unsigned long)want,
 				   v & ADL_GLOBAL_CTL_EN ? "written by someone else" : "its enable (bit 29) was cleared");
 	return UNC_OK;
 }
 
 const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
+	const struct pmu_driver *drv = p ? p->drv : &pmu_driver_adl;
+	bool tgl = drv == &pmu_driver_tgl;
+
 	if (reg.space == PMU_MMIO) {
+		const struct pmu_unit *imc = &drv->units[ADL_UNIT_IMC];
 		uint64_t base = p ? p->base[ADL_UNIT_IMC] : 0;
-		for (unsigned k = 0; k < ADL_IMC_COUNTERS; k++)
-			if (reg.addr == base + adl_imc[k].offset)
-				return adl_imc[k].name;
+		for (unsigned k = 0; k < imc->counters; k++)
+			if (reg.addr == base + imc->free[k].offset)
+				return imc->free[k].name;
 		return NULL;
 	}
 	if (reg.space != PMU_MSR)
 		return NULL;
-	switch (reg.addr) {
-	case ADL_UNC_PERF_GLOBAL_CTL: return "ADL_UNC_PERF_GLOBAL_CTL";
-	case ADL_UNC_FIXED_CTR_CTRL: return "ADL_UNC_FIXED_CTR_CTRL";
-	case ADL_UNC_FIXED_CTR: return "ADL_UNC_FIXED_CTR";
-	case ADL_UNC_CBO_CONFIG: return "ICL_UNC_CBO_CONFIG";
-	}
-	for (unsigned u = ADL_UNIT_CBO; u <= ADL_UNIT_ARB; u++) {
-		const struct pmu_unit *pu = &adl_units[u];
+	/* Linux's macro names: SNB_UNC_* (TGL's global control, fixed
+	 * counter, ARB), ICL_UNC_* (TGL's CBos, the CBo count), ADL_UNC_*. */
+	if (reg.addr == drv->globals[0].addr)
+		return tgl ? "SNB_UNC_PERF_GLOBAL_CTL" : "ADL_UNC_PERF_GLOBAL_CTL";
+	if (reg.addr == ADL_UNC_CBO_CONFIG)
+		return "ICL_UNC_CBO_CONFIG";
+	for (unsigned u = ADL_UNIT_CBO; u <= ADL_UNIT_FIXED; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		const char *pre = !tgl ? "ADL" : u == ADL_UNIT_CBO ? "ICL" : "SNB";
 		for (unsigned box = 0; box < pu->max_boxes; box++)
 			for (unsigned i = 0; i < pu->counters; i++) {
 				bool sel = reg.addr == pmu_unit_sel(pu, NULL, u, box, i).addr;
-				if (sel || reg.addr == pmu_unit_ctr(pu, NULL, u, box, i).addr) {
-					fmt_snprintf(buf, size, "ADL_UNC_%s_%u_%s%u", pu->name, box, sel ? "PERFEVTSEL" : "PER_CTR", i);
-					return buf;
-				}
+				if (!sel && reg.addr != pmu_unit_ctr(pu, NULL, u, box, i).addr)
+					continue;
+				if (u == ADL_UNIT_FIXED)
+					fmt_snprintf(buf, size, "%s_UNC_FIXED_CTR%s", pre, sel ? "_CTRL" : "");
+				else if (pu->max_boxes > 1)
+					fmt_snprintf(buf, size, "%s_UNC_%s_%u_%s%u", pre, pu->name, box, sel ? "PERFEVTSEL" : "PER_CTR", i);
+				else
+					fmt_snprintf(buf, size, "%s_UNC_%s_%s%u", pre, pu->name, sel ? "PERFEVTSEL" : "PER_CTR", i);
+				return buf;
 			}
 	}
 	return NULL;
@@ -285,13 +305,16 @@ static void adl_where(const struct pmu_present *p, unsigned unit, char *buf, siz
 	uint16_t vendor = p->facts[ADL_FACT_HB_ID] & 0xffff, device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
 	const char *gen = adl_host_bridge_name(vendor, device);
 
+	uint32_t blk = imc_block(p, (uint32_t)p->facts[ADL_FACT_MODEL]);
+
 	buf[0] = '\0';
 	if (unit == ADL_UNIT_IMC)
-		fmt_snprintf(buf, size, "at MCHBAR 0x%lx, MC1 at +0x10000 (host bridge %04x:%04x%s%s)",
-			     (unsigned long)p->base[ADL_UNIT_IMC], vendor, device, gen ? ", " : "", gen ? gen : "");
+		fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x, MC1 at +0x10000 (host bridge %04x:%04x%s%s)",
+			     (unsigned long)(p->base[ADL_UNIT_IMC] - blk), blk ? " + 0x" : "", blk ? blk : 0u, vendor, device,
+			     gen ? ", " : "", gen ? gen : "");
 }
 
-static const struct pmu_ops adl_ops = {
+const struct pmu_ops adl_ops = {
 	.probe = adl_probe,
 	.in_use = adl_in_use,
 	.freeze = adl_freeze,
@@ -327,12 +350,14 @@ const struct pmu_driver pmu_driver_adl = {
 
 const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
 {
-	/* uncore_snb.c's IMC device IDs (tgl_uncore_pci_ids' ADL and RPL entries). */
+	/* uncore_snb.c's IMC device IDs (tgl_uncore_pci_ids: TGL, ADL, RPL). */
 	static const uint16_t adl[] = { 0x4660, 0x4641, 0x4601, 0x4602, 0x4609, 0x460A, 0x4621, 0x4623, 0x4629, 0x4637, 0x463B,
 					0x4648, 0x4649, 0x4650, 0x4668, 0x4670, 0x4614, 0x4617, 0x4618, 0x461B, 0x461C };
 
 	if (vendor != 0x8086)
 		return NULL;
+	if (device == 0x9A02 || device == 0x9A04 || device == 0x9A12 || device == 0x9A14 || device == 0x9A36)
+		return "Tiger Lake";
 	for (size_t i = 0; i < sizeof(adl) / sizeof(adl[0]); i++)
 		if (adl[i] == device)
 			return "Alder Lake";

@@ -59,13 +59,24 @@ extern const struct pmu_free adl_imc[ADL_IMC_COUNTERS];
 enum adl_unit_id { ADL_UNIT_CBO, ADL_UNIT_ARB, ADL_UNIT_FIXED, ADL_UNIT_IMC, ADL_NUNITS };
 
 extern const struct pmu_driver pmu_driver_adl;
+/* Tiger Lake (drivers/pmu/tgl.c): the same unit indexes and ops, its own
+ * registers (Linux tgl_uncore_*, icl_uncore_cbox, snb_uncore_arb): the
+ * global control SNB_UNC_PERF_GLOBAL_CTL 0xE01, CBo ICL_UNC_CBO_0_PER_CTR0
+ * 0x702 (select 0x700) + ICL_UNC_CBO_MSR_OFFSET 8, ARB 0x3B2/0x3B0 (one box),
+ * fixed 0x394/0x395; the IMC block at MCHBAR + 0x5000 (TGL-L, 0x8C) or
+ * 0xD800 (TGL-H, 0x8D), counters at 0x40/0x58/0xA0 from it
+ * (tgl_l_uncore_imc_freerunning, tgl_uncore_imc_freerunning). */
+extern const struct pmu_driver pmu_driver_tgl;
+extern const struct pmu_ops adl_ops;
+#define TGL_L_IMC_BLOCK 0x5000u
+#define TGL_H_IMC_BLOCK 0xD800u
 
 /* The generation of a host bridge (0:0.0 device ID) as Linux's
- * uncore_snb.c lists them ("Alder Lake", "Raptor Lake"), or NULL. */
+ * uncore_snb.c lists them ("Tiger Lake", "Alder Lake", "Raptor Lake"), or NULL. */
 const char *adl_host_bridge_name(uint16_t vendor, uint16_t device);
 
 /* MCHBAR's base-field mask for a CPU model: bits 38:16 (Alder Lake) or
- * 41:17 (Raptor Lake). */
+ * 41:17 (Tiger Lake, Raptor Lake). */
 uint64_t adl_mchbar_mask(uint32_t model);
 
 /* Names a register as Linux's macros do, or NULL. */

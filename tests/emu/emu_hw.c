@@ -89,7 +89,7 @@ static enum unc_status e_rdpmc(void *ctx, uint32_t index, uint64_t *ret)
 static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 {
 	struct emu_hw *h = ctx;
-	uint64_t size = h->emu.cfg.uncore_active == EMU_UNCORE_ADL ? EMU_ADL_MCHBAR_SIZE : 0x8000;
+	uint64_t size = h->emu.cfg.uncore_active >= EMU_UNCORE_ADL ? EMU_ADL_MCHBAR_SIZE : 0x8000;
 
 	h->fake.reads++;
 	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + size &&

@@ -40,7 +40,7 @@ enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_COR
 
 /* The uncore served: --uncore names one; EMU_UNCORE_AUTO takes the CPU
  * identity the guest sees (emu_uncore_for). */
-enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL };
+enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL };
 
 /* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
 enum emu_pci_fault { EMU_PCI_MISSING, EMU_PCI_IGNORE_WRITE };
@@ -72,6 +72,7 @@ struct emu_config {
 	 * model starts, from the CPU model). */
 	uint64_t adl_imc_per_sec[EMU_ADL_IMC_COUNTERS], adl_imc_start[EMU_ADL_IMC_COUNTERS];
 	uint16_t host_bridge_id;
+	uint32_t imc_block; /* the IMC block's offset from MCHBAR (emu_adl_imc_block) */
 	/* faults */
 	struct { uint32_t msr; bool write_only; } gp[EMU_MAX_GP];
 	unsigned ngp;
@@ -214,6 +215,7 @@ struct emu_pmu {
 extern const struct emu_pmu emu_pmu_skl;
 extern const struct emu_pmu emu_pmu_snbep;
 extern const struct emu_pmu emu_pmu_adl; /* Alder/Raptor Lake (pmu_adl.c) */
+extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake (pmu_adl.c) */
 
 /* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the
  * E5-2600 iMC's eight boxes of five. */

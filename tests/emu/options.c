@@ -385,13 +385,13 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
 {
-	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_ADL; u++) {
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_TGL; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
 			return UNC_OK;
 		}
 	}
-	FAIL("bad value '%s' for --uncore (want auto, skl, snbep or adl)", val);
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl or tgl)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
@@ -634,7 +634,7 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 	char mhz[24];
 	unsigned nimc = 0, nunc = 0;
 
-	bool adl = cfg->uncore_active == EMU_UNCORE_ADL;
+	bool adl = cfg->uncore_active == EMU_UNCORE_ADL || cfg->uncore_active == EMU_UNCORE_TGL;
 
 	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
 		nimc += !adl && cfg->imc_per_sec[i] != 0;
@@ -644,7 +644,8 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 		nunc += cfg->rates[i].unit < EMU_UNIT_P6;
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
 	if (adl)
-		out_printf(o, "Alder/Raptor Lake uncore, host bridge 8086:%04x, ", cfg->host_bridge_id);
+		out_printf(o, "%s uncore, host bridge 8086:%04x, ",
+			   cfg->uncore_active == EMU_UNCORE_TGL ? "Tiger Lake" : "Alder/Raptor Lake", cfg->host_bridge_id);
 	out_printf(o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
 	if (cfg->cbo_config_reserved)
 		out_printf(o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);

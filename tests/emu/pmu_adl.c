@@ -30,12 +30,12 @@
 #define MASK(w)     ((1ull << (w)) - 1)
 
 const struct emu_adl_imc emu_adl_imc[EMU_ADL_IMC_COUNTERS] = {
-	{ "UNC_MC0_TOTAL_REQCOUNT_FREERUN", "mc0_data_total", 0xD840 },
-	{ "UNC_MC0_RDCAS_COUNT_FREERUN", "mc0_data_read", 0xD858 },
-	{ "UNC_MC0_WRCAS_COUNT_FREERUN", "mc0_data_write", 0xD8A0 },
-	{ "UNC_MC1_TOTAL_REQCOUNT_FREERUN", "mc1_data_total", 0x1D840 },
-	{ "UNC_MC1_RDCAS_COUNT_FREERUN", "mc1_data_read", 0x1D858 },
-	{ "UNC_MC1_WRCAS_COUNT_FREERUN", "mc1_data_write", 0x1D8A0 },
+	{ "UNC_MC0_TOTAL_REQCOUNT_FREERUN", "mc0_data_total", 0x40 },
+	{ "UNC_MC0_RDCAS_COUNT_FREERUN", "mc0_data_read", 0x58 },
+	{ "UNC_MC0_WRCAS_COUNT_FREERUN", "mc0_data_write", 0xA0 },
+	{ "UNC_MC1_TOTAL_REQCOUNT_FREERUN", "mc1_data_total", 0x10040 },
+	{ "UNC_MC1_RDCAS_COUNT_FREERUN", "mc1_data_read", 0x10058 },
+	{ "UNC_MC1_WRCAS_COUNT_FREERUN", "mc1_data_write", 0x100A0 },
 };
 
 /* perfmon ADL alderlake_uncore.json and _experimental.json, ARB and NCU. */
@@ -73,9 +73,28 @@ bool emu_adl_model(unsigned model)
 	return model == 0x97 || model == 0x9A || model == 0xBE || model == 0xB7 || model == 0xBA || model == 0xBF;
 }
 
+bool emu_tgl_model(unsigned model)
+{
+	return model == 0x8C || model == 0x8D;
+}
+
+/* uncore_snb.c's IMC IDs: ADL 0x4660, RPL 0xA700, TGL 0x9A14 (UP3) and
+ * 0x9A36 (the TGL-H one chosen here). */
 uint16_t emu_adl_host_bridge(unsigned model)
 {
-	return model == 0xB7 || model == 0xBA || model == 0xBF ? 0xA700 : 0x4660;
+	switch (model) {
+	case 0xB7: case 0xBA: case 0xBF: return 0xA700;
+	case 0x8C: return 0x9A14;
+	case 0x8D: return 0x9A36;
+	default: return 0x4660;
+	}
+}
+
+/* The IMC block's offset from MCHBAR: TGL-L's counters are at 0x5040...
+ * (tgl_l_uncore_imc_freerunning), everyone else's at 0xD840... */
+uint32_t emu_adl_imc_block(unsigned model)
+{
+	return model == 0x8C ? 0x5000 : 0xD800;
 }
 
 static uint64_t cbo_config_read(const struct emu *e)
@@ -218,6 +237,59 @@ const struct emu_pmu emu_pmu_adl = {
 	},
 };
 
+/* ---- Tiger Lake: uncore_snb.c tgl_uncore_* (icl_uncore_cbox,
+ * snb_uncore_arb, icl_uncore_clockbox): SNB_UNC_PERF_GLOBAL_CTL 0xE01
+ * (Linux writes bit 29, and the PMI selects 4:0 in enable_box), CBo
+ * 0x700/0x702 + 8 per box, ARB selects 0x3B2 counters 0x3B0 (one box),
+ * fixed 0x394/0x395; events take cmask5 (28:24). ---- */
+#define TGL_GCTL_RW (GCTL_EN | 0x1Full)
+#define TGL_SEL_RW  0x1FC4FFFFull
+
+#define TGL_CBO_BOX(b)                                                                                                 \
+	{ "ICL_UNC_CBO_" #b "_PERFEVTSEL0", 0x700 + 8 * (b), 2, 1, EMU_REG_CONTROL, 0, (b), EMU_ADL_CTR_CBO0 + 2 * (b), 0, \
+	  0, TGL_SEL_RW, 0, ~TGL_SEL_RW, false, NULL, false, 0, false, 0 },                                             \
+	{ "ICL_UNC_CBO_" #b "_PER_CTR0", 0x702 + 8 * (b), 2, 1, EMU_REG_COUNTER, GP_WIDTH, (b), EMU_ADL_CTR_CBO0 + 2 * (b), \
+	  EMU_UNIT_CBO, 3, MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL, false, 0, false, 0 }
+
+static const struct emu_reg tgl_regs[] = {
+	{ "SNB_UNC_PERF_GLOBAL_CTL", 0xE01, 1, 1, EMU_REG_CONTROL, 0, -1, -1, 0, 0, TGL_GCTL_RW, 0, ~TGL_GCTL_RW, false, NULL,
+	  false, 0, false, 0 },
+	{ "ICL_UNC_CBO_CONFIG", CBO_CONFIG, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, cbo_config_read, false, 0,
+	  false, 0 },
+	{ "SNB_UNC_FIXED_CTR_CTRL", 0x394, 1, 1, EMU_REG_CONTROL, 0, -1, EMU_ADL_CTR_FIXED, 0, 0, SEL_EN, 0, ~SEL_EN, false,
+	  NULL, false, 0, false, 0 },
+	{ "SNB_UNC_FIXED_CTR", 0x395, 1, 1, EMU_REG_COUNTER, FIX_WIDTH, -1, EMU_ADL_CTR_FIXED, EMU_UNIT_FIXED, 0,
+	  MASK(FIX_WIDTH), 0, ~MASK(FIX_WIDTH), false, NULL, false, 0, false, 0 },
+	{ "SNB_UNC_ARB_PER_CTR0", 0x3B0, 2, 1, EMU_REG_COUNTER, GP_WIDTH, -1, EMU_ADL_CTR_ARB0, EMU_UNIT_ARB, 1,
+	  MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL, false, 0, false, 0 },
+	{ "SNB_UNC_ARB_PERFEVTSEL0", 0x3B2, 2, 1, EMU_REG_CONTROL, 0, -1, EMU_ADL_CTR_ARB0, 0, 0, TGL_SEL_RW, 0,
+	  ~TGL_SEL_RW, false, NULL, false, 0, false, 0 },
+	TGL_CBO_BOX(0), TGL_CBO_BOX(1), TGL_CBO_BOX(2), TGL_CBO_BOX(3),
+	TGL_CBO_BOX(4), TGL_CBO_BOX(5), TGL_CBO_BOX(6), TGL_CBO_BOX(7),
+};
+
+static const struct emu_window tgl_windows[] = { { 0x700, 0x700 + 8 * 8 - 1 } };
+
+const struct emu_pmu emu_pmu_tgl = {
+	.name = "tgl",
+	.regs = tgl_regs,
+	.nregs = sizeof(tgl_regs) / sizeof(tgl_regs[0]),
+	.windows = tgl_windows,
+	.nwindows = 1,
+	.pci = adl_pci,
+	.npci = 1,
+	.nctr = EMU_ADL_NCTR,
+	.ops = {
+		.init = adl_init,
+		.enabled = adl_enabled,
+		.ctr_enabled = adl_ctr_enabled,
+		.ovf_forwarded = adl_ovf_forwarded,
+		.freeze_on_ovf = adl_freeze_on_ovf,
+		.freeze = adl_freeze,
+		.increment = adl_increment,
+	},
+};
+
 uint64_t emu_adl_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns)
 {
 	return cfg->adl_imc_start[i] + u64_muldiv(t_ns, cfg->adl_imc_per_sec[i], NS_PER_S);
@@ -226,7 +298,7 @@ uint64_t emu_adl_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_
 bool emu_adl_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_ns, uint32_t *ret_val)
 {
 	for (unsigned i = 0; i < EMU_ADL_IMC_COUNTERS; i++) {
-		if ((off & ~4u) == emu_adl_imc[i].offset) {
+		if ((off & ~4u) == cfg->imc_block + emu_adl_imc[i].offset) {
 			uint64_t v = emu_adl_imc_value(cfg, i, t_ns);
 			*ret_val = (uint32_t)(off & 4 ? v >> 32 : v);
 			return true;

@@ -10,13 +10,14 @@
 #include <stdint.h>
 
 /* The free-running IMC counters: per controller total requests, RdCAS,
- * WrCAS at MCHBAR + 0xD840, 0xD858, 0xD8A0; controller 1 at + 0x10000;
- * 64 bits each (two dwords, low first). */
+ * WrCAS at 0x40, 0x58, 0xA0 from the IMC block (MCHBAR + 0xD800; TGL-L's
+ * at MCHBAR + 0x5000); controller 1 at + 0x10000; 64 bits each (two
+ * dwords, low first). */
 #define EMU_ADL_IMC_COUNTERS 6
 struct emu_adl_imc {
 	const char *name;      /* perfmon's UNC_MCn_..._FREERUN */
 	const char *perf_name; /* Linux's data_total/data_read/data_write, prefixed mcN_ */
-	uint32_t offset;       /* from MCHBAR */
+	uint32_t offset;       /* from the IMC block */
 };
 extern const struct emu_adl_imc emu_adl_imc[EMU_ADL_IMC_COUNTERS];
 int emu_adl_imc_find(const char *name);
@@ -33,7 +34,11 @@ const struct emu_event *emu_adl_event_find(const char *name);
  * host-bridge device ID the emulator shows for it (Linux's first ADL ID,
  * 0x4660, or RPL's 0xA700). */
 bool emu_adl_model(unsigned model);
+/* Tiger Lake (0x8C TGL-L, 0x8D TGL-H), served by the same file's second
+ * table (emu_pmu_tgl), with its IMC block at MCHBAR + 0x5000 on TGL-L. */
+bool emu_tgl_model(unsigned model);
 uint16_t emu_adl_host_bridge(unsigned model);
+uint32_t emu_adl_imc_block(unsigned model);
 
 /* Counter numbering of the model's state. */
 enum { EMU_ADL_CTR_FIXED, EMU_ADL_CTR_ARB0, EMU_ADL_CTR_CBO0 = EMU_ADL_CTR_ARB0 + 4, EMU_ADL_NCTR = EMU_ADL_CTR_CBO0 + 16 };

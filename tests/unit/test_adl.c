@@ -1,4 +1,5 @@
-/* The Alder Lake / Raptor Lake driver (drivers/pmu/adl.c): its addresses,
+/* The Alder Lake / Raptor Lake driver (drivers/pmu/adl.c) and the Tiger
+ * Lake driver on its ops (drivers/pmu/tgl.c): their addresses,
  * widths and strides against literals typed from Linux's
  * arch/x86/events/intel/uncore_snb.c (ADL_UNC_*, adl_uncore_*,
  * adl_uncore_imc_freerunning) and chipsec's MCHBAR fields; the exact
@@ -134,7 +135,6 @@ static void events_as_published(void)
 		{ "UNC_ARB_COH_TRK_REQUESTS.ALL", "ARB", 0x84, 0x01 },
 		{ "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01 },
 		{ "UNC_ARB_TRK_OCCUPANCY.ALL", "ARB", 0x80, 0x01 },
-		{ "UNC_ARB_DAT_OCCUPANCY.RD", "ARB", 0x85, 0x02 },
 	};
 
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -323,7 +323,114 @@ static void sixty_four_bits_across_the_low_dword(void)
 	T_EQ(h.fake.nlog, 0); /* free-running: nothing written */
 }
 
+
+/* ---- Tiger Lake (drivers/pmu/tgl.c), the same ops ---- */
+
+static const struct pmu_driver *const tgl_only[] = { &pmu_driver_tgl, NULL };
+
+static void tgl_units_at_linux_addresses(void)
+{
+	const struct pmu_unit *u = pmu_driver_tgl.units;
+
+	/* ICL_UNC_CBO_0_PER_CTR0 0x702 (select 0x700), ICL_UNC_CBO_MSR_OFFSET 8. */
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned i = 0; i < 2; i++) {
+			T_EQ(pmu_unit_sel(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x700 + 8 * b + i);
+			T_EQ(pmu_unit_ctr(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x702 + 8 * b + i);
+		}
+	/* snb_uncore_arb: SNB_UNC_ARB_PER_CTR0 0x3b0, SNB_UNC_ARB_PERFEVTSEL0 0x3b2, one box. */
+	T_EQ(u[ADL_UNIT_ARB].max_boxes, 1);
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B2);
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 1).addr, 0x3B3);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B0);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 1).addr, 0x3B1);
+	/* SNB_UNC_FIXED_CTR_CTRL 0x394, SNB_UNC_FIXED_CTR 0x395. */
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x394);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x395);
+	T_EQ(u[ADL_UNIT_CBO].layout->thresh.bits, 5); /* cmask5 */
+	T_EQ(pmu_driver_tgl.globals[0].addr, 0xE01);
+	T_EQ(pmu_driver_tgl.models[0].model, 0x8C);
+	T_EQ(pmu_driver_tgl.models[1].model, 0x8D);
+	T_EQ(pmu_driver_tgl.models[2].family, 0);
+	T_EQ(adl_mchbar_mask(0x8C), 0x3FFFFFE0000ull);
+	T_STREQ(adl_host_bridge_name(0x8086, 0x9A14), "Tiger Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x9A36), "Tiger Lake");
+}
+
+/* TGL-L keeps its IMC counters at MCHBAR + 0x5040/0x5058/0x50A0, TGL-H at
+ * + 0xD840/0xD858/0xD8A0; both controllers 0x10000 apart. */
+static void tgl_l_and_h_imc_offsets(void)
+{
+	static const uint32_t tgl_l[] = { 0x5040, 0x5058, 0x50A0, 0x15040, 0x15058, 0x150A0 };
+	static const uint32_t tgl_h[] = { 0xD840, 0xD858, 0xD8A0, 0x1D840, 0x1D858, 0x1D8A0 };
+	const struct pmu_unit *imc = &pmu_driver_tgl.units[ADL_UNIT_IMC];
+
+	for (unsigned m = 0; m < 2; m++) {
+		char msg[200];
+		struct cpu_info cpu;
+		fake_init(&f);
+		fake_cpu_skylake(&f, m ? 0x8D : 0x8C, 4, 8);
+		fake_host_bridge(&f, 0x8086, m ? 0x9A36 : 0x9A14, 0xFED20001);
+		memset(&run, 0, sizeof(run));
+		run_add(&run, tgl_only, "UNC_MC1_WRCAS_COUNT_FREERUN");
+		cpu_identify(&f.hw, &cpu);
+		T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+		T_STREQ(msg, "");
+		T_EQ(f.nlog, 0);
+		for (unsigned k = 0; k < 6; k++)
+			T_EQ(pmu_unit_ctr(imc, &run.pmu[0].p, ADL_UNIT_IMC, 0, k).addr, 0xFED20000ull + (m ? tgl_h : tgl_l)[k]);
+		T_STREQ(imc->free[5].name, "UNC_MC1_WRCAS_COUNT_FREERUN");
+	}
+}
+
+/* 0xE01: bit 29 only, and only while counting; restored as found. */
+static void tgl_global_control_only_during_the_run(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x8C, 4, 8);
+	fake_msr(&f, 0xE01, 0x5); /* PMI selects someone left */
+	fake_msr(&f, 0x396, 4);
+	for (unsigned b = 0; b < 4; b++)
+		for (unsigned r = 0; r < 4; r++)
+			fake_msr(&f, 0x700 + 8 * b + r, 0);
+	for (unsigned r = 0; r < 4; r++)
+		fake_msr(&f, 0x3B0 + r, 0);
+	fake_msr(&f, 0x394, 0);
+	fake_msr(&f, 0x395, 0);
+	fake_host_bridge(&f, 0x8086, 0x9A14, 0xFED20001);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, tgl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	run_add(&run, tgl_only, "UNC_CLOCK.SOCKET");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	if (!f.nlog) {
+		t_fail(__FILE__, __LINE__, "no write: %s", run.err);
+		return;
+	}
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+	} want[] = {
+		{ 0xE01, 0x5 },	      { 0x3B2, 0x400181 }, { 0x3B3, 0 },	  { 0x3B0, 1ull << 42 },
+		{ 0x3B1, 1ull << 42 }, { 0x395, 1ull << 46 }, { 0x394, 0x400000 }, { 0xE01, 0x5 | 1ull << 29 },
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	T_ASSERT(f.nlog > n);
+	for (unsigned i = 0; i < n && i < f.nlog; i++) {
+		T_EQ(f.log[i].addr, want[i].msr);
+		T_EQ(f.log[i].value, want[i].v);
+	}
+	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
+	T_EQ(*fake_msr_value(&f, 0xE01), 0x5);
+	T_EQ(*fake_msr_value(&f, 0x394), 0);
+	T_EQ(*fake_msr_value(&f, 0x3B2), 0);
+}
+
 T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
-       T_CASE(sixty_four_bits_across_the_low_dword))
+       T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(tgl_units_at_linux_addresses),
+       T_CASE(tgl_l_and_h_imc_offsets), T_CASE(tgl_global_control_only_during_the_run))
