@@ -34,7 +34,7 @@ HOST_LDFLAGS := -fsanitize=address,undefined
 # The engine, the reports and the records (drivers/*.c), and one driver per
 # PMU family (drivers/pmu/NAME*.c with its events in events/NAME.json). The
 # list of drivers is generated from events/*.json: adding a PMU edits no
-# list here (see "Adding a PMU" in README.md).
+# list here (see "Adding a PMU" in drivers/README.md).
 GEN       := $(BUILD)/gen
 PMU_NAMES := $(sort $(basename $(notdir $(wildcard events/*.json))))
 LIB_SRCS  := $(sort $(wildcard drivers/*.c)) $(sort $(wildcard drivers/pmu/*.c))

@@ -135,7 +135,7 @@ struct lab_run {
 /* Whether a run passed: at least one case, and every case passed. */
 bool lab_run_passed(const struct lab_run *r);
 
-/* The serial lines (README: Lab mode), each ending in a newline. */
+/* The serial lines (drivers/lab.md), each ending in a newline. */
 void lab_line_start(struct out *o, const struct lab_board *b, const char *config);
 void lab_line_result(struct out *o, const struct lab_case *c);
 void lab_line_end(struct out *o, const struct lab_run *r);

@@ -22,7 +22,7 @@ void native_release(void);
 /* Calibrates the TSC against gBS->Stall; sets hw->tick_hz. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err);
 
-/* The project status at the firmware edge (documented in the README). */
+/* The project status at the firmware edge (efi/doc/README.md, "Errors and exit status"). */
 EFI_STATUS efi_status_from(enum unc_status st);
 
 #endif

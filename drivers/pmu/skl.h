@@ -51,7 +51,8 @@
 #define UNC_CTRL_OVF_EN            (1ull << 20)
 /* Table 2-6 */
 #define UNC_CBO_CONFIG_NO_CBO_BANKS 0xFull
-/* Table 2-3: FIXED 0, ARB 1, CBO 3 (seeds README) */
+/* Table 2-3: FIXED 0, ARB 1, CBO 3 (Intel SDM Vol. 4 and edk2 SkylakeMsr.h; the
+ * extracted text of 334060-001 prints 31 for the CBO bit) */
 #define SKL_GSTATUS_FIXED 0x1ull
 #define SKL_GSTATUS_ARB   0x2ull
 #define SKL_GSTATUS_CBO   0x8ull

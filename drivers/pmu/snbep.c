@@ -1,7 +1,8 @@
-/* The Xeon E5-2600 (Sandy Bridge-EP) iMC driver: seed 003's notes on the
- * Xeon E5-2600 uncore performance monitoring guide, cross-checked with
+/* The Xeon E5-2600 (Sandy Bridge-EP) iMC driver: Intel 327043-001, the Intel Xeon
+ * Processor E5-2600 Product Family Uncore Performance Monitoring Guide (read
+ * through a Chinese summary of its iMC section), cross-checked with
  * Linux's arch/x86/events/intel/uncore_snbep.c (cited where used). One box
- * per (socket, channel), in PCI configuration space; the seed's sequence:
+ * per (socket, channel), in PCI configuration space; the guide's sequence:
  * freeze the boxes (frz_en, then frz), program the CTLs, zero the counters
  * (no reset bit), unfreeze. Samples read each counter while it counts
  * (high, low, high dwords), so no counting time is lost. */
@@ -15,7 +16,7 @@
  * 0x0EB1) and a second memory controller per socket (0x0EF4, 0x0EF5,
  * 0x0EF0, 0x0EF1), so two sockets can have 16 channels, beyond the 8 boxes
  * a unit may have; and its box control has reset bits
- * (IVBEP_PMON_BOX_CTL_INT), which seed 003 says the SNB-EP iMC lacks. */
+ * (IVBEP_PMON_BOX_CTL_INT), which Intel 327043-001 says the SNB-EP iMC lacks. */
 static const struct pmu_model snbep_models[] = {
 	{ 6, 0x2D, "Sandy Bridge-EP" },
 	{ 0, 0, 0 },
@@ -38,7 +39,7 @@ int snbep_channel_of_func(unsigned func)
 /* The fastest rates (max_per_sec), bounds and not measurements. The iMC's
  * counters count DRAM clocks (DCLK, half the transfer rate): SNB-EP
  * supports DDR3 up to 1600 MT/s, an 800 MHz DCLK; 2^31 Hz (2.1 GHz, the
- * DCLK of DDR3-4300) is well above any part. Seed 003: a counter adds at
+ * DCLK of DDR3-4300) is well above any part. Intel 327043-001: a counter adds at
  * most 0x8b (139) per cycle. So 139 * 2^31 per second (3.0 * 10^11): a
  * 48-bit counter wraps in 943 s at the least, and a counter written back to
  * a small value implies a step thousands of times beyond what 100 ms
@@ -46,12 +47,12 @@ int snbep_channel_of_func(unsigned func)
 #define SNBEP_DCLK_MAX_HZ      (1ull << 31)
 #define SNBEP_EVENTS_MAX_PER_SEC (0x8Bull * SNBEP_DCLK_MAX_HZ)
 
-/* MC_CHy_PCI_PMON_CTL{3:0}, per seed 003 and Linux. The seed's table is
- * garbled: it gives en as bit 16 (a row that also says bits 17:16 are
+/* MC_CHy_PCI_PMON_CTL{3:0}, per Intel 327043-001 and Linux. The Chinese
+ * summary's table is garbled: it gives en as bit 16 (a row that also says bits 17:16 are
  * reserved, must be 0) and puts edge_det (18) on a "7:2" row. Linux's
  * snbep definitions (SNBEP_PMON_CTL_EN bit 22, SNBEP_PMON_CTL_EDGE_DET bit
  * 18, SNBEP_PMON_CTL_INVERT bit 23, SNBEP_PMON_CTL_TRESH_MASK 31:24) and the
- * seed's own FIXED_CTL (en 22) give the consistent reading used here. */
+ * summary's own FIXED_CTL (en 22) give the consistent reading used here. */
 static const struct pmu_layout snbep_layout = {
 	.event = { 0, 8 },
 	.umask = { 8, 8 },
@@ -60,10 +61,10 @@ static const struct pmu_layout snbep_layout = {
 	.edge = 1ull << 18,
 	.enable = SNBEP_CTL_EN,
 	.rw_mask = SNBEP_CTL_RW,
-	.cite = "seed 003, MC_CHy_PCI_PMON_CTL",
+	.cite = "Intel 327043-001, MC_CHy_PCI_PMON_CTL",
 };
 
-/* Seed 003's "Max Inc/Cyc" column, by event code: what the event adds per
+/* Intel 327043-001's "Max Inc/Cyc" column, by event code: what the event adds per
  * DRAM clock at most (every other row: 1; POWER_SELF_REFRESH, 0x43: none
  * given). With the DCLK bound it bounds each event's rate (clock_hz). */
 static const struct pmu_inc snbep_incs[] = {
@@ -315,7 +316,7 @@ static enum unc_status give_back_frozen(struct pmu_io *io, const struct pmu_pres
 	return io->ops->set_found(io, box_ctl(p, b), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ);
 }
 
-/* Seed 003, "starting a monitoring session": frz_en = 1 (the box takes the
+/* Intel 327043-001, "starting a monitoring session": frz_en = 1 (the box takes the
  * freeze signal), then frz = 1 (counting stops), box by box. BOX_CTL is
  * write only and reads 0, so it is not read back; bits 1:0 stay 0 (no
  * reset bit). Written through the journal, which saves it and writes it
@@ -343,7 +344,7 @@ static enum unc_status snbep_freeze(struct pmu_io *io, const struct pmu_present 
 	return UNC_OK;
 }
 
-/* frz = 0 with frz_en kept (the seed: keep frz_en set through the
+/* frz = 0 with frz_en kept (the guide: keep frz_en set through the
  * session). Nothing to read back: BOX_CTL reads 0, and the engine has
  * read back every CTL and FIXED_CTL it wrote while the boxes were frozen. */
 static enum unc_status snbep_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
@@ -380,7 +381,7 @@ static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_pr
 	return UNC_OK;
 }
 
-/* Seed 003: the iMC box has no reset bit; its counters are set by writing
+/* Intel 327043-001: the iMC box has no reset bit; its counters are set by writing
  * them. Both dwords of each counter, through the journal, so both are
  * put back at the end. */
 static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
@@ -413,7 +414,7 @@ static const char *socket_text(const struct pmu_present *p, uint8_t bus, char *b
 	return buf;
 }
 
-/* Seed 003's names, with the socket (or the bus, without a probe). */
+/* Intel 327043-001's names, with the socket (or the bus, without a probe). */
 static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	int ch = reg.space == PMU_PCI && reg.pci.dev == SNBEP_IMC_DEV ? snbep_channel_of_func(reg.pci.func) : -1;
@@ -467,7 +468,7 @@ unsigned snbep_max_inc(uint8_t code)
 
 /* A threshold compares the event's increment in each cycle: one above the
  * most the event can add per cycle is never reached (with inv, always), so
- * the count would mean nothing. Codes the seed does not list (raw) and
+ * the count would mean nothing. Codes the guide does not list (raw) and
  * POWER_SELF_REFRESH (no Max Inc/Cyc given) are taken as given. */
 static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
 			   char *err, size_t errsize)
@@ -478,7 +479,7 @@ static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t c
 	if (!max || thresh <= max)
 		return true;
 	fmt_snprintf(err, errsize,
-		     "threshold %u is above event 0x%02x's most per cycle (%u, seed 003's Max Inc/Cyc): never met, "
+		     "threshold %u is above event 0x%02x's most per cycle (%u, Intel 327043-001's Max Inc/Cyc): never met, "
 		     "or with inv always met",
 		     thresh, code, max);
 	return false;
@@ -508,7 +509,7 @@ const struct pmu_driver pmu_driver_snbep = {
 	.title = "Xeon E5-2600",
 	.what = "iMC PMU",
 	.status_name = "none (the iMC has no overflow status)",
-	.source = "seed 003 (Xeon E5-2600 uncore guide notes); Linux uncore_snbep.c",
+	.source = "Intel 327043-001 (Xeon E5-2600 uncore performance monitoring guide); Linux uncore_snbep.c",
 	.vendor = "GenuineIntel",
 	.models = snbep_models,
 	.units = snbep_units,

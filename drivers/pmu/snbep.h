@@ -1,7 +1,8 @@
-/* The Xeon E5-2600 (Sandy Bridge-EP) iMC: seed 003's notes on the uncore
- * performance monitoring guide, cross-checked with Linux's
+/* The Xeon E5-2600 (Sandy Bridge-EP) iMC: Intel 327043-001, the Xeon E5-2600 Product
+ * Family Uncore Performance Monitoring Guide (read through a Chinese summary
+ * of its iMC section), cross-checked with Linux's
  * arch/x86/events/intel/uncore_snbep.c. Register names and offsets are the
- * seed's, in each channel's PCI configuration space. The driver's own
+ * guide's, in each channel's PCI configuration space. The driver's own
  * header: only drivers/pmu/snbep*.c and its tests include it. */
 #ifndef UNC_PMU_SNBEP_H
 #define UNC_PMU_SNBEP_H
@@ -11,7 +12,7 @@
 #include <stdint.h>
 #include "../pmu.h"
 
-/* Device 16, functions 0, 1, 4 and 5 are channels 0 to 3 (seed 003, "D16:F0,1,4,5"),
+/* Device 16, functions 0, 1, 4 and 5 are channels 0 to 3 (Intel 327043-001, "D16:F0,1,4,5"),
  * with the device IDs of Linux's snbep_uncore_pci_ids (vendor 8086). */
 #define SNBEP_IMC_DEV        16u
 #define SNBEP_VENDOR_INTEL   0x8086u
@@ -26,7 +27,7 @@
 #define SNBEP_UBOX_GIDNIDMAP 0x54u
 #define SNBEP_SOCKETS_BY_NODE (1ull << 8)
 
-/* Configuration offsets (seed 003's address table). */
+/* Configuration offsets (Intel 327043-001's address table). */
 #define SNBEP_BOX_CTL        0xF4u /* MC_CHy_PCI_PMON_BOX_CTL */
 #define SNBEP_FIXED_CTL      0xF0u /* MC_CHy_PCI_PMON_FIXED_CTL */
 #define SNBEP_CTL0           0xD8u /* MC_CHy_PCI_PMON_CTL0; CTL1-3 follow every 4 */
@@ -63,7 +64,7 @@ extern const uint16_t snbep_channel_id[SNBEP_CHANNELS];
 
 /* The channel of a function number (0, 1, 4, 5), or -1. */
 int snbep_channel_of_func(unsigned func);
-/* Seed 003's "Max Inc/Cyc" of an event code; 0: the seed gives none. */
+/* Intel 327043-001's "Max Inc/Cyc" of an event code; 0: the guide gives none. */
 unsigned snbep_max_inc(uint8_t code);
 
 void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);

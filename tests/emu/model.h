@@ -255,7 +255,7 @@ struct emu {
  * sockets and DCLK 800 MHz. */
 void emu_config_default(struct emu_config *cfg);
 
-/* Parses the uncore-emu.efi options (documented in the README) into cfg,
+/* Parses the uncore-emu.efi options (documented in tests/emu/options.md) into cfg,
  * or sets cfg->unload for a lone --unload. argv[0] is the program name. An
  * option given twice (a rate for one counter by two names, two MCHBAR
  * faults) is an error. On error writes one line naming the bad option into

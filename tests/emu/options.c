@@ -295,7 +295,7 @@ static enum unc_status parse_snbep_rate(const char *name, uint64_t v, struct emu
 	return UNC_OK;
 }
 
-/* Seed 003's "Max Inc/Cyc": an event code adds at most that many per DCLK
+/* Intel 327043-001's "Max Inc/Cyc": an event code adds at most that many per DCLK
  * cycle, so the sum of its rates is at most that times the DCLK. */
 static enum unc_status check_max_inc(const struct emu_config *cfg, char *err, size_t errsize)
 {
@@ -312,10 +312,10 @@ static enum unc_status check_max_inc(const struct emu_config *cfg, char *err, si
 				sum += cfg->rates[k].per_sec;
 		if (sum > (uint64_t)ev->max_inc * dclk) {
 			fmt_fixed(mhz, sizeof(mhz), dclk, 1000000, 3);
-			const char *sym = ev->name + 6; /* the seed's symbol: no UNC_M_, no subevent */
+			const char *sym = ev->name + 6; /* the guide's symbol: no UNC_M_, no subevent */
 			const char *dot = strchr(sym, '.');
 			FAIL("--rate: %.*s (event 0x%02x) at %lu per second adds more than %u per DCLK cycle (DCLK %s MHz; "
-			     "seed 003's Max Inc/Cyc)", dot ? (int)(dot - sym) : (int)strlen(sym), sym, ev->code,
+			     "Intel 327043-001's Max Inc/Cyc)", dot ? (int)(dot - sym) : (int)strlen(sym), sym, ev->code,
 			     (unsigned long)sum, ev->max_inc, mhz);
 		}
 	}

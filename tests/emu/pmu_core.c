@@ -41,7 +41,7 @@ enum emu_core emu_core_for(uint32_t leaf1_eax)
 	unsigned family, model;
 
 	emu_family_model(leaf1_eax, &family, &model);
-	/* Seed 002 is the P6 family: Pentium Pro (1), Pentium II (3, 5),
+	/* The MMX Developer's Guide (ch. 6) covers the P6 family: Pentium Pro (1), Pentium II (3, 5),
 	 * Celeron (6), Pentium III (7, 8, 0xA, 0xB). */
 	if (family == 6 && (model == 1 || model == 3 || model == 5 || model == 6 || model == 7 || model == 8 ||
 			    model == 0xa || model == 0xb))
@@ -119,12 +119,13 @@ uint64_t emu_core_clock(const struct emu_config *cfg, uint8_t unit)
 
 /* The rate of what a general counter's select (code, umask) counts on
  * counter `counter`: the event the table lists with that code and umask,
- * on a counter the table allows it (else nothing: seed 002's "counter 0
- * only" and "counter 1 only"). A unit mask of several states of an
+ * on a counter the table allows it (else nothing: the MMX Developer's
+ * Guide, chapter 6: "counter 0 only" and "counter 1 only"). A unit mask of several states of an
  * EMU_CORE_SUM event (P6 note 1: UMSK[3:0] = M, E, S, I) counts the sum of
  * the states' rates; a unit mask of 0 counts nothing. The cycles event
  * counts at the core clock. An encoding the table does not list counts
- * nothing (seed 002: reserved encodings give undefined results). */
+ * nothing (MMX Developer's Guide, chapter 6: reserved encodings give
+ * undefined results). */
 uint64_t emu_core_rate(const struct emu *e, uint8_t unit, uint8_t code, uint8_t umask, unsigned counter)
 {
 	unsigned n;
@@ -155,7 +156,7 @@ uint64_t emu_core_rate(const struct emu *e, uint8_t unit, uint8_t code, uint8_t 
 }
 
 /* A general counter: its select's event, counted through CMASK, INV and E
- * (SDM Vol. 3B; seed 004 Table 1-5: the same fields as the uncore's THR,
+ * (SDM Vol. 3B; Intel 327357-001 Table 1-5: the same fields as the uncore's THR,
  * INV and E, emu_spread). UEFI runs at CPL 0, so an event counts only
  * with OS (bit 17) set; USR alone counts nothing. */
 uint64_t emu_core_increment(const struct emu *e, const struct emu_ctr *c, uint64_t c0, uint64_t c1)

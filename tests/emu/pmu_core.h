@@ -1,10 +1,11 @@
 /* The core PMUs the emulator serves beside the Skylake-client uncore, one
  * at a time, each typed from its own specification independently of the
  * application's drivers and events:
- *  - P6 (pmu_p6.c): seed 002 (the P6 event table, RDPMC) and Intel's SDM
- *    Vol. 3B, "Performance Monitoring (P6 Family Processor)" (PerfEvtSel0/1,
- *    PerfCtr0/1) and the P6 MSR table;
- *  - Knights Corner (pmu_knc.c): seed 004, Intel 327357-001 (Tables 1-2 to
+ *  - P6 (pmu_p6.c): the MMX Technology Developer's Guide, chapter 6 (the
+ *    P6 event table, RDPMC) and Intel's SDM Vol. 3B, "Performance
+ *    Monitoring (P6 Family Processor)" (PerfEvtSel0/1, PerfCtr0/1) and the
+ *    P6 MSR table;
+ *  - Knights Corner (pmu_knc.c): Intel 327357-001 (Tables 1-2 to
  *    1-10);
  *  - the architectural PMU (pmu_arch.c): SDM Vol. 3B, "Architectural
  *    Performance Monitoring" (versions 1 to 4), with CPUID leaf 0xA.
@@ -88,14 +89,14 @@ const char *emu_core_name(unsigned core);
  * IA32_DEBUGCTL's, not modelled). */
 bool emu_core_no_freeze(const struct emu *e);
 bool emu_core_forwarded(const struct emu_ctr *c); /* a wrap sets the counter's status bit */
-/* RDPMC of a PMU with two counters (P6: seed 002, 6.3.1; KNC: seed 004,
+/* RDPMC of a PMU with two counters (P6: MMX Developer's Guide 6.3.1; KNC: Intel 327357-001,
  * Table 1-1): ECX 0 or 1 (all of ECX is the index), anything else #GP(0).
  * CPL 0 needs no CR4.PCE. */
 enum unc_status emu_core_rdpmc_two(struct emu *e, uint32_t index, uint64_t *ret_val);
 void emu_core_freeze(struct emu *e); /* enum emu_core: "p6", "knc", "arch", "none", "auto" */
 
 /* The select bits every core table shares: USR 16, OS 17, E 18, EN 22, INV
- * 23, CMASK 31:24 (SDM Vol. 3B; seed 004 Table 1-5). */
+ * 23, CMASK 31:24 (SDM Vol. 3B; Intel 327357-001 Table 1-5). */
 #define EMU_CORE_SEL_OS   (1ull << 17)
 #define EMU_CORE_SEL_EDGE (1ull << 18)
 #define EMU_CORE_SEL_EN   (1ull << 22)

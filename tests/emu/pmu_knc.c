@@ -1,6 +1,6 @@
 /* The Knights Corner (Intel Xeon Phi coprocessor) core PMU: the register
  * table and hooks the model core walks, and the event table, typed from
- * seed 004 (Intel 327357-001): Table 1-2 (registers), Tables 1-4 to 1-10
+ * Intel 327357-001: Table 1-2 (registers), Tables 1-4 to 1-10
  * (their bits), Table 1-6 (events; its columns are FUB, UMASK, then the
  * event code), Table 1-1 (RDPMC). Not taken from the application. */
 #include "model.h"

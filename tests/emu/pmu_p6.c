@@ -1,13 +1,14 @@
 /* The P6 core PMU (Pentium Pro, Pentium II, Celeron, Pentium III): the
  * register table and hooks the model core walks, and the event table.
- * Events: seed 002 (Table 6-2 with notes 1 and 2; RDPMC, section 6.3).
+ * Events: the MMX Technology Developer's Guide, chapter 6 (Table 6-2 with
+ * notes 1 and 2; RDPMC, section 6.3).
  * Registers: Intel SDM Vol. 3B, "Performance Monitoring (P6 Family
  * Processor)" (sections "PerfEvtSel0 and PerfEvtSel1 MSRs" and "PerfCtr0
  * and PerfCtr1 MSRs") and the P6 family's MSR table ("MSRs in the P6
  * Family Processors"). Not taken from the application. */
 #include "model.h"
 
-/* Counters are 40 bits (seed 002, 6.3.1; SDM). */
+/* Counters are 40 bits (MMX Developer's Guide 6.3.1; SDM). */
 #define P6_WIDTH     40
 #define P6_MASK      ((1ull << P6_WIDTH) - 1)
 /* PerfEvtSel0: event 7:0, UMASK 15:8, USR 16, OS 17, E 18, PC 19, INT 20,

@@ -18,7 +18,7 @@
 #define GCTRL_FRZ_ON_PMI (1ull << 31)
 #define GCTRL_EN         (1ull << 29)
 #define GCTRL_RW         0xE000001Full
-/* Table 2-3 (with the seeds README's correction): bits 0, 1 and 3 are RW1C. */
+/* Table 2-3 (CBO bit 3, per Intel SDM Vol. 4 and edk2's SkylakeMsr.h): bits 0, 1 and 3 are RW1C. */
 #define GSTATUS_RW1C     0xBull
 /* Table 2-4: CNT_EN 22, OVF_EN 20. Table 2-7: THR 28:24, INV 23, EN 22,
  * OVF_EN 20, E 18, UMASK 15:8, EVT_SEL 7:0. */

@@ -1,11 +1,12 @@
 /* The Xeon E5-2600 (Sandy Bridge-EP) iMC: the channel functions'
- * configuration space and how their counters count. Typed from seed 003
+ * configuration space and how their counters count. Typed from Intel 327043-001
  * (register offsets and fields, the event table with "Max Inc/Cyc"), with
  * the device IDs of Linux's snbep_uncore_pci_ids and the unit masks of
  * Intel's perfmon JKT uncore file (JKT/events/Jaketown_uncore.json), not
  * taken from the application.
  *
- * Seed 003's CTL table is garbled: it gives en as bit 16 (and 17:16 as
+ * The Chinese summary of Intel 327043-001 garbles the CTL table: it gives
+ * en as bit 16 (and 17:16 as
  * must-be-0) and puts edge_det 18 on a "7:2" row. The model follows the
  * consistent reading, Linux's SNBEP_PMON_CTL_* (en 22, edge 18, invert 23,
  * thresh 31:24), keeping 17:16 must-be-0. */
@@ -19,10 +20,11 @@ const uint8_t emu_snbep_func[EMU_SNBEP_CHANNELS] = { 0, 1, 4, 5 };
 const uint16_t emu_snbep_device_id[EMU_SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 };
 #define VENDOR_INTEL 0x8086u
 
-/* Seed 003, "iMC Box 事件表": every row, code and Max Inc/Cyc; the unit
+/* Intel 327043-001, the iMC event table ("iMC Box 事件表" in the Chinese
+ * summary): every row, code and Max Inc/Cyc; the unit
  * masks are Intel's (JKT uncore file; CAS_COUNT also Linux's
  * snbep_uncore_imc_events: cas_count_read umask 0x03, cas_count_write 0x0C).
- * POWER_SELF_REFRESH has no Max Inc/Cyc in the seed; it counts cycles, so 1. */
+ * POWER_SELF_REFRESH has no Max Inc/Cyc in the guide; it counts cycles, so 1. */
 const struct emu_snbep_event emu_snbep_events[] = {
 	{ "UNC_M_ACT_COUNT", 0x01, 0x00, 1 },
 	{ "UNC_M_PRE_COUNT.PAGE_MISS", 0x02, 0x01, 1 },
@@ -79,7 +81,7 @@ const unsigned emu_snbep_nevents = sizeof(emu_snbep_events) / sizeof(emu_snbep_e
 
 #define PREFIX "UNC_M_"
 
-/* name is Intel's, or the seed's without the prefix. */
+/* name is Intel's, or the guide's without the prefix. */
 static bool name_is(const char *name, const char *intel)
 {
 	return str_ieq(name, intel) || str_ieq(name, intel + sizeof(PREFIX) - 1);
@@ -109,7 +111,7 @@ int emu_snbep_box_of(uint8_t bus, uint8_t dev, uint8_t func)
 	return -1;
 }
 
-/* Seed 003's fields. CTL: ev_sel 7:0, umask 15:8, edge 18, en 22, invert
+/* Intel 327043-001's fields. CTL: ev_sel 7:0, umask 15:8, edge 18, en 22, invert
  * 23, thresh 31:24 read-write, 17:16 must be 0, 21:19 reserved.
  * FIXED_CTL: en 22 read-write, rst 19 write-only, the rest reserved.
  * BOX_CTL: frz_en 16 and frz 8 write-only, 17 and 1:0 must be 0, the rest
@@ -123,7 +125,7 @@ int emu_snbep_box_of(uint8_t bus, uint8_t dev, uint8_t func)
 #define CTL_INV     (1u << 23)
 #define CTL_THR(v)  (((v) >> 24) & 0xff)
 
-/* Seed 003's PCICFG addresses, per channel function (D16:F0,1,4,5). */
+/* Intel 327043-001's PCICFG addresses, per channel function (D16:F0,1,4,5). */
 const struct emu_snbep_reg emu_snbep_regs[] = {
 	{ "VID_DID", 0x00, 1, 4, EMU_SNBEP_ID, 0, 0, 0, 0 },
 	{ "MC_CHy_PCI_PMON_CTR0 (47:0 low)", 0xA0, 4, 8, EMU_SNBEP_CTR_LO, 0, 0xFFFFFFFFu, 0, 0 },
@@ -305,7 +307,7 @@ static bool snbep_ctr_enabled(const struct emu *e, const struct emu_ctr *c)
 	return (c->sel & EMU_SNBEP_EN) && (box & BOX_WO) != BOX_WO;
 }
 
-/* Seed 003 describes no overflow status for the iMC: a wrap sets nothing. */
+/* Intel 327043-001 describes no overflow status for the iMC: a wrap sets nothing. */
 static bool snbep_ovf_forwarded(const struct emu_ctr *c)
 {
 	(void)c;

@@ -1,6 +1,6 @@
 /* The Xeon E5-2600 (Sandy Bridge-EP) iMC as the emulator knows it: the
  * channel functions' PCI configuration space and the iMC events, typed from
- * seed 003 (the Chinese notes on the SNB-EP iMC) with the device IDs of
+ * Intel 327043-001 (through a Chinese summary of its iMC section) with the device IDs of
  * Linux's snbep_uncore_pci_ids and the unit masks of Intel's perfmon JKT
  * uncore file, independently of the application's tables (events/,
  * drivers/pmu/). The register table and hooks are in pmu_snbep.c. */
@@ -32,14 +32,14 @@ extern const uint16_t emu_snbep_device_id[EMU_SNBEP_CHANNELS];
 enum emu_snbep_unit { EMU_UNIT_IMC = 16, EMU_UNIT_IMC_FIXED };
 
 struct emu_snbep_event {
-	const char *name;  /* Intel's perfmon name; seed 003's short name is it without UNC_M_ */
+	const char *name;  /* Intel's perfmon name; Intel 327043-001's short name is it without UNC_M_ */
 	uint8_t code, umask;
-	uint8_t max_inc;   /* seed 003's "Max Inc/Cyc" */
+	uint8_t max_inc;   /* Intel 327043-001's "Max Inc/Cyc" */
 };
 extern const struct emu_snbep_event emu_snbep_events[];
 extern const unsigned emu_snbep_nevents;
 
-/* An iMC event by Intel's name or the seed's short name (any case); NULL
+/* An iMC event by Intel's name or the guide's short name (any case); NULL
  * when unknown. */
 const struct emu_snbep_event *emu_snbep_event_find(const char *name);
 /* Whether name is the fixed counter's (UNC_M_DCLOCKTICKS, or Intel's JKT
@@ -50,7 +50,8 @@ int emu_snbep_box_of(uint8_t bus, uint8_t dev, uint8_t func);
 
 /* A register of a channel function's configuration space: n dwords at
  * off, off + stride, ... Bits are read-write (rw), write-only (wo: they
- * act when written and read 0), must-be-0 (mbz: seed 003's "必须为0"), or
+ * act when written and read 0), must-be-0 (mbz: "必须为0" in the Chinese
+ * summary of Intel 327043-001), or
  * reserved (the rest): reserved bits read 0 and drop writes. */
 enum emu_snbep_kind {
 	EMU_SNBEP_ID,        /* vendor ID 15:0, device ID 31:16; read-only */
@@ -62,7 +63,7 @@ enum emu_snbep_kind {
 };
 
 struct emu_snbep_reg {
-	const char *name; /* seed 003's name of the first */
+	const char *name; /* Intel 327043-001's name of the first */
 	uint16_t off;
 	uint8_t n, stride;
 	uint8_t kind;     /* enum emu_snbep_kind */
@@ -72,7 +73,7 @@ struct emu_snbep_reg {
 extern const struct emu_snbep_reg emu_snbep_regs[];
 extern const unsigned emu_snbep_nregs;
 
-/* BOX_CTL (seed 003): frz_en 16 and frz 8, both write-only; bits 17 and
+/* BOX_CTL (Intel 327043-001): frz_en 16 and frz 8, both write-only; bits 17 and
  * 1:0 must be 0. FIXED_CTL: en 22, rst 19 (write-only). CTL: ev_sel 7:0,
  * umask 15:8, edge 18, en 22, invert 23, thresh 31:24; bits 17:16 must be 0. */
 #define EMU_SNBEP_BOX_FRZ_EN (1u << 16)

@@ -131,7 +131,7 @@ expect list-all has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/
 expect list-all has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP\.ANY_MESI '
 boot_run
 
-# The P6 core PMU (seed 002) on QEMU's Pentium III (family 6 model 7): first
+# The P6 core PMU (MMX Technology Developer's Guide, chapter 6) on QEMU's Pentium III (family 6 model 7): first
 # plain QEMU, whose P6 MSRs drop writes; then emulated.
 boot_begin p6 'pentium3,+lm,+sse2,+nx,+pae' -smp 2 -m 512
 boot_file "$TOP/build/uncore-emu.efi"
@@ -209,8 +209,8 @@ step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
 
-# The Knights Corner core PMU (seed 004) on a family 0xB model 1 CPU. Real
-# cards boot their own uOS, not UEFI: this checks the seed's table.
+# The Knights Corner core PMU (Intel 327357-001) on a family 0xB model 1 CPU. Real
+# cards boot their own uOS, not UEFI: this checks the manual's table.
 boot_begin knc 'qemu64,vendor=GenuineIntel,family=11,model=1'
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/tests/qemu/clobber.nsh"
@@ -244,7 +244,7 @@ step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
 
-# The Xeon E5-2600 iMC (seed 003) as the emulator serves it: SandyBridge
+# The Xeon E5-2600 iMC (Intel 327043-001) as the emulator serves it: SandyBridge
 # model 45 is family 6 model 0x2D, so uncore-emu.efi serves the iMC channel
 # functions (device 16, functions 0, 1, 4, 5) on buses 0x3F and 0x7F
 # through UNC_EMU_PROTOCOL's PciRead32/PciWrite32, and no Skylake-client MSR.
@@ -321,7 +321,7 @@ expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch1 800000000 1
 expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch2 800000000 1
 expect e5-stat rate UNC_M_DCLOCKTICKS@socket1.ch3 800000000 1
 expect e5-stat lines 31
-# The seed's short names.
+# The guide's short names.
 step e5-short 'uncore.efi -e CAS_COUNT.RD -d 1'
 expect e5-short rc zero
 expect e5-short rate UNC_M_CAS_COUNT.RD 80000000 1
@@ -1496,8 +1496,8 @@ boot_check results '[ "$(grep -c "^UNCORE-LAB RESULT " "$dir/serial.txt")" = 4 ]
 	grep -Ex "UNCORE-LAB RESULT name=bw_pass result=pass measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt" &&
 	grep -Ex "UNCORE-LAB RESULT name=bw_fail result=fail measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt"'
 boot_check measured 'lab_measured bw_pass 1500 1 && lab_measured bw_fail 1500 1'
-# LAVA's test monitor, with README's pattern, over the serial line as it came.
-boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/README.md" "$dir/serial.log"'
+# LAVA's test monitor, with drivers/lab.md's pattern, over the serial line as it came.
+boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/drivers/lab.md" "$dir/serial.log"'
 # bw-pass has -I: its json is one array of the intervals' objects.
 boot_check json-intervals 'python3 -c "import json, sys; c = json.load(open(sys.argv[1]))[\"cases\"][2]
 assert c[\"id\"] == \"bw_pass\" and isinstance(c[\"json\"], list) and len(c[\"json\"]) >= 3, c[\"json\"]" "$(run_dir)/results.json"'
@@ -1594,7 +1594,7 @@ boot_check files 'd=$(run_dir) && for f in results.json junit.xml console.txt re
 	python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$d/info.json" &&
 	grep -q "uncore: results written to info.json: " "$d/console.txt"'
 boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 6 0 3'
-boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/README.md" "$dir/serial.log"'
+boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/drivers/lab.md" "$dir/serial.log"'
 boot_check fat 'dd if="$dir/usb.img" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img"'
 boot_run
 

@@ -15,11 +15,11 @@
   lab_check.py files DIR
       Every results.json under DIR parses as one JSON document (strict: no
       NaN or Infinity) and every junit.xml follows the rules of junit-10.xsd.
-  lab_check.py lava README SERIAL_LOG
+  lab_check.py lava DOC SERIAL_LOG
       The raw serial log (as the wire carried it: CRs, escape sequences)
       replayed through LAVA's test monitor as lava-dispatcher runs it
       (actions/test/monitor.py): pexpect (maxread 2000, searchwindowsize
-      4000) reading it in small chunks, the monitor block of README's
+      4000) reading it in small chunks, the monitor block of DOC's (drivers/lab.md)
       LAVA example (start, end, pattern, fixupdict), each match made a
       result the way the monitor makes one. Every UNCORE-LAB RESULT line
       gives one result, with its id kept as it is (unique in the run), its
@@ -207,7 +207,7 @@ def files(top):
 
 
 def readme_monitor(readme):
-    """The start, end and pattern strings and the fixupdict of README's
+    """The start, end and pattern strings and the fixupdict of the doc's
     LAVA monitor example (YAML single-quoted: '' is one quote)."""
     text = open(readme).read()
     block = text[text.index("A LAVA test monitor"):]
@@ -217,7 +217,7 @@ def readme_monitor(readme):
     for key in ("start", "end", "pattern"):
         m = re.search(rf"^ *{key}: '((?:[^']|'')*)'$", block, re.M)
         if not m:
-            fail(f"README's LAVA monitor has no {key}")
+            fail(f"the doc's LAVA monitor has no {key}")
         mon[key] = m.group(1).replace("''", "'")
     fix = re.search(r"^ *fixupdict:\n((?: +\w+: \w+\n)+)", block, re.M)
     mon["fixupdict"] = dict(re.findall(r"(\w+): (\w+)", fix.group(1))) if fix else {}

@@ -449,7 +449,7 @@ static void leaf_0a_decoded(void)
 
 /* Version 0: what `stat -e INST_RETIRED.ANY` is told on a CPU where only
  * the Skylake-client driver matches. The engine's wording names the PMU,
- * not CPUID leaf 0xA (see the README's limits). */
+ * not CPUID leaf 0xA (see drivers/README.md, "Limits of the engine"). */
 static void version_0_refuses_core_events(void)
 {
 	struct ev_spec e;
@@ -730,7 +730,7 @@ static void gp_on_each_register_restores_the_rest(void)
 }
 
 /* Version 1: no global control, so the snapshot's read of
- * IA32_PERF_GLOBAL_CTRL faults and nothing is written (the README's
+ * IA32_PERF_GLOBAL_CTRL faults and nothing is written (drivers/README.md's
  * limits: the model has no per-CPU list of global registers). */
 /* An event CPUID leaf 0xA's EBX marks unavailable is refused (after the
  * probe, before anything is written); one beyond EBX's length too. */

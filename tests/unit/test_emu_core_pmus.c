@@ -1,6 +1,7 @@
 /* The emulator's core PMU tables (tests/emu/pmu_p6.c, pmu_knc.c,
- * pmu_arch.c) against literals typed from their specifications: seed 002
- * and the SDM's P6 chapter, seed 004 (Intel 327357-001), and the SDM's
+ * pmu_arch.c) against literals typed from their specifications: the MMX
+ * Technology Developer's Guide, chapter 6,
+ * and the SDM's P6 chapter, Intel 327357-001, and the SDM's
  * architectural PMU with CPUID leaf 0xA. Each is served beside the
  * Skylake-client uncore (emu_init_cpu), chosen by the CPU identity or the
  * options. */
@@ -99,7 +100,7 @@ static void tables_are_consistent(void)
 
 static void identity_selects_the_table(void)
 {
-	/* seed 002's models of family 6; KNC is family 0xB model 1 */
+	/* the P6 models of family 6 (MMX Developer's Guide, ch. 6); KNC is family 0xB model 1 */
 	static const unsigned p6_models[] = { 1, 3, 5, 6, 7, 8, 0xA, 0xB };
 	for (unsigned i = 0; i < 8; i++)
 		T_EQ(emu_core_for(0x600 | p6_models[i] << 4), EMU_CORE_P6);

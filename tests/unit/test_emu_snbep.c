@@ -1,5 +1,5 @@
 /* The emulator's Xeon E5-2600 iMC (tests/emu/pmu_snbep.c) against literals
- * typed from seed 003 (register offsets, fields and access types; the
+ * typed from Intel 327043-001 (register offsets, fields and access types; the
  * event table's codes and Max Inc/Cyc), Linux's snbep_uncore_pci_ids (the
  * device IDs) and Intel's perfmon JKT uncore file (unit masks): its
  * configuration space, counting, freeze, the options and faults. */
@@ -71,7 +71,7 @@ static void set_ctr(uint8_t bus, uint8_t func, uint16_t off, uint64_t v)
 	wr(bus, func, off + 4, (uint32_t)(v >> 32));
 }
 
-/* Seed 003: every register, its offset, count and stride, and which bits
+/* Intel 327043-001: every register, its offset, count and stride, and which bits
  * are read-write, write-only and must-be-0 (the rest reserved). */
 static void register_table_is_the_seeds(void)
 {
@@ -108,7 +108,7 @@ static void register_table_is_the_seeds(void)
 		T_EQ(g->rw & g->mbz, 0);
 		T_EQ(g->wo & g->mbz, 0);
 	}
-	/* Seed 003: D16:F0,1,4,5 for channels 0-3; Linux: 8086:3CB0, 3CB1, 3CB4, 3CB5 */
+	/* Intel 327043-001: D16:F0,1,4,5 for channels 0-3; Linux: 8086:3CB0, 3CB1, 3CB4, 3CB5 */
 	T_EQ(EMU_SNBEP_DEV, 16);
 	T_EQ(emu_snbep_func[0], 0);
 	T_EQ(emu_snbep_func[1], 1);
@@ -122,7 +122,7 @@ static void register_table_is_the_seeds(void)
 	T_EQ(emu_snbep_bus[1], 0x7F);
 }
 
-/* Seed 003's event table: every row's code and Max Inc/Cyc (the seed's
+/* Intel 327043-001's event table: every row's code and Max Inc/Cyc (the guide's
  * blank POWER_SELF_REFRESH taken as 1), found by its short name. */
 static void event_table_is_the_seeds(void)
 {
@@ -473,10 +473,10 @@ static void option_errors(void)
 		{ { "--rate", "UNC_M_DCLOCKTICKS=5G" }, "bad rate 5000000000 for UNC_M_DCLOCKTICKS (the DCLK: at most 4294967295 per second)" },
 		{ { "--rate", "ACT_COUNT=801M" },
 		  "--rate: ACT_COUNT (event 0x01) at 801000000 per second adds more than 1 per DCLK cycle (DCLK 800.000 MHz; "
-		  "seed 003's Max Inc/Cyc)" },
+		  "Intel 327043-001's Max Inc/Cyc)" },
 		{ { "--rate", "CAS_COUNT.RD=500M", "--rate", "CAS_COUNT.WR=400M" },
 		  "--rate: CAS_COUNT (event 0x04) at 900000000 per second adds more than 1 per DCLK cycle (DCLK 800.000 MHz; "
-		  "seed 003's Max Inc/Cyc)" },
+		  "Intel 327043-001's Max Inc/Cyc)" },
 		{ { "--uncore", "snbep", "--cbo-config", "3" },
 		  "--cbo-config is for the Skylake-client uncore, but the emulator serves the Xeon E5-2600 iMC (CPUID leaf 1, or --uncore)" },
 		{ { "--uncore", "skl", "--rate", "CAS_COUNT.RD=1M" },

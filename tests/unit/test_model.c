@@ -179,7 +179,7 @@ static void table_2_2_global_ctrl(void)
 	T_EQ(RD(0xE01), 0);
 }
 
-/* Table 2-3 (bit 3 per the seeds README): RW1C, writing 0 is ignored. */
+/* Table 2-3 (bit 3 per Intel SDM Vol. 4 and edk2's SkylakeMsr.h): RW1C, writing 0 is ignored. */
 static void table_2_3_global_status_rw1c(void)
 {
 	fresh();

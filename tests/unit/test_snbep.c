@@ -1,6 +1,6 @@
 /* The Xeon E5-2600 (Sandy Bridge-EP) iMC driver (drivers/pmu/snbep.c)
- * against seed 003 and Linux's uncore_snbep.c: conformance with literals
- * typed from the seed (offsets, fields, every row of its iMC event table)
+ * against Intel 327043-001 and Linux's uncore_snbep.c: conformance with literals
+ * typed from the guide (offsets, fields, every row of its iMC event table)
  * and Linux (unit masks, device IDs), and the engine running the driver on
  * a strict model of the channels' configuration space: every access must
  * be to a declared function and register (a read of device 16 on another
@@ -23,7 +23,7 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define MASK48 0xFFFFFFFFFFFFull
 
-/* ---- Seed 003, typed from its text ---- */
+/* ---- Intel 327043-001, typed from its text ---- */
 
 /* The address table and the field tables. */
 #define BOX_CTL      0xF4u
@@ -35,7 +35,8 @@
 #define FRZ_EN       0x10000u /* bit 16 */
 #define FRZ          0x100u   /* bit 8 */
 #define FIXED_EN     0x400000u /* bit 22 */
-/* CTL: ev_sel 7:0, umask 15:8, edge_det 18, en 22 (Linux; the seed's row says 16), invert 23, thresh 31:24 */
+/* CTL: ev_sel 7:0, umask 15:8, edge_det 18, en 22 (Linux; the Chinese
+ * summary's row says 16), invert 23, thresh 31:24 */
 #define CTL_EN       0x400000u
 
 /* The iMC event table: name, code, counters, Max Inc/Cyc (0: blank). */
@@ -71,7 +72,7 @@ static const struct {
 	{ "POWER_CRITICAL_THROTTLE_CYCLES", 0x86, "0-3", 1 },
 };
 
-/* Unit masks the seed does not give: Linux's snbep_uncore_imc_events
+/* Unit masks the guide does not give: Linux's snbep_uncore_imc_events
  * (cas_count_read event=0x04,umask=0x03; cas_count_write umask=0x0c) and
  * Intel's JKT file (CAS_COUNT.ALL 0x0F). */
 static const struct {
@@ -119,7 +120,7 @@ static void conformance_events(void)
 			T_EQ(snbep_max_inc((uint8_t)d->code), seed_events[i].max_inc);
 		}
 		if (!rows)
-			t_fail(__FILE__, __LINE__, "seed row %s has no event", seed_events[i].name);
+			t_fail(__FILE__, __LINE__, "guide row %s has no event", seed_events[i].name);
 		covered += rows;
 	}
 	const struct event_desc *dclk = find_event("UNC_M_DCLOCKTICKS");
@@ -136,7 +137,7 @@ static void conformance_events(void)
 		T_EQ(jkt->code, dclk->code);
 		T_EQ(jkt->umask, dclk->umask);
 	}
-	/* No extra row: every event is a seed row's (or the fixed counter's, by either name). */
+	/* No extra row: every event is a guide row's (or the fixed counter's, by either name). */
 	T_EQ(covered + 2, snbep_events_count);
 	for (unsigned i = 0; i < N(linux_umasks); i++) {
 		const struct event_desc *d = find_event(linux_umasks[i].name);
@@ -702,7 +703,7 @@ static void expect(uint8_t bus, unsigned fn, unsigned off, uint32_t v, int line)
 
 static const uint8_t bus_of_box[8] = { 0x3F, 0x3F, 0x3F, 0x3F, 0x7F, 0x7F, 0x7F, 0x7F };
 
-/* Seed 003's sequence for one event on 2 sockets x 4 channels, as an exact
+/* Intel 327043-001's sequence for one event on 2 sockets x 4 channels, as an exact
  * write log: freeze (frz_en, then frz_en|frz, box by box), the CTLs (the
  * event on CTL0, 0 on the others), both dwords of each counter set to the
  * run's start (2^46),
@@ -835,7 +836,7 @@ static void write_that_does_not_stick(void)
 		}
 }
 
-/* Thresholds above seed 003's Max Inc/Cyc are never met: refused before
+/* Thresholds above Intel 327043-001's Max Inc/Cyc are never met: refused before
  * anything is written. */
 static void threshold_above_max_inc_refused(void)
 {
@@ -843,7 +844,7 @@ static void threshold_above_max_inc_refused(void)
 	add("imc/event=0x80,thresh=23/");
 	T_EQ(run_schedule(&run, &m.hw, false), UNC_E_UNSUPPORTED);
 	T_STREQ(run.err, "cannot count imc/event=0x80,thresh=23/: threshold 23 is above event 0x80's most per cycle (22, "
-			 "seed 003's Max Inc/Cyc): never met, or with inv always met");
+			 "Intel 327043-001's Max Inc/Cyc): never met, or with inv always met");
 	T_EQ(m.nlog, 0);
 	memset(&run, 0, sizeof(run));
 	add("imc/event=0x80,thresh=22/");
@@ -920,7 +921,7 @@ static void torn_read_impossible_in_a_run(void)
 	T_ASSERT(as_found());
 }
 
-/* Seed 003's short names are the events' names without UNC_M_. */
+/* Intel 327043-001's short names are the events' names without UNC_M_. */
 /* CTL0 of a channel reprogrammed by someone else mid-run (CAS_COUNT.RD
  * to .WR, both counted at the same rate here) or cleared: each sample
  * reads every CTL the run's events use, and refuses one that reads
