@@ -1110,6 +1110,15 @@ step bw-iv 'uncore.efi bw -I 100 -n 5'
 expect bw-iv rc zero
 expect bw-iv ivbw read 1000 1
 expect bw-iv ivbw write 500 1
+step bw-json 'uncore.efi bw -j --per-box -d 0.5'
+expect bw-json rc zero
+expect bw-json has '"per_box":\[\{"name":"mc0","read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(59[4-9]|60[0-5])\.[0-9]{3},'
+expect bw-json lacks '"per_group"'
+step bw-csv 'uncore.efi bw -x , --per-box -d 0.5'
+expect bw-csv rc zero
+expect bw-csv has '^(39[6-9]|40[0-3])\.[0-9]{3},MB/s,dram_read_bandwidth@mc1,'
+step bw-iv-json 'uncore.efi bw -j --per-box -I 100 -n 2'
+expect bw-iv-json rc zero
 step stat 'uncore.efi stat -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,UNC_MC1_RDCAS_COUNT_FREERUN,cbox/event=0x34,umask=0x8f/ -d 1'
 expect stat rc zero
 expect stat rate UNC_ARB_TRK_REQUESTS.ALL 2000000 1
