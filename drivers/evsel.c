@@ -329,6 +329,8 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		return parse_raw(s, slash, present, e, err, errsize);
 	/* A name several drivers have (P6's and Knights Corner's
 	 * CPU_CLK_UNHALTED) is refused naming each of their PMUs. */
+	/* A PMU name several drivers share (the client generations' arb,
+	 * clock) is named once. */
 	char pmus[80];
 	size_t n = 0;
 	const struct pmu_driver *only = NULL;
@@ -341,7 +343,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		if (!desc) /* or its short name */
 			desc = find_short(pmu_drivers[d], s);
 		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
-		if (u < 0)
+		if (u < 0 || (only && !strcmp(only->units[only_u].pmu, pmu_drivers[d]->units[u].pmu)))
 			continue;
 		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", pmu_drivers[d]->units[u].pmu);
 		only = pmu_drivers[d];

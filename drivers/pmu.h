@@ -89,7 +89,11 @@ struct pmu_free {
 	uint32_t offset;       /* from the unit's base (found by the driver's probe) */
 	uint8_t role;          /* enum pmu_role: bw reads the DRAM ones */
 	const char *count_word;/* what it counts, plural: "lines", "requests" */
-	const char *short_name;/* a request counter's name in bw's shares ("GT"); NULL: not one */
+	/* A request counter's name in bw's shares ("GT"); for a DRAM counter,
+	 * the part of the memory system it counts ("mc0": one controller of
+	 * several), whose read and write counters bw sums and --per-box shows
+	 * as a row. NULL: none. */
+	const char *short_name;
 	const char *brief;
 };
 

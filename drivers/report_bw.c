@@ -45,13 +45,25 @@ static uint64_t window_count(const struct count_run *r, int i, bool interval, ui
 	return interval ? count_interval(r, (unsigned)i, -1, now) : count_total(r, (unsigned)i, -1);
 }
 
+/* The lines of a role: every counter of it summed (free-running counters
+ * of several memory controllers, one each), or the one event's boxes. */
+static uint64_t role_count(const struct count_run *r, unsigned role, bool interval, uint64_t now)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < r->nev; i++)
+		if (r->ev[i].v.role == role)
+			n += window_count(r, (int)i, interval, now);
+	return n;
+}
+
 static void bw_window(const struct count_run *r, bool interval, uint64_t now, struct bw *b)
 {
 	*b = (struct bw){ .ticks = interval ? now - r->t_mark : count_enabled(r) };
 	b->ird = count_find_role(r, PMU_ROLE_DRAM_READ);
 	b->iwr = count_find_role(r, PMU_ROLE_DRAM_WRITE);
-	b->rd = window_count(r, b->ird, interval, now);
-	b->wr = window_count(r, b->iwr, interval, now);
+	b->rd = role_count(r, PMU_ROLE_DRAM_READ, interval, now);
+	b->wr = role_count(r, PMU_ROLE_DRAM_WRITE, interval, now);
 	for (unsigned i = 0; i < r->nev && b->nreq < BW_MAX_REQ; i++) {
 		if (r->ev[i].v.kind != PMU_FREE || r->ev[i].v.role != PMU_ROLE_NONE || !r->ev[i].v.short_name[0])
 			continue;
@@ -128,10 +140,16 @@ static void bw_json(struct out *o, const struct hw *hw, const char *what, uint64
 		   comma ? "," : "");
 }
 
+/* Whether the counters of the role of event i (all of them) moved. */
 static bool moved(const struct count_run *r, int i)
 {
-	return i >= 0 && r->ev[i].moved;
+	bool any = false;
+
+	for (unsigned k = 0; i >= 0 && k < r->nev; k++)
+		any |= r->ev[k].v.role == r->ev[i].v.role && r->ev[k].moved;
+	return any;
 }
+
 
 /* One part of the DRAM traffic (a group of boxes, or one box): its lines
  * read and written, from the DRAM role events' boxes. */
@@ -140,6 +158,11 @@ struct bw_part {
 	uint64_t rd, wr;
 };
 
+/* A part of free-running DRAM counters: the k-th distinct short name
+ * ("mc0") among the role counters, with its read and write lines. False
+ * past the last, or when the role counters name no parts. */
+static bool free_part(const struct count_run *r, bool interval, uint64_t now, unsigned k, struct bw_part *p);
+
 /* The parts of a window: each group (box < 0), or each box. False when the
  * DRAM events have no groups (or no boxes to show). */
 static bool bw_part(const struct count_run *r, const struct bw *b, bool interval, uint64_t now, unsigned k, bool box,
@@ -147,6 +170,8 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 {
 	const struct count_view *v = &r->ev[b->ird].v;
 
+	if (box && v->kind == PMU_FREE)
+		return free_part(r, interval, now, k, p);
 	if (box) {
 		if (k >= v->nboxes || k >= COUNT_MAX_BOXES || !v->box_label[0])
 			return false;
@@ -155,6 +180,8 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 		p->wr = interval ? count_interval(r, (unsigned)b->iwr, (int)k, now) : count_total(r, (unsigned)b->iwr, (int)k);
 		return true;
 	}
+	if (v->kind == PMU_FREE)
+		return false;
 	if (k >= count_groups(v))
 		return false;
 	fmt_snprintf(p->name, sizeof(p->name), "%s%u", v->group_noun, k);
@@ -163,12 +190,48 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 	return true;
 }
 
+static bool free_part(const struct count_run *r, bool interval, uint64_t now, unsigned k, struct bw_part *p)
+{
+	unsigned seen = 0;
+
+	for (unsigned i = 0; i < r->nev; i++) {
+		const struct count_view *v = &r->ev[i].v;
+		bool first = true;
+		if (v->kind != PMU_FREE || v->role == PMU_ROLE_NONE || !v->short_name[0])
+			continue;
+		for (unsigned j = 0; j < i && first; j++)
+			first = !(r->ev[j].v.kind == PMU_FREE && r->ev[j].v.role != PMU_ROLE_NONE &&
+				  !strcmp(r->ev[j].v.short_name, v->short_name));
+		if (!first || seen++ != k)
+			continue;
+		*p = (struct bw_part){ .rd = 0 };
+		fmt_snprintf(p->name, sizeof(p->name), "%s", v->short_name);
+		for (unsigned j = i; j < r->nev; j++) {
+			const struct count_view *w = &r->ev[j].v;
+			if (w->kind != PMU_FREE || strcmp(w->short_name, v->short_name))
+				continue;
+			if (w->role == PMU_ROLE_DRAM_READ)
+				p->rd += window_count(r, (int)j, interval, now);
+			else if (w->role == PMU_ROLE_DRAM_WRITE)
+				p->wr += window_count(r, (int)j, interval, now);
+		}
+		return true;
+	}
+	return false;
+}
+
 /* Whether the DRAM events are a unit's role events counted in boxes (per
- * group or per box rows apply): both roles, from the same unit's boxes. */
+ * group or per box rows apply): both roles, from the same unit's boxes; or
+ * free-running counters of several parts (memory controllers), whose
+ * --per-box rows are a part each. */
 static bool bw_boxed(const struct count_run *r, const struct bw *b)
 {
-	return b->ird >= 0 && b->iwr >= 0 && r->ev[b->ird].v.kind != PMU_FREE &&
-	       r->ev[b->ird].v.nboxes == r->ev[b->iwr].v.nboxes && !strcmp(r->ev[b->ird].v.pmu, r->ev[b->iwr].v.pmu);
+	struct bw_part p;
+
+	if (b->ird >= 0 && b->iwr >= 0 && r->ev[b->ird].v.kind == PMU_FREE)
+		return free_part(r, false, 0, 1, &p);
+	return b->ird >= 0 && b->iwr >= 0 && r->ev[b->ird].v.nboxes == r->ev[b->iwr].v.nboxes &&
+	       !strcmp(r->ev[b->ird].v.pmu, r->ev[b->iwr].v.pmu);
 }
 
 /* After the totals: a row per group, then (--per-box) a row per box. Human:
@@ -330,8 +393,8 @@ bool report_dram_bytes(const struct count_run *r, uint64_t *rd, uint64_t *wr)
 
 	if (i < 0 || j < 0)
 		return false;
-	*rd = count_total(r, (unsigned)i, -1) * COUNT_LINE_BYTES;
-	*wr = count_total(r, (unsigned)j, -1) * COUNT_LINE_BYTES;
+	*rd = role_count(r, PMU_ROLE_DRAM_READ, false, 0) * COUNT_LINE_BYTES;
+	*wr = role_count(r, PMU_ROLE_DRAM_WRITE, false, 0) * COUNT_LINE_BYTES;
 	return true;
 }
 

@@ -47,6 +47,11 @@ static struct emu model, core_model; /* the uncore, and the core PMU beside it (
 static struct hw hw;
 static uint64_t tsc0, tsc_hz;
 static volatile uint32_t *region;
+/* The region's size and alignment, and the pages allocated for it: the
+ * Skylake-client IMC's 32 KiB, or the Alder/Raptor Lake IMC's 128 KiB (both
+ * controllers' counters, and MCHBAR's bits 41:17 on Raptor Lake). */
+static uint64_t region_size = MCHBAR_ALIGN;
+static UINTN region_pages = REGION_PAGES;
 static EFI_PHYSICAL_ADDRESS region_mem;
 static uint32_t saved_mchbar_lo, saved_mchbar_hi; /* the host bridge as we found it */
 static char description[640];
@@ -93,7 +98,17 @@ static VOID EFIAPI imc_tick(EFI_EVENT ev, VOID *ctx)
 
 	(void)ev;
 	(void)ctx;
-	/* One 32-bit store per counter, as the hardware updates them. */
+	/* One 32-bit store per counter (two for a 64-bit one, low first), as
+	 * the hardware updates them. */
+	if (model.cfg.uncore_active == EMU_UNCORE_ADL || model.cfg.uncore_active == EMU_UNCORE_TGL) {
+		for (unsigned i = 0; i < EMU_ADL_IMC_COUNTERS; i++) {
+			uint64_t v = emu_adl_imc_value(&model.cfg, i, t);
+			uint32_t at = (model.cfg.imc_block + emu_adl_imc[i].offset) / 4;
+			region[at] = (uint32_t)v;
+			region[at + 1] = (uint32_t)(v >> 32);
+		}
+		return;
+	}
 	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
 		region[emu_imc[i].offset / 4] = emu_imc_value(&model.cfg, i, t);
 }
@@ -205,7 +220,7 @@ static EFI_STATUS EFIAPI proto_mmio_read(UNC_EMU_PROTOCOL *This, UINT64 addr, UI
 	(void)This;
 	if (!value)
 		return EFI_INVALID_PARAMETER;
-	if (!region_mem || addr < base || addr >= base + MCHBAR_ALIGN)
+	if (!region_mem || addr < base || addr >= base + region_size)
 		return EFI_UNSUPPORTED;
 	if (addr & 3)
 		return EFI_INVALID_PARAMETER;
@@ -252,7 +267,7 @@ static void teardown(void)
 		timer_arch->SetTimerPeriod(timer_arch, saved_timer_period);
 		saved_timer_period = 0;
 	}
-	BS->FreePages(region_mem, REGION_PAGES);
+	BS->FreePages(region_mem, region_pages);
 	region_mem = 0;
 }
 
@@ -356,19 +371,24 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &saved_mchbar_hi))
 		return fail(&err, EFI_DEVICE_ERROR, "cannot read MCHBAR at 0:0.0 offsets 0x48/0x4C");
 
+	bool adl = model.cfg.uncore_active == EMU_UNCORE_ADL || model.cfg.uncore_active == EMU_UNCORE_TGL;
+	if (adl) {
+		region_size = EMU_ADL_MCHBAR_SIZE;
+		region_pages = 2 * EMU_ADL_MCHBAR_SIZE / 4096;
+	}
 	region_mem = 0xFFFFFFFF;
-	s = BS->AllocatePages(AllocateMaxAddress, EfiBootServicesData, REGION_PAGES, &region_mem);
+	s = BS->AllocatePages(AllocateMaxAddress, EfiBootServicesData, region_pages, &region_mem);
 	if (EFI_ERROR(s))
 		return fail(&err, s, "cannot allocate the MCHBAR region below 4 GiB");
-	uint64_t base = (region_mem + MCHBAR_ALIGN - 1) & ~(MCHBAR_ALIGN - 1);
+	uint64_t base = (region_mem + region_size - 1) & ~(region_size - 1);
 	region = (volatile uint32_t *)(UINTN)base;
-	for (unsigned i = 0; i < MCHBAR_ALIGN / 4; i++)
+	for (unsigned i = 0; i < region_size / 4; i++)
 		region[i] = 0;
 
 	imc_tick(NULL, NULL);
 
 	/* Publish MCHBAR in the host bridge, and check that it took. */
-	uint64_t mchbar = emu_mchbar_value(&cfg, base);
+	uint64_t mchbar = emu_mchbar_value(&model.cfg, base);
 	uint32_t lo = 0, hi = 0;
 	if (hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, (uint32_t)mchbar) ||
 	    hw_pci_write32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, (uint32_t)(mchbar >> 32)) ||
@@ -398,5 +418,5 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	char where[64];
 	fmt_snprintf(where, sizeof(where), "; MCHBAR 0x%lx (region 0x%lx)", (unsigned long)mchbar, (unsigned long)base);
-	return install(image, li, &out, &err, "a 6th-gen Core uncore: ", where);
+	return install(image, li, &out, &err, adl ? "a client uncore: " : "a 6th-gen Core uncore: ", where);
 }

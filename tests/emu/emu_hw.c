@@ -89,9 +89,10 @@ static enum unc_status e_rdpmc(void *ctx, uint32_t index, uint64_t *ret)
 static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 {
 	struct emu_hw *h = ctx;
+	uint64_t size = h->emu.cfg.uncore_active >= EMU_UNCORE_ADL ? EMU_ADL_MCHBAR_SIZE : 0x8000;
 
 	h->fake.reads++;
-	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + 0x8000 &&
+	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + size &&
 	    emu_imc_read32(&h->emu.cfg, (uint32_t)(addr - EMU_HW_MCHBAR), h->fake.now, ret)) {
 		hw_emulated_mmio(&h->emulated, addr);
 		return UNC_OK;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "../../drivers/status.h"
 #include "pmu_skl.h"
+#include "pmu_adl.h"
 #include "pmu_snbep.h"
 
 #define EMU_MAX_RATES 48
@@ -39,7 +40,7 @@ enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_COR
 
 /* The uncore served: --uncore names one; EMU_UNCORE_AUTO takes the CPU
  * identity the guest sees (emu_uncore_for). */
-enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP };
+enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL };
 
 /* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
 enum emu_pci_fault { EMU_PCI_MISSING, EMU_PCI_IGNORE_WRITE };
@@ -66,6 +67,12 @@ struct emu_config {
 	uint8_t rate_units[EMU_MAX_RATES], rate_ev[EMU_MAX_RATES];
 	uint64_t imc_per_sec[EMU_IMC_COUNTERS]; /* emu_imc order */
 	uint32_t imc_start[EMU_IMC_COUNTERS];   /* the counters' values at time 0 */
+	/* The Alder/Raptor Lake IMC's free-running 64-bit counters (emu_adl_imc
+	 * order), and the host-bridge device ID shown at 0:0.0 (set when the
+	 * model starts, from the CPU model). */
+	uint64_t adl_imc_per_sec[EMU_ADL_IMC_COUNTERS], adl_imc_start[EMU_ADL_IMC_COUNTERS];
+	uint16_t host_bridge_id;
+	uint32_t imc_block; /* the IMC block's offset from MCHBAR (emu_adl_imc_block) */
 	/* faults */
 	struct { uint32_t msr; bool write_only; } gp[EMU_MAX_GP];
 	unsigned ngp;
@@ -207,6 +214,8 @@ struct emu_pmu {
  * (pmu_snbep.c). */
 extern const struct emu_pmu emu_pmu_skl;
 extern const struct emu_pmu emu_pmu_snbep;
+extern const struct emu_pmu emu_pmu_adl; /* Alder/Raptor Lake (pmu_adl.c) */
+extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake (pmu_adl.c) */
 
 /* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the
  * E5-2600 iMC's eight boxes of five. */
@@ -337,6 +346,11 @@ uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns);
  * IMC counter of Table 3-3, false for any other offset. Pure, as
  * emu_imc_value. */
 bool emu_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_ns, uint32_t *ret_val);
+
+/* The Alder/Raptor Lake IMC counter i (emu_adl_imc order) at time t, and a
+ * 32-bit read at MCHBAR offset off (either dword of a counter). Pure. */
+uint64_t emu_adl_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns);
+bool emu_adl_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_ns, uint32_t *ret_val);
 
 /* MCHBAR as the platform shows it, for a region at `base` (32 KiB aligned),
  * with the configured fault applied. */

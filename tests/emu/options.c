@@ -345,6 +345,13 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 	if (emu_snbep_event_find(name) || emu_snbep_is_dclk(name))
 		return parse_snbep_rate(name, v, cfg, err, errsize);
+	int adl = emu_adl_imc_find(name);
+	if (adl >= 0) {
+		if (cfg->adl_imc_per_sec[adl])
+			FAIL("--rate for %s given twice", emu_adl_imc[adl].name);
+		cfg->adl_imc_per_sec[adl] = v;
+		return UNC_OK;
+	}
 	int imc = emu_imc_find(name);
 	if (imc >= 0) {
 		SKL_OPT(cfg, SKL_RATE);
@@ -355,6 +362,8 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 		return UNC_OK;
 	}
 	const struct emu_event *ev = emu_event_find(name);
+	if (!ev)
+		ev = emu_adl_event_find(name);
 	if (!ev)
 		return parse_core_rate(name, v, cfg, err, errsize);
 	if (ev->unit == EMU_UNIT_FIXED)
@@ -376,13 +385,13 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
 {
-	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_SNBEP; u++) {
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_TGL; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
 			return UNC_OK;
 		}
 	}
-	FAIL("bad value '%s' for --uncore (want auto, skl or snbep)", val);
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl or tgl)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
@@ -625,11 +634,18 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 	char mhz[24];
 	unsigned nimc = 0, nunc = 0;
 
+	bool adl = cfg->uncore_active == EMU_UNCORE_ADL || cfg->uncore_active == EMU_UNCORE_TGL;
+
 	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
-		nimc += cfg->imc_per_sec[i] != 0;
+		nimc += !adl && cfg->imc_per_sec[i] != 0;
+	for (unsigned i = 0; i < EMU_ADL_IMC_COUNTERS; i++)
+		nimc += adl && cfg->adl_imc_per_sec[i] != 0;
 	for (unsigned i = 0; i < cfg->nrates; i++)
 		nunc += cfg->rates[i].unit < EMU_UNIT_P6;
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
+	if (adl)
+		out_printf(o, "%s uncore, host bridge 8086:%04x, ",
+			   cfg->uncore_active == EMU_UNCORE_TGL ? "Tiger Lake" : "Alder/Raptor Lake", cfg->host_bridge_id);
 	out_printf(o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
 	if (cfg->cbo_config_reserved)
 		out_printf(o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);

@@ -23,12 +23,16 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 	unsigned family, model;
 
 	emu_family_model(leaf1_eax, &family, &model);
+	if (family == 6 && emu_adl_model(model))
+		return EMU_UNCORE_ADL;
+	if (family == 6 && emu_tgl_model(model))
+		return EMU_UNCORE_TGL;
 	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
 }
 
 const char *emu_uncore_name(unsigned uncore)
 {
-	static const char *const names[] = { "auto", "skl", "snbep" };
+	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl" };
 	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
 }
 
@@ -223,7 +227,21 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 			: cfg->arch_set			? EMU_CORE_ARCH
 							: emu_core_for(leaf1_eax);
 	c.uncore_active = cfg->uncore != EMU_UNCORE_AUTO ? cfg->uncore : emu_uncore_for(leaf1_eax);
-	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep : &emu_pmu_skl, &c);
+	if (c.uncore_active == EMU_UNCORE_ADL || c.uncore_active == EMU_UNCORE_TGL) {
+		unsigned family, model;
+		emu_family_model(leaf1_eax, &family, &model);
+		bool tgl = c.uncore_active == EMU_UNCORE_TGL;
+		/* --uncore on another CPU: the generation's first model */
+		if (tgl ? !emu_tgl_model(model) : !emu_adl_model(model))
+			model = tgl ? 0x8C : 0x97;
+		c.host_bridge_id = emu_adl_host_bridge(model);
+		c.imc_block = emu_adl_imc_block(model);
+	}
+	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep
+			: c.uncore_active == EMU_UNCORE_ADL	? &emu_pmu_adl
+			: c.uncore_active == EMU_UNCORE_TGL	? &emu_pmu_tgl
+								: &emu_pmu_skl,
+		     &c);
 	switch (c.core_active) {
 	case EMU_CORE_P6: emu_init_pmu(core, &emu_pmu_p6, &c); break;
 	case EMU_CORE_KNC: emu_init_pmu(core, &emu_pmu_knc, &c); break;

@@ -1,0 +1,368 @@
+/* The Alder Lake / Raptor Lake client uncore driver, after Linux's
+ * arch/x86/events/intel/uncore_snb.c (adl_uncore_msr_ops, adl_uncore_cbox,
+ * adl_uncore_arb, adl_uncore_clockbox, adl_uncore_imc_freerunning): CBo,
+ * ARB and the fixed UCLK counter in MSRs under the global control 0x2FF0,
+ * and the IMC's free-running 64-bit counters, one set per memory
+ * controller, in MCHBAR. Units as data, behaviour as ops. */
+#include "adl.h"
+
+#include "../fmt.h"
+#include "../parse.h"
+
+/* arch/x86/include/asm/intel-family.h; adl_uncore_init for all six. */
+static const struct pmu_model adl_models[] = {
+	{ 6, 0x97, "Alder Lake (desktop)" },
+	{ 6, 0x9A, "Alder Lake (mobile)" },
+	{ 6, 0xBE, "Alder Lake-N" },
+	{ 6, 0xB7, "Raptor Lake (desktop)" },
+	{ 6, 0xBA, "Raptor Lake-P" },
+	{ 6, 0xBF, "Raptor Lake-S" },
+	{ 0, 0, 0 },
+};
+
+/* uncore_snb.c, adl_uncore_formats_attr: event 0-7, umask 8-15, edge 18,
+ * inv 23, cmask6 24-29; SNB_UNC_CTL_EN 22. The ADL uncore has no global
+ * status register in Linux, so no overflow-forwarding bit is set. */
+static const struct pmu_layout adl_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.thresh = { 24, 6 },
+	.inv = 1ull << 23,
+	.edge = 1ull << 18,
+	.enable = ADL_CTL_EN,
+	.rw_mask = 0x3FC4FFFFull,
+	.cite = "uncore_snb.c adl_uncore_formats_attr",
+};
+
+/* As on Skylake-client: bounds, not measurements (see skl.c). */
+#define ADL_EVENTS_MAX_PER_SEC (1ull << 40)
+#define ADL_UCLK_MAX_HZ        (1ull << 33)
+
+/* snb_uncore_arb_constraints, which adl_uncore_arb uses: 0x80 and 0x83 on
+ * counter 0 only. */
+static const struct pmu_constraint adl_arb_constraints[] = { { 0x80, 0x1 }, { 0x83, 0x1 }, { 0, 0 } };
+static const struct pmu_inc adl_arb_incs[] = { { 0x80, 64 }, { 0x85, 64 }, { 0, 0 } };
+
+#define RAW_HELP "/event=N,umask=N[,thresh=N][,inv][,edge]/"
+
+/* Intel perfmon ADL/events/alderlake_uncore.json names the read and write
+ * counters; the total (Linux's data_total) takes the name Intel gives it on
+ * the later client parts. Each counts 64-byte requests. */
+const struct pmu_free adl_imc[ADL_IMC_COUNTERS] = {
+	{ "UNC_MC0_TOTAL_REQCOUNT_FREERUN", "mc0_data_total", ADL_IMC_TOTAL, PMU_ROLE_NONE, "requests", "MC0",
+	  "MC0 read and write requests (64 B)." },
+	{ "UNC_MC0_RDCAS_COUNT_FREERUN", "mc0_data_read", ADL_IMC_READ, PMU_ROLE_DRAM_READ, "lines", "mc0",
+	  "MC0 64 B reads, all channels." },
+	{ "UNC_MC0_WRCAS_COUNT_FREERUN", "mc0_data_write", ADL_IMC_WRITE, PMU_ROLE_DRAM_WRITE, "lines", "mc0",
+	  "MC0 64 B writes, all channels." },
+	{ "UNC_MC1_TOTAL_REQCOUNT_FREERUN", "mc1_data_total", ADL_IMC_MC_OFFSET + ADL_IMC_TOTAL, PMU_ROLE_NONE,
+	  "requests", "MC1", "MC1 read and write requests (64 B)." },
+	{ "UNC_MC1_RDCAS_COUNT_FREERUN", "mc1_data_read", ADL_IMC_MC_OFFSET + ADL_IMC_READ, PMU_ROLE_DRAM_READ, "lines",
+	  "mc1", "MC1 64 B reads, all channels." },
+	{ "UNC_MC1_WRCAS_COUNT_FREERUN", "mc1_data_write", ADL_IMC_MC_OFFSET + ADL_IMC_WRITE, PMU_ROLE_DRAM_WRITE,
+	  "lines", "mc1", "MC1 64 B writes, all channels." },
+};
+
+static const struct pmu_unit adl_units[ADL_NUNITS] = {
+	[ADL_UNIT_CBO] = { .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo",
+			   .box_label = "cbo", .boxes_from = "ICL_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR,
+			   .counters = 2, .width = 44, .max_boxes = ADL_MAX_CBO, .sel_base = ADL_UNC_CBO_0_PERFEVTSEL0,
+			   .ctr_base = ADL_UNC_CBO_0_PER_CTR0, .box_stride = ADL_UNC_CBOX_MSR_OFFSET, .sel_step = 1,
+			   .ctr_step = 1, .layout = &adl_layout, .max_per_sec = ADL_EVENTS_MAX_PER_SEC,
+			   .clock_hz = ADL_UCLK_MAX_HZ, .raw_help = "cbox" RAW_HELP },
+	[ADL_UNIT_ARB] = { .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .box_label = "arb", .kind = PMU_GENERAL,
+			   .space = PMU_MSR, .counters = 2, .width = 44, .max_boxes = ADL_ARB_BOXES,
+			   .sel_base = ADL_UNC_ARB_PERFEVTSEL0, .ctr_base = ADL_UNC_ARB_PER_CTR0,
+			   .box_stride = ADL_UNC_ARB_MSR_OFFSET, .sel_step = 1, .ctr_step = 1, .layout = &adl_layout,
+			   .constraints = adl_arb_constraints, .max_per_sec = ADL_EVENTS_MAX_PER_SEC,
+			   .clock_hz = ADL_UCLK_MAX_HZ, .incs = adl_arb_incs, .raw_help = "arb" RAW_HELP },
+	/* adl_uncore_clockbox: 48 bits, started by SNB_UNC_CTL_EN in its
+	 * control (snb_uncore_msr_enable_event). Intel's files put
+	 * UNC_CLOCK.SOCKET in Unit "NCU". */
+	[ADL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR,
+			     .counters = 1, .width = 48, .max_boxes = 1, .sel_base = ADL_UNC_FIXED_CTR_CTRL,
+			     .ctr_base = ADL_UNC_FIXED_CTR, .sel_step = 1, .ctr_step = 1, .fixed_ctrl = ADL_CTL_EN,
+			     .max_per_sec = ADL_UCLK_MAX_HZ, .clock_hz = ADL_UCLK_MAX_HZ, .clock = true },
+	/* Free-running, read only, never written: both controllers' counters,
+	 * each 64 bits read as two dwords. */
+	[ADL_UNIT_IMC] = { .pmu = "imc", .name = "IMC", .kind = PMU_FREE, .space = PMU_MMIO, .counters = ADL_IMC_COUNTERS,
+			   .width = ADL_IMC_WIDTH, .max_boxes = 1, .free = adl_imc, .base_name = "MCHBAR" },
+};
+
+#define MSR_UNITS (1u << ADL_UNIT_CBO | 1u << ADL_UNIT_ARB | 1u << ADL_UNIT_FIXED)
+
+uint64_t adl_mchbar_mask(uint32_t model)
+{
+	/* chipsec: hostctl1.xml (ADL) bits 38:16; hostctl11gen.xml (TGL) and
+	 * hostctl13gen.xml (RPL) bits 41:17. */
+	return model == 0x97 || model == 0x9A || model == 0xBE ? ADL_MCHBAR_MASK_38_16 : ADL_MCHBAR_MASK_41_17;
+}
+
+/* Where a driver's IMC block is from MCHBAR: its free-running counters'
+ * offsets are from there. Alder/Raptor Lake's are from MCHBAR itself;
+ * Tiger Lake's from 0x5000 (TGL-L, 0x8C) or 0xD800 (TGL-H). */
+static uint32_t imc_block(const struct pmu_present *p, uint32_t model)
+{
+	if (p->drv != &pmu_driver_tgl)
+		return 0;
+	return model == 0x8C ? TGL_L_IMC_BLOCK : TGL_H_IMC_BLOCK;
+}
+
+/* MCHBAR, read only: enabled (bit 0), a base within the physical address
+ * width. An unknown host-bridge ID is a warning. */
+static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, char *err,
+				     size_t errsize, char *warn, size_t warnsize)
+{
+	static const struct pci_addr hb = { 0, 0, 0 };
+	uint32_t id = 0, lo = 0, hi = 0;
+	enum unc_status st = hw_pci_read32(hw, hb, 0, &id);
+
+	if (st == UNC_OK && (id & 0xffff) == 0x8086 && (st = hw_pci_read32(hw, hb, ADL_MCHBAR_LO, &lo)) == UNC_OK)
+		st = hw_pci_read32(hw, hb, ADL_MCHBAR_HI, &hi);
+	uint64_t raw = (uint64_t)hi << 32 | lo, mask = adl_mchbar_mask(cpu->model), base = raw & mask;
+	p->facts[ADL_FACT_HB_ID] = id;
+	p->facts[ADL_FACT_MCHBAR_RAW] = raw;
+	p->facts[ADL_FACT_HB_ST] = st;
+	p->facts[ADL_FACT_MCHBAR_MASK] = mask;
+	if (st) {
+		fmt_snprintf(err, errsize, "cannot read the host bridge at PCI 00:00.0: %s", unc_strerror(st));
+		return st;
+	}
+	if ((id & 0xffff) != 0x8086) {
+		fmt_snprintf(err, errsize, "PCI 00:00.0 is %04x:%04x, not an Intel host bridge: no IMC counters",
+			     id & 0xffff, id >> 16);
+		return UNC_E_UNSUPPORTED;
+	}
+	if (!(raw & ADL_MCHBAR_ENABLE) || !base) {
+		fmt_snprintf(err, errsize, "MCHBAR (00:00.0 0x4C:0x48) reads 0x%lx: %s", (unsigned long)raw,
+			     raw & ADL_MCHBAR_ENABLE ? "base zero" : "disabled; uncore.efi never enables it");
+		return UNC_E_UNSUPPORTED;
+	}
+	base += imc_block(p, cpu->model);
+	if (cpu->phys_addr_bits < 64 && base + ADL_IMC_MC_OFFSET + 0x1000 > (uint64_t)1 << cpu->phys_addr_bits) {
+		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (00:00.0 offsets 0x4C:0x48 read 0x%016lx) are above the CPU's %u-bit "
+			     "physical address width", (unsigned long)base, (unsigned long)raw, cpu->phys_addr_bits);
+		return UNC_E_RANGE;
+	}
+	if (!adl_host_bridge_name(0x8086, (uint16_t)(id >> 16)))
+		fmt_snprintf(warn, warnsize, "host bridge 8086:%04x unknown; reading MCHBAR anyway", id >> 16);
+	p->base[ADL_UNIT_IMC] = base;
+	p->found[ADL_UNIT_IMC] = p->boxes[ADL_UNIT_IMC] = 1;
+	return UNC_OK;
+}
+
+static enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
+				 char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	warn[0] = '\0';
+	p->facts[ADL_FACT_MODEL] = cpu->model;
+	if (want & MSR_UNITS) {
+		uint64_t raw = 0;
+		enum unc_status st = hw_msr_read(hw, ADL_UNC_CBO_CONFIG, &raw);
+		p->facts[ADL_FACT_CBO_CONFIG_ST] = st;
+		p->facts[ADL_FACT_CBO_CONFIG] = raw;
+		p->probed |= MSR_UNITS;
+		if (st) {
+			fmt_snprintf(err, errsize, "rdmsr 0x396 (ICL_UNC_CBO_CONFIG): %s", unc_strerror(st));
+			return st;
+		}
+		/* icl_get_cbox_num: bits 3:0 are the count, nothing subtracted. */
+		unsigned n = (unsigned)(raw & ADL_UNC_NUM_CBO_MASK);
+		p->found[ADL_UNIT_CBO] = n;
+		p->boxes[ADL_UNIT_CBO] = n > ADL_MAX_CBO ? ADL_MAX_CBO : n;
+		p->found[ADL_UNIT_ARB] = p->boxes[ADL_UNIT_ARB] = p->drv->units[ADL_UNIT_ARB].max_boxes;
+		p->found[ADL_UNIT_FIXED] = p->boxes[ADL_UNIT_FIXED] = 1;
+	}
+	if (want & 1u << ADL_UNIT_IMC) {
+		p->probed |= 1u << ADL_UNIT_IMC;
+		return adl_probe_imc(hw, cpu, p, err, errsize, warn, warnsize);
+	}
+	return UNC_OK;
+}
+
+/* In use: 0x2FF0's enable set, or any event select or the fixed control
+ * non-zero. */
+static void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+		       void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+{
+	uint64_t v;
+
+	*r = (struct pmu_use){ .known = p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK && (p->probed & MSR_UNITS) };
+	for (int u = -1; u <= ADL_UNIT_FIXED; u++) {
+		const struct pmu_unit *unit = u < 0 ? NULL : &p->drv->units[u];
+		unsigned boxes = !unit ? 1 : u == ADL_UNIT_CBO ? p->boxes[ADL_UNIT_CBO] : unit->max_boxes;
+		for (unsigned box = 0; box < boxes; box++) {
+			for (unsigned i = 0; i < (unit ? unit->counters : 1u); i++) {
+				struct pmu_reg reg = unit ? pmu_unit_sel(unit, p, (unsigned)u, box, i) : p->drv->globals[0];
+				if (hw_msr_read(hw, (uint32_t)reg.addr, &v) != UNC_OK) {
+					r->known = false;
+					if (on_fault)
+						on_fault(ctx, reg);
+					continue;
+				}
+				if (unit)
+					r->selects_checked++;
+				else
+					r->global_ctrl = v;
+				if (unit ? v != 0 : (v & ADL_GLOBAL_CTL_EN) != 0) {
+					r->in_use = true;
+					if (r->nbusy < PMU_MAX_BUSY)
+						r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
+				}
+			}
+		}
+	}
+}
+
+/* 0x2FF0's enable is set only while the run counts (after Linux's
+ * adl_uncore_msr_enable_box / disable_box; Linux stopped setting it at
+ * init, tip 9a0bb848a371, as a globally enabled uncore may raise power on
+ * some Raptor Cove parts): freeze clears it, unfreeze sets it, and the
+ * journal puts back the value found when the run ends. */
+static enum unc_status adl_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
+{
+	enum unc_status st;
+
+	if (s->first) {
+		if ((st = pmu_io_read(io, p->drv->globals[0], &s->found)))
+			return st;
+		s->base = s->found & ~ADL_GLOBAL_CTL_EN;
+	}
+	return pmu_io_write(io, p->drv->globals[0], s->base);
+}
+
+static enum unc_status adl_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
+{
+	struct pmu_reg ctl = p->drv->globals[0];
+
+	return verify ? pmu_io_write_check(io, ctl, s->base | ADL_GLOBAL_CTL_EN)
+		      : pmu_io_write(io, ctl, s->base | ADL_GLOBAL_CTL_EN);
+}
+
+/* No overflow status: the engine's deltas modulo 44 and 48 bits, sampled
+ * far more often than a wrap, stand for it. The global control must still
+ * read as the run wrote it. */
+static enum unc_status adl_check(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
+				 uint64_t *ret_status)
+{
+	uint64_t v, want = s->base | ADL_GLOBAL_CTL_EN;
+	enum unc_status st;
+
+	*ret_status = 0;
+	if ((st = pmu_io_read(io, p->drv->globals[0], &v)))
+		return st;
+	if (v != want)
+		return pmu_io_fail(io, UNC_E_CLOBBERED,
+				   "the global control (0x%lx) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
+				   (unsigned long)p->drv->globals[0].addr, (unsigned long)v, (unsigned long)want,
+				   v & ADL_GLOBAL_CTL_EN ? "written by someone else" : "its enable (bit 29) was cleared");
+	return UNC_OK;
+}
+
+const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+{
+	const struct pmu_driver *drv = p ? p->drv : &pmu_driver_adl;
+	bool tgl = drv == &pmu_driver_tgl;
+
+	if (reg.space == PMU_MMIO) {
+		const struct pmu_unit *imc = &drv->units[ADL_UNIT_IMC];
+		uint64_t base = p ? p->base[ADL_UNIT_IMC] : 0;
+		for (unsigned k = 0; k < imc->counters; k++)
+			if (reg.addr == base + imc->free[k].offset)
+				return imc->free[k].name;
+		return NULL;
+	}
+	if (reg.space != PMU_MSR)
+		return NULL;
+	/* Linux's macro names: SNB_UNC_* (TGL's global control, fixed
+	 * counter, ARB), ICL_UNC_* (TGL's CBos, the CBo count), ADL_UNC_*. */
+	if (reg.addr == drv->globals[0].addr)
+		return tgl ? "SNB_UNC_PERF_GLOBAL_CTL" : "ADL_UNC_PERF_GLOBAL_CTL";
+	if (reg.addr == ADL_UNC_CBO_CONFIG)
+		return "ICL_UNC_CBO_CONFIG";
+	for (unsigned u = ADL_UNIT_CBO; u <= ADL_UNIT_FIXED; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		const char *pre = !tgl ? "ADL" : u == ADL_UNIT_CBO ? "ICL" : "SNB";
+		for (unsigned box = 0; box < pu->max_boxes; box++)
+			for (unsigned i = 0; i < pu->counters; i++) {
+				bool sel = reg.addr == pmu_unit_sel(pu, NULL, u, box, i).addr;
+				if (!sel && reg.addr != pmu_unit_ctr(pu, NULL, u, box, i).addr)
+					continue;
+				if (u == ADL_UNIT_FIXED)
+					fmt_snprintf(buf, size, "%s_UNC_FIXED_CTR%s", pre, sel ? "_CTRL" : "");
+				else if (pu->max_boxes > 1)
+					fmt_snprintf(buf, size, "%s_UNC_%s_%u_%s%u", pre, pu->name, box, sel ? "PERFEVTSEL" : "PER_CTR", i);
+				else
+					fmt_snprintf(buf, size, "%s_UNC_%s_%s%u", pre, pu->name, sel ? "PERFEVTSEL" : "PER_CTR", i);
+				return buf;
+			}
+	}
+	return NULL;
+}
+
+static void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+{
+	uint16_t vendor = p->facts[ADL_FACT_HB_ID] & 0xffff, device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
+	const char *gen = adl_host_bridge_name(vendor, device);
+
+	uint32_t blk = imc_block(p, (uint32_t)p->facts[ADL_FACT_MODEL]);
+
+	buf[0] = '\0';
+	if (unit == ADL_UNIT_IMC)
+		fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x, MC1 at +0x10000 (host bridge %04x:%04x%s%s)",
+			     (unsigned long)(p->base[ADL_UNIT_IMC] - blk), blk ? " + 0x" : "", blk ? blk : 0u, vendor, device,
+			     gen ? ", " : "", gen ? gen : "");
+}
+
+const struct pmu_ops adl_ops = {
+	.probe = adl_probe,
+	.in_use = adl_in_use,
+	.freeze = adl_freeze,
+	.unfreeze = adl_unfreeze,
+	.check = adl_check,
+	.reg_name = adl_reg_name_of,
+	.info = adl_info,
+	.where = adl_where,
+};
+
+static const struct pmu_reg adl_globals[] = { { PMU_MSR, { 0, 0, 0 }, ADL_UNC_PERF_GLOBAL_CTL },
+					      { PMU_MSR, { 0, 0, 0 }, ADL_UNC_CBO_CONFIG } };
+
+extern const struct event_desc adl_events[];
+extern const unsigned adl_events_count;
+
+const struct pmu_driver pmu_driver_adl = {
+	.name = "adl-client-uncore",
+	.title = "Alder/Raptor Lake",
+	.what = "uncore PMU",
+	.status_name = "(no overflow status)",
+	.source = "Linux uncore_snb.c (adl_uncore_*), Intel perfmon ADL",
+	.vendor = "GenuineIntel",
+	.models = adl_models,
+	.units = adl_units,
+	.nunits = ADL_NUNITS,
+	.globals = adl_globals,
+	.nglobals = sizeof(adl_globals) / sizeof(adl_globals[0]),
+	.events = adl_events,
+	.nevents = &adl_events_count,
+	.ops = &adl_ops,
+};
+
+const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
+{
+	/* uncore_snb.c's IMC device IDs (tgl_uncore_pci_ids: TGL, ADL, RPL). */
+	static const uint16_t adl[] = { 0x4660, 0x4641, 0x4601, 0x4602, 0x4609, 0x460A, 0x4621, 0x4623, 0x4629, 0x4637, 0x463B,
+					0x4648, 0x4649, 0x4650, 0x4668, 0x4670, 0x4614, 0x4617, 0x4618, 0x461B, 0x461C };
+
+	if (vendor != 0x8086)
+		return NULL;
+	if (device == 0x9A02 || device == 0x9A04 || device == 0x9A12 || device == 0x9A14 || device == 0x9A36)
+		return "Tiger Lake";
+	for (size_t i = 0; i < sizeof(adl) / sizeof(adl[0]); i++)
+		if (adl[i] == device)
+			return "Alder Lake";
+	if ((device >= 0xA700 && device <= 0xA70B) || (device >= 0xA715 && device <= 0xA71C) ||
+	    (device >= 0xA728 && device <= 0xA72A))
+		return "Raptor Lake";
+	return NULL;
+}

@@ -1,0 +1,98 @@
+/* 12th- and 13th-generation Intel Core (Alder Lake, Raptor Lake) uncore.
+ * Addresses and fields are those of Linux arch/x86/events/intel/uncore_snb.c
+ * (adl_uncore_*, ADL_UNC_* and the TGL/ADL IMC free-running counters);
+ * MCHBAR's base field per generation is chipsec's (chipsec/cfg/8086:
+ * hostctl1.xml bits 38:16, hostctl13gen.xml bits 41:17). The driver's own
+ * header: only drivers/pmu/adl*.c and its tests include it. */
+#ifndef UNC_PMU_ADL_H
+#define UNC_PMU_ADL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../pmu.h"
+
+/* uncore_snb.c: ADL_UNC_PERF_GLOBAL_CTL, ADL_UNC_FIXED_CTR_CTRL/CTR,
+ * ADL_UNC_CBO_0_PERFEVTSEL0/PER_CTR0 and ADL_UNC_CBOX_MSR_OFFSET,
+ * ADL_UNC_ARB_PERFEVTSEL0/PER_CTR0 and ADL_UNC_ARB_MSR_OFFSET;
+ * ICL_UNC_CBO_CONFIG (icl_get_cbox_num: the box count in bits 3:0). */
+#define ADL_UNC_PERF_GLOBAL_CTL   0x2FF0u
+#define ADL_UNC_FIXED_CTR_CTRL    0x2FDEu
+#define ADL_UNC_FIXED_CTR         0x2FDFu
+#define ADL_UNC_CBO_0_PERFEVTSEL0 0x2000u
+#define ADL_UNC_CBO_0_PER_CTR0    0x2002u
+#define ADL_UNC_CBOX_MSR_OFFSET   0x8u
+#define ADL_UNC_ARB_PERFEVTSEL0   0x2FD0u
+#define ADL_UNC_ARB_PER_CTR0      0x2FD2u
+#define ADL_UNC_ARB_MSR_OFFSET    0x8u
+#define ADL_UNC_CBO_CONFIG        0x396u
+#define ADL_UNC_NUM_CBO_MASK      0xFull
+#define ADL_MAX_CBO               8 /* PMU_MAX_BOXES: more are reported, not programmed */
+#define ADL_ARB_BOXES             2
+
+/* SNB_UNC_GLOBAL_CTL_EN, the only bit Linux writes to 0x2FF0; and
+ * SNB_UNC_CTL_EN, the enable of every event select and of the fixed
+ * counter's control. */
+#define ADL_GLOBAL_CTL_EN (1ull << 29)
+#define ADL_CTL_EN        (1ull << 22)
+
+/* MCHBAR: 0:0.0 offsets 0x48 (low) and 0x4C (high), enable bit 0. */
+#define ADL_MCHBAR_LO     0x48u
+#define ADL_MCHBAR_HI     0x4Cu
+#define ADL_MCHBAR_ENABLE 0x1ull
+#define ADL_MCHBAR_MASK_38_16 0x7FFFFF0000ull /* Alder Lake */
+#define ADL_MCHBAR_MASK_41_17 0x3FFFFFE0000ull /* Raptor Lake */
+
+/* The IMC free-running counters (uncore_snb.c adl_uncore_imc_freerunning,
+ * as TGL-H's): MCHBAR + 0xD840 / 0xD858 / 0xD8A0, 64 bits each, for
+ * memory controller 0; controller 1's at + 0x10000
+ * (TGL_UNCORE_MMIO_IMC_MEM_OFFSET). */
+#define ADL_IMC_TOTAL      0xD840u
+#define ADL_IMC_READ       0xD858u
+#define ADL_IMC_WRITE      0xD8A0u
+#define ADL_IMC_MC_OFFSET  0x10000u
+#define ADL_IMC_CONTROLLERS 2
+#define ADL_IMC_COUNTERS   (3 * ADL_IMC_CONTROLLERS)
+#define ADL_IMC_WIDTH      64
+extern const struct pmu_free adl_imc[ADL_IMC_COUNTERS];
+
+enum adl_unit_id { ADL_UNIT_CBO, ADL_UNIT_ARB, ADL_UNIT_FIXED, ADL_UNIT_IMC, ADL_NUNITS };
+
+extern const struct pmu_driver pmu_driver_adl;
+/* Tiger Lake (drivers/pmu/tgl.c): the same unit indexes and ops, its own
+ * registers (Linux tgl_uncore_*, icl_uncore_cbox, snb_uncore_arb): the
+ * global control SNB_UNC_PERF_GLOBAL_CTL 0xE01, CBo ICL_UNC_CBO_0_PER_CTR0
+ * 0x702 (select 0x700) + ICL_UNC_CBO_MSR_OFFSET 8, ARB 0x3B2/0x3B0 (one box),
+ * fixed 0x394/0x395; the IMC block at MCHBAR + 0x5000 (TGL-L, 0x8C) or
+ * 0xD800 (TGL-H, 0x8D), counters at 0x40/0x58/0xA0 from it
+ * (tgl_l_uncore_imc_freerunning, tgl_uncore_imc_freerunning). */
+extern const struct pmu_driver pmu_driver_tgl;
+extern const struct pmu_ops adl_ops;
+#define TGL_L_IMC_BLOCK 0x5000u
+#define TGL_H_IMC_BLOCK 0xD800u
+
+/* The generation of a host bridge (0:0.0 device ID) as Linux's
+ * uncore_snb.c lists them ("Tiger Lake", "Alder Lake", "Raptor Lake"), or NULL. */
+const char *adl_host_bridge_name(uint16_t vendor, uint16_t device);
+
+/* MCHBAR's base-field mask for a CPU model: bits 38:16 (Alder Lake) or
+ * 41:17 (Tiger Lake, Raptor Lake). */
+uint64_t adl_mchbar_mask(uint32_t model);
+
+/* Names a register as Linux's macros do, or NULL. */
+const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
+
+/* The facts the probe keeps in pmu_present.facts[]. */
+enum adl_fact {
+	ADL_FACT_CBO_CONFIG_ST, /* enum unc_status of reading 0x396 */
+	ADL_FACT_CBO_CONFIG,    /* its raw value */
+	ADL_FACT_HB_ID,         /* 0:0.0 offset 0: device << 16 | vendor */
+	ADL_FACT_MCHBAR_RAW,    /* 0x4C:0x48 */
+	ADL_FACT_HB_ST,         /* enum unc_status of reading 0:0.0's ID and MCHBAR */
+	ADL_FACT_MCHBAR_MASK,   /* the base field used */
+	ADL_FACT_MODEL,         /* the CPU model */
+};
+
+void adl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+
+#endif

@@ -1,0 +1,95 @@
+/* The Tiger Lake client uncore driver: Linux's uncore_snb.c tgl_uncore_*
+ * (tgl_msr_uncores: icl_uncore_cbox, snb_uncore_arb, icl_uncore_clockbox;
+ * tgl_l_uncore_imc_freerunning and tgl_uncore_imc_freerunning). The ops are
+ * the Alder Lake driver's (adl.c): the global control is set only while
+ * counting and restored as found; the IMC's 64-bit free-running counters of
+ * both controllers are read from the IMC block, which TGL-L (0x8C) and
+ * TGL-H (0x8D) keep at different MCHBAR offsets. */
+#include "adl.h"
+
+/* intel-family.h: TIGERLAKE_L 0x8C, TIGERLAKE 0x8D. */
+static const struct pmu_model tgl_models[] = {
+	{ 6, 0x8C, "Tiger Lake (TGL-L, UP3/UP4)" },
+	{ 6, 0x8D, "Tiger Lake (TGL-H)" },
+	{ 0, 0, 0 },
+};
+
+/* skl_uncore_formats_attr (icl_uncore_cbox, snb_uncore_arb): event 0-7,
+ * umask 8-15, edge 18, inv 23, cmask5 24-28; SNB_UNC_CTL_EN 22. */
+static const struct pmu_layout tgl_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.thresh = { 24, 5 },
+	.inv = 1ull << 23,
+	.edge = 1ull << 18,
+	.enable = ADL_CTL_EN,
+	.rw_mask = 0x1FC4FFFFull,
+	.cite = "uncore_snb.c skl_uncore_formats_attr",
+};
+
+static const struct pmu_constraint tgl_arb_constraints[] = { { 0x80, 0x1 }, { 0x83, 0x1 }, { 0, 0 } };
+static const struct pmu_inc tgl_arb_incs[] = { { 0x80, 64 }, { 0x85, 64 }, { 0, 0 } };
+
+/* From the IMC block: 0x40 total, 0x58 read, 0xA0 write; controller 1 at
+ * + 0x10000. Intel perfmon TGL/events/tigerlake_uncore.json names them. */
+static const struct pmu_free tgl_imc[ADL_IMC_COUNTERS] = {
+	{ "UNC_MC0_TOTAL_REQCOUNT_FREERUN", "mc0_data_total", 0x40, PMU_ROLE_NONE, "requests", "MC0",
+	  "MC0 read and write requests (64 B)." },
+	{ "UNC_MC0_RDCAS_COUNT_FREERUN", "mc0_data_read", 0x58, PMU_ROLE_DRAM_READ, "lines", "mc0",
+	  "MC0 64 B reads, all channels." },
+	{ "UNC_MC0_WRCAS_COUNT_FREERUN", "mc0_data_write", 0xA0, PMU_ROLE_DRAM_WRITE, "lines", "mc0",
+	  "MC0 64 B writes, all channels." },
+	{ "UNC_MC1_TOTAL_REQCOUNT_FREERUN", "mc1_data_total", ADL_IMC_MC_OFFSET + 0x40, PMU_ROLE_NONE, "requests", "MC1",
+	  "MC1 read and write requests (64 B)." },
+	{ "UNC_MC1_RDCAS_COUNT_FREERUN", "mc1_data_read", ADL_IMC_MC_OFFSET + 0x58, PMU_ROLE_DRAM_READ, "lines", "mc1",
+	  "MC1 64 B reads, all channels." },
+	{ "UNC_MC1_WRCAS_COUNT_FREERUN", "mc1_data_write", ADL_IMC_MC_OFFSET + 0xA0, PMU_ROLE_DRAM_WRITE, "lines", "mc1",
+	  "MC1 64 B writes, all channels." },
+};
+
+#define RAW_HELP "/event=N,umask=N[,thresh=N][,inv][,edge]/"
+#define MAX_PER_SEC (1ull << 40) /* bounds, as in skl.c */
+#define UCLK_MAX_HZ (1ull << 33)
+
+static const struct pmu_unit tgl_units[ADL_NUNITS] = {
+	[ADL_UNIT_CBO] = { .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo",
+			   .box_label = "cbo", .boxes_from = "ICL_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR,
+			   .counters = 2, .width = 44, .max_boxes = ADL_MAX_CBO, .sel_base = 0x700, .ctr_base = 0x702,
+			   .box_stride = 8, .sel_step = 1, .ctr_step = 1, .layout = &tgl_layout, .max_per_sec = MAX_PER_SEC,
+			   .clock_hz = UCLK_MAX_HZ, .raw_help = "cbox" RAW_HELP },
+	[ADL_UNIT_ARB] = { .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .kind = PMU_GENERAL, .space = PMU_MSR,
+			   .counters = 2, .width = 44, .max_boxes = 1, .sel_base = 0x3B2, .ctr_base = 0x3B0, .sel_step = 1,
+			   .ctr_step = 1, .layout = &tgl_layout, .constraints = tgl_arb_constraints, .max_per_sec = MAX_PER_SEC,
+			   .clock_hz = UCLK_MAX_HZ, .incs = tgl_arb_incs, .raw_help = "arb" RAW_HELP },
+	[ADL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR,
+			     .counters = 1, .width = 48, .max_boxes = 1, .sel_base = 0x394, .ctr_base = 0x395, .sel_step = 1,
+			     .ctr_step = 1, .fixed_ctrl = ADL_CTL_EN, .max_per_sec = UCLK_MAX_HZ, .clock_hz = UCLK_MAX_HZ,
+			     .clock = true },
+	[ADL_UNIT_IMC] = { .pmu = "imc", .name = "IMC", .kind = PMU_FREE, .space = PMU_MMIO, .counters = ADL_IMC_COUNTERS,
+			   .width = ADL_IMC_WIDTH, .max_boxes = 1, .free = tgl_imc, .base_name = "IMC" },
+};
+
+/* SNB_UNC_PERF_GLOBAL_CTL: Linux's rkl_uncore_msr_init_box writes bit 29
+ * (its enable_box adds the PMI selects, 0x1F, which a polled run does not
+ * need and does not write). */
+static const struct pmu_reg tgl_globals[] = { { PMU_MSR, { 0, 0, 0 }, 0xE01 }, { PMU_MSR, { 0, 0, 0 }, ADL_UNC_CBO_CONFIG } };
+
+extern const struct event_desc tgl_events[];
+extern const unsigned tgl_events_count;
+
+const struct pmu_driver pmu_driver_tgl = {
+	.name = "tgl-client-uncore",
+	.title = "Tiger Lake",
+	.what = "uncore PMU",
+	.status_name = "(no overflow status)",
+	.source = "Linux uncore_snb.c (tgl_uncore_*), Intel perfmon TGL",
+	.vendor = "GenuineIntel",
+	.models = tgl_models,
+	.units = tgl_units,
+	.nunits = ADL_NUNITS,
+	.globals = tgl_globals,
+	.nglobals = 2,
+	.events = tgl_events,
+	.nevents = &tgl_events_count,
+	.ops = &adl_ops,
+};

@@ -1,0 +1,46 @@
+/* The Alder Lake / Raptor Lake client uncore as the emulator knows it,
+ * typed from Linux arch/x86/events/intel/uncore_snb.c (the ADL_UNC_* MSRs,
+ * adl_uncore_imc_freerunning), chipsec's host-bridge MCHBAR field and Intel
+ * perfmon ADL/events/alderlake_uncore*.json, independently of the
+ * application's tables (drivers/pmu/adl.[ch], events/adl.json). */
+#ifndef EMU_PMU_ADL_H
+#define EMU_PMU_ADL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The free-running IMC counters: per controller total requests, RdCAS,
+ * WrCAS at 0x40, 0x58, 0xA0 from the IMC block (MCHBAR + 0xD800; TGL-L's
+ * at MCHBAR + 0x5000); controller 1 at + 0x10000; 64 bits each (two
+ * dwords, low first). */
+#define EMU_ADL_IMC_COUNTERS 6
+struct emu_adl_imc {
+	const char *name;      /* perfmon's UNC_MCn_..._FREERUN */
+	const char *perf_name; /* Linux's data_total/data_read/data_write, prefixed mcN_ */
+	uint32_t offset;       /* from the IMC block */
+};
+extern const struct emu_adl_imc emu_adl_imc[EMU_ADL_IMC_COUNTERS];
+int emu_adl_imc_find(const char *name);
+
+/* The MCHBAR region the emulator publishes for this uncore: both
+ * controllers' counters fit, and its alignment suits bits 41:17. */
+#define EMU_ADL_MCHBAR_SIZE 0x20000u
+
+/* perfmon's ARB and NCU events of ADL (unit: enum emu_unit). */
+struct emu_event;
+const struct emu_event *emu_adl_event_find(const char *name);
+
+/* Whether a CPU model (family 6) is Alder Lake or Raptor Lake, and the
+ * host-bridge device ID the emulator shows for it (Linux's first ADL ID,
+ * 0x4660, or RPL's 0xA700). */
+bool emu_adl_model(unsigned model);
+/* Tiger Lake (0x8C TGL-L, 0x8D TGL-H), served by the same file's second
+ * table (emu_pmu_tgl), with its IMC block at MCHBAR + 0x5000 on TGL-L. */
+bool emu_tgl_model(unsigned model);
+uint16_t emu_adl_host_bridge(unsigned model);
+uint32_t emu_adl_imc_block(unsigned model);
+
+/* Counter numbering of the model's state. */
+enum { EMU_ADL_CTR_FIXED, EMU_ADL_CTR_ARB0, EMU_ADL_CTR_CBO0 = EMU_ADL_CTR_ARB0 + 4, EMU_ADL_NCTR = EMU_ADL_CTR_CBO0 + 16 };
+
+#endif

@@ -1,0 +1,436 @@
+/* The Alder Lake / Raptor Lake driver (drivers/pmu/adl.c) and the Tiger
+ * Lake driver on its ops (drivers/pmu/tgl.c): their addresses,
+ * widths and strides against literals typed from Linux's
+ * arch/x86/events/intel/uncore_snb.c (ADL_UNC_*, adl_uncore_*,
+ * adl_uncore_imc_freerunning) and chipsec's MCHBAR fields; the exact
+ * writes of a run on a strict fake (0x2FF0 enabled only while counting and
+ * restored); and the IMC's 64-bit free-running counters of both
+ * controllers on the emulator, across a wrap of their low dword. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../drivers/cpu.h"
+#include "../../drivers/evsel.h"
+#include "../../drivers/pmu/adl.h"
+#include "../../drivers/stat.h"
+#include "../emu/emu_hw.h"
+#include "fake_hw.h"
+#include "run_help.h"
+#include "t.h"
+
+#define S  1000000000ull
+#define MS 1000000ull
+
+static const struct pmu_driver *const adl_only[] = { &pmu_driver_adl, NULL };
+
+/* ---- literals from uncore_snb.c ---- */
+
+static void units_at_linux_addresses(void)
+{
+	const struct pmu_unit *u = pmu_driver_adl.units;
+
+	T_EQ(pmu_driver_adl.nunits, 4);
+	/* CBo: ADL_UNC_CBO_0_PERFEVTSEL0 0x2000, ADL_UNC_CBO_0_PER_CTR0 0x2002,
+	 * ADL_UNC_CBOX_MSR_OFFSET 0x8; 2 counters of 44 bits. */
+	T_STREQ(u[ADL_UNIT_CBO].pmu, "cbox");
+	T_EQ(u[ADL_UNIT_CBO].counters, 2);
+	T_EQ(u[ADL_UNIT_CBO].width, 44);
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned i = 0; i < 2; i++) {
+			T_EQ(pmu_unit_sel(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x2000 + 8 * b + i);
+			T_EQ(pmu_unit_ctr(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x2002 + 8 * b + i);
+		}
+	/* ARB: ADL_UNC_ARB_PERFEVTSEL0 0x2fd0, PER_CTR0 0x2fd2, MSR_OFFSET 0x8, 2 boxes. */
+	T_STREQ(u[ADL_UNIT_ARB].pmu, "arb");
+	T_EQ(u[ADL_UNIT_ARB].max_boxes, 2);
+	T_EQ(u[ADL_UNIT_ARB].width, 44);
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 0).addr, 0x2FD0);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 1).addr, 0x2FD3);
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 1, 1).addr, 0x2FD9);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 1, 0).addr, 0x2FDA);
+	/* The clock box: ADL_UNC_FIXED_CTR_CTRL 0x2fde, ADL_UNC_FIXED_CTR 0x2fdf, 48 bits, EN bit 22. */
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x2FDE);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x2FDF);
+	T_EQ(u[ADL_UNIT_FIXED].width, 48);
+	T_EQ(u[ADL_UNIT_FIXED].fixed_ctrl, 0x400000);
+	/* The select layout: event 7:0, umask 15:8, edge 18, EN 22, inv 23, cmask 29:24. */
+	const struct pmu_layout *l = u[ADL_UNIT_CBO].layout;
+	T_EQ(l->event.shift, 0);
+	T_EQ(l->event.bits, 8);
+	T_EQ(l->umask.shift, 8);
+	T_EQ(l->umask.bits, 8);
+	T_EQ(l->thresh.shift, 24);
+	T_EQ(l->thresh.bits, 6);
+	T_EQ(l->edge, 1ull << 18);
+	T_EQ(l->enable, 1ull << 22);
+	T_EQ(l->inv, 1ull << 23);
+	/* The global control and the CBo count. */
+	T_EQ(pmu_driver_adl.nglobals, 2);
+	T_EQ(pmu_driver_adl.globals[0].addr, 0x2FF0);
+	T_EQ(pmu_driver_adl.globals[1].addr, 0x396);
+}
+
+static void imc_free_running_at_linux_offsets(void)
+{
+	const struct pmu_unit *u = &pmu_driver_adl.units[ADL_UNIT_IMC];
+	/* adl_uncore_imc_freerunning: 0xd840 total, 0xd858 read, 0xd8a0 write,
+	 * 64 bits; TGL_UNCORE_MMIO_IMC_MEM_OFFSET 0x10000 per controller. */
+	static const struct {
+		const char *name;
+		uint32_t off;
+		uint8_t role;
+	} want[] = {
+		{ "UNC_MC0_TOTAL_REQCOUNT_FREERUN", 0xD840, PMU_ROLE_NONE },
+		{ "UNC_MC0_RDCAS_COUNT_FREERUN", 0xD858, PMU_ROLE_DRAM_READ },
+		{ "UNC_MC0_WRCAS_COUNT_FREERUN", 0xD8A0, PMU_ROLE_DRAM_WRITE },
+		{ "UNC_MC1_TOTAL_REQCOUNT_FREERUN", 0x1D840, PMU_ROLE_NONE },
+		{ "UNC_MC1_RDCAS_COUNT_FREERUN", 0x1D858, PMU_ROLE_DRAM_READ },
+		{ "UNC_MC1_WRCAS_COUNT_FREERUN", 0x1D8A0, PMU_ROLE_DRAM_WRITE },
+	};
+
+	T_EQ(u->kind, PMU_FREE);
+	T_EQ(u->space, PMU_MMIO);
+	T_EQ(u->width, 64);
+	T_EQ(u->counters, 6);
+	for (unsigned k = 0; k < 6; k++) {
+		T_STREQ(u->free[k].name, want[k].name);
+		T_EQ(u->free[k].offset, want[k].off);
+		T_EQ(u->free[k].role, want[k].role);
+	}
+}
+
+static void models_and_mchbar_fields(void)
+{
+	/* intel-family.h: ALDERLAKE 0x97, ALDERLAKE_L 0x9A, ATOM_GRACEMONT
+	 * 0xBE, RAPTORLAKE 0xB7, RAPTORLAKE_P 0xBA, RAPTORLAKE_S 0xBF. */
+	static const uint32_t models[] = { 0x97, 0x9A, 0xBE, 0xB7, 0xBA, 0xBF };
+	unsigned n = 0;
+
+	for (const struct pmu_model *m = pmu_driver_adl.models; m->family; m++, n++)
+		T_EQ(m->model, models[n]);
+	T_EQ(n, 6);
+	/* chipsec: hostctl1.xml [38:16] (ADL), hostctl13gen.xml [41:17] (RPL). */
+	T_EQ(adl_mchbar_mask(0x97), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0xBE), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0xB7), 0x3FFFFFE0000ull);
+	T_EQ(adl_mchbar_mask(0xBF), 0x3FFFFFE0000ull);
+	/* uncore_snb.c's IMC IDs: first and last of ADL, RPL's ranges. */
+	T_STREQ(adl_host_bridge_name(0x8086, 0x4660), "Alder Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x461C), "Alder Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0xA700), "Raptor Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0xA70B), "Raptor Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0xA72A), "Raptor Lake");
+	T_ASSERT(!adl_host_bridge_name(0x8086, 0xA70C));
+	T_ASSERT(!adl_host_bridge_name(0x8086, 0x1910));
+}
+
+/* perfmon ADL alderlake_uncore.json: the events kept, as published. */
+static void events_as_published(void)
+{
+	static const struct {
+		const char *name, *unit;
+		uint8_t code, umask;
+	} want[] = {
+		{ "UNC_ARB_TRK_REQUESTS.ALL", "ARB", 0x81, 0x01 },
+		{ "UNC_ARB_COH_TRK_REQUESTS.ALL", "ARB", 0x84, 0x01 },
+		{ "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01 },
+		{ "UNC_ARB_TRK_OCCUPANCY.ALL", "ARB", 0x80, 0x01 },
+	};
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct event_desc *d = evsel_find(&pmu_driver_adl, want[i].name);
+		T_ASSERT(d != NULL);
+		if (!d)
+			continue;
+		T_STREQ(d->unit, want[i].unit);
+		T_EQ(d->code, want[i].code);
+		T_EQ(d->umask, want[i].umask);
+		T_ASSERT(pmu_unit_of_event(&pmu_driver_adl, d) >= 0);
+	}
+	for (unsigned i = 0; i < *pmu_driver_adl.nevents; i++)
+		T_ASSERT(pmu_unit_of_event(&pmu_driver_adl, &pmu_driver_adl.events[i]) >= 0);
+}
+
+/* ---- the exact writes of a run, on a strict fake ---- */
+
+static struct fake_hw f;
+static struct stat_run run;
+
+static bool jump_f(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	f.now = when;
+	return false;
+}
+
+static void fake_adl(uint64_t gctl)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x97, 8, 16);
+	fake_msr(&f, 0x2FF0, gctl);
+	fake_msr(&f, 0x396, 4);
+	for (unsigned b = 0; b < 4; b++)
+		for (unsigned r = 0; r < 4; r++)
+			fake_msr(&f, 0x2000 + 8 * b + r, 0);
+	for (unsigned b = 0; b < 2; b++)
+		for (unsigned r = 0; r < 4; r++)
+			fake_msr(&f, 0x2FD0 + 8 * b + r, 0);
+	fake_msr(&f, 0x2FDE, 0);
+	fake_msr(&f, 0x2FDF, 0);
+	fake_host_bridge(&f, 0x8086, 0x4660, 0xFED10001);
+}
+
+/* 0x2FF0 is written 0 (its enable clear) before programming, the enable
+ * only to start counting, and the value found back at the end, after the
+ * selects and counters. */
+static void global_control_only_during_the_run(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+	const uint64_t start = 1ull << 42; /* 2^(44-2) */
+
+	fake_adl(0x0);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(run.pmu[0].p.boxes[ADL_UNIT_ARB], 2);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+	} want[] = {
+		{ 0x2FF0, 0 },			  /* stopped */
+		{ 0x2FD0, 0x400181 }, { 0x2FD8, 0x400181 }, /* counter 0 of each ARB box: EN | umask 1 | 0x81 */
+		{ 0x2FD1, 0 },	      { 0x2FD9, 0 },
+		{ 0x2FD2, start },    { 0x2FD3, start }, { 0x2FDA, start }, { 0x2FDB, start },
+		{ 0x2FF0, 1ull << 29 },		  /* counting */
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	T_ASSERT(f.nlog > n);
+	for (unsigned i = 0; i < n && i < f.nlog; i++) {
+		T_EQ(f.log[i].kind, FAKE_MSR);
+		T_EQ(f.log[i].addr, want[i].msr);
+		T_EQ(f.log[i].value, want[i].v);
+	}
+	/* Everything as found at the end, 0x2FF0 last. */
+	T_EQ(f.log[f.nlog - 1].addr, 0x2FF0);
+	T_EQ(f.log[f.nlog - 1].value, 0);
+	T_EQ(*fake_msr_value(&f, 0x2FF0), 0);
+	for (unsigned r = 0; r < 4; r++) {
+		T_EQ(*fake_msr_value(&f, 0x2FD0 + r), 0);
+		T_EQ(*fake_msr_value(&f, 0x2FD8 + r), 0);
+	}
+	for (unsigned i = 0; i < f.nlog; i++)
+		T_ASSERT(f.log[i].kind == FAKE_MSR && f.log[i].addr >= 0x2FD0 && f.log[i].addr <= 0x2FF0);
+}
+
+/* A global control found with the enable set (someone's measurement) is
+ * refused as in use; with force, it is back as found after the run. */
+static void global_control_restored_as_found(void)
+{
+	struct stat_opts o = { .duration = 200 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_adl(1ull << 29);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_CLOCK.SOCKET");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, true, &o, &env), UNC_OK);
+	T_EQ(f.log[0].addr, 0x2FF0);
+	T_EQ(f.log[0].value, 0);
+	T_EQ(*fake_msr_value(&f, 0x2FF0), 1ull << 29);
+	T_EQ(*fake_msr_value(&f, 0x2FDE), 0);
+	T_EQ(f.log[f.nlog - 1].addr, 0x2FF0);
+}
+
+/* ---- the IMC on the emulator ---- */
+
+static struct emu_hw h;
+static struct emu_config cfg;
+static uint64_t ivs[8][2];
+static unsigned nivs;
+
+static bool jump_h(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	h.fake.now = when;
+	return false;
+}
+
+static void on_iv(void *ctx, struct stat_run *r, uint64_t now)
+{
+	(void)ctx;
+	if (nivs < 8) {
+		ivs[nivs][0] = count_interval(&r->c, 0, -1, now);
+		ivs[nivs][1] = count_interval(&r->c, 1, -1, now);
+		nivs++;
+	}
+}
+
+#define ADL_EAX 0x00090671u /* family 6, model 0x97 */
+
+static void probe_finds_both_controllers(void)
+{
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_ADL);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_MC1_RDCAS_COUNT_FREERUN");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_STREQ(msg, ""); /* 8086:4660, shown by the emulator, is known */
+	T_EQ(run.pmu[0].p.base[ADL_UNIT_IMC], EMU_HW_MCHBAR);
+	T_EQ(pmu_unit_ctr(&pmu_driver_adl.units[ADL_UNIT_IMC], &run.pmu[0].p, ADL_UNIT_IMC, 0, 4).addr,
+	     EMU_HW_MCHBAR + 0x1D858);
+}
+
+/* Both controllers' read counters start 0x100 below a wrap of their low
+ * dword (MC0) and of bit 40 (MC1); 1 s intervals of 3 * 10^9 lines are
+ * exact, the two halves read high, low, high. */
+static void sixty_four_bits_across_the_low_dword(void)
+{
+	struct stat_opts o = { .interval = S, .max_intervals = 3, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, on_iv, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.adl_imc_per_sec[1] = 3000000000ull;
+	cfg.adl_imc_start[1] = 0xFFFFFF00ull;
+	cfg.adl_imc_per_sec[4] = 1000000000ull;
+	cfg.adl_imc_start[4] = 0xFFFFFFFF00ull;
+	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	memset(&run, 0, sizeof(run));
+	nivs = 0;
+	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
+	run_add(&run, adl_only, "imc/mc1_data_read/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	T_EQ(nivs, 3);
+	for (unsigned i = 0; i < nivs; i++) {
+		T_EQ(ivs[i][0], 3000000000ull);
+		T_EQ(ivs[i][1], 1000000000ull);
+	}
+	T_EQ(count_total(&run.c, 0, -1), 9000000000ull);
+	T_EQ(run.c.ev[0].v.width, 64);
+	T_EQ(h.fake.nlog, 0); /* free-running: nothing written */
+}
+
+
+/* ---- Tiger Lake (drivers/pmu/tgl.c), the same ops ---- */
+
+static const struct pmu_driver *const tgl_only[] = { &pmu_driver_tgl, NULL };
+
+static void tgl_units_at_linux_addresses(void)
+{
+	const struct pmu_unit *u = pmu_driver_tgl.units;
+
+	/* ICL_UNC_CBO_0_PER_CTR0 0x702 (select 0x700), ICL_UNC_CBO_MSR_OFFSET 8. */
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned i = 0; i < 2; i++) {
+			T_EQ(pmu_unit_sel(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x700 + 8 * b + i);
+			T_EQ(pmu_unit_ctr(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x702 + 8 * b + i);
+		}
+	/* snb_uncore_arb: SNB_UNC_ARB_PER_CTR0 0x3b0, SNB_UNC_ARB_PERFEVTSEL0 0x3b2, one box. */
+	T_EQ(u[ADL_UNIT_ARB].max_boxes, 1);
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B2);
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 1).addr, 0x3B3);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B0);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_ARB], NULL, ADL_UNIT_ARB, 0, 1).addr, 0x3B1);
+	/* SNB_UNC_FIXED_CTR_CTRL 0x394, SNB_UNC_FIXED_CTR 0x395. */
+	T_EQ(pmu_unit_sel(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x394);
+	T_EQ(pmu_unit_ctr(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x395);
+	T_EQ(u[ADL_UNIT_CBO].layout->thresh.bits, 5); /* cmask5 */
+	T_EQ(pmu_driver_tgl.globals[0].addr, 0xE01);
+	T_EQ(pmu_driver_tgl.models[0].model, 0x8C);
+	T_EQ(pmu_driver_tgl.models[1].model, 0x8D);
+	T_EQ(pmu_driver_tgl.models[2].family, 0);
+	T_EQ(adl_mchbar_mask(0x8C), 0x3FFFFFE0000ull);
+	T_STREQ(adl_host_bridge_name(0x8086, 0x9A14), "Tiger Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x9A36), "Tiger Lake");
+}
+
+/* TGL-L keeps its IMC counters at MCHBAR + 0x5040/0x5058/0x50A0, TGL-H at
+ * + 0xD840/0xD858/0xD8A0; both controllers 0x10000 apart. */
+static void tgl_l_and_h_imc_offsets(void)
+{
+	static const uint32_t tgl_l[] = { 0x5040, 0x5058, 0x50A0, 0x15040, 0x15058, 0x150A0 };
+	static const uint32_t tgl_h[] = { 0xD840, 0xD858, 0xD8A0, 0x1D840, 0x1D858, 0x1D8A0 };
+	const struct pmu_unit *imc = &pmu_driver_tgl.units[ADL_UNIT_IMC];
+
+	for (unsigned m = 0; m < 2; m++) {
+		char msg[200];
+		struct cpu_info cpu;
+		fake_init(&f);
+		fake_cpu_skylake(&f, m ? 0x8D : 0x8C, 4, 8);
+		fake_host_bridge(&f, 0x8086, m ? 0x9A36 : 0x9A14, 0xFED20001);
+		memset(&run, 0, sizeof(run));
+		run_add(&run, tgl_only, "UNC_MC1_WRCAS_COUNT_FREERUN");
+		cpu_identify(&f.hw, &cpu);
+		T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+		T_STREQ(msg, "");
+		T_EQ(f.nlog, 0);
+		for (unsigned k = 0; k < 6; k++)
+			T_EQ(pmu_unit_ctr(imc, &run.pmu[0].p, ADL_UNIT_IMC, 0, k).addr, 0xFED20000ull + (m ? tgl_h : tgl_l)[k]);
+		T_STREQ(imc->free[5].name, "UNC_MC1_WRCAS_COUNT_FREERUN");
+	}
+}
+
+/* 0xE01: bit 29 only, and only while counting; restored as found. */
+static void tgl_global_control_only_during_the_run(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x8C, 4, 8);
+	fake_msr(&f, 0xE01, 0x5); /* PMI selects someone left */
+	fake_msr(&f, 0x396, 4);
+	for (unsigned b = 0; b < 4; b++)
+		for (unsigned r = 0; r < 4; r++)
+			fake_msr(&f, 0x700 + 8 * b + r, 0);
+	for (unsigned r = 0; r < 4; r++)
+		fake_msr(&f, 0x3B0 + r, 0);
+	fake_msr(&f, 0x394, 0);
+	fake_msr(&f, 0x395, 0);
+	fake_host_bridge(&f, 0x8086, 0x9A14, 0xFED20001);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, tgl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	run_add(&run, tgl_only, "UNC_CLOCK.SOCKET");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	if (!f.nlog) {
+		t_fail(__FILE__, __LINE__, "no write: %s", run.err);
+		return;
+	}
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+	} want[] = {
+		{ 0xE01, 0x5 },	      { 0x3B2, 0x400181 }, { 0x3B3, 0 },	  { 0x3B0, 1ull << 42 },
+		{ 0x3B1, 1ull << 42 }, { 0x395, 1ull << 46 }, { 0x394, 0x400000 }, { 0xE01, 0x5 | 1ull << 29 },
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	T_ASSERT(f.nlog > n);
+	for (unsigned i = 0; i < n && i < f.nlog; i++) {
+		T_EQ(f.log[i].addr, want[i].msr);
+		T_EQ(f.log[i].value, want[i].v);
+	}
+	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
+	T_EQ(*fake_msr_value(&f, 0xE01), 0x5);
+	T_EQ(*fake_msr_value(&f, 0x394), 0);
+	T_EQ(*fake_msr_value(&f, 0x3B2), 0);
+}
+
+T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
+       T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
+       T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
+       T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(tgl_units_at_linux_addresses),
+       T_CASE(tgl_l_and_h_imc_offsets), T_CASE(tgl_global_control_only_during_the_run))
