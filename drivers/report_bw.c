@@ -1,8 +1,8 @@
 /* `bw`: the DRAM counters (the free-running counters of the DRAM roles, or
  * a unit's role events summed over its boxes) as bandwidth, per group of
  * boxes (socket) and with --per-box per box (channel) where the unit has
- * them; the request counters as shares; and the rate helpers (bytes, rate,
- * the largest rate sampling is sure to measure). */
+ * them; the request counters as shares; and the rate helpers (rate, the
+ * largest rate sampling is sure to measure). */
 #include "report_int.h"
 
 #include <string.h>
@@ -322,18 +322,7 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 		extras_text(o, ro, hw, r, x);
 }
 
-/* ---- what a run moved: the IMC DATA counters as bytes and rates ---- */
-
-bool report_dram_bytes(const struct count_run *r, uint64_t *rd, uint64_t *wr)
-{
-	int i = count_find_role(r, PMU_ROLE_DRAM_READ), j = count_find_role(r, PMU_ROLE_DRAM_WRITE);
-
-	if (i < 0 || j < 0)
-		return false;
-	*rd = count_total(r, (unsigned)i, -1) * COUNT_LINE_BYTES;
-	*wr = count_total(r, (unsigned)j, -1) * COUNT_LINE_BYTES;
-	return true;
-}
+/* ---- the DRAM counters as rates ---- */
 
 bool report_dram_rates(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now,
 		       uint64_t ret_bps[3])
