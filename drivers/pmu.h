@@ -295,7 +295,8 @@ static inline enum unc_status pmu_io_fail(struct pmu_io *io, enum unc_status st,
 	return st;
 }
 
-/* What the in-use check saw. */
+/* What the in-use check saw: data, which `info` prints (drivers/info.c),
+ * naming each register through the driver's reg_name. */
 #define PMU_MAX_BUSY 16
 struct pmu_busy {
 	struct pmu_reg reg;
@@ -304,11 +305,17 @@ struct pmu_busy {
 
 struct pmu_use {
 	bool known;   /* every register was read */
-	bool in_use;
-	uint64_t global_ctrl;
-	struct pmu_busy busy[PMU_MAX_BUSY];
+	bool in_use;  /* the verdict: someone else has set counting up */
+	uint64_t global_ctrl;               /* the global control as read (the driver's use_global) */
+	struct pmu_busy busy[PMU_MAX_BUSY]; /* the registers that made the verdict: enabled or not zero */
 	unsigned nbusy;
-	unsigned selects_checked;
+	unsigned selects_checked;           /* event selects (and fixed controls) read */
+};
+
+/* What an idle event select holds, as the driver's check judges it. */
+enum pmu_idle {
+	PMU_IDLE_ZERO,  /* all zero: any bit set is someone's event */
+	PMU_IDLE_NO_EN, /* no EN: an event without EN counts nothing */
 };
 
 /* The run state a driver keeps between its ops (e.g. the global control
@@ -363,8 +370,9 @@ struct pmu_ops {
 	/* Names a register as the manual does; NULL when it is not the driver's. */
 	const char *(*reg_name)(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
 	/* The driver's lines for `info` (human) after the common ones; and
-	 * its JSON members (",\"name\":value..."). */
-	void (*info)(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+	 * its JSON members (",\"name\":value..."). The engine prints the
+	 * in-use facts after them. */
+	void (*info)(struct out *o, const struct pmu_present *p, bool json);
 	/* Optional: where a unit's counters were found, for the bw header
 	 * ("at MCHBAR 0x... (host bridge 8086:1910, Skylake)"). */
 	void (*where)(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
@@ -418,6 +426,11 @@ struct pmu_driver {
 	const struct event_desc *events;
 	const unsigned *nevents;
 	const struct pmu_ops *ops;
+	/* How its in-use check judges, for `info`'s line: whether it reads a
+	 * global control (pmu_use.global_ctrl), and what an idle select holds
+	 * (enum pmu_idle). */
+	bool use_global;
+	uint8_t use_idle;
 	/* The engine freezes the PMU (ops->freeze) before it reads the
 	 * counters at each sample, and unfreezes it (ops->unfreeze, no verify)
 	 * after: the practice of PMUs whose counters are read in two halves

@@ -292,7 +292,7 @@ static void skl_notes(struct out *err, const struct pmu_present *p, const struct
 				"cleared and cannot be set again\n", (unsigned long)s->status_at_start);
 }
 
-void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+void skl_info(struct out *o, const struct pmu_present *p, bool json);
 void skl_rec_v1(const void *rec, struct pmu_present *p, struct pmu_use *use);
 
 static const struct pmu_ops skl_ops = {
@@ -331,6 +331,7 @@ const struct pmu_driver pmu_driver_skl = {
 	.events = skl_events,
 	.nevents = &skl_events_count,
 	.ops = &skl_ops,
+	.use_global = true,
 };
 
 const char *skl_msr_name(uint32_t msr, char *buf, size_t size)

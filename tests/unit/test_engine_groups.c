@@ -183,9 +183,9 @@ static void g_in_use(const struct hw *hw, const struct pmu_present *p, struct pm
 		r->busy[r->nbusy++] = (struct pmu_busy){ g_reg(0, G_SEL0), 0x400304 };
 }
 
-static void g_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+static void g_info(struct out *o, const struct pmu_present *p, bool json)
 {
-	(void)o, (void)p, (void)use, (void)json;
+	(void)o, (void)p, (void)json;
 }
 
 static const struct pmu_ops g_ops = {

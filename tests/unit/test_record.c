@@ -524,10 +524,10 @@ static const char v1_info_human[] =
 	"uncore:       supported: Skylake-client, Skylake (desktop)\n"
 	"msr access:   native\n"
 	"MSR_UNC_CBO_CONFIG (0x396): raw 0x5, NO_CBO_BANKS 5, CBo count 4 (manual: subtract one)\n"
-	"pmu in use:   yes\n"
-	"  MSR_UNC_CBO_1_PERFEVTSEL1 (0x711) = 0x408f34\n"
 	"host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n"
 	"MCHBAR:       raw 0x00000000fed10001 (0x4C:0x48), enable 1, base 0xfed10000 (mask 0x7FFFFF8000): enabled\n"
+	"pmu in use:   yes\n"
+	"  MSR_UNC_CBO_1_PERFEVTSEL1 (0x711) = 0x408f34\n"
 	"tsc:          1000.000 MHz\n"
 	"fault:        rdmsr 0xe02 (MSR_UNC_PERF_GLOBAL_STATUS) raised #GP\n"
 	"verdict:      uncore PMU unusable: an uncore MSR faulted\n";
@@ -600,8 +600,9 @@ static void layout_1_records_print_as_before(void)
 	T_EQ(print(len, REPORT_JSON, NULL), UNC_OK);
 	T_JSON(text, false);
 	T_CONTAINS(text, "\"drivers\":[{\"driver\":\"skl-client-uncore\",\"cbo_config\":{\"raw\":\"0x5\",\"no_cbo_banks\":5,"
-			 "\"cbo_count\":4},\"pmu_in_use\":true,\"pmu_busy_registers\":[{\"msr\":\"0x711\",\"name\":"
-			 "\"MSR_UNC_CBO_1_PERFEVTSEL1\",\"value\":\"0x408f34\"}],");
+			 "\"cbo_count\":4},\"host_bridge\":{");
+	T_CONTAINS(text, "\"usable\":true},\"pmu_in_use\":true,\"global_ctrl\":\"0x20000000\",\"pmu_busy_registers\":[{\"msr\":"
+			 "\"0x711\",\"name\":\"MSR_UNC_CBO_1_PERFEVTSEL1\",\"value\":\"0x408f34\"}]}]");
 	T_CONTAINS(text, "\"faults\":[{\"op\":\"rdmsr\",\"msr\":\"0xe02\",\"name\":\"MSR_UNC_PERF_GLOBAL_STATUS\"}]");
 }
 
