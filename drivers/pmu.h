@@ -408,7 +408,6 @@ struct pmu_driver {
 	/* Optional: why a CPU may lack its PMUs, added to the refusal of their
 	 * events ("CPUID leaf 0xA reports no architectural PMU"); NULL: none. */
 	const char *absent;
-	const char *source;             /* the specification it follows */
 	const char *vendor;             /* CPUID vendor string */
 	const struct pmu_model *models; /* terminated by a zero family */
 	/* Optional: matching by more than family and model (the architectural

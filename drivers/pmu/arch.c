@@ -480,7 +480,6 @@ const struct pmu_driver pmu_driver_arch = {
 	.what = "core PMU",
 	.status_name = "IA32_PERF_GLOBAL_STATUS",
 	.absent = "CPUID leaf 0xA reports version 0 or is absent: no architectural PMU",
-	.source = "Intel SDM Vol. 3B, Architectural Performance Monitoring",
 	.vendor = "GenuineIntel",
 	.match = arch_match,
 	.units = arch_units,

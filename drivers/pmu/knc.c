@@ -294,7 +294,6 @@ const struct pmu_driver pmu_driver_knc = {
 	.title = "Knights Corner",
 	.what = "Knights Corner core PMU",
 	.status_name = "IA32_PERF_GLOBAL_STATUS",
-	.source = "Intel 327357-001JA",
 	.vendor = "GenuineIntel",
 	.models = knc_models,
 	.units = knc_units,

@@ -240,7 +240,6 @@ const struct pmu_driver pmu_driver_p6 = {
 	.title = "P6 family",
 	.what = "P6 core PMU",
 	.status_name = NULL, /* no overflow status register (every status_bit is 0) */
-	.source = "Intel SDM Vol. 3B (P6 family performance monitoring); MMX Technology Developer's Guide, Table 6-2",
 	.vendor = "GenuineIntel",
 	.models = p6_models,
 	.units = p6_units,

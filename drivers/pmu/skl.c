@@ -321,7 +321,6 @@ const struct pmu_driver pmu_driver_skl = {
 	.title = "Skylake-client",
 	.what = "uncore PMU",
 	.status_name = "MSR_UNC_PERF_GLOBAL_STATUS",
-	.source = "Intel 334060-001",
 	.vendor = "GenuineIntel",
 	.models = skl_models,
 	.units = skl_units,

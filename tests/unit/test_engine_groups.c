@@ -198,7 +198,7 @@ static const struct pmu_model g_models[] = { { 6, 0x2D, "a made-up two-socket se
 
 static const struct pmu_driver g_driver = {
 	.name = "test-grouped", .title = "made-up server PMU", .what = "made-up PMU", .status_name = "none",
-	.source = "this test", .vendor = "GenuineIntel", .models = g_models, .units = g_units, .nunits = 1,
+	.vendor = "GenuineIntel", .models = g_models, .units = g_units, .nunits = 1,
 	.events = g_events, .nevents = &g_nevents, .ops = &g_ops, .sample_frozen = true,
 };
 
