@@ -327,6 +327,9 @@ struct pmu_state {
 	bool first;         /* the first freeze of the run */
 };
 
+struct rec;
+struct rec_old;
+
 struct pmu_ops {
 	/* Finds the units in `want` (bit u: unit u; the driver may probe more,
 	 * e.g. every unit its in-use check reads): their box counts, bases and
@@ -381,11 +384,12 @@ struct pmu_ops {
 	 * leaf 0xA EBX marks events unavailable). NULL: every event. */
 	bool (*event_ok)(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh, char *err,
 			 size_t errsize);
-	/* Optional: reading the platform facts of a layout-1 record (`rec` is
-	 * a const struct rec *, record.h), written before drivers existed by
-	 * the one PMU uncore.efi then had. Its events' layout-1 units are the
-	 * driver's unit indexes. */
-	void (*rec_v1)(const void *rec, struct pmu_present *p, struct pmu_use *use);
+	/* Optional: converting a record of an older layout that this driver
+	 * wrote (old->version) to the current one, as it is read: `old` holds
+	 * the fields the current layout lacks, `rec` the others; the driver
+	 * fills the current fields from them (record.h). UNC_E_UNSUPPORTED:
+	 * not a layout it wrote; else UNC_OK, or one line in err. */
+	enum unc_status (*rec_convert)(const struct rec_old *old, struct rec *rec, char *err, size_t errsize);
 	/* Notes for after a run (e.g. an overflow status found set). */
 	void (*notes)(struct out *err, const struct pmu_present *p, const struct pmu_state *s);
 	/* Optional: what the probe found that the counts will lack, from its

@@ -293,7 +293,7 @@ static void skl_notes(struct out *err, const struct pmu_present *p, const struct
 }
 
 void skl_info(struct out *o, const struct pmu_present *p, bool json);
-void skl_rec_v1(const void *rec, struct pmu_present *p, struct pmu_use *use);
+enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize);
 
 static const struct pmu_ops skl_ops = {
 	.probe = skl_probe,
@@ -305,7 +305,7 @@ static const struct pmu_ops skl_ops = {
 	.reg_name = skl_reg_name,
 	.info = skl_info,
 	.where = skl_where,
-	.rec_v1 = skl_rec_v1,
+	.rec_convert = skl_rec_convert,
 	.notes = skl_notes,
 };
 
