@@ -61,6 +61,16 @@ int count_find_role(const struct count_run *r, unsigned role)
 	return -1;
 }
 
+uint64_t count_role(const struct count_run *r, unsigned role, bool interval, uint64_t now)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < r->nev; i++)
+		if (r->ev[i].v.role == role)
+			n += interval ? count_interval(r, i, -1, now) : count_total(r, i, -1);
+	return n;
+}
+
 const char *count_free_upper(const struct count_run *r, char *buf, size_t size)
 {
 	size_t n = 0;

@@ -102,5 +102,9 @@ uint64_t count_group(const struct count_run *r, unsigned i, unsigned g, bool int
 
 /* The run's event with this role (enum pmu_role), or -1. */
 int count_find_role(const struct count_run *r, unsigned role);
+/* The counts of a role (PMU_ROLE_*): every event of it summed over its boxes
+ * (the free-running counters of several memory controllers, one each), over
+ * the run or, with interval, since the last mark up to now. */
+uint64_t count_role(const struct count_run *r, unsigned role, bool interval, uint64_t now);
 
 #endif

@@ -247,6 +247,87 @@ static void json_emulated(struct out *o, const struct hw_emulated *em)
 	out_printf(o, "],\"rdpmc\":%s}", em->rdpmc ? "true" : "false");
 }
 
+/* Whether the driver's units with counters to program were probed (its
+ * in-use check reads their registers); *msr_only: all of them are MSRs. */
+static bool use_probed(const struct info_pmu *ip, bool *msr_only)
+{
+	bool probed = false;
+
+	*msr_only = true;
+	for (unsigned u = 0; u < ip->drv->nunits; u++) {
+		const struct pmu_unit *pu = &ip->drv->units[u];
+		if (pu->kind == PMU_FREE)
+			continue;
+		*msr_only &= pu->space == PMU_MSR;
+		probed |= (ip->p.probed & 1u << u) != 0;
+	}
+	return probed;
+}
+
+/* The in-use facts of a driver, as its check returned them. */
+static void print_use(struct out *o, const struct info_pmu *ip)
+{
+	const struct pmu_use *use = &ip->use;
+	char name[48], addr[32];
+	bool msr_only;
+
+	if (!ip->drv->ops->in_use)
+		return;
+	if (!use_probed(ip, &msr_only)) {
+		out_printf(o, "pmu in use:   not checked%s\n", msr_only ? " (this command reads no MSR)" : "");
+		return;
+	}
+	if (!ip->use_checked || !use->known) {
+		out_puts(o, "pmu in use:   unknown (a register could not be read)\n");
+	} else if (!use->in_use) {
+		out_puts(o, "pmu in use:   no (");
+		if (ip->drv->use_global)
+			out_printf(o, "global control 0x%lx, ", (unsigned long)use->global_ctrl);
+		out_printf(o, "%u event selects %s)\n", use->selects_checked,
+			   ip->drv->use_idle == PMU_IDLE_NO_EN ? "without EN" : "all zero");
+	} else {
+		out_puts(o, "pmu in use:   yes\n");
+	}
+	for (unsigned i = 0; ip->use_checked && i < use->nbusy; i++)
+		out_printf(o, "  %s (%s) = 0x%lx\n", pmu_reg_name(ip->drv, &ip->p, use->busy[i].reg, name, sizeof(name)),
+			   pmu_reg_addr(use->busy[i].reg, addr, sizeof(addr)), (unsigned long)use->busy[i].value);
+}
+
+static void json_use(struct out *o, const struct info_pmu *ip)
+{
+	static const char *const space_key[] = { [PMU_MSR] = "msr", [PMU_PCI] = "pci", [PMU_MMIO] = "mmio" };
+	const struct pmu_use *use = &ip->use;
+	char name[48], addr[32];
+	bool msr_only, known = ip->drv->ops->in_use && use_probed(ip, &msr_only) && ip->use_checked && use->known;
+
+	if (!ip->drv->ops->in_use)
+		return;
+	out_printf(o, ",\"pmu_in_use\":%s", known ? (use->in_use ? "true" : "false") : "null");
+	if (ip->drv->use_global) {
+		if (known)
+			out_printf(o, ",\"global_ctrl\":\"0x%lx\"", (unsigned long)use->global_ctrl);
+		else
+			out_puts(o, ",\"global_ctrl\":null");
+	}
+	out_puts(o, ",\"pmu_busy_registers\":[");
+	for (unsigned i = 0; ip->use_checked && i < use->nbusy; i++) {
+		struct pmu_reg reg = use->busy[i].reg;
+		out_printf(o, "%s{\"%s\":\"%s\",\"name\":", i ? "," : "", space_key[reg.space <= PMU_MMIO ? reg.space : PMU_MSR],
+			   pmu_reg_addr(reg, addr, sizeof(addr)));
+		out_json_str(o, pmu_reg_name(ip->drv, &ip->p, reg, name, sizeof(name)));
+		out_printf(o, ",\"value\":\"0x%lx\"}", (unsigned long)use->busy[i].value);
+	}
+	out_puts(o, "]");
+}
+
+void info_print_use(struct out *o, const struct info_pmu *ip, bool json)
+{
+	if (json)
+		json_use(o, ip);
+	else
+		print_use(o, ip);
+}
+
 void info_print(struct out *o, const struct platform_info *pi)
 {
 	const struct cpu_info *c = &pi->cpu;
@@ -271,8 +352,10 @@ void info_print(struct out *o, const struct platform_info *pi)
 	if (pi->msr_mode == HW_MSR_EMULATED)
 		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
 	print_emulated(o, pi->emulated);
-	for (unsigned k = 0; k < pi->npmu; k++)
-		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, false);
+	for (unsigned k = 0; k < pi->npmu; k++) {
+		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, false);
+		info_print_use(o, &pi->pmu[k], false);
+	}
 	fmt_fixed(num, sizeof(num), pi->tsc_hz, 1000000, 3);
 	tsc_describe(&pi->tsc, how, sizeof(how));
 	out_printf(o, "tsc:          %s MHz%s%s\n", num, how[0] ? ", " : "", how);
@@ -314,7 +397,8 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		out_printf(o, "%s{\"driver\":", k ? "," : "");
 		out_json_str(o, pi->pmu[k].drv->name);
-		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, pi->pmu[k].use_checked ? &pi->pmu[k].use : NULL, true);
+		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, true);
+		info_print_use(o, &pi->pmu[k], true);
 		out_puts(o, "}");
 	}
 	out_printf(o, "],\"tsc_hz\":%lu,\"tsc\":{\"source\":", (unsigned long)pi->tsc_hz);

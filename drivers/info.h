@@ -1,6 +1,7 @@
 /* `uncore.efi info`: the platform facts a lab needs before trusting a
  * measurement: the CPU, how the hardware is reached, and for each driver
- * that matches the CPU what its probe found (printed by the driver).
+ * that matches the CPU what its probe found (printed by the driver) and
+ * whether its PMU is in use (printed here, from the driver's data).
  * Gathering only reads; it never writes an MSR or PCI register. */
 #ifndef UNC_INFO_H
 #define UNC_INFO_H
@@ -65,5 +66,11 @@ const char *info_what(const struct platform_info *pi);
 
 void info_print(struct out *o, const struct platform_info *pi);
 void info_print_json(struct out *o, const struct platform_info *pi);
+
+/* One driver's in-use facts, as info prints them after the driver's own
+ * lines: "pmu in use: ..." and a line per register that made the verdict;
+ * JSON: the members "pmu_in_use", "global_ctrl" (a driver whose check reads
+ * one) and "pmu_busy_registers", each after a comma. */
+void info_print_use(struct out *o, const struct info_pmu *ip, bool json);
 
 #endif

@@ -299,7 +299,8 @@ static inline enum unc_status pmu_io_fail(struct pmu_io *io, enum unc_status st,
 	return st;
 }
 
-/* What the in-use check saw. */
+/* What the in-use check saw: data, which `info` prints (drivers/info.c),
+ * naming each register through the driver's reg_name. */
 #define PMU_MAX_BUSY 16
 struct pmu_busy {
 	struct pmu_reg reg;
@@ -308,11 +309,17 @@ struct pmu_busy {
 
 struct pmu_use {
 	bool known;   /* every register was read */
-	bool in_use;
-	uint64_t global_ctrl;
-	struct pmu_busy busy[PMU_MAX_BUSY];
+	bool in_use;  /* the verdict: someone else has set counting up */
+	uint64_t global_ctrl;               /* the global control as read (the driver's use_global) */
+	struct pmu_busy busy[PMU_MAX_BUSY]; /* the registers that made the verdict: enabled or not zero */
 	unsigned nbusy;
-	unsigned selects_checked;
+	unsigned selects_checked;           /* event selects (and fixed controls) read */
+};
+
+/* What an idle event select holds, as the driver's check judges it. */
+enum pmu_idle {
+	PMU_IDLE_ZERO,  /* all zero: any bit set is someone's event */
+	PMU_IDLE_NO_EN, /* no EN: an event without EN counts nothing */
 };
 
 /* The run state a driver keeps between its ops (e.g. the global control
@@ -323,6 +330,9 @@ struct pmu_state {
 	uint64_t status_at_start;
 	bool first;         /* the first freeze of the run */
 };
+
+struct rec;
+struct rec_old;
 
 struct pmu_ops {
 	/* Finds the units in `want` (bit u: unit u; the driver may probe more,
@@ -367,8 +377,9 @@ struct pmu_ops {
 	/* Names a register as the manual does; NULL when it is not the driver's. */
 	const char *(*reg_name)(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);
 	/* The driver's lines for `info` (human) after the common ones; and
-	 * its JSON members (",\"name\":value..."). */
-	void (*info)(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+	 * its JSON members (",\"name\":value..."). The engine prints the
+	 * in-use facts after them. */
+	void (*info)(struct out *o, const struct pmu_present *p, bool json);
 	/* Optional: where a unit's counters were found, for the bw header
 	 * ("at MCHBAR 0x... (host bridge 8086:1910, Skylake)"). */
 	void (*where)(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
@@ -377,11 +388,12 @@ struct pmu_ops {
 	 * leaf 0xA EBX marks events unavailable). NULL: every event. */
 	bool (*event_ok)(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh, char *err,
 			 size_t errsize);
-	/* Optional: reading the platform facts of a layout-1 record (`rec` is
-	 * a const struct rec *, record.h), written before drivers existed by
-	 * the one PMU uncore.efi then had. Its events' layout-1 units are the
-	 * driver's unit indexes. */
-	void (*rec_v1)(const void *rec, struct pmu_present *p, struct pmu_use *use);
+	/* Optional: converting a record of an older layout that this driver
+	 * wrote (old->version) to the current one, as it is read: `old` holds
+	 * the fields the current layout lacks, `rec` the others; the driver
+	 * fills the current fields from them (record.h). UNC_E_UNSUPPORTED:
+	 * not a layout it wrote; else UNC_OK, or one line in err. */
+	enum unc_status (*rec_convert)(const struct rec_old *old, struct rec *rec, char *err, size_t errsize);
 	/* Notes for after a run (e.g. an overflow status found set). */
 	void (*notes)(struct out *err, const struct pmu_present *p, const struct pmu_state *s);
 	/* Optional: what the probe found that the counts will lack, from its
@@ -404,7 +416,6 @@ struct pmu_driver {
 	/* Optional: why a CPU may lack its PMUs, added to the refusal of their
 	 * events ("CPUID leaf 0xA reports no architectural PMU"); NULL: none. */
 	const char *absent;
-	const char *source;             /* the specification it follows */
 	const char *vendor;             /* CPUID vendor string */
 	const struct pmu_model *models; /* terminated by a zero family */
 	/* Optional: matching by more than family and model (the architectural
@@ -422,6 +433,11 @@ struct pmu_driver {
 	const struct event_desc *events;
 	const unsigned *nevents;
 	const struct pmu_ops *ops;
+	/* How its in-use check judges, for `info`'s line: whether it reads a
+	 * global control (pmu_use.global_ctrl), and what an idle select holds
+	 * (enum pmu_idle). */
+	bool use_global;
+	uint8_t use_idle;
 	/* The engine freezes the PMU (ops->freeze) before it reads the
 	 * counters at each sample, and unfreezes it (ops->unfreeze, no verify)
 	 * after: the practice of PMUs whose counters are read in two halves

@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "evsel.h"
 #include "pmu.h"
 
 #define COPY(dst, src) fmt_snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
@@ -25,6 +24,38 @@ static const struct pmu_driver *driver_named(const char *name)
 	return NULL;
 }
 
+void rec_pmu_from(struct rec_pmu *x, const struct info_pmu *ip)
+{
+	memset(x, 0, sizeof(*x));
+	COPY(x->driver, ip->drv->name);
+	COPY(x->model, ip->p.model);
+	x->probed = ip->p.probed;
+	for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++) {
+		x->boxes[u] = ip->p.boxes[u];
+		x->found[u] = ip->p.found[u];
+		x->base[u] = ip->p.base[u];
+	}
+	memcpy(x->facts, ip->p.facts, sizeof(x->facts));
+	for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
+		for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+			struct pci_addr a = ip->p.pci[u][b];
+			x->pci[u * 8 + b] = (uint32_t)a.bus << 16 | (uint32_t)a.dev << 8 | a.func;
+		}
+	x->use_checked = ip->use_checked;
+	x->use_known = ip->use.known;
+	x->in_use = ip->use.in_use;
+	x->global_ctrl = ip->use.global_ctrl;
+	x->selects_checked = ip->use.selects_checked;
+	x->nbusy = ip->use.nbusy < REC_MAX_BUSY ? ip->use.nbusy : REC_MAX_BUSY;
+	for (uint32_t i = 0; i < x->nbusy; i++)
+		x->busy[i] = (struct rec_busy2){ reg_to_rec(ip->use.busy[i].reg), ip->use.busy[i].value };
+}
+
+struct rec_fault2 rec_fault_from(struct pmu_reg reg, bool write)
+{
+	return (struct rec_fault2){ reg_to_rec(reg), write };
+}
+
 void rec_from_info(struct rec *r, const struct platform_info *pi)
 {
 	COPY(r->vendor, pi->cpu.vendor);
@@ -43,36 +74,11 @@ void rec_from_info(struct rec *r, const struct platform_info *pi)
 	r->tsc_hz = pi->tsc_hz;
 	r->tsc = pi->tsc;
 	r->npmus = pi->npmu < REC_MAX_PMUS ? pi->npmu : REC_MAX_PMUS;
-	for (uint32_t k = 0; k < r->npmus; k++) {
-		const struct info_pmu *ip = &pi->pmu[k];
-		struct rec_pmu *x = &r->pmus[k];
-		memset(x, 0, sizeof(*x));
-		COPY(x->driver, ip->drv->name);
-		COPY(x->model, ip->p.model);
-		x->probed = ip->p.probed;
-		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++) {
-			x->boxes[u] = ip->p.boxes[u];
-			x->found[u] = ip->p.found[u];
-			x->base[u] = ip->p.base[u];
-		}
-		memcpy(x->facts, ip->p.facts, sizeof(x->facts));
-		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
-			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
-				struct pci_addr a = ip->p.pci[u][b];
-				x->pci[u * 8 + b] = (uint32_t)a.bus << 16 | (uint32_t)a.dev << 8 | a.func;
-			}
-		x->use_checked = ip->use_checked;
-		x->use_known = ip->use.known;
-		x->in_use = ip->use.in_use;
-		x->global_ctrl = ip->use.global_ctrl;
-		x->selects_checked = ip->use.selects_checked;
-		x->nbusy = ip->use.nbusy < REC_MAX_BUSY ? ip->use.nbusy : REC_MAX_BUSY;
-		for (uint32_t i = 0; i < x->nbusy; i++)
-			x->busy[i] = (struct rec_busy2){ reg_to_rec(ip->use.busy[i].reg), ip->use.busy[i].value };
-	}
+	for (uint32_t k = 0; k < r->npmus; k++)
+		rec_pmu_from(&r->pmus[k], &pi->pmu[k]);
 	r->nfaults2 = pi->nfaults < REC_MAX_FAULTS ? pi->nfaults : REC_MAX_FAULTS;
 	for (uint32_t i = 0; i < r->nfaults2; i++)
-		r->faults2[i] = (struct rec_fault2){ reg_to_rec(pi->faults[i].reg), pi->faults[i].write };
+		r->faults2[i] = rec_fault_from(pi->faults[i].reg, pi->faults[i].write);
 	r->verdict = pi->verdict;
 	COPY(r->verdict_reason, pi->verdict_reason);
 }
@@ -98,34 +104,11 @@ static void cpu_from_rec(struct platform_info *pi, const struct rec *r)
 	COPY(pi->verdict_reason, r->verdict_reason);
 }
 
-/* The driver that wrote layout-1 records (before drivers existed). */
-static const struct pmu_driver *v1_driver(void)
-{
-	for (unsigned d = 0; pmu_drivers[d]; d++)
-		if (pmu_drivers[d]->ops->rec_v1)
-			return pmu_drivers[d];
-	return NULL;
-}
-
 /* A driver the record names but this build lacks is left out, said so. */
 static void info_from_rec(struct out *o, struct platform_info *pi, const struct rec *r)
 {
 	memset(pi, 0, sizeof(*pi));
 	cpu_from_rec(pi, r);
-	if (r->version == 1) {
-		const struct pmu_driver *drv = v1_driver();
-		if (drv && r->model_name[0]) {
-			struct info_pmu *ip = &pi->pmu[pi->npmu++];
-			ip->drv = ip->p.drv = drv;
-			ip->p.model = r->model_name;
-			drv->ops->rec_v1(r, &ip->p, &ip->use);
-			ip->use_checked = r->msrs_probed && ip->use.selects_checked;
-		}
-		pi->nfaults = r->nfaults;
-		for (uint32_t i = 0; i < r->nfaults; i++)
-			pi->faults[i] = (struct reg_access){ pmu_msr(r->faults[i].msr), r->faults[i].write };
-		return;
-	}
 	for (uint32_t k = 0; k < r->npmus && pi->npmu < INFO_MAX_PMUS; k++) {
 		const struct rec_pmu *x = &r->pmus[k];
 		const struct pmu_driver *drv = driver_named(x->driver);
@@ -167,7 +150,7 @@ static void info_from_rec(struct out *o, struct platform_info *pi, const struct 
 #define VIEW_TEXTS(X) X(driver) X(pmu) X(box_label) X(box_noun) X(short_name) X(count_word) X(enc_prefix)
 #define VIEW_NUMBERS(X) X(encoding) X(kind) X(nboxes) X(width) X(role) X(clock)
 
-static void view_to_rec(struct rec_event *x, const struct count_view *v)
+void rec_event_view(struct rec_event *x, const struct count_view *v)
 {
 #define TEXT(m) COPY(x->m, v->m);
 #define NUMBER(m) x->m = v->m;
@@ -234,7 +217,7 @@ void rec_from_run(struct rec *r, const struct count_run *run, const struct repor
 		struct rec_event *x = &r->ev[i];
 		memset(x, 0, sizeof(*x));
 		COPY(x->name, e->name);
-		view_to_rec(x, &e->v);
+		rec_event_view(x, &e->v);
 		x->moved = e->moved;
 		x->still = e->v.kind == PMU_FREE ? 0 : count_still(run, i);
 		memcpy(x->box, e->total.box, sizeof(x->box));
@@ -259,26 +242,8 @@ void rec_sample_to_run(struct count_run *run, const struct rec *r, const struct 
 	}
 }
 
-/* A layout-1 event, as its driver describes it now. */
-static void view_v1(struct count_event *e, const struct rec_event *x, const struct rec *r,
-		    const struct pmu_driver *drv)
-{
-	struct ev_spec spec = { .drv = drv, .unit = x->unit, .code = x->code, .umask = x->umask, .thr = x->thr,
-				.inv = x->inv, .edge = x->edge, .free = x->imc };
-
-	memset(&e->v, 0, sizeof(e->v));
-	if (!drv || x->unit >= drv->nunits)
-		return;
-	const struct pmu_unit *u = &drv->units[x->unit];
-	if (u->kind == PMU_FREE && x->imc >= u->counters)
-		return;
-	evsel_view(&spec, u->max_boxes > 1 ? r->ncbo : 1, &e->v);
-}
-
 void rec_count_run(struct count_run *run, const struct rec *r)
 {
-	const struct pmu_driver *v1 = r->version == 1 ? v1_driver() : NULL;
-
 	memset(run, 0, sizeof(*run));
 	run->ngroups = r->ngroups;
 	run->rotations = r->rotations;
@@ -289,11 +254,7 @@ void rec_count_run(struct count_run *run, const struct rec *r)
 		const struct rec_event *x = &r->ev[i];
 		struct count_event *e = &run->ev[i];
 		COPY(e->name, x->name);
-		if (r->version == 1) {
-			view_v1(e, x, r, v1);
-		} else {
-			view_from_rec(&e->v, x);
-		}
+		view_from_rec(&e->v, x);
 		/* Free-running: moved as stored; programmed events: every box but
 		 * the still ones, so a record written before `still` existed shows
 		 * none. */
@@ -302,49 +263,18 @@ void rec_count_run(struct count_run *run, const struct rec *r)
 		memcpy(e->total.box, x->box, sizeof(e->total.box));
 		e->total.running = x->running;
 	}
-	if (r->version > 1) {
-		run->programs = r->programs;
-		COPY(run->where, r->where);
-		COPY(run->free_pmu, r->free_pmu);
-		COPY(run->req_note, r->req_note);
-		run->nboxes = r->nboxinfo;
-		for (uint32_t k = 0; k < r->nboxinfo; k++) {
-			struct count_boxinfo *b = &run->boxes[k];
-			COPY(b->noun, r->boxinfo[k].noun);
-			COPY(b->label, r->boxinfo[k].label);
-			COPY(b->from, r->boxinfo[k].from);
-			b->n = r->boxinfo[k].n;
-			b->found = r->boxinfo[k].found;
-		}
-		return;
-	}
-	/* Layout 1: the header's facts from its fields and the driver's units. */
-	for (uint32_t i = 0; i < r->nevents; i++)
-		run->programs |= run->ev[i].v.kind != PMU_FREE;
-	for (unsigned u = 0; v1 && u < v1->nunits; u++) {
-		const struct pmu_unit *pu = &v1->units[u];
-		if (pu->kind == PMU_FREE) {
-			struct pmu_present p = { .drv = v1 };
-			struct pmu_use use;
-			bool any = false;
-			for (uint32_t i = 0; i < r->nevents; i++)
-				any |= r->ev[i].unit == u;
-			if (!any)
-				continue;
-			COPY(run->free_pmu, pu->pmu);
-			COPY(run->req_note, pu->req_note);
-			v1->ops->rec_v1(r, &p, &use);
-			p.base[u] = r->imc_base;
-			if (v1->ops->where)
-				v1->ops->where(&p, u, run->where, sizeof(run->where));
-		} else if (pu->box_noun && run->programs && run->nboxes < COUNT_MAX_BOXINFO) {
-			struct count_boxinfo *b = &run->boxes[run->nboxes++];
-			COPY(b->noun, pu->box_noun);
-			COPY(b->label, pu->box_label);
-			COPY(b->from, pu->boxes_from);
-			b->n = r->ncbo;
-			b->found = r->ncbo_found ? r->ncbo_found : r->ncbo; /* older records: as programmed */
-		}
+	run->programs = r->programs;
+	COPY(run->where, r->where);
+	COPY(run->free_pmu, r->free_pmu);
+	COPY(run->req_note, r->req_note);
+	run->nboxes = r->nboxinfo;
+	for (uint32_t k = 0; k < r->nboxinfo; k++) {
+		struct count_boxinfo *b = &run->boxes[k];
+		COPY(b->noun, r->boxinfo[k].noun);
+		COPY(b->label, r->boxinfo[k].label);
+		COPY(b->from, r->boxinfo[k].from);
+		b->n = r->boxinfo[k].n;
+		b->found = r->boxinfo[k].found;
 	}
 }
 

@@ -14,6 +14,11 @@
 #include "report.h"
 
 void rec_from_info(struct rec *r, const struct platform_info *pi);
+/* Parts of it: one driver's block, a fault, an event's view (also for a
+ * driver converting a record of an older layout it wrote). */
+void rec_pmu_from(struct rec_pmu *x, const struct info_pmu *ip);
+struct rec_fault2 rec_fault_from(struct pmu_reg reg, bool write);
+void rec_event_view(struct rec_event *x, const struct count_view *v);
 void rec_from_run(struct rec *r, const struct count_run *run, const struct report_opts *ro);
 void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint64_t now);
 

@@ -5,9 +5,10 @@
 #include "crc32.h"
 #include "fmt.h"
 #include "load.h"
+#include "pmu.h"
 
-enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_BUSY, T_FAULT, T_EVENT, T_U64X8, T_REG, T_BUSY2,
-	     T_FAULT2, T_PMU, T_BOXINFO, T_U32X64 };
+enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_EVENT, T_U64X8, T_REG, T_BUSY2, T_FAULT2, T_PMU,
+	     T_BOXINFO, T_U32X64 };
 
 struct field {
 	uint16_t tag;
@@ -25,23 +26,20 @@ struct field {
 #define P(tag, m, t) { tag, #m, t, offsetof(struct rec_pmu, m), MEMBER_SIZE(struct rec_pmu, m), 0, 0 }
 #define B(tag, m, t) { tag, #m, t, offsetof(struct rec_boxinfo, m), MEMBER_SIZE(struct rec_boxinfo, m), 0, 0 }
 
-/* The layout: version 1's fields, and version 2's (tags 0x0080 on, and
- * 0x10 on inside an event). Tags are never reused for another meaning. */
+/* The layout: the fields version 1 shares with version 2, and version 2's
+ * own (tags 0x0080 on, and 0x10 on inside an event). Tags are never reused
+ * for another meaning: version 1's others (0x001C to 0x001E, 0x0021 to
+ * 0x002B, 0x002D, 0x0040, 0x0046, 0x004A; inside an event 0x02 to 0x08)
+ * were one driver's, which reads them (struct rec_old). */
 static const struct field top[] = {
 	F(0x0001, tool, T_STR), F(0x0002, command, T_STR), F(0x0003, time, T_TIME), F(0x0004, status, T_U32),
 	F(0x0010, vendor, T_STR), F(0x0011, brand, T_STR), F(0x0012, topology, T_STR), F(0x0013, model_name, T_STR),
 	F(0x0014, family, T_U32), F(0x0015, model, T_U32), F(0x0016, stepping, T_U32), F(0x0017, cores, T_U32),
 	F(0x0018, threads, T_U32), F(0x0019, phys_bits, T_U32), F(0x001A, hypervisor, T_U8),
-	F(0x001B, msr_mode, T_U8), F(0x001C, msrs_probed, T_U8), F(0x001D, in_use_known, T_U8),
-	F(0x001E, in_use, T_U8), F(0x0020, emulator, T_STR), F(0x0021, cbo_config_st, T_U32),
-	F(0x0022, cbo_config_raw, T_U64), F(0x0023, cbo_count, T_U32), F(0x0024, selects_checked, T_U32),
-	F(0x0025, global_ctrl, T_U64), A(0x0026, busy, nbusy, T_BUSY, REC_MAX_BUSY),
-	F(0x0027, host_bridge_st, T_U32), F(0x0028, mchbar_st, T_U32), F(0x0029, hb_vendor, T_U16),
-	F(0x002A, hb_device, T_U16), F(0x002B, mchbar_raw, T_U64), F(0x002C, tsc_hz, T_U64),
-	A(0x002D, faults, nfaults, T_FAULT, REC_MAX_FAULTS), F(0x002E, verdict, T_U32),
-	F(0x002F, verdict_reason, T_STR), F(0x0040, ncbo, T_U32), F(0x0041, ngroups, T_U32),
+	F(0x001B, msr_mode, T_U8), F(0x0020, emulator, T_STR), F(0x002C, tsc_hz, T_U64), F(0x002E, verdict, T_U32),
+	F(0x002F, verdict_reason, T_STR), F(0x0041, ngroups, T_U32),
 	F(0x0042, rotations, T_U32), F(0x0043, per_box, T_U8), F(0x0044, elapsed, T_U64), F(0x0045, interval, T_U64),
-	F(0x0046, imc_base, T_U64), A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS), F(0x004A, ncbo_found, T_U32),
+	A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS),
 	F(0x0060, x.load_kind, T_U8), F(0x0061, x.load_nt, T_U8), F(0x0062, x.load_cpus, T_U32),
 	F(0x0063, x.load_size, T_U64), F(0x0064, x.load_bytes, T_U64), F(0x0065, x.peak_mb_s, T_U64),
 	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
@@ -59,12 +57,10 @@ static const struct field top[] = {
 _Static_assert(sizeof(top) / sizeof(top[0]) <= 128, "get_fields tracks scalar fields in a 128-bit mask");
 
 static const struct field event_fields[] = {
-	E(0x01, name, T_STR), E(0x02, unit, T_U8), E(0x03, code, T_U8), E(0x04, umask, T_U8), E(0x05, thr, T_U8),
-	E(0x06, inv, T_U8), E(0x07, edge, T_U8), E(0x08, imc, T_U8), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4),
-	E(0x0B, running, T_U64), E(0x0C, still, T_U8),
+	E(0x01, name, T_STR), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4), E(0x0B, running, T_U64), E(0x0C, still, T_U8),
 	/* boxes 4-7 (more than the manual's four CBos) */
 	{ 0x0D, "box_hi", T_U64X4, offsetof(struct rec_event, box) + 4 * sizeof(uint64_t), 4 * sizeof(uint64_t), 0, 0 },
-	/* layout 2: the event as its driver described it */
+	/* version 2: the event as its driver described it */
 	E(0x10, driver, T_STR), E(0x11, pmu, T_STR), E(0x12, box_label, T_STR), E(0x13, box_noun, T_STR),
 	E(0x14, short_name, T_STR), E(0x15, count_word, T_STR), E(0x16, enc_prefix, T_STR), E(0x17, encoding, T_U64),
 	E(0x18, kind, T_U8), E(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
@@ -194,20 +190,6 @@ static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
 		put_le(b, t->valid, 1);
 		break;
 	}
-	case T_BUSY: {
-		const struct rec_busy *x = (const struct rec_busy *)p;
-		put_tl(b, f->tag, 12);
-		put_le(b, x->msr, 4);
-		put_le(b, x->value, 8);
-		break;
-	}
-	case T_FAULT: {
-		const struct rec_fault *x = (const struct rec_fault *)p;
-		put_tl(b, f->tag, 5);
-		put_le(b, x->msr, 4);
-		put_le(b, x->write, 1);
-		break;
-	}
 	case T_U64X8:
 		put_tl(b, f->tag, 64);
 		for (int i = 0; i < 8; i++)
@@ -256,8 +238,6 @@ static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
 static size_t elem_size(uint8_t type)
 {
 	switch (type) {
-	case T_BUSY: return sizeof(struct rec_busy);
-	case T_FAULT: return sizeof(struct rec_fault);
 	case T_EVENT: return sizeof(struct rec_event);
 	case T_BUSY2: return sizeof(struct rec_busy2);
 	case T_FAULT2: return sizeof(struct rec_fault2);
@@ -440,8 +420,6 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 		break;
 	case T_U64X4: want = 32; break;
 	case T_TIME: want = 15; break;
-	case T_BUSY: want = 12; break;
-	case T_FAULT: want = 5; break;
 	case T_U64X8: want = 64; break;
 	case T_U32X64: want = 256; break;
 	case T_REG: want = REG_BYTES; break;
@@ -491,18 +469,6 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 		char why[80];
 		if (!time_check(t, why, sizeof(why)))
 			FAIL("%sfield '%s' %s", where, f->name, why);
-		break;
-	}
-	case T_BUSY: {
-		struct rec_busy *x = (struct rec_busy *)dst;
-		x->msr = (uint32_t)get_le(v, 4);
-		x->value = get_le(v + 4, 8);
-		break;
-	}
-	case T_FAULT: {
-		struct rec_fault *x = (struct rec_fault *)dst;
-		x->msr = (uint32_t)get_le(v, 4);
-		x->write = v[4];
 		break;
 	}
 	case T_U64X8:
@@ -593,10 +559,70 @@ static enum unc_status get_fields(const uint8_t *p, size_t len, const struct fie
 			if ((st = get_one(f, p + at, flen, base + f->off, where, err, errsize)))
 				return st;
 		}
-		/* an unknown tag: a newer writer's field, skipped */
+		/* an unknown tag: a newer writer's field, skipped (in an older
+		 * layout, one of its own: rec_old_walk) */
 		at += flen;
 	}
 	return UNC_OK;
+}
+
+enum unc_status rec_old_uint(const struct rec_old_field *f, const char *name, unsigned size, uint64_t *ret, char *err,
+			     size_t errsize)
+{
+	char where[24] = "";
+
+	if (f->event >= 0)
+		fmt_snprintf(where, sizeof(where), "event %d: ", f->event);
+	if (f->len != size)
+		FAIL("%sfield '%s' has %u bytes, not %u", where, name, (unsigned)f->len, size);
+	*ret = get_le(f->v, size);
+	return UNC_OK;
+}
+
+/* The fields of one body that table t does not declare (get_fields has
+ * checked the body is well formed). */
+static enum unc_status old_walk(const uint8_t *p, size_t len, const struct field *t, size_t n, int event,
+				enum unc_status (*fn)(void *ctx, const struct rec_old_field *f), void *ctx)
+{
+	enum unc_status st;
+	int nev = 0;
+
+	for (size_t at = 0; at + 6 <= len;) {
+		uint16_t tag = (uint16_t)get_le(p + at, 2);
+		uint32_t flen = (uint32_t)get_le(p + at + 2, 4);
+		const uint8_t *v = p + at + 6;
+		const struct field *f = find(t, n, tag);
+		at += 6 + (size_t)flen;
+		if (f && f->type == T_EVENT) {
+			size_t nsub;
+			const struct field *sub = nested(T_EVENT, &nsub);
+			if ((st = old_walk(v, flen, sub, nsub, nev++, fn, ctx)))
+				return st;
+		} else if (!f && !(t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8))) {
+			struct rec_old_field of = { tag, (int16_t)event, flen, v };
+			if ((st = fn(ctx, &of)))
+				return st;
+		}
+	}
+	return UNC_OK;
+}
+
+enum unc_status rec_old_walk(const struct rec_old *old, enum unc_status (*fn)(void *ctx, const struct rec_old_field *f),
+			     void *ctx)
+{
+	return old_walk(old->body, old->len, top, NFIELDS(top), -1, fn, ctx);
+}
+
+/* An older layout, converted by the driver that wrote it. */
+static enum unc_status convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize)
+{
+	for (unsigned d = 0; pmu_drivers[d]; d++) {
+		const struct pmu_ops *ops = pmu_drivers[d]->ops;
+		enum unc_status st = ops->rec_convert ? ops->rec_convert(old, r, err, errsize) : UNC_E_UNSUPPORTED;
+		if (st != UNC_E_UNSUPPORTED)
+			return st;
+	}
+	FAIL("record layout version %u: no driver of this reader converts it", old->version);
 }
 
 enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
@@ -628,23 +654,16 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 	r->version = version;
 	if (!r->command[0])
 		FAIL("the record names no command");
-	if (r->ncbo > REC_MAX_BOXES)
-		FAIL("the record says %u CBos; at most %d", r->ncbo, REC_MAX_BOXES);
-	if (r->ncbo_found && r->ncbo_found < r->ncbo)
-		FAIL("the record says %u CBos programmed of %u", r->ncbo, r->ncbo_found);
 	if (r->x.load_kind > LOAD_NKINDS)
 		FAIL("the record names load kind %u", r->x.load_kind);
 	if (r->x.check > CHECK_WRITE || r->x.check_verdict > VERDICT_NONE)
 		FAIL("the record names bandwidth check %u with verdict %u", r->x.check, r->x.check_verdict);
 	if (r->x.child_ran > CHILD_NO_STATUS)
 		FAIL("the record names child outcome %u", r->x.child_ran);
-	for (uint32_t i = 0; i < r->nevents && version == 1; i++) {
-		if (r->ev[i].unit > 3)
-			FAIL("event %u has unit %u", i, r->ev[i].unit);
-		if (r->ev[i].unit == 3 && r->ev[i].imc >= 5)
-			FAIL("event %u names IMC counter %u", i, r->ev[i].imc);
-	}
-	for (uint32_t i = 0; i < r->nevents && version > 1; i++) {
+	struct rec_old old = { version, data + REC_HEADER_SIZE, body };
+	if (version != REC_VERSION && (st = convert(&old, r, err, errsize)))
+		return st;
+	for (uint32_t i = 0; i < r->nevents && version == REC_VERSION; i++) {
 		const struct rec_event *e = &r->ev[i];
 		if (!e->pmu[0] || !e->count_word[0])
 			FAIL("event %u names no PMU or what it counts", i);

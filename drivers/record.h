@@ -10,8 +10,10 @@
  * the same tables drive the encoder and the decoder, so no offset or size
  * is written twice. Events and interval samples are repeated fields; an
  * event's own fields form a nested body. Unknown tags are skipped, so a
- * newer writer's extra fields do not break an older reader; a different
- * layout version is refused. */
+ * newer writer's extra fields do not break an older reader; a newer layout
+ * version is refused. An older layout is converted to the current one as it
+ * is read, by the driver that wrote it (its rec_convert op, pmu.h): its
+ * fields that the current layout lacks are handed to it (struct rec_old). */
 #ifndef UNC_RECORD_H
 #define UNC_RECORD_H
 
@@ -23,7 +25,7 @@
 #include "status.h"
 
 #define REC_MAGIC        0x52434E55u /* "UNCR" */
-#define REC_VERSION      2 /* what the writer writes; the reader also takes version 1 */
+#define REC_VERSION      2 /* what the writer writes; the reader also takes version 1 (converted) */
 #define REC_HEADER_SIZE  16
 #define REC_MAX_EVENTS   32
 #define REC_MAX_BUSY     16
@@ -44,14 +46,11 @@ struct rec_time { /* EFI_TIME's fields */
 
 struct rec_event {
 	char name[REC_STR];
-	/* layout 1 (the Skylake-client uncore's units, before drivers): its
-	 * unit (0 CBo, 1 ARB, 2 fixed, 3 IMC), encoding and IMC counter */
-	uint8_t unit, code, umask, thr, inv, edge, imc;
 	uint8_t moved;
 	uint64_t box[REC_MAX_BOXES]; /* boxes 4-7 in a field of their own (absent in older records: 0) */
 	uint64_t running; /* ticks */
 	uint8_t still;    /* programmed events: bit b, box b never changed (absent in older records: 0) */
-	/* layout 2: what a report needs, as the driver described the event */
+	/* what a report needs, as the driver described the event */
 	char driver[REC_STR], pmu[16], box_label[8], box_noun[12], short_name[8], count_word[12], enc_prefix[12];
 	uint64_t encoding;
 	uint8_t kind, nboxes, width, role, clock;
@@ -97,62 +96,36 @@ struct rec_boxinfo {
 	uint32_t n, found;
 };
 
-struct rec_busy {
-	uint32_t msr;
-	uint64_t value;
-};
-
-struct rec_fault {
-	uint32_t msr;
-	uint8_t write;
-};
-
 /* Everything a record holds except the interval samples (see rec_walk). */
 struct rec {
 	/* identity */
 	char tool[REC_STR];
 	char command[16];         /* "stat", "bw", "info" */
-	/* Layout 1 only (written before drivers; read back through the driver
-	 * that wrote them, see recmap.c): msrs_probed .. mchbar_raw, faults,
-	 * ncbo, ncbo_found, imc_base. */
 	struct rec_time time;
 	uint32_t status;          /* the run's enum unc_status */
-	uint16_t version;         /* the layout it was read in (1 or 2) */
+	uint16_t version;         /* the layout it was read in (1: converted, or 2) */
 	/* the platform facts of `info` */
 	char vendor[16], brand[REC_STR], topology[REC_STR], model_name[REC_STR];
 	uint32_t family, model, stepping, cores, threads, phys_bits;
-	uint8_t hypervisor, msr_mode, msrs_probed, in_use_known, in_use;
+	uint8_t hypervisor, msr_mode;
 	char emulator[REC_LONG_STR];
-	uint32_t cbo_config_st;
-	uint64_t cbo_config_raw;
-	uint32_t cbo_count, selects_checked;
-	uint64_t global_ctrl;
-	uint32_t nbusy;
-	struct rec_busy busy[REC_MAX_BUSY];
-	uint32_t host_bridge_st, mchbar_st;
-	uint16_t hb_vendor, hb_device;
-	uint64_t mchbar_raw;
 	uint64_t tsc_hz;
 	struct hw_tsc tsc;        /* where tsc_hz came from (absent in older records: all 0) */
-	uint32_t nfaults;
-	struct rec_fault faults[REC_MAX_FAULTS];
 	uint32_t verdict;
 	char verdict_reason[REC_LONG_STR];
-	/* layout 2: the drivers that matched, and faults by address space */
+	/* the drivers that matched, and faults by address space */
 	uint32_t npmus;
 	struct rec_pmu pmus[REC_MAX_PMUS];
 	uint32_t nfaults2;
 	struct rec_fault2 faults2[REC_MAX_FAULTS];
 	/* the measurement (stat, bw) */
-	uint32_t ncbo, ngroups, rotations;
-	uint32_t ncbo_found;       /* what the CBo count register gave (absent in older records: 0, i.e. ncbo) */
+	uint32_t ngroups, rotations;
 	uint8_t per_box;
 	uint64_t elapsed;          /* ticks, first enable to last sample */
 	uint64_t interval;         /* -I in milliseconds; 0 without -I */
-	uint64_t imc_base;
 	uint32_t nevents;
 	struct rec_event ev[REC_MAX_EVENTS];
-	/* layout 2: the header's box counts, and where the free-running counters are */
+	/* the header's box counts, and where the free-running counters are */
 	uint32_t nboxinfo;
 	struct rec_boxinfo boxinfo[REC_MAX_BOXINFO];
 	uint8_t programs;
@@ -201,9 +174,40 @@ void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const 
 void rec_put_raw(struct rec_buf *b, const void *p, size_t n);
 enum unc_status rec_end(struct rec_buf *b);
 
-/* Decoding: checks the header, the CRC and every field, fills *ret; calls
- * on_sample (may be NULL) for each interval sample in order. On error
- * writes one line naming the problem into err. */
+/* An older layout's field that the current layout does not declare: its
+ * tag, its bytes, and the event whose body holds it (-1: the top level). */
+struct rec_old_field {
+	uint16_t tag;
+	int16_t event;
+	uint32_t len;
+	const uint8_t *v;
+};
+
+/* A record of an older layout, for the driver that wrote it to convert
+ * (pmu.h, rec_convert): its version and its fields as stored (checked to
+ * be well formed), which rec_old_walk goes through. */
+struct rec_old {
+	uint16_t version;
+	const uint8_t *body;
+	size_t len;
+};
+
+/* Calls fn for each field of the record that the current layout does not
+ * declare, in order (at the top level, and in each event's body); stops at
+ * the first status fn returns other than UNC_OK, and returns it. */
+enum unc_status rec_old_walk(const struct rec_old *old, enum unc_status (*fn)(void *ctx, const struct rec_old_field *f),
+			     void *ctx);
+
+/* An older field's unsigned value of `size` bytes (1, 2, 4 or 8, little
+ * endian); on another length one line in err ("event 2: field 'unit' has 2
+ * bytes, not 1"), naming it `name`. */
+enum unc_status rec_old_uint(const struct rec_old_field *f, const char *name, unsigned size, uint64_t *ret, char *err,
+			     size_t errsize);
+
+/* Decoding: checks the header, the CRC and every field, fills *ret (a
+ * record of an older layout converted to the current one, version saying
+ * which it was); calls on_sample (may be NULL) for each interval sample in
+ * order. On error writes one line naming the problem into err. */
 enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *ret,
 			   void (*on_sample)(void *ctx, const struct rec *r, const struct rec_sample *s), void *ctx,
 			   char *err, size_t errsize);

@@ -1,8 +1,8 @@
 /* `bw`: the DRAM counters (the free-running counters of the DRAM roles, or
  * a unit's role events summed over its boxes) as bandwidth, per group of
  * boxes (socket) and with --per-box per box (channel) where the unit has
- * them; the request counters as shares; and the rate helpers (bytes, rate,
- * the largest rate sampling is sure to measure). */
+ * them; the request counters as shares; and the rate helpers (rate, the
+ * largest rate sampling is sure to measure). */
 #include "report_int.h"
 
 #include <string.h>
@@ -45,25 +45,13 @@ static uint64_t window_count(const struct count_run *r, int i, bool interval, ui
 	return interval ? count_interval(r, (unsigned)i, -1, now) : count_total(r, (unsigned)i, -1);
 }
 
-/* The lines of a role: every counter of it summed (free-running counters
- * of several memory controllers, one each), or the one event's boxes. */
-static uint64_t role_count(const struct count_run *r, unsigned role, bool interval, uint64_t now)
-{
-	uint64_t n = 0;
-
-	for (unsigned i = 0; i < r->nev; i++)
-		if (r->ev[i].v.role == role)
-			n += window_count(r, (int)i, interval, now);
-	return n;
-}
-
 static void bw_window(const struct count_run *r, bool interval, uint64_t now, struct bw *b)
 {
 	*b = (struct bw){ .ticks = interval ? now - r->t_mark : count_enabled(r) };
 	b->ird = count_find_role(r, PMU_ROLE_DRAM_READ);
 	b->iwr = count_find_role(r, PMU_ROLE_DRAM_WRITE);
-	b->rd = role_count(r, PMU_ROLE_DRAM_READ, interval, now);
-	b->wr = role_count(r, PMU_ROLE_DRAM_WRITE, interval, now);
+	b->rd = count_role(r, PMU_ROLE_DRAM_READ, interval, now);
+	b->wr = count_role(r, PMU_ROLE_DRAM_WRITE, interval, now);
 	for (unsigned i = 0; i < r->nev && b->nreq < BW_MAX_REQ; i++) {
 		if (r->ev[i].v.kind != PMU_FREE || r->ev[i].v.role != PMU_ROLE_NONE || !r->ev[i].v.short_name[0])
 			continue;
@@ -385,18 +373,7 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 		extras_text(o, ro, hw, r, x);
 }
 
-/* ---- what a run moved: the IMC DATA counters as bytes and rates ---- */
-
-bool report_dram_bytes(const struct count_run *r, uint64_t *rd, uint64_t *wr)
-{
-	int i = count_find_role(r, PMU_ROLE_DRAM_READ), j = count_find_role(r, PMU_ROLE_DRAM_WRITE);
-
-	if (i < 0 || j < 0)
-		return false;
-	*rd = role_count(r, PMU_ROLE_DRAM_READ, false, 0) * COUNT_LINE_BYTES;
-	*wr = role_count(r, PMU_ROLE_DRAM_WRITE, false, 0) * COUNT_LINE_BYTES;
-	return true;
-}
+/* ---- the DRAM counters as rates ---- */
 
 bool report_dram_rates(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now,
 		       uint64_t ret_bps[3])

@@ -1,8 +1,21 @@
 /* The extras of a run (load, SMBIOS peak, bandwidth check, child,
- * warning): as text lines and as the JSON object inside a final report. */
+ * warning): as text lines and as the JSON object inside a final report;
+ * and the DRAM bytes a run moved, which the load's cross-check compares. */
 #include "report_int.h"
 
 #include "load.h"
+#include "pmu.h"
+
+bool report_dram_bytes(const struct count_run *r, uint64_t *rd, uint64_t *wr)
+{
+	int i = count_find_role(r, PMU_ROLE_DRAM_READ), j = count_find_role(r, PMU_ROLE_DRAM_WRITE);
+
+	if (i < 0 || j < 0)
+		return false;
+	*rd = count_role(r, PMU_ROLE_DRAM_READ, false, 0) * COUNT_LINE_BYTES;
+	*wr = count_role(r, PMU_ROLE_DRAM_WRITE, false, 0) * COUNT_LINE_BYTES;
+	return true;
+}
 
 bool has_extras(const struct run_extras *x)
 {

@@ -53,7 +53,6 @@ struct stat_run {
 
 	struct stat_saved saved[STAT_MAX_SAVED];
 	unsigned nsaved;
-	bool journal_full;
 	/* The selects and controls of the active group's counters (indexes
 	 * into saved[]), read at each sample: each must read what the run
 	 * wrote last. */

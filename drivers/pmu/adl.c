@@ -336,7 +336,6 @@ const struct pmu_driver pmu_driver_adl = {
 	.title = "Alder/Raptor Lake",
 	.what = "uncore PMU",
 	.status_name = "(no overflow status)",
-	.source = "Linux uncore_snb.c (adl_uncore_*), Intel perfmon ADL",
 	.vendor = "GenuineIntel",
 	.models = adl_models,
 	.units = adl_units,
@@ -346,6 +345,8 @@ const struct pmu_driver pmu_driver_adl = {
 	.events = adl_events,
 	.nevents = &adl_events_count,
 	.ops = &adl_ops,
+	.use_global = true,
+	.use_idle = PMU_IDLE_ZERO,
 };
 
 const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)

@@ -93,6 +93,6 @@ enum adl_fact {
 	ADL_FACT_MODEL,         /* the CPU model */
 };
 
-void adl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+void adl_info(struct out *o, const struct pmu_present *p, bool json);
 
 #endif

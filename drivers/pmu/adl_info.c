@@ -1,9 +1,9 @@
 /* What the Alder Lake / Raptor Lake and Tiger Lake drivers add to `info`:
- * the CBo count of 0x396, whether the PMU is in use, the host bridge and
- * MCHBAR. */
+ * the CBo count of 0x396, the host bridge and MCHBAR (the engine prints
+ * whether the PMU is in use, from adl_in_use's data). */
 #include "adl.h"
 
-void adl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+void adl_info(struct out *o, const struct pmu_present *p, bool json)
 {
 	bool msrs = p->probed & 1u << ADL_UNIT_CBO, imc = p->probed & 1u << ADL_UNIT_IMC;
 	bool cbo_ok = msrs && p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK;
@@ -11,13 +11,10 @@ void adl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *
 	uint16_t device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
 	const char *gen = adl_host_bridge_name(p->facts[ADL_FACT_HB_ID] & 0xffff, device);
 	uint64_t raw = p->facts[ADL_FACT_MCHBAR_RAW], mask = p->facts[ADL_FACT_MCHBAR_MASK];
-	int in_use = use && use->known ? use->in_use : -1;
-	static const char *const yn[] = { "unknown", "no", "yes" }, *const jb[] = { "null", "false", "true" };
 
 	if (json) {
 		if (cbo_ok)
 			out_printf(o, ",\"cbo_count\":%u", p->found[ADL_UNIT_CBO]);
-		out_printf(o, ",\"pmu_in_use\":%s", msrs ? jb[in_use + 1] : "null");
 		if (hb_ok) {
 			out_printf(o, ",\"host_bridge\":\"0x%04x\",\"generation\":", device);
 			if (gen)
@@ -29,12 +26,8 @@ void adl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *
 		}
 		return;
 	}
-	if (msrs) {
-		if (cbo_ok)
-			out_printf(o, "0x396:        %u CBos, %u programmed\n", p->found[ADL_UNIT_CBO], p->boxes[ADL_UNIT_CBO]);
-		out_printf(o, "pmu in use:   %s (0x%lx = 0x%lx)\n", yn[in_use + 1], (unsigned long)p->drv->globals[0].addr,
-			   (unsigned long)(use ? use->global_ctrl : 0));
-	}
+	if (cbo_ok)
+		out_printf(o, "0x396:        %u CBos, %u programmed\n", p->found[ADL_UNIT_CBO], p->boxes[ADL_UNIT_CBO]);
 	if (hb_ok)
 		out_printf(o, "host bridge:  8086:%04x (%s); MCHBAR 0x%lx, base 0x%lx (mask 0x%lx)\n", device,
 			   gen ? gen : "unknown", (unsigned long)raw, (unsigned long)(raw & mask), (unsigned long)mask);

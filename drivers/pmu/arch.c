@@ -447,7 +447,7 @@ static void arch_notes(struct out *err, const struct pmu_present *p, const struc
 				"cleared and cannot be set again\n", (unsigned long)s->status_at_start);
 }
 
-void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+void arch_info(struct out *o, const struct pmu_present *p, bool json);
 
 static const struct pmu_ops arch_ops = {
 	.probe = arch_probe,
@@ -480,7 +480,6 @@ const struct pmu_driver pmu_driver_arch = {
 	.what = "core PMU",
 	.status_name = "IA32_PERF_GLOBAL_STATUS",
 	.absent = "CPUID leaf 0xA reports version 0 or is absent: no architectural PMU",
-	.source = "Intel SDM Vol. 3B, Architectural Performance Monitoring",
 	.vendor = "GenuineIntel",
 	.match = arch_match,
 	.units = arch_units,
@@ -490,4 +489,6 @@ const struct pmu_driver pmu_driver_arch = {
 	.events = arch_events,
 	.nevents = &arch_events_count,
 	.ops = &arch_ops,
+	.use_global = true,
+	.use_idle = PMU_IDLE_NO_EN,
 };

@@ -1,11 +1,10 @@
 /* What the architectural core PMU driver adds to `info`: CPUID leaf 0xA
- * decoded, the unavailable events, how counters are written and read, and
- * whether the PMU is in use. */
+ * decoded, the unavailable events, and how counters are written and read. */
 #include "arch.h"
 
 #include "../fmt.h"
 
-void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+void arch_info(struct out *o, const struct pmu_present *p, bool json);
 
 static const char *read_path(const struct pmu_present *p)
 {
@@ -39,11 +38,11 @@ static bool unavailable(const struct pmu_present *p, unsigned n)
 	return n >= len || (p->facts[ARCH_FACT_EBX] >> n & 1);
 }
 
-void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+void arch_info(struct out *o, const struct pmu_present *p, bool json)
 {
 	uint64_t eax = p->facts[ARCH_FACT_EAX], edx = p->facts[ARCH_FACT_EDX];
 	unsigned gp = (unsigned)(eax >> 8 & 0xFF), fixed = p->boxes[ARCH_UNIT_FIXED] ? p->counters[ARCH_UNIT_FIXED] : 0;
-	char buf[48], name[40];
+	char buf[48];
 
 	if (!(p->probed & 1u << ARCH_UNIT_GP))
 		return;
@@ -64,10 +63,6 @@ void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use 
 			}
 		out_printf(o, "],\"full_width_writes\":%s,\"counters_read_with\":\"%s\"",
 			   arch_full_width(p) ? "true" : "false", p->facts[ARCH_FACT_RDPMC_ST] == UNC_OK ? "rdpmc" : "rdmsr");
-		if (use && use->known)
-			out_printf(o, ",\"core_pmu_in_use\":%s", use->in_use ? "true" : "false");
-		else
-			out_puts(o, ",\"core_pmu_in_use\":null");
 		return;
 	}
 	out_printf(o, "CPUID 0xA:    version %u, %u general counters of %u bits, %u fixed counters of %u bits\n",
@@ -89,16 +84,4 @@ void arch_info(struct out *o, const struct pmu_present *p, const struct pmu_use 
 	out_printf(o, "IA32_PERF_CAPABILITIES: %s; counters written at %s\n", caps_text(p, buf, sizeof(buf)),
 		   arch_full_width(p) ? "IA32_A_PMCx (0x4C1, full width)" : "IA32_PMCx (0xC1, bits 31:0)");
 	out_printf(o, "counters read with: %s\n", read_path(p));
-	if (!use || !use->known)
-		out_printf(o, "core pmu in use: unknown (a register could not be read)\n");
-	else if (!use->in_use)
-		out_printf(o, "core pmu in use: no (global control 0x%lx, %u event selects without EN)\n",
-			   (unsigned long)use->global_ctrl, use->selects_checked);
-	else
-		out_printf(o, "core pmu in use: yes\n");
-	for (unsigned i = 0; use && i < use->nbusy; i++) {
-		const char *n = arch_msr_name((uint32_t)use->busy[i].reg.addr, name, sizeof(name));
-		out_printf(o, "  %s (0x%lx) = 0x%lx\n", n ? n : "?", (unsigned long)use->busy[i].reg.addr,
-			   (unsigned long)use->busy[i].value);
-	}
 }

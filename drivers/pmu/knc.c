@@ -248,40 +248,15 @@ static const char *knc_reg_name(const struct pmu_present *p, struct pmu_reg reg,
 	return NULL;
 }
 
-static void knc_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+static void knc_info(struct out *o, const struct pmu_present *p, bool json)
 {
-	char name[40];
-
+	(void)p;
 	if (json) {
-		out_puts(o, ",\"counters\":2,\"width\":40,");
-		if (use && use->known)
-			out_printf(o, "\"pmu_in_use\":%s,\"global_ctrl\":\"0x%lx\",", use->in_use ? "true" : "false",
-				   (unsigned long)use->global_ctrl);
-		else
-			out_puts(o, "\"pmu_in_use\":null,\"global_ctrl\":null,");
-		out_puts(o, "\"pmu_busy_registers\":[");
-		for (unsigned i = 0; use && i < use->nbusy; i++)
-			out_printf(o, "%s{\"msr\":\"0x%lx\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
-				   (unsigned long)use->busy[i].reg.addr,
-				   pmu_reg_name(&pmu_driver_knc, p, use->busy[i].reg, name, sizeof(name)),
-				   (unsigned long)use->busy[i].value);
-		out_puts(o, "]");
+		out_puts(o, ",\"counters\":2,\"width\":40");
 		return;
 	}
 	out_printf(o, "knc core:     2 counters of 40 bits per hardware thread (Table 1-2), on the processor "
 		      "running uncore.efi\n");
-	if (!(p->probed & 1u))
-		out_printf(o, "pmu in use:   not checked (this command reads no MSR)\n");
-	else if (!use || !use->known)
-		out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
-	else if (!use->in_use)
-		out_printf(o, "pmu in use:   no (IA32_PERF_GLOBAL_CTRL 0x%lx, %u event selects all zero)\n",
-			   (unsigned long)use->global_ctrl, use->selects_checked);
-	else
-		out_printf(o, "pmu in use:   yes\n");
-	for (unsigned i = 0; use && i < use->nbusy; i++)
-		out_printf(o, "  %s (0x%lx) = 0x%lx\n", pmu_reg_name(&pmu_driver_knc, p, use->busy[i].reg, name, sizeof(name)),
-			   (unsigned long)use->busy[i].reg.addr, (unsigned long)use->busy[i].value);
 }
 
 static void knc_notes(struct out *err, const struct pmu_present *p, const struct pmu_state *s)
@@ -319,7 +294,6 @@ const struct pmu_driver pmu_driver_knc = {
 	.title = "Knights Corner",
 	.what = "Knights Corner core PMU",
 	.status_name = "IA32_PERF_GLOBAL_STATUS",
-	.source = "Intel 327357-001JA",
 	.vendor = "GenuineIntel",
 	.models = knc_models,
 	.units = knc_units,
@@ -329,4 +303,5 @@ const struct pmu_driver pmu_driver_knc = {
 	.events = knc_events,
 	.nevents = &knc_events_count,
 	.ops = &knc_ops,
+	.use_global = true,
 };

@@ -205,40 +205,15 @@ static const char *p6_reg_name(const struct pmu_present *p, struct pmu_reg reg, 
 	return NULL;
 }
 
-static void p6_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+static void p6_info(struct out *o, const struct pmu_present *p, bool json)
 {
-	bool probed = p->probed & 1u;
-	char name[16];
-
+	(void)p;
 	if (json) {
-		out_printf(o, ",\"counters\":2,\"counter_width\":%d,\"pmu_in_use\":", P6_CTR_WIDTH);
-		out_puts(o, probed && use && use->known ? (use->in_use ? "true" : "false") : "null");
-		out_puts(o, ",\"pmu_busy_registers\":[");
-		for (unsigned i = 0; use && i < use->nbusy; i++) {
-			const char *n = p6_reg_name(p, use->busy[i].reg, name, sizeof(name));
-			out_printf(o, "%s{\"msr\":\"0x%lx\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
-				   (unsigned long)use->busy[i].reg.addr, n ? n : "?", (unsigned long)use->busy[i].value);
-		}
-		out_puts(o, "]");
+		out_printf(o, ",\"counters\":2,\"counter_width\":%d", P6_CTR_WIDTH);
 		return;
 	}
 	out_printf(o, "core pmu:     P6: PerfEvtSel0/1 at 0x186/0x187, PerfCtr0/1 at 0xc1/0xc2, %d bits; EN (bit 22) "
 		      "of PerfEvtSel0 starts both\n", P6_CTR_WIDTH);
-	if (!probed) {
-		out_printf(o, "pmu in use:   not checked (this command reads no MSR)\n");
-		return;
-	}
-	if (!use || !use->known)
-		out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
-	else if (!use->in_use)
-		out_printf(o, "pmu in use:   no (PerfEvtSel0 and PerfEvtSel1 are zero)\n");
-	else
-		out_printf(o, "pmu in use:   yes\n");
-	for (unsigned i = 0; use && i < use->nbusy; i++) {
-		const char *n = p6_reg_name(p, use->busy[i].reg, name, sizeof(name));
-		out_printf(o, "  %s (0x%lx) = 0x%lx\n", n ? n : "?", (unsigned long)use->busy[i].reg.addr,
-			   (unsigned long)use->busy[i].value);
-	}
 }
 
 static const struct pmu_ops p6_ops = {
@@ -265,7 +240,6 @@ const struct pmu_driver pmu_driver_p6 = {
 	.title = "P6 family",
 	.what = "P6 core PMU",
 	.status_name = NULL, /* no overflow status register (every status_bit is 0) */
-	.source = "Intel SDM Vol. 3B (P6 family performance monitoring); MMX Technology Developer's Guide, Table 6-2",
 	.vendor = "GenuineIntel",
 	.models = p6_models,
 	.units = p6_units,

@@ -292,8 +292,8 @@ static void skl_notes(struct out *err, const struct pmu_present *p, const struct
 				"cleared and cannot be set again\n", (unsigned long)s->status_at_start);
 }
 
-void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
-void skl_rec_v1(const void *rec, struct pmu_present *p, struct pmu_use *use);
+void skl_info(struct out *o, const struct pmu_present *p, bool json);
+enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize);
 
 static const struct pmu_ops skl_ops = {
 	.probe = skl_probe,
@@ -305,7 +305,7 @@ static const struct pmu_ops skl_ops = {
 	.reg_name = skl_reg_name,
 	.info = skl_info,
 	.where = skl_where,
-	.rec_v1 = skl_rec_v1,
+	.rec_convert = skl_rec_convert,
 	.notes = skl_notes,
 };
 
@@ -321,7 +321,6 @@ const struct pmu_driver pmu_driver_skl = {
 	.title = "Skylake-client",
 	.what = "uncore PMU",
 	.status_name = "MSR_UNC_PERF_GLOBAL_STATUS",
-	.source = "Intel 334060-001",
 	.vendor = "GenuineIntel",
 	.models = skl_models,
 	.units = skl_units,
@@ -331,6 +330,7 @@ const struct pmu_driver pmu_driver_skl = {
 	.events = skl_events,
 	.nevents = &skl_events_count,
 	.ops = &skl_ops,
+	.use_global = true,
 };
 
 const char *skl_msr_name(uint32_t msr, char *buf, size_t size)

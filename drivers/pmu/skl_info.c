@@ -1,15 +1,8 @@
 /* What the Skylake-client driver adds to `info`: the CBo count of
- * MSR_UNC_CBO_CONFIG, whether the PMU is in use, the host bridge and MCHBAR. */
+ * MSR_UNC_CBO_CONFIG, the host bridge and MCHBAR. */
 #include "skl.h"
 
-void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
-
-static const char *msr_label(uint64_t msr, char *buf, size_t size)
-{
-	const char *n = skl_msr_name((uint32_t)msr, buf, size);
-
-	return n ? n : "?";
-}
+void skl_info(struct out *o, const struct pmu_present *p, bool json);
 
 struct skl_facts {
 	bool msrs_probed, imc_probed;
@@ -50,10 +43,8 @@ static void json_hex(struct out *o, const char *key, uint64_t v, bool comma)
 	out_printf(o, "\"%s\":\"0x%lx\"%s", key, (unsigned long)v, comma ? "," : "");
 }
 
-static void info_json(struct out *o, const struct skl_facts *f, const struct pmu_use *use)
+static void info_json(struct out *o, const struct skl_facts *f)
 {
-	char name[40];
-
 	out_puts(o, ",");
 	if (f->msrs_probed && f->cbo_config_st == UNC_OK) {
 		out_puts(o, "\"cbo_config\":{");
@@ -62,18 +53,6 @@ static void info_json(struct out *o, const struct skl_facts *f, const struct pmu
 	} else {
 		out_puts(o, "\"cbo_config\":null,");
 	}
-	if (use && use->known)
-		out_printf(o, "\"pmu_in_use\":%s,", use->in_use ? "true" : "false");
-	else
-		out_puts(o, "\"pmu_in_use\":null,");
-	out_puts(o, "\"pmu_busy_registers\":[");
-	for (unsigned i = 0; use && i < use->nbusy; i++) {
-		out_printf(o, "%s{\"msr\":\"0x%lx\",\"name\":\"%s\",", i ? "," : "", (unsigned long)use->busy[i].reg.addr,
-			   msr_label(use->busy[i].reg.addr, name, sizeof(name)));
-		json_hex(o, "value", use->busy[i].value, false);
-		out_puts(o, "}");
-	}
-	out_puts(o, "],");
 	if (f->imc_probed && f->hb_st == UNC_OK) {
 		out_printf(o, "\"host_bridge\":{\"vendor\":\"0x%04x\",\"device\":\"0x%04x\",\"known\":%s,\"generation\":",
 			   f->hb_vendor, f->hb_device, f->generation ? "true" : "false");
@@ -96,19 +75,17 @@ static void info_json(struct out *o, const struct skl_facts *f, const struct pmu
 	}
 }
 
-void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+void skl_info(struct out *o, const struct pmu_present *p, bool json)
 {
 	struct skl_facts f;
-	char name[40];
 
 	facts_of(p, &f);
 	if (json) {
-		info_json(o, &f, use);
+		info_json(o, &f);
 		return;
 	}
 	if (!f.msrs_probed) {
 		out_printf(o, "MSR_UNC_CBO_CONFIG: not read (this command reads no MSR)\n");
-		out_printf(o, "pmu in use:   not checked (this command reads no MSR)\n");
 	} else {
 		if (f.cbo_config_st != UNC_OK) {
 			out_printf(o, "MSR_UNC_CBO_CONFIG (0x396): read failed: %s\n", unc_strerror(f.cbo_config_st));
@@ -124,16 +101,6 @@ void skl_info(struct out *o, const struct pmu_present *p, const struct pmu_use *
 				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", f.cbo_count,
 					   f.cores);
 		}
-		if (!use || !use->known)
-			out_printf(o, "pmu in use:   unknown (a register could not be read)\n");
-		else if (!use->in_use)
-			out_printf(o, "pmu in use:   no (global control 0x%lx, %u event selects all zero)\n",
-				   (unsigned long)use->global_ctrl, use->selects_checked);
-		else
-			out_printf(o, "pmu in use:   yes\n");
-		for (unsigned i = 0; use && i < use->nbusy; i++)
-			out_printf(o, "  %s (0x%lx) = 0x%lx\n", msr_label(use->busy[i].reg.addr, name, sizeof(name)),
-				   (unsigned long)use->busy[i].reg.addr, (unsigned long)use->busy[i].value);
 	}
 	if (!f.imc_probed)
 		return;

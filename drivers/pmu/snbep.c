@@ -509,7 +509,6 @@ const struct pmu_driver pmu_driver_snbep = {
 	.title = "Xeon E5-2600",
 	.what = "iMC PMU",
 	.status_name = "none (the iMC has no overflow status)",
-	.source = "Intel 327043-001 (Xeon E5-2600 uncore performance monitoring guide); Linux uncore_snbep.c",
 	.vendor = "GenuineIntel",
 	.models = snbep_models,
 	.units = snbep_units,

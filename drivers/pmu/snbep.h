@@ -67,7 +67,7 @@ int snbep_channel_of_func(unsigned func);
 /* Intel 327043-001's "Max Inc/Cyc" of an event code; 0: the guide gives none. */
 unsigned snbep_max_inc(uint8_t code);
 
-void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json);
+void snbep_info(struct out *o, const struct pmu_present *p, bool json);
 /* The channels the probe found missing (or with another device ID) on
  * sockets that have channels: NULL when none. */
 const char *snbep_caveat(const struct pmu_present *p, char *buf, size_t size);

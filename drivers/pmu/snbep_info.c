@@ -1,7 +1,6 @@
 /* What the Xeon E5-2600 iMC driver adds to `info`: the sockets and their
  * uncore buses, the channels found, a channel missing on a socket that has
- * others, a function with an unexpected device ID, and whether the PMU is
- * in use. */
+ * others, and a function with an unexpected device ID. */
 #include "snbep.h"
 
 struct snbep_socket {
@@ -38,7 +37,7 @@ static unsigned popcount4(unsigned v)
 	return (v & 1) + (v >> 1 & 1) + (v >> 2 & 1) + (v >> 3 & 1);
 }
 
-static void info_text(struct out *o, const struct pmu_present *p, const struct pmu_use *use)
+static void info_text(struct out *o, const struct pmu_present *p)
 {
 	struct snbep_socket s[SNBEP_MAX_SOCKETS];
 	unsigned n = sockets_of(p, s), total = 0;
@@ -78,22 +77,9 @@ static void info_text(struct out *o, const struct pmu_present *p, const struct p
 			}
 		}
 	}
-	if (!use)
-		out_puts(o, "pmu in use:   not checked\n");
-	else if (!use->known)
-		out_puts(o, "pmu in use:   unknown (a register could not be read)\n");
-	else if (!use->in_use)
-		out_printf(o, "pmu in use:   no (%u CTL and FIXED_CTL registers all zero)\n", use->selects_checked);
-	else
-		out_puts(o, "pmu in use:   yes\n");
-	for (unsigned i = 0; use && i < use->nbusy; i++) {
-		char name[48];
-		out_printf(o, "  %s = 0x%lx\n", pmu_reg_name(&pmu_driver_snbep, p, use->busy[i].reg, name, sizeof(name)),
-			   (unsigned long)use->busy[i].value);
-	}
 }
 
-static void info_json(struct out *o, const struct pmu_present *p, const struct pmu_use *use)
+static void info_json(struct out *o, const struct pmu_present *p)
 {
 	struct snbep_socket s[SNBEP_MAX_SOCKETS];
 	unsigned n = sockets_of(p, s);
@@ -123,19 +109,6 @@ static void info_json(struct out *o, const struct pmu_present *p, const struct p
 		}
 		out_puts(o, "]}");
 	}
-	out_puts(o, "],");
-	if (use && use->known)
-		out_printf(o, "\"pmu_in_use\":%s,", use->in_use ? "true" : "false");
-	else
-		out_puts(o, "\"pmu_in_use\":null,");
-	out_puts(o, "\"pmu_busy_registers\":[");
-	for (unsigned i = 0; use && i < use->nbusy; i++) {
-		char name[48], addr[32];
-		out_printf(o, "%s{\"pci\":\"%s\",\"name\":\"%s\",\"value\":\"0x%lx\"}", i ? "," : "",
-			   pmu_reg_addr(use->busy[i].reg, addr, sizeof(addr)),
-			   pmu_reg_name(&pmu_driver_snbep, p, use->busy[i].reg, name, sizeof(name)),
-			   (unsigned long)use->busy[i].value);
-	}
 	out_puts(o, "]");
 }
 
@@ -160,13 +133,13 @@ const char *snbep_caveat(const struct pmu_present *p, char *buf, size_t size)
 	return buf;
 }
 
-void snbep_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+void snbep_info(struct out *o, const struct pmu_present *p, bool json)
 {
 	if (json)
-		return info_json(o, p, use);
+		return info_json(o, p);
 	if (!(p->probed & 1u << SNBEP_UNIT_IMC)) {
 		out_puts(o, "imc:          not probed\n");
 		return;
 	}
-	info_text(o, p, use);
+	info_text(o, p);
 }

@@ -82,7 +82,6 @@ const struct pmu_driver pmu_driver_tgl = {
 	.title = "Tiger Lake",
 	.what = "uncore PMU",
 	.status_name = "(no overflow status)",
-	.source = "Linux uncore_snb.c (tgl_uncore_*), Intel perfmon TGL",
 	.vendor = "GenuineIntel",
 	.models = tgl_models,
 	.units = tgl_units,
@@ -92,4 +91,6 @@ const struct pmu_driver pmu_driver_tgl = {
 	.events = tgl_events,
 	.nevents = &tgl_events_count,
 	.ops = &adl_ops,
+	.use_global = true,
+	.use_idle = PMU_IDLE_ZERO,
 };

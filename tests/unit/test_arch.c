@@ -574,7 +574,7 @@ static void rdmsr_when_rdpmc_faults(void)
 		T_EQ(info_gather(&wrap, &pi), pi.verdict);
 		for (unsigned d = 0; d < pi.npmu; d++)
 			if (pi.pmu[d].drv == &pmu_driver_arch)
-				pmu_driver_arch.ops->info(&o, &pi.pmu[d].p, NULL, false);
+				pmu_driver_arch.ops->info(&o, &pi.pmu[d].p, false);
 		T_CONTAINS(text, k == 0 ? "counters read with: rdmsr (RDPMC raised #UD)\n"
 					: "counters read with: rdmsr (RDPMC raised #GP)\n");
 		T_CONTAINS(text, "CPUID 0xA:    version 4, 4 general counters of 48 bits, 3 fixed counters of 48 bits\n");
@@ -606,13 +606,13 @@ static void info_names_unavailable_events(void)
 	T_EQ(pmu_driver_arch.ops->probe(&wrap, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
 	strbuf_init(&sb, text, sizeof(text));
 	struct out o = strbuf_out(&sb);
-	pmu_driver_arch.ops->info(&o, &p, NULL, false);
+	pmu_driver_arch.ops->info(&o, &p, false);
 	/* length 7: Topdown Slots (bit 7) is beyond the vector, so unavailable too */
 	T_CONTAINS(text, "unavailable:  LLC Reference (2E/4F), LLC Misses (2E/41), Topdown Slots (A4/01) (CPUID.0AH:EBX 0x18, "
 			 "length 7)\n");
 	T_CONTAINS(text, "IA32_PERF_CAPABILITIES: 0x3; counters written at IA32_PMCx (0xC1, bits 31:0)\n");
 	strbuf_init(&sb, text, sizeof(text));
-	pmu_driver_arch.ops->info(&o, &p, NULL, true);
+	pmu_driver_arch.ops->info(&o, &p, true);
 	T_CONTAINS(text, "\"unavailable_events\":[\"LLC Reference\",\"LLC Misses\",\"Topdown Slots\"]");
 }
 
@@ -865,7 +865,7 @@ static void fixed_counters_assumed_when_edx_reports_none(void)
 		struct strbuf sb;
 		strbuf_init(&sb, buf, sizeof(buf));
 		struct out o = strbuf_out(&sb);
-		pmu_driver_arch.ops->info(&o, &p, NULL, false);
+		pmu_driver_arch.ops->info(&o, &p, false);
 		T_CONTAINS(buf, "2 general counters of 40 bits, 3 fixed counters of 40 bits\n  note: EDX reports 0 fixed "
 				"counters; versions 2 to 4 may omit them, so 3 are assumed (not under a hypervisor, as Linux does)\n");
 	}

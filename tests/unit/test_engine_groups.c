@@ -183,9 +183,9 @@ static void g_in_use(const struct hw *hw, const struct pmu_present *p, struct pm
 		r->busy[r->nbusy++] = (struct pmu_busy){ g_reg(0, G_SEL0), 0x400304 };
 }
 
-static void g_info(struct out *o, const struct pmu_present *p, const struct pmu_use *use, bool json)
+static void g_info(struct out *o, const struct pmu_present *p, bool json)
 {
-	(void)o, (void)p, (void)use, (void)json;
+	(void)o, (void)p, (void)json;
 }
 
 static const struct pmu_ops g_ops = {
@@ -198,7 +198,7 @@ static const struct pmu_model g_models[] = { { 6, 0x2D, "a made-up two-socket se
 
 static const struct pmu_driver g_driver = {
 	.name = "test-grouped", .title = "made-up server PMU", .what = "made-up PMU", .status_name = "none",
-	.source = "this test", .vendor = "GenuineIntel", .models = g_models, .units = g_units, .nunits = 1,
+	.vendor = "GenuineIntel", .models = g_models, .units = g_units, .nunits = 1,
 	.events = g_events, .nevents = &g_nevents, .ops = &g_ops, .sample_frozen = true,
 };
 

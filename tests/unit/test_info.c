@@ -196,7 +196,8 @@ static void without_msrs(void)
 	T_CONTAINS(text, "host bridge:  00:00.0 vendor 0x8086 device 0x191f (known: Skylake)\n");
 	T_CONTAINS(text, "verdict:      uncore PMU usable: not checked (no MSR read)\n");
 	render(true);
-	T_CONTAINS(text, "\"cbo_config\":null,\"pmu_in_use\":null,\"pmu_busy_registers\":[],\"host_bridge\":{");
+	T_CONTAINS(text, "\"cbo_config\":null,\"host_bridge\":{");
+	T_CONTAINS(text, "\"pmu_in_use\":null,\"global_ctrl\":null,\"pmu_busy_registers\":[]}]");
 }
 
 static void non_intel_touches_no_msr(void)
@@ -296,7 +297,8 @@ static void json_is_one_object(void)
 	T_EQ(text[strlen(text) - 1], '\n');
 	T_CONTAINS(text, "\"drivers\":[{\"driver\":\"skl-client-uncore\",\"cbo_config\":{\"raw\":\"0x5\",\"no_cbo_banks\":5,"
 			 "\"cbo_count\":4},");
-	T_CONTAINS(text, "\"mchbar\":{\"raw\":\"0xfed10001\",\"enabled\":true,\"base\":\"0xfed10000\",\"usable\":true}}]");
+	T_CONTAINS(text, "\"mchbar\":{\"raw\":\"0xfed10001\",\"enabled\":true,\"base\":\"0xfed10000\",\"usable\":true},"
+			 "\"pmu_in_use\":false,\"global_ctrl\":\"0x0\",\"pmu_busy_registers\":[]}]");
 	T_CONTAINS(text, "\"msr_access\":\"native\"");
 	T_CONTAINS(text, "\"usable\":true");
 	T_CONTAINS(text, "\"tsc_hz\":1000000000");

@@ -627,7 +627,7 @@ static void info_lines(void)
 	text = render(false);
 	T_CONTAINS(text, "uncore:       supported: Knights Corner, Knights Corner (Xeon Phi coprocessor)\n");
 	T_CONTAINS(text, "knc core:     2 counters of 40 bits per hardware thread (Table 1-2)");
-	T_CONTAINS(text, "pmu in use:   no (IA32_PERF_GLOBAL_CTRL 0x0, 2 event selects all zero)\n");
+	T_CONTAINS(text, "pmu in use:   no (global control 0x0, 2 event selects all zero)\n");
 	T_CONTAINS(text, "verdict:      Knights Corner core PMU usable: ready\n");
 	text = render(true);
 	T_CONTAINS(text, "\"counters\":2,\"width\":40,\"pmu_in_use\":false,\"global_ctrl\":\"0x0\",\"pmu_busy_registers\":[]");

@@ -728,7 +728,7 @@ static void info_lines(void)
 	T_CONTAINS(text, "uncore:       supported: P6 family, Pentium III (Katmai)\n");
 	T_CONTAINS(text, "core pmu:     P6: PerfEvtSel0/1 at 0x186/0x187, PerfCtr0/1 at 0xc1/0xc2, 40 bits; EN (bit 22) of "
 			 "PerfEvtSel0 starts both\n");
-	T_CONTAINS(text, "pmu in use:   no (PerfEvtSel0 and PerfEvtSel1 are zero)\n");
+	T_CONTAINS(text, "pmu in use:   no (2 event selects all zero)\n");
 	T_CONTAINS(text, "verdict:      P6 core PMU usable: ready\n");
 	render(true);
 	T_JSON(text, false);

@@ -568,10 +568,12 @@ static void probe_two_sockets(void)
 	pmu_driver_snbep.ops->in_use(&m.hw, &p, &use, NULL, NULL);
 	T_ASSERT(use.known && !use.in_use);
 	T_EQ(use.selects_checked, 40);
-	pmu_driver_snbep.ops->info(&o, &p, &use, false);
+	struct info_pmu ip = { .drv = &pmu_driver_snbep, .p = p, .use = use, .use_checked = true };
+	pmu_driver_snbep.ops->info(&o, &p, false);
+	info_print_use(&o, &ip, false);
 	T_CONTAINS(buf, "imc:          2 sockets, 8 channels");
 	T_CONTAINS(buf, "  socket 0 (bus 0x3f): channels 0, 1, 2, 3\n  socket 1 (bus 0x7f): channels 0, 1, 2, 3\n");
-	T_CONTAINS(buf, "pmu in use:   no (40 CTL and FIXED_CTL registers all zero)");
+	T_CONTAINS(buf, "pmu in use:   no (40 event selects all zero)");
 	T_NOT_CONTAINS(buf, "missing");
 	pmu_driver_snbep.ops->where(&p, 0, buf, sizeof(buf));
 	T_STREQ(buf, "in 8 channels on buses 0x3f, 0x7f (CAS_COUNT.RD and .WR)");
@@ -589,7 +591,8 @@ static void probe_two_sockets(void)
 	/* JSON */
 	strbuf_init(&sb, buf, sizeof(buf));
 	out_puts(&o, "{\"x\":1");
-	pmu_driver_snbep.ops->info(&o, &p, &use, true);
+	pmu_driver_snbep.ops->info(&o, &p, true);
+	info_print_use(&o, &ip, true);
 	out_puts(&o, "}");
 	T_JSON(buf, false);
 	T_CONTAINS(buf, "\"sockets\":[{\"socket\":0,\"bus\":\"0x3f\",\"channels\":[0,1,2,3],\"missing\":[],\"unexpected\":[]},"
@@ -619,14 +622,14 @@ static void missing_channel_and_unexpected_id(void)
 	T_EQ(p.group[0][5], 1);
 	strbuf_init(&sb, buf, sizeof(buf));
 	struct out o = strbuf_out(&sb);
-	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	pmu_driver_snbep.ops->info(&o, &p, false);
 	T_CONTAINS(buf, "imc:          2 sockets, 6 channels");
 	T_CONTAINS(buf, "  socket 1 (bus 0x7f): channels 0, 1\n");
 	T_CONTAINS(buf, "  socket 1 (bus 0x7f): channel 2 (10.4) missing\n");
 	T_CONTAINS(buf, "  socket 1 (bus 0x7f): channel 3: 10.5 has device 8086:1234, not 3CB5\n");
 	strbuf_init(&sb, buf, sizeof(buf));
 	out_puts(&o, "{\"x\":1");
-	pmu_driver_snbep.ops->info(&o, &p, NULL, true);
+	pmu_driver_snbep.ops->info(&o, &p, true);
 	out_puts(&o, "}");
 	T_JSON(buf, false);
 	T_CONTAINS(buf, "{\"socket\":1,\"bus\":\"0x7f\",\"channels\":[0,1],\"missing\":[2],\"unexpected\":[{\"channel\":3,"
@@ -1113,7 +1116,7 @@ static void sockets_from_ubox_node_ids(void)
 	}
 	strbuf_init(&sb, buf, sizeof(buf));
 	struct out o = strbuf_out(&sb);
-	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	pmu_driver_snbep.ops->info(&o, &p, false);
 	T_CONTAINS(buf, "  sockets numbered by their UBoxes' node IDs (8086:3ce0, CPUNODEID 0x40, GIDNIDMAP 0x54)\n"
 			"  socket 0 (bus 0x7f): channels 0, 1, 2, 3\n");
 	T_CONTAINS(buf, "  socket 1 (bus 0x3f): channels 0, 1, 2, 3\n");
@@ -1137,7 +1140,7 @@ static void sockets_from_ubox_node_ids(void)
 	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
 	T_EQ(p.pci[0][0].bus, 0x3F);
 	strbuf_init(&sb, buf, sizeof(buf));
-	pmu_driver_snbep.ops->info(&o, &p, NULL, false);
+	pmu_driver_snbep.ops->info(&o, &p, false);
 	T_CONTAINS(buf, "  sockets numbered in bus order (not every uncore bus has a UBox");
 	model(2);
 	m.ubox[0] = (typeof(m.ubox[0])){ true, 0x2, map };

@@ -285,7 +285,6 @@ static const struct pmu_driver fake_driver = {
 	.title = "made-up test PMU",
 	.what = "fake PMU",
 	.status_name = "FAKE_STATUS",
-	.source = "this test",
 	.vendor = "GenuineIntel",
 	.models = fake_models,
 	.units = fake_units,
