@@ -23,9 +23,9 @@ NM        := nm
 WARN      := -std=gnu11 -Wall -Wextra -Werror
 EFI_CFLAGS := $(WARN) -g0 -fpic -fvisibility=hidden -ffreestanding -fno-stack-protector -fno-stack-check \
 	-fshort-wchar -mno-red-zone -maccumulate-outgoing-args -fno-strict-aliasing \
-	-DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG \
+	-ffunction-sections -fdata-sections -DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -MMD -MP
-EFI_LDFLAGS := -nostdlib -znocombreloc -z pack-relative-relocs -shared -Bsymbolic -T $(EFI_LDS) -L$(EFI_LIB)
+EFI_LDFLAGS := -nostdlib -znocombreloc -z pack-relative-relocs -shared -Bsymbolic --gc-sections -T $(EFI_LDS) -L$(EFI_LIB)
 
 HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -MMD -MP
@@ -44,13 +44,17 @@ APP_SRCS  := $(LIB_SRCS) \
 	efi/cli.c efi/app.c efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
-# The application is built for size (-Os), except the sampling path, which
-# stays -O2: the engine's sampling loop (drivers/stat.c), the drivers' reads
-# (drivers/pmu/), the arithmetic on counts and the native seam. The emulator
-# and the child image stay -O2 (their size does not ship).
-EFI_HOT   := drivers/stat.c drivers/counts.c drivers/arith.c $(wildcard drivers/pmu/*.c) efi/hw_native.c
+# The application is built for size (-Oz: 1.6 KB less than -Os), except the
+# sampling path, which stays -O2: the engine's sampling loop
+# (drivers/stat.c), the drivers' reads (drivers/pmu/, but for what they add
+# to `info` and to old records), the arithmetic on counts and the native
+# seam. The emulator and the child image stay -O2 (their size does not
+# ship). Every function and object has a section of its own, and the link
+# drops those nothing uses (--gc-sections).
+EFI_HOT   := drivers/stat.c drivers/counts.c drivers/arith.c \
+	$(filter-out %_info.c %_rec.c,$(wildcard drivers/pmu/*.c)) efi/hw_native.c
 EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
-EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Os,-O2)
+EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Oz,-O2)
 
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the

@@ -1,5 +1,5 @@
-/* The image's own relocation, in place of gnu-efi's: crt0 calls
- * _relocate(ImageBase, _DYNAMIC) (efi/start.c) before efi_main. The image is linked with
+/* The image's own relocation, in place of gnu-efi's: crt0 calls _relocate
+ * (efi/start.c) before efi_main. The image is linked with
  * -z pack-relative-relocs, so its relative relocations are a DT_RELR table
  * (8 bytes for an address, then one 8-byte bitmap for the next 63 words)
  * instead of 24 bytes each in DT_RELA; any DT_RELA entries left (relative
