@@ -1,6 +1,7 @@
-/* The few C library functions drivers/ uses that gnu-efi's libefi does not
- * provide (it has memcpy and memset). The linker's undefined-symbol check
- * in the Makefile keeps this list honest. */
+/* The few C library functions drivers/ uses, but memcpy and memset: the
+ * emulator takes those from gnu-efi's libefi, the application and the
+ * child image from efi/efilib.c. The linker's undefined-symbol check in
+ * the Makefile keeps this list honest. */
 #include <stddef.h>
 #include <string.h>
 

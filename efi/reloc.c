@@ -1,5 +1,5 @@
-/* The image's own relocation, in place of gnu-efi's: crt0 calls
- * _relocate(ImageBase, _DYNAMIC) before efi_main. The image is linked with
+/* The image's own relocation, in place of gnu-efi's: crt0 calls _relocate
+ * (efi/start.c) before efi_main. The image is linked with
  * -z pack-relative-relocs, so its relative relocations are a DT_RELR table
  * (8 bytes for an address, then one 8-byte bitmap for the next 63 words)
  * instead of 24 bytes each in DT_RELA; any DT_RELA entries left (relative
@@ -72,13 +72,4 @@ int elf_relocate(uintptr_t base, const struct elf_dyn *dyn)
 		}
 	}
 	return 0;
-}
-
-/* Called by gnu-efi's crt0 (System V convention), which ignores the result. */
-long _relocate(long ldbase, const struct elf_dyn *dyn, void *image, void *systab);
-long _relocate(long ldbase, const struct elf_dyn *dyn, void *image, void *systab)
-{
-	(void)image;
-	(void)systab;
-	return elf_relocate((uintptr_t)ldbase, dyn) ? (long)0x8000000000000001ull /* EFI_LOAD_ERROR */ : 0;
 }

@@ -13,9 +13,16 @@ out=$top/build/bench/callgrind.out
 echo "== size: build/uncore.efi"
 efi=$top/build/uncore.efi
 echo "uncore.efi: $(stat -c %s "$efi") bytes"
-echo "its sections:"
+echo "its sections (in memory; those without contents take no bytes in the file):"
 objdump -h "$efi" | while read -r idx name size rest; do
-	[[ $idx =~ ^[0-9]+$ ]] && printf '  %-8s %7d bytes\n' "$name" "$((16#$size))"
+	[[ $idx =~ ^[0-9]+$ ]] || continue
+	read -r flags
+	case $name in
+	.data) what='no contents: unpacked from .zdata at start' ;;
+	.zdata) what='.data, packed' ;;
+	*) [[ $flags == *CONTENTS* ]] && what='' || what='no contents: zero-filled by the loader' ;;
+	esac
+	printf '  %-8s %7d bytes%s\n' "$name" "$((16#$size))" "${what:+ ($what)}"
 done
 echo "the five largest symbols (build/uncore.so):"
 nm --size-sort -S "$top/build/uncore.so" | tail -5 | tac | while read -r addr size type name; do

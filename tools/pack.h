@@ -1,0 +1,13 @@
+#ifndef UNC_PACK_H
+#define UNC_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most bytes pack() writes for n bytes of input. */
+size_t pack_bound(size_t n);
+/* Packs in[0..n) into out (pack_bound(n) bytes) as efi/unpack.h's stream:
+ * the stream's size. */
+size_t pack(uint8_t *out, const uint8_t *in, size_t n);
+
+#endif
