@@ -295,6 +295,8 @@ UNIT_TESTS += test_html
 UNIT_TESTS += test_pcibus
 $(HOST)/test_pcibus: $(call hobj,tests/unit/test_pcibus.c tests/unit/t.c)
 UNIT_TESTS += test_reloc
+UNIT_TESTS += test_disc
+$(HOST)/test_disc: $(call hobj,tests/unit/test_disc.c tests/unit/t.c)
 $(HOST)/test_reloc: $(call hobj,tests/unit/test_reloc.c tests/unit/t.c efi/reloc.c)
 $(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(HOST)/uncore_decode
 
