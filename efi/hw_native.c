@@ -194,6 +194,14 @@ static enum unc_status native_mmio_read32(void *ctx, uint64_t phys, uint32_t *re
 	return UNC_OK;
 }
 
+/* One 32-bit store (MMIO PMON controls). */
+static enum unc_status native_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
+{
+	(void)ctx;
+	*(volatile uint32_t *)(UINTN)phys = val;
+	return UNC_OK;
+}
+
 static void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
@@ -323,6 +331,7 @@ static const struct hw_ops native_ops = {
 	.ticks = native_ticks,
 	.rdpmc = native_rdpmc,
 	.io_read32 = native_io_read32,
+	.mmio_write32 = native_mmio_write32,
 };
 
 /* The native seam routed to the emulator; filled in by native_init. */
