@@ -58,7 +58,7 @@ EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Os,-O2)
 # The emulator's tables are its own (tests/emu/pmu_skl.c), typed from the manual:
 # it links neither the application's event table nor drivers/pmu/.
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
-EMU_COMMON := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE) tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
+EMU_COMMON := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c $(EMU_CORE) tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
 EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/tsc.c drivers/pcibus.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
@@ -246,7 +246,7 @@ $(BUILD)/uncore_decode: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libunco
 $(BUILD)/uncore_decode-static: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libuncore.a
 	$(call say,LD,$@)$(CC) -static $^ -o $@
 
-MODEL_SRCS := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE) tests/emu/options.c tests/emu/emu_hw.c
+MODEL_SRCS := tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c $(EMU_CORE) tests/emu/options.c tests/emu/emu_hw.c
 
 UNIT_TESTS := test_fmt test_parse test_cli test_cpu test_info test_app test_model test_gen_events test_stat test_evsel test_app_stat test_imc test_record test_decode test_var test_load test_smbios
 APP_TEST := efi/app.c efi/cli.c tests/unit/app_run.c tests/unit/fake_vars.c
@@ -283,8 +283,8 @@ UNIT_TESTS += test_tsc
 $(HOST)/test_tsc: $(call hobj,tests/unit/test_tsc.c tests/unit/t.c)
 $(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c)
 $(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
-$(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c $(EMU_CORE))
-$(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c tests/emu/model.c $(EMU_CORE))
+$(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c $(EMU_CORE))
+$(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c tests/emu/pmu_skl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c tests/emu/model.c $(EMU_CORE))
 $(HOST)/test_status: $(call hobj,tests/unit/test_status.c tests/unit/t.c)
 $(HOST)/test_knc: $(call hobj,tests/unit/test_knc.c $(T_FAKE))
 UNIT_TESTS += test_snbep
@@ -298,6 +298,8 @@ UNIT_TESTS += test_reloc
 UNIT_TESTS += test_disc
 $(HOST)/test_disc: $(call hobj,tests/unit/test_disc.c tests/unit/t.c)
 UNIT_TESTS += test_disc_drv
+UNIT_TESTS += test_emu_disc
+$(HOST)/test_emu_disc: $(call hobj,tests/unit/test_emu_disc.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_disc_drv: $(call hobj,tests/unit/test_disc_drv.c $(T_FAKE))
 $(HOST)/test_reloc: $(call hobj,tests/unit/test_reloc.c tests/unit/t.c efi/reloc.c)
 $(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(HOST)/uncore_decode

@@ -23,12 +23,14 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 	unsigned family, model;
 
 	emu_family_model(leaf1_eax, &family, &model);
+	if (family == 6 && (model == 0x8F || model == 0xCF || model == 0xAD || model == 0xAE || model == 0xAF))
+		return EMU_UNCORE_DISC; /* SPR, EMR, GNR, GNR-D, SRF: a discovery table */
 	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
 }
 
 const char *emu_uncore_name(unsigned uncore)
 {
-	static const char *const names[] = { "auto", "skl", "snbep" };
+	static const char *const names[] = { "auto", "skl", "snbep", "disc" };
 	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
 }
 
@@ -223,7 +225,10 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 			: cfg->arch_set			? EMU_CORE_ARCH
 							: emu_core_for(leaf1_eax);
 	c.uncore_active = cfg->uncore != EMU_UNCORE_AUTO ? cfg->uncore : emu_uncore_for(leaf1_eax);
-	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep : &emu_pmu_skl, &c);
+	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep
+			: c.uncore_active == EMU_UNCORE_DISC ? &emu_pmu_disc
+							     : &emu_pmu_skl,
+		     &c);
 	switch (c.core_active) {
 	case EMU_CORE_P6: emu_init_pmu(core, &emu_pmu_p6, &c); break;
 	case EMU_CORE_KNC: emu_init_pmu(core, &emu_pmu_knc, &c); break;
