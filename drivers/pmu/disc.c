@@ -121,6 +121,7 @@ static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cp
 
 	if (warnsize)
 		warn[0] = '\0';
+	p->facts[DISC_FACT_MODEL] = (uint64_t)(cpu->family & 0xFF) << 8 | (cpu->model & 0xFF);
 	want &= (1u << DISC_NUNITS) - 1;
 	p->probed |= want;
 	if (st == UNC_E_NOT_FOUND) {
@@ -184,6 +185,8 @@ static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cp
 			p->found[DISC_UNIT_CHA] = (uint32_t)cbo * (last.ntables ? last.ntables : 1);
 	}
 	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
+	if (warnsize && (want & 1u << DISC_UNIT_IMC) && !disc_caveat(p, warn, warnsize))
+		warn[0] = '\0';
 	return UNC_OK;
 }
 
@@ -330,6 +333,21 @@ static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, si
 		     disc_units[unit].name);
 }
 
+/* Granite Rapids and Sierra Forest (gnr_uncore_init's models) split the
+ * CAS counts by sub-channel: event 0x05 counts SCH0 and 0x06 SCH1 (Intel's
+ * perfmon GNR uncore-memory file; Linux gnr_uncore_imc_events), so
+ * CAS_COUNT.RD/.WR (0x05) and bw's totals lack SCH1's traffic. */
+const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	unsigned fm = (unsigned)(p->facts[DISC_FACT_MODEL] & 0xFFFF);
+
+	if (fm != 0x6AD && fm != 0x6AE && fm != 0x6AF && fm != 0x6B6 && fm != 0x6DD)
+		return NULL;
+	fmt_snprintf(buf, size, "on this model CAS_COUNT (event 0x05) counts sub-channel 0 only: bw and CAS_COUNT.RD/.WR "
+			   "lack sub-channel 1 (event 0x06)");
+	return buf;
+}
+
 static const struct pmu_ops disc_ops = {
 	.probe = disc_probe,
 	.in_use = disc_in_use,
@@ -340,6 +358,7 @@ static const struct pmu_ops disc_ops = {
 	.reg_name = disc_reg_name,
 	.info = disc_info,
 	.where = disc_where,
+	.caveat = disc_caveat,
 };
 
 extern const struct event_desc disc_events[];

@@ -27,7 +27,10 @@ enum disc_fact {
 	DISC_FACT_CHA_TYPES, /* likewise (CHA) */
 	DISC_FACT_NOT_TAKEN, /* iMC units in 15:0, CHA in 31:16 found but not programmable (another access type,
 				a PCI domain other than 0, beyond PMU_MAX_BOXES) */
+	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
 };
+
+const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size);
 
 extern const struct pmu_driver pmu_driver_disc;
 

@@ -1634,7 +1634,7 @@ boot_run
 # another device, both named by info.
 boot_begin gnr Skylake-Client,model=173
 boot_file "$TOP/build/uncore-emu.efi"
-step gnr-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'
+step gnr-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'
 expect gnr-load rc zero
 step gnr-info 'uncore.efi info'
 expect gnr-info rc zero
@@ -1651,6 +1651,14 @@ expect gnr-stat rate imc/event=0x05,umask=0xcf/ 48000000 1
 expect gnr-stat rate imc/event=0x06,umask=0xcf/ 32000000 1
 expect gnr-stat rate imc/event=0x06,umask=0xcf/@socket0.ch5 4000000 1
 expect gnr-stat rate UNC_CHA_CLOCKTICKS 2000000000 1
+# bw counts event 0x05 only (8 x 6M x 64 bytes read, 8 x 2M x 64 written,
+# SCH1's 4M reads not in it): it says what it lacks.
+step gnr-bw 'uncore.efi bw -d 1'
+expect gnr-bw rc zero
+expect gnr-bw bw read 3072 1
+expect gnr-bw bw write 1024 1
+expect gnr-bw has '^uncore: warning: on this model CAS_COUNT \(event 0x05\) counts sub-channel 0 only: bw and CAS_COUNT\.RD/\.WR lack sub-channel 1 \(event 0x06\)'
+expect gnr-info has '^verdict: +uncore PMU usable: ready, but on this model CAS_COUNT \(event 0x05\) counts sub-channel 0 only'
 step gnr-regs1 'uncore.efi regs'
 expect gnr-regs1 same gnr-regs0
 boot_run
