@@ -345,6 +345,9 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
 		if (u < 0 || (only && !strcmp(only->units[only_u].pmu, pmu_drivers[d]->units[u].pmu)))
 			continue;
+		/* a PMU name two drivers share (imc) is named once */
+		if (only && !strcmp(only->units[only_u].pmu, pmu_drivers[d]->units[u].pmu) && found == 1)
+			continue;
 		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", pmu_drivers[d]->units[u].pmu);
 		only = pmu_drivers[d];
 		only_desc = desc;

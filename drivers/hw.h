@@ -59,6 +59,9 @@ struct hw_ops {
 	enum unc_status (*rdpmc)(void *ctx, uint32_t index, uint64_t *ret_val);
 	/* A 32-bit read of an I/O port (the ACPI PM timer); NULL: no port I/O. */
 	enum unc_status (*io_read32)(void *ctx, uint16_t port, uint32_t *ret_val);
+	/* One 32-bit store to physical memory (MMIO PMON registers); phys
+	 * 4-byte aligned. NULL: no MMIO writes (UNC_E_UNSUPPORTED). */
+	enum unc_status (*mmio_write32)(void *ctx, uint64_t phys, uint32_t val);
 };
 
 /* Notes that the emulator answered a path, once. */
@@ -142,6 +145,15 @@ static inline enum unc_status hw_mmio_read32(const struct hw *hw, uint64_t phys,
 	if (phys & 3)
 		return UNC_E_RANGE;
 	return hw->ops->mmio_read32(hw->ctx, phys, ret_val);
+}
+
+static inline enum unc_status hw_mmio_write32(const struct hw *hw, uint64_t phys, uint32_t val)
+{
+	if (phys & 3)
+		return UNC_E_RANGE;
+	if (!hw->ops->mmio_write32)
+		return UNC_E_UNSUPPORTED;
+	return hw->ops->mmio_write32(hw->ctx, phys, val);
 }
 
 static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret)

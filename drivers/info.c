@@ -80,7 +80,8 @@ static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
 }
 
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
-					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read };
+					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
+					  NULL /* no MMIO writes: info only reads */ };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -145,7 +146,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 
 void info_judge(struct platform_info *pi)
 {
-	char why[160];
+	char why[sizeof(pi->verdict_reason)];
 
 	if (pi->npmu == 0) {
 		if (!pi->cpu.is_intel) {

@@ -46,7 +46,7 @@ struct platform_info {
 
 	/* The verdict: UNC_OK only when the PMUs found can be used. */
 	enum unc_status verdict;
-	char verdict_reason[160];
+	char verdict_reason[256]; /* as a record stores it (REC_LONG_STR) */
 };
 
 /* Gathers every fact it can; returns the verdict (UNC_OK, UNC_E_UNSUPPORTED

@@ -19,6 +19,13 @@ const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const stru
 static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
 			       unsigned idx, bool sel)
 {
+	if (u->probe_addr) {
+		struct pmu_reg r = pmu_unit_box_ctl(u, p, unit, box);
+		if (p && unit < PMU_MAX_UNITS)
+			r.addr += sel ? p->sel_off[unit] : p->ctr_off[unit];
+		r.addr += idx * (uint64_t)(sel ? u->sel_step : u->ctr_step);
+		return r;
+	}
 	const uint64_t *list = sel ? u->box_sel : u->box_ctr;
 	uint64_t first = list ? list[box] : (sel ? u->sel_base : u->ctr_base) + box * u->box_stride;
 	struct pmu_reg r = { .space = u->space, .addr = first + idx * (uint64_t)(sel ? u->sel_step : u->ctr_step) };
@@ -34,6 +41,12 @@ struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_prese
 {
 	struct pmu_reg r = { .space = u->space, .addr = u->box_ctl + box * u->box_stride };
 
+	if (u->probe_addr) {
+		r.addr = p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES ? p->box_base[unit][box] : 0;
+		if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+			r.pci = p->pci[unit][box];
+		return r;
+	}
 	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
 		r.pci = p->pci[unit][box];
 	if (u->space == PMU_MMIO && p && unit < PMU_MAX_UNITS)

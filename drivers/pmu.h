@@ -174,6 +174,14 @@ struct pmu_unit {
 	 * with the probe's p->group[unit][b] and p->box_id[unit][b]. NULL:
 	 * no groups (rows NAME@<box_label><b>). At most 7 characters. */
 	const char *group_noun;
+	/* Each box's registers are where the probe found them (a unit of
+	 * Intel's uncore discovery tables): box b's control at
+	 * p->box_base[unit][b], its select i at that + p->sel_off[unit] + i *
+	 * sel_step and its counter i at that + p->ctr_off[unit] + i * ctr_step
+	 * (absolute in MMIO: p->base is not added; in PCI space in the box's
+	 * p->pci function). sel_base, ctr_base, box_stride, box_sel, box_ctr
+	 * and box_ctl are then unused, and the box control is always there. */
+	bool probe_addr;
 	/* Its events may also be named without this prefix (the manual's
 	 * short names: CAS_COUNT.RD for UNC_M_CAS_COUNT.RD). NULL: none. */
 	const char *short_prefix;
@@ -208,6 +216,10 @@ struct pmu_present {
 	 * channel leaves a gap). */
 	uint8_t group[PMU_MAX_UNITS][PMU_MAX_BOXES], box_id[PMU_MAX_UNITS][PMU_MAX_BOXES];
 	uint64_t facts[8];                /* the driver's own, for its ops and its info */
+	/* A unit with probe_addr: each box's control address and the offsets
+	 * of its first select and counter from it. */
+	uint64_t box_base[PMU_MAX_UNITS][PMU_MAX_BOXES];
+	uint8_t sel_off[PMU_MAX_UNITS], ctr_off[PMU_MAX_UNITS];
 	uint32_t globals_absent;          /* bit g: this CPU lacks globals[g] (the snapshot skips it) */
 };
 

@@ -32,7 +32,7 @@
 #define REC_MAX_FAULTS   16
 #define REC_MAX_BOXES    8
 #define REC_STR          64
-#define REC_LONG_STR     200
+#define REC_LONG_STR     256
 #define REC_MAX_PMUS     4
 #define REC_MAX_BOXINFO  4
 

@@ -80,7 +80,9 @@ static enum unc_status raw_write(const struct hw *hw, struct pmu_reg reg, uint64
 			return UNC_E_RANGE;
 		return hw_pci_write32(hw, reg.pci, (uint16_t)reg.addr, (uint32_t)v);
 	default:
-		return UNC_E_INVALID; /* MMIO counters are read only: never written */
+		if (v >> 32)
+			return UNC_E_RANGE;
+		return hw_mmio_write32(hw, reg.addr, (uint32_t)v);
 	}
 }
 
@@ -980,7 +982,7 @@ static enum unc_status snapshot(struct stat_run *r)
 			const struct pmu_unit *pu = &drv->units[u];
 			if (pu->kind == PMU_FREE || !(sp->used & 1u << u))
 				continue;
-			for (unsigned b = 0; pu->box_ctl && b < sp->p.boxes[u]; b++)
+			for (unsigned b = 0; (pu->box_ctl || pu->probe_addr) && b < sp->p.boxes[u]; b++)
 				if ((st = save(r, k, pmu_unit_box_ctl(pu, &sp->p, u, b), false, &s)))
 					return st;
 			for (unsigned b = 0; b < sp->p.boxes[u]; b++)

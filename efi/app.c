@@ -260,7 +260,7 @@ static enum unc_status run_regs(const struct hw *hw, struct out *out, struct out
 					/* a counter wider than 32 bits outside MSR space: two dwords, one value */
 					unsigned width = pu && k % 2 ? pmu_width_of(pu, &p, (unsigned)u) : 32;
 					uint64_t x = 0;
-					st = reg.space == PMU_MMIO ? UNC_E_UNSUPPORTED : stat_read_reg(hw, reg, width, &x);
+					st = stat_read_reg(hw, reg, width, &x);
 					v = reg.space == PMU_MSR ? x : x & pmu_width_mask(width > 32 ? width : 32);
 					pmu_reg_addr(reg, addr, sizeof(addr));
 					if (st) {

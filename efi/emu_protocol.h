@@ -6,7 +6,9 @@
  * emulator answered).
  *
  * Revision 2 adds PciRead32/PciWrite32, CpuidOverride and Rdpmc after the
- * revision-1 members, revision 3 MmioRead32 after those; older members keep
+ * revision-1 members, revision 3 MmioRead32 after those, revision 4
+ * MmioWrite32 (stores to the MMIO PMON registers it claims, the uncore
+ * discovery table's units); older members keep
  * their places. uncore.efi takes only the revision it was built for: with
  * any other it warns and runs native. */
 #ifndef UNC_EMU_PROTOCOL_H
@@ -17,7 +19,7 @@
 #define UNC_EMU_PROTOCOL_GUID \
 	{ 0x5e1f0c7a, 0x3b2d, 0x4c69, { 0x9a, 0x41, 0x7d, 0x2e, 0x86, 0x13, 0xc0, 0x5b } }
 
-#define UNC_EMU_PROTOCOL_REVISION 3
+#define UNC_EMU_PROTOCOL_REVISION 4
 
 struct _UNC_EMU_PROTOCOL;
 
@@ -43,6 +45,10 @@ typedef EFI_STATUS(EFIAPI *UNC_EMU_RDPMC)(struct _UNC_EMU_PROTOCOL *This, UINT32
  * of the call. */
 typedef EFI_STATUS(EFIAPI *UNC_EMU_MMIO_READ32)(struct _UNC_EMU_PROTOCOL *This, UINT64 Address, UINT32 *Value);
 
+/* Revision 4. A 32-bit store to a 4-byte-aligned physical address of a
+ * range the emulator claims. */
+typedef EFI_STATUS(EFIAPI *UNC_EMU_MMIO_WRITE32)(struct _UNC_EMU_PROTOCOL *This, UINT64 Address, UINT32 Value);
+
 typedef struct _UNC_EMU_PROTOCOL {
 	UINT32 Revision;
 	UNC_EMU_MSR_READ MsrRead;
@@ -55,6 +61,8 @@ typedef struct _UNC_EMU_PROTOCOL {
 	UNC_EMU_RDPMC Rdpmc;
 	/* Revision 3 */
 	UNC_EMU_MMIO_READ32 MmioRead32;
+	/* Revision 4 */
+	UNC_EMU_MMIO_WRITE32 MmioWrite32;
 } UNC_EMU_PROTOCOL;
 
 #endif

@@ -194,6 +194,14 @@ static enum unc_status native_mmio_read32(void *ctx, uint64_t phys, uint32_t *re
 	return UNC_OK;
 }
 
+/* One 32-bit store (MMIO PMON controls). */
+static enum unc_status native_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
+{
+	(void)ctx;
+	*(volatile uint32_t *)(UINTN)phys = val;
+	return UNC_OK;
+}
+
 static void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
@@ -298,6 +306,18 @@ static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_v
 	return emu_status(s);
 }
 
+/* Revision 4: stores to the ranges the emulator claims (its MMIO PMON
+ * units); the rest of memory is native. */
+static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
+{
+	EFI_STATUS s = native.emu->MmioWrite32(native.emu, phys, val);
+
+	if (s == EFI_UNSUPPORTED)
+		return native_mmio_write32(ctx, phys, val);
+	hw_emulated_mmio(&native.emulated, phys);
+	return emu_status(s);
+}
+
 /* Revision 3: loads from the ranges the emulator claims (its MCHBAR), each
  * exact at the moment of the load; the rest of memory is native. */
 static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
@@ -323,6 +343,7 @@ static const struct hw_ops native_ops = {
 	.ticks = native_ticks,
 	.rdpmc = native_rdpmc,
 	.io_read32 = native_io_read32,
+	.mmio_write32 = native_mmio_write32,
 };
 
 /* The native seam routed to the emulator; filled in by native_init. */
@@ -437,6 +458,7 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.cpuid = emulated_cpuid;
 		emulated_ops.rdpmc = emulated_rdpmc;
 		emulated_ops.mmio_read32 = emulated_mmio_read32;
+		emulated_ops.mmio_write32 = emulated_mmio_write32;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;
 		hw->msr_mode = HW_MSR_EMULATED;

@@ -220,6 +220,11 @@ static EFI_STATUS EFIAPI proto_mmio_read(UNC_EMU_PROTOCOL *This, UINT64 addr, UI
 	(void)This;
 	if (!value)
 		return EFI_INVALID_PARAMETER;
+	if (addr & 3)
+		return EFI_INVALID_PARAMETER;
+	enum unc_status st = emu_mmio_read32(model_now(), addr, value); /* the discovery table and its units */
+	if (st != UNC_E_NOT_FOUND)
+		return to_efi(st);
 	if (!region_mem || addr < base || addr >= base + region_size)
 		return EFI_UNSUPPORTED;
 	if (addr & 3)
@@ -227,6 +232,15 @@ static EFI_STATUS EFIAPI proto_mmio_read(UNC_EMU_PROTOCOL *This, UINT64 addr, UI
 	if (!emu_imc_read32(&model.cfg, (uint32_t)(addr - base), now_ns(), value))
 		*value = region[(addr - base) / 4];
 	return EFI_SUCCESS;
+}
+
+/* Revision 4: stores to the MMIO PMON registers the model claims. */
+static EFI_STATUS EFIAPI proto_mmio_write(UNC_EMU_PROTOCOL *This, UINT64 addr, UINT32 value)
+{
+	(void)This;
+	if (addr & 3)
+		return EFI_INVALID_PARAMETER;
+	return to_efi(emu_mmio_write32(model_now(), addr, value));
 }
 
 static UNC_EMU_PROTOCOL proto = {
@@ -239,6 +253,7 @@ static UNC_EMU_PROTOCOL proto = {
 	.CpuidOverride = proto_cpuid,
 	.Rdpmc = proto_rdpmc,
 	.MmioRead32 = proto_mmio_read,
+	.MmioWrite32 = proto_mmio_write,
 };
 
 static EFI_GUID proto_guid = UNC_EMU_PROTOCOL_GUID;

@@ -92,12 +92,32 @@ static enum unc_status e_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 	uint64_t size = h->emu.cfg.uncore_active >= EMU_UNCORE_ADL ? EMU_ADL_MCHBAR_SIZE : 0x8000;
 
 	h->fake.reads++;
+	access(h);
+	enum unc_status st = emu_mmio_read32(&h->emu, addr, ret);
+	if (st != UNC_E_NOT_FOUND) {
+		hw_emulated_mmio(&h->emulated, addr);
+		return st;
+	}
 	if (addr >= EMU_HW_MCHBAR && addr < EMU_HW_MCHBAR + size &&
 	    emu_imc_read32(&h->emu.cfg, (uint32_t)(addr - EMU_HW_MCHBAR), h->fake.now, ret)) {
 		hw_emulated_mmio(&h->emulated, addr);
 		return UNC_OK;
 	}
 	t_fail(__FILE__, __LINE__, "emu_hw: MMIO read of 0x%llx, not an IMC counter", (unsigned long long)addr);
+	return UNC_E_DEVICE;
+}
+
+static enum unc_status e_mmio_write(void *ctx, uint64_t addr, uint32_t v)
+{
+	struct emu_hw *h = ctx;
+	access(h);
+	enum unc_status st = emu_mmio_write32(&h->emu, addr, v);
+
+	if (st != UNC_E_NOT_FOUND) {
+		hw_emulated_mmio(&h->emulated, addr);
+		return st;
+	}
+	t_fail(__FILE__, __LINE__, "emu_hw: MMIO write of 0x%llx, not the model's", (unsigned long long)addr);
 	return UNC_E_DEVICE;
 }
 
@@ -128,6 +148,7 @@ static const struct hw_ops emu_ops = {
 	.cpuid = e_cpuid,
 	.ticks = e_ticks,
 	.rdpmc = e_rdpmc,
+	.mmio_write32 = e_mmio_write,
 };
 
 static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1, uint32_t leaf1_eax)

@@ -302,6 +302,32 @@ enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t
 	return p ? p->write32(e, p, off, val) : UNC_E_NOT_FOUND;
 }
 
+enum unc_status emu_mmio_read32(struct emu *e, uint64_t addr, uint32_t *ret_val)
+{
+	for (; e; e = e->next) {
+		if (!e->pmu->mmio_read32)
+			continue;
+		sync(e);
+		enum unc_status st = e->pmu->mmio_read32(e, addr, ret_val);
+		if (st != UNC_E_NOT_FOUND)
+			return st;
+	}
+	return UNC_E_NOT_FOUND;
+}
+
+enum unc_status emu_mmio_write32(struct emu *e, uint64_t addr, uint32_t val)
+{
+	for (; e; e = e->next) {
+		if (!e->pmu->mmio_write32)
+			continue;
+		sync(e);
+		enum unc_status st = e->pmu->mmio_write32(e, addr, val);
+		if (st != UNC_E_NOT_FOUND)
+			return st;
+	}
+	return UNC_E_NOT_FOUND;
+}
+
 enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val)
 {
 	for (; e; e = e->next) {

@@ -19,6 +19,7 @@
 #include "pmu_skl.h"
 #include "pmu_adl.h"
 #include "pmu_snbep.h"
+#include "pmu_disc.h"
 
 #define EMU_MAX_RATES 48
 #define EMU_MAX_GP    8
@@ -40,7 +41,7 @@ enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_COR
 
 /* The uncore served: --uncore names one; EMU_UNCORE_AUTO takes the CPU
  * identity the guest sees (emu_uncore_for). */
-enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL };
+enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL, EMU_UNCORE_DISC };
 
 /* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
 enum emu_pci_fault { EMU_PCI_MISSING, EMU_PCI_IGNORE_WRITE };
@@ -115,6 +116,10 @@ struct emu_config {
 	/* --fault slow-stall=PCT: every gBS->Stall takes PCT% longer than
 	 * asked, as an SMI or a preempted virtual CPU would make it. */
 	unsigned slow_stall_pct;
+	/* The discovery-table uncore (pmu_disc.c): iMC channels (0: 8) and
+	 * the table's faults (enum emu_disc_fault bits). */
+	unsigned disc_channels;
+	uint32_t disc_faults, disc_opts;
 };
 
 struct emu_ctr {
@@ -208,6 +213,10 @@ struct emu_pmu {
 	unsigned npci;
 	unsigned nctr; /* counters behind MSRs, at most EMU_MSR_CTRS */
 	struct emu_pmu_ops ops;
+	/* 32-bit loads and stores of physical addresses the PMU claims
+	 * (UNC_E_NOT_FOUND: not its); NULL: none. */
+	enum unc_status (*mmio_read32)(struct emu *e, uint64_t addr, uint32_t *ret_val);
+	enum unc_status (*mmio_write32)(struct emu *e, uint64_t addr, uint32_t val);
 };
 
 /* The 6th-generation Core uncore (pmu_skl.c), the Xeon E5-2600 iMC
@@ -216,6 +225,7 @@ extern const struct emu_pmu emu_pmu_skl;
 extern const struct emu_pmu emu_pmu_snbep;
 extern const struct emu_pmu emu_pmu_adl; /* Alder/Raptor Lake (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake (pmu_adl.c) */
+extern const struct emu_pmu emu_pmu_disc;
 
 /* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the
  * E5-2600 iMC's eight boxes of five. */
@@ -331,6 +341,12 @@ enum unc_status emu_pci_write32(struct emu *e, uint8_t bus, uint8_t dev, uint8_t
  * UNC_E_FAULT is the #GP of a bad index; UNC_E_NOT_FOUND means the model
  * has no RDPMC path, and the processor's own instruction runs. */
 enum unc_status emu_rdpmc(struct emu *e, uint32_t index, uint64_t *ret_val);
+
+/* 32-bit MMIO of the addresses a PMU served claims (the discovery table
+ * and its MMIO units), with the model brought up to now; UNC_E_NOT_FOUND
+ * for any other address. */
+enum unc_status emu_mmio_read32(struct emu *e, uint64_t addr, uint32_t *ret_val);
+enum unc_status emu_mmio_write32(struct emu *e, uint64_t addr, uint32_t val);
 
 /* CPUID leaf/subleaf as configured by --cpuid, and leaf 0xA when the
  * architectural PMU is served (cfg->core_active; a --cpuid for 0xA wins):

@@ -343,6 +343,21 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 		FAIL("a rate of 0 for %s: an event without --rate counts nothing already (want at least 1 per second)",
 		     name);
 
+	/* The discovery-table uncore's events (CAS counts per channel, the CHA's clock) */
+	const struct emu_disc_event *dev = emu_disc_event_find(name);
+	/* a name the E5-2600 iMC also has (UNC_M_CAS_COUNT.RD) is the
+	 * discovery uncore's after --uncore disc */
+	if (dev && (cfg->uncore == EMU_UNCORE_DISC || !emu_snbep_event_find(name))) {
+		for (unsigned i = 0; i < cfg->nrates; i++)
+			if (cfg->rates[i].unit == dev->unit && cfg->rates[i].code == dev->code &&
+			    cfg->rates[i].umask == dev->umask)
+				FAIL("--rate for %s given twice (or under another name)", dev->name);
+		if (cfg->nrates == EMU_MAX_RATES)
+			FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+		cfg->rates[cfg->nrates++] = (struct emu_rate){ dev->unit, dev->code, dev->umask, v };
+		cfg->disc_opts |= 1;
+		return UNC_OK;
+	}
 	if (emu_snbep_event_find(name) || emu_snbep_is_dclk(name))
 		return parse_snbep_rate(name, v, cfg, err, errsize);
 	int adl = emu_adl_imc_find(name);
@@ -385,17 +400,27 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
 {
-	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_TGL; u++) {
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_DISC; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
 			return UNC_OK;
 		}
 	}
-	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl or tgl)", val);
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl, tgl or disc)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
 {
+	if (uncore == EMU_UNCORE_DISC) {
+		if (cfg->skl_opts || cfg->snbep_opts)
+			FAIL("an option of the %s is given, but the emulator serves the discovery-table uncore (CPUID leaf 1, "
+			     "or --uncore)",
+			     cfg->skl_opts ? "Skylake-client uncore" : "Xeon E5-2600 iMC");
+		return UNC_OK;
+	}
+	if (cfg->disc_opts & 6)
+		FAIL("--channels and --disc-fault are for the discovery-table uncore, but the emulator serves the %s",
+		     uncore == EMU_UNCORE_SNBEP ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
 	bool snbep = uncore == EMU_UNCORE_SNBEP;
 	uint32_t other = snbep ? cfg->skl_opts : cfg->snbep_opts;
 	const char *const *names = snbep ? skl_opt_names : snbep_opt_names;
@@ -514,11 +539,12 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			     !strcmp(opt, "--fault") || !strcmp(opt, "--global-ctrl") ||
 			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid") ||
 			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities") ||
-			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets");
+			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets") ||
+			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
-			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep, --sockets 1|2, "
+			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets 1|2, --channels N, --disc-fault F, "
 			     "--fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
@@ -574,6 +600,21 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("bad value '%s' for --sockets (want 1 or 2)", val);
 			cfg->sockets = (unsigned)v;
 			SNBEP_OPT(cfg, SNBEP_SOCKETS);
+		} else if (!strcmp(opt, "--channels")) {
+			if (cfg->disc_channels)
+				FAIL("--channels given twice");
+			if (!parse_u64(val, EMU_DISC_MAX_CH, &v) || v == 0)
+				FAIL("bad value '%s' for --channels (want 1 to %d)", val, EMU_DISC_MAX_CH);
+			cfg->disc_channels = (unsigned)v;
+			cfg->disc_opts |= 2;
+		} else if (!strcmp(opt, "--disc-fault")) {
+			unsigned bit = emu_disc_fault_find(val);
+			if (!bit)
+				FAIL("bad value '%s' for --disc-fault (want all-ones, no-ctr-offset, bir or second-table)", val);
+			if (cfg->disc_faults & bit)
+				FAIL("--disc-fault %s given twice", val);
+			cfg->disc_faults |= bit;
+			cfg->disc_opts |= 4;
 		} else if (!strcmp(opt, "--core-pmu")) {
 			if (core_seen)
 				FAIL("--core-pmu given twice");
@@ -669,6 +710,27 @@ static void describe_snbep(const struct emu_config *cfg, struct out *o)
 	out_printf(o, "), %u channels, DCLK %s MHz, %u iMC rates", cfg->sockets * EMU_SNBEP_CHANNELS, mhz, n);
 }
 
+/* The discovery-table uncore's: channels, rates, table faults. */
+static void describe_disc(const struct emu_config *cfg, struct out *o)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cfg->nrates; i++)
+		n += cfg->rates[i].unit == EMU_UNIT_DISC_IMC || cfg->rates[i].unit == EMU_UNIT_DISC_CHA;
+	out_printf(o, "discovery table at 00:%02x.0 (8086:09a7), %u iMC channels, 1 CHA, %u rates, table faults:",
+		   EMU_DISC_DEV, cfg->disc_channels ? cfg->disc_channels : EMU_DISC_MAX_CH, n);
+	if (!cfg->disc_faults)
+		out_puts(o, " none");
+	if (cfg->disc_faults & EMU_DISC_ALL_ONES)
+		out_puts(o, " all-ones");
+	if (cfg->disc_faults & EMU_DISC_NO_CTR)
+		out_puts(o, " no-ctr-offset");
+	if (cfg->disc_faults & EMU_DISC_BIR)
+		out_puts(o, " bir");
+	if (cfg->disc_faults & EMU_DISC_SECOND)
+		out_puts(o, " second-table");
+}
+
 void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 {
 	struct strbuf sb;
@@ -687,6 +749,8 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	}
 	if (uncore == EMU_UNCORE_SNBEP)
 		describe_snbep(cfg, &o);
+	else if (uncore == EMU_UNCORE_DISC)
+		describe_disc(cfg, &o);
 	else
 		describe_skl(cfg, &o);
 	/* The core PMU served (once the model has chosen it) */

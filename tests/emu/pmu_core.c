@@ -27,12 +27,14 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 		return EMU_UNCORE_ADL;
 	if (family == 6 && emu_tgl_model(model))
 		return EMU_UNCORE_TGL;
+	if (family == 6 && (model == 0x8F || model == 0xCF || model == 0xAD || model == 0xAE || model == 0xAF))
+		return EMU_UNCORE_DISC; /* SPR, EMR, GNR, GNR-D, SRF: a discovery table */
 	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
 }
 
 const char *emu_uncore_name(unsigned uncore)
 {
-	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl" };
+	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc" };
 	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
 }
 
@@ -240,6 +242,7 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep
 			: c.uncore_active == EMU_UNCORE_ADL	? &emu_pmu_adl
 			: c.uncore_active == EMU_UNCORE_TGL	? &emu_pmu_tgl
+			: c.uncore_active == EMU_UNCORE_DISC	? &emu_pmu_disc
 								: &emu_pmu_skl,
 		     &c);
 	switch (c.core_active) {

@@ -107,6 +107,22 @@ static enum unc_status f_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 	return UNC_E_DEVICE;
 }
 
+static enum unc_status f_mmio_write(void *ctx, uint64_t addr, uint32_t v)
+{
+	struct fake_hw *f = ctx;
+
+	for (unsigned i = 0; i < f->nmmio; i++) {
+		if (f->mmio[i].addr == addr) {
+			if (f->nlog < FAKE_LOG)
+				f->log[f->nlog++] = (struct fake_write){ FAKE_MMIO, addr, v };
+			f->mmio[i].value = v;
+			return UNC_OK;
+		}
+	}
+	t_fail(__FILE__, __LINE__, "fake_hw: MMIO write of undeclared address 0x%llx", (unsigned long long)addr);
+	return UNC_E_DEVICE;
+}
+
 static void f_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	struct fake_hw *f = ctx;
@@ -152,6 +168,7 @@ static const struct hw_ops fake_ops = {
 	.cpuid = f_cpuid,
 	.ticks = f_ticks,
 	.rdpmc = f_rdpmc,
+	.mmio_write32 = f_mmio_write,
 };
 
 void fake_init(struct fake_hw *f)

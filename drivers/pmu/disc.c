@@ -1,0 +1,382 @@
+/* The uncore of Intel's discovery tables on the driver model: the iMC
+ * (box type 6, one box per channel, MMIO) and the CHA (box type 0, MSR),
+ * each box where its table entry says, with the generic box and event
+ * control of Linux arch/x86/events/intel/uncore_discovery.c
+ * (intel_generic_uncore_*: GENERIC_PMON_BOX_CTL_FRZ bit 0, GENERIC_PMON_CTL
+ * event 7:0, umask 15:8, edge 18, invert 23, threshold 31:24; no enable bit,
+ * which neither Linux nor Intel PCM sets on these counters).
+ *
+ * Register addresses (Linux intel_generic_uncore_assign_hw_event,
+ * uncore_pci_event_ctl/perf_ctr):
+ *   MSR:  select i = ctl + ctl_offset + i,     counter i = ctl + ctr_offset + i
+ *   MMIO: select i = ctl + ctl_offset + 4 * i (32-bit), counter i = ctl + ctr_offset + 8 * i (64-bit)
+ *   PCI:  select i = box + ctl_offset + 8 * i, counter i = box + ctr_offset + 8 * i
+ * Counters per box, width and offsets are the first unit's of each type, as
+ * Linux takes them (uncore_insert_box_info). */
+#include "disc_drv.h"
+#include "../fmt.h"
+#include "../stat.h"
+
+/* Known models (Linux intel-family.h, uncore.c intel_uncore_match): SPR
+ * and EMR use spr_uncore_init, GNR/SRF/GRR/CWF gnr_uncore_init. Any other
+ * Intel family 6 model from 0x8F on is tried too (Linux falls back to
+ * generic_uncore_init for unknown models), except the client models
+ * below: its table decides. */
+static const struct pmu_model disc_models[] = {
+	{ 6, 0x8F, "Sapphire Rapids" },
+	{ 6, 0xCF, "Emerald Rapids" },
+	{ 6, 0xAD, "Granite Rapids" },
+	{ 6, 0xAE, "Granite Rapids-D" },
+	{ 6, 0xAF, "Sierra Forest" },
+	{ 6, 0xB6, "Grand Ridge" },
+	{ 6, 0xDD, "Clearwater Forest" },
+	{ 0, 0, 0 },
+};
+static const struct pmu_model disc_unknown = { 6, 0, "an Intel model with no entry (its discovery table decides)" };
+
+/* Client models from 0x8F on (Linux intel-family.h): their uncore has no
+ * PCI discovery table, so they are not scanned for one. */
+static const uint8_t disc_clients[] = {
+	0x96, 0x97, 0x9A, 0x9C, 0x9D, 0x9E, 0xA5, 0xA6, 0xA7, 0xAA, 0xAC, 0xB5,
+	0xB7, 0xBA, 0xBD, 0xBE, 0xBF, 0xC5, 0xC6, 0xCC,
+};
+
+static const struct pmu_model *disc_match(const struct hw *hw, const struct cpu_info *cpu)
+{
+	(void)hw;
+	if (!cpu->is_intel || cpu->family != 6)
+		return NULL;
+	for (const struct pmu_model *m = disc_models; m->family; m++)
+		if (m->model == cpu->model)
+			return m;
+	for (unsigned i = 0; i < sizeof(disc_clients); i++)
+		if (cpu->model == disc_clients[i])
+			return NULL;
+	return cpu->model >= 0x8F ? &disc_unknown : NULL;
+}
+
+static bool spr_cha_fix(uint32_t model)
+{
+	return model == 0x8F || model == 0xCF; /* spr_uncore_cpu_init */
+}
+
+static const struct pmu_layout disc_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.thresh = { 24, 8 },
+	.inv = 1ull << 23,
+	.edge = 1ull << 18,
+	.rw_mask = 0xFF84FFFFull,
+	.cite = "Linux GENERIC_PMON_CTL_*",
+};
+
+static const struct pmu_role_event disc_roles[] = {
+	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
+	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
+	{ NULL, 0 },
+};
+
+/* No Max Inc/Cyc is published with the tables: a bound no 48-bit counter
+ * reaches in a sample (2^36 per second: 4000 s to wrap), far above a CAS
+ * per DRAM clock of any DDR5 channel and a CHA event per cycle. */
+#define DISC_MAX_PER_SEC (1ull << 36)
+
+static const struct pmu_unit disc_units[DISC_NUNITS] = {
+	[DISC_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel", .box_label = "ch",
+			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MMIO,
+			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 4, .ctr_step = 8,
+			    .probe_addr = true, .layout = &disc_layout, .max_per_sec = DISC_MAX_PER_SEC,
+			    .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = disc_roles,
+			    .group_noun = "socket", .short_prefix = "UNC_M_" },
+	[DISC_UNIT_CHA] = { .pmu = "cha", .intel_unit = "CHA", .name = "CHA", .box_noun = "CHA", .box_label = "cha",
+			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MSR,
+			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 1, .ctr_step = 1,
+			    .probe_addr = true, .layout = &disc_layout, .max_per_sec = DISC_MAX_PER_SEC,
+			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/", .group_noun = "socket",
+			    .short_prefix = "UNC_CHA_" },
+};
+
+static const uint16_t unit_type[DISC_NUNITS] = { DISC_TYPE_IMC, DISC_TYPE_CHA };
+static const uint8_t unit_access[DISC_NUNITS] = { DISC_MMIO, DISC_MSR };
+
+static struct disc last;
+
+const struct disc *disc_last(void)
+{
+	return &last;
+}
+
+static uint64_t type_fact(const struct disc_unit *u)
+{
+	return u->num_regs | (uint64_t)u->bit_width << 8 | (uint64_t)u->ctl_offset << 16 | (uint64_t)u->ctr_offset << 24 |
+	       (uint64_t)u->access << 32;
+}
+
+static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
+{
+	enum unc_status st = disc_find(hw, &last, err, errsize);
+	uint64_t cbo = 0;
+	unsigned not_taken[DISC_NUNITS] = { 0 };
+
+	if (warnsize)
+		warn[0] = '\0';
+	p->facts[DISC_FACT_MODEL] = (uint64_t)(cpu->family & 0xFF) << 8 | (cpu->model & 0xFF);
+	want &= (1u << DISC_NUNITS) - 1;
+	p->probed |= want;
+	if (st == UNC_E_NOT_FOUND) {
+		p->facts[DISC_FACT_SUMMARY] = 1ull << 41 | (uint64_t)(last.nskips & 0xFFFF) << 24;
+		for (unsigned u = 0; u < DISC_NUNITS; u++)
+			if (want >> u & 1)
+				p->boxes[u] = p->found[u] = 0;
+		return UNC_OK;
+	}
+	if (st != UNC_OK)
+		return st;
+	p->facts[DISC_FACT_SUMMARY] = last.ntables | (uint64_t)(last.nunits & 0xFFFF) << 8 |
+				      (uint64_t)(last.nskips & 0xFFFF) << 24 | (uint64_t)last.by_device << 40;
+	p->facts[DISC_FACT_TABLE0] = last.table[0].dev.bus | (uint64_t)last.table[0].dev.dev << 8 |
+				     (uint64_t)last.table[0].dev.func << 13 | (uint64_t)last.table[0].device_id << 16 |
+				     (last.table[0].bar >> 12) << 32;
+	for (unsigned u = 0; u < DISC_NUNITS; u++) {
+		const struct disc_unit *first = NULL;
+
+		if (!(want >> u & 1))
+			continue; /* a unit not asked for keeps no box: freeze writes none of it */
+		unsigned boxes = 0, found = 0;
+
+		for (unsigned i = 0; i < last.nunits; i++) {
+			const struct disc_unit *x = &last.unit[i];
+
+			if (x->box_type != unit_type[u])
+				continue;
+			found++;
+			if (!first)
+				first = x;
+			if (x->access != unit_access[u] || boxes == PMU_MAX_BOXES) {
+				not_taken[u]++;
+				continue;
+			}
+			p->box_base[u][boxes] = x->ctl;
+			p->group[u][boxes] = x->table;
+			p->box_id[u][boxes] = (uint8_t)x->box_id;
+			boxes++;
+		}
+		if (first) {
+			p->facts[DISC_FACT_IMC_TYPES + u] = type_fact(first);
+			/* the first unit's counters, width and offsets (uncore_insert_box_info) */
+			p->counters[u] = first->num_regs < PMU_MAX_CTRS ? first->num_regs : PMU_MAX_CTRS;
+			if (!p->counters[u])
+				boxes = 0;
+			p->width[u] = first->bit_width && first->bit_width <= 64 ? first->bit_width : 48;
+			p->sel_off[u] = first->ctl_offset;
+			p->ctr_off[u] = first->ctr_offset;
+		}
+		p->boxes[u] = boxes;
+		p->found[u] = found;
+	}
+	/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
+	 * (the table's count is wrong there); 0 (EMR XCC) is ignored. The
+	 * table still gives each box's address: boxes beyond those listed
+	 * cannot be programmed, and the header says so. */
+	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
+		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
+		if ((uint32_t)cbo)
+			p->found[DISC_UNIT_CHA] = (uint32_t)cbo * (last.ntables ? last.ntables : 1);
+	}
+	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
+	if (warnsize && (want & 1u << DISC_UNIT_IMC) && !disc_caveat(p, warn, warnsize))
+		warn[0] = '\0';
+	return UNC_OK;
+}
+
+/* In use when any select of a box reads other than 0. */
+static void disc_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+			void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+{
+	*r = (struct pmu_use){ .known = true };
+	for (unsigned u = 0; u < DISC_NUNITS; u++)
+		for (unsigned b = 0; b < p->boxes[u]; b++)
+			for (unsigned i = 0; i < pmu_counters_of(&disc_units[u], p, u); i++) {
+				struct pmu_reg reg = pmu_unit_sel(&disc_units[u], p, u, b, i);
+				uint64_t v = 0;
+				uint32_t v32;
+				enum unc_status st;
+
+				if (reg.space == PMU_MSR)
+					st = hw_msr_read(hw, (uint32_t)reg.addr, &v);
+				else if (reg.space == PMU_PCI)
+					st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v32), v = v32;
+				else
+					st = hw_mmio_read32(hw, reg.addr, &v32), v = v32;
+				if (st != UNC_OK) {
+					r->known = false;
+					if (on_fault)
+						on_fault(ctx, reg);
+					continue;
+				}
+				r->selects_checked++;
+				if (v) {
+					r->in_use = true;
+					if (r->nbusy < PMU_MAX_BUSY)
+						r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
+				}
+			}
+}
+
+/* Each box of each probed unit: FRZ (bit 0). The run writes each select
+ * and counter itself through the journal, so the box's reset bits (8:
+ * controls, 9: counters) are not used: a reset could not be put back. */
+static enum unc_status box_write(struct pmu_io *io, const struct pmu_present *p, uint64_t v)
+{
+	enum unc_status st;
+
+	for (unsigned u = 0; u < DISC_NUNITS; u++)
+		for (unsigned b = 0; b < p->boxes[u]; b++)
+			if ((st = pmu_io_write(io, pmu_unit_box_ctl(&disc_units[u], p, u, b), v)))
+				return st;
+	return UNC_OK;
+}
+
+static enum unc_status disc_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
+{
+	(void)s;
+	return box_write(io, p, DISC_BOX_FRZ);
+}
+
+static enum unc_status disc_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
+{
+	(void)s, (void)verify;
+	return box_write(io, p, 0);
+}
+
+/* A counter in MMIO or PCI space is 64 bits in two dwords (48 valid):
+ * high, low, high as the engine reads any wide counter (stat_read_reg). */
+static enum unc_status disc_read_counter(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+					 unsigned idx, uint64_t *ret_val)
+{
+	struct pmu_reg r = pmu_unit_ctr(&disc_units[unit], p, unit, box, idx);
+	uint64_t v;
+	enum unc_status st = r.space == PMU_MSR ? hw_msr_read(io->hw, (uint32_t)r.addr, &v) : stat_read_reg(io->hw, r, 64, &v);
+	char addr[32];
+
+	if (st)
+		return pmu_io_fail(io, st, "read of %s counter %u at %s: %s", disc_units[unit].pmu, idx,
+				   pmu_reg_addr(r, addr, sizeof(addr)), unc_strerror(st));
+	*ret_val = v & pmu_width_mask(pmu_width_of(&disc_units[unit], p, unit));
+	return UNC_OK;
+}
+
+/* Counters set by writes, each through the journal: one MSR, or two dwords. */
+static enum unc_status disc_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				      uint64_t start)
+{
+	const struct pmu_unit *u = &disc_units[unit];
+	enum unc_status st;
+
+	for (unsigned c = 0; c < pmu_counters_of(u, p, unit); c++) {
+		struct pmu_reg lo = pmu_unit_ctr(u, p, unit, box, c), hi = lo;
+
+		if (lo.space == PMU_MSR) {
+			if ((st = pmu_io_write(io, lo, start)))
+				return st;
+			continue;
+		}
+		hi.addr += 4;
+		if ((st = pmu_io_write(io, lo, start & 0xFFFFFFFFu)) || (st = pmu_io_write(io, hi, start >> 32)))
+			return st;
+	}
+	return UNC_OK;
+}
+
+/* "uncore_imc_3 CTL1 (socket 0)" */
+static const char *disc_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+{
+	if (!p)
+		return NULL;
+	for (unsigned u = 0; u < DISC_NUNITS; u++) {
+		const struct pmu_unit *pu = &disc_units[u];
+
+		for (unsigned b = 0; b < p->boxes[u] && b < PMU_MAX_BOXES; b++) {
+			const char *name = u == DISC_UNIT_IMC ? "imc" : "cha";
+			unsigned n = pmu_counters_of(pu, p, u);
+
+			if (pmu_reg_eq(reg, pmu_unit_box_ctl(pu, p, u, b))) {
+				fmt_snprintf(buf, size, "%s box %u BOX_CTL (socket %u)", name, p->box_id[u][b], p->group[u][b]);
+				return buf;
+			}
+			for (unsigned i = 0; i < n; i++) {
+				struct pmu_reg s = pmu_unit_sel(pu, p, u, b, i), c = pmu_unit_ctr(pu, p, u, b, i);
+				const char *half = "";
+
+				if (pmu_reg_eq(reg, s)) {
+					fmt_snprintf(buf, size, "%s box %u CTL%u (socket %u)", name, p->box_id[u][b], i,
+						     p->group[u][b]);
+					return buf;
+				}
+				if (c.space != PMU_MSR && reg.space == c.space && reg.addr == c.addr + 4)
+					half = "[63:32]";
+				else if (!pmu_reg_eq(reg, c))
+					continue;
+				fmt_snprintf(buf, size, "%s box %u CTR%u%s (socket %u)", name, p->box_id[u][b], i, half,
+					     p->group[u][b]);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+{
+	fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (CAS_COUNT.RD and .WR)", p->boxes[unit],
+		     disc_units[unit].name);
+}
+
+/* Granite Rapids and Sierra Forest (gnr_uncore_init's models) split the
+ * CAS counts by sub-channel: event 0x05 counts SCH0 and 0x06 SCH1 (Intel's
+ * perfmon GNR uncore-memory file; Linux gnr_uncore_imc_events), so
+ * CAS_COUNT.RD/.WR (0x05) and bw's totals lack SCH1's traffic. */
+const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	unsigned fm = (unsigned)(p->facts[DISC_FACT_MODEL] & 0xFFFF);
+
+	if (fm != 0x6AD && fm != 0x6AE && fm != 0x6AF && fm != 0x6B6 && fm != 0x6DD)
+		return NULL;
+	fmt_snprintf(buf, size, "on this model CAS_COUNT (event 0x05) counts sub-channel 0 only: bw and CAS_COUNT.RD/.WR "
+			   "lack sub-channel 1 (event 0x06)");
+	return buf;
+}
+
+static const struct pmu_ops disc_ops = {
+	.probe = disc_probe,
+	.in_use = disc_in_use,
+	.freeze = disc_freeze,
+	.unfreeze = disc_unfreeze,
+	.read_counter = disc_read_counter,
+	.reset_box = disc_reset_box,
+	.reg_name = disc_reg_name,
+	.info = disc_info,
+	.where = disc_where,
+	.caveat = disc_caveat,
+};
+
+extern const struct event_desc disc_events[];
+extern const unsigned disc_events_count;
+
+/* No global register: each box's control freezes it (the global control,
+ * MSR 0x2FF0 on SPR, is not this run's to write). */
+const struct pmu_driver pmu_driver_disc = {
+	.name = "disc-uncore",
+	.title = "Xeon uncore discovery",
+	.what = "uncore PMU",
+	.status_name = "none (no overflow status is read)",
+	.vendor = "GenuineIntel",
+	.models = disc_models,
+	.match = disc_match,
+	.units = disc_units,
+	.nunits = DISC_NUNITS,
+	.events = disc_events,
+	.nevents = &disc_events_count,
+	.ops = &disc_ops,
+};

@@ -1,0 +1,150 @@
+/* Intel's uncore discovery tables (Sapphire Rapids and later Xeons): where
+ * they are, what their entries say, which entries are skipped and why.
+ *
+ * Engine-independent: it reads through the seam (hw.h) only, so the host
+ * tests feed it hand-typed tables. Layouts and rules from Linux
+ * arch/x86/events/intel/uncore_discovery.h (struct uncore_global_discovery,
+ * struct uncore_unit_discovery, UNCORE_DISCOVERY_* constants) and
+ * uncore_discovery.c (has_generic_discovery_table, parse_discovery_table,
+ * uncore_discovery_invalid_unit, uncore_insert_box_info); Intel PCM
+ * src/pci.h (union VSEC) and src/uncore_pmu_discovery.cpp. */
+#ifndef UNC_DISC_H
+#define UNC_DISC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../hw.h"
+
+#define DISC_DEVICE      0x09A7 /* UNCORE_DISCOVERY_TABLE_DEVICE */
+#define DISC_EXT_CAP_ID  0x23   /* UNCORE_EXT_CAP_ID_DISCOVERY */
+#define DISC_DVSEC_PMON  1      /* UNCORE_DISCOVERY_DVSEC_ID_PMON, at cap+0x8 bits 15:0 */
+#define DISC_BIR_MASK    0x7u   /* UNCORE_DISCOVERY_DVSEC2_BIR_MASK, at cap+0xC */
+
+#define DISC_MAX_TABLES 8
+#define DISC_MAX_UNITS  128
+#define DISC_MAX_SKIPS  16
+
+/* enum uncore_access_type */
+enum disc_access { DISC_MSR = 0, DISC_MMIO = 1, DISC_PCI = 2 };
+
+/* Box types named here (Linux UNCORE_SPR_CHA 0, UNCORE_SPR_IMC 6; PCM
+ * SPR_IMC_BOX_TYPE); any other is uncore_type_T_N, as perf names it. */
+#define DISC_TYPE_CHA 0
+#define DISC_TYPE_IMC 6
+
+/* One 24-byte entry as read: the three qwords of both structs. */
+struct disc_entry {
+	uint64_t table1, ctl, table3;
+};
+
+/* Why an entry was not taken. */
+enum disc_why {
+	DISC_OK = 0,
+	DISC_WHY_ZERO,       /* table1 or ctl is 0 (uncore_discovery_invalid_unit) */
+	DISC_WHY_ONES,       /* a qword is all ones (likewise) */
+	DISC_WHY_ACCESS,     /* access_type 3 (>= UNCORE_ACCESS_MAX) */
+	DISC_WHY_NO_CTL_OFF, /* ctl_offset 0 (uncore_insert_box_info) */
+	DISC_WHY_NO_CTR_OFF, /* ctr_offset 0 (likewise) */
+	DISC_WHY_FULL,       /* more units than this parser keeps */
+	/* A whole table (entry 0xFFFF): */
+	DISC_WHY_BAR,        /* the BAR is not a 32/64-bit non-prefetchable memory BAR (val & 0xB) */
+	DISC_WHY_GLOBAL,     /* the global entry is zero or all ones */
+	DISC_WHY_STRIDE,     /* a stride below 3 qwords: entries would overlap */
+	DISC_WHY_TABLES,     /* more tables than this parser keeps */
+};
+#define DISC_TABLE_ENTRY 0xFFFF
+
+struct disc_unit {
+	uint64_t ctl;         /* the unit control address, as encoded by access */
+	uint16_t box_type, box_id;
+	uint8_t access;       /* enum disc_access */
+	uint8_t num_regs, ctl_offset, bit_width, ctr_offset, status_offset;
+	uint8_t table;        /* the table it came from (one per die) */
+	uint8_t pmu_idx;      /* N of uncore_<type>_N: box IDs of a type numbered as first seen,
+			       * a repeated ID (the same box on another die) keeping its number */
+	uint16_t entry;       /* its index in its table */
+};
+
+/* Where a PCI unit's box control is (UNCORE_DISCOVERY_PCI_DOMAIN 30:28,
+ * _BUS 27:20, _DEVFN 19:12, _BOX_CTRL 11:0). */
+struct disc_pci {
+	uint8_t domain, bus, dev, func;
+	uint16_t reg;
+};
+
+struct disc_table {
+	struct pci_addr dev;  /* the device holding the capability */
+	uint16_t device_id;
+	uint16_t cap;         /* the capability's config offset */
+	uint8_t bir;
+	uint64_t bar;         /* the table's physical address */
+	struct disc_entry global;
+	uint8_t stride;       /* in qwords (8 bytes each) */
+	uint16_t max_units;
+	uint16_t units;       /* units kept from it */
+};
+
+struct disc_skip {
+	uint8_t table, why;   /* enum disc_why */
+	uint16_t entry;       /* the entry's index in its table */
+	uint16_t box_type, box_id;
+};
+
+struct disc {
+	struct disc_table table[DISC_MAX_TABLES];
+	unsigned ntables;
+	struct disc_unit unit[DISC_MAX_UNITS];
+	unsigned nunits;
+	struct disc_skip skip[DISC_MAX_SKIPS]; /* the first ones */
+	unsigned nskips;                       /* every one, even beyond skip[] */
+	unsigned devices;                      /* devices with the capability */
+	bool by_device;                        /* only DISC_DEVICE devices were read */
+};
+
+/* The entry's fields, as the structs lay them out. */
+static inline unsigned disc_num_regs(const struct disc_entry *e) { return (unsigned)(e->table1 & 0xFF); }
+static inline unsigned disc_ctl_offset(const struct disc_entry *e) { return (unsigned)(e->table1 >> 8 & 0xFF); }
+static inline unsigned disc_bit_width(const struct disc_entry *e) { return (unsigned)(e->table1 >> 16 & 0xFF); }
+static inline unsigned disc_ctr_offset(const struct disc_entry *e) { return (unsigned)(e->table1 >> 24 & 0xFF); }
+static inline unsigned disc_status_offset(const struct disc_entry *e) { return (unsigned)(e->table1 >> 32 & 0xFF); }
+static inline unsigned disc_access_type(const struct disc_entry *e) { return (unsigned)(e->table1 >> 62); }
+static inline unsigned disc_box_type(const struct disc_entry *e) { return (unsigned)(e->table3 & 0xFFFF); }
+static inline unsigned disc_box_id(const struct disc_entry *e) { return (unsigned)(e->table3 >> 16 & 0xFFFF); }
+/* The global entry's: type 7:0, stride 15:8, max_units 25:16, access 63:62. */
+static inline unsigned disc_global_stride(const struct disc_entry *e) { return (unsigned)(e->table1 >> 8 & 0xFF); }
+static inline unsigned disc_global_max_units(const struct disc_entry *e) { return (unsigned)(e->table1 >> 16 & 0x3FF); }
+
+/* Whether a unit entry is taken, and if not why, in Linux's order. The
+ * global entry is checked with DISC_WHY_ZERO/ONES only (global true). */
+enum disc_why disc_check(const struct disc_entry *e, bool global);
+
+/* A PCI unit's address. */
+struct disc_pci disc_pci_of(uint64_t ctl);
+
+/* "discovery entry is zero" ... */
+const char *disc_why_text(enum disc_why why);
+
+/* perf's type name ("imc", "cha"); NULL: none (uncore_type_T). */
+const char *disc_type_name(unsigned box_type);
+/* "uncore_imc_0", "uncore_type_12_3" */
+const char *disc_unit_name(const struct disc_unit *u, char *buf, size_t size);
+
+/* Reads the table whose capability is at `cap` of `dev` (a DVSEC whose ID
+ * is PMON) into d. UNC_E_UNSUPPORTED with one line in err when discovery
+ * must stop (BIR with reserved bits, a BAR that is not memory, a broken
+ * global entry), as Linux stops. A DVSEC of another ID is no table:
+ * UNC_OK with nothing added. */
+enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_addr dev, uint16_t device_id,
+				uint16_t cap, char *err, size_t errsize);
+
+/* Every table: devices DISC_DEVICE with the capability if any has it, else
+ * every Intel device with it; every capability of each, segment 0, every
+ * bus. Reads only. UNC_E_NOT_FOUND: no table (err says so); another
+ * failure stops discovery with its line in err. */
+enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t errsize);
+
+/* Numbers the units of each type (pmu_idx), after the tables are read. */
+void disc_number(struct disc *d);
+
+#endif

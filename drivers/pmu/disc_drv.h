@@ -1,0 +1,42 @@
+/* The uncore driver of Intel's discovery tables (Sapphire Rapids, Emerald
+ * Rapids, Granite Rapids, Sierra Forest and any later Xeon that has them).
+ * The driver's own header: only drivers/pmu/disc*.c and its tests include it. */
+#ifndef UNC_PMU_DISC_DRV_H
+#define UNC_PMU_DISC_DRV_H
+
+#include "../pmu.h"
+#include "disc.h"
+
+enum { DISC_UNIT_IMC, DISC_UNIT_CHA, DISC_NUNITS };
+
+/* Box control (Linux GENERIC_PMON_BOX_CTL_FRZ / _RST_CTRL / _RST_CTRS). */
+#define DISC_BOX_FRZ      (1u << 0)
+#define DISC_BOX_RST_CTRL (1u << 8)
+#define DISC_BOX_RST_CTRS (1u << 9)
+
+/* SPR_MSR_UNC_CBO_CONFIG: the CHA count on SPR and EMR (Linux
+ * spr_uncore_cpu_init, "firmware bug" in the table's count; 0 ignored). */
+#define DISC_MSR_CBO_CONFIG 0x2FFEu
+
+/* facts[] */
+enum disc_fact {
+	DISC_FACT_SUMMARY,   /* ntables 7:0, units kept 23:8, skips 39:24, bit 40 by 0x09A7, bit 41 no table */
+	DISC_FACT_CBO,       /* bit 63: MSR 0x2FFE was read (SPR/EMR); 31:0 its value */
+	DISC_FACT_TABLE0,    /* first table: bus 7:0, dev 12:8, func 15:13, device ID 31:16, BAR >> 12 in 63:32 */
+	DISC_FACT_IMC_TYPES, /* first unit of each kind: num_regs 7:0, width 15:8, ctl_off 23:16, ctr_off 31:24, access 33:32 (iMC) */
+	DISC_FACT_CHA_TYPES, /* likewise (CHA) */
+	DISC_FACT_NOT_TAKEN, /* iMC units in 15:0, CHA in 31:16 found but not programmable (another access type,
+				a PCI domain other than 0, beyond PMU_MAX_BOXES) */
+	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
+};
+
+const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size);
+
+extern const struct pmu_driver pmu_driver_disc;
+
+/* The last tables the probe read (info prints them). */
+const struct disc *disc_last(void);
+
+void disc_info(struct out *o, const struct pmu_present *p, bool json);
+
+#endif

@@ -1,0 +1,159 @@
+/* What the discovery driver adds to `info`: the tables found (device, BAR,
+ * units by type), each entry skipped with the reason, the units programmed,
+ * the CHA count of MSR 0x2FFE (the engine prints whether the PMU is in
+ * use, from disc_in_use's data). */
+#include "disc_drv.h"
+#include "../fmt.h"
+
+#define MAX_TYPES 24
+
+struct type_count {
+	uint16_t type, n;
+};
+
+/* Units of table t by type, in first-seen order; the rest counted in *other. */
+static unsigned by_type(const struct disc *d, unsigned t, struct type_count *c, unsigned *other)
+{
+	unsigned n = 0;
+
+	*other = 0;
+	for (unsigned i = 0; i < d->nunits; i++) {
+		const struct disc_unit *u = &d->unit[i];
+		unsigned k;
+
+		if (u->table != t)
+			continue;
+		for (k = 0; k < n && c[k].type != u->box_type; k++)
+			;
+		if (k == n) {
+			if (n == MAX_TYPES) {
+				(*other)++;
+				continue;
+			}
+			c[n++] = (struct type_count){ u->box_type, 0 };
+		}
+		c[k].n++;
+	}
+	return n;
+}
+
+static const char *type_text(unsigned type, char *buf, size_t size)
+{
+	const char *name = disc_type_name(type);
+
+	if (name)
+		fmt_snprintf(buf, size, "%s (type %u)", name, type);
+	else
+		fmt_snprintf(buf, size, "type %u", type);
+	return buf;
+}
+
+/* The parse this process made matches the record's summary (a stored
+ * record's info prints only what its facts keep). */
+static const struct disc *live(const struct pmu_present *p)
+{
+	const struct disc *d = disc_last();
+	uint64_t s = p->facts[DISC_FACT_SUMMARY];
+
+	if (s >> 41 & 1)
+		return d->ntables ? NULL : d;
+	return d->ntables == (s & 0xFF) && (d->nunits & 0xFFFF) == (s >> 8 & 0xFFFF) ? d : NULL;
+}
+
+static void unit_line(struct out *o, const struct pmu_present *p, unsigned u, const char *label)
+{
+	uint64_t f = p->facts[DISC_FACT_IMC_TYPES + u];
+	static const char *const access[] = { "MSR", "MMIO", "PCI", "?" };
+
+	if (!(p->probed >> u & 1)) {
+		out_printf(o, "%s not probed\n", label);
+		return;
+	}
+	if (!p->found[u]) {
+		out_printf(o, "%s none in the tables\n", label);
+		return;
+	}
+	out_printf(o, "%s %u box%s programmable of %u found; %u counters, %u bits, controls at +0x%x, counters at +0x%x (%s)\n",
+		   label, p->boxes[u], p->boxes[u] == 1 ? "" : "es", p->found[u], (unsigned)(f & 0xFF),
+		   (unsigned)(f >> 8 & 0xFF), (unsigned)(f >> 16 & 0xFF), (unsigned)(f >> 24 & 0xFF), access[f >> 32 & 3]);
+	unsigned nt = (unsigned)(p->facts[DISC_FACT_NOT_TAKEN] >> (16 * u) & 0xFFFF);
+	if (nt)
+		out_printf(o, "  %u not programmed (another access type, or more than %u boxes)\n", nt, PMU_MAX_BOXES);
+}
+
+static void info_text(struct out *o, const struct pmu_present *p)
+{
+	const struct disc *d = live(p);
+	uint64_t s = p->facts[DISC_FACT_SUMMARY];
+	char tb[32];
+
+	if (s >> 41 & 1) {
+		out_printf(o, "discovery:    no table (no Intel PCI device with extended capability 0x23 holding a "
+			      "readable PMON table)\n");
+	} else {
+		out_printf(o, "discovery:    %u table%s, %u units kept, %u entr%s skipped (%s)\n", (unsigned)(s & 0xFF),
+			   (s & 0xFF) == 1 ? "" : "s", (unsigned)(s >> 8 & 0xFFFF), (unsigned)(s >> 24 & 0xFFFF),
+			   (s >> 24 & 0xFFFF) == 1 ? "y" : "ies",
+			   s >> 40 & 1 ? "devices 8086:09a7" : "any Intel device with DVSEC 0x23");
+	}
+	for (unsigned t = 0; d && t < d->ntables; t++) {
+		const struct disc_table *x = &d->table[t];
+		struct type_count c[MAX_TYPES];
+		unsigned other, n = by_type(d, t, c, &other);
+
+		out_printf(o, "  table %u: %02x:%02x.%x (8086:%04x) capability 0x%x, BIR %u, BAR 0x%llx, %u units:", t,
+			   x->dev.bus, x->dev.dev, x->dev.func, x->device_id, x->cap, x->bir, (unsigned long long)x->bar,
+			   x->units);
+		for (unsigned k = 0; k < n; k++)
+			out_printf(o, "%s %u %s", k ? "," : "", c[k].n, type_text(c[k].type, tb, sizeof(tb)));
+		if (other)
+			out_printf(o, ", %u of other types", other);
+		out_puts(o, "\n");
+	}
+	for (unsigned i = 0; d && i < d->nskips && i < DISC_MAX_SKIPS; i++) {
+		const struct disc_skip *k = &d->skip[i];
+
+		if (k->entry == DISC_TABLE_ENTRY)
+			out_printf(o, "  skipped: a table (capability %u found): %s\n", k->table, disc_why_text(k->why));
+		else
+			out_printf(o, "  skipped: table %u entry %u (%s, box %u): %s\n", k->table, k->entry,
+				   type_text(k->box_type, tb, sizeof(tb)), k->box_id, disc_why_text(k->why));
+	}
+	if (d && d->nskips > DISC_MAX_SKIPS)
+		out_printf(o, "  skipped: %u more\n", d->nskips - DISC_MAX_SKIPS);
+	unit_line(o, p, DISC_UNIT_IMC, "imc:         ");
+	unit_line(o, p, DISC_UNIT_CHA, "cha:         ");
+	if (p->facts[DISC_FACT_CBO] >> 63)
+		out_printf(o, "  CHA count from MSR 0x2FFE: %u%s\n", (unsigned)p->facts[DISC_FACT_CBO],
+			   (uint32_t)p->facts[DISC_FACT_CBO] ? " per socket" : " (0: ignored, the table's count stands)");
+}
+
+static void info_json(struct out *o, const struct pmu_present *p)
+{
+	const struct disc *d = live(p);
+	uint64_t s = p->facts[DISC_FACT_SUMMARY];
+
+	out_printf(o, ",\"tables\":%u,\"units\":%u,\"skipped\":%u,\"by_device_09a7\":%s", (unsigned)(s & 0xFF),
+		   (unsigned)(s >> 8 & 0xFFFF), (unsigned)(s >> 24 & 0xFFFF), s >> 40 & 1 ? "true" : "false");
+	out_puts(o, ",\"table_list\":[");
+	for (unsigned t = 0; d && t < d->ntables; t++) {
+		const struct disc_table *x = &d->table[t];
+		out_printf(o, "%s{\"pci\":\"%02x:%02x.%x\",\"device\":\"8086:%04x\",\"cap\":\"0x%x\",\"bar\":\"0x%llx\","
+			      "\"units\":%u}",
+			   t ? "," : "", x->dev.bus, x->dev.dev, x->dev.func, x->device_id, x->cap,
+			   (unsigned long long)x->bar, x->units);
+	}
+	out_puts(o, "],\"skips\":[");
+	for (unsigned i = 0; d && i < d->nskips && i < DISC_MAX_SKIPS; i++)
+		out_printf(o, "%s{\"table\":%u,\"entry\":%d,\"reason\":\"%s\"}", i ? "," : "", d->skip[i].table,
+			   d->skip[i].entry == DISC_TABLE_ENTRY ? -1 : (int)d->skip[i].entry, disc_why_text(d->skip[i].why));
+	out_printf(o, "],\"imc_boxes\":%u,\"cha_boxes\":%u", p->boxes[DISC_UNIT_IMC], p->boxes[DISC_UNIT_CHA]);
+}
+
+void disc_info(struct out *o, const struct pmu_present *p, bool json)
+{
+	if (json)
+		info_json(o, p);
+	else
+		info_text(o, p);
+}

@@ -1,0 +1,326 @@
+/* Intel's uncore discovery tables: finding, validating and decoding them
+ * (disc.h). After Linux uncore_discovery.c and Intel PCM src/pci.h. */
+#include "disc.h"
+#include "../fmt.h"
+
+#define ALL_ONES (~(uint64_t)0)
+
+enum disc_why disc_check(const struct disc_entry *e, bool global)
+{
+	/* uncore_discovery_invalid_unit: !table1 || !ctl || any qword all ones. */
+	if (e->table1 == ALL_ONES || e->ctl == ALL_ONES || e->table3 == ALL_ONES)
+		return DISC_WHY_ONES;
+	if (!e->table1 || !e->ctl)
+		return DISC_WHY_ZERO;
+	if (global)
+		return DISC_OK;
+	if (disc_access_type(e) > DISC_PCI)
+		return DISC_WHY_ACCESS;
+	/* uncore_insert_box_info: !ctl_offset || !ctr_offset. */
+	if (!disc_ctl_offset(e))
+		return DISC_WHY_NO_CTL_OFF;
+	if (!disc_ctr_offset(e))
+		return DISC_WHY_NO_CTR_OFF;
+	return DISC_OK;
+}
+
+struct disc_pci disc_pci_of(uint64_t ctl)
+{
+	unsigned devfn = (unsigned)(ctl >> 12 & 0xFF);
+
+	return (struct disc_pci){
+		.domain = (uint8_t)(ctl >> 28 & 0x7),
+		.bus = (uint8_t)(ctl >> 20 & 0xFF),
+		.dev = (uint8_t)(devfn >> 3),
+		.func = (uint8_t)(devfn & 7),
+		.reg = (uint16_t)(ctl & 0xFFF),
+	};
+}
+
+const char *disc_why_text(enum disc_why why)
+{
+	switch (why) {
+	case DISC_OK: return "taken";
+	case DISC_WHY_ZERO: return "zero type or control address";
+	case DISC_WHY_ONES: return "all-ones qword";
+	case DISC_WHY_ACCESS: return "access type 3 (reserved)";
+	case DISC_WHY_NO_CTL_OFF: return "no control offset";
+	case DISC_WHY_NO_CTR_OFF: return "no counter offset";
+	case DISC_WHY_FULL: return "too many units to keep";
+	case DISC_WHY_BAR: return "BAR not a non-prefetchable memory BAR";
+	case DISC_WHY_GLOBAL: return "global entry zero or all ones";
+	case DISC_WHY_STRIDE: return "stride below 3 qwords";
+	case DISC_WHY_TABLES: return "too many tables to keep";
+	}
+	return "?";
+}
+
+const char *disc_type_name(unsigned box_type)
+{
+	switch (box_type) {
+	case DISC_TYPE_CHA: return "cha";
+	case DISC_TYPE_IMC: return "imc";
+	}
+	return NULL;
+}
+
+const char *disc_unit_name(const struct disc_unit *u, char *buf, size_t size)
+{
+	const char *t = disc_type_name(u->box_type);
+
+	if (t)
+		fmt_snprintf(buf, size, "uncore_%s_%u", t, (unsigned)u->pmu_idx);
+	else
+		fmt_snprintf(buf, size, "uncore_type_%u_%u", (unsigned)u->box_type, (unsigned)u->pmu_idx);
+	return buf;
+}
+
+static void skip(struct disc *d, unsigned table, unsigned entry, enum disc_why why, const struct disc_entry *e)
+{
+	if (d->nskips < DISC_MAX_SKIPS)
+		d->skip[d->nskips] = (struct disc_skip){
+			.table = (uint8_t)table,
+			.why = (uint8_t)why,
+			.entry = (uint16_t)entry,
+			.box_type = e ? (uint16_t)disc_box_type(e) : 0,
+			.box_id = e ? (uint16_t)disc_box_id(e) : 0,
+		};
+	d->nskips++;
+}
+
+static enum unc_status read64(const struct hw *hw, uint64_t phys, uint64_t *ret, char *err, size_t errsize)
+{
+	uint32_t lo, hi;
+	enum unc_status st = hw_mmio_read32(hw, phys, &lo);
+
+	if (st == UNC_OK)
+		st = hw_mmio_read32(hw, phys + 4, &hi);
+	if (st != UNC_OK) {
+		fmt_snprintf(err, errsize, "MMIO read 0x%llx (the uncore discovery table): %s", (unsigned long long)phys,
+			     unc_strerror(st));
+		return st;
+	}
+	*ret = (uint64_t)hi << 32 | lo;
+	return UNC_OK;
+}
+
+static enum unc_status read_entry(const struct hw *hw, uint64_t phys, struct disc_entry *e, char *err, size_t errsize)
+{
+	enum unc_status st = read64(hw, phys, &e->table1, err, errsize);
+
+	if (st == UNC_OK)
+		st = read64(hw, phys + 8, &e->ctl, err, errsize);
+	if (st == UNC_OK)
+		st = read64(hw, phys + 16, &e->table3, err, errsize);
+	return st;
+}
+
+static enum unc_status cfg(const struct hw *hw, struct pci_addr a, uint16_t off, uint32_t *v, char *err,
+			   size_t errsize)
+{
+	enum unc_status st = hw_pci_read32(hw, a, off, v);
+
+	if (st != UNC_OK)
+		fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x%x (uncore discovery): %s", a.bus, a.dev, a.func,
+			     (unsigned)off, unc_strerror(st));
+	return st;
+}
+
+enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_addr dev, uint16_t device_id,
+				uint16_t cap, char *err, size_t errsize)
+{
+	uint32_t id, bir, lo, hi = 0;
+	enum unc_status st;
+	struct disc_table t = { .dev = dev, .device_id = device_id, .cap = cap };
+	unsigned ti = d->ntables;
+
+	if ((st = cfg(hw, dev, (uint16_t)(cap + 0x8), &id, err, errsize)) != UNC_OK)
+		return st;
+	if ((id & 0xFFFF) != DISC_DVSEC_PMON)
+		return UNC_OK;
+	if ((st = cfg(hw, dev, (uint16_t)(cap + 0xC), &bir, err, errsize)) != UNC_OK)
+		return st;
+	if (bir & ~DISC_BIR_MASK) {
+		/* Linux: ret = false, goto err: discovery stops. */
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: %02x:%02x.%x capability at 0x%x has BIR dword 0x%08x (bits 31:3 must be 0)",
+			     dev.bus, dev.dev, dev.func, (unsigned)cap, bir);
+		return UNC_E_UNSUPPORTED;
+	}
+	t.bir = (uint8_t)bir;
+	if (ti >= DISC_MAX_TABLES) {
+		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_TABLES, NULL);
+		return UNC_OK;
+	}
+	if ((st = cfg(hw, dev, (uint16_t)(0x10 + 4 * t.bir), &lo, err, errsize)) != UNC_OK)
+		return st;
+	/* parse_discovery_table: I/O (bit 0), type bit 1 and prefetchable
+	 * (bit 3) refused; a 64-bit type (bit 2) takes the next dword. */
+	if (lo & 0xB) {
+		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_BAR, NULL);
+		return UNC_OK;
+	}
+	if ((lo & 0x6) == 0x4 && (st = cfg(hw, dev, (uint16_t)(0x14 + 4 * t.bir), &hi, err, errsize)) != UNC_OK)
+		return st;
+	t.bar = (uint64_t)hi << 32 | (lo & ~0xFu);
+	if ((st = read_entry(hw, t.bar, &t.global, err, errsize)) != UNC_OK)
+		return st;
+	if (disc_check(&t.global, true) != DISC_OK) {
+		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_GLOBAL, NULL);
+		return UNC_OK;
+	}
+	t.stride = (uint8_t)disc_global_stride(&t.global);
+	t.max_units = (uint16_t)disc_global_max_units(&t.global);
+	if (t.stride < 3) {
+		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_STRIDE, NULL);
+		return UNC_OK;
+	}
+	d->table[d->ntables++] = t;
+	for (unsigned i = 0; i < t.max_units; i++) {
+		struct disc_entry e;
+		enum disc_why why;
+
+		/* unit i at (i + 1) * stride * 8 */
+		if ((st = read_entry(hw, t.bar + (uint64_t)(i + 1) * t.stride * 8, &e, err, errsize)) != UNC_OK)
+			return st;
+		why = disc_check(&e, false);
+		if (why == DISC_OK && d->nunits >= DISC_MAX_UNITS)
+			why = DISC_WHY_FULL;
+		if (why != DISC_OK) {
+			skip(d, ti, i, why, &e);
+			continue;
+		}
+		d->unit[d->nunits++] = (struct disc_unit){
+			.ctl = e.ctl,
+			.box_type = (uint16_t)disc_box_type(&e),
+			.box_id = (uint16_t)disc_box_id(&e),
+			.access = (uint8_t)disc_access_type(&e),
+			.num_regs = (uint8_t)disc_num_regs(&e),
+			.ctl_offset = (uint8_t)disc_ctl_offset(&e),
+			.bit_width = (uint8_t)disc_bit_width(&e),
+			.ctr_offset = (uint8_t)disc_ctr_offset(&e),
+			.status_offset = (uint8_t)disc_status_offset(&e),
+			.table = (uint8_t)ti,
+			.entry = (uint16_t)i,
+		};
+		d->table[ti].units++;
+	}
+	return UNC_OK;
+}
+
+void disc_number(struct disc *d)
+{
+	for (unsigned i = 0; i < d->nunits; i++) {
+		struct disc_unit *u = &d->unit[i];
+		unsigned distinct = 0;
+		bool seen = false;
+
+		for (unsigned j = 0; j < i && !seen; j++) {
+			const struct disc_unit *v = &d->unit[j];
+
+			if (v->box_type != u->box_type)
+				continue;
+			if (v->box_id == u->box_id) {
+				u->pmu_idx = v->pmu_idx;
+				seen = true;
+			} else if (v->pmu_idx + 1u > distinct) {
+				distinct = v->pmu_idx + 1u;
+			}
+		}
+		if (!seen)
+			u->pmu_idx = (uint8_t)distinct;
+	}
+}
+
+#define DISC_MAX_CAPS 32
+struct cap_at {
+	struct pci_addr dev;
+	uint16_t device_id, cap;
+};
+
+/* The 0x23 capabilities of one function, from its extended list. */
+static enum unc_status caps_of(const struct hw *hw, struct pci_addr a, uint16_t device_id, struct cap_at *caps,
+			       unsigned *n, unsigned *devices, char *err, size_t errsize)
+{
+	uint16_t off = 0x100;
+	bool counted = false;
+
+	for (unsigned guard = 0; guard < 64 && off >= 0x100; guard++) {
+		uint32_t h;
+		enum unc_status st = cfg(hw, a, off, &h, err, errsize);
+
+		if (st != UNC_OK)
+			return st;
+		if (!h || h == 0xFFFFFFFFu)
+			break;
+		if ((h & 0xFFFF) == DISC_EXT_CAP_ID) {
+			if (!counted)
+				(*devices)++;
+			counted = true;
+			if (*n < DISC_MAX_CAPS)
+				caps[(*n)++] = (struct cap_at){ a, device_id, off };
+		}
+		off = (uint16_t)(h >> 20 & 0xFFC);
+	}
+	return UNC_OK;
+}
+
+enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t errsize)
+{
+	struct cap_at caps[DISC_MAX_CAPS];
+	unsigned n = 0;
+
+	*d = (struct disc){ 0 };
+	for (unsigned bus = 0; bus <= 0xFF; bus++) {
+		for (unsigned dev = 0; dev < 32; dev++) {
+			for (unsigned fn = 0; fn < 8; fn++) {
+				struct pci_addr a = { (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
+				uint32_t id, hdr;
+				enum unc_status st = hw_pci_read32(hw, a, 0, &id);
+
+				if (st == UNC_E_NOT_FOUND)
+					goto next_bus; /* no root bridge decodes the bus */
+				if (st != UNC_OK)
+					return cfg(hw, a, 0, &id, err, errsize);
+				if ((id & 0xFFFF) == 0xFFFF) {
+					if (!fn)
+						break;
+					continue;
+				}
+				if ((id & 0xFFFF) == 0x8086 &&
+				    (st = caps_of(hw, a, (uint16_t)(id >> 16), caps, &n, &d->devices, err, errsize)) != UNC_OK)
+					return st;
+				if (!fn) {
+					if ((st = cfg(hw, a, 0xC, &hdr, err, errsize)) != UNC_OK)
+						return st;
+					if (!(hdr & 0x00800000u))
+						break; /* not multi-function */
+				}
+			}
+		}
+next_bus:;
+	}
+	/* has_generic_discovery_table: a 0x09A7 device with the capability
+	 * means only those devices are read. */
+	for (unsigned i = 0; i < n; i++)
+		if (caps[i].device_id == DISC_DEVICE)
+			d->by_device = true;
+	for (unsigned i = 0; i < n; i++) {
+		enum unc_status st;
+
+		if (d->by_device && caps[i].device_id != DISC_DEVICE)
+			continue;
+		st = disc_read_table(hw, d, caps[i].dev, caps[i].device_id, caps[i].cap, err, errsize);
+		if (st != UNC_OK) {
+			d->ntables = d->nunits = 0;
+			return st;
+		}
+	}
+	disc_number(d);
+	if (!d->ntables) {
+		fmt_snprintf(err, errsize, "no uncore discovery table (no Intel PCI device with extended capability 0x23%s)",
+			     n ? " holding a readable PMON table" : "");
+		return UNC_E_NOT_FOUND;
+	}
+	return UNC_OK;
+}

@@ -1,0 +1,505 @@
+/* The discovery-table driver (drivers/pmu/disc.c) in the engine, against a
+ * model of its hardware typed here: one 8086:09A7 device whose DVSEC 0x23
+ * points (BIR 0) at a table of 8 iMC channel units (MMIO), one CHA (MSR) and
+ * one broken entry; the registers as Linux's uncore_discovery.c addresses
+ * them (MSR ctl + offset + i; MMIO selects + 4i, counters + 8i) and the box
+ * control's freeze bit 0 (GENERIC_PMON_BOX_CTL_FRZ). The entries are typed
+ * from Linux's struct uncore_unit_discovery layout (num_regs 7:0,
+ * ctl_offset 15:8, bit_width 23:16, ctr_offset 31:24, access_type 63:62;
+ * box_type 15:0, box_id 31:16 of the third qword). */
+#include <stdio.h>
+#include <string.h>
+#include "fake_hw.h"
+#include "run_help.h"
+#include "t.h"
+#include "../../drivers/fmt.h"
+#include "../../drivers/evsel.h"
+#include "../../drivers/pmu/disc_drv.h"
+
+#define S  1000000000ull
+#define MS 1000000ull
+#define NCH 8
+#define TABLE 0xFE000000ull
+#define IMC(c) (0xFE010000ull + 0x4000ull * (c))
+#define MASK48 0xFFFFFFFFFFFFull
+
+struct wlog {
+	int space; /* 0 MSR, 1 MMIO */
+	uint64_t addr, v;
+};
+
+static struct {
+	struct fake_hw f;
+	struct hw hw;
+	uint32_t box[NCH], sel[NCH][4];
+	uint64_t ctr[NCH][4], rate[NCH];
+	uint64_t cha_box, cha_sel[4], cha_ctr[4], cha_rate, cbo_config;
+	struct wlog log[256];
+	unsigned nlog;
+	uint64_t table[64][3];
+	unsigned nentries;
+} m;
+
+static enum unc_status m_msr_read(void *ctx, uint32_t msr, uint64_t *v)
+{
+	(void)ctx;
+	if (msr == 0x2000)
+		*v = m.cha_box;
+	else if (msr >= 0x2002 && msr <= 0x2005)
+		*v = m.cha_sel[msr - 0x2002];
+	else if (msr >= 0x2008 && msr <= 0x200B)
+		*v = m.cha_ctr[msr - 0x2008];
+	else if (msr == 0x2FFE)
+		*v = m.cbo_config;
+	else
+		return UNC_E_FAULT;
+	return UNC_OK;
+}
+
+static enum unc_status m_msr_write(void *ctx, uint32_t msr, uint64_t v)
+{
+	(void)ctx;
+	if (m.nlog < 256)
+		m.log[m.nlog++] = (struct wlog){ 0, msr, v };
+	if (msr == 0x2000)
+		m.cha_box = v;
+	else if (msr >= 0x2002 && msr <= 0x2005)
+		m.cha_sel[msr - 0x2002] = v;
+	else if (msr >= 0x2008 && msr <= 0x200B)
+		m.cha_ctr[msr - 0x2008] = v & MASK48;
+	else
+		return UNC_E_FAULT;
+	return UNC_OK;
+}
+
+static enum unc_status m_pci_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *v)
+{
+	(void)ctx;
+	*v = 0xFFFFFFFFu;
+	if (a.bus || a.dev != 0x1F || a.func)
+		return UNC_OK;
+	switch (off) {
+	case 0x0: *v = 0x09A78086; break;
+	case 0xC: *v = 0; break;
+	case 0x10: *v = (uint32_t)TABLE | 4; break; /* 64-bit, non-prefetchable */
+	case 0x14: *v = 0; break;
+	case 0x100: *v = 0x00010023; break; /* cap 0x23, version 1, next 0 */
+	case 0x104: *v = 0x01008086; break;
+	case 0x108: *v = 1; break;          /* entryID PMON */
+	case 0x10C: *v = 0; break;          /* BIR 0 */
+	default: *v = 0;
+	}
+	return UNC_OK;
+}
+
+static enum unc_status m_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	(void)ctx, (void)a, (void)off, (void)v;
+	t_fail(__FILE__, __LINE__, "model: PCI write");
+	return UNC_E_FAULT;
+}
+
+static uint32_t *imc_reg(uint64_t addr, bool *hi_half, uint64_t **ctr)
+{
+	*ctr = NULL;
+	for (unsigned c = 0; c < NCH; c++) {
+		uint64_t off = addr - IMC(c);
+		if (addr < IMC(c) || off >= 0x4000)
+			continue;
+		if (off == 0)
+			return &m.box[c];
+		if (off >= 0x40 && off < 0x50)
+			return &m.sel[c][(off - 0x40) / 4];
+		if (off >= 0x08 && off < 0x28) {
+			*ctr = &m.ctr[c][(off - 0x08) / 8];
+			*hi_half = off % 8 != 0;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static enum unc_status m_mmio_read(void *ctx, uint64_t addr, uint32_t *v)
+{
+	bool hi = false;
+	uint64_t *ctr;
+	uint32_t *r;
+
+	(void)ctx;
+	if (addr >= TABLE && addr < TABLE + 0x20 * 64) {
+		uint64_t off = addr - TABLE;
+		uint64_t q = m.table[off / 32][off % 32 / 8];
+		*v = off % 32 >= 24 ? 0 : (uint32_t)(q >> (off % 8 ? 32 : 0));
+		return UNC_OK;
+	}
+	if ((r = imc_reg(addr, &hi, &ctr))) {
+		*v = *r;
+		return UNC_OK;
+	}
+	if (ctr) {
+		*v = (uint32_t)(*ctr >> (hi ? 32 : 0));
+		return UNC_OK;
+	}
+	t_fail(__FILE__, __LINE__, "model: MMIO read 0x%llx", (unsigned long long)addr);
+	return UNC_E_FAULT;
+}
+
+static enum unc_status m_mmio_write(void *ctx, uint64_t addr, uint32_t v)
+{
+	bool hi = false;
+	uint64_t *ctr;
+	uint32_t *r;
+
+	(void)ctx;
+	if (m.nlog < 256)
+		m.log[m.nlog++] = (struct wlog){ 1, addr, v };
+	if ((r = imc_reg(addr, &hi, &ctr))) {
+		*r = v;
+		return UNC_OK;
+	}
+	if (ctr) {
+		*ctr = hi ? (*ctr & 0xFFFFFFFFull) | ((uint64_t)(v & 0xFFFF) << 32) : (*ctr & ~0xFFFFFFFFull) | v;
+		return UNC_OK;
+	}
+	t_fail(__FILE__, __LINE__, "model: MMIO write 0x%llx", (unsigned long long)addr);
+	return UNC_E_FAULT;
+}
+
+static void m_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
+{
+	(void)ctx;
+	m.f.hw.ops->cpuid(m.f.hw.ctx, leaf, sub, r);
+}
+
+static uint64_t m_ticks(void *ctx)
+{
+	(void)ctx;
+	return m.f.now;
+}
+
+static enum unc_status m_rdpmc(void *ctx, uint32_t i, uint64_t *v)
+{
+	(void)ctx, (void)i, (void)v;
+	return UNC_E_UNSUPPORTED;
+}
+
+static const struct hw_ops m_ops = {
+	.msr_read = m_msr_read,
+	.msr_write = m_msr_write,
+	.pci_read32 = m_pci_read,
+	.pci_write32 = m_pci_write,
+	.mmio_read32 = m_mmio_read,
+	.cpuid = m_cpuid,
+	.ticks = m_ticks,
+	.rdpmc = m_rdpmc,
+	.mmio_write32 = m_mmio_write,
+};
+
+static void advance(uint64_t when)
+{
+	uint64_t dt = when - m.f.now;
+
+	for (unsigned c = 0; c < NCH; c++)
+		for (unsigned i = 0; i < 4; i++)
+			if (!(m.box[c] & 1) && m.sel[c][i])
+				m.ctr[c][i] = (m.ctr[c][i] + m.rate[c] * dt / S) & MASK48;
+	for (unsigned i = 0; i < 4; i++)
+		if (!(m.cha_box & 1) && m.cha_sel[i])
+			m.cha_ctr[i] = (m.cha_ctr[i] + m.cha_rate * dt / S) & MASK48;
+	m.f.now = when;
+}
+
+static struct stat_run run;
+static const struct pmu_driver *const present[] = { &pmu_driver_disc, NULL };
+
+static void entry(unsigned i, uint64_t t1, uint64_t ctl, uint64_t t3)
+{
+	m.table[i][0] = t1;
+	m.table[i][1] = ctl;
+	m.table[i][2] = t3;
+}
+
+/* SPR's identity (family 6 model 0x8F) unless told. The table: global
+ * (stride 4, max_units 10: 0x00000000000A0400), 8 iMC channels (4 regs,
+ * ctl_offset 0x40, 48 bits, ctr_offset 8, MMIO: 0x4000000008304004; box
+ * IDs 0-7), an iMC entry with no counter offset (0x4000000000304004, box
+ * 8), one CHA (4 regs, ctl_offset 2, 48 bits, ctr_offset 8, MSR:
+ * 0x0000000008300204 at 0x2000). Counters found holding values of their own. */
+static void model(unsigned cpu_model)
+{
+	memset(&m, 0, sizeof(m));
+	memset(&run, 0, sizeof(run));
+	fake_init(&m.f);
+	fake_cpu_skylake(&m.f, cpu_model, 8, 16);
+	m.hw = (struct hw){ .ops = &m_ops, .ctx = &m, .tick_hz = S, .msr_mode = HW_MSR_NATIVE };
+	m.f.now = 5 * S;
+	entry(0, 0x00000000000A0400ull, 0x2FF0, 0);
+	for (unsigned c = 0; c < NCH; c++) {
+		entry(1 + c, 0x4000000008304004ull, IMC(c), (uint64_t)c << 16 | 6);
+		m.rate[c] = 1000000ull * (c + 1);
+		for (unsigned i = 0; i < 4; i++)
+			m.ctr[c][i] = 0x123400000000ull + (c << 8) + i;
+	}
+	entry(9, 0x4000000000304004ull, 0xFE030000ull, 8ull << 16 | 6);
+	entry(10, 0x0000000008300204ull, 0x2000, 0);
+	m.cha_rate = 2000000000ull;
+	for (unsigned i = 0; i < 4; i++)
+		m.cha_ctr[i] = 0x555500000000ull + i;
+}
+
+static void add(const char *name)
+{
+	run_add(&run, present, name);
+}
+
+static bool as_found(void)
+{
+	bool ok = m.cha_box == 0;
+
+	for (unsigned c = 0; c < NCH; c++) {
+		ok &= m.box[c] == 0;
+		for (unsigned i = 0; i < 4; i++)
+			ok &= m.sel[c][i] == 0 && m.ctr[c][i] == 0x123400000000ull + (c << 8) + i;
+	}
+	for (unsigned i = 0; i < 4; i++)
+		ok &= m.cha_sel[i] == 0 && m.cha_ctr[i] == 0x555500000000ull + i;
+	return ok;
+}
+
+static unsigned log_at;
+static void expect(int space, uint64_t addr, uint64_t v, int line)
+{
+	if (log_at >= m.nlog) {
+		t_fail(__FILE__, line, "write #%u: none (expected 0x%llx = 0x%llx)", log_at, (unsigned long long)addr,
+		       (unsigned long long)v);
+		return;
+	}
+	struct wlog *w = &m.log[log_at];
+	if (w->space != space || w->addr != addr || w->v != v)
+		t_fail(__FILE__, line, "write #%u: %s 0x%llx = 0x%llx, expected %s 0x%llx = 0x%llx", log_at,
+		       w->space ? "MMIO" : "MSR", (unsigned long long)w->addr, (unsigned long long)w->v,
+		       space ? "MMIO" : "MSR", (unsigned long long)addr, (unsigned long long)v);
+	log_at++;
+}
+#define EXPECT(space, addr, v) expect((space), (addr), (v), __LINE__)
+
+static void probe_and_info(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_disc };
+	char err[200] = "", warn[100] = "", buf[4096], name[64];
+
+	model(0x8F);
+	m.cbo_config = 1;
+	cpu_identify(&m.hw, &cpu);
+	T_ASSERT(pmu_match_model(&pmu_driver_disc, &m.hw, &cpu) != NULL);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(m.nlog, 0); /* reads only */
+	T_EQ(p.boxes[DISC_UNIT_IMC], 8);
+	T_EQ(p.found[DISC_UNIT_IMC], 8);
+	T_EQ(p.boxes[DISC_UNIT_CHA], 1);
+	T_EQ(p.found[DISC_UNIT_CHA], 1); /* MSR 0x2FFE: 1 per socket, one table */
+	T_EQ(p.counters[DISC_UNIT_IMC], 4);
+	T_EQ(p.width[DISC_UNIT_IMC], 48);
+	for (unsigned c = 0; c < NCH; c++) {
+		T_EQ(pmu_unit_box_ctl(&pmu_driver_disc.units[0], &p, 0, c).addr, IMC(c));
+		T_EQ(pmu_unit_sel(&pmu_driver_disc.units[0], &p, 0, c, 3).addr, IMC(c) + 0x40 + 12);
+		T_EQ(pmu_unit_ctr(&pmu_driver_disc.units[0], &p, 0, c, 3).addr, IMC(c) + 0x08 + 24);
+		T_EQ(pmu_unit_ctr(&pmu_driver_disc.units[0], &p, 0, c, 3).space, PMU_MMIO);
+		T_EQ(p.box_id[0][c], c);
+		T_EQ(p.group[0][c], 0);
+	}
+	T_EQ(pmu_unit_box_ctl(&pmu_driver_disc.units[1], &p, 1, 0).addr, 0x2000);
+	T_EQ(pmu_unit_sel(&pmu_driver_disc.units[1], &p, 1, 0, 3).addr, 0x2005);
+	T_EQ(pmu_unit_ctr(&pmu_driver_disc.units[1], &p, 1, 0, 0).addr, 0x2008);
+	T_EQ(pmu_unit_ctr(&pmu_driver_disc.units[1], &p, 1, 0, 0).space, PMU_MSR);
+	struct strbuf sb;
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	struct pmu_use use;
+	pmu_driver_disc.ops->in_use(&m.hw, &p, &use, NULL, NULL);
+	T_ASSERT(use.known && !use.in_use);
+	T_EQ(use.selects_checked, 36);
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "discovery:    1 table, 9 units kept, 1 entry skipped (devices 8086:09a7)\n");
+	T_CONTAINS(buf, "  table 0: 00:1f.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe000000, 9 units: 8 imc (type 6), "
+			"1 cha (type 0)\n");
+	T_CONTAINS(buf, "  skipped: table 0 entry 8 (imc (type 6), box 8): no counter offset\n");
+	T_CONTAINS(buf, "imc:          8 boxes programmable of 8 found; 4 counters, 48 bits, controls at +0x40, counters at "
+			"+0x8 (MMIO)\n");
+	T_CONTAINS(buf, "cha:          1 box programmable of 1 found; 4 counters, 48 bits, controls at +0x2, counters at +0x8 "
+			"(MSR)\n");
+	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: 1 per socket\n");
+	/* the in-use line is the engine's (info.c), from the data checked above */
+	strbuf_init(&sb, buf, sizeof(buf));
+	out_puts(&o, "{\"x\":1");
+	pmu_driver_disc.ops->info(&o, &p, true);
+	out_puts(&o, "}");
+	T_JSON(buf, false);
+	T_CONTAINS(buf, "\"skips\":[{\"table\":0,\"entry\":8,\"reason\":\"no counter offset\"}]");
+	struct pmu_reg r = pmu_unit_ctr(&pmu_driver_disc.units[0], &p, 0, 6, 1);
+	T_STREQ(pmu_reg_name(&pmu_driver_disc, &p, r, name, sizeof(name)), "imc box 6 CTR1 (socket 0)");
+	r.addr += 4;
+	T_STREQ(pmu_reg_name(&pmu_driver_disc, &p, r, name, sizeof(name)), "imc box 6 CTR1[63:32] (socket 0)");
+	r = pmu_unit_sel(&pmu_driver_disc.units[1], &p, 1, 0, 2);
+	T_STREQ(pmu_reg_name(&pmu_driver_disc, &p, r, name, sizeof(name)), "cha box 0 CTL2 (socket 0)");
+}
+
+/* The CHA count from MSR 0x2FFE on SPR; 0 is ignored; GNR does not read it. */
+static void cha_count_from_msr(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_disc };
+	char err[200] = "", warn[200] = "";
+
+	model(0x8F);
+	m.cbo_config = 56;
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.found[DISC_UNIT_CHA], 56);
+	T_EQ(p.boxes[DISC_UNIT_CHA], 1);
+	T_EQ(p.facts[DISC_FACT_CBO], 1ull << 63 | 56);
+
+	model(0x8F);
+	m.cbo_config = 0;
+	memset(&p, 0, sizeof(p));
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.found[DISC_UNIT_CHA], 1);
+
+	model(0xAD);
+	m.cbo_config = 56;
+	memset(&p, 0, sizeof(p));
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.found[DISC_UNIT_CHA], 1);
+	T_EQ(p.facts[DISC_FACT_CBO], 0);
+	/* GNR: event 0x05 is sub-channel 0 only, which the probe warns of */
+	T_STREQ(warn, "on this model CAS_COUNT (event 0x05) counts sub-channel 0 only: bw and CAS_COUNT.RD/.WR lack "
+		      "sub-channel 1 (event 0x06)");
+	model(0x8F);
+	memset(&p, 0, sizeof(p));
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(warn, "");
+}
+
+/* A model in no list still matches (its table decides); a hypervisor bit
+ * changes nothing; an older model or another vendor does not match. */
+static void matching(void)
+{
+	struct cpu_info cpu;
+
+	model(0xD0); /* no entry */
+	cpu_identify(&m.hw, &cpu);
+	T_ASSERT(pmu_match_model(&pmu_driver_disc, &m.hw, &cpu) != NULL);
+	cpu.hypervisor = true;
+	T_ASSERT(pmu_match_model(&pmu_driver_disc, &m.hw, &cpu) != NULL);
+	model(0x5E);
+	cpu_identify(&m.hw, &cpu);
+	T_ASSERT(pmu_match_model(&pmu_driver_disc, &m.hw, &cpu) == NULL);
+	model(0x9E); /* a client model */
+	cpu_identify(&m.hw, &cpu);
+	T_ASSERT(pmu_match_model(&pmu_driver_disc, &m.hw, &cpu) == NULL);
+	model(0xCF);
+	cpu_identify(&m.hw, &cpu);
+	T_STREQ(pmu_match_model(&pmu_driver_disc, &m.hw, &cpu)->name, "Emerald Rapids");
+}
+
+/* One event on 8 iMC channels, as an exact write log: FRZ (bit 0) in each
+ * box control, the selects (the event 0xCF05 on CTL0, 0 on the others:
+ * no enable bit), both dwords of each counter set to the run's start
+ * (2^46: 0 and 0x4000), then each box control 0. */
+static void imc_programming_sequence(void)
+{
+	model(0x8F);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	log_at = 0;
+	for (unsigned c = 0; c < NCH; c++)
+		EXPECT(1, IMC(c), 0x1);
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned c = 0; c < NCH; c++)
+			EXPECT(1, IMC(c) + 0x40 + 4 * i, i == 0 ? 0xCF05 : 0);
+	for (unsigned c = 0; c < NCH; c++)
+		for (unsigned i = 0; i < 4; i++) {
+			EXPECT(1, IMC(c) + 0x08 + 8 * i, 0);
+			EXPECT(1, IMC(c) + 0x08 + 8 * i + 4, 0x4000);
+		}
+	for (unsigned c = 0; c < NCH; c++)
+		EXPECT(1, IMC(c), 0);
+	T_EQ(log_at, m.nlog);
+	advance(m.f.now + S / 10);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	for (unsigned c = 0; c < NCH; c++)
+		T_EQ(run.c.ev[0].total.box[c], 100000ull * (c + 1));
+	T_ASSERT(as_found());
+}
+
+/* Raw events on the iMC with every field, and on the CHA (MSR). */
+static void raw_fields_and_cha(void)
+{
+	model(0x8F);
+	add("imc/event=0x05,umask=0xcf,edge,inv,thresh=2/");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	/* event 7:0, umask 15:8, edge 18, inv 23, thresh 31:24 */
+	T_EQ(m.sel[3][0], 0x0284CF05);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	T_ASSERT(as_found());
+
+	model(0x8F);
+	add("cha/event=0x01/");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	log_at = 0;
+	EXPECT(0, 0x2000, 0x1);
+	EXPECT(0, 0x2002, 0x01);
+	EXPECT(0, 0x2003, 0);
+	EXPECT(0, 0x2004, 0);
+	EXPECT(0, 0x2005, 0);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT(0, 0x2008 + i, 1ull << 46);
+	EXPECT(0, 0x2000, 0);
+	T_EQ(log_at, m.nlog);
+	advance(m.f.now + S / 10);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	T_EQ(run.c.ev[0].total.box[0], 200000000ull);
+	T_ASSERT(as_found());
+}
+
+/* Someone's select found set: in use, refused without --force. */
+static void in_use_refused(void)
+{
+	model(0x8F);
+	m.sel[2][1] = 0x0105;
+	add("UNC_M_CAS_COUNT.WR");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_E_BUSY);
+	T_EQ(m.nlog, 0);
+}
+
+/* No table at all: the units report no box and events are refused by the engine. */
+static void no_table(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_disc };
+	char err[200] = "", warn[100] = "", buf[2048];
+
+	model(0x8F);
+	m.table[0][0] = 0; /* global table1 0: the table is skipped */
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[0], 0);
+	T_EQ(p.boxes[1], 0);
+	struct strbuf sb;
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "discovery:    no table");
+	T_CONTAINS(buf, "skipped: a table (capability 0 found): global entry zero or all ones");
+}
+
+T_MAIN("disc_drv", T_CASE(probe_and_info), T_CASE(cha_count_from_msr), T_CASE(matching),
+       T_CASE(imc_programming_sequence), T_CASE(raw_fields_and_cha), T_CASE(in_use_refused), T_CASE(no_table))

@@ -1,0 +1,173 @@
+/* The emulated discovery-table uncore (tests/emu/pmu_disc.c): its table
+ * read back as typed from Linux's struct layouts (literals here, as in the
+ * minimal recipe: global stride 4; iMC 4 regs, ctl_offset 0x40, 48 bits,
+ * ctr_offset 8, MMIO = 0x4000000008304004; CHA 4 regs, ctl_offset 2, 48
+ * bits, ctr_offset 8, MSR = 0x0000000008300204), its options, and
+ * uncore.efi's driver and engine counting on it. */
+#include <string.h>
+#include "t.h"
+#include "run_help.h"
+#include "../emu/emu_hw.h"
+#include "../../drivers/fmt.h"
+#include "../../drivers/info.h"
+#include "../../drivers/pmu.h"
+
+#define S 1000000000ull
+#define SPR_ID 0x000806F8u /* family 6 model 0x8F stepping 8 */
+#define GNR_ID 0x000A06D1u /* family 6 model 0xAD stepping 1 */
+
+extern const struct pmu_driver pmu_driver_disc;
+
+static struct emu_hw eh;
+static struct stat_run srun;
+
+static void start(uint32_t id, int argc, char **argv)
+{
+	struct emu_config cfg;
+	char err[300] = "";
+
+	if (emu_parse_options(argc, argv, &cfg, err, sizeof(err)) != UNC_OK)
+		t_fail(__FILE__, __LINE__, "options: %s", err);
+	emu_hw_init_cpu(&eh, &cfg, id);
+	eh.open_bus = true;
+	eh.fake.now = 3 * S;
+	memset(&srun, 0, sizeof(srun));
+}
+#define START(id, ...) start((id), (int)(sizeof((char *[]){ "emu", __VA_ARGS__ }) / sizeof(char *)), (char *[]){ "emu", __VA_ARGS__ })
+
+static uint64_t q(uint64_t addr)
+{
+	uint32_t lo = 0, hi = 0;
+
+	T_EQ(emu_mmio_read32(&eh.emu, addr, &lo), UNC_OK);
+	T_EQ(emu_mmio_read32(&eh.emu, addr + 4, &hi), UNC_OK);
+	return (uint64_t)hi << 32 | lo;
+}
+
+static void table_as_typed(void)
+{
+	uint32_t v = 0;
+
+	START(SPR_ID, "--uncore", "disc");
+	T_EQ(eh.emu.cfg.uncore_active, EMU_UNCORE_DISC);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0, &v), UNC_OK);
+	T_EQ(v, 0x09A78086);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0x100, &v), UNC_OK);
+	T_EQ(v, 0x00010023);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0x108, &v), UNC_OK);
+	T_EQ(v, 1);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0x10, &v), UNC_OK);
+	T_EQ(v, 0xFE000004);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0B, 0, 0, &v), UNC_E_NOT_FOUND); /* no second table unless asked */
+	T_EQ(q(0xFE000000), 0x0000000000090400ull); /* stride 4, max_units 9 */
+	T_EQ(q(0xFE000008), 0x2FF0);
+	T_EQ(q(0xFE000020), 0x4000000008304004ull);
+	T_EQ(q(0xFE000028), 0xFE010000ull);
+	T_EQ(q(0xFE000030), 0x6);
+	T_EQ(q(0xFE000020 + 7 * 0x20), 0x4000000008304004ull);
+	T_EQ(q(0xFE000028 + 7 * 0x20), 0xFE02C000ull); /* 0xFE010000 + 7 * 0x4000 */
+	T_EQ(q(0xFE000030 + 7 * 0x20), 0x00070006ull);
+	T_EQ(q(0xFE000120), 0x0000000008300204ull);
+	T_EQ(q(0xFE000128), 0x2000);
+	T_EQ(q(0xFE000130), 0);
+	/* GNR's identity chooses it too; --channels and the faults shape it */
+	START(GNR_ID, "--channels", "2", "--disc-fault", "all-ones", "--disc-fault", "no-ctr-offset");
+	T_EQ(eh.emu.cfg.uncore_active, EMU_UNCORE_DISC);
+	T_EQ(q(0xFE000000), 0x0000000000050400ull); /* 2 + 2 broken + CHA */
+	T_EQ(q(0xFE000060), ~0ull);
+	T_EQ(q(0xFE000080), 0x4000000000304004ull); /* ctr_offset 0 */
+	T_EQ(q(0xFE0000A0), 0x0000000008300204ull);
+	START(SPR_ID, "--disc-fault", "bir");
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0x10C, &v), UNC_OK);
+	T_EQ(v, 0x8);
+}
+
+static void option_errors(void)
+{
+	struct emu_config cfg;
+	char err[300] = "";
+
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "9" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '9' for --channels (want 1 to 8)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--disc-fault", "nope" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "bad value 'nope' for --disc-fault");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "4" }, &cfg, err, sizeof(err)), UNC_OK);
+	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_SNBEP, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "--channels and --disc-fault are for the discovery-table uncore");
+}
+
+static bool eh_wait_until(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	if (when > eh.fake.now)
+		eh.fake.now = when;
+	return false;
+}
+
+/* uncore.efi's driver and engine on the model: each channel's CAS count at
+ * the rate asked, read over the run's own measured time. */
+static void counts_on_the_model(void)
+{
+	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
+	static const struct stat_env env = { .wait_until = eh_wait_until };
+
+	START(SPR_ID, "--uncore", "disc", "--rate", "UNC_M_CAS_COUNT.RD=50000000", "--rate", "UNC_M_CAS_COUNT.WR=20000000",
+	      "--rate", "UNC_CHA_CLOCKTICKS=1000000000");
+	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");
+	run_add(&srun, drivers, "imc/event=0x05,umask=0xf0/");
+	run_add(&srun, drivers, "cha/event=0x01/");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
+	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
+	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
+	uint64_t elapsed = srun.c.t_end - srun.c.t_start;
+	T_EQ(srun.c.ev[0].v.nboxes, 8);
+	for (unsigned b = 0; b < 8; b++) {
+		uint64_t want = 50000000ull * elapsed / S;
+		uint64_t got = srun.c.ev[0].total.box[b];
+		T_ASSERT(got + 2 >= want && got <= want + 2);
+		uint64_t wgot = srun.c.ev[1].total.box[b], wwant = 20000000ull * elapsed / S;
+		T_ASSERT(wgot + 2 >= wwant && wgot <= wwant + 2);
+	}
+	uint64_t cha = srun.c.ev[2].total.box[0], cwant = 1000000000ull * elapsed / S;
+	T_ASSERT(cha + 2 >= cwant && cha <= cwant + 2);
+	/* every register put back: selects 0, box controls 0 */
+	for (unsigned c = 0; c < 8; c++) {
+		uint32_t v = 1;
+		T_EQ(emu_mmio_read32(&eh.emu, 0xFE010000ull + 0x4000ull * c + 0x40, &v), UNC_OK);
+		T_EQ(v, 0);
+		T_EQ(emu_mmio_read32(&eh.emu, 0xFE010000ull + 0x4000ull * c, &v), UNC_OK);
+		T_EQ(v, 0);
+	}
+}
+
+/* The table's faults as the driver reports them. */
+static void faults_as_the_driver_sees_them(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_disc };
+	char err[300] = "", warn[100] = "", buf[4096];
+	struct strbuf sb;
+
+	START(SPR_ID, "--disc-fault", "all-ones", "--disc-fault", "no-ctr-offset", "--disc-fault", "second-table");
+	cpu_identify(&eh.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[0], 8);
+	T_EQ(p.boxes[1], 1);
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "discovery:    2 tables, 10 units kept, 2 entries skipped (devices 8086:09a7)");
+	T_CONTAINS(buf, "  skipped: table 0 entry 8 (type 65535, box 65535): all-ones qword\n");
+	T_CONTAINS(buf, "  skipped: table 0 entry 9 (imc (type 6), box 8): no counter offset\n");
+	T_CONTAINS(buf, "  table 1: 00:0b.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, 1 units: 1 type 12\n");
+
+	START(SPR_ID, "--disc-fault", "bir");
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_disc;
+	cpu_identify(&eh.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "has BIR dword 0x00000008 (bits 31:3 must be 0)");
+}
+
+T_MAIN("emu_disc", T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(counts_on_the_model),
+       T_CASE(faults_as_the_driver_sees_them))
