@@ -327,13 +327,18 @@ $(BUILD)/bench/bench_imc: tests/bench/bench_imc.c $(LIB_SRCS) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
 
+# Per PMU family, over the emulator's model (which stands for the hardware).
+$(BUILD)/bench/bench_sample: tests/bench/bench_sample.c $(LIB_SRCS) $(GEN_SRCS) $(MODEL_SRCS) $(T_FAKE)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
+
 $(BUILD)/bench/bench_load: tests/bench/bench_load.c drivers/load.c drivers/parse.c drivers/arith.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -pthread -Idrivers $^ -o $@
 
 bench: deps
 	$(Q)tests/deps.sh valgrind
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_load
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_sample $(BUILD)/bench/bench_load
 	$(Q)tests/bench/run.sh
 
 deps:
