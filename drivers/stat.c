@@ -93,15 +93,20 @@ static const char *op_name(struct pmu_reg reg, bool write)
 	return write ? "MMIO write" : "MMIO read";
 }
 
-static enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *v)
+static __attribute__((noinline)) enum unc_status rd_failed(struct stat_run *r, unsigned k, struct pmu_reg reg,
+							     enum unc_status st)
 {
 	char what[96];
+
+	return fail(r, st, "%s %s: %s", op_name(reg, false), addr_text(r, k, reg, what, sizeof(what)),
+		    unc_strerror(st));
+}
+
+static enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *v)
+{
 	enum unc_status st = raw_read(r->hw, reg, v);
 
-	if (st)
-		return fail(r, st, "%s %s: %s", op_name(reg, false), addr_text(r, k, reg, what, sizeof(what)),
-			    unc_strerror(st));
-	return UNC_OK;
+	return st ? rd_failed(r, k, reg, st) : UNC_OK;
 }
 
 static struct stat_saved *saved_of(struct stat_run *r, struct pmu_reg reg)

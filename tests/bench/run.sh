@@ -46,7 +46,11 @@ for fam in msr rdpmc pci mmio; do
 	acc=$(valgrind --tool=callgrind --toggle-collect=one_sample --toggle-collect='seam_*' \
 		--callgrind-out-file="$sout" "$top/build/bench/bench_sample" "$fam" "$n" 2>/dev/null) || {
 		echo "bench: bench_sample $fam failed" >&2; exit 1; }
-	ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$sout")
+	# one_sample's inclusive count: the totals would also hold the set-up's
+	# seam calls, which the toggles turn on when they leave them
+	ir=$(callgrind_annotate --inclusive=yes "$sout" 2>/dev/null |
+		awk '/ [^ ]*bench_sample\.c:one_sample / {gsub(",", "", $1); print $1; exit}')
+	[ -n "$ir" ] || { echo "bench: no one_sample in $sout" >&2; exit 1; }
 	printf '  %-66s %5d instructions per sample\n' "$what:" "$((ir / n))"
 	echo "      ${acc#* events: }"
 done
