@@ -364,6 +364,11 @@ $(BUILD)/bench/bench_imc: tests/bench/bench_imc.c $(LIB_SRCS) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
 
+# Per PMU family, over the emulator's model (which stands for the hardware).
+$(BUILD)/bench/bench_sample: tests/bench/bench_sample.c $(LIB_SRCS) $(GEN_SRCS) $(MODEL_SRCS) $(T_FAKE)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
+
 # The load kernels as the EFI build compiles drivers/load.c (EFI_CFLAGS and
 # LOAD_OPT), against the same kernels as plain C loops built the way STREAM
 # is built.
@@ -379,7 +384,7 @@ $(BUILD)/bench/bench_load: tests/bench/bench_load.c $(BUILD)/bench/load_efi.o $(
 
 bench: deps
 	$(Q)tests/deps.sh valgrind
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_load
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_sample $(BUILD)/bench/bench_load
 	$(Q)tests/bench/run.sh
 
 deps:

@@ -62,6 +62,14 @@ struct hw_ops {
 	/* One 32-bit store to physical memory (MMIO PMON registers); phys
 	 * 4-byte aligned. NULL: no MMIO writes (UNC_E_UNSUPPORTED). */
 	enum unc_status (*mmio_write32)(void *ctx, uint64_t phys, uint32_t val);
+	/* A sample's free-running counters in one call: ticks() into
+	 * ret_ticks[0], then n 32-bit loads, one from each phys[i] in order
+	 * (each 4-byte aligned: the caller checks), zero-extended into
+	 * ret_val[i], then ticks() into ret_ticks[1]: what ticks, n calls of
+	 * mmio_read32 and ticks give. On failure ret_val and ret_ticks are
+	 * undefined. NULL: none (the engine then makes those calls). */
+	enum unc_status (*mmio_read32_n)(void *ctx, const uint64_t *phys, unsigned n, uint64_t *ret_val,
+					 uint64_t *ret_ticks);
 };
 
 /* Notes that the emulator answered a path, once. */
@@ -154,6 +162,20 @@ static inline enum unc_status hw_mmio_write32(const struct hw *hw, uint64_t phys
 	if (!hw->ops->mmio_write32)
 		return UNC_E_UNSUPPORTED;
 	return hw->ops->mmio_write32(hw->ctx, phys, val);
+}
+
+/* Whether the seam reads many MMIO dwords in one call (else each is a
+ * call of hw_mmio_read32). */
+static inline bool hw_has_mmio_read32_n(const struct hw *hw)
+{
+	return hw->ops->mmio_read32_n != 0;
+}
+
+/* Only where hw_has_mmio_read32_n. */
+static inline enum unc_status hw_mmio_read32_n(const struct hw *hw, const uint64_t *phys, unsigned n,
+					      uint64_t *ret_val, uint64_t *ret_ticks)
+{
+	return hw->ops->mmio_read32_n(hw->ctx, phys, n, ret_val, ret_ticks);
 }
 
 static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret)

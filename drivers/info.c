@@ -81,7 +81,8 @@ static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
 
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
 					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
-					  NULL /* no MMIO writes: info only reads */ };
+					  NULL /* no MMIO writes: info only reads */,
+					  NULL /* each load through noting_mmio_read */ };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {

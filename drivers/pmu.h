@@ -53,7 +53,9 @@ static inline bool pmu_reg_eq(struct pmu_reg a, struct pmu_reg b)
 enum pmu_kind {
 	PMU_GENERAL, /* counters with an event select each; events are scheduled onto them */
 	PMU_FIXED,   /* one event per counter, started by a control value; counts in every group */
-	PMU_FREE,    /* free-running and read only: one named counter per event, never written */
+	PMU_FREE,    /* free-running and read only: one named counter per event, never written. The
+		      * engine samples them on a path of their own: 32-bit MMIO ones in one seam
+		      * call (hw.h's mmio_read32_n), no select or status to check */
 };
 
 /* One field of an event select: `bits` wide at `shift` (bits 0: none). */

@@ -95,15 +95,20 @@ static const char *op_name(struct pmu_reg reg, bool write)
 	return write ? "MMIO write" : "MMIO read";
 }
 
-static enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *v)
+static __attribute__((noinline)) enum unc_status rd_failed(struct stat_run *r, unsigned k, struct pmu_reg reg,
+							     enum unc_status st)
 {
 	char what[96];
+
+	return fail(r, st, "%s %s: %s", op_name(reg, false), addr_text(r, k, reg, what, sizeof(what)),
+		    unc_strerror(st));
+}
+
+static enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *v)
+{
 	enum unc_status st = raw_read(r->hw, reg, v);
 
-	if (st)
-		return fail(r, st, "%s %s: %s", op_name(reg, false), addr_text(r, k, reg, what, sizeof(what)),
-			    unc_strerror(st));
-	return UNC_OK;
+	return st ? rd_failed(r, k, reg, st) : UNC_OK;
 }
 
 static struct stat_saved *saved_of(struct stat_run *r, struct pmu_reg reg)
@@ -725,12 +730,13 @@ static enum unc_status start_edge(struct stat_run *r)
 	if (st)
 		return st;
 	for (unsigned i = 0; i < r->c.nev; i++) {
-		if (!in_group(r, i, r->group))
+		if (!in_group(r, i, r->group) || is_free(r, i))
 			continue;
-		unsigned n = is_free(r, i) ? 1 : r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit];
-		for (unsigned b = 0; b < n; b++)
+		for (unsigned b = 0; b < r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit]; b++)
 			r->last[i][b] = val[i][b];
 	}
+	for (unsigned j = 0; j < r->nfree; j++)
+		r->free_last[j] = r->free_val[j];
 	r->t_sample = now;
 	return UNC_OK;
 }
@@ -945,6 +951,90 @@ static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
 	return st ? free_failed(r, i, st) : UNC_OK;
 }
 
+/* The batch failed: each of its counters alone, to name the one that fails. */
+static __attribute__((noinline)) enum unc_status free_batch_failed(struct stat_run *r, enum unc_status st)
+{
+	uint64_t v;
+
+	for (unsigned j = 0; j < r->nfree_mmio; j++)
+		if ((st = read_free(r, r->free_ev[j], &v)))
+			return st;
+	return free_failed(r, r->free_ev[0], st);
+}
+
+/* The free-running counters the batch does not read, one register each. */
+static __attribute__((noinline)) enum unc_status read_free_rest(struct stat_run *r)
+{
+	enum unc_status st;
+
+	for (unsigned j = r->nfree_mmio; j < r->nfree; j++)
+		if ((st = read_free(r, r->free_ev[j], &r->free_val[j])))
+			return st;
+	return UNC_OK;
+}
+
+/* Every free-running counter into free_val: the 32-bit MMIO ones by one
+ * seam call (ticks[0] and [1]: the clock just before and after them; left
+ * alone when there are none), then the others one register each. */
+static enum unc_status read_free_all(struct stat_run *r, uint64_t *ticks)
+{
+	enum unc_status st;
+
+	if (r->nfree_mmio && (st = hw_mmio_read32_n(r->hw, r->free_phys, r->nfree_mmio, r->free_val, ticks)))
+		return free_batch_failed(r, st);
+	return r->nfree > r->nfree_mmio ? read_free_rest(r) : UNC_OK;
+}
+
+/* Every free-running counter into free_val between two clock reads: t[0]
+ * before, t[1] after. */
+static __attribute__((noinline)) enum unc_status read_free_timed(struct stat_run *r, uint64_t *t)
+{
+	uint64_t batch[2];
+	enum unc_status st;
+
+	t[0] = hw_ticks(r->hw);
+	if ((st = read_free_all(r, batch)))
+		return st;
+	t[1] = hw_ticks(r->hw);
+	return UNC_OK;
+}
+
+/* The same, by the batch's own clock reads where it is all there is. */
+static inline __attribute__((always_inline)) enum unc_status read_free_bracketed(struct stat_run *r, uint64_t *t)
+{
+	enum unc_status st;
+
+	if (__builtin_expect(r->nfree != r->nfree_mmio, 0))
+		return read_free_timed(r, t);
+	if ((st = hw_mmio_read32_n(r->hw, r->free_phys, r->nfree_mmio, r->free_val, t)))
+		return free_batch_failed(r, st);
+	return UNC_OK;
+}
+
+/* Lists the free-running counters in the order read_free_all reads them. */
+static void free_list(struct stat_run *r)
+{
+	r->nfree = r->nfree_mmio = r->free_slow = 0;
+	for (int batch = 1; batch >= 0; batch--)
+		for (unsigned i = 0; i < r->c.nev; i++) {
+			if (!is_free(r, i))
+				continue;
+			struct pmu_reg reg = r->free_reg[i];
+			bool one_load = reg.space == PMU_MMIO && r->c.ev[i].v.width == 32 && !(reg.addr & 3) &&
+					hw_has_mmio_read32_n(r->hw);
+			if (one_load != batch)
+				continue;
+			r->free_ev[r->nfree] = (uint8_t)i;
+			r->free_phys[r->nfree] = reg.addr;
+			r->free_last[r->nfree] = 0;
+			r->free_mask[r->nfree] = pmu_width_mask(r->c.ev[i].v.width);
+			r->free_half[r->nfree] = r->free_mask[r->nfree] >> 1;
+			r->free_e[r->nfree++] = &r->c.ev[i];
+			r->nfree_mmio += batch;
+			r->free_slow += !(r->c.ev[i].moved & 1) + !batch;
+		}
+}
+
 /* The free-running counters run freely: their values at the start are the
  * base, read with the programmed ones (start_edge). */
 static enum unc_status start_free(struct stat_run *r)
@@ -954,6 +1044,7 @@ static enum unc_status start_free(struct stat_run *r)
 	for (unsigned i = 0; i < r->c.nev; i++)
 		if (is_free(r, i))
 			r->free_reg[i] = pmu_unit_ctr(unit_of(r, i), &r->pmu[r->pmu_of[i]].p, r->spec[i].unit, 0, r->spec[i].free);
+	free_list(r);
 	r->counting = true;
 	if ((st = start_edge(r)))
 		return restore(r, st);
@@ -1002,6 +1093,8 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 	enum unc_status st;
 
 	r->hw = hw;
+	r->read_slack = hw->tick_hz / 50000; /* 20 us */
+	r->read_span = r->read_best_known ? 3 * r->read_best + r->read_slack + 1 : 0;
 	r->nsaved = 0;
 	r->nwatch = 0;
 	r->restore_note[0] = '\0';
@@ -1012,7 +1105,8 @@ enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 		r->c.ev[i].total = r->c.ev[i].mark = (struct count_totals){ 0 };
 		r->c.ev[i].moved = 0;
 	}
-	if (!stat_programs(r))
+	r->free_only = !stat_programs(r);
+	if (r->free_only)
 		return start_free(r);
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
@@ -1067,24 +1161,63 @@ static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width
 		    unit_of(r, i)->name, ms, (unsigned long)rate, width);
 }
 
-static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t v, uint64_t now)
+static __attribute__((noinline)) enum unc_status free_backwards(struct stat_run *r, unsigned j)
 {
-	struct count_event *e = &r->c.ev[i];
-	uint64_t mask = pmu_width_mask(e->v.width);
-	/* Sampled at least every few hundred milliseconds: a step of half the
-	 * counter's range or more (for a 32-bit counter of 64-byte lines,
-	 * 1.37 TB/s over 100 ms) cannot happen, so it means the counter went
-	 * back. */
-	uint64_t d = (v - r->last[i][0]) & mask;
-	if (d > mask >> 1)
-		return fail(r, UNC_E_DEVICE,
-			    "%s went from 0x%08lx to 0x%08lx: it ran backwards (or moved 2^%u %s or more between two "
-			    "samples)",
-			    e->name, (unsigned long)r->last[i][0], (unsigned long)v, e->v.width - 1u, e->v.count_word);
-	e->total.box[0] += d;
-	e->moved |= d != 0;
-	r->last[i][0] = v;
-	e->total.running += now - r->t_sample;
+	const struct count_event *e = &r->c.ev[r->free_ev[j]];
+
+	return fail(r, UNC_E_DEVICE,
+		    "%s went from 0x%08lx to 0x%08lx: it ran backwards (or moved 2^%u %s or more between two samples)",
+		    e->name, (unsigned long)r->free_last[j], (unsigned long)r->free_val[j], e->v.width - 1u,
+		    e->v.count_word);
+}
+
+/* The free-running counters' deltas, modulo each one's width, from what
+ * read_free_all gave (now: the clock before it). Sampled at least every few
+ * hundred milliseconds: a step of half a counter's range or more (for a
+ * 32-bit counter of 64-byte lines, 1.37 TB/s over 100 ms) cannot happen,
+ * so it means the counter went back. This loop serves every run; the one
+ * below, the common case: every counter in the batch and every one moved
+ * already (the run counts those that have not), so `moved` is
+ * left alone (free_slow: how many of them have not moved yet, plus how many
+ * are outside the batch). */
+static __attribute__((noinline)) enum unc_status free_deltas_still(struct stat_run *r, uint64_t gap)
+{
+	for (unsigned j = 0; j < r->nfree; j++) {
+		struct count_event *e = r->free_e[j];
+		uint64_t v = r->free_val[j], d = (v - r->free_last[j]) & r->free_mask[j];
+		if (d > r->free_half[j])
+			return free_backwards(r, j);
+		e->total.box[0] += d;
+		e->total.running += gap;
+		if (d && !(e->moved & 1)) {
+			e->moved |= 1;
+			r->free_slow--;
+		}
+		r->free_last[j] = v;
+	}
+	return UNC_OK;
+}
+
+static inline __attribute__((always_inline)) enum unc_status free_deltas(struct stat_run *r, uint64_t now)
+{
+	uint64_t gap = now - r->t_sample;
+	const uint64_t *val = r->free_val;
+	unsigned n = r->nfree_mmio;
+
+	if (__builtin_expect(r->free_slow != 0, 0))
+		return free_deltas_still(r, gap);
+	/* The batch's: 32 bits wide, so 32-bit arithmetic is modulo their
+	 * width, and a step of half their range or more has bit 31 set. */
+	for (size_t j = 0; j < n; j++) {
+		uint64_t v = val[j];
+		uint32_t d = (uint32_t)v - (uint32_t)r->free_last[j];
+		if ((int32_t)d < 0)
+			return free_backwards(r, (unsigned)j);
+		struct count_event *e = r->free_e[j];
+		e->total.box[0] += d;
+		e->total.running += gap;
+		r->free_last[j] = v;
+	}
 	return UNC_OK;
 }
 
@@ -1093,6 +1226,28 @@ static enum unc_status sample_free(struct stat_run *r, unsigned i, uint64_t v, u
  * after). A read that took far longer than the quickest of the run (a
  * delay hit it: a preempted vCPU, an SMI) is taken again, up to twice, so
  * that the counts and the clock describe one moment. */
+static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took, unsigned attempt)
+{
+	bool known = r->read_best_known;
+
+	if (!known || took < r->read_best)
+		r->read_best = took;
+	r->read_best_known = true;
+	/* took - read_best below read_span: took within [read_best, 4 * read_best + read_slack] */
+	r->read_span = 3 * r->read_best + r->read_slack + 1;
+	return attempt == 2 || (known && took <= 4 * r->read_best + r->read_slack);
+}
+
+/* Whether a read that took `took` ticks describes one moment (else it is
+ * taken again, up to attempt 2): at most 4 times the quickest of the run
+ * plus read_slack, the run's first read being taken twice. */
+static inline bool read_settled(struct stat_run *r, uint64_t took, unsigned attempt)
+{
+	if (__builtin_expect(took - r->read_best < r->read_span, 1)) /* read_span 0 until a read is known */
+		return true;
+	return read_settled_slow(r, took, attempt);
+}
+
 static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
 				  uint64_t *ret_after, bool *ret_programmed)
 {
@@ -1101,40 +1256,64 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)
 	for (unsigned attempt = 0;; attempt++) {
 		bool programmed = false;
 		uint64_t now = hw_ticks(r->hw);
-		for (unsigned i = 0; i < r->c.nev; i++) {
-			if (!in_group(r, i, r->group))
+		uint64_t batch[2];
+		if (free && (st = read_free_all(r, batch)))
+			return st;
+		for (unsigned i = 0; !r->free_only && i < r->c.nev; i++) {
+			if (!in_group(r, i, r->group) || is_free(r, i))
 				continue;
-			if (is_free(r, i)) {
-				if (free && (st = read_free(r, i, &val[i][0])))
-					return st;
-				continue;
-			}
 			unsigned k = r->pmu_of[i], u = r->spec[i].unit;
 			for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
 				if ((st = read_counter(r, k, u, b, r->counter[i], &val[i][b])))
 					return st;
 			programmed = true;
 		}
-		uint64_t after = hw_ticks(r->hw), took = after - now;
-		bool known = r->read_best_known;
-		if (!known || took < r->read_best)
-			r->read_best = took;
-		r->read_best_known = true;
+		uint64_t after = hw_ticks(r->hw);
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
-		if (attempt == 2 || (known && took <= 4 * r->read_best + r->hw->tick_hz / 50000)) /* + 20 us */
+		if (read_settled(r, after - now, attempt))
 			return UNC_OK;
 	}
 }
 
-enum unc_status stat_sample(struct stat_run *r)
+/* The read again, as read_settled asks (attempts 1 and 2). */
+static __attribute__((noinline)) enum unc_status read_free_again(struct stat_run *r, uint64_t *t)
+{
+	enum unc_status st;
+
+	for (unsigned attempt = 1;; attempt++) {
+		if ((st = read_free_bracketed(r, t)))
+			return st;
+		if (read_settled(r, t[1] - t[0], attempt))
+			return UNC_OK;
+	}
+}
+
+/* A run of free-running counters alone: nothing to check before the read
+ * (they have no select, and no status the run could clear), nothing to
+ * freeze. */
+static enum unc_status sample_free_only(struct stat_run *r)
+{
+	uint64_t t[2];
+	enum unc_status st;
+
+	/* read_group's bracket, for these alone */
+	if ((st = read_free_bracketed(r, t)) || (!read_settled(r, t[1] - t[0], 0) && (st = read_free_again(r, t))))
+		return st;
+	uint64_t now = t[0];
+	if ((st = free_deltas(r, now)))
+		return st;
+	r->t_sample = r->c.t_end = now;
+	return UNC_OK;
+}
+
+/* A run with programmed counters. */
+static enum unc_status sample_all(struct stat_run *r)
 {
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
 	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
 	bool programmed = false;
 	enum unc_status st;
 
-	if (!r->counting)
-		return UNC_OK;
 	/* Each PMU's state and overflow status first, then the counters: a
 	 * wrap the status shows has happened by the time they are read. */
 	for (unsigned k = 0; k < r->npmu; k++) {
@@ -1161,9 +1340,8 @@ enum unc_status stat_sample(struct stat_run *r)
 	uint64_t now, after;
 	if ((st = read_group(r, true, val, &now, &after, &programmed)))
 		return st;
-	for (unsigned i = 0; i < r->c.nev; i++)
-		if (in_group(r, i, r->group) && is_free(r, i) && (st = sample_free(r, i, val[i][0], now)))
-			return st;
+	if ((st = free_deltas(r, now)))
+		return st;
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		struct pmu_io io = io_of(r, k);
@@ -1234,6 +1412,13 @@ enum unc_status stat_sample(struct stat_run *r)
 			return st;
 	}
 	return UNC_OK;
+}
+
+enum unc_status stat_sample(struct stat_run *r)
+{
+	if (!r->counting)
+		return UNC_OK;
+	return r->free_only ? sample_free_only(r) : sample_all(r);
 }
 
 /* How long group g has counted: its first programmed event's running time. */

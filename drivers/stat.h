@@ -47,6 +47,23 @@ struct stat_run {
 	unsigned group_of[STAT_MAX_EVENTS];
 	uint8_t kind[STAT_MAX_EVENTS];   /* enum pmu_kind of its unit (the sampling path reads it often) */
 	struct pmu_reg free_reg[STAT_MAX_EVENTS]; /* a free-running counter's register, found at the start */
+	/* The free-running counters' own path, set up at the start: their
+	 * events in the order they are read, the 32-bit MMIO ones first (nmmio
+	 * of them, read by one seam call, hw_mmio_read32_n, from free_phys,
+	 * where the seam has it),
+	 * the rest one register each; what the last read gave (free_val), and
+	 * for each what it read at the sample before, its width mask and the
+	 * event it counts for. */
+	uint8_t free_ev[STAT_MAX_EVENTS];
+	unsigned nfree, nfree_mmio;
+	uint64_t free_phys[STAT_MAX_EVENTS];
+	uint64_t free_val[STAT_MAX_EVENTS];
+	uint64_t free_last[STAT_MAX_EVENTS];
+	struct count_event *free_e[STAT_MAX_EVENTS];
+	uint64_t free_mask[STAT_MAX_EVENTS], free_half[STAT_MAX_EVENTS]; /* half: mask >> 1, the largest step that is no
+									    * wrap backwards */
+	unsigned free_slow;       /* of those, how many have not moved yet (count_event.moved), plus nfree - nfree_mmio */
+	bool free_only;           /* no programmed counter: a sample is the free-running path alone */
 	uint64_t max_rate[STAT_MAX_EVENTS];      /* the most a programmed event adds per second (0: no bound) */
 	struct stat_pmu pmu[STAT_MAX_PMUS];
 	unsigned npmu;
@@ -66,6 +83,8 @@ struct stat_run {
 	uint64_t last[STAT_MAX_EVENTS][PMU_MAX_BOXES];
 	uint64_t t_sample;        /* ticks at the last sample */
 	uint64_t read_best;       /* the fewest ticks a read of a group's counters took */
+	uint64_t read_slack;      /* what a read may take beyond 4 * read_best without being taken again */
+	uint64_t read_span;       /* a read that took read_best + less than this is not taken again (0: none) */
 	bool read_best_known;     /* read_best was measured (the run's first read is taken twice) */
 	bool any_in_use;          /* --force took over a PMU in use */
 

@@ -2,6 +2,8 @@
 # `make bench`: the size of uncore.efi (each section, the five largest
 # symbols), and the cost of one full IMC sample (all five counters),
 #  - on the host, in instructions (valgrind's callgrind, inside one_sample());
+#    and per PMU family (MSR, RDPMC, PCI, MMIO), the engine's own instructions
+#    per sample with the seam left out, and the accesses it makes;
 #  - in QEMU, in TSC cycles, from `uncore.efi bench` against the emulated uncore.
 # Figures only: nothing here passes or fails on speed.
 set -u
@@ -37,7 +39,28 @@ echo "== host: one IMC sample, counted by callgrind ($n samples)"
 valgrind --tool=callgrind --toggle-collect=one_sample --callgrind-out-file="$out" "$bin" "$n" >/dev/null 2>&1 || {
 	echo "bench: valgrind failed" >&2; exit 1; }
 ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$out")
-echo "callgrind: $ir instructions in $n samples = $((ir / n)) instructions per sample"
+echo "callgrind: $ir instructions in $n samples = $((ir / n)) instructions per sample (its seam: efi/hw_native.c's loads)"
+
+echo "== host: one sample per PMU family, the engine and driver alone (the seam left out), callgrind ($n samples)"
+for fam in msr rdpmc pci mmio; do
+	case $fam in
+	msr) what="MSR general counters (Skylake CBo + ARB, 2 events, 5 counters)" ;;
+	rdpmc) what="RDPMC (architectural core PMU, 2 events)" ;;
+	pci) what="two-dword PCI counters (Xeon E5 iMC, 2 events x 4 channels)" ;;
+	mmio) what="MMIO free-running counters (Skylake IMC, 5 events)" ;;
+	esac
+	sout=$top/build/bench/callgrind.$fam.out
+	acc=$(valgrind --tool=callgrind --toggle-collect=one_sample --toggle-collect='seam_*' \
+		--callgrind-out-file="$sout" "$top/build/bench/bench_sample" "$fam" "$n" 2>/dev/null) || {
+		echo "bench: bench_sample $fam failed" >&2; exit 1; }
+	# one_sample's inclusive count: the totals would also hold the set-up's
+	# seam calls, which the toggles turn on when they leave them
+	ir=$(callgrind_annotate --inclusive=yes "$sout" 2>/dev/null |
+		awk '/ [^ ]*bench_sample\.c:one_sample / {gsub(",", "", $1); print $1; exit}')
+	[ -n "$ir" ] || { echo "bench: no one_sample in $sout" >&2; exit 1; }
+	printf '  %-66s %5d instructions per sample\n' "$what:" "$((ir / n))"
+	echo "      ${acc#* events: }"
+done
 
 echo "== QEMU (TCG): uncore.efi bench against the emulated uncore"
 . "$top/tests/qemu/lib.sh"

@@ -124,6 +124,31 @@ static enum unc_status no_msr_write(void *ctx, uint32_t msr, uint64_t val)
 	return UNC_E_FAULT;
 }
 
+/* A seam's mmio_read32_n made of its own ticks and mmio_read32 (what the
+ * engine does where a seam has none), counting its calls and loads: with it
+ * the engine reads the free-running counters as one batch. */
+static const struct hw_ops *base_ops;
+static unsigned batch_calls, batch_loads;
+
+static enum unc_status batch_read(void *ctx, const uint64_t *phys, unsigned n, uint64_t *ret_val, uint64_t *ret_ticks)
+{
+	enum unc_status st;
+	uint32_t v;
+
+	batch_calls++;
+	ret_ticks[0] = base_ops->ticks(ctx);
+	for (unsigned i = 0; i < n; i++) {
+		if ((st = base_ops->mmio_read32(ctx, phys[i], &v)))
+			return st;
+		ret_val[i] = v;
+		batch_loads++;
+	}
+	ret_ticks[1] = base_ops->ticks(ctx);
+	return UNC_OK;
+}
+
+static bool batch; /* the runs below give their seam batch_read */
+
 static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n)
 {
 	struct stat_opts o = { .interval = interval, .max_intervals = n, .slice = 20 * MS, .sample = 100 * MS };
@@ -138,6 +163,9 @@ static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n
 	no_msr_ops = *h.hw.ops;
 	no_msr_ops.msr_read = no_msr_read;
 	no_msr_ops.msr_write = no_msr_write;
+	base_ops = h.hw.ops;
+	no_msr_ops.mmio_read32_n = batch ? batch_read : NULL;
+	batch_calls = batch_loads = 0;
 	hw = h.hw;
 	hw.ops = &no_msr_ops;
 	memset(&run, 0, sizeof(run));
@@ -157,33 +185,89 @@ static void exact_across_wraps(void)
 		unsigned wraps;
 	} cases[] = { { 2 * S, 1 }, { 4 * S, 2 }, { 20 * S, 10 } };
 
-	for (unsigned c = 0; c < 3; c++) {
-		imc_run(2343750000ull, 0xF0000000u, cases[c].interval, 3);
+	for (unsigned c = 0; c < 6; c++) {
+		batch = c >= 3;
+		imc_run(2343750000ull, 0xF0000000u, cases[c % 3].interval, 3);
+		T_EQ(batch_calls != 0, batch);
+		T_EQ(batch_loads, batch_calls); /* one counter: one load a call */
 		T_EQ(nivs, 3);
-		uint64_t want = 2343750000ull * (cases[c].interval / S);
-		T_EQ(want >> 32, cases[c].wraps);
+		uint64_t want = 2343750000ull * (cases[c % 3].interval / S);
+		T_EQ(want >> 32, cases[c % 3].wraps);
 		for (unsigned i = 0; i < nivs; i++)
 			if (ivs[i] != want)
 				t_fail(__FILE__, __LINE__, "interval %llu s #%u: %llu lines, want %llu",
-				       (unsigned long long)(cases[c].interval / S), i, (unsigned long long)ivs[i],
+				       (unsigned long long)(cases[c % 3].interval / S), i, (unsigned long long)ivs[i],
 				       (unsigned long long)want);
 		T_EQ(count_total(&run.c, 0, -1), 3 * want);
 		T_ASSERT(run.c.ev[0].moved);
 		T_EQ(h.fake.msr_reads, 0); /* an IMC-only run touches no MSR */
 		T_EQ(h.fake.nlog, 0);
 	}
+	batch = false;
 }
 
 static void stuck_counter_does_not_move(void)
 {
-	imc_run(0, 0x12345678, S, 2); /* a rate of 0: the counter stays */
-	T_EQ(count_total(&run.c, 0, -1), 0);
-	T_ASSERT(!run.c.ev[0].moved);
+	for (int b = 0; b < 2; b++) {
+		batch = b;
+		imc_run(0, 0x12345678, S, 2); /* a rate of 0: the counter stays */
+		T_EQ(count_total(&run.c, 0, -1), 0);
+		T_ASSERT(!run.c.ev[0].moved);
+		T_EQ(batch_calls != 0, batch);
+	}
+	batch = false;
+}
+
+/* All five counters in one run, one of them still: each total exact, the
+ * still one never moved; with batch_read, one call a sample reads all five. */
+static void five_counters(void)
+{
+	static const uint64_t rate[SKL_IMC_COUNTERS] = { 1000000, 2000000, 0, 3000000, 4000000 };
+	struct stat_opts o = { .duration = 2 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump, NULL, NULL, NULL };
+	static struct hw_ops ops;
+	struct cpu_info cpu;
+	struct ev_spec e;
+	struct hw hw;
+	char msg[100];
+
+	for (int b = 0; b < 2; b++) {
+		emu_config_default(&cfg);
+		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
+			cfg.imc_per_sec[k] = rate[k];
+			cfg.imc_start[k] = 0xFFFF0000u - k; /* each wraps in the run, but the still one */
+		}
+		emu_hw_init(&h, &cfg);
+		base_ops = h.hw.ops;
+		ops = *h.hw.ops;
+		ops.msr_read = no_msr_read;
+		ops.msr_write = no_msr_write;
+		ops.mmio_read32_n = b ? batch_read : NULL;
+		hw = h.hw;
+		hw.ops = &ops;
+		batch_calls = batch_loads = 0;
+		memset(&run, 0, sizeof(run));
+		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
+			T_EQ(evsel_parse(skl_imc[k].name, skl_only, &e, msg, sizeof(msg)), UNC_OK);
+			T_EQ(stat_add(&run, &e), UNC_OK);
+		}
+		cpu_identify(&hw, &cpu);
+		T_EQ(stat_probe(&run, &hw, &cpu, msg, sizeof(msg)), UNC_OK);
+		T_EQ(stat_schedule(&run, false), UNC_OK);
+		T_EQ(stat_loop(&run, &hw, false, &o, &env), UNC_OK);
+		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
+			T_EQ(count_total(&run.c, k, -1), 2 * rate[k]);
+			T_EQ(run.c.ev[k].moved != 0, rate[k] != 0);
+		}
+		T_EQ(batch_calls != 0, b);
+		T_EQ(batch_loads, SKL_IMC_COUNTERS * batch_calls);
+	}
 }
 
 /* A plain fake whose counter goes backwards between two samples. */
 static struct fake_hw bf;
 static unsigned calls;
+static void backwards_run(void);
 
 static bool step_back(void *ctx, uint64_t when)
 {
@@ -198,10 +282,26 @@ static bool step_back(void *ctx, uint64_t when)
 
 static void backwards_counter_is_an_error(void)
 {
+	for (int b = 0; b < 2; b++) {
+		batch = b;
+		backwards_run();
+		T_EQ(batch_calls != 0, batch);
+	}
+	batch = false;
+}
+
+static void backwards_run(void)
+{
 	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
 	struct stat_env env = { step_back, NULL, NULL, NULL };
+	static struct hw_ops ops;
 
 	fake_init(&bf);
+	base_ops = bf.hw.ops;
+	ops = *bf.hw.ops;
+	ops.mmio_read32_n = batch ? batch_read : NULL;
+	bf.hw.ops = &ops;
+	batch_calls = batch_loads = 0;
 	fake_cpu_skylake(&bf, 0x5E, 4, 8);
 	fake_host_bridge(&bf, 0x8086, 0x1910, 0xFED10001);
 	fake_mmio(&bf, 0xFED15050, 0x5000);
@@ -215,4 +315,5 @@ static void backwards_counter_is_an_error(void)
 }
 
 T_MAIN("imc", T_CASE(discovery), T_CASE(refusals_name_the_raw_value), T_CASE(unknown_id_is_a_warning),
-       T_CASE(exact_across_wraps), T_CASE(stuck_counter_does_not_move), T_CASE(backwards_counter_is_an_error))
+       T_CASE(exact_across_wraps), T_CASE(stuck_counter_does_not_move), T_CASE(five_counters),
+       T_CASE(backwards_counter_is_an_error))

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "../../drivers/arith.h"
 #include "../../drivers/parse.h"
 #include "t.h"
 
@@ -73,4 +74,26 @@ static void decimals_with_and_without_suffix(void)
 	T_EQ(v, 77);
 }
 
-T_MAIN("parse", T_CASE(numbers), T_CASE(bad_numbers), T_CASE(bdf), T_CASE(decimals_with_and_without_suffix))
+/* a * b / d with a 128-bit product, against values worked by hand. */
+static void muldiv(void)
+{
+	T_EQ(u64_muldiv(6, 7, 3), 14);
+	T_EQ(u64_muldiv(5, 1, 0), UINT64_MAX);
+	/* 2^64 * 3 / 4 = 3 * 2^62 */
+	T_EQ(u64_muldiv(1ull << 32, 3ull << 32, 4), 0xC000000000000000ull);
+	/* (2^64 - 1)^2 / (2^64 - 1) = 2^64 - 1 */
+	T_EQ(u64_muldiv(UINT64_MAX, UINT64_MAX, UINT64_MAX), UINT64_MAX);
+	/* (2^64 - 1) * (2^64 - 2) / (2^64 - 1) = 2^64 - 2 */
+	T_EQ(u64_muldiv(UINT64_MAX, UINT64_MAX - 1, UINT64_MAX), UINT64_MAX - 1);
+	/* 10^12 * (10^12 + 1) / 10^9 = 10^15 + 1000 */
+	T_EQ(u64_muldiv(1000000000000ull, 1000000000001ull, 1000000000ull), 1000000000001000ull);
+	/* 2^80 / 3 needs 79 bits: more than a uint64_t */
+	T_EQ(u64_muldiv(1ull << 40, 1ull << 40, 3), UINT64_MAX);
+	/* 2^40 * 2^40 / 2^20 = 2^60 */
+	T_EQ(u64_muldiv(1ull << 40, 1ull << 40, 1ull << 20), 1ull << 60);
+	/* (2^63 + 5) * 6 / 7: 55340232221128654878 / 7 = 7905747460161236411 (remainder 1) */
+	T_EQ(u64_muldiv((1ull << 63) + 5, 6, 7), 7905747460161236411ull);
+}
+
+T_MAIN("parse", T_CASE(numbers), T_CASE(bad_numbers), T_CASE(bdf), T_CASE(decimals_with_and_without_suffix),
+       T_CASE(muldiv))
