@@ -306,15 +306,19 @@ FUZZ_SECONDS ?= 60
 # make check runs each fuzzer for a fixed time and says how many inputs it ran.
 FUZZ_CHECK_SECONDS ?= 30
 FUZZ_LIB := $(LIB_SRCS) $(GEN_SRCS)
-$(BUILD)/fuzz/fuzz_evsel: tests/fuzz/fuzz_evsel.c $(FUZZ_LIB)
+# The harnesses share one sanitized build of the library: each file compiled
+# once with the fuzzer's coverage (fuzzer-no-link), then both linked with it.
+FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all -Idrivers -MMD -MP
+fuzzobj = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
+$(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(call say,FUZZCC,$@)clang -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Idrivers $^ -o $@
+	$(call say,FUZZCC,$@)clang $(FUZZ_CFLAGS) -c $< -o $@
+$(BUILD)/fuzz/fuzz_evsel: $(call fuzzobj,tests/fuzz/fuzz_evsel.c $(FUZZ_LIB))
+	$(call say,FUZZLD,$@)clang -fsanitize=fuzzer,address,undefined $^ -o $@
 
-$(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c tools/varsrc.c $(FUZZ_LIB)
-	@mkdir -p $(dir $@)
-	$(call say,FUZZCC,$@)clang -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Idrivers $^ -o $@
+$(BUILD)/fuzz/fuzz_decode: $(call fuzzobj,tests/fuzz/fuzz_decode.c tools/varsrc.c $(FUZZ_LIB))
+	$(call say,FUZZLD,$@)clang -fsanitize=fuzzer,address,undefined $^ -o $@
 
 FUZZERS := $(BUILD)/fuzz/fuzz_evsel $(BUILD)/fuzz/fuzz_decode
 # `make fuzz` runs each harness for FUZZ_SECONDS (make check for FUZZ_CHECK_SECONDS).
@@ -342,8 +346,10 @@ deps:
 unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
 	$(Q)tests/run-unit.sh $^
 
+# make check builds on every core unless make was given -j itself.
+CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
+	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
 	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
 
 demo: deps
