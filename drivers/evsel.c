@@ -124,21 +124,35 @@ static bool find_unit(const struct pmu_driver *const *drivers, const char *name,
 	return false;
 }
 
-/* PMU/NAME/ or NAME of a free-running counter of drv (s not empty; c0:
- * fold(s[0])). Only a counter one of whose names (or its unit's PMU/ form)
- * starts with s's first letter is compared. */
-static bool find_free(const struct pmu_driver *drv, const char *s, char c0, struct ev_spec *e)
+/* s after "PMU/" (any case); NULL when s does not start so. */
+static const char *after_pmu(const char *s, const char *pmu)
 {
+	for (; *pmu; pmu++, s++)
+		if (fold(*s) != fold(*pmu))
+			return NULL;
+	return *s == '/' ? s + 1 : NULL;
+}
+
+/* A free-running counter of drv that s (not empty; c0: fold(s[0])) names,
+ * as free_name_matches says: its manual's name, perf's name or PMU/NAME/;
+ * the unit's PMU/ is compared once, and a name only when its first letter
+ * is s's. On the way, *ret_short: whether a unit of drv has a short_prefix
+ * (find_short has something to do). */
+static bool find_free(const struct pmu_driver *drv, const char *s, char c0, struct ev_spec *e, bool *ret_short)
+{
+	*ret_short = false;
 	for (unsigned u = 0; u < drv->nunits; u++) {
 		const struct pmu_unit *pu = &drv->units[u];
+		if (pu->short_prefix && *pu->short_prefix)
+			*ret_short = true;
 		if (pu->kind != PMU_FREE)
 			continue;
-		bool pmu_form = fold(pu->pmu[0]) == c0 || (!pu->pmu[0] && c0 == '/');
+		const char *after = after_pmu(s, pu->pmu);
 		for (unsigned k = 0; k < pu->counters; k++) {
 			const struct pmu_free *c = &pu->free[k];
-			if (!pmu_form && fold(c->name[0]) != c0 && fold(c->perf_name[0]) != c0)
-				continue;
-			if (!free_name_matches(s, pu->pmu, c->name, c->perf_name))
+			if (!(fold(c->name[0]) == c0 && str_ieq(s, c->name)) &&
+			    !(fold(c->perf_name[0]) == c0 && str_ieq(s, c->perf_name)) &&
+			    !(after && ieq_cat(after, c->perf_name, "/")))
 				continue;
 			e->drv = drv;
 			e->unit = (uint8_t)u;
@@ -319,13 +333,14 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	const struct pmu_driver *name_drv = NULL, *short_drv = NULL;
 	const struct event_desc *name_desc = NULL, *short_desc = NULL;
 	for (unsigned d = 0; present && present[d]; d++) {
-		if (find_free(present[d], s, c0, e)) /* free-running: no event select, no counter to take */
+		bool shorts;
+		if (find_free(present[d], s, c0, e, &shorts)) /* free-running: no event select, no counter to take */
 			return UNC_OK;
 		if (slash || name_desc)
 			continue;
 		if ((name_desc = find_hashed(present[d], "", s, hash)))
 			name_drv = present[d];
-		else if (!short_desc && (short_desc = find_short(present[d], s)))
+		else if (shorts && !short_desc && (short_desc = find_short(present[d], s)))
 			short_drv = present[d];
 	}
 	if (name_desc)
@@ -348,12 +363,13 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		const struct pmu_driver *drv = pmu_drivers[d];
 		if (listed(present, drv))
 			continue;
-		if (find_free(drv, s, c0, &other))
+		bool shorts;
+		if (find_free(drv, s, c0, &other, &shorts))
 			return absent(s, other.drv, other.unit, err, errsize);
 		if (slash || n >= sizeof(pmus))
 			continue;
 		const struct event_desc *desc = find_hashed(drv, "", s, hash);
-		if (!desc) /* or its short name */
+		if (!desc && shorts) /* or its short name */
 			desc = find_short(drv, s);
 		int u = desc ? pmu_unit_of_event(drv, desc) : -1;
 		if (u < 0)
