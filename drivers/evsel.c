@@ -109,11 +109,14 @@ static uint64_t field_max(struct pmu_field f)
 	return f.bits ? pmu_width_mask(f.bits) : 0;
 }
 
-/* A unit by its perf name in the given drivers; NULL-terminated list. */
-static bool find_unit(const struct pmu_driver *const *drivers, const char *name, const struct pmu_driver **ret_drv,
-		      int *ret_unit)
+/* A unit by its perf name in the given drivers (NULL-terminated list) but
+ * those of skip (looked in already). */
+static bool find_unit(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, const char *name,
+		      const struct pmu_driver **ret_drv, int *ret_unit)
 {
 	for (unsigned d = 0; drivers && drivers[d]; d++) {
+		if (listed(skip, drivers[d]))
+			continue;
 		int u = pmu_unit_by_name(drivers[d], name);
 		if (u >= 0) {
 			*ret_drv = drivers[d];
@@ -206,9 +209,9 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 		FAIL("bad raw event '%s' (want PMU/event=N,umask=N/)", s);
 	memcpy(unit, s, ulen);
 	unit[ulen] = '\0';
-	if (!find_unit(present, unit, &e->drv, &u)) {
+	if (!find_unit(present, NULL, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
-		if (find_unit(pmu_drivers, unit, &any, &u))
+		if (find_unit(pmu_drivers, present, unit, &any, &u))
 			return absent(s, any, u, err, errsize);
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
