@@ -35,44 +35,58 @@ uint8_t evsel_raw_counters(const struct pmu_unit *u, uint8_t code)
 }
 
 /* The generated index of a driver's events by name (pmu_event_index,
- * build/gen/pmu_registry.c); NULL for a table with none (tests' own). */
+ * build/gen/pmu_event_index.c); NULL for a table with none (tests' own). */
 static const uint16_t *name_index(const struct pmu_driver *drv)
 {
 	for (const struct pmu_event_index *x = pmu_event_index; x->events; x++)
 		if (x->events == drv->events)
-			return x->by_name;
+			return x->by_hash;
 	return NULL;
 }
 
-const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *name)
+static char fold(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/* Whether name (any case) is pre (may be "") followed by rest. */
+static bool ieq_cat(const char *name, const char *pre, const char *rest)
+{
+	for (; *pre; pre++, name++)
+		if (fold(*name) != fold(*pre))
+			return false;
+	return str_ieq(name, rest);
+}
+
+/* The event named pre + rest (any case) in drv's table, h being
+ * str_ihash of that name: one probe sequence of the driver's hash index. */
+static const struct event_desc *find_hashed(const struct pmu_driver *drv, const char *pre, const char *rest, uint32_t h)
 {
 	const uint16_t *by = name_index(drv);
 
 	if (!by) {
 		for (unsigned i = 0; i < *drv->nevents; i++)
-			if (str_ieq(drv->events[i].name, name))
+			if (ieq_cat(drv->events[i].name, pre, rest))
 				return &drv->events[i];
 		return NULL;
 	}
-	for (unsigned lo = 0, hi = *drv->nevents; lo < hi;) { /* binary search */
-		unsigned mid = lo + (hi - lo) / 2;
-		int c = str_icmp(drv->events[by[mid]].name, name);
-		if (!c)
-			return &drv->events[by[mid]];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (unsigned mask = by[0], k = h & mask; by[1 + k]; k = (k + 1) & mask) {
+		const struct event_desc *d = &drv->events[by[1 + k] - 1];
+		if (ieq_cat(d->name, pre, rest))
+			return d;
 	}
 	return NULL;
+}
+
+const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *name)
+{
+	return find_hashed(drv, "", name, str_ihash(STR_IHASH_INIT, name));
 }
 
 /* The event `name` names without its unit's short_prefix, in a unit that
  * has one; NULL: none. */
 static const struct event_desc *find_short(const struct pmu_driver *drv, const char *name)
 {
-	char full[EVSEL_NAME_MAX + 16];
-
 	for (unsigned u = 0; u < drv->nunits; u++) {
 		const char *pre = drv->units[u].short_prefix;
 		bool seen = false;
@@ -82,12 +96,7 @@ static const struct event_desc *find_short(const struct pmu_driver *drv, const c
 			seen = drv->units[v].short_prefix && !strcmp(drv->units[v].short_prefix, pre);
 		if (seen)
 			continue;
-		size_t p = strlen(pre), n = strlen(name);
-		if (p + n >= sizeof(full))
-			continue;
-		memcpy(full, pre, p);
-		memcpy(full + p, name, n + 1);
-		const struct event_desc *d = evsel_find(drv, full);
+		const struct event_desc *d = find_hashed(drv, pre, name, str_ihash(str_ihash(STR_IHASH_INIT, pre), name));
 		int du = d ? pmu_unit_of_event(drv, d) : -1;
 		if (du >= 0 && drv->units[du].short_prefix && !strcmp(drv->units[du].short_prefix, pre))
 			return d;
@@ -100,11 +109,14 @@ static uint64_t field_max(struct pmu_field f)
 	return f.bits ? pmu_width_mask(f.bits) : 0;
 }
 
-/* A unit by its perf name in the given drivers; NULL-terminated list. */
-static bool find_unit(const struct pmu_driver *const *drivers, const char *name, const struct pmu_driver **ret_drv,
-		      int *ret_unit)
+/* A unit by its perf name in the given drivers (NULL-terminated list) but
+ * those of skip (looked in already). */
+static bool find_unit(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, const char *name,
+		      const struct pmu_driver **ret_drv, int *ret_unit)
 {
 	for (unsigned d = 0; drivers && drivers[d]; d++) {
+		if (listed(skip, drivers[d]))
+			continue;
 		int u = pmu_unit_by_name(drivers[d], name);
 		if (u >= 0) {
 			*ret_drv = drivers[d];
@@ -115,30 +127,41 @@ static bool find_unit(const struct pmu_driver *const *drivers, const char *name,
 	return false;
 }
 
-/* PMU/NAME/ or NAME of a free-running counter, in drivers but those of
- * skip (looked in already). */
-static bool find_free(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, const char *s,
-		      struct ev_spec *e)
+/* s after "PMU/" (any case); NULL when s does not start so. */
+static const char *after_pmu(const char *s, const char *pmu)
 {
-	for (unsigned d = 0; drivers && drivers[d]; d++) {
-		const struct pmu_driver *drv = drivers[d];
-		if (listed(skip, drv))
+	for (; *pmu; pmu++, s++)
+		if (fold(*s) != fold(*pmu))
+			return NULL;
+	return *s == '/' ? s + 1 : NULL;
+}
+
+/* A free-running counter of drv that s (not empty; c0: fold(s[0])) names,
+ * as free_name_matches says: its manual's name, perf's name or PMU/NAME/;
+ * the unit's PMU/ is compared once, and a name only when its first letter
+ * is s's. On the way, *ret_short: whether a unit of drv has a short_prefix
+ * (find_short has something to do). */
+static bool find_free(const struct pmu_driver *drv, const char *s, char c0, struct ev_spec *e, bool *ret_short)
+{
+	*ret_short = false;
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		if (pu->short_prefix && *pu->short_prefix)
+			*ret_short = true;
+		if (pu->kind != PMU_FREE)
 			continue;
-		for (unsigned u = 0; u < drv->nunits; u++) {
-			const struct pmu_unit *pu = &drv->units[u];
-			if (pu->kind != PMU_FREE)
+		const char *after = after_pmu(s, pu->pmu);
+		for (unsigned k = 0; k < pu->counters; k++) {
+			const struct pmu_free *c = &pu->free[k];
+			if (!(fold(c->name[0]) == c0 && str_ieq(s, c->name)) &&
+			    !(fold(c->perf_name[0]) == c0 && str_ieq(s, c->perf_name)) &&
+			    !(after && ieq_cat(after, c->perf_name, "/")))
 				continue;
-			for (unsigned k = 0; k < pu->counters; k++) {
-				const struct pmu_free *c = &pu->free[k];
-				bool hit = free_name_matches(s, pu->pmu, c->name, c->perf_name);
-				if (!hit)
-					continue;
-				e->drv = drv;
-				e->unit = (uint8_t)u;
-				e->free = (uint8_t)k;
-				copy_name(e->name, sizeof(e->name), c->name);
-				return true;
-			}
+			e->drv = drv;
+			e->unit = (uint8_t)u;
+			e->free = (uint8_t)k;
+			copy_name(e->name, sizeof(e->name), c->name);
+			return true;
 		}
 	}
 	return false;
@@ -186,9 +209,9 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 		FAIL("bad raw event '%s' (want PMU/event=N,umask=N/)", s);
 	memcpy(unit, s, ulen);
 	unit[ulen] = '\0';
-	if (!find_unit(present, unit, &e->drv, &u)) {
+	if (!find_unit(present, NULL, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
-		if (find_unit(pmu_drivers, unit, &any, &u))
+		if (find_unit(pmu_drivers, present, unit, &any, &u))
 			return absent(s, any, u, err, errsize);
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
@@ -303,56 +326,66 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		FAIL("event '%.20s...' is too long (at most %d characters)", s, EVSEL_NAME_MAX - 1);
 	copy_name(e->name, sizeof(e->name), s);
 
-	if (find_free(present, NULL, s, e)) /* free-running: no event select, no counter to take */
-		return UNC_OK;
+	/* One walk of the drivers present: a free-running counter of any of
+	 * them first, else the first with the name, else the first with it as
+	 * a short name (the manual's CAS_COUNT.RD: a unit's prefix and the
+	 * name, in a unit that has one). */
 	const char *slash = strchr(s, '/');
-	if (!slash) {
-		for (unsigned d = 0; present && present[d]; d++) {
-			const struct event_desc *desc = evsel_find(present[d], s);
-			if (desc)
-				return from_desc(s, present[d], desc, e, err, errsize);
-		}
-		/* The manual's short name (CAS_COUNT.RD): the unit's prefix and
-		 * the name, in a unit that has one. */
-		for (unsigned d = 0; present && present[d]; d++) {
-			const struct event_desc *desc = find_short(present[d], s);
-			if (desc)
-				return from_desc(s, present[d], desc, e, err, errsize);
-		}
+	uint32_t hash = str_ihash(STR_IHASH_INIT, s);
+	char c0 = fold(s[0]);
+	const struct pmu_driver *name_drv = NULL, *short_drv = NULL;
+	const struct event_desc *name_desc = NULL, *short_desc = NULL;
+	for (unsigned d = 0; present && present[d]; d++) {
+		bool shorts;
+		if (find_free(present[d], s, c0, e, &shorts)) /* free-running: no event select, no counter to take */
+			return UNC_OK;
+		if (slash || name_desc)
+			continue;
+		if ((name_desc = find_hashed(present[d], "", s, hash)))
+			name_drv = present[d];
+		else if (shorts && !short_desc && (short_desc = find_short(present[d], s)))
+			short_drv = present[d];
 	}
-	/* Not on this CPU: whose is it? (The drivers present have been
-	 * asked.) */
-	struct ev_spec other;
-	if (find_free(pmu_drivers, present, s, &other))
-		return absent(s, other.drv, other.unit, err, errsize);
-	if (slash)
-		return parse_raw(s, slash, present, e, err, errsize);
-	/* A name several drivers have (P6's and Knights Corner's
+	if (name_desc)
+		return from_desc(s, name_drv, name_desc, e, err, errsize);
+	if (short_desc)
+		return from_desc(s, short_drv, short_desc, e, err, errsize);
+
+	/* Not on this CPU: whose is it? One walk of the other drivers: a
+	 * free-running counter of any of them first, else a raw event of the
+	 * drivers present, else each driver with the name or the short name:
+	 * a name several drivers have (P6's and Knights Corner's
 	 * CPU_CLK_UNHALTED) is refused naming each of their PMUs. */
 	/* A PMU name several drivers share (the client generations' arb,
-	 * clock) is named once. */
+	 * clock; imc) is named once. */
+	struct ev_spec other;
 	char pmus[80];
 	size_t n = 0;
 	const struct pmu_driver *only = NULL;
 	const struct event_desc *only_desc = NULL;
 	int only_u = -1, found = 0;
-	for (unsigned d = 0; pmu_drivers[d] && n < sizeof(pmus); d++) {
-		if (listed(present, pmu_drivers[d]))
+	for (unsigned d = 0; pmu_drivers[d]; d++) {
+		const struct pmu_driver *drv = pmu_drivers[d];
+		if (listed(present, drv))
 			continue;
-		const struct event_desc *desc = evsel_find(pmu_drivers[d], s);
-		if (!desc) /* or its short name */
-			desc = find_short(pmu_drivers[d], s);
-		int u = desc ? pmu_unit_of_event(pmu_drivers[d], desc) : -1;
-		if (u < 0 || (only && !strcmp(only->units[only_u].pmu, pmu_drivers[d]->units[u].pmu)))
+		bool shorts;
+		if (find_free(drv, s, c0, &other, &shorts))
+			return absent(s, other.drv, other.unit, err, errsize);
+		if (slash || n >= sizeof(pmus))
 			continue;
-		/* a PMU name two drivers share (imc) is named once */
-		if (only && !strcmp(only->units[only_u].pmu, pmu_drivers[d]->units[u].pmu) && found == 1)
+		const struct event_desc *desc = find_hashed(drv, "", s, hash);
+		if (!desc && shorts) /* or its short name */
+			desc = find_short(drv, s);
+		int u = desc ? pmu_unit_of_event(drv, desc) : -1;
+		if (u < 0 || (only && !strcmp(only->units[only_u].pmu, drv->units[u].pmu)))
 			continue;
-		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", pmu_drivers[d]->units[u].pmu);
-		only = pmu_drivers[d];
+		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", drv->units[u].pmu);
+		only = drv;
 		only_desc = desc;
 		only_u = u;
 	}
+	if (slash)
+		return parse_raw(s, slash, present, e, err, errsize);
 	if (found == 1)
 		return absent(only_desc->name, only, only_u, err, errsize);
 	if (found > 1)

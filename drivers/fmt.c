@@ -1,6 +1,7 @@
 #include "fmt.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 struct sink {
 	void (*put)(struct sink *s, const char *p, size_t n);
@@ -9,11 +10,14 @@ struct sink {
 	struct out *out;
 };
 
+/* What fits of p (the buffer keeps room for the NUL); len counts it all. */
 static void put_buf(struct sink *s, const char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++, s->len++)
-		if (s->size && s->len < s->size - 1)
-			s->buf[s->len] = p[i];
+	if (s->size && s->len < s->size - 1) {
+		size_t room = s->size - 1 - s->len;
+		memcpy(s->buf + s->len, p, n < room ? n : room);
+	}
+	s->len += n;
 }
 
 static void put_pad(struct sink *s, char c, size_t n)
@@ -59,8 +63,9 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 	while (*fmt) {
 		const char *start = fmt;
 
-		while (*fmt && *fmt != '%')
-			fmt++;
+		fmt = strchr(fmt, '%');
+		if (!fmt)
+			fmt = start + strlen(start);
 		if (fmt > start)
 			s->put(s, start, (size_t)(fmt - start));
 		if (!*fmt)
@@ -119,11 +124,9 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 		}
 		case 's': {
 			const char *str = va_arg(ap, const char *);
-			size_t n = 0;
 			if (!str)
 				str = "(null)";
-			while (n < prec && str[n])
-				n++;
+			size_t n = strnlen(str, prec);
 			emit_field(s, NULL, str, n, false, width, left, false);
 			break;
 		}

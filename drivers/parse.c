@@ -83,6 +83,15 @@ int str_icmp(const char *a, const char *b)
 	}
 }
 
+uint32_t str_ihash(uint32_t h, const char *s)
+{
+	for (; *s; s++) {
+		unsigned c = (unsigned char)*s;
+		h = (h ^ (c - 'A' < 26 ? c + 32 : c)) * 16777619u;
+	}
+	return h;
+}
+
 bool str_ieq(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++) {

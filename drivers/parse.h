@@ -27,6 +27,12 @@ bool str_ieq(const char *a, const char *b);
 /* ASCII case-insensitive order: <0, 0 or >0 as strcmp (tools/gen_events
  * sorts the event index so). */
 int str_icmp(const char *a, const char *b);
+/* An ASCII case-insensitive hash (FNV-1a over the lower-case bytes) of s,
+ * continuing from h: STR_IHASH_INIT for a whole string, or the hash of a
+ * prefix (hashing "UNC_M_" then "CAS_COUNT.RD" gives the hash of
+ * "UNC_M_CAS_COUNT.RD"). tools/gen_events builds the event index with it. */
+#define STR_IHASH_INIT 2166136261u
+uint32_t str_ihash(uint32_t h, const char *s);
 
 /* Whether name (any case) names a free-running counter: the manual's name,
  * perf's name, or perf's PMU/NAME/ form. */

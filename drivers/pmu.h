@@ -464,12 +464,15 @@ struct pmu_driver {
  * Makefile's pmu_registry.c). */
 extern const struct pmu_driver *const pmu_drivers[];
 
-/* Each generated event table's index by name (tools/gen_events: NAME_events_by_name,
- * the rows in str_icmp order), paired with the table; ends with events NULL.
- * Generated (build/gen/pmu_event_index.c). */
+/* Each generated event table's index by name (tools/gen_events:
+ * NAME_events_by_hash), paired with the table; ends with events NULL.
+ * by_hash[0] is the mask of the slots that follow (a power of two less
+ * one); by_hash[1 + (h & mask)] holds row + 1 of the name whose
+ * str_ihash(STR_IHASH_INIT, name) is h, or the next slot does (linear
+ * probing); 0 ends a search. Generated (build/gen/pmu_event_index.c). */
 struct pmu_event_index {
 	const struct event_desc *events;
-	const uint16_t *by_name;
+	const uint16_t *by_hash;
 };
 extern const struct pmu_event_index pmu_event_index[];
 

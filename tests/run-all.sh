@@ -1,20 +1,47 @@
 #!/usr/bin/env bash
-# `make check`: host unit tests (ASan+UBSan), then the QEMU/OVMF boot tests,
-# then one "N passed, N failed" line over both.
+# `make check`: host unit tests (ASan+UBSan), the layering check, the
+# fuzzers (both at once, FUZZ_CHECK_SECONDS each), then the QEMU/OVMF boot
+# tests (QEMU_JOBS at a time); then each phase's time and each boot's, and
+# one "N passed, N failed" line over everything.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$top/build/check.log
+times=$top/build/check-times.txt
 mkdir -p "$top/build"
+: > "$times"
+phase() { # name command...: runs it, notes its wall-clock time
+	local name=$1 start=$SECONDS; shift
+	"$@"
+	printf '#   %-12s %4ds\n' "$name" $((SECONDS - start)) >> "$times"
+}
+fuzz_both() {
+	local tmp; tmp=$(mktemp -d)
+	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_evsel" "$top/tests/fuzz/corpus/evsel" \
+		-max_total_time="${FUZZ_CHECK_SECONDS:-30}" > "$tmp/evsel" 2>&1 &
+	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_decode" "$top/tests/fuzz/corpus/decode" \
+		-max_total_time="${FUZZ_CHECK_SECONDS:-30}" > "$tmp/decode" 2>&1 &
+	wait
+	cat "$tmp/evsel" "$tmp/decode"
+	rm -rf "$tmp"
+}
+start=$SECONDS
 {
 	echo "# host unit tests"
-	"$top/tests/run-unit.sh" "$@"
-	"$top/tests/layering.sh" -v
-	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_evsel" "$top/tests/fuzz/corpus/evsel" -max_total_time="${FUZZ_CHECK_SECONDS:-30}"
-	"$top/tests/fuzz/run.sh" "$top/build/fuzz/fuzz_decode" "$top/tests/fuzz/corpus/decode" -max_total_time="${FUZZ_CHECK_SECONDS:-30}"
+	phase "host tests" "$top/tests/run-unit.sh" "$@"
+	phase layering "$top/tests/layering.sh" -v
+	echo "# fuzzing"
+	phase fuzzing fuzz_both
 	echo "# QEMU/OVMF boot tests"
-	"$top/tests/qemu/boot-tests.sh"
+	phase "QEMU boots" "$top/tests/qemu/boot-tests.sh"
 } 2>&1 | tee "$log"
 pass=$(grep -c '^ok - ' "$log")
 fail=$(grep -c '^FAIL - ' "$log")
+echo "# times (wall clock):"
+cat "$times"
+# each boot's own time (QEMU and its checks), in the order of the boots
+sed -n 's/^# boot \([^ ]*\) took \([0-9]*\)s with its checks$/\1 \2/p' "$log" | while read -r b s; do
+	printf '#     boot %-10s %4ds\n' "$b" "$s"
+done
+printf '#   %-12s %4ds\n' total $((SECONDS - start))
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# Runs host unit-test binaries; prints their ok/FAIL lines. A binary that dies
-# (a sanitizer report, a crash) without reporting counts as one failure.
+# Runs host unit-test binaries, UNIT_JOBS at a time (default: the number of
+# cores); prints their ok/FAIL lines in the order given, each binary's
+# output whole. A binary that dies (a sanitizer report, a crash) without
+# reporting counts as one failure.
 set -u
+jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+i=0
 for t in "$@"; do
-	out=$("$t" 2>&1); rc=$?
-	printf '%s\n' "$out"
-	if [ $rc -ne 0 ] && ! grep -q '^FAIL - ' <<<"$out"; then
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n 2>/dev/null || sleep 0.1
+	done
+	{ "$t" > "$tmp/$i.out" 2>&1; echo $? > "$tmp/$i.rc"; } &
+	i=$((i + 1))
+done
+wait
+i=0
+for t in "$@"; do
+	printf '%s\n' "$(cat "$tmp/$i.out")"
+	rc=$(cat "$tmp/$i.rc")
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL - ' "$tmp/$i.out"; then
 		echo "FAIL - $(basename "$t"): exited with status $rc without reporting a failure"
 	fi
+	i=$((i + 1))
 done

@@ -8,7 +8,8 @@
  * skipped whatever its value. It checks every used field against the
  * manual's field widths (Table 2-7), and writes a C file
  * defining `const struct event_desc SYMBOL[]` and `const unsigned
- * SYMBOL_count`, as declared in drivers/events.h. Any problem is reported as
+ * SYMBOL_count`, as declared in drivers/events.h, and the names' hash
+ * index `const uint16_t SYMBOL_by_hash[]` (drivers/pmu.h). Any problem is reported as
  * "FILE:LINE: reason", and then no output file is written. */
 #include <ctype.h>
 #include <errno.h>
@@ -456,6 +457,8 @@ int main(int argc, char **argv)
 	}
 	if (peek() != EOF)
 		die(line, "unexpected text after the list of events");
+	if (nev > 32768) /* the name index's slots are 16-bit */
+		die(line, "%d events: at most 32768 in one file", nev);
 
 	static struct row {
 		const char *name, *brief, *unit;
@@ -546,24 +549,29 @@ int main(int argc, char **argv)
 			r->inv, r->edge);
 	}
 	fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", argv[1], nev);
-	/* The names' index: the rows in the order str_icmp (drivers/parse.c)
-	 * sorts their names, for a binary search (drivers/evsel.c). */
-	int *by = malloc(sizeof(*by) * (size_t)(nev ? nev : 1));
-	if (!by) {
+	/* The names' index, for drivers/evsel.c: an open-addressing hash table
+	 * of the rows by str_ihash of their names (any case), linear probing,
+	 * at most half full. by_hash[0] is the mask (the slots less one), then
+	 * each slot holds a row + 1, or 0 when empty. */
+	unsigned slots = 2;
+	while (slots < 2u * (unsigned)nev)
+		slots *= 2;
+	uint16_t *slot = calloc(slots, sizeof(*slot));
+	if (!slot) {
 		fprintf(stderr, "%s: out of memory\n", argv[3]);
 		return 1;
 	}
 	for (int i = 0; i < nev; i++) {
-		int j = i;
-		for (; j > 0 && str_icmp(rows[by[j - 1]].name, rows[i].name) > 0; j--)
-			by[j] = by[j - 1];
-		by[j] = i;
+		unsigned h = str_ihash(STR_IHASH_INIT, rows[i].name) & (slots - 1);
+		while (slot[h])
+			h = (h + 1) & (slots - 1);
+		slot[h] = (uint16_t)(i + 1);
 	}
-	fprintf(out, "\nconst uint16_t %s_by_name[] = {", argv[1]);
-	for (int i = 0; i < nev; i++)
-		fprintf(out, "%s%d", !i ? "\n\t" : i % 16 ? ", " : ",\n\t", by[i]);
-	fprintf(out, "%s};\n", nev ? "\n" : " 0 ");
-	free(by);
+	fprintf(out, "\nconst uint16_t %s_by_hash[] = {\n\t%u,", argv[1], slots - 1);
+	for (unsigned i = 0; i < slots; i++)
+		fprintf(out, "%s%u,", i % 16 ? " " : "\n\t", slot[i]);
+	fprintf(out, "\n};\n");
+	free(slot);
 	if (fclose(out)) {
 		fprintf(stderr, "%s: write failed\n", argv[3]);
 		return 1;

@@ -5,6 +5,70 @@ set -u
 
 long=$(printf 'x%.0s' $(seq 1 300))
 
+# Lab boots' helpers (the lab section below).
+lab=$TOP/tests/qemu/lab
+# The one run folder a lab boot left on its stick (copied to $dir/results).
+run_dir() { local d; d=$(ls -d "$dir"/results/*/ 2>/dev/null); [ "$(grep -c . <<<"$d")" = 1 ] && echo "${d%/}"; }
+lab_line() { grep -Fx -- "$1" "$dir/serial.txt"; }
+# A RESULT line's measurement within PCT% of MB/s.
+lab_measured() { # NAME MBPS PCT
+	local r; r=$(sed -n "s/^UNCORE-LAB RESULT name=$1 result=[a-z]* measurement=\([0-9.]*\) units=MB\/s\$/\1/p" "$dir/serial.txt")
+	why2=$(rate_check "$r" "$2" "$3" "$1"); [ -z "$why2" ] || { echo "$why2"; return 1; }
+}
+
+# The longest boot (it boots Linux after OVMF) is described, and so started, first:
+# the boots run QEMU_JOBS at a time, and a long one started last would run alone.
+# Linux reads the records a run stored: Debian's kernel (linux-image-amd64)
+# booted by OVMF with the VARS image this lab run wrote, efivarfs loaded as
+# a module and mounted, and the static release decoder in a busybox
+# initramfs (tests/qemu/linux-init.sh). What it decodes there is what the
+# host decoder reads from the image, byte for byte; every chunk is there.
+linux_efivarfs() {
+	local k kver ko root="$dir/initramfs"
+	k=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$k" ] || { echo "no /boot/vmlinuz-* (tests/deps.sh installs linux-image-amd64)"; return 1; }
+	kver=${k#/boot/vmlinuz-}
+	rm -rf "$root" && mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" || return 1
+	cp /bin/busybox "$root/bin/busybox" && cp "$TOP/build/uncore_decode-static" "$root/bin/uncore_decode" &&
+		cp "$TOP/tests/qemu/linux-init.sh" "$root/init" || return 1
+	ko=$(find "/lib/modules/$kver" -name 'efivarfs.ko*' | head -n 1)
+	case $ko in
+	*.ko) cp "$ko" "$root/efivarfs.ko" ;;
+	*.ko.xz) xz -dc "$ko" > "$root/efivarfs.ko" ;;
+	*.ko.zst) zstd -qdc "$ko" > "$root/efivarfs.ko" ;;
+	esac
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$dir/initramfs.gz" || return 1
+	cp "$dir/vars.fd" "$dir/linux-vars.fd"
+	timeout 300 qemu-system-x86_64 -machine q35 -accel tcg -m 512 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
+		-drive if=pflash,format=raw,unit=1,file="$dir/linux-vars.fd" \
+		-kernel "$k" -initrd "$dir/initramfs.gz" -append "console=ttyS0 quiet loglevel=0 panic=-1" \
+		-display none -nodefaults -no-reboot -serial file:"$dir/linux.log" </dev/null >/dev/null 2>&1
+	clean_log "$dir/linux.log" > "$dir/linux.txt"
+	grep -q "^@@DONE" "$dir/linux.txt" || { echo "Linux did not finish:"; tail -n 20 "$dir/linux.txt"; return 1; }
+	local id
+	for id in list csv info; do
+		[ "$(step_rc "$dir/linux.txt" $id)" = 0 ] || { echo "under Linux, $id failed:"; step_output "$dir/linux.txt" $id; return 1; }
+	done
+	"$TOP/build/uncore_decode" -x , --vars "$dir/vars.fd" LinuxRead > "$dir/host-csv.txt" &&
+		"$TOP/build/uncore_decode" --vars "$dir/vars.fd" Lab003 > "$dir/host-info.txt" &&
+		"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | sort > "$dir/host-list.txt" || return 1
+	diff <(step_output "$dir/linux.txt" csv) "$dir/host-csv.txt" &&
+		diff <(step_output "$dir/linux.txt" info) "$dir/host-info.txt" &&
+		diff <(step_output "$dir/linux.txt" list | sort) "$dir/host-list.txt" || return 1
+	local n; n=$(sed -n 's/^uncore: results stored in EFI variable LinuxRead: [0-9]* bytes in \([0-9]*\) chunks .*/\1/p' "$dir/serial.txt")
+	[ "${n:-0}" -gt 100 ] && [ "$(step_output "$dir/linux.txt" sizes | grep -c "^LinuxRead\.[0-9]\{4\}-")" = "$n" ] ||
+		{ echo "$n chunks stored; efivarfs lists:"; step_output "$dir/linux.txt" sizes; return 1; }
+	echo "Linux $kver, efivarfs: LinuxRead ($n chunks) and Lab003 decode as on the host"
+}
+lab_begin linux Skylake-Client
+lab_config "$lab/linux.cfg"
+lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+boot_check end 'lab_line "UNCORE-LAB END result=pass passed=3 failed=0"'
+boot_check efivarfs linux_efivarfs
+boot_run
+
+
 boot_begin skl Skylake-Client
 step info 'uncore.efi info'
 expect info rc nonzero
@@ -1483,16 +1547,6 @@ boot_run
 
 # ---- Lab mode: no Shell and no startup.nsh; the firmware boots a USB stick
 # image as removable media and uncore.efi ends the boot itself ----
-lab=$TOP/tests/qemu/lab
-# The one run folder a lab boot left on its stick (copied to $dir/results).
-run_dir() { local d; d=$(ls -d "$dir"/results/*/ 2>/dev/null); [ "$(grep -c . <<<"$d")" = 1 ] && echo "${d%/}"; }
-lab_line() { grep -Fx -- "$1" "$dir/serial.txt"; }
-# A RESULT line's measurement within PCT% of MB/s.
-lab_measured() { # NAME MBPS PCT
-	local r; r=$(sed -n "s/^UNCORE-LAB RESULT name=$1 result=[a-z]* measurement=\([0-9.]*\) units=MB\/s\$/\1/p" "$dir/serial.txt")
-	why2=$(rate_check "$r" "$2" "$3" "$1"); [ -z "$why2" ] || { echo "$why2"; return 1; }
-}
-
 # PASS and FAIL, and the per-board choice: LabBoard-7.cfg, not uncore.cfg
 # (which would reboot). The emulator, info, a bw PASS and a bw FAIL.
 lab_begin lab Skylake-Client -smp 2 -smbios type=2,product=LabBoard-7 -smbios type=1,serial=SN-1234
@@ -1629,56 +1683,6 @@ boot_check end 'lab_line "UNCORE-LAB END result=pass passed=2 failed=0"'
 boot_check nothing-created '! mdir -i "$dir/usb.img@@1M" ::/uncore/results >/dev/null 2>&1'
 boot_check fat 'dd if="$dir/usb.img" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img"'
 boot_check variables '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | grep -q "^Lab002 "'
-boot_run
-
-# Linux reads the records a run stored: Debian's kernel (linux-image-amd64)
-# booted by OVMF with the VARS image this lab run wrote, efivarfs loaded as
-# a module and mounted, and the static release decoder in a busybox
-# initramfs (tests/qemu/linux-init.sh). What it decodes there is what the
-# host decoder reads from the image, byte for byte; every chunk is there.
-linux_efivarfs() {
-	local k kver ko root="$dir/initramfs"
-	k=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$k" ] || { echo "no /boot/vmlinuz-* (tests/deps.sh installs linux-image-amd64)"; return 1; }
-	kver=${k#/boot/vmlinuz-}
-	rm -rf "$root" && mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" || return 1
-	cp /bin/busybox "$root/bin/busybox" && cp "$TOP/build/uncore_decode-static" "$root/bin/uncore_decode" &&
-		cp "$TOP/tests/qemu/linux-init.sh" "$root/init" || return 1
-	ko=$(find "/lib/modules/$kver" -name 'efivarfs.ko*' | head -n 1)
-	case $ko in
-	*.ko) cp "$ko" "$root/efivarfs.ko" ;;
-	*.ko.xz) xz -dc "$ko" > "$root/efivarfs.ko" ;;
-	*.ko.zst) zstd -qdc "$ko" > "$root/efivarfs.ko" ;;
-	esac
-	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$dir/initramfs.gz" || return 1
-	cp "$dir/vars.fd" "$dir/linux-vars.fd"
-	timeout 300 qemu-system-x86_64 -machine q35 -accel tcg -m 512 \
-		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
-		-drive if=pflash,format=raw,unit=1,file="$dir/linux-vars.fd" \
-		-kernel "$k" -initrd "$dir/initramfs.gz" -append "console=ttyS0 quiet loglevel=0 panic=-1" \
-		-display none -nodefaults -no-reboot -serial file:"$dir/linux.log" </dev/null >/dev/null 2>&1
-	clean_log "$dir/linux.log" > "$dir/linux.txt"
-	grep -q "^@@DONE" "$dir/linux.txt" || { echo "Linux did not finish:"; tail -n 20 "$dir/linux.txt"; return 1; }
-	local id
-	for id in list csv info; do
-		[ "$(step_rc "$dir/linux.txt" $id)" = 0 ] || { echo "under Linux, $id failed:"; step_output "$dir/linux.txt" $id; return 1; }
-	done
-	"$TOP/build/uncore_decode" -x , --vars "$dir/vars.fd" LinuxRead > "$dir/host-csv.txt" &&
-		"$TOP/build/uncore_decode" --vars "$dir/vars.fd" Lab003 > "$dir/host-info.txt" &&
-		"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | sort > "$dir/host-list.txt" || return 1
-	diff <(step_output "$dir/linux.txt" csv) "$dir/host-csv.txt" &&
-		diff <(step_output "$dir/linux.txt" info) "$dir/host-info.txt" &&
-		diff <(step_output "$dir/linux.txt" list | sort) "$dir/host-list.txt" || return 1
-	local n; n=$(sed -n 's/^uncore: results stored in EFI variable LinuxRead: [0-9]* bytes in \([0-9]*\) chunks .*/\1/p' "$dir/serial.txt")
-	[ "${n:-0}" -gt 100 ] && [ "$(step_output "$dir/linux.txt" sizes | grep -c "^LinuxRead\.[0-9]\{4\}-")" = "$n" ] ||
-		{ echo "$n chunks stored; efivarfs lists:"; step_output "$dir/linux.txt" sizes; return 1; }
-	echo "Linux $kver, efivarfs: LinuxRead ($n chunks) and Lab003 decode as on the host"
-}
-lab_begin linux Skylake-Client
-lab_config "$lab/linux.cfg"
-lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
-boot_check end 'lab_line "UNCORE-LAB END result=pass passed=3 failed=0"'
-boot_check efivarfs linux_efivarfs
 boot_run
 
 # Secure Boot (OVMF with a test key enrolled): uncore.efi and uncore-emu.efi

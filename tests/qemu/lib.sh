@@ -111,7 +111,9 @@ step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id
 step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 1; }
 
 # Boots run in the background, QEMU_JOBS at a time (default: the number of
-# cores); boot_wait prints their results in the order they were described.
+# cores), each in its own folder; boot_wait prints their results in the
+# order they were described, each boot's ending with "# boot NAME took Ns
+# with its checks" (run-all.sh sums these up).
 QEMU_JOBS=${QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
 BOOT_ORDER=()
 
@@ -125,7 +127,11 @@ boot_run() {
 		wait -n 2>/dev/null || sleep 0.5
 	done
 	BOOT_ORDER+=("$BOOT")
-	boot_run_now > "$WORK/$BOOT.result" 2>&1 &
+	{
+		local t=$SECONDS
+		boot_run_now
+		echo "# boot $BOOT took $((SECONDS - t))s with its checks"
+	} > "$WORK/$BOOT.result" 2>&1 &
 }
 
 boot_wait() {

@@ -417,9 +417,10 @@ static void splitting_lists(void)
 	T_EQ(evsel_split("A,", take, &c, err, sizeof(err)), UNC_E_INVALID);
 }
 
-/* Every generated table's name index: a permutation of its rows, sorted as
- * str_icmp sorts, and evsel_find finds each event by its name in any case,
- * and nothing between or beyond. */
+/* Every generated table's name index: a hash table at most half full whose
+ * slots hold each of its rows once, each row reached from its name's home
+ * slot (str_ihash, any case) without an empty slot between; evsel_find
+ * finds each event by its name in any case, and nothing else. */
 static void name_index_finds_every_event(void)
 {
 	unsigned tables = 0;
@@ -436,12 +437,22 @@ static void name_index_finds_every_event(void)
 		static bool seen[4096];
 		T_ASSERT(n <= 4096);
 		memset(seen, 0, sizeof(seen));
-		for (unsigned i = 0; i < n; i++) {
-			T_ASSERT(x->by_name[i] < n && !seen[x->by_name[i]]);
-			seen[x->by_name[i]] = true;
-			if (i)
-				T_ASSERT(str_icmp(drv->events[x->by_name[i - 1]].name, drv->events[x->by_name[i]].name) < 0);
+		unsigned mask = x->by_hash[0], used = 0;
+		T_ASSERT(!(mask & (mask + 1)) && mask + 1 >= 2 * n); /* a power of two, at most half full */
+		for (unsigned k = 0; k <= mask; k++) {
+			unsigned row = x->by_hash[1 + k];
+			if (!row)
+				continue;
+			T_ASSERT(row <= n && !seen[row - 1]);
+			if (row > n || seen[row - 1])
+				continue;
+			seen[row - 1] = true;
+			used++;
+			/* from its home slot to here: no empty slot */
+			for (unsigned j = str_ihash(STR_IHASH_INIT, drv->events[row - 1].name) & mask; j != k; j = (j + 1) & mask)
+				T_ASSERT(x->by_hash[1 + j]);
 		}
+		T_EQ(used, n);
 		for (unsigned i = 0; i < n; i++) {
 			char lower[EVSEL_NAME_MAX], after[EVSEL_NAME_MAX + 1];
 			const char *name = drv->events[i].name;
@@ -451,7 +462,7 @@ static void name_index_finds_every_event(void)
 			lower[k] = '\0';
 			T_ASSERT(evsel_find(drv, name) == &drv->events[i]);
 			T_ASSERT(evsel_find(drv, lower) == &drv->events[i]);
-			snprintf(after, sizeof(after), "%s_", name); /* sorts right after it: found only if it exists */
+			snprintf(after, sizeof(after), "%s_", name); /* found only if the table has it */
 			const struct event_desc *d = evsel_find(drv, after);
 			T_ASSERT(!d || str_ieq(d->name, after));
 		}

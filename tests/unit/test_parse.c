@@ -95,5 +95,18 @@ static void muldiv(void)
 	T_EQ(u64_muldiv((1ull << 63) + 5, 6, 7), 7905747460161236411ull);
 }
 
+/* The event index's hash: 32-bit FNV-1a (its published values for "a" and
+ * "foobar") over the lower-case bytes, continued over a second string. */
+static void case_blind_hash(void)
+{
+	T_EQ(str_ihash(STR_IHASH_INIT, ""), 0x811c9dc5u);
+	T_EQ(str_ihash(STR_IHASH_INIT, "a"), 0xe40c292cu);
+	T_EQ(str_ihash(STR_IHASH_INIT, "foobar"), 0xbf9cf968u);
+	T_EQ(str_ihash(STR_IHASH_INIT, "FooBAR"), 0xbf9cf968u);
+	T_EQ(str_ihash(str_ihash(STR_IHASH_INIT, "UNC_M_"), "cas_count.rd"), str_ihash(STR_IHASH_INIT, "unc_m_CAS_COUNT.RD"));
+	T_ASSERT(str_ihash(STR_IHASH_INIT, "[") != str_ihash(STR_IHASH_INIT, "{")); /* only A-Z fold */
+	T_ASSERT(str_ihash(STR_IHASH_INIT, "@") != str_ihash(STR_IHASH_INIT, "`"));
+}
+
 T_MAIN("parse", T_CASE(numbers), T_CASE(bad_numbers), T_CASE(bdf), T_CASE(decimals_with_and_without_suffix),
-       T_CASE(muldiv))
+       T_CASE(muldiv), T_CASE(case_blind_hash))
