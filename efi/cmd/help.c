@@ -1,0 +1,16 @@
+/* help, and COMMAND -? (the UEFI Shell's convention): usage from the
+ * command table the parser reads. */
+#include "cmd.h"
+
+static enum unc_status run_help(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+				struct out *out, struct out *err)
+{
+	(void)hw, (void)env, (void)err;
+	cli_help(out, cli_commands, cmd->help_for);
+	return UNC_OK;
+}
+
+const struct cli_command cmd_help = {
+	.name = "help", .alias = { "-h", "--help" }, .verb = CLI_HELP, .flags = CMD_NO_OPTIONS, .run = run_help,
+	.help = "this list; COMMAND -? shows one command's options",
+};
