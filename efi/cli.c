@@ -189,9 +189,22 @@ static enum unc_status stray(const struct cli_command *c, const char *a, const c
 	FAIL("unexpected argument '%s' after '%s'", a, words);
 }
 
+/* CLI_NAME: a word that names a command of the table. */
+static enum unc_status take_name(const struct cli_command *const *table, const struct cli_opt *o, const char *val,
+				 const char *words, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	for (unsigned k = 0; table[k]; k++) {
+		if (!strcmp(table[k]->name, val)) {
+			memcpy((char *)cmd + o->at, &table[k]->name, sizeof(table[k]->name));
+			return UNC_OK;
+		}
+	}
+	FAIL("unexpected argument '%s' after '%s' (not a command; see 'uncore.efi help')", val, words);
+}
+
 /* The options and arguments of c, from argv[first]. */
-static enum unc_status parse_words(const struct cli_command *c, int argc, char **argv, int first, struct cli_cmd *cmd,
-				   char *err, size_t errsize)
+static enum unc_status parse_words(const struct cli_command *const *table, const struct cli_command *c, int argc,
+				   char **argv, int first, struct cli_cmd *cmd, char *err, size_t errsize)
 {
 	char words[2 * CLI_MAX_ARG_LEN + 2];
 	const char *pos[CLI_MAX_ARGS];
@@ -231,9 +244,14 @@ static enum unc_status parse_words(const struct cli_command *c, int argc, char *
 	}
 	if (npos < c->min_args)
 		FAIL("'%s' needs %s", words, c->needs);
-	for (unsigned k = 0; k < npos; k++)
-		if ((st = take(&c->args[k], pos[k], cmd, err, errsize)))
+	for (unsigned k = 0; k < npos; k++) {
+		if (c->args[k].type == CLI_NAME)
+			st = take_name(table, &c->args[k], pos[k], words, cmd, err, errsize);
+		else
+			st = take(&c->args[k], pos[k], cmd, err, errsize);
+		if (st)
 			return st;
+	}
 	return c->check ? c->check(c, seen, cmd, err, errsize) : UNC_OK;
 }
 
@@ -258,7 +276,7 @@ enum unc_status cli_parse_table(const struct cli_command *const *table, int argc
 	}
 	cmd->command = c;
 	cmd->verb = (enum cli_verb)c->verb;
-	return parse_words(c, argc, argv, first, cmd, err, errsize);
+	return parse_words(table, c, argc, argv, first, cmd, err, errsize);
 }
 
 enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err, size_t errsize)
@@ -317,7 +335,7 @@ void cli_help(struct out *out, const struct cli_command *const *table, const cha
 				out_puts(out, n++ ? "\n" : ""), command_usage(out, table[k]);
 		return;
 	}
-	out_printf(out, "usage: uncore.efi COMMAND [ARGS]; uncore.efi COMMAND -? shows its options\n");
+	out_printf(out, "usage: uncore.efi COMMAND [ARGS]; uncore.efi help COMMAND shows its options\n");
 	for (unsigned k = 0; table[k]; k++) {
 		synopsis(table[k], syn, sizeof(syn));
 		if (strlen(syn) > 26)

@@ -91,6 +91,7 @@ enum cli_type {
 	CLI_FIXED, /* parse_plain_decimal: a decimal fraction times .scale, .min to .max */
 	CLI_FN,    /* .fn reads it (the value, or NULL when .meta is NULL) */
 	CLI_REST,  /* every word after it, joined by spaces, into the char array at .at */
+	CLI_NAME,  /* an argument naming a command of the table: its name (const char *) at .at */
 };
 
 #define CLI_REPEAT 1u /* may be given more than once (.fn decides what that means) */

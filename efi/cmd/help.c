@@ -10,7 +10,12 @@ static enum unc_status run_help(const struct cli_cmd *cmd, const struct hw *hw, 
 	return UNC_OK;
 }
 
+static const struct cli_opt help_args[] = {
+	{ NULL, "COMMAND", "a command's usage, options and arguments", CLI_NAME, 0, 0, 0, CLI_AT(help_for), 0, 0, 0,
+	  0, 0, 0 },
+};
+
 const struct cli_command cmd_help = {
-	.name = "help", .alias = { "-h", "--help" }, .verb = CLI_HELP, .flags = CMD_NO_OPTIONS, .run = run_help,
-	.help = "this list; COMMAND -? shows one command's options",
+	.name = "help", .alias = { "-h", "--help" }, .verb = CLI_HELP, .flags = CMD_NO_OPTIONS, .max_args = 1,
+	.args = help_args, .run = run_help, .help = "this list, or one command's usage (also COMMAND -?)",
 };
