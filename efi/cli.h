@@ -134,7 +134,7 @@ struct cli_command {
 	uint8_t verb;         /* enum cli_verb */
 	uint8_t flags;        /* CMD_* */
 	uint8_t min_args, max_args;
-	const struct cli_opt *opts; /* ended by one without a name and type CLI_FLAG ({ 0 }) */
+	const struct cli_opt *opts; /* ended by CLI_END (no name) */
 	const struct cli_opt *args; /* max_args of them */
 	const char *needs;    /* too few arguments: "'msr read' needs NEEDS" */
 	/* After the last word: what one option or argument cannot see alone
@@ -173,14 +173,35 @@ enum unc_status cli_one_format(const struct cli_command *c, uint32_t seen, char 
 enum unc_status cli_chunk_needs_var(const struct cli_command *c, uint32_t seen, const struct cli_cmd *cmd, char *err,
 				    size_t errsize);
 
-#define CLI_OPT_JSON(field, text) { "-j", NULL, text, CLI_FLAG, 0, 0, 0, CLI_AT(field), 0, 0, 0, 0, 0, 0 }
-#define CLI_OPT_SEP \
-	{ "-x", "SEP", "CSV with this separator", CLI_FN, 0, 0, 0, 0, 0, 0, 0, 0, 0, cli_opt_sep }
-#define CLI_OPT_OUTPUT                                                                                              \
-	{ "-o", "var[:NAME]|PATH", "store the results: an EFI variable (default UncoreResults) and/or a JSON file", \
-	  CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0, 0, 0, cli_opt_output }
-#define CLI_OPT_VAR_CHUNK                                                                                        \
-	{ "--var-chunk", "BYTES", "with -o var: bytes per variable at most", CLI_UINT, 0, CLI_SIZE(var_chunk), 0, \
-	  CLI_AT(var_chunk), "size", "64 to 65536 bytes", 64, 65536, 0, 0 }
+/* Descriptors, by type. An argument (by position) has no name: its
+ * placeholder is its meta. */
+#define CLI_FLAG_OPT(nm, field, text) \
+	{ .name = (nm), .help = (text), .type = CLI_FLAG, .at = CLI_AT(field) }
+#define CLI_UINT_OPT(nm, mt, field, wh, wa, lo, hi, text)                                                       \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_UINT, .size = CLI_SIZE(field), .at = CLI_AT(field), \
+	  .what = (wh), .want = (wa), .min = (lo), .max = (hi) }
+#define CLI_FIXED_OPT(nm, mt, field, wh, wa, lo, hi, sc, text)                                                   \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FIXED, .size = CLI_SIZE(field), .at = CLI_AT(field), \
+	  .what = (wh), .want = (wa), .min = (lo), .max = (hi), .scale = (sc) }
+#define CLI_FN_OPT(nm, mt, f, text) { .name = (nm), .meta = (mt), .help = (text), .type = CLI_FN, .fn = (f) }
+#define CLI_FN_REPEAT_OPT(nm, mt, f, text) \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FN, .flags = CLI_REPEAT, .fn = (f) }
+#define CLI_REST_OPT(nm, mt, field, wh, text)                                                                    \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_REST, .size = CLI_SIZE(field), .at = CLI_AT(field), \
+	  .what = (wh) }
+#define CLI_UINT_ARG(mt, field, wh, wa, hi, al, text)                                                      \
+	{ .meta = (mt), .help = (text), .type = CLI_UINT, .size = CLI_SIZE(field), .align = (al), .at = CLI_AT(field), \
+	  .what = (wh), .want = (wa), .max = (hi) }
+#define CLI_FN_ARG(mt, f, text) { .meta = (mt), .help = (text), .type = CLI_FN, .fn = (f) }
+#define CLI_END { 0 }
+
+#define CLI_OPT_JSON(field, text) CLI_FLAG_OPT("-j", field, text)
+#define CLI_OPT_SEP CLI_FN_OPT("-x", "SEP", cli_opt_sep, "CSV with this separator")
+#define CLI_OPT_OUTPUT                                      \
+	CLI_FN_REPEAT_OPT("-o", "var[:NAME]|PATH", cli_opt_output, \
+			  "store the results: an EFI variable (default UncoreResults) and/or a JSON file")
+#define CLI_OPT_VAR_CHUNK \
+	CLI_UINT_OPT("--var-chunk", "BYTES", var_chunk, "size", "64 to 65536 bytes", 64, 65536, \
+		     "with -o var: bytes per variable at most")
 
 #endif

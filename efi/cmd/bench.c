@@ -123,9 +123,9 @@ static enum unc_status bench_check(const struct cli_command *c, uint32_t seen, s
 }
 
 static const struct cli_opt bench_opts[] = {
-	{ "-n", "SAMPLES", "how many samples (default 10000)", CLI_UINT, 0, CLI_SIZE(max_intervals), 0,
-	  CLI_AT(max_intervals), "count", "1 to 10000000 samples", 1, 10000000, 0, 0 },
-	{ 0 },
+	CLI_UINT_OPT("-n", "SAMPLES", max_intervals, "count", "1 to 10000000 samples", 1, 10000000,
+		     "how many samples (default 10000)"),
+	CLI_END,
 };
 
 const struct cli_command cmd_bench = {

@@ -11,12 +11,11 @@ static enum unc_status opt_not_bw(const struct cli_opt *o, const char *val, stru
 }
 
 static const struct cli_opt bw_opts[] = {
-	{ "--force", NULL, "take over a server's DRAM counters in use", CLI_FLAG, 0, 0, 0, CLI_AT(force), 0, 0, 0, 0,
-	  0, 0 },
+	CLI_FLAG_OPT("--force", force, "take over a server's DRAM counters in use"),
 	STAT_OPTIONS,
-	{ "-e", NULL, NULL, CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0, 0, 0, opt_not_bw },
-	{ "--no-multiplex", NULL, NULL, CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0, 0, 0, opt_not_bw },
-	{ 0 },
+	CLI_FN_REPEAT_OPT("-e", NULL, opt_not_bw, NULL), /* no help: not bw's */
+	CLI_FN_REPEAT_OPT("--no-multiplex", NULL, opt_not_bw, NULL),
+	CLI_END,
 };
 
 const struct cli_command cmd_bw = {

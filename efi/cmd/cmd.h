@@ -63,36 +63,30 @@ enum unc_status app_opt_min_bw(const struct cli_opt *o, const char *val, struct 
 			       size_t errsize);
 
 /* stat's and bw's common options: timing, output, a load, a check, a child. */
-#define STAT_OPTIONS                                                                                                 \
-	{ "-d", "SECONDS", "run this long (default 1; with -I: until -n or ESC)", CLI_FIXED, 0, CLI_SIZE(duration_ns), \
-	  0, CLI_AT(duration_ns), "duration", "seconds, 0.001 to 86400", 1000000, 86400000000000ull, 1000000000, 0 },  \
-	{ "-I", "MS", "print the counts every MS milliseconds", CLI_UINT, 0, CLI_SIZE(interval_ms), 0,              \
-	  CLI_AT(interval_ms), "interval", "milliseconds, 10 to 3600000", 10, 3600000, 0, 0 },                        \
-	{ "-n", "COUNT", "with -I: stop after COUNT intervals", CLI_UINT, 0, CLI_SIZE(max_intervals), 0,            \
-	  CLI_AT(max_intervals), "count", "1 to 1000000", 1, 1000000, 0, 0 },                                          \
-	{ "--per-box", NULL, "a count per box (CBo, channel) as well as the total", CLI_FLAG, 0, 0, 0,               \
-	  CLI_AT(report.per_box), 0, 0, 0, 0, 0, 0 },                                                                  \
-	CLI_OPT_SEP,                                                                                                   \
-	CLI_OPT_JSON(json, "JSON (JSON Lines with -I)"),                                                               \
-	{ "--quiet", NULL, "no progress line every 10 s on a long run", CLI_FLAG, 0, 0, 0, CLI_AT(quiet), 0, 0, 0, 0, \
-	  0, 0 },                                                                                                      \
-	CLI_OPT_OUTPUT,                                                                                                \
-	CLI_OPT_VAR_CHUNK,                                                                                             \
-	{ "--load", "KIND", "run a memory load meanwhile: read, write, copy or triad", CLI_FN, 0, 0, 0, 0, 0, 0, 0,  \
-	  0, 0, app_opt_load },                                                                                        \
-	{ "--nt", NULL, "the load's stores are non-temporal", CLI_FLAG, 0, 0, 0, CLI_AT(load_nt), 0, 0, 0, 0, 0, 0 }, \
-	{ "--size", "MIB", "the load's working set (default: from the largest cache)", CLI_UINT, 0,                  \
-	  CLI_SIZE(load_size_mib), 0, CLI_AT(load_size_mib), "size", "MiB, 1 to 65536", 1, 65536, 0, 0 },              \
-	{ "--cpus", "N|all", "processors that run the load (default all)", CLI_FN, 0, 0, 0, 0, 0, 0, 0, 0, 0,          \
-	  app_opt_cpus },                                                                                              \
-	{ "--min-bw", "MBPS", "fail unless read+write bandwidth reaches MBPS (12000, 12.5k)", CLI_FN, CLI_REPEAT, 0,  \
-	  0, 0, 0, 0, 0, 0, 0, app_opt_min_bw },                                                                       \
-	{ "--min-read-bw", "MBPS", "fail unless read bandwidth reaches MBPS", CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0,   \
-	  0, 0, app_opt_min_bw },                                                                                      \
-	{ "--min-write-bw", "MBPS", "fail unless write bandwidth reaches MBPS", CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0,  \
-	  0, 0, app_opt_min_bw },                                                                                      \
-	{ "--", "COMMAND [ARGS]", "measure while the Shell runs this image or script", CLI_REST, 0, CLI_SIZE(child),  \
-	  0, CLI_AT(child), "the child's command line", 0, 0, 0, 0, 0 }
+#define STAT_OPTIONS                                                                                                \
+	CLI_FIXED_OPT("-d", "SECONDS", duration_ns, "duration", "seconds, 0.001 to 86400", 1000000, 86400000000000ull, \
+		      1000000000, "run this long (default 1; with -I: until -n or ESC)"),                           \
+	CLI_UINT_OPT("-I", "MS", interval_ms, "interval", "milliseconds, 10 to 3600000", 10, 3600000,                 \
+		     "print the counts every MS milliseconds"),                                                    \
+	CLI_UINT_OPT("-n", "COUNT", max_intervals, "count", "1 to 1000000", 1, 1000000,                               \
+		     "with -I: stop after COUNT intervals"),                                                       \
+	CLI_FLAG_OPT("--per-box", report.per_box, "a count per box (CBo, channel) as well as the total"),             \
+	CLI_OPT_SEP,                                                                                                  \
+	CLI_OPT_JSON(json, "JSON (JSON Lines with -I)"),                                                              \
+	CLI_FLAG_OPT("--quiet", quiet, "no progress line every 10 s on a long run"),                                  \
+	CLI_OPT_OUTPUT,                                                                                               \
+	CLI_OPT_VAR_CHUNK,                                                                                            \
+	CLI_FN_OPT("--load", "KIND", app_opt_load, "run a memory load meanwhile: read, write, copy or triad"),         \
+	CLI_FLAG_OPT("--nt", load_nt, "the load's stores are non-temporal"),                                          \
+	CLI_UINT_OPT("--size", "MIB", load_size_mib, "size", "MiB, 1 to 65536", 1, 65536,                             \
+		     "the load's working set (default: from the largest cache)"),                                  \
+	CLI_FN_OPT("--cpus", "N|all", app_opt_cpus, "processors that run the load (default all)"),                    \
+	CLI_FN_REPEAT_OPT("--min-bw", "MBPS", app_opt_min_bw,                                                         \
+			  "fail unless read+write bandwidth reaches MBPS (12000, 12.5k)"),                          \
+	CLI_FN_REPEAT_OPT("--min-read-bw", "MBPS", app_opt_min_bw, "fail unless read bandwidth reaches MBPS"),        \
+	CLI_FN_REPEAT_OPT("--min-write-bw", "MBPS", app_opt_min_bw, "fail unless write bandwidth reaches MBPS"),      \
+	CLI_REST_OPT("--", "COMMAND [ARGS]", child, "the child's command line",                                       \
+		     "measure while the Shell runs this image or script")
 
 extern const struct cli_command cmd_stat, cmd_bw, cmd_bench, cmd_list, cmd_info, cmd_regs, cmd_var_list,
 	cmd_var_show, cmd_var_delete, cmd_msr_read, cmd_msr_write, cmd_pci_read, cmd_mmio_read, cmd_pmc_read, cmd_lab,

@@ -11,8 +11,8 @@ static enum unc_status run_help(const struct cli_cmd *cmd, const struct hw *hw, 
 }
 
 static const struct cli_opt help_args[] = {
-	{ NULL, "COMMAND", "a command's usage, options and arguments", CLI_NAME, 0, 0, 0, CLI_AT(help_for), 0, 0, 0,
-	  0, 0, 0 },
+	{ .meta = "COMMAND", .help = "a command's usage, options and arguments", .type = CLI_NAME,
+	  .at = CLI_AT(help_for) },
 };
 
 const struct cli_command cmd_help = {

@@ -31,7 +31,7 @@ static const struct cli_opt info_opts[] = {
 	CLI_OPT_JSON(json, "JSON"),
 	CLI_OPT_OUTPUT,
 	CLI_OPT_VAR_CHUNK,
-	{ 0 },
+	CLI_END,
 };
 
 const struct cli_command cmd_info = {

@@ -24,8 +24,7 @@ static enum unc_status opt_config(const struct cli_opt *o, const char *val, stru
 }
 
 static const struct cli_opt lab_args[] = {
-	{ NULL, "CONFIG", "the configuration file on uncore.efi's volume (default: chosen per board)", CLI_FN, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, opt_config },
+	CLI_FN_ARG("CONFIG", opt_config, "the configuration file on uncore.efi's volume (default: chosen per board)"),
 };
 
 const struct cli_command cmd_lab = {

@@ -16,10 +16,9 @@ static enum unc_status run_list(const struct cli_cmd *cmd, const struct hw *hw, 
 }
 
 static const struct cli_opt list_opts[] = {
-	{ "--all", NULL, "every driver's events, not only this CPU's", CLI_FLAG, 0, 0, 0, CLI_AT(list_all), 0, 0, 0, 0,
-	  0, 0 },
+	CLI_FLAG_OPT("--all", list_all, "every driver's events, not only this CPU's"),
 	CLI_OPT_JSON(json, "JSON"),
-	{ 0 },
+	CLI_END,
 };
 
 const struct cli_command cmd_list = {

@@ -73,14 +73,13 @@ static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, 
 }
 
 static const struct cli_opt mmio_opts[] = {
-	{ "--force", NULL, "read an address no UEFI memory map descriptor covers", CLI_FLAG, 0, 0, 0, CLI_AT(force), 0,
-	  0, 0, 0, 0, 0 },
-	{ 0 },
+	CLI_FLAG_OPT("--force", force, "read an address no UEFI memory map descriptor covers"),
+	CLI_END,
 };
 
 static const struct cli_opt mmio_args[] = {
-	{ NULL, "ADDR", "a 4-byte-aligned physical address", CLI_UINT, 0, CLI_SIZE(addr), 4, CLI_AT(addr),
-	  "MMIO address", "a 4-byte-aligned physical address", 0, UINT64_MAX, 0, 0 },
+	CLI_UINT_ARG("ADDR", addr, "MMIO address", "a 4-byte-aligned physical address", UINT64_MAX, 4,
+		     "a 4-byte-aligned physical address"),
 };
 
 const struct cli_command cmd_mmio_read = {

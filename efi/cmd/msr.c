@@ -45,10 +45,8 @@ static enum unc_status run_msr(const struct cli_cmd *cmd, const struct hw *hw, c
 }
 
 static const struct cli_opt msr_args[] = {
-	{ NULL, "ADDR", "the MSR's address (32 bits)", CLI_UINT, 0, CLI_SIZE(msr), 0, CLI_AT(msr), "MSR address",
-	  "a 32-bit number", 0, UINT32_MAX, 0, 0 },
-	{ NULL, "VALUE", "the value to write (64 bits)", CLI_UINT, 0, CLI_SIZE(value), 0, CLI_AT(value), "MSR value",
-	  "a 64-bit number", 0, UINT64_MAX, 0, 0 },
+	CLI_UINT_ARG("ADDR", msr, "MSR address", "a 32-bit number", UINT32_MAX, 0, "the MSR's address (32 bits)"),
+	CLI_UINT_ARG("VALUE", value, "MSR value", "a 64-bit number", UINT64_MAX, 0, "the value to write (64 bits)"),
 };
 
 const struct cli_command cmd_msr_read = {

@@ -29,10 +29,9 @@ static enum unc_status opt_bdf(const struct cli_opt *o, const char *val, struct 
 }
 
 static const struct cli_opt pci_args[] = {
-	{ NULL, "B:D.F", "bus, device and function, in hex as lspci prints them", CLI_FN, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  opt_bdf },
-	{ NULL, "OFFSET", "the register's offset, a multiple of 4 below 0x1000", CLI_UINT, 0, CLI_SIZE(offset), 4,
-	  CLI_AT(offset), "PCI offset", "a multiple of 4 below 0x1000", 0, 0xFFF, 0, 0 },
+	CLI_FN_ARG("B:D.F", opt_bdf, "bus, device and function, in hex as lspci prints them"),
+	CLI_UINT_ARG("OFFSET", offset, "PCI offset", "a multiple of 4 below 0x1000", 0xFFF, 4,
+		     "the register's offset, a multiple of 4 below 0x1000"),
 };
 
 const struct cli_command cmd_pci_read = {

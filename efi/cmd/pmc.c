@@ -23,8 +23,7 @@ static enum unc_status run_pmc(const struct cli_cmd *cmd, const struct hw *hw, c
 }
 
 static const struct cli_opt pmc_args[] = {
-	{ NULL, "INDEX", "RDPMC's index (ECX, 32 bits)", CLI_UINT, 0, CLI_SIZE(pmc), 0, CLI_AT(pmc), "RDPMC index",
-	  "a 32-bit number", 0, UINT32_MAX, 0, 0 },
+	CLI_UINT_ARG("INDEX", pmc, "RDPMC index", "a 32-bit number", UINT32_MAX, 0, "RDPMC's index (ECX, 32 bits)"),
 };
 
 const struct cli_command cmd_pmc_read = {

@@ -110,14 +110,12 @@ enum unc_status app_stat_check(const struct cli_command *c, uint32_t seen, struc
 }
 
 static const struct cli_opt stat_opts[] = {
-	{ "-e", "EVENT[,EVENT...]", "events to count, as 'list' names them or PMU/event=N,umask=N/; repeatable",
-	  CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0, 0, 0, opt_events },
-	{ "--force", NULL, "take over a PMU in use (its registers are restored afterwards)", CLI_FLAG, 0, 0, 0,
-	  CLI_AT(force), 0, 0, 0, 0, 0, 0 },
-	{ "--no-multiplex", NULL, "fail if the events do not fit the counters at once", CLI_FLAG, 0, 0, 0,
-	  CLI_AT(no_multiplex), 0, 0, 0, 0, 0, 0 },
+	CLI_FN_REPEAT_OPT("-e", "EVENT[,EVENT...]", opt_events,
+			  "events to count, as 'list' names them or PMU/event=N,umask=N/; repeatable"),
+	CLI_FLAG_OPT("--force", force, "take over a PMU in use (its registers are restored afterwards)"),
+	CLI_FLAG_OPT("--no-multiplex", no_multiplex, "fail if the events do not fit the counters at once"),
 	STAT_OPTIONS,
-	{ 0 },
+	CLI_END,
 };
 
 const struct cli_command cmd_stat = {

@@ -144,14 +144,13 @@ static enum unc_status var_check(const struct cli_command *c, uint32_t seen, str
 }
 
 static const struct cli_opt var_args[] = {
-	{ NULL, "NAME", "the record's name (default " VAR_DEFAULT_NAME ")", CLI_FN, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  opt_name },
+	CLI_FN_ARG("NAME", opt_name, "the record's name (default " VAR_DEFAULT_NAME ")"),
 };
 
 static const struct cli_opt show_opts[] = {
 	CLI_OPT_SEP,
 	CLI_OPT_JSON(json, "JSON (JSON Lines for a record with intervals)"),
-	{ 0 },
+	CLI_END,
 };
 
 const struct cli_command cmd_var_list = {
