@@ -41,6 +41,7 @@ static void store_uint(struct cli_cmd *cmd, const struct cli_opt *o, uint64_t v)
 /* One option's value (or one argument) into cmd. */
 static enum unc_status take(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err, size_t errsize)
 {
+	const struct cli_range *r = o->range;
 	uint64_t v = 0;
 	bool ok = false;
 
@@ -51,16 +52,16 @@ static enum unc_status take(const struct cli_opt *o, const char *val, struct cli
 	case CLI_FN:
 		return o->fn(o, val, cmd, err, errsize);
 	case CLI_UINT:
-		ok = parse_u64(val, o->max, &v) && v >= o->min && (!o->align || v % o->align == 0);
+		ok = parse_u64(val, r->max, &v) && v >= r->min && (!o->align || v % o->align == 0);
 		break;
 	case CLI_FIXED:
-		ok = parse_plain_decimal(val, o->scale, o->max, &v) && v >= o->min;
+		ok = parse_plain_decimal(val, r->scale, r->max, &v) && v >= r->min;
 		break;
 	}
 	if (!ok && o->name)
-		FAIL("bad %s '%s' for %s (want %s)", o->what, val, o->name, o->want);
+		FAIL("bad %s '%s' for %s (want %s)", r->what, val, o->name, r->want);
 	if (!ok)
-		FAIL("bad %s '%s' (want %s)", o->what, val, o->want);
+		FAIL("bad %s '%s' (want %s)", r->what, val, r->want);
 	store_uint(cmd, o, v);
 	return UNC_OK;
 }
@@ -77,7 +78,7 @@ static enum unc_status take_rest(const struct cli_opt *o, int argc, char **argv,
 	for (int k = i + 1; k < argc; k++) {
 		size_t len = strlen(argv[k]);
 		if (n + len + 2 > o->size)
-			FAIL("%s is longer than %u characters", o->what, o->size - 1u);
+			FAIL("%s is longer than %u characters", o->range->what, o->size - 1u);
 		if (n)
 			dst[n++] = ' ';
 		memcpy(dst + n, argv[k], len + 1);

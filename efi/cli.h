@@ -100,20 +100,25 @@ struct cli_opt;
 typedef enum unc_status (*cli_opt_fn)(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
 				      size_t errsize);
 
-/* One option ("-d") or one argument (name NULL, placed by its position). A
- * bad number reads "bad WHAT 'VAL' for NAME (want WANT)" (an argument's:
- * "bad WHAT 'VAL' (want WANT)"). */
+/* A number's bounds, and the words of its error: "bad WHAT 'VAL' for NAME
+ * (want WANT)" (an argument's: "bad WHAT 'VAL' (want WANT)"). CLI_REST
+ * names what it keeps in .what ("the child's command line is longer..."). */
+struct cli_range {
+	const char *what, *want;
+	uint64_t min, max, scale;
+};
+
+/* One option ("-d") or one argument (name NULL, placed by its position). */
 struct cli_opt {
 	const char *name; /* "-d", "--load"; NULL for an argument */
 	const char *meta; /* the value's placeholder ("SECONDS"); NULL: the option takes none */
-	const char *help; /* one line for `COMMAND -?`; NULL: not shown */
+	const char *help; /* one line for `help COMMAND`; NULL: not shown */
 	uint8_t type;     /* enum cli_type */
 	uint8_t flags;    /* CLI_REPEAT */
-	uint16_t size;    /* bytes of the field at .at (CLI_UINT, CLI_FIXED, CLI_REST) */
 	uint8_t align;    /* CLI_UINT: the value is a multiple of it (0: any) */
+	uint16_t size;    /* bytes of the field at .at (CLI_UINT, CLI_FIXED, CLI_REST) */
 	uint16_t at;      /* offsetof(struct cli_cmd, the field) */
-	const char *what, *want;
-	uint64_t min, max, scale;
+	const struct cli_range *range; /* CLI_UINT, CLI_FIXED, CLI_REST */
 	cli_opt_fn fn;    /* CLI_FN */
 };
 
@@ -175,23 +180,24 @@ enum unc_status cli_chunk_needs_var(const struct cli_command *c, uint32_t seen, 
 
 /* Descriptors, by type. An argument (by position) has no name: its
  * placeholder is its meta. */
+#define CLI_RANGE(wh, wa, lo, hi, sc) (&(const struct cli_range){ (wh), (wa), (lo), (hi), (sc) })
 #define CLI_FLAG_OPT(nm, field, text) \
 	{ .name = (nm), .help = (text), .type = CLI_FLAG, .at = CLI_AT(field) }
 #define CLI_UINT_OPT(nm, mt, field, wh, wa, lo, hi, text)                                                       \
 	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_UINT, .size = CLI_SIZE(field), .at = CLI_AT(field), \
-	  .what = (wh), .want = (wa), .min = (lo), .max = (hi) }
+	  .range = CLI_RANGE(wh, wa, lo, hi, 0) }
 #define CLI_FIXED_OPT(nm, mt, field, wh, wa, lo, hi, sc, text)                                                   \
 	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FIXED, .size = CLI_SIZE(field), .at = CLI_AT(field), \
-	  .what = (wh), .want = (wa), .min = (lo), .max = (hi), .scale = (sc) }
+	  .range = CLI_RANGE(wh, wa, lo, hi, sc) }
 #define CLI_FN_OPT(nm, mt, f, text) { .name = (nm), .meta = (mt), .help = (text), .type = CLI_FN, .fn = (f) }
 #define CLI_FN_REPEAT_OPT(nm, mt, f, text) \
 	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FN, .flags = CLI_REPEAT, .fn = (f) }
 #define CLI_REST_OPT(nm, mt, field, wh, text)                                                                    \
 	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_REST, .size = CLI_SIZE(field), .at = CLI_AT(field), \
-	  .what = (wh) }
+	  .range = CLI_RANGE(wh, NULL, 0, 0, 0) }
 #define CLI_UINT_ARG(mt, field, wh, wa, hi, al, text)                                                      \
 	{ .meta = (mt), .help = (text), .type = CLI_UINT, .size = CLI_SIZE(field), .align = (al), .at = CLI_AT(field), \
-	  .what = (wh), .want = (wa), .max = (hi) }
+	  .range = CLI_RANGE(wh, wa, 0, hi, 0) }
 #define CLI_FN_ARG(mt, f, text) { .meta = (mt), .help = (text), .type = CLI_FN, .fn = (f) }
 #define CLI_END { 0 }
 

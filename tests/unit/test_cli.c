@@ -353,25 +353,21 @@ static enum unc_status check_n_needs_i(const struct cli_command *c, uint32_t see
 }
 
 static const struct cli_opt t_opts[] = {
-	{ "-f", NULL, "a flag", CLI_FLAG, 0, 0, 0, CLI_AT(force), 0, 0, 0, 0, 0, 0 },
-	{ "-I", "MS", "a number", CLI_UINT, 0, CLI_SIZE(interval_ms), 0, CLI_AT(interval_ms), "interval", "10 to 100",
-	  10, 100, 0, 0 },
-	{ "-n", "N", "a 32-bit field", CLI_UINT, 0, CLI_SIZE(max_intervals), 0, CLI_AT(max_intervals), "count",
-	  "1 to 5", 1, 5, 0, 0 },
-	{ "-d", "SECONDS", "a fraction", CLI_FIXED, 0, CLI_SIZE(duration_ns), 0, CLI_AT(duration_ns), "duration",
-	  "seconds, 0.001 to 10", 1000000, 10000000000ull, 1000000000, 0 },
-	{ "-c", "NAME", "a function's", CLI_FN, 0, 0, 0, 0, 0, 0, 0, 0, 0, fn_upper },
-	{ "-o", "X", "repeatable", CLI_FN, CLI_REPEAT, 0, 0, 0, 0, 0, 0, 0, 0, cli_opt_output },
-	{ "--", "COMMAND", "the rest", CLI_REST, 0, CLI_SIZE(child), 0, CLI_AT(child), "the command", 0, 0, 0, 0, 0 },
-	{ "--hidden", NULL, NULL, CLI_FLAG, 0, 0, 0, CLI_AT(quiet), 0, 0, 0, 0, 0, 0 },
-	{ 0 },
+	CLI_FLAG_OPT("-f", force, "a flag"),
+	CLI_UINT_OPT("-I", "MS", interval_ms, "interval", "10 to 100", 10, 100, "a number"),
+	CLI_UINT_OPT("-n", "N", max_intervals, "count", "1 to 5", 1, 5, "a 32-bit field"),
+	CLI_FIXED_OPT("-d", "SECONDS", duration_ns, "duration", "seconds, 0.001 to 10", 1000000, 10000000000ull,
+		      1000000000, "a fraction"),
+	CLI_FN_OPT("-c", "NAME", fn_upper, "a function's"),
+	CLI_FN_REPEAT_OPT("-o", "X", cli_opt_output, "repeatable"),
+	CLI_REST_OPT("--", "COMMAND", child, "the command", "the rest"),
+	CLI_FLAG_OPT("--hidden", quiet, NULL),
+	CLI_END,
 };
 
 static const struct cli_opt t_args[] = {
-	{ NULL, "ADDR", "an aligned address", CLI_UINT, 0, CLI_SIZE(addr), 8, CLI_AT(addr), "address",
-	  "a multiple of 8", 0, UINT64_MAX, 0, 0 },
-	{ NULL, "OFF", "an offset", CLI_UINT, 0, CLI_SIZE(offset), 0, CLI_AT(offset), "offset", "below 0x100", 0,
-	  0xFF, 0, 0 },
+	CLI_UINT_ARG("ADDR", addr, "address", "a multiple of 8", UINT64_MAX, 8, "an aligned address"),
+	CLI_UINT_ARG("OFF", offset, "offset", "below 0x100", 0xFF, 0, "an offset"),
 };
 
 static const struct cli_command t_run = {
