@@ -2,309 +2,175 @@
 
 #include <string.h>
 
-#include "../drivers/fmt.h"
-#include "../drivers/load.h"
 #include "../drivers/parse.h"
 
-const char cli_usage[] =
-	"usage: uncore.efi COMMAND [ARGS]\n"
-	"  [stat] -e EVENT[,EVENT...] [-e ...] [-d SECONDS] [-I MS] [-n COUNT] [--per-box]\n"
-	"         [-x SEP | -j] [--force] [--no-multiplex]\n"
-	"                               count events (names as in 'list', or PMU/event=N,umask=N/)\n"
-	"  bw [-d SECONDS] [-I MS] [-n COUNT] [--per-box] [-x SEP | -j] [--force]\n"
-	"                               DRAM bandwidth from the IMC counters (--force: a server's, in use)\n"
-	"  bench [-n SAMPLES]           time full IMC samples (all five counters) with the TSC\n"
-	"  list [--all] [-j]            this CPU's events by PMU (--all: every driver's)\n"
-	"  var list | var show [NAME] [-x SEP | -j] | var delete [NAME]\n"
-	"                               stored results (default NAME UncoreResults)\n"
-	"stat, bw and info take -o var[:NAME] (an EFI variable), -o PATH (a JSON file), --var-chunk BYTES\n"
-	"stat and bw also take --quiet (no progress line every 10 s), --load read|write|copy|triad [--nt] [--size MiB] [--cpus N|all],\n"
-	"  --min-bw MBPS | --min-read-bw MBPS | --min-write-bw MBPS, and -- COMMAND [ARGS] (a child image)\n"
-	"  regs                         the uncore MSRs of Table 2-1, read only\n"
-	"  info [-j]                    platform facts: CPU, CBo count, PMU state, MCHBAR, TSC\n"
-	"  msr read ADDR                read an MSR (guarded against #GP)\n"
-	"  msr write ADDR VALUE         write an MSR (guarded against #GP)\n"
-	"  pci read B:D.F OFFSET        read a 32-bit PCI configuration register\n"
-	"  mmio read ADDR [--force]     one 32-bit read of physical memory (--force: outside the memory map)\n"
-	"  pmc read INDEX               RDPMC of INDEX (guarded against #GP and #UD)\n"
-	"  lab [CONFIG]                 lab mode: run a configuration file, results beside it (README: Lab mode)\n"
-	"  help | version\n"
-	"numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n";
-
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Every option may be given once: a repeated one is an error, never "the
- * last one wins". -e is repeatable and -o may be given once for a variable
- * and once for a file (parse_output); the --min-* checks are one of three. */
-static const char *const once_options[] = { "-d",     "-I",   "-n",	"-x",	 "-j",	      "--var-chunk",
-					    "--load", "--nt", "--size", "--cpus", "--per-box", "--force",
-					    "--no-multiplex", "--all", "--quiet" };
-
-/* Records opt in *seen; fails if it was there already. */
-static enum unc_status once(const char *opt, uint32_t *seen, char *err, size_t errsize)
+static bool has_options(const struct cli_command *c)
 {
-	for (unsigned k = 0; k < COUNT(once_options); k++) {
-		if (strcmp(opt, once_options[k]))
-			continue;
-		if (*seen & 1u << k)
-			FAIL("%s given twice", opt);
-		*seen |= 1u << k;
+	return c->opts && c->opts[0].name;
+}
+
+static int opt_index(const struct cli_command *c, const char *name)
+{
+	for (int k = 0; c->opts && c->opts[k].name; k++)
+		if (!strcmp(c->opts[k].name, name))
+			return k;
+	return -1;
+}
+
+bool cli_given(const struct cli_command *c, uint32_t seen, const char *name)
+{
+	int k = opt_index(c, name);
+
+	return k >= 0 && (seen >> k & 1);
+}
+
+static void store_uint(struct cli_cmd *cmd, const struct cli_opt *o, uint64_t v)
+{
+	char *p = (char *)cmd + o->at;
+
+	switch (o->size) {
+	case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
 	}
+}
+
+/* One option's value (or one argument) into cmd. */
+static enum unc_status take(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	const struct cli_range *r = o->range;
+	uint64_t v = 0;
+	bool ok = false;
+
+	switch (o->type) {
+	case CLI_FLAG:
+		*(bool *)((char *)cmd + o->at) = true;
+		return UNC_OK;
+	case CLI_FN:
+		return o->fn(o, val, cmd, err, errsize);
+	case CLI_UINT:
+		ok = parse_u64(val, r->max, &v) && v >= r->min && (!o->align || v % o->align == 0);
+		break;
+	case CLI_FIXED:
+		ok = parse_plain_decimal(val, r->scale, r->max, &v) && v >= r->min;
+		break;
+	}
+	if (!ok && o->name)
+		FAIL("bad %s '%s' for %s (want %s)", r->what, val, o->name, r->want);
+	if (!ok)
+		FAIL("bad %s '%s' (want %s)", r->what, val, r->want);
+	store_uint(cmd, o, v);
 	return UNC_OK;
 }
 
-static bool given(uint32_t seen, const char *opt)
-{
-	for (unsigned k = 0; k < COUNT(once_options); k++)
-		if (!strcmp(opt, once_options[k]))
-			return seen & 1u << k;
-	return false;
-}
-
-/* The value after the option at argv[*i], which moves past it. */
-static enum unc_status take_value(int argc, char **argv, int *i, const char **ret, char *err, size_t errsize)
-{
-	if (*i + 1 >= argc)
-		FAIL("%s needs a value", argv[*i]);
-	*ret = argv[++*i];
-	return UNC_OK;
-}
-
-static enum unc_status parse_sep(const char *val, struct report_opts *r, char *err, size_t errsize)
-{
-	if (!*val || strlen(val) >= sizeof(r->sep))
-		FAIL("bad separator '%s' for -x (want 1 to %zu characters)", val, sizeof(r->sep) - 1);
-	fmt_snprintf(r->sep, sizeof(r->sep), "%s", val);
-	r->format = REPORT_CSV;
-	return UNC_OK;
-}
-
-/* -x and -j are two output forms: one of them at most. */
-static enum unc_status one_format(uint32_t seen, char *err, size_t errsize)
-{
-	if (given(seen, "-x") && given(seen, "-j"))
-		FAIL("-x and -j cannot be used together");
-	return UNC_OK;
-}
-
-/* --var-chunk sizes the variables of -o var and means nothing without it. */
-static enum unc_status chunk_needs_var(uint32_t seen, const struct cli_cmd *cmd, char *err, size_t errsize)
-{
-	if (given(seen, "--var-chunk") && !cmd->out_var)
-		FAIL("--var-chunk needs -o var");
-	return UNC_OK;
-}
-
-static enum unc_status want_args(int argc, char **argv, int first, int n, const char *what, char *err,
+/* CLI_REST: argv[i + 1] onwards, joined by spaces. */
+static enum unc_status take_rest(const struct cli_opt *o, int argc, char **argv, int i, struct cli_cmd *cmd, char *err,
 				 size_t errsize)
 {
-	if (argc - first < n)
-		FAIL("'%s %s' needs %s", argv[1], argv[2], what);
-	if (argc - first > n)
-		FAIL("unexpected argument '%s' after '%s %s'", argv[first + n], argv[1], argv[2]);
+	char *dst = (char *)cmd + o->at;
+	size_t n = 0;
+
+	if (i + 1 >= argc)
+		FAIL("'%s' needs a command after it", o->name);
+	for (int k = i + 1; k < argc; k++) {
+		size_t len = strlen(argv[k]);
+		if (n + len + 2 > o->size)
+			FAIL("%s is longer than %u characters", o->range->what, o->size - 1u);
+		if (n)
+			dst[n++] = ' ';
+		memcpy(dst + n, argv[k], len + 1);
+		n += len;
+	}
 	return UNC_OK;
 }
 
-/* -o var, -o var:NAME, -o PATH; and --var-chunk. Returns 1 if opt was one. */
-static int parse_output(const char *opt, const char *val, struct cli_cmd *cmd, char *err, size_t errsize,
-			enum unc_status *st)
+static const struct cli_command *find_verb(const struct cli_command *const *table, unsigned verb)
 {
-	uint64_t v;
+	for (unsigned k = 0; table[k]; k++)
+		if (table[k]->verb == verb)
+			return table[k];
+	return NULL;
+}
 
-	*st = UNC_OK;
-	if (!strcmp(opt, "--var-chunk")) {
-		if (!parse_u64(val, 65536, &v) || v < 64) {
-			fmt_snprintf(err, errsize, "bad size '%s' for --var-chunk (want 64 to 65536 bytes)", val);
-			*st = UNC_E_INVALID;
+static bool is_named(const struct cli_command *c, const char *word)
+{
+	return !strcmp(c->name, word) || (c->alias[0] && !strcmp(c->alias[0], word)) ||
+	       (c->alias[1] && !strcmp(c->alias[1], word));
+}
+
+/* "'read' or 'write'": the operations of a command name. */
+static void list_subs(const struct cli_command *const *table, const char *name, char *buf, size_t size)
+{
+	unsigned n = 0, total = 0, len = 0;
+
+	for (unsigned k = 0; table[k]; k++)
+		total += !strcmp(table[k]->name, name) && table[k]->sub;
+	buf[0] = '\0';
+	for (unsigned k = 0; table[k] && len < size; k++) {
+		if (strcmp(table[k]->name, name) || !table[k]->sub)
+			continue;
+		n++;
+		len += fmt_snprintf(buf + len, size - len, "%s'%s'", n == 1 ? "" : n == total ? " or " : ", ",
+				    table[k]->sub);
+	}
+}
+
+/* The command argv names; *first gets the index of its first argument. A
+ * line that starts with an option is the CMD_DEFAULT command's. */
+static enum unc_status find_command(const struct cli_command *const *table, int argc, char **argv,
+				    const struct cli_command **ret, int *first, char *err, size_t errsize)
+{
+	const char *word = argv[1];
+	const struct cli_command *c = NULL;
+	char subs[80];
+
+	for (unsigned k = 0; table[k] && !c; k++)
+		if (is_named(table[k], word))
+			c = table[k];
+	if (!c) {
+		for (unsigned k = 0; word[0] == '-' && table[k] && !c; k++)
+			if (table[k]->flags & CMD_DEFAULT)
+				c = table[k];
+		if (!c)
+			FAIL("unknown command '%s' (try 'uncore.efi help')", word);
+		*ret = c;
+		*first = 1;
+		return UNC_OK;
+	}
+	*ret = c;
+	*first = 2;
+	if (!c->sub)
+		return UNC_OK;
+	list_subs(table, c->name, subs, sizeof(subs));
+	if (argc < 3)
+		FAIL("'%s' needs %s", c->name, subs);
+	if (!strcmp(argv[2], "-?")) /* the usage of every operation */
+		return UNC_OK;
+	for (unsigned k = 0; table[k]; k++) {
+		if (!strcmp(table[k]->name, c->name) && table[k]->sub && !strcmp(table[k]->sub, argv[2])) {
+			*ret = table[k];
+			*first = 3;
+			return UNC_OK;
 		}
-		cmd->var_chunk = (uint32_t)v;
-		return 1;
 	}
-	if (strcmp(opt, "-o"))
-		return 0;
-	if (!strcmp(val, "var") || !strncmp(val, "var:", 4)) {
-		const char *name = val[3] ? val + 4 : VAR_DEFAULT_NAME;
-		if (cmd->out_var)
-			fmt_snprintf(err, errsize, "-o var given twice"), *st = UNC_E_INVALID;
-		else if (!var_name_ok(name))
-			fmt_snprintf(err, errsize, "bad variable name '%s' in -o (1 to 24 letters, digits, '_' or '-')", name),
-				*st = UNC_E_INVALID;
-		else
-			cmd->out_var = true, fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", name);
-		return 1;
-	}
-	if (cmd->out_file[0])
-		fmt_snprintf(err, errsize, "-o FILE given twice"), *st = UNC_E_INVALID;
-	else if (!*val)
-		fmt_snprintf(err, errsize, "-o needs var, var:NAME or a file path"), *st = UNC_E_INVALID;
-	else
-		fmt_snprintf(cmd->out_file, sizeof(cmd->out_file), "%s", val);
-	return 1;
+	FAIL("unknown %s operation '%s'", c->name, argv[2]);
 }
 
-struct add_ctx {
-	struct cli_cmd *cmd;
-	char *err;
-	size_t errsize;
-};
-
-static enum unc_status add_event(void *ctx, const char *piece)
+/* -? among a command's words (up to a "--", after which the words are the
+ * child's), as the UEFI Shell's commands take it. */
+static bool wants_help(int argc, char **argv, int first)
 {
-	struct add_ctx *a = ctx;
-
-	if (a->cmd->nevents == STAT_MAX_EVENTS) {
-		fmt_snprintf(a->err, a->errsize, "too many events (at most %d)", STAT_MAX_EVENTS);
-		return UNC_E_INVALID;
-	}
-	/* Kept as given: names are resolved once the CPU's drivers are known. */
-	fmt_snprintf(a->cmd->events[a->cmd->nevents++], EVSEL_NAME_MAX, "%s", piece);
-	if (strlen(piece) >= EVSEL_NAME_MAX) {
-		fmt_snprintf(a->err, a->errsize, "event '%.20s...' is too long (at most %d characters)", piece,
-			     EVSEL_NAME_MAX - 1);
-		return UNC_E_INVALID;
-	}
-	return UNC_OK;
-}
-
-static bool takes_value(const char *opt)
-{
-	static const char *const with_value[] = { "-e",	   "-d",	  "-I",	    "-n",	     "-x",
-						  "-o",	   "--var-chunk", "--load", "--size",	     "--cpus",
-						  "--min-bw", "--min-read-bw", "--min-write-bw" };
-
-	for (unsigned k = 0; k < COUNT(with_value); k++)
-		if (!strcmp(opt, with_value[k]))
+	for (int i = first; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-?"))
 			return true;
 	return false;
 }
 
-/* -d/-I/-n and friends, from argv[first]; `bw` takes the output and timing
- * options only. */
-static enum unc_status parse_stat(int argc, char **argv, int first, enum cli_verb verb, struct cli_cmd *cmd, char *err,
-				  size_t errsize)
+static enum unc_status check_line(int argc, char **argv, char *err, size_t errsize)
 {
-	enum unc_status st;
-	uint32_t seen = 0;
-	uint64_t v;
-
-	cmd->verb = verb;
-	cmd->report.format = REPORT_HUMAN;
-	for (int i = first; i < argc; i++) {
-		const char *opt = argv[i], *val = NULL;
-		if (!strcmp(opt, "--")) { /* the rest is the child's command line */
-			size_t n = 0;
-			if (i + 1 >= argc)
-				FAIL("'--' needs a command after it");
-			for (int k = i + 1; k < argc; k++) {
-				size_t len = strlen(argv[k]);
-				if (n + len + 2 > sizeof(cmd->child))
-					FAIL("the child's command line is longer than %zu characters", sizeof(cmd->child) - 1);
-				if (n)
-					cmd->child[n++] = ' ';
-				memcpy(cmd->child + n, argv[k], len + 1);
-				n += len;
-			}
-			break;
-		}
-		if (verb == CLI_BW && (!strcmp(opt, "-e") || !strcmp(opt, "--no-multiplex")))
-			FAIL("unknown option '%s' for 'bw' (bw counts the DRAM counters; use -e for others)", opt);
-		if ((st = once(opt, &seen, err, errsize)))
-			return st;
-		if (takes_value(opt) && (st = take_value(argc, argv, &i, &val, err, errsize)))
-			return st;
-		if (val && parse_output(opt, val, cmd, err, errsize, &st)) {
-			if (st)
-				return st;
-		} else if (!strcmp(opt, "--load")) {
-			if ((cmd->load_kind = load_kind_parse(val)) < 0)
-				FAIL("unknown load '%s' for --load (read, write, copy or triad)", val);
-		} else if (!strcmp(opt, "--size")) {
-			if (!parse_u64(val, 65536, &v) || v < 1)
-				FAIL("bad size '%s' for --size (want MiB, 1 to 65536)", val);
-			cmd->load_size_mib = (uint32_t)v;
-		} else if (!strcmp(opt, "--cpus")) {
-			if (!strcmp(val, "all"))
-				cmd->load_cpus = 0;
-			else if (!parse_u64(val, 1024, &v) || v < 1)
-				FAIL("bad count '%s' for --cpus (want 1 to 1024, or all)", val);
-			else
-				cmd->load_cpus = (uint32_t)v;
-		} else if (!strcmp(opt, "--min-bw") || !strcmp(opt, "--min-read-bw") || !strcmp(opt, "--min-write-bw")) {
-			if (cmd->check)
-				FAIL("only one of --min-bw, --min-read-bw and --min-write-bw");
-			if (!parse_decimal(val, 1000, 100000000000ull, &v) || v == 0)
-				FAIL("bad bandwidth '%s' for %s (want MB/s above 0, e.g. 12000 or 12.5k)", val, opt);
-			cmd->check_kb_s = v;
-			cmd->check = !strcmp(opt, "--min-bw") ? CHECK_TOTAL : !strcmp(opt, "--min-read-bw") ? CHECK_READ
-												   : CHECK_WRITE;
-		} else if (!strcmp(opt, "--nt")) {
-			cmd->load_nt = true;
-		} else if (!strcmp(opt, "-e")) {
-			struct add_ctx a = { cmd, err, errsize };
-			if ((st = evsel_split(val, add_event, &a, err, errsize)))
-				return st;
-		} else if (!strcmp(opt, "-d")) {
-			/* seconds, so no k/M/G: "-d 0.001k" is not one second */
-			if (!parse_plain_decimal(val, 1000000000, 86400000000000ull, &v) || v < 1000000)
-				FAIL("bad duration '%s' for -d (want seconds, 0.001 to 86400)", val);
-			cmd->duration_ns = v;
-		} else if (!strcmp(opt, "-I")) {
-			if (!parse_u64(val, 3600000, &v) || v < 10)
-				FAIL("bad interval '%s' for -I (want milliseconds, 10 to 3600000)", val);
-			cmd->interval_ms = v;
-		} else if (!strcmp(opt, "-n")) {
-			if (!parse_u64(val, 1000000, &v) || v == 0)
-				FAIL("bad count '%s' for -n (want 1 to 1000000)", val);
-			cmd->max_intervals = (unsigned)v;
-		} else if (!strcmp(opt, "-x")) {
-			if ((st = parse_sep(val, &cmd->report, err, errsize)))
-				return st;
-		} else if (!strcmp(opt, "-j")) {
-			cmd->json = true;
-		} else if (!strcmp(opt, "--per-box")) {
-			cmd->report.per_box = true;
-		} else if (!strcmp(opt, "--force")) {
-			cmd->force = true;
-		} else if (!strcmp(opt, "--no-multiplex")) {
-			cmd->no_multiplex = true;
-		} else if (!strcmp(opt, "--quiet")) {
-			cmd->quiet = true;
-		} else {
-			FAIL("unknown option '%s' for '%s'", opt, verb == CLI_BW ? "bw" : "stat");
-		}
-	}
-	if ((st = one_format(seen, err, errsize)) || (st = chunk_needs_var(seen, cmd, err, errsize)))
-		return st;
-	if (cmd->json)
-		cmd->report.format = REPORT_JSON;
-	if (!cmd->nevents && verb == CLI_STAT)
-		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
-	if (cmd->max_intervals && !cmd->interval_ms)
-		FAIL("-n needs -I");
-	static const char *const load_options[] = { "--nt", "--size", "--cpus" };
-	for (unsigned k = 0; k < COUNT(load_options); k++)
-		if (cmd->load_kind < 0 && given(seen, load_options[k]))
-			FAIL("%s needs --load", load_options[k]);
-	if (cmd->load_nt && cmd->load_kind == LOAD_READ)
-		FAIL("--nt: the read load has no stores to make non-temporal (write, copy or triad have)");
-	if (cmd->child[0] && cmd->load_kind >= 0)
-		FAIL("--load and a child command cannot be used together");
-	if (cmd->child[0] && (cmd->interval_ms || cmd->duration_ns))
-		FAIL("a child command sets the measurement's length: no -d or -I with it");
-	cmd->report.intervals = cmd->interval_ms != 0;
-	return UNC_OK;
-}
-
-enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err, size_t errsize)
-{
-	uint64_t v;
-	enum unc_status st;
-	uint32_t seen = 0;
-	const char *val;
-
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->load_kind = -1;
 	if (argc > CLI_MAX_ARGS)
 		FAIL("too many arguments (%d; at most %d)", argc - 1, CLI_MAX_ARGS - 1);
 	for (int i = 1; i < argc; i++) {
@@ -313,180 +179,222 @@ enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err,
 	}
 	if (argc < 2)
 		FAIL("no command given (try 'uncore.efi help')");
+	return UNC_OK;
+}
 
-	const char *verb = argv[1];
-	if (!strcmp(verb, "stat"))
-		return parse_stat(argc, argv, 2, CLI_STAT, cmd, err, errsize);
-	if (!strcmp(verb, "bw"))
-		return parse_stat(argc, argv, 2, CLI_BW, cmd, err, errsize);
-	if (verb[0] == '-' && strcmp(verb, "-h") && strcmp(verb, "--help") && strcmp(verb, "--version"))
-		return parse_stat(argc, argv, 1, CLI_STAT, cmd, err, errsize);
-	if (!strcmp(verb, "bench")) {
-		cmd->verb = CLI_BENCH;
-		cmd->max_intervals = 10000;
-		for (int i = 2; i < argc; i++) {
-			if (strcmp(argv[i], "-n"))
-				FAIL("unknown option '%s' for 'bench'", argv[i]);
-			if ((st = once(argv[i], &seen, err, errsize)) || (st = take_value(argc, argv, &i, &val, err, errsize)))
-				return st;
-			if (!parse_u64(val, 10000000, &v) || v == 0)
-				FAIL("bad count '%s' for -n (want 1 to 10000000 samples)", val);
-			cmd->max_intervals = (unsigned)v;
-		}
-		return UNC_OK;
-	}
-	if (!strcmp(verb, "list") || !strcmp(verb, "regs")) {
-		cmd->verb = !strcmp(verb, "list") ? CLI_LIST : CLI_REGS;
-		for (int i = 2; i < argc; i++) {
-			if (cmd->verb != CLI_LIST || (strcmp(argv[i], "-j") && strcmp(argv[i], "--all")))
-				FAIL("unknown option '%s' for '%s'", argv[i], verb);
-			if ((st = once(argv[i], &seen, err, errsize)))
-				return st;
-			if (!strcmp(argv[i], "-j"))
-				cmd->json = true;
-			else
-				cmd->list_all = true;
-		}
-		return UNC_OK;
-	}
-	if (!strcmp(verb, "help") || !strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "version") ||
-	    !strcmp(verb, "--version")) {
-		if (argc > 2)
-			FAIL("unexpected argument '%s' after '%s'", argv[2], verb);
-		cmd->verb = !strcmp(verb, "version") || !strcmp(verb, "--version") ? CLI_VERSION : CLI_HELP;
-		return UNC_OK;
-	}
-	if (!strcmp(verb, "lab")) {
-		cmd->verb = CLI_LAB;
-		if (argc > 3)
-			FAIL("unexpected argument '%s' after 'lab %s'", argv[3], argv[2]);
-		if (argc == 3) {
-			if (argv[2][0] != '\\' || strchr(argv[2], ':'))
-				FAIL("bad configuration path '%s' for 'lab' (want one on uncore.efi's volume, such as "
-				     "\\uncore\\uncore.cfg)", argv[2]);
-			fmt_snprintf(cmd->config, sizeof(cmd->config), "%s", argv[2]);
-		}
-		return UNC_OK;
-	}
-	if (!strcmp(verb, "info")) {
-		cmd->verb = CLI_INFO;
-		for (int i = 2; i < argc; i++) {
-			const char *opt = argv[i];
-			if (strcmp(opt, "-j") && strcmp(opt, "-o") && strcmp(opt, "--var-chunk"))
-				FAIL("unknown option '%s' for 'info'", opt);
-			if ((st = once(opt, &seen, err, errsize)))
-				return st;
-			if (!strcmp(opt, "-j")) {
-				cmd->json = true;
-				continue;
-			}
-			if ((st = take_value(argc, argv, &i, &val, err, errsize)))
-				return st;
-			parse_output(opt, val, cmd, err, errsize, &st);
-			if (st)
-				return st;
-		}
-		return chunk_needs_var(seen, cmd, err, errsize);
-	}
-	if (!strcmp(verb, "var")) {
-		const char *op = argc > 2 ? argv[2] : "";
-		int i = 3;
-		if (!strcmp(op, "list"))
-			cmd->verb = CLI_VAR_LIST;
-		else if (!strcmp(op, "show"))
-			cmd->verb = CLI_VAR_SHOW;
-		else if (!strcmp(op, "delete"))
-			cmd->verb = CLI_VAR_DELETE;
-		else
-			FAIL("'var' needs list, show or delete%s%s%s", *op ? " (not '" : "", op, *op ? "')" : "");
-		fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", VAR_DEFAULT_NAME);
-		if (cmd->verb != CLI_VAR_LIST && i < argc && argv[i][0] != '-') {
-			if (!var_name_ok(argv[i]))
-				FAIL("bad variable name '%s' (1 to 24 letters, digits, '_' or '-')", argv[i]);
-			fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", argv[i++]);
-		}
-		cmd->report.format = REPORT_HUMAN;
-		for (; i < argc; i++) {
-			const char *opt = argv[i];
-			if (cmd->verb != CLI_VAR_SHOW || (strcmp(opt, "-j") && strcmp(opt, "-x")))
-				FAIL("unexpected argument '%s' for 'var %s'", opt, op);
-			if ((st = once(opt, &seen, err, errsize)))
-				return st;
-			if (!strcmp(opt, "-j"))
-				cmd->report.format = REPORT_JSON;
-			else if ((st = take_value(argc, argv, &i, &val, err, errsize)) ||
-				 (st = parse_sep(val, &cmd->report, err, errsize)))
-				return st;
-		}
-		return one_format(seen, err, errsize);
-	}
-	if (!strcmp(verb, "msr") || !strcmp(verb, "pci") || !strcmp(verb, "mmio")) {
-		if (argc < 3)
-			FAIL("'%s' needs 'read'%s", verb, strcmp(verb, "msr") ? "" : " or 'write'");
-		const char *op = argv[2];
-		bool is_msr = !strcmp(verb, "msr");
-		if (strcmp(op, "read") && !(is_msr && !strcmp(op, "write")))
-			FAIL("unknown %s operation '%s'", verb, op);
+/* A word that is none of c's options and no room for an argument. */
+static enum unc_status stray(const struct cli_command *c, const char *a, const char *words, char *err, size_t errsize)
+{
+	if ((a[0] == '-' && has_options(c)) || (!c->max_args && !(c->flags & CMD_NO_OPTIONS)))
+		FAIL("unknown option '%s' for '%s'", a, words);
+	FAIL("unexpected argument '%s' after '%s'", a, words);
+}
 
-		if (is_msr && !strcmp(op, "read")) {
-			if ((st = want_args(argc, argv, 3, 1, "an MSR address", err, errsize)))
-				return st;
-		} else if (is_msr) {
-			if ((st = want_args(argc, argv, 3, 2, "an MSR address and a value", err, errsize)))
-				return st;
-			if (!parse_u64(argv[4], UINT64_MAX, &cmd->value))
-				FAIL("bad MSR value '%s' (want a 64-bit number)", argv[4]);
-		}
-		if (is_msr) {
-			if (!parse_u64(argv[3], UINT32_MAX, &v))
-				FAIL("bad MSR address '%s' (want a 32-bit number)", argv[3]);
-			cmd->msr = (uint32_t)v;
-			cmd->verb = !strcmp(op, "read") ? CLI_MSR_READ : CLI_MSR_WRITE;
+/* CLI_NAME: a word that names a command of the table. */
+static enum unc_status take_name(const struct cli_command *const *table, const struct cli_opt *o, const char *val,
+				 const char *words, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	for (unsigned k = 0; table[k]; k++) {
+		if (!strcmp(table[k]->name, val)) {
+			memcpy((char *)cmd + o->at, &table[k]->name, sizeof(table[k]->name));
 			return UNC_OK;
 		}
-		if (!strcmp(verb, "pci")) {
-			if ((st = want_args(argc, argv, 3, 2, "B:D.F and an offset", err, errsize)))
-				return st;
-			if (!parse_pci_bdf(argv[3], &cmd->pci))
-				FAIL("bad PCI address '%s' (want B:D.F in hex, e.g. 0:0.0)", argv[3]);
-			if (!parse_u64(argv[4], 0xFFF, &v) || (v & 3))
-				FAIL("bad PCI offset '%s' (want a multiple of 4 below 0x1000)", argv[4]);
-			cmd->offset = (uint16_t)v;
-			cmd->verb = CLI_PCI_READ;
-			return UNC_OK;
-		}
-		/* mmio read [--force] ADDR, --force before or after ADDR */
-		const char *addr = NULL;
-		for (int i = 3; i < argc; i++) {
-			if (!strcmp(argv[i], "--force")) {
-				if ((st = once(argv[i], &seen, err, errsize)))
-					return st;
-				cmd->force = true;
-			} else if (!addr) {
-				addr = argv[i];
-			} else {
-				FAIL("unexpected argument '%s' after 'mmio read'", argv[i]);
-			}
-		}
-		if (!addr)
-			FAIL("'mmio read' needs a physical address");
-		if (!parse_u64(addr, UINT64_MAX, &cmd->addr) || (cmd->addr & 3))
-			FAIL("bad MMIO address '%s' (want a 4-byte-aligned physical address)", addr);
-		cmd->verb = CLI_MMIO_READ;
-		return UNC_OK;
 	}
-	if (!strcmp(verb, "pmc")) {
-		if (argc < 3)
-			FAIL("'pmc' needs 'read'");
-		if (strcmp(argv[2], "read"))
-			FAIL("unknown pmc operation '%s'", argv[2]);
-		if ((st = want_args(argc, argv, 3, 1, "a counter index", err, errsize)))
+	FAIL("unexpected argument '%s' after '%s' (not a command; see 'uncore.efi help')", val, words);
+}
+
+/* The options and arguments of c, from argv[first]. */
+static enum unc_status parse_words(const struct cli_command *const *table, const struct cli_command *c, int argc,
+				   char **argv, int first, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	char words[2 * CLI_MAX_ARG_LEN + 2];
+	const char *pos[CLI_MAX_ARGS];
+	uint32_t seen = 0;
+	unsigned npos = 0;
+	enum unc_status st;
+
+	fmt_snprintf(words, sizeof(words), "%s%s%s", first > 1 ? argv[1] : c->name, c->sub ? " " : "",
+		     c->sub ? c->sub : "");
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		int k = opt_index(c, a);
+		if (k < 0) {
+			if (npos < c->max_args && (a[0] != '-' || !has_options(c)))
+				pos[npos++] = a;
+			else if ((st = stray(c, a, words, err, errsize)))
+				return st;
+			continue;
+		}
+		const struct cli_opt *o = &c->opts[k];
+		if (!(o->flags & CLI_REPEAT) && (seen >> k & 1))
+			FAIL("%s given twice", a);
+		seen |= 1u << k;
+		if (o->type == CLI_REST) {
+			if ((st = take_rest(o, argc, argv, i, cmd, err, errsize)))
+				return st;
+			break;
+		}
+		const char *val = NULL;
+		if (o->meta) {
+			if (i + 1 >= argc)
+				FAIL("%s needs a value", a);
+			val = argv[++i];
+		}
+		if ((st = take(o, val, cmd, err, errsize)))
 			return st;
-		if (!parse_u64(argv[3], UINT32_MAX, &v))
-			FAIL("bad RDPMC index '%s' (want a 32-bit number)", argv[3]);
-		cmd->pmc = (uint32_t)v;
-		cmd->verb = CLI_PMC_READ;
+	}
+	if (npos < c->min_args)
+		FAIL("'%s' needs %s", words, c->needs);
+	for (unsigned k = 0; k < npos; k++) {
+		if (c->args[k].type == CLI_NAME)
+			st = take_name(table, &c->args[k], pos[k], words, cmd, err, errsize);
+		else
+			st = take(&c->args[k], pos[k], cmd, err, errsize);
+		if (st)
+			return st;
+	}
+	return c->check ? c->check(c, seen, cmd, err, errsize) : UNC_OK;
+}
+
+enum unc_status cli_parse_table(const struct cli_command *const *table, int argc, char **argv, struct cli_cmd *cmd,
+				char *err, size_t errsize)
+{
+	const struct cli_command *c = NULL;
+	enum unc_status st;
+	int first = 2;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->load_kind = -1;
+	if ((st = check_line(argc, argv, err, errsize)))
+		return st;
+	if (strcmp(argv[1], "-?") && (st = find_command(table, argc, argv, &c, &first, err, errsize)))
+		return st;
+	if (!c || wants_help(argc, argv, first)) { /* uncore.efi -?, or COMMAND ... -? */
+		cmd->command = find_verb(table, CLI_HELP);
+		cmd->verb = CLI_HELP;
+		cmd->help_for = c ? c->name : NULL;
 		return UNC_OK;
 	}
-	FAIL("unknown command '%s' (try 'uncore.efi help')", verb);
+	cmd->command = c;
+	cmd->verb = (enum cli_verb)c->verb;
+	return parse_words(table, c, argc, argv, first, cmd, err, errsize);
+}
+
+enum unc_status cli_parse(int argc, char **argv, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	return cli_parse_table(cli_commands, argc, argv, cmd, err, errsize);
+}
+
+/* ---- help ---- */
+
+/* "msr write ADDR VALUE [OPTIONS]" */
+static void synopsis(const struct cli_command *c, char *buf, size_t size)
+{
+	size_t n = fmt_snprintf(buf, size, "%s%s%s", c->name, c->sub ? " " : "", c->sub ? c->sub : "");
+
+	for (unsigned k = 0; k < c->max_args && n < size; k++)
+		n += fmt_snprintf(buf + n, size - n, k < c->min_args ? " %s" : " [%s]", c->args[k].meta);
+	if (has_options(c) && n < size)
+		fmt_snprintf(buf + n, size - n, " [OPTIONS]");
+}
+
+static void opt_line(struct out *out, const struct cli_opt *o)
+{
+	char left[64];
+
+	if (!o->help)
+		return;
+	fmt_snprintf(left, sizeof(left), "%s%s%s", o->name ? o->name : o->meta, o->name && o->meta ? " " : "",
+		     o->name && o->meta ? o->meta : "");
+	if (strlen(left) > 24)
+		out_printf(out, "  %s\n  %-24s %s\n", left, "", o->help);
+	else
+		out_printf(out, "  %-24s %s\n", left, o->help);
+}
+
+static void command_usage(struct out *out, const struct cli_command *c)
+{
+	char syn[160];
+
+	synopsis(c, syn, sizeof(syn));
+	out_printf(out, "usage: uncore.efi %s\n  %s\n", syn, c->help);
+	if (c->alias[0])
+		out_printf(out, "  also spelt %s%s%s\n", c->alias[0], c->alias[1] ? " or " : "", c->alias[1] ? c->alias[1] : "");
+	for (unsigned k = 0; k < c->max_args; k++)
+		opt_line(out, &c->args[k]);
+	for (unsigned k = 0; has_options(c) && c->opts[k].name; k++)
+		opt_line(out, &c->opts[k]);
+}
+
+void cli_help(struct out *out, const struct cli_command *const *table, const char *name)
+{
+	char syn[160];
+
+	if (name) {
+		for (unsigned k = 0, n = 0; table[k]; k++)
+			if (!strcmp(table[k]->name, name))
+				out_puts(out, n++ ? "\n" : ""), command_usage(out, table[k]);
+		return;
+	}
+	out_printf(out, "usage: uncore.efi COMMAND [ARGS]; uncore.efi help COMMAND shows its options\n");
+	for (unsigned k = 0; table[k]; k++) {
+		synopsis(table[k], syn, sizeof(syn));
+		if (strlen(syn) > 26)
+			out_printf(out, "  %s\n  %-26s %s\n", syn, "", table[k]->help);
+		else
+			out_printf(out, "  %-26s %s\n", syn, table[k]->help);
+	}
+	out_printf(out, "numbers are decimal or 0x-prefixed hex; B:D.F is hex as lspci prints it\n");
+}
+
+/* ---- options several commands share ---- */
+
+enum unc_status cli_opt_sep(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err, size_t errsize)
+{
+	struct report_opts *r = &cmd->report;
+
+	(void)o;
+	if (!*val || strlen(val) >= sizeof(r->sep))
+		FAIL("bad separator '%s' for -x (want 1 to %zu characters)", val, sizeof(r->sep) - 1);
+	fmt_snprintf(r->sep, sizeof(r->sep), "%s", val);
+	r->format = REPORT_CSV;
+	return UNC_OK;
+}
+
+/* -o var, -o var:NAME, -o PATH: once for a variable and once for a file. */
+enum unc_status cli_opt_output(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
+			       size_t errsize)
+{
+	(void)o;
+	if (!strcmp(val, "var") || !strncmp(val, "var:", 4)) {
+		const char *name = val[3] ? val + 4 : VAR_DEFAULT_NAME;
+		if (cmd->out_var)
+			FAIL("-o var given twice");
+		if (!var_name_ok(name))
+			FAIL("bad variable name '%s' in -o (1 to 24 letters, digits, '_' or '-')", name);
+		cmd->out_var = true;
+		fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", name);
+		return UNC_OK;
+	}
+	if (cmd->out_file[0])
+		FAIL("-o FILE given twice");
+	if (!*val)
+		FAIL("-o needs var, var:NAME or a file path");
+	fmt_snprintf(cmd->out_file, sizeof(cmd->out_file), "%s", val);
+	return UNC_OK;
+}
+
+enum unc_status cli_one_format(const struct cli_command *c, uint32_t seen, char *err, size_t errsize)
+{
+	if (cli_given(c, seen, "-x") && cli_given(c, seen, "-j"))
+		FAIL("-x and -j cannot be used together");
+	return UNC_OK;
+}
+
+enum unc_status cli_chunk_needs_var(const struct cli_command *c, uint32_t seen, const struct cli_cmd *cmd, char *err,
+				    size_t errsize)
+{
+	if (cli_given(c, seen, "--var-chunk") && !cmd->out_var)
+		FAIL("--var-chunk needs -o var");
+	return UNC_OK;
 }

@@ -151,6 +151,16 @@ expect overlong lines 1
 step help 'uncore.efi help'
 expect help rc zero
 expect help has '^usage: uncore.efi COMMAND'
+# The Shell turns a -? into its own help command, so at the prompt a
+# command's usage is `help COMMAND` (the parser's -? is a unit test).
+step help-cmd 'uncore.efi help stat'
+expect help-cmd rc zero
+expect help-cmd has '^usage: uncore.efi stat \[OPTIONS\]$'
+expect help-cmd has '^  -d SECONDS +run this long'
+step help-op 'uncore.efi help msr'
+expect help-op rc zero
+expect help-op has '^usage: uncore.efi msr read ADDR$'
+expect help-op has '^usage: uncore.efi msr write ADDR VALUE$'
 # Lab mode from a Shell: `uncore.efi lab CONFIG` runs the file's lines as
 # without one, and (the default ending with a Shell) returns to it. info
 # fails on plain QEMU (no CBo), so the run fails.

@@ -10,7 +10,7 @@ static struct cli_cmd cmd;
 static struct ev_spec spec;
 static char resolve_err[256];
 
-/* What efi/app.c does with a kept event on a Skylake-client CPU. */
+/* What efi/cmd/run.c does with a kept event on a Skylake-client CPU. */
 static enum unc_status resolve(const char *s, struct ev_spec *ret)
 {
 	static const struct pmu_driver *const present[] = { &pmu_driver_skl, NULL };
@@ -161,7 +161,7 @@ static void stat_options(void)
 
 /* -e takes events as strings: an unknown name or a bad raw field is no
  * command-line error any more; the string is kept as given and refused
- * when it is resolved against the CPU's drivers (efi/app.c, after CPU
+ * when it is resolved against the CPU's drivers (efi/cmd/run.c, after CPU
  * detection), with the message checked here on what the CLI kept. */
 static void events_are_kept_as_given(void)
 {
@@ -329,7 +329,224 @@ static void mmio_force(void)
 	BAD("unexpected argument '--force' after 'pci read'", "pci", "read", "0:0.0", "0", "--force");
 }
 
+/* ---- the generic parser, over a table of its own ---- */
+
+static bool fn_called;
+
+static enum unc_status fn_upper(const struct cli_opt *o, const char *val, struct cli_cmd *c, char *e, size_t esize)
+{
+	(void)o;
+	fn_called = true;
+	if (val[0] < 'A' || val[0] > 'Z')
+		return fmt_snprintf(e, esize, "bad name '%s' (want a capital first)", val), UNC_E_INVALID;
+	fmt_snprintf(c->config, sizeof(c->config), "%s", val);
+	return UNC_OK;
+}
+
+static enum unc_status check_n_needs_i(const struct cli_command *c, uint32_t seen, struct cli_cmd *x, char *e,
+				       size_t esize)
+{
+	(void)x;
+	if (cli_given(c, seen, "-n") && !cli_given(c, seen, "-I"))
+		return fmt_snprintf(e, esize, "-n needs -I"), UNC_E_INVALID;
+	return UNC_OK;
+}
+
+static const struct cli_opt t_opts[] = {
+	CLI_FLAG_OPT("-f", force, "a flag"),
+	CLI_UINT_OPT("-I", "MS", interval_ms, "interval", "10 to 100", 10, 100, "a number"),
+	CLI_UINT_OPT("-n", "N", max_intervals, "count", "1 to 5", 1, 5, "a 32-bit field"),
+	CLI_FIXED_OPT("-d", "SECONDS", duration_ns, "duration", "seconds, 0.001 to 10", 1000000, 10000000000ull,
+		      1000000000, "a fraction"),
+	CLI_FN_OPT("-c", "NAME", fn_upper, "a function's"),
+	CLI_FN_REPEAT_OPT("-o", "X", cli_opt_output, "repeatable"),
+	CLI_REST_OPT("--", "COMMAND", child, "the command", "the rest"),
+	CLI_FLAG_OPT("--hidden", quiet, NULL),
+	CLI_END,
+};
+
+static const struct cli_opt t_args[] = {
+	CLI_UINT_ARG("ADDR", addr, "address", "a multiple of 8", UINT64_MAX, 8, "an aligned address"),
+	CLI_UINT_ARG("OFF", offset, "offset", "below 0x100", 0xFF, 0, "an offset"),
+};
+
+static const struct cli_command t_run = {
+	.name = "run", .verb = CLI_STAT, .flags = CMD_DEFAULT, .opts = t_opts, .check = check_n_needs_i,
+	.help = "runs",
+};
+static const struct cli_command t_peek = {
+	.name = "mem", .sub = "peek", .verb = CLI_MMIO_READ, .min_args = 1, .max_args = 2, .args = t_args,
+	.needs = "an address", .help = "peeks",
+};
+static const struct cli_command t_poke = {
+	.name = "mem", .sub = "poke", .verb = CLI_MSR_WRITE, .help = "pokes",
+};
+static const struct cli_command t_bare = { .name = "bare", .verb = CLI_REGS, .help = "takes nothing" };
+static const struct cli_command t_help = {
+	.name = "help", .alias = { "-h" }, .verb = CLI_HELP, .flags = CMD_NO_OPTIONS, .help = "helps",
+};
+static const struct cli_command *const t_table[] = { &t_run, &t_peek, &t_poke, &t_bare, &t_help, NULL };
+
+static enum unc_status tparse(int argc, const char **argv)
+{
+	err[0] = '\0';
+	fn_called = false;
+	return cli_parse_table(t_table, argc, (char **)argv, &cmd, err, sizeof(err));
+}
+
+#define TPARSE(...)                                                               \
+	({                                                                        \
+		const char *av[] = { "t", __VA_ARGS__ };                           \
+		tparse((int)(sizeof(av) / sizeof(av[0])), av);                    \
+	})
+
+#define TBAD(msg, ...)                                 \
+	do {                                           \
+		T_EQ(TPARSE(__VA_ARGS__), UNC_E_INVALID); \
+		T_STREQ(err, msg);                     \
+	} while (0)
+
+/* Each type stores where its descriptor says, and says what is wrong
+ * with its value in one line naming it. */
+static void generic_types(void)
+{
+	T_EQ(TPARSE("run", "-f", "-I", "0x40", "-n", "5", "-d", "0.25", "-c", "Abc"), UNC_OK);
+	T_EQ(cmd.verb, CLI_STAT);
+	T_ASSERT(cmd.command == &t_run);
+	T_ASSERT(cmd.force && !cmd.quiet && fn_called);
+	T_EQ(cmd.interval_ms, 64);
+	T_EQ(cmd.max_intervals, 5);
+	T_EQ(cmd.duration_ns, 250000000);
+	T_STREQ(cmd.config, "Abc");
+	T_EQ(TPARSE("run", "--hidden"), UNC_OK);
+	T_ASSERT(cmd.quiet && !cmd.force);
+	TBAD("bad interval '9' for -I (want 10 to 100)", "run", "-I", "9");
+	TBAD("bad interval '101' for -I (want 10 to 100)", "run", "-I", "101");
+	TBAD("bad interval '1.5' for -I (want 10 to 100)", "run", "-I", "1.5");
+	TBAD("bad count '6' for -n (want 1 to 5)", "run", "-I", "10", "-n", "6");
+	TBAD("bad duration '0.0001' for -d (want seconds, 0.001 to 10)", "run", "-d", "0.0001");
+	TBAD("bad duration '1k' for -d (want seconds, 0.001 to 10)", "run", "-d", "1k");
+	TBAD("bad name 'abc' (want a capital first)", "run", "-c", "abc");
+	/* the rest of the line, as one string; options after it are its own */
+	T_EQ(TPARSE("run", "--", "fs0:\\x.efi", "-f", "-?"), UNC_OK);
+	T_STREQ(cmd.child, "fs0:\\x.efi -f -?");
+	T_ASSERT(!cmd.force);
+	TBAD("'--' needs a command after it", "run", "--");
+	/* the command's own check sees which options were given */
+	TBAD("-n needs -I", "run", "-n", "2");
+}
+
+static void generic_unknown_missing_repeated(void)
+{
+	TBAD("unknown option '-q' for 'run'", "run", "-q");
+	TBAD("unknown option 'word' for 'run'", "run", "word");
+	TBAD("unknown option '-f' for 'bare'", "bare", "-f");
+	TBAD("unexpected argument 'x' after 'help'", "help", "x");
+	TBAD("unexpected argument '-f' after '-h'", "-h", "-f");
+	TBAD("-I needs a value", "run", "-I");
+	TBAD("-f given twice", "run", "-f", "-f");
+	T_EQ(TPARSE("run", "-o", "var", "-o", "fs0:\\f"), UNC_OK); /* CLI_REPEAT: the function decides */
+	TBAD("-o var given twice", "run", "-o", "var", "-o", "var:B");
+	TBAD("unknown command 'walk' (try 'uncore.efi help')", "walk");
+	/* a line that starts with an option is the CMD_DEFAULT command's */
+	T_EQ(TPARSE("-f"), UNC_OK);
+	T_ASSERT(cmd.command == &t_run && cmd.force);
+	TBAD("unknown option '-z' for 'run'", "-z");
+}
+
+/* Arguments by position, after the operation. */
+static void generic_arguments(void)
+{
+	T_EQ(TPARSE("mem", "peek", "0x1000"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MMIO_READ);
+	T_EQ(cmd.addr, 0x1000);
+	T_EQ(TPARSE("mem", "peek", "0x1000", "0x40"), UNC_OK);
+	T_EQ(cmd.offset, 0x40);
+	TBAD("'mem peek' needs an address", "mem", "peek");
+	TBAD("bad address '0x1004' (want a multiple of 8)", "mem", "peek", "0x1004");
+	TBAD("bad offset '0x100' (want below 0x100)", "mem", "peek", "0", "0x100");
+	TBAD("unexpected argument '3' after 'mem peek'", "mem", "peek", "1", "2", "3");
+	TBAD("'mem' needs 'peek' or 'poke'", "mem");
+	TBAD("unknown mem operation 'prod'", "mem", "prod");
+	T_EQ(TPARSE("mem", "poke"), UNC_OK);
+	T_EQ(cmd.verb, CLI_MSR_WRITE);
+}
+
+/* -? anywhere before a "--" asks for the command's usage, from the table. */
+static void generic_question_mark(void)
+{
+	char text[2048];
+	struct strbuf sb;
+
+	T_EQ(TPARSE("run", "-I", "-?"), UNC_OK);
+	T_EQ(cmd.verb, CLI_HELP);
+	T_ASSERT(cmd.command == &t_help);
+	T_STREQ(cmd.help_for, "run");
+	T_EQ(TPARSE("mem", "-?"), UNC_OK);
+	T_STREQ(cmd.help_for, "mem");
+	T_EQ(TPARSE("-?"), UNC_OK);
+	T_EQ(cmd.verb, CLI_HELP);
+	T_ASSERT(!cmd.help_for);
+	strbuf_init(&sb, text, sizeof(text));
+	struct out o = strbuf_out(&sb);
+	cli_help(&o, t_table, "run");
+	T_CONTAINS(text, "usage: uncore.efi run [OPTIONS]\n  runs\n");
+	T_CONTAINS(text, "\n  -I MS                    a number\n");
+	T_CONTAINS(text, "\n  -f                       a flag\n");
+	T_NOT_CONTAINS(text, "--hidden");
+	T_NOT_CONTAINS(text, "peek");
+	strbuf_init(&sb, text, sizeof(text));
+	cli_help(&o, t_table, "mem");
+	T_CONTAINS(text, "usage: uncore.efi mem peek ADDR [OFF]\n  peeks\n  ADDR                     an aligned address\n");
+	T_CONTAINS(text, "usage: uncore.efi mem poke\n  pokes\n");
+	strbuf_init(&sb, text, sizeof(text));
+	cli_help(&o, t_table, NULL);
+	T_CONTAINS(text, "\n  mem peek ADDR [OFF]        peeks\n");
+	T_CONTAINS(text, "\n  bare                       takes nothing\n");
+}
+
+/* The real table: every command is listed by help and has a usage. */
+static void help_lists_every_command(void)
+{
+	static char text[16384];
+	struct strbuf sb;
+
+	strbuf_init(&sb, text, sizeof(text));
+	struct out o = strbuf_out(&sb);
+	cli_help(&o, cli_commands, NULL);
+	T_ASSERT(!strncmp(text, "usage: uncore.efi COMMAND", 25));
+	for (unsigned k = 0; cli_commands[k]; k++) {
+		char line[64];
+		fmt_snprintf(line, sizeof(line), "\n  %s%s%s", cli_commands[k]->name, cli_commands[k]->sub ? " " : "",
+			     cli_commands[k]->sub ? cli_commands[k]->sub : "");
+		T_CONTAINS(text, line);
+		T_ASSERT(cli_commands[k]->run && cli_commands[k]->help);
+	}
+	T_EQ(PARSE("stat", "-e", "UNC_CLOCK.SOCKET", "-?"), UNC_OK);
+	T_EQ(cmd.verb, CLI_HELP);
+	T_STREQ(cmd.help_for, "stat");
+	T_EQ(PARSE("-e", "UNC_CLOCK.SOCKET", "--", "fs0:\\child.efi", "-?"), UNC_OK);
+	T_EQ(cmd.verb, CLI_STAT);
+	T_STREQ(cmd.child, "fs0:\\child.efi -?");
+	T_EQ(PARSE("msr", "read", "-?"), UNC_OK);
+	T_STREQ(cmd.help_for, "msr");
+	/* at the Shell's prompt (which takes -? for itself): help COMMAND */
+	T_EQ(PARSE("help", "var"), UNC_OK);
+	T_EQ(cmd.verb, CLI_HELP);
+	T_STREQ(cmd.help_for, "var");
+	T_EQ(PARSE("--help", "bw"), UNC_OK);
+	T_STREQ(cmd.help_for, "bw");
+	BAD("unexpected argument 'frob' after 'help' (not a command; see 'uncore.efi help')", "help", "frob");
+	BAD("unexpected argument 'bw' after 'help'", "help", "stat", "bw");
+	strbuf_init(&sb, text, sizeof(text));
+	cli_help(&o, cli_commands, "stat");
+	T_CONTAINS(text, "usage: uncore.efi stat [OPTIONS]\n");
+	T_CONTAINS(text, "\n  -e EVENT[,EVENT...]  ");
+}
+
 T_MAIN("cli", T_CASE(stat_options), T_CASE(events_are_kept_as_given), T_CASE(list_all), T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many),
        T_CASE(duration_takes_no_suffix), T_CASE(options_that_need_another),
        T_CASE(help_and_version_take_no_arguments), T_CASE(repeated_options_are_refused),
-       T_CASE(missing_values_are_named), T_CASE(mmio_force))
+       T_CASE(missing_values_are_named), T_CASE(mmio_force), T_CASE(generic_types),
+       T_CASE(generic_unknown_missing_repeated), T_CASE(generic_arguments), T_CASE(generic_question_mark),
+       T_CASE(help_lists_every_command))

@@ -1,0 +1,33 @@
+/* lab [CONFIG]: lab mode, a configuration file's runs with the results
+ * beside it. efi/main.c runs it (efi/lab.c): it needs the firmware. */
+#include "cmd.h"
+
+#include <string.h>
+
+static enum unc_status run_lab(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+			       struct out *out, struct out *err)
+{
+	(void)cmd, (void)hw, (void)env, (void)out;
+	out_printf(err, "uncore: error: lab mode is not available here\n");
+	return UNC_E_UNSUPPORTED;
+}
+
+static enum unc_status opt_config(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
+				  size_t errsize)
+{
+	(void)o;
+	if (val[0] != '\\' || strchr(val, ':'))
+		UNC_ERR(UNC_E_INVALID, "bad configuration path '%s' for 'lab' (want one on uncore.efi's volume, such as "
+				       "\\uncore\\uncore.cfg)", val);
+	fmt_snprintf(cmd->config, sizeof(cmd->config), "%s", val);
+	return UNC_OK;
+}
+
+static const struct cli_opt lab_args[] = {
+	CLI_FN_ARG("CONFIG", opt_config, "the configuration file on uncore.efi's volume (default: chosen per board)"),
+};
+
+const struct cli_command cmd_lab = {
+	.name = "lab", .verb = CLI_LAB, .max_args = 1, .args = lab_args, .run = run_lab,
+	.help = "lab mode: run a configuration file, the results beside it",
+};
