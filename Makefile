@@ -31,15 +31,16 @@ HOST_CFLAGS := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=all -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-# The engine, the reports and the records (drivers/*.c), and one driver per
-# PMU family (drivers/pmu/NAME*.c with its events in events/NAME.json). The
+# drivers/: the seam's interface and base helpers (base/), the engine
+# (engine/), reports, records and stored variables (output/), lab mode's
+# logic (lab/), and one driver per PMU family (pmu/NAME*.c with its events
+# in events/NAME.json). The
 # list of drivers is generated from events/*.json: adding a PMU edits no
 # list here (see "Adding a PMU" in drivers/README.md).
 GEN       := $(BUILD)/gen
 PMU_NAMES := $(sort $(basename $(notdir $(wildcard events/*.json))))
-LIB_SRCS  := $(sort $(wildcard drivers/*.c)) $(sort $(wildcard drivers/pmu/*.c))
+LIB_SRCS  := $(foreach d,base engine output lab pmu,$(sort $(wildcard drivers/$d/*.c)))
 GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu_registry.c $(GEN)/pmu_event_index.c
-REPORT_SRCS := $(wildcard drivers/report_*.c)
 CMD_SRCS  := $(sort $(wildcard efi/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
 	efi/cli.c efi/app.c $(CMD_SRCS) efi/main.c efi/hw_native.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
@@ -47,16 +48,16 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The application is built for size (-Oz: 1.6 KB less than -Os), except the
 # sampling path, which stays -O2: the engine's sampling loop
-# (drivers/stat.c), the drivers' reads (drivers/pmu/, but for what they add
+# (drivers/engine/stat.c), the drivers' reads (drivers/pmu/, but for what they add
 # to `info` and to old records), the arithmetic on counts and the native
 # seam. The emulator and the child image stay -O2 (their size does not
 # ship). Every function and object has a section of its own, and the link
 # drops those nothing uses (--gc-sections).
-EFI_HOT   := drivers/stat.c drivers/counts.c drivers/arith.c \
+EFI_HOT   := drivers/engine/stat.c drivers/engine/counts.c drivers/base/arith.c \
 	$(filter-out %_info.c %_rec.c %_table.c,$(wildcard drivers/pmu/*.c)) efi/hw_native.c
 EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
 EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Oz,-O2)
-# The load generator's kernels (drivers/load.c) have flags of their own,
+# The load generator's kernels (drivers/engine/load.c) have flags of their own,
 # which `make bench` builds them with too: it measures them against STREAM's
 # way of building the same loops.
 LOAD_OPT  := -O2
@@ -70,9 +71,9 @@ $(BUILD)/efi/drivers/load.o: EFI_OPT = $(LOAD_OPT)
 # The uncores the emulator serves, one register table each.
 EMU_UNCORES := tests/emu/pmu_skl.c tests/emu/pmu_adl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
-EMU_COMMON := tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE) tests/emu/options.c drivers/status.c drivers/fmt.c drivers/parse.c drivers/arith.c \
+EMU_COMMON := tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE) tests/emu/options.c drivers/base/status.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
-EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/tsc.c drivers/pcibus.c $(EMU_COMMON)
+EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/base/tsc.c drivers/base/pcibus.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
@@ -87,7 +88,7 @@ $(BUILD)/efi/%.o: %.c
 
 $(BUILD)/efi/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Os -Idrivers -c $< -o $@
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Os -Idrivers/engine -c $< -o $@
 
 $(BUILD)/efi/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -104,7 +105,7 @@ $(BUILD)/%.so: $(EFI_LDS)
 	$(Q)undef="$$($(NM) --undefined-only $@)"; if [ -n "$$undef" ]; then \
 		echo "error: $@ has undefined symbols:"; echo "$$undef"; rm -f $@; exit 1; fi
 
-EFI_RELOC := $(BUILD)/efi/efi/reloc.o $(BUILD)/efi/efi/start.o $(BUILD)/efi/efi/unpack.o
+EFI_RELOC := $(BUILD)/efi/efi/reloc.o $(BUILD)/efi/efi/start.o $(BUILD)/efi/drivers/base/unpack.o
 # gnu-efi's libraries, for the emulator only: the application and the child
 # image take the few libefi functions they call from efi/efilib.c.
 EFI_LIBS := -lefi -lgnuefi
@@ -112,7 +113,7 @@ $(BUILD)/uncore.so $(BUILD)/child.so: EFI_LIBS :=
 $(BUILD)/uncore.so: $(APP_OBJS) $(EFI_RELOC)
 $(BUILD)/uncore-emu.so: $(EMU_OBJS) $(EFI_RELOC)
 # A child image for the boot tests of `uncore.efi -- COMMAND`.
-CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c efi/efilib.c drivers/fmt.c drivers/parse.c drivers/arith.c
+CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c efi/efilib.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c
 $(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS)) $(EFI_RELOC)
 $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
 
@@ -124,7 +125,7 @@ $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 # image is 192,000 bytes; the Alder Lake / Raptor Lake and Tiger Lake client
 # uncores add 7 KB, the discovery-table driver 9.7 KB. The image stores no
 # zero-filled statics (.bss has no bytes in the file: large buffers come from
-# the pool at run time anyway) and its .data packed (efi/unpack.h).
+# the pool at run time anyway) and its .data packed (drivers/base/unpack.h).
 # `make bench` prints the size of each section and the largest symbols.
 EFI_SIZE_LIMIT := 212992
 
@@ -134,7 +135,7 @@ EFI_SIZE_LIMIT := 212992
 # Subsystem 10 is an application, 11 a boot-service driver (stays resident).
 SUBSYSTEM = 10
 $(BUILD)/uncore-emu-drv.efi: SUBSYSTEM = 11
-# .data is stored packed (efi/unpack.h): build/pack packs the section's
+# .data is stored packed (drivers/base/unpack.h): build/pack packs the section's
 # bytes into .zdata and marks .data as holding none in the file, so that
 # the PE section keeps its size but no raw data; efi/start.c unpacks it
 # before relocating.
@@ -202,10 +203,10 @@ $(HOST)/%.o: %.c
 
 $(HOST)/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
-	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -Idrivers -c $< -o $@
+	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -Idrivers/engine -c $< -o $@
 
 # Event tables: generated from events/*.json, never edited by hand.
-$(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/parse.o $(HOST)/drivers/arith.o
+$(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/base/parse.o $(HOST)/drivers/base/arith.o
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
 
 $(GEN)/%_events.c: events/%.json $(HOST)/gen_events
@@ -263,11 +264,11 @@ $(REL)/%.o: %.c
 	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -c $< -o $@
 $(REL)/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -Idrivers -c $< -o $@
+	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -Idrivers/engine -c $< -o $@
 $(REL)/libuncore.a: $(patsubst %.c,$(REL)/%.o,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(REL)/gen/%.o,$(GEN_SRCS))
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 # The packer of the images' .data (tools/pack.c), built like a release tool.
-$(BUILD)/pack: $(REL)/tools/pack.o $(REL)/efi/unpack.o
+$(BUILD)/pack: $(REL)/tools/pack.o $(REL)/drivers/base/unpack.o
 	$(call say,LD,$@)$(CC) $^ -o $@
 $(BUILD)/uncore_decode: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libuncore.a
 	$(call say,LD,$@)$(CC) $^ -o $@
@@ -326,7 +327,7 @@ UNIT_TESTS += test_pcibus
 $(HOST)/test_pcibus: $(call hobj,tests/unit/test_pcibus.c tests/unit/t.c)
 UNIT_TESTS += test_reloc
 UNIT_TESTS += test_pack
-$(HOST)/test_pack: $(call hobj,tests/unit/test_pack.c tests/unit/t.c efi/unpack.c)
+$(HOST)/test_pack: $(call hobj,tests/unit/test_pack.c tests/unit/t.c drivers/base/unpack.c)
 UNIT_TESTS += test_disc
 $(HOST)/test_disc: $(call hobj,tests/unit/test_disc.c tests/unit/t.c)
 UNIT_TESTS += test_disc_drv
@@ -347,7 +348,7 @@ FUZZ_LIB := $(LIB_SRCS) $(GEN_SRCS)
 # The harnesses share one sanitized build of the library: each file compiled
 # once with the fuzzer's coverage (fuzzer-no-link), then both linked with it.
 FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	-fno-sanitize-recover=all -Idrivers -MMD -MP
+	-fno-sanitize-recover=all -Idrivers/engine -MMD -MP
 fuzzobj = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
 $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -367,25 +368,25 @@ fuzz: $(FUZZERS)
 # ---- benchmarks: figures, never pass/fail ----
 $(BUILD)/bench/bench_imc: tests/bench/bench_imc.c $(LIB_SRCS) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers/engine $^ -o $@
 
 # Per PMU family, over the emulator's model (which stands for the hardware).
 $(BUILD)/bench/bench_sample: tests/bench/bench_sample.c $(LIB_SRCS) $(GEN_SRCS) $(MODEL_SRCS) $(T_FAKE)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers $^ -o $@
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers/engine $^ -o $@
 
-# The load kernels as the EFI build compiles drivers/load.c (EFI_CFLAGS and
+# The load kernels as the EFI build compiles drivers/engine/load.c (EFI_CFLAGS and
 # LOAD_OPT), against the same kernels as plain C loops built the way STREAM
 # is built.
-$(BUILD)/bench/load_efi.o: drivers/load.c
+$(BUILD)/bench/load_efi.o: drivers/engine/load.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(EFI_CFLAGS) $(LOAD_OPT) -c $< -o $@
 $(BUILD)/bench/load_ref.o: tests/bench/load_ref.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O3 -march=native -fopenmp -MMD -MP -c $< -o $@
-$(BUILD)/bench/bench_load: tests/bench/bench_load.c $(BUILD)/bench/load_efi.o $(BUILD)/bench/load_ref.o drivers/parse.c drivers/arith.c
+$(BUILD)/bench/bench_load: tests/bench/bench_load.c $(BUILD)/bench/load_efi.o $(BUILD)/bench/load_ref.o drivers/base/parse.c drivers/base/arith.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -fopenmp -Idrivers $^ -o $@
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -fopenmp -Idrivers/engine $^ -o $@
 
 bench: deps
 	$(Q)tests/deps.sh valgrind

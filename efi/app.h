@@ -3,12 +3,12 @@
 #ifndef UNC_APP_H
 #define UNC_APP_H
 
-#include "../drivers/fmt.h"
-#include "../drivers/hw.h"
+#include "../drivers/base/fmt.h"
+#include "../drivers/base/hw.h"
 #include "cli.h"
-#include "../drivers/record.h"
-#include "../drivers/smbios.h"
-#include "../drivers/varstore.h"
+#include "../drivers/output/record.h"
+#include "../drivers/base/smbios.h"
+#include "../drivers/output/varstore.h"
 
 #define UNC_VERSION "0.1.0"
 

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "../drivers/parse.h"
+#include "../drivers/base/parse.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 

@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../drivers/evsel.h"
-#include "../drivers/fmt.h"
-#include "../drivers/hw.h"
-#include "../drivers/report.h"
-#include "../drivers/stat.h"
-#include "../drivers/varstore.h"
+#include "../drivers/engine/evsel.h"
+#include "../drivers/base/fmt.h"
+#include "../drivers/base/hw.h"
+#include "../drivers/output/report.h"
+#include "../drivers/engine/stat.h"
+#include "../drivers/output/varstore.h"
 
 #define CLI_MAX_ARGS    64
 #define CLI_MAX_ARG_LEN 255

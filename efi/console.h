@@ -2,7 +2,7 @@
 #define UNC_CONSOLE_H
 
 #include <efi.h>
-#include "../drivers/fmt.h"
+#include "../drivers/base/fmt.h"
 
 /* Sinks that write ASCII text to ConOut / StdErr as UCS-2, "\n" as "\r\n". */
 struct out console_out(void);

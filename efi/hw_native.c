@@ -2,8 +2,8 @@
 
 #include <efilib.h>
 
-#include "../drivers/pcibus.h"
-#include "../drivers/tsc.h"
+#include "../drivers/base/pcibus.h"
+#include "../drivers/base/tsc.h"
 #include "emu_protocol.h"
 #include "pi.h"
 
@@ -558,7 +558,7 @@ static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why
 }
 
 /* The TSC's frequency against a hardware clock read at both ends of each
- * window (drivers/tsc.h): never from how long a firmware busy-wait took. */
+ * window (drivers/base/tsc.h): never from how long a firmware busy-wait took. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err)
 {
 	struct tsc_ref refs[2];

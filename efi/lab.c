@@ -3,8 +3,8 @@
 #include <efilib.h>
 #include <string.h>
 
-#include "../drivers/lab.h"
-#include "../drivers/report_html.h"
+#include "../drivers/lab/lab.h"
+#include "../drivers/output/report_html.h"
 #include "console.h"
 #include "measure.h"
 #include "native.h"
@@ -239,7 +239,7 @@ static const char *status_text(EFI_STATUS s, char hex[20])
 	return efi_status_str((uint64_t)s, hex);
 }
 
-/* -o NAME: a file of the run's results folder (efi/doc/lab.md), however
+/* -o NAME: a file of the run's results folder (efi/cmd/lab.md), however
  * the name came; the folder is made when the first file needs it. */
 static const char out_rule[] = "in lab mode -o takes a plain file name, written in the run's results folder";
 static char run_dir[LAB_PATH_MAX + 64];
@@ -575,7 +575,7 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 			c->result = LAB_ERROR;
 			goto done;
 		}
-		/* Each record also goes to a variable of its own (efi/doc/lab.md). */
+		/* Each record also goes to a variable of its own (efi/cmd/lab.md). */
 		if (!cmd->out_var && (cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW)) {
 			cmd->out_var = true;
 			fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "Lab%03u", idx + 1);

@@ -1,4 +1,4 @@
-/* Lab mode at the firmware edge (efi/doc/lab.md): the configuration read
+/* Lab mode at the firmware edge (efi/cmd/lab.md): the configuration read
  * from the volume uncore.efi was loaded from, each line run, the results
  * written beside it, the run ended as configured. */
 #ifndef UNC_EFI_LAB_H

@@ -3,7 +3,7 @@
 #include <efilib.h>
 #include <string.h>
 
-#include "../drivers/parse.h"
+#include "../drivers/base/parse.h"
 
 #include "pi.h"
 #include "vars.h"

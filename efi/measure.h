@@ -5,9 +5,9 @@
 #define UNC_MEASURE_H
 
 #include <efi.h>
-#include "../drivers/fmt.h"
-#include "../drivers/load.h"
-#include "../drivers/smbios.h"
+#include "../drivers/base/fmt.h"
+#include "../drivers/engine/load.h"
+#include "../drivers/base/smbios.h"
 
 struct load_cfg {
 	enum load_kind kind;

@@ -5,8 +5,8 @@
 
 #include <efi.h>
 #include <stdbool.h>
-#include "../drivers/fmt.h"
-#include "../drivers/hw.h"
+#include "../drivers/base/fmt.h"
+#include "../drivers/base/hw.h"
 
 /* Finds the protocols it needs; anything missing is reported on err and
  * makes the matching accesses fail with a status, never a hang. With an
@@ -22,7 +22,7 @@ void native_release(void);
 /* Calibrates the TSC against gBS->Stall; sets hw->tick_hz. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err);
 
-/* The project status at the firmware edge (efi/doc/README.md, "Errors and exit status"). */
+/* The project status at the firmware edge (efi/cmd/README.md, "Errors and exit status"). */
 EFI_STATUS efi_status_from(enum unc_status st);
 
 #endif

@@ -2,7 +2,7 @@
 #define UNC_SHELL_H
 
 #include <efi.h>
-#include "../drivers/fmt.h"
+#include "../drivers/base/fmt.h"
 #include "cli.h"
 
 /* The UEFI Shell's arguments for this image, converted to ASCII. Arguments

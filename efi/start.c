@@ -1,13 +1,13 @@
 /* What gnu-efi's crt0 calls before efi_main (System V convention; it
  * ignores the result): unpack .data if the image stores it packed
- * (efi/unpack.h), then apply the relocations (efi/reloc.c), found through
+ * (drivers/base/unpack.h), then apply the relocations (efi/reloc.c), found through
  * the linker script's symbols rather than the dynamic table, which the PE
  * file does not hold. Nothing here uses a pointer that needs relocating:
  * those symbols are reached relative to the code. */
 #include <stdint.h>
 
 #include "reloc.h"
-#include "unpack.h"
+#include "../drivers/base/unpack.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
 extern uint8_t _data[] HIDDEN, _edata[] HIDDEN; /* .data (efi/image.lds) */

@@ -5,7 +5,7 @@
 #include <efilib.h>
 #include <string.h>
 
-#include "../drivers/fmt.h"
+#include "../drivers/base/fmt.h"
 
 static EFI_GUID guid = UNC_VAR_GUID;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks an HTML page of uncore_decode --html (drivers/report_html.c) with Python's html.parser.
+"""Checks an HTML page of uncore_decode --html (drivers/output/report_html.c) with Python's html.parser.
 
     html_check.py [--points N] [--outline] [--values] FILE
 

@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
-# The layers, from #include lines: drivers/pmu/ (one driver per PMU family)
-# sits above the engine (drivers/*.[ch]); efi/, its commands (efi/cmd/, one
-# file per command) and tools/ use the engine. No file outside drivers/pmu/
-# may include a driver's header, the engine names no driver, and nothing in
-# drivers/ reaches up into efi/ (the commands or the firmware side). Prints the graph (-v) and one ok/FAIL line per rule.
+# The layers, from #include lines, bottom up:
+#   base    drivers/base/    the hardware seam (hw.h) and helpers: status, fmt, parse, arith, crc32,
+#                            CPU identity, PCI buses, SMBIOS, the time base
+#   engine  drivers/engine/  the driver model (pmu.h), events, scheduling and sampling, counts, info, load
+#   driver  drivers/pmu/     one driver per PMU family, above the engine (and the records, which it
+#                            converts from the layouts it wrote)
+#   output  drivers/output/  reports, records, stored variables, HTML
+#   lab     drivers/lab/     lab mode's configuration and files
+#   cmd     efi/cmd/         one file per command, above all of drivers/
+#   efi     efi/             the firmware edge: entry point, console, variables, files, the native seam
+#   tools   tools/           host programs
+# Rules: a layer includes only its own and the layers it names below; no file
+# outside drivers/pmu/ includes a driver's header; nothing outside drivers/pmu/
+# names a driver. Prints the graph (-v) and one ok/FAIL line per rule.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 verbose=${1:-}
+shopt -s nullglob
+srcs=(drivers/*/*.[ch] efi/*.[ch] efi/*/*.[ch] tools/*.[ch])
 
 # "FILE -> HEADER" for every quoted #include, the header as a path from the top.
 edges() {
-	for f in drivers/*.[ch] drivers/pmu/*.[ch] efi/*.[ch] efi/cmd/*.[ch] tools/*.[ch]; do
+	for f in "${srcs[@]}"; do
 		sed -n 's/^#include "\(.*\)"/\1/p' "$f" | while read -r h; do
 			p=$(realpath -m --relative-to="$top" "$(dirname "$f")/$h")
 			echo "$f -> $p"
@@ -21,12 +32,30 @@ edges() {
 
 layer() {
 	case $1 in
+	drivers/base/*) echo base ;;
+	drivers/engine/*) echo engine ;;
 	drivers/pmu/*) echo driver ;;
-	drivers/*) echo engine ;;
+	drivers/output/*) echo output ;;
+	drivers/lab/*) echo lab ;;
 	efi/cmd/*) echo cmd ;;
 	efi/*) echo efi ;;
 	tools/*) echo tools ;;
 	*) echo other ;;
+	esac
+}
+
+# What each layer may include (besides itself).
+allowed() {
+	case $1 in
+	base) echo "" ;;
+	engine) echo "base" ;;
+	driver) echo "base engine output" ;; # output: a driver converts the record layouts it wrote (rec_convert)
+	output) echo "base engine" ;;
+	lab) echo "base engine output" ;;
+	cmd) echo "base engine output lab efi" ;;
+	efi) echo "base engine output lab cmd" ;;
+	tools) echo "base engine output" ;;
+	*) echo "" ;;
 	esac
 }
 
@@ -37,21 +66,33 @@ if [ "$verbose" = -v ]; then
 		awk '{ printf "#   %-7s -> %-7s %3d\n", $2, $4, $1 }'
 fi
 
+rule() { # NAME BAD-LINES
+	if [ -z "$2" ]; then echo "ok - layering.$1"; else
+		echo "FAIL - layering.$1"; sed 's/^/    /' <<<"$2"; fi
+}
+
 bad=$(while read -r f _ h; do
 	[ "$(layer "$h")" = driver ] && [ "$(layer "$f")" != driver ] && echo "$f includes $h"
 done <<<"$all")
-if [ -z "$bad" ]; then echo "ok - layering.no_driver_header_outside_drivers_pmu"; else
-	echo "FAIL - layering.no_driver_header_outside_drivers_pmu"; sed 's/^/    /' <<<"$bad"; fi
+rule no_driver_header_outside_drivers_pmu "$bad"
 
-# Nothing below the commands reaches up: no engine or driver file includes
-# anything in efi/.
-up=$(while read -r f _ h; do
-	case $(layer "$f") in engine | driver) case $(layer "$h") in cmd | efi) echo "$f includes $h" ;; esac ;; esac
+# Each layer reaches only down: drivers above the engine, nothing below the
+# engine reaches up, the commands above both.
+bad=$(while read -r f _ h; do
+	lf=$(layer "$f") lh=$(layer "$h")
+	[ "$lf" = "$lh" ] && continue
+	[ "$lh" = other ] && continue
+	[[ " $(allowed "$lf") " == *" $lh "* ]] || echo "$f ($lf) includes $h ($lh)"
 done <<<"$all")
-if [ -z "$up" ]; then echo "ok - layering.drivers_include_nothing_in_efi"; else
-	echo "FAIL - layering.drivers_include_nothing_in_efi"; sed 's/^/    /' <<<"$up"; fi
+rule layers_reach_only_down "$bad"
 
-# The engine names no driver: no driver's symbols or register names in it.
-names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|disc_|DISC_|pmu_driver_[a-z]' drivers/*.[ch] efi/*.[ch] efi/cmd/*.[ch] tools/*.[ch] 2>/dev/null)
-if [ -z "$names" ]; then echo "ok - layering.engine_names_no_driver"; else
-	echo "FAIL - layering.engine_names_no_driver"; sed 's/^/    /' <<<"$names"; fi
+# No firmware header below the commands: nothing in drivers/ includes anything in efi/.
+bad=$(while read -r f _ h; do
+	[[ $f == drivers/* && $h == efi/* ]] && echo "$f includes $h"
+done <<<"$all")
+rule drivers_include_nothing_in_efi "$bad"
+
+# The engine names no driver: no driver's symbols or register names outside drivers/pmu/.
+names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|disc_|DISC_|pmu_driver_[a-z]' \
+	drivers/base/*.[ch] drivers/engine/*.[ch] drivers/output/*.[ch] drivers/lab/*.[ch] efi/*.[ch] efi/*/*.[ch] tools/*.[ch] 2>/dev/null)
+rule engine_names_no_driver "$names"

@@ -8,8 +8,8 @@
  * skipped whatever its value. It checks every used field against the
  * manual's field widths (Table 2-7), and writes a C file
  * defining `const struct event_desc SYMBOL[]` and `const unsigned
- * SYMBOL_count`, as declared in drivers/events.h, and the names' hash
- * index `const uint16_t SYMBOL_by_hash[]` (drivers/pmu.h). Any problem is reported as
+ * SYMBOL_count`, as declared in drivers/engine/events.h, and the names' hash
+ * index `const uint16_t SYMBOL_by_hash[]` (drivers/engine/pmu.h). Any problem is reported as
  * "FILE:LINE: reason", and then no output file is written. */
 #include <ctype.h>
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../drivers/parse.h"
+#include "../drivers/base/parse.h"
 
 #define MAX_DEPTH 32 /* nesting of skipped values: published files nest 2 deep */
 
@@ -481,7 +481,7 @@ int main(int argc, char **argv)
 				die(at, "event \"%s\" is defined twice (first at line %d)", name, ev[j].line);
 
 		/* Unit as Intel spells it (CBO, NCU, ARB, ...): the driver says
-		 * which of its units each name is (drivers/pmu.h, intel_unit). */
+		 * which of its units each name is (drivers/engine/pmu.h, intel_unit). */
 		/* Intel's core-PMU files have no Unit: such events are "" (a
 		 * driver's core unit has intel_unit ""). */
 		const char *unit = get(o, "Unit", false, &at);
@@ -549,7 +549,7 @@ int main(int argc, char **argv)
 			r->inv, r->edge);
 	}
 	fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", argv[1], nev);
-	/* The names' index, for drivers/evsel.c: an open-addressing hash table
+	/* The names' index, for drivers/engine/evsel.c: an open-addressing hash table
 	 * of the rows by str_ihash of their names (any case), linear probing,
 	 * at most half full. by_hash[0] is the mask (the slots less one), then
 	 * each slot holds a row + 1, or 0 when empty. */

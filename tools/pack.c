@@ -1,4 +1,4 @@
-/* The packer of an EFI image's .data section (the format: efi/unpack.h),
+/* The packer of an EFI image's .data section (the format: drivers/base/unpack.h),
  * run by the build on each image's .so (main, below). The packed stream is
  * checked by unpacking it again before anything is written.
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../efi/unpack.h"
+#include "../drivers/base/unpack.h"
 #include "pack.h"
 
 #define HASH_BITS 16

@@ -6,7 +6,7 @@
 
 /* The most bytes pack() writes for n bytes of input. */
 size_t pack_bound(size_t n);
-/* Packs in[0..n) into out (pack_bound(n) bytes) as efi/unpack.h's stream:
+/* Packs in[0..n) into out (pack_bound(n) bytes) as drivers/base/unpack.h's stream:
  * the stream's size. */
 size_t pack(uint8_t *out, const uint8_t *in, size_t n);
 

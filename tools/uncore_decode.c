@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../drivers/recmap.h"
-#include "../drivers/report_html.h"
-#include "../drivers/varstore.h"
+#include "../drivers/output/recmap.h"
+#include "../drivers/output/report_html.h"
+#include "../drivers/output/varstore.h"
 #include "varsrc.h"
 
 /* Where the record is decoded and printed: large, so not on the stack. */

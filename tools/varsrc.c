@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../drivers/fmt.h"
+#include "../drivers/base/fmt.h"
 
 FILE *varsrc_open(const char *path, char *why, size_t size)
 {

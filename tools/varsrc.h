@@ -1,14 +1,14 @@
 /* Where the host decoder finds stored records: efivarfs files (one file or
  * a directory of them) or an OVMF/edk2 VARS image. Each source is a
  * struct varstore (read only), so chunked records reassemble exactly as
- * they do in the firmware (drivers/varstore.c). */
+ * they do in the firmware (drivers/output/varstore.c). */
 #ifndef UNC_VARSRC_H
 #define UNC_VARSRC_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../drivers/varstore.h"
+#include "../drivers/output/varstore.h"
 
 #define UNC_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
 

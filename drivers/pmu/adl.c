@@ -6,8 +6,8 @@
  * controller, in MCHBAR. Units as data, behaviour as ops. */
 #include "adl.h"
 
-#include "../fmt.h"
-#include "../parse.h"
+#include "../base/fmt.h"
+#include "../base/parse.h"
 
 /* arch/x86/include/asm/intel-family.h; adl_uncore_init for all six. */
 static const struct pmu_model adl_models[] = {

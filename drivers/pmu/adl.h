@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../pmu.h"
+#include "../engine/pmu.h"
 
 /* uncore_snb.c: ADL_UNC_PERF_GLOBAL_CTL, ADL_UNC_FIXED_CTR_CTRL/CTR,
  * ADL_UNC_CBO_0_PERFEVTSEL0/PER_CTR0 and ADL_UNC_CBOX_MSR_OFFSET,

@@ -7,7 +7,7 @@
  * behaviour as ops; the engine does the rest. */
 #include "arch.h"
 
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 /* "Pre-defined Architectural Performance Events": CPUID.0AH:EBX bit n set
  * means event n is not available. */

@@ -5,7 +5,7 @@
 #ifndef UNC_PMU_ARCH_H
 #define UNC_PMU_ARCH_H
 
-#include "../pmu.h"
+#include "../engine/pmu.h"
 
 /* Vol. 4, Table "IA-32 Architectural MSRs". */
 #define IA32_PMC0                 0xC1u  /* IA32_PMCx at 0xC1 + x: writes take bits 31:0, sign-extended */

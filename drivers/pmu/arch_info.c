@@ -2,7 +2,7 @@
  * decoded, the unavailable events, and how counters are written and read. */
 #include "arch.h"
 
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 void arch_info(struct out *o, const struct pmu_present *p, bool json);
 

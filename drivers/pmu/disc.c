@@ -14,8 +14,8 @@
  * Counters per box, width and offsets are the first unit's of each type, as
  * Linux takes them (uncore_insert_box_info). */
 #include "disc_drv.h"
-#include "../fmt.h"
-#include "../stat.h"
+#include "../base/fmt.h"
+#include "../engine/stat.h"
 
 /* Known models (Linux intel-family.h, uncore.c intel_uncore_match): SPR
  * and EMR use spr_uncore_init, GNR/SRF/GRR/CWF gnr_uncore_init. Any other

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../hw.h"
+#include "../base/hw.h"
 
 #define DISC_DEVICE      0x09A7 /* UNCORE_DISCOVERY_TABLE_DEVICE */
 #define DISC_EXT_CAP_ID  0x23   /* UNCORE_EXT_CAP_ID_DISCOVERY */

@@ -4,7 +4,7 @@
 #ifndef UNC_PMU_DISC_DRV_H
 #define UNC_PMU_DISC_DRV_H
 
-#include "../pmu.h"
+#include "../engine/pmu.h"
 #include "disc.h"
 
 enum { DISC_UNIT_IMC, DISC_UNIT_CHA, DISC_NUNITS };

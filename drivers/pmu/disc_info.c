@@ -3,7 +3,7 @@
  * the CHA count of MSR 0x2FFE (the engine prints whether the PMU is in
  * use, from disc_in_use's data). */
 #include "disc_drv.h"
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 #define MAX_TYPES 24
 

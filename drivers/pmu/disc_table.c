@@ -1,7 +1,7 @@
 /* Intel's uncore discovery tables: finding, validating and decoding them
  * (disc.h). After Linux uncore_discovery.c and Intel PCM src/pci.h. */
 #include "disc.h"
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 #define ALL_ONES (~(uint64_t)0)
 

@@ -9,7 +9,7 @@
  * feature a lab can run on the card. */
 #include "knc.h"
 
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 static const struct pmu_model knc_models[] = {
 	{ 0xB, 0x1, "Knights Corner (Xeon Phi coprocessor)" },

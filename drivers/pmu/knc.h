@@ -5,7 +5,7 @@
 #ifndef UNC_PMU_KNC_H
 #define UNC_PMU_KNC_H
 
-#include "../pmu.h"
+#include "../engine/pmu.h"
 
 #define MSR_KNC_PERFCNT0            0x20u /* IA32_PerfCnt0, 40 bits (Table 1-4) */
 #define MSR_KNC_PERFCNT1            0x21u

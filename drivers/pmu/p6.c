@@ -22,7 +22,7 @@
  * no overflow status register. */
 #include "p6.h"
 
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 static const struct pmu_model p6_models[] = {
 	{ 6, 0x1, "Pentium Pro" },

@@ -6,7 +6,7 @@
 #ifndef UNC_PMU_P6_H
 #define UNC_PMU_P6_H
 
-#include "../pmu.h"
+#include "../engine/pmu.h"
 
 /* SDM Vol. 3B, P6 family: PerfEvtSel0/1 and PerfCtr0/1 (the MSR table
  * "MSRs in the P6 Family Processors": EVNTSEL0/1 186H/187H, PERFCTR0/1

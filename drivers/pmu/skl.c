@@ -3,8 +3,8 @@
  * used). Units as data, behaviour as ops; the engine does the rest. */
 #include "skl.h"
 
-#include "../fmt.h"
-#include "../parse.h"
+#include "../base/fmt.h"
+#include "../base/parse.h"
 
 static const struct pmu_model skl_models[] = {
 	{ 6, 0x4E, "Skylake (mobile)" },

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../pmu.h"
+#include "../engine/pmu.h"
 
 #define MSR_UNC_PERF_GLOBAL_CTRL   0xE01u
 #define MSR_UNC_PERF_GLOBAL_STATUS 0xE02u

@@ -2,7 +2,7 @@
  * (Section 3.3), read only. MCHBAR is never enabled or written. */
 #include "skl.h"
 
-#include "../fmt.h"
+#include "../base/fmt.h"
 
 enum imc_state imc_check(uint16_t vendor, uint64_t raw, unsigned phys_addr_bits, uint64_t *ret_base)
 {

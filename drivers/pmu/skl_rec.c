@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "../evsel.h"
-#include "../recmap.h"
-#include "../record.h"
+#include "../engine/evsel.h"
+#include "../output/recmap.h"
+#include "../output/record.h"
 
 _Static_assert(SKL_UNIT_CBO == 0 && SKL_UNIT_ARB == 1 && SKL_UNIT_FIXED == 2 && SKL_UNIT_IMC == 3,
 	       "layout-1 records store these unit numbers");

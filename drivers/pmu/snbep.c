@@ -8,8 +8,8 @@
  * (high, low, high dwords), so no counting time is lost. */
 #include "snbep.h"
 
-#include "../fmt.h"
-#include "../stat.h"
+#include "../base/fmt.h"
+#include "../engine/stat.h"
 
 /* Only Sandy Bridge-EP. Ivy Bridge-EP (model 0x3E) is left out: Linux's
  * ivbep_uncore_pci_ids give it other device IDs (0x0EB4, 0x0EB5, 0x0EB0,

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../pmu.h"
+#include "../engine/pmu.h"
 
 /* Device 16, functions 0, 1, 4 and 5 are channels 0 to 3 (Intel 327043-001, "D16:F0,1,4,5"),
  * with the device IDs of Linux's snbep_uncore_pci_ids (vendor 8086). */

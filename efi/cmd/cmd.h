@@ -6,13 +6,13 @@
 #define UNC_CMD_H
 
 #include "../app.h"
-#include "../../drivers/cpu.h"
-#include "../../drivers/info.h"
-#include "../../drivers/pmu.h"
-#include "../../drivers/recmap.h"
-#include "../../drivers/report.h"
-#include "../../drivers/record.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/engine/info.h"
+#include "../../drivers/engine/pmu.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/report.h"
+#include "../../drivers/output/record.h"
+#include "../../drivers/engine/stat.h"
 
 /* The large structures, allocated when a command starts: gnu-efi's linker
  * script stores even zero-initialised data in the image, so they are not

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "../../drivers/pmu/skl.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 
 #define BASE 0xFED10000ull
 

@@ -1,4 +1,4 @@
-/* The host half of `make bench` for the load kernels (drivers/load.c, built
+/* The host half of `make bench` for the load kernels (drivers/engine/load.c, built
  * with the EFI build's flags): each kernel against the same kernel as a
  * plain C loop built the way STREAM is built (load_ref.c: gcc -O3
  * -march=native -fopenmp), one thread each, on the same arrays.
@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../drivers/load.h"
+#include "../../drivers/engine/load.h"
 #include "load_ref.h"
 
 #define NTIMES       10 /* counted passes of each kernel, as STREAM */
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 	printf("load kernels, 1 thread: %zu MiB working set (3 arrays of %zu doubles; last-level cache %ld KiB), "
 	       "%d passes each\n",
 	       mib, n, llc > 0 ? llc >> 10 : -1L, NTIMES);
-	printf("  uncore: drivers/load.c as the EFI build compiles it, %d elements per call; reference: a plain C loop, "
+	printf("  uncore: drivers/engine/load.c as the EFI build compiles it, %d elements per call; reference: a plain C loop, "
 	       "gcc -O3 -march=native -fopenmp, a team of 1\n",
 	       LOAD_CHUNK);
 	printf("  the two take turns on neighbouring blocks of %zu MiB per array: median block of each, median of the "

@@ -1,5 +1,5 @@
 /* The host half of `make bench`, per PMU family: what one sample costs the
- * engine itself (drivers/stat.c and the driver's ops), counted by callgrind
+ * engine itself (drivers/engine/stat.c and the driver's ops), counted by callgrind
  * inside one_sample() with the seam left out (its functions are seam_*,
  * which run.sh gives callgrind as toggles), and how many accesses of each
  * kind the sample makes through the seam. The seam under it is the uncore
@@ -21,7 +21,7 @@
 #include "../../drivers/pmu/arch.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/pmu/snbep.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
 
 #define MS 1000000ull /* the model's clock counts nanoseconds */

@@ -7,7 +7,7 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "../../drivers/parse.h"
+#include "../../drivers/base/parse.h"
 #include "../../efi/console.h"
 #include "../../efi/shell.h"
 

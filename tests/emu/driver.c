@@ -34,8 +34,8 @@
 #include "../../efi/emu_protocol.h"
 #include "../../efi/native.h"
 #include "../../efi/pi.h"
-#include "../../drivers/arith.h"
-#include "../../drivers/tsc.h"
+#include "../../drivers/base/arith.h"
+#include "../../drivers/base/tsc.h"
 #include "launch.h"
 
 #define NS_PER_S      1000000000ull

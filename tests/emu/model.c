@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "../../drivers/arith.h"
+#include "../../drivers/base/arith.h"
 
 #define NS_PER_S 1000000000ull
 

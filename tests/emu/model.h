@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../../drivers/status.h"
+#include "../../drivers/base/status.h"
 #include "pmu_skl.h"
 #include "pmu_adl.h"
 #include "pmu_snbep.h"

@@ -1,8 +1,8 @@
 /* uncore-emu.efi's command line. */
 #include <string.h>
 
-#include "../../drivers/fmt.h"
-#include "../../drivers/parse.h"
+#include "../../drivers/base/fmt.h"
+#include "../../drivers/base/parse.h"
 #include "model.h"
 
 #define MAX_RATE 1000000000000ull /* 10^12 per second */

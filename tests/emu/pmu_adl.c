@@ -2,8 +2,8 @@
  * and IMC tables (pmu_adl.h says where each fact comes from). */
 #include "model.h"
 
-#include "../../drivers/arith.h"
-#include "../../drivers/parse.h"
+#include "../../drivers/base/arith.h"
+#include "../../drivers/base/parse.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -3,7 +3,7 @@
  * pmu_knc.c and pmu_arch.c. */
 #include "model.h"
 
-#include "../../drivers/parse.h"
+#include "../../drivers/base/parse.h"
 
 void emu_family_model(uint32_t leaf1_eax, unsigned *ret_family, unsigned *ret_model)
 {

@@ -7,7 +7,7 @@
  * (GENERIC_PMON_CTL_*). */
 #include "model.h"
 
-#include "../../drivers/parse.h"
+#include "../../drivers/base/parse.h"
 
 /* Linux uncore_snbep.c spr_uncore_imc_events (cas_count_read/write) and
  * Intel's perfmon GNR uncore-memory file (SCH0, SCH1: events 0x05, 0x06). */

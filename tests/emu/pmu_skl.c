@@ -5,9 +5,9 @@
  * uncore_snb.c), not taken from the application. */
 #include "model.h"
 
-#include "../../drivers/arith.h"
-#include "../../drivers/fmt.h"
-#include "../../drivers/parse.h"
+#include "../../drivers/base/arith.h"
+#include "../../drivers/base/fmt.h"
+#include "../../drivers/base/parse.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -12,7 +12,7 @@
  * thresh 31:24), keeping 17:16 must-be-0. */
 #include "model.h"
 
-#include "../../drivers/parse.h"
+#include "../../drivers/base/parse.h"
 
 const uint8_t emu_snbep_bus[EMU_SNBEP_MAX_SOCKETS] = { 0x3F, 0x7F };
 const uint8_t emu_snbep_func[EMU_SNBEP_CHANNELS] = { 0, 1, 4, 5 };

@@ -1,12 +1,12 @@
 /* libFuzzer harness for stored-results decoding: the record decoder and
- * printer (drivers/record.c, drivers/recmap.c) and the VARS image parser
+ * printer (drivers/output/record.c, drivers/output/recmap.c) and the VARS image parser
  * (tools/varsrc.c). Any input must give a result or a one-line error; never
  * a crash, an out-of-bounds access or undefined behaviour. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/recmap.h"
+#include "../../drivers/output/recmap.h"
 #include "../../tools/varsrc.h"
 
 static char text[1 << 20];

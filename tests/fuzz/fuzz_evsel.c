@@ -1,4 +1,4 @@
-/* libFuzzer harness for the event parser (drivers/evsel.c): any input
+/* libFuzzer harness for the event parser (drivers/engine/evsel.c): any input
  * either resolves to an event its driver can program or fails with a
  * message; nothing crashes, reads out of bounds or overflows (ASan +
  * UBSan). Each piece is resolved twice: on a CPU with every driver
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/evsel.h"
+#include "../../drivers/engine/evsel.h"
 
 static const struct pmu_driver *const no_pmu[] = { NULL };
 

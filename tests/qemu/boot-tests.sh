@@ -1569,8 +1569,8 @@ boot_check results '[ "$(grep -c "^UNCORE-LAB RESULT " "$dir/serial.txt")" = 4 ]
 	grep -Ex "UNCORE-LAB RESULT name=bw_pass result=pass measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt" &&
 	grep -Ex "UNCORE-LAB RESULT name=bw_fail result=fail measurement=[0-9]+\.[0-9]+ units=MB/s" "$dir/serial.txt"'
 boot_check measured 'lab_measured bw_pass 1500 1 && lab_measured bw_fail 1500 1'
-# LAVA's test monitor, with drivers/lab.md's pattern, over the serial line as it came.
-boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/drivers/lab.md" "$dir/serial.log"'
+# LAVA's test monitor, with drivers/lab/lab.md's pattern, over the serial line as it came.
+boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/drivers/lab/lab.md" "$dir/serial.log"'
 # bw-pass has -I: its json is one array of the intervals' objects.
 boot_check json-intervals 'python3 -c "import json, sys; c = json.load(open(sys.argv[1]))[\"cases\"][2]
 assert c[\"id\"] == \"bw_pass\" and isinstance(c[\"json\"], list) and len(c[\"json\"]) >= 3, c[\"json\"]" "$(run_dir)/results.json"'
@@ -1667,7 +1667,7 @@ boot_check files 'd=$(run_dir) && for f in results.json junit.xml console.txt re
 	python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$d/info.json" &&
 	grep -q "uncore: results written to info.json: " "$d/console.txt"'
 boot_check junit 'python3 "$TOP/tests/qemu/lab_check.py" junit "$(run_dir)/junit.xml" 6 0 3'
-boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/drivers/lab.md" "$dir/serial.log"'
+boot_check lava 'python3 "$TOP/tests/qemu/lab_check.py" lava "$TOP/drivers/lab/lab.md" "$dir/serial.log"'
 boot_check fat 'dd if="$dir/usb.img" of="$dir/part.img" bs=1M skip=1 status=none && fsck.fat -n "$dir/part.img"'
 boot_run
 

@@ -19,7 +19,7 @@
       The raw serial log (as the wire carried it: CRs, escape sequences)
       replayed through LAVA's test monitor as lava-dispatcher runs it
       (actions/test/monitor.py): pexpect (maxread 2000, searchwindowsize
-      4000) reading it in small chunks, the monitor block of DOC's (drivers/lab.md)
+      4000) reading it in small chunks, the monitor block of DOC's (drivers/lab/lab.md)
       LAVA example (start, end, pattern, fixupdict), each match made a
       result the way the monitor makes one. Every UNCORE-LAB RESULT line
       gives one result, with its id kept as it is (unique in the run), its

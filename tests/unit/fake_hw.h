@@ -6,7 +6,7 @@
 #define FAKE_HW_H
 
 #include <stdbool.h>
-#include "../../drivers/hw.h"
+#include "../../drivers/base/hw.h"
 
 #define FAKE_MAX 128
 #define FAKE_LOG 512

@@ -1,9 +1,9 @@
 /* An in-memory variable store with a size limit per variable and in all,
- * for the host tests of drivers/varstore.c. */
+ * for the host tests of drivers/output/varstore.c. */
 #ifndef FAKE_VARS_H
 #define FAKE_VARS_H
 
-#include "../../drivers/varstore.h"
+#include "../../drivers/output/varstore.h"
 
 #define FAKE_VARS 256
 

@@ -1,6 +1,6 @@
 #include "run_help.h"
 
-#include "../../drivers/info.h"
+#include "../../drivers/engine/info.h"
 #include "t.h"
 
 void run_add(struct stat_run *r, const struct pmu_driver *const *present, const char *name)

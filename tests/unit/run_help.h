@@ -4,7 +4,7 @@
 #ifndef TESTS_RUN_HELP_H
 #define TESTS_RUN_HELP_H
 
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 
 void run_add(struct stat_run *r, const struct pmu_driver *const *present, const char *name);
 

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/cpu.h"
-#include "../../drivers/evsel.h"
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/engine/evsel.h"
 #include "../../drivers/pmu/adl.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
 #include "fake_hw.h"
 #include "run_help.h"

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/cpu.h"
-#include "../../drivers/evsel.h"
-#include "../../drivers/fmt.h"
-#include "../../drivers/info.h"
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/engine/evsel.h"
+#include "../../drivers/base/fmt.h"
+#include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/arch.h"
 #include "../../drivers/pmu/skl.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
 #include "run_help.h"
 #include "t.h"

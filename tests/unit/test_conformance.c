@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/events.h"
-#include "../../drivers/parse.h"
+#include "../../drivers/engine/events.h"
+#include "../../drivers/base/parse.h"
 #include "../../drivers/pmu/skl.h"
 #include "../emu/model.h"
 #include "t.h"

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "../../drivers/cpu.h"
+#include "../../drivers/base/cpu.h"
 #include "fake_hw.h"
 #include "t.h"
 

@@ -7,11 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../drivers/evsel.h"
+#include "../../drivers/engine/evsel.h"
 #include "../../drivers/pmu/skl.h"
-#include "../../drivers/recmap.h"
-#include "../../drivers/record.h"
-#include "../../drivers/varstore.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
+#include "../../drivers/output/varstore.h"
 #include "fake_vars.h"
 #include "t.h"
 

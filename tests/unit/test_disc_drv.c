@@ -12,8 +12,8 @@
 #include "fake_hw.h"
 #include "run_help.h"
 #include "t.h"
-#include "../../drivers/fmt.h"
-#include "../../drivers/evsel.h"
+#include "../../drivers/base/fmt.h"
+#include "../../drivers/engine/evsel.h"
 #include "../../drivers/pmu/disc_drv.h"
 
 #define S  1000000000ull

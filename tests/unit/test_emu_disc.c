@@ -8,9 +8,9 @@
 #include "t.h"
 #include "run_help.h"
 #include "../emu/emu_hw.h"
-#include "../../drivers/fmt.h"
-#include "../../drivers/info.h"
-#include "../../drivers/pmu.h"
+#include "../../drivers/base/fmt.h"
+#include "../../drivers/engine/info.h"
+#include "../../drivers/engine/pmu.h"
 
 #define S 1000000000ull
 #define SPR_ID 0x000806F8u /* family 6 model 0x8F stepping 8 */

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/cpu.h"
-#include "../../drivers/recmap.h"
-#include "../../drivers/report.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/report.h"
+#include "../../drivers/engine/stat.h"
 #include "../../efi/app.h"
 #include "app_run.h"
 #include "fake_hw.h"

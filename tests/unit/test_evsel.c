@@ -1,8 +1,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/evsel.h"
-#include "../../drivers/parse.h"
+#include "../../drivers/engine/evsel.h"
+#include "../../drivers/base/parse.h"
 #include "../../drivers/pmu/skl.h"
 #include "t.h"
 

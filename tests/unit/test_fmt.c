@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/fmt.h"
+#include "../../drivers/base/fmt.h"
 #include "t.h"
 
 /* fmt_snprintf must agree with the C library on everything it supports. */

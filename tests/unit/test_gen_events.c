@@ -267,7 +267,7 @@ static void bad_intel_layout_names_file_and_line(void)
 
 /* The generator takes Unit as Intel spells it and counters 0 to 6 (or
  * FIXED): which unit a Unit string is, and which counters and units
- * may go together, is the driver's to say (drivers/pmu.h, intel_unit;
+ * may go together, is the driver's to say (drivers/engine/pmu.h, intel_unit;
  * tests/unit/test_conformance.c checks the real table against the
  * driver). So what it refused before drivers (Unit "IMC", counter 2,
  * FIXED outside NCU, NCU on general counters) it now writes as given. */

@@ -1,4 +1,4 @@
-/* The HTML report (drivers/report_html.c) and the decoder's --html and
+/* The HTML report (drivers/output/report_html.c) and the decoder's --html and
  * --intervals: records of stat and bw runs with and without intervals and
  * of info, each page parsed by Python's html.parser (tests/html_check.py:
  * balanced tags, self-contained, each point on its axis), the plotted
@@ -10,11 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../drivers/pmu.h"
+#include "../../drivers/engine/pmu.h"
 #include "../../drivers/pmu/skl.h"
-#include "../../drivers/recmap.h"
-#include "../../drivers/record.h"
-#include "../../drivers/report_html.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
+#include "../../drivers/output/report_html.h"
 #include "t.h"
 
 #define GUID "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/cpu.h"
+#include "../../drivers/base/cpu.h"
 #include "../../drivers/pmu/skl.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
 #include "t.h"
 

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/info.h"
+#include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/skl.h"
 #include "fake_hw.h"
 #include "t.h"

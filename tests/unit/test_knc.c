@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/cpu.h"
-#include "../../drivers/info.h"
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/knc.h"
 #include "../../drivers/pmu/skl.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 #include "fake_hw.h"
 #include "run_help.h"
 #include "t.h"

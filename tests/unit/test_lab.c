@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/lab.h"
+#include "../../drivers/lab/lab.h"
 #include "t.h"
 
 static struct lab_cfg cfg;

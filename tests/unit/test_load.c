@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/load.h"
+#include "../../drivers/engine/load.h"
 #include "t.h"
 
 #define N 10002

@@ -2,7 +2,7 @@
  * hardware seam the application uses, on a fake clock (1 tick = 1 ns). */
 #include <string.h>
 
-#include "../../drivers/info.h"
+#include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/arch.h"
 #include "../../drivers/pmu/skl.h"
 #include "../emu/emu_hw.h"

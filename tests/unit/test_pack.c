@@ -1,10 +1,10 @@
-/* The packed .data of the images: the decoder (efi/unpack.c) against
- * streams typed from the format in efi/unpack.h, and the packer
+/* The packed .data of the images: the decoder (drivers/base/unpack.c) against
+ * streams typed from the format in drivers/base/unpack.h, and the packer
  * (tools/pack.c) round-tripped through it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../efi/unpack.h"
+#include "../../drivers/base/unpack.h"
 #define PACK_NO_MAIN
 #include "../../tools/pack.c"
 #include "t.h"

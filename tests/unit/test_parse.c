@@ -1,7 +1,7 @@
 #include <string.h>
 
-#include "../../drivers/arith.h"
-#include "../../drivers/parse.h"
+#include "../../drivers/base/arith.h"
+#include "../../drivers/base/parse.h"
 #include "t.h"
 
 static void numbers(void)

@@ -1,4 +1,4 @@
-/* drivers/pcibus.c against descriptors typed from the ACPI specification's
+/* drivers/base/pcibus.c against descriptors typed from the ACPI specification's
  * "QWORD Address Space Descriptor" (byte 0: 0x8A; bytes 1-2: length 0x2B;
  * byte 3: resource type, 2 = bus number range; 4: general flags; 5: type
  * specific flags; 6-13 granularity; 14-21 minimum; 22-29 maximum; 30-37
@@ -8,7 +8,7 @@
  * as edk2's PciHostBridgeDxe returns them from Configuration(). */
 #include <string.h>
 
-#include "../../drivers/pcibus.h"
+#include "../../drivers/base/pcibus.h"
 #include "t.h"
 
 static size_t qword(uint8_t *d, uint8_t type, uint64_t min, uint64_t max)

@@ -1,15 +1,15 @@
-/* Stored results: the record layout (drivers/record.c) and the chunked
- * variable store (drivers/varstore.c). */
+/* Stored results: the record layout (drivers/output/record.c) and the chunked
+ * variable store (drivers/output/varstore.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/crc32.h"
-#include "../../drivers/load.h"
-#include "../../drivers/pmu.h"
-#include "../../drivers/recmap.h"
-#include "../../drivers/record.h"
-#include "../../drivers/varstore.h"
+#include "../../drivers/base/crc32.h"
+#include "../../drivers/engine/load.h"
+#include "../../drivers/engine/pmu.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
+#include "../../drivers/output/varstore.h"
 #include "fake_vars.h"
 #include "t.h"
 

@@ -2,7 +2,7 @@
  * them out (DMTF SMBIOS 3.x), malformed ones included. */
 #include <string.h>
 
-#include "../../drivers/smbios.h"
+#include "../../drivers/base/smbios.h"
 #include "t.h"
 
 static uint8_t tbl[4096];

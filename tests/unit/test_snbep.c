@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../drivers/cpu.h"
-#include "../../drivers/info.h"
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/snbep.h"
-#include "../../drivers/stat.h"
+#include "../../drivers/engine/stat.h"
 #include "fake_hw.h"
 #include "run_help.h"
 #include "t.h"

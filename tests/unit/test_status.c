@@ -1,7 +1,7 @@
 /* EFI_STATUS names and the UEFI Shell's form of a command's status. */
 #include <string.h>
 
-#include "../../drivers/status.h"
+#include "../../drivers/base/status.h"
 #include "t.h"
 
 static void names_from_the_specification(void)

@@ -1,4 +1,4 @@
-/* The time base (drivers/tsc.c): the ACPI tables it reads, typed here
+/* The time base (drivers/base/tsc.c): the ACPI tables it reads, typed here
  * from the specifications' offsets, and the calibration against a
  * simulated machine whose true time is known: the TSC and a reference
  * clock both derived from it, every access costing time, and delays (an
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "t.h"
-#include "../../drivers/tsc.h"
+#include "../../drivers/base/tsc.h"
 
 /* ---- a simulated machine ---- */
 static struct sim {

@@ -1,0 +1,210 @@
+/* The hardware seam: the only way drivers/ touches hardware.
+ *
+ * efi/hw_native.c implements it with rdmsr/wrmsr/rdpmc (guarded against #GP,
+ * and rdpmc against #UD), EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL, plain 32-bit
+ * loads and the TSC; with the uncore emulator loaded (tests/emu), what the
+ * emulator claims goes to it instead.
+ * tests/unit/fake_hw.c implements it with a strict register file.
+ * Nothing here includes a firmware header. */
+#ifndef UNC_HW_H
+#define UNC_HW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "status.h"
+
+struct pci_addr {
+	uint8_t bus, dev, func;
+};
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+/* How MSR accesses reach the hardware; reported by `info` and stored with results. */
+enum hw_msr_mode {
+	HW_MSR_NATIVE,   /* rdmsr/wrmsr on this processor */
+	HW_MSR_EMULATED, /* routed to the uncore emulator (tests/emu) */
+};
+
+/* What the emulator answered besides the MSRs (HW_MSR_EMULATED), as the
+ * accesses so far found it: `info` names each emulated path. */
+#define HW_EMULATED_MAX 8
+struct hw_emulated {
+	uint32_t cpuid_leaf[HW_EMULATED_MAX]; /* CPUID leaves it overrode */
+	unsigned ncpuid;
+	struct pci_addr pci[HW_EMULATED_MAX]; /* PCI functions whose configuration space it answered */
+	unsigned npci;
+	uint64_t mmio_page[HW_EMULATED_MAX]; /* 4 KiB pages of physical memory whose loads it answered */
+	unsigned nmmio;
+	bool rdpmc; /* it answered RDPMC */
+};
+
+struct hw_ops {
+	/* UNC_E_FAULT when the access raised #GP; *ret_val is then left untouched. */
+	enum unc_status (*msr_read)(void *ctx, uint32_t msr, uint64_t *ret_val);
+	enum unc_status (*msr_write)(void *ctx, uint32_t msr, uint64_t val);
+	/* 32-bit configuration access; off must be 4-byte aligned, below 0x1000.
+	 * UNC_E_NOT_FOUND: no root bridge decodes the bus (nothing is there). */
+	enum unc_status (*pci_read32)(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val);
+	enum unc_status (*pci_write32)(void *ctx, struct pci_addr a, uint16_t off, uint32_t val);
+	/* One 32-bit load from physical memory; phys must be 4-byte aligned. */
+	enum unc_status (*mmio_read32)(void *ctx, uint64_t phys, uint32_t *ret_val);
+	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret);
+	/* Monotonic ticks; struct hw.tick_hz says how many make a second. */
+	uint64_t (*ticks)(void *ctx);
+	/* RDPMC of index (ECX). UNC_E_FAULT when it raised #GP (a counter
+	 * that does not exist), UNC_E_UNSUPPORTED when it raised #UD (QEMU's
+	 * TCG does for every RDPMC); *ret_val is then left untouched. */
+	enum unc_status (*rdpmc)(void *ctx, uint32_t index, uint64_t *ret_val);
+	/* A 32-bit read of an I/O port (the ACPI PM timer); NULL: no port I/O. */
+	enum unc_status (*io_read32)(void *ctx, uint16_t port, uint32_t *ret_val);
+	/* One 32-bit store to physical memory (MMIO PMON registers); phys
+	 * 4-byte aligned. NULL: no MMIO writes (UNC_E_UNSUPPORTED). */
+	enum unc_status (*mmio_write32)(void *ctx, uint64_t phys, uint32_t val);
+	/* A sample's free-running counters in one call: ticks() into
+	 * ret_ticks[0], then n 32-bit loads, one from each phys[i] in order
+	 * (each 4-byte aligned: the caller checks), zero-extended into
+	 * ret_val[i], then ticks() into ret_ticks[1]: what ticks, n calls of
+	 * mmio_read32 and ticks give. On failure ret_val and ret_ticks are
+	 * undefined. NULL: none (the engine then makes those calls). */
+	enum unc_status (*mmio_read32_n)(void *ctx, const uint64_t *phys, unsigned n, uint64_t *ret_val,
+					 uint64_t *ret_ticks);
+};
+
+/* Notes that the emulator answered a path, once. */
+static inline void hw_emulated_cpuid(struct hw_emulated *e, uint32_t leaf)
+{
+	for (unsigned i = 0; i < e->ncpuid; i++)
+		if (e->cpuid_leaf[i] == leaf)
+			return;
+	if (e->ncpuid < HW_EMULATED_MAX)
+		e->cpuid_leaf[e->ncpuid++] = leaf;
+}
+
+static inline void hw_emulated_pci(struct hw_emulated *e, struct pci_addr a)
+{
+	for (unsigned i = 0; i < e->npci; i++)
+		if (e->pci[i].bus == a.bus && e->pci[i].dev == a.dev && e->pci[i].func == a.func)
+			return;
+	if (e->npci < HW_EMULATED_MAX)
+		e->pci[e->npci++] = a;
+}
+
+static inline void hw_emulated_mmio(struct hw_emulated *e, uint64_t phys)
+{
+	uint64_t page = phys & ~0xFFFull;
+
+	for (unsigned i = 0; i < e->nmmio; i++)
+		if (e->mmio_page[i] == page)
+			return;
+	if (e->nmmio < HW_EMULATED_MAX)
+		e->mmio_page[e->nmmio++] = page;
+}
+
+/* How struct hw.tick_hz was found (drivers/base/tsc.h: enum tsc_source). */
+struct hw_tsc {
+	uint8_t source;       /* where tick_hz came from */
+	uint8_t ref;          /* the hardware clock measured against; 0: none */
+	uint16_t windows;     /* windows measured */
+	uint32_t spread_ppm;  /* how far the windows disagreed: (max - min) / median */
+	uint64_t measured_hz; /* the measurement's median; 0: not measured */
+	uint64_t cpuid_hz;    /* CPUID 0x15/0x16's figure; 0: not given */
+};
+
+struct hw {
+	const struct hw_ops *ops;
+	void *ctx;
+	uint64_t tick_hz;
+	struct hw_tsc tsc;
+	enum hw_msr_mode msr_mode;
+	const char *emulator; /* HW_MSR_EMULATED: the emulator's own description */
+	const struct hw_emulated *emulated; /* HW_MSR_EMULATED: its other paths; NULL: none */
+};
+
+static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uint64_t *ret_val)
+{
+	return hw->ops->msr_read(hw->ctx, msr, ret_val);
+}
+
+static inline enum unc_status hw_msr_write(const struct hw *hw, uint32_t msr, uint64_t val)
+{
+	return hw->ops->msr_write(hw->ctx, msr, val);
+}
+
+static inline enum unc_status hw_pci_read32(const struct hw *hw, struct pci_addr a, uint16_t off,
+					    uint32_t *ret_val)
+{
+	if (off & 3 || off >= 0x1000)
+		return UNC_E_RANGE;
+	return hw->ops->pci_read32(hw->ctx, a, off, ret_val);
+}
+
+static inline enum unc_status hw_pci_write32(const struct hw *hw, struct pci_addr a, uint16_t off,
+					     uint32_t val)
+{
+	if (off & 3 || off >= 0x1000)
+		return UNC_E_RANGE;
+	return hw->ops->pci_write32(hw->ctx, a, off, val);
+}
+
+static inline enum unc_status hw_mmio_read32(const struct hw *hw, uint64_t phys, uint32_t *ret_val)
+{
+	if (phys & 3)
+		return UNC_E_RANGE;
+	return hw->ops->mmio_read32(hw->ctx, phys, ret_val);
+}
+
+static inline enum unc_status hw_mmio_write32(const struct hw *hw, uint64_t phys, uint32_t val)
+{
+	if (phys & 3)
+		return UNC_E_RANGE;
+	if (!hw->ops->mmio_write32)
+		return UNC_E_UNSUPPORTED;
+	return hw->ops->mmio_write32(hw->ctx, phys, val);
+}
+
+/* Whether the seam reads many MMIO dwords in one call (else each is a
+ * call of hw_mmio_read32). */
+static inline bool hw_has_mmio_read32_n(const struct hw *hw)
+{
+	return hw->ops->mmio_read32_n != 0;
+}
+
+/* Only where hw_has_mmio_read32_n. */
+static inline enum unc_status hw_mmio_read32_n(const struct hw *hw, const uint64_t *phys, unsigned n,
+					      uint64_t *ret_val, uint64_t *ret_ticks)
+{
+	return hw->ops->mmio_read32_n(hw->ctx, phys, n, ret_val, ret_ticks);
+}
+
+static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *ret)
+{
+	hw->ops->cpuid(hw->ctx, leaf, subleaf, ret);
+}
+
+static inline enum unc_status hw_rdpmc(const struct hw *hw, uint32_t index, uint64_t *ret_val)
+{
+	return hw->ops->rdpmc(hw->ctx, index, ret_val);
+}
+
+static inline enum unc_status hw_io_read32(const struct hw *hw, uint16_t port, uint32_t *ret_val)
+{
+	if (port & 3)
+		return UNC_E_RANGE;
+	if (!hw->ops->io_read32)
+		return UNC_E_UNSUPPORTED;
+	return hw->ops->io_read32(hw->ctx, port, ret_val);
+}
+
+static inline uint64_t hw_ticks(const struct hw *hw)
+{
+	return hw->ops->ticks(hw->ctx);
+}
+
+static inline const char *hw_msr_mode_name(enum hw_msr_mode m)
+{
+	return m == HW_MSR_EMULATED ? "emulated" : "native";
+}
+
+#endif

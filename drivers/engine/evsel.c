@@ -1,0 +1,496 @@
+#include "evsel.h"
+
+#include <string.h>
+
+#include "../base/fmt.h"
+#include "../base/parse.h"
+
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
+
+/* src into dst[size], cut to fit: the names the parser keeps. */
+static void copy_name(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static bool listed(const struct pmu_driver *const *list, const struct pmu_driver *drv)
+{
+	for (unsigned d = 0; list && list[d]; d++)
+		if (list[d] == drv)
+			return true;
+	return false;
+}
+
+uint8_t evsel_raw_counters(const struct pmu_unit *u, uint8_t code)
+{
+	for (const struct pmu_constraint *c = u->constraints; c && c->counters; c++)
+		if (c->code == code)
+			return c->counters;
+	return (uint8_t)((1u << u->counters) - 1);
+}
+
+/* The generated index of a driver's events by name (pmu_event_index,
+ * build/gen/pmu_event_index.c); NULL for a table with none (tests' own). */
+static const uint16_t *name_index(const struct pmu_driver *drv)
+{
+	for (const struct pmu_event_index *x = pmu_event_index; x->events; x++)
+		if (x->events == drv->events)
+			return x->by_hash;
+	return NULL;
+}
+
+static char fold(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/* Whether name (any case) is pre (may be "") followed by rest. */
+static bool ieq_cat(const char *name, const char *pre, const char *rest)
+{
+	for (; *pre; pre++, name++)
+		if (fold(*name) != fold(*pre))
+			return false;
+	return str_ieq(name, rest);
+}
+
+/* The event named pre + rest (any case) in drv's table, h being
+ * str_ihash of that name: one probe sequence of the driver's hash index. */
+static const struct event_desc *find_hashed(const struct pmu_driver *drv, const char *pre, const char *rest, uint32_t h)
+{
+	const uint16_t *by = name_index(drv);
+
+	if (!by) {
+		for (unsigned i = 0; i < *drv->nevents; i++)
+			if (ieq_cat(drv->events[i].name, pre, rest))
+				return &drv->events[i];
+		return NULL;
+	}
+	for (unsigned mask = by[0], k = h & mask; by[1 + k]; k = (k + 1) & mask) {
+		const struct event_desc *d = &drv->events[by[1 + k] - 1];
+		if (ieq_cat(d->name, pre, rest))
+			return d;
+	}
+	return NULL;
+}
+
+const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *name)
+{
+	return find_hashed(drv, "", name, str_ihash(STR_IHASH_INIT, name));
+}
+
+/* The event `name` names without its unit's short_prefix, in a unit that
+ * has one; NULL: none. */
+static const struct event_desc *find_short(const struct pmu_driver *drv, const char *name)
+{
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const char *pre = drv->units[u].short_prefix;
+		bool seen = false;
+		if (!pre || !*pre)
+			continue;
+		for (unsigned v = 0; v < u && !seen; v++) /* units sharing a prefix: one lookup */
+			seen = drv->units[v].short_prefix && !strcmp(drv->units[v].short_prefix, pre);
+		if (seen)
+			continue;
+		const struct event_desc *d = find_hashed(drv, pre, name, str_ihash(str_ihash(STR_IHASH_INIT, pre), name));
+		int du = d ? pmu_unit_of_event(drv, d) : -1;
+		if (du >= 0 && drv->units[du].short_prefix && !strcmp(drv->units[du].short_prefix, pre))
+			return d;
+	}
+	return NULL;
+}
+
+static uint64_t field_max(struct pmu_field f)
+{
+	return f.bits ? pmu_width_mask(f.bits) : 0;
+}
+
+/* A unit by its perf name in the given drivers (NULL-terminated list) but
+ * those of skip (looked in already). */
+static bool find_unit(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, const char *name,
+		      const struct pmu_driver **ret_drv, int *ret_unit)
+{
+	for (unsigned d = 0; drivers && drivers[d]; d++) {
+		if (listed(skip, drivers[d]))
+			continue;
+		int u = pmu_unit_by_name(drivers[d], name);
+		if (u >= 0) {
+			*ret_drv = drivers[d];
+			*ret_unit = u;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* s after "PMU/" (any case); NULL when s does not start so. */
+static const char *after_pmu(const char *s, const char *pmu)
+{
+	for (; *pmu; pmu++, s++)
+		if (fold(*s) != fold(*pmu))
+			return NULL;
+	return *s == '/' ? s + 1 : NULL;
+}
+
+/* A free-running counter of drv that s (not empty; c0: fold(s[0])) names,
+ * as free_name_matches says: its manual's name, perf's name or PMU/NAME/;
+ * the unit's PMU/ is compared once, and a name only when its first letter
+ * is s's. On the way, *ret_short: whether a unit of drv has a short_prefix
+ * (find_short has something to do). */
+static bool find_free(const struct pmu_driver *drv, const char *s, char c0, struct ev_spec *e, bool *ret_short)
+{
+	*ret_short = false;
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		if (pu->short_prefix && *pu->short_prefix)
+			*ret_short = true;
+		if (pu->kind != PMU_FREE)
+			continue;
+		const char *after = after_pmu(s, pu->pmu);
+		for (unsigned k = 0; k < pu->counters; k++) {
+			const struct pmu_free *c = &pu->free[k];
+			if (!(fold(c->name[0]) == c0 && str_ieq(s, c->name)) &&
+			    !(fold(c->perf_name[0]) == c0 && str_ieq(s, c->perf_name)) &&
+			    !(after && ieq_cat(after, c->perf_name, "/")))
+				continue;
+			e->drv = drv;
+			e->unit = (uint8_t)u;
+			e->free = (uint8_t)k;
+			copy_name(e->name, sizeof(e->name), c->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "a cbox event", "an imc event" */
+static const char *article(const char *word)
+{
+	return strchr("aeiouAEIOU", word[0]) && word[0] ? "an" : "a";
+}
+
+/* The refusal of an event of unit u of drv, a driver this CPU lacks:
+ * "X is a cbox event; this CPU has no cbox PMU (why, if the driver says)". */
+static enum unc_status absent(const char *name, const struct pmu_driver *drv, int u, char *err, size_t errsize)
+{
+	const char *pmu = drv->units[u].pmu;
+
+	UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", name, article(pmu), pmu, pmu,
+		drv->absent ? " (" : "", drv->absent ? drv->absent : "", drv->absent ? ")" : "");
+}
+
+/* The general units' perf names, for a message: "cbox, arb". */
+static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned d = 0; drivers && drivers[d]; d++)
+		for (unsigned u = 0; u < drivers[d]->nunits; u++)
+			if (drivers[d]->units[u].kind == PMU_GENERAL && n < size)
+				n += fmt_snprintf(buf + n, size - n, "%s%s", n ? ", " : "", drivers[d]->units[u].pmu);
+	if (!n)
+		fmt_snprintf(buf, size, "none on this CPU");
+}
+
+static enum unc_status parse_raw(const char *s, const char *slash, const struct pmu_driver *const *present,
+				 struct ev_spec *e, char *err, size_t errsize)
+{
+	char unit[16], terms[EVSEL_NAME_MAX], names[80];
+	size_t ulen = (size_t)(slash - s), len = strlen(s);
+	bool seen_event = false, seen_umask = false, seen_thr = false, seen_inv = false, seen_edge = false;
+	int u;
+
+	if (ulen == 0 || ulen >= sizeof(unit))
+		FAIL("bad raw event '%s' (want PMU/event=N,umask=N/)", s);
+	memcpy(unit, s, ulen);
+	unit[ulen] = '\0';
+	if (!find_unit(present, NULL, unit, &e->drv, &u)) {
+		const struct pmu_driver *any;
+		if (find_unit(pmu_drivers, present, unit, &any, &u))
+			return absent(s, any, u, err, errsize);
+		unit_names(present, names, sizeof(names));
+		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
+	}
+	e->unit = (uint8_t)u;
+	const struct pmu_unit *pu = ev_unit(e);
+	if (pu->kind != PMU_GENERAL)
+		FAIL("'%s': the %s PMU takes no raw events (see 'uncore.efi list')", s, pu->pmu);
+	const struct pmu_layout *l = pu->layout;
+	if (len < ulen + 2 || s[len - 1] != '/')
+		FAIL("raw event '%s' must end with '/'", s);
+	size_t tlen = len - ulen - 2;
+	if (tlen >= sizeof(terms))
+		FAIL("raw event '%s' is too long", s);
+	memcpy(terms, slash + 1, tlen);
+	terms[tlen] = '\0';
+	if (strchr(terms, '/'))
+		FAIL("raw event '%s' has a '/' inside its terms", s);
+
+	char *p = terms;
+	while (*p) {
+		char *end = strchr(p, ','), *eq;
+		if (end)
+			*end = '\0';
+		if (!*p)
+			FAIL("empty term in '%s'", s);
+		eq = strchr(p, '=');
+		if (eq)
+			*eq = '\0';
+		const char *val = eq ? eq + 1 : NULL;
+		uint64_t v = 1;
+		bool *seen;
+		uint64_t max;
+		/* Each field as wide as the unit's event select has it. */
+		if (!strcmp(p, "event")) {
+			seen = &seen_event;
+			max = field_max(l->event);
+		} else if (!strcmp(p, "umask")) {
+			seen = &seen_umask;
+			max = field_max(l->umask);
+		} else if (!strcmp(p, "thresh") || !strcmp(p, "cmask")) {
+			seen = &seen_thr;
+			max = field_max(l->thresh);
+		} else if (!strcmp(p, "inv")) {
+			seen = &seen_inv;
+			max = l->inv ? 1 : 0;
+		} else if (!strcmp(p, "edge")) {
+			seen = &seen_edge;
+			max = l->edge ? 1 : 0;
+		} else {
+			FAIL("unknown term '%s' in '%s' (event, umask, thresh, inv, edge)", p, s);
+		}
+		if (max == 0)
+			FAIL("term '%s' in '%s': the %s PMU's event select has no such field", p, s, pu->pmu);
+		if (*seen)
+			FAIL("term '%s' given twice in '%s'", p, s);
+		*seen = true;
+		if (!val && max != 1)
+			FAIL("term '%s' needs a value in '%s'", p, s);
+		if (val && !parse_u64(val, max, &v))
+			FAIL("bad value '%s' for '%s' in '%s' (at most 0x%lx: %s)", val, p, s, (unsigned long)max,
+			     l->cite ? l->cite : "the event select's field");
+		if (seen == &seen_event)
+			e->code = (uint8_t)v;
+		else if (seen == &seen_umask)
+			e->umask = (uint8_t)v;
+		else if (seen == &seen_thr)
+			e->thr = (uint8_t)v;
+		else if (seen == &seen_inv)
+			e->inv = v;
+		else
+			e->edge = v;
+		if (!end)
+			break;
+		p = end + 1;
+		if (!*p)
+			FAIL("empty term in '%s'", s);
+	}
+	if (!seen_event)
+		FAIL("raw event '%s' has no event= term", s);
+	e->counters = evsel_raw_counters(pu, e->code);
+	return UNC_OK;
+}
+
+static enum unc_status from_desc(const char *s, const struct pmu_driver *drv, const struct event_desc *d,
+				 struct ev_spec *e, char *err, size_t errsize)
+{
+	int u = pmu_unit_of_event(drv, d);
+
+	if (u < 0) /* the host tests check every table against its driver */
+		FAIL("event '%s' has Unit '%s', which driver %s does not have", s, d->unit, drv->name);
+	e->desc = d;
+	e->drv = drv;
+	e->unit = (uint8_t)u;
+	copy_name(e->name, sizeof(e->name), d->name); /* the table's spelling */
+	e->code = d->code;
+	e->umask = d->umask;
+	e->thr = d->cmask;
+	e->inv = d->inv;
+	e->edge = d->edge;
+	e->counters = d->counters;
+	return UNC_OK;
+}
+
+enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *present, struct ev_spec *e, char *err,
+			    size_t errsize)
+{
+	memset(e, 0, sizeof(*e));
+	if (!*s)
+		FAIL("empty event name");
+	if (strlen(s) >= EVSEL_NAME_MAX)
+		FAIL("event '%.20s...' is too long (at most %d characters)", s, EVSEL_NAME_MAX - 1);
+	copy_name(e->name, sizeof(e->name), s);
+
+	/* One walk of the drivers present: a free-running counter of any of
+	 * them first, else the first with the name, else the first with it as
+	 * a short name (the manual's CAS_COUNT.RD: a unit's prefix and the
+	 * name, in a unit that has one). */
+	const char *slash = strchr(s, '/');
+	uint32_t hash = str_ihash(STR_IHASH_INIT, s);
+	char c0 = fold(s[0]);
+	const struct pmu_driver *name_drv = NULL, *short_drv = NULL;
+	const struct event_desc *name_desc = NULL, *short_desc = NULL;
+	for (unsigned d = 0; present && present[d]; d++) {
+		bool shorts;
+		if (find_free(present[d], s, c0, e, &shorts)) /* free-running: no event select, no counter to take */
+			return UNC_OK;
+		if (slash || name_desc)
+			continue;
+		if ((name_desc = find_hashed(present[d], "", s, hash)))
+			name_drv = present[d];
+		else if (shorts && !short_desc && (short_desc = find_short(present[d], s)))
+			short_drv = present[d];
+	}
+	if (name_desc)
+		return from_desc(s, name_drv, name_desc, e, err, errsize);
+	if (short_desc)
+		return from_desc(s, short_drv, short_desc, e, err, errsize);
+
+	/* Not on this CPU: whose is it? One walk of the other drivers: a
+	 * free-running counter of any of them first, else a raw event of the
+	 * drivers present, else each driver with the name or the short name:
+	 * a name several drivers have (P6's and Knights Corner's
+	 * CPU_CLK_UNHALTED) is refused naming each of their PMUs. */
+	/* A PMU name several drivers share (the client generations' arb,
+	 * clock; imc) is named once. */
+	struct ev_spec other;
+	char pmus[80];
+	size_t n = 0;
+	const struct pmu_driver *only = NULL;
+	const struct event_desc *only_desc = NULL;
+	int only_u = -1, found = 0;
+	for (unsigned d = 0; pmu_drivers[d]; d++) {
+		const struct pmu_driver *drv = pmu_drivers[d];
+		if (listed(present, drv))
+			continue;
+		bool shorts;
+		if (find_free(drv, s, c0, &other, &shorts))
+			return absent(s, other.drv, other.unit, err, errsize);
+		if (slash || n >= sizeof(pmus))
+			continue;
+		const struct event_desc *desc = find_hashed(drv, "", s, hash);
+		if (!desc && shorts) /* or its short name */
+			desc = find_short(drv, s);
+		int u = desc ? pmu_unit_of_event(drv, desc) : -1;
+		if (u < 0 || (only && !strcmp(only->units[only_u].pmu, drv->units[u].pmu)))
+			continue;
+		n += fmt_snprintf(pmus + n, sizeof(pmus) - n, "%s%s", found++ ? " or " : "", drv->units[u].pmu);
+		only = drv;
+		only_desc = desc;
+		only_u = u;
+	}
+	if (slash)
+		return parse_raw(s, slash, present, e, err, errsize);
+	if (found == 1)
+		return absent(only_desc->name, only, only_u, err, errsize);
+	if (found > 1)
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is an event of the %s PMUs; this CPU has none of them", s, pmus);
+	FAIL("unknown event '%s' (see 'uncore.efi list')", s);
+}
+
+enum unc_status evsel_split(const char *list, enum unc_status (*fn)(void *ctx, const char *piece), void *ctx,
+			    char *err, size_t errsize)
+{
+	char piece[EVSEL_NAME_MAX * 2];
+	const char *start = list;
+	int slashes = 0;
+
+	for (const char *p = list;; p++) {
+		if (*p == '/')
+			slashes++;
+		/* A comma separates events only outside "unit/.../". */
+		if (*p == '\0' || (*p == ',' && slashes % 2 == 0)) {
+			size_t n = (size_t)(p - start);
+			if (n == 0)
+				FAIL("empty event in list '%s'", list);
+			if (n >= sizeof(piece))
+				FAIL("event '%.20s...' is too long", start);
+			memcpy(piece, start, n);
+			piece[n] = '\0';
+			enum unc_status st = fn(ctx, piece);
+			if (st)
+				return st;
+			if (*p == '\0')
+				return UNC_OK;
+			start = p + 1;
+			slashes = 0;
+		}
+	}
+}
+
+bool evsel_same(const struct ev_spec *a, const struct ev_spec *b)
+{
+	if (a->drv != b->drv || a->unit != b->unit)
+		return false;
+	if (ev_unit(a)->kind == PMU_FREE)
+		return a->free == b->free;
+	if (ev_unit(a)->kind == PMU_FIXED) /* one event per fixed counter: the same counter, the same event */
+		return (a->counters & (uint8_t)~EV_COUNTER_FIXED) == (b->counters & (uint8_t)~EV_COUNTER_FIXED);
+	return evsel_encode(a) == evsel_encode(b);
+}
+
+static uint64_t put(struct pmu_field f, uint64_t v)
+{
+	return f.bits ? (v & pmu_width_mask(f.bits)) << f.shift : 0;
+}
+
+uint64_t evsel_encode(const struct ev_spec *e)
+{
+	const struct pmu_unit *u = ev_unit(e);
+
+	if (u->kind == PMU_FREE)
+		return u->free[e->free].offset; /* not an event select: the counter's offset */
+	if (u->kind == PMU_FIXED)
+		return u->fixed_ctrl;
+	const struct pmu_layout *l = u->layout;
+	return put(l->thresh, e->thr) | (e->inv ? l->inv : 0) | l->enable | (e->edge ? l->edge : 0) |
+	       put(l->umask, e->umask) | put(l->event, e->code) | l->os_usr;
+}
+
+uint8_t evsel_role(const struct ev_spec *e)
+{
+	const struct pmu_unit *u = ev_unit(e);
+
+	if (u->kind == PMU_FREE)
+		return u->free[e->free].role;
+	/* A general event that programs what a role event does, however it is spelled. */
+	for (const struct pmu_role_event *x = u->role_events; u->kind == PMU_GENERAL && x && x->event; x++) {
+		const struct event_desc *d = evsel_find(e->drv, x->event);
+		if (d && pmu_unit_of_event(e->drv, d) == e->unit && d->code == e->code && d->umask == e->umask &&
+		    d->cmask == e->thr && !d->inv == !e->inv && !d->edge == !e->edge)
+			return x->role;
+	}
+	return PMU_ROLE_NONE;
+}
+
+void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *v)
+{
+	const struct pmu_unit *u = ev_unit(e);
+
+	*v = (struct count_view){ .kind = u->kind, .width = u->width, .clock = u->clock, .encoding = evsel_encode(e) };
+	fmt_snprintf(v->pmu, sizeof(v->pmu), "%s", u->pmu);
+	fmt_snprintf(v->driver, sizeof(v->driver), "%s", e->drv->name);
+	v->nboxes = (uint8_t)(u->kind == PMU_FREE ? 1 : nboxes);
+	if (u->box_label && u->max_boxes > 1)
+		fmt_snprintf(v->box_label, sizeof(v->box_label), "%s", u->box_label);
+	if (u->box_noun)
+		fmt_snprintf(v->box_noun, sizeof(v->box_noun), "%s", u->box_noun);
+	if (u->group_noun && u->box_label && u->max_boxes > 1)
+		fmt_snprintf(v->group_noun, sizeof(v->group_noun), "%s", u->group_noun);
+	v->role = evsel_role(e);
+	if (u->kind == PMU_FREE) {
+		const struct pmu_free *c = &u->free[e->free];
+		fmt_snprintf(v->count_word, sizeof(v->count_word), "%s", c->count_word);
+		if (c->short_name)
+			fmt_snprintf(v->short_name, sizeof(v->short_name), "%s", c->short_name);
+		fmt_snprintf(v->enc_prefix, sizeof(v->enc_prefix), "%s+", u->base_name ? u->base_name : u->pmu);
+	} else {
+		fmt_snprintf(v->count_word, sizeof(v->count_word), "%s",
+			     (u->kind == PMU_FIXED && u->clock) || (e->thr && !e->edge) ? "cycles" : "events");
+	}
+}

@@ -1,0 +1,200 @@
+#include "load.h"
+
+#include <emmintrin.h>
+
+#include "../base/parse.h"
+
+volatile double load_sink;
+
+static const char *const names[LOAD_NKINDS] = { "read", "write", "copy", "triad" };
+static const unsigned bytes[LOAD_NKINDS] = { 8, 8, 16, 24 };
+
+int load_kind_parse(const char *s)
+{
+	for (int k = 0; k < LOAD_NKINDS; k++)
+		if (str_ieq(s, names[k]))
+			return k;
+	return -1;
+}
+
+const char *load_kind_name(enum load_kind k)
+{
+	return k < LOAD_NKINDS ? names[k] : "?";
+}
+
+unsigned load_bytes_per_element(enum load_kind k)
+{
+	return k < LOAD_NKINDS ? bytes[k] : 0;
+}
+
+uint64_t load_elements(uint64_t size, uint64_t llc_bytes)
+{
+	const uint64_t per = 3 * sizeof(double);
+
+	if (!size)
+		size = llc_bytes > LOAD_MIN_DEFAULT / 4 ? 4 * llc_bytes : LOAD_MIN_DEFAULT;
+	uint64_t n = size / per + (size % per != 0);
+	return n + (n & 1);
+}
+
+/* The kernels go a 64-byte line at a time: a scalar head up to the line of
+ * a (the array stored to; b for read) where the element lo falls, whole
+ * lines with SSE2 (every x86-64 processor has it; UEFI hands an x64 image
+ * the SSE state initialised, spec 2.3.4), then a scalar tail. Each line
+ * asks for the line AHEAD bytes further on in each of its streams
+ * (prefetcht0, a hint, which never faults): the hardware prefetchers follow
+ * the streams too, but one thread keeps more misses in flight with it.
+ * Without nt the stores go through the cache (every line written is first
+ * read, as STREAM's are; the line of a asked for ahead is that read, done
+ * earlier); with nt every store is non-temporal, whole lines in movntpd and
+ * the head and tail in movnti, so no alignment is asked of the arrays beyond
+ * a double's, and a is not asked for (its stores bypass the cache). */
+#define LINE  8 /* doubles in a 64-byte line */
+#define AHEAD 512
+
+static inline void ahead(const double *p)
+{
+	_mm_prefetch((const char *)((uintptr_t)p + AHEAD), _MM_HINT_T0);
+}
+
+static inline bool in_line(const double *p)
+{
+	return ((uintptr_t)p & 63) != 0;
+}
+
+static inline void stream1(double *p, double v)
+{
+	union {
+		double d;
+		long long i;
+	} u = { v };
+	_mm_stream_si64((long long *)p, u.i);
+}
+
+static void read_pass(const double *restrict b, size_t i, size_t hi)
+{
+	__m128d s0 = _mm_setzero_pd(), s1 = s0, s2 = s0, s3 = s0; /* four chains, so the adds overlap */
+	double t = 0, u[2];
+
+	for (; i < hi && in_line(b + i); i++)
+		t += b[i];
+	for (; i + LINE <= hi; i += LINE) {
+		ahead(b + i);
+		s0 = _mm_add_pd(s0, _mm_load_pd(b + i));
+		s1 = _mm_add_pd(s1, _mm_load_pd(b + i + 2));
+		s2 = _mm_add_pd(s2, _mm_load_pd(b + i + 4));
+		s3 = _mm_add_pd(s3, _mm_load_pd(b + i + 6));
+	}
+	for (; i < hi; i++)
+		t += b[i];
+	_mm_storeu_pd(u, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
+	load_sink = t + u[0] + u[1];
+}
+
+static void write_pass(double *restrict a, bool nt, size_t i, size_t hi)
+{
+	const __m128d v = _mm_set1_pd(LOAD_SCALAR);
+
+	if (nt) {
+		for (; i < hi && in_line(a + i); i++)
+			stream1(a + i, LOAD_SCALAR);
+		for (; i + LINE <= hi; i += LINE)
+			for (int k = 0; k < LINE; k += 2)
+				_mm_stream_pd(a + i + k, v);
+		for (; i < hi; i++)
+			stream1(a + i, LOAD_SCALAR);
+		return;
+	}
+	for (; i < hi && in_line(a + i); i++)
+		a[i] = LOAD_SCALAR;
+	for (; i + LINE <= hi; i += LINE) {
+		ahead(a + i);
+		for (int k = 0; k < LINE; k += 2)
+			_mm_store_pd(a + i + k, v);
+	}
+	for (; i < hi; i++)
+		a[i] = LOAD_SCALAR;
+}
+
+static void copy_pass(double *restrict a, const double *restrict b, bool nt, size_t i, size_t hi)
+{
+	if (nt) {
+		for (; i < hi && in_line(a + i); i++)
+			stream1(a + i, b[i]);
+		for (; i + LINE <= hi; i += LINE) {
+			ahead(b + i);
+			for (int k = 0; k < LINE; k += 2)
+				_mm_stream_pd(a + i + k, _mm_loadu_pd(b + i + k));
+		}
+		for (; i < hi; i++)
+			stream1(a + i, b[i]);
+		return;
+	}
+	for (; i < hi && in_line(a + i); i++)
+		a[i] = b[i];
+	for (; i + LINE <= hi; i += LINE) {
+		ahead(a + i);
+		ahead(b + i);
+		for (int k = 0; k < LINE; k += 2)
+			_mm_store_pd(a + i + k, _mm_loadu_pd(b + i + k));
+	}
+	for (; i < hi; i++)
+		a[i] = b[i];
+}
+
+static void triad_pass(double *restrict a, const double *restrict b, const double *restrict c, bool nt, size_t i,
+		       size_t hi)
+{
+	const __m128d s = _mm_set1_pd(LOAD_SCALAR);
+
+	if (nt) {
+		for (; i < hi && in_line(a + i); i++)
+			stream1(a + i, b[i] + LOAD_SCALAR * c[i]);
+		for (; i + LINE <= hi; i += LINE) {
+			ahead(b + i);
+			ahead(c + i);
+			for (int k = 0; k < LINE; k += 2)
+				_mm_stream_pd(a + i + k,
+					      _mm_add_pd(_mm_loadu_pd(b + i + k), _mm_mul_pd(s, _mm_loadu_pd(c + i + k))));
+		}
+		for (; i < hi; i++)
+			stream1(a + i, b[i] + LOAD_SCALAR * c[i]);
+		return;
+	}
+	for (; i < hi && in_line(a + i); i++)
+		a[i] = b[i] + LOAD_SCALAR * c[i];
+	for (; i + LINE <= hi; i += LINE) {
+		ahead(a + i);
+		ahead(b + i);
+		ahead(c + i);
+		for (int k = 0; k < LINE; k += 2)
+			_mm_store_pd(a + i + k, _mm_add_pd(_mm_loadu_pd(b + i + k), _mm_mul_pd(s, _mm_loadu_pd(c + i + k))));
+	}
+	for (; i < hi; i++)
+		a[i] = b[i] + LOAD_SCALAR * c[i];
+}
+
+uint64_t load_pass(enum load_kind k, bool nt, const struct load_arrays *x, size_t lo, size_t hi)
+{
+	if (hi > x->n)
+		hi = x->n;
+	if (lo >= hi || k >= LOAD_NKINDS)
+		return 0;
+	switch (k) {
+	case LOAD_READ:
+		read_pass(x->b, lo, hi);
+		break;
+	case LOAD_WRITE:
+		write_pass(x->a, nt, lo, hi);
+		break;
+	case LOAD_COPY:
+		copy_pass(x->a, x->b, nt, lo, hi);
+		break;
+	default:
+		triad_pass(x->a, x->b, x->c, nt, lo, hi);
+		break;
+	}
+	if (nt && k != LOAD_READ)
+		_mm_sfence(); /* streaming stores are weakly ordered */
+	return (uint64_t)(hi - lo) * bytes[k];
+}

@@ -1,0 +1,122 @@
+#include "pmu.h"
+
+#include <string.h>
+
+#include "../base/parse.h"
+
+const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct hw *hw, const struct cpu_info *cpu)
+{
+	if (drv->match)
+		return drv->match(hw, cpu);
+	if (strcmp(cpu->vendor, drv->vendor))
+		return 0;
+	for (const struct pmu_model *m = drv->models; m->family; m++)
+		if (m->family == cpu->family && m->model == cpu->model)
+			return m;
+	return 0;
+}
+
+static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
+			       unsigned idx, bool sel)
+{
+	if (u->probe_addr) {
+		struct pmu_reg r = pmu_unit_box_ctl(u, p, unit, box);
+		if (p && unit < PMU_MAX_UNITS)
+			r.addr += sel ? p->sel_off[unit] : p->ctr_off[unit];
+		r.addr += idx * (uint64_t)(sel ? u->sel_step : u->ctr_step);
+		return r;
+	}
+	const uint64_t *list = sel ? u->box_sel : u->box_ctr;
+	uint64_t first = list ? list[box] : (sel ? u->sel_base : u->ctr_base) + box * u->box_stride;
+	struct pmu_reg r = { .space = u->space, .addr = first + idx * (uint64_t)(sel ? u->sel_step : u->ctr_step) };
+
+	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+		r.pci = p->pci[unit][box];
+	if (u->space == PMU_MMIO && p && unit < PMU_MAX_UNITS)
+		r.addr += p->base[unit];
+	return r;
+}
+
+struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box)
+{
+	struct pmu_reg r = { .space = u->space, .addr = u->box_ctl + box * u->box_stride };
+
+	if (u->probe_addr) {
+		r.addr = p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES ? p->box_base[unit][box] : 0;
+		if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+			r.pci = p->pci[unit][box];
+		return r;
+	}
+	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+		r.pci = p->pci[unit][box];
+	if (u->space == PMU_MMIO && p && unit < PMU_MAX_UNITS)
+		r.addr += p->base[unit];
+	return r;
+}
+
+struct pmu_reg pmu_unit_sel(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
+			    unsigned idx)
+{
+	return unit_reg(u, p, unit, box, idx, true);
+}
+
+struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
+			    unsigned idx)
+{
+	if (u->kind == PMU_FREE) {
+		struct pmu_reg r = { .space = u->space, .addr = u->free[idx].offset };
+		if (p && unit < PMU_MAX_UNITS) {
+			r.addr += p->base[unit];
+			r.pci = p->pci[unit][0];
+		}
+		return r;
+	}
+	return unit_reg(u, p, unit, box, idx, false);
+}
+
+const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size)
+{
+	if (reg.space == PMU_PCI)
+		fmt_snprintf(buf, size, "%02x:%02x.%x+0x%lx", reg.pci.bus, reg.pci.dev, reg.pci.func,
+			     (unsigned long)reg.addr);
+	else
+		fmt_snprintf(buf, size, "0x%lx", (unsigned long)reg.addr);
+	return buf;
+}
+
+const char *pmu_reg_name(const struct pmu_driver *drv, const struct pmu_present *p, struct pmu_reg reg, char *buf,
+			 size_t size)
+{
+	const char *n = drv && drv->ops->reg_name ? drv->ops->reg_name(p, reg, buf, size) : NULL;
+
+	return n ? n : "?";
+}
+
+int pmu_unit_by_name(const struct pmu_driver *drv, const char *name)
+{
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		if (str_ieq(pu->pmu, name) || (pu->alias && str_ieq(pu->alias, name)))
+			return (int)u;
+	}
+	return -1;
+}
+
+/* Intel's core-event files give no Unit at all: a general and a fixed unit
+ * may then share one intel_unit (""), and the event's Counter decides
+ * (FIXED or "Fixed counter N": the fixed unit; else the other). */
+int pmu_unit_of_event(const struct pmu_driver *drv, const struct event_desc *d)
+{
+	int first = -1;
+
+	for (unsigned u = 0; u < drv->nunits; u++) {
+		const struct pmu_unit *pu = &drv->units[u];
+		if (!pu->intel_unit || strcmp(pu->intel_unit, d->unit))
+			continue;
+		if ((pu->kind == PMU_FIXED) == ((d->counters & EV_COUNTER_FIXED) != 0))
+			return (int)u;
+		if (first < 0)
+			first = (int)u;
+	}
+	return first;
+}

@@ -1,0 +1,700 @@
+#include "record.h"
+
+#include <string.h>
+
+#include "../base/crc32.h"
+#include "../base/fmt.h"
+#include "../engine/load.h"
+#include "../engine/pmu.h"
+
+enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_EVENT, T_U64X8, T_REG, T_BUSY2, T_FAULT2, T_PMU,
+	     T_BOXINFO, T_U32X64 };
+
+struct field {
+	uint16_t tag;
+	const char *name;
+	uint8_t type;
+	size_t off, size;  /* the member; for arrays, the whole array */
+	size_t count_off;  /* arrays: the uint32_t count member */
+	size_t max;        /* arrays: elements */
+};
+
+#define MEMBER_SIZE(type, m) sizeof(((type *)0)->m)
+#define F(tag, m, t) { tag, #m, t, offsetof(struct rec, m), MEMBER_SIZE(struct rec, m), 0, 0 }
+#define A(tag, m, n, t, max) { tag, #m, t, offsetof(struct rec, m), MEMBER_SIZE(struct rec, m), offsetof(struct rec, n), max }
+#define E(tag, m, t) { tag, #m, t, offsetof(struct rec_event, m), MEMBER_SIZE(struct rec_event, m), 0, 0 }
+#define P(tag, m, t) { tag, #m, t, offsetof(struct rec_pmu, m), MEMBER_SIZE(struct rec_pmu, m), 0, 0 }
+#define B(tag, m, t) { tag, #m, t, offsetof(struct rec_boxinfo, m), MEMBER_SIZE(struct rec_boxinfo, m), 0, 0 }
+
+/* The layout: the fields version 1 shares with version 2, and version 2's
+ * own (tags 0x0080 on, and 0x10 on inside an event). Tags are never reused
+ * for another meaning: version 1's others (0x001C to 0x001E, 0x0021 to
+ * 0x002B, 0x002D, 0x0040, 0x0046, 0x004A; inside an event 0x02 to 0x08)
+ * were one driver's, which reads them (struct rec_old). */
+static const struct field top[] = {
+	F(0x0001, tool, T_STR), F(0x0002, command, T_STR), F(0x0003, time, T_TIME), F(0x0004, status, T_U32),
+	F(0x0010, vendor, T_STR), F(0x0011, brand, T_STR), F(0x0012, topology, T_STR), F(0x0013, model_name, T_STR),
+	F(0x0014, family, T_U32), F(0x0015, model, T_U32), F(0x0016, stepping, T_U32), F(0x0017, cores, T_U32),
+	F(0x0018, threads, T_U32), F(0x0019, phys_bits, T_U32), F(0x001A, hypervisor, T_U8),
+	F(0x001B, msr_mode, T_U8), F(0x0020, emulator, T_STR), F(0x002C, tsc_hz, T_U64), F(0x002E, verdict, T_U32),
+	F(0x002F, verdict_reason, T_STR), F(0x0041, ngroups, T_U32),
+	F(0x0042, rotations, T_U32), F(0x0043, per_box, T_U8), F(0x0044, elapsed, T_U64), F(0x0045, interval, T_U64),
+	A(0x0047, ev, nevents, T_EVENT, REC_MAX_EVENTS),
+	F(0x0060, x.load_kind, T_U8), F(0x0061, x.load_nt, T_U8), F(0x0062, x.load_cpus, T_U32),
+	F(0x0063, x.load_size, T_U64), F(0x0064, x.load_bytes, T_U64), F(0x0065, x.peak_mb_s, T_U64),
+	F(0x0066, x.peak_note, T_STR), F(0x0067, x.check, T_U8), F(0x0068, x.check_required_kb_s, T_U64),
+	F(0x0069, x.check_measured_kb_s, T_U64), F(0x006A, x.check_verdict, T_U8), F(0x006B, x.child, T_STR),
+	F(0x006C, x.child_status_lo, T_U32), F(0x006D, x.child_status_hi, T_U32), F(0x006E, x.child_ran, T_U8),
+	F(0x006F, x.warning, T_STR), F(0x0070, x.core_one_cpu, T_U8),
+	A(0x0080, pmus, npmus, T_PMU, REC_MAX_PMUS), A(0x0081, faults2, nfaults2, T_FAULT2, REC_MAX_FAULTS),
+	A(0x0082, boxinfo, nboxinfo, T_BOXINFO, REC_MAX_BOXINFO), F(0x0083, programs, T_U8), F(0x0084, where, T_STR),
+	F(0x0085, free_pmu, T_STR), F(0x0086, req_note, T_STR),
+	F(0x0087, tsc.source, T_U8), F(0x0088, tsc.ref, T_U8), F(0x0089, tsc.windows, T_U16),
+	F(0x008A, tsc.spread_ppm, T_U32), F(0x008B, tsc.measured_hz, T_U64), F(0x008C, tsc.cpuid_hz, T_U64),
+};
+#define TAG_SAMPLE  0x0048 /* t, then per event: running and boxes 0-3 */
+#define TAG_SAMPLE8 0x0049 /* t, then per event: running and boxes 0-7 (more than 4 CBos) */
+_Static_assert(sizeof(top) / sizeof(top[0]) <= 128, "get_fields tracks scalar fields in a 128-bit mask");
+
+static const struct field event_fields[] = {
+	E(0x01, name, T_STR), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4), E(0x0B, running, T_U64), E(0x0C, still, T_U8),
+	/* boxes 4-7 (more than the manual's four CBos) */
+	{ 0x0D, "box_hi", T_U64X4, offsetof(struct rec_event, box) + 4 * sizeof(uint64_t), 4 * sizeof(uint64_t), 0, 0 },
+	/* version 2: the event as its driver described it */
+	E(0x10, driver, T_STR), E(0x11, pmu, T_STR), E(0x12, box_label, T_STR), E(0x13, box_noun, T_STR),
+	E(0x14, short_name, T_STR), E(0x15, count_word, T_STR), E(0x16, enc_prefix, T_STR), E(0x17, encoding, T_U64),
+	E(0x18, kind, T_U8), E(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
+	/* boxes in groups (a socket's channels) */
+	E(0x1D, group_noun, T_STR), E(0x1E, groups, T_U64), E(0x1F, box_ids, T_U64),
+};
+
+/* A driver's block (layout 2): what its probe found; the facts are its own. */
+static const struct field pmu_fields[] = {
+	P(0x01, driver, T_STR), P(0x02, model, T_STR), P(0x03, probed, T_U32), P(0x04, boxes, T_U64X8),
+	P(0x05, found, T_U64X8), P(0x06, base, T_U64X8), P(0x07, facts, T_U64X8), P(0x08, use_checked, T_U8),
+	P(0x09, use_known, T_U8), P(0x0A, in_use, T_U8), P(0x0B, global_ctrl, T_U64), P(0x0C, selects_checked, T_U32),
+	{ 0x0D, "busy", T_BUSY2, offsetof(struct rec_pmu, busy), MEMBER_SIZE(struct rec_pmu, busy),
+	  offsetof(struct rec_pmu, nbusy), REC_MAX_BUSY },
+	P(0x0E, pci, T_U32X64),
+};
+
+static const struct field boxinfo_fields[] = {
+	B(0x01, noun, T_STR), B(0x02, label, T_STR), B(0x03, from, T_STR), B(0x04, n, T_U32), B(0x05, found, T_U32),
+};
+
+#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The nested bodies: their field tables. */
+static const struct field *nested(uint8_t type, size_t *ret_n)
+{
+	switch (type) {
+	case T_EVENT: *ret_n = NFIELDS(event_fields); return event_fields;
+	case T_PMU: *ret_n = NFIELDS(pmu_fields); return pmu_fields;
+	case T_BOXINFO: *ret_n = NFIELDS(boxinfo_fields); return boxinfo_fields;
+	default: *ret_n = 0; return NULL;
+	}
+}
+
+#define REG_BYTES 12 /* space, bus, dev, func, addr */
+
+/* ---- encoding ---- */
+
+static void put(struct rec_buf *b, const void *p, size_t n)
+{
+	if (b->overflow || n > b->cap - b->len) {
+		b->overflow = true;
+		return;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void put_le(struct rec_buf *b, uint64_t v, unsigned n)
+{
+	uint8_t le[8];
+
+	for (unsigned i = 0; i < n; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	put(b, le, n);
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i > 0; i--)
+		v = v << 8 | p[i - 1];
+	return v;
+}
+
+static void put_tl(struct rec_buf *b, uint16_t tag, size_t len)
+{
+	put_le(b, tag, 2);
+	put_le(b, len, 4);
+}
+
+static uint64_t load_uint(const void *p, uint8_t type)
+{
+	switch (type) {
+	case T_U8: return *(const uint8_t *)p;
+	case T_U16: return *(const uint16_t *)p;
+	case T_U32: return *(const uint32_t *)p;
+	default: return *(const uint64_t *)p;
+	}
+}
+
+static const unsigned uint_size[] = { [T_U8] = 1, [T_U16] = 2, [T_U32] = 4, [T_U64] = 8 };
+
+static void put_fields(struct rec_buf *b, const struct field *t, size_t n, const uint8_t *base);
+
+static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
+{
+	switch (f->type) {
+	case T_U8:
+	case T_U16:
+	case T_U32:
+	case T_U64:
+		put_tl(b, f->tag, uint_size[f->type]);
+		put_le(b, load_uint(p, f->type), uint_size[f->type]);
+		break;
+	case T_U64X4:
+		put_tl(b, f->tag, 32);
+		for (int i = 0; i < 4; i++)
+			put_le(b, ((const uint64_t *)p)[i], 8);
+		break;
+	case T_STR: {
+		/* Text is stored as printable ASCII, which is all a reader
+		 * accepts: anything else (a brand string from CPUID, say) is
+		 * stored as '?'. */
+		size_t len = strnlen((const char *)p, f->size - 1);
+		put_tl(b, f->tag, len);
+		for (size_t i = 0; i < len; i++)
+			put_le(b, rec_printable(p[i]) ? p[i] : '?', 1);
+		break;
+	}
+	case T_TIME: {
+		/* A time the firmware got wrong (month 255, say) is stored as
+		 * not set: a reader refuses it. */
+		static const struct rec_time unset;
+		const struct rec_time *t = rec_time_ok((const struct rec_time *)p) ? (const struct rec_time *)p : &unset;
+		put_tl(b, f->tag, 15);
+		put_le(b, t->year, 2);
+		put_le(b, t->month, 1);
+		put_le(b, t->day, 1);
+		put_le(b, t->hour, 1);
+		put_le(b, t->minute, 1);
+		put_le(b, t->second, 1);
+		put_le(b, t->daylight, 1);
+		put_le(b, t->nanosecond, 4);
+		put_le(b, (uint16_t)t->timezone, 2);
+		put_le(b, t->valid, 1);
+		break;
+	}
+	case T_U64X8:
+		put_tl(b, f->tag, 64);
+		for (int i = 0; i < 8; i++)
+			put_le(b, ((const uint64_t *)p)[i], 8);
+		break;
+	case T_U32X64:
+		put_tl(b, f->tag, 256);
+		for (int i = 0; i < 64; i++)
+			put_le(b, ((const uint32_t *)p)[i], 4);
+		break;
+	case T_REG:
+	case T_BUSY2:
+	case T_FAULT2: {
+		const struct rec_reg *x = (const struct rec_reg *)p;
+		put_tl(b, f->tag, REG_BYTES + (f->type == T_BUSY2 ? 8 : f->type == T_FAULT2 ? 1 : 0));
+		put_le(b, x->space, 1);
+		put_le(b, x->bus, 1);
+		put_le(b, x->dev, 1);
+		put_le(b, x->func, 1);
+		put_le(b, x->addr, 8);
+		if (f->type == T_BUSY2)
+			put_le(b, ((const struct rec_busy2 *)p)->value, 8);
+		if (f->type == T_FAULT2)
+			put_le(b, ((const struct rec_fault2 *)p)->write, 1);
+		break;
+	}
+	case T_EVENT:
+	case T_PMU:
+	case T_BOXINFO: {
+		/* A nested body: its length is known only once written. */
+		size_t nsub;
+		const struct field *sub = nested(f->type, &nsub);
+		put_tl(b, f->tag, 0);
+		size_t at = b->len;
+		put_fields(b, sub, nsub, p);
+		if (!b->overflow) {
+			size_t len = b->len - at;
+			for (int i = 0; i < 4; i++)
+				b->p[at - 4 + i] = (uint8_t)(len >> (8 * i));
+		}
+		break;
+	}
+	}
+}
+
+static size_t elem_size(uint8_t type)
+{
+	switch (type) {
+	case T_EVENT: return sizeof(struct rec_event);
+	case T_BUSY2: return sizeof(struct rec_busy2);
+	case T_FAULT2: return sizeof(struct rec_fault2);
+	case T_PMU: return sizeof(struct rec_pmu);
+	case T_BOXINFO: return sizeof(struct rec_boxinfo);
+	default: return 0;
+	}
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* A field whose value is all zeros (a 0, an empty text, a time not set)
+ * is left out: a reader takes an absent field as zero, and an EFI variable
+ * has little room. */
+static void put_fields(struct rec_buf *b, const struct field *t, size_t n, const uint8_t *base)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = &t[i];
+		if (!f->max) {
+			if (!all_zero(base + f->off, f->size))
+				put_one(b, f, base + f->off);
+			continue;
+		}
+		uint32_t count = *(const uint32_t *)(base + f->count_off);
+		for (uint32_t k = 0; k < count && k < f->max; k++)
+			put_one(b, f, base + f->off + k * elem_size(f->type));
+	}
+}
+
+void rec_begin(struct rec_buf *b)
+{
+	b->len = 0;
+	b->overflow = false;
+	uint8_t zero[REC_HEADER_SIZE] = { 0 };
+	put(b, zero, sizeof(zero));
+}
+
+void rec_put(struct rec_buf *b, const struct rec *r)
+{
+	put_fields(b, top, NFIELDS(top), (const uint8_t *)r);
+}
+
+static size_t sample_boxes(uint16_t tag)
+{
+	return tag == TAG_SAMPLE8 ? 8 : 4;
+}
+
+static size_t sample_size(uint16_t tag, uint32_t nevents)
+{
+	return 8 + (8 + 8 * sample_boxes(tag)) * (size_t)nevents;
+}
+
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s)
+{
+	uint16_t tag = nboxes > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
+
+	put_tl(b, tag, sample_size(tag, nevents));
+	put_le(b, s->t, 8);
+	for (uint32_t i = 0; i < nevents; i++) {
+		put_le(b, s->running[i], 8);
+		for (size_t k = 0; k < sample_boxes(tag); k++)
+			put_le(b, s->box[i][k], 8);
+	}
+}
+
+void rec_put_raw(struct rec_buf *b, const void *p, size_t n)
+{
+	put(b, p, n);
+}
+
+enum unc_status rec_end(struct rec_buf *b)
+{
+	if (b->overflow || b->len < REC_HEADER_SIZE)
+		return UNC_E_NO_MEMORY;
+	size_t body = b->len - REC_HEADER_SIZE;
+	struct rec_buf h = { b->p, 0, REC_HEADER_SIZE, false };
+	put_le(&h, REC_MAGIC, 4);
+	put_le(&h, REC_VERSION, 2);
+	put_le(&h, REC_HEADER_SIZE, 2);
+	put_le(&h, body, 4);
+	put_le(&h, crc32_ieee(b->p + REC_HEADER_SIZE, body), 4);
+	return UNC_OK;
+}
+
+/* ---- time ---- */
+
+/* EFI_TIME's ranges (UEFI 2.10, 8.3): the day within its month, the
+ * timezone in minutes or EFI_UNSPECIFIED_TIMEZONE, daylight two flags.
+ * A time not set (GetTime failed) is all zeros. */
+static bool time_check(const struct rec_time *t, char *why, size_t size)
+{
+	static const uint8_t mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (t->valid > 1)
+		return fmt_snprintf(why, size, "has valid %u (0 or 1)", t->valid), false;
+	if (!t->valid) {
+		if (t->year || t->month || t->day || t->hour || t->minute || t->second || t->daylight || t->nanosecond ||
+		    t->timezone)
+			return fmt_snprintf(why, size, "is marked not set but holds a time"), false;
+		return true;
+	}
+	if (t->year < 1900 || t->year > 9999)
+		return fmt_snprintf(why, size, "has year %u (1900 to 9999)", t->year), false;
+	if (t->month < 1 || t->month > 12)
+		return fmt_snprintf(why, size, "has month %u (1 to 12)", t->month), false;
+	bool leap = (t->year % 4 == 0 && t->year % 100 != 0) || t->year % 400 == 0;
+	unsigned last = mdays[t->month - 1] + (t->month == 2 && leap);
+	if (t->day < 1 || t->day > last)
+		return fmt_snprintf(why, size, "has day %u (1 to %u in %04u-%02u)", t->day, last, t->year, t->month), false;
+	if (t->hour > 23)
+		return fmt_snprintf(why, size, "has hour %u (0 to 23)", t->hour), false;
+	if (t->minute > 59)
+		return fmt_snprintf(why, size, "has minute %u (0 to 59)", t->minute), false;
+	if (t->second > 59)
+		return fmt_snprintf(why, size, "has second %u (0 to 59)", t->second), false;
+	if (t->nanosecond > 999999999)
+		return fmt_snprintf(why, size, "has nanosecond %u (0 to 999999999)", t->nanosecond), false;
+	if ((t->timezone < -1440 || t->timezone > 1440) && t->timezone != 2047)
+		return fmt_snprintf(why, size, "has timezone %d (-1440 to 1440, or 2047)", t->timezone), false;
+	if (t->daylight > 3)
+		return fmt_snprintf(why, size, "has daylight %u (0 to 3)", t->daylight), false;
+	return true;
+}
+
+bool rec_time_ok(const struct rec_time *t)
+{
+	char why[80];
+
+	return time_check(t, why, sizeof(why));
+}
+
+void rec_time_text(const struct rec_time *t, char *buf, size_t size)
+{
+	fmt_snprintf(buf, size, "%04u-%02u-%02u %02u:%02u:%02u", t->year, t->month, t->day, t->hour, t->minute,
+		     t->second);
+}
+
+/* ---- decoding ---- */
+
+#define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
+
+static void store_uint(void *p, uint8_t type, uint64_t v)
+{
+	switch (type) {
+	case T_U8: *(uint8_t *)p = (uint8_t)v; break;
+	case T_U16: *(uint16_t *)p = (uint16_t)v; break;
+	case T_U32: *(uint32_t *)p = (uint32_t)v; break;
+	default: *(uint64_t *)p = v; break;
+	}
+}
+
+static const struct field *find(const struct field *t, size_t n, uint16_t tag)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].tag == tag)
+			return &t[i];
+	return NULL;
+}
+
+static enum unc_status get_fields(const uint8_t *p, size_t len, const struct field *t, size_t n, uint8_t *base,
+				  const char *where, char *err, size_t errsize);
+
+static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t len, uint8_t *dst, const char *where,
+			       char *err, size_t errsize)
+{
+	size_t want;
+
+	switch (f->type) {
+	case T_U8:
+	case T_U16:
+	case T_U32:
+	case T_U64:
+		want = uint_size[f->type];
+		break;
+	case T_U64X4: want = 32; break;
+	case T_TIME: want = 15; break;
+	case T_U64X8: want = 64; break;
+	case T_U32X64: want = 256; break;
+	case T_REG: want = REG_BYTES; break;
+	case T_BUSY2: want = REG_BYTES + 8; break;
+	case T_FAULT2: want = REG_BYTES + 1; break;
+	default: want = 0; break;
+	}
+	if (want && len != want)
+		FAIL("%sfield '%s' has %zu bytes, not %zu", where, f->name, len, want);
+	switch (f->type) {
+	case T_U8:
+	case T_U16:
+	case T_U32:
+	case T_U64:
+		store_uint(dst, f->type, get_le(v, (unsigned)want));
+		break;
+	case T_U64X4:
+		for (int i = 0; i < 4; i++)
+			((uint64_t *)dst)[i] = get_le(v + 8 * i, 8);
+		break;
+	case T_STR:
+		if (len >= f->size)
+			FAIL("%sfield '%s' is %zu bytes long, at most %zu", where, f->name, len, f->size - 1);
+		if (memchr(v, 0, len))
+			FAIL("%sfield '%s' has a NUL byte inside", where, f->name);
+		/* Reports print text as it is: an ESC sequence, a CR or LF, or
+		 * a byte the terminal takes for UTF-8 would act on the screen
+		 * or split a row. The writer never stores one. */
+		for (size_t i = 0; i < len; i++)
+			if (!rec_printable(v[i]))
+				FAIL("%sfield '%s' has byte 0x%02x at offset %zu: not printable ASCII", where, f->name, v[i], i);
+		memcpy(dst, v, len);
+		dst[len] = '\0';
+		break;
+	case T_TIME: {
+		struct rec_time *t = (struct rec_time *)dst;
+		t->year = (uint16_t)get_le(v, 2);
+		t->month = v[2];
+		t->day = v[3];
+		t->hour = v[4];
+		t->minute = v[5];
+		t->second = v[6];
+		t->daylight = v[7];
+		t->nanosecond = (uint32_t)get_le(v + 8, 4);
+		t->timezone = (int16_t)get_le(v + 12, 2);
+		t->valid = v[14];
+		char why[80];
+		if (!time_check(t, why, sizeof(why)))
+			FAIL("%sfield '%s' %s", where, f->name, why);
+		break;
+	}
+	case T_U64X8:
+		for (int i = 0; i < 8; i++)
+			((uint64_t *)dst)[i] = get_le(v + 8 * i, 8);
+		break;
+	case T_U32X64:
+		for (int i = 0; i < 64; i++) {
+			((uint32_t *)dst)[i] = (uint32_t)get_le(v + 4 * i, 4);
+			if (((uint32_t *)dst)[i] >> 24)
+				FAIL("%sfield '%s' has 0x%x at %d: not bus << 16 | device << 8 | function", where, f->name,
+				     ((uint32_t *)dst)[i], i);
+		}
+		break;
+	case T_REG:
+	case T_BUSY2:
+	case T_FAULT2: {
+		struct rec_reg *x = (struct rec_reg *)dst;
+		x->space = v[0];
+		x->bus = v[1];
+		x->dev = v[2];
+		x->func = v[3];
+		x->addr = get_le(v + 4, 8);
+		if (x->space > 2)
+			FAIL("%sfield '%s' names address space %u", where, f->name, x->space);
+		if (f->type == T_BUSY2)
+			((struct rec_busy2 *)dst)->value = get_le(v + REG_BYTES, 8);
+		if (f->type == T_FAULT2)
+			((struct rec_fault2 *)dst)->write = v[REG_BYTES];
+		break;
+	}
+	case T_EVENT:
+	case T_PMU:
+	case T_BOXINFO: {
+		size_t nsub;
+		const struct field *sub = nested(f->type, &nsub);
+		memset(dst, 0, elem_size(f->type));
+		return get_fields(v, len, sub, nsub, dst, where, err, errsize);
+	}
+	}
+	return UNC_OK;
+}
+
+/* Walks one body of fields. Samples are only counted here (see rec_decode). */
+static enum unc_status get_fields(const uint8_t *p, size_t len, const struct field *t, size_t n, uint8_t *base,
+				  const char *where, char *err, size_t errsize)
+{
+	uint64_t seen[2] = { 0, 0 }; /* scalar fields seen, by table index (tables have < 128 entries) */
+	bool samples = false;
+	size_t at = 0;
+	enum unc_status st;
+
+	while (at < len) {
+		if (len - at < 6)
+			FAIL("%struncated field header at byte %zu", where, at);
+		uint16_t tag = (uint16_t)get_le(p + at, 2);
+		size_t flen = (size_t)get_le(p + at + 2, 4);
+		at += 6;
+		if (flen > len - at)
+			FAIL("%sfield 0x%04x claims %zu bytes, only %zu remain", where, tag, flen, len - at);
+		const struct field *f = find(t, n, tag);
+		if (f && f->type == T_EVENT && samples)
+			FAIL("an event after the interval samples");
+		if (t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8)) {
+			struct rec *r = (struct rec *)base;
+			samples = true;
+			if (flen != sample_size(tag, r->nevents))
+				FAIL("interval sample %u has %zu bytes, not %zu for %u events", r->nintervals, flen,
+				     sample_size(tag, r->nevents), r->nevents);
+			r->nintervals++;
+		} else if (f && f->max) {
+			uint32_t *count = (uint32_t *)(base + f->count_off);
+			if (*count >= f->max)
+				FAIL("%stoo many '%s' fields (at most %zu)", where, f->name, f->max);
+			char w[24]; /* errors inside a nested body name it */
+			fmt_snprintf(w, sizeof(w), "%s %u: ", f->type == T_EVENT ? "event" : f->name, *count);
+			size_t nsub;
+			if ((st = get_one(f, p + at, flen, base + f->off + *count * elem_size(f->type),
+					  nested(f->type, &nsub) ? w : where, err, errsize)))
+				return st;
+			++*count;
+		} else if (f) {
+			size_t ix = (size_t)(f - t);
+			uint64_t bit = 1ull << (ix % 64);
+			if (seen[ix / 64] & bit)
+				FAIL("%sfield '%s' appears twice", where, f->name);
+			seen[ix / 64] |= bit;
+			if ((st = get_one(f, p + at, flen, base + f->off, where, err, errsize)))
+				return st;
+		}
+		/* an unknown tag: a newer writer's field, skipped (in an older
+		 * layout, one of its own: rec_old_walk) */
+		at += flen;
+	}
+	return UNC_OK;
+}
+
+enum unc_status rec_old_uint(const struct rec_old_field *f, const char *name, unsigned size, uint64_t *ret, char *err,
+			     size_t errsize)
+{
+	char where[24] = "";
+
+	if (f->event >= 0)
+		fmt_snprintf(where, sizeof(where), "event %d: ", f->event);
+	if (f->len != size)
+		FAIL("%sfield '%s' has %u bytes, not %u", where, name, (unsigned)f->len, size);
+	*ret = get_le(f->v, size);
+	return UNC_OK;
+}
+
+/* The fields of one body that table t does not declare (get_fields has
+ * checked the body is well formed). */
+static enum unc_status old_walk(const uint8_t *p, size_t len, const struct field *t, size_t n, int event,
+				enum unc_status (*fn)(void *ctx, const struct rec_old_field *f), void *ctx)
+{
+	enum unc_status st;
+	int nev = 0;
+
+	for (size_t at = 0; at + 6 <= len;) {
+		uint16_t tag = (uint16_t)get_le(p + at, 2);
+		uint32_t flen = (uint32_t)get_le(p + at + 2, 4);
+		const uint8_t *v = p + at + 6;
+		const struct field *f = find(t, n, tag);
+		at += 6 + (size_t)flen;
+		if (f && f->type == T_EVENT) {
+			size_t nsub;
+			const struct field *sub = nested(T_EVENT, &nsub);
+			if ((st = old_walk(v, flen, sub, nsub, nev++, fn, ctx)))
+				return st;
+		} else if (!f && !(t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8))) {
+			struct rec_old_field of = { tag, (int16_t)event, flen, v };
+			if ((st = fn(ctx, &of)))
+				return st;
+		}
+	}
+	return UNC_OK;
+}
+
+enum unc_status rec_old_walk(const struct rec_old *old, enum unc_status (*fn)(void *ctx, const struct rec_old_field *f),
+			     void *ctx)
+{
+	return old_walk(old->body, old->len, top, NFIELDS(top), -1, fn, ctx);
+}
+
+/* An older layout, converted by the driver that wrote it. */
+static enum unc_status convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize)
+{
+	for (unsigned d = 0; pmu_drivers[d]; d++) {
+		const struct pmu_ops *ops = pmu_drivers[d]->ops;
+		enum unc_status st = ops->rec_convert ? ops->rec_convert(old, r, err, errsize) : UNC_E_UNSUPPORTED;
+		if (st != UNC_E_UNSUPPORTED)
+			return st;
+	}
+	FAIL("record layout version %u: no driver of this reader converts it", old->version);
+}
+
+enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
+			   void (*on_sample)(void *ctx, const struct rec *r, const struct rec_sample *s), void *ctx,
+			   char *err, size_t errsize)
+{
+	enum unc_status st;
+
+	memset(r, 0, sizeof(*r));
+	if (len < REC_HEADER_SIZE)
+		FAIL("truncated: %zu bytes, shorter than the %d-byte header", len, REC_HEADER_SIZE);
+	uint32_t magic = (uint32_t)get_le(data, 4);
+	uint16_t version = (uint16_t)get_le(data + 4, 2), hsize = (uint16_t)get_le(data + 6, 2);
+	uint32_t body = (uint32_t)get_le(data + 8, 4), crc = (uint32_t)get_le(data + 12, 4);
+	if (magic != REC_MAGIC)
+		FAIL("not an uncore record (magic 0x%08x, want 0x%08x)", magic, REC_MAGIC);
+	if (version != 1 && version != REC_VERSION)
+		FAIL("record layout version %u; this reader knows versions 1 and %d", version, REC_VERSION);
+	if (hsize != REC_HEADER_SIZE)
+		FAIL("header size %u; version %u has %d", hsize, version, REC_HEADER_SIZE);
+	if ((size_t)body != len - REC_HEADER_SIZE)
+		FAIL("%s: the header announces %u bytes of fields, %zu are present",
+		     (size_t)body > len - REC_HEADER_SIZE ? "truncated" : "trailing bytes", body, len - REC_HEADER_SIZE);
+	uint32_t got = crc32_ieee(data + REC_HEADER_SIZE, body);
+	if (got != crc)
+		FAIL("CRC mismatch: the header says 0x%08x, the fields give 0x%08x", crc, got);
+	if ((st = get_fields(data + REC_HEADER_SIZE, body, top, NFIELDS(top), (uint8_t *)r, "", err, errsize)))
+		return st;
+	r->version = version;
+	if (!r->command[0])
+		FAIL("the record names no command");
+	if (r->x.load_kind > LOAD_NKINDS)
+		FAIL("the record names load kind %u", r->x.load_kind);
+	if (r->x.check > CHECK_WRITE || r->x.check_verdict > VERDICT_NONE)
+		FAIL("the record names bandwidth check %u with verdict %u", r->x.check, r->x.check_verdict);
+	if (r->x.child_ran > CHILD_NO_STATUS)
+		FAIL("the record names child outcome %u", r->x.child_ran);
+	struct rec_old old = { version, data + REC_HEADER_SIZE, body };
+	if (version != REC_VERSION && (st = convert(&old, r, err, errsize)))
+		return st;
+	for (uint32_t i = 0; i < r->nevents && version == REC_VERSION; i++) {
+		const struct rec_event *e = &r->ev[i];
+		if (!e->pmu[0] || !e->count_word[0])
+			FAIL("event %u names no PMU or what it counts", i);
+		if (e->kind > 2 || e->nboxes > REC_MAX_BOXES || e->role > 2 || e->clock > 1 || e->width > 64)
+			FAIL("event %u has kind %u, %u boxes, role %u, clock %u, width %u", i, e->kind, e->nboxes, e->role,
+			     e->clock, e->width);
+	}
+	for (uint32_t i = 0; i < r->nboxinfo; i++)
+		if (r->boxinfo[i].n > REC_MAX_BOXES || (r->boxinfo[i].found && r->boxinfo[i].found < r->boxinfo[i].n))
+			FAIL("box count %u says %u programmed of %u", i, r->boxinfo[i].n, r->boxinfo[i].found);
+	if (!on_sample)
+		return UNC_OK;
+	/* Second pass: hand each interval sample over, in order. */
+	static struct rec_sample s;
+	size_t at = REC_HEADER_SIZE;
+	while (at < len) {
+		uint16_t tag = (uint16_t)get_le(data + at, 2);
+		size_t flen = (size_t)get_le(data + at + 2, 4);
+		const uint8_t *v = data + at + 6;
+		at += 6 + flen;
+		if ((tag != TAG_SAMPLE && tag != TAG_SAMPLE8) || flen != sample_size(tag, r->nevents)) /* checked in the first pass */
+			continue;
+		size_t each = 8 + 8 * sample_boxes(tag);
+		memset(&s, 0, sizeof(s));
+		s.t = get_le(v, 8);
+		for (uint32_t i = 0; i < r->nevents; i++) {
+			s.running[i] = get_le(v + 8 + each * i, 8);
+			for (size_t k = 0; k < sample_boxes(tag); k++)
+				s.box[i][k] = get_le(v + 16 + each * i + 8 * k, 8);
+		}
+		on_sample(ctx, r, &s);
+	}
+	return UNC_OK;
+}
