@@ -276,6 +276,17 @@ static enum unc_status absent(const char *name, const struct pmu_driver *drv, in
 		drv->absent ? " (" : "", drv->absent ? drv->absent : "", drv->absent ? ")" : "");
 }
 
+/* s put at buf[n] of buf[size] (size > 0), cut to fit as fmt_snprintf
+ * at buf + n cuts: the length without the cut. */
+static size_t append(char *buf, size_t size, size_t n, const char *s)
+{
+	for (; *s; s++, n++)
+		if (n < size - 1)
+			buf[n] = *s;
+	buf[n < size ? n : size - 1] = '\0';
+	return n;
+}
+
 /* The general units' perf names, for a message: "cbox, arb". */
 static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_t size)
 {
@@ -285,9 +296,9 @@ static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_
 	for (unsigned d = 0; drivers && drivers[d]; d++)
 		for (unsigned u = 0; u < drivers[d]->nunits; u++)
 			if (drivers[d]->units[u].kind == PMU_GENERAL && n < size)
-				n += fmt_snprintf(buf + n, size - n, "%s%s", n ? ", " : "", drivers[d]->units[u].pmu);
+				n = append(buf, size, append(buf, size, n, n ? ", " : ""), drivers[d]->units[u].pmu);
 	if (!n)
-		fmt_snprintf(buf, size, "none on this CPU");
+		append(buf, size, 0, "none on this CPU");
 }
 
 static enum unc_status parse_raw(const char *s, const char *slash, const struct pmu_driver *const *present,
