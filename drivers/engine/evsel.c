@@ -58,11 +58,105 @@ static bool ieq_cat(const char *name, const char *pre, const char *rest)
 	return str_ieq(name, rest);
 }
 
-/* The event named pre + rest (any case) in drv's table, h being
- * str_ihash of that name: one probe sequence of the driver's hash index. */
-static const struct event_desc *find_hashed(const struct pmu_driver *drv, const char *pre, const char *rest, uint32_t h)
+/* What the lookups need of pmu_drivers, worked out once per run
+ * (run_index): each driver's hash index, the units whose short_prefix
+ * find_short looks under, and a filter of every name of theirs. A list of drivers other than pmu_drivers (those present on a
+ * CPU, the tests' own) goes the long way. */
+#define IDX_MAX_DRIVERS 32
+
+static struct {
+	bool built, usable;
+	const uint16_t *by_hash[IDX_MAX_DRIVERS];
+	/* Bit u: unit u is the first of pmu_drivers[d] with its short_prefix. */
+	uint8_t short_first[IDX_MAX_DRIVERS];
+	/* The hashes (str_ihash) of every name the drivers answer to: their
+	 * events', their free-running counters' three (NAME, perf's name,
+	 * PMU/perf's name/) and their units' perf names and aliases. Bits h % 2048 and h / 2048 % 2048 of each are
+	 * set: a name with either bit clear is none of them. */
+	uint64_t names[2048 / 64];
+} run_idx;
+
+static void note_name(uint32_t h)
 {
-	const uint16_t *by = name_index(drv);
+	run_idx.names[(h & 2047) / 64] |= (uint64_t)1 << (h & 63);
+	run_idx.names[(h >> 11 & 2047) / 64] |= (uint64_t)1 << (h >> 11 & 63);
+}
+
+/* Whether a driver of pmu_drivers may have a name whose hash is h. */
+static bool may_be_name(uint32_t h)
+{
+	return (run_idx.names[(h & 2047) / 64] >> (h & 63) & 1) &&
+	       (run_idx.names[(h >> 11 & 2047) / 64] >> (h >> 11 & 63) & 1);
+}
+
+
+/* The short_prefix of unit u of drv, if u is the first unit with it (units
+ * sharing a prefix: one lookup); NULL otherwise. */
+static const char *first_prefix(const struct pmu_driver *drv, unsigned u)
+{
+	const char *pre = drv->units[u].short_prefix;
+
+	if (!pre || !*pre)
+		return NULL;
+	for (unsigned v = 0; v < u; v++)
+		if (drv->units[v].short_prefix && !strcmp(drv->units[v].short_prefix, pre))
+			return NULL;
+	return pre;
+}
+
+static bool build_index(void)
+{
+	unsigned n = 0;
+
+	for (; pmu_drivers[n]; n++) {
+		const struct pmu_driver *drv = pmu_drivers[n];
+		if (n >= IDX_MAX_DRIVERS || drv->nunits > PMU_MAX_UNITS)
+			return false;
+		run_idx.by_hash[n] = name_index(drv);
+		for (unsigned i = 0; i < *drv->nevents; i++)
+			note_name(str_ihash(STR_IHASH_INIT, drv->events[i].name));
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			const char *pre = first_prefix(drv, u);
+			if (pre) {
+				run_idx.short_first[n] |= (uint8_t)(1u << u);
+			}
+			note_name(str_ihash(STR_IHASH_INIT, pu->pmu));
+			if (pu->alias)
+				note_name(str_ihash(STR_IHASH_INIT, pu->alias));
+			for (unsigned k = 0; pu->kind == PMU_FREE && k < pu->counters; k++) {
+				const struct pmu_free *c = &pu->free[k];
+				note_name(str_ihash(STR_IHASH_INIT, c->name));
+				note_name(str_ihash(STR_IHASH_INIT, c->perf_name));
+				note_name(str_ihash(str_ihash(str_ihash(str_ihash(STR_IHASH_INIT, pu->pmu), "/"), c->perf_name), "/"));
+			}
+		}
+	}
+	return true;
+}
+
+/* Whether the run's index is there (false: pmu_drivers does not fit it,
+ * and every lookup goes the long way). */
+static bool run_index(void)
+{
+	if (!run_idx.built) {
+		run_idx.usable = build_index();
+		run_idx.built = true;
+	}
+	return run_idx.usable;
+}
+
+
+/* The event named pre + rest (any case) in drv's table, h being
+ * str_ihash of that name: one probe sequence of the driver's hash index.
+ * di: drv's place in pmu_drivers with the run's index (its filter may
+ * tell at once that there is none), or -1. */
+static const struct event_desc *find_hashed(const struct pmu_driver *drv, int di, const char *pre, const char *rest,
+					    uint32_t h)
+{
+	if (di >= 0 && !may_be_name(h))
+		return NULL;
+	const uint16_t *by = di >= 0 ? run_idx.by_hash[di] : name_index(drv);
 
 	if (!by) {
 		for (unsigned i = 0; i < *drv->nevents; i++)
@@ -80,23 +174,19 @@ static const struct event_desc *find_hashed(const struct pmu_driver *drv, const 
 
 const struct event_desc *evsel_find(const struct pmu_driver *drv, const char *name)
 {
-	return find_hashed(drv, "", name, str_ihash(STR_IHASH_INIT, name));
+	return find_hashed(drv, -1, "", name, str_ihash(STR_IHASH_INIT, name));
 }
 
 /* The event `name` names without its unit's short_prefix, in a unit that
  * has one; NULL: none. */
-static const struct event_desc *find_short(const struct pmu_driver *drv, const char *name)
+static const struct event_desc *find_short(const struct pmu_driver *drv, int di, const char *name)
 {
 	for (unsigned u = 0; u < drv->nunits; u++) {
 		const char *pre = drv->units[u].short_prefix;
-		bool seen = false;
-		if (!pre || !*pre)
+		if (di >= 0 ? !(run_idx.short_first[di] >> u & 1) : !first_prefix(drv, u)) /* the run's index knows */
 			continue;
-		for (unsigned v = 0; v < u && !seen; v++) /* units sharing a prefix: one lookup */
-			seen = drv->units[v].short_prefix && !strcmp(drv->units[v].short_prefix, pre);
-		if (seen)
-			continue;
-		const struct event_desc *d = find_hashed(drv, pre, name, str_ihash(str_ihash(STR_IHASH_INIT, pre), name));
+		const struct event_desc *d =
+			find_hashed(drv, di, pre, name, str_ihash(str_ihash(STR_IHASH_INIT, pre), name));
 		int du = d ? pmu_unit_of_event(drv, d) : -1;
 		if (du >= 0 && drv->units[du].short_prefix && !strcmp(drv->units[du].short_prefix, pre))
 			return d;
@@ -111,10 +201,13 @@ static uint64_t field_max(struct pmu_field f)
 
 /* A unit by its perf name in the given drivers (NULL-terminated list) but
  * those of skip (looked in already). */
-static bool find_unit(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, const char *name,
-		      const struct pmu_driver **ret_drv, int *ret_unit)
+static bool find_unit(const struct pmu_driver *const *drivers, const struct pmu_driver *const *skip, bool indexed,
+		      const char *name, const struct pmu_driver **ret_drv, int *ret_unit)
 {
-	for (unsigned d = 0; drivers && drivers[d]; d++) {
+	/* in pmu_drivers with the run's index: a name it rules out is no unit's */
+	bool skip_all = indexed && drivers == pmu_drivers && !may_be_name(str_ihash(STR_IHASH_INIT, name));
+
+	for (unsigned d = 0; !skip_all && drivers && drivers[d]; d++) {
 		if (listed(skip, drivers[d]))
 			continue;
 		int u = pmu_unit_by_name(drivers[d], name);
@@ -183,6 +276,17 @@ static enum unc_status absent(const char *name, const struct pmu_driver *drv, in
 		drv->absent ? " (" : "", drv->absent ? drv->absent : "", drv->absent ? ")" : "");
 }
 
+/* s put at buf[n] of buf[size] (size > 0), cut to fit as fmt_snprintf
+ * at buf + n cuts: the length without the cut. */
+static size_t append(char *buf, size_t size, size_t n, const char *s)
+{
+	for (; *s; s++, n++)
+		if (n < size - 1)
+			buf[n] = *s;
+	buf[n < size ? n : size - 1] = '\0';
+	return n;
+}
+
 /* The general units' perf names, for a message: "cbox, arb". */
 static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_t size)
 {
@@ -192,13 +296,13 @@ static void unit_names(const struct pmu_driver *const *drivers, char *buf, size_
 	for (unsigned d = 0; drivers && drivers[d]; d++)
 		for (unsigned u = 0; u < drivers[d]->nunits; u++)
 			if (drivers[d]->units[u].kind == PMU_GENERAL && n < size)
-				n += fmt_snprintf(buf + n, size - n, "%s%s", n ? ", " : "", drivers[d]->units[u].pmu);
+				n = append(buf, size, append(buf, size, n, n ? ", " : ""), drivers[d]->units[u].pmu);
 	if (!n)
-		fmt_snprintf(buf, size, "none on this CPU");
+		append(buf, size, 0, "none on this CPU");
 }
 
 static enum unc_status parse_raw(const char *s, const char *slash, const struct pmu_driver *const *present,
-				 struct ev_spec *e, char *err, size_t errsize)
+				 bool indexed, struct ev_spec *e, char *err, size_t errsize)
 {
 	char unit[16], terms[EVSEL_NAME_MAX], names[80];
 	size_t ulen = (size_t)(slash - s), len = strlen(s);
@@ -209,9 +313,9 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 		FAIL("bad raw event '%s' (want PMU/event=N,umask=N/)", s);
 	memcpy(unit, s, ulen);
 	unit[ulen] = '\0';
-	if (!find_unit(present, NULL, unit, &e->drv, &u)) {
+	if (!find_unit(present, NULL, indexed, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
-		if (find_unit(pmu_drivers, present, unit, &any, &u))
+		if (present != pmu_drivers && find_unit(pmu_drivers, present, indexed, unit, &any, &u))
 			return absent(s, any, u, err, errsize);
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
@@ -335,15 +439,20 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	char c0 = fold(s[0]);
 	const struct pmu_driver *name_drv = NULL, *short_drv = NULL;
 	const struct event_desc *name_desc = NULL, *short_desc = NULL;
+	/* With the run's index, a name its filter rules out is looked for in
+	 * none of pmu_drivers (di: a driver's place in it, -1: not known). */
+	bool indexed = run_index(), maybe = indexed && may_be_name(hash);
 	for (unsigned d = 0; present && present[d]; d++) {
-		bool shorts;
-		if (find_free(present[d], s, c0, e, &shorts)) /* free-running: no event select, no counter to take */
+		int di = indexed && present == pmu_drivers ? (int)d : -1;
+		bool shorts = di >= 0 && run_idx.short_first[di];
+		/* free-running: no event select, no counter to take */
+		if ((di < 0 || maybe) && find_free(present[d], s, c0, e, &shorts))
 			return UNC_OK;
 		if (slash || name_desc)
 			continue;
-		if ((name_desc = find_hashed(present[d], "", s, hash)))
+		if ((name_desc = find_hashed(present[d], di, "", s, hash)))
 			name_drv = present[d];
-		else if (shorts && !short_desc && (short_desc = find_short(present[d], s)))
+		else if (shorts && !short_desc && (short_desc = find_short(present[d], di, s)))
 			short_drv = present[d];
 	}
 	if (name_desc)
@@ -364,18 +473,19 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	const struct pmu_driver *only = NULL;
 	const struct event_desc *only_desc = NULL;
 	int only_u = -1, found = 0;
-	for (unsigned d = 0; pmu_drivers[d]; d++) {
+	for (unsigned d = 0; present != pmu_drivers && pmu_drivers[d]; d++) { /* else all are present */
 		const struct pmu_driver *drv = pmu_drivers[d];
+		int di = indexed ? (int)d : -1;
 		if (listed(present, drv))
 			continue;
-		bool shorts;
-		if (find_free(drv, s, c0, &other, &shorts))
+		bool shorts = indexed && run_idx.short_first[d];
+		if ((!indexed || maybe) && find_free(drv, s, c0, &other, &shorts))
 			return absent(s, other.drv, other.unit, err, errsize);
 		if (slash || n >= sizeof(pmus))
 			continue;
-		const struct event_desc *desc = find_hashed(drv, "", s, hash);
+		const struct event_desc *desc = find_hashed(drv, di, "", s, hash);
 		if (!desc && shorts) /* or its short name */
-			desc = find_short(drv, s);
+			desc = find_short(drv, di, s);
 		int u = desc ? pmu_unit_of_event(drv, desc) : -1;
 		if (u < 0 || (only && !strcmp(only->units[only_u].pmu, drv->units[u].pmu)))
 			continue;
@@ -385,7 +495,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		only_u = u;
 	}
 	if (slash)
-		return parse_raw(s, slash, present, e, err, errsize);
+		return parse_raw(s, slash, present, indexed, e, err, errsize);
 	if (found == 1)
 		return absent(only_desc->name, only, only_u, err, errsize);
 	if (found > 1)
