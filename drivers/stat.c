@@ -1238,8 +1238,9 @@ static inline __attribute__((always_inline)) enum unc_status free_deltas(struct 
  * the last sample), whose reads alone decide the run's totals and its
  * time (each sample between ends one delta and starts the next). The
  * first edge reads three times at least: the run's quickest read is not
- * known before. When no read settles, the quickest one is kept, its values
- * with its own clock reads. */
+ * known before. A read is taken when it settles and none of the same
+ * sample was quicker; when none settles, the quickest one is kept, its
+ * values with its own clock reads. */
 static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took)
 {
 	bool known = r->read_best_known;
@@ -1307,7 +1308,7 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)
 		}
 		uint64_t after = hw_ticks(r->hw);
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
-		if (read_settled(r, after - now) && attempt >= least)
+		if (read_settled(r, after - now) && attempt >= least && after - now <= quickest)
 			return UNC_OK;
 		if (after - now < quickest) {
 			quickest = after - now;
