@@ -1263,7 +1263,7 @@ static inline bool read_settled(struct stat_run *r, uint64_t took)
 	return read_settled_slow(r, took);
 }
 
-/* The quickest unsettled read so far (read_group), kept while it reads again. */
+/* The quickest read so far of a sample (read_group), kept while it reads again. */
 static struct {
 	uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
 	uint64_t free_val[STAT_MAX_EVENTS];
