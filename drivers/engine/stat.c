@@ -8,6 +8,11 @@
 #include "../base/fmt.h"
 #include "../base/parse.h"
 
+/* How many times, at most, a read at the run's start or end is taken
+ * (read_group): under a host that preempts the vCPU often, a few more
+ * reads find one a delay did not hit. */
+#define STAT_EDGE_READS 16
+
 static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
 static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...)
 {
@@ -725,8 +730,11 @@ static enum unc_status start_edge(struct stat_run *r)
 	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
 	uint64_t now, after;
 	bool programmed;
+
+	r->edge = true;
 	enum unc_status st = read_group(r, true, val, &now, &after, &programmed);
 
+	r->edge = false;
 	if (st)
 		return st;
 	for (unsigned i = 0; i < r->c.nev; i++) {
@@ -1224,9 +1232,16 @@ static inline __attribute__((always_inline)) enum unc_status free_deltas(struct 
 /* Reads the counters of the active group into val, the free-running ones
  * too when free, between two clock reads (*ret_now before, *ret_after
  * after). A read that took far longer than the quickest of the run (a
- * delay hit it: a preempted vCPU, an SMI) is taken again, up to twice, so
- * that the counts and the clock describe one moment. */
-static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took, unsigned attempt)
+ * delay hit it: a preempted vCPU, an SMI) is taken again, so that the
+ * counts and the clock describe one moment: up to twice at a sample, and
+ * up to STAT_EDGE_READS times in all at the run's two edges (start_edge,
+ * the last sample), whose reads alone decide the run's totals and its
+ * time (each sample between ends one delta and starts the next). The
+ * first edge reads three times at least: the run's quickest read is not
+ * known before. A read is taken when it settles and none of the same
+ * sample was quicker; when none settles, the quickest one is kept, its
+ * values with its own clock reads. */
+static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took)
 {
 	bool known = r->read_best_known;
 
@@ -1235,22 +1250,45 @@ static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint
 	r->read_best_known = true;
 	/* took - read_best below read_span: took within [read_best, 4 * read_best + read_slack] */
 	r->read_span = 3 * r->read_best + r->read_slack + 1;
-	return attempt == 2 || (known && took <= 4 * r->read_best + r->read_slack);
+	return known && took <= 4 * r->read_best + r->read_slack;
 }
 
-/* Whether a read that took `took` ticks describes one moment (else it is
- * taken again, up to attempt 2): at most 4 times the quickest of the run
- * plus read_slack, the run's first read being taken twice. */
-static inline bool read_settled(struct stat_run *r, uint64_t took, unsigned attempt)
+/* Whether a read that took `took` ticks describes one moment: at most 4
+ * times the quickest of the run plus read_slack, the run's first read
+ * never. */
+static inline bool read_settled(struct stat_run *r, uint64_t took)
 {
 	if (__builtin_expect(took - r->read_best < r->read_span, 1)) /* read_span 0 until a read is known */
 		return true;
-	return read_settled_slow(r, took, attempt);
+	return read_settled_slow(r, took);
+}
+
+/* The quickest read so far of a sample (read_group), kept while it reads again. */
+static struct {
+	uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	uint64_t free_val[STAT_MAX_EVENTS];
+	uint64_t now, after;
+	bool programmed;
+} kept;
+
+static __attribute__((noinline)) void read_keep(struct stat_run *r, uint64_t (*val)[PMU_MAX_BOXES], bool to_kept)
+{
+	size_t n = sizeof(kept.val);
+
+	if (to_kept) {
+		memcpy(kept.val, val, n);
+		memcpy(kept.free_val, r->free_val, sizeof(kept.free_val));
+	} else {
+		memcpy(val, kept.val, n);
+		memcpy(r->free_val, kept.free_val, sizeof(kept.free_val));
+	}
 }
 
 static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
 				  uint64_t *ret_after, bool *ret_programmed)
 {
+	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
+	uint64_t quickest = UINT64_MAX;
 	enum unc_status st;
 
 	for (unsigned attempt = 0;; attempt++) {
@@ -1270,7 +1308,19 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)
 		}
 		uint64_t after = hw_ticks(r->hw);
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
-		if (read_settled(r, after - now, attempt))
+		if (read_settled(r, after - now) && attempt >= least && after - now <= quickest)
+			return UNC_OK;
+		if (after - now < quickest) {
+			quickest = after - now;
+			if (attempt < last) {
+				read_keep(r, val, true);
+				kept.now = now, kept.after = after, kept.programmed = programmed;
+			}
+		} else if (attempt == last) {
+			read_keep(r, val, false);
+			*ret_now = kept.now, *ret_after = kept.after, *ret_programmed = kept.programmed;
+		}
+		if (attempt == last)
 			return UNC_OK;
 	}
 }
@@ -1283,7 +1333,7 @@ static __attribute__((noinline)) enum unc_status read_free_again(struct stat_run
 	for (unsigned attempt = 1;; attempt++) {
 		if ((st = read_free_bracketed(r, t)))
 			return st;
-		if (read_settled(r, t[1] - t[0], attempt))
+		if (read_settled(r, t[1] - t[0]) || attempt == 2)
 			return UNC_OK;
 	}
 }
@@ -1297,7 +1347,7 @@ static enum unc_status sample_free_only(struct stat_run *r)
 	enum unc_status st;
 
 	/* read_group's bracket, for these alone */
-	if ((st = read_free_bracketed(r, t)) || (!read_settled(r, t[1] - t[0], 0) && (st = read_free_again(r, t))))
+	if ((st = read_free_bracketed(r, t)) || (!read_settled(r, t[1] - t[0]) && (st = read_free_again(r, t))))
 		return st;
 	uint64_t now = t[0];
 	if ((st = free_deltas(r, now)))
@@ -1459,8 +1509,10 @@ enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
 {
 	enum unc_status st = so_far;
 
+	r->edge = true; /* the run's last read: it decides the totals' end */
 	if (st == UNC_OK)
 		st = stat_sample(r);
+	r->edge = false;
 	return restore(r, st);
 }
 
@@ -1536,7 +1588,9 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 	/* On ESC the counts so far are still good: sample them before the
 	 * restore, and report the abort. */
 	if (st == UNC_E_ABORTED) {
+		r->edge = true;
 		enum unc_status sst = stat_sample(r);
+		r->edge = false;
 		return restore(r, sst ? sst : UNC_E_ABORTED);
 	}
 	return stat_stop(r, st);

@@ -6,7 +6,9 @@
 static void access(struct emu_hw *h)
 {
 	h->fake.now += h->access_ns;
-	if (h->stall_every && ++h->accesses % h->stall_every == 0)
+	bool spell = !h->stall_to || (h->fake.now >= h->stall_from && h->fake.now < h->stall_to);
+
+	if (h->stall_every && spell && ++h->accesses % h->stall_every == 0)
 		h->fake.now += h->stall_ns;
 	emu_set_time(&h->emu, h->fake.now);
 }
@@ -159,7 +161,7 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 	fake_init(&h->fake);
 	h->access_ns = 0;
 	h->stall_every = h->accesses = 0;
-	h->stall_ns = 0;
+	h->stall_ns = h->stall_from = h->stall_to = 0;
 	h->open_bus = false;
 	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);

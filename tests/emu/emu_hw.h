@@ -26,6 +26,9 @@ struct emu_hw {
 	 * an SMI landing in the middle of a sample's reads. 0: never. */
 	unsigned stall_every, accesses;
 	uint64_t stall_ns;
+	/* With stall_to: only accesses at a time in [stall_from, stall_to) are
+	 * counted for stall_every (a spell of host load); 0: at any time. */
+	uint64_t stall_from, stall_to;
 	/* PCI functions that neither the model nor the fake declares read all
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */
