@@ -375,7 +375,7 @@ static EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
  * reports (ACPI address space descriptors), so that each bus goes to the
  * bridge that decodes it: a two-socket board may give each socket its own
  * bridge. Returns how many. */
-static unsigned find_root_bridges(void)
+UNC_COLD static unsigned find_root_bridges(void)
 {
 	EFI_HANDLE *handles = NULL;
 	UINTN n = 0;
@@ -406,7 +406,7 @@ static unsigned find_root_bridges(void)
  * it, or the Shell's `unload`, is refused instead of leaving uncore.efi to
  * call freed memory. An agent holding it BY_DRIVER already is an uncore.efi
  * whose child this one is, and outlives it: GET_PROTOCOL is enough then. */
-static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
+UNC_COLD static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
 {
 	EFI_HANDLE *handles = NULL, h;
 	UNC_EMU_PROTOCOL *emu = NULL;
@@ -431,7 +431,7 @@ static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
 	return emu;
 }
 
-void native_release(void)
+UNC_COLD void native_release(void)
 {
 	if (native.emu_handle)
 		BS->CloseProtocol(native.emu_handle, &emu_guid, native.emu_client, native.emu_handle);
@@ -439,7 +439,7 @@ void native_release(void)
 	native.emu = NULL;
 }
 
-void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
+UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 {
 	native.cpu = NULL;
 	native.nrb = 0;
@@ -489,7 +489,7 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 /* An ACPI table by its signature, through the XSDT (or, for ACPI 1.0, the
  * RSDT) of the RSDP the firmware publishes; NULL when absent. The firmware
  * identity-maps what it publishes, so a physical address is a pointer. */
-static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
+UNC_COLD static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
 {
 	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
 	const uint8_t *rsdp = NULL;
@@ -534,7 +534,7 @@ static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
 /* The hardware clocks to measure the TSC against, in order: the ACPI PM
  * timer from the FADT, a running HPET. Their number; why holds the reasons
  * for those the tables do not give. */
-static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why, size_t whysize)
+UNC_COLD static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why, size_t whysize)
 {
 	char pm[120] = "", hp[120] = "";
 	size_t len = 0;
@@ -559,7 +559,7 @@ static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why
 
 /* The TSC's frequency against a hardware clock read at both ends of each
  * window (drivers/base/tsc.h): never from how long a firmware busy-wait took. */
-enum unc_status native_calibrate(struct hw *hw, struct out *err)
+UNC_COLD enum unc_status native_calibrate(struct hw *hw, struct out *err)
 {
 	struct tsc_ref refs[2];
 	char why[260], msg[400], warn[400];
