@@ -106,6 +106,15 @@ $(BUILD)/%.so: $(EFI_LDS)
 		echo "error: $@ has undefined symbols:"; echo "$$undef"; rm -f $@; exit 1; fi
 
 EFI_RELOC := $(BUILD)/efi/efi/reloc.o $(BUILD)/efi/efi/start.o $(BUILD)/efi/drivers/base/unpack.o
+# The decoder runs before .data is there: a jump table or a vector's
+# constants (in .rodata, which is in .data) would be read before they are
+# unpacked. Its object must have bytes in its code alone. It runs once:
+# built for size.
+$(BUILD)/efi/drivers/base/unpack.o: drivers/base/unpack.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Oz -fno-jump-tables -fno-tree-vectorize -c $< -o $@
+	$(Q)data=$$(LC_ALL=C objdump -h $@ | awk '/^ *[0-9]+ / && $$2 !~ /^\.text/ && $$2 !~ /^\.(note|comment|eh_frame)/ && $$3 != "00000000" {print $$2}'); \
+		if [ -n "$$data" ]; then echo "error: $@ has data the decoder would read before it is unpacked: $$data"; rm -f $@; exit 1; fi
 # gnu-efi's libraries, for the emulator only: the application and the child
 # image take the few libefi functions they call from efi/efilib.c.
 EFI_LIBS := -lefi -lgnuefi
@@ -269,7 +278,7 @@ $(REL)/libuncore.a: $(patsubst %.c,$(REL)/%.o,$(LIB_SRCS)) $(patsubst $(GEN)/%.c
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 # The packer of the images' .data (tools/pack.c), built like a release tool.
 $(BUILD)/pack: $(REL)/tools/pack.o $(REL)/drivers/base/unpack.o
-	$(call say,LD,$@)$(CC) $^ -o $@
+	$(call say,LD,$@)$(CC) $^ -lz -o $@
 $(BUILD)/uncore_decode: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libuncore.a
 	$(call say,LD,$@)$(CC) $^ -o $@
 $(BUILD)/uncore_decode-static: $(patsubst %.c,$(REL)/%.o,$(DECODE_SRCS)) $(REL)/libuncore.a
@@ -328,6 +337,7 @@ $(HOST)/test_pcibus: $(call hobj,tests/unit/test_pcibus.c tests/unit/t.c)
 UNIT_TESTS += test_reloc
 UNIT_TESTS += test_pack
 $(HOST)/test_pack: $(call hobj,tests/unit/test_pack.c tests/unit/t.c drivers/base/unpack.c)
+$(HOST)/test_pack: HOST_LIBS := -lz
 UNIT_TESTS += test_disc
 $(HOST)/test_disc: $(call hobj,tests/unit/test_disc.c tests/unit/t.c)
 UNIT_TESTS += test_disc_drv
@@ -338,7 +348,7 @@ $(HOST)/test_reloc: $(call hobj,tests/unit/test_reloc.c tests/unit/t.c efi/reloc
 $(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(HOST)/uncore_decode
 
 $(addprefix $(HOST)/,$(UNIT_TESTS)): $(LIB)
-	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) -o $@
+	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $(filter %.o,$^) $(LIB) $(HOST_LIBS) -o $@
 
 # ---- fuzzing (libFuzzer, clang): make fuzz FUZZ_SECONDS=60 ----
 FUZZ_SECONDS ?= 60

@@ -247,12 +247,12 @@ static enum unc_status native_io_read32(void *ctx, uint16_t port, uint32_t *ret_
 
 /* Emulated MSRs: the emulator answers for the uncore MSRs it models and
  * sends everything else back to the processor. */
-static enum unc_status emu_status(EFI_STATUS s)
+UNC_COLD static enum unc_status emu_status(EFI_STATUS s)
 {
 	return s == EFI_DEVICE_ERROR ? UNC_E_FAULT : s == EFI_ABORTED ? UNC_E_UNSUPPORTED : EFI_ERROR(s) ? UNC_E_DEVICE : UNC_OK;
 }
 
-static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
+UNC_COLD static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
 {
 	UINT64 v = 0;
 	EFI_STATUS s = native.emu->MsrRead(native.emu, msr, &v);
@@ -264,7 +264,7 @@ static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_
 	return emu_status(s);
 }
 
-static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
+UNC_COLD static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
 {
 	EFI_STATUS s = native.emu->MsrWrite(native.emu, msr, val);
 
@@ -275,7 +275,7 @@ static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
 
 /* Revision 2: PCI configuration of the functions the emulator claims, the
  * CPUID leaves it overrides, and RDPMC; the rest is native. */
-static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
+UNC_COLD static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
 {
 	UINT32 v = 0;
 	EFI_STATUS s = native.emu->PciRead32(native.emu, a.bus, a.dev, a.func, off, &v);
@@ -288,7 +288,7 @@ static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_
 	return emu_status(s);
 }
 
-static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
+UNC_COLD static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
 {
 	EFI_STATUS s = native.emu->PciWrite32(native.emu, a.bus, a.dev, a.func, off, val);
 
@@ -298,7 +298,7 @@ static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16
 	return emu_status(s);
 }
 
-static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+UNC_COLD static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	UINT32 regs[4];
 
@@ -310,7 +310,7 @@ static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cp
 	*r = (struct cpuid_regs){ regs[0], regs[1], regs[2], regs[3] };
 }
 
-static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+UNC_COLD static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
 {
 	UINT64 v = 0;
 	EFI_STATUS s = native.emu->Rdpmc(native.emu, index, &v);
@@ -325,7 +325,7 @@ static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_v
 
 /* Revision 4: stores to the ranges the emulator claims (its MMIO PMON
  * units); the rest of memory is native. */
-static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
+UNC_COLD static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
 {
 	EFI_STATUS s = native.emu->MmioWrite32(native.emu, phys, val);
 
@@ -337,7 +337,7 @@ static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t 
 
 /* Revision 3: loads from the ranges the emulator claims (its MCHBAR), each
  * exact at the moment of the load; the rest of memory is native. */
-static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
+UNC_COLD static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
 {
 	UINT32 v = 0;
 	EFI_STATUS s = native.emu->MmioRead32(native.emu, phys, &v);
