@@ -1226,7 +1226,7 @@ static inline __attribute__((always_inline)) enum unc_status free_deltas(struct 
  * after). A read that took far longer than the quickest of the run (a
  * delay hit it: a preempted vCPU, an SMI) is taken again, up to twice, so
  * that the counts and the clock describe one moment. */
-UNC_COLD static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took, unsigned attempt)
+static __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took, unsigned attempt)
 {
 	bool known = r->read_best_known;
 
