@@ -31,7 +31,7 @@ static volatile int gp_faulted, ud_faulted;
  * long). Any other #GP is not ours: we remove ourselves and return without
  * moving RIP, so the instruction faults again into the firmware's own
  * handler. */
-static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+UNC_COLD static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
 	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
 
@@ -48,7 +48,7 @@ static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 /* Vector 6 while one guarded rdpmc runs: QEMU's TCG raises #UD for RDPMC
  * (its helper is unimplemented), a processor without it does too. The same
  * manners as gp_handler. */
-static VOID EFIAPI ud_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+UNC_COLD static VOID EFIAPI ud_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
 	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
 
