@@ -3,9 +3,10 @@
  * checked by unpacking it again with the image's own decoder before
  * anything is written.
  *
- * zlib's deflate writes the stream, at its highest level, once with each
- * of its strategies for general data and for data with short matches
- * (filtered): the shorter is kept. */
+ * zlib's deflate writes the stream at its highest level, with each of its
+ * memory levels (which also set how many symbols a block holds: a smaller
+ * one often packs .data better) and each of its strategies for general
+ * data and for data with short matches (filtered): the shortest is kept. */
 #include <elf.h>
 #include <errno.h>
 #include <stdint.h>
@@ -23,14 +24,14 @@ size_t pack_bound(size_t n)
 	return n + (n + 7) / 8 + (n + 63) / 64 + 64;
 }
 
-/* The raw deflate stream of in[0..n) with the given strategy into out
- * (room: pack_bound(n)); its size. */
-static size_t deflate_with(uint8_t *out, const uint8_t *in, size_t n, int strategy)
+/* The raw deflate stream of in[0..n) with the given memory level and
+ * strategy into out (room: pack_bound(n)); its size. */
+static size_t deflate_with(uint8_t *out, const uint8_t *in, size_t n, int mem_level, int strategy)
 {
 	z_stream z;
 
 	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 9, strategy) != Z_OK) {
+	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, -15, mem_level, strategy) != Z_OK) {
 		fprintf(stderr, "pack: zlib: %s\n", z.msg ? z.msg : "deflateInit2 failed");
 		exit(1);
 	}
@@ -50,14 +51,18 @@ static size_t deflate_with(uint8_t *out, const uint8_t *in, size_t n, int strate
 size_t pack(uint8_t *out, const uint8_t *in, size_t n)
 {
 	uint8_t *other = malloc(pack_bound(n));
+	size_t m = SIZE_MAX;
 
 	if (!other) {
 		fprintf(stderr, "pack: out of memory\n");
 		exit(1);
 	}
-	size_t m = deflate_with(out, in, n, Z_DEFAULT_STRATEGY), f = deflate_with(other, in, n, Z_FILTERED);
-	if (f < m)
-		memcpy(out, other, m = f);
+	for (int level = 1; level <= MAX_MEM_LEVEL; level++)
+		for (int k = 0; k < 2; k++) {
+			size_t f = deflate_with(other, in, n, level, k ? Z_FILTERED : Z_DEFAULT_STRATEGY);
+			if (f < m)
+				memcpy(out, other, m = f);
+		}
 	free(other);
 	return m;
 }

@@ -145,7 +145,7 @@ static void round_trip_with(const uint8_t *in, size_t n, int strategy)
 {
 	uint8_t *z = malloc(pack_bound(n)), *back = malloc(n + 1);
 	T_ASSERT(z && back);
-	size_t m = strategy < 0 ? pack(z, in, n) : deflate_with(z, in, n, strategy);
+	size_t m = strategy < 0 ? pack(z, in, n) : deflate_with(z, in, n, 8, strategy);
 	T_ASSERT(m <= pack_bound(n));
 	T_EQ(unc_unpack(back, n, z, m), n);
 	if (n && memcmp(back, in, n))
