@@ -132,8 +132,8 @@ $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
 
-# A guard against an image that grows by accident: 192 KiB, which the image
-# with every driver of today reaches (196,608 bytes). It stores no
+# A guard against an image that grows by accident: 192 KiB; the image with
+# every driver of today is 196,096 bytes. It stores no
 # zero-filled statics (.bss has no bytes in the file: large buffers come
 # from the pool at run time anyway) and its .data packed (drivers/base/unpack.h).
 # `make bench` prints the size of each section and the largest symbols.
