@@ -31,7 +31,7 @@ static volatile int gp_faulted, ud_faulted;
  * long). Any other #GP is not ours: we remove ourselves and return without
  * moving RIP, so the instruction faults again into the firmware's own
  * handler. */
-static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+UNC_COLD static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
 	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
 
@@ -48,7 +48,7 @@ static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 /* Vector 6 while one guarded rdpmc runs: QEMU's TCG raises #UD for RDPMC
  * (its helper is unimplemented), a processor without it does too. The same
  * manners as gp_handler. */
-static VOID EFIAPI ud_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+UNC_COLD static VOID EFIAPI ud_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
 	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
 
@@ -247,12 +247,12 @@ static enum unc_status native_io_read32(void *ctx, uint16_t port, uint32_t *ret_
 
 /* Emulated MSRs: the emulator answers for the uncore MSRs it models and
  * sends everything else back to the processor. */
-static enum unc_status emu_status(EFI_STATUS s)
+UNC_COLD static enum unc_status emu_status(EFI_STATUS s)
 {
 	return s == EFI_DEVICE_ERROR ? UNC_E_FAULT : s == EFI_ABORTED ? UNC_E_UNSUPPORTED : EFI_ERROR(s) ? UNC_E_DEVICE : UNC_OK;
 }
 
-static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
+UNC_COLD static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
 {
 	UINT64 v = 0;
 	EFI_STATUS s = native.emu->MsrRead(native.emu, msr, &v);
@@ -264,7 +264,7 @@ static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_
 	return emu_status(s);
 }
 
-static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
+UNC_COLD static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
 {
 	EFI_STATUS s = native.emu->MsrWrite(native.emu, msr, val);
 
@@ -275,7 +275,7 @@ static enum unc_status emulated_msr_write(void *ctx, uint32_t msr, uint64_t val)
 
 /* Revision 2: PCI configuration of the functions the emulator claims, the
  * CPUID leaves it overrides, and RDPMC; the rest is native. */
-static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
+UNC_COLD static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
 {
 	UINT32 v = 0;
 	EFI_STATUS s = native.emu->PciRead32(native.emu, a.bus, a.dev, a.func, off, &v);
@@ -288,7 +288,7 @@ static enum unc_status emulated_pci_read32(void *ctx, struct pci_addr a, uint16_
 	return emu_status(s);
 }
 
-static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
+UNC_COLD static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
 {
 	EFI_STATUS s = native.emu->PciWrite32(native.emu, a.bus, a.dev, a.func, off, val);
 
@@ -298,7 +298,7 @@ static enum unc_status emulated_pci_write32(void *ctx, struct pci_addr a, uint16
 	return emu_status(s);
 }
 
-static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+UNC_COLD static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	UINT32 regs[4];
 
@@ -310,7 +310,7 @@ static void emulated_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cp
 	*r = (struct cpuid_regs){ regs[0], regs[1], regs[2], regs[3] };
 }
 
-static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+UNC_COLD static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
 {
 	UINT64 v = 0;
 	EFI_STATUS s = native.emu->Rdpmc(native.emu, index, &v);
@@ -325,7 +325,7 @@ static enum unc_status emulated_rdpmc(void *ctx, uint32_t index, uint64_t *ret_v
 
 /* Revision 4: stores to the ranges the emulator claims (its MMIO PMON
  * units); the rest of memory is native. */
-static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
+UNC_COLD static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
 {
 	EFI_STATUS s = native.emu->MmioWrite32(native.emu, phys, val);
 
@@ -337,7 +337,7 @@ static enum unc_status emulated_mmio_write32(void *ctx, uint64_t phys, uint32_t 
 
 /* Revision 3: loads from the ranges the emulator claims (its MCHBAR), each
  * exact at the moment of the load; the rest of memory is native. */
-static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
+UNC_COLD static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
 {
 	UINT32 v = 0;
 	EFI_STATUS s = native.emu->MmioRead32(native.emu, phys, &v);
@@ -375,7 +375,7 @@ static EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
  * reports (ACPI address space descriptors), so that each bus goes to the
  * bridge that decodes it: a two-socket board may give each socket its own
  * bridge. Returns how many. */
-static unsigned find_root_bridges(void)
+UNC_COLD static unsigned find_root_bridges(void)
 {
 	EFI_HANDLE *handles = NULL;
 	UINTN n = 0;
@@ -406,7 +406,7 @@ static unsigned find_root_bridges(void)
  * it, or the Shell's `unload`, is refused instead of leaving uncore.efi to
  * call freed memory. An agent holding it BY_DRIVER already is an uncore.efi
  * whose child this one is, and outlives it: GET_PROTOCOL is enough then. */
-static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
+UNC_COLD static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
 {
 	EFI_HANDLE *handles = NULL, h;
 	UNC_EMU_PROTOCOL *emu = NULL;
@@ -431,7 +431,7 @@ static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
 	return emu;
 }
 
-void native_release(void)
+UNC_COLD void native_release(void)
 {
 	if (native.emu_handle)
 		BS->CloseProtocol(native.emu_handle, &emu_guid, native.emu_client, native.emu_handle);
@@ -439,7 +439,7 @@ void native_release(void)
 	native.emu = NULL;
 }
 
-void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
+UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 {
 	native.cpu = NULL;
 	native.nrb = 0;
@@ -489,7 +489,7 @@ void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 /* An ACPI table by its signature, through the XSDT (or, for ACPI 1.0, the
  * RSDT) of the RSDP the firmware publishes; NULL when absent. The firmware
  * identity-maps what it publishes, so a physical address is a pointer. */
-static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
+UNC_COLD static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
 {
 	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
 	const uint8_t *rsdp = NULL;
@@ -534,7 +534,7 @@ static const uint8_t *acpi_table(const char sig[4], size_t *ret_len)
 /* The hardware clocks to measure the TSC against, in order: the ACPI PM
  * timer from the FADT, a running HPET. Their number; why holds the reasons
  * for those the tables do not give. */
-static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why, size_t whysize)
+UNC_COLD static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why, size_t whysize)
 {
 	char pm[120] = "", hp[120] = "";
 	size_t len = 0;
@@ -559,7 +559,7 @@ static unsigned find_ref_clocks(struct hw *hw, struct tsc_ref refs[2], char *why
 
 /* The TSC's frequency against a hardware clock read at both ends of each
  * window (drivers/base/tsc.h): never from how long a firmware busy-wait took. */
-enum unc_status native_calibrate(struct hw *hw, struct out *err)
+UNC_COLD enum unc_status native_calibrate(struct hw *hw, struct out *err)
 {
 	struct tsc_ref refs[2];
 	char why[260], msg[400], warn[400];

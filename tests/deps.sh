@@ -13,6 +13,8 @@ have_cmd python3 || need+=(python3)
 python3 -c 'import pexpect' 2>/dev/null || need+=(python3-pexpect)
 have_cmd make || need+=(make)
 have_cmd objcopy || need+=(binutils)
+# zlib's deflate packs the images' .data (tools/pack.c).
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 have_cmd timeout || need+=(coreutils)
 [ -f /usr/include/efi/efi.h ] && [ -f /usr/lib/libgnuefi.a ] || need+=(gnu-efi)
 have_cmd qemu-system-x86_64 || need+=(qemu-system-x86)

@@ -1,125 +1,70 @@
 /* The packer of an EFI image's .data section (the format: drivers/base/unpack.h),
  * run by the build on each image's .so (main, below). The packed stream is
- * checked by unpacking it again before anything is written.
+ * checked by unpacking it again with the image's own decoder before
+ * anything is written.
  *
- * The parse is close to the cheapest for the format: for each position, the
- * longest earlier match (found through hash chains of 3-byte prefixes),
- * then a pass from the end that takes, at each position, a literal or a
- * match (of the longest length or of a short one), whichever leaves fewer
- * bytes to the end. */
+ * zlib's deflate writes the stream at its highest level, with each of its
+ * memory levels (which also set how many symbols a block holds: a smaller
+ * one often packs .data better) and each of its strategies for general
+ * data and for data with short matches (filtered): the shortest is kept. */
 #include <elf.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "../drivers/base/unpack.h"
 #include "pack.h"
 
-#define HASH_BITS 16
-#define MAX_CHAIN 1024 /* candidates tried per position */
-#define MAX_LEN 512    /* the longest match looked for (a long run is a few) */
-#define NEAR_LEN 64    /* shorter lengths tried by the parse, beside the longest */
-
-static unsigned hash3(const uint8_t *p)
-{
-	return ((unsigned)p[0] << 16 | (unsigned)p[1] << 8 | p[2]) * 2654435761u >> (32 - HASH_BITS);
-}
-
-/* Bytes a count of n takes past its 4 bits in the token. */
-static size_t extra(size_t n)
-{
-	return n < 15 ? 0 : (n - 15) / 255 + 1;
-}
-
-static void put_count(uint8_t *out, size_t *o, size_t n)
-{
-	if (n < 15)
-		return;
-	for (n -= 15; n >= 255; n -= 255)
-		out[(*o)++] = 255;
-	out[(*o)++] = (uint8_t)n;
-}
-
 size_t pack_bound(size_t n)
 {
-	return n + n / 255 + 16;
+	/* zlib's deflateBound for parameters other than its defaults, and a margin */
+	return n + (n + 7) / 8 + (n + 63) / 64 + 64;
+}
+
+/* The raw deflate stream of in[0..n) with the given memory level and
+ * strategy into out (room: pack_bound(n)); its size. */
+static size_t deflate_with(uint8_t *out, const uint8_t *in, size_t n, int mem_level, int strategy)
+{
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, -15, mem_level, strategy) != Z_OK) {
+		fprintf(stderr, "pack: zlib: %s\n", z.msg ? z.msg : "deflateInit2 failed");
+		exit(1);
+	}
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)pack_bound(n);
+	if (n > 0xffffffffu || deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		fprintf(stderr, "pack: zlib: %s\n", z.msg ? z.msg : "deflate did not finish");
+		exit(1);
+	}
+	size_t m = z.total_out;
+	deflateEnd(&z);
+	return m;
 }
 
 size_t pack(uint8_t *out, const uint8_t *in, size_t n)
 {
-	size_t *len = calloc(n + 1, sizeof(*len)), *off = calloc(n + 1, sizeof(*off));
-	size_t *cost = calloc(n + 1, sizeof(*cost)), *take = calloc(n + 1, sizeof(*take));
-	long *head = malloc(sizeof(*head) << HASH_BITS), *prev = calloc(n + 1, sizeof(*prev));
-	size_t o = 0;
+	uint8_t *other = malloc(pack_bound(n));
+	size_t m = SIZE_MAX;
 
-	if (!len || !off || !cost || !take || !head || !prev) {
+	if (!other) {
 		fprintf(stderr, "pack: out of memory\n");
 		exit(1);
 	}
-	for (size_t h = 0; h < (size_t)1 << HASH_BITS; h++)
-		head[h] = -1;
-	/* The longest match at each position. */
-	for (size_t i = 0; i + UNC_PACK_MIN_MATCH <= n; i++) {
-		unsigned h = hash3(in + i);
-		unsigned tries = 0;
-		for (long c = head[h]; c >= 0 && i - (size_t)c <= UNC_PACK_MAX_OFFSET && tries < MAX_CHAIN;
-		     c = prev[c], tries++) {
-			size_t l = 0;
-			while (i + l < n && l < MAX_LEN && in[c + l] == in[i + l])
-				l++;
-			if (l > len[i]) {
-				len[i] = l;
-				off[i] = i - (size_t)c;
-				if (l == MAX_LEN)
-					break;
-			}
+	for (int level = 1; level <= MAX_MEM_LEVEL; level++)
+		for (int k = 0; k < 2; k++) {
+			size_t f = deflate_with(other, in, n, level, k ? Z_FILTERED : Z_DEFAULT_STRATEGY);
+			if (f < m)
+				memcpy(out, other, m = f);
 		}
-		prev[i] = head[h];
-		head[h] = (long)i;
-	}
-	/* cost[i]: the fewest bytes for in[i..n), counting a literal as one
-	 * byte and a match as its token, offset and extra length bytes (the
-	 * literal run's extra count bytes are left out: rare in this data). */
-	for (size_t i = n; i-- > 0;) {
-		cost[i] = cost[i + 1] + 1;
-		take[i] = 0;
-		for (size_t l = UNC_PACK_MIN_MATCH; l <= len[i]; l = l < NEAR_LEN || l == len[i] ? l + 1 : len[i]) {
-			size_t c = cost[i + l] + 3 + extra(l - UNC_PACK_MIN_MATCH);
-			if (c < cost[i]) {
-				cost[i] = c;
-				take[i] = l;
-			}
-		}
-	}
-	size_t lit_at = 0;
-	for (size_t i = 0; i <= n;) {
-		if (i < n && !take[i]) {
-			i++;
-			continue;
-		}
-		size_t lit = i - lit_at, m = i < n ? take[i] : 0;
-		size_t mc = m ? m - UNC_PACK_MIN_MATCH : 0;
-		out[o++] = (uint8_t)((lit < 15 ? lit : 15) << 4 | (mc < 15 ? mc : 15));
-		put_count(out, &o, lit);
-		memcpy(out + o, in + lit_at, lit);
-		o += lit;
-		if (i == n)
-			break;
-		out[o++] = (uint8_t)off[i];
-		out[o++] = (uint8_t)(off[i] >> 8);
-		put_count(out, &o, mc);
-		i += m;
-		lit_at = i;
-	}
-	free(len);
-	free(off);
-	free(cost);
-	free(take);
-	free(head);
-	free(prev);
-	return o;
+	free(other);
+	return m;
 }
 
 #ifndef PACK_NO_MAIN

@@ -6,6 +6,13 @@
 
 #include <stdint.h>
 
+/* A function of a file built for speed (the sampling path, EFI_HOT in the
+ * Makefile) that runs before or after sampling, on an error, or for the
+ * tests' emulator alone: set-up, probing, names and reports. GCC optimises
+ * it for size and places it apart, and takes the branches that lead to it
+ * as unlikely. */
+#define UNC_COLD __attribute__((cold))
+
 enum unc_status {
 	UNC_OK = 0,
 	UNC_E_INVALID,     /* bad argument or input from the user */

@@ -303,7 +303,7 @@ static inline enum unc_status pmu_io_write_check(struct pmu_io *io, struct pmu_r
 }
 
 static inline enum unc_status pmu_io_fail(struct pmu_io *io, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
-static inline enum unc_status pmu_io_fail(struct pmu_io *io, enum unc_status st, const char *fmt, ...)
+UNC_COLD static inline enum unc_status pmu_io_fail(struct pmu_io *io, enum unc_status st, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -14,7 +14,7 @@
 #define STAT_EDGE_READS 16
 
 static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
-static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...)
+UNC_COLD static enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -36,7 +36,7 @@ static const struct pmu_unit *unit_of(const struct stat_run *r, unsigned i)
 }
 
 /* "NAME (0x706)": the driver's name for the register, then its address */
-static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
 {
 	char name[48], addr[32];
 
@@ -46,7 +46,7 @@ static const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg
 }
 
 /* "0x706 (NAME)": after an instruction's name */
-static const char *addr_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD static const char *addr_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size)
 {
 	char name[48], addr[32];
 
@@ -100,7 +100,7 @@ static const char *op_name(struct pmu_reg reg, bool write)
 	return write ? "MMIO write" : "MMIO read";
 }
 
-static __attribute__((noinline)) enum unc_status rd_failed(struct stat_run *r, unsigned k, struct pmu_reg reg,
+UNC_COLD static __attribute__((noinline)) enum unc_status rd_failed(struct stat_run *r, unsigned k, struct pmu_reg reg,
 							     enum unc_status st)
 {
 	char what[96];
@@ -187,7 +187,7 @@ static enum unc_status io_write_nosave(struct pmu_io *io, struct pmu_reg reg, ui
 /* Reads back what was just written. Some platforms drop writes to these
  * registers without a fault (QEMU does; a locked PMU might): counting
  * there would report zeros as if they were measurements. */
-static enum unc_status check_reads(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t want)
+UNC_COLD static enum unc_status check_reads(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t want)
 {
 	char what[96];
 	uint64_t v;
@@ -202,14 +202,14 @@ static enum unc_status check_reads(struct stat_run *r, unsigned k, struct pmu_re
 	return UNC_OK;
 }
 
-static enum unc_status io_write_check(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+UNC_COLD static enum unc_status io_write_check(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
 {
 	enum unc_status st = io_write(io, reg, v);
 
 	return st ? st : check_reads(io->run, io->pmu, reg, v);
 }
 
-static enum unc_status io_vfail(struct pmu_io *io, enum unc_status st, const char *fmt, va_list ap)
+UNC_COLD static enum unc_status io_vfail(struct pmu_io *io, enum unc_status st, const char *fmt, va_list ap)
 {
 	struct stat_run *r = io->run;
 
@@ -217,7 +217,7 @@ static enum unc_status io_vfail(struct pmu_io *io, enum unc_status st, const cha
 	return st;
 }
 
-static enum unc_status io_set_found(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
+UNC_COLD static enum unc_status io_set_found(struct pmu_io *io, struct pmu_reg reg, uint64_t v)
 {
 	struct stat_saved *s;
 	enum unc_status st = save(io->run, io->pmu, reg, false, &s);
@@ -256,7 +256,7 @@ static bool programs_in_group(const struct stat_run *r, unsigned k)
 	return false;
 }
 
-bool stat_programs(const struct stat_run *r)
+UNC_COLD bool stat_programs(const struct stat_run *r)
 {
 	for (unsigned i = 0; i < r->c.nev; i++)
 		if (!is_free(r, i))
@@ -264,7 +264,7 @@ bool stat_programs(const struct stat_run *r)
 	return false;
 }
 
-enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
+UNC_COLD enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 {
 	/* By what it programs, not by how it is spelled: "cbo/event=0x34,umask=0x8f/"
 	 * is UNC_CBO_CACHE_LOOKUP.ANY_MESI, and cbox/ is cbo/. */
@@ -301,7 +301,7 @@ enum unc_status stat_add(struct stat_run *r, const struct ev_spec *e)
 /* The most event i can add per second in one counter: its unit's clock
  * times what the event adds per cycle (pmu.h, clock_hz), or the unit's
  * max_per_sec. */
-static uint64_t event_max_rate(const struct ev_spec *e)
+UNC_COLD static uint64_t event_max_rate(const struct ev_spec *e)
 {
 	const struct pmu_unit *pu = ev_unit(e);
 	unsigned inc = 1;
@@ -315,7 +315,7 @@ static uint64_t event_max_rate(const struct ev_spec *e)
 }
 
 /* What the reports and records show of event i. */
-static void fill_view(struct stat_run *r, unsigned i)
+UNC_COLD static void fill_view(struct stat_run *r, unsigned i)
 {
 	const struct ev_spec *e = &r->spec[i];
 
@@ -334,7 +334,7 @@ static void fill_view(struct stat_run *r, unsigned i)
 /* The DRAM counters' PMU and where they are, for bw's header: a unit of
  * free-running DRAM counters, or a general unit whose role events the run
  * has (the driver's where op, else the unit and its boxes). */
-static void dram_where(struct stat_run *r, const struct stat_pmu *sp, unsigned u)
+UNC_COLD static void dram_where(struct stat_run *r, const struct stat_pmu *sp, unsigned u)
 {
 	const struct pmu_unit *pu = &sp->p.drv->units[u];
 
@@ -349,7 +349,7 @@ static void dram_where(struct stat_run *r, const struct stat_pmu *sp, unsigned u
 }
 
 /* Whether the run has an event of a DRAM role in unit u of driver k. */
-static bool has_role_event(const struct stat_run *r, unsigned k, unsigned u)
+UNC_COLD static bool has_role_event(const struct stat_run *r, unsigned k, unsigned u)
 {
 	for (unsigned i = 0; i < r->c.nev; i++)
 		if (r->pmu_of[i] == k && r->spec[i].unit == u && evsel_role(&r->spec[i]) != PMU_ROLE_NONE)
@@ -357,7 +357,7 @@ static bool has_role_event(const struct stat_run *r, unsigned k, unsigned u)
 	return false;
 }
 
-enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct cpu_info *cpu, char *warn,
+UNC_COLD enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct cpu_info *cpu, char *warn,
 			   size_t warnsize)
 {
 	enum unc_status st;
@@ -426,7 +426,7 @@ enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, const struct
 	return UNC_OK;
 }
 
-static unsigned popcount8(uint8_t v)
+UNC_COLD static unsigned popcount8(uint8_t v)
 {
 	unsigned n = 0;
 
@@ -438,7 +438,7 @@ static unsigned popcount8(uint8_t v)
 /* Why events did not fit: each general unit used, its counters and its
  * constraints ("ARB: 2 counters, events 0x80 and 0x83 only counter 0"),
  * cut short (never past buf) when long. */
-static void fit_text(const struct stat_run *r, char *buf, size_t size)
+UNC_COLD static void fit_text(const struct stat_run *r, char *buf, size_t size)
 {
 	struct strbuf sb;
 
@@ -467,7 +467,7 @@ static void fit_text(const struct stat_run *r, char *buf, size_t size)
 	}
 }
 
-enum unc_status stat_schedule(struct stat_run *r, bool allow_mux)
+UNC_COLD enum unc_status stat_schedule(struct stat_run *r, bool allow_mux)
 {
 	/* [group][pmu][unit]: counters taken */
 	static uint8_t used[STAT_MAX_GROUPS][STAT_MAX_PMUS][PMU_MAX_UNITS];
@@ -536,7 +536,7 @@ enum unc_status stat_schedule(struct stat_run *r, bool allow_mux)
 
 /* ---- programming ---- */
 
-static uint64_t sel_value(const struct stat_run *r, unsigned i)
+UNC_COLD static uint64_t sel_value(const struct stat_run *r, unsigned i)
 {
 	const struct pmu_unit *u = unit_of(r, i);
 
@@ -571,7 +571,7 @@ static enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned uni
  * P6's EN in PerfEvtSel0, changes it only after this; once is enough: a
  * PMU that took the first programming takes the rotations too, and the
  * sampling path stays lean). */
-static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned k, unsigned u)
+UNC_COLD static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned k, unsigned u)
 {
 	const struct stat_pmu *sp = &r->pmu[k];
 	const struct pmu_unit *pu = &sp->p.drv->units[u];
@@ -597,7 +597,7 @@ static enum unc_status program_selects(struct stat_run *r, unsigned g, unsigned 
  * allow. The first time, read them back: with the PMU frozen they stand
  * still, so anything else is a counter that ignores writes, whose first
  * sample would count its old value as events. */
-static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
+UNC_COLD static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
 {
 	struct stat_pmu *sp = &r->pmu[k];
 	const struct pmu_driver *drv = sp->p.drv;
@@ -635,7 +635,7 @@ static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u
  * controls count nothing while frozen), each through its own control, read
  * back the first time, or through the driver's fixed_start where they
  * share one register. */
-static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
+UNC_COLD static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
 {
 	struct stat_pmu *sp = &r->pmu[k];
 	const struct pmu_driver *drv = sp->p.drv;
@@ -664,7 +664,7 @@ static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsigned u)
 	return UNC_OK;
 }
 
-static void watch_reg(struct stat_run *r, struct pmu_reg reg)
+UNC_COLD static void watch_reg(struct stat_run *r, struct pmu_reg reg)
 {
 	struct stat_saved *s = saved_of(r, reg);
 
@@ -680,7 +680,7 @@ static void watch_reg(struct stat_run *r, struct pmu_reg reg)
  * the active group, and the control of every fixed counter in use, in
  * each box. Not the selects the run set to 0 (a counter it does not read)
  * nor the global registers (the drivers' check reads those). */
-static void watch_group(struct stat_run *r)
+UNC_COLD static void watch_group(struct stat_run *r)
 {
 	r->nwatch = 0;
 	for (unsigned i = 0; i < r->c.nev; i++) {
@@ -725,7 +725,7 @@ static uint64_t group_val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
  * free-running ones read now, with the clock read as a sample reads it, so
  * that a delay after the unfreeze (a preempted vCPU) is not counted without
  * its time, and a short run has a long run's edges. */
-static enum unc_status start_edge(struct stat_run *r)
+UNC_COLD static enum unc_status start_edge(struct stat_run *r)
 {
 	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
 	uint64_t now, after;
@@ -754,7 +754,7 @@ static enum unc_status start_edge(struct stat_run *r)
  * the overflow status and unfreeze. The client manual gives the registers
  * but no order: this one follows the Xeon E5-2600 uncore guide's
  * freeze/program/reset/unfreeze and Linux's uncore drivers. */
-static enum unc_status program(struct stat_run *r, unsigned g)
+UNC_COLD static enum unc_status program(struct stat_run *r, unsigned g)
 {
 	enum unc_status st;
 
@@ -817,7 +817,7 @@ static enum unc_status program(struct stat_run *r, unsigned g)
  * the journal, so until then the driver's freeze has not succeeded: its
  * control faulted on write or was never reached, it is not counting for
  * this run, and its state (what to stop it with) is not known. */
-static bool changed_any(const struct stat_run *r, unsigned k)
+UNC_COLD static bool changed_any(const struct stat_run *r, unsigned k)
 {
 	for (unsigned i = 0; i < r->nsaved; i++)
 		if (r->saved[i].pmu == k && r->saved[i].dirty)
@@ -829,7 +829,7 @@ static bool changed_any(const struct stat_run *r, unsigned k)
  * order of the journal: the snapshot read each driver's global registers
  * first, so a global control goes back last. Registers never written are left alone: a register that faulted on
  * write did not change, and a PMU the run never changed is not stopped. */
-static enum unc_status restore(struct stat_run *r, enum unc_status st)
+UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
 	char what[96];
 	enum unc_status rst = UNC_OK;
@@ -910,7 +910,7 @@ struct busy_fault {
 	bool any;
 };
 
-static void note_busy_fault(void *ctx, struct pmu_reg reg)
+UNC_COLD static void note_busy_fault(void *ctx, struct pmu_reg reg)
 {
 	struct busy_fault *f = ctx;
 
@@ -921,7 +921,7 @@ static void note_busy_fault(void *ctx, struct pmu_reg reg)
 
 /* A free-running counter: one read (32-bit MMIO or PCI, or an MSR) of the
  * register start_free found. */
-static __attribute__((noinline)) enum unc_status free_failed(struct stat_run *r, unsigned i, enum unc_status st)
+UNC_COLD static __attribute__((noinline)) enum unc_status free_failed(struct stat_run *r, unsigned i, enum unc_status st)
 {
 	char addr[32];
 
@@ -960,7 +960,7 @@ static enum unc_status read_free(struct stat_run *r, unsigned i, uint64_t *v)
 }
 
 /* The batch failed: each of its counters alone, to name the one that fails. */
-static __attribute__((noinline)) enum unc_status free_batch_failed(struct stat_run *r, enum unc_status st)
+UNC_COLD static __attribute__((noinline)) enum unc_status free_batch_failed(struct stat_run *r, enum unc_status st)
 {
 	uint64_t v;
 
@@ -1020,7 +1020,7 @@ static inline __attribute__((always_inline)) enum unc_status read_free_bracketed
 }
 
 /* Lists the free-running counters in the order read_free_all reads them. */
-static void free_list(struct stat_run *r)
+UNC_COLD static void free_list(struct stat_run *r)
 {
 	r->nfree = r->nfree_mmio = r->free_slow = 0;
 	for (int batch = 1; batch >= 0; batch--)
@@ -1045,7 +1045,7 @@ static void free_list(struct stat_run *r)
 
 /* The free-running counters run freely: their values at the start are the
  * base, read with the programmed ones (start_edge). */
-static enum unc_status start_free(struct stat_run *r)
+UNC_COLD static enum unc_status start_free(struct stat_run *r)
 {
 	enum unc_status st;
 
@@ -1064,7 +1064,7 @@ static enum unc_status start_free(struct stat_run *r)
  * each driver's global registers and the selects and counters of every
  * unit it uses, so that one that does not exist (#GP) stops the run before
  * any write, and the journal holds them all as found. */
-static enum unc_status snapshot(struct stat_run *r)
+UNC_COLD static enum unc_status snapshot(struct stat_run *r)
 {
 	struct stat_saved *s;
 	enum unc_status st;
@@ -1095,7 +1095,7 @@ static enum unc_status snapshot(struct stat_run *r)
 	return UNC_OK;
 }
 
-enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
+UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 {
 	char what[96];
 	enum unc_status st;
@@ -1169,7 +1169,7 @@ static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width
 		    unit_of(r, i)->name, ms, (unsigned long)rate, width);
 }
 
-static __attribute__((noinline)) enum unc_status free_backwards(struct stat_run *r, unsigned j)
+UNC_COLD static __attribute__((noinline)) enum unc_status free_backwards(struct stat_run *r, unsigned j)
 {
 	const struct count_event *e = &r->c.ev[r->free_ev[j]];
 
@@ -1188,7 +1188,7 @@ static __attribute__((noinline)) enum unc_status free_backwards(struct stat_run 
  * already (the run counts those that have not), so `moved` is
  * left alone (free_slow: how many of them have not moved yet, plus how many
  * are outside the batch). */
-static __attribute__((noinline)) enum unc_status free_deltas_still(struct stat_run *r, uint64_t gap)
+UNC_COLD static __attribute__((noinline)) enum unc_status free_deltas_still(struct stat_run *r, uint64_t gap)
 {
 	for (unsigned j = 0; j < r->nfree; j++) {
 		struct count_event *e = r->free_e[j];
@@ -1326,7 +1326,7 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)
 }
 
 /* The read again, as read_settled asks (attempts 1 and 2). */
-static __attribute__((noinline)) enum unc_status read_free_again(struct stat_run *r, uint64_t *t)
+UNC_COLD static __attribute__((noinline)) enum unc_status read_free_again(struct stat_run *r, uint64_t *t)
 {
 	enum unc_status st;
 
@@ -1505,7 +1505,7 @@ enum unc_status stat_rotate(struct stat_run *r)
 	return program(r, best);
 }
 
-enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
+UNC_COLD enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
 {
 	enum unc_status st = so_far;
 

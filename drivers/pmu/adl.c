@@ -151,7 +151,7 @@ static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info 
 	return UNC_OK;
 }
 
-static enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
+UNC_COLD static enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
 				 char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	warn[0] = '\0';
@@ -182,7 +182,7 @@ static enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu
 
 /* In use: 0x2FF0's enable set, or any event select or the fixed control
  * non-zero. */
-static void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 		       void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	uint64_t v;
@@ -259,7 +259,7 @@ static enum unc_status adl_check(struct pmu_io *io, const struct pmu_present *p,
 	return UNC_OK;
 }
 
-const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	const struct pmu_driver *drv = p ? p->drv : &pmu_driver_adl;
 	bool tgl = drv == &pmu_driver_tgl;
@@ -300,7 +300,7 @@ const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, cha
 	return NULL;
 }
 
-static void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+UNC_COLD static void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
 	uint16_t vendor = p->facts[ADL_FACT_HB_ID] & 0xffff, device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
 	const char *gen = adl_host_bridge_name(vendor, device);
@@ -349,7 +349,7 @@ const struct pmu_driver pmu_driver_adl = {
 	.use_idle = PMU_IDLE_ZERO,
 };
 
-const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
+UNC_COLD const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
 {
 	/* uncore_snb.c's IMC device IDs (tgl_uncore_pci_ids: TGL, ADL, RPL). */
 	static const uint16_t adl[] = { 0x4660, 0x4641, 0x4601, 0x4602, 0x4609, 0x460A, 0x4621, 0x4623, 0x4629, 0x4637, 0x463B,

@@ -75,7 +75,7 @@ static const struct pmu_model arch_versions[] = {
 
 /* "Architectural Performance Monitoring": CPUID.0AH:EAX[7:0] > 0 says the
  * PMU is there. The leaf is read only when CPUID reaches it. */
-static const struct pmu_model *arch_match(const struct hw *hw, const struct cpu_info *cpu)
+UNC_COLD static const struct pmu_model *arch_match(const struct hw *hw, const struct cpu_info *cpu)
 {
 	struct cpuid_regs r;
 
@@ -130,7 +130,7 @@ struct pmu_reg arch_counter_reg(const struct pmu_present *p, unsigned unit, unsi
  * says it exists, and one RDPMC of general counter 0 (does RDPMC work
  * here? QEMU's TCG raises #UD for every RDPMC). Both units are probed
  * whatever `want` asks: one leaf gives them all. */
-static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+UNC_COLD static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	struct cpuid_regs a, one;
@@ -186,7 +186,7 @@ static enum unc_status arch_probe(const struct hw *hw, const struct cpu_info *cp
 	return UNC_OK;
 }
 
-static bool arch_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
+UNC_COLD static bool arch_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
 			  char *err, size_t errsize)
 {
 	unsigned len = bits(p->facts[ARCH_FACT_EAX], 24, 8);
@@ -241,7 +241,7 @@ static uint64_t fixed_counting_bits(unsigned n)
  * global control's enable bits are no sign of use: they are set at power-up
  * ("IA32_PERF_GLOBAL_CTRL" in the version 2 section), so they are reported,
  * not judged. */
-static void arch_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void arch_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 			void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	struct pmu_reg regs[ARCH_MAX_GP + 2];
@@ -383,7 +383,7 @@ static enum unc_status arch_read_counter(struct pmu_io *io, const struct pmu_pre
  * before its first write, so the value as found is put back at the end):
  * the general ones at IA32_A_PMCx when full-width writes are on (a write to
  * IA32_PMCx takes bits 31:0 only, sign-extended: the probe's write_width). */
-static enum unc_status arch_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+UNC_COLD static enum unc_status arch_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				      uint64_t start)
 {
 	enum unc_status st;
@@ -418,7 +418,7 @@ static const char *arch_reg_name(const struct pmu_present *p, struct pmu_reg reg
 	return arch_msr_name((uint32_t)reg.addr, buf, size);
 }
 
-const char *arch_msr_name(uint32_t msr, char *buf, size_t size)
+UNC_COLD const char *arch_msr_name(uint32_t msr, char *buf, size_t size)
 {
 	switch (msr) {
 	case IA32_PERF_CAPABILITIES: return "IA32_PERF_CAPABILITIES";
@@ -440,7 +440,7 @@ const char *arch_msr_name(uint32_t msr, char *buf, size_t size)
 	return buf;
 }
 
-static void arch_notes(struct out *err, const struct pmu_present *p, const struct pmu_state *s)
+UNC_COLD static void arch_notes(struct out *err, const struct pmu_present *p, const struct pmu_state *s)
 {
 	if (s->status_at_start & enable_bits(p))
 		out_printf(err, "uncore: note: IA32_PERF_GLOBAL_STATUS was 0x%lx at start; its overflow bits were "

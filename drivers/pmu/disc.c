@@ -41,7 +41,7 @@ static const uint8_t disc_clients[] = {
 	0xB7, 0xBA, 0xBD, 0xBE, 0xBF, 0xC5, 0xC6, 0xCC,
 };
 
-static const struct pmu_model *disc_match(const struct hw *hw, const struct cpu_info *cpu)
+UNC_COLD static const struct pmu_model *disc_match(const struct hw *hw, const struct cpu_info *cpu)
 {
 	(void)hw;
 	if (!cpu->is_intel || cpu->family != 6)
@@ -112,7 +112,7 @@ static uint64_t type_fact(const struct disc_unit *u)
 	       (uint64_t)u->access << 32;
 }
 
-static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	enum unc_status st = disc_find(hw, &last, err, errsize);
@@ -191,7 +191,7 @@ static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cp
 }
 
 /* In use when any select of a box reads other than 0. */
-static void disc_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void disc_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 			void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	*r = (struct pmu_use){ .known = true };
@@ -227,7 +227,7 @@ static void disc_in_use(const struct hw *hw, const struct pmu_present *p, struct
 /* Each box of each probed unit: FRZ (bit 0). The run writes each select
  * and counter itself through the journal, so the box's reset bits (8:
  * controls, 9: counters) are not used: a reset could not be put back. */
-static enum unc_status box_write(struct pmu_io *io, const struct pmu_present *p, uint64_t v)
+UNC_COLD static enum unc_status box_write(struct pmu_io *io, const struct pmu_present *p, uint64_t v)
 {
 	enum unc_status st;
 
@@ -268,7 +268,7 @@ static enum unc_status disc_read_counter(struct pmu_io *io, const struct pmu_pre
 }
 
 /* Counters set by writes, each through the journal: one MSR, or two dwords. */
-static enum unc_status disc_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+UNC_COLD static enum unc_status disc_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				      uint64_t start)
 {
 	const struct pmu_unit *u = &disc_units[unit];
@@ -290,7 +290,7 @@ static enum unc_status disc_reset_box(struct pmu_io *io, const struct pmu_presen
 }
 
 /* "uncore_imc_3 CTL1 (socket 0)" */
-static const char *disc_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD static const char *disc_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	if (!p)
 		return NULL;
@@ -337,7 +337,7 @@ static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, si
  * CAS counts by sub-channel: event 0x05 counts SCH0 and 0x06 SCH1 (Intel's
  * perfmon GNR uncore-memory file; Linux gnr_uncore_imc_events), so
  * CAS_COUNT.RD/.WR (0x05) and bw's totals lack SCH1's traffic. */
-const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
+UNC_COLD const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
 {
 	unsigned fm = (unsigned)(p->facts[DISC_FACT_MODEL] & 0xFFFF);
 

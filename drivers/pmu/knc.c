@@ -115,7 +115,7 @@ static enum unc_status knc_probe(const struct hw *hw, const struct cpu_info *cpu
 
 /* In use when IA32_PERF_GLOBAL_CTRL enables a counter (bits 1:0) or an
  * event select is not zero: either is someone's programming. */
-static void knc_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void knc_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 		       void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	static const uint32_t regs[] = { MSR_KNC_PERF_GLOBAL_CTRL, MSR_KNC_PERFEVTSEL0, MSR_KNC_PERFEVTSEL1 };
@@ -229,7 +229,7 @@ static enum unc_status knc_check(struct pmu_io *io, const struct pmu_present *p,
 }
 
 /* Table 1-2's names, for the registers this driver touches. */
-static const char *knc_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD static const char *knc_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	(void)p;
 	(void)buf, (void)size;

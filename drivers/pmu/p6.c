@@ -115,7 +115,7 @@ static enum unc_status p6_probe(const struct hw *hw, const struct cpu_info *cpu,
 
 /* Someone else is using the PMU when either select is not zero (EN in
  * PerfEvtSel0, or an event programmed in either). */
-static void p6_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void p6_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 		      void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	static const uint32_t sels[] = { P6_PERFEVTSEL0, P6_PERFEVTSEL1 };
@@ -190,7 +190,7 @@ static enum unc_status p6_check(struct pmu_io *io, const struct pmu_present *p, 
 	return UNC_OK;
 }
 
-static const char *p6_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD static const char *p6_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	(void)p;
 	(void)buf, (void)size;

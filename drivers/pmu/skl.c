@@ -122,7 +122,7 @@ unsigned skl_cbo_count_from_raw(unsigned no_cbo_banks)
 /* The MSR units need the CBo count (Section 2.4.1: subtract one; not
  * capped); the IMC needs MCHBAR. Only what `want` asks for is read: a run
  * of IMC counters touches no MSR. */
-static enum unc_status skl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+UNC_COLD static enum unc_status skl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				 struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	enum unc_status st;
@@ -164,7 +164,7 @@ static enum unc_status skl_probe(const struct hw *hw, const struct cpu_info *cpu
 /* Someone else is using the PMU when GLOBAL_CTRL.EN is set, or any event
  * select (each CBo's two, the ARB's two) or the fixed counter's control is
  * non-zero. */
-static void skl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void skl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 		       void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	uint64_t v;
@@ -271,7 +271,7 @@ static const char *skl_reg_name(const struct pmu_present *p, struct pmu_reg reg,
 	return skl_msr_name((uint32_t)reg.addr, buf, size);
 }
 
-static void skl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+UNC_COLD static void skl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
 	uint16_t vendor = p->facts[SKL_FACT_HB_ID] & 0xffff, device = (uint16_t)(p->facts[SKL_FACT_HB_ID] >> 16);
 	const char *gen = skl_host_bridge_name(vendor, device);
@@ -333,7 +333,7 @@ const struct pmu_driver pmu_driver_skl = {
 	.use_global = true,
 };
 
-const char *skl_msr_name(uint32_t msr, char *buf, size_t size)
+UNC_COLD const char *skl_msr_name(uint32_t msr, char *buf, size_t size)
 {
 	switch (msr) {
 	case MSR_UNC_PERF_GLOBAL_CTRL: return "MSR_UNC_PERF_GLOBAL_CTRL";

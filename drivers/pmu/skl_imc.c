@@ -18,7 +18,7 @@ enum imc_state imc_check(uint16_t vendor, uint64_t raw, unsigned phys_addr_bits,
 	return IMC_OK;
 }
 
-enum unc_status imc_discover(const struct hw *hw, const struct cpu_info *cpu, struct imc *m, char *err,
+UNC_COLD enum unc_status imc_discover(const struct hw *hw, const struct cpu_info *cpu, struct imc *m, char *err,
 			     size_t errsize, char *warn, size_t warnsize)
 {
 	static const struct pci_addr hb = { 0, 0, 0 };

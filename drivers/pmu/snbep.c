@@ -149,7 +149,7 @@ static bool ubox_socket(const struct hw *hw, uint8_t bus, unsigned *ret_socket)
  * decodes is absent. Sockets are numbered as their UBoxes' node IDs say
  * (ubox_socket) when every bus has one and they differ, else in bus
  * order (SNBEP_FACT_SOCKETS bits 15:8 say which). */
-static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
+UNC_COLD static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	struct { uint8_t bus; unsigned node; uint32_t id[SNBEP_CHANNELS]; } found[SNBEP_MAX_SOCKETS], t;
@@ -243,7 +243,7 @@ static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *c
 
 /* In use when any channel's CTL0-3 or FIXED_CTL is not zero: someone's
  * programming. BOX_CTL is write only (it reads 0), so it tells nothing. */
-static void snbep_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+UNC_COLD static void snbep_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 			 void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	*r = (struct pmu_use){ .known = (p->probed & 1u << SNBEP_UNIT_IMC) != 0 };
@@ -384,7 +384,7 @@ static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_pr
 /* Intel 327043-001: the iMC box has no reset bit; its counters are set by writing
  * them. Both dwords of each counter, through the journal, so both are
  * put back at the end. */
-static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+UNC_COLD static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				       uint64_t start)
 {
 	const struct pmu_unit *u = &snbep_units[unit];
@@ -415,7 +415,7 @@ static const char *socket_text(const struct pmu_present *p, uint8_t bus, char *b
 }
 
 /* Intel 327043-001's names, with the socket (or the bus, without a probe). */
-static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
+UNC_COLD static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	int ch = reg.space == PMU_PCI && reg.pci.dev == SNBEP_IMC_DEV ? snbep_channel_of_func(reg.pci.func) : -1;
 	char where[16], what[24];
@@ -442,7 +442,7 @@ static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg re
 	return buf;
 }
 
-static void snbep_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+UNC_COLD static void snbep_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
 	struct strbuf sb;
 	unsigned sockets = (unsigned)(p->facts[SNBEP_FACT_SOCKETS] & 0xFF);
@@ -470,7 +470,7 @@ unsigned snbep_max_inc(uint8_t code)
  * most the event can add per cycle is never reached (with inv, always), so
  * the count would mean nothing. Codes the guide does not list (raw) and
  * POWER_SELF_REFRESH (no Max Inc/Cyc given) are taken as given. */
-static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
+UNC_COLD static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
 			   char *err, size_t errsize)
 {
 	unsigned max = unit == SNBEP_UNIT_IMC ? snbep_max_inc(code) : 0;

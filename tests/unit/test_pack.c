@@ -1,5 +1,5 @@
 /* The packed .data of the images: the decoder (drivers/base/unpack.c) against
- * streams typed from the format in drivers/base/unpack.h, and the packer
+ * streams typed from RFC 1951 (the format of drivers/base/unpack.h), and the packer
  * (tools/pack.c) round-tripped through it. */
 #include <stdlib.h>
 #include <string.h>
@@ -9,70 +9,161 @@
 #include "../../tools/pack.c"
 #include "t.h"
 
-/* Streams typed from the format. */
-static void decodes_literals_and_matches(void)
+/* A stream written bit by bit, as RFC 1951 3.1.1 packs it: data elements
+ * from the lowest bit of each byte, Huffman codes from their first bit. */
+struct w {
+	uint8_t b[256];
+	size_t bits;
+};
+
+static void put(struct w *w, unsigned v, unsigned n) /* a data element of n bits */
 {
-	uint8_t out[64];
-	/* 3 literals and the end */
-	static const uint8_t lit[] = { 0x30, 'a', 'b', 'c' };
-	T_EQ(unc_unpack(out, sizeof(out), lit, sizeof(lit)), 3);
-	T_ASSERT(!memcmp(out, "abc", 3));
-	/* 1 literal, then 4 bytes from 1 back (a run), then the end */
-	static const uint8_t run[] = { 0x10, 'a', 0x01, 0x00 };
-	T_EQ(unc_unpack(out, sizeof(out), run, sizeof(run)), 5);
-	T_ASSERT(!memcmp(out, "aaaaa", 5));
-	/* "ab", 6 bytes from 2 back, then the literal "c" in a second sequence */
-	static const uint8_t two[] = { 0x22, 'a', 'b', 0x02, 0x00, 0x10, 'c' };
-	T_EQ(unc_unpack(out, sizeof(out), two, sizeof(two)), 9);
-	T_ASSERT(!memcmp(out, "abababab" "c", 9));
+	for (unsigned i = 0; i < n; i++, w->bits++)
+		if (v >> i & 1)
+			w->b[w->bits / 8] |= (uint8_t)(1u << w->bits % 8);
 }
 
-static void decodes_long_counts(void)
+static void put_code(struct w *w, unsigned code, unsigned n) /* a Huffman code of n bits */
+{
+	for (unsigned i = n; i-- > 0;)
+		put(w, code >> i & 1, 1);
+}
+
+/* A literal/length symbol in the fixed code (RFC 1951 3.2.6). */
+static void fixed_sym(struct w *w, unsigned s)
+{
+	if (s < 144)
+		put_code(w, 0x30 + s, 8);
+	else if (s < 256)
+		put_code(w, 0x190 + s - 144, 9);
+	else if (s < 280)
+		put_code(w, s - 256, 7);
+	else
+		put_code(w, 0xc0 + s - 280, 8);
+}
+
+static size_t bytes(const struct w *w)
+{
+	return (w->bits + 7) / 8;
+}
+
+static void decodes_stored_blocks(void)
+{
+	uint8_t out[64];
+	/* BFINAL 1, BTYPE 00, then from the next byte LEN 3, NLEN ~3, "abc" */
+	static const uint8_t abc[] = { 0x01, 0x03, 0x00, 0xfc, 0xff, 'a', 'b', 'c' };
+	T_EQ(unc_unpack(out, sizeof(out), abc, sizeof(abc)), 3);
+	T_ASSERT(!memcmp(out, "abc", 3));
+	/* two blocks: "ab" not final, then "c" final; and an empty one */
+	static const uint8_t two[] = { 0x00, 0x02, 0x00, 0xfd, 0xff, 'a', 'b', 0x01, 0x01, 0x00, 0xfe, 0xff, 'c' };
+	T_EQ(unc_unpack(out, sizeof(out), two, sizeof(two)), 3);
+	T_ASSERT(!memcmp(out, "abc", 3));
+	static const uint8_t empty[] = { 0x01, 0x00, 0x00, 0xff, 0xff };
+	T_EQ(unc_unpack(out, sizeof(out), empty, sizeof(empty)), 0);
+}
+
+static void decodes_fixed_codes(void)
 {
 	uint8_t out[600];
-	/* 15 + 0 literals: the count's extra byte is 0 */
-	uint8_t s[64] = { 0xf0, 0x00 };
-	for (int i = 0; i < 15; i++)
-		s[2 + i] = (uint8_t)('A' + i);
-	T_EQ(unc_unpack(out, sizeof(out), s, 17), 15);
-	T_ASSERT(!memcmp(out, "ABCDEFGHIJKLMNO", 15));
-	/* 1 literal, then a match of 4 + 15 + 255 + 2 = 276 bytes from 1 back */
-	static const uint8_t m[] = { 0x1f, 'z', 0x01, 0x00, 0xff, 0x02 };
-	T_EQ(unc_unpack(out, sizeof(out), m, sizeof(m)), 277);
-	for (int i = 0; i < 277; i++)
-		if (out[i] != 'z')
-			t_fail(__FILE__, __LINE__, "byte %d is 0x%02x, want 'z'", i, out[i]);
+	struct w w = { { 0 }, 0 };
+	/* "abc", then length 6 (symbol 260) from distance 3 (distance code 2,
+	 * 5 bits), then length 258 (285) from distance 1 (0), length 11 (265,
+	 * one extra bit 0), and the end of the block */
+	put(&w, 1, 1), put(&w, 1, 2);
+	fixed_sym(&w, 'a'), fixed_sym(&w, 'b'), fixed_sym(&w, 'c');
+	fixed_sym(&w, 260), put_code(&w, 2, 5);
+	fixed_sym(&w, 285), put_code(&w, 0, 5);
+	fixed_sym(&w, 265), put(&w, 0, 1), put_code(&w, 0, 5);
+	fixed_sym(&w, 256);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 3 + 6 + 258 + 11);
+	T_ASSERT(!memcmp(out, "abcabcabc", 9));
+	for (int i = 9; i < 3 + 6 + 258 + 11; i++)
+		if (out[i] != 'c')
+			t_fail(__FILE__, __LINE__, "byte %d is 0x%02x, want 'c'", i, out[i]);
+	/* length 10 + extra 1 (symbol 264 is 10, 265 is 11 + 1 extra bit),
+	 * distance 5 + 1 (code 4: 5, one extra bit): "abcdef" then 12 more */
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 1, 2);
+	for (const char *p = "abcdef"; *p; p++)
+		fixed_sym(&w, (unsigned)*p);
+	fixed_sym(&w, 265), put(&w, 1, 1), put_code(&w, 4, 5), put(&w, 1, 1);
+	fixed_sym(&w, 256);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 18);
+	T_ASSERT(!memcmp(out, "abcdef" "abcdef" "abcdef", 18));
+	/* "abcabcabc" as zlib's deflate writes it with Z_FIXED */
+	static const uint8_t z[] = { 0x4b, 0x4c, 0x4a, 0x4e, 0x04, 0x23, 0x00 };
+	T_EQ(unc_unpack(out, sizeof(out), z, sizeof(z)), 9);
+	T_ASSERT(!memcmp(out, "abcabcabc", 9));
 }
 
 static void rejects_bad_streams(void)
 {
 	uint8_t out[16];
-	static const uint8_t offset0[] = { 0x10, 'a', 0x00, 0x00 };
-	static const uint8_t too_far[] = { 0x10, 'a', 0x02, 0x00 };
-	static const uint8_t short_lit[] = { 0x30, 'a', 'b' };
-	static const uint8_t short_off[] = { 0x10, 'a', 0x01 };
-	static const uint8_t no_count[] = { 0xf0 };
-	static const uint8_t too_long[] = { 0x1f, 'a', 0x01, 0x00, 0x00 }; /* 20 bytes */
-	T_EQ(unc_unpack(out, sizeof(out), offset0, sizeof(offset0)), 0);
-	T_EQ(unc_unpack(out, sizeof(out), too_far, sizeof(too_far)), 0);
-	T_EQ(unc_unpack(out, sizeof(out), short_lit, sizeof(short_lit)), 0);
-	T_EQ(unc_unpack(out, sizeof(out), short_off, sizeof(short_off)), 0);
-	T_EQ(unc_unpack(out, sizeof(out), no_count, sizeof(no_count)), 0);
-	T_EQ(unc_unpack(out, sizeof(out), too_long, sizeof(too_long)), 0);
-	T_EQ(unc_unpack(out, 2, (const uint8_t[]){ 0x30, 'a', 'b', 'c' }, 4), 0);
+	struct w w = { { 0 }, 0 };
+	static const uint8_t type3[] = { 0x07, 0x00 };
+	static const uint8_t bad_nlen[] = { 0x01, 0x03, 0x00, 0xfc, 0xfe, 'a', 'b', 'c' };
+	static const uint8_t short_stored[] = { 0x01, 0x03, 0x00, 0xfc, 0xff, 'a', 'b' };
+	T_EQ(unc_unpack(out, sizeof(out), type3, sizeof(type3)), 0);
+	T_EQ(unc_unpack(out, sizeof(out), bad_nlen, sizeof(bad_nlen)), 0);
+	T_EQ(unc_unpack(out, sizeof(out), short_stored, sizeof(short_stored)), 0);
+	T_EQ(unc_unpack(out, 2, (const uint8_t[]){ 0x01, 0x03, 0x00, 0xfc, 0xff, 'a', 'b', 'c' }, 8), 0);
+	T_EQ(unc_unpack(out, sizeof(out), NULL, 0), 0);
+	/* a match before the start: "a", then length 3 from distance 2 */
+	put(&w, 1, 1), put(&w, 1, 2), fixed_sym(&w, 'a'), fixed_sym(&w, 257), put_code(&w, 1, 5), fixed_sym(&w, 256);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
+	/* distance codes 30 and 31 and length symbols 286 and 287 do not exist */
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 1, 2), fixed_sym(&w, 'a'), fixed_sym(&w, 257), put_code(&w, 30, 5), fixed_sym(&w, 256);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 1, 2), fixed_sym(&w, 'a'), fixed_sym(&w, 286), put_code(&w, 0, 5), fixed_sym(&w, 256);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
+	/* more than fits: 17 literals into 16 bytes */
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 1, 2);
+	for (int i = 0; i < 17; i++)
+		fixed_sym(&w, 'x');
+	fixed_sym(&w, 256);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
+	/* no end of block: the stream stops after the literals */
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 1, 2), fixed_sym(&w, 'a'), fixed_sym(&w, 'b');
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
+	/* a dynamic block whose code length code asks for 19 codes of 1 bit */
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 2, 2), put(&w, 0, 5), put(&w, 0, 5), put(&w, 15, 4);
+	for (int i = 0; i < 19; i++)
+		put(&w, 1, 3);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
+	/* a dynamic block with 287 literal/length codes (at most 286) */
+	memset(&w, 0, sizeof(w));
+	put(&w, 1, 1), put(&w, 2, 2), put(&w, 30, 5), put(&w, 0, 5), put(&w, 0, 4);
+	T_EQ(unc_unpack(out, sizeof(out), w.b, bytes(&w)), 0);
 }
 
-static void round_trip(const uint8_t *in, size_t n)
+static void round_trip_with(const uint8_t *in, size_t n, int strategy)
 {
 	uint8_t *z = malloc(pack_bound(n)), *back = malloc(n + 1);
 	T_ASSERT(z && back);
-	size_t m = pack(z, in, n);
+	size_t m = strategy < 0 ? pack(z, in, n) : deflate_with(z, in, n, 8, strategy);
 	T_ASSERT(m <= pack_bound(n));
 	T_EQ(unc_unpack(back, n, z, m), n);
 	if (n && memcmp(back, in, n))
 		t_fail(__FILE__, __LINE__, "%zu bytes do not come back as they went in", n);
+	if (n)
+		T_EQ(unc_unpack(back, n - 1, z, m), 0);
 	free(z);
 	free(back);
+}
+
+/* pack's stream, and zlib's others: fixed codes only, codes of their own
+ * for literals only, runs only. */
+static void round_trip(const uint8_t *in, size_t n)
+{
+	round_trip_with(in, n, -1);
+	round_trip_with(in, n, Z_FIXED);
+	round_trip_with(in, n, Z_HUFFMAN_ONLY);
+	round_trip_with(in, n, Z_RLE);
 }
 
 static void packs_and_unpacks(void)
@@ -85,13 +176,13 @@ static void packs_and_unpacks(void)
 	round_trip(b, 1);
 	memset(b, 0, N); /* one long run */
 	round_trip(b, N);
-	uint32_t x = 12345; /* bytes with no match: long literal runs */
+	uint32_t x = 12345; /* bytes with no match: stored blocks */
 	for (size_t i = 0; i < N; i++)
 		b[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
 	round_trip(b, N);
 	/* a block repeated further back than a match can reach, and near it */
 	memcpy(b + 68000, b + 100, 1500);
-	memcpy(b + 65000, b + 100, 1500);
+	memcpy(b + 65000, b + 40000, 1500);
 	round_trip(b, N);
 	for (size_t i = 0; i < N; i++) /* text-like: words from a small set */
 		b[i] = (uint8_t)"the uncore counts events; "[(i * 7 + i / 26) % 26];
@@ -113,5 +204,5 @@ static void packs_repeats_small(void)
 	free(z);
 }
 
-T_MAIN("pack", T_CASE(decodes_literals_and_matches), T_CASE(decodes_long_counts), T_CASE(rejects_bad_streams),
+T_MAIN("pack", T_CASE(decodes_stored_blocks), T_CASE(decodes_fixed_codes), T_CASE(rejects_bad_streams),
        T_CASE(packs_and_unpacks), T_CASE(packs_repeats_small))
