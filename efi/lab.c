@@ -903,6 +903,67 @@ static EFI_GUID running_guid = { 0xca574d42, 0x28f1, 0x44a5, { 0x83, 0x67, 0x0f,
 static EFI_HANDLE running;
 static uint32_t running_mark;
 
+/* The run's test cases: the configuration's items, each round, or one case
+ * for a configuration that could not be read (its error). Each case's line
+ * is printed as it ends; *status takes the first failure's. */
+static unsigned run_cases(const struct app_env *tmpl, bool ok, EFI_STATUS *status)
+{
+	unsigned nc = 0;
+
+	if (!ok) {
+		struct lab_case *c = &the_cases[nc++];
+		memset(c, 0, sizeof(*c));
+		out_printf(&lerr, "%s\n", cfg_error);
+		fmt_snprintf(c->name, sizeof(c->name), "config");
+		fmt_snprintf(c->id, sizeof(c->id), "config");
+		c->command = cfg_path[0] ? cfg_path : "none";
+		c->round = 1;
+		c->result = LAB_ERROR;
+		set_status(c, cfg_text ? EFI_INVALID_PARAMETER : EFI_NOT_FOUND);
+		fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", cfg_error);
+		lab_line_result(&lout, c);
+		*status = (EFI_STATUS)c->status;
+		return nc;
+	}
+	for (unsigned round = 1; round <= the_cfg.repeat; round++) {
+		for (unsigned i = 0; i < the_cfg.n; i++) {
+			if (nc >= LAB_MAX_CASES) {
+				out_printf(&lerr, "uncore: error: more than %u test cases in one run; the rest are not run\n",
+					   LAB_MAX_CASES);
+				return nc;
+			}
+			struct lab_case *c = &the_cases[nc];
+			run_case(tmpl, &the_cfg.item[i], round, nc, c);
+			nc++;
+			lab_line_result(&lout, c);
+			if (c->result != LAB_PASS && *status == EFI_SUCCESS)
+				*status = (EFI_STATUS)c->status ? (EFI_STATUS)c->status : EFI_COMPROMISED_DATA;
+		}
+	}
+	return nc;
+}
+
+/* The run's files beside the configuration (results.json, junit.xml,
+ * report.html, console.txt), when the volume takes them. */
+static void write_results(const struct lab_run *r)
+{
+	if (writable && !dir_made) {
+		EFI_STATUS ds = make_dirs(run_dir);
+		if (EFI_ERROR(ds))
+			results_unwritable(run_dir, ds);
+	}
+	write_file("results.json", json_fill, r);
+	write_file("junit.xml", junit_fill, r);
+	if (writable)
+		write_html(r);
+	if (writable)
+		out_printf(&lout, LAB_PFX "results in %s\n", run_dir);
+	if (ccut)
+		out_printf(&lerr, LAB_PFX "console.txt holds the first %u bytes printed\n", LAB_CONSOLE_MAX);
+	if (cbuf)
+		write_file("console.txt", console_fill, NULL);
+}
+
 EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *config, bool shell)
 {
 	static struct lab_run r;
@@ -965,38 +1026,7 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	EFI_STATUS ds = room_for(0, 4, 4);
 	if (EFI_ERROR(ds))
 		results_unwritable(run_dir, ds);
-	unsigned nc = 0;
-	if (!ok) {
-		struct lab_case *c = &the_cases[nc++];
-		memset(c, 0, sizeof(*c));
-		out_printf(&lerr, "%s\n", cfg_error);
-		fmt_snprintf(c->name, sizeof(c->name), "config");
-		fmt_snprintf(c->id, sizeof(c->id), "config");
-		c->command = cfg_path[0] ? cfg_path : "none";
-		c->round = 1;
-		c->result = LAB_ERROR;
-		set_status(c, cfg_text ? EFI_INVALID_PARAMETER : EFI_NOT_FOUND);
-		fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", cfg_error);
-		lab_line_result(&lout, c);
-		status = (EFI_STATUS)c->status;
-	} else {
-		for (unsigned round = 1; round <= the_cfg.repeat; round++) {
-			for (unsigned i = 0; i < the_cfg.n; i++) {
-				if (nc >= LAB_MAX_CASES) {
-					out_printf(&lerr, "uncore: error: more than %u test cases in one run; the rest are not run\n",
-						   LAB_MAX_CASES);
-					round = the_cfg.repeat;
-					break;
-				}
-				struct lab_case *c = &the_cases[nc];
-				run_case(tmpl, &the_cfg.item[i], round, nc, c);
-				nc++;
-				lab_line_result(&lout, c);
-				if (c->result != LAB_PASS && status == EFI_SUCCESS)
-					status = (EFI_STATUS)c->status ? (EFI_STATUS)c->status : EFI_COMPROMISED_DATA;
-			}
-		}
-	}
+	unsigned nc = run_cases(tmpl, ok, &status);
 	r = (struct lab_run){ 0 };
 	r.board = &board, r.config_path = cfg_path, r.config_text = cfg_text, r.config_len = cfg_len;
 	r.cfg = cfg_text ? &the_cfg : NULL, r.started = started, r.error = ok ? NULL : cfg_error;
@@ -1012,21 +1042,7 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	if (!passed && status == EFI_SUCCESS)
 		status = EFI_NOT_FOUND; /* no test case at all */
 	lab_line_end(&lout, &r);
-	if (writable && !dir_made) {
-		EFI_STATUS ds = make_dirs(run_dir);
-		if (EFI_ERROR(ds))
-			results_unwritable(run_dir, ds);
-	}
-	write_file("results.json", json_fill, &r);
-	write_file("junit.xml", junit_fill, &r);
-	if (writable)
-		write_html(&r);
-	if (writable)
-		out_printf(&lout, LAB_PFX "results in %s\n", run_dir);
-	if (ccut)
-		out_printf(&lerr, LAB_PFX "console.txt holds the first %u bytes printed\n", LAB_CONSOLE_MAX);
-	if (cbuf)
-		write_file("console.txt", console_fill, NULL);
+	write_results(&r);
 	uint8_t how = passed ? the_cfg.on_pass : the_cfg.on_fail;
 	if (!how)
 		how = shell ? LAB_END_EXIT : LAB_END_SHUTDOWN;

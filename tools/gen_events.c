@@ -409,136 +409,127 @@ static int parse_events(struct object **ret)
 	}
 }
 
-int main(int argc, char **argv)
+/* Intel's files are {"Header": {...}, "Events": [...]}; a bare array of
+ * events is accepted too. Other top-level fields are skipped. */
+static int parse_file(struct object **ret_ev)
 {
-	static struct object *ev; /* held until the exit, as are its strings */
 	int nev = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: gen_events SYMBOL INPUT.json OUTPUT.c\n");
-		return 2;
-	}
-	path = argv[2];
-	src = read_file(path, &len);
-	if (memchr(src, '\0', len))
-		die(1, "the file contains a NUL byte");
-
-	/* Intel's files are {"Header": {...}, "Events": [...]}; a bare array
-	 * of events is accepted too. Other top-level fields are skipped. */
-	if (peek() == '{') {
-		pos++;
-		for (;;) {
-			skip_ws();
-			int at = line;
-			if (peek() != '"')
-				die(line, "expected a field name in quotes");
-			char *key = parse_string(false);
-			expect(':', "after a field name");
-			bool events = !strcmp(key, "Events");
-			free(key);
-			pending = NULL;
-			if (events && nev)
-				die(at, "\"Events\" appears twice");
-			if (events)
-				nev = parse_events(&ev);
-			else
-				skip_value(0);
-			if (peek() == ',') {
-				pos++;
-				continue;
-			}
-			expect('}', "after a top-level field");
-			break;
+	if (peek() != '{')
+		return parse_events(ret_ev);
+	pos++;
+	for (;;) {
+		skip_ws();
+		int at = line;
+		if (peek() != '"')
+			die(line, "expected a field name in quotes");
+		char *key = parse_string(false);
+		expect(':', "after a field name");
+		bool events = !strcmp(key, "Events");
+		free(key);
+		pending = NULL;
+		if (events && nev)
+			die(at, "\"Events\" appears twice");
+		if (events)
+			nev = parse_events(ret_ev);
+		else
+			skip_value(0);
+		if (peek() == ',') {
+			pos++;
+			continue;
 		}
-		if (!nev)
-			die(line, "no \"Events\" list in the file");
-	} else {
-		nev = parse_events(&ev);
+		expect('}', "after a top-level field");
+		break;
 	}
-	if (peek() != EOF)
-		die(line, "unexpected text after the list of events");
-	if (nev > 32768) /* the name index's slots are 16-bit */
-		die(line, "%d events: at most 32768 in one file", nev);
+	if (!nev)
+		die(line, "no \"Events\" list in the file");
+	return nev;
+}
 
-	static struct row {
-		const char *name, *brief, *unit;
-		unsigned code, umask, counters, cmask, inv, edge;
-	} *rows;
-	rows = calloc((size_t)nev, sizeof(*rows));
-	if (!rows)
-		die(line, "out of memory for %d events", nev);
-	for (int i = 0; i < nev; i++) {
-		struct object *o = &ev[i];
-		int at;
-		const char *name = get(o, "EventName", true, &at);
-		if (!*name)
-			die(at, "EventName is empty");
-		for (const char *p = name; *p; p++)
-			if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.')
-				die(at, "EventName \"%s\" has a character other than letters, digits, '_' and '.'", name);
-		for (int j = 0; j < i; j++)
-			if (!strcasecmp(get(&ev[j], "EventName", true, NULL), name))
-				die(at, "event \"%s\" is defined twice (first at line %d)", name, ev[j].line);
+struct row {
+	const char *name, *brief, *unit;
+	unsigned code, umask, counters, cmask, inv, edge;
+};
 
-		/* Unit as Intel spells it (CBO, NCU, ARB, ...): the driver says
-		 * which of its units each name is (drivers/engine/pmu.h, intel_unit). */
-		/* Intel's core-PMU files have no Unit: such events are "" (a
-		 * driver's core unit has intel_unit ""). */
-		const char *unit = get(o, "Unit", false, &at);
-		if (!unit)
-			unit = "";
-		else if (!*unit)
-			die(at, "Unit is empty");
-		for (const char *p = unit; *p; p++) /* Intel writes "QPI LL" */
-			if (!isalnum((unsigned char)*p) && *p != '_' && *p != ' ')
-				die(at, "Unit \"%s\" has a character other than letters, digits, '_' and ' '", unit);
+/* Counter: FIXED, "Fixed counter N" (Intel's core files) or a list of
+ * counters 0 to 6; bit n is counter n, 0x80 a fixed counter. */
+static unsigned counters_of(const char *ctr, int at)
+{
+	unsigned counters = 0;
 
-		const char *ctr = get(o, "Counter", true, &at);
-		unsigned counters = 0;
-		if (!strcmp(ctr, "FIXED")) {
-			counters = 0x80;
-		} else if (!strncmp(ctr, "Fixed counter ", 14)) {
-			/* Intel's core files: "Fixed counter 1" is fixed counter 1 */
-			const char *n = ctr + 14;
-			if (n[0] < '0' || n[0] > '6' || n[1])
-				die(at, "Counter \"%s\": want \"Fixed counter N\" with N from 0 to 6", ctr);
-			counters = 0x80u | 1u << (n[0] - '0');
-		} else {
-			for (const char *p = ctr; *p;) {
-				if (*p < '0' || *p > '6')
-					die(at, "Counter \"%s\": want FIXED or a list of counters 0 to 6", ctr);
-				if (counters & 1u << (*p - '0'))
-					die(at, "Counter \"%s\" lists counter %c twice", ctr, *p);
-				counters |= 1u << (*p - '0');
-				p++;
-				if (*p == ',')
-					p++;
-				else if (*p)
-					die(at, "Counter \"%s\": want FIXED or a list of counters 0 to 6", ctr);
-			}
-			if (!counters)
-				die(at, "Counter is empty");
-		}
-
-		unsigned code = num_of(o, "EventCode", 0xff, 0, true), umask = num(o, "UMask", 0xff, 0);
-		get(o, "EventCode", true, NULL);
-		/* 8 bits, the widest threshold field (a core CMASK); each driver's
-		 * own width is checked against its layout by test_evsel. */
-		unsigned cmask = num(o, "CounterMask", 0xff, 0);
-		unsigned inv = num(o, "Invert", 1, 0), edge = num(o, "EdgeDetect", 1, 0);
-		const char *brief = get(o, "BriefDescription", true, NULL);
-		rows[i] = (struct row){ name, brief, unit, code, umask, counters, cmask, inv, edge };
+	if (!strcmp(ctr, "FIXED"))
+		return 0x80;
+	if (!strncmp(ctr, "Fixed counter ", 14)) {
+		/* Intel's core files: "Fixed counter 1" is fixed counter 1 */
+		const char *n = ctr + 14;
+		if (n[0] < '0' || n[0] > '6' || n[1])
+			die(at, "Counter \"%s\": want \"Fixed counter N\" with N from 0 to 6", ctr);
+		return 0x80u | 1u << (n[0] - '0');
 	}
-
-	FILE *out = fopen(argv[3], "w");
-	if (!out) {
-		fprintf(stderr, "%s: cannot create: %s\n", argv[3], strerror(errno));
-		return 1;
+	for (const char *p = ctr; *p;) {
+		if (*p < '0' || *p > '6')
+			die(at, "Counter \"%s\": want FIXED or a list of counters 0 to 6", ctr);
+		if (counters & 1u << (*p - '0'))
+			die(at, "Counter \"%s\" lists counter %c twice", ctr, *p);
+		counters |= 1u << (*p - '0');
+		p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			die(at, "Counter \"%s\": want FIXED or a list of counters 0 to 6", ctr);
 	}
+	if (!counters)
+		die(at, "Counter is empty");
+	return counters;
+}
+
+/* Event i of ev as a row, every field checked. */
+static struct row row_of(struct object *ev, int i)
+{
+	struct object *o = &ev[i];
+	int at;
+	const char *name = get(o, "EventName", true, &at);
+	if (!*name)
+		die(at, "EventName is empty");
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.')
+			die(at, "EventName \"%s\" has a character other than letters, digits, '_' and '.'", name);
+	for (int j = 0; j < i; j++)
+		if (!strcasecmp(get(&ev[j], "EventName", true, NULL), name))
+			die(at, "event \"%s\" is defined twice (first at line %d)", name, ev[j].line);
+
+	/* Unit as Intel spells it (CBO, NCU, ARB, ...): the driver says
+	 * which of its units each name is (drivers/engine/pmu.h, intel_unit). */
+	/* Intel's core-PMU files have no Unit: such events are "" (a
+	 * driver's core unit has intel_unit ""). */
+	const char *unit = get(o, "Unit", false, &at);
+	if (!unit)
+		unit = "";
+	else if (!*unit)
+		die(at, "Unit is empty");
+	for (const char *p = unit; *p; p++) /* Intel writes "QPI LL" */
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != ' ')
+			die(at, "Unit \"%s\" has a character other than letters, digits, '_' and ' '", unit);
+
+	const char *ctr = get(o, "Counter", true, &at);
+	unsigned counters = counters_of(ctr, at);
+	unsigned code = num_of(o, "EventCode", 0xff, 0, true), umask = num(o, "UMask", 0xff, 0);
+	get(o, "EventCode", true, NULL);
+	/* 8 bits, the widest threshold field (a core CMASK); each driver's
+	 * own width is checked against its layout by test_evsel. */
+	unsigned cmask = num(o, "CounterMask", 0xff, 0);
+	unsigned inv = num(o, "Invert", 1, 0), edge = num(o, "EdgeDetect", 1, 0);
+	const char *brief = get(o, "BriefDescription", true, NULL);
+	return (struct row){ name, brief, unit, code, umask, counters, cmask, inv, edge };
+}
+
+/* The table and its names' index as C, into out. 0, or 1 with a message. */
+static int write_table(FILE *out, const char *symbol, const char *opath, const struct row *rows, int nev)
+{
 	fprintf(out, "/* Generated by tools/gen_events from %s. Do not edit. */\n", path);
-	fprintf(out, "#include \"events.h\"\n\nconst struct event_desc %s[] = {\n", argv[1]);
+	fprintf(out, "#include \"events.h\"\n\nconst struct event_desc %s[] = {\n", symbol);
 	for (int i = 0; i < nev; i++) {
-		struct row *r = &rows[i];
+		const struct row *r = &rows[i];
 		fprintf(out, "\t{ ");
 		put_c_string(out, r->name);
 		fprintf(out, ", ");
@@ -548,7 +539,7 @@ int main(int argc, char **argv)
 		fprintf(out, ", 0x%02x, 0x%02x, 0x%02x, %u, %u, %u },\n", r->code, r->umask, r->counters, r->cmask,
 			r->inv, r->edge);
 	}
-	fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", argv[1], nev);
+	fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", symbol, nev);
 	/* The names' index, for drivers/engine/evsel.c: an open-addressing hash table
 	 * of the rows by str_ihash of their names (any case), linear probing,
 	 * at most half full. by_hash[0] is the mask (the slots less one), then
@@ -558,7 +549,7 @@ int main(int argc, char **argv)
 		slots *= 2;
 	uint16_t *slot = calloc(slots, sizeof(*slot));
 	if (!slot) {
-		fprintf(stderr, "%s: out of memory\n", argv[3]);
+		fprintf(stderr, "%s: out of memory\n", opath);
 		return 1;
 	}
 	for (int i = 0; i < nev; i++) {
@@ -567,14 +558,47 @@ int main(int argc, char **argv)
 			h = (h + 1) & (slots - 1);
 		slot[h] = (uint16_t)(i + 1);
 	}
-	fprintf(out, "\nconst uint16_t %s_by_hash[] = {\n\t%u,", argv[1], slots - 1);
+	fprintf(out, "\nconst uint16_t %s_by_hash[] = {\n\t%u,", symbol, slots - 1);
 	for (unsigned i = 0; i < slots; i++)
 		fprintf(out, "%s%u,", i % 16 ? " " : "\n\t", slot[i]);
 	fprintf(out, "\n};\n");
 	free(slot);
-	if (fclose(out)) {
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct object *ev; /* held until the exit, as are its strings */
+	static struct row *rows;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: gen_events SYMBOL INPUT.json OUTPUT.c\n");
+		return 2;
+	}
+	path = argv[2];
+	src = read_file(path, &len);
+	if (memchr(src, '\0', len))
+		die(1, "the file contains a NUL byte");
+	int nev = parse_file(&ev);
+	if (peek() != EOF)
+		die(line, "unexpected text after the list of events");
+	if (nev > 32768) /* the name index's slots are 16-bit */
+		die(line, "%d events: at most 32768 in one file", nev);
+	rows = calloc((size_t)nev, sizeof(*rows));
+	if (!rows)
+		die(line, "out of memory for %d events", nev);
+	for (int i = 0; i < nev; i++)
+		rows[i] = row_of(ev, i);
+
+	FILE *out = fopen(argv[3], "w");
+	if (!out) {
+		fprintf(stderr, "%s: cannot create: %s\n", argv[3], strerror(errno));
+		return 1;
+	}
+	int rc = write_table(out, argv[1], argv[3], rows, nev);
+	if (fclose(out) && !rc) {
 		fprintf(stderr, "%s: write failed\n", argv[3]);
 		return 1;
 	}
-	return 0;
+	return rc;
 }

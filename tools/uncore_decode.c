@@ -206,147 +206,177 @@ static int write_html(const char *outpath, struct varstore *vs, const char *name
 	return rc;
 }
 
-int main(int argc, char **argv)
-{
-	enum report_format format = REPORT_HUMAN;
-	const char *sep = ",";
-	const char *image = NULL, *path = NULL, *name = VAR_DEFAULT_NAME, *html = NULL;
-	bool list = false, named = false, intervals = false;
-	char err[300];
-	struct varstore vs;
-	static char dirbuf[4096], namebuf[VAR_NAME_MAX + 8];
-	uint8_t *img = NULL;
-	size_t len;
+/* The command line, as parse_args reads it. */
+struct args {
+	enum report_format format;
+	const char *sep, *image, *path, *name, *html;
+	bool list, named, intervals, seen_x, seen_j;
+};
 
+/* Reads the command line into *a; 0, or the exit status of a bad one. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	*a = (struct args){ .format = REPORT_HUMAN, .sep = ",", .name = VAR_DEFAULT_NAME };
 	/* Each option once: a repeated one is an error, never "the last wins". */
-	bool seen_x = false, seen_j = false;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool *seen = !strcmp(a, "-j") ? &seen_j : !strcmp(a, "-x") ? &seen_x : !strcmp(a, "--list") ? &list
-			   : !strcmp(a, "--intervals") ? &intervals : NULL;
-		if ((!strcmp(a, "--vars") && image) || (!strcmp(a, "--html") && html))
-			return bad_usage("%s given twice", a);
+		const char *w = argv[i];
+		bool *seen = !strcmp(w, "-j") ? &a->seen_j : !strcmp(w, "-x") ? &a->seen_x : !strcmp(w, "--list") ? &a->list
+			   : !strcmp(w, "--intervals") ? &a->intervals : NULL;
+		if ((!strcmp(w, "--vars") && a->image) || (!strcmp(w, "--html") && a->html))
+			return bad_usage("%s given twice", w);
 		if (seen && *seen)
-			return bad_usage("%s given twice", a);
+			return bad_usage("%s given twice", w);
 		if (seen)
 			*seen = true;
-		if ((!strcmp(a, "-x") || !strcmp(a, "--vars") || !strcmp(a, "--html")) && i + 1 >= argc)
-			return bad_usage("%s needs a value", a);
-		if (!strcmp(a, "-j"))
-			format = REPORT_JSON;
-		else if (!strcmp(a, "-x"))
-			format = REPORT_CSV, sep = argv[++i];
-		else if (!strcmp(a, "--vars"))
-			image = argv[++i];
-		else if (!strcmp(a, "--html"))
-			html = argv[++i];
+		if ((!strcmp(w, "-x") || !strcmp(w, "--vars") || !strcmp(w, "--html")) && i + 1 >= argc)
+			return bad_usage("%s needs a value", w);
+		if (!strcmp(w, "-j"))
+			a->format = REPORT_JSON;
+		else if (!strcmp(w, "-x"))
+			a->format = REPORT_CSV, a->sep = argv[++i];
+		else if (!strcmp(w, "--vars"))
+			a->image = argv[++i];
+		else if (!strcmp(w, "--html"))
+			a->html = argv[++i];
 		else if (seen)
 			; /* --list, --intervals */
-		else if (a[0] == '-')
-			return bad_usage("unknown option '%s'", a);
-		else if (!path && !image)
-			path = a;
-		else if (!named)
-			name = a, named = true;
+		else if (w[0] == '-')
+			return bad_usage("unknown option '%s'", w);
+		else if (!a->path && !a->image)
+			a->path = w;
+		else if (!a->named)
+			a->name = w, a->named = true;
 		else
-			return bad_usage("unexpected argument '%s'", a);
+			return bad_usage("unexpected argument '%s'", w);
 	}
-	if (seen_x && seen_j)
+	if (a->seen_x && a->seen_j)
 		return bad_usage("-x and -j cannot be used together");
-	if (list && named)
-		return bad_usage("--list takes no NAME ('%s')", name);
-	if (list && (seen_x || seen_j))
+	if (a->list && a->named)
+		return bad_usage("--list takes no NAME ('%s')", a->name);
+	if (a->list && (a->seen_x || a->seen_j))
 		return bad_usage("--list prints names only: no -x or -j");
-	if (intervals && !seen_x)
+	if (a->intervals && !a->seen_x)
 		return bad_usage("--intervals prints CSV: give -x SEP too");
-	if (html && (seen_x || seen_j || list))
+	if (a->html && (a->seen_x || a->seen_j || a->list))
 		return bad_usage("--html writes a page: no -x, -j or --list with it");
-	if (path && image)
-		return bad_usage("'%s' and --vars %s: one source at a time", path, image);
-	if (!path && !image)
+	if (a->path && a->image)
+		return bad_usage("'%s' and --vars %s: one source at a time", a->path, a->image);
+	if (!a->path && !a->image)
 		return usage();
 	/* bad usage, not bad input: status 2 */
-	if (!*sep || strlen(sep) > 7) {
-		fprintf(stderr, "uncore_decode: bad separator '%s' for -x (1 to 7 characters)\n", sep);
+	if (!*a->sep || strlen(a->sep) > 7) {
+		fprintf(stderr, "uncore_decode: bad separator '%s' for -x (1 to 7 characters)\n", a->sep);
 		return 2;
 	}
-	if (!var_name_ok(name)) {
-		fprintf(stderr, "uncore_decode: bad record name '%s' (1 to 24 letters, digits, '_' or '-')\n", name);
+	if (!var_name_ok(a->name)) {
+		fprintf(stderr, "uncore_decode: bad record name '%s' (1 to 24 letters, digits, '_' or '-')\n", a->name);
 		return 2;
 	}
+	return 0;
+}
 
-	if (image) {
-		if (!(img = slurp(image, &len, err, sizeof(err))))
-			return die(image, err);
-		if (varsrc_image(&vs, img, len, err, sizeof(err))) {
-			free(img);
-			return die(image, err);
+/* The variables to read: an OVMF VARS image (*ret_img holds it), a
+ * directory of efivarfs files, or one such file (its name then NAME).
+ * 0, or the exit status. */
+static int open_source(struct args *a, struct varstore *vs, uint8_t **ret_img, char *namebuf, size_t namesize)
+{
+	static char dirbuf[4096];
+	char err[300];
+	size_t len;
+
+	if (a->image) {
+		if (!(*ret_img = slurp(a->image, &len, err, sizeof(err))))
+			return die(a->image, err);
+		if (varsrc_image(vs, *ret_img, len, err, sizeof(err))) {
+			free(*ret_img);
+			return die(a->image, err);
 		}
-	} else {
-		struct stat sb;
-		if (stat(path, &sb))
-			return die(path, strerror(errno));
-		if (S_ISDIR(sb.st_mode)) {
-			varsrc_dir(&vs, path);
-		} else if (!S_ISREG(sb.st_mode)) {
-			return die(path, "not a regular file or a directory"); /* a FIFO would wait for a writer */
-		} else {
-			/* one efivarfs file NAME-GUID: its directory holds any chunks */
-			static const char suffix[] = "-" UNC_GUID_TEXT;
-			const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-			size_t n = strlen(base), s = sizeof(suffix) - 1;
-			if (n <= s || strcmp(base + n - s, suffix))
-				return die(path, "not an uncore.efi variable: the name must end in -" UNC_GUID_TEXT);
-			if (named || n - s >= sizeof(namebuf))
-				return usage();
-			memcpy(namebuf, base, n - s);
-			namebuf[n - s] = '\0';
-			name = namebuf;
-			snprintf(dirbuf, sizeof(dirbuf), "%.*s", base == path ? 1 : (int)(base - path - 1),
-				 base == path ? "." : path);
-			varsrc_dir(&vs, dirbuf);
-		}
+		return 0;
 	}
+	struct stat sb;
+	if (stat(a->path, &sb))
+		return die(a->path, strerror(errno));
+	if (S_ISDIR(sb.st_mode)) {
+		varsrc_dir(vs, a->path);
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode))
+		return die(a->path, "not a regular file or a directory"); /* a FIFO would wait for a writer */
+	/* one efivarfs file NAME-GUID: its directory holds any chunks */
+	static const char suffix[] = "-" UNC_GUID_TEXT;
+	const char *path = a->path, *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base), s = sizeof(suffix) - 1;
+	if (n <= s || strcmp(base + n - s, suffix))
+		return die(path, "not an uncore.efi variable: the name must end in -" UNC_GUID_TEXT);
+	if (a->named || n - s >= namesize)
+		return usage();
+	memcpy(namebuf, base, n - s);
+	namebuf[n - s] = '\0';
+	a->name = namebuf;
+	snprintf(dirbuf, sizeof(dirbuf), "%.*s", base == path ? 1 : (int)(base - path - 1), base == path ? "." : path);
+	varsrc_dir(vs, dirbuf);
+	return 0;
+}
 
+/* --list: each record's name, size, command and events, and its orphan chunks. */
+static int list_records(struct varstore *vs, const char *source, uint8_t *buf)
+{
+	static struct rec r;
+	static struct var_entry e[VAR_LIST_MAX];
+	char err[300];
+	size_t count, len;
+	int rc = 0;
+
+	if (var_entries(vs, e, VAR_LIST_MAX, &count, err, sizeof(err))) {
+		rc = die(source, err);
+		count = 0;
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (e[i].unusable) {
+			printf("%-24s unusable: %s\n", e[i].name, VAR_UNUSABLE_WHY);
+			continue;
+		}
+		if (e[i].present) {
+			if (var_load(vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+			    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
+				printf("%-24s unreadable: %s\n", e[i].name, err);
+			else
+				printf("%-24s %10zu bytes  %-5s %u events\n", e[i].name, len, r.command, r.nevents);
+		}
+		unsigned orphans = var_orphans(vs, &e[i]);
+		if (orphans)
+			printf("%s (orphan chunks: %u)\n", e[i].name, orphans);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static char namebuf[VAR_NAME_MAX + 8];
+	struct args a;
+	struct varstore vs;
+	uint8_t *img = NULL;
+	char err[300];
+	size_t len;
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &a)) || (rc = open_source(&a, &vs, &img, namebuf, sizeof(namebuf))))
+		return rc;
+	const char *source = a.image ? a.image : a.path;
 	struct out o = { write_stdout, NULL };
 	uint8_t *buf = malloc(MAX_RECORD);
 	if (!buf) {
 		free(img);
 		return die("uncore_decode", "out of memory");
 	}
-	int rc = 0;
-	if (list) {
-		static struct rec r;
-		static struct var_entry e[VAR_LIST_MAX];
-		size_t count;
-		if (var_entries(&vs, e, VAR_LIST_MAX, &count, err, sizeof(err))) {
-			rc = die(image ? image : path, err);
-			count = 0;
-		}
-		for (size_t i = 0; i < count; i++) {
-			if (e[i].unusable) {
-				printf("%-24s unusable: %s\n", e[i].name, VAR_UNUSABLE_WHY);
-				continue;
-			}
-			if (e[i].present) {
-				if (var_load(&vs, e[i].name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-				    rec_decode(buf, len, &r, NULL, NULL, err, sizeof(err)))
-					printf("%-24s unreadable: %s\n", e[i].name, err);
-				else
-					printf("%-24s %10zu bytes  %-5s %u events\n", e[i].name, len, r.command, r.nevents);
-			}
-			unsigned orphans = var_orphans(&vs, &e[i]);
-			if (orphans)
-				printf("%s (orphan chunks: %u)\n", e[i].name, orphans);
-		}
-	} else if (html) {
-		/* a directory or an image without NAME: every record on one page */
-		rc = write_html(html, &vs, (named || namebuf[0]) ? name : NULL, image ? image : path, buf);
-	} else if (var_load(&vs, name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
-		   (intervals ? rec_print_intervals(&o, buf, len, sep, &print_ws, err, sizeof(err))
-			      : rec_print(&o, buf, len, format, sep, name, &print_ws, err, sizeof(err)))) {
-		rc = die(name, err);
-	}
+	if (a.list)
+		rc = list_records(&vs, source, buf);
+	else if (a.html) /* a directory or an image without NAME: every record on one page */
+		rc = write_html(a.html, &vs, (a.named || namebuf[0]) ? a.name : NULL, source, buf);
+	else if (var_load(&vs, a.name, buf, MAX_RECORD, &len, err, sizeof(err)) ||
+		 (a.intervals ? rec_print_intervals(&o, buf, len, a.sep, &print_ws, err, sizeof(err))
+			      : rec_print(&o, buf, len, a.format, a.sep, a.name, &print_ws, err, sizeof(err))))
+		rc = die(a.name, err);
 	free(buf);
 	free(img);
 	return rc;
