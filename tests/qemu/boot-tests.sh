@@ -1151,6 +1151,60 @@ step info 'uncore.efi info'
 expect info has '^MCHBAR: .*: enabled but base is above the physical address width$'
 boot_run
 
+# Alder Lake (family 6 model 0x97): the emulator shows an ADL host bridge
+# (8086:4660) and both memory controllers' 64-bit free-running counters at
+# MCHBAR + 0xd840/0xd858/0xd8a0 and + 0x10000; the MSR uncore under 0x2ff0.
+# MC0 reads 600 MB/s and writes 300, MC1 400 and 200.
+boot_begin adl Skylake-Client,model=151
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_MC0_TOTAL_REQCOUNT_FREERUN=20M --rate imc/mc1_data_total/=10M --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+expect load rc zero
+expect load has '^uncore-emu: emulating a client uncore: Alder/Raptor Lake uncore, host bridge 8086:4660, '
+step info 'uncore.efi info'
+expect info rc zero
+expect info has 'Alder Lake \(desktop\)'
+expect info has '^host bridge: +8086:4660 \(Alder Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
+expect info has '^pmu in use: +no \(global control 0x0, [0-9]+ event selects all zero\)$'
+step info-json 'uncore.efi info -j'
+expect info-json rc zero
+expect info-json has '"generation":"Alder Lake"'
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+expect regs0 has '^0x2ff0 +ADL_UNC_PERF_GLOBAL_CTL +0x0000000000000000$'
+step bw 'uncore.efi bw -d 2 --per-box'
+expect bw rc zero
+expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:4660, Alder Lake\), emulated'
+expect bw bw read 1000 1
+expect bw bw write 500 1
+expect bw bw total 1500 1
+expect bw has '^mc0 +read +(59[4-9]|60[0-5])\.[0-9]{3} MB/s  write +(29[7-9]|30[0-2])\.[0-9]{3} MB/s  total +(89[1-9]|90[0-8])\.[0-9]{3} MB/s$'
+expect bw has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s  write +(19[8-9]|20[0-1])\.[0-9]{3} MB/s  total +(59[4-9]|60[0-5])\.[0-9]{3} MB/s$'
+expect bw has '^requests:  MC0 [0-9]+ \(66\.[0-9]{2}%\)  MC1 [0-9]+ \(33\.[0-9]{2}%\)$'
+step bw-iv 'uncore.efi bw -I 100 -n 5'
+expect bw-iv rc zero
+expect bw-iv ivbw read 1000 1
+expect bw-iv ivbw write 500 1
+step bw-json 'uncore.efi bw -j --per-box -d 0.5'
+expect bw-json rc zero
+expect bw-json has '"per_box":\[\{"name":"mc0","read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(59[4-9]|60[0-5])\.[0-9]{3},'
+expect bw-json lacks '"per_group"'
+step bw-csv 'uncore.efi bw -x , --per-box -d 0.5'
+expect bw-csv rc zero
+expect bw-csv has '^(39[6-9]|40[0-3])\.[0-9]{3},MB/s,dram_read_bandwidth@mc1,'
+step bw-iv-json 'uncore.efi bw -j --per-box -I 100 -n 2'
+expect bw-iv-json rc zero
+step stat 'uncore.efi stat -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,UNC_MC1_RDCAS_COUNT_FREERUN,cbox/event=0x34,umask=0x8f/ -d 1'
+expect stat rc zero
+expect stat rate UNC_ARB_TRK_REQUESTS.ALL 2000000 1
+expect stat rate UNC_CLOCK.SOCKET 800000000 1
+expect stat rate UNC_MC1_RDCAS_COUNT_FREERUN 6250000 1
+expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
 # Raptor Lake (0xB7): its host bridge (8086:a700) and MCHBAR's bits 41:17.
 boot_begin rpl Skylake-Client,model=183
 boot_file "$TOP/build/uncore-emu.efi"
@@ -1744,62 +1798,6 @@ expect gnr-bw has '^uncore: warning: on this model CAS_COUNT \(event 0x05\) coun
 expect gnr-info has '^verdict: +uncore PMU usable: ready, but on this model CAS_COUNT \(event 0x05\) counts sub-channel 0 only'
 step gnr-regs1 'uncore.efi regs'
 expect gnr-regs1 same gnr-regs0
-boot_run
-
-# Described last: in make check it took 170 s while the bw boot ran beside
-# it, 20 s alone (why is not known yet), so it no longer starts next to bw.
-# Alder Lake (family 6 model 0x97): the emulator shows an ADL host bridge
-# (8086:4660) and both memory controllers' 64-bit free-running counters at
-# MCHBAR + 0xd840/0xd858/0xd8a0 and + 0x10000; the MSR uncore under 0x2ff0.
-# MC0 reads 600 MB/s and writes 300, MC1 400 and 200.
-boot_begin adl Skylake-Client,model=151
-boot_file "$TOP/build/uncore-emu.efi"
-step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_MC0_TOTAL_REQCOUNT_FREERUN=20M --rate imc/mc1_data_total/=10M --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
-expect load rc zero
-expect load has '^uncore-emu: emulating a client uncore: Alder/Raptor Lake uncore, host bridge 8086:4660, '
-step info 'uncore.efi info'
-expect info rc zero
-expect info has 'Alder Lake \(desktop\)'
-expect info has '^host bridge: +8086:4660 \(Alder Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
-expect info has '^pmu in use: +no \(global control 0x0, [0-9]+ event selects all zero\)$'
-step info-json 'uncore.efi info -j'
-expect info-json rc zero
-expect info-json has '"generation":"Alder Lake"'
-step regs0 'uncore.efi regs'
-expect regs0 rc zero
-expect regs0 has '^0x2ff0 +ADL_UNC_PERF_GLOBAL_CTL +0x0000000000000000$'
-step bw 'uncore.efi bw -d 2 --per-box'
-expect bw rc zero
-expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:4660, Alder Lake\), emulated'
-expect bw bw read 1000 1
-expect bw bw write 500 1
-expect bw bw total 1500 1
-expect bw has '^mc0 +read +(59[4-9]|60[0-5])\.[0-9]{3} MB/s  write +(29[7-9]|30[0-2])\.[0-9]{3} MB/s  total +(89[1-9]|90[0-8])\.[0-9]{3} MB/s$'
-expect bw has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s  write +(19[8-9]|20[0-1])\.[0-9]{3} MB/s  total +(59[4-9]|60[0-5])\.[0-9]{3} MB/s$'
-expect bw has '^requests:  MC0 [0-9]+ \(66\.[0-9]{2}%\)  MC1 [0-9]+ \(33\.[0-9]{2}%\)$'
-step bw-iv 'uncore.efi bw -I 100 -n 5'
-expect bw-iv rc zero
-expect bw-iv ivbw read 1000 1
-expect bw-iv ivbw write 500 1
-step bw-json 'uncore.efi bw -j --per-box -d 0.5'
-expect bw-json rc zero
-expect bw-json has '"per_box":\[\{"name":"mc0","read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(59[4-9]|60[0-5])\.[0-9]{3},'
-expect bw-json lacks '"per_group"'
-step bw-csv 'uncore.efi bw -x , --per-box -d 0.5'
-expect bw-csv rc zero
-expect bw-csv has '^(39[6-9]|40[0-3])\.[0-9]{3},MB/s,dram_read_bandwidth@mc1,'
-step bw-iv-json 'uncore.efi bw -j --per-box -I 100 -n 2'
-expect bw-iv-json rc zero
-step stat 'uncore.efi stat -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,UNC_MC1_RDCAS_COUNT_FREERUN,cbox/event=0x34,umask=0x8f/ -d 1'
-expect stat rc zero
-expect stat rate UNC_ARB_TRK_REQUESTS.ALL 2000000 1
-expect stat rate UNC_CLOCK.SOCKET 800000000 1
-expect stat rate UNC_MC1_RDCAS_COUNT_FREERUN 6250000 1
-expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
-step regs1 'uncore.efi regs'
-expect regs1 same regs0
-step unload 'uncore-emu.efi --unload'
-expect unload rc zero
 boot_run
 
 boot_wait
