@@ -128,9 +128,9 @@ boot_run() {
 	done
 	BOOT_ORDER+=("$BOOT")
 	{
-		local t=$SECONDS
+		local boot_t0=$SECONDS
 		boot_run_now
-		echo "# boot $BOOT took $((SECONDS - t))s with its checks"
+		echo "# boot $BOOT took $((SECONDS - boot_t0))s with its checks"
 	} > "$WORK/$BOOT.result" 2>&1 &
 }
 
@@ -165,10 +165,11 @@ boot_run_now() {
 
 	# Keys go in through QEMU's monitor on a pipe (mon.in/mon.out); opened
 	# read-write, the FIFO never blocks the harness even if QEMU is gone.
-	local mon=() pending=("${PRESS[@]}")
-	if [ ${#PRESS[@]} -gt 0 ]; then
-		mkfifo "$dir/mon.in" "$dir/mon.out" && mon=(-monitor "pipe:$dir/mon") || return 1
-	fi
+	# The first key is Return, once the Shell asks "Press ESC in 5 seconds to
+	# skip startup.nsh or any other key to continue": the Shell reads it and
+	# starts startup.nsh at once instead of counting the 5 seconds down.
+	local mon=() pending=("${PRESS[@]}") countdown=1
+	mkfifo "$dir/mon.in" "$dir/mon.out" && mon=(-monitor "pipe:$dir/mon") || return 1
 	: > "$dir/serial.log"
 	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$BOOT_CPU" -m 256 \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
@@ -184,6 +185,13 @@ boot_run_now() {
 		fi
 		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
 			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		# (only while at least 2 seconds are left and no step has begun: a key
+		# that came late would go to the step's program, as a user's abort)
+		if [ -n "$countdown" ] && tail -c 200 "$dir/serial.log" | grep -qa 'in [2-5] seconds to skip' &&
+			! grep -qa '@@STEP' "$dir/serial.log"; then
+			printf 'sendkey ret\n' 1<>"$dir/mon.in"
+			countdown=
 		fi
 		local k kid kre kkey left=()
 		for k in "${pending[@]}"; do
@@ -239,6 +247,7 @@ boot_run_now() {
 				bw) r=$(awk -v w="$arg" '$1 == w && $3 == "MB/s" {r = $2} END {print r}' <<<"$out")
 				    why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
 				ivbw) n=0  # every interval row of bw -I, not only the last
+				      local t
 				      while read -r t r; do n=$((n + 1))
 				      why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg at $t s"); [ -z "$why2" ] || fails+=("$why2")
 				      done < <(awk -v w="$arg" '$2 == w && $4 == "MB/s" {print $1, $3}' <<<"$out")
