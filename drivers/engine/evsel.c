@@ -74,19 +74,38 @@ static struct {
 	 * PMU/perf's name/) and their units' perf names and aliases. Bits h % 2048 and h / 2048 % 2048 of each are
 	 * set: a name with either bit clear is none of them. */
 	uint64_t names[2048 / 64];
+	/* The same filter of the free-running counters' names alone (a few
+	 * dozen): find_free walks a driver's units only for a name it may have. */
+	uint64_t free_names[2048 / 64];
 } run_idx;
+
+static void filter_add(uint64_t *filter, uint32_t h)
+{
+	filter[(h & 2047) / 64] |= (uint64_t)1 << (h & 63);
+	filter[(h >> 11 & 2047) / 64] |= (uint64_t)1 << (h >> 11 & 63);
+}
+
+static bool filter_has(const uint64_t *filter, uint32_t h)
+{
+	return (filter[(h & 2047) / 64] >> (h & 63) & 1) && (filter[(h >> 11 & 2047) / 64] >> (h >> 11 & 63) & 1);
+}
 
 static void note_name(uint32_t h)
 {
-	run_idx.names[(h & 2047) / 64] |= (uint64_t)1 << (h & 63);
-	run_idx.names[(h >> 11 & 2047) / 64] |= (uint64_t)1 << (h >> 11 & 63);
+	filter_add(run_idx.names, h);
+}
+
+/* A free-running counter's name: in both filters. */
+static void note_free_name(uint32_t h)
+{
+	filter_add(run_idx.names, h);
+	filter_add(run_idx.free_names, h);
 }
 
 /* Whether a driver of pmu_drivers may have a name whose hash is h. */
 static bool may_be_name(uint32_t h)
 {
-	return (run_idx.names[(h & 2047) / 64] >> (h & 63) & 1) &&
-	       (run_idx.names[(h >> 11 & 2047) / 64] >> (h >> 11 & 63) & 1);
+	return filter_has(run_idx.names, h);
 }
 
 
@@ -126,9 +145,10 @@ static bool build_index(void)
 				note_name(str_ihash(STR_IHASH_INIT, pu->alias));
 			for (unsigned k = 0; pu->kind == PMU_FREE && k < pu->counters; k++) {
 				const struct pmu_free *c = &pu->free[k];
-				note_name(str_ihash(STR_IHASH_INIT, c->name));
-				note_name(str_ihash(STR_IHASH_INIT, c->perf_name));
-				note_name(str_ihash(str_ihash(str_ihash(str_ihash(STR_IHASH_INIT, pu->pmu), "/"), c->perf_name), "/"));
+				note_free_name(str_ihash(STR_IHASH_INIT, c->name));
+				note_free_name(str_ihash(STR_IHASH_INIT, c->perf_name));
+				note_free_name(str_ihash(
+					str_ihash(str_ihash(str_ihash(STR_IHASH_INIT, pu->pmu), "/"), c->perf_name), "/"));
 			}
 		}
 	}
@@ -441,12 +461,13 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	const struct event_desc *name_desc = NULL, *short_desc = NULL;
 	/* With the run's index, a name its filter rules out is looked for in
 	 * none of pmu_drivers (di: a driver's place in it, -1: not known). */
-	bool indexed = run_index(), maybe = indexed && may_be_name(hash);
+	bool indexed = run_index(), maybe = indexed && may_be_name(hash),
+	     maybe_free = maybe && filter_has(run_idx.free_names, hash);
 	for (unsigned d = 0; present && present[d]; d++) {
 		int di = indexed && present == pmu_drivers ? (int)d : -1;
 		bool shorts = di >= 0 && run_idx.short_first[di];
 		/* free-running: no event select, no counter to take */
-		if ((di < 0 || maybe) && find_free(present[d], s, c0, e, &shorts))
+		if ((di < 0 || maybe_free) && find_free(present[d], s, c0, e, &shorts))
 			return UNC_OK;
 		if (slash || name_desc)
 			continue;
@@ -479,7 +500,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 		if (listed(present, drv))
 			continue;
 		bool shorts = indexed && run_idx.short_first[d];
-		if ((!indexed || maybe) && find_free(drv, s, c0, &other, &shorts))
+		if ((!indexed || maybe_free) && find_free(drv, s, c0, &other, &shorts))
 			return absent(s, other.drv, other.unit, err, errsize);
 		if (slash || n >= sizeof(pmus))
 			continue;
