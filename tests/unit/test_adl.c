@@ -742,6 +742,48 @@ static void icl_imc_32_bits_across_the_wrap(void)
 	T_EQ(h.fake.nlog, 0);
 }
 
+/* Ice Lake on the emulator: two ARB events take turns on its one counter,
+ * a CBo event counts in every box throughout, each scaled count within
+ * 0.1% of its rate; nothing is left enabled (every register as found). */
+static void icl_multiplexed_on_one_arb_counter(void)
+{
+	struct stat_opts o = { .duration = 3 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x81, 0x01, 9000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x84, 0x01, 4000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 1000000 };
+	emu_hw_init_cpu(&h, &cfg, ICL_EAX);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, icl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	run_add(&run, icl_only, "UNC_ARB_COH_TRK_REQUESTS.ALL");
+	run_add(&run, icl_only, "cbox/event=0x34,umask=0x8f/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, true), UNC_OK);
+	T_EQ(run.c.ngroups, 2);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	/* the emulator's default --cbo-config 5: 5 CBos (0x396[3:0], nothing subtracted) */
+	T_EQ(run.pmu[0].p.boxes[ADL_UNIT_CBO], 5);
+	static const uint64_t exp[] = { 27000000, 12000000, 3ull * 5 * 1000000 };
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t got = count_total(&run.c, i, -1), d = got > exp[i] ? got - exp[i] : exp[i] - got;
+		if (d > exp[i] / 1000)
+			t_fail(__FILE__, __LINE__, "%s: %llu, want %llu", run.spec[i].name, (unsigned long long)got,
+			       (unsigned long long)exp[i]);
+	}
+	T_ASSERT(run.c.rotations >= 100);
+	uint64_t v;
+	T_EQ(hw_msr_read(&h.hw, 0x3B3, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_msr_read(&h.hw, 0x700, &v), UNC_OK);
+	T_EQ(v, 0);
+}
+
 T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
@@ -750,4 +792,4 @@ T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux
        T_CASE(icl_rkl_units_at_linux_addresses), T_CASE(icl_rkl_events_as_published),
        T_CASE(icl_enable_in_the_select_only), T_CASE(icl_found_select_restored),
        T_CASE(rkl_global_control_only_during_the_run), T_CASE(icl_rkl_probe_on_the_emulator),
-       T_CASE(icl_imc_32_bits_across_the_wrap))
+       T_CASE(icl_imc_32_bits_across_the_wrap), T_CASE(icl_multiplexed_on_one_arb_counter))
