@@ -1292,6 +1292,10 @@ step regs0 'uncore.efi regs'
 expect regs0 rc zero
 expect regs0 has '^0x3b3 +ICL_UNC_ARB_PERFEVTSEL +0x0000000000000000$'
 expect regs0 lacks '0xe01'
+step list 'uncore.efi list'
+expect list rc zero
+expect list has '^arb +0x81 +0x01 +1 +UNC_ARB_TRK_REQUESTS\.ALL '
+expect list has '^imc +free +DRAM_DATA_READS '
 step bw 'uncore.efi bw -d 1'
 expect bw rc zero
 expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+ \(host bridge 8086:8a12, Ice Lake\), emulated'

@@ -705,6 +705,12 @@ static void icl_rkl_probe_on_the_emulator(void)
 		T_EQ(hw_msr_read(&h.hw, 0x3B0, &v), d ? UNC_OK : UNC_E_FAULT);
 		T_EQ(hw_msr_read(&h.hw, 0x3B1, &v), UNC_OK);
 	}
+	/* Ice Lake has no global control to preset. */
+	char err[200];
+	emu_config_default(&cfg);
+	cfg.global_ctrl_set = true;
+	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_ICL, err, sizeof(err)), UNC_E_INVALID);
+	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_RKL, err, sizeof(err)), UNC_OK);
 }
 
 /* The 32-bit IMC counters across their wrap: DRAM_DATA_READS starts 0x100
