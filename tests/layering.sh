@@ -93,6 +93,6 @@ done <<<"$all")
 rule drivers_include_nothing_in_efi "$bad"
 
 # The engine names no driver: no driver's symbols or register names outside drivers/pmu/.
-names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|disc_|DISC_|pmu_driver_[a-z]' \
+names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|icl_|ICL_|rkl_|RKL_|disc_|DISC_|pmu_driver_[a-z]' \
 	drivers/base/*.[ch] drivers/engine/*.[ch] drivers/output/*.[ch] drivers/lab/*.[ch] efi/*.[ch] efi/*/*.[ch] tools/*.[ch] 2>/dev/null)
 rule engine_names_no_driver "$names"

@@ -436,7 +436,7 @@ static enum unc_status from_desc(const char *s, const struct pmu_driver *drv, co
 	e->thr = d->cmask;
 	e->inv = d->inv;
 	e->edge = d->edge;
-	e->counters = d->counters;
+	e->counters = d->counters & EV_COUNTER_FIXED ? d->counters : (uint8_t)(d->counters >> drv->units[u].first_counter);
 	return UNC_OK;
 }
 

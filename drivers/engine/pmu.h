@@ -124,6 +124,11 @@ struct pmu_unit {
 	uint8_t kind;           /* enum pmu_kind */
 	uint8_t space;          /* enum pmu_space of its selects and counters */
 	uint8_t counters;       /* per box (PMU_FREE: nfree) */
+	/* The number its events' Counter field gives its counter 0, where
+	 * that is not 0: Intel's files number the one ARB counter of Ice
+	 * Lake client "1" (the second of the older ARB's two). An event's
+	 * counter n is then the unit's counter n - first_counter. */
+	uint8_t first_counter;
 	uint8_t width;          /* counter width in bits */
 	/* The bits a write to a counter takes, sign-extended to its width (a
 	 * P6 or an architectural general counter: 32); 0: the whole width. The

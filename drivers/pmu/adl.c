@@ -93,9 +93,13 @@ static const struct pmu_unit adl_units[ADL_NUNITS] = {
 
 uint64_t adl_mchbar_mask(uint32_t model)
 {
-	/* chipsec: hostctl1.xml (ADL) bits 38:16; hostctl11gen.xml (TGL) and
-	 * hostctl13gen.xml (RPL) bits 41:17. */
-	return model == 0x97 || model == 0x9A || model == 0xBE ? ADL_MCHBAR_MASK_38_16 : ADL_MCHBAR_MASK_41_17;
+	/* chipsec: hostctl1.xml (ADL) bits 38:16, as icl.xml and rkl.xml give
+	 * them (mask 0x7FFFFF0000; in chipsec's tree up to 386b4e42);
+	 * hostctl11gen.xml (TGL) and hostctl13gen.xml (RPL) bits 41:17. */
+	return model == 0x97 || model == 0x9A || model == 0xBE || model == 0x7D || model == 0x7E || model == 0x9D ||
+			       model == 0xA7
+		       ? ADL_MCHBAR_MASK_38_16
+		       : ADL_MCHBAR_MASK_41_17;
 }
 
 /* Where a driver's IMC block is from MCHBAR: its free-running counters'
@@ -139,7 +143,9 @@ static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info 
 		return UNC_E_UNSUPPORTED;
 	}
 	base += imc_block(p, cpu->model);
-	if (cpu->phys_addr_bits < 64 && base + ADL_IMC_MC_OFFSET + 0x1000 > (uint64_t)1 << cpu->phys_addr_bits) {
+	const struct pmu_unit *imc = &p->drv->units[ADL_UNIT_IMC];
+	uint64_t end = base + imc->free[imc->counters - 1].offset + imc->width / 8; /* past the last counter */
+	if (cpu->phys_addr_bits < 64 && end > (uint64_t)1 << cpu->phys_addr_bits) {
 		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (00:00.0 offsets 0x4C:0x48 read 0x%016lx) are above the CPU's %u-bit "
 			     "physical address width", (unsigned long)base, (unsigned long)raw, cpu->phys_addr_bits);
 		return UNC_E_RANGE;
@@ -151,7 +157,7 @@ static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info 
 	return UNC_OK;
 }
 
-UNC_COLD static enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
+UNC_COLD enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
 				 char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	warn[0] = '\0';
@@ -180,15 +186,15 @@ UNC_COLD static enum unc_status adl_probe(const struct hw *hw, const struct cpu_
 	return UNC_OK;
 }
 
-/* In use: 0x2FF0's enable set, or any event select or the fixed control
- * non-zero. */
-UNC_COLD static void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
-		       void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+/* In use: the global control's enable set (a driver with one), or any
+ * event select or the fixed control non-zero. */
+UNC_COLD void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+			 void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	uint64_t v;
 
 	*r = (struct pmu_use){ .known = p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK && (p->probed & MSR_UNITS) };
-	for (int u = -1; u <= ADL_UNIT_FIXED; u++) {
+	for (int u = p->drv->use_global ? -1 : 0; u <= ADL_UNIT_FIXED; u++) {
 		const struct pmu_unit *unit = u < 0 ? NULL : &p->drv->units[u];
 		unsigned boxes = !unit ? 1 : u == ADL_UNIT_CBO ? p->boxes[ADL_UNIT_CBO] : unit->max_boxes;
 		for (unsigned box = 0; box < boxes; box++) {
@@ -262,7 +268,7 @@ static enum unc_status adl_check(struct pmu_io *io, const struct pmu_present *p,
 UNC_COLD const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	const struct pmu_driver *drv = p ? p->drv : &pmu_driver_adl;
-	bool tgl = drv == &pmu_driver_tgl;
+	bool snb = drv != &pmu_driver_adl;
 
 	if (reg.space == PMU_MMIO) {
 		const struct pmu_unit *imc = &drv->units[ADL_UNIT_IMC];
@@ -274,15 +280,18 @@ UNC_COLD const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg
 	}
 	if (reg.space != PMU_MSR)
 		return NULL;
-	/* Linux's macro names: SNB_UNC_* (TGL's global control, fixed
-	 * counter, ARB), ICL_UNC_* (TGL's CBos, the CBo count), ADL_UNC_*. */
-	if (reg.addr == drv->globals[0].addr)
-		return tgl ? "SNB_UNC_PERF_GLOBAL_CTL" : "ADL_UNC_PERF_GLOBAL_CTL";
+	/* Linux's macro names: SNB_UNC_* (TGL's and RKL's global control, the
+	 * fixed counter, the two-counter ARB), ICL_UNC_* (the CBos from Ice
+	 * Lake to Rocket Lake, the CBo count, Ice Lake's one-counter ARB),
+	 * ADL_UNC_*. */
+	if (drv->use_global && reg.addr == drv->globals[0].addr)
+		return snb ? "SNB_UNC_PERF_GLOBAL_CTL" : "ADL_UNC_PERF_GLOBAL_CTL";
 	if (reg.addr == ADL_UNC_CBO_CONFIG)
 		return "ICL_UNC_CBO_CONFIG";
 	for (unsigned u = ADL_UNIT_CBO; u <= ADL_UNIT_FIXED; u++) {
 		const struct pmu_unit *pu = &drv->units[u];
-		const char *pre = !tgl ? "ADL" : u == ADL_UNIT_CBO ? "ICL" : "SNB";
+		bool one = pu->counters == 1; /* Ice Lake's ARB: ICL_UNC_ARB_PERFEVTSEL, no index */
+		const char *pre = !snb ? "ADL" : u == ADL_UNIT_CBO || (u == ADL_UNIT_ARB && one) ? "ICL" : "SNB";
 		for (unsigned box = 0; box < pu->max_boxes; box++)
 			for (unsigned i = 0; i < pu->counters; i++) {
 				bool sel = reg.addr == pmu_unit_sel(pu, NULL, u, box, i).addr;
@@ -293,14 +302,15 @@ UNC_COLD const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg
 				else if (pu->max_boxes > 1)
 					fmt_snprintf(buf, size, "%s_UNC_%s_%u_%s%u", pre, pu->name, box, sel ? "PERFEVTSEL" : "PER_CTR", i);
 				else
-					fmt_snprintf(buf, size, "%s_UNC_%s_%s%u", pre, pu->name, sel ? "PERFEVTSEL" : "PER_CTR", i);
+					fmt_snprintf(buf, size, one ? "%s_UNC_%s_%s" : "%s_UNC_%s_%s%u", pre, pu->name,
+						     sel ? "PERFEVTSEL" : "PER_CTR", i);
 				return buf;
 			}
 	}
 	return NULL;
 }
 
-UNC_COLD static void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+UNC_COLD void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
 	uint16_t vendor = p->facts[ADL_FACT_HB_ID] & 0xffff, device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
 	const char *gen = adl_host_bridge_name(vendor, device);
@@ -308,10 +318,13 @@ UNC_COLD static void adl_where(const struct pmu_present *p, unsigned unit, char 
 	uint32_t blk = imc_block(p, (uint32_t)p->facts[ADL_FACT_MODEL]);
 
 	buf[0] = '\0';
+	const struct pmu_unit *imc = &p->drv->units[ADL_UNIT_IMC];
+	bool mc1 = imc->free[imc->counters - 1].offset >= ADL_IMC_MC_OFFSET;
+
 	if (unit == ADL_UNIT_IMC)
-		fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x, MC1 at +0x10000 (host bridge %04x:%04x%s%s)",
-			     (unsigned long)(p->base[ADL_UNIT_IMC] - blk), blk ? " + 0x" : "", blk ? blk : 0u, vendor, device,
-			     gen ? ", " : "", gen ? gen : "");
+		fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x%s (host bridge %04x:%04x%s%s)",
+			     (unsigned long)(p->base[ADL_UNIT_IMC] - blk), blk ? " + 0x" : "", blk ? blk : 0u,
+			     mc1 ? ", MC1 at +0x10000" : "", vendor, device, gen ? ", " : "", gen ? gen : "");
 }
 
 const struct pmu_ops adl_ops = {
@@ -351,12 +364,17 @@ const struct pmu_driver pmu_driver_adl = {
 
 UNC_COLD const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
 {
-	/* uncore_snb.c's IMC device IDs (tgl_uncore_pci_ids: TGL, ADL, RPL). */
+	/* uncore_snb.c's IMC device IDs (icl_uncore_pci_ids: ICL, RKL;
+	 * tgl_uncore_pci_ids: TGL, ADL, RPL). */
 	static const uint16_t adl[] = { 0x4660, 0x4641, 0x4601, 0x4602, 0x4609, 0x460A, 0x4621, 0x4623, 0x4629, 0x4637, 0x463B,
 					0x4648, 0x4649, 0x4650, 0x4668, 0x4670, 0x4614, 0x4617, 0x4618, 0x461B, 0x461C };
 
 	if (vendor != 0x8086)
 		return NULL;
+	if (device == 0x8A02 || device == 0x8A12)
+		return "Ice Lake";
+	if (device == 0x4C43 || device == 0x4C53)
+		return "Rocket Lake";
 	if (device == 0x9A02 || device == 0x9A04 || device == 0x9A12 || device == 0x9A14 || device == 0x9A36)
 		return "Tiger Lake";
 	for (size_t i = 0; i < sizeof(adl) / sizeof(adl[0]); i++)

@@ -71,12 +71,53 @@ extern const struct pmu_ops adl_ops;
 #define TGL_L_IMC_BLOCK 0x5000u
 #define TGL_H_IMC_BLOCK 0xD800u
 
+/* The MSR units Tiger Lake shares with Ice Lake client and Rocket Lake
+ * (Linux's icl_uncore_cbox, snb_uncore_arb, icl_uncore_clockbox), as
+ * initializers; the layout is tgl.c's (skl_uncore_formats_attr: cmask5). */
+extern const struct pmu_layout tgl_layout;
+extern const struct pmu_constraint tgl_arb_constraints[];
+extern const struct pmu_inc tgl_arb_incs[];
+#define TGL_RAW_HELP "/event=N,umask=N[,thresh=N][,inv][,edge]/"
+#define TGL_MAX_PER_SEC (1ull << 40) /* bounds, as in skl.c */
+#define TGL_UCLK_MAX_HZ (1ull << 33)
+#define TGL_CBO_UNIT(lay)                                                                                             \
+	{ .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo", .box_label = "cbo",        \
+	  .boxes_from = "ICL_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 44,          \
+	  .max_boxes = ADL_MAX_CBO, .sel_base = 0x700, .ctr_base = 0x702, .box_stride = 8, .sel_step = 1, .ctr_step = 1,   \
+	  .layout = (lay), .max_per_sec = TGL_MAX_PER_SEC, .clock_hz = TGL_UCLK_MAX_HZ, .raw_help = "cbox" TGL_RAW_HELP }
+#define TGL_ARB_UNIT                                                                                                  \
+	{ .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2,          \
+	  .width = 44, .max_boxes = 1, .sel_base = 0x3B2, .ctr_base = 0x3B0, .sel_step = 1, .ctr_step = 1,                 \
+	  .layout = &tgl_layout, .constraints = tgl_arb_constraints, .max_per_sec = TGL_MAX_PER_SEC,                      \
+	  .clock_hz = TGL_UCLK_MAX_HZ, .incs = tgl_arb_incs, .raw_help = "arb" TGL_RAW_HELP }
+#define TGL_FIXED_UNIT                                                                                                \
+	{ .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR, .counters = 1,        \
+	  .width = 48, .max_boxes = 1, .sel_base = 0x394, .ctr_base = 0x395, .sel_step = 1, .ctr_step = 1,                 \
+	  .fixed_ctrl = ADL_CTL_EN, .max_per_sec = TGL_UCLK_MAX_HZ, .clock_hz = TGL_UCLK_MAX_HZ, .clock = true }
+
+/* Ice Lake client (0x7D, 0x7E, 0x9D) and Rocket Lake (0xA7), drivers/pmu/icl.c:
+ * the MSR units above (Ice Lake's ARB is one counter, ICL_UNC_ARB_PER_CTR
+ * 0x3B1 and ICL_UNC_ARB_PERFEVTSEL 0x3B3) and the Skylake-style IMC: 32-bit
+ * free-running counters at MCHBAR + 0x5040...0x5054, one controller (Linux
+ * snb_uncore_imc_freerunning, which icl_uncore_pci_ids use). Rocket Lake
+ * runs on adl_ops (global control 0xE01, as Tiger Lake); Ice Lake has no
+ * global control (Linux icl_uncore_msr_ops: no init or enable), its ops
+ * being icl.c's. */
+extern const struct pmu_driver pmu_driver_icl;
+extern const struct pmu_driver pmu_driver_rkl;
+enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
+			  char *err, size_t errsize, char *warn, size_t warnsize);
+void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
+		void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx);
+void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
+
 /* The generation of a host bridge (0:0.0 device ID) as Linux's
- * uncore_snb.c lists them ("Tiger Lake", "Alder Lake", "Raptor Lake"), or NULL. */
+ * uncore_snb.c lists them ("Ice Lake", "Rocket Lake", "Tiger Lake",
+ * "Alder Lake", "Raptor Lake"), or NULL. */
 const char *adl_host_bridge_name(uint16_t vendor, uint16_t device);
 
-/* MCHBAR's base-field mask for a CPU model: bits 38:16 (Alder Lake) or
- * 41:17 (Tiger Lake, Raptor Lake). */
+/* MCHBAR's base-field mask for a CPU model: bits 38:16 (Alder Lake, Ice
+ * Lake, Rocket Lake) or 41:17 (Tiger Lake, Raptor Lake). */
 uint64_t adl_mchbar_mask(uint32_t model);
 
 /* Names a register as Linux's macros do, or NULL. */
@@ -91,6 +132,7 @@ enum adl_fact {
 	ADL_FACT_HB_ST,         /* enum unc_status of reading 0:0.0's ID and MCHBAR */
 	ADL_FACT_MCHBAR_MASK,   /* the base field used */
 	ADL_FACT_MODEL,         /* the CPU model */
+	ADL_FACT_UNITS,         /* Ice Lake: the units the probe was asked for (bit u: unit u) */
 };
 
 void adl_info(struct out *o, const struct pmu_present *p, bool json);

@@ -15,8 +15,9 @@ static const struct pmu_model tgl_models[] = {
 };
 
 /* skl_uncore_formats_attr (icl_uncore_cbox, snb_uncore_arb): event 0-7,
- * umask 8-15, edge 18, inv 23, cmask5 24-28; SNB_UNC_CTL_EN 22. */
-static const struct pmu_layout tgl_layout = {
+ * umask 8-15, edge 18, inv 23, cmask5 24-28; SNB_UNC_CTL_EN 22. Shared
+ * with the Rocket Lake driver (icl.c). */
+const struct pmu_layout tgl_layout = {
 	.event = { 0, 8 },
 	.umask = { 8, 8 },
 	.thresh = { 24, 5 },
@@ -27,8 +28,8 @@ static const struct pmu_layout tgl_layout = {
 	.cite = "uncore_snb.c skl_uncore_formats_attr",
 };
 
-static const struct pmu_constraint tgl_arb_constraints[] = { { 0x80, 0x1 }, { 0x83, 0x1 }, { 0, 0 } };
-static const struct pmu_inc tgl_arb_incs[] = { { 0x80, 64 }, { 0x85, 64 }, { 0, 0 } };
+const struct pmu_constraint tgl_arb_constraints[] = { { 0x80, 0x1 }, { 0x83, 0x1 }, { 0, 0 } };
+const struct pmu_inc tgl_arb_incs[] = { { 0x80, 64 }, { 0x85, 64 }, { 0, 0 } };
 
 /* From the IMC block: 0x40 total, 0x58 read, 0xA0 write; controller 1 at
  * + 0x10000. Intel perfmon TGL/events/tigerlake_uncore.json names them. */
@@ -47,24 +48,10 @@ static const struct pmu_free tgl_imc[ADL_IMC_COUNTERS] = {
 	  "MC1 64 B writes, all channels." },
 };
 
-#define RAW_HELP "/event=N,umask=N[,thresh=N][,inv][,edge]/"
-#define MAX_PER_SEC (1ull << 40) /* bounds, as in skl.c */
-#define UCLK_MAX_HZ (1ull << 33)
-
 static const struct pmu_unit tgl_units[ADL_NUNITS] = {
-	[ADL_UNIT_CBO] = { .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo",
-			   .box_label = "cbo", .boxes_from = "ICL_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR,
-			   .counters = 2, .width = 44, .max_boxes = ADL_MAX_CBO, .sel_base = 0x700, .ctr_base = 0x702,
-			   .box_stride = 8, .sel_step = 1, .ctr_step = 1, .layout = &tgl_layout, .max_per_sec = MAX_PER_SEC,
-			   .clock_hz = UCLK_MAX_HZ, .raw_help = "cbox" RAW_HELP },
-	[ADL_UNIT_ARB] = { .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .kind = PMU_GENERAL, .space = PMU_MSR,
-			   .counters = 2, .width = 44, .max_boxes = 1, .sel_base = 0x3B2, .ctr_base = 0x3B0, .sel_step = 1,
-			   .ctr_step = 1, .layout = &tgl_layout, .constraints = tgl_arb_constraints, .max_per_sec = MAX_PER_SEC,
-			   .clock_hz = UCLK_MAX_HZ, .incs = tgl_arb_incs, .raw_help = "arb" RAW_HELP },
-	[ADL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR,
-			     .counters = 1, .width = 48, .max_boxes = 1, .sel_base = 0x394, .ctr_base = 0x395, .sel_step = 1,
-			     .ctr_step = 1, .fixed_ctrl = ADL_CTL_EN, .max_per_sec = UCLK_MAX_HZ, .clock_hz = UCLK_MAX_HZ,
-			     .clock = true },
+	[ADL_UNIT_CBO] = TGL_CBO_UNIT(&tgl_layout),
+	[ADL_UNIT_ARB] = TGL_ARB_UNIT,
+	[ADL_UNIT_FIXED] = TGL_FIXED_UNIT,
 	[ADL_UNIT_IMC] = { .pmu = "imc", .name = "IMC", .kind = PMU_FREE, .space = PMU_MMIO, .counters = ADL_IMC_COUNTERS,
 			   .width = ADL_IMC_WIDTH, .max_boxes = 1, .free = tgl_imc, .base_name = "IMC" },
 };

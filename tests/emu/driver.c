@@ -390,6 +390,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (adl) {
 		region_size = EMU_ADL_MCHBAR_SIZE;
 		region_pages = 2 * EMU_ADL_MCHBAR_SIZE / 4096;
+	} else if (model.cfg.uncore_active == EMU_UNCORE_ICL || model.cfg.uncore_active == EMU_UNCORE_RKL) {
+		region_size = 0x10000; /* MCHBAR's base field starts at bit 16 (chipsec icl.xml, rkl.xml) */
+		region_pages = 2 * 0x10000 / 4096;
 	}
 	region_mem = 0xFFFFFFFF;
 	s = BS->AllocatePages(AllocateMaxAddress, EfiBootServicesData, region_pages, &region_mem);
@@ -433,5 +436,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	char where[64];
 	fmt_snprintf(where, sizeof(where), "; MCHBAR 0x%lx (region 0x%lx)", (unsigned long)mchbar, (unsigned long)base);
-	return install(image, li, &out, &err, adl ? "a client uncore: " : "a 6th-gen Core uncore: ", where);
+	bool client = adl || model.cfg.uncore_active == EMU_UNCORE_ICL || model.cfg.uncore_active == EMU_UNCORE_RKL;
+	return install(image, li, &out, &err, client ? "a client uncore: " : "a 6th-gen Core uncore: ", where);
 }

@@ -41,7 +41,10 @@ enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_COR
 
 /* The uncore served: --uncore names one; EMU_UNCORE_AUTO takes the CPU
  * identity the guest sees (emu_uncore_for). */
-enum emu_uncore { EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL, EMU_UNCORE_DISC };
+enum emu_uncore {
+	EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL, EMU_UNCORE_DISC, EMU_UNCORE_ICL,
+	EMU_UNCORE_RKL
+};
 
 /* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
 enum emu_pci_fault { EMU_PCI_MISSING, EMU_PCI_IGNORE_WRITE };
@@ -224,7 +227,8 @@ struct emu_pmu {
 extern const struct emu_pmu emu_pmu_skl;
 extern const struct emu_pmu emu_pmu_snbep;
 extern const struct emu_pmu emu_pmu_adl; /* Alder/Raptor Lake (pmu_adl.c) */
-extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake (pmu_adl.c) */
+extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake, and Rocket Lake's MSRs (pmu_adl.c) */
+extern const struct emu_pmu emu_pmu_icl; /* Ice Lake client (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_disc;
 
 /* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the

@@ -400,13 +400,13 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
 {
-	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_DISC; u++) {
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_RKL; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
 			return UNC_OK;
 		}
 	}
-	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl, tgl or disc)", val);
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl, tgl, disc, icl or rkl)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
@@ -421,6 +421,9 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 	if (cfg->disc_opts & 6)
 		FAIL("--channels and --disc-fault are for the discovery-table uncore, but the emulator serves the %s",
 		     uncore == EMU_UNCORE_SNBEP ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
+	if (uncore == EMU_UNCORE_ICL && cfg->global_ctrl_set)
+		FAIL("--global-ctrl: the Ice Lake uncore has no global control (Linux's icl_uncore_msr_ops), and the "
+		     "emulator serves it (CPUID leaf 1, or --uncore)");
 	bool snbep = uncore == EMU_UNCORE_SNBEP;
 	uint32_t other = snbep ? cfg->skl_opts : cfg->snbep_opts;
 	const char *const *names = snbep ? skl_opt_names : snbep_opt_names;
@@ -684,9 +687,10 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 	for (unsigned i = 0; i < cfg->nrates; i++)
 		nunc += cfg->rates[i].unit < EMU_UNIT_P6;
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
-	if (adl)
-		out_printf(o, "%s uncore, host bridge 8086:%04x, ",
-			   cfg->uncore_active == EMU_UNCORE_TGL ? "Tiger Lake" : "Alder/Raptor Lake", cfg->host_bridge_id);
+	static const char *const gen[] = { [EMU_UNCORE_ADL] = "Alder/Raptor Lake", [EMU_UNCORE_TGL] = "Tiger Lake",
+					   [EMU_UNCORE_ICL] = "Ice Lake", [EMU_UNCORE_RKL] = "Rocket Lake" };
+	if (cfg->uncore_active < sizeof(gen) / sizeof(gen[0]) && gen[cfg->uncore_active])
+		out_printf(o, "%s uncore, host bridge 8086:%04x, ", gen[cfg->uncore_active], cfg->host_bridge_id);
 	out_printf(o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);
 	if (cfg->cbo_config_reserved)
 		out_printf(o, " (bits 63:4 0x%lx)", (unsigned long)cfg->cbo_config_reserved);

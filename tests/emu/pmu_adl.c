@@ -78,11 +78,26 @@ bool emu_tgl_model(unsigned model)
 	return model == 0x8C || model == 0x8D;
 }
 
+/* intel-family.h: ICELAKE 0x7D, ICELAKE_L 0x7E, ICELAKE_NNPI 0x9D
+ * (icl_uncore_init); ROCKETLAKE 0xA7 (rkl_uncore_init). */
+bool emu_icl_model(unsigned model)
+{
+	return model == 0x7D || model == 0x7E || model == 0x9D;
+}
+
+bool emu_rkl_model(unsigned model)
+{
+	return model == 0xA7;
+}
+
 /* uncore_snb.c's IMC IDs: ADL 0x4660, RPL 0xA700, TGL 0x9A14 (UP3) and
- * 0x9A36 (the TGL-H one chosen here). */
+ * 0x9A36 (the TGL-H one chosen here); ICL 0x8A12 (PCI_DEVICE_ID_INTEL_ICL_U2_IMC),
+ * RKL 0x4C43 (PCI_DEVICE_ID_INTEL_RKL_1_IMC). */
 uint16_t emu_adl_host_bridge(unsigned model)
 {
 	switch (model) {
+	case 0x7D: case 0x7E: case 0x9D: return 0x8A12;
+	case 0xA7: return 0x4C43;
 	case 0xB7: case 0xBA: case 0xBF: return 0xA700;
 	case 0x8C: return 0x9A14;
 	case 0x8D: return 0x9A36;
@@ -282,6 +297,70 @@ const struct emu_pmu emu_pmu_tgl = {
 	.ops = {
 		.init = adl_init,
 		.enabled = adl_enabled,
+		.ctr_enabled = adl_ctr_enabled,
+		.ovf_forwarded = adl_ovf_forwarded,
+		.freeze_on_ovf = adl_freeze_on_ovf,
+		.freeze = adl_freeze,
+		.increment = adl_increment,
+	},
+};
+
+/* ---- Ice Lake client: uncore_snb.c icl_uncore_* (icl_msr_uncores:
+ * icl_uncore_cbox, icl_uncore_arb, icl_uncore_clockbox). No global control:
+ * icl_uncore_msr_ops has no init_box or enable_box, and a counter counts
+ * while SNB_UNC_CTL_EN (22) is set in its own select or control
+ * (snb_uncore_msr_enable_event). CBo 0x700/0x702 + 8 per box; the ARB's one
+ * counter ICL_UNC_ARB_PER_CTR 0x3B1, its select ICL_UNC_ARB_PERFEVTSEL
+ * 0x3B3 (0x3B0 and 0x3B2, which Linux never touches on Ice Lake, fault
+ * here, so that a driver that touched them would fail); fixed
+ * SNB_UNC_FIXED_CTR_CTRL 0x394 / SNB_UNC_FIXED_CTR 0x395; events take
+ * snb_uncore_formats_attr's cmask5 (28:24). The IMC is Skylake's
+ * (pmu_skl.c's counters at MCHBAR + 0x5040 ... 0x5054). ---- */
+static const struct emu_reg icl_regs[] = {
+	{ "ICL_UNC_CBO_CONFIG", CBO_CONFIG, 1, 1, EMU_REG_CONFIG, 0, -1, -1, 0, 0, 0, 0, 0, true, cbo_config_read, false, 0,
+	  false, 0 },
+	{ "SNB_UNC_FIXED_CTR_CTRL", 0x394, 1, 1, EMU_REG_CONTROL, 0, -1, EMU_ADL_CTR_FIXED, 0, 0, SEL_EN, 0, ~SEL_EN, false,
+	  NULL, false, 0, false, 0 },
+	{ "SNB_UNC_FIXED_CTR", 0x395, 1, 1, EMU_REG_COUNTER, FIX_WIDTH, -1, EMU_ADL_CTR_FIXED, EMU_UNIT_FIXED, 0,
+	  MASK(FIX_WIDTH), 0, ~MASK(FIX_WIDTH), false, NULL, false, 0, false, 0 },
+	{ "ICL_UNC_ARB_PER_CTR", 0x3B1, 1, 1, EMU_REG_COUNTER, GP_WIDTH, -1, EMU_ADL_CTR_ARB0 + 1, EMU_UNIT_ARB, 1,
+	  MASK(GP_WIDTH), 0, ~MASK(GP_WIDTH), false, NULL, false, 0, false, 0 },
+	{ "ICL_UNC_ARB_PERFEVTSEL", 0x3B3, 1, 1, EMU_REG_CONTROL, 0, -1, EMU_ADL_CTR_ARB0 + 1, 0, 0, TGL_SEL_RW, 0,
+	  ~TGL_SEL_RW, false, NULL, false, 0, false, 0 },
+	TGL_CBO_BOX(0), TGL_CBO_BOX(1), TGL_CBO_BOX(2), TGL_CBO_BOX(3),
+	TGL_CBO_BOX(4), TGL_CBO_BOX(5), TGL_CBO_BOX(6), TGL_CBO_BOX(7),
+};
+
+static const struct emu_window icl_windows[] = { { 0x700, 0x700 + 8 * 8 - 1 }, { 0x3B0, 0x3B3 } };
+
+/* --fault pmu-in-use: the ARB's one counter already counting. */
+static void icl_init(struct emu *e)
+{
+	unsigned n = (unsigned)(e->cfg.no_cbo_banks & 0xF);
+
+	e->ncbo = n > 8 ? 8 : n;
+	if (e->cfg.pmu_in_use)
+		e->ctr[EMU_ADL_CTR_ARB0 + 1].sel = SEL_EN | 0x0181;
+}
+
+static bool icl_enabled(const struct emu *e)
+{
+	(void)e;
+	return true;
+}
+
+const struct emu_pmu emu_pmu_icl = {
+	.name = "icl",
+	.regs = icl_regs,
+	.nregs = sizeof(icl_regs) / sizeof(icl_regs[0]),
+	.windows = icl_windows,
+	.nwindows = 2,
+	.pci = adl_pci,
+	.npci = 1,
+	.nctr = EMU_ADL_NCTR,
+	.ops = {
+		.init = icl_init,
+		.enabled = icl_enabled,
 		.ctr_enabled = adl_ctr_enabled,
 		.ovf_forwarded = adl_ovf_forwarded,
 		.freeze_on_ovf = adl_freeze_on_ovf,

@@ -37,6 +37,12 @@ bool emu_adl_model(unsigned model);
 /* Tiger Lake (0x8C TGL-L, 0x8D TGL-H), served by the same file's second
  * table (emu_pmu_tgl), with its IMC block at MCHBAR + 0x5000 on TGL-L. */
 bool emu_tgl_model(unsigned model);
+/* Ice Lake client (0x7D, 0x7E, 0x9D: emu_pmu_icl, this file's third
+ * table) and Rocket Lake (0xA7: Tiger Lake's table, as Linux's
+ * rkl_uncore_init takes tgl_uncore_cpu_init); both with the Skylake IMC
+ * (pmu_skl.c) and their own host bridge (8086:8a12, 8086:4c43). */
+bool emu_icl_model(unsigned model);
+bool emu_rkl_model(unsigned model);
 uint16_t emu_adl_host_bridge(unsigned model);
 uint32_t emu_adl_imc_block(unsigned model);
 

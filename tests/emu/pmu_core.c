@@ -27,6 +27,10 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 		return EMU_UNCORE_ADL;
 	if (family == 6 && emu_tgl_model(model))
 		return EMU_UNCORE_TGL;
+	if (family == 6 && emu_icl_model(model))
+		return EMU_UNCORE_ICL;
+	if (family == 6 && emu_rkl_model(model))
+		return EMU_UNCORE_RKL;
 	if (family == 6 && (model == 0x8F || model == 0xCF || model == 0xAD || model == 0xAE || model == 0xAF))
 		return EMU_UNCORE_DISC; /* SPR, EMR, GNR, GNR-D, SRF: a discovery table */
 	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
@@ -34,7 +38,7 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 
 const char *emu_uncore_name(unsigned uncore)
 {
-	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc" };
+	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc", "icl", "rkl" };
 	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
 }
 
@@ -239,9 +243,12 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 		c.host_bridge_id = emu_adl_host_bridge(model);
 		c.imc_block = emu_adl_imc_block(model);
 	}
+	if (c.uncore_active == EMU_UNCORE_ICL || c.uncore_active == EMU_UNCORE_RKL) /* their IMC is Skylake's */
+		c.host_bridge_id = emu_adl_host_bridge(c.uncore_active == EMU_UNCORE_ICL ? 0x7E : 0xA7);
 	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep
 			: c.uncore_active == EMU_UNCORE_ADL	? &emu_pmu_adl
-			: c.uncore_active == EMU_UNCORE_TGL	? &emu_pmu_tgl
+			: c.uncore_active == EMU_UNCORE_TGL || c.uncore_active == EMU_UNCORE_RKL ? &emu_pmu_tgl
+			: c.uncore_active == EMU_UNCORE_ICL	? &emu_pmu_icl
 			: c.uncore_active == EMU_UNCORE_DISC	? &emu_pmu_disc
 								: &emu_pmu_skl,
 		     &c);

@@ -1274,6 +1274,77 @@ step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
 
+# Ice Lake client (0x7E): host bridge 8086:8a12, MCHBAR's bits 38:16, the
+# Skylake-style 32-bit IMC counters at MCHBAR + 0x5040...0x5054 (one
+# controller); the MSR uncore with no global control (EN in each select),
+# the ARB's one counter at 0x3b1/0x3b3. Reads 1000 MB/s, writes 500.
+boot_begin icl Skylake-Client,model=126
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate DRAM_IA_REQUESTS=20M --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+expect load rc zero
+expect load has '^uncore-emu: emulating a client uncore: Ice Lake uncore, host bridge 8086:8a12, '
+step info 'uncore.efi info'
+expect info rc zero
+expect info has 'Ice Lake \(mobile\)'
+expect info has '^host bridge: +8086:8a12 \(Ice Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
+expect info has '^pmu in use: +no \(12 event selects all zero\)$'
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+expect regs0 has '^0x3b3 +ICL_UNC_ARB_PERFEVTSEL +0x0000000000000000$'
+expect regs0 lacks '0xe01'
+step list 'uncore.efi list'
+expect list rc zero
+expect list has '^arb +0x81 +0x01 +1 +UNC_ARB_TRK_REQUESTS\.ALL '
+expect list has '^imc +free +DRAM_DATA_READS '
+step bw 'uncore.efi bw -d 1'
+expect bw rc zero
+expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+ \(host bridge 8086:8a12, Ice Lake\), emulated'
+expect bw bw read 1000 1
+expect bw bw write 500 1
+expect bw bw total 1500 1
+step stat 'uncore.efi stat -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,DRAM_DATA_READS,cbox/event=0x34,umask=0x8f/ -d 1'
+expect stat rc zero
+expect stat rate UNC_ARB_TRK_REQUESTS.ALL 1000000 1
+expect stat rate UNC_CLOCK.SOCKET 800000000 1
+expect stat rate DRAM_DATA_READS 15625000 1
+expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
+# Rocket Lake (0xA7): host bridge 8086:4c43, Tiger Lake's MSR uncore under
+# 0xe01 (bit 29 only while counting), the Skylake-style IMC as Ice Lake's.
+boot_begin rkl Skylake-Client,model=167
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500 --rate UNC_ARB_TRK_REQUESTS.ALL=1M'
+expect load rc zero
+expect load has '^uncore-emu: emulating a client uncore: Rocket Lake uncore, host bridge 8086:4c43, '
+step info 'uncore.efi info'
+expect info rc zero
+expect info has 'Rocket Lake'
+expect info has '^host bridge: +8086:4c43 \(Rocket Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
+expect info has '^pmu in use: +no \(global control 0x0, 13 event selects all zero\)$'
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+expect regs0 has '^0xe01 +SNB_UNC_PERF_GLOBAL_CTL +0x0000000000000000$'
+step bw 'uncore.efi bw -d 1'
+expect bw rc zero
+expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+ \(host bridge 8086:4c43, Rocket Lake\), emulated'
+expect bw bw read 1000 1
+expect bw bw write 500 1
+step stat 'uncore.efi stat -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,DRAM_DATA_WRITES -d 1'
+expect stat rc zero
+expect stat rate UNC_ARB_TRK_REQUESTS.ALL 1000000 1
+expect stat rate UNC_CLOCK.SOCKET 800000000 1
+expect stat rate DRAM_DATA_WRITES 7812500 1
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
 # Results that outlive the boot: stored in EFI variables, then read back on
 # the host from the VARS image with tools/uncore_decode.
 #

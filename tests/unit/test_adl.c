@@ -1,5 +1,6 @@
-/* The Alder Lake / Raptor Lake driver (drivers/pmu/adl.c) and the Tiger
- * Lake driver on its ops (drivers/pmu/tgl.c): their addresses,
+/* The Alder Lake / Raptor Lake driver (drivers/pmu/adl.c), the Tiger
+ * Lake driver on its ops (drivers/pmu/tgl.c), and the Ice Lake client and
+ * Rocket Lake drivers (drivers/pmu/icl.c): their addresses,
  * widths and strides against literals typed from Linux's
  * arch/x86/events/intel/uncore_snb.c (ADL_UNC_*, adl_uncore_*,
  * adl_uncore_imc_freerunning) and chipsec's MCHBAR fields; the exact
@@ -429,8 +430,372 @@ static void tgl_global_control_only_during_the_run(void)
 	T_EQ(*fake_msr_value(&f, 0x3B2), 0);
 }
 
+/* ---- Ice Lake client and Rocket Lake (drivers/pmu/icl.c) ---- */
+
+static const struct pmu_driver *const icl_only[] = { &pmu_driver_icl, NULL };
+static const struct pmu_driver *const rkl_only[] = { &pmu_driver_rkl, NULL };
+
+/* uncore_snb.c: icl_uncore_cbox (SNB_UNC_CBO_0_PERFEVTSEL0 0x700,
+ * ICL_UNC_CBO_0_PER_CTR0 0x702, ICL_UNC_CBO_MSR_OFFSET 8, 2 counters of 44
+ * bits), icl_uncore_arb (num_counters 1, ICL_UNC_ARB_PER_CTR 0x3b1,
+ * ICL_UNC_ARB_PERFEVTSEL 0x3b3, 44 bits), icl_uncore_clockbox
+ * (SNB_UNC_FIXED_CTR_CTRL 0x394, SNB_UNC_FIXED_CTR 0x395, 48 bits); no
+ * global control (icl_uncore_msr_ops); snb_uncore_imc_freerunning
+ * (SNB_UNCORE_PCI_IMC_*_BASE: 0x5040 GT, 0x5044 IA, 0x5048 IO, 0x5050
+ * reads, 0x5054 writes, 32 bits, one box). Rocket Lake: the Tiger Lake
+ * MSRs (snb_uncore_arb: 2 counters, 0x3b0/0x3b2) and the same IMC. */
+static void icl_rkl_units_at_linux_addresses(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t off;
+		uint8_t role;
+	} imc[] = {
+		{ "DRAM_GT_REQUESTS", 0x5040, PMU_ROLE_NONE },	  { "DRAM_IA_REQUESTS", 0x5044, PMU_ROLE_NONE },
+		{ "DRAM_IO_REQUESTS", 0x5048, PMU_ROLE_NONE },	  { "DRAM_DATA_READS", 0x5050, PMU_ROLE_DRAM_READ },
+		{ "DRAM_DATA_WRITES", 0x5054, PMU_ROLE_DRAM_WRITE },
+	};
+
+	for (unsigned d = 0; d < 2; d++) {
+		const struct pmu_driver *drv = d ? &pmu_driver_rkl : &pmu_driver_icl;
+		const struct pmu_unit *u = drv->units;
+		T_EQ(drv->nunits, 4);
+		T_EQ(u[ADL_UNIT_CBO].counters, 2);
+		T_EQ(u[ADL_UNIT_CBO].width, 44);
+		T_EQ(u[ADL_UNIT_CBO].max_boxes, 8);
+		for (unsigned b = 0; b < 8; b++)
+			for (unsigned i = 0; i < 2; i++) {
+				T_EQ(pmu_unit_sel(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x700 + 8 * b + i);
+				T_EQ(pmu_unit_ctr(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x702 + 8 * b + i);
+			}
+		T_EQ(u[ADL_UNIT_CBO].layout->thresh.bits, 5); /* cmask5, 28:24 */
+		T_EQ(u[ADL_UNIT_CBO].layout->thresh.shift, 24);
+		T_EQ(u[ADL_UNIT_ARB].max_boxes, 1);
+		T_EQ(u[ADL_UNIT_ARB].width, 44);
+		T_EQ(pmu_unit_sel(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x394);
+		T_EQ(pmu_unit_ctr(&u[ADL_UNIT_FIXED], NULL, ADL_UNIT_FIXED, 0, 0).addr, 0x395);
+		T_EQ(u[ADL_UNIT_FIXED].width, 48);
+		T_EQ(u[ADL_UNIT_FIXED].fixed_ctrl, 0x400000);
+		const struct pmu_unit *m = &u[ADL_UNIT_IMC];
+		T_EQ(m->kind, PMU_FREE);
+		T_EQ(m->space, PMU_MMIO);
+		T_EQ(m->width, 32);
+		T_EQ(m->counters, 5);
+		for (unsigned k = 0; k < 5; k++) {
+			T_STREQ(m->free[k].name, imc[k].name);
+			T_EQ(m->free[k].offset, imc[k].off);
+			T_EQ(m->free[k].role, imc[k].role);
+		}
+	}
+	/* Ice Lake: one ARB counter, at 0x3b3/0x3b1, EN not in the encoding
+	 * (the run sets it last); no global control, only the CBo count. */
+	const struct pmu_unit *a = &pmu_driver_icl.units[ADL_UNIT_ARB];
+	T_EQ(a->counters, 1);
+	T_EQ(pmu_unit_sel(a, NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B3);
+	T_EQ(pmu_unit_ctr(a, NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B1);
+	T_EQ(pmu_driver_icl.nglobals, 1);
+	T_EQ(pmu_driver_icl.globals[0].addr, 0x396);
+	T_ASSERT(!pmu_driver_icl.use_global);
+	T_EQ(pmu_driver_icl.units[ADL_UNIT_CBO].layout->enable, 0);
+	/* Rocket Lake: two ARB counters, 0x3b2/0x3b0 and 0x3b3/0x3b1; 0xe01. */
+	a = &pmu_driver_rkl.units[ADL_UNIT_ARB];
+	T_EQ(a->counters, 2);
+	T_EQ(pmu_unit_sel(a, NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B2);
+	T_EQ(pmu_unit_sel(a, NULL, ADL_UNIT_ARB, 0, 1).addr, 0x3B3);
+	T_EQ(pmu_unit_ctr(a, NULL, ADL_UNIT_ARB, 0, 0).addr, 0x3B0);
+	T_EQ(pmu_unit_ctr(a, NULL, ADL_UNIT_ARB, 0, 1).addr, 0x3B1);
+	T_EQ(pmu_driver_rkl.globals[0].addr, 0xE01);
+	T_EQ(pmu_driver_rkl.units[ADL_UNIT_CBO].layout->enable, 1ull << 22);
+	/* intel-family.h: ICELAKE 0x7D, ICELAKE_L 0x7E, ICELAKE_NNPI 0x9D; ROCKETLAKE 0xA7. */
+	T_EQ(pmu_driver_icl.models[0].model, 0x7D);
+	T_EQ(pmu_driver_icl.models[1].model, 0x7E);
+	T_EQ(pmu_driver_icl.models[2].model, 0x9D);
+	T_EQ(pmu_driver_icl.models[3].family, 0);
+	T_EQ(pmu_driver_rkl.models[0].model, 0xA7);
+	T_EQ(pmu_driver_rkl.models[1].family, 0);
+	/* chipsec icl.xml, rkl.xml: MCHBAR mask 0x7FFFFF0000 (bits 38:16). */
+	T_EQ(adl_mchbar_mask(0x7E), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0x7D), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0xA7), 0x7FFFFF0000ull);
+	/* uncore_snb.c: PCI_DEVICE_ID_INTEL_ICL_U_IMC 0x8a02, ICL_U2 0x8a12,
+	 * RKL_1 0x4c43, RKL_2 0x4c53. */
+	T_STREQ(adl_host_bridge_name(0x8086, 0x8A02), "Ice Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x8A12), "Ice Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x4C43), "Rocket Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x4C53), "Rocket Lake");
+	T_ASSERT(!adl_host_bridge_name(0x8086, 0x8A00));
+}
+
+/* perfmon ICL/events/icelake_uncore.json and RKL/events/rocketlake_uncore.json:
+ * the ARB events on "Counter" "1", which on Ice Lake is the ARB's one
+ * counter (0x3b1) and on Rocket Lake the second of two. */
+static void icl_rkl_events_as_published(void)
+{
+	struct ev_spec e;
+	char err[160];
+
+	T_EQ(*pmu_driver_icl.nevents, 3);
+	T_EQ(*pmu_driver_rkl.nevents, 3);
+	T_EQ(evsel_parse("UNC_ARB_TRK_REQUESTS.ALL", icl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.code, 0x81);
+	T_EQ(e.umask, 0x01);
+	T_EQ(e.unit, ADL_UNIT_ARB);
+	T_EQ(e.counters, 0x1); /* "1" in Intel's file: the unit's counter 0 */
+	T_EQ(evsel_parse("UNC_ARB_COH_TRK_REQUESTS.ALL", rkl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.code, 0x84);
+	T_EQ(e.counters, 0x2);
+	T_EQ(evsel_parse("UNC_CLOCK.SOCKET", icl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, ADL_UNIT_FIXED);
+	T_EQ(evsel_parse("DRAM_DATA_READS", rkl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, ADL_UNIT_IMC);
+	T_EQ(evsel_parse("imc/data_writes/", icl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_parse("arb/event=0x80,umask=0x1/", icl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.counters, 0x1);
+	T_ASSERT(evsel_parse("UNC_MC0_RDCAS_COUNT_FREERUN", icl_only, &e, err, sizeof(err)) != UNC_OK);
+}
+
+static void fake_icl(unsigned model, uint64_t gctl)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, model, 4, 8);
+	if (model == 0xA7)
+		fake_msr(&f, 0xE01, gctl);
+	fake_msr(&f, 0x396, 4);
+	for (unsigned b = 0; b < 4; b++)
+		for (unsigned r = 0; r < 4; r++)
+			fake_msr(&f, 0x700 + 8 * b + r, 0);
+	for (unsigned r = model == 0xA7 ? 0 : 1; r < 4; r += model == 0xA7 ? 1 : 2)
+		fake_msr(&f, 0x3B0 + r, 0); /* Ice Lake: only 0x3b1 and 0x3b3 */
+	fake_msr(&f, 0x394, 0);
+	fake_msr(&f, 0x395, 0);
+	fake_host_bridge(&f, 0x8086, model == 0xA7 ? 0x4C43 : 0x8A12, 0xFED20001);
+}
+
+/* Ice Lake: no global register is read or written. The ARB select is
+ * written without EN, the counters set to their start, the fixed counter
+ * started, and EN set in the select last; the freeze at the end clears EN
+ * and everything is put back as found. */
+static void icl_enable_in_the_select_only(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_icl(0x7E, 0);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, icl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	run_add(&run, icl_only, "UNC_CLOCK.SOCKET");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	if (!f.nlog) {
+		t_fail(__FILE__, __LINE__, "no write: %s", run.err);
+		return;
+	}
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+	} want[] = {
+		{ 0x3B3, 0x181 },    { 0x3B1, 1ull << 42 }, { 0x395, 1ull << 46 },
+		{ 0x394, 0x400000 }, { 0x3B3, 0x400181 },   /* counting */
+		{ 0x3B3, 0x181 },    { 0x394, 0 },	    /* the freeze at the end */
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	T_ASSERT(f.nlog > n);
+	for (unsigned i = 0; i < n && i < f.nlog; i++) {
+		T_EQ(f.log[i].kind, FAKE_MSR);
+		T_EQ(f.log[i].addr, want[i].msr);
+		T_EQ(f.log[i].value, want[i].v);
+	}
+	for (unsigned i = 0; i < f.nlog; i++)
+		T_ASSERT(f.log[i].addr == 0x3B1 || f.log[i].addr == 0x3B3 || f.log[i].addr == 0x394 ||
+			 f.log[i].addr == 0x395);
+	T_EQ(*fake_msr_value(&f, 0x3B3), 0);
+	T_EQ(*fake_msr_value(&f, 0x3B1), 0);
+	T_EQ(*fake_msr_value(&f, 0x394), 0);
+	T_EQ(*fake_msr_value(&f, 0x395), 0);
+	T_ASSERT(run.c.ev[0].v.width == 44);
+}
+
+/* Ice Lake: a CBo select found enabled (someone's event) is in use; with
+ * force, the run takes the CBos and puts the select back as found. The
+ * ARB, not asked for, is not written. */
+static void icl_found_select_restored(void)
+{
+	struct stat_opts o = { .duration = 200 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_icl(0x7E, 0);
+	*fake_msr_value(&f, 0x3B3) = 0x400184;
+	*fake_msr_value(&f, 0x700) = 0x408F34;
+	memset(&run, 0, sizeof(run));
+	run_add(&run, icl_only, "cbox/event=0x34,umask=0x8f/");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_BUSY);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, icl_only, "cbox/event=0x34,umask=0x8f/");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, true, &o, &env), UNC_OK);
+	T_EQ(f.log[0].addr, 0x700); /* the freeze: EN cleared */
+	T_EQ(f.log[0].value, 0x8F34);
+	T_EQ(*fake_msr_value(&f, 0x700), 0x408F34);
+	T_EQ(*fake_msr_value(&f, 0x3B3), 0x400184);
+	for (unsigned i = 0; i < f.nlog; i++)
+		T_ASSERT(f.log[i].addr >= 0x700 && f.log[i].addr < 0x720);
+}
+
+/* Rocket Lake: 0xE01's bit 29 only while counting, as Tiger Lake; the
+ * event on the ARB's counter 1 (Intel's "Counter": "1"). */
+static void rkl_global_control_only_during_the_run(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_icl(0xA7, 0x5);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, rkl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	if (!f.nlog) {
+		t_fail(__FILE__, __LINE__, "no write: %s", run.err);
+		return;
+	}
+	static const struct {
+		uint32_t msr;
+		uint64_t v;
+	} want[] = {
+		{ 0xE01, 0x5 },	       { 0x3B2, 0 }, { 0x3B3, 0x400181 }, { 0x3B0, 1ull << 42 },
+		{ 0x3B1, 1ull << 42 }, { 0xE01, 0x5 | 1ull << 29 },
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	T_ASSERT(f.nlog > n);
+	for (unsigned i = 0; i < n && i < f.nlog; i++) {
+		T_EQ(f.log[i].addr, want[i].msr);
+		T_EQ(f.log[i].value, want[i].v);
+	}
+	T_EQ(f.log[f.nlog - 1].addr, 0xE01);
+	T_EQ(*fake_msr_value(&f, 0xE01), 0x5);
+	T_EQ(*fake_msr_value(&f, 0x3B3), 0);
+}
+
+#define ICL_EAX 0x000706E5u /* family 6, model 0x7E */
+#define RKL_EAX 0x000A0671u /* family 6, model 0xA7 */
+
+/* On the emulator: the probe finds MCHBAR (bits 38:16) and the host
+ * bridge the emulator shows (8086:8a12, 8086:4c43), DRAM_DATA_READS at
+ * MCHBAR + 0x5050; the ARB's 0x3b0 and 0x3b2 fault on the emulated Ice Lake. */
+static void icl_rkl_probe_on_the_emulator(void)
+{
+	for (unsigned d = 0; d < 2; d++) {
+		char msg[200];
+		struct cpu_info cpu;
+		const struct pmu_driver *const *only = d ? rkl_only : icl_only;
+		emu_config_default(&cfg);
+		cfg.core_pmu = EMU_CORE_NONE;
+		emu_hw_init_cpu(&h, &cfg, d ? RKL_EAX : ICL_EAX);
+		T_EQ(h.emu.cfg.uncore_active, d ? EMU_UNCORE_RKL : EMU_UNCORE_ICL);
+		memset(&run, 0, sizeof(run));
+		run_add(&run, only, "DRAM_DATA_READS");
+		cpu_identify(&h.hw, &cpu);
+		T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+		T_STREQ(msg, "");
+		T_EQ(run.pmu[0].p.base[ADL_UNIT_IMC], EMU_HW_MCHBAR);
+		T_EQ(run.pmu[0].p.facts[ADL_FACT_HB_ID] >> 16, d ? 0x4C43u : 0x8A12u);
+		T_EQ(pmu_unit_ctr(&only[0]->units[ADL_UNIT_IMC], &run.pmu[0].p, ADL_UNIT_IMC, 0, 3).addr,
+		     EMU_HW_MCHBAR + 0x5050);
+		uint64_t v;
+		T_EQ(hw_msr_read(&h.hw, 0x3B0, &v), d ? UNC_OK : UNC_E_FAULT);
+		T_EQ(hw_msr_read(&h.hw, 0x3B1, &v), UNC_OK);
+	}
+	/* Ice Lake has no global control to preset. */
+	char err[200];
+	emu_config_default(&cfg);
+	cfg.global_ctrl_set = true;
+	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_ICL, err, sizeof(err)), UNC_E_INVALID);
+	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_RKL, err, sizeof(err)), UNC_OK);
+}
+
+/* The 32-bit IMC counters across their wrap: DRAM_DATA_READS starts 0x100
+ * below 2^32 and moves 3 * 10^9 lines a second, so each 1 s interval
+ * wraps it or nearly; DRAM_DATA_WRITES 10^9. Both exact. */
+static void icl_imc_32_bits_across_the_wrap(void)
+{
+	struct stat_opts o = { .interval = S, .max_intervals = 3, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, on_iv, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.imc_per_sec[3] = 3000000000ull;
+	cfg.imc_start[3] = 0xFFFFFF00u;
+	cfg.imc_per_sec[4] = 1000000000ull;
+	cfg.imc_start[4] = 0xFFFFFFF0u;
+	emu_hw_init_cpu(&h, &cfg, ICL_EAX);
+	memset(&run, 0, sizeof(run));
+	nivs = 0;
+	run_add(&run, icl_only, "DRAM_DATA_READS");
+	run_add(&run, icl_only, "imc/data_writes/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	T_EQ(nivs, 3);
+	for (unsigned i = 0; i < nivs; i++) {
+		T_EQ(ivs[i][0], 3000000000ull);
+		T_EQ(ivs[i][1], 1000000000ull);
+	}
+	T_EQ(count_total(&run.c, 0, -1), 9000000000ull);
+	T_EQ(run.c.ev[0].v.width, 32);
+	T_EQ(h.fake.nlog, 0);
+}
+
+/* Ice Lake on the emulator: two ARB events take turns on its one counter,
+ * a CBo event counts in every box throughout, each scaled count within
+ * 0.1% of its rate; nothing is left enabled (every register as found). */
+static void icl_multiplexed_on_one_arb_counter(void)
+{
+	struct stat_opts o = { .duration = 3 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x81, 0x01, 9000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x84, 0x01, 4000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 1000000 };
+	emu_hw_init_cpu(&h, &cfg, ICL_EAX);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, icl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	run_add(&run, icl_only, "UNC_ARB_COH_TRK_REQUESTS.ALL");
+	run_add(&run, icl_only, "cbox/event=0x34,umask=0x8f/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, true), UNC_OK);
+	T_EQ(run.c.ngroups, 2);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	/* the emulator's default --cbo-config 5: 5 CBos (0x396[3:0], nothing subtracted) */
+	T_EQ(run.pmu[0].p.boxes[ADL_UNIT_CBO], 5);
+	static const uint64_t exp[] = { 27000000, 12000000, 3ull * 5 * 1000000 };
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t got = count_total(&run.c, i, -1), d = got > exp[i] ? got - exp[i] : exp[i] - got;
+		if (d > exp[i] / 1000)
+			t_fail(__FILE__, __LINE__, "%s: %llu, want %llu", run.spec[i].name, (unsigned long long)got,
+			       (unsigned long long)exp[i]);
+	}
+	T_ASSERT(run.c.rotations >= 100);
+	uint64_t v;
+	T_EQ(hw_msr_read(&h.hw, 0x3B3, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_msr_read(&h.hw, 0x700, &v), UNC_OK);
+	T_EQ(v, 0);
+}
+
 T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
        T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(tgl_units_at_linux_addresses),
-       T_CASE(tgl_l_and_h_imc_offsets), T_CASE(tgl_global_control_only_during_the_run))
+       T_CASE(tgl_l_and_h_imc_offsets), T_CASE(tgl_global_control_only_during_the_run),
+       T_CASE(icl_rkl_units_at_linux_addresses), T_CASE(icl_rkl_events_as_published),
+       T_CASE(icl_enable_in_the_select_only), T_CASE(icl_found_select_restored),
+       T_CASE(rkl_global_control_only_during_the_run), T_CASE(icl_rkl_probe_on_the_emulator),
+       T_CASE(icl_imc_32_bits_across_the_wrap), T_CASE(icl_multiplexed_on_one_arb_counter))

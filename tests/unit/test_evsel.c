@@ -367,7 +367,8 @@ static void every_table_event_is_its_drivers(void)
 			T_ASSERT(pu->kind != PMU_FREE); /* free-running counters are not in the table */
 			if (pu->kind == PMU_GENERAL) {
 				general++;
-				T_ASSERT(ev->counters && !(ev->counters & ~pmu_width_mask(pu->counters)));
+				/* Intel's numbering: the unit's counter 0 is its first_counter */
+				T_ASSERT(ev->counters && !(ev->counters & ~(pmu_width_mask(pu->counters) << pu->first_counter)));
 				T_EQ(ev->code & ~pmu_width_mask(pu->layout->event.bits), 0);
 				T_EQ(ev->umask & ~pmu_width_mask(pu->layout->umask.bits), 0);
 				T_EQ(ev->cmask & ~pmu_width_mask(pu->layout->thresh.bits), 0);
