@@ -360,7 +360,8 @@ extern const unsigned disc_events_ntables;
 
 /* Intel's perfmon file of each model (events/disc/): SPR and EMR
  * spr_uncore_init's, GNR and SRF (and GRR, CWF, which have none published
- * here) gnr_uncore_init's. Another model gets none: raw events only. */
+ * here) gnr_uncore_init's. Another model this driver matches gets none:
+ * raw events only. */
 static const struct {
 	uint8_t model;
 	const char *file;
@@ -379,6 +380,8 @@ static const struct event_table disc_none = { no_events, no_index, 0, "" };
 
 UNC_COLD static const struct event_table *disc_events_for(const struct cpu_info *cpu)
 {
+	if (!disc_match(NULL, cpu)) /* list --all elsewhere: the first file's (EMR's, as SPR's) */
+		return NULL;
 	for (unsigned i = 0; cpu->family == 6 && i < sizeof(disc_files) / sizeof(disc_files[0]); i++)
 		for (unsigned t = 0; disc_files[i].model == cpu->model && t < disc_events_ntables; t++)
 			if (!strcmp(disc_events_tables[t].file, disc_files[i].file))

@@ -1810,7 +1810,7 @@ boot_run
 # EMR file), 8 channels, a raw iMC event and a CHA event by name.
 boot_begin emr Skylake-Client,model=207
 boot_file "$TOP/build/uncore-emu.efi"
-step emr-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=8M --rate UNC_M_CAS_COUNT.WR=3M --rate UNC_CHA_CLOCKTICKS=1G'
+step emr-load 'uncore-emu.efi --uncore disc --rate UNC_M_CAS_COUNT.RD=8M --rate UNC_M_CAS_COUNT.WR=3M --rate UNC_CHA_CLOCKTICKS=1G'
 expect emr-load rc zero
 step emr-info 'uncore.efi info'
 expect emr-info rc zero

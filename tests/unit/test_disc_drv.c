@@ -500,5 +500,106 @@ static void no_table(void)
 	T_CONTAINS(buf, "skipped: a table (capability 0 found): global entry zero or all ones");
 }
 
-T_MAIN("disc_drv", T_CASE(probe_and_info), T_CASE(cha_count_from_msr), T_CASE(matching),
+/* The named events of each model, typed from Intel's perfmon files
+ * (SPR/events/sapphirerapids_uncore.json, EMR/..., GNR/..., SRF/...):
+ * name, Unit's PMU, EventCode, UMask; NULL unit: not this model's. */
+struct named {
+	const char *name, *pmu;
+	uint8_t code, umask;
+};
+
+static void resolve_on(unsigned cpu_model, const struct named *n, unsigned count)
+{
+	const struct pmu_driver *const only[] = { &pmu_driver_disc, NULL };
+	struct cpu_info cpu;
+
+	model(cpu_model);
+	cpu_identify(&m.hw, &cpu);
+	pmu_events_cpu(&cpu);
+	for (unsigned i = 0; i < count; i++) {
+		struct ev_spec e;
+		char err[200] = "";
+		enum unc_status st = evsel_parse(n[i].name, only, &e, err, sizeof(err));
+		if (!n[i].pmu) {
+			T_ASSERT(st != UNC_OK);
+			continue;
+		}
+		T_EQ(st, UNC_OK);
+		if (st != UNC_OK) {
+			printf("# model 0x%x, %s: %s\n", cpu_model, n[i].name, err);
+			continue;
+		}
+		T_STREQ(ev_unit(&e)->pmu, n[i].pmu);
+		T_EQ(e.code, n[i].code);
+		T_EQ(e.umask, n[i].umask);
+	}
+	pmu_events_cpu(NULL);
+}
+
+static void events_by_model(void)
+{
+	static const struct named spr[] = {
+		{ "UNC_M_CAS_COUNT.RD", "imc", 0x05, 0xcf },
+		{ "UNC_M_CAS_COUNT.WR", "imc", 0x05, 0xf0 },
+		{ "UNC_M_ACT_COUNT.ALL", "imc", 0x02, 0xff },
+		{ "UNC_CHA_REQUESTS.READS_LOCAL", "cha", 0x50, 0x01 },
+		{ "UNC_M_CAS_COUNT_SCH0.RD", NULL, 0, 0 },
+		/* UMaskExt 0x00c001fe: select bits 32 and up, not kept */
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS", NULL, 0, 0 },
+	};
+	static const struct named emr[] = {
+		{ "UNC_M_PRE_COUNT.PGT", "imc", 0x03, 0x88 },
+		{ "UNC_M_CAS_COUNT.WR", "imc", 0x05, 0xf0 },
+		{ "CAS_COUNT.RD", "imc", 0x05, 0xcf },
+	};
+	static const struct named gnr[] = {
+		{ "UNC_M_CAS_COUNT_SCH0.RD", "imc", 0x05, 0xcf },
+		{ "UNC_M_CAS_COUNT_SCH1.RD", "imc", 0x06, 0xcf },
+		{ "UNC_M_CAS_COUNT_SCH1.WR", "imc", 0x06, 0xf0 },
+		{ "UNC_M_ACT_COUNT.ALL", "imc", 0x02, 0xf7 },
+		{ "UNC_M_RDB_INSERTS.SCH0", "imc", 0x17, 0x40 },
+		{ "UNC_CHA_REQUESTS.READS_LOCAL", "cha", 0x50, 0x01 },
+		{ "UNC_M_CAS_COUNT.RD", NULL, 0, 0 },
+	};
+	static const struct named srf[] = {
+		{ "UNC_M_CAS_COUNT_SCH0.WR", "imc", 0x05, 0xf0 },
+		{ "UNC_M_ACT_COUNT.ALL", "imc", 0x02, 0xf7 },
+		{ "UNC_CHA_CLOCKTICKS", "cha", 0x01, 0x00 },
+		{ "UNC_M_RDB_INSERTS.SCH0", NULL, 0, 0 }, /* in GNR's file, not SRF's */
+	};
+	static const struct named unknown[] = {
+		{ "UNC_M_CAS_COUNT.RD", NULL, 0, 0 },
+		{ "imc/event=0x05,umask=0xcf/", "imc", 0x05, 0xcf },
+	};
+	resolve_on(0x8F, spr, sizeof(spr) / sizeof(spr[0]));
+	resolve_on(0xCF, emr, sizeof(emr) / sizeof(emr[0]));
+	resolve_on(0xAD, gnr, sizeof(gnr) / sizeof(gnr[0]));
+	resolve_on(0xAF, srf, sizeof(srf) / sizeof(srf[0]));
+	resolve_on(0xD0, unknown, sizeof(unknown) / sizeof(unknown[0]));
+}
+
+/* Each role's events on GNR: both sub-channels of each direction. */
+static void roles_sum_sub_channels(void)
+{
+	const struct pmu_driver *const only[] = { &pmu_driver_disc, NULL };
+	static const char *const names[] = { "UNC_M_CAS_COUNT_SCH0.RD", "UNC_M_CAS_COUNT_SCH1.RD",
+					     "UNC_M_CAS_COUNT_SCH0.WR", "UNC_M_CAS_COUNT_SCH1.WR",
+					     "imc/event=0x06,umask=0xcf/" };
+	static const uint8_t roles[] = { PMU_ROLE_DRAM_READ, PMU_ROLE_DRAM_READ, PMU_ROLE_DRAM_WRITE,
+					 PMU_ROLE_DRAM_WRITE, PMU_ROLE_DRAM_READ };
+	struct cpu_info cpu;
+
+	model(0xAD);
+	cpu_identify(&m.hw, &cpu);
+	pmu_events_cpu(&cpu);
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ev_spec e;
+		char err[200];
+		T_EQ(evsel_parse(names[i], only, &e, err, sizeof(err)), UNC_OK);
+		T_EQ(evsel_role(&e), roles[i]);
+	}
+	pmu_events_cpu(NULL);
+}
+
+T_MAIN("disc_drv", T_CASE(events_by_model), T_CASE(roles_sum_sub_channels), T_CASE(probe_and_info), T_CASE(cha_count_from_msr), T_CASE(matching),
        T_CASE(imc_programming_sequence), T_CASE(raw_fields_and_cha), T_CASE(in_use_refused), T_CASE(no_table))
