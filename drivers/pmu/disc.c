@@ -337,8 +337,11 @@ UNC_COLD static const char *disc_reg_name(const struct pmu_present *p, struct pm
 
 static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
-	fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (CAS_COUNT)", p->boxes[unit],
-		     disc_units[unit].name);
+	/* the CAS events of this model's table (the role events it has) */
+	bool sch = evsel_find(&pmu_driver_disc, "UNC_M_CAS_COUNT_SCH1.RD") != NULL;
+
+	fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (%s)", p->boxes[unit],
+		     disc_units[unit].name, sch ? "CAS_COUNT_SCH0 and SCH1, .RD and .WR" : "CAS_COUNT.RD and .WR");
 }
 
 static const struct pmu_ops disc_ops = {

@@ -1797,6 +1797,7 @@ expect gnr-bw bw read 5120 1
 expect gnr-bw bw write 1536 1
 expect gnr-bw bw total 6656 1
 expect gnr-bw lacks 'sub-channel'
+expect gnr-bw has '^uncore bw: IMC counters in 8 iMC boxes of the uncore discovery table \(CAS_COUNT_SCH0 and SCH1, \.RD and \.WR\)'
 step gnr-bw-pb 'uncore.efi bw -d 1 --per-box'
 expect gnr-bw-pb rc zero
 expect gnr-bw-pb has '^socket0 +read +5[01][0-9][0-9]\.[0-9]+ MB/s +write +15[0-9][0-9]\.[0-9]+ MB/s'
@@ -1829,6 +1830,7 @@ step emr-bw 'uncore.efi bw -d 1 --per-box'
 expect emr-bw rc zero
 expect emr-bw bw read 4096 1
 expect emr-bw bw write 1536 1
+expect emr-bw has '^uncore bw: IMC counters in 8 iMC boxes of the uncore discovery table \(CAS_COUNT\.RD and \.WR\)'
 expect emr-bw has '^socket0\.ch7 +read +5[01][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
 step emr-regs1 'uncore.efi regs'
 expect emr-regs1 same emr-regs0

@@ -578,6 +578,46 @@ static void events_by_model(void)
 	resolve_on(0xD0, unknown, sizeof(unknown) / sizeof(unknown[0]));
 }
 
+extern const struct event_table disc_events_tables[];
+extern const unsigned disc_events_ntables;
+
+/* Every event of every model's table is one of the driver's units', on its
+ * 4 counters (the emulated tables' num_regs), and resolves by its name on
+ * a CPU of that table to itself. */
+static void every_table_event_is_the_drivers(void)
+{
+	static const struct { const char *file; unsigned model; } cpus[] = {
+		{ "emeraldrapids_uncore.json", 0xCF }, { "graniterapids_uncore.json", 0xAD },
+		{ "sapphirerapids_uncore.json", 0x8F }, { "sierraforest_uncore.json", 0xAF },
+	};
+	const struct pmu_driver *const only[] = { &pmu_driver_disc, NULL };
+
+	T_EQ(disc_events_ntables, 4);
+	for (unsigned t = 0; t < disc_events_ntables; t++) {
+		const struct event_table *x = &disc_events_tables[t];
+		struct cpu_info cpu;
+		T_STREQ(x->file, cpus[t].file);
+		T_ASSERT(x->count >= 40);
+		model(cpus[t].model);
+		cpu_identify(&m.hw, &cpu);
+		pmu_events_cpu(&cpu);
+		unsigned n;
+		T_ASSERT(pmu_events(&pmu_driver_disc, &n, NULL) == x->events);
+		T_EQ(n, x->count);
+		for (unsigned i = 0; i < x->count; i++) {
+			const struct event_desc *d = &x->events[i];
+			struct ev_spec e;
+			char err[200];
+			int u = pmu_unit_of_event(&pmu_driver_disc, d);
+			T_ASSERT(u == DISC_UNIT_IMC || u == DISC_UNIT_CHA);
+			T_ASSERT(d->counters && !(d->counters & ~0x0Fu));
+			T_EQ(evsel_parse(d->name, only, &e, err, sizeof(err)), UNC_OK);
+			T_ASSERT(e.desc == d);
+		}
+	}
+	pmu_events_cpu(NULL);
+}
+
 /* Each role's events on GNR: both sub-channels of each direction. */
 static void roles_sum_sub_channels(void)
 {
@@ -601,5 +641,5 @@ static void roles_sum_sub_channels(void)
 	pmu_events_cpu(NULL);
 }
 
-T_MAIN("disc_drv", T_CASE(events_by_model), T_CASE(roles_sum_sub_channels), T_CASE(probe_and_info), T_CASE(cha_count_from_msr), T_CASE(matching),
+T_MAIN("disc_drv", T_CASE(events_by_model), T_CASE(every_table_event_is_the_drivers), T_CASE(roles_sum_sub_channels), T_CASE(probe_and_info), T_CASE(cha_count_from_msr), T_CASE(matching),
        T_CASE(imc_programming_sequence), T_CASE(raw_fields_and_cha), T_CASE(in_use_refused), T_CASE(no_table))
