@@ -593,6 +593,15 @@ static void every_table_event_is_the_drivers(void)
 	const struct pmu_driver *const only[] = { &pmu_driver_disc, NULL };
 
 	T_EQ(disc_events_ntables, 4);
+	/* each role event of the iMC (which bw adds where the CPU's table has
+	 * it) is in SPR's and EMR's table or in GNR's and SRF's */
+	for (const struct pmu_role_event *r = pmu_driver_disc.units[DISC_UNIT_IMC].role_events; r->event; r++) {
+		unsigned in = 0;
+		for (unsigned t = 0; t < disc_events_ntables; t++)
+			for (unsigned i = 0; i < disc_events_tables[t].count; i++)
+				in += !strcmp(disc_events_tables[t].events[i].name, r->event);
+		T_EQ(in, 2);
+	}
 	for (unsigned t = 0; t < disc_events_ntables; t++) {
 		const struct event_table *x = &disc_events_tables[t];
 		struct cpu_info cpu;
