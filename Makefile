@@ -34,11 +34,13 @@ HOST_LDFLAGS := -fsanitize=address,undefined
 # drivers/: the seam's interface and base helpers (base/), the engine
 # (engine/), reports, records and stored variables (output/), lab mode's
 # logic (lab/), and one driver per PMU family (pmu/NAME*.c with its events
-# in events/NAME.json). The
-# list of drivers is generated from events/*.json: adding a PMU edits no
+# in events/NAME.json, or in events/NAME/: one of Intel's files per CPU
+# model, with events/NAME/units naming the Units kept). The
+# list of drivers is generated from events/*.json and events/*/: adding a PMU edits no
 # list here (see "Adding a PMU" in drivers/README.md).
 GEN       := $(BUILD)/gen
-PMU_NAMES := $(sort $(basename $(notdir $(wildcard events/*.json))))
+EVENT_DIRS := $(patsubst events/%/units,%,$(wildcard events/*/units))
+PMU_NAMES := $(sort $(basename $(notdir $(wildcard events/*.json))) $(EVENT_DIRS))
 LIB_SRCS  := $(foreach d,base engine output lab pmu,$(sort $(wildcard drivers/$d/*.c)))
 GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu_registry.c $(GEN)/pmu_event_index.c
 CMD_SRCS  := $(sort $(wildcard efi/cmd/*.c))
@@ -224,6 +226,13 @@ $(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/base/parse.o $(HO
 $(GEN)/%_events.c: events/%.json $(HOST)/gen_events
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)$(HOST)/gen_events $*_events $< $@
+# events/NAME/: every file of it, the Units of events/NAME/units kept.
+define event_dir
+$(GEN)/$(1)_events.c: $(sort $(wildcard events/$(1)/*.json)) events/$(1)/units $(HOST)/gen_events
+	@mkdir -p $$(dir $$@)
+	$$(call say,GEN,$$@)$(HOST)/gen_events --units=$$$$(cat events/$(1)/units) $(1)_events $$@ $(sort $(wildcard events/$(1)/*.json))
+endef
+$(foreach d,$(EVENT_DIRS),$(eval $(call event_dir,$(d))))
 
 # The registry: every driver named by an events/NAME.json, as pmu_driver_NAME.
 # The list of names is kept in a file rewritten only when it changes, so

@@ -18,6 +18,7 @@ unsigned app_cpu_detect(const struct hw *hw, struct cpu_info *cpu)
 	unsigned n = 0;
 
 	cpu_identify(hw, cpu);
+	pmu_events_cpu(cpu);
 	for (unsigned d = 0; pmu_drivers[d] && n < STAT_MAX_PMUS; d++)
 		if (pmu_match_model(pmu_drivers[d], hw, cpu))
 			app_present[n++] = pmu_drivers[d];

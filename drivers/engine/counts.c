@@ -71,6 +71,21 @@ uint64_t count_role(const struct count_run *r, unsigned role, bool interval, uin
 	return n;
 }
 
+uint64_t count_role_part(const struct count_run *r, unsigned role, unsigned k, bool group, bool interval, uint64_t now)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < r->nev; i++) {
+		if (r->ev[i].v.role != role)
+			continue;
+		if (group)
+			n += count_group(r, i, k, interval, now);
+		else if (k < r->ev[i].v.nboxes && k < COUNT_MAX_BOXES)
+			n += interval ? count_interval(r, i, (int)k, now) : count_total(r, i, (int)k);
+	}
+	return n;
+}
+
 const char *count_free_upper(const struct count_run *r, char *buf, size_t size)
 {
 	size_t n = 0;

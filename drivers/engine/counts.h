@@ -106,5 +106,8 @@ int count_find_role(const struct count_run *r, unsigned role);
  * (the free-running counters of several memory controllers, one each), over
  * the run or, with interval, since the last mark up to now. */
 uint64_t count_role(const struct count_run *r, unsigned role, bool interval, uint64_t now);
+/* Likewise in group k (group) or box k of each event of the role (a unit
+ * whose role sums several events: Granite Rapids' two sub-channels). */
+uint64_t count_role_part(const struct count_run *r, unsigned role, unsigned k, bool group, bool interval, uint64_t now);
 
 #endif

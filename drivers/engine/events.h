@@ -20,4 +20,14 @@ struct event_desc {
 	uint8_t edge;      /* EdgeDetect */
 };
 
+/* One of a driver's tables where its events are one of Intel's files per
+ * CPU model (events/NAME/: tools/gen_events writes NAME_events_tables[],
+ * one per file); the driver's events_for chooses (drivers/engine/pmu.h). */
+struct event_table {
+	const struct event_desc *events;
+	const uint16_t *by_hash; /* the names' index (pmu.h, struct pmu_event_index) */
+	unsigned count;
+	const char *file;        /* the file's name, "sapphirerapids_uncore.json" */
+};
+
 #endif

@@ -38,10 +38,14 @@ uint8_t evsel_raw_counters(const struct pmu_unit *u, uint8_t code)
  * build/gen/pmu_event_index.c); NULL for a table with none (tests' own). */
 static const uint16_t *name_index(const struct pmu_driver *drv)
 {
-	for (const struct pmu_event_index *x = pmu_event_index; x->events; x++)
-		if (x->events == drv->events)
+	unsigned n;
+	const uint16_t *by;
+	const struct event_desc *ev = pmu_events(drv, &n, &by);
+
+	for (const struct pmu_event_index *x = pmu_event_index; !by && x->events; x++)
+		if (x->events == ev)
 			return x->by_hash;
-	return NULL;
+	return by;
 }
 
 static char fold(char c)
@@ -66,6 +70,7 @@ static bool ieq_cat(const char *name, const char *pre, const char *rest)
 
 static struct {
 	bool built, usable;
+	unsigned gen; /* pmu_events_gen it was built for */
 	const uint16_t *by_hash[IDX_MAX_DRIVERS];
 	/* Bit u: unit u is the first of pmu_drivers[d] with its short_prefix. */
 	uint8_t short_first[IDX_MAX_DRIVERS];
@@ -131,9 +136,11 @@ static bool build_index(void)
 		const struct pmu_driver *drv = pmu_drivers[n];
 		if (n >= IDX_MAX_DRIVERS || drv->nunits > PMU_MAX_UNITS)
 			return false;
+		unsigned nev;
+		const struct event_desc *ev = pmu_events(drv, &nev, NULL);
 		run_idx.by_hash[n] = name_index(drv);
-		for (unsigned i = 0; i < *drv->nevents; i++)
-			note_name(str_ihash(STR_IHASH_INIT, drv->events[i].name));
+		for (unsigned i = 0; i < nev; i++)
+			note_name(str_ihash(STR_IHASH_INIT, ev[i].name));
 		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];
 			const char *pre = first_prefix(drv, u);
@@ -159,7 +166,9 @@ static bool build_index(void)
  * and every lookup goes the long way). */
 static bool run_index(void)
 {
-	if (!run_idx.built) {
+	if (!run_idx.built || run_idx.gen != pmu_events_gen) {
+		memset(&run_idx, 0, sizeof(run_idx));
+		run_idx.gen = pmu_events_gen;
 		run_idx.usable = build_index();
 		run_idx.built = true;
 	}
@@ -177,15 +186,17 @@ static const struct event_desc *find_hashed(const struct pmu_driver *drv, int di
 	if (di >= 0 && !may_be_name(h))
 		return NULL;
 	const uint16_t *by = di >= 0 ? run_idx.by_hash[di] : name_index(drv);
+	unsigned nev;
+	const struct event_desc *ev = pmu_events(drv, &nev, NULL);
 
 	if (!by) {
-		for (unsigned i = 0; i < *drv->nevents; i++)
-			if (ieq_cat(drv->events[i].name, pre, rest))
-				return &drv->events[i];
+		for (unsigned i = 0; i < nev; i++)
+			if (ieq_cat(ev[i].name, pre, rest))
+				return &ev[i];
 		return NULL;
 	}
 	for (unsigned mask = by[0], k = h & mask; by[1 + k]; k = (k + 1) & mask) {
-		const struct event_desc *d = &drv->events[by[1 + k] - 1];
+		const struct event_desc *d = &ev[by[1 + k] - 1];
 		if (ieq_cat(d->name, pre, rest))
 			return d;
 	}

@@ -16,6 +16,28 @@ const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const stru
 	return 0;
 }
 
+static struct cpu_info events_cpu;
+static bool events_cpu_set;
+unsigned pmu_events_gen;
+
+void pmu_events_cpu(const struct cpu_info *cpu)
+{
+	events_cpu_set = cpu != NULL;
+	if (cpu)
+		events_cpu = *cpu;
+	pmu_events_gen++;
+}
+
+const struct event_desc *pmu_events(const struct pmu_driver *drv, unsigned *n, const uint16_t **by_hash)
+{
+	const struct event_table *t = drv->events_for && events_cpu_set ? drv->events_for(&events_cpu) : NULL;
+
+	if (by_hash)
+		*by_hash = t ? t->by_hash : NULL;
+	*n = t ? t->count : *drv->nevents;
+	return t ? t->events : drv->events;
+}
+
 static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
 			       unsigned idx, bool sel)
 {
@@ -111,7 +133,7 @@ int pmu_unit_of_event(const struct pmu_driver *drv, const struct event_desc *d)
 
 	for (unsigned u = 0; u < drv->nunits; u++) {
 		const struct pmu_unit *pu = &drv->units[u];
-		if (!pu->intel_unit || strcmp(pu->intel_unit, d->unit))
+		if (!pu->intel_unit || !str_ieq(pu->intel_unit, d->unit)) /* Intel's files: iMC (SPR), IMC (GNR) */
 			continue;
 		if ((pu->kind == PMU_FIXED) == ((d->counters & EV_COUNTER_FIXED) != 0))
 			return (int)u;

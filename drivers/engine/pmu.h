@@ -451,6 +451,10 @@ struct pmu_driver {
 	unsigned nglobals;
 	const struct event_desc *events;
 	const unsigned *nevents;
+	/* Optional: where its events differ by CPU model (events/NAME/: one
+	 * of Intel's files per model), the table for this CPU, or NULL for
+	 * events. Asked with the CPU given to pmu_events_cpu (pmu_events). */
+	const struct event_table *(*events_for)(const struct cpu_info *cpu);
 	const struct pmu_ops *ops;
 	/* How its in-use check judges, for `info`'s line: whether it reads a
 	 * global control (pmu_use.global_ctrl), and what an idle select holds
@@ -480,6 +484,15 @@ struct pmu_event_index {
 	const uint16_t *by_hash;
 };
 extern const struct pmu_event_index pmu_event_index[];
+
+/* The CPU whose tables pmu_events gives (events_for); NULL: each driver's
+ * events. The application gives the CPU it runs on, once identified. */
+void pmu_events_cpu(const struct cpu_info *cpu);
+/* Changes at each pmu_events_cpu (lookups that keep an index rebuild it). */
+extern unsigned pmu_events_gen;
+/* A driver's events for that CPU: *n of them, and their names' index in
+ * *by_hash when the table carries one (NULL: look in pmu_event_index). */
+const struct event_desc *pmu_events(const struct pmu_driver *drv, unsigned *n, const uint16_t **by_hash);
 
 /* The model entry that matches this CPU, or NULL: the driver's match op,
  * else its vendor and models list. */

@@ -164,8 +164,8 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 		if (k >= v->nboxes || k >= COUNT_MAX_BOXES || !v->box_label[0])
 			return false;
 		count_box_name(v, k, p->name, sizeof(p->name));
-		p->rd = interval ? count_interval(r, (unsigned)b->ird, (int)k, now) : count_total(r, (unsigned)b->ird, (int)k);
-		p->wr = interval ? count_interval(r, (unsigned)b->iwr, (int)k, now) : count_total(r, (unsigned)b->iwr, (int)k);
+		p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, k, false, interval, now);
+		p->wr = count_role_part(r, PMU_ROLE_DRAM_WRITE, k, false, interval, now);
 		return true;
 	}
 	if (v->kind == PMU_FREE)
@@ -173,8 +173,8 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 	if (k >= count_groups(v))
 		return false;
 	fmt_snprintf(p->name, sizeof(p->name), "%s%u", v->group_noun, k);
-	p->rd = count_group(r, (unsigned)b->ird, k, interval, now);
-	p->wr = count_group(r, (unsigned)b->iwr, k, interval, now);
+	p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, k, true, interval, now);
+	p->wr = count_role_part(r, PMU_ROLE_DRAM_WRITE, k, true, interval, now);
 	return true;
 }
 

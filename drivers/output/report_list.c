@@ -42,8 +42,10 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 			if (!json && pu->kind != PMU_FREE)
 				out_printf(o, "%-5s  %-4s  %-5s  %-8s  %-46s  %s\n", "pmu", "code", "umask", "counters", "event",
 					   "description");
-			for (unsigned i = 0; pu->kind != PMU_FREE && i < *drv->nevents; i++) {
-				const struct event_desc *e = &drv->events[i];
+			unsigned ntab;
+			const struct event_desc *evs = pmu_events(drv, &ntab, NULL);
+			for (unsigned i = 0; pu->kind != PMU_FREE && i < ntab; i++) {
+				const struct event_desc *e = &evs[i];
 				char ctr[24];
 				if (pmu_unit_of_event(drv, e) != (int)u)
 					continue;

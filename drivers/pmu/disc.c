@@ -14,6 +14,8 @@
  * Counters per box, width and offsets are the first unit's of each type, as
  * Linux takes them (uncore_insert_box_info). */
 #include "disc_drv.h"
+
+#include <string.h>
 #include "../base/fmt.h"
 #include "../engine/stat.h"
 
@@ -70,9 +72,17 @@ static const struct pmu_layout disc_layout = {
 	.cite = "Linux GENERIC_PMON_CTL_*",
 };
 
+/* The CAS counts, 64 bytes each (Linux spr_uncore_imc_events,
+ * gnr_uncore_imc_events): SPR and EMR count both sub-channels in one event;
+ * GNR and SRF split them, SCH0 (event 0x05) and SCH1 (0x06), which bw
+ * sums. Each model's table has the names of one pair. */
 static const struct pmu_role_event disc_roles[] = {
 	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
 	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
+	{ "UNC_M_CAS_COUNT_SCH0.RD", PMU_ROLE_DRAM_READ },
+	{ "UNC_M_CAS_COUNT_SCH1.RD", PMU_ROLE_DRAM_READ },
+	{ "UNC_M_CAS_COUNT_SCH0.WR", PMU_ROLE_DRAM_WRITE },
+	{ "UNC_M_CAS_COUNT_SCH1.WR", PMU_ROLE_DRAM_WRITE },
 	{ NULL, 0 },
 };
 
@@ -185,8 +195,6 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 			p->found[DISC_UNIT_CHA] = (uint32_t)cbo * (last.ntables ? last.ntables : 1);
 	}
 	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
-	if (warnsize && (want & 1u << DISC_UNIT_IMC) && !disc_caveat(p, warn, warnsize))
-		warn[0] = '\0';
 	return UNC_OK;
 }
 
@@ -329,23 +337,11 @@ UNC_COLD static const char *disc_reg_name(const struct pmu_present *p, struct pm
 
 static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
-	fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (CAS_COUNT.RD and .WR)", p->boxes[unit],
-		     disc_units[unit].name);
-}
+	/* the CAS events of this model's table (the role events it has) */
+	bool sch = evsel_find(&pmu_driver_disc, "UNC_M_CAS_COUNT_SCH1.RD") != NULL;
 
-/* Granite Rapids and Sierra Forest (gnr_uncore_init's models) split the
- * CAS counts by sub-channel: event 0x05 counts SCH0 and 0x06 SCH1 (Intel's
- * perfmon GNR uncore-memory file; Linux gnr_uncore_imc_events), so
- * CAS_COUNT.RD/.WR (0x05) and bw's totals lack SCH1's traffic. */
-UNC_COLD const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
-{
-	unsigned fm = (unsigned)(p->facts[DISC_FACT_MODEL] & 0xFFFF);
-
-	if (fm != 0x6AD && fm != 0x6AE && fm != 0x6AF && fm != 0x6B6 && fm != 0x6DD)
-		return NULL;
-	fmt_snprintf(buf, size, "on this model CAS_COUNT (event 0x05) counts sub-channel 0 only: bw and CAS_COUNT.RD/.WR "
-			   "lack sub-channel 1 (event 0x06)");
-	return buf;
+	fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (%s)", p->boxes[unit],
+		     disc_units[unit].name, sch ? "CAS_COUNT_SCH0 and SCH1, .RD and .WR" : "CAS_COUNT.RD and .WR");
 }
 
 static const struct pmu_ops disc_ops = {
@@ -358,11 +354,43 @@ static const struct pmu_ops disc_ops = {
 	.reg_name = disc_reg_name,
 	.info = disc_info,
 	.where = disc_where,
-	.caveat = disc_caveat,
 };
 
 extern const struct event_desc disc_events[];
 extern const unsigned disc_events_count;
+extern const struct event_table disc_events_tables[];
+extern const unsigned disc_events_ntables;
+
+/* Intel's perfmon file of each model (events/disc/): SPR and EMR
+ * spr_uncore_init's, GNR and SRF (and GRR, CWF, which have none published
+ * here) gnr_uncore_init's. Another model this driver matches gets none:
+ * raw events only. */
+static const struct {
+	uint8_t model;
+	const char *file;
+} disc_files[] = {
+	{ 0x8F, "sapphirerapids_uncore.json" }, { 0xCF, "emeraldrapids_uncore.json" },
+	{ 0xAD, "graniterapids_uncore.json" },  { 0xAE, "graniterapids_uncore.json" },
+	{ 0xAF, "sierraforest_uncore.json" },
+	/* Grand Ridge and Clearwater Forest: gnr_uncore_init's models,
+	 * whose iMC events Linux takes from Granite Rapids' */
+	{ 0xB6, "graniterapids_uncore.json" },  { 0xDD, "graniterapids_uncore.json" },
+};
+
+static const struct event_desc no_events[1];
+static const uint16_t no_index[2];
+static const struct event_table disc_none = { no_events, no_index, 0, "" };
+
+UNC_COLD static const struct event_table *disc_events_for(const struct cpu_info *cpu)
+{
+	if (!disc_match(NULL, cpu)) /* list --all elsewhere: the first file's (EMR's, as SPR's) */
+		return NULL;
+	for (unsigned i = 0; cpu->family == 6 && i < sizeof(disc_files) / sizeof(disc_files[0]); i++)
+		for (unsigned t = 0; disc_files[i].model == cpu->model && t < disc_events_ntables; t++)
+			if (!strcmp(disc_events_tables[t].file, disc_files[i].file))
+				return &disc_events_tables[t];
+	return &disc_none;
+}
 
 /* No global register: each box's control freezes it (the global control,
  * MSR 0x2FF0 on SPR, is not this run's to write). */
@@ -378,5 +406,6 @@ const struct pmu_driver pmu_driver_disc = {
 	.nunits = DISC_NUNITS,
 	.events = disc_events,
 	.nevents = &disc_events_count,
+	.events_for = disc_events_for,
 	.ops = &disc_ops,
 };

@@ -30,8 +30,6 @@ enum disc_fact {
 	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
 };
 
-const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size);
-
 extern const struct pmu_driver pmu_driver_disc;
 
 /* The last tables the probe read (info prints them). */

@@ -61,7 +61,10 @@ enum unc_status app_want_role(struct stat_run *run, unsigned role, unsigned *ret
 			const struct pmu_unit *pu = &app_present[d]->units[u];
 			bool dram = false;
 			for (const struct pmu_role_event *x = pu->role_events; pu->kind == PMU_GENERAL && x && x->event; x++) {
-				if (role && x->role != role)
+				/* a role's events summed; where the tables differ by model,
+				 * those this CPU's table has (pmu_events) */
+				if ((role && x->role != role) ||
+				    (app_present[d]->events_for && !evsel_find(app_present[d], x->event)))
 					continue;
 				if ((st = want_event(run, app_present[d], x->event)))
 					return st;

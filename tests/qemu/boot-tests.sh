@@ -1838,11 +1838,11 @@ boot_run
 
 # Granite Rapids (family 6 model 0xAD): the emulator chooses the
 # discovery-table uncore by the model; SCH0 and SCH1 CAS counts (events
-# 0x05 and 0x06) counted raw; an all-ones entry and a second table on
-# another device, both named by info.
+# 0x05 and 0x06) at different rates, counted raw and summed by bw; an
+# all-ones entry and a second table on another device, both named by info.
 boot_begin gnr Skylake-Client,model=173
 boot_file "$TOP/build/uncore-emu.efi"
-step gnr-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'
+step gnr-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_M_CAS_COUNT_SCH1.WR=1M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'
 expect gnr-load rc zero
 step gnr-info 'uncore.efi info'
 expect gnr-info rc zero
@@ -1851,24 +1851,93 @@ expect gnr-info has '^discovery: +2 tables, 10 units kept, 1 entry skipped \(dev
 expect gnr-info has '^  skipped: table 0 entry 8 \(type 65535, box 65535\): all-ones qword$'
 expect gnr-info has '^  table 1: 00:0b\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, 1 units: 1 type 12$'
 expect gnr-info lacks 'CHA count from MSR'
+expect gnr-info has '^verdict: +uncore PMU usable: ready$'
 step gnr-regs0 'uncore.efi regs'
 expect gnr-regs0 rc zero
-step gnr-stat 'uncore.efi -e imc/event=0x05,umask=0xcf/,imc/event=0x06,umask=0xcf/,UNC_CHA_CLOCKTICKS --per-box -d 1'
+step gnr-stat 'uncore.efi -e imc/event=0x05,umask=0xcf/,UNC_M_CAS_COUNT_SCH1.RD,UNC_CHA_CLOCKTICKS --per-box -d 1'
 expect gnr-stat rc zero
 expect gnr-stat rate imc/event=0x05,umask=0xcf/ 48000000 1
-expect gnr-stat rate imc/event=0x06,umask=0xcf/ 32000000 1
-expect gnr-stat rate imc/event=0x06,umask=0xcf/@socket0.ch5 4000000 1
+expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD 32000000 1
+expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD@socket0.ch5 4000000 1
 expect gnr-stat rate UNC_CHA_CLOCKTICKS 2000000000 1
-# bw counts event 0x05 only (8 x 6M x 64 bytes read, 8 x 2M x 64 written,
-# SCH1's 4M reads not in it): it says what it lacks.
+# bw sums both sub-channels: 8 x (6M + 4M) x 64 bytes read, 8 x (2M + 1M)
+# x 64 written.
 step gnr-bw 'uncore.efi bw -d 1'
 expect gnr-bw rc zero
-expect gnr-bw bw read 3072 1
-expect gnr-bw bw write 1024 1
-expect gnr-bw has '^uncore: warning: on this model CAS_COUNT \(event 0x05\) counts sub-channel 0 only: bw and CAS_COUNT\.RD/\.WR lack sub-channel 1 \(event 0x06\)'
-expect gnr-info has '^verdict: +uncore PMU usable: ready, but on this model CAS_COUNT \(event 0x05\) counts sub-channel 0 only'
+expect gnr-bw bw read 5120 1
+expect gnr-bw bw write 1536 1
+expect gnr-bw bw total 6656 1
+expect gnr-bw lacks 'sub-channel'
+expect gnr-bw has '^uncore bw: IMC counters in 8 iMC boxes of the uncore discovery table \(CAS_COUNT_SCH0 and SCH1, \.RD and \.WR\)'
+step gnr-bw-pb 'uncore.efi bw -d 1 --per-box'
+expect gnr-bw-pb rc zero
+expect gnr-bw-pb has '^socket0 +read +5[01][0-9][0-9]\.[0-9]+ MB/s +write +15[0-9][0-9]\.[0-9]+ MB/s'
+expect gnr-bw-pb has '^socket0\.ch0 +read +6[34][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
+expect gnr-bw-pb has '^socket0\.ch7 +read +6[34][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
 step gnr-regs1 'uncore.efi regs'
 expect gnr-regs1 same gnr-regs0
+boot_run
+
+# Emerald Rapids (family 6 model 0xCF): Sapphire Rapids' events (Intel's
+# EMR file), 8 channels, a raw iMC event and a CHA event by name.
+boot_begin emr Skylake-Client,model=207
+boot_file "$TOP/build/uncore-emu.efi"
+step emr-load 'uncore-emu.efi --uncore disc --rate UNC_M_CAS_COUNT.RD=8M --rate UNC_M_CAS_COUNT.WR=3M --rate UNC_CHA_CLOCKTICKS=1G'
+expect emr-load rc zero
+step emr-info 'uncore.efi info'
+expect emr-info rc zero
+expect emr-info has '^cpu: +GenuineIntel family 0x6 model 0xcf'
+expect emr-info has '^uncore: +supported: Xeon uncore discovery, Emerald Rapids$'
+expect emr-info has '^imc: +8 boxes programmable of 8 found'
+expect emr-info has '^verdict: +uncore PMU usable: ready$'
+step emr-regs0 'uncore.efi regs'
+expect emr-regs0 rc zero
+step emr-stat 'uncore.efi -e imc/event=0x05,umask=0xf0/,UNC_CHA_CLOCKTICKS --per-box -d 1'
+expect emr-stat rc zero
+expect emr-stat rate imc/event=0x05,umask=0xf0/ 24000000 1
+expect emr-stat rate imc/event=0x05,umask=0xf0/@socket0.ch6 3000000 1
+expect emr-stat rate UNC_CHA_CLOCKTICKS 1000000000 1
+step emr-bw 'uncore.efi bw -d 1 --per-box'
+expect emr-bw rc zero
+expect emr-bw bw read 4096 1
+expect emr-bw bw write 1536 1
+expect emr-bw has '^uncore bw: IMC counters in 8 iMC boxes of the uncore discovery table \(CAS_COUNT\.RD and \.WR\)'
+expect emr-bw has '^socket0\.ch7 +read +5[01][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
+step emr-regs1 'uncore.efi regs'
+expect emr-regs1 same emr-regs0
+boot_run
+
+# Sierra Forest (family 6 model 0xAF): Granite Rapids' sub-channel events
+# (Intel's SRF file), summed by bw.
+boot_begin srf Skylake-Client,model=175
+boot_file "$TOP/build/uncore-emu.efi"
+step srf-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT_SCH0.RD=3M --rate UNC_M_CAS_COUNT_SCH1.RD=5M --rate UNC_M_CAS_COUNT_SCH0.WR=1M --rate UNC_M_CAS_COUNT_SCH1.WR=2M --rate UNC_CHA_CLOCKTICKS=1G'
+expect srf-load rc zero
+step srf-info 'uncore.efi info'
+expect srf-info rc zero
+expect srf-info has '^cpu: +GenuineIntel family 0x6 model 0xaf'
+expect srf-info has '^uncore: +supported: Xeon uncore discovery, Sierra Forest$'
+expect srf-info has '^imc: +8 boxes programmable of 8 found'
+expect srf-info has '^verdict: +uncore PMU usable: ready$'
+step srf-regs0 'uncore.efi regs'
+expect srf-regs0 rc zero
+step srf-stat 'uncore.efi -e imc/event=0x06,umask=0xf0/,UNC_CHA_CLOCKTICKS --per-box -d 1'
+expect srf-stat rc zero
+expect srf-stat rate imc/event=0x06,umask=0xf0/ 16000000 1
+expect srf-stat rate imc/event=0x06,umask=0xf0/@socket0.ch2 2000000 1
+expect srf-stat rate UNC_CHA_CLOCKTICKS 1000000000 1
+step srf-bw 'uncore.efi bw -d 1 --per-box'
+expect srf-bw rc zero
+expect srf-bw bw read 4096 1
+expect srf-bw bw write 1536 1
+expect srf-bw has '^socket0\.ch0 +read +5[01][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
+step srf-list 'uncore.efi list'
+expect srf-list rc zero
+expect srf-list has '^imc +0x06 +0xcf +0,1,2,3 +UNC_M_CAS_COUNT_SCH1\.RD '
+expect srf-list lacks 'UNC_M_CAS_COUNT\.RD|UNC_M_RDB_INSERTS\.SCH0|UNC_CHA_TOR_INSERTS'
+expect srf-list has '^57 events, 0 free-running counters, in 2 PMUs'
+step srf-regs1 'uncore.efi regs'
+expect srf-regs1 same srf-regs0
 boot_run
 
 boot_wait

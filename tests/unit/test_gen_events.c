@@ -415,6 +415,60 @@ static void the_real_table(void)
 	T_ASSERT(clock);
 }
 
+/* An event with a non-zero UMaskExt is left out (its umask alone would
+ * count another event); zero is kept; a bad one is refused. */
+static void umask_ext(void)
+{
+	T_EQ(run("[ { \"Unit\": \"CHA\", \"EventCode\": \"0x35\", \"UMask\": \"0x01\", \"UMaskExt\": \"0x00c001fe\",\n"
+		 "    \"EventName\": \"TOR\", \"BriefDescription\": \"t\", \"Counter\": \"0\" },\n"
+		 "  { \"Unit\": \"CHA\", \"EventCode\": \"0x50\", \"UMask\": \"0x01\", \"UMaskExt\": \"0x00000000\",\n"
+		 "    \"EventName\": \"REQ\", \"BriefDescription\": \"r\", \"Counter\": \"0,1\" } ]\n"),
+	     0);
+	T_ASSERT(out_has_row("REQ", "\"CHA\", 0x50, 0x01, 0x03, 0, 0, 0 }"));
+	T_ASSERT(!out_has_row("TOR", ""));
+	T_EQ(run(EV(OK_FIELDS ", \"UMaskExt\": \"0x1ffffffff\"")), 1);
+	T_CONTAINS(msg, "field 'UMaskExt' is \"0x1ffffffff\"; want a number from 0 to 4294967295");
+}
+
+/* events/disc/ as the Makefile feeds it: Intel's four files, the Units
+ * iMC, IMC and CHA kept; SPR's and EMR's table one, SRF's the first rows
+ * of GNR's; rows typed from the files. */
+static void per_model_files(void)
+{
+	char cmd[1024], line[512];
+	int tables = 0;
+	bool cas = false, sch1 = false, ext = false, iio = false, spr = false, emr = false, srf = false;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s --units=iMC,IMC,CHA disc_events %s/disc.c events/disc/emeraldrapids_uncore.json "
+		 "events/disc/graniterapids_uncore.json events/disc/sapphirerapids_uncore.json "
+		 "events/disc/sierraforest_uncore.json",
+		 GEN, dir);
+	T_EQ(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/disc.c", dir);
+	FILE *f = fopen(cmd, "r");
+	T_ASSERT(f);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		cas |= strstr(line, "{ \"UNC_M_CAS_COUNT.RD\",") && strstr(line, "\"iMC\", 0x05, 0xcf, 0x0f, 0, 0, 0 }");
+		sch1 |= strstr(line, "{ \"UNC_M_CAS_COUNT_SCH1.RD\",") && strstr(line, "\"IMC\", 0x06, 0xcf, 0x0f, 0, 0, 0 }");
+		ext |= strstr(line, "UNC_CHA_TOR_INSERTS.IA_MISS\"") != NULL;
+		iio |= strstr(line, "\"IIO\"") != NULL;
+		tables += !strncmp(line, "const struct event_desc ", 24);
+		emr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 46, \"emeraldrapids_uncore.json\" },\n");
+		spr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 46, \"sapphirerapids_uncore.json\" },\n");
+		srf |= !strcmp(line, "\t{ disc_events_1, disc_events_3_by_hash, 57, \"sierraforest_uncore.json\" },\n");
+	}
+	fclose(f);
+	T_ASSERT(cas);
+	T_ASSERT(sch1);
+	T_ASSERT(!ext);
+	T_ASSERT(!iio);
+	T_EQ(tables, 2);
+	T_ASSERT(emr && spr && srf);
+}
+
 int main(void)
 {
 	static const struct t_case cases[] = {
@@ -427,6 +481,8 @@ int main(void)
 		T_CASE(unused_fields_of_any_type_are_ignored),
 		T_CASE(bad_intel_layout_names_file_and_line),
 		T_CASE(units_and_counters_as_given),
+		T_CASE(umask_ext),
+		T_CASE(per_model_files),
 		T_CASE(intel_core_file_forms),
 		T_CASE(many_events),
 		/* the last three: each left out when its file is absent */
