@@ -11,18 +11,51 @@
 #include "measure.h"
 #include "vars.h"
 
-/* Waits on the TSC, running the BSP's share of the load (if any) instead
- * of spinning; every millisecond or so, looks for ESC. */
+/* A wait of the firmware's own: until the timer event fires after `ticks`
+ * (at most 50 ms) or a key comes, the processor idles in the firmware's
+ * idle loop (HLT) instead of spinning. */
+static void idle_for(const struct hw *hw, uint64_t ticks)
+{
+	static EFI_EVENT timer;
+	EFI_EVENT events[2];
+	UINTN n = 0, idx;
+
+	if (!timer && EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer))) {
+		timer = NULL;
+		return;
+	}
+	uint64_t max = hw->tick_hz / 20;
+	if (ticks > max)
+		ticks = max;
+	/* 100 ns units */
+	if (EFI_ERROR(BS->SetTimer(timer, TimerRelative, ticks * 10000000 / hw->tick_hz)))
+		return;
+	events[n++] = timer;
+	if (ST->ConIn && ST->ConIn->WaitForKey)
+		events[n++] = ST->ConIn->WaitForKey;
+	BS->WaitForEvent(n, events, &idx);
+	BS->SetTimer(timer, TimerCancel, 0);
+}
+
+/* Waits on the TSC: the time is the TSC's at both ends, whatever the wait
+ * took. While the memory load runs, the BSP runs its share of it; without
+ * one, it idles in the firmware (idle_for) up to 30 ms before the end (the
+ * firmware's timer ticks every 10 ms or so) and spins the rest. Every
+ * millisecond or so, and at every key, it looks for ESC. */
 static bool wait_until(void *ctx, uint64_t when)
 {
 	const struct hw *hw = ctx;
-	uint64_t poll_every = hw->tick_hz / 1000, next_poll = 0;
+	uint64_t poll_every = hw->tick_hz / 1000, next_poll = 0, margin = hw->tick_hz / 1000 * 30;
 
 	for (;;) {
 		uint64_t now = hw_ticks(hw);
 		if (now >= when)
 			return false;
-		efi_load_chunk();
+		if (!efi_load_chunk() && when - now > 2 * margin) {
+			idle_for(hw, when - now - margin);
+			next_poll = 0;
+			continue;
+		}
 		if (now >= next_poll) {
 			EFI_INPUT_KEY key;
 			if (ST->ConIn && ST->ConIn->ReadKeyStroke(ST->ConIn, &key) == EFI_SUCCESS && key.ScanCode == SCAN_ESC)

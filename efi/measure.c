@@ -124,10 +124,12 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 	return UNC_OK;
 }
 
-void efi_load_chunk(void)
+bool efi_load_chunk(void)
 {
-	if (L && L->running)
-		chunk(&L->slice[0]);
+	if (!L || !L->running)
+		return false;
+	chunk(&L->slice[0]);
+	return true;
 }
 
 uint64_t efi_load_bytes(void)

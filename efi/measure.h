@@ -21,8 +21,9 @@ struct load_cfg {
  * say what was used. */
 enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, uint64_t *ret_size, char *err,
 			       size_t errsize);
-/* One BSP chunk (about 1 MiB per array); called while waiting. */
-void efi_load_chunk(void);
+/* One BSP chunk (about 1 MiB per array); called while waiting. False:
+ * there is no load running (nothing was done). */
+bool efi_load_chunk(void);
 /* Bytes moved so far by every processor, STREAM's way. */
 uint64_t efi_load_bytes(void);
 /* Stops the APs, waits for them, frees the arrays. */
