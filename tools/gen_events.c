@@ -30,7 +30,7 @@ struct field {
 
 /* The fields the generator uses; an event holds at most one of each. */
 static const char *used_fields[] = { "Unit", "EventCode", "UMask", "EventName", "BriefDescription",
-				     "Counter", "CounterMask", "Invert", "EdgeDetect" };
+				     "Counter", "CounterMask", "Invert", "EdgeDetect", "CounterType" };
 #define N_USED (sizeof(used_fields) / sizeof(used_fields[0]))
 
 struct object {
@@ -587,8 +587,16 @@ int main(int argc, char **argv)
 	rows = calloc((size_t)nev, sizeof(*rows));
 	if (!rows)
 		die(line, "out of memory for %d events", nev);
-	for (int i = 0; i < nev; i++)
-		rows[i] = row_of(ev, i);
+	/* Intel's FREERUN events (CounterType "FREERUN": counters with no
+	 * event select) are a driver's free-running counters (struct
+	 * pmu_free), not rows of its table. */
+	int nrows = 0;
+	for (int i = 0; i < nev; i++) {
+		const char *type = get(&ev[i], "CounterType", false, NULL);
+		if (!type || strcmp(type, "FREERUN"))
+			rows[nrows++] = row_of(ev, i);
+	}
+	nev = nrows;
 
 	FILE *out = fopen(argv[3], "w");
 	if (!out) {

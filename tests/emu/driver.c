@@ -397,6 +397,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return fail(&err, s, "cannot allocate the MCHBAR region below 4 GiB");
 	uint64_t base = (region_mem + region_size - 1) & ~(region_size - 1);
 	region = (volatile uint32_t *)(UINTN)base;
+	model.imcp.mchbar = base; /* the programmable IMC registers in it (pmu_adl.c) */
 	for (unsigned i = 0; i < region_size / 4; i++)
 		region[i] = 0;
 

@@ -254,6 +254,18 @@ struct emu {
 		uint16_t off;
 		uint32_t val;
 	} mbz;
+	/* The Alder/Raptor Lake IMC's programmable counters (pmu_adl.c), at
+	 * MCHBAR + 0xD900 + 0x10000 x MC: MCHBAR as the host of the model
+	 * publishes it (0: none, nothing claimed), each controller's global
+	 * control, box control, event controls and counters, the time they
+	 * were brought up to, and how many stores they took. */
+	struct {
+		uint64_t mchbar, ns;
+		uint32_t global[EMU_ADL_IMCP_BOXES], box[EMU_ADL_IMCP_BOXES];
+		uint32_t ctl[EMU_ADL_IMCP_BOXES][EMU_ADL_IMCP_CTRS];
+		uint64_t ctr[EMU_ADL_IMCP_BOXES][EMU_ADL_IMCP_CTRS];
+		unsigned writes;
+	} imcp;
 	uint64_t clock_hz; /* the PMU's clock: cfg.uclk_hz unless its init sets another */
 	uint64_t now_ns;
 	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */
