@@ -74,6 +74,9 @@ struct emu_config {
 	uint64_t adl_imc_per_sec[EMU_ADL_IMC_COUNTERS], adl_imc_start[EMU_ADL_IMC_COUNTERS];
 	uint16_t host_bridge_id;
 	uint32_t imc_block; /* the IMC block's offset from MCHBAR (emu_adl_imc_block) */
+	/* --mchbar: where the MCHBAR region is allocated (a multiple of
+	 * EMU_ADL_MCHBAR_SIZE below 4 GiB); 0: wherever the firmware gives it */
+	uint64_t mchbar_at;
 	/* faults */
 	struct { uint32_t msr; bool write_only; } gp[EMU_MAX_GP];
 	unsigned ngp;

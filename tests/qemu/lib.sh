@@ -244,6 +244,10 @@ boot_run_now() {
 				      done < <(awk -v w="$arg" '$2 == w && $4 == "MB/s" {print $1, $3}' <<<"$out")
 				      [ "$n" -gt 0 ] || fails+=("no interval rows for bw $arg") ;;
 				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
+				above) # the value after the last '= ' of a line, above step $arg's (a counter that moved)
+				       r=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$out" | tail -n 1 | cut -c3-)
+				       n=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$(step_output "$dir/serial.txt" "$arg")" | tail -n 1 | cut -c3-)
+				       if [ -z "$r" ] || [ -z "$n" ] || (( r <= n )); then fails+=("${r:-no value} is not above step $arg's ${n:-no value}"); fi ;;
 				esac
 			done
 			json_fails "${CMDS[$si]}" "$out" "$rc"
