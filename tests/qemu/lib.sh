@@ -12,6 +12,7 @@
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID ivbw read|write|total MBPS PCT every bw -I interval's figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
+#   expect ID above OTHER_ID             the last '= 0xN' of the output is above OTHER_ID's (a counter moved)
 #   (every step whose command has -j is also parsed with Python's json module:
 #   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
 #   document, or JSON Lines for -I and var show; see tests/json_check.py)

@@ -437,6 +437,68 @@ static void imc_prog_sequence_and_counts(void)
 		}
 }
 
+/* The emulator's programmable IMC registers, typed apart from the driver:
+ * a frozen box does not count; a counter counts its event's rate per
+ * channel times the channels of its mask (every channel with mask 0); MC1's
+ * global control resets both controllers (bit 2 the counters, bit 1 the
+ * controls), MC0's only keeps what is written; the options that set them. */
+static void emu_imc_prog_model(void)
+{
+	struct emu_config c;
+	char err[300] = "";
+	uint32_t v;
+	const uint64_t M = EMU_HW_MCHBAR;
+
+	T_EQ(emu_parse_options(5, (char *[]){ "emu", "--mchbar", "0x4000000", "--rate", "UNC_M_CAS_COUNT_RD=1M" }, &c, err,
+			       sizeof(err)),
+	     UNC_OK);
+	T_EQ(c.mchbar_at, 0x4000000);
+	T_EQ(c.nrates, 1);
+	T_EQ(c.rates[0].unit, EMU_UNIT_ADL_IMCP);
+	T_EQ(c.rates[0].code, 0x22);
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--mchbar", "0x4010000" }, &c, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '0x4010000' for --mchbar (want an address below 4 GiB, a multiple of 0x20000)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--mchbar", "0x100000000" }, &c, err, sizeof(err)), UNC_E_INVALID);
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[0] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x22, 0, 1000 };
+	cfg.nrates = 1;
+	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9C4, 1), UNC_OK);  /* MC0 frozen */
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9D0, 0x22), UNC_OK); /* MC0 counter 0: mask 0 */
+	T_EQ(hw_mmio_write32(&h.hw, M + 0x1D9D8, 0x522), UNC_OK); /* MC1 counter 2: channels 0 and 2 */
+	emu_hw_advance(&h, S);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9E8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0x1D9F8, &v), UNC_OK);
+	T_EQ(v, 2000);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9C4, 0), UNC_OK);
+	emu_hw_advance(&h, S);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9E8, &v), UNC_OK);
+	T_EQ(v, 4000);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9EC, &v), UNC_OK); /* the high dword */
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9C0, 6), UNC_OK); /* MC0's: kept, no effect */
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9C0, &v), UNC_OK);
+	T_EQ(v, 6);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9D0, &v), UNC_OK);
+	T_EQ(v, 0x22);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0x1D9C0, 4), UNC_OK); /* MC1's RST_CTRS: both controllers' counters */
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9E8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0x1D9F8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9D0, &v), UNC_OK);
+	T_EQ(v, 0x22);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0x1D9C0, 2), UNC_OK); /* RST_CTRL: both controllers' controls */
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9D0, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0x1D9D8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(h.emu.imcp.writes, 7);
+}
+
 /* A select found programmed is someone's measurement: refused as in use,
  * nothing written. */
 static void imc_prog_in_use(void)
@@ -569,5 +631,5 @@ T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
        T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(imc_prog_at_linux_offsets),
-       T_CASE(imc_prog_sequence_and_counts), T_CASE(imc_prog_in_use), T_CASE(tgl_units_at_linux_addresses),
+       T_CASE(imc_prog_sequence_and_counts), T_CASE(imc_prog_in_use), T_CASE(emu_imc_prog_model), T_CASE(tgl_units_at_linux_addresses),
        T_CASE(tgl_l_and_h_imc_offsets), T_CASE(tgl_global_control_only_during_the_run))
