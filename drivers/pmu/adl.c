@@ -273,7 +273,7 @@ static enum unc_status adl_unfreeze(struct pmu_io *io, const struct pmu_present 
 
 /* Counters to their start: each MSR counter written, as the engine does;
  * the programmable IMC counters reset through their global control. */
-static enum unc_status adl_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+UNC_COLD static enum unc_status adl_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				     uint64_t start)
 {
 	const struct pmu_unit *u = &p->drv->units[unit];

@@ -22,7 +22,7 @@ const struct pmu_layout adl_imcp_layout = {
 	.umask_term = "chmask",
 };
 
-bool adl_imcp_place(struct pmu_present *p, unsigned unit, uint64_t mchbar, unsigned phys_bits, char *err,
+UNC_COLD bool adl_imcp_place(struct pmu_present *p, unsigned unit, uint64_t mchbar, unsigned phys_bits, char *err,
 		    size_t errsize)
 {
 	uint64_t base = mchbar + ADL_IMCP_BASE, end = base + (ADL_IMCP_BOXES - 1) * ADL_IMCP_MC_STRIDE + ADL_IMCP_MAP_SIZE;
@@ -38,7 +38,7 @@ bool adl_imcp_place(struct pmu_present *p, unsigned unit, uint64_t mchbar, unsig
 	return true;
 }
 
-struct pmu_reg adl_imcp_global(const struct pmu_present *p, unsigned unit)
+UNC_COLD struct pmu_reg adl_imcp_global(const struct pmu_present *p, unsigned unit)
 {
 	return (struct pmu_reg){ .space = PMU_MMIO,
 				 .addr = p->base[unit] + ADL_IMCP_GLOBAL_BOX * ADL_IMCP_MC_STRIDE + ADL_IMCP_GLOBAL_CTL };
@@ -69,7 +69,7 @@ UNC_COLD void adl_imcp_in_use(const struct hw *hw, const struct pmu_present *p, 
 		}
 }
 
-static enum unc_status box_write(struct pmu_io *io, const struct pmu_present *p, unsigned unit, uint64_t v, bool verify)
+UNC_COLD static enum unc_status box_write(struct pmu_io *io, const struct pmu_present *p, unsigned unit, uint64_t v, bool verify)
 {
 	const struct pmu_unit *u = &p->drv->units[unit];
 	enum unc_status st;
@@ -102,7 +102,7 @@ UNC_COLD enum unc_status adl_imcp_freeze(struct pmu_io *io, const struct pmu_pre
 	return st;
 }
 
-enum unc_status adl_imcp_unfreeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit, bool verify)
+UNC_COLD enum unc_status adl_imcp_unfreeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit, bool verify)
 {
 	return box_write(io, p, unit, 0, verify);
 }
