@@ -179,6 +179,17 @@ static void events_as_published(void)
 		{ "UNC_ARB_COH_TRK_REQUESTS.ALL", "ARB", 0x84, 0x01 },
 		{ "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01 },
 		{ "UNC_ARB_TRK_OCCUPANCY.ALL", "ARB", 0x80, 0x01 },
+		{ "UNC_ARB_REQ_TRK_REQUEST.DRD", "ARB", 0x81, 0x02 },
+		{ "UNC_ARB_TRK_REQUESTS.RD", "ARB", 0x81, 0x02 },
+		/* the programmable IMC counters' (Unit iMC, V1.40) */
+		{ "UNC_M_CLOCKTICKS", "iMC", 0x01, 0x00 },
+		{ "UNC_M_CAS_COUNT_RD", "iMC", 0x22, 0x00 },
+		{ "UNC_M_CAS_COUNT_WR", "iMC", 0x23, 0x00 },
+		{ "UNC_M_ACT_COUNT_RD", "iMC", 0x24, 0x00 },
+		{ "UNC_M_ACT_COUNT_WR", "iMC", 0x25, 0x00 },
+		{ "UNC_M_ACT_COUNT_TOTAL", "iMC", 0x26, 0x00 },
+		{ "UNC_M_PRE_COUNT_PAGE_MISS", "iMC", 0x27, 0x00 },
+		{ "UNC_M_PRE_COUNT_IDLE", "iMC", 0x28, 0x00 },
 	};
 
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -193,6 +204,11 @@ static void events_as_published(void)
 	}
 	for (unsigned i = 0; i < *pmu_driver_adl.nevents; i++)
 		T_ASSERT(pmu_unit_of_event(&pmu_driver_adl, &pmu_driver_adl.events[i]) >= 0);
+	/* 31 events published, 27 rows: the 4 FREERUN ones are the imc unit's
+	 * free-running counters, not rows. */
+	T_EQ(*pmu_driver_adl.nevents, 27);
+	T_EQ(pmu_unit_of_event(&pmu_driver_adl, evsel_find(&pmu_driver_adl, "UNC_M_CAS_COUNT_RD")), ADL_UNIT_IMCP);
+	T_ASSERT(evsel_find(&pmu_driver_adl, "UNC_MC0_RDCAS_COUNT_FREERUN") == NULL);
 }
 
 /* ---- the exact writes of a run, on a strict fake ---- */
