@@ -40,7 +40,7 @@ struct field {
 
 /* The fields the generator uses; an event holds at most one of each. */
 static const char *used_fields[] = { "Unit", "EventCode", "UMask", "EventName", "BriefDescription",
-				     "Counter", "CounterMask", "Invert", "EdgeDetect", "UMaskExt" };
+				     "Counter", "CounterMask", "Invert", "EdgeDetect", "UMaskExt", "CounterType" };
 #define N_USED (sizeof(used_fields) / sizeof(used_fields[0]))
 
 struct object {
@@ -627,6 +627,12 @@ static int read_rows(const char *file, const char *units, struct row **ret)
 			if (!listed)
 				continue;
 		}
+		/* Intel's FREERUN events (CounterType "FREERUN": counters with
+		 * no event select) are a driver's free-running counters (struct
+		 * pmu_free), not rows of its table. */
+		const char *type = get(&ev[i], "CounterType", false, NULL);
+		if (type && !strcmp(type, "FREERUN"))
+			continue;
 		struct row r = row_of(ev, i);
 		if (!r.umask_ext)
 			rows[n++] = r;

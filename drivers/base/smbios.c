@@ -1,5 +1,9 @@
-/* Field offsets are the DMTF SMBIOS Reference Specification's (3.x),
- * Memory Device (Type 17). */
+/* Field offsets and values are the DMTF SMBIOS Reference Specification's
+ * (DSP0134 3.x), Memory Device (Type 17): Total Width 0x08, Data Width
+ * 0x0A, Size 0x0C, Memory Type 0x12, Speed 0x15, Extended Size 0x1C,
+ * Configured Memory Speed 0x20 (MT/s), Extended Speed 0x54 and Extended
+ * Configured Memory Speed 0x58 (bits 30:0, MT/s, where the word reads
+ * 0xFFFF). */
 #include "smbios.h"
 
 #include <string.h>
@@ -7,6 +11,20 @@
 #include "fmt.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
+
+/* Memory Type (7.18.2) of the kinds a peak is made for. */
+static const char *type_name(uint8_t t)
+{
+	switch (t) {
+	case 0x18: return "DDR3";
+	case 0x1A: return "DDR4";
+	case 0x1D: return "LPDDR3";
+	case 0x1E: return "LPDDR4";
+	case 0x22: return "DDR5";
+	case 0x23: return "LPDDR5";
+	default: return NULL;
+	}
+}
 
 static uint32_t rd(const uint8_t *p, unsigned n)
 {
@@ -76,12 +94,21 @@ enum unc_status smbios_memory(const uint8_t *t, size_t len, struct smbios_mem *m
 				goto next; /* empty slot, or unknown */
 			m->populated++;
 			uint32_t width = flen > 0x0B ? rd(s + 0x0A, 2) : 0xFFFF;
+			uint32_t total = flen > 0x09 ? rd(s + 0x08, 2) : 0xFFFF;
+			uint8_t type = flen > 0x12 ? s[0x12] : 0;
+			/* "A Data Width of 0 and a Total Width of 8 indicates that
+			 * the device is being used solely to provide 8
+			 * error-correction bits" */
+			if (width == 0 && total != 0 && total != 0xFFFF) {
+				m->ecc_only++;
+				goto next;
+			}
 			uint32_t speed = flen > 0x16 ? rd(s + 0x15, 2) : 0;
 			if (speed == 0xFFFF && flen >= 0x58)
-				speed = rd(s + 0x54, 4);
+				speed = rd(s + 0x54, 4) & 0x7FFFFFFFu;
 			uint32_t conf = flen > 0x21 ? rd(s + 0x20, 2) : 0; /* Configured Memory Speed, 2.7+ */
 			if (conf == 0xFFFF && flen >= 0x5C)
-				conf = rd(s + 0x58, 4);
+				conf = rd(s + 0x58, 4) & 0x7FFFFFFFu;
 			if (conf)
 				speed = conf;
 			if (speed == 0 || speed == 0xFFFF) {
@@ -92,11 +119,12 @@ enum unc_status smbios_memory(const uint8_t *t, size_t len, struct smbios_mem *m
 				no_width++;
 				goto next;
 			}
-			if (counted && (speed != m->speed_mt_s || width != m->width_bits))
+			if (counted && (speed != m->speed_mt_s || width != m->width_bits || type != m->type))
 				mixed++;
 			if (!counted) {
 				m->speed_mt_s = speed;
 				m->width_bits = width;
+				m->type = type;
 			}
 			counted++;
 			m->peak_mb_s += (uint64_t)speed * width / 8; /* MT/s x bytes = 10^6 bytes/s */
@@ -110,15 +138,22 @@ next:
 		fmt_snprintf(m->note, sizeof(m->note), "unknown: SMBIOS has no memory device (type 17) records");
 	else if (m->populated == 0)
 		fmt_snprintf(m->note, sizeof(m->note), "unknown: none of the %u memory devices is populated", m->devices);
+	else if (m->populated == m->ecc_only)
+		fmt_snprintf(m->note, sizeof(m->note), "unknown: the %u populated memory devices carry only error-correction "
+						      "bits", m->populated);
 	else if (no_speed || no_width) {
 		fmt_snprintf(m->note, sizeof(m->note),
 			     "unknown: %u of %u populated memory devices report no %s, so no peak is guessed",
 			     no_speed + no_width, m->populated, no_speed ? "speed" : "data width");
 		m->peak_mb_s = 0;
-	} else
-		fmt_snprintf(m->note, sizeof(m->note), "%u populated device%s%s, %u MT/s x %u bits%s (an upper bound if "
+	} else {
+		const char *tn = type_name(m->type);
+		fmt_snprintf(m->note, sizeof(m->note), "%u populated %s%sdevice%s%s, %u MT/s x %u bits%s (%san upper bound if "
 						      "devices share a channel)",
-			     counted, counted == 1 ? "" : "s", mixed ? " of mixed speed or width" : "", m->speed_mt_s,
-			     m->width_bits, mixed ? " first" : " each");
+			     counted, tn && !mixed ? tn : "", tn && !mixed ? " " : "", counted == 1 ? "" : "s",
+			     mixed ? " of mixed type, speed or width" : "", m->speed_mt_s, m->width_bits,
+			     mixed ? " first" : " each",
+			     m->type == 0x22 && !mixed ? "each DDR5 device two 32-bit subchannels; " : "");
+	}
 	return UNC_OK;
 }

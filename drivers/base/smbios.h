@@ -1,6 +1,9 @@
 /* The DRAM's theoretical peak bandwidth from SMBIOS type 17 (Memory
  * Device) records: for each populated device, its configured speed (MT/s,
- * else its rated speed) times its data width in bytes. The sum assumes each
+ * else its rated speed) times its data width in bytes. The same for every
+ * memory type: a DDR5 DIMM's two 32-bit subchannels are its Data Width of
+ * 64, an LPDDR4/4x or LPDDR5 device its own 16- or 32-bit channel; a device
+ * of Data Width 0 that carries only error-correction bits adds nothing. The sum assumes each
  * populated device sits on its own channel: where two share one, the true
  * peak is lower, and the report says the figure is an upper bound. */
 #ifndef UNC_SMBIOS_H
@@ -17,6 +20,8 @@ struct smbios_mem {
 	unsigned populated; /* with a size */
 	uint64_t peak_mb_s; /* 0: unknown (see note) */
 	uint32_t speed_mt_s, width_bits; /* of the first populated device */
+	uint8_t type;       /* its Memory Type (0x1A DDR4, 0x1E LPDDR4, 0x22 DDR5, 0x23 LPDDR5, ...) */
+	unsigned ecc_only;  /* populated devices that only carry error-correction bits */
 	char note[200];     /* how the peak was made, or why it is unknown */
 };
 

@@ -384,7 +384,7 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 		if (!strcmp(p, "event")) {
 			seen = &seen_event;
 			max = field_max(l->event);
-		} else if (!strcmp(p, "umask")) {
+		} else if (!strcmp(p, l->umask_term ? l->umask_term : "umask")) {
 			seen = &seen_umask;
 			max = field_max(l->umask);
 		} else if (!strcmp(p, "thresh") || !strcmp(p, "cmask")) {
@@ -397,7 +397,8 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 			seen = &seen_edge;
 			max = l->edge ? 1 : 0;
 		} else {
-			FAIL("unknown term '%s' in '%s' (event, umask, thresh, inv, edge)", p, s);
+			FAIL("unknown term '%s' in '%s' (event, %s, thresh, inv, edge)", p, s,
+			     l->umask_term ? l->umask_term : "umask");
 		}
 		if (max == 0)
 			FAIL("term '%s' in '%s': the %s PMU's event select has no such field", p, s, pu->pmu);

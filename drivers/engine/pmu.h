@@ -73,6 +73,10 @@ struct pmu_layout {
 	uint64_t run_bits;   /* also set in every select the run writes (e.g. OVF_EN) */
 	uint64_t rw_mask;    /* bits that are not reserved */
 	const char *cite;    /* where the layout is specified, for messages ("Table 2-7") */
+	/* The raw term that sets the umask field, where the PMU's format calls
+	 * it otherwise (Linux's "chmask", a channel mask in bits 11:8 of the
+	 * Alder Lake IMC's event control); NULL: "umask". */
+	const char *umask_term;
 };
 
 /* An event limited to some counters whatever it is spelled as (Linux's
@@ -134,7 +138,8 @@ struct pmu_unit {
 	 * P6 or an architectural general counter: 32); 0: the whole width. The
 	 * run starts each counter within them (pmu_start_value), far from 0
 	 * and from what others write, so that a write by someone else shows
-	 * as a jump. */
+	 * as a jump. 1: the counters are never written but reset to 0 (by the
+	 * driver's reset_box), so the run starts them at 0. */
 	uint8_t write_width;
 	uint8_t max_boxes;      /* the most the driver programs; the probe gives the live count */
 	/* Addresses: box b's first select and counter are sel_base/ctr_base +

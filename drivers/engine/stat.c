@@ -562,7 +562,13 @@ static enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned uni
 		struct pmu_io io = io_of(r, k);
 		return sp->p.drv->ops->read_counter(&io, &sp->p, unit, box, idx, v);
 	}
-	return rd(r, k, pmu_unit_ctr(pu, &sp->p, unit, box, idx), v);
+	struct pmu_reg reg = pmu_unit_ctr(pu, &sp->p, unit, box, idx);
+	unsigned width = pmu_width_of(pu, &sp->p, unit);
+	if (width > 32 && reg.space != PMU_MSR) { /* two dwords, as a free-running counter */
+		enum unc_status st = stat_read_reg(r->hw, reg, width, v);
+		return st ? rd_failed(r, k, reg, st) : UNC_OK;
+	}
+	return rd(r, k, reg, v);
 }
 
 /* Step 2 for one unit of driver k: its event selects (this group's

@@ -87,7 +87,15 @@ static const struct pmu_unit adl_units[ADL_NUNITS] = {
 	 * each 64 bits read as two dwords. */
 	[ADL_UNIT_IMC] = { .pmu = "imc", .name = "IMC", .kind = PMU_FREE, .space = PMU_MMIO, .counters = ADL_IMC_COUNTERS,
 			   .width = ADL_IMC_WIDTH, .max_boxes = 1, .free = adl_imc, .base_name = "MCHBAR" },
+	[ADL_UNIT_IMCP] = ADL_IMCP_UNIT,
 };
+
+#define IMCP (1u << ADL_UNIT_IMCP)
+/* Whether the run has the programmable IMC counters (probed, boxes found). */
+static bool has_imcp(const struct pmu_present *p)
+{
+	return p->drv->nunits > ADL_UNIT_IMCP && (p->probed & IMCP) && p->boxes[ADL_UNIT_IMCP];
+}
 
 #define MSR_UNITS (1u << ADL_UNIT_CBO | 1u << ADL_UNIT_ARB | 1u << ADL_UNIT_FIXED)
 
@@ -179,9 +187,22 @@ UNC_COLD enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *c
 		p->found[ADL_UNIT_ARB] = p->boxes[ADL_UNIT_ARB] = p->drv->units[ADL_UNIT_ARB].max_boxes;
 		p->found[ADL_UNIT_FIXED] = p->boxes[ADL_UNIT_FIXED] = 1;
 	}
-	if (want & 1u << ADL_UNIT_IMC) {
-		p->probed |= 1u << ADL_UNIT_IMC;
-		return adl_probe_imc(hw, cpu, p, err, errsize, warn, warnsize);
+	if (p->drv->nunits <= ADL_UNIT_IMCP)
+		want &= ~IMCP;
+	if (want & (1u << ADL_UNIT_IMC | IMCP)) {
+		enum unc_status st = adl_probe_imc(hw, cpu, p, err, errsize, warn, warnsize);
+		p->probed |= want & (1u << ADL_UNIT_IMC | IMCP);
+		if (!st && (want & IMCP) &&
+		    !adl_imcp_place(p, ADL_UNIT_IMCP, p->base[ADL_UNIT_IMC], cpu->phys_addr_bits, err, errsize))
+			st = UNC_E_RANGE;
+		/* With the MSR units (regs, info), the programmable IMC counters
+		 * missing is a warning: the unit keeps no box. */
+		if (st && (want & MSR_UNITS) && !(want & 1u << ADL_UNIT_IMC)) {
+			fmt_snprintf(warn, warnsize, "no programmable IMC counters: %s", err);
+			p->boxes[ADL_UNIT_IMCP] = p->found[ADL_UNIT_IMCP] = 0;
+			st = UNC_OK;
+		}
+		return st;
 	}
 	return UNC_OK;
 }
@@ -193,8 +214,10 @@ UNC_COLD void adl_in_use(const struct hw *hw, const struct pmu_present *p, struc
 {
 	uint64_t v;
 
-	*r = (struct pmu_use){ .known = p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK && (p->probed & MSR_UNITS) };
-	for (int u = p->drv->use_global ? -1 : 0; u <= ADL_UNIT_FIXED; u++) {
+	bool msrs = p->probed & MSR_UNITS;
+
+	*r = (struct pmu_use){ .known = msrs ? p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK : has_imcp(p) };
+	for (int u = p->drv->use_global ? -1 : 0; msrs && u <= ADL_UNIT_FIXED; u++) {
 		const struct pmu_unit *unit = u < 0 ? NULL : &p->drv->units[u];
 		unsigned boxes = !unit ? 1 : u == ADL_UNIT_CBO ? p->boxes[ADL_UNIT_CBO] : unit->max_boxes;
 		for (unsigned box = 0; box < boxes; box++) {
@@ -218,6 +241,8 @@ UNC_COLD void adl_in_use(const struct hw *hw, const struct pmu_present *p, struc
 			}
 		}
 	}
+	if (has_imcp(p))
+		adl_imcp_in_use(hw, p, ADL_UNIT_IMCP, r, on_fault, ctx);
 }
 
 /* 0x2FF0's enable is set only while the run counts (after Linux's
@@ -229,20 +254,43 @@ static enum unc_status adl_freeze(struct pmu_io *io, const struct pmu_present *p
 {
 	enum unc_status st;
 
-	if (s->first) {
-		if ((st = pmu_io_read(io, p->drv->globals[0], &s->found)))
+	if (p->probed & MSR_UNITS) {
+		if (s->first) {
+			if ((st = pmu_io_read(io, p->drv->globals[0], &s->found)))
+				return st;
+			s->base = s->found & ~ADL_GLOBAL_CTL_EN;
+		}
+		if ((st = pmu_io_write(io, p->drv->globals[0], s->base)))
 			return st;
-		s->base = s->found & ~ADL_GLOBAL_CTL_EN;
 	}
-	return pmu_io_write(io, p->drv->globals[0], s->base);
+	return has_imcp(p) ? adl_imcp_freeze(io, p, ADL_UNIT_IMCP, s->first) : UNC_OK;
 }
 
 static enum unc_status adl_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
 {
 	struct pmu_reg ctl = p->drv->globals[0];
+	enum unc_status st;
 
-	return verify ? pmu_io_write_check(io, ctl, s->base | ADL_GLOBAL_CTL_EN)
-		      : pmu_io_write(io, ctl, s->base | ADL_GLOBAL_CTL_EN);
+	if ((p->probed & MSR_UNITS) && (st = verify ? pmu_io_write_check(io, ctl, s->base | ADL_GLOBAL_CTL_EN)
+						     : pmu_io_write(io, ctl, s->base | ADL_GLOBAL_CTL_EN)))
+		return st;
+	return has_imcp(p) ? adl_imcp_unfreeze(io, p, ADL_UNIT_IMCP, verify) : UNC_OK;
+}
+
+/* Counters to their start: each MSR counter written, as the engine does;
+ * the programmable IMC counters reset through their global control. */
+UNC_COLD static enum unc_status adl_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				     uint64_t start)
+{
+	const struct pmu_unit *u = &p->drv->units[unit];
+	enum unc_status st;
+
+	if (unit == ADL_UNIT_IMCP)
+		return adl_imcp_reset(io, p, unit, box);
+	for (unsigned c = 0; c < u->counters; c++)
+		if ((st = pmu_io_write(io, pmu_unit_ctr(u, p, unit, box, c), start)))
+			return st;
+	return UNC_OK;
 }
 
 /* No overflow status: the engine's deltas modulo 44 and 48 bits, sampled
@@ -255,6 +303,10 @@ static enum unc_status adl_check(struct pmu_io *io, const struct pmu_present *p,
 	enum unc_status st;
 
 	*ret_status = 0;
+	if (has_imcp(p) && (st = adl_imcp_check(io, p, ADL_UNIT_IMCP)))
+		return st;
+	if (!(p->probed & MSR_UNITS))
+		return UNC_OK;
 	if ((st = pmu_io_read(io, p->drv->globals[0], &v)))
 		return st;
 	if (v != want)
@@ -270,6 +322,11 @@ UNC_COLD const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg
 	const struct pmu_driver *drv = p ? p->drv : &pmu_driver_adl;
 	bool snb = drv != &pmu_driver_adl;
 
+	if (reg.space == PMU_MMIO && p && has_imcp(p)) {
+		const char *n = adl_imcp_reg_name(p, ADL_UNIT_IMCP, reg, buf, size);
+		if (n)
+			return n;
+	}
 	if (reg.space == PMU_MMIO) {
 		const struct pmu_unit *imc = &drv->units[ADL_UNIT_IMC];
 		uint64_t base = p ? p->base[ADL_UNIT_IMC] : 0;
@@ -333,6 +390,7 @@ const struct pmu_ops adl_ops = {
 	.freeze = adl_freeze,
 	.unfreeze = adl_unfreeze,
 	.check = adl_check,
+	.reset_box = adl_reset_box,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../engine/pmu.h"
+#include "adl_imcp.h"
 
 /* uncore_snb.c: ADL_UNC_PERF_GLOBAL_CTL, ADL_UNC_FIXED_CTR_CTRL/CTR,
  * ADL_UNC_CBO_0_PERFEVTSEL0/PER_CTR0 and ADL_UNC_CBOX_MSR_OFFSET,
@@ -56,7 +57,9 @@
 #define ADL_IMC_WIDTH      64
 extern const struct pmu_free adl_imc[ADL_IMC_COUNTERS];
 
-enum adl_unit_id { ADL_UNIT_CBO, ADL_UNIT_ARB, ADL_UNIT_FIXED, ADL_UNIT_IMC, ADL_NUNITS };
+/* ADL_UNIT_IMCP: the programmable IMC counters (adl_imcp.h), Alder/Raptor
+ * Lake only (Tiger Lake's driver ends before it). */
+enum adl_unit_id { ADL_UNIT_CBO, ADL_UNIT_ARB, ADL_UNIT_FIXED, ADL_UNIT_IMC, ADL_UNIT_IMCP, ADL_NUNITS };
 
 extern const struct pmu_driver pmu_driver_adl;
 /* Tiger Lake (drivers/pmu/tgl.c): the same unit indexes and ops, its own

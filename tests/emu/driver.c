@@ -395,11 +395,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		region_pages = 2 * 0x10000 / 4096;
 	}
 	region_mem = 0xFFFFFFFF;
-	s = BS->AllocatePages(AllocateMaxAddress, EfiBootServicesData, region_pages, &region_mem);
+	if (model.cfg.mchbar_at) { /* --mchbar: exactly there (the option checked its alignment) */
+		region_mem = model.cfg.mchbar_at;
+		region_pages = region_size / 4096;
+		s = BS->AllocatePages(AllocateAddress, EfiBootServicesData, region_pages, &region_mem);
+	} else {
+		s = BS->AllocatePages(AllocateMaxAddress, EfiBootServicesData, region_pages, &region_mem);
+	}
 	if (EFI_ERROR(s))
-		return fail(&err, s, "cannot allocate the MCHBAR region below 4 GiB");
+		return fail(&err, s, model.cfg.mchbar_at ? "cannot allocate the MCHBAR region at --mchbar's address"
+						       : "cannot allocate the MCHBAR region below 4 GiB");
 	uint64_t base = (region_mem + region_size - 1) & ~(region_size - 1);
 	region = (volatile uint32_t *)(UINTN)base;
+	model.imcp.mchbar = base; /* the programmable IMC registers in it (pmu_adl.c) */
 	for (unsigned i = 0; i < region_size / 4; i++)
 		region[i] = 0;
 

@@ -117,6 +117,8 @@ static enum unc_status e_mmio_write(void *ctx, uint64_t addr, uint32_t v)
 
 	if (st != UNC_E_NOT_FOUND) {
 		hw_emulated_mmio(&h->emulated, addr);
+		if (st == UNC_OK && h->fake.nlog < FAKE_LOG)
+			h->fake.log[h->fake.nlog++] = (struct fake_write){ FAKE_MMIO, addr, v };
 		return st;
 	}
 	t_fail(__FILE__, __LINE__, "emu_hw: MMIO write of 0x%llx, not the model's", (unsigned long long)addr);
@@ -177,6 +179,8 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 		h->fake.hw.ops->cpuid(&h->fake, 1, 0, &r);
 	emu_init_cpu(&h->emu, &h->core, cfg, r.eax);
 	emu_core_leaf1(&h->emu, r.eax, r.ebx, r.ecx, r.edx);
+	if (h->emu.cfg.uncore_active == EMU_UNCORE_ADL)
+		h->emu.imcp.mchbar = EMU_HW_MCHBAR;
 	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED,
 			   .emulated = &h->emulated };
 }

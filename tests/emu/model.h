@@ -77,6 +77,9 @@ struct emu_config {
 	uint64_t adl_imc_per_sec[EMU_ADL_IMC_COUNTERS], adl_imc_start[EMU_ADL_IMC_COUNTERS];
 	uint16_t host_bridge_id;
 	uint32_t imc_block; /* the IMC block's offset from MCHBAR (emu_adl_imc_block) */
+	/* --mchbar: where the MCHBAR region is allocated (a multiple of
+	 * EMU_ADL_MCHBAR_SIZE below 4 GiB); 0: wherever the firmware gives it */
+	uint64_t mchbar_at;
 	/* faults */
 	struct { uint32_t msr; bool write_only; } gp[EMU_MAX_GP];
 	unsigned ngp;
@@ -258,6 +261,18 @@ struct emu {
 		uint16_t off;
 		uint32_t val;
 	} mbz;
+	/* The Alder/Raptor Lake IMC's programmable counters (pmu_adl.c), at
+	 * MCHBAR + 0xD900 + 0x10000 x MC: MCHBAR as the host of the model
+	 * publishes it (0: none, nothing claimed), each controller's global
+	 * control, box control, event controls and counters, the time they
+	 * were brought up to, and how many stores they took. */
+	struct {
+		uint64_t mchbar, ns;
+		uint32_t global[EMU_ADL_IMCP_BOXES], box[EMU_ADL_IMCP_BOXES];
+		uint32_t ctl[EMU_ADL_IMCP_BOXES][EMU_ADL_IMCP_CTRS];
+		uint64_t ctr[EMU_ADL_IMCP_BOXES][EMU_ADL_IMCP_CTRS];
+		unsigned writes;
+	} imcp;
 	uint64_t clock_hz; /* the PMU's clock: cfg.uclk_hz unless its init sets another */
 	uint64_t now_ns;
 	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */

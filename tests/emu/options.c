@@ -543,12 +543,12 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid") ||
 			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities") ||
 			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets") ||
-			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault");
+			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault") || !strcmp(opt, "--mchbar");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
 			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets 1|2, --channels N, --disc-fault F, "
-			     "--fault KIND[=ARG], --unload)",
+			     "--mchbar ADDR, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
@@ -603,6 +603,13 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("bad value '%s' for --sockets (want 1 or 2)", val);
 			cfg->sockets = (unsigned)v;
 			SNBEP_OPT(cfg, SNBEP_SOCKETS);
+		} else if (!strcmp(opt, "--mchbar")) {
+			if (cfg->mchbar_at)
+				FAIL("--mchbar given twice");
+			if (!parse_u64(val, 0xFFFFFFFFull, &v) || !v || v & (EMU_ADL_MCHBAR_SIZE - 1))
+				FAIL("bad value '%s' for --mchbar (want an address below 4 GiB, a multiple of 0x%x)", val,
+				     EMU_ADL_MCHBAR_SIZE);
+			cfg->mchbar_at = v;
 		} else if (!strcmp(opt, "--channels")) {
 			if (cfg->disc_channels)
 				FAIL("--channels given twice");

@@ -50,6 +50,14 @@ static const struct emu_event adl_events[] = {
 	{ "UNC_ARB_TRK_OCCUPANCY.RD", EMU_UNIT_ARB, 0x80, 0x02, 0x1, false },
 	{ "UNC_ARB_TRK_REQUESTS.RD", EMU_UNIT_ARB, 0x81, 0x02, 0x3, false },
 	{ "UNC_CLOCK.SOCKET", EMU_UNIT_FIXED, 0x00, 0x01, 0x80, false },
+	/* the programmable IMC counters' (alderlake_uncore.json, Unit iMC) */
+	{ "UNC_M_CAS_COUNT_RD", EMU_UNIT_ADL_IMCP, 0x22, 0x00, 0x1F, false },
+	{ "UNC_M_CAS_COUNT_WR", EMU_UNIT_ADL_IMCP, 0x23, 0x00, 0x1F, false },
+	{ "UNC_M_ACT_COUNT_RD", EMU_UNIT_ADL_IMCP, 0x24, 0x00, 0x1F, false },
+	{ "UNC_M_ACT_COUNT_WR", EMU_UNIT_ADL_IMCP, 0x25, 0x00, 0x1F, false },
+	{ "UNC_M_ACT_COUNT_TOTAL", EMU_UNIT_ADL_IMCP, 0x26, 0x00, 0x1F, false },
+	{ "UNC_M_PRE_COUNT_PAGE_MISS", EMU_UNIT_ADL_IMCP, 0x27, 0x00, 0x1F, false },
+	{ "UNC_M_PRE_COUNT_IDLE", EMU_UNIT_ADL_IMCP, 0x28, 0x00, 0x1F, false },
 };
 
 const struct emu_event *emu_adl_event_find(const char *name)
@@ -232,6 +240,9 @@ static enum unc_status hb_write32(struct emu *e, const struct emu_pci_dev *d, ui
 
 static const struct emu_pci_dev adl_pci[] = { { 0, 0, 0, hb_read32, hb_write32, 0 } };
 
+static enum unc_status adl_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret_val);
+static enum unc_status adl_mmio_write(struct emu *e, uint64_t addr, uint32_t val);
+
 const struct emu_pmu emu_pmu_adl = {
 	.name = "adl",
 	.regs = adl_regs,
@@ -250,6 +261,8 @@ const struct emu_pmu emu_pmu_adl = {
 		.freeze = adl_freeze,
 		.increment = adl_increment,
 	},
+	.mmio_read32 = adl_mmio_read,
+	.mmio_write32 = adl_mmio_write,
 };
 
 /* ---- Tiger Lake: uncore_snb.c tgl_uncore_* (icl_uncore_cbox,
@@ -384,4 +397,120 @@ bool emu_adl_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_n
 		}
 	}
 	return false;
+}
+
+/* ---- The programmable IMC counters (pmu_adl.h). A box counts unless its
+ * control's bit 0 freezes it; counter i counts its control's event at
+ * that event's --rate per channel, times the channels its mask (bits
+ * 11:8) selects. What a mask of 0 counts is not published (Intel's event
+ * files give these events no mask, and Linux programs them so): here, every
+ * channel. Edge detect is not modelled. ---- */
+#define IMCP_GLOBAL 0xC0u
+#define IMCP_BOX    0xC4u
+#define IMCP_CTRL   0xD0u
+#define IMCP_CTR    0xE8u
+#define IMCP_FRZ    0x1u
+#define IMCP_RST_CTRL 0x2u
+#define IMCP_RST_CTRS 0x4u
+
+static uint64_t imcp_rate(const struct emu *e, uint32_t ctl)
+{
+	unsigned mask = (ctl >> 8) & 0xF, n = 0;
+
+	for (unsigned c = 0; c < EMU_ADL_IMCP_CHANNELS; c++)
+		n += mask >> c & 1;
+	if (!mask)
+		n = EMU_ADL_IMCP_CHANNELS;
+	for (unsigned i = 0; i < e->cfg.nrates; i++) {
+		const struct emu_rate *r = &e->cfg.rates[i];
+		if (r->unit == EMU_UNIT_ADL_IMCP && r->code == (ctl & 0xFF))
+			return r->per_sec * n;
+	}
+	return 0;
+}
+
+/* The counters brought up to now: each of an unfrozen box adds what its
+ * rate gives over [imcp.ns, now), from the absolute times (no drift). */
+static void imcp_sync(struct emu *e)
+{
+	uint64_t t0 = e->imcp.ns, t1 = e->now_ns;
+
+	if (t1 <= t0)
+		return;
+	for (unsigned b = 0; b < EMU_ADL_IMCP_BOXES; b++) {
+		if (e->imcp.box[b] & IMCP_FRZ)
+			continue;
+		for (unsigned i = 0; i < EMU_ADL_IMCP_CTRS; i++) {
+			uint64_t r = imcp_rate(e, e->imcp.ctl[b][i]);
+			if (r)
+				e->imcp.ctr[b][i] += u64_muldiv(t1, r, NS_PER_S) - u64_muldiv(t0, r, NS_PER_S);
+		}
+	}
+	e->imcp.ns = t1;
+}
+
+/* The register at addr: its box and offset, or false when it is not one
+ * of the programmable IMC registers. */
+static bool imcp_decode(const struct emu *e, uint64_t addr, unsigned *ret_box, uint32_t *ret_off)
+{
+	uint64_t base = e->imcp.mchbar + EMU_ADL_IMCP_BASE;
+
+	if (!e->imcp.mchbar || addr < base || addr >= base + EMU_ADL_IMCP_BOXES * EMU_ADL_IMCP_STRIDE)
+		return false;
+	uint32_t off = (uint32_t)((addr - base) % EMU_ADL_IMCP_STRIDE);
+	*ret_box = (unsigned)((addr - base) / EMU_ADL_IMCP_STRIDE);
+	*ret_off = off;
+	return off == IMCP_GLOBAL || off == IMCP_BOX || (off >= IMCP_CTRL && off < IMCP_CTRL + 4 * EMU_ADL_IMCP_CTRS) ||
+	       (off >= IMCP_CTR && off < IMCP_CTR + 8 * EMU_ADL_IMCP_CTRS);
+}
+
+static enum unc_status adl_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret_val)
+{
+	unsigned b;
+	uint32_t off;
+
+	if (!imcp_decode(e, addr, &b, &off))
+		return UNC_E_NOT_FOUND;
+	imcp_sync(e);
+	if (off == IMCP_GLOBAL)
+		*ret_val = e->imcp.global[b];
+	else if (off == IMCP_BOX)
+		*ret_val = e->imcp.box[b];
+	else if (off < IMCP_CTR)
+		*ret_val = e->imcp.ctl[b][(off - IMCP_CTRL) / 4];
+	else {
+		uint64_t v = e->imcp.ctr[b][(off - IMCP_CTR) / 8];
+		*ret_val = (uint32_t)(off & 4 ? v >> 32 : v);
+	}
+	return UNC_OK;
+}
+
+static enum unc_status adl_mmio_write(struct emu *e, uint64_t addr, uint32_t val)
+{
+	unsigned b;
+	uint32_t off;
+
+	if (!imcp_decode(e, addr, &b, &off))
+		return UNC_E_NOT_FOUND;
+	imcp_sync(e);
+	e->imcp.writes++;
+	if (off == IMCP_GLOBAL) {
+		e->imcp.global[b] = val;
+		/* MC1's controls both controllers; MC0's only keeps what is written. */
+		for (unsigned m = 0; b == 1 && m < EMU_ADL_IMCP_BOXES; m++)
+			for (unsigned i = 0; i < EMU_ADL_IMCP_CTRS; i++) {
+				if (val & IMCP_RST_CTRL)
+					e->imcp.ctl[m][i] = 0;
+				if (val & IMCP_RST_CTRS)
+					e->imcp.ctr[m][i] = 0;
+			}
+	} else if (off == IMCP_BOX) {
+		e->imcp.box[b] = val;
+	} else if (off < IMCP_CTR) {
+		e->imcp.ctl[b][(off - IMCP_CTRL) / 4] = val;
+	} else {
+		uint64_t *c = &e->imcp.ctr[b][(off - IMCP_CTR) / 8];
+		*c = off & 4 ? (*c & 0xFFFFFFFFull) | (uint64_t)val << 32 : (*c & ~0xFFFFFFFFull) | val;
+	}
+	return UNC_OK;
 }

@@ -46,6 +46,20 @@ bool emu_rkl_model(unsigned model);
 uint16_t emu_adl_host_bridge(unsigned model);
 uint32_t emu_adl_imc_block(unsigned model);
 
+/* The programmable IMC counters (uncore_snb.c adl_uncore_imc): per
+ * controller at MCHBAR + 0xD900 (+ 0x10000): global control +0xC0 (MC1's
+ * acts on both: RST_CTRL bit 1 zeroes every event control, RST_CTRS bit 2
+ * every counter), box control +0xC4 (bit 0 freezes), event control i at
+ * +0xD0 + 4i (event 7:0, channel mask 11:8, edge 18), counter i at +0xE8 +
+ * 8i (64 bits, two dwords). Their events' rates (--rate, per channel) are
+ * of the unit EMU_UNIT_ADL_IMCP, beside enum emu_unit. */
+#define EMU_ADL_IMCP_BASE   0xD900u
+#define EMU_ADL_IMCP_STRIDE 0x10000u
+#define EMU_ADL_IMCP_BOXES  2
+#define EMU_ADL_IMCP_CTRS   5
+#define EMU_ADL_IMCP_CHANNELS 4 /* the bits of the channel mask */
+#define EMU_UNIT_ADL_IMCP   3
+
 /* Counter numbering of the model's state. */
 enum { EMU_ADL_CTR_FIXED, EMU_ADL_CTR_ARB0, EMU_ADL_CTR_CBO0 = EMU_ADL_CTR_ARB0 + 4, EMU_ADL_NCTR = EMU_ADL_CTR_CBO0 + 16 };
 

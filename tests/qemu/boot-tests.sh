@@ -1154,23 +1154,35 @@ boot_run
 # Alder Lake (family 6 model 0x97): the emulator shows an ADL host bridge
 # (8086:4660) and both memory controllers' 64-bit free-running counters at
 # MCHBAR + 0xd840/0xd858/0xd8a0 and + 0x10000; the MSR uncore under 0x2ff0.
-# MC0 reads 600 MB/s and writes 300, MC1 400 and 200.
+# MC0 reads 600 MB/s and writes 300, MC1 400 and 200. MCHBAR at 0x4000000
+# (--mchbar), so that raw reads can name the counters' addresses. The
+# programmable IMC counters (MCHBAR + 0xd900, + 0x10000): CAS reads 10^6 a
+# second per channel (every channel of both controllers with Intel's event,
+# mask 0: 8 * 10^6), CAS writes 2.5 * 10^6 (mask 0x3: 2 channels, 10^7).
 boot_begin adl Skylake-Client,model=151
 boot_file "$TOP/build/uncore-emu.efi"
-step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_MC0_TOTAL_REQCOUNT_FREERUN=20M --rate imc/mc1_data_total/=10M --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+step load 'uncore-emu.efi --mchbar 0x4000000 --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_MC0_TOTAL_REQCOUNT_FREERUN=20M --rate imc/mc1_data_total/=10M --rate UNC_ARB_TRK_REQUESTS.ALL=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M --rate UNC_M_CAS_COUNT_RD=1M --rate UNC_M_CAS_COUNT_WR=2500000'
 expect load rc zero
-expect load has '^uncore-emu: emulating a client uncore: Alder/Raptor Lake uncore, host bridge 8086:4660, '
+expect load has '^uncore-emu: emulating a client uncore: Alder/Raptor Lake uncore, host bridge 8086:4660, .*; MCHBAR 0x4000001 \(region 0x4000000\)$'
+step mmio0 'uncore.efi mmio read 0x400d858'
+expect mmio0 rc zero
+expect mmio0 has '^mmio 0x400d858 = 0x[0-9a-f]{8}$'
+step mmio1 'uncore.efi mmio read 0x400d858'
+expect mmio1 rc zero
+expect mmio1 above mmio0
 step info 'uncore.efi info'
 expect info rc zero
 expect info has 'Alder Lake \(desktop\)'
 expect info has '^host bridge: +8086:4660 \(Alder Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
-expect info has '^pmu in use: +no \(global control 0x0, 15 event selects all zero\)$'
+expect info has '^pmu in use: +no \(global control 0x0, 25 event selects all zero\)$'
 step info-json 'uncore.efi info -j'
 expect info-json rc zero
 expect info-json has '"generation":"Alder Lake"'
 step regs0 'uncore.efi regs'
 expect regs0 rc zero
 expect regs0 has '^0x2ff0 +ADL_UNC_PERF_GLOBAL_CTL +0x0000000000000000$'
+expect regs0 has '^0x400d9d0 ADL_UNCORE_IMC_CTRL0 \(MC0\) +0x0000000000000000$'
+expect regs0 has '^0x401da08 ADL_UNCORE_IMC_CTR4 \(MC1\) +0x0000000000000000$'
 step bw 'uncore.efi bw -d 2 --per-box'
 expect bw rc zero
 expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:4660, Alder Lake\), emulated'
@@ -1199,6 +1211,10 @@ expect stat rate UNC_ARB_TRK_REQUESTS.ALL 2000000 1
 expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate UNC_MC1_RDCAS_COUNT_FREERUN 6250000 1
 expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
+step stat-imc 'uncore.efi stat -e UNC_M_CAS_COUNT_RD,imc_prog/event=0x23,chmask=0x3/ -d 1'
+expect stat-imc rc zero
+expect stat-imc rate UNC_M_CAS_COUNT_RD 8000000 1
+expect stat-imc rate 'imc_prog/event=0x23,chmask=0x3/' 10000000 1
 step regs1 'uncore.efi regs'
 expect regs1 same regs0
 step unload 'uncore-emu.efi --unload'

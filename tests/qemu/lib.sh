@@ -12,6 +12,7 @@
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID ivbw read|write|total MBPS PCT every bw -I interval's figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
+#   expect ID above OTHER_ID             the last '= 0xN' of the output is above OTHER_ID's (a counter moved)
 #   (every step whose command has -j is also parsed with Python's json module:
 #   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
 #   document, or JSON Lines for -I and var show; see tests/json_check.py)
@@ -253,6 +254,10 @@ boot_run_now() {
 				      done < <(awk -v w="$arg" '$2 == w && $4 == "MB/s" {print $1, $3}' <<<"$out")
 				      [ "$n" -gt 0 ] || fails+=("no interval rows for bw $arg") ;;
 				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
+				above) # the value after the last '= ' of a line, above step $arg's (a counter that moved)
+				       r=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$out" | tail -n 1 | cut -c3-)
+				       n=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$(step_output "$dir/serial.txt" "$arg")" | tail -n 1 | cut -c3-)
+				       if [ -z "$r" ] || [ -z "$n" ] || (( r <= n )); then fails+=("${r:-no value} is not above step $arg's ${n:-no value}"); fi ;;
 				esac
 			done
 			json_fails "${CMDS[$si]}" "$out" "$rc"

@@ -30,7 +30,7 @@ static void units_at_linux_addresses(void)
 {
 	const struct pmu_unit *u = pmu_driver_adl.units;
 
-	T_EQ(pmu_driver_adl.nunits, 4);
+	T_EQ(pmu_driver_adl.nunits, 5);
 	/* CBo: ADL_UNC_CBO_0_PERFEVTSEL0 0x2000, ADL_UNC_CBO_0_PER_CTR0 0x2002,
 	 * ADL_UNC_CBOX_MSR_OFFSET 0x8; 2 counters of 44 bits. */
 	T_STREQ(u[ADL_UNIT_CBO].pmu, "cbox");
@@ -100,6 +100,50 @@ static void imc_free_running_at_linux_offsets(void)
 	}
 }
 
+/* uncore_snb.c adl_uncore_imc: ADL_UNCORE_IMC_BASE 0xd900 from MCHBAR,
+ * TGL_UNCORE_MMIO_IMC_MEM_OFFSET 0x10000 per controller, 2 boxes of 5
+ * counters of 64 bits; ADL_UNCORE_IMC_BOX_CTL 0xc4, _CTRL 0xd0 (+ 4 per
+ * counter), _CTR 0xe8 (+ 8); ADL_UNC_IMC_EVENT_MASK: event 0xff, chmask
+ * 0xf00, edge 1 << 18, no enable bit. */
+static void imc_prog_at_linux_offsets(void)
+{
+	const struct pmu_unit *u = &pmu_driver_adl.units[ADL_UNIT_IMCP];
+	struct pmu_present p = { .drv = &pmu_driver_adl };
+	char err[160];
+
+	T_STREQ(u->pmu, "imc_prog");
+	T_STREQ(u->intel_unit, "iMC");
+	T_EQ(u->kind, PMU_GENERAL);
+	T_EQ(u->space, PMU_MMIO);
+	T_EQ(u->counters, 5);
+	T_EQ(u->width, 64);
+	T_EQ(u->max_boxes, 2);
+	T_ASSERT(adl_imcp_place(&p, ADL_UNIT_IMCP, 0xFED10000ull, 39, err, sizeof(err)));
+	T_EQ(p.boxes[ADL_UNIT_IMCP], 2);
+	T_EQ(pmu_unit_box_ctl(u, &p, ADL_UNIT_IMCP, 0).addr, 0xFED1D9C4ull);
+	T_EQ(pmu_unit_box_ctl(u, &p, ADL_UNIT_IMCP, 1).addr, 0xFED2D9C4ull);
+	T_EQ(adl_imcp_global(&p, ADL_UNIT_IMCP).addr, 0xFED2D9C0ull); /* MC1's */
+	for (unsigned b = 0; b < 2; b++)
+		for (unsigned i = 0; i < 5; i++) {
+			T_EQ(pmu_unit_sel(u, &p, ADL_UNIT_IMCP, b, i).addr, 0xFED1D9D0ull + 0x10000 * b + 4 * i);
+			T_EQ(pmu_unit_ctr(u, &p, ADL_UNIT_IMCP, b, i).addr, 0xFED1D9E8ull + 0x10000 * b + 8 * i);
+		}
+	const struct pmu_layout *l = u->layout;
+	T_EQ(l->event.shift, 0);
+	T_EQ(l->event.bits, 8);
+	T_EQ(l->umask.shift, 8);
+	T_EQ(l->umask.bits, 4);
+	T_STREQ(l->umask_term, "chmask");
+	T_EQ(l->thresh.bits, 0);
+	T_EQ(l->inv, 0);
+	T_EQ(l->edge, 1ull << 18);
+	T_EQ(l->enable, 0);
+	/* The window's end beyond the address width is refused. */
+	struct pmu_present q = { .drv = &pmu_driver_adl };
+	T_ASSERT(!adl_imcp_place(&q, ADL_UNIT_IMCP, 0x7FFFFF0000ull, 39, err, sizeof(err)));
+	T_EQ(q.boxes[ADL_UNIT_IMCP], 0);
+}
+
 static void models_and_mchbar_fields(void)
 {
 	/* intel-family.h: ALDERLAKE 0x97, ALDERLAKE_L 0x9A, ATOM_GRACEMONT
@@ -136,6 +180,17 @@ static void events_as_published(void)
 		{ "UNC_ARB_COH_TRK_REQUESTS.ALL", "ARB", 0x84, 0x01 },
 		{ "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01 },
 		{ "UNC_ARB_TRK_OCCUPANCY.ALL", "ARB", 0x80, 0x01 },
+		{ "UNC_ARB_REQ_TRK_REQUEST.DRD", "ARB", 0x81, 0x02 },
+		{ "UNC_ARB_TRK_REQUESTS.RD", "ARB", 0x81, 0x02 },
+		/* the programmable IMC counters' (Unit iMC, V1.40) */
+		{ "UNC_M_CLOCKTICKS", "iMC", 0x01, 0x00 },
+		{ "UNC_M_CAS_COUNT_RD", "iMC", 0x22, 0x00 },
+		{ "UNC_M_CAS_COUNT_WR", "iMC", 0x23, 0x00 },
+		{ "UNC_M_ACT_COUNT_RD", "iMC", 0x24, 0x00 },
+		{ "UNC_M_ACT_COUNT_WR", "iMC", 0x25, 0x00 },
+		{ "UNC_M_ACT_COUNT_TOTAL", "iMC", 0x26, 0x00 },
+		{ "UNC_M_PRE_COUNT_PAGE_MISS", "iMC", 0x27, 0x00 },
+		{ "UNC_M_PRE_COUNT_IDLE", "iMC", 0x28, 0x00 },
 	};
 
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -150,6 +205,11 @@ static void events_as_published(void)
 	}
 	for (unsigned i = 0; i < *pmu_driver_adl.nevents; i++)
 		T_ASSERT(pmu_unit_of_event(&pmu_driver_adl, &pmu_driver_adl.events[i]) >= 0);
+	/* 31 events published, 27 rows: the 4 FREERUN ones are the imc unit's
+	 * free-running counters, not rows. */
+	T_EQ(*pmu_driver_adl.nevents, 27);
+	T_EQ(pmu_unit_of_event(&pmu_driver_adl, evsel_find(&pmu_driver_adl, "UNC_M_CAS_COUNT_RD")), ADL_UNIT_IMCP);
+	T_ASSERT(evsel_find(&pmu_driver_adl, "UNC_MC0_RDCAS_COUNT_FREERUN") == NULL);
 }
 
 /* ---- the exact writes of a run, on a strict fake ---- */
@@ -324,6 +384,160 @@ static void sixty_four_bits_across_the_low_dword(void)
 	T_EQ(h.fake.nlog, 0); /* free-running: nothing written */
 }
 
+
+/* The programmable IMC counters on the emulator: the exact stores of a
+ * run (MCHBAR offsets typed from uncore_snb.c: box controls 0xd9c4 and
+ * 0x1d9c4 FRZ, the event controls 0xd9d0 + 4i of MC0 and MC1, RST_CTRS in
+ * MC1's global control 0x1d9c0, the boxes unfrozen; at the end frozen,
+ * then every register as found, the box controls last), the counts exact
+ * (8 * 10^6 CAS reads a second: 10^6 per channel, 4 channels with mask 0,
+ * 2 controllers; 4 * 10^6 writes: 10^6 per channel, mask 0x3, 2
+ * controllers), and the counters the run reset put back. */
+static void imc_prog_sequence_and_counts(void)
+{
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	const uint64_t M = EMU_HW_MCHBAR;
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[0] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x22, 0, 1000000 };
+	cfg.rates[1] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x23, 0, 1000000 };
+	cfg.nrates = 2;
+	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	/* As found: both boxes frozen, some counts in counters the run resets. */
+	h.emu.imcp.box[0] = h.emu.imcp.box[1] = 1;
+	h.emu.imcp.ctr[0][2] = 0x123456789ull;
+	h.emu.imcp.ctr[1][0] = 0xAB00000001ull;
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_M_CAS_COUNT_RD");
+	run_add(&run, adl_only, "imc_prog/event=0x23,chmask=0x3/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	if (run.err[0])
+		t_fail(__FILE__, __LINE__, "%s", run.err);
+	T_EQ(count_total(&run.c, 0, -1), 8000000ull);
+	T_EQ(count_total(&run.c, 1, -1), 4000000ull);
+	static const struct {
+		uint32_t off, v;
+	} want[] = {
+		{ 0xD9C4, 1 }, { 0x1D9C4, 1 },			      /* freeze */
+		{ 0xD9D0, 0x22 }, { 0x1D9D0, 0x22 }, { 0xD9D4, 0x323 }, { 0x1D9D4, 0x323 }, /* controls */
+		{ 0xD9D8, 0 },	  { 0x1D9D8, 0 },    { 0xD9DC, 0 },	{ 0x1D9DC, 0 },
+		{ 0xD9E0, 0 },	  { 0x1D9E0, 0 },
+		{ 0x1D9C0, 4 },					      /* RST_CTRS */
+		{ 0xD9C4, 0 }, { 0x1D9C4, 0 },			      /* counting */
+		{ 0xD9C4, 1 }, { 0x1D9C4, 1 },			      /* stopped */
+		{ 0x1D9C0, 0 },					      /* as found, in reverse */
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	T_EQ(h.fake.nlog, n + 10 + 20 + 2);
+	for (unsigned i = 0; i < n && i < h.fake.nlog; i++) {
+		T_EQ(h.fake.log[i].kind, FAKE_MMIO);
+		T_EQ(h.fake.log[i].addr, M + want[i].off);
+		T_EQ(h.fake.log[i].value, want[i].v);
+	}
+	T_EQ(h.fake.log[h.fake.nlog - 2].addr, M + 0x1D9C4);
+	T_EQ(h.fake.log[h.fake.nlog - 1].addr, M + 0xD9C4);
+	T_EQ(h.fake.log[h.fake.nlog - 1].value, 1);
+	T_EQ(h.emu.imcp.box[0], 1);
+	T_EQ(h.emu.imcp.box[1], 1);
+	T_EQ(h.emu.imcp.global[1], 0);
+	for (unsigned b = 0; b < 2; b++)
+		for (unsigned i = 0; i < 5; i++) {
+			T_EQ(h.emu.imcp.ctl[b][i], 0);
+			T_EQ(h.emu.imcp.ctr[b][i], b == 0 && i == 2 ? 0x123456789ull : b == 1 && i == 0 ? 0xAB00000001ull : 0);
+		}
+}
+
+/* The emulator's programmable IMC registers, typed apart from the driver:
+ * a frozen box does not count; a counter counts its event's rate per
+ * channel times the channels of its mask (every channel with mask 0); MC1's
+ * global control resets both controllers (bit 2 the counters, bit 1 the
+ * controls), MC0's only keeps what is written; the options that set them. */
+static void emu_imc_prog_model(void)
+{
+	struct emu_config c;
+	char err[300] = "";
+	uint32_t v;
+	const uint64_t M = EMU_HW_MCHBAR;
+
+	T_EQ(emu_parse_options(5, (char *[]){ "emu", "--mchbar", "0x4000000", "--rate", "UNC_M_CAS_COUNT_RD=1M" }, &c, err,
+			       sizeof(err)),
+	     UNC_OK);
+	T_EQ(c.mchbar_at, 0x4000000);
+	T_EQ(c.nrates, 1);
+	T_EQ(c.rates[0].unit, EMU_UNIT_ADL_IMCP);
+	T_EQ(c.rates[0].code, 0x22);
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--mchbar", "0x4010000" }, &c, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '0x4010000' for --mchbar (want an address below 4 GiB, a multiple of 0x20000)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--mchbar", "0x100000000" }, &c, err, sizeof(err)), UNC_E_INVALID);
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[0] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x22, 0, 1000 };
+	cfg.nrates = 1;
+	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9C4, 1), UNC_OK);  /* MC0 frozen */
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9D0, 0x22), UNC_OK); /* MC0 counter 0: mask 0 */
+	T_EQ(hw_mmio_write32(&h.hw, M + 0x1D9D8, 0x522), UNC_OK); /* MC1 counter 2: channels 0 and 2 */
+	emu_hw_advance(&h, S);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9E8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0x1D9F8, &v), UNC_OK);
+	T_EQ(v, 2000);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9C4, 0), UNC_OK);
+	emu_hw_advance(&h, S);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9E8, &v), UNC_OK);
+	T_EQ(v, 4000);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9EC, &v), UNC_OK); /* the high dword */
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0xD9C0, 6), UNC_OK); /* MC0's: kept, no effect */
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9C0, &v), UNC_OK);
+	T_EQ(v, 6);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9D0, &v), UNC_OK);
+	T_EQ(v, 0x22);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0x1D9C0, 4), UNC_OK); /* MC1's RST_CTRS: both controllers' counters */
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9E8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0x1D9F8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9D0, &v), UNC_OK);
+	T_EQ(v, 0x22);
+	T_EQ(hw_mmio_write32(&h.hw, M + 0x1D9C0, 2), UNC_OK); /* RST_CTRL: both controllers' controls */
+	T_EQ(hw_mmio_read32(&h.hw, M + 0xD9D0, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(hw_mmio_read32(&h.hw, M + 0x1D9D8, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(h.emu.imcp.writes, 7);
+}
+
+/* A select found programmed is someone's measurement: refused as in use,
+ * nothing written. */
+static void imc_prog_in_use(void)
+{
+	struct stat_opts o = { .duration = 100 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	h.emu.imcp.ctl[1][3] = 0x22;
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_M_CAS_COUNT_WR");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_BUSY);
+	T_ASSERT(strstr(run.err, "ADL_UNCORE_IMC_CTRL3 (MC1) = 0x22") != NULL);
+	T_EQ(h.fake.nlog, 0);
+}
 
 /* ---- Tiger Lake (drivers/pmu/tgl.c), the same ops ---- */
 
@@ -793,7 +1007,9 @@ static void icl_multiplexed_on_one_arb_counter(void)
 T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
-       T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(tgl_units_at_linux_addresses),
+       T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(imc_prog_at_linux_offsets),
+       T_CASE(imc_prog_sequence_and_counts), T_CASE(imc_prog_in_use), T_CASE(emu_imc_prog_model),
+       T_CASE(tgl_units_at_linux_addresses),
        T_CASE(tgl_l_and_h_imc_offsets), T_CASE(tgl_global_control_only_during_the_run),
        T_CASE(icl_rkl_units_at_linux_addresses), T_CASE(icl_rkl_events_as_published),
        T_CASE(icl_enable_in_the_select_only), T_CASE(icl_found_select_restored),

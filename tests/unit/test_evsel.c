@@ -3,6 +3,7 @@
 
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/base/parse.h"
+#include "../../drivers/pmu/adl.h"
 #include "../../drivers/pmu/skl.h"
 #include "t.h"
 
@@ -252,6 +253,28 @@ static void raw_field_widths_are_the_units(void)
 		"event 'wide.orphan' has Unit 'CBO', which driver test-wide does not have");
 }
 
+/* The Alder Lake IMC's programmable counters: the umask field is the
+ * channel mask, named chmask (Linux's format: chmask 11:8), no threshold
+ * or invert; Intel's events carry no mask. */
+static void imc_prog_chmask(void)
+{
+	const struct pmu_driver *const *adl = (const struct pmu_driver *[]){ &pmu_driver_adl, NULL };
+
+	T_EQ(evsel_parse("imc_prog/event=0x23,chmask=0x3/", adl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x323);
+	T_EQ(evsel_parse("imc_prog/event=0x22,chmask=0xf,edge/", adl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x40F22);
+	T_EQ(evsel_parse("UNC_M_CAS_COUNT_RD", adl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&e), 0x22);
+	REFUSED(adl, UNC_E_INVALID, "imc_prog/event=0x22,chmask=0x10/",
+		"bad value '0x10' for 'chmask' in 'imc_prog/event=0x22,chmask=0x10/' (at most 0xf: uncore_snb.c "
+		"ADL_UNC_IMC_EVENT_MASK)");
+	REFUSED(adl, UNC_E_INVALID, "imc_prog/event=0x22,umask=1/",
+		"unknown term 'umask' in 'imc_prog/event=0x22,umask=1/' (event, chmask, thresh, inv, edge)");
+	REFUSED(adl, UNC_E_INVALID, "imc_prog/event=0x22,thresh=1/",
+		"term 'thresh' in 'imc_prog/event=0x22,thresh=1/': the imc_prog PMU's event select has no such field");
+}
+
 /* The ARB's constraints hold for raw events: 0x80 and 0x83 on counter 0
  * only, other codes on both counters; the CBo has none. */
 static void arb_constraints(void)
@@ -475,6 +498,6 @@ static void name_index_finds_every_event(void)
 
 T_MAIN("evsel", T_CASE(named_events), T_CASE(raw_events), T_CASE(bad_events_name_the_problem),
        T_CASE(events_of_an_absent_pmu_are_refused), T_CASE(cbox_and_cbo_are_one_pmu),
-       T_CASE(unitless_events_by_their_counter), T_CASE(raw_field_widths_are_the_units), T_CASE(arb_constraints), T_CASE(views),
+       T_CASE(unitless_events_by_their_counter), T_CASE(raw_field_widths_are_the_units), T_CASE(imc_prog_chmask), T_CASE(arb_constraints), T_CASE(views),
        T_CASE(every_table_event_is_its_drivers), T_CASE(splitting_lists),
        T_CASE(name_index_finds_every_event))

@@ -197,6 +197,36 @@ static void intel_header_and_events(void)
 	T_ASSERT(out_has_row("UNC_TEST.TWO_CODES", "\"CBO\", 0xb7, 0x01, 0x03, 0, 0, 0 }"));
 }
 
+/* Intel's FREERUN events (CounterType "FREERUN": no event select) are not
+ * rows: a driver's free-running counters carry them; its PGMABLE and
+ * FIXED ones are. */
+static void freerun_events_are_not_rows(void)
+{
+	T_EQ(run(INTEL_HEADER "  \"Events\": [\n"
+		 INTEL_EVENT("iMC", "0x22", "0x00", "UNC_M_CAS_COUNT_RD", "0,1,2,3,4", "0",
+			     ",\n      \"CounterType\": \"PGMABLE\"") ",\n"
+		 INTEL_EVENT("iMC", "0x00", "0x00", "UNC_MC0_RDCAS_COUNT_FREERUN", "0", "0",
+			     ",\n      \"CounterType\": \"FREERUN\"") ",\n"
+		 INTEL_EVENT("NCU", "0x00", "0x01", "UNC_CLOCK.SOCKET", "FIXED", "0",
+			     ",\n      \"CounterType\": \"FIXED\"") "\n"
+		 "  ]\n"
+		 "}\n"),
+	     0);
+	T_STREQ(msg, "");
+	T_ASSERT(out_has_row("UNC_M_CAS_COUNT_RD", "\"iMC\", 0x22, 0x00, 0x1f, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0 }"));
+	T_ASSERT(!out_has_row("UNC_MC0_RDCAS_COUNT_FREERUN", ""));
+	char out[256], line[256];
+	long count = -1;
+	snprintf(out, sizeof(out), "%s/out.c", dir);
+	FILE *f = fopen(out, "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "const unsigned ev_count = %ld;", &count);
+	if (f)
+		fclose(f);
+	T_EQ(count, 2);
+}
+
 static void intel_bare_array(void)
 {
 	T_EQ(run("[\n" INTEL_EVENT("ARB", "0x81", "0x20", "UNC_ARB_TRK_REQUESTS.WRITES", "0,1", "0", UNUSED_FIELDS) ",\n"
@@ -478,6 +508,7 @@ int main(void)
 		T_CASE(the_real_table),
 		T_CASE(intel_header_and_events),
 		T_CASE(intel_bare_array),
+		T_CASE(freerun_events_are_not_rows),
 		T_CASE(unused_fields_of_any_type_are_ignored),
 		T_CASE(bad_intel_layout_names_file_and_line),
 		T_CASE(units_and_counters_as_given),

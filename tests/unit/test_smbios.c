@@ -21,24 +21,35 @@ static void put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
-/* A type 17 record of SMBIOS 3.2 (0x54 bytes) with two strings. */
-static void dimm(uint16_t size_mb, uint16_t width, uint16_t speed, uint16_t configured)
+/* A type 17 record of SMBIOS 3.3 (0x5C bytes: Extended Speed 0x54 and
+ * Extended Configured Memory Speed 0x58) with two strings: Memory Type
+ * `type` (DSP0134 7.18.2: 0x1A DDR4, 0x1E LPDDR4, 0x22 DDR5, 0x23 LPDDR5),
+ * Total Width `total`, Data Width `width`. */
+static uint8_t *device(uint8_t type, uint16_t size_mb, uint16_t total, uint16_t width, uint16_t speed,
+		       uint16_t configured)
 {
 	uint8_t *s = tbl + len;
 
-	memset(s, 0, 0x54);
+	memset(s, 0, 0x5C);
 	s[0] = 17;
-	s[1] = 0x54;
+	s[1] = 0x5C;
 	put16(s + 2, (uint16_t)(0x1100 + len));
-	put16(s + 0x08, width == 0xFFFF ? 0xFFFF : (uint16_t)(width + 8)); /* total width: ECC bits */
+	put16(s + 0x08, total);
 	put16(s + 0x0A, width);
 	put16(s + 0x0C, size_mb);
-	s[0x12] = 0x1A; /* DDR4 */
+	s[0x12] = type;
 	put16(s + 0x15, speed);
 	put16(s + 0x20, configured);
-	len += 0x54;
+	len += 0x5C;
 	memcpy(tbl + len, "DIMM A1\0BANK 0\0\0", 16);
 	len += 16;
+	return s;
+}
+
+/* A DDR4 DIMM with 8 ECC bits in its total width. */
+static void dimm(uint16_t size_mb, uint16_t width, uint16_t speed, uint16_t configured)
+{
+	device(0x1A, size_mb, width == 0xFFFF ? 0xFFFF : (uint16_t)(width + 8), width, speed, configured);
 }
 
 static void other(uint8_t type)
@@ -70,7 +81,8 @@ static void peak_from_populated_devices(void)
 	T_EQ(m.devices, 3);
 	T_EQ(m.populated, 2);
 	T_EQ(m.peak_mb_s, 2666 * 8 + 2400 * 8);
-	T_STREQ(m.note, "2 populated devices of mixed speed or width, 2666 MT/s x 64 bits first (an upper bound if devices "
+	T_STREQ(m.note, "2 populated devices of mixed type, speed or width, 2666 MT/s x 64 bits first (an upper bound if "
+			"devices "
 			"share a channel)");
 
 	begin();
@@ -79,7 +91,7 @@ static void peak_from_populated_devices(void)
 	end();
 	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
 	T_EQ(m.peak_mb_s, 51200); /* 2 x 3200 MT/s x 8 bytes */
-	T_STREQ(m.note, "2 populated devices, 3200 MT/s x 64 bits each (an upper bound if devices share a channel)");
+	T_STREQ(m.note, "2 populated DDR4 devices, 3200 MT/s x 64 bits each (an upper bound if devices share a channel)");
 
 	begin();
 	dimm(0x7FFF, 64, 3200, 0); /* extended size, no configured speed: the rated one */
@@ -88,6 +100,66 @@ static void peak_from_populated_devices(void)
 	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
 	T_EQ(m.populated, 1);
 	T_EQ(m.peak_mb_s, 25600);
+}
+
+/* DDR5 (Memory Type 0x22): a DIMM's Data Width is 64, its two 32-bit
+ * subchannels (with ECC, Total Width 80); LPDDR5 (0x23) and LPDDR4/4x
+ * (0x1E): each device its own 16- or 32-bit channel; a device of Data
+ * Width 0 and Total Width 8 carries only error-correction bits; the
+ * extended speeds (0xFFFF in the word) are bits 30:0 of their dword. */
+static void ddr5_and_lpddr(void)
+{
+	begin();
+	device(0x22, 32768, 80, 64, 5600, 4800); /* DDR5-5600 ECC UDIMM run at 4800 MT/s */
+	device(0x22, 32768, 80, 64, 5600, 4800);
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.type, 0x22);
+	T_EQ(m.peak_mb_s, 2 * 4800 * 8); /* 76800 */
+	T_STREQ(m.note, "2 populated DDR5 devices, 4800 MT/s x 64 bits each (each DDR5 device two 32-bit subchannels; an "
+			"upper bound if devices share a channel)");
+
+	begin();
+	for (int i = 0; i < 8; i++)
+		device(0x23, 2048, 16, 16, 6400, 6400); /* LPDDR5-6400, eight 16-bit channels */
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.populated, 8);
+	T_EQ(m.peak_mb_s, 8 * 6400 * 2); /* 102400 */
+	T_STREQ(m.note, "8 populated LPDDR5 devices, 6400 MT/s x 16 bits each (an upper bound if devices share a channel)");
+
+	begin();
+	for (int i = 0; i < 4; i++)
+		device(0x1E, 4096, 32, 32, 4267, 4267); /* LPDDR4x-4267, four 32-bit devices */
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.peak_mb_s, 4 * 4267 * 4); /* 68272 */
+	T_CONTAINS(m.note, "4 populated LPDDR4 devices, 4267 MT/s x 32 bits each");
+
+	begin();
+	device(0x22, 16384, 64, 64, 4800, 4800);
+	device(0x22, 1, 8, 0, 4800, 4800); /* ECC bits only */
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.populated, 2);
+	T_EQ(m.ecc_only, 1);
+	T_EQ(m.peak_mb_s, 38400);
+
+	begin();
+	device(0x22, 1, 8, 0, 4800, 4800);
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.peak_mb_s, 0);
+	T_STREQ(m.note, "unknown: the 1 populated memory devices carry only error-correction bits");
+
+	begin();
+	uint8_t *s = device(0x22, 32768, 64, 64, 0xFFFF, 0xFFFF); /* speeds beyond 65534 MT/s */
+	memcpy(s + 0x54, "\x80\x38\x01\x80", 4); /* 0x80013880: bit 31 reserved, 80000 MT/s */
+	memcpy(s + 0x58, "\x40\x9C\x00\x80", 4); /* 0x80009C40: 40000 MT/s configured */
+	end();
+	T_EQ(smbios_memory(tbl, len, &m, err, sizeof(err)), UNC_OK);
+	T_EQ(m.speed_mt_s, 40000);
+	T_EQ(m.peak_mb_s, 40000 * 8);
 }
 
 static void unknown_is_said_not_guessed(void)
@@ -176,5 +248,5 @@ static void entry_points(void)
 	T_STREQ(err, "no SMBIOS entry point anchor (_SM_ or _SM3_)");
 }
 
-T_MAIN("smbios", T_CASE(peak_from_populated_devices), T_CASE(unknown_is_said_not_guessed), T_CASE(malformed_tables),
+T_MAIN("smbios", T_CASE(peak_from_populated_devices), T_CASE(ddr5_and_lpddr), T_CASE(unknown_is_said_not_guessed), T_CASE(malformed_tables),
        T_CASE(entry_points))
