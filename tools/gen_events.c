@@ -1,6 +1,11 @@
 /* gen_events: an event file in Intel's perfmon JSON format -> C tables.
  *
- *   gen_events SYMBOL INPUT.json OUTPUT.c
+ *   gen_events [-x UNIT]... SYMBOL INPUT.json OUTPUT.c
+ *
+ * -x UNIT leaves out the events of that Unit, as the file spells it, after
+ * they have been checked like the others: Intel's units the driver does not
+ * program (the Makefile's GEN_EVENTS_FLAGS_NAME, events/README.md). A -x
+ * that matches no event is an error.
  *
  * Reads Intel's perfmon layout as published, either {"Header": ...,
  * "Events": [...]} or a bare array of events. The fields it uses must be
@@ -571,8 +576,17 @@ int main(int argc, char **argv)
 	static struct object *ev; /* held until the exit, as are its strings */
 	static struct row *rows;
 
+	const char *skip[8];
+	unsigned nskip = 0;
+
+	while (argc > 2 && !strcmp(argv[1], "-x") && nskip < sizeof(skip) / sizeof(skip[0])) {
+		skip[nskip++] = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: gen_events SYMBOL INPUT.json OUTPUT.c\n");
+		fprintf(stderr, "usage: gen_events [-x UNIT]... SYMBOL INPUT.json OUTPUT.c (at most %u -x)\n",
+			(unsigned)(sizeof(skip) / sizeof(skip[0])));
 		return 2;
 	}
 	path = argv[2];
@@ -589,6 +603,15 @@ int main(int argc, char **argv)
 		die(line, "out of memory for %d events", nev);
 	for (int i = 0; i < nev; i++)
 		rows[i] = row_of(ev, i);
+	for (unsigned k = 0; k < nskip; k++) {
+		int kept = 0;
+		for (int i = 0; i < nev; i++)
+			if (strcmp(rows[i].unit, skip[k]))
+				rows[kept++] = rows[i];
+		if (kept == nev)
+			die(line, "-x %s: no event of that Unit", skip[k]);
+		nev = kept;
+	}
 
 	FILE *out = fopen(argv[3], "w");
 	if (!out) {
