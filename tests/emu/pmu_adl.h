@@ -38,6 +38,10 @@ bool emu_adl_model(unsigned model);
  * table (emu_pmu_tgl), with its IMC block at MCHBAR + 0x5000 on TGL-L. */
 bool emu_tgl_model(unsigned model);
 uint16_t emu_adl_host_bridge(unsigned model);
+/* Whether an uncore (enum emu_uncore) is a client one with these 64-bit IMC
+ * counters (Alder/Raptor Lake, Tiger Lake, Meteor/Arrow Lake, Lunar Lake);
+ * the PCI function they all serve is model.h's emu_client_pci. */
+bool emu_client_imc(unsigned uncore);
 uint32_t emu_adl_imc_block(unsigned model);
 
 /* Counter numbering of the model's state. */

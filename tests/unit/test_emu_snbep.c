@@ -455,7 +455,7 @@ static void option_errors(void)
 		{ { "--sockets", "3" }, "bad value '3' for --sockets (want 1 or 2)" },
 		{ { "--sockets", "0" }, "bad value '0' for --sockets (want 1 or 2)" },
 		{ { "--sockets", "1", "--sockets", "2" }, "--sockets given twice" },
-		{ { "--uncore", "knl" }, "bad value 'knl' for --uncore (want auto, skl, snbep, adl, tgl or disc)" },
+		{ { "--uncore", "knl" }, "bad value 'knl' for --uncore (want auto, skl, snbep, adl, tgl, disc, mtl or lnl)" },
 		{ { "--uncore", "skl", "--uncore", "skl" }, "--uncore given twice" },
 		{ { "--fault", "pci-missing" }, "--fault pci-missing needs a value (pci-missing=...)" },
 		{ { "--fault", "pci-missing=3f:10" }, "bad PCI function '3f:10' in --fault pci-missing (want BUS:DEV.FN in hex, e.g. 3f:10.1)" },
