@@ -23,7 +23,7 @@ static const struct pmu_model arl_models[] = {
 	{ 0, 0, 0 },
 };
 static const struct pmu_model lnl_models[] = {
-	{ 6, 0xBD, "Lunar Lake" },
+	{ 6, 0xBD, "Lunar Lake (mobile)" },
 	{ 0, 0, 0 },
 };
 
