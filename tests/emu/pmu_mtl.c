@@ -124,10 +124,10 @@ static const struct emu_reg lnl_regs[] = {
 	CBO(0), CBO(1), CBO(2), CBO(3),
 };
 
-/* The CBo block: an address in it that no register answers (a box
- * beyond the count, the gaps between a box's registers) is a #GP. */
+/* The CBo block of 8 boxes: an address in it that no register answers (a
+ * box beyond the count, Lunar Lake's beyond 4, the gaps between a box's
+ * registers) is a #GP. */
 static const struct emu_window mtl_windows[] = { { CBO_SEL0, CBO_SEL0 + BOX_STRIDE * 8 - 1 } };
-static const struct emu_window lnl_windows[] = { { CBO_SEL0, CBO_SEL0 + BOX_STRIDE * 4 - 1 } };
 
 static void mtl_init(struct emu *e)
 {
@@ -230,7 +230,7 @@ const struct emu_pmu emu_pmu_lnl = {
 	.name = "lnl",
 	.regs = lnl_regs,
 	.nregs = sizeof(lnl_regs) / sizeof(lnl_regs[0]),
-	.windows = lnl_windows,
+	.windows = mtl_windows,
 	.nwindows = 1,
 	.pci = emu_client_pci,
 	.npci = 1,

@@ -220,6 +220,32 @@ static void events_as_published(void)
 		T_ASSERT(pmu_unit_of_event(&pmu_driver_arl, &pmu_driver_arl.events[i]) >= 0);
 }
 
+/* Raw events of each unit, with adl_uncore_formats_attr's widths: threshold
+ * 29:24 (at most 0x3f); the ARB's occupancy 0x80 on both counters (no
+ * constraint on MTL). The HAC units are Meteor Lake's, not Lunar Lake's. */
+static void raw_syntax(void)
+{
+	const struct pmu_driver *const *lnl = lnl_only;
+	struct ev_spec e;
+	char err[200];
+
+	T_EQ(evsel_parse("hac_arb/event=0x8a,umask=0x02,thresh=0x3f,inv,edge/", mtl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, MTL_UNIT_HAC_ARB);
+	T_EQ(evsel_encode(&e), (0x3full << 24) | (1ull << 23) | (1ull << 22) | (1ull << 18) | 0x028A);
+	T_EQ(evsel_parse("hac_arb/event=0x8a,thresh=0x40/", mtl_only, &e, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "0x3f");
+	T_EQ(evsel_parse("hac_cbox/event=0x35,umask=0x08/", mtl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, MTL_UNIT_HAC_CBO);
+	T_EQ(evsel_parse("arb/event=0x80,umask=0x01/", mtl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.counters, 3);
+	T_EQ(evsel_parse("cbo/event=0x34,umask=0x8f/", lnl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, LNL_UNIT_CBO);
+	T_EQ(evsel_parse("hac_arb/event=0x8a/", lnl, &e, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_EQ(evsel_parse("UNC_CLOCK.SOCKET", lnl, &e, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_EQ(evsel_parse("UNC_MC1_WRCAS_COUNT_FREERUN", lnl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, LNL_UNIT_IMC);
+}
+
 /* ---- the exact writes of a run, on a strict fake ---- */
 
 static struct fake_hw f;
@@ -470,8 +496,52 @@ static void forty_eight_bits_across_the_wrap(void)
 	T_EQ(v, 0); /* restored */
 }
 
+/* The emulator's table, as typed: 5 CBos for NO_CBO_BANKS 5 (nothing
+ * subtracted), the gaps of the CBo block a #GP, the box controls' bit 29
+ * alone writable; a HAC_ARB counter counts with the sNCU's bit 29, a CBo
+ * counter with the cNCU's. Lunar Lake: 4 CBos, no 0x200E. */
+static void emulated_tables(void)
+{
+	uint64_t v;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_HAC_ARB, 0x8A, 0x01, 1000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8F, 1000000 };
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_MTL);
+	T_EQ(h.emu.cfg.host_bridge_id, 0x7D00);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x40, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x50, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_read(&h.emu, 0x2444, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_write(&h.emu, 0x200E, 1), UNC_E_FAULT);
+	T_EQ(emu_msr_write(&h.emu, 0x240E, 1ull << 28), UNC_E_FAULT);
+	T_EQ(emu_msr_write(&h.emu, 0x2012, 0x40018A), UNC_OK); /* HAC_ARB box 0 */
+	T_EQ(emu_msr_write(&h.emu, 0x2442, 0x408F34), UNC_OK); /* CBo 0 */
+	T_EQ(emu_msr_write(&h.emu, 0x240E, 1ull << 29), UNC_OK);
+	emu_set_time(&h.emu, S);
+	T_EQ(emu_msr_read(&h.emu, 0x2018, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(emu_msr_read(&h.emu, 0x2448, &v), UNC_OK);
+	T_EQ(v, 1000000);
+	T_EQ(emu_msr_write(&h.emu, 0x200E, 1ull << 29), UNC_OK);
+	emu_set_time(&h.emu, 2 * S);
+	T_EQ(emu_msr_read(&h.emu, 0x2018, &v), UNC_OK);
+	T_EQ(v, 1000000);
+
+	cfg.no_cbo_banks = 2;
+	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
+	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_LNL);
+	T_EQ(h.emu.cfg.host_bridge_id, 0x6400);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x30, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x40, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_read(&h.emu, 0x240E, &v), UNC_OK);
+	T_ASSERT(emu_msr_read(&h.emu, 0x200E, &v) != UNC_OK);
+}
+
 T_MAIN("mtl", T_CASE(mtl_units_at_linux_addresses), T_CASE(lnl_units_at_linux_addresses),
        T_CASE(imc_free_running_at_linux_offsets), T_CASE(models_host_bridges_and_mchbar_fields),
        T_CASE(events_as_published), T_CASE(box_controls_only_during_the_run), T_CASE(in_use_and_restored_as_found),
        T_CASE(lnl_global_control_and_four_cbos), T_CASE(unknown_host_bridge_is_a_warning),
-       T_CASE(emulated_probe_finds_both_controllers), T_CASE(forty_eight_bits_across_the_wrap))
+       T_CASE(emulated_probe_finds_both_controllers), T_CASE(forty_eight_bits_across_the_wrap), T_CASE(raw_syntax),
+       T_CASE(emulated_tables))
