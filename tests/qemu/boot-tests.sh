@@ -1291,6 +1291,9 @@ expect info has 'Meteor Lake \(mobile\)'
 expect info has '^0x396: +5 CBos, 5 programmed$'
 expect info has '^host bridge: +8086:7d00 \(Meteor Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
 expect info has '^pmu in use: +no \(global control 0x0, 23 event selects all zero\)$'
+step info-json 'uncore.efi info -j'
+expect info-json rc zero
+expect info-json has '"cbo_count":5,"host_bridge":"0x7d00","generation":"Meteor Lake"'
 step regs0 'uncore.efi regs'
 expect regs0 rc zero
 expect regs0 has '^0x240e +MTL_UNC_CNCU_BOX_CTL +0x0000000000000000$'
@@ -1383,6 +1386,10 @@ step stat 'uncore.efi stat -e cbox/event=0x34,umask=0x8f/,UNC_MC0_RDCAS_COUNT_FR
 expect stat rc zero
 expect stat rate 'cbox/event=0x34,umask=0x8f/' 4000000 1
 expect stat rate UNC_MC0_RDCAS_COUNT_FREERUN 9375000 1
+step list 'uncore.efi list'
+expect list rc zero
+expect list has '^cbox PMU \(Lunar Lake, lnl-client-uncore\); raw: cbox/event=N,umask=N'
+expect list has '^0 events, 6 free-running counters, in 3 PMUs'
 step regs1 'uncore.efi regs'
 expect regs1 same regs0
 step unload 'uncore-emu.efi --unload'
