@@ -161,7 +161,10 @@ UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p
 		}
 		if (g == 0)
 			r->global_ctrl = v;
-		if ((v & ADL_GLOBAL_CTL_EN) && (r->in_use = true) && r->nbusy < PMU_MAX_BUSY)
+		if (!(v & ADL_GLOBAL_CTL_EN))
+			continue;
+		r->in_use = true;
+		if (r->nbusy < PMU_MAX_BUSY)
 			r->busy[r->nbusy++] = (struct pmu_busy){ drv->globals[g], v };
 	}
 	for (unsigned u = 0; u < imc; u++) {
@@ -176,7 +179,10 @@ UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p
 					continue;
 				}
 				r->selects_checked++;
-				if (v && (r->in_use = true) && r->nbusy < PMU_MAX_BUSY)
+				if (!v)
+					continue;
+				r->in_use = true;
+				if (r->nbusy < PMU_MAX_BUSY)
 					r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
 			}
 	}
