@@ -1,6 +1,6 @@
 /* gen_events: an event file in Intel's perfmon JSON format -> C tables.
  *
- *   gen_events SYMBOL INPUT.json OUTPUT.c
+ *   gen_events [-x UNIT]... SYMBOL INPUT.json OUTPUT.c
  *   gen_events --units=U1,U2,... SYMBOL OUTPUT.c INPUT.json...
  *
  * The second form (a driver whose events are one of Intel's files per CPU
@@ -11,6 +11,11 @@
  * SYMBOL, SYMBOL_count and SYMBOL_by_hash, as in the first form.
  * An event with a non-zero UMaskExt (Intel's umask extension, select bits
  * 32 and up) is left out in both: the tables keep an 8-bit umask.
+ *
+ * -x UNIT leaves out the events of that Unit, as the file spells it, after
+ * they have been checked like the others: Intel's units the driver does not
+ * program (the Makefile's GEN_EVENTS_FLAGS_NAME, events/README.md). A -x
+ * that matches no event is an error.
  *
  * Reads Intel's perfmon layout as published, either {"Header": ...,
  * "Events": [...]} or a bare array of events. The fields it uses must be
@@ -774,15 +779,32 @@ static int multi(const char *units, const char *symbol, const char *opath, char 
 int main(int argc, char **argv)
 {
 	static struct row *rows;
+	const char *skip[8];
+	unsigned nskip = 0;
 
 	if (argc >= 5 && !strncmp(argv[1], "--units=", 8) && argv[1][8])
 		return multi(argv[1] + 8, argv[2], argv[3], argv + 4, argc - 4);
+	while (argc > 2 && !strcmp(argv[1], "-x") && nskip < sizeof(skip) / sizeof(skip[0])) {
+		skip[nskip++] = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: gen_events SYMBOL INPUT.json OUTPUT.c\n"
-				"       gen_events --units=U1,U2,... SYMBOL OUTPUT.c INPUT.json...\n");
+		fprintf(stderr, "usage: gen_events [-x UNIT]... SYMBOL INPUT.json OUTPUT.c (at most %u -x)\n"
+				"       gen_events --units=U1,U2,... SYMBOL OUTPUT.c INPUT.json...\n",
+			(unsigned)(sizeof(skip) / sizeof(skip[0])));
 		return 2;
 	}
 	int nev = read_rows(argv[2], NULL, &rows);
+	for (unsigned k = 0; k < nskip; k++) {
+		int kept = 0;
+		for (int i = 0; i < nev; i++)
+			if (strcmp(rows[i].unit, skip[k]))
+				rows[kept++] = rows[i];
+		if (kept == nev)
+			die(line, "-x %s: no event of that Unit", skip[k]);
+		nev = kept;
+	}
 
 	FILE *out = fopen(argv[3], "w");
 	if (!out) {

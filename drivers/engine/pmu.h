@@ -353,6 +353,10 @@ struct pmu_state {
 	uint64_t base;      /* what the run writes to it, without the enable */
 	uint64_t status_at_start;
 	bool first;         /* the first freeze of the run */
+	/* A second control of the same kind, where the driver has two (Meteor
+	 * Lake's sNCU box control beside the cNCU's): as found, and what the
+	 * run writes to it without the enable. */
+	uint64_t found2, base2;
 };
 
 struct rec;

@@ -23,7 +23,7 @@ static const struct pmu_model adl_models[] = {
 /* uncore_snb.c, adl_uncore_formats_attr: event 0-7, umask 8-15, edge 18,
  * inv 23, cmask6 24-29; SNB_UNC_CTL_EN 22. The ADL uncore has no global
  * status register in Linux, so no overflow-forwarding bit is set. */
-static const struct pmu_layout adl_layout = {
+const struct pmu_layout adl_layout = {
 	.event = { 0, 8 },
 	.umask = { 8, 8 },
 	.thresh = { 24, 6 },
@@ -101,11 +101,12 @@ static bool has_imcp(const struct pmu_present *p)
 
 uint64_t adl_mchbar_mask(uint32_t model)
 {
-	/* chipsec: hostctl1.xml (ADL) bits 38:16, as icl.xml and rkl.xml give
-	 * them (mask 0x7FFFFF0000; in chipsec's tree up to 386b4e42);
-	 * hostctl11gen.xml (TGL) and hostctl13gen.xml (RPL) bits 41:17. */
+	/* chipsec: hostctl1.xml (ADL; MTL and LNL, mtl.xml and lnl.xml) bits
+	 * 38:16, as icl.xml and rkl.xml give them (mask 0x7FFFFF0000; in
+	 * chipsec's tree up to 386b4e42); hostctl11gen.xml (TGL) and
+	 * hostctl13gen.xml (RPL; ARL, arl.xml and arlh.xml) bits 41:17. */
 	return model == 0x97 || model == 0x9A || model == 0xBE || model == 0x7D || model == 0x7E || model == 0x9D ||
-			       model == 0xA7
+			       model == 0xA7 || model == 0xAA || model == 0xAC || model == 0xBD
 		       ? ADL_MCHBAR_MASK_38_16
 		       : ADL_MCHBAR_MASK_41_17;
 }
@@ -122,8 +123,8 @@ static uint32_t imc_block(const struct pmu_present *p, uint32_t model)
 
 /* MCHBAR, read only: enabled (bit 0), a base within the physical address
  * width. An unknown host-bridge ID is a warning. */
-static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, char *err,
-				     size_t errsize, char *warn, size_t warnsize)
+enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, unsigned unit,
+			      char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	static const struct pci_addr hb = { 0, 0, 0 };
 	uint32_t id = 0, lo = 0, hi = 0;
@@ -151,7 +152,7 @@ static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info 
 		return UNC_E_UNSUPPORTED;
 	}
 	base += imc_block(p, cpu->model);
-	const struct pmu_unit *imc = &p->drv->units[ADL_UNIT_IMC];
+	const struct pmu_unit *imc = &p->drv->units[unit];
 	uint64_t end = base + imc->free[imc->counters - 1].offset + imc->width / 8; /* past the last counter */
 	if (cpu->phys_addr_bits < 64 && end > (uint64_t)1 << cpu->phys_addr_bits) {
 		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (00:00.0 offsets 0x4C:0x48 read 0x%016lx) are above the CPU's %u-bit "
@@ -160,8 +161,8 @@ static enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info 
 	}
 	if (!adl_host_bridge_name(0x8086, (uint16_t)(id >> 16)))
 		fmt_snprintf(warn, warnsize, "host bridge 8086:%04x unknown; reading MCHBAR anyway", id >> 16);
-	p->base[ADL_UNIT_IMC] = base;
-	p->found[ADL_UNIT_IMC] = p->boxes[ADL_UNIT_IMC] = 1;
+	p->base[unit] = base;
+	p->found[unit] = p->boxes[unit] = 1;
 	return UNC_OK;
 }
 
@@ -190,7 +191,7 @@ UNC_COLD enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *c
 	if (p->drv->nunits <= ADL_UNIT_IMCP)
 		want &= ~IMCP;
 	if (want & (1u << ADL_UNIT_IMC | IMCP)) {
-		enum unc_status st = adl_probe_imc(hw, cpu, p, err, errsize, warn, warnsize);
+		enum unc_status st = adl_probe_imc(hw, cpu, p, ADL_UNIT_IMC, err, errsize, warn, warnsize);
 		p->probed |= want & (1u << ADL_UNIT_IMC | IMCP);
 		if (!st && (want & IMCP) &&
 		    !adl_imcp_place(p, ADL_UNIT_IMCP, p->base[ADL_UNIT_IMC], cpu->phys_addr_bits, err, errsize))
@@ -367,21 +368,26 @@ UNC_COLD const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg
 	return NULL;
 }
 
-UNC_COLD void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+UNC_COLD void adl_imc_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
 {
 	uint16_t vendor = p->facts[ADL_FACT_HB_ID] & 0xffff, device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
 	const char *gen = adl_host_bridge_name(vendor, device);
 
 	uint32_t blk = imc_block(p, (uint32_t)p->facts[ADL_FACT_MODEL]);
 
-	buf[0] = '\0';
-	const struct pmu_unit *imc = &p->drv->units[ADL_UNIT_IMC];
+	const struct pmu_unit *imc = &p->drv->units[unit];
 	bool mc1 = imc->free[imc->counters - 1].offset >= ADL_IMC_MC_OFFSET;
 
+	fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x%s (host bridge %04x:%04x%s%s)",
+		     (unsigned long)(p->base[unit] - blk), blk ? " + 0x" : "", blk ? blk : 0u,
+		     mc1 ? ", MC1 at +0x10000" : "", vendor, device, gen ? ", " : "", gen ? gen : "");
+}
+
+UNC_COLD void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)
+{
+	buf[0] = '\0';
 	if (unit == ADL_UNIT_IMC)
-		fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x%s (host bridge %04x:%04x%s%s)",
-			     (unsigned long)(p->base[ADL_UNIT_IMC] - blk), blk ? " + 0x" : "", blk ? blk : 0u,
-			     mc1 ? ", MC1 at +0x10000" : "", vendor, device, gen ? ", " : "", gen ? gen : "");
+		adl_imc_where(p, unit, buf, size);
 }
 
 const struct pmu_ops adl_ops = {
@@ -423,9 +429,11 @@ const struct pmu_driver pmu_driver_adl = {
 UNC_COLD const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
 {
 	/* uncore_snb.c's IMC device IDs (icl_uncore_pci_ids: ICL, RKL;
-	 * tgl_uncore_pci_ids: TGL, ADL, RPL). */
+	 * tgl_uncore_pci_ids: TGL, ADL, RPL, MTL). */
 	static const uint16_t adl[] = { 0x4660, 0x4641, 0x4601, 0x4602, 0x4609, 0x460A, 0x4621, 0x4623, 0x4629, 0x4637, 0x463B,
 					0x4648, 0x4649, 0x4650, 0x4668, 0x4670, 0x4614, 0x4617, 0x4618, 0x461B, 0x461C };
+	static const uint16_t mtl[] = { 0x7D00, 0x7D01, 0x7D02, 0x7D05, 0x7D10, 0x7D14, 0x7D15,
+					0x7D16, 0x7D21, 0x7D22, 0x7D23, 0x7D24, 0x7D28 };
 
 	if (vendor != 0x8086)
 		return NULL;
@@ -441,5 +449,15 @@ UNC_COLD const char *adl_host_bridge_name(uint16_t vendor, uint16_t device)
 	if ((device >= 0xA700 && device <= 0xA70B) || (device >= 0xA715 && device <= 0xA71C) ||
 	    (device >= 0xA728 && device <= 0xA72A))
 		return "Raptor Lake";
+	for (size_t i = 0; i < sizeof(mtl) / sizeof(mtl[0]); i++)
+		if (mtl[i] == device)
+			return "Meteor Lake";
+	/* Linux lists none for ARL and LNL (its 0:0.0 fallback); chipsec's
+	 * arl.xml, arlh.xml and lnl.xml HOSTCTL device IDs. */
+	if ((device >= 0x7D1A && device <= 0x7D1C) || (device >= 0x7D2A && device <= 0x7D2F) || device == 0x7D35 ||
+	    device == 0x7D06 || device == 0x7D30)
+		return "Arrow Lake";
+	if (device == 0x6400)
+		return "Lunar Lake";
 	return NULL;
 }

@@ -3,7 +3,7 @@
  * (adl_uncore_*, ADL_UNC_* and the TGL/ADL IMC free-running counters);
  * MCHBAR's base field per generation is chipsec's (chipsec/cfg/8086:
  * hostctl1.xml bits 38:16, hostctl13gen.xml bits 41:17). The driver's own
- * header: only drivers/pmu/adl*.c and its tests include it. */
+ * header: only drivers/pmu/adl*.c, tgl.c, mtl.c and their tests include it. */
 #ifndef UNC_PMU_ADL_H
 #define UNC_PMU_ADL_H
 
@@ -116,11 +116,14 @@ void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t siz
 
 /* The generation of a host bridge (0:0.0 device ID) as Linux's
  * uncore_snb.c lists them ("Ice Lake", "Rocket Lake", "Tiger Lake",
- * "Alder Lake", "Raptor Lake"), or NULL. */
+ * "Alder Lake", "Raptor Lake", "Meteor Lake") or, for Arrow Lake and Lunar
+ * Lake, for which Linux lists none, chipsec's cfg/8086 arl.xml, arlh.xml and
+ * lnl.xml; or NULL. */
 const char *adl_host_bridge_name(uint16_t vendor, uint16_t device);
 
 /* MCHBAR's base-field mask for a CPU model: bits 38:16 (Alder Lake, Ice
- * Lake, Rocket Lake) or 41:17 (Tiger Lake, Raptor Lake). */
+ * Lake, Rocket Lake, Meteor Lake, Lunar Lake) or 41:17 (Tiger Lake, Raptor
+ * Lake, Arrow Lake). */
 uint64_t adl_mchbar_mask(uint32_t model);
 
 /* Names a register as Linux's macros do, or NULL. */
@@ -139,5 +142,19 @@ enum adl_fact {
 };
 
 void adl_info(struct out *o, const struct pmu_present *p, bool json);
+
+/* Shared with the Meteor Lake, Arrow Lake and Lunar Lake drivers
+ * (drivers/pmu/mtl.c), whose IMC is this one (uncore_snb.c: mtl_uncore_init
+ * takes adl_uncore_mmio_init; lnl_mmio_uncores keeps adl_uncore_imc):
+ * - the event-select layout of adl_uncore_formats_attr;
+ * - the IMC probe: MCHBAR of 0:0.0 into p->base[unit] (the IMC block of
+ *   the driver added), and the ADL_FACT_HB_* and MCHBAR facts;
+ * - bw's "where" of the IMC unit, and info's host-bridge line (JSON: its
+ *   members), both from those facts. */
+extern const struct pmu_layout adl_layout;
+enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, unsigned unit,
+			      char *err, size_t errsize, char *warn, size_t warnsize);
+void adl_imc_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
+void adl_info_host_bridge(struct out *o, const struct pmu_present *p, unsigned imc_unit, bool json);
 
 #endif

@@ -5,16 +5,26 @@
 
 void adl_info(struct out *o, const struct pmu_present *p, bool json)
 {
-	bool msrs = p->probed & 1u << ADL_UNIT_CBO, imc = p->probed & 1u << ADL_UNIT_IMC;
+	bool msrs = p->probed & 1u << ADL_UNIT_CBO;
 	bool cbo_ok = msrs && p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK;
-	bool hb_ok = imc && p->facts[ADL_FACT_HB_ST] == UNC_OK;
+
+	if (json) {
+		if (cbo_ok)
+			out_printf(o, ",\"cbo_count\":%u", p->found[ADL_UNIT_CBO]);
+	} else if (cbo_ok) {
+		out_printf(o, "0x396:        %u CBos, %u programmed\n", p->found[ADL_UNIT_CBO], p->boxes[ADL_UNIT_CBO]);
+	}
+	adl_info_host_bridge(o, p, ADL_UNIT_IMC, json);
+}
+
+void adl_info_host_bridge(struct out *o, const struct pmu_present *p, unsigned imc_unit, bool json)
+{
+	bool hb_ok = (p->probed & 1u << imc_unit) && p->facts[ADL_FACT_HB_ST] == UNC_OK;
 	uint16_t device = (uint16_t)(p->facts[ADL_FACT_HB_ID] >> 16);
 	const char *gen = adl_host_bridge_name(p->facts[ADL_FACT_HB_ID] & 0xffff, device);
 	uint64_t raw = p->facts[ADL_FACT_MCHBAR_RAW], mask = p->facts[ADL_FACT_MCHBAR_MASK];
 
 	if (json) {
-		if (cbo_ok)
-			out_printf(o, ",\"cbo_count\":%u", p->found[ADL_UNIT_CBO]);
 		if (hb_ok) {
 			out_printf(o, ",\"host_bridge\":\"0x%04x\",\"generation\":", device);
 			if (gen)
@@ -26,8 +36,6 @@ void adl_info(struct out *o, const struct pmu_present *p, bool json)
 		}
 		return;
 	}
-	if (cbo_ok)
-		out_printf(o, "0x396:        %u CBos, %u programmed\n", p->found[ADL_UNIT_CBO], p->boxes[ADL_UNIT_CBO]);
 	if (hb_ok)
 		out_printf(o, "host bridge:  8086:%04x (%s); MCHBAR 0x%lx, base 0x%lx (mask 0x%lx)\n", device,
 			   gen ? gen : "unknown", (unsigned long)raw, (unsigned long)(raw & mask), (unsigned long)mask);

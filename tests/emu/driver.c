@@ -100,7 +100,7 @@ static VOID EFIAPI imc_tick(EFI_EVENT ev, VOID *ctx)
 	(void)ctx;
 	/* One 32-bit store per counter (two for a 64-bit one, low first), as
 	 * the hardware updates them. */
-	if (model.cfg.uncore_active == EMU_UNCORE_ADL || model.cfg.uncore_active == EMU_UNCORE_TGL) {
+	if (emu_client_imc(model.cfg.uncore_active)) {
 		for (unsigned i = 0; i < EMU_ADL_IMC_COUNTERS; i++) {
 			uint64_t v = emu_adl_imc_value(&model.cfg, i, t);
 			uint32_t at = (model.cfg.imc_block + emu_adl_imc[i].offset) / 4;
@@ -386,7 +386,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	    hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_HI, &saved_mchbar_hi))
 		return fail(&err, EFI_DEVICE_ERROR, "cannot read MCHBAR at 0:0.0 offsets 0x48/0x4C");
 
-	bool adl = model.cfg.uncore_active == EMU_UNCORE_ADL || model.cfg.uncore_active == EMU_UNCORE_TGL;
+	bool adl = emu_client_imc(model.cfg.uncore_active);
 	if (adl) {
 		region_size = EMU_ADL_MCHBAR_SIZE;
 		region_pages = 2 * EMU_ADL_MCHBAR_SIZE / 4096;

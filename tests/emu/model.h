@@ -18,6 +18,7 @@
 #include "../../drivers/base/status.h"
 #include "pmu_skl.h"
 #include "pmu_adl.h"
+#include "pmu_mtl.h"
 #include "pmu_snbep.h"
 #include "pmu_disc.h"
 
@@ -43,7 +44,7 @@ enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_COR
  * identity the guest sees (emu_uncore_for). */
 enum emu_uncore {
 	EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL, EMU_UNCORE_DISC, EMU_UNCORE_ICL,
-	EMU_UNCORE_RKL
+	EMU_UNCORE_RKL, EMU_UNCORE_MTL, EMU_UNCORE_LNL
 };
 
 /* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
@@ -233,6 +234,11 @@ extern const struct emu_pmu emu_pmu_adl; /* Alder/Raptor Lake (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake, and Rocket Lake's MSRs (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_icl; /* Ice Lake client (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_disc;
+extern const struct emu_pmu emu_pmu_mtl; /* Meteor/Arrow Lake (pmu_mtl.c) */
+/* The PCI function every client uncore serves (pmu_adl.c): 0:0.0's ID, the
+ * generation's host bridge (emu_config.host_bridge_id). */
+extern const struct emu_pci_dev emu_client_pci[1];
+extern const struct emu_pmu emu_pmu_lnl; /* Lunar Lake (pmu_mtl.c) */
 
 /* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the
  * E5-2600 iMC's eight boxes of five. */

@@ -380,6 +380,8 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	if (!ev)
 		ev = emu_adl_event_find(name);
 	if (!ev)
+		ev = emu_mtl_event_find(name);
+	if (!ev)
 		return parse_core_rate(name, v, cfg, err, errsize);
 	if (ev->unit == EMU_UNIT_FIXED)
 		FAIL("%s counts UCLK cycles: set --uclk-mhz instead", ev->name);
@@ -400,13 +402,13 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
 {
-	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_RKL; u++) {
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_LNL; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
 			return UNC_OK;
 		}
 	}
-	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl, tgl, disc, icl or rkl)", val);
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl, tgl, disc, icl, rkl, mtl or lnl)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
@@ -685,7 +687,10 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 	char mhz[24];
 	unsigned nimc = 0, nunc = 0;
 
-	bool adl = cfg->uncore_active == EMU_UNCORE_ADL || cfg->uncore_active == EMU_UNCORE_TGL;
+	bool adl = emu_client_imc(cfg->uncore_active);
+	static const char *const gen[] = { [EMU_UNCORE_ADL] = "Alder/Raptor Lake", [EMU_UNCORE_TGL] = "Tiger Lake",
+					   [EMU_UNCORE_ICL] = "Ice Lake", [EMU_UNCORE_RKL] = "Rocket Lake",
+					   [EMU_UNCORE_MTL] = "Meteor/Arrow Lake", [EMU_UNCORE_LNL] = "Lunar Lake" };
 
 	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++)
 		nimc += !adl && cfg->imc_per_sec[i] != 0;
@@ -694,8 +699,6 @@ static void describe_skl(const struct emu_config *cfg, struct out *o)
 	for (unsigned i = 0; i < cfg->nrates; i++)
 		nunc += cfg->rates[i].unit < EMU_UNIT_P6;
 	fmt_fixed(mhz, sizeof(mhz), cfg->uclk_hz, 1000000, 3);
-	static const char *const gen[] = { [EMU_UNCORE_ADL] = "Alder/Raptor Lake", [EMU_UNCORE_TGL] = "Tiger Lake",
-					   [EMU_UNCORE_ICL] = "Ice Lake", [EMU_UNCORE_RKL] = "Rocket Lake" };
 	if (cfg->uncore_active < sizeof(gen) / sizeof(gen[0]) && gen[cfg->uncore_active])
 		out_printf(o, "%s uncore, host bridge 8086:%04x, ", gen[cfg->uncore_active], cfg->host_bridge_id);
 	out_printf(o, "NO_CBO_BANKS %u", cfg->no_cbo_banks);

@@ -238,7 +238,12 @@ static enum unc_status hb_write32(struct emu *e, const struct emu_pci_dev *d, ui
 	return off == 0 ? UNC_OK : UNC_E_NOT_FOUND; /* the ID is read only */
 }
 
-static const struct emu_pci_dev adl_pci[] = { { 0, 0, 0, hb_read32, hb_write32, 0 } };
+const struct emu_pci_dev emu_client_pci[1] = { { 0, 0, 0, hb_read32, hb_write32, 0 } };
+
+bool emu_client_imc(unsigned uncore)
+{
+	return uncore == EMU_UNCORE_ADL || uncore == EMU_UNCORE_TGL || uncore == EMU_UNCORE_MTL || uncore == EMU_UNCORE_LNL;
+}
 
 static enum unc_status adl_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret_val);
 static enum unc_status adl_mmio_write(struct emu *e, uint64_t addr, uint32_t val);
@@ -249,7 +254,7 @@ const struct emu_pmu emu_pmu_adl = {
 	.nregs = sizeof(adl_regs) / sizeof(adl_regs[0]),
 	.windows = adl_windows,
 	.nwindows = sizeof(adl_windows) / sizeof(adl_windows[0]),
-	.pci = adl_pci,
+	.pci = emu_client_pci,
 	.npci = 1,
 	.nctr = EMU_ADL_NCTR,
 	.ops = {
@@ -304,7 +309,7 @@ const struct emu_pmu emu_pmu_tgl = {
 	.nregs = sizeof(tgl_regs) / sizeof(tgl_regs[0]),
 	.windows = tgl_windows,
 	.nwindows = 1,
-	.pci = adl_pci,
+	.pci = emu_client_pci,
 	.npci = 1,
 	.nctr = EMU_ADL_NCTR,
 	.ops = {
@@ -368,7 +373,7 @@ const struct emu_pmu emu_pmu_icl = {
 	.nregs = sizeof(icl_regs) / sizeof(icl_regs[0]),
 	.windows = icl_windows,
 	.nwindows = 2,
-	.pci = adl_pci,
+	.pci = emu_client_pci,
 	.npci = 1,
 	.nctr = EMU_ADL_NCTR,
 	.ops = {

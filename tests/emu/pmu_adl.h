@@ -44,6 +44,10 @@ bool emu_tgl_model(unsigned model);
 bool emu_icl_model(unsigned model);
 bool emu_rkl_model(unsigned model);
 uint16_t emu_adl_host_bridge(unsigned model);
+/* Whether an uncore (enum emu_uncore) is a client one with these 64-bit IMC
+ * counters (Alder/Raptor Lake, Tiger Lake, Meteor/Arrow Lake, Lunar Lake);
+ * the PCI function they all serve is model.h's emu_client_pci. */
+bool emu_client_imc(unsigned uncore);
 uint32_t emu_adl_imc_block(unsigned model);
 
 /* The programmable IMC counters (uncore_snb.c adl_uncore_imc): per

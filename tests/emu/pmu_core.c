@@ -31,6 +31,10 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 		return EMU_UNCORE_ICL;
 	if (family == 6 && emu_rkl_model(model))
 		return EMU_UNCORE_RKL;
+	if (family == 6 && emu_mtl_model(model))
+		return EMU_UNCORE_MTL;
+	if (family == 6 && emu_lnl_model(model))
+		return EMU_UNCORE_LNL;
 	if (family == 6 && (model == 0x8F || model == 0xCF || model == 0xAD || model == 0xAE || model == 0xAF))
 		return EMU_UNCORE_DISC; /* SPR, EMR, GNR, GNR-D, SRF: a discovery table */
 	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
@@ -38,7 +42,7 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 
 const char *emu_uncore_name(unsigned uncore)
 {
-	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc", "icl", "rkl" };
+	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc", "icl", "rkl", "mtl", "lnl" };
 	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
 }
 
@@ -242,6 +246,15 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 			model = tgl ? 0x8C : 0x97;
 		c.host_bridge_id = emu_adl_host_bridge(model);
 		c.imc_block = emu_adl_imc_block(model);
+	} else if (c.uncore_active == EMU_UNCORE_MTL || c.uncore_active == EMU_UNCORE_LNL) {
+		unsigned family, model;
+		emu_family_model(leaf1_eax, &family, &model);
+		bool lnl = c.uncore_active == EMU_UNCORE_LNL;
+		/* --uncore on another CPU: the generation's first model */
+		if (lnl ? !emu_lnl_model(model) : !emu_mtl_model(model))
+			model = lnl ? 0xBD : 0xAA;
+		c.host_bridge_id = emu_mtl_host_bridge(model);
+		c.imc_block = emu_adl_imc_block(model); /* 0xD800, as ADL's */
 	}
 	if (c.uncore_active == EMU_UNCORE_ICL || c.uncore_active == EMU_UNCORE_RKL) /* their IMC is Skylake's */
 		c.host_bridge_id = emu_adl_host_bridge(c.uncore_active == EMU_UNCORE_ICL ? 0x7E : 0xA7);
@@ -250,6 +263,8 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 			: c.uncore_active == EMU_UNCORE_TGL || c.uncore_active == EMU_UNCORE_RKL ? &emu_pmu_tgl
 			: c.uncore_active == EMU_UNCORE_ICL	? &emu_pmu_icl
 			: c.uncore_active == EMU_UNCORE_DISC	? &emu_pmu_disc
+			: c.uncore_active == EMU_UNCORE_MTL	? &emu_pmu_mtl
+			: c.uncore_active == EMU_UNCORE_LNL	? &emu_pmu_lnl
 								: &emu_pmu_skl,
 		     &c);
 	switch (c.core_active) {

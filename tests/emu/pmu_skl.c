@@ -267,7 +267,7 @@ uint32_t emu_imc_value(const struct emu_config *cfg, unsigned i, uint64_t t_ns)
 
 bool emu_imc_read32(const struct emu_config *cfg, uint32_t off, uint64_t t_ns, uint32_t *ret_val)
 {
-	if (cfg->uncore_active == EMU_UNCORE_ADL || cfg->uncore_active == EMU_UNCORE_TGL)
+	if (emu_client_imc(cfg->uncore_active))
 		return emu_adl_imc_read32(cfg, off, t_ns, ret_val);
 	for (unsigned i = 0; i < EMU_IMC_COUNTERS; i++) {
 		if (off == emu_imc[i].offset) {

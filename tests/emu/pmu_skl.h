@@ -24,7 +24,8 @@
 #define EMU_SKL_MCHBAR_ENABLE 0x1ull
 
 /* The emulated units, the emulator's own numbering (not the app's). */
-enum emu_unit { EMU_UNIT_CBO, EMU_UNIT_ARB, EMU_UNIT_FIXED };
+/* The HAC units are Meteor Lake's (pmu_mtl.c). */
+enum emu_unit { EMU_UNIT_CBO, EMU_UNIT_ARB, EMU_UNIT_FIXED, EMU_UNIT_HAC_ARB, EMU_UNIT_HAC_CBO };
 
 struct emu_event {
 	const char *name;

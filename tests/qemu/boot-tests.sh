@@ -1330,6 +1330,59 @@ step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
 
+# Meteor Lake (0xAA): host bridge 8086:7d00, MCHBAR's bits 38:16, both
+# memory controllers' 64-bit counters at MCHBAR + 0xd840/0xd858/0xd8a0 and
+# + 0x10000 (MC0 reads 600 MB/s and writes 300, MC1 400 and 200); the MSR
+# uncore enabled through the cNCU and sNCU box controls 0x240e/0x200e (5
+# CBos, 2 ARB, 2 HAC_ARB, 2 HAC_CBO boxes of 2 selects, the cNCU's fixed
+# control: 23 selects), the HAC units counting only with the sNCU's enable.
+boot_begin mtl Skylake-Client,model=170
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_HAC_ARB_TRANSACTIONS.READS=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+expect load rc zero
+expect load has '^uncore-emu: emulating a client uncore: Meteor/Arrow Lake uncore, host bridge 8086:7d00, '
+step info 'uncore.efi info'
+expect info rc zero
+expect info has 'Meteor Lake \(mobile\)'
+expect info has '^0x396: +5 CBos, 5 programmed$'
+expect info has '^host bridge: +8086:7d00 \(Meteor Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
+expect info has '^pmu in use: +no \(global control 0x0, 23 event selects all zero\)$'
+step info-json 'uncore.efi info -j'
+expect info-json rc zero
+expect info-json has '"cbo_count":5,"host_bridge":"0x7d00","generation":"Meteor Lake"'
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+expect regs0 has '^0x240e +MTL_UNC_CNCU_BOX_CTL +0x0000000000000000$'
+expect regs0 has '^0x200e +MTL_UNC_SNCU_BOX_CTL +0x0000000000000000$'
+step bw 'uncore.efi bw -d 1 --per-box'
+expect bw rc zero
+expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:7d00, Meteor Lake\), emulated'
+expect bw bw read 1000 1
+expect bw bw write 500 1
+expect bw has '^mc0 +read +(59[4-9]|60[0-5])\.[0-9]{3} MB/s  write +(29[7-9]|30[0-2])\.[0-9]{3} MB/s  total +(89[1-9]|90[0-8])\.[0-9]{3} MB/s$'
+expect bw has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s  write +(19[8-9]|20[0-1])\.[0-9]{3} MB/s  total +(59[4-9]|60[0-5])\.[0-9]{3} MB/s$'
+step stat 'uncore.efi stat -e UNC_HAC_ARB_TRANSACTIONS.READS,UNC_CLOCK.SOCKET,UNC_MC1_RDCAS_COUNT_FREERUN,cbox/event=0x34,umask=0x8f/ -d 1'
+expect stat rc zero
+expect stat rate UNC_HAC_ARB_TRANSACTIONS.READS 2000000 1
+expect stat rate UNC_CLOCK.SOCKET 800000000 1
+expect stat rate UNC_MC1_RDCAS_COUNT_FREERUN 6250000 1
+expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
+step list 'uncore.efi list'
+expect list rc zero
+expect list has '^hac_arb PMU \(Meteor Lake, mtl-client-uncore\); raw: hac_arb/event=N,umask=N'
+expect list has '^hac_arb +0x8a +0x02 +0,1 +UNC_HAC_ARB_TRANSACTIONS\.READS '
+expect list has '^imc +free +UNC_MC1_WRCAS_COUNT_FREERUN '
+step bw-var 'uncore.efi bw -d 0.5 --per-box -o var:MtlBw'
+expect bw-var rc zero
+step bw-show 'uncore.efi var show MtlBw'
+expect bw-show rc zero
+expect bw-show has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s'
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
 # Rocket Lake (0xA7): host bridge 8086:4c43, Tiger Lake's MSR uncore under
 # 0xe01 (bit 29 only while counting), the Skylake-style IMC as Ice Lake's.
 boot_begin rkl Skylake-Client,model=167
@@ -1355,6 +1408,75 @@ expect stat rc zero
 expect stat rate UNC_ARB_TRK_REQUESTS.ALL 1000000 1
 expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate DRAM_DATA_WRITES 7812500 1
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
+# Arrow Lake-H (0xC5): host bridge 8086:7d06 (chipsec arlh.xml), MCHBAR's
+# bits 41:17, Meteor Lake's registers and IMC.
+boot_begin arl Skylake-Client,model=197
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_HAC_CBO_TOR_ALLOCATION.ALL=3M'
+expect load rc zero
+expect load has '^uncore-emu: emulating a client uncore: Meteor/Arrow Lake uncore, host bridge 8086:7d06, '
+step info 'uncore.efi info'
+expect info rc zero
+expect info has 'Arrow Lake-H'
+expect info has '^host bridge: +8086:7d06 \(Arrow Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x3fffffe0000\)$'
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+step bw 'uncore.efi bw -d 1 --per-box'
+expect bw rc zero
+expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:7d06, Arrow Lake\), emulated'
+expect bw bw read 1000 1
+expect bw bw write 500 1
+expect bw has '^mc0 +read +(59[4-9]|60[0-5])\.[0-9]{3} MB/s  write +(29[7-9]|30[0-2])\.[0-9]{3} MB/s  total +(89[1-9]|90[0-8])\.[0-9]{3} MB/s$'
+expect bw has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s  write +(19[8-9]|20[0-1])\.[0-9]{3} MB/s  total +(59[4-9]|60[0-5])\.[0-9]{3} MB/s$'
+step stat 'uncore.efi stat -e UNC_HAC_CBO_TOR_ALLOCATION.ALL,UNC_CLOCK.SOCKET,UNC_MC0_WRCAS_COUNT_FREERUN -d 1'
+expect stat rc zero
+expect stat rate UNC_HAC_CBO_TOR_ALLOCATION.ALL 6000000 1
+expect stat rate UNC_CLOCK.SOCKET 800000000 1
+expect stat rate UNC_MC0_WRCAS_COUNT_FREERUN 4687500 1
+step regs1 'uncore.efi regs'
+expect regs1 same regs0
+step unload 'uncore-emu.efi --unload'
+expect unload rc zero
+boot_run
+
+# Lunar Lake (0xBD): host bridge 8086:6400 (chipsec lnl.xml), MCHBAR's
+# bits 38:16, the global control 0x240e, 4 CBos whatever 0x396 says, 2 ARB
+# boxes (12 selects), no clock box; the IMC as Meteor Lake's.
+boot_begin lnl Skylake-Client,model=189
+boot_file "$TOP/build/uncore-emu.efi"
+step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+expect load rc zero
+expect load has '^uncore-emu: emulating a client uncore: Lunar Lake uncore, host bridge 8086:6400, '
+step info 'uncore.efi info'
+expect info rc zero
+expect info has '^uncore: +supported: Lunar Lake, Lunar Lake \(mobile\)$'
+expect info has '^CBos: +4 \(fixed on Lunar Lake\), 4 programmed$'
+expect info has '^host bridge: +8086:6400 \(Lunar Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
+expect info has '^pmu in use: +no \(global control 0x0, 12 event selects all zero\)$'
+step regs0 'uncore.efi regs'
+expect regs0 rc zero
+expect regs0 has '^0x240e +LNL_UNC_MSR_GLOBAL_CTL +0x0000000000000000$'
+step bw 'uncore.efi bw -d 1 --per-box'
+expect bw rc zero
+expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:6400, Lunar Lake\), emulated'
+expect bw bw read 1000 1
+expect bw bw write 500 1
+expect bw has '^mc0 +read +(59[4-9]|60[0-5])\.[0-9]{3} MB/s  write +(29[7-9]|30[0-2])\.[0-9]{3} MB/s  total +(89[1-9]|90[0-8])\.[0-9]{3} MB/s$'
+expect bw has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s  write +(19[8-9]|20[0-1])\.[0-9]{3} MB/s  total +(59[4-9]|60[0-5])\.[0-9]{3} MB/s$'
+step stat 'uncore.efi stat -e cbox/event=0x34,umask=0x8f/,UNC_MC0_RDCAS_COUNT_FREERUN -d 1'
+expect stat rc zero
+expect stat rate 'cbox/event=0x34,umask=0x8f/' 4000000 1
+expect stat rate UNC_MC0_RDCAS_COUNT_FREERUN 9375000 1
+step list 'uncore.efi list'
+expect list rc zero
+expect list has '^cbox PMU \(Lunar Lake, lnl-client-uncore\); raw: cbox/event=N,umask=N'
+expect list has '^0 events, 6 free-running counters, in 3 PMUs'
 step regs1 'uncore.efi regs'
 expect regs1 same regs0
 step unload 'uncore-emu.efi --unload'

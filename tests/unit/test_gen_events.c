@@ -17,8 +17,9 @@
 static char msg[1024];
 static char dir[] = "/tmp/gen_events_test.XXXXXX";
 
-/* Writes json to a file, runs the generator; returns its exit status. */
-static int run(const char *json)
+/* Writes json to a file, runs the generator with opts before its
+ * arguments; returns its exit status. */
+static int run_with(const char *opts, const char *json)
 {
 	char in[256], out[256], cmd[1024];
 	FILE *f;
@@ -29,7 +30,7 @@ static int run(const char *json)
 	f = fopen(in, "w");
 	fputs(json, f);
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "%s ev %s %s 2>%s/err", GEN, in, out, dir);
+	snprintf(cmd, sizeof(cmd), "%s %s ev %s %s 2>%s/err", GEN, opts, in, out, dir);
 	int st = system(cmd);
 	snprintf(cmd, sizeof(cmd), "%s/err", dir);
 	f = fopen(cmd, "r");
@@ -37,6 +38,11 @@ static int run(const char *json)
 	msg[n] = '\0';
 	fclose(f);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run(const char *json)
+{
+	return run_with("", json);
 }
 
 static bool output_exists(void)
@@ -329,6 +335,39 @@ static void units_and_counters_as_given(void)
 	}
 }
 
+/* -x UNIT leaves out that Unit's events, after checking them; a -x that
+ * matches no event, or a bad event of a left-out Unit, is an error. */
+static void units_left_out(void)
+{
+#define ROW(unit, name, ctr)                                                                                 \
+	"  {\n    \"Unit\": \"" unit "\", \"EventCode\": \"0x22\", \"EventName\": \"" name "\",\n" \
+	"    \"BriefDescription\": \"x\", \"Counter\": \"" ctr "\"\n  }"
+	static const char three[] = "[\n" ROW("ARB", "A", "0,1") ",\n" ROW("iMC", "B", "0,1,2,3,4") ",\n"
+				    ROW("iMC", "C", "5") ",\n" ROW("SANTA", "D", "FIXED") "\n]\n";
+
+	T_EQ(run_with("-x iMC", three), 0);
+	T_STREQ(msg, "");
+	T_ASSERT(out_has_row("A", "\"ARB\""));
+	T_ASSERT(out_has_row("D", "\"SANTA\""));
+	T_ASSERT(!out_has_row("B", "iMC"));
+	T_ASSERT(!out_has_row("C", "iMC"));
+	T_EQ(run_with("-x iMC -x SANTA", three), 0);
+	T_ASSERT(out_has_row("A", "\"ARB\""));
+	T_ASSERT(!out_has_row("D", "SANTA"));
+	T_EQ(run_with("-x iMC -x SANTA -x ARB", three), 0); /* none left: an empty table */
+	T_ASSERT(output_exists());
+	T_ASSERT(!out_has_row("A", "ARB"));
+	T_EQ(run_with("-x NCU", three), 1);
+	T_CONTAINS(msg, "-x NCU: no event of that Unit");
+	T_ASSERT(!output_exists());
+	T_EQ(run_with("-x imc", three), 1); /* as the file spells it */
+	T_EQ(run_with("-x", three), 2);
+	static const char bad[] = "[\n" ROW("ARB", "A", "0,1") ",\n" ROW("iMC", "B", "7") "\n]\n";
+	T_EQ(run_with("-x iMC", bad), 1);
+	T_ASSERT(!output_exists());
+#undef ROW
+}
+
 /* Intel's files as published in the intel/perfmon repository
  * (https://github.com/intel/perfmon), unchanged, from ../shared/perfmon (or
  * $PERFMON_DIR). Each runs only when its file is there; main() prints a
@@ -514,6 +553,7 @@ int main(void)
 		T_CASE(units_and_counters_as_given),
 		T_CASE(umask_ext),
 		T_CASE(per_model_files),
+		T_CASE(units_left_out),
 		T_CASE(intel_core_file_forms),
 		T_CASE(many_events),
 		/* the last three: each left out when its file is absent */

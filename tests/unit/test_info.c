@@ -235,7 +235,7 @@ static void unsupported_intel_model(void)
 	T_EQ(f.reads, 0);
 	render(false);
 	/* every driver's title, in registry order (Skylake-client among them) */
-	char titles[200] = "", line[300];
+	char titles[256] = "", line[400];
 	for (unsigned d = 0; pmu_drivers[d]; d++)
 		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%s", d ? ", " : "", pmu_drivers[d]->title);
 	T_CONTAINS(titles, "Skylake-client");

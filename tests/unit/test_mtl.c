@@ -1,0 +1,547 @@
+/* The Meteor Lake, Arrow Lake and Lunar Lake drivers (drivers/pmu/mtl.c):
+ * their addresses, widths and strides against literals typed from Linux's
+ * arch/x86/events/intel/uncore_snb.c (MTL_UNC_*, mtl_uncore_*,
+ * lnl_uncore_*), chipsec's MCHBAR fields and host-bridge IDs; the exact
+ * writes of a run on a strict fake (the cNCU and sNCU box controls, or
+ * Lunar Lake's 0x240E, enabled only while counting and restored as found);
+ * and, on the emulator, both controllers' IMC counters and a 48-bit
+ * counter across its wrap. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../drivers/base/cpu.h"
+#include "../../drivers/engine/evsel.h"
+#include "../../drivers/pmu/mtl.h"
+#include "../../drivers/engine/stat.h"
+#include "../emu/emu_hw.h"
+#include "fake_hw.h"
+#include "run_help.h"
+#include "t.h"
+
+#define S  1000000000ull
+#define MS 1000000ull
+
+static const struct pmu_driver *const mtl_only[] = { &pmu_driver_mtl, NULL };
+static const struct pmu_driver *const lnl_only[] = { &pmu_driver_lnl, NULL };
+
+/* ---- literals from uncore_snb.c ---- */
+
+/* A unit's select and counter i of box b at sel0/ctr0 + 0x10 b + i. */
+static void unit_at(const struct pmu_driver *drv, unsigned u, unsigned boxes, uint64_t sel0, uint64_t ctr0)
+{
+	const struct pmu_unit *pu = &drv->units[u];
+
+	T_EQ(pu->counters, 2);
+	T_EQ(pu->width, 48);
+	T_EQ(pu->space, PMU_MSR);
+	T_EQ(pu->kind, PMU_GENERAL);
+	T_ASSERT(pu->max_boxes >= boxes);
+	for (unsigned b = 0; b < boxes; b++)
+		for (unsigned i = 0; i < 2; i++) {
+			T_EQ(pmu_unit_sel(pu, NULL, u, b, i).addr, sel0 + 0x10 * b + i);
+			T_EQ(pmu_unit_ctr(pu, NULL, u, b, i).addr, ctr0 + 0x10 * b + i);
+		}
+}
+
+static void mtl_units_at_linux_addresses(void)
+{
+	for (int d = 0; d < 2; d++) {
+		const struct pmu_driver *drv = d ? &pmu_driver_arl : &pmu_driver_mtl;
+		const struct pmu_unit *u = drv->units;
+		T_EQ(drv->nunits, 6);
+		/* MTL_UNC_CBO_0_PERFEVTSEL0 0x2442, PER_CTR0 0x2448,
+		 * SNB_UNC_CBO_MSR_OFFSET 0x10; the count from 0x396. */
+		T_STREQ(u[MTL_UNIT_CBO].pmu, "cbox");
+		unit_at(drv, MTL_UNIT_CBO, 8, 0x2442, 0x2448);
+		T_EQ(u[MTL_UNIT_CBO].max_boxes, 8);
+		/* mtl_uncore_arb, _hac_arb, _hac_cbox: 2 boxes each. */
+		T_STREQ(u[MTL_UNIT_ARB].pmu, "arb");
+		unit_at(drv, MTL_UNIT_ARB, 2, 0x2412, 0x2418);
+		T_STREQ(u[MTL_UNIT_HAC_ARB].pmu, "hac_arb");
+		unit_at(drv, MTL_UNIT_HAC_ARB, 2, 0x2012, 0x2018);
+		T_STREQ(u[MTL_UNIT_HAC_CBO].pmu, "hac_cbox");
+		unit_at(drv, MTL_UNIT_HAC_CBO, 2, 0x2042, 0x2048);
+		for (unsigned k = MTL_UNIT_ARB; k <= MTL_UNIT_HAC_CBO; k++)
+			T_EQ(u[k].max_boxes, 2);
+		/* mtl_uncore_cncu: MTL_UNC_CNCU_FIXED_CTRL 0x2402, _CTR 0x2408,
+		 * 48 bits, started by SNB_UNC_CTL_EN (bit 22). */
+		T_EQ(u[MTL_UNIT_FIXED].kind, PMU_FIXED);
+		T_EQ(pmu_unit_sel(&u[MTL_UNIT_FIXED], NULL, MTL_UNIT_FIXED, 0, 0).addr, 0x2402);
+		T_EQ(pmu_unit_ctr(&u[MTL_UNIT_FIXED], NULL, MTL_UNIT_FIXED, 0, 0).addr, 0x2408);
+		T_EQ(u[MTL_UNIT_FIXED].width, 48);
+		T_EQ(u[MTL_UNIT_FIXED].fixed_ctrl, 0x400000);
+		/* adl_uncore_formats_attr: event 7:0, umask 15:8, edge 18, EN 22,
+		 * inv 23, threshold 29:24. */
+		const struct pmu_layout *l = u[MTL_UNIT_CBO].layout;
+		T_EQ(l->event.shift, 0);
+		T_EQ(l->event.bits, 8);
+		T_EQ(l->umask.shift, 8);
+		T_EQ(l->umask.bits, 8);
+		T_EQ(l->thresh.shift, 24);
+		T_EQ(l->thresh.bits, 6);
+		T_EQ(l->edge, 1ull << 18);
+		T_EQ(l->enable, 1ull << 22);
+		T_EQ(l->inv, 1ull << 23);
+		/* MTL_UNC_CNCU_BOX_CTL 0x240e, MTL_UNC_SNCU_BOX_CTL 0x200e, ICL_UNC_CBO_CONFIG 0x396. */
+		T_EQ(drv->nglobals, 3);
+		T_EQ(drv->globals[0].addr, 0x240E);
+		T_EQ(drv->globals[1].addr, 0x200E);
+		T_EQ(drv->globals[2].addr, 0x396);
+	}
+}
+
+static void lnl_units_at_linux_addresses(void)
+{
+	const struct pmu_unit *u = pmu_driver_lnl.units;
+
+	/* lnl_msr_uncores: mtl_uncore_cbox and mtl_uncore_arb; the IMC. */
+	T_EQ(pmu_driver_lnl.nunits, 3);
+	unit_at(&pmu_driver_lnl, LNL_UNIT_CBO, 4, 0x2442, 0x2448);
+	unit_at(&pmu_driver_lnl, LNL_UNIT_ARB, 2, 0x2412, 0x2418);
+	T_EQ(u[LNL_UNIT_ARB].max_boxes, 2);
+	T_EQ(u[LNL_UNIT_CBO].layout->thresh.bits, 6);
+	T_EQ(u[LNL_UNIT_IMC].kind, PMU_FREE);
+	/* LNL_UNC_MSR_GLOBAL_CTL 0x240e alone: 0x396 is not read. */
+	T_EQ(pmu_driver_lnl.nglobals, 1);
+	T_EQ(pmu_driver_lnl.globals[0].addr, 0x240E);
+}
+
+static void imc_free_running_at_linux_offsets(void)
+{
+	/* adl_uncore_imc_freerunning (mtl_uncore_init's mmio_init is
+	 * adl_uncore_mmio_init; lnl_mmio_uncores has adl_uncore_imc): 0xd840
+	 * total, 0xd858 read, 0xd8a0 write, 64 bits; + 0x10000 for MC1. */
+	static const struct {
+		const char *name;
+		uint32_t off;
+		uint8_t role;
+	} want[] = {
+		{ "UNC_MC0_TOTAL_REQCOUNT_FREERUN", 0xD840, PMU_ROLE_NONE },
+		{ "UNC_MC0_RDCAS_COUNT_FREERUN", 0xD858, PMU_ROLE_DRAM_READ },
+		{ "UNC_MC0_WRCAS_COUNT_FREERUN", 0xD8A0, PMU_ROLE_DRAM_WRITE },
+		{ "UNC_MC1_TOTAL_REQCOUNT_FREERUN", 0x1D840, PMU_ROLE_NONE },
+		{ "UNC_MC1_RDCAS_COUNT_FREERUN", 0x1D858, PMU_ROLE_DRAM_READ },
+		{ "UNC_MC1_WRCAS_COUNT_FREERUN", 0x1D8A0, PMU_ROLE_DRAM_WRITE },
+	};
+	const struct pmu_unit *imcs[] = { &pmu_driver_mtl.units[MTL_UNIT_IMC], &pmu_driver_arl.units[MTL_UNIT_IMC],
+					  &pmu_driver_lnl.units[LNL_UNIT_IMC] };
+
+	for (unsigned d = 0; d < 3; d++) {
+		const struct pmu_unit *u = imcs[d];
+		T_EQ(u->kind, PMU_FREE);
+		T_EQ(u->space, PMU_MMIO);
+		T_EQ(u->width, 64);
+		T_EQ(u->counters, 6);
+		for (unsigned k = 0; k < 6; k++) {
+			T_STREQ(u->free[k].name, want[k].name);
+			T_EQ(u->free[k].offset, want[k].off);
+			T_EQ(u->free[k].role, want[k].role);
+		}
+	}
+}
+
+static void models_host_bridges_and_mchbar_fields(void)
+{
+	/* intel-family.h: METEORLAKE 0xAC, METEORLAKE_L 0xAA; ARROWLAKE 0xC6,
+	 * ARROWLAKE_H 0xC5, ARROWLAKE_U 0xB5; LUNARLAKE_M 0xBD. */
+	static const uint32_t mtl[] = { 0xAC, 0xAA, 0 }, arl[] = { 0xC6, 0xC5, 0xB5, 0 }, lnl[] = { 0xBD, 0 };
+	const uint32_t *want[] = { mtl, arl, lnl };
+	const struct pmu_driver *drv[] = { &pmu_driver_mtl, &pmu_driver_arl, &pmu_driver_lnl };
+
+	for (unsigned d = 0; d < 3; d++) {
+		unsigned n = 0;
+		for (const struct pmu_model *m = drv[d]->models; m->family; m++, n++) {
+			T_EQ(m->family, 6);
+			T_EQ(m->model, want[d][n]);
+		}
+		T_EQ(want[d][n], 0);
+	}
+	/* chipsec: hostctl1.xml [38:16] (mtl.xml, lnl.xml); hostctl13gen.xml
+	 * [41:17] (arl.xml, arlh.xml). */
+	T_EQ(adl_mchbar_mask(0xAA), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0xAC), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0xBD), 0x7FFFFF0000ull);
+	T_EQ(adl_mchbar_mask(0xC5), 0x3FFFFFE0000ull);
+	T_EQ(adl_mchbar_mask(0xC6), 0x3FFFFFE0000ull);
+	T_EQ(adl_mchbar_mask(0xB5), 0x3FFFFFE0000ull);
+	/* uncore_snb.c's MTL IMC IDs; chipsec's ARL and LNL HOSTCTL IDs. */
+	static const uint16_t mtl_ids[] = { 0x7D00, 0x7D01, 0x7D02, 0x7D05, 0x7D10, 0x7D14, 0x7D15,
+					    0x7D16, 0x7D21, 0x7D22, 0x7D23, 0x7D24, 0x7D28 };
+	static const uint16_t arl_ids[] = { 0x7D1A, 0x7D1B, 0x7D1C, 0x7D2A, 0x7D2B, 0x7D2C,
+					    0x7D2D, 0x7D2E, 0x7D2F, 0x7D35, 0x7D06, 0x7D30 };
+	for (unsigned i = 0; i < sizeof(mtl_ids) / sizeof(mtl_ids[0]); i++)
+		T_STREQ(adl_host_bridge_name(0x8086, mtl_ids[i]), "Meteor Lake");
+	for (unsigned i = 0; i < sizeof(arl_ids) / sizeof(arl_ids[0]); i++)
+		T_STREQ(adl_host_bridge_name(0x8086, arl_ids[i]), "Arrow Lake");
+	T_STREQ(adl_host_bridge_name(0x8086, 0x6400), "Lunar Lake");
+	T_ASSERT(!adl_host_bridge_name(0x8086, 0x7D03)); /* arlh.xml's DTT, not a host bridge */
+	T_ASSERT(!adl_host_bridge_name(0x8086, 0x7D29));
+	T_ASSERT(!adl_host_bridge_name(0x1022, 0x7D00));
+}
+
+/* perfmon's files as published: the names kept, with their units. */
+static void events_as_published(void)
+{
+	static const struct {
+		const struct pmu_driver *drv;
+		const char *name, *unit;
+		uint8_t code, umask;
+		int unit_index;
+	} want[] = {
+		{ &pmu_driver_mtl, "UNC_HAC_ARB_TRANSACTIONS.READS", "HAC_ARB", 0x8A, 0x02, MTL_UNIT_HAC_ARB },
+		{ &pmu_driver_mtl, "UNC_HAC_CBO_TOR_ALLOCATION.ALL", "HAC_CBO", 0x35, 0x08, MTL_UNIT_HAC_CBO },
+		{ &pmu_driver_mtl, "UNC_ARB_DAT_OCCUPANCY.RD", "ARB", 0x85, 0x02, MTL_UNIT_ARB },
+		{ &pmu_driver_mtl, "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01, MTL_UNIT_FIXED },
+		{ &pmu_driver_arl, "UNC_HAC_ARB_TRK_REQUESTS.ALL", "HAC_ARB", 0x81, 0x01, MTL_UNIT_HAC_ARB },
+		{ &pmu_driver_arl, "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01, MTL_UNIT_FIXED },
+	};
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct event_desc *d = evsel_find(want[i].drv, want[i].name);
+		T_ASSERT(d != NULL);
+		if (!d)
+			continue;
+		T_STREQ(d->unit, want[i].unit);
+		T_EQ(d->code, want[i].code);
+		T_EQ(d->umask, want[i].umask);
+		T_EQ(pmu_unit_of_event(want[i].drv, d), want[i].unit_index);
+	}
+	/* MTL V1.22: 5 HAC_ARB, 2 HAC_CBO, 1 NCU, 1 ARB; ARL V1.20 the same
+	 * less the ARB's; the iMC events left out (-x iMC), and LNL's SANTA
+	 * clock (-x SANTA): LNL keeps none. */
+	T_EQ(*pmu_driver_mtl.nevents, 9);
+	T_EQ(*pmu_driver_arl.nevents, 8);
+	T_EQ(*pmu_driver_lnl.nevents, 0);
+	T_ASSERT(!evsel_find(&pmu_driver_arl, "UNC_ARB_DAT_OCCUPANCY.RD"));
+	T_ASSERT(!evsel_find(&pmu_driver_mtl, "UNC_M_CAS_COUNT_RD"));
+	for (unsigned i = 0; i < *pmu_driver_mtl.nevents; i++)
+		T_ASSERT(pmu_unit_of_event(&pmu_driver_mtl, &pmu_driver_mtl.events[i]) >= 0);
+	for (unsigned i = 0; i < *pmu_driver_arl.nevents; i++)
+		T_ASSERT(pmu_unit_of_event(&pmu_driver_arl, &pmu_driver_arl.events[i]) >= 0);
+}
+
+/* Raw events of each unit, with adl_uncore_formats_attr's widths: threshold
+ * 29:24 (at most 0x3f); the ARB's occupancy 0x80 on both counters (no
+ * constraint on MTL). The HAC units are Meteor Lake's, not Lunar Lake's. */
+static void raw_syntax(void)
+{
+	const struct pmu_driver *const *lnl = lnl_only;
+	struct ev_spec e;
+	char err[200];
+
+	T_EQ(evsel_parse("hac_arb/event=0x8a,umask=0x02,thresh=0x3f,inv,edge/", mtl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, MTL_UNIT_HAC_ARB);
+	T_EQ(evsel_encode(&e), (0x3full << 24) | (1ull << 23) | (1ull << 22) | (1ull << 18) | 0x028A);
+	T_EQ(evsel_parse("hac_arb/event=0x8a,thresh=0x40/", mtl_only, &e, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "0x3f");
+	T_EQ(evsel_parse("hac_cbox/event=0x35,umask=0x08/", mtl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, MTL_UNIT_HAC_CBO);
+	T_EQ(evsel_parse("arb/event=0x80,umask=0x01/", mtl_only, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.counters, 3);
+	T_EQ(evsel_parse("cbo/event=0x34,umask=0x8f/", lnl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, LNL_UNIT_CBO);
+	T_EQ(evsel_parse("hac_arb/event=0x8a/", lnl, &e, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_EQ(evsel_parse("UNC_CLOCK.SOCKET", lnl, &e, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_EQ(evsel_parse("UNC_MC1_WRCAS_COUNT_FREERUN", lnl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.unit, LNL_UNIT_IMC);
+}
+
+/* ---- the exact writes of a run, on a strict fake ---- */
+
+static struct fake_hw f;
+static struct stat_run run;
+
+static bool jump_f(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	f.now = when;
+	return false;
+}
+
+static void fake_pair(uint32_t sel0)
+{
+	for (unsigned b = 0; b < 2; b++)
+		for (unsigned r = 0; r < 8; r++)
+			if (r < 2 || r >= 6) /* selects at +0, +1; counters at +6, +7 */
+				fake_msr(&f, sel0 + 0x10 * b + r, 0);
+}
+
+static void fake_mtl(uint64_t cncu, uint64_t sncu)
+{
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0xAA, 8, 16);
+	fake_msr(&f, 0x240E, cncu);
+	fake_msr(&f, 0x200E, sncu);
+	fake_msr(&f, 0x396, 4);
+	for (unsigned b = 0; b < 4; b++)
+		for (unsigned r = 0; r < 8; r++)
+			if (r < 2 || r >= 6)
+				fake_msr(&f, 0x2442 + 0x10 * b + r, 0);
+	fake_pair(0x2412);
+	fake_pair(0x2012);
+	fake_pair(0x2042);
+	fake_msr(&f, 0x2402, 0);
+	fake_msr(&f, 0x2408, 0);
+	fake_host_bridge(&f, 0x8086, 0x7D00, 0xFED10001);
+}
+
+struct w {
+	uint32_t msr;
+	uint64_t v;
+};
+
+static void writes_begin_with(const struct w *want, unsigned n)
+{
+	T_ASSERT(f.nlog > n);
+	for (unsigned i = 0; i < n && i < f.nlog; i++) {
+		T_EQ(f.log[i].kind, FAKE_MSR);
+		T_EQ(f.log[i].addr, want[i].msr);
+		T_EQ(f.log[i].value, want[i].v);
+	}
+}
+
+/* Both box controls written with bit 29 clear before programming (their
+ * other bits kept: 0x240E found 0x1), set only to start counting, and put
+ * back as found at the end, after the selects and counters. */
+static void box_controls_only_during_the_run(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+	const uint64_t start = 1ull << 46, en = 1ull << 29; /* 2^(48-2); SNB_UNC_GLOBAL_CTL_EN */
+
+	fake_mtl(0x1, 0x0);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, mtl_only, "UNC_HAC_ARB_TRANSACTIONS.ALL");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(run.pmu[0].p.boxes[MTL_UNIT_HAC_ARB], 2);
+	T_EQ(run.pmu[0].p.boxes[MTL_UNIT_CBO], 4);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	static const struct w want[] = {
+		{ 0x240E, 0x1 }, { 0x200E, 0 }, /* stopped */
+		{ 0x2012, 0x40018A }, { 0x2022, 0x40018A }, /* counter 0 of each HAC_ARB box: EN | umask 1 | 0x8A */
+		{ 0x2013, 0 }, { 0x2023, 0 },
+		{ 0x2018, start }, { 0x2019, start }, { 0x2028, start }, { 0x2029, start },
+		{ 0x240E, 0x1 | en }, { 0x200E, en }, /* counting */
+	};
+	writes_begin_with(want, sizeof(want) / sizeof(want[0]));
+	/* Everything as found at the end, the box controls last. */
+	T_EQ(f.log[f.nlog - 2].addr, 0x200E);
+	T_EQ(f.log[f.nlog - 2].value, 0);
+	T_EQ(f.log[f.nlog - 1].addr, 0x240E);
+	T_EQ(f.log[f.nlog - 1].value, 0x1);
+	T_EQ(*fake_msr_value(&f, 0x240E), 0x1);
+	T_EQ(*fake_msr_value(&f, 0x200E), 0);
+	for (unsigned r = 0; r < 2; r++) {
+		T_EQ(*fake_msr_value(&f, 0x2012 + r), 0);
+		T_EQ(*fake_msr_value(&f, 0x2022 + r), 0);
+	}
+	for (unsigned i = 0; i < f.nlog; i++)
+		T_ASSERT(f.log[i].kind == FAKE_MSR && f.log[i].addr >= 0x200E && f.log[i].addr <= 0x240E);
+	T_ASSERT(strstr(run.pmu[0].p.model, "Meteor Lake") != NULL);
+}
+
+/* The sNCU box control found enabled (someone's measurement) is refused as
+ * in use; with force, both are back as found after the run. */
+static void in_use_and_restored_as_found(void)
+{
+	struct stat_opts o = { .duration = 200 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+
+	fake_mtl(0, 1ull << 29);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, mtl_only, "UNC_CLOCK.SOCKET");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_BUSY);
+	T_CONTAINS(run.err, "MTL_UNC_SNCU_BOX_CTL");
+	T_EQ(f.nlog, 0);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, mtl_only, "UNC_CLOCK.SOCKET");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(stat_loop(&run, &f.hw, true, &o, &env), UNC_OK);
+	T_EQ(f.log[0].addr, 0x240E);
+	T_EQ(f.log[0].value, 0);
+	T_EQ(f.log[1].addr, 0x200E);
+	T_EQ(f.log[1].value, 0);
+	T_EQ(*fake_msr_value(&f, 0x200E), 1ull << 29);
+	T_EQ(*fake_msr_value(&f, 0x240E), 0);
+	T_EQ(*fake_msr_value(&f, 0x2402), 0);
+	T_EQ(f.log[f.nlog - 1].addr, 0x240E);
+}
+
+/* Lunar Lake: 4 CBos without reading 0x396 (the strict fake has no 0x396:
+ * a read of it would fail the run), 0x240E alone. */
+static void lnl_global_control_and_four_cbos(void)
+{
+	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_f, NULL, NULL, NULL };
+	const uint64_t start = 1ull << 46, en = 1ull << 29;
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0xBD, 8, 8);
+	fake_msr(&f, 0x240E, 0);
+	for (unsigned b = 0; b < 4; b++)
+		for (unsigned r = 0; r < 8; r++)
+			if (r < 2 || r >= 6)
+				fake_msr(&f, 0x2442 + 0x10 * b + r, 0);
+	fake_pair(0x2412);
+	fake_host_bridge(&f, 0x8086, 0x6400, 0xFED10001);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, lnl_only, "cbox/event=0x34,umask=0x8f/");
+	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
+	T_EQ(run.pmu[0].p.boxes[LNL_UNIT_CBO], 4);
+	T_EQ(run.pmu[0].p.found[LNL_UNIT_CBO], 4);
+	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_OK);
+	static const struct w want[] = {
+		{ 0x240E, 0 },
+		{ 0x2442, 0x408F34 }, { 0x2452, 0x408F34 }, { 0x2462, 0x408F34 }, { 0x2472, 0x408F34 },
+		{ 0x2443, 0 }, { 0x2453, 0 }, { 0x2463, 0 }, { 0x2473, 0 },
+		{ 0x2448, start }, { 0x2449, start }, { 0x2458, start }, { 0x2459, start },
+		{ 0x2468, start }, { 0x2469, start }, { 0x2478, start }, { 0x2479, start },
+		{ 0x240E, en },
+	};
+	writes_begin_with(want, sizeof(want) / sizeof(want[0]));
+	T_EQ(f.log[f.nlog - 1].addr, 0x240E);
+	T_EQ(*fake_msr_value(&f, 0x240E), 0);
+	for (unsigned b = 0; b < 4; b++)
+		T_EQ(*fake_msr_value(&f, 0x2442 + 0x10 * b), 0);
+}
+
+/* A known model with an unknown host bridge: a warning, not a refusal. */
+static void unknown_host_bridge_is_a_warning(void)
+{
+	char warn[200];
+	struct cpu_info cpu;
+
+	fake_mtl(0, 0);
+	fake_host_bridge(&f, 0x8086, 0x7D99, 0xFED10001);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, mtl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
+	cpu_identify(&f.hw, &cpu);
+	T_EQ(stat_probe(&run, &f.hw, &cpu, warn, sizeof(warn)), UNC_OK);
+	T_CONTAINS(warn, "host bridge 8086:7d99 unknown; reading MCHBAR anyway");
+	T_EQ(run.pmu[0].p.base[MTL_UNIT_IMC], 0xFED10000ull);
+}
+
+/* ---- on the emulator ---- */
+
+static struct emu_hw h;
+static struct emu_config cfg;
+
+static bool jump_h(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	h.fake.now = when;
+	return false;
+}
+
+#define MTL_EAX 0x000A06A0u /* family 6, model 0xAA */
+
+static void emulated_probe_finds_both_controllers(void)
+{
+	static const struct {
+		uint32_t eax;
+		const struct pmu_driver *drv;
+		unsigned imc;
+		uint64_t mask; /* chipsec's MCHBAR base field */
+	} cases[] = {
+		{ 0x000A06A0u, &pmu_driver_mtl, MTL_UNIT_IMC, 0x7FFFFF0000ull },  /* 0xAA: [38:16] */
+		{ 0x000C0650u, &pmu_driver_arl, MTL_UNIT_IMC, 0x3FFFFFE0000ull }, /* 0xC5: [41:17] */
+		{ 0x000B06D0u, &pmu_driver_lnl, LNL_UNIT_IMC, 0x7FFFFF0000ull },  /* 0xBD: [38:16] */
+	};
+	char msg[200];
+
+	for (unsigned c = 0; c < 3; c++) {
+		const struct pmu_driver *only[] = { cases[c].drv, NULL };
+		emu_config_default(&cfg);
+		cfg.core_pmu = EMU_CORE_NONE;
+		emu_hw_init_cpu(&h, &cfg, cases[c].eax);
+		memset(&run, 0, sizeof(run));
+		run_add(&run, only, "UNC_MC1_RDCAS_COUNT_FREERUN");
+		struct cpu_info cpu;
+		cpu_identify(&h.hw, &cpu);
+		T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+		T_STREQ(msg, ""); /* the host bridge the emulator shows is known */
+		/* The emulator's MCHBAR (bit 16 set): ARL's field drops bit 16. */
+		uint64_t base = EMU_HW_MCHBAR & cases[c].mask;
+		T_EQ(run.pmu[0].p.base[cases[c].imc], base);
+		T_EQ(pmu_unit_ctr(&cases[c].drv->units[cases[c].imc], &run.pmu[0].p, cases[c].imc, 0, 4).addr,
+		     base + 0x1D858);
+	}
+}
+
+/* An ARB occupancy at 5 * 10^11 per second and box (within its bound of
+ * 64 per UCLK cycle) takes each 48-bit counter from its start, 2^46, past
+ * 2^48 in 422 s: 600 s count exactly, the deltas taken modulo 2^48. */
+static void forty_eight_bits_across_the_wrap(void)
+{
+	struct stat_opts o = { .duration = 600 * S, .slice = 600 * S, .sample = 50 * S };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x85, 0x02, 500000000000ull };
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, mtl_only, "UNC_ARB_DAT_OCCUPANCY.RD");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	T_EQ(run.c.ev[0].v.width, 48);
+	T_EQ(count_total(&run.c, 0, -1), 2 * 600 * 500000000000ull);
+	uint64_t v = 0;
+	T_EQ(emu_msr_read(&h.emu, 0x2418, &v), UNC_OK);
+	T_EQ(v, 0); /* restored */
+}
+
+/* The emulator's table, as typed: 5 CBos for NO_CBO_BANKS 5 (nothing
+ * subtracted), the gaps of the CBo block a #GP, the box controls' bit 29
+ * alone writable; a HAC_ARB counter counts with the sNCU's bit 29, a CBo
+ * counter with the cNCU's. Lunar Lake: 4 CBos, no 0x200E. */
+static void emulated_tables(void)
+{
+	uint64_t v;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_HAC_ARB, 0x8A, 0x01, 1000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8F, 1000000 };
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_MTL);
+	T_EQ(h.emu.cfg.host_bridge_id, 0x7D00);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x40, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x50, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_read(&h.emu, 0x2444, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_write(&h.emu, 0x200E, 1), UNC_E_FAULT);
+	T_EQ(emu_msr_write(&h.emu, 0x240E, 1ull << 28), UNC_E_FAULT);
+	T_EQ(emu_msr_write(&h.emu, 0x2012, 0x40018A), UNC_OK); /* HAC_ARB box 0 */
+	T_EQ(emu_msr_write(&h.emu, 0x2442, 0x408F34), UNC_OK); /* CBo 0 */
+	T_EQ(emu_msr_write(&h.emu, 0x240E, 1ull << 29), UNC_OK);
+	emu_set_time(&h.emu, S);
+	T_EQ(emu_msr_read(&h.emu, 0x2018, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(emu_msr_read(&h.emu, 0x2448, &v), UNC_OK);
+	T_EQ(v, 1000000);
+	T_EQ(emu_msr_write(&h.emu, 0x200E, 1ull << 29), UNC_OK);
+	emu_set_time(&h.emu, 2 * S);
+	T_EQ(emu_msr_read(&h.emu, 0x2018, &v), UNC_OK);
+	T_EQ(v, 1000000);
+
+	cfg.no_cbo_banks = 2;
+	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
+	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_LNL);
+	T_EQ(h.emu.cfg.host_bridge_id, 0x6400);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x30, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x40, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_read(&h.emu, 0x240E, &v), UNC_OK);
+	T_ASSERT(emu_msr_read(&h.emu, 0x200E, &v) != UNC_OK);
+}
+
+T_MAIN("mtl", T_CASE(mtl_units_at_linux_addresses), T_CASE(lnl_units_at_linux_addresses),
+       T_CASE(imc_free_running_at_linux_offsets), T_CASE(models_host_bridges_and_mchbar_fields),
+       T_CASE(events_as_published), T_CASE(box_controls_only_during_the_run), T_CASE(in_use_and_restored_as_found),
+       T_CASE(lnl_global_control_and_four_cbos), T_CASE(unknown_host_bridge_is_a_warning),
+       T_CASE(emulated_probe_finds_both_controllers), T_CASE(forty_eight_bits_across_the_wrap), T_CASE(raw_syntax),
+       T_CASE(emulated_tables))
