@@ -39,13 +39,13 @@ static void idle_for(const struct hw *hw, uint64_t ticks)
 
 /* Waits on the TSC: the time is the TSC's at both ends, whatever the wait
  * took. While the memory load runs, the BSP runs its share of it; without
- * one, it idles in the firmware (idle_for) up to 30 ms before the end (the
+ * one, it idles in the firmware (idle_for) up to 12 ms before the end (the
  * firmware's timer ticks every 10 ms or so) and spins the rest. Every
  * millisecond or so, and at every key, it looks for ESC. */
 static bool wait_until(void *ctx, uint64_t when)
 {
 	const struct hw *hw = ctx;
-	uint64_t poll_every = hw->tick_hz / 1000, next_poll = 0, margin = hw->tick_hz / 1000 * 30;
+	uint64_t poll_every = hw->tick_hz / 1000, next_poll = 0, margin = hw->tick_hz / 1000 * 12;
 
 	for (;;) {
 		uint64_t now = hw_ticks(hw);
