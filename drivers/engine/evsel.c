@@ -490,8 +490,19 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	}
 	if (name_desc)
 		return from_desc(s, name_drv, name_desc, e, err, errsize);
-	if (short_desc)
+	if (short_desc) {
+		/* A short name is its event's full name: the driver that name
+		 * gives first (with every driver present, SPR's UNC_M_CLOCKTICKS
+		 * before the E5-2600's, whose imc unit's prefix made it). */
+		uint32_t h = str_ihash(STR_IHASH_INIT, short_desc->name);
+		for (unsigned d = 0; present[d] && present[d] != short_drv; d++) {
+			const struct event_desc *full =
+				find_hashed(present[d], indexed && present == pmu_drivers ? (int)d : -1, "", short_desc->name, h);
+			if (full)
+				return from_desc(s, present[d], full, e, err, errsize);
+		}
 		return from_desc(s, short_drv, short_desc, e, err, errsize);
+	}
 
 	/* Not on this CPU: whose is it? One walk of the other drivers: a
 	 * free-running counter of any of them first, else a raw event of the

@@ -496,7 +496,21 @@ static void name_index_finds_every_event(void)
 	T_ASSERT(tables >= 5);
 }
 
-T_MAIN("evsel", T_CASE(named_events), T_CASE(raw_events), T_CASE(bad_events_name_the_problem),
+/* With every driver present, a short name gives the event its full name
+ * gives: CLOCKTICKS is the E5-2600 imc unit's short name for
+ * UNC_M_CLOCKTICKS, which Sapphire Rapids' table (the discovery driver,
+ * earlier in the list) has too. */
+static void short_name_is_its_full_names_event(void)
+{
+	struct ev_spec full;
+
+	T_EQ(evsel_parse("CLOCKTICKS", pmu_drivers, &e, err, sizeof(err)), UNC_OK);
+	T_STREQ(e.name, "UNC_M_CLOCKTICKS");
+	T_EQ(evsel_parse("UNC_M_CLOCKTICKS", pmu_drivers, &full, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&e, &full));
+}
+
+T_MAIN("evsel", T_CASE(named_events), T_CASE(short_name_is_its_full_names_event), T_CASE(raw_events), T_CASE(bad_events_name_the_problem),
        T_CASE(events_of_an_absent_pmu_are_refused), T_CASE(cbox_and_cbo_are_one_pmu),
        T_CASE(unitless_events_by_their_counter), T_CASE(raw_field_widths_are_the_units), T_CASE(imc_prog_chmask), T_CASE(arb_constraints), T_CASE(views),
        T_CASE(every_table_event_is_its_drivers), T_CASE(splitting_lists),
