@@ -173,6 +173,17 @@ expect lab-shell has '^UNCORE-LAB END result=fail passed=0 failed=1$'
 expect lab-shell has '^uncore: lab: results in \\uncore\\shellrun\\[0-9]{8}-[0-9]{6}-'
 step lab-shell-after 'uncore.efi msr read 0x396'
 expect lab-shell-after rc zero
+# uncore.efi with one byte of its packed application changed (efi/image.md):
+# the outer image refuses it in one line, and nothing of it runs.
+mkdir -p "$WORK"
+zoff=$(objdump -h "$TOP/build/uncore.efi" | awk '$2 == ".zimage" {print $6}')
+cp "$TOP/build/uncore.efi" "$WORK/corrupt.efi"
+printf '\x5a' | dd of="$WORK/corrupt.efi" bs=1 seek=$((16#${zoff:-0} + 32 + 20000)) conv=notrunc status=none
+boot_file "$WORK/corrupt.efi"
+step corrupt 'corrupt.efi info'
+expect corrupt rc nonzero
+expect corrupt has '^uncore: error: the packed image(.s stream is corrupt| does not match its CRC)$'
+expect corrupt lines 1
 boot_run
 
 boot_begin epyc EPYC
