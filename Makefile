@@ -85,7 +85,7 @@ EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-b
 
 .PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
-	$(BUILD)/host/uncore_decode $(BUILD)/child.efi
+	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -130,6 +130,17 @@ $(BUILD)/uncore-emu.so: $(EMU_OBJS) $(EFI_RELOC)
 CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c efi/efilib.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c
 $(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS)) $(EFI_RELOC)
 $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
+# A stand-in for the firmware's memory attribute protocol, for the boot
+# tests of uncore.efi's outer image (tests/child/memattr.c), and the same
+# keeping pages non-executable.
+MEMATTR_SRCS := efi/console.c efi/libc.c efi/efilib.c drivers/base/fmt.c drivers/base/arith.c
+$(BUILD)/memattr.so: $(patsubst %.c,$(BUILD)/efi/%.o,tests/child/memattr.c $(MEMATTR_SRCS)) $(EFI_RELOC)
+$(BUILD)/memattr-keep-xp.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(MEMATTR_SRCS)) $(BUILD)/efi/tests/child/memattr-keep-xp.o $(EFI_RELOC)
+$(BUILD)/memattr.so $(BUILD)/memattr-keep-xp.so: EFI_LIBS :=
+$(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi: SUBSYSTEM = 11
+$(BUILD)/efi/tests/child/memattr-keep-xp.o: tests/child/memattr.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -O2 -DMEMATTR_KEEP_XP -c $< -o $@
 
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
