@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "reloc.h"
+#ifndef UNC_DATA_IN_PLACE
 #include "../drivers/base/unpack.h"
+#endif
 
 #define HIDDEN __attribute__((visibility("hidden")))
 extern uint8_t _data[] HIDDEN, _edata[] HIDDEN; /* .data (efi/image.lds) */
@@ -19,6 +21,14 @@ static uint32_t get32(const uint8_t *p)
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* uncore.efi's application is built with UNC_DATA_IN_PLACE: the stub
+ * (efi/stub.c) unpacks it whole, .data included, so it carries no decoder. */
+#ifdef UNC_DATA_IN_PLACE
+static int unpack_data(void)
+{
+	return get32(_zdata) ? -1 : 0;
+}
+#else
 static int unpack_data(void)
 {
 	uint32_t packed = get32(_zdata), size = get32(_zdata + 4);
@@ -29,6 +39,7 @@ static int unpack_data(void)
 		return -1;
 	return 0;
 }
+#endif
 
 long _relocate(long ldbase, const struct elf_dyn *dyn, void *image, void *systab);
 long _relocate(long ldbase, const struct elf_dyn *dyn, void *image, void *systab)

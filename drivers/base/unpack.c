@@ -3,9 +3,9 @@
  * It runs before the image's relocations are applied and before .data is
  * there: no static tables, no switch that could become a jump table (the
  * Makefile also builds this file with -fno-jump-tables), no pointer to a
- * function. The Huffman codes are canonical: a code is decoded bit by bit
- * from the count of codes of each length, which is slow per symbol but
- * takes a few milliseconds for the image's .data. */
+ * function. The Huffman codes are canonical: a code of up to 9 bits is
+ * looked up in a table built on the stack for each block, a longer one
+ * decoded bit by bit from the count of codes of each length. */
 #include "unpack.h"
 
 struct bits {
@@ -32,10 +32,14 @@ static unsigned get(struct bits *b, unsigned k)
 }
 
 /* A canonical code: how many codes of each length (1 to 15), and the
- * symbols in the order of their codes. */
+ * symbols in the order of their codes. The codes of up to FAST bits are
+ * also looked up at once: fast[the next FAST bits of the stream] is the
+ * symbol (times 16) and its code's length, or 0 for a longer code. */
+#define FAST 9
 struct code {
 	uint16_t count[16];
 	uint16_t sym[288];
+	uint16_t fast[1 << FAST];
 };
 
 /* The code of n symbols with the given lengths (0: not used); -1 when the
@@ -62,6 +66,19 @@ static int build(struct code *c, const uint8_t *len, unsigned n)
 	for (unsigned s = 0; s < n; s++)
 		if (len[s])
 			c->sym[at[len[s]]++] = (uint16_t)s;
+	/* the canonical codes in order: each length's first code is the last
+	 * one of the length before, plus one, doubled (RFC 1951, 3.2.2) */
+	for (unsigned i = 0; i < 1u << FAST; i++)
+		c->fast[i] = 0;
+	unsigned code = 0, index = 0;
+	for (unsigned l = 1; l <= FAST; l++, code <<= 1)
+		for (unsigned k = 0; k < c->count[l]; k++, code++, index++) {
+			unsigned rev = 0; /* the code as it comes from the stream: first bit lowest */
+			for (unsigned j = 0; j < l; j++)
+				rev |= (code >> j & 1) << (l - 1 - j);
+			for (unsigned i = rev; i < 1u << FAST; i += 1u << l)
+				c->fast[i] = (uint16_t)(c->sym[index] << 4 | l);
+		}
 	return 0;
 }
 
@@ -69,6 +86,19 @@ static int build(struct code *c, const uint8_t *len, unsigned n)
 static int decode(struct bits *b, const struct code *c)
 {
 	int code = 0, first = 0, index = 0;
+
+	while (b->n < FAST && b->p != b->end) {
+		b->buf |= (uint32_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+	if (b->n >= FAST) {
+		unsigned e = c->fast[b->buf & ((1u << FAST) - 1)];
+		if (e) {
+			b->buf >>= e & 15;
+			b->n -= e & 15;
+			return (int)(e >> 4);
+		}
+	}
 
 	for (unsigned l = 1; l < 16; l++) {
 		code |= (int)get(b, 1);

@@ -20,8 +20,8 @@
  * bytes written, or 0 for a stream that is malformed, runs past src + n,
  * refers back before dst or does not fit in cap. Uses no pointer that
  * needs relocating and nothing in .data: it runs before the image's
- * relocations are applied and before .data is unpacked. It takes about
- * 1.5 KB of stack. */
+ * relocations are applied and before .data is unpacked. It takes under
+ * 4 KB of stack. */
 size_t unc_unpack(uint8_t *dst, size_t cap, const uint8_t *src, size_t n);
 
 #endif

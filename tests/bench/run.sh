@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make bench`: the size of uncore.efi (each section, the five largest
-# symbols), and the cost of one full IMC sample (all five counters),
+# `make bench`: the size of uncore.efi (each section of the outer image
+# and of the application it carries packed, the five largest symbols, the
+# packed sizes and the time to unpack), and the cost of one full IMC sample (all five counters),
 #  - on the host, in instructions (valgrind's callgrind, inside one_sample());
 #    and per PMU family (MSR, RDPMC, PCI, MMIO), the engine's own instructions
 #    per sample with the seam left out, and the accesses it makes;
@@ -14,22 +15,39 @@ out=$top/build/bench/callgrind.out
 
 echo "== size: build/uncore.efi"
 efi=$top/build/uncore.efi
-echo "uncore.efi: $(stat -c %s "$efi") bytes"
-echo "its sections (in memory; those without contents take no bytes in the file):"
-objdump -h "$efi" | while read -r idx name size rest; do
-	[[ $idx =~ ^[0-9]+$ ]] || continue
-	read -r flags
-	case $name in
-	.data) what='no contents: unpacked from .zdata at start' ;;
-	.zdata) what='.data, packed' ;;
-	*) [[ $flags == *CONTENTS* ]] && what='' || what='no contents: zero-filled by the loader' ;;
-	esac
-	printf '  %-8s %7d bytes%s\n' "$name" "$((16#$size))" "${what:+ ($what)}"
-done
+size=$(stat -c %s "$efi")
+limit=$(sed -n 's/^EFI_SIZE_LIMIT := //p' "$top/Makefile")
+echo "uncore.efi: $size bytes; the guard (EFI_SIZE_LIMIT) $limit bytes: $((limit - size)) bytes of headroom"
+echo "its sections (the outer image, efi/stub.c; those without contents take no bytes in the file):"
+sections() { # FILE: each section's size, and what it holds
+	objdump -h "$1" | while read -r idx name size rest; do
+		[[ $idx =~ ^[0-9]+$ ]] || continue
+		read -r flags
+		[[ $flags == *ALLOC* ]] || continue
+		case $name in
+		.data) [[ $flags == *CONTENTS* ]] && what='' || what='no contents: unpacked from .zdata at start' ;;
+		.zdata) what='.data, packed' ;;
+		.zimage) what='the application, packed' ;;
+		*) [[ $flags == *CONTENTS* ]] && what='' || what='no contents: zero-filled' ;;
+		esac
+		printf '  %-10s %7d bytes%s\n' "$name" "$((16#$size))" "${what:+ ($what)}"
+	done
+}
+sections "$efi"
+echo "the application it carries (build/uncore.so, unpacked into pages the stub allocates):"
+sections "$top/build/uncore.so" | grep -v '^  \.\(hash\|gnu\.hash\|dynsym\|dynstr\|dynamic\|reloc\|rela\|zdata\) '
 echo "the five largest symbols (build/uncore.so):"
 nm --size-sort -S "$top/build/uncore.so" | tail -5 | tac | while read -r addr size type name; do
 	printf '  %-24s %6d bytes (%s)\n' "$name" "$((16#$size))" "$type"
 done
+"$top/build/bench/bench_unpack" "$top/build/uncore.zimg" 50 || exit 1
+uout=$top/build/bench/callgrind.unpack.out
+valgrind --tool=callgrind --toggle-collect=unpack_once --callgrind-out-file="$uout" \
+	"$top/build/bench/bench_unpack" "$top/build/uncore.zimg" 1 >/dev/null 2>&1 || {
+	echo "bench: valgrind failed on bench_unpack" >&2; exit 1; }
+uir=$(awk '/^(summary|totals):/ {print $2; exit}' "$uout")
+# unpack_once runs twice: once to read the image, once timed
+echo "unpacking it, counted by callgrind: $((uir / 2)) instructions (the stub's cost at each start)"
 
 echo "== host: the load kernels against plain C loops built as STREAM is built"
 "$top/build/bench/bench_load" || exit 1

@@ -173,6 +173,43 @@ expect lab-shell has '^UNCORE-LAB END result=fail passed=0 failed=1$'
 expect lab-shell has '^uncore: lab: results in \\uncore\\shellrun\\[0-9]{8}-[0-9]{6}-'
 step lab-shell-after 'uncore.efi msr read 0x396'
 expect lab-shell-after rc zero
+# uncore.efi with one byte of its packed application changed (efi/image.md):
+# the outer image refuses it in one line, and nothing of it runs.
+mkdir -p "$WORK"
+zoff=$(objdump -h "$TOP/build/uncore.efi" | awk '$2 == ".zimage" {print $6}')
+cp "$TOP/build/uncore.efi" "$WORK/corrupt.efi"
+printf '\x5a' | dd of="$WORK/corrupt.efi" bs=1 seek=$((16#${zoff:-0} + 32 + 20000)) conv=notrunc status=none
+boot_file "$WORK/corrupt.efi"
+step corrupt 'corrupt.efi info'
+expect corrupt rc nonzero
+expect corrupt has '^uncore: error: the packed image(.s stream is corrupt| does not match its CRC)$'
+expect corrupt lines 1
+# On firmware with EFI_MEMORY_ATTRIBUTE_PROTOCOL (OVMF here has none: a
+# stand-in, tests/child/memattr.c, which says what it is asked), the outer
+# image makes the code's pages executable and read-only before the
+# application runs, and read-write again after, all on the code's pages
+# (the code size in the packed image's header, rounded up to pages); a
+# firmware that keeps them non-executable gets a one-line refusal, and
+# nothing of the application runs.
+boot_file "$TOP/build/memattr.efi"
+boot_file "$TOP/build/memattr-keep-xp.efi"
+code_pages=$(( ($(od -A n -t u4 -j 24 -N 4 "$TOP/build/uncore.zimg") + 4095) / 4096 ))
+step memattr-load '!load fs0:\memattr.efi'
+expect memattr-load rc zero
+step memattr 'uncore.efi msr read 0x396'
+expect memattr rc zero
+boot_check memattr-calls '[ "$(step_output "$dir/serial.txt" memattr)" = "memattr: clear XP at +0x0, '"$code_pages"' pages
+memattr: get: none at +0x0, '"$code_pages"' pages
+memattr: set RO at +0x0, '"$code_pages"' pages
+msr 0x396 (MSR_UNC_CBO_CONFIG) = 0x0000000000000000
+memattr: clear RO at +0x0, '"$code_pages"' pages" ] || { step_output "$dir/serial.txt" memattr; exit 1; }'
+step memattr-keep-load '!load fs0:\memattr-keep-xp.efi'
+expect memattr-keep-load rc zero
+step memattr-keep 'uncore.efi msr read 0x396'
+expect memattr-keep rc nonzero
+boot_check memattr-keep-refused '[ "$(step_output "$dir/serial.txt" memattr-keep)" = "memattr: clear XP at +0x0, '"$code_pages"' pages
+memattr: get: XP at +0x0, '"$code_pages"' pages
+uncore: error: the firmware keeps the application'"'"'s code pages non-executable" ] || { step_output "$dir/serial.txt" memattr-keep; exit 1; }'
 boot_run
 
 boot_begin epyc EPYC
