@@ -268,9 +268,7 @@ $(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/base/parse.o $(HO
 
 # GEN_EVENTS_FLAGS_NAME: the Units of Intel's file that the driver does not
 # program, left out (-x UNIT; events/README.md says why for each).
-GEN_EVENTS_FLAGS_mtl := -x iMC
-GEN_EVENTS_FLAGS_arl := -x iMC
-GEN_EVENTS_FLAGS_lnl := -x iMC -x SANTA
+GEN_EVENTS_FLAGS_lnl := -x SANTA
 $(GEN)/%_events.c: events/%.json $(HOST)/gen_events Makefile
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)$(HOST)/gen_events $(GEN_EVENTS_FLAGS_$*) $*_events $< $@

@@ -190,22 +190,29 @@ UNC_COLD enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *c
 	}
 	if (p->drv->nunits <= ADL_UNIT_IMCP)
 		want &= ~IMCP;
-	if (want & (1u << ADL_UNIT_IMC | IMCP)) {
-		enum unc_status st = adl_probe_imc(hw, cpu, p, ADL_UNIT_IMC, err, errsize, warn, warnsize);
-		p->probed |= want & (1u << ADL_UNIT_IMC | IMCP);
-		if (!st && (want & IMCP) &&
-		    !adl_imcp_place(p, ADL_UNIT_IMCP, p->base[ADL_UNIT_IMC], cpu->phys_addr_bits, err, errsize))
-			st = UNC_E_RANGE;
-		/* With the MSR units (regs, info), the programmable IMC counters
-		 * missing is a warning: the unit keeps no box. */
-		if (st && (want & MSR_UNITS) && !(want & 1u << ADL_UNIT_IMC)) {
-			fmt_snprintf(warn, warnsize, "no programmable IMC counters: %s", err);
-			p->boxes[ADL_UNIT_IMCP] = p->found[ADL_UNIT_IMCP] = 0;
-			st = UNC_OK;
-		}
-		return st;
+	return adl_probe_imcs(hw, cpu, p, want, ADL_UNIT_IMC, MSR_UNITS, err, errsize, warn, warnsize);
+}
+
+UNC_COLD enum unc_status adl_probe_imcs(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p,
+					uint32_t want, unsigned imc, uint32_t msr_units, char *err, size_t errsize,
+					char *warn, size_t warnsize)
+{
+	uint32_t imcs = 1u << imc | 1u << (imc + 1);
+
+	if (!(want & imcs))
+		return UNC_OK;
+	enum unc_status st = adl_probe_imc(hw, cpu, p, imc, err, errsize, warn, warnsize);
+	p->probed |= want & imcs;
+	if (!st && (want & 1u << (imc + 1)) && !adl_imcp_place(p, imc + 1, p->base[imc], cpu->phys_addr_bits, err, errsize))
+		st = UNC_E_RANGE;
+	/* With the MSR units (regs, info), the programmable IMC counters
+	 * missing is a warning: the unit keeps no box. */
+	if (st && (want & msr_units) && !(want & 1u << imc)) {
+		fmt_snprintf(warn, warnsize, "no programmable IMC counters: %s", err);
+		p->boxes[imc + 1] = p->found[imc + 1] = 0;
+		st = UNC_OK;
 	}
-	return UNC_OK;
+	return st;
 }
 
 /* In use: the global control's enable set (a driver with one), or any
@@ -276,22 +283,6 @@ static enum unc_status adl_unfreeze(struct pmu_io *io, const struct pmu_present 
 						     : pmu_io_write(io, ctl, s->base | ADL_GLOBAL_CTL_EN)))
 		return st;
 	return has_imcp(p) ? adl_imcp_unfreeze(io, p, ADL_UNIT_IMCP, verify) : UNC_OK;
-}
-
-/* Counters to their start: each MSR counter written, as the engine does;
- * the programmable IMC counters reset through their global control. */
-UNC_COLD static enum unc_status adl_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
-				     uint64_t start)
-{
-	const struct pmu_unit *u = &p->drv->units[unit];
-	enum unc_status st;
-
-	if (unit == ADL_UNIT_IMCP)
-		return adl_imcp_reset(io, p, unit, box);
-	for (unsigned c = 0; c < u->counters; c++)
-		if ((st = pmu_io_write(io, pmu_unit_ctr(u, p, unit, box, c), start)))
-			return st;
-	return UNC_OK;
 }
 
 /* No overflow status: the engine's deltas modulo 44 and 48 bits, sampled
@@ -396,7 +387,7 @@ const struct pmu_ops adl_ops = {
 	.freeze = adl_freeze,
 	.unfreeze = adl_unfreeze,
 	.check = adl_check,
-	.reset_box = adl_reset_box,
+	.reset_box = adl_imcp_reset_box,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

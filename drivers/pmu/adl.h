@@ -154,6 +154,14 @@ void adl_info(struct out *o, const struct pmu_present *p, bool json);
 extern const struct pmu_layout adl_layout;
 enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, unsigned unit,
 			      char *err, size_t errsize, char *warn, size_t warnsize);
+/* The IMC units a run wants: the free-running counters (unit imc, placed
+ * by adl_probe_imc) and the programmable ones (unit imc + 1, placed from
+ * the same MCHBAR by adl_imcp_place; a driver without them clears that bit
+ * of want). Wanted with the MSR units (msr_units) but not the free-running
+ * counters, the programmable ones missing is a warning, and their unit
+ * keeps no box. */
+enum unc_status adl_probe_imcs(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, uint32_t want,
+			       unsigned imc, uint32_t msr_units, char *err, size_t errsize, char *warn, size_t warnsize);
 void adl_imc_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
 void adl_info_host_bridge(struct out *o, const struct pmu_present *p, unsigned imc_unit, bool json);
 

@@ -112,6 +112,20 @@ UNC_COLD enum unc_status adl_imcp_reset(struct pmu_io *io, const struct pmu_pres
 	return box ? UNC_OK : pmu_io_write(io, adl_imcp_global(p, unit), ADL_IMCP_CTL_RST_CTRS);
 }
 
+UNC_COLD enum unc_status adl_imcp_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+					    uint64_t start)
+{
+	const struct pmu_unit *u = &p->drv->units[unit];
+	enum unc_status st;
+
+	if (u->layout == &adl_imcp_layout)
+		return adl_imcp_reset(io, p, unit, box);
+	for (unsigned c = 0; c < u->counters; c++)
+		if ((st = pmu_io_write(io, pmu_unit_ctr(u, p, unit, box, c), start)))
+			return st;
+	return UNC_OK;
+}
+
 enum unc_status adl_imcp_check(struct pmu_io *io, const struct pmu_present *p, unsigned unit)
 {
 	const struct pmu_unit *u = &p->drv->units[unit];

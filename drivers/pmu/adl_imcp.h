@@ -69,6 +69,11 @@ enum unc_status adl_imcp_unfreeze(struct pmu_io *io, const struct pmu_present *p
 /* The counters of both boxes to 0: RST_CTRS in MC1's global control, at
  * box 0's call (box 1's then has nothing to do). */
 enum unc_status adl_imcp_reset(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box);
+/* The reset_box op of a driver with this unit among its units: this unit's
+ * boxes through adl_imcp_reset, any other unit's counters each written with
+ * the start value, as the engine writes them. */
+enum unc_status adl_imcp_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
+				   uint64_t start);
 /* At each sample: every box control still 0. */
 enum unc_status adl_imcp_check(struct pmu_io *io, const struct pmu_present *p, unsigned unit);
 /* "ADL_UNCORE_IMC_CTRL0 (MC1)", "ADL_UNCORE_IMC_CTR2[63:32] (MC0)", or NULL. */

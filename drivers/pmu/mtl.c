@@ -2,9 +2,11 @@
  * Linux's arch/x86/events/intel/uncore_snb.c: mtl_uncore_init (cbox,
  * hac_arb, arb, hac_cbox, cncu, sncu in MSRs; the IMC of
  * adl_uncore_mmio_init) for Meteor Lake and Arrow Lake, lnl_uncore_init
- * (cbox and arb in MSRs under the global control 0x240E; the IMC) for Lunar
- * Lake. Units as data; the ops enable the box controls only while the run
- * counts, and the IMC's free-running counters are Alder Lake's (adl.c). */
+ * (cbox and arb in MSRs under the global control 0x240E; the IMC of
+ * lnl_mmio_uncores) for Lunar Lake. Units as data; the ops enable the box
+ * controls only while the run counts, and the IMC, free-running counters
+ * (adl.c) and programmable ones (adl_imcp.c, under their own box
+ * controls' freeze), is Alder Lake's. */
 #include "mtl.h"
 
 #include "../base/fmt.h"
@@ -75,12 +77,14 @@ static const struct pmu_unit mtl_units[MTL_NUNITS] = {
 			     .ctr_base = MTL_UNC_CNCU_FIXED_CTR, .sel_step = 1, .ctr_step = 1, .fixed_ctrl = ADL_CTL_EN,
 			     .max_per_sec = UCLK_MAX_HZ, .clock_hz = UCLK_MAX_HZ, .clock = true },
 	[MTL_UNIT_IMC] = IMC_UNIT,
+	[MTL_UNIT_IMCP] = ADL_IMCP_UNIT,
 };
 
 static const struct pmu_unit lnl_units[LNL_NUNITS] = {
 	[LNL_UNIT_CBO] = CBO_UNIT(NULL),
 	[LNL_UNIT_ARB] = PAIR_UNIT("arb", "ARB", "ARB", "arb", MTL_UNC_ARB_CTRL, MTL_UNC_ARB_CTR, mtl_arb_incs),
 	[LNL_UNIT_IMC] = IMC_UNIT,
+	[LNL_UNIT_IMCP] = ADL_IMCP_UNIT,
 };
 
 static bool is_lnl(const struct pmu_driver *drv)
@@ -88,10 +92,19 @@ static bool is_lnl(const struct pmu_driver *drv)
 	return drv == &pmu_driver_lnl;
 }
 
-/* The IMC is the last unit; every unit before it is in MSRs. */
+/* The IMC's free-running counters, then its programmable ones, are the
+ * last units; every unit before them is in MSRs. */
 static unsigned imc_unit(const struct pmu_driver *drv)
 {
 	return is_lnl(drv) ? LNL_UNIT_IMC : MTL_UNIT_IMC;
+}
+
+/* Whether the run has the programmable IMC counters (probed, boxes found). */
+static bool has_imcp(const struct pmu_present *p)
+{
+	unsigned u = imc_unit(p->drv) + 1;
+
+	return (p->probed & 1u << u) && p->boxes[u];
 }
 
 static uint32_t msr_units(const struct pmu_driver *drv)
@@ -135,15 +148,12 @@ UNC_COLD static enum unc_status mtl_probe(const struct hw *hw, const struct cpu_
 		for (unsigned u = 1; u < imc; u++)
 			p->found[u] = p->boxes[u] = drv->units[u].max_boxes;
 	}
-	if (want & 1u << imc) {
-		p->probed |= 1u << imc;
-		return adl_probe_imc(hw, cpu, p, imc, err, errsize, warn, warnsize);
-	}
-	return UNC_OK;
+	return adl_probe_imcs(hw, cpu, p, want, imc, msr_units(drv), err, errsize, warn, warnsize);
 }
 
 /* In use: bit 29 set in a box control the run enables, or any event
- * select or fixed control non-zero. */
+ * select or fixed control non-zero (the MSR units, when probed); any
+ * programmable IMC event control non-zero. */
 UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 				void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
@@ -151,8 +161,10 @@ UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p
 	unsigned imc = imc_unit(drv);
 	uint64_t v;
 
-	*r = (struct pmu_use){ .known = p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK && (p->probed & msr_units(drv)) };
-	for (unsigned g = 0; g < nctl(drv); g++) {
+	bool msrs = p->probed & msr_units(drv);
+
+	*r = (struct pmu_use){ .known = msrs ? p->facts[ADL_FACT_CBO_CONFIG_ST] == UNC_OK : has_imcp(p) };
+	for (unsigned g = 0; msrs && g < nctl(drv); g++) {
 		if (hw_msr_read(hw, (uint32_t)drv->globals[g].addr, &v) != UNC_OK) {
 			r->known = false;
 			if (on_fault)
@@ -167,7 +179,7 @@ UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p
 		if (r->nbusy < PMU_MAX_BUSY)
 			r->busy[r->nbusy++] = (struct pmu_busy){ drv->globals[g], v };
 	}
-	for (unsigned u = 0; u < imc; u++) {
+	for (unsigned u = 0; msrs && u < imc; u++) {
 		const struct pmu_unit *unit = &drv->units[u];
 		for (unsigned box = 0; box < (u == 0 ? p->boxes[0] : unit->max_boxes); box++)
 			for (unsigned i = 0; i < unit->counters; i++) {
@@ -186,52 +198,64 @@ UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p
 					r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
 			}
 	}
+	if (has_imcp(p))
+		adl_imcp_in_use(hw, p, imc + 1, r, on_fault, ctx);
 }
 
 /* Bit 29 (SNB_UNC_GLOBAL_CTL_EN, which mtl_uncore_msr_init_box writes into
  * the cNCU and sNCU box controls and lnl_uncore_msr_init_box into 0x240E)
  * is set only while the run counts: freeze clears it, unfreeze sets it, the
  * other bits stay as found, and the journal puts back the values found
- * when the run ends. */
+ * when the run ends. They are written only when the run has MSR units: the
+ * programmable IMC counters have their own box controls, frozen and
+ * unfrozen by adl_imcp.c (bit 0), after the MSR ones. */
 static enum unc_status mtl_freeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s)
 {
 	const struct pmu_reg *g = p->drv->globals;
 	bool two = nctl(p->drv) == 2;
 	enum unc_status st;
 
-	if (s->first) {
-		if ((st = pmu_io_read(io, g[0], &s->found)) || (two && (st = pmu_io_read(io, g[1], &s->found2))))
+	if (p->probed & msr_units(p->drv)) {
+		if (s->first) {
+			if ((st = pmu_io_read(io, g[0], &s->found)) || (two && (st = pmu_io_read(io, g[1], &s->found2))))
+				return st;
+			s->base = s->found & ~ADL_GLOBAL_CTL_EN;
+			s->base2 = s->found2 & ~ADL_GLOBAL_CTL_EN;
+		}
+		if ((st = pmu_io_write(io, g[0], s->base)) || (two && (st = pmu_io_write(io, g[1], s->base2))))
 			return st;
-		s->base = s->found & ~ADL_GLOBAL_CTL_EN;
-		s->base2 = s->found2 & ~ADL_GLOBAL_CTL_EN;
 	}
-	if ((st = pmu_io_write(io, g[0], s->base)))
-		return st;
-	return two ? pmu_io_write(io, g[1], s->base2) : UNC_OK;
+	return has_imcp(p) ? adl_imcp_freeze(io, p, imc_unit(p->drv) + 1, s->first) : UNC_OK;
 }
 
 static enum unc_status mtl_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
 {
 	const struct pmu_reg *g = p->drv->globals;
 	enum unc_status (*write)(struct pmu_io *, struct pmu_reg, uint64_t) = verify ? pmu_io_write_check : pmu_io_write;
-	enum unc_status st = write(io, g[0], s->base | ADL_GLOBAL_CTL_EN);
+	enum unc_status st;
 
-	return st || nctl(p->drv) == 1 ? st : write(io, g[1], s->base2 | ADL_GLOBAL_CTL_EN);
+	if ((p->probed & msr_units(p->drv)) &&
+	    ((st = write(io, g[0], s->base | ADL_GLOBAL_CTL_EN)) ||
+	     (nctl(p->drv) == 2 && (st = write(io, g[1], s->base2 | ADL_GLOBAL_CTL_EN)))))
+		return st;
+	return has_imcp(p) ? adl_imcp_unfreeze(io, p, imc_unit(p->drv) + 1, verify) : UNC_OK;
 }
 
-/* No overflow status (the engine's deltas modulo 48 bits stand for it);
- * the controls must still read as the run wrote them. */
+/* No overflow status (the engine's deltas modulo 48 and 64 bits stand for
+ * it); the controls must still read as the run wrote them. */
 static enum unc_status mtl_check(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
 				 uint64_t *ret_status)
 {
+	enum unc_status st;
 	char name[40];
 
 	*ret_status = 0;
-	for (unsigned g = 0; g < nctl(p->drv); g++) {
+	if (has_imcp(p) && (st = adl_imcp_check(io, p, imc_unit(p->drv) + 1)))
+		return st;
+	for (unsigned g = 0; (p->probed & msr_units(p->drv)) && g < nctl(p->drv); g++) {
 		struct pmu_reg reg = p->drv->globals[g];
 		uint64_t v, want = (g ? s->base2 : s->base) | ADL_GLOBAL_CTL_EN;
-		enum unc_status st = pmu_io_read(io, reg, &v);
-		if (st)
+		if ((st = pmu_io_read(io, reg, &v)))
 			return st;
 		if (v != want)
 			return pmu_io_fail(io, UNC_E_CLOBBERED, "%s (0x%lx) reads 0x%lx, not the 0x%lx this run wrote: %s during the run",
@@ -253,6 +277,11 @@ UNC_COLD static const char *mtl_reg_name(const struct pmu_present *p, struct pmu
 	const struct pmu_driver *drv = p ? p->drv : &pmu_driver_mtl;
 	unsigned imc = imc_unit(drv);
 
+	if (reg.space == PMU_MMIO && p && has_imcp(p)) {
+		const char *n = adl_imcp_reg_name(p, imc + 1, reg, buf, size);
+		if (n)
+			return n;
+	}
 	if (reg.space == PMU_MMIO) {
 		const struct pmu_unit *u = &drv->units[imc];
 		for (unsigned k = 0; k < u->counters; k++)
@@ -313,6 +342,7 @@ static const struct pmu_ops mtl_ops = {
 	.freeze = mtl_freeze,
 	.unfreeze = mtl_unfreeze,
 	.check = mtl_check,
+	.reset_box = adl_imcp_reset_box,
 	.reg_name = mtl_reg_name,
 	.info = mtl_info,
 	.where = mtl_where,

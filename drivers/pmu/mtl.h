@@ -33,10 +33,14 @@
 #define LNL_CBOS                  4
 
 /* Unit indexes (kept once released: records store them). Meteor Lake and
- * Arrow Lake: */
-enum mtl_unit_id { MTL_UNIT_CBO, MTL_UNIT_ARB, MTL_UNIT_HAC_ARB, MTL_UNIT_HAC_CBO, MTL_UNIT_FIXED, MTL_UNIT_IMC, MTL_NUNITS };
-/* Lunar Lake (lnl_msr_uncores: cbox and arb; the IMC): */
-enum lnl_unit_id { LNL_UNIT_CBO, LNL_UNIT_ARB, LNL_UNIT_IMC, LNL_NUNITS };
+ * Arrow Lake (the IMC's programmable counters, adl_imcp.h, right after its
+ * free-running ones): */
+enum mtl_unit_id {
+	MTL_UNIT_CBO, MTL_UNIT_ARB, MTL_UNIT_HAC_ARB, MTL_UNIT_HAC_CBO, MTL_UNIT_FIXED, MTL_UNIT_IMC, MTL_UNIT_IMCP,
+	MTL_NUNITS
+};
+/* Lunar Lake (lnl_msr_uncores: cbox and arb; lnl_mmio_uncores: the IMC): */
+enum lnl_unit_id { LNL_UNIT_CBO, LNL_UNIT_ARB, LNL_UNIT_IMC, LNL_UNIT_IMCP, LNL_NUNITS };
 
 /* The facts in pmu_present.facts[] are enum adl_fact's; on Lunar Lake
  * ADL_FACT_CBO_CONFIG_ST is UNC_OK and 0x396 is not read. */

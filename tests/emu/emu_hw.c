@@ -179,7 +179,8 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 		h->fake.hw.ops->cpuid(&h->fake, 1, 0, &r);
 	emu_init_cpu(&h->emu, &h->core, cfg, r.eax);
 	emu_core_leaf1(&h->emu, r.eax, r.ebx, r.ecx, r.edx);
-	if (h->emu.cfg.uncore_active == EMU_UNCORE_ADL)
+	if (h->emu.cfg.uncore_active == EMU_UNCORE_ADL || h->emu.cfg.uncore_active == EMU_UNCORE_MTL ||
+	    h->emu.cfg.uncore_active == EMU_UNCORE_LNL)
 		h->emu.imcp.mchbar = EMU_HW_MCHBAR;
 	h->hw = (struct hw){ .ops = &emu_ops, .ctx = h, .tick_hz = 1000000000, .msr_mode = HW_MSR_EMULATED,
 			   .emulated = &h->emulated };

@@ -267,7 +267,8 @@ struct emu {
 		uint16_t off;
 		uint32_t val;
 	} mbz;
-	/* The Alder/Raptor Lake IMC's programmable counters (pmu_adl.c), at
+	/* The programmable IMC counters (pmu_adl.c; Alder/Raptor, Meteor/Arrow and
+	 * Lunar Lake), at
 	 * MCHBAR + 0xD900 + 0x10000 x MC: MCHBAR as the host of the model
 	 * publishes it (0: none, nothing claimed), each controller's global
 	 * control, box control, event controls and counters, the time they

@@ -245,9 +245,6 @@ bool emu_client_imc(unsigned uncore)
 	return uncore == EMU_UNCORE_ADL || uncore == EMU_UNCORE_TGL || uncore == EMU_UNCORE_MTL || uncore == EMU_UNCORE_LNL;
 }
 
-static enum unc_status adl_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret_val);
-static enum unc_status adl_mmio_write(struct emu *e, uint64_t addr, uint32_t val);
-
 const struct emu_pmu emu_pmu_adl = {
 	.name = "adl",
 	.regs = adl_regs,
@@ -266,8 +263,8 @@ const struct emu_pmu emu_pmu_adl = {
 		.freeze = adl_freeze,
 		.increment = adl_increment,
 	},
-	.mmio_read32 = adl_mmio_read,
-	.mmio_write32 = adl_mmio_write,
+	.mmio_read32 = emu_adl_imcp_read32,
+	.mmio_write32 = emu_adl_imcp_write32,
 };
 
 /* ---- Tiger Lake: uncore_snb.c tgl_uncore_* (icl_uncore_cbox,
@@ -469,7 +466,7 @@ static bool imcp_decode(const struct emu *e, uint64_t addr, unsigned *ret_box, u
 	       (off >= IMCP_CTR && off < IMCP_CTR + 8 * EMU_ADL_IMCP_CTRS);
 }
 
-static enum unc_status adl_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret_val)
+enum unc_status emu_adl_imcp_read32(struct emu *e, uint64_t addr, uint32_t *ret_val)
 {
 	unsigned b;
 	uint32_t off;
@@ -490,7 +487,7 @@ static enum unc_status adl_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret
 	return UNC_OK;
 }
 
-static enum unc_status adl_mmio_write(struct emu *e, uint64_t addr, uint32_t val)
+enum unc_status emu_adl_imcp_write32(struct emu *e, uint64_t addr, uint32_t val)
 {
 	unsigned b;
 	uint32_t off;

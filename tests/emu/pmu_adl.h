@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "../../drivers/base/status.h"
 
 /* The free-running IMC counters: per controller total requests, RdCAS,
  * WrCAS at 0x40, 0x58, 0xA0 from the IMC block (MCHBAR + 0xD800; TGL-L's
@@ -63,6 +64,12 @@ uint32_t emu_adl_imc_block(unsigned model);
 #define EMU_ADL_IMCP_CTRS   5
 #define EMU_ADL_IMCP_CHANNELS 4 /* the bits of the channel mask */
 #define EMU_UNIT_ADL_IMCP   3
+/* Their registers, as an emu_pmu's mmio_read32 / mmio_write32: Alder/Raptor
+ * Lake's, and Meteor/Arrow Lake's and Lunar Lake's (pmu_mtl.c), whose
+ * Linux mmio lists keep adl_uncore_imc. UNC_E_NOT_FOUND: not one of them. */
+struct emu;
+enum unc_status emu_adl_imcp_read32(struct emu *e, uint64_t addr, uint32_t *ret_val);
+enum unc_status emu_adl_imcp_write32(struct emu *e, uint64_t addr, uint32_t val);
 
 /* Counter numbering of the model's state. */
 enum { EMU_ADL_CTR_FIXED, EMU_ADL_CTR_ARB0, EMU_ADL_CTR_CBO0 = EMU_ADL_CTR_ARB0 + 4, EMU_ADL_NCTR = EMU_ADL_CTR_CBO0 + 16 };

@@ -50,6 +50,13 @@ static const struct emu_event mtl_events[] = {
 	{ "UNC_HAC_CBO_TOR_ALLOCATION.ALL", EMU_UNIT_HAC_CBO, 0x35, 0x08, 0x3, false },
 	{ "UNC_ARB_DAT_OCCUPANCY.RD", EMU_UNIT_ARB, 0x85, 0x02, 0x1, false },
 	{ "UNC_CLOCK.SOCKET", EMU_UNIT_FIXED, 0x00, 0x01, 0x80, false },
+	/* Unit iMC, the programmable IMC counters (pmu_adl.c): the events of
+	 * MTL, ARL and LNL that Alder Lake's file lacks, counting 32-byte
+	 * chunks ("Counter increments by 1 after receiving 32B chunk data").
+	 * UNC_M_CAS_COUNT_RD and the others Alder Lake has are pmu_adl.c's. */
+	{ "UNC_M_RD_DATA", EMU_UNIT_ADL_IMCP, 0x3A, 0x00, 0x1F, false },
+	{ "UNC_M_WR_DATA", EMU_UNIT_ADL_IMCP, 0x3B, 0x00, 0x1F, false },
+	{ "UNC_M_TOTAL_DATA", EMU_UNIT_ADL_IMCP, 0x3C, 0x00, 0x1F, false },
 };
 
 const struct emu_event *emu_mtl_event_find(const char *name)
@@ -205,7 +212,10 @@ static uint64_t mtl_increment(const struct emu *e, const struct emu_ctr *c, uint
 	return emu_spread(e->clock_hz, rate, c0, c1, SEL_THR(c->sel), c->sel & (1ull << 23), c->sel & (1ull << 18));
 }
 
-/* 0:0.0's ID is the generation's host bridge (pmu_adl.c's hooks). */
+/* 0:0.0's ID is the generation's host bridge (pmu_adl.c's hooks); the
+ * programmable IMC registers in MCHBAR are Alder Lake's (pmu_adl.c): Linux's
+ * mtl_uncore_init takes adl_uncore_mmio_init, and lnl_mmio_uncores keeps
+ * adl_uncore_imc. */
 const struct emu_pmu emu_pmu_mtl = {
 	.name = "mtl",
 	.regs = mtl_regs,
@@ -224,6 +234,8 @@ const struct emu_pmu emu_pmu_mtl = {
 		.freeze = mtl_freeze,
 		.increment = mtl_increment,
 	},
+	.mmio_read32 = emu_adl_imcp_read32,
+	.mmio_write32 = emu_adl_imcp_write32,
 };
 
 const struct emu_pmu emu_pmu_lnl = {
@@ -244,4 +256,6 @@ const struct emu_pmu emu_pmu_lnl = {
 		.freeze = mtl_freeze,
 		.increment = mtl_increment,
 	},
+	.mmio_read32 = emu_adl_imcp_read32,
+	.mmio_write32 = emu_adl_imcp_write32,
 };

@@ -1373,9 +1373,13 @@ boot_run
 # uncore enabled through the cNCU and sNCU box controls 0x240e/0x200e (5
 # CBos, 2 ARB, 2 HAC_ARB, 2 HAC_CBO boxes of 2 selects, the cNCU's fixed
 # control: 23 selects), the HAC units counting only with the sNCU's enable.
+# The programmable IMC counters (MCHBAR + 0xd900, + 0x10000; 10 event
+# controls): CAS reads 10^6 a second per channel (Intel's event, mask 0:
+# every channel of both controllers, 8 * 10^6), CAS writes 2.5 * 10^6 (mask
+# 0x3: 2 channels, 10^7).
 boot_begin mtl Skylake-Client,model=170
 boot_file "$TOP/build/uncore-emu.efi"
-step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_HAC_ARB_TRANSACTIONS.READS=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_HAC_ARB_TRANSACTIONS.READS=1M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M --rate UNC_M_CAS_COUNT_RD=1M --rate UNC_M_CAS_COUNT_WR=2500000'
 expect load rc zero
 expect load has '^uncore-emu: emulating a client uncore: Meteor/Arrow Lake uncore, host bridge 8086:7d00, '
 step info 'uncore.efi info'
@@ -1383,7 +1387,7 @@ expect info rc zero
 expect info has 'Meteor Lake \(mobile\)'
 expect info has '^0x396: +5 CBos, 5 programmed$'
 expect info has '^host bridge: +8086:7d00 \(Meteor Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
-expect info has '^pmu in use: +no \(global control 0x0, 23 event selects all zero\)$'
+expect info has '^pmu in use: +no \(global control 0x0, 33 event selects all zero\)$'
 step info-json 'uncore.efi info -j'
 expect info-json rc zero
 expect info-json has '"cbo_count":5,"host_bridge":"0x7d00","generation":"Meteor Lake"'
@@ -1391,6 +1395,8 @@ step regs0 'uncore.efi regs'
 expect regs0 rc zero
 expect regs0 has '^0x240e +MTL_UNC_CNCU_BOX_CTL +0x0000000000000000$'
 expect regs0 has '^0x200e +MTL_UNC_SNCU_BOX_CTL +0x0000000000000000$'
+expect regs0 has '^0x[0-9a-f]+d9d0 ADL_UNCORE_IMC_CTRL0 \(MC0\) +0x0000000000000000$'
+expect regs0 has '^0x[0-9a-f]+da08 ADL_UNCORE_IMC_CTR4 \(MC1\) +0x0000000000000000$'
 step bw 'uncore.efi bw -d 1 --per-box'
 expect bw rc zero
 expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:7d00, Meteor Lake\), emulated'
@@ -1404,9 +1410,14 @@ expect stat rate UNC_HAC_ARB_TRANSACTIONS.READS 2000000 1
 expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate UNC_MC1_RDCAS_COUNT_FREERUN 6250000 1
 expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
+step stat-imc 'uncore.efi stat -e UNC_M_CAS_COUNT_RD,imc_prog/event=0x23,chmask=0x3/ -d 1'
+expect stat-imc rc zero
+expect stat-imc rate UNC_M_CAS_COUNT_RD 8000000 1
+expect stat-imc rate 'imc_prog/event=0x23,chmask=0x3/' 10000000 1
 step list 'uncore.efi list'
 expect list rc zero
 expect list has '^hac_arb PMU \(Meteor Lake, mtl-client-uncore\); raw: hac_arb/event=N,umask=N'
+expect list has '^imc_prog +0x3a +0x00 +[0-9,-]+ +UNC_M_RD_DATA '
 expect list has '^hac_arb +0x8a +0x02 +0,1 +UNC_HAC_ARB_TRANSACTIONS\.READS '
 expect list has '^imc +free +UNC_MC1_WRCAS_COUNT_FREERUN '
 step bw-var 'uncore.efi bw -d 0.5 --per-box -o var:MtlBw'
@@ -1484,10 +1495,15 @@ boot_run
 
 # Lunar Lake (0xBD): host bridge 8086:6400 (chipsec lnl.xml), MCHBAR's
 # bits 38:16, the global control 0x240e, 4 CBos whatever 0x396 says, 2 ARB
-# boxes (12 selects), no clock box; the IMC as Meteor Lake's.
+# boxes (12 selects), no clock box; the IMC as Meteor Lake's, its
+# programmable counters too (10 event controls): CAS reads 10^6 a second
+# per channel (mask 0: 8 * 10^6), RD_DATA 2 * 10^6 32-byte chunks per
+# channel (1.6 * 10^7), CAS writes 2.5 * 10^6 (mask 0x3: 10^7). MCHBAR at
+# 0x4000000 (--mchbar), so that the registers' addresses can be named;
+# regs lists the event controls and counters, a raw read the box controls.
 boot_begin lnl Skylake-Client,model=189
 boot_file "$TOP/build/uncore-emu.efi"
-step load 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M'
+step load 'uncore-emu.efi --mchbar 0x4000000 --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --rate UNC_MC0_WRCAS_COUNT_FREERUN=4687500 --rate UNC_MC1_RDCAS_COUNT_FREERUN=6250000 --rate UNC_MC1_WRCAS_COUNT_FREERUN=3125000 --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M --rate UNC_M_CAS_COUNT_RD=1M --rate UNC_M_RD_DATA=2M --rate UNC_M_CAS_COUNT_WR=2500000'
 expect load rc zero
 expect load has '^uncore-emu: emulating a client uncore: Lunar Lake uncore, host bridge 8086:6400, '
 step info 'uncore.efi info'
@@ -1495,10 +1511,12 @@ expect info rc zero
 expect info has '^uncore: +supported: Lunar Lake, Lunar Lake \(mobile\)$'
 expect info has '^CBos: +4 \(fixed on Lunar Lake\), 4 programmed$'
 expect info has '^host bridge: +8086:6400 \(Lunar Lake\); MCHBAR 0x[0-9a-f]+, base 0x[0-9a-f]+ \(mask 0x7fffff0000\)$'
-expect info has '^pmu in use: +no \(global control 0x0, 12 event selects all zero\)$'
+expect info has '^pmu in use: +no \(global control 0x0, 22 event selects all zero\)$'
 step regs0 'uncore.efi regs'
 expect regs0 rc zero
 expect regs0 has '^0x240e +LNL_UNC_MSR_GLOBAL_CTL +0x0000000000000000$'
+expect regs0 has '^0x400d9d0 ADL_UNCORE_IMC_CTRL0 \(MC0\) +0x0000000000000000$'
+expect regs0 has '^0x401d9e0 ADL_UNCORE_IMC_CTRL4 \(MC1\) +0x0000000000000000$'
 step bw 'uncore.efi bw -d 1 --per-box'
 expect bw rc zero
 expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:6400, Lunar Lake\), emulated'
@@ -1510,10 +1528,19 @@ step stat 'uncore.efi stat -e cbox/event=0x34,umask=0x8f/,UNC_MC0_RDCAS_COUNT_FR
 expect stat rc zero
 expect stat rate 'cbox/event=0x34,umask=0x8f/' 4000000 1
 expect stat rate UNC_MC0_RDCAS_COUNT_FREERUN 9375000 1
+step stat-imc 'uncore.efi stat -e UNC_M_CAS_COUNT_RD,UNC_M_RD_DATA,imc_prog/event=0x23,chmask=0x3/ -d 1'
+expect stat-imc rc zero
+expect stat-imc rate UNC_M_CAS_COUNT_RD 8000000 1
+expect stat-imc rate UNC_M_RD_DATA 16000000 1
+expect stat-imc rate 'imc_prog/event=0x23,chmask=0x3/' 10000000 1
+step box1 'uncore.efi mmio read 0x401d9c4'
+expect box1 rc zero
+expect box1 has '^mmio 0x401d9c4 = 0x00000000$'
 step list 'uncore.efi list'
 expect list rc zero
 expect list has '^cbox PMU \(Lunar Lake, lnl-client-uncore\); raw: cbox/event=N,umask=N'
-expect list has '^0 events, 6 free-running counters, in 3 PMUs'
+expect list has '^imc_prog +0x22 +0x00 +[0-9,-]+ +UNC_M_CAS_COUNT_RD '
+expect list has '^9 events, 6 free-running counters, in 4 PMUs'
 step regs1 'uncore.efi regs'
 expect regs1 same regs0
 step unload 'uncore-emu.efi --unload'

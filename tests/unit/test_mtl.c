@@ -4,8 +4,9 @@
  * lnl_uncore_*), chipsec's MCHBAR fields and host-bridge IDs; the exact
  * writes of a run on a strict fake (the cNCU and sNCU box controls, or
  * Lunar Lake's 0x240E, enabled only while counting and restored as found);
- * and, on the emulator, both controllers' IMC counters and a 48-bit
- * counter across its wrap. */
+ * and, on the emulator, both controllers' IMC counters, a 48-bit counter
+ * across its wrap, and the programmable IMC counters' exact stores beside
+ * the box controls. */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,7 +49,7 @@ static void mtl_units_at_linux_addresses(void)
 	for (int d = 0; d < 2; d++) {
 		const struct pmu_driver *drv = d ? &pmu_driver_arl : &pmu_driver_mtl;
 		const struct pmu_unit *u = drv->units;
-		T_EQ(drv->nunits, 6);
+		T_EQ(drv->nunits, 7);
 		/* MTL_UNC_CBO_0_PERFEVTSEL0 0x2442, PER_CTR0 0x2448,
 		 * SNB_UNC_CBO_MSR_OFFSET 0x10; the count from 0x396. */
 		T_STREQ(u[MTL_UNIT_CBO].pmu, "cbox");
@@ -94,8 +95,9 @@ static void lnl_units_at_linux_addresses(void)
 {
 	const struct pmu_unit *u = pmu_driver_lnl.units;
 
-	/* lnl_msr_uncores: mtl_uncore_cbox and mtl_uncore_arb; the IMC. */
-	T_EQ(pmu_driver_lnl.nunits, 3);
+	/* lnl_msr_uncores: mtl_uncore_cbox and mtl_uncore_arb; the IMC's
+	 * free-running and programmable counters. */
+	T_EQ(pmu_driver_lnl.nunits, 4);
 	unit_at(&pmu_driver_lnl, LNL_UNIT_CBO, 4, 0x2442, 0x2448);
 	unit_at(&pmu_driver_lnl, LNL_UNIT_ARB, 2, 0x2412, 0x2418);
 	T_EQ(u[LNL_UNIT_ARB].max_boxes, 2);
@@ -137,6 +139,52 @@ static void imc_free_running_at_linux_offsets(void)
 			T_EQ(u->free[k].offset, want[k].off);
 			T_EQ(u->free[k].role, want[k].role);
 		}
+	}
+}
+
+/* uncore_snb.c: mtl_uncore_init's mmio_init is adl_uncore_mmio_init and
+ * lnl_mmio_uncores lists adl_uncore_imc: ADL_UNCORE_IMC_BASE 0xd900 from
+ * MCHBAR, TGL_UNCORE_MMIO_IMC_MEM_OFFSET 0x10000 per controller, 2 boxes
+ * of 5 counters of 64 bits; _BOX_CTL 0xc4, _CTRL 0xd0 (+ 4 per counter),
+ * _CTR 0xe8 (+ 8), MC1's _GLOBAL_CTL 0xc0; ADL_UNC_IMC_EVENT_MASK: event
+ * 0xff, chmask 0xf00, edge 1 << 18, no enable bit. */
+static void imc_prog_at_linux_offsets(void)
+{
+	static const struct {
+		const struct pmu_driver *drv;
+		unsigned unit;
+	} cases[] = { { &pmu_driver_mtl, MTL_UNIT_IMCP }, { &pmu_driver_arl, MTL_UNIT_IMCP },
+		      { &pmu_driver_lnl, LNL_UNIT_IMCP } };
+	char err[160];
+
+	for (unsigned d = 0; d < 3; d++) {
+		unsigned k = cases[d].unit;
+		const struct pmu_unit *u = &cases[d].drv->units[k];
+		struct pmu_present p = { .drv = cases[d].drv };
+		T_STREQ(u->pmu, "imc_prog");
+		T_STREQ(u->intel_unit, "iMC");
+		T_EQ(u->kind, PMU_GENERAL);
+		T_EQ(u->space, PMU_MMIO);
+		T_EQ(u->counters, 5);
+		T_EQ(u->width, 64);
+		T_EQ(u->max_boxes, 2);
+		T_ASSERT(adl_imcp_place(&p, k, 0xFED10000ull, 39, err, sizeof(err)));
+		T_EQ(p.boxes[k], 2);
+		T_EQ(pmu_unit_box_ctl(u, &p, k, 0).addr, 0xFED1D9C4ull);
+		T_EQ(pmu_unit_box_ctl(u, &p, k, 1).addr, 0xFED2D9C4ull);
+		T_EQ(adl_imcp_global(&p, k).addr, 0xFED2D9C0ull);
+		for (unsigned b = 0; b < 2; b++)
+			for (unsigned i = 0; i < 5; i++) {
+				T_EQ(pmu_unit_sel(u, &p, k, b, i).addr, 0xFED1D9D0ull + 0x10000 * b + 4 * i);
+				T_EQ(pmu_unit_ctr(u, &p, k, b, i).addr, 0xFED1D9E8ull + 0x10000 * b + 8 * i);
+			}
+		T_EQ(u->layout->event.shift, 0);
+		T_EQ(u->layout->event.bits, 8);
+		T_EQ(u->layout->umask.shift, 8);
+		T_EQ(u->layout->umask.bits, 4);
+		T_STREQ(u->layout->umask_term, "chmask");
+		T_EQ(u->layout->edge, 1ull << 18);
+		T_EQ(u->layout->enable, 0);
 	}
 }
 
@@ -194,6 +242,15 @@ static void events_as_published(void)
 		{ &pmu_driver_mtl, "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01, MTL_UNIT_FIXED },
 		{ &pmu_driver_arl, "UNC_HAC_ARB_TRK_REQUESTS.ALL", "HAC_ARB", 0x81, 0x01, MTL_UNIT_HAC_ARB },
 		{ &pmu_driver_arl, "UNC_CLOCK.SOCKET", "NCU", 0x00, 0x01, MTL_UNIT_FIXED },
+		/* Unit iMC: the programmable IMC counters; RD_DATA, WR_DATA and
+		 * TOTAL_DATA count 32-byte chunks. */
+		{ &pmu_driver_mtl, "UNC_M_CAS_COUNT_RD", "iMC", 0x22, 0x00, MTL_UNIT_IMCP },
+		{ &pmu_driver_mtl, "UNC_M_PRE_COUNT_IDLE", "iMC", 0x28, 0x00, MTL_UNIT_IMCP },
+		{ &pmu_driver_mtl, "UNC_M_RD_DATA", "iMC", 0x3A, 0x00, MTL_UNIT_IMCP },
+		{ &pmu_driver_arl, "UNC_M_CAS_COUNT_WR", "iMC", 0x23, 0x00, MTL_UNIT_IMCP },
+		{ &pmu_driver_arl, "UNC_M_TOTAL_DATA", "iMC", 0x3C, 0x00, MTL_UNIT_IMCP },
+		{ &pmu_driver_lnl, "UNC_M_ACT_COUNT_TOTAL", "iMC", 0x26, 0x00, LNL_UNIT_IMCP },
+		{ &pmu_driver_lnl, "UNC_M_WR_DATA", "iMC", 0x3B, 0x00, LNL_UNIT_IMCP },
 	};
 
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -206,14 +263,20 @@ static void events_as_published(void)
 		T_EQ(d->umask, want[i].umask);
 		T_EQ(pmu_unit_of_event(want[i].drv, d), want[i].unit_index);
 	}
-	/* MTL V1.22: 5 HAC_ARB, 2 HAC_CBO, 1 NCU, 1 ARB; ARL V1.20 the same
-	 * less the ARB's; the iMC events left out (-x iMC), and LNL's SANTA
-	 * clock (-x SANTA): LNL keeps none. */
-	T_EQ(*pmu_driver_mtl.nevents, 9);
-	T_EQ(*pmu_driver_arl.nevents, 8);
-	T_EQ(*pmu_driver_lnl.nevents, 0);
+	/* MTL V1.22: 5 HAC_ARB, 2 HAC_CBO, 1 NCU, 1 ARB and 10 programmable
+	 * iMC (0x22-0x28, 0x3A-0x3C); ARL V1.20 the same less the ARB's; LNL
+	 * V1.26 9 iMC (no PRE_COUNT_IDLE), its SANTA clock left out (-x
+	 * SANTA). The iMC FREERUN entries (UNC_MC0_RDCAS_COUNT_FREERUN, and
+	 * the UNC_M_MC0_* aliases of MTL and ARL) are not rows. */
+	T_EQ(*pmu_driver_mtl.nevents, 19);
+	T_EQ(*pmu_driver_arl.nevents, 18);
+	T_EQ(*pmu_driver_lnl.nevents, 9);
 	T_ASSERT(!evsel_find(&pmu_driver_arl, "UNC_ARB_DAT_OCCUPANCY.RD"));
-	T_ASSERT(!evsel_find(&pmu_driver_mtl, "UNC_M_CAS_COUNT_RD"));
+	T_ASSERT(!evsel_find(&pmu_driver_lnl, "UNC_M_PRE_COUNT_IDLE"));
+	T_ASSERT(!evsel_find(&pmu_driver_mtl, "UNC_M_MC0_RDCAS_COUNT_FREERUN"));
+	T_ASSERT(!evsel_find(&pmu_driver_mtl, "UNC_MC0_RDCAS_COUNT_FREERUN"));
+	for (unsigned i = 0; i < *pmu_driver_lnl.nevents; i++)
+		T_EQ(pmu_unit_of_event(&pmu_driver_lnl, &pmu_driver_lnl.events[i]), LNL_UNIT_IMCP);
 	for (unsigned i = 0; i < *pmu_driver_mtl.nevents; i++)
 		T_ASSERT(pmu_unit_of_event(&pmu_driver_mtl, &pmu_driver_mtl.events[i]) >= 0);
 	for (unsigned i = 0; i < *pmu_driver_arl.nevents; i++)
@@ -539,9 +602,155 @@ static void emulated_tables(void)
 	T_ASSERT(emu_msr_read(&h.emu, 0x200E, &v) != UNC_OK);
 }
 
+/* The programmable IMC counters beside the MSR units on Meteor Lake, on
+ * the emulator: each unit's own enable. The exact stores (MSRs as typed
+ * from uncore_snb.c, MCHBAR offsets as typed from adl_uncore_imc): the
+ * cNCU and sNCU box controls stopped (bit 29 clear), the IMC boxes frozen
+ * (box controls 0xd9c4, 0x1d9c4: FRZ); the HAC_ARB selects and the IMC
+ * event controls (0xd9d0 + 4i, both controllers); the HAC_ARB counters to
+ * their start and the IMC counters reset (RST_CTRS in MC1's global
+ * control 0x1d9c0); the box controls' bit 29 set, then the IMC boxes
+ * unfrozen. At the end all stopped again and every register put back as
+ * found, the box controls last. Counts exact: HAC_ARB 10^6 per box (2
+ * boxes), CAS reads 10^6 per channel (mask 0: 4 channels, 2 controllers),
+ * RD_DATA 3 * 10^6 32-byte chunks per channel with mask 0x5 (2 channels,
+ * 2 controllers). */
+static void imc_prog_beside_the_box_controls(void)
+{
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	const uint64_t M = EMU_HW_MCHBAR, start = 1ull << 46, en = 1ull << 29;
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_HAC_ARB, 0x8A, 0x01, 1000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x22, 0, 1000000 };
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x3A, 0, 3000000 };
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	/* As found: MC0 frozen, MC1 not; counts in two counters the run resets. */
+	h.emu.imcp.box[0] = 1;
+	h.emu.imcp.ctr[0][1] = 0x1234567890ull;
+	h.emu.imcp.ctr[1][4] = 0xFFFFFFFFull;
+	memset(&run, 0, sizeof(run));
+	run_add(&run, mtl_only, "UNC_HAC_ARB_TRANSACTIONS.ALL");
+	run_add(&run, mtl_only, "UNC_M_CAS_COUNT_RD");
+	run_add(&run, mtl_only, "imc_prog/event=0x3a,chmask=0x5/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	if (run.err[0])
+		t_fail(__FILE__, __LINE__, "%s", run.err);
+	T_EQ(count_total(&run.c, 0, -1), 2000000ull);
+	T_EQ(count_total(&run.c, 1, -1), 8000000ull);
+	T_EQ(count_total(&run.c, 2, -1), 12000000ull);
+	static const struct {
+		uint8_t kind;
+		uint32_t addr; /* an MSR, or the offset from MCHBAR */
+		uint64_t v;
+	} want[] = {
+		{ FAKE_MSR, 0x240E, 0 }, { FAKE_MSR, 0x200E, 0 },		   /* stopped */
+		{ FAKE_MMIO, 0xD9C4, 1 }, { FAKE_MMIO, 0x1D9C4, 1 },		   /* frozen */
+		{ FAKE_MSR, 0x2012, 0x40018A }, { FAKE_MSR, 0x2022, 0x40018A }, /* HAC_ARB counter 0, both boxes */
+		{ FAKE_MSR, 0x2013, 0 }, { FAKE_MSR, 0x2023, 0 },
+		{ FAKE_MSR, 0x2018, start }, { FAKE_MSR, 0x2019, start },
+		{ FAKE_MSR, 0x2028, start }, { FAKE_MSR, 0x2029, start },
+		{ FAKE_MMIO, 0xD9D0, 0x22 }, { FAKE_MMIO, 0x1D9D0, 0x22 },	   /* UNC_M_CAS_COUNT_RD */
+		{ FAKE_MMIO, 0xD9D4, 0x53A }, { FAKE_MMIO, 0x1D9D4, 0x53A },	   /* event 0x3a, chmask 0x5 */
+		{ FAKE_MMIO, 0xD9D8, 0 }, { FAKE_MMIO, 0x1D9D8, 0 }, { FAKE_MMIO, 0xD9DC, 0 }, { FAKE_MMIO, 0x1D9DC, 0 },
+		{ FAKE_MMIO, 0xD9E0, 0 }, { FAKE_MMIO, 0x1D9E0, 0 },
+		{ FAKE_MMIO, 0x1D9C0, 4 },					   /* RST_CTRS */
+		{ FAKE_MSR, 0x240E, en }, { FAKE_MSR, 0x200E, en },		   /* counting */
+		{ FAKE_MMIO, 0xD9C4, 0 }, { FAKE_MMIO, 0x1D9C4, 0 },
+		{ FAKE_MSR, 0x240E, 0 }, { FAKE_MSR, 0x200E, 0 },		   /* stopped */
+		{ FAKE_MMIO, 0xD9C4, 1 }, { FAKE_MMIO, 0x1D9C4, 1 },
+		{ FAKE_MMIO, 0x1D9C0, 0 },					   /* as found, in reverse */
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]);
+	/* Then the 20 counter dwords, the 10 event controls, the 2 IMC box
+	 * controls, the 4 HAC_ARB selects and counters... */
+	T_EQ(h.fake.nlog, n + 20 + 10 + 2 + 8 + 2);
+	for (unsigned i = 0; i < n && i < h.fake.nlog; i++) {
+		T_EQ(h.fake.log[i].kind, want[i].kind);
+		T_EQ(h.fake.log[i].addr, want[i].addr + (want[i].kind == FAKE_MMIO ? M : 0));
+		T_EQ(h.fake.log[i].value, want[i].v);
+	}
+	/* ...the IMC box controls as found (MC1 counting, MC0 frozen), the
+	 * MSR box controls last. */
+	T_EQ(h.fake.log[h.fake.nlog - 12].addr, M + 0x1D9C4);
+	T_EQ(h.fake.log[h.fake.nlog - 12].value, 0);
+	T_EQ(h.fake.log[h.fake.nlog - 11].addr, M + 0xD9C4);
+	T_EQ(h.fake.log[h.fake.nlog - 11].value, 1);
+	T_EQ(h.fake.log[h.fake.nlog - 2].addr, 0x200E);
+	T_EQ(h.fake.log[h.fake.nlog - 1].addr, 0x240E);
+	T_EQ(h.emu.imcp.box[0], 1);
+	T_EQ(h.emu.imcp.box[1], 0);
+	T_EQ(h.emu.imcp.global[1], 0);
+	for (unsigned b = 0; b < 2; b++)
+		for (unsigned i = 0; i < 5; i++) {
+			T_EQ(h.emu.imcp.ctl[b][i], 0);
+			T_EQ(h.emu.imcp.ctr[b][i], b == 0 && i == 1 ? 0x1234567890ull : b == 1 && i == 4 ? 0xFFFFFFFFull : 0);
+		}
+	uint64_t v = 1;
+	T_EQ(emu_msr_read(&h.emu, 0x240E, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(emu_msr_read(&h.emu, 0x200E, &v), UNC_OK);
+	T_EQ(v, 0);
+}
+
+/* Lunar Lake, the programmable IMC counters alone: only their registers
+ * are written (not the global control 0x240E, which the run does not
+ * need); the count exact (CAS writes 10^6 per channel, mask 0x3: 2
+ * channels, 2 controllers). An event control found programmed is
+ * someone's measurement: refused, nothing written. */
+static void lnl_imc_prog_alone_and_in_use(void)
+{
+	struct stat_opts o = { .duration = S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	char msg[200];
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x23, 0, 1000000 };
+	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
+	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_LNL);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, lnl_only, "imc_prog/event=0x23,chmask=0x3/");
+	struct cpu_info cpu;
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	if (run.err[0])
+		t_fail(__FILE__, __LINE__, "%s", run.err);
+	T_EQ(count_total(&run.c, 0, -1), 4000000ull);
+	T_ASSERT(h.fake.nlog > 0);
+	for (unsigned i = 0; i < h.fake.nlog; i++) {
+		T_EQ(h.fake.log[i].kind, FAKE_MMIO);
+		T_ASSERT(h.fake.log[i].addr >= EMU_HW_MCHBAR + 0xD900 && h.fake.log[i].addr < EMU_HW_MCHBAR + 0x1DA10);
+	}
+	T_EQ(h.fake.log[0].addr, EMU_HW_MCHBAR + 0xD9C4);
+	T_EQ(h.fake.log[2].addr, EMU_HW_MCHBAR + 0xD9D0);
+	T_EQ(h.fake.log[2].value, 0x323);
+
+	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
+	h.emu.imcp.ctl[0][2] = 0x3A;
+	memset(&run, 0, sizeof(run));
+	run_add(&run, lnl_only, "UNC_M_RD_DATA");
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_E_BUSY);
+	T_CONTAINS(run.err, "ADL_UNCORE_IMC_CTRL2 (MC0) = 0x3a");
+	T_EQ(h.fake.nlog, 0);
+}
+
 T_MAIN("mtl", T_CASE(mtl_units_at_linux_addresses), T_CASE(lnl_units_at_linux_addresses),
        T_CASE(imc_free_running_at_linux_offsets), T_CASE(models_host_bridges_and_mchbar_fields),
        T_CASE(events_as_published), T_CASE(box_controls_only_during_the_run), T_CASE(in_use_and_restored_as_found),
        T_CASE(lnl_global_control_and_four_cbos), T_CASE(unknown_host_bridge_is_a_warning),
        T_CASE(emulated_probe_finds_both_controllers), T_CASE(forty_eight_bits_across_the_wrap), T_CASE(raw_syntax),
-       T_CASE(emulated_tables))
+       T_CASE(emulated_tables), T_CASE(imc_prog_at_linux_offsets), T_CASE(imc_prog_beside_the_box_controls),
+       T_CASE(lnl_imc_prog_alone_and_in_use))
