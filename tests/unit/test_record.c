@@ -115,7 +115,7 @@ static void on_sample(void *ctx, const struct rec *r, const struct rec_sample *s
 	nseen++;
 }
 
-static unsigned sample_boxes = 4; /* boxes per event in a sample (4, or 8) */
+static unsigned sample_boxes = 4; /* boxes per event in a sample (4, 8 or 16) */
 
 static size_t encode(const struct rec *r, unsigned nsamples)
 {
