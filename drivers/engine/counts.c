@@ -3,16 +3,16 @@
 #include "../base/arith.h"
 #include "../base/fmt.h"
 
-_Static_assert(COUNT_MAX_BOXES <= 8, "count_event.moved has one bit per box");
+_Static_assert(COUNT_MAX_BOXES <= 16, "count_event.moved has one bit per box");
 
-uint8_t count_still(const struct count_run *r, unsigned i)
+uint16_t count_still(const struct count_run *r, unsigned i)
 {
 	const struct count_event *e = &r->ev[i];
 	unsigned boxes = e->v.nboxes ? e->v.nboxes : 1;
 
 	if (e->total.running == 0)
 		return 0;
-	return (uint8_t)(((1u << boxes) - 1) & ~e->moved);
+	return (uint16_t)(((1u << boxes) - 1) & ~e->moved);
 }
 
 uint64_t count_enabled(const struct count_run *r)

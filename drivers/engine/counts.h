@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define STAT_MAX_EVENTS 32
-#define COUNT_MAX_BOXES 8
+#define COUNT_MAX_BOXES 16
 #define COUNT_MAX_BOXINFO 4
 
 /* 64-byte DRAM transfers: what counters of the DRAM roles count. */
@@ -46,7 +46,7 @@ struct count_totals {
 struct count_event {
 	char name[64];
 	struct count_view v;
-	uint8_t moved;       /* bit b: box b's counter changed at least once */
+	uint16_t moved;      /* bit b: box b's counter changed at least once */
 	struct count_totals total;
 	struct count_totals mark; /* totals at the last interval */
 };
@@ -84,7 +84,7 @@ void count_mark(struct count_run *r, uint64_t now);
 /* The boxes (bit b: box b) whose counter never changed in the whole run,
  * of an event that did count for some of it (a multiplexed event that never
  * had its turn has no count at all, see report_stat.c). */
-uint8_t count_still(const struct count_run *r, unsigned i);
+uint16_t count_still(const struct count_run *r, unsigned i);
 
 /* The free-running counters' PMU as a heading word ("IMC"), into buf. */
 const char *count_free_upper(const struct count_run *r, char *buf, size_t size);

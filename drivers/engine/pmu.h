@@ -22,7 +22,7 @@
 #include "../base/hw.h"
 
 #define PMU_MAX_UNITS 8 /* per driver */
-#define PMU_MAX_BOXES 8 /* per unit */
+#define PMU_MAX_BOXES 16 /* per unit: two sockets of eight iMC channels */
 #define PMU_MAX_CTRS  8 /* per box */
 
 /* Where a register lives. */

@@ -1441,7 +1441,7 @@ static enum unc_status sample_all(struct stat_run *r)
 			if (v < r->last[i][b])
 				wrapped[k] |= pu->status_bit;
 			if (d)
-				e->moved |= (uint8_t)(1u << b);
+				e->moved |= (uint16_t)(1u << b);
 			e->total.box[b] += d;
 			r->last[i][b] = v;
 		}

@@ -159,10 +159,10 @@ void rec_event_view(struct rec_event *x, const struct count_view *v)
 #undef TEXT
 #undef NUMBER
 	COPY(x->group_noun, v->group_noun);
-	x->groups = x->box_ids = 0;
+	x->groups = x->box_ids = x->groups_hi = x->box_ids_hi = 0;
 	for (unsigned b = 0; x->group_noun[0] && b < COUNT_MAX_BOXES; b++) {
-		x->groups |= (uint64_t)v->group[b] << (8 * b);
-		x->box_ids |= (uint64_t)v->box_id[b] << (8 * b);
+		*(b < 8 ? &x->groups : &x->groups_hi) |= (uint64_t)v->group[b] << (8 * (b % 8));
+		*(b < 8 ? &x->box_ids : &x->box_ids_hi) |= (uint64_t)v->box_id[b] << (8 * (b % 8));
 	}
 }
 
@@ -176,8 +176,8 @@ static void view_from_rec(struct count_view *v, const struct rec_event *x)
 #undef NUMBER
 	COPY(v->group_noun, x->group_noun);
 	for (unsigned b = 0; b < COUNT_MAX_BOXES; b++) {
-		v->group[b] = (uint8_t)(x->groups >> (8 * b));
-		v->box_id[b] = (uint8_t)(x->box_ids >> (8 * b));
+		v->group[b] = (uint8_t)((b < 8 ? x->groups : x->groups_hi) >> (8 * (b % 8)));
+		v->box_id[b] = (uint8_t)((b < 8 ? x->box_ids : x->box_ids_hi) >> (8 * (b % 8)));
 	}
 }
 
@@ -218,8 +218,11 @@ void rec_from_run(struct rec *r, const struct count_run *run, const struct repor
 		memset(x, 0, sizeof(*x));
 		COPY(x->name, e->name);
 		rec_event_view(x, &e->v);
-		x->moved = e->moved;
-		x->still = e->v.kind == PMU_FREE ? 0 : count_still(run, i);
+		uint16_t still = e->v.kind == PMU_FREE ? 0 : count_still(run, i);
+		x->moved = (uint8_t)e->moved;
+		x->moved_hi = (uint8_t)(e->moved >> 8);
+		x->still = (uint8_t)still;
+		x->still_hi = (uint8_t)(still >> 8);
 		memcpy(x->box, e->total.box, sizeof(x->box));
 		x->running = e->total.running;
 	}
@@ -259,7 +262,8 @@ void rec_count_run(struct count_run *run, const struct rec *r)
 		 * the still ones, so a record written before `still` existed shows
 		 * none. */
 		unsigned boxes = e->v.nboxes ? e->v.nboxes : 1;
-		e->moved = e->v.kind == PMU_FREE ? x->moved : (uint8_t)(~x->still & ((1u << boxes) - 1));
+		uint16_t moved = (uint16_t)(x->moved | x->moved_hi << 8), still = (uint16_t)(x->still | x->still_hi << 8);
+		e->moved = e->v.kind == PMU_FREE ? moved : (uint16_t)(~still & ((1u << boxes) - 1));
 		memcpy(e->total.box, x->box, sizeof(e->total.box));
 		e->total.running = x->running;
 	}

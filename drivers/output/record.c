@@ -54,6 +54,7 @@ static const struct field top[] = {
 };
 #define TAG_SAMPLE  0x0048 /* t, then per event: running and boxes 0-3 */
 #define TAG_SAMPLE8 0x0049 /* t, then per event: running and boxes 0-7 (more than 4 CBos) */
+#define TAG_SAMPLE16 0x004B /* t, then per event: running and boxes 0-15 (more than 8 boxes) */
 _Static_assert(sizeof(top) / sizeof(top[0]) <= 128, "get_fields tracks scalar fields in a 128-bit mask");
 
 static const struct field event_fields[] = {
@@ -66,7 +67,11 @@ static const struct field event_fields[] = {
 	E(0x18, kind, T_U8), E(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
 	/* boxes in groups (a socket's channels) */
 	E(0x1D, group_noun, T_STR), E(0x1E, groups, T_U64), E(0x1F, box_ids, T_U64),
+	/* boxes 8-15 (two sockets of eight channels) */
+	{ 0x20, "box_8_15", T_U64X8, offsetof(struct rec_event, box) + 8 * sizeof(uint64_t), 8 * sizeof(uint64_t), 0, 0 },
+	E(0x21, moved_hi, T_U8), E(0x22, still_hi, T_U8), E(0x23, groups_hi, T_U64), E(0x24, box_ids_hi, T_U64),
 };
+_Static_assert(REC_MAX_BOXES == 16, "an event's boxes are stored in fields of 4, 4 and 8");
 
 /* A driver's block (layout 2): what its probe found; the facts are its own. */
 static const struct field pmu_fields[] = {
@@ -288,7 +293,7 @@ void rec_put(struct rec_buf *b, const struct rec *r)
 
 static size_t sample_boxes(uint16_t tag)
 {
-	return tag == TAG_SAMPLE8 ? 8 : 4;
+	return tag == TAG_SAMPLE16 ? 16 : tag == TAG_SAMPLE8 ? 8 : 4;
 }
 
 static size_t sample_size(uint16_t tag, uint32_t nevents)
@@ -298,7 +303,7 @@ static size_t sample_size(uint16_t tag, uint32_t nevents)
 
 void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s)
 {
-	uint16_t tag = nboxes > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
+	uint16_t tag = nboxes > 8 ? TAG_SAMPLE16 : nboxes > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
 
 	put_tl(b, tag, sample_size(tag, nevents));
 	put_le(b, s->t, 8);
@@ -532,7 +537,7 @@ static enum unc_status get_fields(const uint8_t *p, size_t len, const struct fie
 		const struct field *f = find(t, n, tag);
 		if (f && f->type == T_EVENT && samples)
 			FAIL("an event after the interval samples");
-		if (t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8)) {
+		if (t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8 || tag == TAG_SAMPLE16)) {
 			struct rec *r = (struct rec *)base;
 			samples = true;
 			if (flen != sample_size(tag, r->nevents))
@@ -598,7 +603,7 @@ static enum unc_status old_walk(const uint8_t *p, size_t len, const struct field
 			const struct field *sub = nested(T_EVENT, &nsub);
 			if ((st = old_walk(v, flen, sub, nsub, nev++, fn, ctx)))
 				return st;
-		} else if (!f && !(t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8))) {
+		} else if (!f && !(t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8 || tag == TAG_SAMPLE16))) {
 			struct rec_old_field of = { tag, (int16_t)event, flen, v };
 			if ((st = fn(ctx, &of)))
 				return st;
@@ -684,7 +689,7 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 		size_t flen = (size_t)get_le(data + at + 2, 4);
 		const uint8_t *v = data + at + 6;
 		at += 6 + flen;
-		if ((tag != TAG_SAMPLE && tag != TAG_SAMPLE8) || flen != sample_size(tag, r->nevents)) /* checked in the first pass */
+		if ((tag != TAG_SAMPLE && tag != TAG_SAMPLE8 && tag != TAG_SAMPLE16) || flen != sample_size(tag, r->nevents)) /* checked in the first pass */
 			continue;
 		size_t each = 8 + 8 * sample_boxes(tag);
 		memset(&s, 0, sizeof(s));

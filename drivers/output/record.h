@@ -30,7 +30,7 @@
 #define REC_MAX_EVENTS   32
 #define REC_MAX_BUSY     16
 #define REC_MAX_FAULTS   16
-#define REC_MAX_BOXES    8
+#define REC_MAX_BOXES    16
 #define REC_STR          64
 #define REC_LONG_STR     256
 #define REC_MAX_PMUS     4
@@ -46,18 +46,19 @@ struct rec_time { /* EFI_TIME's fields */
 
 struct rec_event {
 	char name[REC_STR];
-	uint8_t moved;
-	uint64_t box[REC_MAX_BOXES]; /* boxes 4-7 in a field of their own (absent in older records: 0) */
+	uint8_t moved, moved_hi; /* bit b: box b (moved_hi: box 8 + b) changed */
+	uint64_t box[REC_MAX_BOXES]; /* boxes 4-7 and 8-15 in fields of their own (absent in older records: 0) */
 	uint64_t running; /* ticks */
-	uint8_t still;    /* programmed events: bit b, box b never changed (absent in older records: 0) */
+	uint8_t still, still_hi; /* programmed events: bit b, box b (still_hi: 8 + b) never changed (absent in older
+				  * records: 0) */
 	/* what a report needs, as the driver described the event */
 	char driver[REC_STR], pmu[16], box_label[8], box_noun[12], short_name[8], count_word[12], enc_prefix[12];
 	uint64_t encoding;
 	uint8_t kind, nboxes, width, role, clock;
 	/* boxes in groups: the group's noun, and box b's group and number in
-	 * byte b (absent in older records: no groups) */
+	 * byte b (the _hi ones: box 8 + b's; absent in older records: no groups) */
 	char group_noun[8];
-	uint64_t groups, box_ids;
+	uint64_t groups, box_ids, groups_hi, box_ids_hi;
 };
 
 /* A register in its address space (layout 2). */
@@ -168,7 +169,7 @@ struct rec_buf {
 void rec_begin(struct rec_buf *b);
 void rec_put(struct rec_buf *b, const struct rec *r);
 /* A sample of a run whose events count in up to 4 boxes holds 4 boxes per
- * event; with more, 8 under a tag of its own. */
+ * event; with more, 8, and with more than 8, 16, each under a tag of its own. */
 void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s);
 /* Appends bytes encoded elsewhere (samples gathered during the run). */
 void rec_put_raw(struct rec_buf *b, const void *p, size_t n);

@@ -160,7 +160,7 @@ static void still_notes(struct out *o, const struct count_run *r, const char *c)
 
 	for (unsigned i = 0; i < r->nev; i++) {
 		const struct count_event *e = &r->ev[i];
-		uint8_t still = count_still(r, i);
+		uint16_t still = count_still(r, i);
 		if (!still || e->v.clock)
 			continue;
 		if (!e->moved) {
@@ -171,7 +171,7 @@ static void still_notes(struct out *o, const struct count_run *r, const char *c)
 		struct strbuf sb;
 		strbuf_init(&sb, boxes, sizeof(boxes));
 		struct out bo = strbuf_out(&sb);
-		for (unsigned b = 0; b < 8; b++)
+		for (unsigned b = 0; b < COUNT_MAX_BOXES; b++)
 			if (still >> b & 1)
 				out_printf(&bo, "%s%u", sb.len ? "," : "", b);
 		const char *noun = e->v.box_noun[0] ? e->v.box_noun : "box";

@@ -54,6 +54,7 @@ static const struct v1_field v1_top[] = {
 	V1(0x002A, hb_device, 2), V1(0x002B, mchbar_raw, 8), V1(0x0040, ncbo, 4), V1(0x0046, imc_base, 8),
 	V1(0x004A, ncbo_found, 4),
 };
+#define V1_MAX_CBOS 8    /* layout 1's event holds boxes 0-7 (0x0A, 0x0D) */
 #define TAG_BUSY  0x0026 /* u32 MSR, u64 value; up to 16 */
 #define TAG_FAULT 0x002D /* u32 MSR, u8 write; up to 16 */
 
@@ -146,8 +147,8 @@ static enum unc_status v1_read(const struct rec_old *old, const struct rec *r, s
 	v->errsize = errsize;
 	if ((st = rec_old_walk(old, v1_field, v)))
 		return st;
-	if (v->ncbo > REC_MAX_BOXES)
-		FAIL("the record says %u CBos; at most %d", (unsigned)v->ncbo, REC_MAX_BOXES);
+	if (v->ncbo > V1_MAX_CBOS)
+		FAIL("the record says %u CBos; at most %d", (unsigned)v->ncbo, V1_MAX_CBOS);
 	if (v->ncbo_found && v->ncbo_found < v->ncbo)
 		FAIL("the record says %u CBos programmed of %u", (unsigned)v->ncbo, (unsigned)v->ncbo_found);
 	for (uint32_t i = 0; i < r->nevents; i++) {

@@ -18,7 +18,7 @@
 #define SNBEP_VENDOR_INTEL   0x8086u
 #define SNBEP_CHANNELS       4u  /* per socket */
 #define SNBEP_MAX_SOCKETS    8u  /* buses the probe records */
-#define SNBEP_MAX_BOXES      8u  /* PMU_MAX_BOXES: two sockets of four channels */
+#define SNBEP_MAX_BOXES      8u  /* two sockets of four channels (the driver's limit, snbep.md) */
 /* The UBox (Linux, uncore_snbep.c: snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
  * SNBEP_GIDNIDMAP)): device ID 3CE0, its node ID in CPUNODEID bits 2:0, and
  * GIDNIDMAP, 3 bits per socket: the node ID of socket i in bits 3i+2:3i. */

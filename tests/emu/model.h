@@ -240,9 +240,11 @@ extern const struct emu_pmu emu_pmu_mtl; /* Meteor/Arrow Lake (pmu_mtl.c) */
 extern const struct emu_pci_dev emu_client_pci[1];
 extern const struct emu_pmu emu_pmu_lnl; /* Lunar Lake (pmu_mtl.c) */
 
-/* Counters of one PMU: the Skylake-client uncore's behind MSRs, or the
- * E5-2600 iMC's eight boxes of five. */
-#define EMU_MAX_CTRS (EMU_SNBEP_CTRS > EMU_MSR_CTRS ? EMU_SNBEP_CTRS : EMU_MSR_CTRS)
+/* Counters of one PMU: the Skylake-client uncore's behind MSRs, the
+ * E5-2600 iMC's eight boxes of five, or the discovery table's sixteen
+ * channels of four and a CHA. */
+#define EMU_MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define EMU_MAX_CTRS EMU_MAX2(EMU_MAX2(EMU_SNBEP_CTRS, EMU_MSR_CTRS), EMU_DISC_CTRS)
 
 #define EMU_PLAIN 4
 
@@ -260,7 +262,7 @@ struct emu {
 	/* A PCI PMU's boxes (the E5-2600 iMC): each box control's last write
 	 * (its write-only bits), and the writes that set a must-be-0 bit: how
 	 * many, and the first. */
-	uint32_t box_ctl[EMU_SNBEP_BOXES];
+	uint32_t box_ctl[EMU_MAX2(EMU_SNBEP_BOXES, EMU_DISC_MAX_CH)]; /* and the discovery table's iMC channels */
 	struct {
 		unsigned n;
 		uint8_t bus, dev, func;

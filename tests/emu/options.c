@@ -731,8 +731,14 @@ static void describe_disc(const struct emu_config *cfg, struct out *o)
 
 	for (unsigned i = 0; i < cfg->nrates; i++)
 		n += cfg->rates[i].unit == EMU_UNIT_DISC_IMC || cfg->rates[i].unit == EMU_UNIT_DISC_CHA;
-	out_printf(o, "discovery table at 00:%02x.0 (8086:09a7), %u iMC channels, 1 CHA, %u rates, table faults:",
-		   EMU_DISC_DEV, cfg->disc_channels ? cfg->disc_channels : EMU_DISC_MAX_CH, n);
+	unsigned nch = cfg->disc_channels ? cfg->disc_channels : EMU_DISC_SOCKET_CH;
+
+	out_printf(o, "discovery table at 00:%02x.0 (8086:09a7), %u iMC channels, 1 CHA, %u rates, ", EMU_DISC_DEV,
+		   nch < EMU_DISC_SOCKET_CH ? nch : EMU_DISC_SOCKET_CH, n);
+	if (nch > EMU_DISC_SOCKET_CH)
+		out_printf(o, "socket 1's table at 00:%02x.0 with %u iMC channels, ", EMU_DISC_DEV_S1,
+			   nch - EMU_DISC_SOCKET_CH);
+	out_puts(o, "table faults:");
 	if (!cfg->disc_faults)
 		out_puts(o, " none");
 	if (cfg->disc_faults & EMU_DISC_ALL_ONES)

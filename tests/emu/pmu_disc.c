@@ -72,11 +72,19 @@ static unsigned channels(const struct emu *e)
 	return e->ncbo;
 }
 
+/* The first socket's table lists channels 0-7, the second's (more than 8
+ * channels) the rest, each numbering its own from 0 as Linux's per-die
+ * tables do (uncore_discovery.c: a box ID per die). */
+static unsigned channels0(const struct emu *e)
+{
+	return channels(e) < EMU_DISC_SOCKET_CH ? channels(e) : EMU_DISC_SOCKET_CH;
+}
+
 /* Entry k of the first table: the global entry, the channels, the faults
  * asked for, the CHA last. Each is 3 qwords; the rest of the 32 bytes reads 0. */
 static uint64_t table_qword(const struct emu *e, unsigned k, unsigned q)
 {
-	unsigned nch = channels(e), extra = !!(e->cfg.disc_faults & EMU_DISC_ALL_ONES) +
+	unsigned nch = channels0(e), extra = !!(e->cfg.disc_faults & EMU_DISC_ALL_ONES) +
 					   !!(e->cfg.disc_faults & EMU_DISC_NO_CTR);
 	uint64_t t[3] = { 0, 0, 0 };
 
@@ -101,6 +109,25 @@ static uint64_t table_qword(const struct emu *e, unsigned k, unsigned q)
 	return t[q];
 }
 
+/* The second socket's table: its global entry and channels 8 and up,
+ * numbered from 0 (no CHA: its MSRs would be the second socket's, which
+ * the processor running the app does not reach). */
+static uint64_t table_s1_qword(const struct emu *e, unsigned k, unsigned q)
+{
+	unsigned nch = channels(e) - channels0(e);
+	uint64_t t[3] = { 0, 0, 0 };
+
+	if (k == 0) {
+		t[0] = global1(STRIDE, nch);
+		t[1] = 0x2FF0;
+	} else if (k <= nch) {
+		t[0] = unit1(4, 0x40, 48, 0x08, MMIO_ACCESS);
+		t[1] = EMU_DISC_IMC(EMU_DISC_SOCKET_CH + k - 1);
+		t[2] = unit3(6, k - 1);
+	}
+	return t[q];
+}
+
 /* The second table: one unit of type 12 in MSR space (listed, not programmed). */
 static uint64_t table2_qword(unsigned k, unsigned q)
 {
@@ -120,19 +147,21 @@ static uint32_t half(uint64_t v, uint64_t off)
 
 static enum unc_status disc_pci_read(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val)
 {
-	bool second = d->dev == EMU_DISC_DEV2;
+	bool second = d->dev == EMU_DISC_DEV2, s1 = d->dev == EMU_DISC_DEV_S1;
 	uint32_t v = 0;
 
-	if (second && !(e->cfg.disc_faults & EMU_DISC_SECOND))
+	if ((second && !(e->cfg.disc_faults & EMU_DISC_SECOND)) || (s1 && channels(e) <= EMU_DISC_SOCKET_CH))
 		return UNC_E_NOT_FOUND;
 	switch (off) {
 	case 0x00: v = 0x09A7u << 16 | 0x8086u; break;
 	case 0x04: v = 0x00100000u; break; /* status: capability list */
-	case 0x10: v = (uint32_t)(second ? EMU_DISC_TABLE2 : EMU_DISC_TABLE) | 4; break; /* 64-bit, non-prefetchable */
+	case 0x10: /* 64-bit, non-prefetchable */
+		v = (uint32_t)(second ? EMU_DISC_TABLE2 : s1 ? EMU_DISC_TABLE_S1 : EMU_DISC_TABLE) | 4;
+		break;
 	case 0x100: v = 0x00010023u; break; /* extended capability 0x23, version 1, next 0 */
 	case 0x104: v = 0x01008086u; break;
 	case 0x108: v = 1; break;           /* entryID 1: PMON */
-	case 0x10C: v = !second && (e->cfg.disc_faults & EMU_DISC_BIR) ? 0x8u : 0; break; /* BIR 0 */
+	case 0x10C: v = !second && !s1 && (e->cfg.disc_faults & EMU_DISC_BIR) ? 0x8u : 0; break; /* BIR 0 */
 	default: v = 0;
 	}
 	*ret_val = v;
@@ -142,7 +171,8 @@ static enum unc_status disc_pci_read(struct emu *e, const struct emu_pci_dev *d,
 static enum unc_status disc_pci_write(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t val)
 {
 	(void)off, (void)val;
-	if (d->dev == EMU_DISC_DEV2 && !(e->cfg.disc_faults & EMU_DISC_SECOND))
+	if ((d->dev == EMU_DISC_DEV2 && !(e->cfg.disc_faults & EMU_DISC_SECOND)) ||
+	    (d->dev == EMU_DISC_DEV_S1 && channels(e) <= EMU_DISC_SOCKET_CH))
 		return UNC_E_NOT_FOUND;
 	return UNC_OK; /* read-only here */
 }
@@ -204,13 +234,20 @@ static enum unc_status disc_mmio_read(struct emu *e, uint64_t addr, uint32_t *re
 		*ret_val = q < 3 ? half(table2_qword(k, q), off) : 0;
 		return UNC_OK;
 	}
+	if (channels(e) > EMU_DISC_SOCKET_CH && addr >= EMU_DISC_TABLE_S1 && addr < EMU_DISC_TABLE_S1 + 0x1000) {
+		uint64_t off = addr - EMU_DISC_TABLE_S1;
+		unsigned k = (unsigned)(off / (STRIDE * 8)), q = (unsigned)(off % (STRIDE * 8) / 8);
+		*ret_val = q < 3 ? half(table_s1_qword(e, k, q), off) : 0;
+		return UNC_OK;
+	}
 	return imc_access(e, addr, false, ret_val);
 }
 
 static enum unc_status disc_mmio_write(struct emu *e, uint64_t addr, uint32_t val)
 {
-	if (addr >= EMU_DISC_TABLE && addr < EMU_DISC_TABLE + 0x1000)
-		return UNC_OK; /* the table is read-only */
+	if ((addr >= EMU_DISC_TABLE && addr < EMU_DISC_TABLE + 0x1000) ||
+	    (channels(e) > EMU_DISC_SOCKET_CH && addr >= EMU_DISC_TABLE_S1 && addr < EMU_DISC_TABLE_S1 + 0x1000))
+		return UNC_OK; /* the tables are read-only */
 	return imc_access(e, addr, true, &val);
 }
 
@@ -242,11 +279,12 @@ static const struct emu_reg disc_regs[] = {
 static const struct emu_pci_dev disc_pci[] = {
 	{ EMU_DISC_BUS, EMU_DISC_DEV, 0, disc_pci_read, disc_pci_write, 0 },
 	{ EMU_DISC_BUS, EMU_DISC_DEV2, 0, disc_pci_read, disc_pci_write, 0 },
+	{ EMU_DISC_BUS, EMU_DISC_DEV_S1, 0, disc_pci_read, disc_pci_write, 0 },
 };
 
 static void disc_init(struct emu *e)
 {
-	e->ncbo = e->cfg.disc_channels ? e->cfg.disc_channels : EMU_DISC_MAX_CH;
+	e->ncbo = e->cfg.disc_channels ? e->cfg.disc_channels : EMU_DISC_SOCKET_CH;
 	e->clock_hz = 2000000000ull; /* counting resolution: 2 GHz */
 	for (unsigned c = 0; c < EMU_DISC_MAX_CH; c++)
 		for (unsigned i = 0; i < EMU_DISC_CH_CTRS; i++)

@@ -11,17 +11,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define EMU_DISC_MAX_CH   8
+#define EMU_DISC_MAX_CH   16 /* two sockets: channels 8 and up are the second socket's */
+#define EMU_DISC_SOCKET_CH 8 /* channels in one socket's table */
 #define EMU_DISC_CH_CTRS  4
 #define EMU_DISC_CHA_CTR0 (EMU_DISC_MAX_CH * EMU_DISC_CH_CTRS) /* the CHA's counters after the channels' */
 #define EMU_DISC_CTRS     (EMU_DISC_CHA_CTR0 + 4)
 
-/* The device holding the table (and, --disc-fault second-table, another). */
+/* The device holding the table (and, --disc-fault second-table, another;
+ * with more than 8 channels, the second socket's on a device of its own). */
 #define EMU_DISC_BUS  0
 #define EMU_DISC_DEV  0x0A
 #define EMU_DISC_DEV2 0x0B
+#define EMU_DISC_DEV_S1 0x0C
 #define EMU_DISC_TABLE   0xFE000000ull
 #define EMU_DISC_TABLE2  0xFE100000ull
+#define EMU_DISC_TABLE_S1 0xFE200000ull
 #define EMU_DISC_IMC(c)  (0xFE010000ull + 0x4000ull * (c))
 #define EMU_DISC_CHA_BOX 0x2000u
 

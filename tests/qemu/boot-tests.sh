@@ -2038,6 +2038,36 @@ step spr-regs1 'uncore.efi regs'
 expect spr-regs1 same spr-regs0
 boot_run
 
+# Two-socket Sapphire Rapids: 16 iMC channels, the second socket's eight
+# in a discovery table of their own (box IDs from 0 again), all counted:
+# bw at 16 x the channel's rate, a --per-box row for each channel.
+boot_begin spr16 Skylake-Client,model=143
+boot_file "$TOP/build/uncore-emu.efi"
+step spr16-load 'uncore-emu.efi --uncore disc --channels 16 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
+expect spr16-load rc zero
+step spr16-info 'uncore.efi info'
+expect spr16-info rc zero
+expect spr16-info has '^discovery: +2 tables, 17 units kept, 0 entries skipped \(devices 8086:09a7\)$'
+expect spr16-info has '^  table 1: 00:0c\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe200000, 8 units: 8 imc \(type 6\)$'
+expect spr16-info has '^imc: +16 boxes programmable of 16 found; 4 counters, 48 bits'
+step spr16-regs0 'uncore.efi regs'
+expect spr16-regs0 rc zero
+expect spr16-regs0 has '^0xfe04c04c imc box 7 CTL3 \(socket 1\) +0x0000000000000000$'
+step spr16-bw 'uncore.efi bw -d 1'
+expect spr16-bw rc zero
+expect spr16-bw has 'IMC counters in 16 iMC boxes of the uncore discovery table'
+expect spr16-bw bw read 10240 1
+expect spr16-bw bw write 5120 1
+expect spr16-bw bw total 15360 1
+step spr16-bw-pb 'uncore.efi bw -d 1 --per-box'
+expect spr16-bw-pb rc zero
+expect spr16-bw-pb count '^socket[01]\.ch[0-7] +read +6[34][0-9]\.[0-9]+ MB/s +write +3[12][0-9]\.[0-9]+ MB/s' 16
+expect spr16-bw-pb has '^socket1\.ch7 +read'
+expect spr16-bw-pb has '^socket1 +read +51[0-9][0-9]\.[0-9]+ MB/s'
+step spr16-regs1 'uncore.efi regs'
+expect spr16-regs1 same spr16-regs0
+boot_run
+
 # Granite Rapids (family 6 model 0xAD): the emulator chooses the
 # discovery-table uncore by the model; SCH0 and SCH1 CAS counts (events
 # 0x05 and 0x06) at different rates, counted raw and summed by bw; an

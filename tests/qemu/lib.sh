@@ -6,6 +6,7 @@
 #   expect ID has  'ERE'                 some line of the step's output matches
 #   expect ID lacks 'ERE'
 #   expect ID lines N                    the step printed exactly N non-empty lines
+#   expect ID count 'ERE' N              exactly N lines of the step's output match
 #   expect ID rate 'EVENT' PER_S PCT     the human table's rate/s for EVENT is within PCT% of PER_S
 #   expect ID csvrate 'EVENT' PER_S PCT  every -x , row for EVENT: value / run time within PCT% of PER_S
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
@@ -237,6 +238,7 @@ boot_run_now() {
 				has) grep -Eq -- "$arg" <<<"$out" || fails+=("no line matches /$arg/") ;;
 				lacks) ! grep -Eq -- "$arg" <<<"$out" || fails+=("a line matches /$arg/") ;;
 				lines) n=$(grep -c . <<<"$out"); [ "$n" = "$arg" ] || fails+=("$n lines, expected $arg") ;;
+				count) n=$(grep -Ec -- "$arg" <<<"$out"); [ "$n" = "$arg2" ] || fails+=("$n lines match /$arg/, expected $arg2") ;;
 				rate) r=$(awk -v ev="$arg" '$1 == ev {r = $3} END {print r}' <<<"$out")
 				      why2=$(rate_check "$r" "$arg2" "$arg3" "$arg"); [ -z "$why2" ] || fails+=("$why2") ;;
 				csvrate) while read -r r; do

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../drivers/engine/evsel.h"
+#include "../../drivers/pmu/disc_drv.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
@@ -521,13 +522,68 @@ static void usage_errors_name_the_problem(void)
 	}
 }
 
+/* A run on two sockets of eight channels (an event counted in 16 boxes,
+ * the second socket's channels numbered from 0), stored with --per-box:
+ * the decoder prints a row per channel, boxes 8-15 included. */
+static void sixteen_boxes(void)
+{
+	static const struct pmu_driver *const present[] = { &pmu_driver_disc, NULL };
+	static struct rec r;
+	static struct count_run crun;
+	static uint8_t buf16[1 << 14];
+	struct rec_buf b = { buf16, 0, sizeof(buf16), false };
+	struct report_opts ro = { .format = REPORT_HUMAN, .per_box = true };
+	struct ev_spec spec;
+	char err[200], path[400];
+
+	memset(&r, 0, sizeof(r));
+	memset(&crun, 0, sizeof(crun));
+	T_EQ(evsel_parse("imc/event=0x05,umask=0xcf/", present, &spec, err, sizeof(err)), UNC_OK);
+	crun.nev = 1;
+	crun.ngroups = 1;
+	crun.t_end = 1000000000;
+	crun.programs = true;
+	strcpy(crun.ev[0].name, spec.name);
+	evsel_view(&spec, 16, &crun.ev[0].v);
+	T_STREQ(crun.ev[0].v.group_noun, "socket");
+	for (unsigned k = 0; k < 16; k++) {
+		crun.ev[0].v.group[k] = (uint8_t)(k / 8), crun.ev[0].v.box_id[k] = (uint8_t)(k % 8);
+		crun.ev[0].total.box[k] = 1000 * (k + 1);
+	}
+	crun.ev[0].moved = 0xFFFF;
+	crun.ev[0].total.running = 1000000000;
+	rec_from_run(&r, &crun, &ro);
+	strcpy(r.tool, "uncore.efi 0.1.0");
+	strcpy(r.command, "stat");
+	r.tsc_hz = 1000000000;
+	rec_begin(&b);
+	rec_put(&b, &r);
+	T_EQ(rec_end(&b), UNC_OK);
+	snprintf(path, sizeof(path), "%s/Sixteen-" GUID, dir); /* an efivarfs file: attributes, then the record */
+	FILE *f = fopen(path, "wb");
+	uint8_t attr[4] = { 7, 0, 0, 0 };
+	T_ASSERT(f != NULL);
+	fwrite(attr, 1, 4, f);
+	fwrite(buf16, 1, b.len, f);
+	fclose(f);
+	T_EQ(run(path), 0);
+	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/ ");
+	T_CONTAINS(out, " 136000 "); /* 1000 + 2000 + ... + 16000 */
+	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/@socket0.ch0 ");
+	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/@socket1.ch0 ");
+	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/@socket1.ch7 ");
+	T_CONTAINS(out, " 16000 ");
+	T_CONTAINS(out, " 9000 ");
+	T_NOT_CONTAINS(out, "did not change");
+}
+
 int main(void)
 {
 	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
 					       T_CASE(only_regular_files_are_read), T_CASE(orphan_chunks_are_listed),
 					       T_CASE(unseekable_files_and_unusable_names),
 					       T_CASE(control_characters_are_refused), T_CASE(vars_image), T_CASE(layout_1_and_3),
-					       T_CASE(usage_errors_name_the_problem) };
+					       T_CASE(usage_errors_name_the_problem), T_CASE(sixteen_boxes) };
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();

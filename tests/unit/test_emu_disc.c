@@ -11,6 +11,9 @@
 #include "../../drivers/base/fmt.h"
 #include "../../drivers/engine/info.h"
 #include "../../drivers/engine/pmu.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
+#include "../../drivers/output/report.h"
 
 #define S 1000000000ull
 #define SPR_ID 0x000806F8u /* family 6 model 0x8F stepping 8 */
@@ -87,8 +90,8 @@ static void option_errors(void)
 	struct emu_config cfg;
 	char err[300] = "";
 
-	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "9" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
-	T_STREQ(err, "bad value '9' for --channels (want 1 to 8)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "17" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '17' for --channels (want 1 to 16)");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--disc-fault", "nope" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
 	T_CONTAINS(err, "bad value 'nope' for --disc-fault");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "4" }, &cfg, err, sizeof(err)), UNC_OK);
@@ -140,6 +143,130 @@ static void counts_on_the_model(void)
 	}
 }
 
+/* The lines of text that start with `prefix` and hold `also`. */
+static unsigned lines_with(const char *text, const char *prefix, const char *also)
+{
+	unsigned n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		char line[256];
+		fmt_snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), l);
+		n += !strncmp(line, prefix, strlen(prefix)) && strstr(line, also);
+	}
+	return n;
+}
+
+/* Two sockets of eight channels (--channels 16): socket 1's table on a
+ * device of its own, its channels numbered from 0 as on a second die; the
+ * driver and engine program all sixteen, count each at its rate, sum the
+ * roles per socket and in all, print a row per channel, put every
+ * register back, and a record keeps boxes 8-15. */
+static void sixteen_channels_two_sockets(void)
+{
+	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
+	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static uint8_t rbuf[16384];
+	static struct rec rec;
+	static struct rec_print_ws ws;
+	static char text[16384];
+	char err[300] = "", name[32];
+	uint32_t v = 0;
+
+	START(SPR_ID, "--uncore", "disc", "--channels", "8");
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0, &v), UNC_E_NOT_FOUND); /* one socket */
+	START(SPR_ID, "--uncore", "disc", "--channels", "16", "--rate", "UNC_M_CAS_COUNT.RD=50000000", "--rate",
+	      "UNC_M_CAS_COUNT.WR=20000000");
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0, &v), UNC_OK);
+	T_EQ(v, 0x09A78086);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0x10, &v), UNC_OK);
+	T_EQ(v, 0xFE200004);
+	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0x100, &v), UNC_OK);
+	T_EQ(v, 0x00010023);
+	T_EQ(q(0xFE000000), 0x0000000000090400ull); /* socket 0: 8 channels and the CHA */
+	T_EQ(q(0xFE000030 + 7 * 0x20), 0x00070006ull);
+	T_EQ(q(0xFE000128), 0x2000);
+	T_EQ(q(0xFE200000), 0x0000000000080400ull); /* socket 1: stride 4, max_units 8 */
+	T_EQ(q(0xFE200008), 0x2FF0);
+	T_EQ(q(0xFE200020), 0x4000000008304004ull);
+	T_EQ(q(0xFE200028), 0xFE030000ull); /* 0xFE010000 + 8 * 0x4000 */
+	T_EQ(q(0xFE200030), 0x6);           /* box 0 */
+	T_EQ(q(0xFE200028 + 7 * 0x20), 0xFE04C000ull);
+	T_EQ(q(0xFE200030 + 7 * 0x20), 0x00070006ull);
+	T_EQ(q(0xFE200120), 0);
+
+	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");
+	run_add(&srun, drivers, "UNC_M_CAS_COUNT.WR");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
+	T_EQ(srun.pmu[0].p.boxes[0], 16);
+	T_EQ(srun.pmu[0].p.found[0], 16);
+	T_EQ(srun.pmu[0].p.box_base[0][8], 0xFE030000ull);
+	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
+	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
+	uint64_t elapsed = srun.c.t_end - srun.c.t_start, rd = 50000000ull * elapsed / S, wr = 20000000ull * elapsed / S;
+	T_EQ(srun.c.ev[0].v.nboxes, 16);
+	T_EQ(srun.c.ev[0].moved, 0xFFFF);
+	for (unsigned b = 0; b < 16; b++) {
+		uint64_t got = srun.c.ev[0].total.box[b], wgot = srun.c.ev[1].total.box[b];
+		T_ASSERT(got + 2 >= rd && got <= rd + 2);
+		T_ASSERT(wgot + 2 >= wr && wgot <= wr + 2);
+		T_EQ(srun.c.ev[0].v.group[b], b / 8);
+		T_EQ(srun.c.ev[0].v.box_id[b], b % 8);
+	}
+	uint64_t all = count_role(&srun.c, PMU_ROLE_DRAM_READ, false, 0);
+	T_ASSERT(all + 32 >= 16 * rd && all <= 16 * rd + 32);
+	for (unsigned g = 0; g < 2; g++) {
+		uint64_t s = count_role_part(&srun.c, PMU_ROLE_DRAM_WRITE, g, true, false, 0);
+		T_ASSERT(s + 16 >= 8 * wr && s <= 8 * wr + 16);
+	}
+	uint64_t b15 = count_role_part(&srun.c, PMU_ROLE_DRAM_READ, 15, false, false, 0);
+	T_ASSERT(b15 + 2 >= rd && b15 <= rd + 2);
+	T_STREQ(count_box_name(&srun.c.ev[0].v, 9, name, sizeof(name)), "socket1.ch1");
+	T_EQ(count_still(&srun.c, 0), 0);
+	/* every register put back */
+	for (unsigned c = 0; c < 16; c++) {
+		v = 1;
+		T_EQ(emu_mmio_read32(&eh.emu, 0xFE010000ull + 0x4000ull * c + 0x4C, &v), UNC_OK);
+		T_EQ(v, 0);
+		v = 1;
+		T_EQ(emu_mmio_read32(&eh.emu, 0xFE010000ull + 0x4000ull * c, &v), UNC_OK);
+		T_EQ(v, 0);
+	}
+	/* bw --per-box: a row per socket and per channel */
+	struct report_opts ro = { .per_box = true };
+	struct strbuf sb;
+	strbuf_init(&sb, text, sizeof(text));
+	struct out out = strbuf_out(&sb);
+	report_bw_final(&out, &ro, &eh.hw, &srun.c, NULL);
+	T_EQ(lines_with(text, "socket", ".ch"), 16);
+	T_EQ(lines_with(text, "socket1.ch7 ", "read"), 1);
+	T_EQ(lines_with(text, "socket1 ", "read"), 1);
+	/* the record: boxes 8-15 stored and read back, printed as the run was */
+	memset(&rec, 0, sizeof(rec));
+	fmt_snprintf(rec.command, sizeof(rec.command), "bw");
+	rec.tsc_hz = S;
+	rec_from_run(&rec, &srun.c, &ro);
+	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
+	rec_begin(&rb);
+	rec_put(&rb, &rec);
+	T_EQ(rec_end(&rb), UNC_OK);
+	memset(&ws, 0, sizeof(ws));
+	T_EQ(rec_decode(rbuf, rb.len, &ws.r, NULL, NULL, err, sizeof(err)), UNC_OK);
+	rec_count_run(&ws.run, &ws.r);
+	T_EQ(ws.run.ev[0].v.nboxes, 16);
+	T_EQ(ws.run.ev[0].moved, 0xFFFF);
+	T_EQ(memcmp(ws.run.ev[0].total.box, srun.c.ev[0].total.box, sizeof(srun.c.ev[0].total.box)), 0);
+	T_EQ(memcmp(ws.run.ev[1].total.box, srun.c.ev[1].total.box, sizeof(srun.c.ev[1].total.box)), 0);
+	T_EQ(memcmp(ws.run.ev[0].v.group, srun.c.ev[0].v.group, 16), 0);
+	T_EQ(memcmp(ws.run.ev[0].v.box_id, srun.c.ev[0].v.box_id, 16), 0);
+	strbuf_init(&sb, text, sizeof(text));
+	struct out out2 = strbuf_out(&sb);
+	T_EQ(rec_print(&out2, rbuf, rb.len, REPORT_HUMAN, ",", NULL, &ws, err, sizeof(err)), UNC_OK);
+	T_EQ(lines_with(text, "socket", ".ch"), 16);
+	T_EQ(lines_with(text, "socket1.ch7 ", "read"), 1);
+}
+
 /* The table's faults as the driver reports them. */
 static void faults_as_the_driver_sees_them(void)
 {
@@ -170,4 +297,4 @@ static void faults_as_the_driver_sees_them(void)
 }
 
 T_MAIN("emu_disc", T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(counts_on_the_model),
-       T_CASE(faults_as_the_driver_sees_them))
+       T_CASE(faults_as_the_driver_sees_them), T_CASE(sixteen_channels_two_sockets))

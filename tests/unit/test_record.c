@@ -115,7 +115,7 @@ static void on_sample(void *ctx, const struct rec *r, const struct rec_sample *s
 	nseen++;
 }
 
-static unsigned sample_boxes = 4; /* boxes per event in a sample (4, or 8) */
+static unsigned sample_boxes = 4; /* boxes per event in a sample (4, 8 or 16) */
 
 static size_t encode(const struct rec *r, unsigned nsamples)
 {
@@ -210,6 +210,62 @@ static void round_trip_eight_cbos(void)
 	T_EQ(nseen, 2);
 	T_EQ(memcmp(seen, samples, 2 * sizeof(samples[0])), 0);
 	T_EQ(seen[1].box[1][7], 333 + 10 + 7 + 1);
+	sample_boxes = 4;
+}
+
+/* Two sockets of eight channels: boxes 8-15 of every event and sample,
+ * their moved and still bits, groups and numbers survive; the bytes as
+ * record.md gives them (an event's 0x20: boxes 8-15, eight u64; a sample
+ * under 0x004B: t, then per event running and boxes 0-15). */
+static void round_trip_sixteen_boxes(void)
+{
+	fill(&in, 2);
+	sample_boxes = 16;
+	for (unsigned e = 0; e < 2; e++) {
+		in.ev[e].nboxes = 16;
+		for (int k = 0; k < 16; k++)
+			in.ev[e].box[k] = 1000 * e + 10 * (uint64_t)k + 1;
+		in.ev[e].moved = 0xFF, in.ev[e].moved_hi = 0x7F;
+		in.ev[e].still = 0, in.ev[e].still_hi = 0x80;
+		in.ev[e].groups = 0, in.ev[e].groups_hi = 0x0101010101010101ull;
+		in.ev[e].box_ids = 0x0706050403020100ull, in.ev[e].box_ids_hi = 0x0706050403020100ull + e;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		memset(&samples[i], 0, sizeof(samples[i]));
+		samples[i].t = 5 + i;
+		for (unsigned e = 0; e < 2; e++) {
+			samples[i].running[e] = 100 * i + e;
+			for (int k = 0; k < 16; k++)
+				samples[i].box[e][k] = 333ull * i + 10 * e + (uint64_t)k + 1;
+		}
+	}
+	size_t len = encode(&in, 2);
+	nseen = 0;
+	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	in.nintervals = 2;
+	in.version = REC_VERSION;
+	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
+	T_EQ(out.ev[1].box[15], 1151);
+	T_EQ(out.ev[1].box[8], 1081);
+	T_EQ(out.ev[0].still_hi, 0x80);
+	T_EQ(out.ev[1].box_ids_hi, 0x0706050403020101ull);
+	T_EQ(nseen, 2);
+	T_EQ(memcmp(seen, samples, 2 * sizeof(samples[0])), 0);
+	T_EQ(seen[1].box[1][15], 333 + 10 + 15 + 1);
+	/* the last sample: tag 0x004B, 8 + 2 * (8 + 16 * 8) bytes, its last u64 box 15 of event 1 */
+	size_t slen = 8 + 2 * (8 + 16 * 8), at = len - slen - 6;
+	T_EQ(buf[at] | buf[at + 1] << 8, 0x004B);
+	T_EQ(buf[at + 2] | buf[at + 3] << 8, slen);
+	T_EQ(buf[len - 8] | buf[len - 7] << 8, 333 + 10 + 15 + 1);
+	/* event 0's boxes 8-15: tag 0x20, 64 bytes, box 8 first */
+	static const uint8_t box8[] = { 0x20, 0x00, 64, 0, 0, 0, 81, 0, 0, 0, 0, 0, 0, 0, 91, 0 };
+	bool found = false;
+	for (size_t i = 0; i + sizeof(box8) <= len && !found; i++)
+		found = !memcmp(buf + i, box8, sizeof(box8));
+	T_EQ(found, 1);
+	/* a reader of this layout refuses 17 boxes */
+	in.ev[0].nboxes = 17;
+	BAD((void)0, "event 0 has kind 0, 17 boxes");
 	sample_boxes = 4;
 }
 
@@ -680,8 +736,8 @@ static void layout_2_fields_are_checked(void)
 	BAD((void)0, "event 1 has kind 3, 2 boxes, role 1, clock 1, width 33");
 	T_STREQ(err, "event 1 has kind 3, 2 boxes, role 1, clock 1, width 33");
 	fill(&in, 2);
-	in.ev[0].nboxes = 9;
-	BAD((void)0, "event 0 has kind 0, 9 boxes, role 0, clock 0, width 32");
+	in.ev[0].nboxes = 17;
+	BAD((void)0, "event 0 has kind 0, 17 boxes, role 0, clock 0, width 32");
 	fill(&in, 2);
 	in.ev[0].role = 3;
 	BAD((void)0, "event 0 has kind 0, 1 boxes, role 3, clock 0, width 32");
@@ -692,8 +748,8 @@ static void layout_2_fields_are_checked(void)
 	in.ev[0].width = 65;
 	BAD((void)0, "event 0 has kind 0, 1 boxes, role 0, clock 0, width 65");
 	fill(&in, 2);
-	in.boxinfo[0].n = 9, in.boxinfo[0].found = 0;
-	BAD((void)0, "box count 0 says 9 programmed of 0");
+	in.boxinfo[0].n = 17, in.boxinfo[0].found = 0;
+	BAD((void)0, "box count 0 says 17 programmed of 0");
 	fill(&in, 2);
 	in.boxinfo[0].found = 3;
 	BAD((void)0, "box count 0 says 4 programmed of 3");
@@ -705,8 +761,8 @@ static void layout_2_fields_are_checked(void)
 	BAD((void)0, "pmus 1: field 'busy' names address space 7");
 	/* the edges that are allowed */
 	fill(&in, 2);
-	in.ev[0].nboxes = 8, in.ev[0].width = 64, in.ev[0].kind = 2, in.ev[0].role = 2;
-	in.boxinfo[0].n = 8, in.boxinfo[0].found = 0; /* found 0: as programmed */
+	in.ev[0].nboxes = 16, in.ev[0].width = 64, in.ev[0].kind = 2, in.ev[0].role = 2;
+	in.boxinfo[0].n = 16, in.boxinfo[0].found = 0; /* found 0: as programmed */
 	size_t len = encode(&in, 0);
 	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
 }
@@ -1096,7 +1152,7 @@ static void store_full(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_eight_cbos),
+T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_eight_cbos), T_CASE(round_trip_sixteen_boxes),
        T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(layout_1_records_print_as_before),
        T_CASE(layout_1_units_are_checked), T_CASE(layout_3_is_refused), T_CASE(layout_2_fields_are_checked),
        T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),

@@ -1465,7 +1465,7 @@ static void probe_beyond_the_declared_boxes(void)
 	unsigned before = h.fake.nlog;
 	T_EQ(schedule(false), UNC_E_INVALID);
 	T_STREQ(run.err, "driver test-fake found 9 boxes of 32-bit counters in its FAKE unit; it declares at most 1 boxes "
-			 "(of at most 8)");
+			 "(of at most 16)");
 	T_EQ(h.fake.nlog, before);
 }
 
