@@ -136,13 +136,16 @@ boot_run() {
 	} > "$WORK/$BOOT.result" 2>&1 &
 }
 
+# Its status: 1 when a step or check of any boot failed.
 boot_wait() {
 	wait
-	local b
+	local b failed=0
 	for b in "${BOOT_ORDER[@]}"; do
 		cat "$WORK/$b.result"
+		! grep -q '^FAIL - ' "$WORK/$b.result" || failed=1
 	done
 	BOOT_ORDER=()
+	return $failed
 }
 
 boot_run_now() {
