@@ -350,6 +350,31 @@ UNC_COLD static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, u
 	return emu_status(s);
 }
 
+UNC_COLD void efi_idle(uint64_t us, bool key)
+{
+	static EFI_EVENT timer;
+	EFI_EVENT events[2];
+	UINTN n = 0, idx;
+
+	if (!timer && EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer))) {
+		timer = NULL;
+		return;
+	}
+	if (EFI_ERROR(BS->SetTimer(timer, TimerRelative, us * 10))) /* 100 ns units */
+		return;
+	events[n++] = timer;
+	if (key && ST->ConIn && ST->ConIn->WaitForKey)
+		events[n++] = ST->ConIn->WaitForKey;
+	BS->WaitForEvent(n, events, &idx);
+	BS->SetTimer(timer, TimerCancel, 0);
+}
+
+static void native_idle(void *ctx, uint32_t us)
+{
+	(void)ctx;
+	efi_idle(us, false);
+}
+
 static const struct hw_ops native_ops = {
 	.msr_read = native_msr_read,
 	.msr_write = native_msr_write,
@@ -362,6 +387,7 @@ static const struct hw_ops native_ops = {
 	.io_read32 = native_io_read32,
 	.mmio_write32 = native_mmio_write32,
 	.mmio_read32_n = native_mmio_read32_n,
+	.idle = native_idle,
 };
 
 /* The native seam routed to the emulator; filled in by native_init. */

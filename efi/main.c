@@ -11,30 +11,13 @@
 #include "measure.h"
 #include "vars.h"
 
-/* A wait of the firmware's own: until the timer event fires after `ticks`
- * (at most 50 ms) or a key comes, the processor idles in the firmware's
- * idle loop (HLT) instead of spinning. */
+/* The firmware's wait (efi_idle) for `ticks`, at most 50 ms, or until a
+ * key comes. */
 static void idle_for(const struct hw *hw, uint64_t ticks)
 {
-	static EFI_EVENT timer;
-	EFI_EVENT events[2];
-	UINTN n = 0, idx;
-
-	if (!timer && EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer))) {
-		timer = NULL;
-		return;
-	}
 	uint64_t max = hw->tick_hz / 20;
-	if (ticks > max)
-		ticks = max;
-	/* 100 ns units */
-	if (EFI_ERROR(BS->SetTimer(timer, TimerRelative, ticks * 10000000 / hw->tick_hz)))
-		return;
-	events[n++] = timer;
-	if (ST->ConIn && ST->ConIn->WaitForKey)
-		events[n++] = ST->ConIn->WaitForKey;
-	BS->WaitForEvent(n, events, &idx);
-	BS->SetTimer(timer, TimerCancel, 0);
+
+	efi_idle((ticks > max ? max : ticks) * 1000000 / hw->tick_hz, true);
 }
 
 /* Waits on the TSC: the time is the TSC's at both ends, whatever the wait

@@ -22,6 +22,10 @@ void native_release(void);
 /* Calibrates the TSC against gBS->Stall; sets hw->tick_hz. */
 enum unc_status native_calibrate(struct hw *hw, struct out *err);
 
+/* Waits in the firmware (WaitForEvent: its idle loop halts the processor)
+ * until a timer fires after us microseconds or, with key, a key comes. */
+void efi_idle(uint64_t us, bool key);
+
 /* The project status at the firmware edge (efi/cmd/README.md, "Errors and exit status"). */
 EFI_STATUS efi_status_from(enum unc_status st);
 

@@ -70,6 +70,11 @@ struct hw_ops {
 	 * undefined. NULL: none (the engine then makes those calls). */
 	enum unc_status (*mmio_read32_n)(void *ctx, const uint64_t *phys, unsigned n, uint64_t *ret_val,
 					 uint64_t *ret_ticks);
+	/* The processor idles for about us microseconds, or less (the
+	 * firmware's idle loop until its timer fires): nothing is read or
+	 * written. For waits whose time is a clock read at both ends anyway.
+	 * NULL: no idling (callers poll). */
+	void (*idle)(void *ctx, uint32_t us);
 };
 
 /* Notes that the emulator answered a path, once. */

@@ -184,6 +184,7 @@ static enum unc_status point_take(const struct hw *hw, const struct tsc_ref *ref
 /* Polls until the reference has advanced by want ticks past a, then takes
  * the far end: *ret_dref is the reference's advance, wraps included. */
 #define STILL_MAX 1000000 /* reads without a change: the clock has stopped */
+#define TSC_IDLE_MARGIN_US 12000 /* the firmware's timer ticks every 10 ms or so */
 static enum unc_status window_end(const struct hw *hw, const struct tsc_ref *ref, const struct point *a,
 				  uint64_t want, struct point *b, uint64_t *ret_dref)
 {
@@ -193,6 +194,12 @@ static enum unc_status window_end(const struct hw *hw, const struct tsc_ref *ref
 	enum unc_status st;
 
 	while (acc < want) {
+		/* Far from the end, idle instead of polling: the reference keeps
+		 * counting (it wraps in seconds at the least), and the end is
+		 * still a bracketed read. */
+		uint64_t left_us = (want - acc) * 1000000 / ref->hz;
+		if (hw->ops->idle && left_us > 2 * TSC_IDLE_MARGIN_US)
+			hw->ops->idle(hw->ctx, (uint32_t)(left_us - TSC_IDLE_MARGIN_US));
 		if ((st = ref_read(hw, ref, &v)))
 			return st;
 		if (v == last && ++still > STILL_MAX)

@@ -79,10 +79,17 @@ static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
 	return hw_io_read32(n->hw, port, v);
 }
 
+static void noting_idle(void *ctx, uint32_t us)
+{
+	struct noting *n = ctx;
+	if (n->hw->ops->idle)
+		n->hw->ops->idle(n->hw->ctx, us);
+}
+
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
 					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
 					  NULL /* no MMIO writes: info only reads */,
-					  NULL /* each load through noting_mmio_read */ };
+					  NULL /* each load through noting_mmio_read */, noting_idle };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
