@@ -9,8 +9,8 @@
  * one) and `const struct event_table SYMBOL_tables[]`, one per input in
  * the order given, and `SYMBOL_ntables`; the first input's table is also
  * SYMBOL, SYMBOL_count and SYMBOL_by_hash, as in the first form.
- * An event with a non-zero UMaskExt (Intel's umask extension, select bits
- * 32 and up) is left out in both: the tables keep an 8-bit umask.
+ * An event's UMaskExt (Intel's umask extension, which the unit's layout
+ * puts in select bits 32 and up) is the row's umask_ext (0 for most).
  *
  * -x UNIT leaves out the events of that Unit, as the file spells it, after
  * they have been checked like the others: Intel's units the driver does not
@@ -553,8 +553,12 @@ static int write_rows(FILE *out, const char *symbol, const char *opath, const st
 		put_c_string(out, r->brief);
 		fprintf(out, ", ");
 		put_c_string(out, r->unit);
-		fprintf(out, ", 0x%02x, 0x%02x, 0x%02x, %u, %u, %u },\n", r->code, r->umask, r->counters, r->cmask,
-			r->inv, r->edge);
+		fprintf(out, ", 0x%02x, 0x%02x, 0x%02x, %u, %u, %u", r->code, r->umask, r->counters, r->cmask, r->inv,
+			r->edge);
+		if (r->umask_ext)
+			fprintf(out, ", 0x%08lx },\n", r->umask_ext);
+		else
+			fprintf(out, ", 0 },\n");
 	}
 	if (!index_only)
 		fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", symbol, nev);
@@ -591,8 +595,8 @@ static int write_table(FILE *out, const char *symbol, const char *opath, const s
 	return write_rows(out, symbol, opath, rows, nev, false);
 }
 
-/* One input file: its events as rows (those with a UMaskExt left out, and
- * with units, those of other Units); returns how many. */
+/* One input file: its events as rows (with units, but those of other
+ * Units); returns how many. */
 #define MAX_INPUTS 16
 
 /* Each input's events and text, held until the exit. */
@@ -638,9 +642,7 @@ static int read_rows(const char *file, const char *units, struct row **ret)
 		const char *type = get(&ev[i], "CounterType", false, NULL);
 		if (type && !strcmp(type, "FREERUN"))
 			continue;
-		struct row r = row_of(ev, i);
-		if (!r.umask_ext)
-			rows[n++] = r;
+		rows[n++] = row_of(ev, i);
 	}
 	*ret = rows;
 	return n;
@@ -650,7 +652,7 @@ static bool same_row(const struct row *a, const struct row *b)
 {
 	return !strcmp(a->name, b->name) && !strcmp(a->brief, b->brief) && !strcmp(a->unit, b->unit) &&
 	       a->code == b->code && a->umask == b->umask && a->counters == b->counters && a->cmask == b->cmask &&
-	       a->inv == b->inv && a->edge == b->edge;
+	       a->inv == b->inv && a->edge == b->edge && a->umask_ext == b->umask_ext;
 }
 
 static bool same_rows(const struct row *a, int na, const struct row *b, int nb)
