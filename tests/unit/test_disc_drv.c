@@ -637,12 +637,17 @@ static void events_by_model(void)
 		{ "UNC_M_RDB_INSERTS.SCH0", "imc", 0x17, 0x40 },
 		{ "UNC_CHA_REQUESTS.READS_LOCAL", "cha", 0x50, 0x01 },
 		{ "UNC_M_CAS_COUNT.RD", NULL, 0, 0 },
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_OPT", NULL, 0, 0 }, /* in SRF's file, not GNR's */
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_LLCPREFDATA_CXL_ACC", "cha", 0x35, 0x01 },
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", "cha", 0x35, 0x01 }, /* in GNR's file, not SRF's */
 	};
 	static const struct named srf[] = {
 		{ "UNC_M_CAS_COUNT_SCH0.WR", "imc", 0x05, 0xf0 },
 		{ "UNC_M_ACT_COUNT.ALL", "imc", 0x02, 0xf7 },
 		{ "UNC_CHA_CLOCKTICKS", "cha", 0x01, 0x00 },
 		{ "UNC_M_RDB_INSERTS.SCH0", NULL, 0, 0 }, /* in GNR's file, not SRF's */
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", NULL, 0, 0 },
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_OPT", "cha", 0x35, 0x01 },
 	};
 	static const struct named unknown[] = {
 		{ "UNC_M_CAS_COUNT.RD", NULL, 0, 0 },

@@ -506,11 +506,11 @@ static void umask_ext(void)
 
 /* events/disc/ as the Makefile feeds it: Intel's four files, the Units
  * iMC, IMC and CHA kept, UMaskExt events included; SPR's and EMR's table
- * one, GNR's and SRF's each their own; rows typed from the files. */
+ * one, GNR's and SRF's two runs of one array; rows typed from the files. */
 static void per_model_files(void)
 {
 	char cmd[1024], line[512];
-	int tables = 0, tor = 0;
+	int tables = 0, tor = 0, ngnr = 0;
 	bool cas = false, sch1 = false, iio = false, spr = false, emr = false, gnr = false, srf = false;
 
 	snprintf(cmd, sizeof(cmd),
@@ -533,15 +533,20 @@ static void per_model_files(void)
 		tables += !strncmp(line, "const struct event_desc ", 24);
 		emr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 160, \"emeraldrapids_uncore.json\" },\n");
 		spr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 160, \"sapphirerapids_uncore.json\" },\n");
-		gnr |= !strcmp(line, "\t{ disc_events_1, disc_events_1_by_hash, 249, \"graniterapids_uncore.json\" },\n");
+		/* GNR's 249: a run of SRF's array, after SRF's 17 own rows */
+		gnr |= !strcmp(line, "\t{ disc_events_3 + 17, disc_events_1_by_hash, 249, \"graniterapids_uncore.json\" },\n");
 		srf |= !strcmp(line, "\t{ disc_events_3, disc_events_3_by_hash, 226, \"sierraforest_uncore.json\" },\n");
+		ngnr += !strcmp(line, "const unsigned disc_events_3_count = 226;\n");
 	}
 	fclose(f);
 	T_ASSERT(cas);
 	T_ASSERT(sch1);
-	T_EQ(tor, 3); /* one table for SPR and EMR, GNR's, SRF's */
+	T_EQ(tor, 2); /* one table for SPR and EMR; one array for GNR's and SRF's */
 	T_ASSERT(!iio);
-	T_EQ(tables, 3); /* SRF's has 17 TOR events GNR's lacks (the DRD_OPT and CLFLUSHOPT ones) */
+	/* SRF's file has 17 TOR events GNR's lacks (the DRD_OPT and CLFLUSHOPT
+	 * ones), GNR's 40 SRF's lacks: one array of 17 + 209 + 40 rows */
+	T_EQ(tables, 2);
+	T_EQ(ngnr, 1);
 	T_ASSERT(emr && spr && gnr && srf);
 }
 
