@@ -2074,8 +2074,9 @@ expect srf-bw has '^socket0\.ch0 +read +5[01][0-9]\.[0-9]+ MB/s +write +19[0-9]\
 step srf-list 'uncore.efi list'
 expect srf-list rc zero
 expect srf-list has '^imc +0x06 +0xcf +0,1,2,3 +UNC_M_CAS_COUNT_SCH1\.RD '
-expect srf-list lacks 'UNC_M_CAS_COUNT\.RD|UNC_M_RDB_INSERTS\.SCH0|UNC_CHA_TOR_INSERTS'
-expect srf-list has '^57 events, 0 free-running counters, in 2 PMUs'
+expect srf-list lacks 'UNC_M_CAS_COUNT\.RD|UNC_M_RDB_INSERTS\.SCH0|UNC_CHA_TOR_INSERTS\.IA_MISS_DRD '
+expect srf-list has '^cha +0x35 +0x01 +0,1,2,3 +UNC_CHA_TOR_INSERTS\.IA_MISS_DRD_OPT +\[UMaskExt 0x00c827fe\] '
+expect srf-list has '^226 events, 0 free-running counters, in 2 PMUs'
 step srf-regs1 'uncore.efi regs'
 expect srf-regs1 same srf-regs0
 boot_run
