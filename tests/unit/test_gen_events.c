@@ -550,6 +550,63 @@ static void per_model_files(void)
 	T_ASSERT(emr && spr && gnr && srf);
 }
 
+/* Tables of several files sharing rows: a file whose rows are all
+ * another's is that one's first rows; one sharing at least half its rows
+ * is a run of the other's array, which holds the other's own rows, the
+ * shared ones, then this one's own. */
+static void shared_tables(void)
+{
+#define SROW(name) "  { \"Unit\": \"CHA\", \"EventCode\": \"0x35\", \"UMask\": \"0x01\", \"EventName\": \"" name "\",\n" \
+		   "    \"BriefDescription\": \"b\", \"Counter\": \"0\" }"
+	static const char *const files[][2] = {
+		{ "f1.json", "[\n" SROW("P") ",\n" SROW("Q") ",\n" SROW("R") ",\n" SROW("S") "\n]\n" },
+		{ "f2.json", "[\n" SROW("Q") ",\n" SROW("R") "\n]\n" },
+		{ "f3.json", "[\n" SROW("X") ",\n" SROW("Y") ",\n" SROW("Z") ",\n" SROW("W") "\n]\n" },
+		{ "f4.json", "[\n" SROW("Y") ",\n" SROW("Z") ",\n" SROW("W") ",\n" SROW("V") "\n]\n" },
+	};
+#undef SROW
+	static const char *const want[] = {
+		"\t{ ev, ev_by_hash, 4, \"f1.json\" },\n",
+		"\t{ ev, ev_1_by_hash, 2, \"f2.json\" },\n",   /* f1's first 2 rows */
+		"\t{ ev_3 + 1, ev_2_by_hash, 4, \"f3.json\" },\n", /* f4's array from row 1 */
+		"\t{ ev_3, ev_3_by_hash, 4, \"f4.json\" },\n",
+		"const unsigned ev_3_count = 4;\n",
+	};
+	static const char order[] = "QRPSVYZWX"; /* ev's rows, then ev_3's 5 */
+	char cmd[1024], line[512], got[16] = "";
+	unsigned ngot = 0, found = 0;
+	int arrays = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(cmd, sizeof(cmd), "%s/%s", dir, files[i][0]);
+		FILE *f = fopen(cmd, "w");
+		T_ASSERT(f);
+		if (!f)
+			return;
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "%s --units=CHA ev %s/shared.c %s/f1.json %s/f2.json %s/f3.json %s/f4.json", GEN, dir,
+		 dir, dir, dir, dir);
+	T_EQ(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/shared.c", dir);
+	FILE *f = fopen(cmd, "r");
+	T_ASSERT(f);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		arrays += !strncmp(line, "const struct event_desc ", 24);
+		if (!strncmp(line, "\t{ \"", 4) && line[5] == '"' && ngot < sizeof(got) - 1)
+			got[ngot++] = line[4];
+		for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			found |= (unsigned)!strcmp(line, want[i]) << i;
+	}
+	fclose(f);
+	T_EQ(arrays, 2);
+	T_STREQ(got, order);
+	T_EQ(found, 0x1f);
+}
+
 int main(void)
 {
 	static const struct t_case cases[] = {
@@ -566,6 +623,7 @@ int main(void)
 		T_CASE(umask_ext),
 		T_CASE(per_model_files),
 		T_CASE(units_left_out),
+		T_CASE(shared_tables),
 		T_CASE(intel_core_file_forms),
 		T_CASE(many_events),
 		/* the last three: each left out when its file is absent */
