@@ -18,6 +18,10 @@ struct event_desc {
 	uint8_t cmask;     /* CounterMask: the threshold field */
 	uint8_t inv;       /* Invert */
 	uint8_t edge;      /* EdgeDetect */
+	/* UMaskExt: the umask's extension (most CHA TOR events of Sapphire
+	 * Rapids and later), in the select where the unit's layout puts it
+	 * (pmu_layout.umask_ext); 0 for nearly every event. */
+	uint32_t umask_ext;
 };
 
 /* One of a driver's tables where its events are one of Intel's files per

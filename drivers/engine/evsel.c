@@ -392,7 +392,8 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 			max = field_max(l->event);
 		} else if (!strcmp(p, l->umask_term ? l->umask_term : "umask")) {
 			seen = &seen_umask;
-			max = field_max(l->umask);
+			/* with an extension: its bits above the umask field's */
+			max = field_max(l->umask) | field_max(l->umask_ext) << l->umask.bits;
 		} else if (!strcmp(p, "thresh") || !strcmp(p, "cmask")) {
 			seen = &seen_thr;
 			max = field_max(l->thresh);
@@ -419,7 +420,7 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 		if (seen == &seen_event)
 			e->code = (uint8_t)v;
 		else if (seen == &seen_umask)
-			e->umask = (uint8_t)v;
+			e->umask = (uint8_t)(v & field_max(l->umask)), e->umask_ext = (uint32_t)(v >> l->umask.bits);
 		else if (seen == &seen_thr)
 			e->thr = (uint8_t)v;
 		else if (seen == &seen_inv)
@@ -454,6 +455,10 @@ static enum unc_status from_desc(const char *s, const struct pmu_driver *drv, co
 	e->thr = d->cmask;
 	e->inv = d->inv;
 	e->edge = d->edge;
+	e->umask_ext = d->umask_ext;
+	if (d->umask_ext && drv->units[u].kind == PMU_GENERAL && !drv->units[u].layout->umask_ext.bits)
+		FAIL("cannot count %s: its umask extension (0x%08x) has no field in the %s PMU's event select", d->name,
+		     (unsigned)d->umask_ext, drv->units[u].pmu);
 	e->counters = d->counters & EV_COUNTER_FIXED ? d->counters : (uint8_t)(d->counters >> drv->units[u].first_counter);
 	return UNC_OK;
 }
@@ -609,7 +614,7 @@ uint64_t evsel_encode(const struct ev_spec *e)
 		return u->fixed_ctrl;
 	const struct pmu_layout *l = u->layout;
 	return put(l->thresh, e->thr) | (e->inv ? l->inv : 0) | l->enable | (e->edge ? l->edge : 0) |
-	       put(l->umask, e->umask) | put(l->event, e->code) | l->os_usr;
+	       put(l->umask, e->umask) | put(l->umask_ext, e->umask_ext) | put(l->event, e->code) | l->os_usr;
 }
 
 uint8_t evsel_role(const struct ev_spec *e)
@@ -621,7 +626,7 @@ uint8_t evsel_role(const struct ev_spec *e)
 	/* A general event that programs what a role event does, however it is spelled. */
 	for (const struct pmu_role_event *x = u->role_events; u->kind == PMU_GENERAL && x && x->event; x++) {
 		const struct event_desc *d = evsel_find(e->drv, x->event);
-		if (d && pmu_unit_of_event(e->drv, d) == e->unit && d->code == e->code && d->umask == e->umask &&
+		if (d && pmu_unit_of_event(e->drv, d) == e->unit && d->code == e->code && d->umask == e->umask && d->umask_ext == e->umask_ext &&
 		    d->cmask == e->thr && !d->inv == !e->inv && !d->edge == !e->edge)
 			return x->role;
 	}

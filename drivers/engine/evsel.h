@@ -5,7 +5,9 @@
  *   DRAM_DATA_READS, imc/data_reads/         a free-running counter
  *
  * Raw terms (event, umask, thresh/cmask, inv, edge) are checked against the
- * unit's event-select layout. A name that belongs to a PMU this CPU does
+ * unit's event-select layout; where it has a umask extension the umask term
+ * is wider (cha/event=0x35,umask=0xc001fe01/: 0x01 in bits 15:8, 0xc001fe
+ * from bit 32). A name that belongs to a PMU this CPU does
  * not have is refused as such. */
 #ifndef UNC_EVSEL_H
 #define UNC_EVSEL_H
@@ -27,6 +29,7 @@ struct ev_spec {
 	uint8_t unit;                  /* index into drv->units */
 	uint8_t code, umask, thr;
 	bool inv, edge;
+	uint32_t umask_ext;            /* the umask's extension (pmu_layout.umask_ext; 0: none) */
 	uint8_t counters;              /* allowed counters (bit n: counter n); EV_COUNTER_FIXED; 0 for free-running */
 	uint8_t free;                  /* PMU_FREE: index into the unit's free[] */
 };

@@ -77,6 +77,12 @@ struct pmu_layout {
 	 * it otherwise (Linux's "chmask", a channel mask in bits 11:8 of the
 	 * Alder Lake IMC's event control); NULL: "umask". */
 	const char *umask_term;
+	/* The umask's extension in select bits 32 and up (Intel's UMaskExt;
+	 * Linux's SPR CHA format "umask" is config:8-15,32-63): the raw umask
+	 * term then takes umask.bits + umask_ext.bits bits, the low ones in
+	 * umask and the rest here, as perf's does. bits 0: none (an event with
+	 * a UMaskExt cannot be counted on the unit). */
+	struct pmu_field umask_ext;
 };
 
 /* An event limited to some counters whatever it is spelled as (Linux's

@@ -52,12 +52,18 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 				nev++;
 				counters_text(ctr, sizeof(ctr), e->counters);
 				if (!json) {
-					out_printf(o, "%-5s  0x%02x  0x%02x   %-8s  %-46s  %s%s\n", pu->pmu, e->code, e->umask, ctr,
-						   e->name, e->cmask ? "[threshold 1] " : "", e->brief);
+					out_printf(o, "%-5s  0x%02x  0x%02x   %-8s  %-46s  %s", pu->pmu, e->code, e->umask, ctr,
+						   e->name, e->cmask ? "[threshold 1] " : "");
+					if (e->umask_ext) /* Intel's name for it */
+						out_printf(o, "[UMaskExt 0x%08x] ", (unsigned)e->umask_ext);
+					out_printf(o, "%s\n", e->brief);
 					continue;
 				}
-				out_printf(o, "%s{\"PMU\":\"%s\",\"Unit\":\"%s\",\"EventCode\":\"0x%02x\",\"UMask\":\"0x%02x\",\"EventName\":",
+				out_printf(o, "%s{\"PMU\":\"%s\",\"Unit\":\"%s\",\"EventCode\":\"0x%02x\",\"UMask\":\"0x%02x\",",
 					   first ? "" : ",", pu->pmu, e->unit, e->code, e->umask);
+				if (e->umask_ext)
+					out_printf(o, "\"UMaskExt\":\"0x%08x\",", (unsigned)e->umask_ext);
+				out_puts(o, "\"EventName\":");
 				first = false;
 				out_json_str(o, e->name);
 				out_puts(o, ",\"BriefDescription\":");

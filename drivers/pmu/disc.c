@@ -72,6 +72,21 @@ static const struct pmu_layout disc_layout = {
 	.cite = "Linux GENERIC_PMON_CTL_*",
 };
 
+/* The CHA's: the generic control and the umask's extension in bits 63:32
+ * (Linux uncore_snbep.c, spr_uncore_chabox, which gnr_uncores also take:
+ * format "umask" config:8-15,32-63, SPR_CHA_EVENT_MASK_EXT 0xffffffff),
+ * where Intel's files' UMaskExt goes. */
+static const struct pmu_layout disc_cha_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.umask_ext = { 32, 32 },
+	.thresh = { 24, 8 },
+	.inv = 1ull << 23,
+	.edge = 1ull << 18,
+	.rw_mask = 0xFFFFFFFFFF84FFFFull,
+	.cite = "Linux GENERIC_PMON_CTL_*, SPR CHA umask config:8-15,32-63",
+};
+
 /* The CAS counts, 64 bytes each (Linux spr_uncore_imc_events,
  * gnr_uncore_imc_events): SPR and EMR count both sub-channels in one event;
  * GNR and SRF split them, SCH0 (event 0x05) and SCH1 (0x06), which bw
@@ -101,8 +116,8 @@ static const struct pmu_unit disc_units[DISC_NUNITS] = {
 	[DISC_UNIT_CHA] = { .pmu = "cha", .intel_unit = "CHA", .name = "CHA", .box_noun = "CHA", .box_label = "cha",
 			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MSR,
 			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 1, .ctr_step = 1,
-			    .probe_addr = true, .layout = &disc_layout, .max_per_sec = DISC_MAX_PER_SEC,
-			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/", .group_noun = "socket",
+			    .probe_addr = true, .layout = &disc_cha_layout, .max_per_sec = DISC_MAX_PER_SEC,
+			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/ (umask: 40 bits, 15:8 and 63:32)", .group_noun = "socket",
 			    .short_prefix = "UNC_CHA_" },
 };
 

@@ -70,6 +70,9 @@ struct emu_config {
 	 * n: unit EMU_UNIT_P6 + n; a name in two tables gives a rate in each),
 	 * and the event's index in its own table. 0 for the uncore's. */
 	uint8_t rate_units[EMU_MAX_RATES], rate_ev[EMU_MAX_RATES];
+	/* Of rates[i] for a discovery CHA event: its umask extension, select
+	 * bits 63:32 (0 for every other event). */
+	uint32_t rate_ext[EMU_MAX_RATES];
 	uint64_t imc_per_sec[EMU_IMC_COUNTERS]; /* emu_imc order */
 	uint32_t imc_start[EMU_IMC_COUNTERS];   /* the counters' values at time 0 */
 	/* The Alder/Raptor Lake IMC's free-running 64-bit counters (emu_adl_imc

@@ -350,10 +350,11 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	if (dev && (cfg->uncore == EMU_UNCORE_DISC || !emu_snbep_event_find(name))) {
 		for (unsigned i = 0; i < cfg->nrates; i++)
 			if (cfg->rates[i].unit == dev->unit && cfg->rates[i].code == dev->code &&
-			    cfg->rates[i].umask == dev->umask)
+			    cfg->rates[i].umask == dev->umask && cfg->rate_ext[i] == dev->umask_ext)
 				FAIL("--rate for %s given twice (or under another name)", dev->name);
 		if (cfg->nrates == EMU_MAX_RATES)
 			FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+		cfg->rate_ext[cfg->nrates] = dev->umask_ext;
 		cfg->rates[cfg->nrates++] = (struct emu_rate){ dev->unit, dev->code, dev->umask, v };
 		cfg->disc_opts |= 1;
 		return UNC_OK;

@@ -4,7 +4,8 @@
  * an event select counts when it is not 0 (no enable bit: neither Linux's
  * generic ops nor Intel PCM sets one on these counters). Event select:
  * event 7:0, umask 15:8, edge 18, invert 23, threshold 31:24
- * (GENERIC_PMON_CTL_*). */
+ * (GENERIC_PMON_CTL_*); the CHA's, 64 bits, also the umask's extension in
+ * bits 63:32 (Linux spr_uncore_chabox: umask config:8-15,32-63). */
 #include "model.h"
 
 #include "../../drivers/base/parse.h"
@@ -12,13 +13,17 @@
 /* Linux uncore_snbep.c spr_uncore_imc_events (cas_count_read/write) and
  * Intel's perfmon GNR uncore-memory file (SCH0, SCH1: events 0x05, 0x06). */
 const struct emu_disc_event emu_disc_events[] = {
-	{ "UNC_M_CAS_COUNT.RD", EMU_UNIT_DISC_IMC, 0x05, 0xCF },
-	{ "UNC_M_CAS_COUNT.WR", EMU_UNIT_DISC_IMC, 0x05, 0xF0 },
-	{ "UNC_M_CAS_COUNT_SCH0.RD", EMU_UNIT_DISC_IMC, 0x05, 0xCF },
-	{ "UNC_M_CAS_COUNT_SCH0.WR", EMU_UNIT_DISC_IMC, 0x05, 0xF0 },
-	{ "UNC_M_CAS_COUNT_SCH1.RD", EMU_UNIT_DISC_IMC, 0x06, 0xCF },
-	{ "UNC_M_CAS_COUNT_SCH1.WR", EMU_UNIT_DISC_IMC, 0x06, 0xF0 },
-	{ "UNC_CHA_CLOCKTICKS", EMU_UNIT_DISC_CHA, 0x01, 0x00 },
+	{ "UNC_M_CAS_COUNT.RD", EMU_UNIT_DISC_IMC, 0x05, 0xCF, 0 },
+	{ "UNC_M_CAS_COUNT.WR", EMU_UNIT_DISC_IMC, 0x05, 0xF0, 0 },
+	{ "UNC_M_CAS_COUNT_SCH0.RD", EMU_UNIT_DISC_IMC, 0x05, 0xCF, 0 },
+	{ "UNC_M_CAS_COUNT_SCH0.WR", EMU_UNIT_DISC_IMC, 0x05, 0xF0, 0 },
+	{ "UNC_M_CAS_COUNT_SCH1.RD", EMU_UNIT_DISC_IMC, 0x06, 0xCF, 0 },
+	{ "UNC_M_CAS_COUNT_SCH1.WR", EMU_UNIT_DISC_IMC, 0x06, 0xF0, 0 },
+	{ "UNC_CHA_CLOCKTICKS", EMU_UNIT_DISC_CHA, 0x01, 0x00, 0 },
+	/* Intel's perfmon SPR uncore-cache file: EventCode 0x35, UMask 0x01,
+	 * UMaskExt 0x00C001FE, which Linux's SPR CHA format (umask
+	 * config:8-15,32-63) puts in select bits 63:32 */
+	{ "UNC_CHA_TOR_INSERTS.IA_MISS", EMU_UNIT_DISC_CHA, 0x35, 0x01, 0x00C001FEu },
 };
 const unsigned emu_disc_nevents = sizeof(emu_disc_events) / sizeof(emu_disc_events[0]);
 
@@ -264,7 +269,7 @@ static const struct emu_reg disc_regs[] = {
 	{ .name = "CHA_PMON_BOX_CTL", .msr = 0x2000, .n = 1, .stride = 1, .kind = EMU_REG_PLAIN, .box = -1, .ctr = -1,
 	  .writable = 0x301, .slot = 0 },
 	{ .name = "CHA_PMON_CTL0", .msr = 0x2002, .n = 4, .stride = 1, .kind = EMU_REG_CONTROL, .box = -1,
-	  .ctr = EMU_DISC_CHA_CTR0, .writable = 0xFFFFFFFFull },
+	  .ctr = EMU_DISC_CHA_CTR0, .writable = ~0ull },
 	{ .name = "CHA_PMON_CTR0", .msr = 0x2008, .n = 4, .stride = 1, .kind = EMU_REG_COUNTER, .width = 48, .box = -1,
 	  .ctr = EMU_DISC_CHA_CTR0, .unit = EMU_UNIT_DISC_CHA, .writable = 0xFFFFFFFFFFFFull,
 	  .reserved = 0xFFFF000000000000ull },
@@ -315,13 +320,13 @@ static bool disc_ovf_forwarded(const struct emu_ctr *c)
 	return false;
 }
 
-static uint64_t rate_of(const struct emu *e, uint8_t unit, uint8_t code, uint8_t umask)
+static uint64_t rate_of(const struct emu *e, uint8_t unit, uint8_t code, uint8_t umask, uint32_t ext)
 {
 	uint64_t r = 0;
 
 	for (unsigned i = 0; i < e->cfg.nrates; i++) {
 		const struct emu_rate *x = &e->cfg.rates[i];
-		if (x->unit == unit && x->code == code && x->umask == umask)
+		if (x->unit == unit && x->code == code && x->umask == umask && e->cfg.rate_ext[i] == ext)
 			r += x->per_sec;
 	}
 	return r;
@@ -329,10 +334,10 @@ static uint64_t rate_of(const struct emu *e, uint8_t unit, uint8_t code, uint8_t
 
 static uint64_t disc_increment(const struct emu *e, const struct emu_ctr *c, uint64_t c0, uint64_t c1)
 {
-	uint32_t sel = (uint32_t)c->sel;
+	uint32_t sel = (uint32_t)c->sel, ext = (uint32_t)(c->sel >> 32); /* the iMC's selects are 32-bit: ext 0 */
 
-	return emu_spread(e->clock_hz, rate_of(e, c->unit, sel & 0xFF, (sel >> 8) & 0xFF), c0, c1, sel >> 24 & 0xFF,
-			  sel & (1u << 23), sel & (1u << 18));
+	return emu_spread(e->clock_hz, rate_of(e, c->unit, sel & 0xFF, (sel >> 8) & 0xFF, ext), c0, c1,
+			  sel >> 24 & 0xFF, sel & (1u << 23), sel & (1u << 18));
 }
 
 const struct emu_pmu emu_pmu_disc = {

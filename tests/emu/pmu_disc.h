@@ -43,6 +43,7 @@ enum emu_disc_unit { EMU_UNIT_DISC_IMC = 20, EMU_UNIT_DISC_CHA };
 struct emu_disc_event {
 	const char *name;
 	uint8_t unit, code, umask;
+	uint32_t umask_ext; /* the CHA's select bits 63:32 */
 };
 extern const struct emu_disc_event emu_disc_events[];
 extern const unsigned emu_disc_nevents;

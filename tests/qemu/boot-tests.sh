@@ -1995,11 +1995,12 @@ boot_check nothing-ran '! grep -Eq "^(uncore|UNCORE-LAB)" "$dir/serial.txt"'
 boot_run
 # Sapphire Rapids (family 6 model 0x8F): the uncore from the discovery
 # table the emulator presents (00:0a.0, 8086:09a7), 8 iMC channels in MMIO
-# reading CAS_COUNT.RD 10M/s and .WR 5M/s each, one CHA in MSRs, and an iMC
-# entry with no counter offset, which info names as skipped.
+# reading CAS_COUNT.RD 10M/s and .WR 5M/s each, one CHA in MSRs (a TOR
+# event with a UMaskExt, its extension in select bits 63:32, at 3M/s), and
+# an iMC entry with no counter offset, which info names as skipped.
 boot_begin spr Skylake-Client,model=143
 boot_file "$TOP/build/uncore-emu.efi"
-step spr-load 'uncore-emu.efi --uncore disc --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --rate UNC_CHA_CLOCKTICKS=1G --disc-fault no-ctr-offset'
+step spr-load 'uncore-emu.efi --uncore disc --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --rate UNC_CHA_CLOCKTICKS=1G --rate UNC_CHA_TOR_INSERTS.IA_MISS=3M --disc-fault no-ctr-offset'
 expect spr-load rc zero
 step spr-info 'uncore.efi info'
 expect spr-info rc zero
@@ -2015,15 +2016,16 @@ step spr-regs0 'uncore.efi regs'
 expect spr-regs0 rc zero
 expect spr-regs0 has '^0xfe02c04c imc box 7 CTL3 \(socket 0\) +0x0000000000000000$'
 expect spr-regs0 has '^0x2008 cha box 0 CTR0 \(socket 0\) +0x0000000000000000$'
-step spr-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,imc/event=0x05,umask=0xf0/,cha/event=0x01/ --per-box -d 1'
+step spr-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,imc/event=0x05,umask=0xf0/,cha/event=0x01/,UNC_CHA_TOR_INSERTS.IA_MISS --per-box -d 1'
 expect spr-stat rc zero
-expect spr-stat has '^uncore stat: 3 events in 1 group, 8 channels, 1 CHA, msr access: emulated'
+expect spr-stat has '^uncore stat: 4 events in 1 group, 8 channels, 1 CHA, msr access: emulated'
 expect spr-stat rate UNC_M_CAS_COUNT.RD 80000000 1
 expect spr-stat rate UNC_M_CAS_COUNT.RD@socket0.ch0 10000000 1
 expect spr-stat rate UNC_M_CAS_COUNT.RD@socket0.ch7 10000000 1
 expect spr-stat rate imc/event=0x05,umask=0xf0/ 40000000 1
 expect spr-stat rate imc/event=0x05,umask=0xf0/@socket0.ch3 5000000 1
 expect spr-stat rate cha/event=0x01/ 1000000000 1
+expect spr-stat rate UNC_CHA_TOR_INSERTS.IA_MISS 3000000 1
 step spr-bw 'uncore.efi bw -d 2'
 expect spr-bw rc zero
 expect spr-bw bw read 5120 1
@@ -2166,8 +2168,9 @@ expect srf-bw has '^socket0\.ch0 +read +5[01][0-9]\.[0-9]+ MB/s +write +19[0-9]\
 step srf-list 'uncore.efi list'
 expect srf-list rc zero
 expect srf-list has '^imc +0x06 +0xcf +0,1,2,3 +UNC_M_CAS_COUNT_SCH1\.RD '
-expect srf-list lacks 'UNC_M_CAS_COUNT\.RD|UNC_M_RDB_INSERTS\.SCH0|UNC_CHA_TOR_INSERTS'
-expect srf-list has '^57 events, 0 free-running counters, in 2 PMUs'
+expect srf-list lacks 'UNC_M_CAS_COUNT\.RD|UNC_M_RDB_INSERTS\.SCH0|UNC_CHA_TOR_INSERTS\.IA_MISS_DRD '
+expect srf-list has '^cha +0x35 +0x01 +0,1,2,3 +UNC_CHA_TOR_INSERTS\.IA_MISS_DRD_OPT +\[UMaskExt 0x00c827fe\] '
+expect srf-list has '^226 events, 0 free-running counters, in 2 PMUs'
 step srf-regs1 'uncore.efi regs'
 expect srf-regs1 same srf-regs0
 boot_run

@@ -15,7 +15,7 @@
 
 static struct emu_hw h;
 static struct emu_config cfg;
-static char obuf[65536], ebuf[1024];
+static char obuf[262144], ebuf[1024]; /* list --all: every driver's events */
 static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
 
 static uint64_t esc_at; /* fake TSC ticks at which ESC is pressed; 0: never */
@@ -288,6 +288,8 @@ static void list_and_regs(void)
 	T_EQ(RUN("list", "--all"), UNC_OK);
 	/* a fixed counter named by its number (Intel's "Fixed counter 1") */
 	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1   CPU_CLK_UNHALTED.THREAD ");
+	/* an event with a UMaskExt (Intel's SPR and EMR files: 0x00c001fe) */
+	T_CONTAINS(obuf, "\ncha    0x35  0x01   0,1,2,3   UNC_CHA_TOR_INSERTS.IA_MISS                     [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
 	/* every driver's: as many as the registry holds */
 	unsigned nev = 0, nfree = 0, npmus = 0;
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
@@ -307,6 +309,9 @@ static void list_and_regs(void)
 			 "\"UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST\",");
 	T_CONTAINS(obuf, "\"Counter\":\"0\",\"CounterMask\":\"1\",\"Invert\":\"0\",\"EdgeDetect\":\"0\"}");
 	T_EQ(obuf[0], '[');
+	T_EQ(RUN("list", "--all", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"EventCode\":\"0x35\",\"UMask\":\"0x01\",\"UMaskExt\":\"0x00c001fe\",\"EventName\":"
+			 "\"UNC_CHA_TOR_INSERTS.IA_MISS\",");
 
 	T_EQ(RUN("regs"), UNC_OK);
 	T_CONTAINS(obuf, "0x396 MSR_UNC_CBO_CONFIG           0x0000000000000005\n");

@@ -468,6 +468,83 @@ static void raw_fields_and_cha(void)
 	T_ASSERT(as_found());
 }
 
+/* Events with a UMaskExt (Intel's perfmon files: SPR's and GNR's
+ * UNC_CHA_TOR_INSERTS.IA_MISS, EventCode 0x35, UMask 0x01, UMaskExt
+ * 0x00C001FE; GNR's UNC_CHA_TOR_INSERTS.IA_MISS_LLCPREFDATA_CXL_ACC, UMaskExt
+ * 0x10CCD782; UNC_CHA_TOR_OCCUPANCY.IA_MISS, EventCode 0x36) in the CHA's select as Linux's SPR CHA format puts a umask
+ * (config:8-15,32-63): the extension in bits 63:32. perf's raw form takes
+ * the umask whole, 40 bits. */
+static void umask_ext_events(void)
+{
+	const struct pmu_driver *const only[] = { &pmu_driver_disc, NULL };
+	static const struct {
+		unsigned model;
+		const char *name;
+		uint64_t sel;
+	} ok[] = {
+		{ 0x8F, "UNC_CHA_TOR_INSERTS.IA_MISS", 0x00C001FE00000135ull },
+		{ 0x8F, "cha/event=0x35,umask=0xc001fe01/", 0x00C001FE00000135ull },
+		{ 0x8F, "UNC_CHA_TOR_OCCUPANCY.IA_MISS", 0x00C001FE00000136ull },
+		{ 0xCF, "UNC_CHA_TOR_INSERTS.IA_MISS", 0x00C001FE00000135ull },
+		{ 0xAD, "UNC_CHA_TOR_INSERTS.IA_MISS", 0x00C001FE00000135ull },
+		{ 0xAD, "UNC_CHA_TOR_INSERTS.IA_MISS_LLCPREFDATA_CXL_ACC", 0x10CCD78200000135ull },
+		{ 0xAD, "cha/event=0x35,umask=0x10ccd78201,thresh=1/", 0x10CCD78201000135ull },
+		/* SRF's own (not in GNR's file): UMaskExt 0x00C827FE */
+		{ 0xAF, "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_OPT", 0x00C827FE00000135ull },
+		{ 0xD0, "cha/event=0x35,umask=0xffffffffff/", 0xFFFFFFFF0000FF35ull },
+	};
+	struct cpu_info cpu;
+
+	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct ev_spec e;
+		char err[200] = "";
+		model(ok[i].model);
+		cpu_identify(&m.hw, &cpu);
+		pmu_events_cpu(&cpu);
+		T_EQ(evsel_parse(ok[i].name, only, &e, err, sizeof(err)), UNC_OK);
+		T_STREQ(err, "");
+		T_STREQ(ev_unit(&e)->pmu, "cha");
+		T_EQ(evsel_encode(&e), ok[i].sel);
+	}
+	/* a name and perf's raw form are one event */
+	struct ev_spec a, b;
+	char err[200] = "";
+	model(0x8F);
+	cpu_identify(&m.hw, &cpu);
+	pmu_events_cpu(&cpu);
+	T_EQ(evsel_parse("UNC_CHA_TOR_INSERTS.IA_MISS", only, &a, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_parse("cha/event=0x35,umask=0xc001fe01/", only, &b, err, sizeof(err)), UNC_OK);
+	T_ASSERT(evsel_same(&a, &b));
+	T_EQ(evsel_parse("cha/event=0x35,umask=0x01/", only, &b, err, sizeof(err)), UNC_OK);
+	T_ASSERT(!evsel_same(&a, &b)); /* the umask alone counts another event */
+	/* 40 bits on the CHA; the iMC's select has no extension */
+	T_EQ(evsel_parse("cha/event=0x35,umask=0x10000000000/", only, &b, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "at most 0xffffffffff");
+	T_EQ(evsel_parse("imc/event=0x05,umask=0x1cf/", only, &b, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "at most 0xff");
+	pmu_events_cpu(NULL);
+
+	/* programmed whole: the 64-bit select written and read back, counted */
+	model(0x8F);
+	add("UNC_CHA_TOR_INSERTS.IA_MISS");
+	T_EQ(run_schedule(&run, &m.hw, false), UNC_OK);
+	T_EQ(stat_start(&run, &m.hw, false), UNC_OK);
+	log_at = 0;
+	EXPECT(0, 0x2000, 0x1);
+	EXPECT(0, 0x2002, 0x00C001FE00000135ull);
+	EXPECT(0, 0x2003, 0);
+	EXPECT(0, 0x2004, 0);
+	EXPECT(0, 0x2005, 0);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT(0, 0x2008 + i, 1ull << 46);
+	EXPECT(0, 0x2000, 0);
+	T_EQ(log_at, m.nlog);
+	advance(m.f.now + S / 10);
+	T_EQ(stat_stop(&run, UNC_OK), UNC_OK);
+	T_EQ(run.c.ev[0].total.box[0], 200000000ull);
+	T_ASSERT(as_found());
+}
+
 /* Someone's select found set: in use, refused without --force. */
 static void in_use_refused(void)
 {
@@ -544,8 +621,8 @@ static void events_by_model(void)
 		{ "UNC_M_ACT_COUNT.ALL", "imc", 0x02, 0xff },
 		{ "UNC_CHA_REQUESTS.READS_LOCAL", "cha", 0x50, 0x01 },
 		{ "UNC_M_CAS_COUNT_SCH0.RD", NULL, 0, 0 },
-		/* UMaskExt 0x00c001fe: select bits 32 and up, not kept */
-		{ "UNC_CHA_TOR_INSERTS.IA_MISS", NULL, 0, 0 },
+		/* and UMaskExt 0x00c001fe (umask_ext_events) */
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS", "cha", 0x35, 0x01 },
 	};
 	static const struct named emr[] = {
 		{ "UNC_M_PRE_COUNT.PGT", "imc", 0x03, 0x88 },
@@ -560,12 +637,17 @@ static void events_by_model(void)
 		{ "UNC_M_RDB_INSERTS.SCH0", "imc", 0x17, 0x40 },
 		{ "UNC_CHA_REQUESTS.READS_LOCAL", "cha", 0x50, 0x01 },
 		{ "UNC_M_CAS_COUNT.RD", NULL, 0, 0 },
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_OPT", NULL, 0, 0 }, /* in SRF's file, not GNR's */
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_LLCPREFDATA_CXL_ACC", "cha", 0x35, 0x01 },
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", "cha", 0x35, 0x01 }, /* in GNR's file, not SRF's */
 	};
 	static const struct named srf[] = {
 		{ "UNC_M_CAS_COUNT_SCH0.WR", "imc", 0x05, 0xf0 },
 		{ "UNC_M_ACT_COUNT.ALL", "imc", 0x02, 0xf7 },
 		{ "UNC_CHA_CLOCKTICKS", "cha", 0x01, 0x00 },
 		{ "UNC_M_RDB_INSERTS.SCH0", NULL, 0, 0 }, /* in GNR's file, not SRF's */
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", NULL, 0, 0 },
+		{ "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_OPT", "cha", 0x35, 0x01 },
 	};
 	static const struct named unknown[] = {
 		{ "UNC_M_CAS_COUNT.RD", NULL, 0, 0 },
@@ -651,4 +733,4 @@ static void roles_sum_sub_channels(void)
 }
 
 T_MAIN("disc_drv", T_CASE(events_by_model), T_CASE(every_table_event_is_the_drivers), T_CASE(roles_sum_sub_channels), T_CASE(probe_and_info), T_CASE(cha_count_from_msr), T_CASE(matching),
-       T_CASE(imc_programming_sequence), T_CASE(raw_fields_and_cha), T_CASE(in_use_refused), T_CASE(no_table))
+       T_CASE(imc_programming_sequence), T_CASE(raw_fields_and_cha), T_CASE(umask_ext_events), T_CASE(in_use_refused), T_CASE(no_table))

@@ -115,10 +115,14 @@ static void counts_on_the_model(void)
 	static const struct stat_env env = { .wait_until = eh_wait_until };
 
 	START(SPR_ID, "--uncore", "disc", "--rate", "UNC_M_CAS_COUNT.RD=50000000", "--rate", "UNC_M_CAS_COUNT.WR=20000000",
-	      "--rate", "UNC_CHA_CLOCKTICKS=1000000000");
+	      "--rate", "UNC_CHA_CLOCKTICKS=1000000000", "--rate", "UNC_CHA_TOR_INSERTS.IA_MISS=3000000");
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");
 	run_add(&srun, drivers, "imc/event=0x05,umask=0xf0/");
 	run_add(&srun, drivers, "cha/event=0x01/");
+	/* a UMaskExt event: the emulator counts it only with its extension
+	 * in bits 63:32, so the umask alone counts nothing */
+	run_add(&srun, drivers, "UNC_CHA_TOR_INSERTS.IA_MISS");
+	run_add(&srun, drivers, "cha/event=0x35,umask=0x01/");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
 	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
 	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
@@ -133,6 +137,9 @@ static void counts_on_the_model(void)
 	}
 	uint64_t cha = srun.c.ev[2].total.box[0], cwant = 1000000000ull * elapsed / S;
 	T_ASSERT(cha + 2 >= cwant && cha <= cwant + 2);
+	uint64_t tor = srun.c.ev[3].total.box[0], twant = 3000000ull * elapsed / S;
+	T_ASSERT(tor + 2 >= twant && tor <= twant + 2);
+	T_EQ(srun.c.ev[4].total.box[0], 0);
 	/* every register put back: selects 0, box controls 0 */
 	for (unsigned c = 0; c < 8; c++) {
 		uint32_t v = 1;

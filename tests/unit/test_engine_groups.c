@@ -40,9 +40,9 @@ static const struct pci_addr box_pci[NBOX] = { { 0x3F, 16, 0 }, { 0x3F, 16, 4 },
 static const uint8_t box_group[NBOX] = { 0, 0, 1, 1 }, box_id[NBOX] = { 0, 2, 0, 2 };
 
 static const struct event_desc g_events[] = {
-	{ "UNC_G_CAS.RD", "lines read", "GBOX", 0x04, 0x03, 0xF, 0, 0, 0 },
-	{ "UNC_G_CAS.WR", "lines written", "GBOX", 0x04, 0x0C, 0xF, 0, 0, 0 },
-	{ "UNC_G_TICKS", "clocks", "GBOX", 0x00, 0x00, 0xF, 0, 0, 0 },
+	{ "UNC_G_CAS.RD", "lines read", "GBOX", 0x04, 0x03, 0xF, 0, 0, 0, 0 },
+	{ "UNC_G_CAS.WR", "lines written", "GBOX", 0x04, 0x0C, 0xF, 0, 0, 0, 0 },
+	{ "UNC_G_TICKS", "clocks", "GBOX", 0x00, 0x00, 0xF, 0, 0, 0, 0 },
 };
 static const unsigned g_nevents = sizeof(g_events) / sizeof(g_events[0]);
 

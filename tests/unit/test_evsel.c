@@ -182,12 +182,31 @@ static const struct pmu_unit wide_units[] = {
 	  .width = 48, .max_boxes = 1, .layout = &wide_layout },
 };
 static const struct event_desc wide_events[] = {
-	{ "WIDE.OK", "An event of the unit.", "WIDE", 0x01, 0x02, 0x1, 0, 0, 0 },
-	{ "WIDE.ORPHAN", "An event of a unit the driver lacks.", "CBO", 0x01, 0x02, 0x1, 0, 0, 0 },
+	{ "WIDE.OK", "An event of the unit.", "WIDE", 0x01, 0x02, 0x1, 0, 0, 0, 0 },
+	{ "WIDE.ORPHAN", "An event of a unit the driver lacks.", "CBO", 0x01, 0x02, 0x1, 0, 0, 0, 0 },
+	{ "WIDE.EXT", "An event with a umask extension, which the layout has no field for.", "WIDE", 0x01, 0x02, 0x1, 0,
+	  0, 0, 0x1234 },
 };
 static const unsigned wide_nevents = sizeof(wide_events) / sizeof(wide_events[0]);
 static const struct pmu_driver wide_driver = {
 	.name = "test-wide", .units = wide_units, .nunits = 1, .events = wide_events, .nevents = &wide_nevents,
+};
+
+/* A made-up PMU with a umask extension of 12 bits at bit 40 (the layout
+ * says where: Sapphire Rapids' CHA has 32 at bit 32). */
+static const struct pmu_layout ext_layout = {
+	.event = { 0, 8 }, .umask = { 8, 8 }, .umask_ext = { 40, 12 }, .rw_mask = 0xFFF000000000FFFFull,
+};
+static const struct pmu_unit ext_units[] = {
+	{ .pmu = "extu", .intel_unit = "EXTU", .name = "EXTU", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2,
+	  .width = 48, .max_boxes = 1, .layout = &ext_layout },
+};
+static const struct event_desc ext_events[] = {
+	{ "EXTU.TOR", "An event with a UMaskExt.", "EXTU", 0x35, 0x01, 0x3, 0, 0, 0, 0xABC },
+};
+static const unsigned ext_nevents = sizeof(ext_events) / sizeof(ext_events[0]);
+static const struct pmu_driver ext_driver = {
+	.name = "test-ext", .units = ext_units, .nunits = 1, .events = ext_events, .nevents = &ext_nevents,
 };
 
 /* A core PMU as Intel's core-event files describe it: no Unit at all (""),
@@ -199,9 +218,9 @@ static const struct pmu_unit core_units[] = {
 	  .width = 48, .max_boxes = 1, .fixed_ctrl = 0x3 },
 };
 static const struct event_desc core_events[] = {
-	{ "INST.ANY", "fixed counter 0", "", 0x00, 0x01, 0x81, 0, 0, 0 },
-	{ "INST.ANY_P", "a general event", "", 0xC0, 0x00, 0xF, 0, 0, 0 },
-	{ "REF.TSC", "fixed counter 2", "", 0x00, 0x03, 0x84, 0, 0, 0 },
+	{ "INST.ANY", "fixed counter 0", "", 0x00, 0x01, 0x81, 0, 0, 0, 0 },
+	{ "INST.ANY_P", "a general event", "", 0xC0, 0x00, 0xF, 0, 0, 0, 0 },
+	{ "REF.TSC", "fixed counter 2", "", 0x00, 0x03, 0x84, 0, 0, 0, 0 },
 };
 static const unsigned core_nevents = sizeof(core_events) / sizeof(core_events[0]);
 static const struct pmu_driver core_driver = {
@@ -251,6 +270,27 @@ static void raw_field_widths_are_the_units(void)
 	T_EQ(evsel_encode(&e), 0x400201);
 	REFUSED(wide, UNC_E_INVALID, "wide.orphan",
 		"event 'wide.orphan' has Unit 'CBO', which driver test-wide does not have");
+	/* a UMaskExt with no field to go in would count another event */
+	REFUSED(wide, UNC_E_INVALID, "WIDE.EXT",
+		"cannot count WIDE.EXT: its umask extension (0x00001234) has no field in the wide PMU's event select");
+	REFUSED(wide, UNC_E_INVALID, "wide/event=1,umask=0x12/",
+		"bad value '0x12' for 'umask' in 'wide/event=1,umask=0x12/' (at most 0xf: the event select's field)");
+
+	/* Where the layout puts the extension: the named event's, and the
+	 * raw umask as wide as both fields, its bits above the umask's there. */
+	const struct pmu_driver *const *ext = (const struct pmu_driver *[]){ &ext_driver, NULL };
+	T_EQ(evsel_parse("EXTU.TOR", ext, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(e.umask, 0x01);
+	T_EQ(e.umask_ext, 0xABC);
+	T_EQ(evsel_encode(&e), 0x000ABC0000000135ull);
+	struct ev_spec r;
+	T_EQ(evsel_parse("extu/event=0x35,umask=0xabc01/", ext, &r, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_encode(&r), 0x000ABC0000000135ull);
+	T_ASSERT(evsel_same(&e, &r));
+	T_EQ(evsel_parse("extu/event=0x35,umask=0x01/", ext, &r, err, sizeof(err)), UNC_OK);
+	T_ASSERT(!evsel_same(&e, &r));
+	REFUSED(ext, UNC_E_INVALID, "extu/event=1,umask=0x100000/",
+		"bad value '0x100000' for 'umask' in 'extu/event=1,umask=0x100000/' (at most 0xfffff: the event select's field)");
 }
 
 /* The Alder Lake IMC's programmable counters: the umask field is the
@@ -395,10 +435,13 @@ static void every_table_event_is_its_drivers(void)
 				T_EQ(ev->code & ~pmu_width_mask(pu->layout->event.bits), 0);
 				T_EQ(ev->umask & ~pmu_width_mask(pu->layout->umask.bits), 0);
 				T_EQ(ev->cmask & ~pmu_width_mask(pu->layout->thresh.bits), 0);
+				/* a UMaskExt only where the layout has its field */
+				T_EQ(ev->umask_ext & ~pmu_width_mask(pu->layout->umask_ext.bits), 0);
 				T_ASSERT(!ev->inv || pu->layout->inv);
 				T_ASSERT(!ev->edge || pu->layout->edge);
 			} else {
 				fixed++;
+				T_EQ(ev->umask_ext, 0);
 			}
 			const struct pmu_driver *const one[] = { drv, NULL };
 			T_EQ(evsel_parse(ev->name, one, &e, err, sizeof(err)), UNC_OK);

@@ -196,11 +196,11 @@ static void intel_header_and_events(void)
 		 "}\n"),
 	     0);
 	T_STREQ(msg, "");
-	T_ASSERT(out_has_row("UNC_CBO_CACHE_LOOKUP.ANY_MESI", "\"CBO\", 0x34, 0x8f, 0x03, 0, 0, 0 }"));
-	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0 }"));
-	T_ASSERT(out_has_row("UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "\"ARB\", 0x80, 0x01, 0x01, 1, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CBO_CACHE_LOOKUP.ANY_MESI", "\"CBO\", 0x34, 0x8f, 0x03, 0, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "\"ARB\", 0x80, 0x01, 0x01, 1, 0, 0, 0 }"));
 	/* Several codes: the first is programmed, as Linux perf's jevents does. */
-	T_ASSERT(out_has_row("UNC_TEST.TWO_CODES", "\"CBO\", 0xb7, 0x01, 0x03, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_TEST.TWO_CODES", "\"CBO\", 0xb7, 0x01, 0x03, 0, 0, 0, 0 }"));
 }
 
 /* Intel's FREERUN events (CounterType "FREERUN": no event select) are not
@@ -219,8 +219,8 @@ static void freerun_events_are_not_rows(void)
 		 "}\n"),
 	     0);
 	T_STREQ(msg, "");
-	T_ASSERT(out_has_row("UNC_M_CAS_COUNT_RD", "\"iMC\", 0x22, 0x00, 0x1f, 0, 0, 0 }"));
-	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_M_CAS_COUNT_RD", "\"iMC\", 0x22, 0x00, 0x1f, 0, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0, 0 }"));
 	T_ASSERT(!out_has_row("UNC_MC0_RDCAS_COUNT_FREERUN", ""));
 	char out[256], line[256];
 	long count = -1;
@@ -239,8 +239,8 @@ static void intel_bare_array(void)
 		 INTEL_EVENT("NCU", "0x0", "0x01", "UNC_CLOCK.SOCKET", "FIXED", "0", "") "\n]\n"),
 	     0);
 	T_STREQ(msg, "");
-	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.WRITES", "\"ARB\", 0x81, 0x20, 0x03, 0, 0, 0 }"));
-	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.WRITES", "\"ARB\", 0x81, 0x20, 0x03, 0, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_CLOCK.SOCKET", "\"NCU\", 0x00, 0x01, 0x80, 0, 0, 0, 0 }"));
 }
 
 /* Intel's core-PMU files: no Unit (the event's unit is ""), "Fixed counter
@@ -260,10 +260,10 @@ static void intel_core_file_forms(void)
 		 "]\n"),
 	     0);
 	T_STREQ(msg, "");
-	T_ASSERT(out_has_row("INST_RETIRED.ANY", "\"\", 0x00, 0x01, 0x81, 0, 0, 0 }"));
-	T_ASSERT(out_has_row("CPU_CLK_UNHALTED.THREAD", "\"\", 0x00, 0x02, 0x82, 0, 0, 0 }"));
-	T_ASSERT(out_has_row("INST_RETIRED.ANY_P", "\"\", 0xc0, 0x00, 0x0f, 200, 0, 0 }"));
-	T_ASSERT(out_has_row("UNC_Q_CLOCKTICKS", "\"QPI LL\", 0x14, 0x00, 0x0f, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("INST_RETIRED.ANY", "\"\", 0x00, 0x01, 0x81, 0, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("CPU_CLK_UNHALTED.THREAD", "\"\", 0x00, 0x02, 0x82, 0, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("INST_RETIRED.ANY_P", "\"\", 0xc0, 0x00, 0x0f, 200, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_Q_CLOCKTICKS", "\"QPI LL\", 0x14, 0x00, 0x0f, 0, 0, 0, 0 }"));
 	BAD(EV("\"Unit\": \"CBO\", \"EventCode\": \"0x34\", \"UMask\": \"0x8f\", \"EventName\": \"X\",\n"
 	       "    \"BriefDescription\": \"x.\", \"Counter\": \"Fixed counter 7\""),
 	    "in.json:4: Counter \"Fixed counter 7\": want \"Fixed counter N\" with N from 0 to 6");
@@ -276,7 +276,7 @@ static void unused_fields_of_any_type_are_ignored(void)
 			      "    \"Nested\": { \"a\": { \"b\": [\"\\u00e9\", false] } }")),
 	     0);
 	T_STREQ(msg, "");
-	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.ALL", "\"ARB\", 0x81, 0x01, 0x03, 0, 0, 0 }"));
+	T_ASSERT(out_has_row("UNC_ARB_TRK_REQUESTS.ALL", "\"ARB\", 0x81, 0x01, 0x03, 0, 0, 0, 0 }"));
 }
 
 static void bad_intel_layout_names_file_and_line(void)
@@ -312,13 +312,13 @@ static void units_and_counters_as_given(void)
 	static const struct {
 		const char *unit, *counter, *row;
 	} ok[] = {
-		{ "IMC", "0", "\"IMC\", 0x01, 0x01, 0x01, 0, 0, 0 }" },
-		{ "ARB", "2", "\"ARB\", 0x01, 0x01, 0x04, 0, 0, 0 }" },
-		{ "CBO", "0,1,2,3,4,5,6", "\"CBO\", 0x01, 0x01, 0x7f, 0, 0, 0 }" },
-		{ "CBO", "6,0", "\"CBO\", 0x01, 0x01, 0x41, 0, 0, 0 }" },
-		{ "ARB", "FIXED", "\"ARB\", 0x01, 0x01, 0x80, 0, 0, 0 }" },
-		{ "NCU", "0,1", "\"NCU\", 0x01, 0x01, 0x03, 0, 0, 0 }" },
-		{ "iMC_2", "3", "\"iMC_2\", 0x01, 0x01, 0x08, 0, 0, 0 }" },
+		{ "IMC", "0", "\"IMC\", 0x01, 0x01, 0x01, 0, 0, 0, 0 }" },
+		{ "ARB", "2", "\"ARB\", 0x01, 0x01, 0x04, 0, 0, 0, 0 }" },
+		{ "CBO", "0,1,2,3,4,5,6", "\"CBO\", 0x01, 0x01, 0x7f, 0, 0, 0, 0 }" },
+		{ "CBO", "6,0", "\"CBO\", 0x01, 0x01, 0x41, 0, 0, 0, 0 }" },
+		{ "ARB", "FIXED", "\"ARB\", 0x01, 0x01, 0x80, 0, 0, 0, 0 }" },
+		{ "NCU", "0,1", "\"NCU\", 0x01, 0x01, 0x03, 0, 0, 0, 0 }" },
+		{ "iMC_2", "3", "\"iMC_2\", 0x01, 0x01, 0x08, 0, 0, 0, 0 }" },
 	};
 	char json[512];
 
@@ -384,10 +384,10 @@ static void intel_skylake_uncore_file(void)
 	snprintf(cmd, sizeof(cmd), "%s skl_events %s %s", GEN, perfmon[0], out);
 	T_EQ(system(cmd), 0);
 	/* Where Intel's values agree with the manual's Tables 3-1 and 3-2. */
-	T_ASSERT(has_row(out, "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "\"CBO\", 0x34, 0x8f, 0x03, 0, 0, 0 }"));
-	T_ASSERT(has_row(out, "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", "\"CBO\", 0x22, 0x41, 0x03, 0, 0, 0 }"));
-	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.ALL", "\"ARB\", 0x80, 0x01, 0x01, 0, 0, 0 }"));
-	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "\"ARB\", 0x80, 0x01, 0x01, 1, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "\"CBO\", 0x34, 0x8f, 0x03, 0, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", "\"CBO\", 0x22, 0x41, 0x03, 0, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.ALL", "\"ARB\", 0x80, 0x01, 0x01, 0, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", "\"ARB\", 0x80, 0x01, 0x01, 1, 0, 0, 0 }"));
 	T_ASSERT(has_row(out, "UNC_CLOCK.SOCKET", "\"NCU\", "));
 }
 
@@ -427,8 +427,8 @@ static void many_events(void)
 	fclose(f);
 	T_EQ(generate(path, "many"), 5000);
 	snprintf(out, sizeof(out), "%s/many.c", dir);
-	T_ASSERT(has_row(out, "UNC_TEST.E4999", "\"CBO\", 0x87, 0x13, 0x03, 0, 0, 0 }"));
-	T_ASSERT(has_row(out, "UNC_TEST.E0", "\"CBO\", 0x00, 0x00, 0x03, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_TEST.E4999", "\"CBO\", 0x87, 0x13, 0x03, 0, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "UNC_TEST.E0", "\"CBO\", 0x00, 0x00, 0x03, 0, 0, 0, 0 }"));
 }
 
 /* Intel's core file for Skylake (564 events) and uncore file for Jaketown,
@@ -444,8 +444,8 @@ static void intel_skylake_core_file(void)
 
 	T_EQ(generate(perfmon[1], "sklcore"), 564);
 	snprintf(out, sizeof(out), "%s/sklcore.c", dir);
-	T_ASSERT(has_row(out, "INST_RETIRED.ANY", "\"\", 0x00, 0x01, 0x81, 0, 0, 0 }"));
-	T_ASSERT(has_row(out, "CPU_CLK_UNHALTED.THREAD", "\"\", 0x00, 0x02, 0x82, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "INST_RETIRED.ANY", "\"\", 0x00, 0x01, 0x81, 0, 0, 0, 0 }"));
+	T_ASSERT(has_row(out, "CPU_CLK_UNHALTED.THREAD", "\"\", 0x00, 0x02, 0x82, 0, 0, 0, 0 }"));
 }
 
 static void intel_jaketown_uncore_file(void)
@@ -484,29 +484,34 @@ static void the_real_table(void)
 	T_ASSERT(clock);
 }
 
-/* An event with a non-zero UMaskExt is left out (its umask alone would
- * count another event); zero is kept; a bad one is refused. */
+/* An event's UMaskExt is its row's last field (0 when absent or zero,
+ * as every other row's); a bad one is refused. Literals from Intel's
+ * perfmon SPR uncore file: UNC_CHA_TOR_INSERTS.IA_MISS is EventCode 0x35,
+ * UMask 0x01, UMaskExt 0x00c001fe. */
 static void umask_ext(void)
 {
 	T_EQ(run("[ { \"Unit\": \"CHA\", \"EventCode\": \"0x35\", \"UMask\": \"0x01\", \"UMaskExt\": \"0x00c001fe\",\n"
 		 "    \"EventName\": \"TOR\", \"BriefDescription\": \"t\", \"Counter\": \"0\" },\n"
+		 "  { \"Unit\": \"CHA\", \"EventCode\": \"0x35\", \"UMask\": \"0x01\", \"UMaskExt\": \"0x10CCD782\",\n"
+		 "    \"EventName\": \"TOR_WIDE\", \"BriefDescription\": \"w\", \"Counter\": \"0\" },\n"
 		 "  { \"Unit\": \"CHA\", \"EventCode\": \"0x50\", \"UMask\": \"0x01\", \"UMaskExt\": \"0x00000000\",\n"
 		 "    \"EventName\": \"REQ\", \"BriefDescription\": \"r\", \"Counter\": \"0,1\" } ]\n"),
 	     0);
-	T_ASSERT(out_has_row("REQ", "\"CHA\", 0x50, 0x01, 0x03, 0, 0, 0 }"));
-	T_ASSERT(!out_has_row("TOR", ""));
+	T_ASSERT(out_has_row("TOR", "\"CHA\", 0x35, 0x01, 0x01, 0, 0, 0, 0x00c001fe }"));
+	T_ASSERT(out_has_row("TOR_WIDE", "\"CHA\", 0x35, 0x01, 0x01, 0, 0, 0, 0x10ccd782 }"));
+	T_ASSERT(out_has_row("REQ", "\"CHA\", 0x50, 0x01, 0x03, 0, 0, 0, 0 }"));
 	T_EQ(run(EV(OK_FIELDS ", \"UMaskExt\": \"0x1ffffffff\"")), 1);
 	T_CONTAINS(msg, "field 'UMaskExt' is \"0x1ffffffff\"; want a number from 0 to 4294967295");
 }
 
 /* events/disc/ as the Makefile feeds it: Intel's four files, the Units
- * iMC, IMC and CHA kept; SPR's and EMR's table one, SRF's the first rows
- * of GNR's; rows typed from the files. */
+ * iMC, IMC and CHA kept, UMaskExt events included; SPR's and EMR's table
+ * one, GNR's and SRF's two runs of one array; rows typed from the files. */
 static void per_model_files(void)
 {
 	char cmd[1024], line[512];
-	int tables = 0;
-	bool cas = false, sch1 = false, ext = false, iio = false, spr = false, emr = false, srf = false;
+	int tables = 0, tor = 0, ngnr = 0;
+	bool cas = false, sch1 = false, iio = false, spr = false, emr = false, gnr = false, srf = false;
 
 	snprintf(cmd, sizeof(cmd),
 		 "%s --units=iMC,IMC,CHA disc_events %s/disc.c events/disc/emeraldrapids_uncore.json "
@@ -520,22 +525,86 @@ static void per_model_files(void)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		cas |= strstr(line, "{ \"UNC_M_CAS_COUNT.RD\",") && strstr(line, "\"iMC\", 0x05, 0xcf, 0x0f, 0, 0, 0 }");
-		sch1 |= strstr(line, "{ \"UNC_M_CAS_COUNT_SCH1.RD\",") && strstr(line, "\"IMC\", 0x06, 0xcf, 0x0f, 0, 0, 0 }");
-		ext |= strstr(line, "UNC_CHA_TOR_INSERTS.IA_MISS\"") != NULL;
+		cas |= strstr(line, "{ \"UNC_M_CAS_COUNT.RD\",") && strstr(line, "\"iMC\", 0x05, 0xcf, 0x0f, 0, 0, 0, 0 }");
+		sch1 |= strstr(line, "{ \"UNC_M_CAS_COUNT_SCH1.RD\",") && strstr(line, "\"IMC\", 0x06, 0xcf, 0x0f, 0, 0, 0, 0 }");
+		/* UMaskExt 0x00c001fe in SPR's (EMR's) and GNR's (SRF's) files */
+		tor += strstr(line, "{ \"UNC_CHA_TOR_INSERTS.IA_MISS\",") && strstr(line, "\"CHA\", 0x35, 0x01, 0x0f, 0, 0, 0, 0x00c001fe }");
 		iio |= strstr(line, "\"IIO\"") != NULL;
 		tables += !strncmp(line, "const struct event_desc ", 24);
-		emr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 46, \"emeraldrapids_uncore.json\" },\n");
-		spr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 46, \"sapphirerapids_uncore.json\" },\n");
-		srf |= !strcmp(line, "\t{ disc_events_1, disc_events_3_by_hash, 57, \"sierraforest_uncore.json\" },\n");
+		emr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 160, \"emeraldrapids_uncore.json\" },\n");
+		spr |= !strcmp(line, "\t{ disc_events, disc_events_by_hash, 160, \"sapphirerapids_uncore.json\" },\n");
+		/* GNR's 249: a run of SRF's array, after SRF's 17 own rows */
+		gnr |= !strcmp(line, "\t{ disc_events_3 + 17, disc_events_1_by_hash, 249, \"graniterapids_uncore.json\" },\n");
+		srf |= !strcmp(line, "\t{ disc_events_3, disc_events_3_by_hash, 226, \"sierraforest_uncore.json\" },\n");
+		ngnr += !strcmp(line, "const unsigned disc_events_3_count = 226;\n");
 	}
 	fclose(f);
 	T_ASSERT(cas);
 	T_ASSERT(sch1);
-	T_ASSERT(!ext);
+	T_EQ(tor, 2); /* one table for SPR and EMR; one array for GNR's and SRF's */
 	T_ASSERT(!iio);
+	/* SRF's file has 17 TOR events GNR's lacks (the DRD_OPT and CLFLUSHOPT
+	 * ones), GNR's 40 SRF's lacks: one array of 17 + 209 + 40 rows */
 	T_EQ(tables, 2);
-	T_ASSERT(emr && spr && srf);
+	T_EQ(ngnr, 1);
+	T_ASSERT(emr && spr && gnr && srf);
+}
+
+/* Tables of several files sharing rows: a file whose rows are all
+ * another's is that one's first rows; one sharing at least half its rows
+ * is a run of the other's array, which holds the other's own rows, the
+ * shared ones, then this one's own. */
+static void shared_tables(void)
+{
+#define SROW(name) "  { \"Unit\": \"CHA\", \"EventCode\": \"0x35\", \"UMask\": \"0x01\", \"EventName\": \"" name "\",\n" \
+		   "    \"BriefDescription\": \"b\", \"Counter\": \"0\" }"
+	static const char *const files[][2] = {
+		{ "f1.json", "[\n" SROW("P") ",\n" SROW("Q") ",\n" SROW("R") ",\n" SROW("S") "\n]\n" },
+		{ "f2.json", "[\n" SROW("Q") ",\n" SROW("R") "\n]\n" },
+		{ "f3.json", "[\n" SROW("X") ",\n" SROW("Y") ",\n" SROW("Z") ",\n" SROW("W") "\n]\n" },
+		{ "f4.json", "[\n" SROW("Y") ",\n" SROW("Z") ",\n" SROW("W") ",\n" SROW("V") "\n]\n" },
+	};
+#undef SROW
+	static const char *const want[] = {
+		"\t{ ev, ev_by_hash, 4, \"f1.json\" },\n",
+		"\t{ ev, ev_1_by_hash, 2, \"f2.json\" },\n",   /* f1's first 2 rows */
+		"\t{ ev_3 + 1, ev_2_by_hash, 4, \"f3.json\" },\n", /* f4's array from row 1 */
+		"\t{ ev_3, ev_3_by_hash, 4, \"f4.json\" },\n",
+		"const unsigned ev_3_count = 4;\n",
+	};
+	static const char order[] = "QRPSVYZWX"; /* ev's rows, then ev_3's 5 */
+	char cmd[1024], line[512], got[16] = "";
+	unsigned ngot = 0, found = 0;
+	int arrays = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(cmd, sizeof(cmd), "%s/%s", dir, files[i][0]);
+		FILE *f = fopen(cmd, "w");
+		T_ASSERT(f);
+		if (!f)
+			return;
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "%s --units=CHA ev %s/shared.c %s/f1.json %s/f2.json %s/f3.json %s/f4.json", GEN, dir,
+		 dir, dir, dir, dir);
+	T_EQ(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/shared.c", dir);
+	FILE *f = fopen(cmd, "r");
+	T_ASSERT(f);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		arrays += !strncmp(line, "const struct event_desc ", 24);
+		if (!strncmp(line, "\t{ \"", 4) && line[5] == '"' && ngot < sizeof(got) - 1)
+			got[ngot++] = line[4];
+		for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			found |= (unsigned)!strcmp(line, want[i]) << i;
+	}
+	fclose(f);
+	T_EQ(arrays, 2);
+	T_STREQ(got, order);
+	T_EQ(found, 0x1f);
 }
 
 int main(void)
@@ -554,6 +623,7 @@ int main(void)
 		T_CASE(umask_ext),
 		T_CASE(per_model_files),
 		T_CASE(units_left_out),
+		T_CASE(shared_tables),
 		T_CASE(intel_core_file_forms),
 		T_CASE(many_events),
 		/* the last three: each left out when its file is absent */

@@ -1306,8 +1306,8 @@ static void journal_restores_a_run_that_failed_midway(void)
 #define FIX_CTR0 0xD38u
 
 static const struct event_desc fix_events[] = {
-	{ "FAKE_FIXED.FIRST", "counter 0", "FIX", 0x00, 0x01, 0x81, 0, 0, 0 },
-	{ "FAKE_FIXED.THIRD", "counter 2", "FIX", 0x00, 0x03, 0x84, 0, 0, 0 },
+	{ "FAKE_FIXED.FIRST", "counter 0", "FIX", 0x00, 0x01, 0x81, 0, 0, 0, 0 },
+	{ "FAKE_FIXED.THIRD", "counter 2", "FIX", 0x00, 0x03, 0x84, 0, 0, 0, 0 },
 };
 static const unsigned fix_nevents = 2;
 
