@@ -16,12 +16,13 @@
  * host bridge at 0:0.0 offsets 0x48/0x4C, so uncore.efi finds MCHBAR
  * through its own native PCI path; its loads from the region come to the
  * protocol (revision 3, MmioRead32), which answers the IMC counters exact
- * at each load. For other readers of the memory, a 1 ms periodic timer
- * event rewrites the five counters there from the TSC: a raw load sees the
+ * at each load. For other readers of the memory, a 10 ms periodic timer
+ * event rewrites the counters there from the TSC: a raw load sees the
  * counts of at most one timer period ago (more when the timer runs late).
- * OVMF ticks every 10 ms, so while loaded the driver sets the firmware's
- * timer period to 1 ms (EFI_TIMER_ARCH_PROTOCOL) and puts the old period
- * back on unload.
+ * A firmware that ticks slower than every 10 ms gets its timer period set
+ * to 10 ms while the driver is loaded (EFI_TIMER_ARCH_PROTOCOL), the old
+ * period put back on unload; OVMF ticks every 10 ms and is left as it is
+ * (a 1 ms period kept an idle TCG guest at about 30% of a host core).
  *
  * On family 6 model 0x2D (or --uncore snbep) the uncore is the Xeon
  * E5-2600 iMC instead (tests/emu/pmu_snbep.c): configuration space only,
@@ -41,7 +42,7 @@
 #define NS_PER_S      1000000000ull
 #define MCHBAR_ALIGN  0x8000ull /* the mask 0x7FFFFF8000 keeps 32 KiB granules */
 #define REGION_PAGES  16        /* 64 KiB: an aligned 32 KiB inside, up to 0x5058 used */
-#define TIMER_100NS   10000     /* 1 ms */
+#define TIMER_100NS   100000    /* 10 ms */
 
 static struct emu model, core_model; /* the uncore, and the core PMU beside it (model.next) */
 static struct hw hw;
