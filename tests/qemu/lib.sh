@@ -112,11 +112,13 @@ clean_log() { sed -e 's/\x1b\[[0-9;?=]*[A-Za-z]//g' -e 's/\r//g' "$1"; }
 step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id " " {on=0} on' "$1"; }
 step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 1; }
 
-# Boots run in the background, QEMU_JOBS at a time (default: the number of
-# cores), each in its own folder; boot_wait prints their results in the
-# order they were described, each boot's ending with "# boot NAME took Ns
-# with its checks" (run-all.sh sums these up).
-QEMU_JOBS=${QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
+# Boots run in the background, QEMU_JOBS at a time (default: twice the
+# number of cores: a boot's guest idles through much of its waits, so one
+# per core left the cores half used), each in its own folder; boot_wait
+# prints their results in the order they were described, each boot's
+# ending with "# boot NAME took Ns with its checks" (run-all.sh sums these
+# up).
+QEMU_JOBS=${QEMU_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 BOOT_ORDER=()
 
 # BOOTS="e5 stat" runs only the boots named (a developer's shortcut; make check runs all).
