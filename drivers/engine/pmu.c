@@ -142,3 +142,21 @@ int pmu_unit_of_event(const struct pmu_driver *drv, const struct event_desc *d)
 	}
 	return first;
 }
+
+UNC_COLD bool pmu_use_read(struct pmu_use *r, struct pmu_reg reg, enum unc_status st,
+			   void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
+{
+	if (st == UNC_OK)
+		return true;
+	r->known = false;
+	if (on_fault)
+		on_fault(ctx, reg);
+	return false;
+}
+
+UNC_COLD void pmu_use_busy(struct pmu_use *r, struct pmu_reg reg, uint64_t v)
+{
+	r->in_use = true;
+	if (r->nbusy < PMU_MAX_BUSY)
+		r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
+}

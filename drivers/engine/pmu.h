@@ -346,6 +346,14 @@ struct pmu_use {
 	unsigned selects_checked;           /* event selects (and fixed controls) read */
 };
 
+/* For the drivers' in_use ops: a register's read, st its status: false,
+ * with the verdict unknown and on_fault (if any) told, when it failed. */
+bool pmu_use_read(struct pmu_use *r, struct pmu_reg reg, enum unc_status st,
+		  void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx);
+/* A register holding v that makes the verdict: in use, and noted (the
+ * first PMU_MAX_BUSY of them). */
+void pmu_use_busy(struct pmu_use *r, struct pmu_reg reg, uint64_t v);
+
 /* What an idle event select holds, as the driver's check judges it. */
 enum pmu_idle {
 	PMU_IDLE_ZERO,  /* all zero: any bit set is someone's event */

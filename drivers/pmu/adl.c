@@ -231,21 +231,14 @@ UNC_COLD void adl_in_use(const struct hw *hw, const struct pmu_present *p, struc
 		for (unsigned box = 0; box < boxes; box++) {
 			for (unsigned i = 0; i < (unit ? unit->counters : 1u); i++) {
 				struct pmu_reg reg = unit ? pmu_unit_sel(unit, p, (unsigned)u, box, i) : p->drv->globals[0];
-				if (hw_msr_read(hw, (uint32_t)reg.addr, &v) != UNC_OK) {
-					r->known = false;
-					if (on_fault)
-						on_fault(ctx, reg);
+				if (!pmu_use_read(r, reg, hw_msr_read(hw, (uint32_t)reg.addr, &v), on_fault, ctx))
 					continue;
-				}
 				if (unit)
 					r->selects_checked++;
 				else
 					r->global_ctrl = v;
-				if (unit ? v != 0 : (v & ADL_GLOBAL_CTL_EN) != 0) {
-					r->in_use = true;
-					if (r->nbusy < PMU_MAX_BUSY)
-						r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
-				}
+				if (unit ? v != 0 : (v & ADL_GLOBAL_CTL_EN) != 0)
+					pmu_use_busy(r, reg, v);
 			}
 		}
 	}

@@ -54,18 +54,11 @@ UNC_COLD void adl_imcp_in_use(const struct hw *hw, const struct pmu_present *p, 
 			struct pmu_reg reg = pmu_unit_sel(u, p, unit, b, i);
 			uint32_t v;
 
-			if (hw_mmio_read32(hw, reg.addr, &v) != UNC_OK) {
-				r->known = false;
-				if (on_fault)
-					on_fault(ctx, reg);
+			if (!pmu_use_read(r, reg, hw_mmio_read32(hw, reg.addr, &v), on_fault, ctx))
 				continue;
-			}
 			r->selects_checked++;
-			if (v) {
-				r->in_use = true;
-				if (r->nbusy < PMU_MAX_BUSY)
-					r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
-			}
+			if (v)
+				pmu_use_busy(r, reg, v);
 		}
 }
 

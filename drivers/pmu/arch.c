@@ -272,11 +272,8 @@ UNC_COLD static void arch_in_use(const struct hw *hw, const struct pmu_present *
 			busy = (v & ARCH_SEL_EN) != 0;
 			r->selects_checked++;
 		}
-		if (busy) {
-			r->in_use = true;
-			if (r->nbusy < PMU_MAX_BUSY)
-				r->busy[r->nbusy++] = (struct pmu_busy){ regs[i], v };
-		}
+		if (busy)
+			pmu_use_busy(r, regs[i], v);
 	}
 }
 

@@ -232,18 +232,11 @@ UNC_COLD static void disc_in_use(const struct hw *hw, const struct pmu_present *
 					st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v32), v = v32;
 				else
 					st = hw_mmio_read32(hw, reg.addr, &v32), v = v32;
-				if (st != UNC_OK) {
-					r->known = false;
-					if (on_fault)
-						on_fault(ctx, reg);
+				if (!pmu_use_read(r, reg, st, on_fault, ctx))
 					continue;
-				}
 				r->selects_checked++;
-				if (v) {
-					r->in_use = true;
-					if (r->nbusy < PMU_MAX_BUSY)
-						r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
-				}
+				if (v)
+					pmu_use_busy(r, reg, v);
 			}
 }
 

@@ -134,11 +134,8 @@ UNC_COLD static void knc_in_use(const struct hw *hw, const struct pmu_present *p
 			r->global_ctrl = v;
 		else
 			r->selects_checked++;
-		if (busy) {
-			r->in_use = true;
-			if (r->nbusy < PMU_MAX_BUSY)
-				r->busy[r->nbusy++] = (struct pmu_busy){ pmu_msr(regs[i]), v };
-		}
+		if (busy)
+			pmu_use_busy(r, pmu_msr(regs[i]), v);
 	}
 }
 

@@ -184,18 +184,11 @@ UNC_COLD static void mtl_in_use(const struct hw *hw, const struct pmu_present *p
 		for (unsigned box = 0; box < (u == 0 ? p->boxes[0] : unit->max_boxes); box++)
 			for (unsigned i = 0; i < unit->counters; i++) {
 				struct pmu_reg reg = pmu_unit_sel(unit, p, u, box, i);
-				if (hw_msr_read(hw, (uint32_t)reg.addr, &v) != UNC_OK) {
-					r->known = false;
-					if (on_fault)
-						on_fault(ctx, reg);
+				if (!pmu_use_read(r, reg, hw_msr_read(hw, (uint32_t)reg.addr, &v), on_fault, ctx))
 					continue;
-				}
 				r->selects_checked++;
-				if (!v)
-					continue;
-				r->in_use = true;
-				if (r->nbusy < PMU_MAX_BUSY)
-					r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
+				if (v)
+					pmu_use_busy(r, reg, v);
 			}
 	}
 	if (has_imcp(p))

@@ -130,10 +130,8 @@ UNC_COLD static void p6_in_use(const struct hw *hw, const struct pmu_present *p,
 			return;
 		}
 		r->selects_checked++;
-		if (v) {
-			r->in_use = true;
-			r->busy[r->nbusy++] = (struct pmu_busy){ pmu_msr(sels[i]), v };
-		}
+		if (v)
+			pmu_use_busy(r, pmu_msr(sels[i]), v);
 	}
 }
 

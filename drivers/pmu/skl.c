@@ -178,22 +178,14 @@ UNC_COLD static void skl_in_use(const struct hw *hw, const struct pmu_present *p
 		for (unsigned box = 0; box < boxes; box++) {
 			for (unsigned i = 0; i < per_box; i++) {
 				struct pmu_reg reg = unit ? pmu_unit_sel(unit, p, (unsigned)u, box, i) : pmu_msr(MSR_UNC_PERF_GLOBAL_CTRL);
-				if (hw_msr_read(hw, (uint32_t)reg.addr, &v) != UNC_OK) {
-					r->known = false;
-					if (on_fault)
-						on_fault(ctx, reg);
+				if (!pmu_use_read(r, reg, hw_msr_read(hw, (uint32_t)reg.addr, &v), on_fault, ctx))
 					continue;
-				}
-				bool busy = unit ? v != 0 : (v & UNC_GLOBAL_CTRL_EN) != 0;
 				if (unit)
 					r->selects_checked++;
 				else
 					r->global_ctrl = v;
-				if (busy) {
-					r->in_use = true;
-					if (r->nbusy < PMU_MAX_BUSY)
-						r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
-				}
+				if (unit ? v != 0 : (v & UNC_GLOBAL_CTRL_EN) != 0)
+					pmu_use_busy(r, reg, v);
 			}
 		}
 	}

@@ -252,18 +252,11 @@ UNC_COLD static void snbep_in_use(const struct hw *hw, const struct pmu_present 
 			unsigned u = i < 4 ? SNBEP_UNIT_IMC : SNBEP_UNIT_FIXED;
 			struct pmu_reg reg = pmu_unit_sel(&snbep_units[u], p, u, b, i < 4 ? i : 0);
 			uint32_t v;
-			if (hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v) != UNC_OK) {
-				r->known = false;
-				if (on_fault)
-					on_fault(ctx, reg);
+			if (!pmu_use_read(r, reg, hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v), on_fault, ctx))
 				continue;
-			}
 			r->selects_checked++;
-			if (v) {
-				r->in_use = true;
-				if (r->nbusy < PMU_MAX_BUSY)
-					r->busy[r->nbusy++] = (struct pmu_busy){ reg, v };
-			}
+			if (v)
+				pmu_use_busy(r, reg, v);
 		}
 	}
 }
