@@ -350,23 +350,48 @@ UNC_COLD static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, u
 	return emu_status(s);
 }
 
-UNC_COLD void efi_idle(uint64_t us, bool key)
+/* Whether the TSC keeps its rate while the processor idles: CPUID
+ * 0x80000007 EDX bit 8 (invariant TSC), or a model whose TSC runs at a
+ * constant rate (as Linux sets X86_FEATURE_CONSTANT_TSC: family 6 from model
+ * 0x0E, family 0xF from model 3). On older parts the TSC may slow down in a
+ * halt, so the waits there spin as they always did. */
+static bool tsc_steady(void)
 {
-	static EFI_EVENT timer;
-	EFI_EVENT events[2];
-	UINTN n = 0, idx;
+	static int steady = -1;
+	struct cpuid_regs r;
 
-	if (!timer && EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer))) {
-		timer = NULL;
-		return;
+	if (steady < 0) {
+		native_cpuid(NULL, 0x80000000, 0, &r);
+		uint32_t max_ext = r.eax;
+		bool invariant = false;
+		if (max_ext >= 0x80000007) {
+			native_cpuid(NULL, 0x80000007, 0, &r);
+			invariant = r.edx >> 8 & 1;
+		}
+		native_cpuid(NULL, 1, 0, &r);
+		unsigned family = r.eax >> 8 & 0xF, model = (r.eax >> 4 & 0xF) | (family == 6 || family == 0xF ? (r.eax >> 12 & 0xF0) : 0);
+		steady = invariant || (family == 6 && model >= 0x0E) || (family == 0xF && model >= 3);
 	}
-	if (EFI_ERROR(BS->SetTimer(timer, TimerRelative, us * 10))) /* 100 ns units */
-		return;
+	return steady;
+}
+
+UNC_COLD bool efi_idle(uint64_t us, bool key)
+{
+	EFI_EVENT timer, events[2];
+	UINTN n = 0, idx = 0;
+
+	if (!tsc_steady() || EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer)))
+		return false;
+	if (EFI_ERROR(BS->SetTimer(timer, TimerRelative, us * 10))) { /* 100 ns units */
+		BS->CloseEvent(timer);
+		return false;
+	}
 	events[n++] = timer;
 	if (key && ST->ConIn && ST->ConIn->WaitForKey)
 		events[n++] = ST->ConIn->WaitForKey;
-	BS->WaitForEvent(n, events, &idx);
-	BS->SetTimer(timer, TimerCancel, 0);
+	EFI_STATUS s = BS->WaitForEvent(n, events, &idx);
+	BS->CloseEvent(timer);
+	return !EFI_ERROR(s) && idx == 0;
 }
 
 static void native_idle(void *ctx, uint32_t us)

@@ -12,32 +12,39 @@
 #include "vars.h"
 
 /* The firmware's wait (efi_idle) for `ticks`, at most 50 ms, or until a
- * key comes. */
-static void idle_for(const struct hw *hw, uint64_t ticks)
+ * key comes; false when it did not idle the whole time. */
+static bool idle_for(const struct hw *hw, uint64_t ticks)
 {
 	uint64_t max = hw->tick_hz / 20;
 
-	efi_idle((ticks > max ? max : ticks) * 1000000 / hw->tick_hz, true);
+	return efi_idle((ticks > max ? max : ticks) * 1000000 / hw->tick_hz, true);
 }
 
 /* Waits on the TSC: the time is the TSC's at both ends, whatever the wait
  * took. While the memory load runs, the BSP runs its share of it; without
  * one, it idles in the firmware (idle_for) up to 12 ms before the end (the
- * firmware's timer ticks every 10 ms or so) and spins the rest. Every
- * millisecond or so, and at every key, it looks for ESC. */
+ * firmware's timer ticks every 10 ms or so) and spins the rest. It looks for
+ * ESC every millisecond or so while spinning, and as soon as a key ends an
+ * idle wait; where it cannot idle (efi_idle), it spins the whole wait. */
 static bool wait_until(void *ctx, uint64_t when)
 {
 	const struct hw *hw = ctx;
 	uint64_t poll_every = hw->tick_hz / 1000, next_poll = 0, margin = hw->tick_hz / 1000 * 12;
+	bool can_idle = true;
 
 	for (;;) {
 		uint64_t now = hw_ticks(hw);
 		if (now >= when)
 			return false;
-		if (!efi_load_chunk() && when - now > 2 * margin) {
-			idle_for(hw, when - now - margin);
+		if (!efi_load_chunk() && can_idle && when - now > 2 * margin) {
+			bool timer = idle_for(hw, when - now - margin);
+			bool key = ST->ConIn && ST->ConIn->WaitForKey && BS->CheckEvent(ST->ConIn->WaitForKey) == EFI_SUCCESS;
+			if (timer)
+				continue;
+			if (!key)
+				can_idle = false; /* it did not wait: spin from here on */
+			now = hw_ticks(hw);
 			next_poll = 0;
-			continue;
 		}
 		if (now >= next_poll) {
 			EFI_INPUT_KEY key;

@@ -23,8 +23,10 @@ void native_release(void);
 enum unc_status native_calibrate(struct hw *hw, struct out *err);
 
 /* Waits in the firmware (WaitForEvent: its idle loop halts the processor)
- * until a timer fires after us microseconds or, with key, a key comes. */
-void efi_idle(uint64_t us, bool key);
+ * until a timer fires after us microseconds or, with key, a key comes.
+ * True: the timer fired. False: a key came, or it did not wait (a TSC
+ * that may slow down in a halt, a firmware error): the caller polls. */
+bool efi_idle(uint64_t us, bool key);
 
 /* The project status at the firmware edge (efi/cmd/README.md, "Errors and exit status"). */
 EFI_STATUS efi_status_from(enum unc_status st);

@@ -209,6 +209,9 @@ size_t unc_unpack(uint8_t *dst, size_t cap, const uint8_t *src, size_t n)
 		if (b.bad)
 			return 0;
 		if (type == 0) { /* stored: from the next byte, LEN, ~LEN, the bytes */
+			/* the whole bytes decode() read ahead are the block's: given
+			 * back; the rest of the partial byte is dropped */
+			b.p -= b.n / 8;
 			b.buf = 0, b.n = 0;
 			if (b.end - b.p < 4)
 				return 0;

@@ -190,6 +190,41 @@ static void packs_and_unpacks(void)
 	free(b);
 }
 
+/* A compressed block whose end-of-block code is short (a run of zeros),
+ * then stored blocks: zlib's full flush ends the first block with an empty
+ * stored one, and level 0 stores the rest. The decoder reads ahead to fill
+ * its lookup; a stored block must start at the byte after the header's
+ * bits, not after what it had read ahead. */
+static void stored_after_compressed(void)
+{
+	enum { MAX_ZEROS = 65536 + 64, TAIL = 4096, N = MAX_ZEROS + TAIL };
+	static uint8_t in[N], z[2 * N], back[N];
+
+	/* zero runs of 64 lengths: the header of the stored block lands at
+	 * every bit offset and read-ahead */
+	for (size_t zeros = 65536; zeros < MAX_ZEROS; zeros++) {
+		z_stream s = { 0 };
+		size_t n = zeros + TAIL;
+		memset(in, 0, zeros);
+		for (size_t i = zeros; i < n; i++)
+			in[i] = (uint8_t)(i * 31 + 7);
+		T_EQ(deflateInit2(&s, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+		s.next_out = z, s.avail_out = sizeof(z);
+		s.next_in = in, s.avail_in = (uInt)zeros;
+		T_EQ(deflate(&s, Z_FULL_FLUSH), Z_OK);
+		T_EQ(z[0] & 7, 4); /* the first block: not the last (bit 0), dynamic codes (type 2) */
+		T_EQ(deflateParams(&s, 0, Z_DEFAULT_STRATEGY), Z_OK);
+		s.next_in = in + zeros, s.avail_in = TAIL;
+		T_EQ(deflate(&s, Z_FINISH), Z_STREAM_END);
+		size_t m = sizeof(z) - s.avail_out;
+		deflateEnd(&s);
+		if (unc_unpack(back, sizeof(back), z, m) != n || memcmp(back, in, n)) {
+			t_fail(__FILE__, __LINE__, "%zu zeros, then 4096 stored bytes: not unpacked as packed", zeros);
+			return;
+		}
+	}
+}
+
 /* Text shrinks to well under half: what the images rely on. */
 static void packs_repeats_small(void)
 {
@@ -205,4 +240,4 @@ static void packs_repeats_small(void)
 }
 
 T_MAIN("pack", T_CASE(decodes_stored_blocks), T_CASE(decodes_fixed_codes), T_CASE(rejects_bad_streams),
-       T_CASE(packs_and_unpacks), T_CASE(packs_repeats_small))
+       T_CASE(packs_and_unpacks), T_CASE(stored_after_compressed), T_CASE(packs_repeats_small))
