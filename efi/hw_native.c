@@ -2,6 +2,7 @@
 
 #include <efilib.h>
 
+#include "../drivers/base/cpu.h"
 #include "../drivers/base/pcibus.h"
 #include "../drivers/base/tsc.h"
 #include "emu_protocol.h"
@@ -350,27 +351,22 @@ UNC_COLD static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, u
 	return emu_status(s);
 }
 
-/* Whether the TSC keeps its rate while the processor idles: CPUID
- * 0x80000007 EDX bit 8 (invariant TSC), or a model whose TSC runs at a
- * constant rate (as Linux sets X86_FEATURE_CONSTANT_TSC: family 6 from model
- * 0x0E, family 0xF from model 3). On older parts the TSC may slow down in a
- * halt, so the waits there spin as they always did. */
+/* Whether the processor may idle in a wait (drivers/base/cpu.h,
+ * cpu_tsc_steady): on older parts the TSC may slow down in a halt, so the
+ * waits there spin as they always did. The real processor's CPUID, not an
+ * emulator's. */
 static bool tsc_steady(void)
 {
+	static const struct hw_ops cpuid_only = { .cpuid = native_cpuid };
 	static int steady = -1;
-	struct cpuid_regs r;
 
 	if (steady < 0) {
-		native_cpuid(NULL, 0x80000000, 0, &r);
-		uint32_t max_ext = r.eax;
-		bool invariant = false;
-		if (max_ext >= 0x80000007) {
+		struct cpu_info ci;
+		struct cpuid_regs r = { 0 };
+		cpu_identify(&(struct hw){ .ops = &cpuid_only }, &ci);
+		if (ci.max_ext_leaf >= 0x80000007)
 			native_cpuid(NULL, 0x80000007, 0, &r);
-			invariant = r.edx >> 8 & 1;
-		}
-		native_cpuid(NULL, 1, 0, &r);
-		unsigned family = r.eax >> 8 & 0xF, model = (r.eax >> 4 & 0xF) | (family == 6 || family == 0xF ? (r.eax >> 12 & 0xF0) : 0);
-		steady = invariant || (family == 6 && model >= 0x0E) || (family == 0xF && model >= 3);
+		steady = cpu_tsc_steady(&ci, (r.edx >> 8) & 1);
 	}
 	return steady;
 }

@@ -103,6 +103,11 @@ void cpu_identify(const struct hw *hw, struct cpu_info *ci)
 	}
 }
 
+bool cpu_tsc_steady(const struct cpu_info *ci, bool invariant)
+{
+	return invariant || (ci->family == 6 && ci->model >= 0x0E) || (ci->family == 0xF && ci->model >= 3);
+}
+
 uint64_t cpu_llc_bytes(const struct hw *hw)
 {
 	struct cpuid_regs r;

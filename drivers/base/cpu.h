@@ -21,6 +21,12 @@ struct cpu_info {
 
 void cpu_identify(const struct hw *hw, struct cpu_info *ret);
 
+/* Whether the TSC keeps its rate while the processor halts: an invariant
+ * TSC (CPUID.80000007H:EDX[8], which cpu_identify does not read), or a model whose TSC runs at a constant rate (as Linux sets
+ * X86_FEATURE_CONSTANT_TSC: family 6 from model 0x0E, family 0xF from
+ * model 3). On older parts it may slow down in a halt. */
+bool cpu_tsc_steady(const struct cpu_info *ci, bool invariant);
+
 /* The largest cache CPUID leaf 4 describes, in bytes (ways x partitions x
  * line size x sets); 0 when the leaf is absent or describes none. */
 uint64_t cpu_llc_bytes(const struct hw *hw);

@@ -76,4 +76,17 @@ static void largest_cache_from_leaf_4(void)
 	T_EQ(cpu_llc_bytes(&f.hw), 0);
 }
 
-T_MAIN("cpu", T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback), T_CASE(largest_cache_from_leaf_4))
+/* Linux's constant_tsc models and CPUID's invariant TSC: only these idle. */
+static void tsc_steady_models(void)
+{
+	T_ASSERT(!cpu_tsc_steady(&(struct cpu_info){ .family = 6, .model = 0x07 }, false));  /* Pentium III */
+	T_ASSERT(!cpu_tsc_steady(&(struct cpu_info){ .family = 6, .model = 0x0D }, false));  /* Pentium M */
+	T_ASSERT(cpu_tsc_steady(&(struct cpu_info){ .family = 6, .model = 0x0E }, false));   /* Core Duo */
+	T_ASSERT(cpu_tsc_steady(&(struct cpu_info){ .family = 6, .model = 0x5E }, false));   /* Skylake */
+	T_ASSERT(!cpu_tsc_steady(&(struct cpu_info){ .family = 0xF, .model = 2 }, false));   /* Northwood */
+	T_ASSERT(cpu_tsc_steady(&(struct cpu_info){ .family = 0xF, .model = 3 }, false));    /* Prescott */
+	T_ASSERT(!cpu_tsc_steady(&(struct cpu_info){ .family = 0xB, .model = 1 }, false));   /* Knights Corner */
+	T_ASSERT(cpu_tsc_steady(&(struct cpu_info){ .family = 0xB, .model = 1 }, true));
+}
+
+T_MAIN("cpu", T_CASE(tsc_steady_models), T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback), T_CASE(largest_cache_from_leaf_4))
