@@ -80,7 +80,7 @@ EMU_UNCORES := tests/emu/pmu_skl.c tests/emu/pmu_adl.c tests/emu/pmu_mtl.c tests
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
 EMU_COMMON := tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE) tests/emu/options.c drivers/base/status.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
-EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/base/tsc.c drivers/base/pcibus.c $(EMU_COMMON)
+EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c drivers/base/tsc.c drivers/base/pcibus.c drivers/base/cpu.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
