@@ -376,7 +376,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	emu_core_leaf1(&model, r.eax, r.ebx, r.ecx, r.edx);
 	char why[200];
 	if (emu_uncore_check(&model.cfg, model.cfg.uncore_active, why, sizeof(why)) ||
-	    emu_core_check(&model.cfg, model.cfg.core_active, why, sizeof(why)))
+	    emu_core_check(&model.cfg, model.cfg.core_active, why, sizeof(why)) ||
+	    emu_ro_check(&model.cfg, model.cfg.uncore_active, model.cfg.core_active, why, sizeof(why)))
 		return fail(&err, EFI_INVALID_PARAMETER, why);
 	tsc0 = hw_ticks(&hw);
 	if (model.cfg.uncore_active == EMU_UNCORE_SNBEP)

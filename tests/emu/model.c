@@ -134,7 +134,10 @@ void emu_init_pmu(struct emu *e, const struct emu_pmu *pmu, const struct emu_con
 			e->ctr[reg->ctr + i] = (struct emu_ctr){ .width = reg->width, .status_bit = reg->status_bit,
 								 .unit = reg->unit, .index = (uint8_t)i };
 	}
-	for (unsigned i = 0; i < pmu->nctr && i < EMU_NCTR; i++) /* --fault stuck= numbers (enum emu_ctr_id) */
+	/* --fault stuck= numbers its counters as the Skylake-client table does
+	 * (enum emu_ctr_id); the other tables number theirs otherwise, and
+	 * emu_uncore_check refuses the fault there. */
+	for (unsigned i = 0; pmu == &emu_pmu_skl && i < pmu->nctr && i < EMU_NCTR; i++)
 		e->ctr[i].stuck = cfg->stuck[i];
 	pmu->ops.init(e);
 }
@@ -220,6 +223,29 @@ static uint64_t sign_extend(uint64_t v, unsigned bits)
 	return (v ^ m) - m;
 }
 
+/* The unit numbers of the register tables (every MSR or PCI counter's);
+ * the programmable IMC counters of pmu_adl.c, which are MMIO only, and the
+ * discovery iMC's apply EMU_RO_IMC_PROG and EMU_RO_IMC themselves. */
+int emu_ro_of_unit(unsigned unit)
+{
+	switch (unit) {
+	case EMU_UNIT_CBO: return EMU_RO_CBOX;
+	case EMU_UNIT_ARB: return EMU_RO_ARB;
+	case EMU_UNIT_FIXED: return EMU_RO_CLOCK;
+	case EMU_UNIT_HAC_ARB: return EMU_RO_HAC_ARB;
+	case EMU_UNIT_HAC_CBO: return EMU_RO_HAC_CBOX;
+	case EMU_UNIT_IMC: return EMU_RO_IMC;
+	case EMU_UNIT_IMC_FIXED: return EMU_RO_IMC_FIXED;
+	case EMU_UNIT_DISC_IMC: return EMU_RO_IMC;
+	case EMU_UNIT_DISC_CHA: return EMU_RO_CHA;
+	case EMU_UNIT_P6: return EMU_RO_P6;
+	case EMU_UNIT_KNC: return EMU_RO_KNC;
+	case EMU_UNIT_ARCH: return EMU_RO_CPU;
+	case EMU_UNIT_ARCH_FIXED: return EMU_RO_CPU_FIXED;
+	default: return -1;
+	}
+}
+
 static enum unc_status pmu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 {
 	const struct emu_reg *reg = NULL;
@@ -234,6 +260,9 @@ static enum unc_status pmu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 	uint64_t *p = reg->kind == EMU_REG_STATUS_CLEAR ? &e->global_status : storage(e, reg, i);
 	if (reg->read_only || (v & reg->reserved) || !p)
 		return UNC_E_FAULT;
+	int ro = reg->kind == EMU_REG_COUNTER ? emu_ro_of_unit(reg->unit) : -1;
+	if (ro >= 0 && emu_ro(&e->cfg, (unsigned)ro))
+		return UNC_OK; /* --fault ro-counters: taken, and ignored */
 	sync(e);
 	if (reg->kind == EMU_REG_STATUS_CLEAR)
 		*p &= ~(v & reg->writable);

@@ -130,7 +130,25 @@ struct emu_config {
 	 * the table's faults (enum emu_disc_fault bits). */
 	unsigned disc_channels;
 	uint32_t disc_faults, disc_opts;
+	/* --fault ro-counters=UNIT: bit r (enum emu_ro) set, writes to that
+	 * unit's counters (and the resets of its box controls) are ignored. */
+	uint32_t ro_units;
 };
+
+/* The units --fault ro-counters names, by uncore.efi's PMU names. */
+enum emu_ro {
+	EMU_RO_CBOX, EMU_RO_ARB, EMU_RO_CLOCK, EMU_RO_HAC_ARB, EMU_RO_HAC_CBOX, EMU_RO_IMC_PROG, EMU_RO_IMC,
+	EMU_RO_IMC_FIXED, EMU_RO_CHA, EMU_RO_P6, EMU_RO_KNC, EMU_RO_CPU, EMU_RO_CPU_FIXED, EMU_NRO
+};
+extern const char *const emu_ro_names[EMU_NRO];
+/* The emu_ro of a counter's unit (enum emu_unit and the PMUs' own units,
+ * as an MSR or PCI counter gives it), or -1. */
+int emu_ro_of_unit(unsigned unit);
+/* Whether writes to the counters of unit r (enum emu_ro) are ignored. */
+static inline bool emu_ro(const struct emu_config *cfg, unsigned r)
+{
+	return cfg->ro_units >> r & 1;
+}
 
 struct emu_ctr {
 	uint64_t sel;   /* its control register: an event select, or MSR_UNC_PERF_FIXED_CTRL */
@@ -328,6 +346,9 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
  * architectural PMU, or a --cpuid of the leaf 0xA it serves, is an error
  * naming it, written into err. */
 enum unc_status emu_core_check(const struct emu_config *cfg, unsigned core, char *err, size_t errsize);
+/* --fault ro-counters: each unit named is one the uncore or the core PMU
+ * served has (else one line naming it). Checked when the model starts. */
+enum unc_status emu_ro_check(const struct emu_config *cfg, unsigned uncore, unsigned core, char *err, size_t errsize);
 /* Family and model (with the extended fields) of CPUID leaf 1 EAX. */
 void emu_family_model(uint32_t leaf1_eax, unsigned *ret_family, unsigned *ret_model);
 /* Any PMU's model, alone. */

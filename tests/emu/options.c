@@ -27,6 +27,55 @@ static const char *const ctr_names[EMU_CTR_IMC0] = {
 	"cbo3.1", "cbo4.0", "cbo4.1", "cbo5.0", "cbo5.1", "cbo6.0", "cbo6.1", "cbo7.0", "cbo7.1",
 };
 
+/* --fault ro-counters=: uncore.efi's PMU names of the units. */
+const char *const emu_ro_names[EMU_NRO] = {
+	[EMU_RO_CBOX] = "cbox",	  [EMU_RO_ARB] = "arb",		  [EMU_RO_CLOCK] = "clock",
+	[EMU_RO_HAC_ARB] = "hac_arb", [EMU_RO_HAC_CBOX] = "hac_cbox", [EMU_RO_IMC_PROG] = "imc_prog",
+	[EMU_RO_IMC] = "imc",	  [EMU_RO_IMC_FIXED] = "imc_fixed", [EMU_RO_CHA] = "cha",
+	[EMU_RO_P6] = "p6",	  [EMU_RO_KNC] = "knc",		  [EMU_RO_CPU] = "cpu",
+	[EMU_RO_CPU_FIXED] = "cpu_fixed",
+};
+
+/* The units of each uncore and core PMU, bit emu_ro: what ro-counters
+ * may name there (typed from the emulator's tables). */
+#define RO(r) (1u << EMU_RO_##r)
+static uint32_t ro_units_of(unsigned uncore, unsigned core, const struct emu_arch_shape *a)
+{
+	uint32_t m = 0;
+
+	switch (uncore) {
+	case EMU_UNCORE_SKL:
+	case EMU_UNCORE_ICL:
+	case EMU_UNCORE_TGL:
+	case EMU_UNCORE_RKL: m = RO(CBOX) | RO(ARB) | RO(CLOCK); break;
+	case EMU_UNCORE_ADL: m = RO(CBOX) | RO(ARB) | RO(CLOCK) | RO(IMC_PROG); break;
+	case EMU_UNCORE_MTL: m = RO(CBOX) | RO(ARB) | RO(CLOCK) | RO(HAC_ARB) | RO(HAC_CBOX) | RO(IMC_PROG); break;
+	case EMU_UNCORE_LNL: m = RO(CBOX) | RO(ARB) | RO(IMC_PROG); break;
+	case EMU_UNCORE_SNBEP: m = RO(IMC) | RO(IMC_FIXED); break;
+	case EMU_UNCORE_DISC: m = RO(IMC) | RO(CHA); break;
+	default: break;
+	}
+	if (core == EMU_CORE_P6)
+		m |= RO(P6);
+	else if (core == EMU_CORE_KNC)
+		m |= RO(KNC);
+	else if (core == EMU_CORE_ARCH)
+		m |= (a->ngp ? RO(CPU) : 0) | (a->version >= 2 && a->nfixed ? RO(CPU_FIXED) : 0);
+	return m;
+}
+
+enum unc_status emu_ro_check(const struct emu_config *cfg, unsigned uncore, unsigned core, char *err, size_t errsize)
+{
+	uint32_t missing = cfg->ro_units & ~ro_units_of(uncore, core, &cfg->arch);
+
+	for (unsigned r = 0; r < EMU_NRO; r++)
+		if (missing >> r & 1)
+			FAIL("--fault ro-counters=%s: the emulator serves the %s uncore and %s core PMU, which have no %s "
+			     "counters", emu_ro_names[r], emu_uncore_name(uncore),
+			     core == EMU_CORE_NONE ? "no" : emu_core_name(core), emu_ro_names[r]);
+	return UNC_OK;
+}
+
 static int counter_by_name(const char *s)
 {
 	for (int i = 0; i < EMU_CTR_IMC0; i++)
@@ -51,7 +100,7 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 
 	bool pci = !strcmp(kind, "pci-missing") || !strcmp(kind, "pci-ignore-write");
 	bool takes_arg = !strcmp(kind, "msr-gp") || !strcmp(kind, "msr-gp-write") || !strcmp(kind, "stuck") || pci ||
-			 !strcmp(kind, "slow-stall");
+			 !strcmp(kind, "slow-stall") || !strcmp(kind, "ro-counters");
 	if (takes_arg && !val)
 		FAIL("--fault %s needs a value (%s=...)", kind, kind);
 	if (!takes_arg && val)
@@ -102,6 +151,18 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 			FAIL("--fault stuck=%s given twice", val);
 		cfg->stuck[id] = true;
 		SKL_OPT(cfg, SKL_STUCK);
+	} else if (!strcmp(kind, "ro-counters")) {
+		unsigned r;
+		for (r = 0; r < EMU_NRO && !str_ieq(val, emu_ro_names[r]); r++)
+			;
+		if (r == EMU_NRO && str_ieq(val, "cbo"))
+			r = EMU_RO_CBOX;
+		if (r == EMU_NRO)
+			FAIL("unknown unit '%s' in --fault ro-counters (cbox, arb, clock, hac_arb, hac_cbox, imc_prog, imc, "
+			     "imc_fixed, cha, p6, knc, cpu, cpu_fixed)", val);
+		if (emu_ro(cfg, r))
+			FAIL("--fault ro-counters=%s given twice", emu_ro_names[r]);
+		cfg->ro_units |= 1u << r;
 	} else if (!strcmp(kind, "slow-stall")) {
 		if (cfg->slow_stall_pct)
 			FAIL("--fault slow-stall given twice");
@@ -111,7 +172,7 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 	} else {
 		FAIL("unknown fault '%s' (msr-gp=ADDR, msr-gp-write=ADDR, mchbar-disabled, mchbar-zero, "
 		     "mchbar-high, pmu-in-use, stuck=COUNTER, pci-missing=BUS:DEV.FN, pci-ignore-write=BUS:DEV.FN, "
-		     "slow-stall=PCT)", kind);
+		     "slow-stall=PCT, ro-counters=UNIT)", kind);
 	}
 	return UNC_OK;
 }
@@ -424,6 +485,16 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 	if (cfg->disc_opts & 6)
 		FAIL("--channels and --disc-fault are for the discovery-table uncore, but the emulator serves the %s",
 		     uncore == EMU_UNCORE_SNBEP ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
+	/* --fault stuck names Skylake-client counters (the IMC's are also Ice
+	 * Lake's and Rocket Lake's): refused where it would not apply. */
+	for (unsigned i = 0; uncore != EMU_UNCORE_SKL && uncore != EMU_UNCORE_SNBEP && i < EMU_NCTR; i++) {
+		bool skl_imc = uncore == EMU_UNCORE_ICL || uncore == EMU_UNCORE_RKL;
+		if (cfg->stuck[i] && (i < EMU_CTR_IMC0 || !skl_imc))
+			FAIL("--fault stuck=%s is a counter of the Skylake-client uncore%s, but the emulator serves the %s "
+			     "uncore (CPUID leaf 1, or --uncore)",
+			     i < EMU_CTR_IMC0 ? ctr_names[i] : emu_imc[i - EMU_CTR_IMC0].name,
+			     i < EMU_CTR_IMC0 ? "" : " (and of the Ice Lake and Rocket Lake IMC)", emu_uncore_name(uncore));
+	}
 	if (uncore == EMU_UNCORE_ICL && cfg->global_ctrl_set)
 		FAIL("--global-ctrl: the Ice Lake uncore has no global control (Linux's icl_uncore_msr_ops), and the "
 		     "emulator serves it (CPUID leaf 1, or --uncore)");
@@ -803,6 +874,9 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	for (unsigned i = 0; i < EMU_NCTR; i++)
 		if (cfg->stuck[i])
 			out_printf(&o, " stuck=%s", i < EMU_CTR_IMC0 ? ctr_names[i] : emu_imc[i - EMU_CTR_IMC0].name);
+	for (unsigned r = 0; r < EMU_NRO; r++)
+		if (emu_ro(cfg, r))
+			out_printf(&o, " ro-counters=%s", emu_ro_names[r]);
 	if (sb.len == before)
 		out_puts(&o, " none");
 }

@@ -496,6 +496,7 @@ enum unc_status emu_adl_imcp_write32(struct emu *e, uint64_t addr, uint32_t val)
 		return UNC_E_NOT_FOUND;
 	imcp_sync(e);
 	e->imcp.writes++;
+	bool ro = emu_ro(&e->cfg, EMU_RO_IMC_PROG); /* --fault ro-counters=imc_prog: no write changes a counter */
 	if (off == IMCP_GLOBAL) {
 		e->imcp.global[b] = val;
 		/* MC1's controls both controllers; MC0's only keeps what is written. */
@@ -503,14 +504,14 @@ enum unc_status emu_adl_imcp_write32(struct emu *e, uint64_t addr, uint32_t val)
 			for (unsigned i = 0; i < EMU_ADL_IMCP_CTRS; i++) {
 				if (val & IMCP_RST_CTRL)
 					e->imcp.ctl[m][i] = 0;
-				if (val & IMCP_RST_CTRS)
+				if ((val & IMCP_RST_CTRS) && !ro)
 					e->imcp.ctr[m][i] = 0;
 			}
 	} else if (off == IMCP_BOX) {
 		e->imcp.box[b] = val;
 	} else if (off < IMCP_CTR) {
 		e->imcp.ctl[b][(off - IMCP_CTRL) / 4] = val;
-	} else {
+	} else if (!ro) {
 		uint64_t *c = &e->imcp.ctr[b][(off - IMCP_CTR) / 8];
 		*c = off & 4 ? (*c & 0xFFFFFFFFull) | (uint64_t)val << 32 : (*c & ~0xFFFFFFFFull) | val;
 	}

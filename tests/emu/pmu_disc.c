@@ -204,6 +204,8 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 			struct emu_ctr *x = &e->ctr[c * EMU_DISC_CH_CTRS + (off - 0x08) / 8];
 			if (!write)
 				*val = half(x->value, off);
+			else if (emu_ro(&e->cfg, EMU_RO_IMC))
+				; /* --fault ro-counters=imc */
 			else if (off & 4)
 				x->value = (x->value & 0xFFFFFFFFull) | (uint64_t)(*val & 0xFFFF) << 32;
 			else
@@ -211,7 +213,7 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 		} else if (!write) {
 			*val = 0; /* the fixed counter and its control (+0x38, +0x54), the rest: 0 */
 		}
-		if (write && (e->box_ctl[c] & 0x200)) { /* RST_CTRS */
+		if (write && (e->box_ctl[c] & 0x200) && !emu_ro(&e->cfg, EMU_RO_IMC)) { /* RST_CTRS */
 			for (unsigned i = 0; i < EMU_DISC_CH_CTRS; i++)
 				e->ctr[c * EMU_DISC_CH_CTRS + i].value = 0;
 		}

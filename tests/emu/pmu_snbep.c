@@ -220,13 +220,15 @@ static enum unc_status snbep_write32(struct emu *e, const struct emu_pci_dev *d,
 	if ((val & g->mbz) && e->mbz.n++ == 0)
 		e->mbz.bus = d->bus, e->mbz.dev = d->dev, e->mbz.func = d->func, e->mbz.off = off, e->mbz.val = val;
 	struct emu_ctr *c = box_ctr(e, d->box, g->ctr + i);
+	int r = emu_ro_of_unit(c->unit);
+	bool ro = r >= 0 && emu_ro(&e->cfg, (unsigned)r); /* --fault ro-counters: the counter keeps its value */
 	switch (g->kind) {
-	case EMU_SNBEP_CTR_LO: c->value = (c->value & ~0xFFFFFFFFull) | (val & g->rw); break;
-	case EMU_SNBEP_CTR_HI: c->value = (c->value & 0xFFFFFFFFull) | (uint64_t)(val & g->rw) << 32; break;
+	case EMU_SNBEP_CTR_LO: c->value = ro ? c->value : (c->value & ~0xFFFFFFFFull) | (val & g->rw); break;
+	case EMU_SNBEP_CTR_HI: c->value = ro ? c->value : (c->value & 0xFFFFFFFFull) | (uint64_t)(val & g->rw) << 32; break;
 	case EMU_SNBEP_CTL: c->sel = val & g->rw; break;
 	case EMU_SNBEP_FIXED_CTL:
 		c->sel = val & g->rw;
-		if (val & EMU_SNBEP_FIXED_RST)
+		if ((val & EMU_SNBEP_FIXED_RST) && !ro)
 			c->value = 0;
 		break;
 	case EMU_SNBEP_BOX_CTL: e->box_ctl[d->box] = val & g->wo; break;
