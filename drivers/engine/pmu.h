@@ -123,6 +123,26 @@ struct pmu_inc {
 	uint8_t max; /* the most per cycle; 0 ends a list */
 };
 
+/* Whether the run may write a unit's counters, and how they start
+ * (pmu_unit.ctr_write, with its source in pmu_unit.ctr_write_cite). A
+ * register is written only where its document or Linux writes it. */
+enum pmu_ctr_write {
+	/* No document and no Linux driver writes them: never written, nor put
+	 * back. The run counts from the values it reads with counting stopped
+	 * (deltas modulo the width take any start); someone else's write shows
+	 * in the select checks and the per-event bounds. The default. */
+	PMU_CTR_NEVER,
+	/* A document marks them writable (RW): each set to pmu_start_value,
+	 * and put back at the end. One that does not take the write is
+	 * counted from the value read, with one note for the run. */
+	PMU_CTR_WRITE,
+	/* Reset as Linux resets them, through the box control's reset bit
+	 * (the driver's reset_box, at the first programming), never written:
+	 * the run counts from the values read after the reset, and the
+	 * counters are not put back (Linux never writes them). */
+	PMU_CTR_BOX_RESET,
+};
+
 struct pmu_unit {
 	const char *pmu;        /* perf's name: "cbox"; raw events are PMU/terms/ */
 	const char *alias;      /* another name raw events may use ("cbo"); NULL: none */
@@ -144,8 +164,7 @@ struct pmu_unit {
 	 * P6 or an architectural general counter: 32); 0: the whole width. The
 	 * run starts each counter within them (pmu_start_value), far from 0
 	 * and from what others write, so that a write by someone else shows
-	 * as a jump. 1: the counters are never written but reset to 0 (by the
-	 * driver's reset_box), so the run starts them at 0. */
+	 * as a jump (a PMU_CTR_WRITE unit's: ctr_write below). */
 	uint8_t write_width;
 	uint8_t max_boxes;      /* the most the driver programs; the probe gives the live count */
 	/* Addresses: box b's first select and counter are sel_base/ctr_base +
@@ -203,6 +222,8 @@ struct pmu_unit {
 	/* Its events may also be named without this prefix (the manual's
 	 * short names: CAS_COUNT.RD for UNC_M_CAS_COUNT.RD). NULL: none. */
 	const char *short_prefix;
+	uint8_t ctr_write;          /* enum pmu_ctr_write (PMU_FREE: unused, never written) */
+	const char *ctr_write_cite; /* its source: the document's table, or Linux's function */
 };
 
 static inline uint64_t pmu_width_mask(unsigned width)
@@ -412,8 +433,9 @@ struct pmu_ops {
 	 * address) gets fixed_ctrl | fixed_run_bits, read back the first time. */
 	enum unc_status (*fixed_start)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				       uint8_t counters);
-	/* Optional: setting a box's counters to `start` (pmu_start_value)
-	 * other than by writing it to each counter's register. */
+	/* Optional: a PMU_CTR_WRITE unit: setting a box's counters to `start`
+	 * (pmu_start_value) other than by writing it to each counter's
+	 * register; a PMU_CTR_BOX_RESET unit: the box's reset (start unused). */
 	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				     uint64_t start);
 	/* Names a register as the manual does; NULL when it is not the driver's. */

@@ -157,6 +157,8 @@ static enum unc_status wr(struct stat_run *r, unsigned k, struct pmu_reg reg, ui
 			    (unsigned long)v, unc_strerror(st));
 	s->dirty = true;
 	s->now = v;
+	if (r->tracking && r->nbox_wrote < sizeof(r->box_wrote) / sizeof(r->box_wrote[0]))
+		r->box_wrote[r->nbox_wrote++] = (uint16_t)(s - r->saved);
 	return UNC_OK;
 }
 
@@ -597,12 +599,25 @@ UNC_COLD static enum unc_status program_selects(struct stat_run *r, unsigned g, 
 	return UNC_OK;
 }
 
-/* Step 3 for one unit: its counters to the start value (pmu_start_value),
- * from which the counts are differences: a counter someone else writes,
- * even before the first sample, then jumps by far more than its events
- * allow. The first time, read them back: with the PMU frozen they stand
- * still, so anything else is a counter that ignores writes, whose first
- * sample would count its old value as events. */
+/* Whether the run sets unit u's counters of driver k by writing them
+ * (PMU_CTR_WRITE, and none of them ignored a write): else it counts from
+ * the values it reads (program). */
+static bool writes_counters(const struct stat_run *r, unsigned k, unsigned u)
+{
+	const struct stat_pmu *sp = &r->pmu[k];
+
+	return sp->p.drv->units[u].ctr_write == PMU_CTR_WRITE && !(sp->ctr_ignored >> u & 1);
+}
+
+/* Step 3 for one unit, as its ctr_write says (pmu.h): PMU_CTR_WRITE, its
+ * counters to the start value (pmu_start_value), from which the counts are
+ * differences: a counter someone else writes then jumps by far more than
+ * its events allow. The first time they are read back (with the PMU
+ * frozen they stand still): a counter that ignores the write is counted
+ * from the value read instead (program), its register is not put back,
+ * its unit is not written again, and the run says so once. A
+ * PMU_CTR_BOX_RESET unit gets the driver's box reset the first time, as
+ * Linux's init_box does; a PMU_CTR_NEVER unit nothing. */
 UNC_COLD static enum unc_status reset_counters(struct stat_run *r, unsigned k, unsigned u)
 {
 	struct stat_pmu *sp = &r->pmu[k];
@@ -612,27 +627,55 @@ UNC_COLD static enum unc_status reset_counters(struct stat_run *r, unsigned k, u
 	uint64_t start = pmu_start_value(pu, &sp->p, u);
 	enum unc_status st;
 
-	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
-		if (drv->ops->reset_box) {
-			if ((st = drv->ops->reset_box(&io, &sp->p, u, b, start)))
+	if (pu->ctr_write == PMU_CTR_BOX_RESET) {
+		for (unsigned b = 0; r->verify && drv->ops->reset_box && b < sp->p.boxes[u]; b++)
+			if ((st = drv->ops->reset_box(&io, &sp->p, u, b, 0)))
 				return st;
+		return UNC_OK;
+	}
+	if (!writes_counters(r, k, u))
+		return UNC_OK;
+	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
+		bool ignored = false;
+		r->tracking = r->verify;
+		r->nbox_wrote = 0;
+		if (drv->ops->reset_box) {
+			st = drv->ops->reset_box(&io, &sp->p, u, b, start);
 		} else {
-			for (unsigned c = 0; c < pmu_counters_of(pu, &sp->p, u); c++)
-				if ((st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), start, true)))
-					return st;
+			st = UNC_OK;
+			for (unsigned c = 0; !st && c < pmu_counters_of(pu, &sp->p, u); c++)
+				st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), start, true);
 		}
+		r->tracking = false;
+		if (st)
+			return st;
 		for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
 			uint64_t v;
 			char what[96];
 			if ((st = read_counter(r, k, u, b, c, &v)))
 				return st;
-			if (v != start)
-				return fail(r, UNC_E_STUCK,
-					    "%s reads 0x%lx after writing 0x%lx with counting stopped: the counter ignores "
-					    "writes (stuck)",
-					    reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
-					    (unsigned long)v, (unsigned long)start);
+			if (v == start)
+				continue;
+			ignored = true;
+			if (!r->write_note[0])
+				fmt_snprintf(r->write_note, sizeof(r->write_note),
+					     "%s reads 0x%lx after writing 0x%lx with counting stopped: it ignores writes; "
+					     "its unit is counted from the values read",
+					     reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
+					     (unsigned long)v, (unsigned long)start);
 		}
+		/* The registers this box's reset wrote that do not hold what was
+		 * written did not change: nothing to put back. */
+		for (unsigned i = 0; ignored && i < r->nbox_wrote; i++) {
+			uint64_t v;
+			struct stat_saved *s = &r->saved[r->box_wrote[i]];
+			if ((st = rd(r, k, s->reg, &v)))
+				return st;
+			if (v != s->now)
+				s->dirty = false;
+		}
+		if (ignored)
+			sp->ctr_ignored |= 1u << u;
 	}
 	return UNC_OK;
 }
@@ -796,11 +839,19 @@ UNC_COLD static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 		r->wrapped_prev[k] = 0;
 	}
-	for (unsigned i = 0; i < r->c.nev; i++) { /* free-running counters are never written */
-		unsigned u = r->spec[i].unit;
-		const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
-		for (unsigned b = 0; !is_free(r, i) && b < PMU_MAX_BOXES; b++)
-			r->last[i][b] = pmu_start_value(unit_of(r, i), p, u);
+	/* Where each counter starts: what the run wrote, or else (a unit it
+	 * does not write, or whose counters ignored the write) what it reads
+	 * now, with counting stopped. Free-running counters are never written. */
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		const struct pmu_present *p = &r->pmu[k].p;
+		bool read = !writes_counters(r, k, u) && in_group(r, i, g);
+		for (unsigned b = 0; !is_free(r, i) && b < PMU_MAX_BOXES; b++) {
+			if (!read || b >= p->boxes[u])
+				r->last[i][b] = pmu_start_value(unit_of(r, i), p, u);
+			else if ((st = read_counter(r, k, u, b, r->counter[i], &r->last[i][b])))
+				return st;
+		}
 	}
 	r->group = g;
 	/* 6. Unfreeze. */
@@ -1113,6 +1164,9 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 	r->nwatch = 0;
 	r->restore_note[0] = '\0';
 	r->restore_more = 0;
+	r->write_note[0] = '\0';
+	for (unsigned k = 0; k < r->npmu; k++)
+		r->pmu[k].ctr_ignored = 0;
 	r->c.rotations = 0;
 	r->any_in_use = false;
 	for (unsigned i = 0; i < r->c.nev; i++) {

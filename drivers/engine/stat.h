@@ -27,6 +27,8 @@ struct stat_pmu {
 	struct pmu_use use;       /* what the in-use check saw */
 	uint32_t used;            /* bit u: the run has events of unit u */
 	bool programs;            /* some of those are programmed (not free-running) */
+	uint32_t ctr_ignored;     /* bit u: a counter of unit u (PMU_CTR_WRITE) ignored a write: counted from
+				   * the values read, never written again */
 };
 
 struct stat_saved {
@@ -93,6 +95,12 @@ struct stat_run {
 	char restore_note[800];   /* each register that reads otherwise after it was put back (a P6 counter
 				   * takes 32 bits, sign-extended), one line each ('\n' between); "": none */
 	unsigned restore_more;    /* more such registers than restore_note has room for */
+	char write_note[200];     /* a counter that ignored the write of its start, said once ("": none) */
+	/* The journal entries (indexes into saved[]) one box's counter reset
+	 * wrote, while tracked (tracking: reset_counters' first programming). */
+	uint16_t box_wrote[2 * PMU_MAX_CTRS];
+	unsigned nbox_wrote;
+	bool tracking;
 };
 
 /* Adds one event; rejects an event listed twice (evsel_same: the same unit

@@ -69,20 +69,23 @@ static const struct pmu_unit adl_units[ADL_NUNITS] = {
 			   .counters = 2, .width = 44, .max_boxes = ADL_MAX_CBO, .sel_base = ADL_UNC_CBO_0_PERFEVTSEL0,
 			   .ctr_base = ADL_UNC_CBO_0_PER_CTR0, .box_stride = ADL_UNC_CBOX_MSR_OFFSET, .sel_step = 1,
 			   .ctr_step = 1, .layout = &adl_layout, .max_per_sec = ADL_EVENTS_MAX_PER_SEC,
-			   .clock_hz = ADL_UCLK_MAX_HZ, .raw_help = "cbox" RAW_HELP },
+			   .clock_hz = ADL_UCLK_MAX_HZ, .raw_help = "cbox" RAW_HELP,
+			   CLIENT_CTR_NEVER },
 	[ADL_UNIT_ARB] = { .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .box_label = "arb", .kind = PMU_GENERAL,
 			   .space = PMU_MSR, .counters = 2, .width = 44, .max_boxes = ADL_ARB_BOXES,
 			   .sel_base = ADL_UNC_ARB_PERFEVTSEL0, .ctr_base = ADL_UNC_ARB_PER_CTR0,
 			   .box_stride = ADL_UNC_ARB_MSR_OFFSET, .sel_step = 1, .ctr_step = 1, .layout = &adl_layout,
 			   .constraints = adl_arb_constraints, .max_per_sec = ADL_EVENTS_MAX_PER_SEC,
-			   .clock_hz = ADL_UCLK_MAX_HZ, .incs = adl_arb_incs, .raw_help = "arb" RAW_HELP },
+			   .clock_hz = ADL_UCLK_MAX_HZ, .incs = adl_arb_incs, .raw_help = "arb" RAW_HELP,
+			   CLIENT_CTR_NEVER },
 	/* adl_uncore_clockbox: 48 bits, started by SNB_UNC_CTL_EN in its
 	 * control (snb_uncore_msr_enable_event). Intel's files put
 	 * UNC_CLOCK.SOCKET in Unit "NCU". */
 	[ADL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR,
 			     .counters = 1, .width = 48, .max_boxes = 1, .sel_base = ADL_UNC_FIXED_CTR_CTRL,
 			     .ctr_base = ADL_UNC_FIXED_CTR, .sel_step = 1, .ctr_step = 1, .fixed_ctrl = ADL_CTL_EN,
-			     .max_per_sec = ADL_UCLK_MAX_HZ, .clock_hz = ADL_UCLK_MAX_HZ, .clock = true },
+			     .max_per_sec = ADL_UCLK_MAX_HZ, .clock_hz = ADL_UCLK_MAX_HZ, .clock = true,
+			     CLIENT_CTR_NEVER },
 	/* Free-running, read only, never written: both controllers' counters,
 	 * each 64 bits read as two dwords. */
 	[ADL_UNIT_IMC] = { .pmu = "imc", .name = "IMC", .kind = PMU_FREE, .space = PMU_MMIO, .counters = ADL_IMC_COUNTERS,
@@ -264,7 +267,7 @@ static enum unc_status adl_freeze(struct pmu_io *io, const struct pmu_present *p
 		if ((st = pmu_io_write(io, p->drv->globals[0], s->base)))
 			return st;
 	}
-	return has_imcp(p) ? adl_imcp_freeze(io, p, ADL_UNIT_IMCP, s->first) : UNC_OK;
+	return has_imcp(p) ? adl_imcp_freeze(io, p, ADL_UNIT_IMCP) : UNC_OK;
 }
 
 static enum unc_status adl_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
@@ -380,7 +383,6 @@ const struct pmu_ops adl_ops = {
 	.freeze = adl_freeze,
 	.unfreeze = adl_unfreeze,
 	.check = adl_check,
-	.reset_box = adl_imcp_reset_box,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

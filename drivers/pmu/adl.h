@@ -87,16 +87,18 @@ extern const struct pmu_inc tgl_arb_incs[];
 	{ .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo", .box_label = "cbo",        \
 	  .boxes_from = "ICL_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 44,          \
 	  .max_boxes = ADL_MAX_CBO, .sel_base = 0x700, .ctr_base = 0x702, .box_stride = 8, .sel_step = 1, .ctr_step = 1,   \
-	  .layout = (lay), .max_per_sec = TGL_MAX_PER_SEC, .clock_hz = TGL_UCLK_MAX_HZ, .raw_help = "cbox" TGL_RAW_HELP }
+	  .layout = (lay), .max_per_sec = TGL_MAX_PER_SEC, .clock_hz = TGL_UCLK_MAX_HZ, .raw_help = "cbox" TGL_RAW_HELP,              \
+	  CLIENT_CTR_NEVER }
 #define TGL_ARB_UNIT                                                                                                  \
 	{ .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2,          \
 	  .width = 44, .max_boxes = 1, .sel_base = 0x3B2, .ctr_base = 0x3B0, .sel_step = 1, .ctr_step = 1,                 \
 	  .layout = &tgl_layout, .constraints = tgl_arb_constraints, .max_per_sec = TGL_MAX_PER_SEC,                      \
-	  .clock_hz = TGL_UCLK_MAX_HZ, .incs = tgl_arb_incs, .raw_help = "arb" TGL_RAW_HELP }
+	  .clock_hz = TGL_UCLK_MAX_HZ, .incs = tgl_arb_incs, .raw_help = "arb" TGL_RAW_HELP, CLIENT_CTR_NEVER }
 #define TGL_FIXED_UNIT                                                                                                \
 	{ .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED, .space = PMU_MSR, .counters = 1,        \
 	  .width = 48, .max_boxes = 1, .sel_base = 0x394, .ctr_base = 0x395, .sel_step = 1, .ctr_step = 1,                 \
-	  .fixed_ctrl = ADL_CTL_EN, .max_per_sec = TGL_UCLK_MAX_HZ, .clock_hz = TGL_UCLK_MAX_HZ, .clock = true }
+	  .fixed_ctrl = ADL_CTL_EN, .max_per_sec = TGL_UCLK_MAX_HZ, .clock_hz = TGL_UCLK_MAX_HZ, .clock = true,   \
+	  CLIENT_CTR_NEVER }
 
 /* Ice Lake client (0x7D, 0x7E, 0x9D) and Rocket Lake (0xA7), drivers/pmu/icl.c:
  * the MSR units above (Ice Lake's ARB is one counter, ICL_UNC_ARB_PER_CTR

@@ -3,12 +3,11 @@
  * adl_uncore_mmio_ops. Box control bit 0 freezes a box and 0 lets it count
  * (adl_uncore_mmio_disable_box / enable_box); each event control takes the
  * event as given, with no enable bit (intel_generic_uncore_mmio_enable_event);
- * the counters are 64 bits, read as two dwords. Linux's init_box writes
- * RST_CTRL | RST_CTRS (0x6) to MC1's global control once, before any
- * event is programmed; the run writes every event control itself (through
- * the journal) and resets only the counters (RST_CTRS), after the controls,
- * at each programming. Every register written is put back when the run
- * ends, the counters by writing their dwords as found. */
+ * the counters are 64 bits, read as two dwords, and never written (Linux
+ * writes none). Linux's init_box writes RST_CTRL | RST_CTRS (0x6) to MC1's
+ * global control once; the run does not (adl.md): it writes every event
+ * control itself (through the journal, which puts each back at the end)
+ * and counts from the counters' values as read. */
 #include "adl_imcp.h"
 
 #include "../base/fmt.h"
@@ -75,48 +74,14 @@ UNC_COLD static enum unc_status box_write(struct pmu_io *io, const struct pmu_pr
 	return UNC_OK;
 }
 
-UNC_COLD enum unc_status adl_imcp_freeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit, bool first)
+UNC_COLD enum unc_status adl_imcp_freeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit)
 {
-	const struct pmu_unit *u = &p->drv->units[unit];
-	enum unc_status st = box_write(io, p, unit, ADL_IMCP_CTL_FRZ, false);
-
-	/* The global control's RST_CTRS cannot be put back by the journal:
-	 * each counter's dwords as found (now frozen) are, by writing them. */
-	for (unsigned b = 0; !st && first && b < p->boxes[unit]; b++)
-		for (unsigned i = 0; !st && i < u->counters; i++) {
-			struct pmu_reg lo = pmu_unit_ctr(u, p, unit, b, i), hi = lo;
-			uint64_t vlo, vhi;
-
-			hi.addr += 4;
-			if (!(st = pmu_io_read(io, lo, &vlo)) && !(st = pmu_io_read(io, hi, &vhi)) &&
-			    !(st = io->ops->set_found(io, lo, vlo)))
-				st = io->ops->set_found(io, hi, vhi);
-		}
-	return st;
+	return box_write(io, p, unit, ADL_IMCP_CTL_FRZ, false);
 }
 
 UNC_COLD enum unc_status adl_imcp_unfreeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit, bool verify)
 {
 	return box_write(io, p, unit, 0, verify);
-}
-
-UNC_COLD enum unc_status adl_imcp_reset(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box)
-{
-	return box ? UNC_OK : pmu_io_write(io, adl_imcp_global(p, unit), ADL_IMCP_CTL_RST_CTRS);
-}
-
-UNC_COLD enum unc_status adl_imcp_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
-					    uint64_t start)
-{
-	const struct pmu_unit *u = &p->drv->units[unit];
-	enum unc_status st;
-
-	if (u->layout == &adl_imcp_layout)
-		return adl_imcp_reset(io, p, unit, box);
-	for (unsigned c = 0; c < u->counters; c++)
-		if ((st = pmu_io_write(io, pmu_unit_ctr(u, p, unit, box, c), start)))
-			return st;
-	return UNC_OK;
 }
 
 enum unc_status adl_imcp_check(struct pmu_io *io, const struct pmu_present *p, unsigned unit)

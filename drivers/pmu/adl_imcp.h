@@ -43,15 +43,33 @@ extern const struct pmu_layout adl_imcp_layout;
 
 /* The unit, for a driver's units[] (intel_unit "iMC": Intel perfmon's
  * Unit of UNC_M_CAS_COUNT_RD and the other programmable IMC events). Its
- * counters are never written: the run resets them through the global
- * control (reset_box, adl_imcp_reset), so they start at 0 (write_width 1). */
+ * counters are never written nor reset (ADL_IMCP_CTR_NEVER): the run counts
+ * from their values as read. */
 #define ADL_IMCP_UNIT                                                                                                   \
 	{ .pmu = "imc_prog", .intel_unit = "iMC", .name = "IMC_PROG", .box_noun = "MC", .box_label = "mc",            \
 	  .boxes_from = "MCHBAR", .kind = PMU_GENERAL, .space = PMU_MMIO, .counters = ADL_IMCP_COUNTERS,              \
-	  .width = ADL_IMCP_WIDTH, .write_width = 1, .max_boxes = ADL_IMCP_BOXES, .sel_base = ADL_IMCP_CTRL,          \
+	  .width = ADL_IMCP_WIDTH, .max_boxes = ADL_IMCP_BOXES, .sel_base = ADL_IMCP_CTRL,          \
 	  .ctr_base = ADL_IMCP_CTR, .box_stride = ADL_IMCP_MC_STRIDE, .sel_step = 4, .ctr_step = 8,                   \
 	  .box_ctl = ADL_IMCP_BOX_CTL, .layout = &adl_imcp_layout, .max_per_sec = ADL_IMCP_MAX_PER_SEC,              \
-	  .raw_help = "imc_prog/event=N[,chmask=N][,edge]/" }
+	  .raw_help = "imc_prog/event=N[,chmask=N][,edge]/", ADL_IMCP_CTR_NEVER }
+
+/* Never written: Linux writes no imc_prog counter, and resets them only
+ * once, at init (adl_uncore_imc_init_box), which the run does not copy
+ * (adl.md says why). */
+#define ADL_IMCP_CTR_NEVER                                                                                              \
+	.ctr_write = PMU_CTR_NEVER,                                                                                    \
+	.ctr_write_cite = "uncore_snb.c: Linux never writes an imc_prog counter (adl_uncore_mmio_ops reads them); "    \
+			  "its one reset, RST_CTRL|RST_CTRS in MC1's GLOBAL_CTL at adl_uncore_imc_init_box, is not "  \
+			  "copied (adl.md)"
+
+/* The client MSR units from Ice Lake on (CBo, ARB, clock, HAC_*): no
+ * public manual, and Linux's uncore_snb.c reads their counters and never
+ * writes one (uncore_msr_read_counter; no init_box, enable_event or
+ * disable_event writes a counter): never written. */
+#define CLIENT_CTR_NEVER                                                                                                \
+	.ctr_write = PMU_CTR_NEVER,                                                                                    \
+	.ctr_write_cite = "no public manual; Linux's uncore_snb.c never writes a client uncore counter"
+
 
 /* The probe's part, from MCHBAR (its base field): unit `unit`'s two boxes
  * at MCHBAR + 0xD900 (+ 0x10000). False, with one line in err, when the
@@ -61,19 +79,10 @@ bool adl_imcp_place(struct pmu_present *p, unsigned unit, uint64_t mchbar, unsig
 /* In use: any event control not zero (read only). */
 void adl_imcp_in_use(const struct hw *hw, const struct pmu_present *p, unsigned unit, struct pmu_use *r,
 		     void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx);
-/* Each box frozen (box control FRZ); the first time also the counters'
- * dwords as found, which the run puts back at its end. */
-enum unc_status adl_imcp_freeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit, bool first);
+/* Each box frozen (box control FRZ). */
+enum unc_status adl_imcp_freeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit);
 /* Each box's control 0 (verify: read back). */
 enum unc_status adl_imcp_unfreeze(struct pmu_io *io, const struct pmu_present *p, unsigned unit, bool verify);
-/* The counters of both boxes to 0: RST_CTRS in MC1's global control, at
- * box 0's call (box 1's then has nothing to do). */
-enum unc_status adl_imcp_reset(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box);
-/* The reset_box op of a driver with this unit among its units: this unit's
- * boxes through adl_imcp_reset, any other unit's counters each written with
- * the start value, as the engine writes them. */
-enum unc_status adl_imcp_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
-				   uint64_t start);
 /* At each sample: every box control still 0. */
 enum unc_status adl_imcp_check(struct pmu_io *io, const struct pmu_present *p, unsigned unit);
 /* "ADL_UNCORE_IMC_CTRL0 (MC1)", "ADL_UNCORE_IMC_CTR2[63:32] (MC0)", or NULL. */

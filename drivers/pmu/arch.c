@@ -53,7 +53,8 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 	[ARCH_UNIT_GP] = { .pmu = "cpu", .intel_unit = "", .name = "PMC", .boxes_from = "CPUID leaf 0xA",
 			   .kind = PMU_GENERAL, .per_cpu = true, .space = PMU_MSR, .counters = ARCH_MAX_GP, .width = 48, .write_width = 32,
 			   .max_boxes = 1, .sel_base = IA32_PERFEVTSEL0, .ctr_base = IA32_PMC0, .sel_step = 1, .ctr_step = 1,
-			   .layout = &arch_layout, .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7F, .raw_help = RAW_HELP },
+			   .layout = &arch_layout, .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7F, .raw_help = RAW_HELP,
+			   .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = "SDM Vol. 3B, Architectural Performance Monitoring: IA32_PMCx (and IA32_A_PMCx) are read/write" },
 	/* The fixed counters (version 2 on): IA32_FIXED_CTR0 to 2, started
 	 * together through IA32_FIXED_CTR_CTRL (fixed_start), which is each
 	 * counter's "select" (sel_step 0), so the snapshot saves it once.
@@ -63,7 +64,8 @@ static const struct pmu_unit arch_units[ARCH_NUNITS] = {
 			      .boxes_from = "CPUID leaf 0xA", .kind = PMU_FIXED, .per_cpu = true, .space = PMU_MSR,
 			      .counters = ARCH_MAX_FIXED, .width = 48, .write_width = 32, .max_boxes = 1, .sel_base = IA32_FIXED_CTR_CTRL,
 			      .ctr_base = IA32_FIXED_CTR0, .sel_step = 0, .ctr_step = 1, .fixed_ctrl = ARCH_FIXED_OS_USR,
-			      .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7ull << 32 },
+			      .max_per_sec = ARCH_MAX_PER_SEC, .status_bit = 0x7ull << 32, .ctr_write = PMU_CTR_WRITE,
+			      .ctr_write_cite = "SDM Vol. 3B, Fixed-Function Performance Counters: IA32_FIXED_CTRx are read/write" },
 };
 
 /* The model entry match returns: its name is info's model name. */

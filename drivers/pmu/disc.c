@@ -106,19 +106,27 @@ static const struct pmu_role_event disc_roles[] = {
  * per DRAM clock of any DDR5 channel and a CHA event per cycle. */
 #define DISC_MAX_PER_SEC (1ull << 36)
 
+/* Never written; reset as Linux's generic init_box resets every
+ * discovery unit: GENERIC_PMON_BOX_CTL_RST_CTRS (bit 9) in the box control
+ * (disc_reset_box). */
+#define DISC_CTR_RESET                                                                                                  \
+	.ctr_write = PMU_CTR_BOX_RESET,                                                                                \
+	.ctr_write_cite = "uncore_discovery.c: GENERIC_PMON_BOX_CTL_RST_CTRS (bit 9), written by the generic init_box; " \
+			  "Linux never writes a discovery unit's counter"
+
 static const struct pmu_unit disc_units[DISC_NUNITS] = {
 	[DISC_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel", .box_label = "ch",
 			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MMIO,
 			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 4, .ctr_step = 8,
 			    .probe_addr = true, .layout = &disc_layout, .max_per_sec = DISC_MAX_PER_SEC,
 			    .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = disc_roles,
-			    .group_noun = "socket", .short_prefix = "UNC_M_" },
+			    .group_noun = "socket", .short_prefix = "UNC_M_", DISC_CTR_RESET },
 	[DISC_UNIT_CHA] = { .pmu = "cha", .intel_unit = "CHA", .name = "CHA", .box_noun = "CHA", .box_label = "cha",
 			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MSR,
 			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 1, .ctr_step = 1,
 			    .probe_addr = true, .layout = &disc_cha_layout, .max_per_sec = DISC_MAX_PER_SEC,
 			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/ (umask: 40 bits, 15:8 and 63:32)", .group_noun = "socket",
-			    .short_prefix = "UNC_CHA_" },
+			    .short_prefix = "UNC_CHA_", DISC_CTR_RESET },
 };
 
 static const uint16_t unit_type[DISC_NUNITS] = { DISC_TYPE_IMC, DISC_TYPE_CHA };
@@ -241,8 +249,8 @@ UNC_COLD static void disc_in_use(const struct hw *hw, const struct pmu_present *
 }
 
 /* Each box of each probed unit: FRZ (bit 0). The run writes each select
- * and counter itself through the journal, so the box's reset bits (8:
- * controls, 9: counters) are not used: a reset could not be put back. */
+ * itself through the journal, so the controls' reset (bit 8) is not used;
+ * the counters' (bit 9) is disc_reset_box's. */
 UNC_COLD static enum unc_status box_write(struct pmu_io *io, const struct pmu_present *p, uint64_t v)
 {
 	enum unc_status st;
@@ -283,26 +291,16 @@ static enum unc_status disc_read_counter(struct pmu_io *io, const struct pmu_pre
 	return UNC_OK;
 }
 
-/* Counters set by writes, each through the journal: one MSR, or two dwords. */
+/* The box's counters to 0 as Linux resets them (the generic init_box's
+ * GENERIC_PMON_BOX_CTL_RST_CTRS), with FRZ kept: the box is frozen while
+ * the run programs it (PCM's reset writes the same FRZ | RST_CTRS). No
+ * counter is written; the journal puts the box control back, not the
+ * counters (Linux never writes them). */
 UNC_COLD static enum unc_status disc_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				      uint64_t start)
 {
-	const struct pmu_unit *u = &disc_units[unit];
-	enum unc_status st;
-
-	for (unsigned c = 0; c < pmu_counters_of(u, p, unit); c++) {
-		struct pmu_reg lo = pmu_unit_ctr(u, p, unit, box, c), hi = lo;
-
-		if (lo.space == PMU_MSR) {
-			if ((st = pmu_io_write(io, lo, start)))
-				return st;
-			continue;
-		}
-		hi.addr += 4;
-		if ((st = pmu_io_write(io, lo, start & 0xFFFFFFFFu)) || (st = pmu_io_write(io, hi, start >> 32)))
-			return st;
-	}
-	return UNC_OK;
+	(void)start;
+	return pmu_io_write(io, pmu_unit_box_ctl(&disc_units[unit], p, unit, box), DISC_BOX_FRZ | DISC_BOX_RST_CTRS);
 }
 
 /* "uncore_imc_3 CTL1 (socket 0)" */

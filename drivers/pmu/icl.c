@@ -54,7 +54,7 @@ static const struct pmu_unit icl_units[ADL_NUNITS] = {
 			   .counters = 1, .first_counter = 1, .width = 44, .max_boxes = 1, .sel_base = 0x3B3,
 			   .ctr_base = 0x3B1, .sel_step = 1, .ctr_step = 1, .layout = &icl_layout,
 			   .max_per_sec = TGL_MAX_PER_SEC, .clock_hz = TGL_UCLK_MAX_HZ, .incs = tgl_arb_incs,
-			   .raw_help = "arb" TGL_RAW_HELP },
+			   .raw_help = "arb" TGL_RAW_HELP, CLIENT_CTR_NEVER },
 	[ADL_UNIT_FIXED] = TGL_FIXED_UNIT,
 	[ADL_UNIT_IMC] = ICL_IMC_UNIT,
 };

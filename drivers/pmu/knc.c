@@ -97,7 +97,8 @@ static const struct pmu_unit knc_units[] = {
 	  .width = 40, .max_boxes = 1, .sel_base = MSR_KNC_PERFEVTSEL0, .ctr_base = MSR_KNC_PERFCNT0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &knc_layout, .constraints = knc_constraints, .max_per_sec = KNC_EVENTS_MAX_PER_SEC,
 	  .clock_hz = 1ull << 31, .incs = knc_incs,
-	  .status_bit = KNC_COUNTERS_MASK, .raw_help = "knc/event=N,umask=N[,cmask=N][,inv][,edge]/" },
+	  .status_bit = KNC_COUNTERS_MASK, .raw_help = "knc/event=N,umask=N[,cmask=N][,inv][,edge]/",
+	  .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = "327357-001 1.4.3.2 IA32_PerfCnt0/1: access RW, a write sets all 40 bits" },
 };
 
 /* Nothing to discover: Table 1-2 gives two counters per thread on every

@@ -45,7 +45,8 @@ static const struct pmu_inc mtl_arb_incs[] = { { 0x80, 64 }, { 0x85, 64 }, { 0, 
 	{ .pmu = PMU, .intel_unit = INTEL, .name = NAME, .box_label = LABEL, .kind = PMU_GENERAL, .space = PMU_MSR,  \
 	  .counters = 2, .width = MTL_WIDTH, .max_boxes = MTL_PAIR_BOXES, .sel_base = SEL, .ctr_base = CTR,          \
 	  .box_stride = MTL_UNC_MSR_OFFSET, .sel_step = 1, .ctr_step = 1, .layout = &adl_layout,                    \
-	  .max_per_sec = MAX_PER_SEC, .clock_hz = UCLK_MAX_HZ, .incs = INCS, .raw_help = PMU RAW_HELP }
+	  .max_per_sec = MAX_PER_SEC, .clock_hz = UCLK_MAX_HZ, .incs = INCS, .raw_help = PMU RAW_HELP,               \
+	  CLIENT_CTR_NEVER }
 
 /* mtl_uncore_cbox: the count from ICL_UNC_CBO_CONFIG (MTL, ARL) or 4 (LNL). */
 #define CBO_UNIT(FROM)                                                                                               \
@@ -53,7 +54,7 @@ static const struct pmu_inc mtl_arb_incs[] = { { 0x80, 64 }, { 0x85, 64 }, { 0, 
 	  .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = MTL_WIDTH, .max_boxes = ADL_MAX_CBO,         \
 	  .sel_base = MTL_UNC_CBO_0_PERFEVTSEL0, .ctr_base = MTL_UNC_CBO_0_PER_CTR0, .box_stride = MTL_UNC_MSR_OFFSET, \
 	  .sel_step = 1, .ctr_step = 1, .layout = &adl_layout, .max_per_sec = MAX_PER_SEC, .clock_hz = UCLK_MAX_HZ,   \
-	  .raw_help = "cbox" RAW_HELP }
+	  .raw_help = "cbox" RAW_HELP, CLIENT_CTR_NEVER }
 
 /* Free-running, read only: Alder Lake's counters and names (Intel's MTL,
  * ARL and LNL files name them alike). */
@@ -75,7 +76,8 @@ static const struct pmu_unit mtl_units[MTL_NUNITS] = {
 	[MTL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "CNCU", .kind = PMU_FIXED, .space = PMU_MSR,
 			     .counters = 1, .width = MTL_WIDTH, .max_boxes = 1, .sel_base = MTL_UNC_CNCU_FIXED_CTRL,
 			     .ctr_base = MTL_UNC_CNCU_FIXED_CTR, .sel_step = 1, .ctr_step = 1, .fixed_ctrl = ADL_CTL_EN,
-			     .max_per_sec = UCLK_MAX_HZ, .clock_hz = UCLK_MAX_HZ, .clock = true },
+			     .max_per_sec = UCLK_MAX_HZ, .clock_hz = UCLK_MAX_HZ, .clock = true,
+			     CLIENT_CTR_NEVER },
 	[MTL_UNIT_IMC] = IMC_UNIT,
 	[MTL_UNIT_IMCP] = ADL_IMCP_UNIT,
 };
@@ -218,7 +220,7 @@ static enum unc_status mtl_freeze(struct pmu_io *io, const struct pmu_present *p
 		if ((st = pmu_io_write(io, g[0], s->base)) || (two && (st = pmu_io_write(io, g[1], s->base2))))
 			return st;
 	}
-	return has_imcp(p) ? adl_imcp_freeze(io, p, imc_unit(p->drv) + 1, s->first) : UNC_OK;
+	return has_imcp(p) ? adl_imcp_freeze(io, p, imc_unit(p->drv) + 1) : UNC_OK;
 }
 
 static enum unc_status mtl_unfreeze(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s, bool verify)
@@ -335,7 +337,6 @@ static const struct pmu_ops mtl_ops = {
 	.freeze = mtl_freeze,
 	.unfreeze = mtl_unfreeze,
 	.check = mtl_check,
-	.reset_box = adl_imcp_reset_box,
 	.reg_name = mtl_reg_name,
 	.info = mtl_info,
 	.where = mtl_where,

@@ -97,7 +97,8 @@ static const struct pmu_unit p6_units[] = {
 	  .width = P6_CTR_WIDTH, .write_width = 32, .max_boxes = 1, .sel_base = P6_PERFEVTSEL0, .ctr_base = P6_PERFCTR0, .sel_step = 1,
 	  .ctr_step = 1, .layout = &p6_layout, .constraints = p6_constraints, .max_per_sec = P6_MAX_PER_SEC,
 	  .clock_hz = 1ull << 31, .incs = p6_incs,
-	  .raw_help = "p6/event=N,umask=N[,cmask=N][,inv][,edge]/" },
+	  .raw_help = "p6/event=N,umask=N[,cmask=N][,inv][,edge]/", .ctr_write = PMU_CTR_WRITE,
+	  .ctr_write_cite = "SDM Vol. 3B, PerfCtr0 and PerfCtr1 MSRs: written with WRMSR (bits 31:0, sign-extended)" },
 };
 
 /* Nothing to find: every P6 part has both counters (the SDM gives no way to

@@ -82,19 +82,23 @@ const struct pmu_free skl_imc[SKL_IMC_COUNTERS] = {
 	  "Writes (WrCAS) issued to DRAM, all channels; each a 64-byte transfer." },
 };
 
+/* The CBo and ARB counters may be written: Table 2-8 marks CTR_VAL RW. */
+#define SKL_CTR_RW "334060-001 Table 2-8: MSR_UNC_CBO_0_PERFCTR0 (and every CBo/ARB PERFCTR) CTR_VAL 43:0 RW"
+
 static const struct pmu_unit skl_units[SKL_NUNITS] = {
 	[SKL_UNIT_CBO] = { .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo",
 			   .box_label = "cbo", .boxes_from = "MSR_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR,
 			   .counters = 2, .width = 44, .max_boxes = SKL_MAX_CBO, .box_sel = skl_cbo_sel,
 			   .box_ctr = skl_cbo_ctr, .sel_step = 1, .ctr_step = 1, .layout = &skl_layout,
 			   .max_per_sec = SKL_EVENTS_MAX_PER_SEC, .clock_hz = SKL_UCLK_MAX_HZ, .status_bit = SKL_GSTATUS_CBO,
-			   .raw_help = "cbox" RAW_HELP },
+			   .raw_help = "cbox" RAW_HELP, .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SKL_CTR_RW },
 	[SKL_UNIT_ARB] = { .pmu = "arb", .intel_unit = "ARB", .name = "ARB", .kind = PMU_GENERAL, .space = PMU_MSR,
 			   .counters = 2, .width = 44, .max_boxes = 1, .sel_base = MSR_UNC_ARB_PERFEVTSEL0,
 			   .ctr_base = MSR_UNC_ARB_PERFCTR0, .sel_step = 1, .ctr_step = 1, .layout = &skl_layout,
 			   .constraints = skl_arb_constraints, .max_per_sec = SKL_EVENTS_MAX_PER_SEC,
 			   .clock_hz = SKL_UCLK_MAX_HZ, .incs = skl_arb_incs,
-			   .status_bit = SKL_GSTATUS_ARB, .raw_help = "arb" RAW_HELP },
+			   .status_bit = SKL_GSTATUS_ARB, .raw_help = "arb" RAW_HELP, .ctr_write = PMU_CTR_WRITE,
+			   .ctr_write_cite = SKL_CTR_RW },
 	/* Table 2-4: CNT_EN (22) and OVF_EN (20) start the fixed UCLK counter.
 	 * Intel's files put its event in Unit "NCU". */
 	[SKL_UNIT_FIXED] = { .pmu = "clock", .intel_unit = "NCU", .name = "FIXED", .kind = PMU_FIXED,
@@ -102,7 +106,8 @@ static const struct pmu_unit skl_units[SKL_NUNITS] = {
 			     .sel_base = MSR_UNC_PERF_FIXED_CTRL, .ctr_base = MSR_UNC_PERF_FIXED_CTR, .sel_step = 1,
 			     .ctr_step = 1, .fixed_ctrl = UNC_CTRL_EN, .fixed_run_bits = UNC_CTRL_OVF_EN, .max_per_sec = SKL_UCLK_MAX_HZ,
 			     .clock_hz = SKL_UCLK_MAX_HZ,
-			     .clock = true, .status_bit = SKL_GSTATUS_FIXED },
+			     .clock = true, .status_bit = SKL_GSTATUS_FIXED, .ctr_write = PMU_CTR_WRITE,
+			     .ctr_write_cite = "334060-001 Table 2-5: MSR_UNC_PERF_FIXED_CTR CTR_VAL 47:0 RW" },
 	/* Section 3.3: free-running 32-bit counters at MCHBAR + Table 3-3's
 	 * offsets; never written. */
 	[SKL_UNIT_IMC] = { .pmu = "imc", .name = "IMC", .kind = PMU_FREE, .space = PMU_MMIO,

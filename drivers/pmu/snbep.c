@@ -83,6 +83,10 @@ static const struct pmu_role_event snbep_roles[] = {
 /* Both units live in each channel's function (p->pci[u][b], the same for
  * both units) and share its BOX_CTL, which the snapshot then saves before
  * either unit's registers, so it is restored after them. */
+/* The iMC box control has no reset bit: the guide resets each channel's
+ * counters by writing them (0). */
+#define SNBEP_CTR_RESET "327043-001 (the E5-2600 iMC notes): iMC BOX_CTL has no reset bit; each DRAM channel's counters are reset by writing 0 to them"
+
 static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 	[SNBEP_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel",
 			     .box_label = "ch", .boxes_from = "the PCI scan of device 16", .kind = PMU_GENERAL,
@@ -91,14 +95,15 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			     .box_ctl = SNBEP_BOX_CTL, .layout = &snbep_layout, .max_per_sec = SNBEP_EVENTS_MAX_PER_SEC,
 			     .clock_hz = SNBEP_DCLK_MAX_HZ, .incs = snbep_incs,
 			     .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = snbep_roles,
-			     .group_noun = "socket", .short_prefix = "UNC_M_" },
+			     .group_noun = "socket", .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_WRITE,
+			     .ctr_write_cite = SNBEP_CTR_RESET },
 	/* The fixed counter counts DRAM clocks: en (22) in FIXED_CTL starts it. */
 	[SNBEP_UNIT_FIXED] = { .pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch",
 			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
 			       .max_boxes = SNBEP_MAX_BOXES, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
 			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
 			       .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock_hz = SNBEP_DCLK_MAX_HZ, .clock = true, .group_noun = "socket",
-			       .short_prefix = "UNC_M_" },
+			       .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SNBEP_CTR_RESET },
 };
 
 /* A read of the scan: a bus that no root bridge decodes (UNC_E_NOT_FOUND)

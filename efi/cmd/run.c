@@ -400,10 +400,13 @@ out:
 	return st;
 }
 
-/* Each register that reads otherwise after it was put back, one note each
- * (after a failed run too). */
+/* A counter that ignored the write of its start (once), then each register
+ * that reads otherwise after it was put back, one note each (after a failed
+ * run too). */
 static void restore_notes(struct out *err, const struct stat_run *run)
 {
+	if (run->write_note[0])
+		out_printf(err, "uncore: note: %s\n", run->write_note);
 	for (const char *l = run->restore_note; *l;) {
 		const char *nl = strchr(l, '\n');
 		int len = nl ? (int)(nl - l) : (int)strlen(l);

@@ -60,7 +60,8 @@ static const struct pmu_unit g_units[] = {
 	  .kind = PMU_GENERAL, .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = 8, .sel_base = G_SEL0,
 	  .ctr_base = G_CTR0, .sel_step = 4, .ctr_step = 8, .box_ctl = G_BOX_CTL, .layout = &g_layout,
 	  .max_per_sec = 1ull << 36, .raw_help = "gbox/event=N,umask=N/", .role_events = g_roles,
-	  .group_noun = "socket", .short_prefix = "UNC_G_" },
+	  .group_noun = "socket", .short_prefix = "UNC_G_", .ctr_write = PMU_CTR_WRITE,
+	  .ctr_write_cite = "this test's PMU: writable counters, set by its reset_box" },
 };
 
 static struct {
