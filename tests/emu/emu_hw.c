@@ -72,6 +72,8 @@ static enum unc_status e_pci_write(void *ctx, struct pci_addr a, uint16_t off, u
 	enum unc_status st = emu_pci_write32(&h->emu, a.bus, a.dev, a.func, off, v);
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->pci_write32(&h->fake, a, off, v);
+	if (st == UNC_OK && h->fake.nlog < FAKE_LOG) /* logged as the strict fake logs its own */
+		h->fake.log[h->fake.nlog++] = (struct fake_write){ FAKE_PCI, fake_pci_key(a, off), v };
 	hw_emulated_pci(&h->emulated, a);
 	return st;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../efi/app.h"
+#include "../../drivers/pmu/adl.h"
 #include "app_run.h"
 #include "../emu/emu_hw.h"
 #include "fake_vars.h"
@@ -761,5 +762,65 @@ static void stored_results_show_as_run(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("app_stat", T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+/* The write log of a Tiger Lake run (TGL-H, family 6 model 0x8D), from the
+ * emulator's record of every store uncore.efi makes (`bw` writes nothing
+ * there: the IMC counters are free-running, read only; the QEMU boots show
+ * it with `regs`): `stat` of the ARB, the
+ * clock and a CBo event writes only the global control, the event selects
+ * and the fixed counter's control, each for a reason a source gives, and
+ * never a counter (no manual for Tiger Lake; Linux's uncore_snb.c writes no
+ * client counter). Each write is printed with the driver's name for the
+ * register and its reason; any other register written fails. */
+static void tgl_write_log(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--rate", "UNC_ARB_TRK_REQUESTS.ALL=5M", "--core-pmu", "none" };
+	char err[100], name[64];
+	struct pmu_present p = { .drv = &pmu_driver_tgl };
+
+	T_EQ(emu_parse_options(5, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init_cpu(&h, &cfg, 0x806D1); /* family 6 model 0x8D */
+	h.hw.emulator = "test model";
+	T_EQ(RUN("-e", "UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,cbox/event=0x34,umask=0x8f/", "-d", "1"), UNC_OK);
+	T_CONTAINS(obuf, "UNC_ARB_TRK_REQUESTS.ALL");
+	printf("    Tiger Lake `stat -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,cbox/event=0x34,umask=0x8f/ -d 1`: "
+	       "%u writes\n", h.fake.nlog);
+	bool counting = false, ended = false;
+	for (unsigned i = 0; i < h.fake.nlog; i++) {
+		const struct fake_write *w = &h.fake.log[i];
+		uint64_t a = w->addr;
+		const char *why;
+		T_EQ(w->kind, FAKE_MSR);
+		if (a == 0xE01) {
+			bool en = w->value >> 29 & 1;
+			why = en ? "bit 29 (EN) set to start counting: Linux's rkl_uncore_msr_init_box writes bit 29"
+			    : !counting ? "EN clear while the run programs (found 0x0)"
+					: "EN clear to stop, then the value found put back last";
+			counting |= en;
+			ended |= counting && !en;
+		} else if (a >= 0x700 && a < 0x700 + 8 * 16 && (a & 7) <= 1) {
+			why = ended ? "CBo event select put back as found"
+			    : w->value ? "CBo event select: the event, EN (bit 22) set (snb_uncore_msr_enable_event)"
+				       : "CBo event select: 0, no event on this counter (the run sets every select of a unit it uses)";
+		} else if (a == 0x3B2 || a == 0x3B3) {
+			why = ended ? "ARB event select put back as found"
+			    : w->value ? "ARB event select: the event, EN (bit 22) set (snb_uncore_msr_enable_event)"
+				       : "ARB event select: 0, no event on this counter";
+		} else if (a == 0x394) {
+			why = !ended ? "fixed counter control: EN (bit 22) starts UNC_CLOCK.SOCKET (snb_uncore_msr_enable_event)"
+				     : "fixed counter control: 0 to stop, then put back as found";
+		} else {
+			t_fail(__FILE__, __LINE__, "write %u: MSR 0x%llx = 0x%llx, not a register the run has a source for", i,
+			       (unsigned long long)a, (unsigned long long)w->value);
+			continue;
+		}
+		const char *n = pmu_reg_name(&pmu_driver_tgl, &p, pmu_msr(a), name, sizeof(name));
+		printf("    %2u  MSR 0x%03llx %-26s = 0x%-9llx %s\n", i + 1, (unsigned long long)a, n,
+		       (unsigned long long)w->value, why);
+	}
+	T_ASSERT(counting && ended);
+	T_EQ(h.fake.log[h.fake.nlog - 1].addr, 0xE01);
+	T_EQ(h.fake.log[h.fake.nlog - 1].value, 0);
+}
+
+T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(regs_follow_the_probe), T_CASE(restore_paths_with_reserved_and_pmi_bits))

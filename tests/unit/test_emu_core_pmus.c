@@ -7,6 +7,7 @@
  * options. */
 #include <string.h>
 
+#include "../../drivers/base/fmt.h"
 #include "../emu/model.h"
 #include "t.h"
 
@@ -492,7 +493,8 @@ static const char *refused(uint32_t id, int argc, char **argv)
 		return err;
 	emu_init_cpu(&e, &core, &cfg, id);
 	if (emu_uncore_check(&e.cfg, e.cfg.uncore_active, err, sizeof(err)) ||
-	    emu_core_check(&e.cfg, e.cfg.core_active, err, sizeof(err)))
+	    emu_core_check(&e.cfg, e.cfg.core_active, err, sizeof(err)) ||
+	    emu_ro_check(&e.cfg, e.cfg.uncore_active, e.cfg.core_active, err, sizeof(err)))
 		return err;
 	return "";
 }
@@ -562,6 +564,149 @@ static void options_for_what_is_not_served(void)
 		"a rate of 0 for MUL: an event without --rate counts nothing already (want at least 1 per second)");
 }
 
-T_MAIN("emu_core_pmus", T_CASE(tables_are_consistent), T_CASE(identity_selects_the_table), T_CASE(p6),
+/* Each --fault the emulator lists is applied on every identity that takes
+ * it, or refused there with one line. ro-counters: on each identity, the
+ * units it has (typed from the emulator's tables and uncore.efi's PMU
+ * names) are taken and a write to one of their counters (the addresses
+ * typed from Linux's uncore_snb.c, uncore_snbep.c and the SDM) leaves it as
+ * it was, while without the fault the write takes; every other unit is
+ * refused. stuck: Skylake-client counters, applied there and (IMC ones)
+ * on Ice Lake and Rocket Lake, refused elsewhere. */
+static void faults_applied_or_refused_on_every_identity(void)
+{
+	static const struct {
+		const char *uncore; /* --uncore */
+		uint32_t id;
+		const char *units;  /* the units it takes, space-separated */
+		struct { const char *unit; uint32_t msr; } ctr[6];
+	} ids[] = {
+		{ "skl", SKL_ID, "cbox arb clock cpu cpu_fixed",
+		  { { "cbox", 0x706 }, { "arb", 0x3B0 }, { "clock", 0x395 }, { "cpu", 0xC1 }, { "cpu_fixed", 0x309 } } },
+		{ "icl", SKL_ID, "cbox arb clock cpu cpu_fixed", { { "cbox", 0x702 }, { "arb", 0x3B1 }, { "clock", 0x395 } } },
+		{ "tgl", SKL_ID, "cbox arb clock cpu cpu_fixed", { { "cbox", 0x702 }, { "arb", 0x3B0 }, { "clock", 0x395 } } },
+		{ "rkl", SKL_ID, "cbox arb clock cpu cpu_fixed", { { "cbox", 0x702 }, { "arb", 0x3B0 }, { "clock", 0x395 } } },
+		{ "adl", SKL_ID, "cbox arb clock imc_prog cpu cpu_fixed",
+		  { { "cbox", 0x2002 }, { "arb", 0x2FD2 }, { "clock", 0x2FDF } } },
+		{ "mtl", SKL_ID, "cbox arb clock hac_arb hac_cbox imc_prog cpu cpu_fixed",
+		  { { "cbox", 0x2448 }, { "arb", 0x2418 }, { "clock", 0x2408 }, { "hac_arb", 0x2018 }, { "hac_cbox", 0x2048 } } },
+		{ "lnl", SKL_ID, "cbox arb imc_prog cpu cpu_fixed", { { "cbox", 0x2448 }, { "arb", 0x2418 } } },
+		{ "disc", SKL_ID, "imc cha cpu cpu_fixed", { { "cha", 0x2008 } } },
+		{ "snbep", SKL_ID, "imc imc_fixed cpu cpu_fixed", { { NULL, 0 } } },
+		{ "skl", P6_ID, "cbox arb clock p6", { { "p6", 0xC1 } } },
+		{ "skl", KNC_ID, "cbox arb clock knc", { { "knc", 0x20 } } },
+	};
+	char want[400];
+
+	for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		for (unsigned r = 0; r < EMU_NRO; r++) {
+			char arg[40], units[80];
+			fmt_snprintf(arg, sizeof(arg), "ro-counters=%s", emu_ro_names[r]);
+			fmt_snprintf(units, sizeof(units), " %s ", ids[i].units);
+			char name[24];
+			fmt_snprintf(name, sizeof(name), " %s ", emu_ro_names[r]);
+			const char *got = refused(ids[i].id, 5, (char *[]){ "emu", "--uncore", (char *)ids[i].uncore, "--fault", arg });
+			if (strstr(units, name)) {
+				T_STREQ(got, "");
+				continue;
+			}
+			const char *core = ids[i].id == P6_ID ? "p6" : ids[i].id == KNC_ID ? "knc" : "arch";
+			fmt_snprintf(want, sizeof(want), "--fault ro-counters=%s: the emulator serves the %s uncore and %s core "
+				     "PMU, which have no %s counters", emu_ro_names[r], ids[i].uncore, core, emu_ro_names[r]);
+			T_STREQ(got, want);
+		}
+		for (unsigned c = 0; c < 6 && ids[i].ctr[c].unit; c++) {
+			for (int ro = 0; ro < 2; ro++) {
+				char arg[40];
+				uint64_t before = 0, after = 0;
+				fmt_snprintf(arg, sizeof(arg), "ro-counters=%s", ids[i].ctr[c].unit);
+				char *argv[] = { "emu", "--uncore", (char *)ids[i].uncore, "--fault", arg };
+				T_STREQ(refused(ids[i].id, ro ? 5 : 3, argv), "");
+				struct emu *m = emu_msr_read(&e, ids[i].ctr[c].msr, &before) == UNC_OK ? &e : &core;
+				T_EQ(emu_msr_read(m, ids[i].ctr[c].msr, &before), UNC_OK);
+				T_EQ(emu_msr_write(m, ids[i].ctr[c].msr, 0x1234), UNC_OK);
+				T_EQ(emu_msr_read(m, ids[i].ctr[c].msr, &after), UNC_OK);
+				if (after != (ro ? before : 0x1234))
+					t_fail(__FILE__, __LINE__, "%s %s 0x%x: 0x%llx after writing 0x1234 (ro-counters %s)",
+					       ids[i].uncore, ids[i].ctr[c].unit, (unsigned)ids[i].ctr[c].msr,
+					       (unsigned long long)after, ro ? "on" : "off");
+			}
+		}
+	}
+	/* ro-counters on the counters in configuration space and MMIO: the
+	 * E5-2600 iMC's CTR0 (D16:F0 0xA0) and FIXED_CTR (0xD0) with the fixed
+	 * counter's rst (FIXED_CTL bit 19), the discovery iMC's counter 0
+	 * (unit control + 8) with its box control's RST_CTRS (bit 9), and
+	 * imc_prog's MC0 CTR0 (MCHBAR + 0xD9E8) with MC1's global RST_CTRS. */
+	for (int ro = 0; ro < 2; ro++) {
+		uint32_t v = 0;
+		T_STREQ(refused(SKL_ID, ro ? 7 : 3, (char *[]){ "emu", "--uncore", "snbep", "--fault", "ro-counters=imc", "--fault",
+							  "ro-counters=imc_fixed" }), "");
+		T_EQ(emu_pci_write32(&e, 0x3F, 16, 0, 0xA0, 0x1234), UNC_OK);
+		T_EQ(emu_pci_read32(&e, 0x3F, 16, 0, 0xA0, &v), UNC_OK);
+		T_EQ(v, ro ? 0 : 0x1234);
+		T_EQ(emu_pci_write32(&e, 0x3F, 16, 0, 0xD0, 0x99), UNC_OK);
+		T_EQ(emu_pci_write32(&e, 0x3F, 16, 0, 0xF0, 1u << 19), UNC_OK);
+		T_EQ(emu_pci_read32(&e, 0x3F, 16, 0, 0xD0, &v), UNC_OK);
+		T_EQ(v, 0); /* written 0x99, then reset by rst; or never written */
+		e.ctr[EMU_SNBEP_FIXED].value = 0x55; /* box 0's fixed counter */
+		T_EQ(emu_pci_write32(&e, 0x3F, 16, 0, 0xF0, 1u << 19), UNC_OK);
+		T_EQ(emu_pci_read32(&e, 0x3F, 16, 0, 0xD0, &v), UNC_OK);
+		T_EQ(v, ro ? 0x55 : 0);
+
+		T_STREQ(refused(SKL_ID, ro ? 5 : 3, (char *[]){ "emu", "--uncore", "disc", "--fault", "ro-counters=imc" }), "");
+		T_EQ(emu_mmio_write32(&e, EMU_DISC_IMC(0) + 8, 0x1234), UNC_OK);
+		T_EQ(emu_mmio_read32(&e, EMU_DISC_IMC(0) + 8, &v), UNC_OK);
+		T_EQ(v, ro ? 0 : 0x1234);
+		T_EQ(emu_mmio_write32(&e, EMU_DISC_IMC(0), 0x201), UNC_OK);
+		T_EQ(emu_mmio_read32(&e, EMU_DISC_IMC(0) + 8, &v), UNC_OK);
+		T_EQ(v, 0);
+		e.ctr[0].value = 0x77;
+		T_EQ(emu_mmio_write32(&e, EMU_DISC_IMC(0), 0x201), UNC_OK);
+		T_EQ(emu_mmio_read32(&e, EMU_DISC_IMC(0) + 8, &v), UNC_OK);
+		T_EQ(v, ro ? 0x77 : 0);
+
+		T_STREQ(refused(SKL_ID, ro ? 5 : 3, (char *[]){ "emu", "--uncore", "adl", "--fault", "ro-counters=imc_prog" }), "");
+		e.imcp.mchbar = 0x40000000;
+		T_EQ(emu_mmio_write32(&e, 0x40000000 + 0xD9E8, 0x1234), UNC_OK);
+		T_EQ(emu_mmio_read32(&e, 0x40000000 + 0xD9E8, &v), UNC_OK);
+		T_EQ(v, ro ? 0 : 0x1234);
+		T_EQ(emu_mmio_write32(&e, 0x40000000 + 0x1D9C0, 0x4), UNC_OK);
+		T_EQ(emu_mmio_read32(&e, 0x40000000 + 0xD9E8, &v), UNC_OK);
+		T_EQ(v, 0);
+		e.imcp.ctr[0][0] = 0x88;
+		T_EQ(emu_mmio_write32(&e, 0x40000000 + 0x1D9C0, 0x4), UNC_OK);
+		T_EQ(emu_mmio_read32(&e, 0x40000000 + 0xD9E8, &v), UNC_OK);
+		T_EQ(v, ro ? 0x88 : 0);
+	}
+	/* stuck: the Skylake-client counters */
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--fault", "stuck=DRAM_DATA_READS" }), "");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--uncore", "icl", "--fault", "stuck=DRAM_DATA_READS" }), "");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--uncore", "rkl", "--fault", "stuck=DRAM_DATA_READS" }), "");
+	static const char *const imc_refused[] = { "tgl", "adl", "mtl", "lnl" };
+	for (unsigned i = 0; i < 4; i++) {
+		fmt_snprintf(want, sizeof(want), "--fault stuck=DRAM_DATA_READS is a counter of the Skylake-client uncore (and "
+			     "of the Ice Lake and Rocket Lake IMC), but the emulator serves the %s uncore (CPUID leaf 1, or "
+			     "--uncore)", imc_refused[i]);
+		T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--uncore", (char *)imc_refused[i], "--fault",
+						      "stuck=DRAM_DATA_READS" }), want);
+	}
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--uncore", "icl", "--fault", "stuck=fixed" }),
+		"--fault stuck=fixed is a counter of the Skylake-client uncore, but the emulator serves the icl uncore "
+		"(CPUID leaf 1, or --uncore)");
+	/* applied where taken: the fixed counter of Skylake-client does not count */
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--fault", "stuck=fixed" }), "");
+	T_ASSERT(e.ctr[EMU_CTR_FIXED].stuck);
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--fault", "ro-counters=clock" }), "");
+	char buf[300];
+	emu_describe(&e.cfg, buf, sizeof(buf));
+	T_CONTAINS(buf, "faults: ro-counters=clock");
+	T_STREQ(refused(SKL_ID, 5, (char *[]){ "emu", "--fault", "ro-counters=clock", "--fault", "ro-counters=clock" }),
+		"--fault ro-counters=clock given twice");
+	T_STREQ(refused(SKL_ID, 3, (char *[]){ "emu", "--fault", "ro-counters=ubox" }),
+		"unknown unit 'ubox' in --fault ro-counters (cbox, arb, clock, hac_arb, hac_cbox, imc_prog, imc, imc_fixed, "
+		"cha, p6, knc, cpu, cpu_fixed)");
+}
+
+T_MAIN("emu_core_pmus", T_CASE(faults_applied_or_refused_on_every_identity), T_CASE(tables_are_consistent), T_CASE(identity_selects_the_table), T_CASE(p6),
        T_CASE(p6_cycles_and_rates), T_CASE(knc), T_CASE(arch), T_CASE(arch_shapes), T_CASE(describe_names_the_core),
        T_CASE(options_for_what_is_not_served))

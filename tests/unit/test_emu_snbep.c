@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../drivers/base/arith.h"
 #include "../../drivers/pmu/snbep.h"
 #include "../emu/emu_hw.h"
 #include "../emu/model.h"
@@ -571,7 +572,54 @@ static void dclk_exact_with_slow_accesses(void)
 	}
 }
 
-T_MAIN("emu_snbep", T_CASE(register_table_is_the_seeds), T_CASE(event_table_is_the_seeds),
+/* The E5-2600 iMC's counters are written (the guide resets them by
+ * writing 0): on a machine where they ignore writes (--fault ro-counters
+ * on both units, every counter found at a value of its own), the run
+ * counts from the values read, says so once, ends OK with exact counts,
+ * and writes each counter's dwords once only (the ignored start: none put
+ * back); the selects are put back. */
+static void read_only_counters_counted_from_their_values(void)
+{
+	static const struct pmu_driver *const drivers[] = { &pmu_driver_snbep, NULL };
+	static const struct stat_env env = { .wait_until = eh_wait_until };
+	struct emu_config cfg;
+	char err[300] = "";
+
+	T_EQ(emu_parse_options(7, (char *[]){ "emu", "--rate", "UNC_M_CAS_COUNT.RD=10M", "--fault", "ro-counters=imc",
+					     "--fault", "ro-counters=imc_fixed" }, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init_cpu(&eh, &cfg, SNBEP_ID);
+	eh.open_bus = true;
+	eh.fake.now = 7 * S;
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned i = 0; i < EMU_SNBEP_BOX_CTRS; i++)
+			eh.emu.ctr[b * EMU_SNBEP_BOX_CTRS + i].value = 0xFFFFFFFF0000ull + 0x100 * b + i; /* near 2^48 */
+	memset(&srun, 0, sizeof(srun));
+	run_add(&srun, drivers, "UNC_M_DCLOCKTICKS");
+	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
+	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
+	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
+	T_STREQ(srun.err, "");
+	T_CONTAINS(srun.write_note, "reads 0xffffffff0000 after writing 0x400000000000 with counting stopped: it ignores "
+				    "writes; its unit is counted from the values read");
+	uint64_t elapsed = srun.c.t_end - srun.c.t_start;
+	for (unsigned b = 0; b < 8; b++) {
+		T_EQ(srun.c.ev[1].total.box[b], u64_muldiv(elapsed, 10000000, S));
+		T_EQ(srun.c.ev[0].total.box[b], u64_muldiv(elapsed, 800000000, S));
+	}
+	unsigned ctr_writes = 0, ctl0_writes = 0;
+	for (unsigned i = 0; i < eh.fake.nlog; i++) {
+		unsigned off = (unsigned)(eh.fake.log[i].addr >> 24) & 0xFFF;
+		if (eh.fake.log[i].kind != FAKE_PCI)
+			continue;
+		ctr_writes += (off >= 0xA0 && off < 0xC0) || (off >= 0xD0 && off < 0xD8);
+		ctl0_writes += off == 0xD8;
+	}
+	T_EQ(ctr_writes, 8 * (4 + 1) * 2); /* each dword of each counter, once */
+	T_ASSERT(ctl0_writes >= 2 * 8);    /* programmed, and put back */
+}
+
+T_MAIN("emu_snbep", T_CASE(read_only_counters_counted_from_their_values), T_CASE(register_table_is_the_seeds), T_CASE(event_table_is_the_seeds),
        T_CASE(uncore_follows_cpu_identity), T_CASE(device_ids_and_other_offsets), T_CASE(access_types),
        T_CASE(must_be_zero_writes_are_noted), T_CASE(counting_at_the_rates), T_CASE(threshold_invert_edge),
        T_CASE(freeze_stops_counting), T_CASE(counters_wrap_at_48_bits), T_CASE(fixed_rst_clears), T_CASE(one_socket),
