@@ -435,7 +435,10 @@ struct pmu_ops {
 				       uint8_t counters);
 	/* Optional: a PMU_CTR_WRITE unit: setting a box's counters to `start`
 	 * (pmu_start_value) other than by writing it to each counter's
-	 * register; a PMU_CTR_BOX_RESET unit: the box's reset (start unused). */
+	 * register, through pmu_io_write, each counter's registers in counter
+	 * order and as many each (the engine then knows which to leave out of
+	 * the restore when a counter ignores the write); a PMU_CTR_BOX_RESET
+	 * unit: the box's reset (start unused). */
 	enum unc_status (*reset_box)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				     uint64_t start);
 	/* Names a register as the manual does; NULL when it is not the driver's. */

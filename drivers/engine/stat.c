@@ -636,27 +636,28 @@ UNC_COLD static enum unc_status reset_counters(struct stat_run *r, unsigned k, u
 	if (!writes_counters(r, k, u))
 		return UNC_OK;
 	for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
-		bool ignored = false;
+		unsigned n = pmu_counters_of(pu, &sp->p, u);
+		uint32_t ignored = 0; /* bit c: counter c kept its value */
 		r->tracking = r->verify;
 		r->nbox_wrote = 0;
 		if (drv->ops->reset_box) {
 			st = drv->ops->reset_box(&io, &sp->p, u, b, start);
 		} else {
 			st = UNC_OK;
-			for (unsigned c = 0; !st && c < pmu_counters_of(pu, &sp->p, u); c++)
+			for (unsigned c = 0; !st && c < n; c++)
 				st = wr(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), start, true);
 		}
 		r->tracking = false;
 		if (st)
 			return st;
-		for (unsigned c = 0; r->verify && c < pmu_counters_of(pu, &sp->p, u); c++) {
+		for (unsigned c = 0; r->verify && c < n; c++) {
 			uint64_t v;
 			char what[96];
 			if ((st = read_counter(r, k, u, b, c, &v)))
 				return st;
 			if (v == start)
 				continue;
-			ignored = true;
+			ignored |= 1u << c;
 			if (!r->write_note[0])
 				fmt_snprintf(r->write_note, sizeof(r->write_note),
 					     "%s reads 0x%lx after writing 0x%lx with counting stopped: it ignores writes; "
@@ -664,15 +665,17 @@ UNC_COLD static enum unc_status reset_counters(struct stat_run *r, unsigned k, u
 					     reg_text(r, k, pmu_unit_ctr(pu, &sp->p, u, b, c), what, sizeof(what)),
 					     (unsigned long)v, (unsigned long)start);
 		}
-		/* The registers this box's reset wrote that do not hold what was
-		 * written did not change: nothing to put back. */
+		/* A counter that ignored the write did not change: nothing of it
+		 * to put back. The box's reset writes each counter's registers
+		 * in counter order, as many each (one MSR, two dwords). */
+		unsigned per = n && r->nbox_wrote % n == 0 ? r->nbox_wrote / n : 0;
 		for (unsigned i = 0; ignored && i < r->nbox_wrote; i++) {
 			uint64_t v;
 			struct stat_saved *s = &r->saved[r->box_wrote[i]];
-			if ((st = rd(r, k, s->reg, &v)))
-				return st;
-			if (v != s->now)
+			if (per ? ignored >> (i / per) & 1 : ((st = rd(r, k, s->reg, &v)) == UNC_OK && v != s->now))
 				s->dirty = false;
+			else if (st)
+				return st;
 		}
 		if (ignored)
 			sp->ctr_ignored |= 1u << u;

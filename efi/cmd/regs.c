@@ -68,7 +68,10 @@ static enum unc_status run_regs(const struct cli_cmd *cmd, const struct hw *hw, 
 							first = st;
 						continue;
 					}
-					out_printf(out, "%-5s %-28s 0x%016lx\n", addr, nm, (unsigned long)v);
+					/* a counter no run writes (its unit's ctr_write): it keeps what it counts */
+					bool never = pu && k % 2 && pu->ctr_write != PMU_CTR_WRITE;
+					out_printf(out, "%-5s %-28s 0x%016lx%s\n", addr, nm, (unsigned long)v,
+						   never ? "  (never written)" : "");
 				}
 			}
 		}

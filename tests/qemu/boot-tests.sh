@@ -318,6 +318,21 @@ step regs2 'uncore.efi regs'
 expect regs2 same regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# PerfCtr0/1 ignoring writes (--fault ro-counters=p6): the SDM's counters are
+# written, so the run finds the starts ignored, says so once, and counts on.
+step ro-load 'uncore-emu.efi --rate CPU_CLK_UNHALTED=1G --rate INST_RETIRED=500M --fault ro-counters=p6'
+expect ro-load rc zero
+step ro-regs0 'uncore.efi regs'
+expect ro-regs0 rc zero
+step ro-count 'uncore.efi -e INST_RETIRED,CPU_CLK_UNHALTED -d 1'
+expect ro-count rc zero
+expect ro-count count 'ignores writes' 1
+expect ro-count rate INST_RETIRED 500000000 0.5
+expect ro-count rate CPU_CLK_UNHALTED 1000000000 0.5
+step ro-regs1 'uncore.efi regs'
+expect ro-regs1 same-except ro-regs0 'PerfCtr[01] '
+step ro-unload 'uncore-emu.efi --unload'
+expect ro-unload rc zero
 boot_run
 
 # The Knights Corner core PMU (Intel 327357-001) on a family 0xB model 1 CPU. Real
@@ -353,6 +368,21 @@ step clob-sel1-after 'uncore.efi msr read 0x29'
 expect clob-sel1-after has '^msr 0x29 \(IA32_PerfEvtSel1\) = 0x0000000000000000$'
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# IA32_PerfCnt0/1 ignoring writes (--fault ro-counters=knc): RW by 327357-001,
+# so the run finds the starts ignored, says so once, and counts on.
+step ro-load 'uncore-emu.efi --rate CPU_CLK_UNHALTED=1G --rate INSTRUCTIONS_EXECUTED=600M --fault ro-counters=knc'
+expect ro-load rc zero
+step ro-sel0 'uncore.efi msr read 0x28'
+expect ro-sel0 rc zero
+step ro-count 'uncore.efi -e INSTRUCTIONS_EXECUTED,CPU_CLK_UNHALTED -d 1'
+expect ro-count rc zero
+expect ro-count count 'ignores writes' 1
+expect ro-count rate INSTRUCTIONS_EXECUTED 600000000 0.5
+expect ro-count rate CPU_CLK_UNHALTED 1000000000 0.5
+step ro-sel0-after 'uncore.efi msr read 0x28'
+expect ro-sel0-after same ro-sel0
+step ro-unload 'uncore-emu.efi --unload'
+expect ro-unload rc zero
 boot_run
 
 # The Xeon E5-2600 iMC (Intel 327043-001) as the emulator serves it: SandyBridge
@@ -503,6 +533,22 @@ step e5-unload 'uncore-emu.efi --unload'
 expect e5-unload rc zero
 step e5-gone 'uncore.efi pci read 3f:10.0 0x0'
 expect e5-gone has '^pci 3f:10\.0 \[0x000\] = 0xffffffff$'
+# Counters that ignore writes (both iMC units): writable by the guide, so
+# the run writes their starts, finds them ignored, says so once, and counts
+# on from the values read.
+step e5-ro-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --fault ro-counters=imc --fault ro-counters=imc_fixed'
+expect e5-ro-load rc zero
+step e5-ro-regs0 'uncore.efi regs'
+expect e5-ro-regs0 rc zero
+step e5-ro 'uncore.efi -e UNC_M_CAS_COUNT.RD,UNC_M_DCLOCKTICKS -d 1'
+expect e5-ro rc zero
+expect e5-ro count 'ignores writes' 1
+expect e5-ro rate UNC_M_CAS_COUNT.RD 80000000 0.5
+expect e5-ro rate UNC_M_DCLOCKTICKS 6400000000 0.5
+step e5-ro-regs1 'uncore.efi regs'
+expect e5-ro-regs1 same-except e5-ro-regs0 'PMON_(FIXED_)?CTR[0-9]* '
+step e5-ro-unload 'uncore-emu.efi --unload'
+expect e5-ro-unload rc zero
 boot_run
 
 # Two root bridges, as a two-socket board may have: a pxb-pcie expander
@@ -1055,6 +1101,29 @@ step frz-regs1 'uncore.efi regs'
 expect frz-regs1 same frz-regs0
 step unload-frz 'uncore-emu.efi --unload'
 expect unload-frz rc zero
+# Counters that ignore writes (--fault ro-counters) on every unit of the
+# Skylake-client uncore and of the architectural core PMU. All are writable
+# by their documents (Tables 2-5 and 2-8, the SDM), so the run writes their
+# starts, reads them back ignored, says so once, and counts on from the
+# values read; the controls are put back, the counters keep their counts.
+step ro-load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1.5M --rate UNC_ARB_TRK_REQUESTS.ALL=5M --rate INST_RETIRED.ANY=500M --fault ro-counters=cbox --fault ro-counters=arb --fault ro-counters=clock --fault ro-counters=cpu --fault ro-counters=cpu_fixed'
+expect ro-load rc zero
+expect ro-load has 'faults: ro-counters=cbox ro-counters=arb ro-counters=clock ro-counters=cpu ro-counters=cpu_fixed;'
+step ro-regs0 'uncore.efi regs'
+expect ro-regs0 rc zero
+step ro-stat 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET,INST_RETIRED.ANY,INST_RETIRED.ANY_P -d 1'
+expect ro-stat rc zero
+expect ro-stat count 'ignores writes' 1
+expect ro-stat has '^uncore: note: MSR_UNC_CBO_0_PERFCTR0 \(0x706\) reads 0x0 after writing 0x40000000000 with counting stopped: it ignores writes; its unit is counted from the values read$'
+expect ro-stat rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 6000000 0.5
+expect ro-stat rate UNC_ARB_TRK_REQUESTS.ALL 5000000 0.5
+expect ro-stat rate UNC_CLOCK.SOCKET 800000000 0.5
+expect ro-stat rate INST_RETIRED.ANY 500000000 0.5
+expect ro-stat rate INST_RETIRED.ANY_P 500000000 0.5
+step ro-regs1 'uncore.efi regs'
+expect ro-regs1 same-except ro-regs0 '(PERFCTR[01]|_FIXED_CTR|IA32_PMC[0-9]|IA32_FIXED_CTR[0-9]) '
+step ro-unload 'uncore-emu.efi --unload'
+expect ro-unload rc zero
 boot_run
 
 # DRAM bandwidth from the IMC counters in the emulated MCHBAR.
@@ -1219,7 +1288,7 @@ step regs0 'uncore.efi regs'
 expect regs0 rc zero
 expect regs0 has '^0x2ff0 +ADL_UNC_PERF_GLOBAL_CTL +0x0000000000000000$'
 expect regs0 has '^0x400d9d0 ADL_UNCORE_IMC_CTRL0 \(MC0\) +0x0000000000000000$'
-expect regs0 has '^0x401da08 ADL_UNCORE_IMC_CTR4 \(MC1\) +0x0000000000000000$'
+expect regs0 has '^0x401da08 ADL_UNCORE_IMC_CTR4 \(MC1\) +0x0000000000000000  \(never written\)$'
 step bw 'uncore.efi bw -d 2 --per-box'
 expect bw rc zero
 expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:4660, Alder Lake\), emulated'
@@ -1253,7 +1322,7 @@ expect stat-imc rc zero
 expect stat-imc rate UNC_M_CAS_COUNT_RD 8000000 1
 expect stat-imc rate 'imc_prog/event=0x23,chmask=0x3/' 10000000 1
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -1304,7 +1373,7 @@ expect stat rate UNC_ARB_TRK_REQUESTS.ALL 1000000 1
 expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate UNC_MC0_WRCAS_COUNT_FREERUN 4687500 1
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -1362,7 +1431,7 @@ expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate DRAM_DATA_READS 15625000 1
 expect stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 1
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -1396,7 +1465,7 @@ expect regs0 rc zero
 expect regs0 has '^0x240e +MTL_UNC_CNCU_BOX_CTL +0x0000000000000000$'
 expect regs0 has '^0x200e +MTL_UNC_SNCU_BOX_CTL +0x0000000000000000$'
 expect regs0 has '^0x[0-9a-f]+d9d0 ADL_UNCORE_IMC_CTRL0 \(MC0\) +0x0000000000000000$'
-expect regs0 has '^0x[0-9a-f]+da08 ADL_UNCORE_IMC_CTR4 \(MC1\) +0x0000000000000000$'
+expect regs0 has '^0x[0-9a-f]+da08 ADL_UNCORE_IMC_CTR4 \(MC1\) +0x0000000000000000  \(never written\)$'
 step bw 'uncore.efi bw -d 1 --per-box'
 expect bw rc zero
 expect bw has '^uncore bw: IMC counters at MCHBAR 0x[0-9a-f]+, MC1 at \+0x10000 \(host bridge 8086:7d00, Meteor Lake\), emulated'
@@ -1426,9 +1495,29 @@ step bw-show 'uncore.efi var show MtlBw'
 expect bw-show rc zero
 expect bw-show has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s'
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# Counters that ignore writes on every unit of Meteor Lake: none is ever
+# written (Linux writes no client counter, nor imc_prog's), so the run is
+# as without the fault: no note, the counts right.
+step ro-load 'uncore-emu.efi --rate UNC_HAC_ARB_TRANSACTIONS.READS=1M --rate UNC_HAC_CBO_TOR_ALLOCATION.ALL=2M --rate UNC_ARB_DAT_OCCUPANCY.RD=3M --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=1M --rate UNC_M_CAS_COUNT_RD=1M --fault ro-counters=cbox --fault ro-counters=arb --fault ro-counters=clock --fault ro-counters=hac_arb --fault ro-counters=hac_cbox --fault ro-counters=imc_prog'
+expect ro-load rc zero
+step ro-regs0 'uncore.efi regs'
+expect ro-regs0 rc zero
+step ro-stat 'uncore.efi stat -e UNC_HAC_ARB_TRANSACTIONS.READS,UNC_HAC_CBO_TOR_ALLOCATION.ALL,UNC_ARB_DAT_OCCUPANCY.RD,UNC_CLOCK.SOCKET,cbox/event=0x34,umask=0x8f/,UNC_M_CAS_COUNT_RD -d 1'
+expect ro-stat rc zero
+expect ro-stat lacks 'ignores writes'
+expect ro-stat rate UNC_HAC_ARB_TRANSACTIONS.READS 2000000 0.5
+expect ro-stat rate UNC_HAC_CBO_TOR_ALLOCATION.ALL 4000000 0.5
+expect ro-stat rate UNC_ARB_DAT_OCCUPANCY.RD 6000000 0.5
+expect ro-stat rate UNC_CLOCK.SOCKET 800000000 0.5
+expect ro-stat rate 'cbox/event=0x34,umask=0x8f/' 5000000 0.5
+expect ro-stat rate UNC_M_CAS_COUNT_RD 8000000 0.5
+step ro-regs1 'uncore.efi regs'
+expect ro-regs1 same-written ro-regs0
+step ro-unload 'uncore-emu.efi --unload'
+expect ro-unload rc zero
 boot_run
 
 # Rocket Lake (0xA7): host bridge 8086:4c43, Tiger Lake's MSR uncore under
@@ -1457,7 +1546,7 @@ expect stat rate UNC_ARB_TRK_REQUESTS.ALL 1000000 1
 expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate DRAM_DATA_WRITES 7812500 1
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -1488,7 +1577,7 @@ expect stat rate UNC_HAC_CBO_TOR_ALLOCATION.ALL 6000000 1
 expect stat rate UNC_CLOCK.SOCKET 800000000 1
 expect stat rate UNC_MC0_WRCAS_COUNT_FREERUN 4687500 1
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -1542,7 +1631,7 @@ expect list has '^cbox PMU \(Lunar Lake, lnl-client-uncore\); raw: cbox/event=N,
 expect list has '^imc_prog +0x22 +0x00 +[0-9,-]+ +UNC_M_CAS_COUNT_RD '
 expect list has '^9 events, 6 free-running counters, in 4 PMUs'
 step regs1 'uncore.efi regs'
-expect regs1 same regs0
+expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
 boot_run
@@ -2015,7 +2104,7 @@ expect spr-info has '^verdict: +uncore PMU usable: ready$'
 step spr-regs0 'uncore.efi regs'
 expect spr-regs0 rc zero
 expect spr-regs0 has '^0xfe02c04c imc box 7 CTL3 \(socket 0\) +0x0000000000000000$'
-expect spr-regs0 has '^0x2008 cha box 0 CTR0 \(socket 0\) +0x0000000000000000$'
+expect spr-regs0 has '^0x2008 cha box 0 CTR0 \(socket 0\) +0x0000000000000000  \(never written\)$'
 step spr-stat 'uncore.efi -e UNC_M_CAS_COUNT.RD,imc/event=0x05,umask=0xf0/,cha/event=0x01/,UNC_CHA_TOR_INSERTS.IA_MISS --per-box -d 1'
 expect spr-stat rc zero
 expect spr-stat has '^uncore stat: 4 events in 1 group, 8 channels, 1 CHA, msr access: emulated'
@@ -2037,7 +2126,25 @@ expect spr-bw-pb has '^socket0 +read +5[01][0-9][0-9]\.[0-9]+ MB/s'
 expect spr-bw-pb has '^socket0\.ch0 +read +6[34][0-9]\.[0-9]+ MB/s +write +3[12][0-9]\.[0-9]+ MB/s'
 expect spr-bw-pb has '^socket0\.ch7 +read +6[34][0-9]\.[0-9]+ MB/s +write +3[12][0-9]\.[0-9]+ MB/s'
 step spr-regs1 'uncore.efi regs'
-expect spr-regs1 same spr-regs0
+expect spr-regs1 same-written spr-regs0
+# Counters that ignore writes and resets (the iMC's and the CHA's): none is
+# written, and their box reset (RST_CTRS, as Linux's) leaves them as they
+# were: the run counts from the values read, with no note, the counts right.
+step spr-unload 'uncore-emu.efi --unload'
+expect spr-unload rc zero
+step spr-ro-load 'uncore-emu.efi --uncore disc --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_CHA_CLOCKTICKS=1G --fault ro-counters=imc --fault ro-counters=cha'
+expect spr-ro-load rc zero
+step spr-ro-warm 'uncore.efi -e UNC_M_CAS_COUNT.RD,cha/event=0x01/ -d 0.2'
+expect spr-ro-warm rc zero
+step spr-ro-regs0 'uncore.efi regs'
+expect spr-ro-regs0 rc zero
+step spr-ro 'uncore.efi -e UNC_M_CAS_COUNT.RD,cha/event=0x01/ -d 1'
+expect spr-ro rc zero
+expect spr-ro lacks 'ignores writes'
+expect spr-ro rate UNC_M_CAS_COUNT.RD 80000000 0.5
+expect spr-ro rate cha/event=0x01/ 1000000000 0.5
+step spr-ro-regs1 'uncore.efi regs'
+expect spr-ro-regs1 same-written spr-ro-regs0
 boot_run
 
 # Two-socket Sapphire Rapids: 16 iMC channels, the second socket's eight
@@ -2067,7 +2174,7 @@ expect spr16-bw-pb count '^socket[01]\.ch[0-7] +read +6[34][0-9]\.[0-9]+ MB/s +w
 expect spr16-bw-pb has '^socket1\.ch7 +read'
 expect spr16-bw-pb has '^socket1 +read +51[0-9][0-9]\.[0-9]+ MB/s'
 step spr16-regs1 'uncore.efi regs'
-expect spr16-regs1 same spr16-regs0
+expect spr16-regs1 same-written spr16-regs0
 boot_run
 
 # Granite Rapids (family 6 model 0xAD): the emulator chooses the
@@ -2109,7 +2216,7 @@ expect gnr-bw-pb has '^socket0 +read +5[01][0-9][0-9]\.[0-9]+ MB/s +write +15[0-
 expect gnr-bw-pb has '^socket0\.ch0 +read +6[34][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
 expect gnr-bw-pb has '^socket0\.ch7 +read +6[34][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
 step gnr-regs1 'uncore.efi regs'
-expect gnr-regs1 same gnr-regs0
+expect gnr-regs1 same-written gnr-regs0
 boot_run
 
 # Emerald Rapids (family 6 model 0xCF): Sapphire Rapids' events (Intel's
@@ -2138,7 +2245,7 @@ expect emr-bw bw write 1536 1
 expect emr-bw has '^uncore bw: IMC counters in 8 iMC boxes of the uncore discovery table \(CAS_COUNT\.RD and \.WR\)'
 expect emr-bw has '^socket0\.ch7 +read +5[01][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
 step emr-regs1 'uncore.efi regs'
-expect emr-regs1 same emr-regs0
+expect emr-regs1 same-written emr-regs0
 boot_run
 
 # Sierra Forest (family 6 model 0xAF): Granite Rapids' sub-channel events
@@ -2172,7 +2279,7 @@ expect srf-list lacks 'UNC_M_CAS_COUNT\.RD|UNC_M_RDB_INSERTS\.SCH0|UNC_CHA_TOR_I
 expect srf-list has '^cha +0x35 +0x01 +0,1,2,3 +UNC_CHA_TOR_INSERTS\.IA_MISS_DRD_OPT +\[UMaskExt 0x00c827fe\] '
 expect srf-list has '^226 events, 0 free-running counters, in 2 PMUs'
 step srf-regs1 'uncore.efi regs'
-expect srf-regs1 same srf-regs0
+expect srf-regs1 same-written srf-regs0
 boot_run
 
 boot_wait

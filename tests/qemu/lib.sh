@@ -13,6 +13,10 @@
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
 #   expect ID ivbw read|write|total MBPS PCT every bw -I interval's figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
+#   expect ID same-written OTHER_ID      regs: equals OTHER_ID's but for the lines of counters no run
+#                                        writes ('  (never written)': they keep what they count)
+#   expect ID same-except OTHER_ID 'ERE' equals OTHER_ID's but for the lines matching ERE (counters that
+#                                        ignore writes, under --fault ro-counters, keep what they count)
 #   expect ID above OTHER_ID             the last '= 0xN' of the output is above OTHER_ID's (a counter moved)
 #   (every step whose command has -j is also parsed with Python's json module:
 #   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
@@ -261,6 +265,11 @@ boot_run_now() {
 				      done < <(awk -v w="$arg" '$2 == w && $4 == "MB/s" {print $1, $3}' <<<"$out")
 				      [ "$n" -gt 0 ] || fails+=("no interval rows for bw $arg") ;;
 				same) [ "$out" = "$(step_output "$dir/serial.txt" "$arg")" ] || fails+=("output differs from step $arg") ;;
+				same-written) # regs: as step $arg, but for counters no run writes (they keep what they count)
+				      [ "$(grep -v '  (never written)$' <<<"$out")" = "$(step_output "$dir/serial.txt" "$arg" |
+					grep -v '  (never written)$')" ] || fails+=("output differs from step $arg (registers a run writes)") ;;
+				same-except) [ "$(grep -Ev -- "$arg2" <<<"$out")" = "$(step_output "$dir/serial.txt" "$arg" |
+					grep -Ev -- "$arg2")" ] || fails+=("output differs from step $arg (but for /$arg2/)") ;;
 				above) # the value after the last '= ' of a line, above step $arg's (a counter that moved)
 				       r=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$out" | tail -n 1 | cut -c3-)
 				       n=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$(step_output "$dir/serial.txt" "$arg")" | tail -n 1 | cut -c3-)
