@@ -1379,6 +1379,10 @@ step regs1 'uncore.efi regs'
 expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# A fault the Tiger Lake model cannot apply is refused, not listed and ignored.
+step load-stuck 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=9375000 --fault stuck=DRAM_DATA_READS'
+expect load-stuck rc nonzero
+expect load-stuck has '^uncore-emu: error: --fault stuck=DRAM_DATA_READS is a counter of the Skylake-client uncore \(and of the Ice Lake and Rocket Lake IMC\), but the emulator serves the tgl uncore \(CPUID leaf 1, or --uncore\)$'
 boot_run
 
 # Tiger Lake TGL-H (0x8D): host bridge 8086:9a36, the IMC block at MCHBAR +
