@@ -293,7 +293,7 @@ static void faults_as_the_driver_sees_them(void)
 	T_CONTAINS(buf, "discovery:    2 tables, 10 units kept, 2 entries skipped (devices 8086:09a7)");
 	T_CONTAINS(buf, "  skipped: table 0 entry 8 (type 65535, box 65535): all-ones qword\n");
 	T_CONTAINS(buf, "  skipped: table 0 entry 9 (imc (type 6), box 8): no counter offset\n");
-	T_CONTAINS(buf, "  table 1: 00:0b.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, 1 units: 1 type 12\n");
+	T_CONTAINS(buf, "  table 1: 00:0b.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, no socket (no iMC or CHA unit), 1 unit: 1 type 12\n");
 
 	START(SPR_ID, "--disc-fault", "bir");
 	memset(&p, 0, sizeof(p));
