@@ -314,6 +314,11 @@ struct emu {
 		uint64_t ctr[EMU_ADL_IMCP_BOXES][EMU_ADL_IMCP_CTRS];
 		unsigned writes;
 	} imcp;
+	/* With live_list, sync walks only live[0..nlive): the counters whose
+	 * select is not 0, which the PMU keeps (emu_live_set); else every one. */
+	bool live_list;
+	uint16_t live[EMU_MAX_CTRS];
+	unsigned nlive;
 	uint64_t clock_hz; /* the PMU's clock: cfg.uclk_hz unless its init sets another */
 	uint64_t now_ns;
 	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */
@@ -380,6 +385,9 @@ void emu_core_leaf1(struct emu *e, uint32_t eax, uint32_t ebx, uint32_t ecx, uin
  * itself), inv, edge. See pmu_skl.c's skl_increment. */
 uint64_t emu_spread(uint64_t f, uint64_t r, uint64_t c0, uint64_t c1, unsigned thr, bool inv, bool edge);
 
+/* Notes whether counter i may count (its select is not 0), for a PMU with
+ * emu.live_list: sync then walks only those. */
+void emu_live_set(struct emu *e, unsigned i, bool may_count);
 /* Moves model time forward (never back), for every PMU served. Counting
  * is applied lazily. */
 void emu_set_time(struct emu *e, uint64_t now_ns);

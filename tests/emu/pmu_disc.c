@@ -282,10 +282,16 @@ static struct emu_ctr *cha_ctr(struct emu *e, unsigned s, unsigned b, unsigned i
 /* Channel c of socket s's register at off: box control, select, counter (lo/hi). */
 static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint32_t *val)
 {
-	for (unsigned s = 0; s < emu_disc_sockets(e); s++) {
-		for (unsigned c = 0; c < channels(e); c++) {
-			if (addr < EMU_DISC_IMC_AT(s, c) || addr >= EMU_DISC_IMC_AT(s, c) + 0x4000)
-				continue;
+	if (addr < EMU_DISC_IMC_AT(0, 0))
+		return UNC_E_NOT_FOUND;
+	{
+		unsigned s = (unsigned)((addr - EMU_DISC_TABLE_AT(0)) / 0x100000), c;
+		if (s >= emu_disc_sockets(e) || addr < EMU_DISC_IMC_AT(s, 0))
+			return UNC_E_NOT_FOUND;
+		c = (unsigned)((addr - EMU_DISC_IMC_AT(s, 0)) / 0x4000);
+		if (c >= channels(e))
+			return UNC_E_NOT_FOUND;
+		{
 			uint64_t off = addr - EMU_DISC_IMC_AT(s, c);
 			uint32_t *box = &e->disc.imc_box[s][c];
 			if (off == 0) {
@@ -295,9 +301,10 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 					*val = *box & 1;
 			} else if (off >= 0x40 && off < 0x50) {
 				struct emu_ctr *x = imc_ctr(e, s, c, (unsigned)(off - 0x40) / 4);
-				if (write)
+				if (write) {
 					x->sel = *val & 0xFF84FFFFu;
-				else
+					emu_live_set(e, (unsigned)(x - e->ctr), x->sel != 0);
+				} else
 					*val = (uint32_t)x->sel;
 			} else if (off >= 0x08 && off < 0x28) {
 				struct emu_ctr *x = imc_ctr(e, s, c, (unsigned)(off - 0x08) / 8);
@@ -312,8 +319,10 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 			}
 			for (unsigned i = 0; write && (*box & 0x200) && i < EMU_DISC_CH_CTRS; i++) /* RST_CTRS */
 				imc_ctr(e, s, c, i)->value = 0;
-			for (unsigned i = 0; write && (*box & 0x100) && i < EMU_DISC_CH_CTRS; i++) /* RST_CTRL */
+			for (unsigned i = 0; write && (*box & 0x100) && i < EMU_DISC_CH_CTRS; i++) { /* RST_CTRL */
 				imc_ctr(e, s, c, i)->sel = 0;
+				emu_live_set(e, (unsigned)(imc_ctr(e, s, c, i) - e->ctr), false);
+			}
 			*box &= 1;
 			return UNC_OK;
 		}
@@ -391,16 +400,19 @@ static enum unc_status disc_msr(struct emu *e, uint32_t msr, bool write, uint64_
 			return UNC_E_FAULT;
 		for (unsigned i = 0; (*v & 0x200) && i < EMU_DISC_CHA_CTRS; i++) /* RST_CTRS */
 			cha_ctr(e, s, b, i)->value = 0;
-		for (unsigned i = 0; (*v & 0x100) && i < EMU_DISC_CHA_CTRS; i++) /* RST_CTRL */
+		for (unsigned i = 0; (*v & 0x100) && i < EMU_DISC_CHA_CTRS; i++) { /* RST_CTRL */
 			cha_ctr(e, s, b, i)->sel = 0;
+			emu_live_set(e, (unsigned)(cha_ctr(e, s, b, i) - e->ctr), false);
+		}
 		e->disc.cha_box[s][b] = *v & 1;
 		return UNC_OK;
 	}
 	if (off >= 2 && off <= 5) {
 		struct emu_ctr *x = cha_ctr(e, s, b, off - 2);
-		if (write)
+		if (write) {
 			x->sel = *v;
-		else
+			emu_live_set(e, (unsigned)(x - e->ctr), x->sel != 0);
+		} else
 			*v = x->sel;
 		return UNC_OK;
 	}
@@ -453,6 +465,7 @@ static void disc_init(struct emu *e)
 {
 	e->ncbo = channels(e);
 	e->clock_hz = 2000000000ull; /* counting resolution: 2 GHz */
+	e->live_list = true; /* every select starts at 0: nothing counts yet */
 	for (unsigned s = 0; s < EMU_DISC_MAX_SOCKETS; s++) {
 		for (unsigned c = 0; c < EMU_DISC_MAX_CH; c++)
 			for (unsigned i = 0; i < EMU_DISC_CH_CTRS; i++)

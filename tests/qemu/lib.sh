@@ -254,6 +254,10 @@ boot_run_now() {
 				rows) n=$(grep -c ",$arg," <<<"$out"); [ "$n" = "$arg2" ] || fails+=("$n rows for $arg, expected $arg2") ;;
 				bw) r=$(awk -v w="$arg" '$1 == w && $3 == "MB/s" {r = $2} END {print r}' <<<"$out")
 				    why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
+				pbw) # a row of bw --per-box: ROW:FIELD (socket1:read, socket0.ch3:write) MB/s PCT
+				     r=$(awk -v row="${arg%%:*}" -v f="${arg#*:}" '$1 == row {for (i = 2; i + 2 <= NF; i++)
+				         if ($i == f && $(i + 2) == "MB/s") r = $(i + 1)} END {print r}' <<<"$out")
+				     why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
 				ivbw) n=0  # every interval row of bw -I, not only the last
 				      local t
 				      while read -r t r; do n=$((n + 1))
