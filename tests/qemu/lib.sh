@@ -11,6 +11,7 @@
 #   expect ID csvrate 'EVENT' PER_S PCT  every -x , row for EVENT: value / run time within PCT% of PER_S
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
+#   expect ID pbw ROW:FIELD MBPS PCT        a bw --per-box row's figure (socket1:read, socket0.ch3:write) within PCT% of MBPS
 #   expect ID ivbw read|write|total MBPS PCT every bw -I interval's figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
 #   expect ID above OTHER_ID             the last '= 0xN' of the output is above OTHER_ID's (a counter moved)
