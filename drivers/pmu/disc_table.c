@@ -283,7 +283,10 @@ void disc_number(struct disc *d)
 	}
 }
 
-#define DISC_MAX_CAPS 32
+/* Capabilities noted in the scan: every 09A7 device's, and those of other
+ * Intel devices until a 09A7 device is seen (then only 09A7 devices are
+ * read, and the others are dropped); more than this is refused. */
+#define DISC_MAX_CAPS (2 * DISC_MAX_TABLES)
 struct cap_at {
 	struct pci_addr dev;
 	uint16_t device_id, cap;
@@ -291,7 +294,7 @@ struct cap_at {
 
 /* The 0x23 capabilities of one function, from its extended list. */
 static enum unc_status caps_of(const struct hw *hw, struct pci_addr a, uint16_t device_id, struct cap_at *caps,
-			       unsigned *n, unsigned *devices, char *err, size_t errsize)
+			       unsigned *n, struct disc *d, char *err, size_t errsize)
 {
 	uint16_t off = 0x100;
 	bool counted = false;
@@ -306,10 +309,21 @@ static enum unc_status caps_of(const struct hw *hw, struct pci_addr a, uint16_t 
 			break;
 		if ((h & 0xFFFF) == DISC_EXT_CAP_ID) {
 			if (!counted)
-				(*devices)++;
+				d->devices++;
 			counted = true;
-			if (*n < DISC_MAX_CAPS)
-				caps[(*n)++] = (struct cap_at){ a, device_id, off };
+			if (device_id == DISC_DEVICE && !d->by_device) {
+				unsigned k = 0; /* has_generic_discovery_table: 09A7 devices only from now on */
+				for (unsigned i = 0; i < *n && i < DISC_MAX_CAPS; i++)
+					if (caps[i].device_id == DISC_DEVICE)
+						caps[k++] = caps[i];
+				*n = k;
+				d->by_device = true;
+			}
+			if (!d->by_device || device_id == DISC_DEVICE) {
+				if (*n < DISC_MAX_CAPS)
+					caps[*n] = (struct cap_at){ a, device_id, off };
+				(*n)++; /* counted beyond DISC_MAX_CAPS: disc_find refuses */
+			}
 		}
 		off = (uint16_t)(h >> 20 & 0xFFC);
 	}
@@ -344,7 +358,7 @@ enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t
 					d->nubox++;
 				}
 				if ((id & 0xFFFF) == 0x8086 &&
-				    (st = caps_of(hw, a, (uint16_t)(id >> 16), caps, &n, &d->devices, err, errsize)) != UNC_OK)
+				    (st = caps_of(hw, a, (uint16_t)(id >> 16), caps, &n, d, err, errsize)) != UNC_OK)
 					return st;
 				if (!fn) {
 					if ((st = cfg(hw, a, 0xC, &hdr, err, errsize)) != UNC_OK)
@@ -356,11 +370,15 @@ enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t
 		}
 next_bus:;
 	}
+	if (n > DISC_MAX_CAPS) {
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: more than %u discovery capabilities (this parser's limit, DISC_MAX_CAPS): "
+			     "refused rather than counting part of the machine",
+			     DISC_MAX_CAPS);
+		return UNC_E_UNSUPPORTED;
+	}
 	/* has_generic_discovery_table: a 0x09A7 device with the capability
-	 * means only those devices are read. */
-	for (unsigned i = 0; i < n; i++)
-		if (caps[i].device_id == DISC_DEVICE)
-			d->by_device = true;
+	 * means only those devices are read (caps_of kept only theirs). */
 	for (unsigned i = 0; i < n; i++) {
 		enum unc_status st;
 
@@ -375,7 +393,7 @@ next_bus:;
 	disc_number(d);
 	if (!d->ntables) {
 		fmt_snprintf(err, errsize, "no uncore discovery table (no Intel PCI device with extended capability 0x23%s)",
-			     n ? " holding a readable PMON table" : "");
+			     d->devices ? " holding a readable PMON table" : "");
 		return UNC_E_NOT_FOUND;
 	}
 	return UNC_OK;

@@ -15,7 +15,7 @@
 #include "t.h"
 #include "../../drivers/pmu/disc.h"
 
-#define MAX_FN 8
+#define MAX_FN 160
 #define MAX_MEM 256
 
 static struct {
@@ -527,6 +527,57 @@ static void over_the_limit_refused(void)
 	T_EQ(d.table[0].units, 1000);
 }
 
+/* More tables than DISC_MAX_TABLES (65 devices with a table each):
+ * refused naming the limit. */
+static void too_many_tables_refused(void)
+{
+	static struct disc d;
+	char err[200] = "";
+
+	reset();
+	F.nfn = 0;
+	for (unsigned t = 0; t < 65; t++) {
+		uint32_t *c = fn((uint8_t)t, 0x1F, 0, 0x09A7);
+		dvsec(c, 0x100, 0, 1, 0);
+		c[0x10 / 4] = 0xFE000004;
+	}
+	recipe(0xFE000000);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "more than 64 tables (this parser's limit, DISC_MAX_TABLES)");
+	T_EQ(d.ntables, 0);
+}
+
+/* Many other Intel devices with a DVSEC (ID 0x23 is any DVSEC) before the
+ * 09A7 device: only 09A7 devices are read, the others' capabilities are
+ * dropped, not counted against DISC_MAX_CAPS; with no 09A7 device, more
+ * than DISC_MAX_CAPS (128) are refused, naming it. */
+static void many_other_dvsecs(void)
+{
+	static struct disc d;
+	char err[200] = "";
+
+	reset();
+	for (unsigned i = 0; i < 130; i++) {
+		uint32_t *c = fn((uint8_t)(i / 8), (uint8_t)(i % 8), 0, 0x0B00);
+		dvsec(c, 0x100, 0, 2, 0); /* not PMON */
+	}
+	one_device(0x09A7, 0xFE000004, 0);
+	F.fn[F.nfn - 1].a.bus = 0xF0;
+	recipe(0xFE000000);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_ASSERT(d.by_device);
+	T_EQ(d.ntables, 1);
+	T_EQ(d.devices, 131);
+
+	reset();
+	for (unsigned i = 0; i < 130; i++) {
+		uint32_t *c = fn((uint8_t)(i / 8), (uint8_t)(i % 8), 0, 0x0B00);
+		dvsec(c, 0x100, 0, 2, 0);
+	}
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "more than 128 discovery capabilities (this parser's limit, DISC_MAX_CAPS)");
+}
+
 /* A BAR of 0 (unassigned) or a table running past 52-bit physical
  * addresses: refused with one line, nothing read there. */
 static void bar_unassigned_refused(void)
@@ -692,4 +743,4 @@ static void undecoded_bus(void)
 T_MAIN("disc", T_CASE(valid_table), T_CASE(bar_types), T_CASE(bir_reserved), T_CASE(other_dvsec_id),
        T_CASE(broken_entries), T_CASE(broken_global), T_CASE(several_tables), T_CASE(duplicate_ids_two_dies),
        T_CASE(pci_decode), T_CASE(check_entry), T_CASE(undecoded_bus), T_CASE(every_unit_kept),
-       T_CASE(over_the_limit_refused), T_CASE(bar_unassigned_refused), T_CASE(sockets_from_ubox))
+       T_CASE(over_the_limit_refused), T_CASE(too_many_tables_refused), T_CASE(many_other_dvsecs), T_CASE(bar_unassigned_refused), T_CASE(sockets_from_ubox))

@@ -326,6 +326,16 @@ static void probe_and_info(void)
 	T_CONTAINS(buf, "  table 0: 00:1f.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 9 units: 8 imc "
 			"(type 6), 1 cha (type 0)\n");
 	T_CONTAINS(buf, "  skipped: table 0 entry 8 (imc (type 6), box 8): no counter offset\n");
+	{
+		char js[2048];
+		struct strbuf jb;
+		strbuf_init(&jb, js, sizeof(js));
+		struct out jo = strbuf_out(&jb);
+		pmu_driver_disc.ops->info(&jo, &p, true);
+		T_CONTAINS(js, "\"table_list\":[{\"pci\":\"00:1f.0\",\"device\":\"8086:09a7\",\"cap\":\"0x100\",\"bar\":"
+			       "\"0xfe000000\",\"socket\":0,\"units\":9,\"types\":{\"6\":8,\"0\":1}}]");
+		T_CONTAINS(js, "\"imc_boxes\":8,\"cha_boxes\":1,\"sockets\":1,\"sockets_by\":\"table_order\",\"cha_capped\":0");
+	}
 	T_CONTAINS(buf, "imc:          8 boxes programmable of 8 found; 4 counters, 48 bits, controls at +0x40, counters at "
 			"+0x8 (MMIO)\n");
 	T_CONTAINS(buf, "cha:          1 box programmable of 1 found; 4 counters, 48 bits, controls at +0x2, counters at +0x8 "
