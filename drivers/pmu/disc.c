@@ -187,10 +187,12 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 		for (unsigned k = 0; k < last.table[t].ntypes; k++)
 			if (last.table[t].types[k].type == DISC_TYPE_CHA)
 				n = last.table[t].types[k].n;
-		if (n > most_cha)
-			most_cha = n;
-		if (ncbo && n && n != ncbo)
+		if (ncbo && n && n != ncbo && !cha_differs) {
 			cha_differs = true;
+			most_cha = n; /* the first table that differs */
+		}
+		if (!cha_differs && n > most_cha)
+			most_cha = n;
 	}
 	for (unsigned u = 0; u < DISC_NUNITS; u++) {
 		const struct disc_unit *first = NULL;

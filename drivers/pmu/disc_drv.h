@@ -30,7 +30,7 @@ enum disc_fact {
 	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
 	DISC_FACT_SOCKETS,   /* how tables were tied to packages 7:0 (enum disc_tie), sockets 15:8, CHAs not
 				programmed past MSR 0x2FFE's count 31:16, bit 32 a table's CHA count differs from
-				0x2FFE's, the most CHAs one table lists 55:40 */
+				0x2FFE's, 55:40 the CHAs of the first table that differs (else the most one table lists) */
 };
 
 extern const struct pmu_driver pmu_driver_disc;

@@ -61,7 +61,7 @@ static const char *tie_text(unsigned tie)
 	case DISC_TIE_ORDER:
 		return "socket numbers by table order: no UBox device";
 	case DISC_TIE_ORDER_UNMAPPED:
-		return "socket numbers by table order: the UBox devices found do not map every table's bus";
+		return "socket numbers by table order: the UBox devices found do not map every table's bus (or are more than 8)";
 	}
 	return "?";
 }
@@ -125,6 +125,8 @@ static void info_text(struct out *o, const struct pmu_present *p)
 			out_printf(o, "  CHA count differs: a table lists %u CHAs, MSR 0x2FFE says %u; %u beyond it not "
 				      "programmed (Linux spr_uncore_cpu_init)\n",
 				   (unsigned)(so >> 40 & 0xFFFF), (unsigned)n, capped);
+		else if (capped)
+			out_printf(o, "  %u CHAs beyond MSR 0x2FFE's count not programmed (Linux spr_uncore_cpu_init)\n", capped);
 	}
 }
 

@@ -362,6 +362,26 @@ static void per_package_msrs(void)
 	T_EQ(q(0xFE100000), 0x0000000000750400ull);
 	T_EQ(q(0xFE000000), 0x0000000000890400ull); /* 60 + 65 + 12 = 137 */
 
+	/* SPR, sockets of 60 and 40 CHAs: 0x2FFE read on the probe's processor
+	 * (package 0: 60) caps both; the table of 40 differs, and info says so */
+	{
+		struct cpu_info c2;
+		struct pmu_present p2 = { .drv = &pmu_driver_disc };
+		char e2[300] = "", w2[100] = "";
+		static char b2[8192];
+		struct strbuf s2;
+		START(SPR_ID, "--sockets", "2", "--chas", "60,40");
+		emu_cur_pkg = 0;
+		cpu_identify(&eh.hw, &c2);
+		T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &c2, 3, &p2, e2, sizeof(e2), w2, sizeof(w2)), UNC_OK);
+		T_EQ(p2.found[1], 100);
+		strbuf_init(&s2, b2, sizeof(b2));
+		struct out o2 = strbuf_out(&s2);
+		pmu_driver_disc.ops->info(&o2, &p2, false);
+		T_CONTAINS(b2, "  CHA count from MSR 0x2FFE: 60 per socket (read on socket 0's processor)\n");
+		T_CONTAINS(b2, "  CHA count differs: a table lists 40 CHAs, MSR 0x2FFE says 60; 0 beyond it not programmed");
+	}
+
 	/* GNR, 2 sockets of 12 channels: no UBox, the driver numbers the
 	 * tables in order and says so */
 	struct cpu_info cpu;
