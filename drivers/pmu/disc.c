@@ -142,7 +142,7 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 {
 	enum unc_status st = disc_find(hw, &last, err, errsize);
 	uint64_t cbo = 0;
-	uint32_t ncbo = 0;
+	uint32_t ncbo[DISC_MAX_TABLES] = { 0 }; /* MSR 0x2FFE's count of each socket; 0: none */
 	unsigned not_taken[DISC_NUNITS] = { 0 }, capped = 0, most_cha = 0;
 	bool cha_differs = false;
 
@@ -176,18 +176,20 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	 * is ignored. CHAs numbered from it on (pmu_idx) are not programmed,
 	 * as Linux makes no PMU for them. The MSR is per package: this reads
 	 * the processor running the probe's (socket 0's). */
-	/* PER-PACKAGE READ BELONGS HERE: 0x2FFE of each table's package, read on a processor of that package. */
 	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
 		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
-		ncbo = (uint32_t)cbo;
+		/* PER-PACKAGE READ BELONGS HERE: ncbo[s] from 0x2FFE read on a processor of package s. */
+		for (unsigned s = 0; s < DISC_MAX_TABLES; s++)
+			ncbo[s] = (uint32_t)cbo;
 	}
 	for (unsigned t = 0; t < last.ntables; t++) {
 		unsigned n = 0;
+		int s = last.table[t].socket;
 
 		for (unsigned k = 0; k < last.table[t].ntypes; k++)
 			if (last.table[t].types[k].type == DISC_TYPE_CHA)
 				n = last.table[t].types[k].n;
-		if (ncbo && n && n != ncbo && !cha_differs) {
+		if (s >= 0 && ncbo[s] && n && n != ncbo[s] && !cha_differs) {
 			cha_differs = true;
 			most_cha = n; /* the first table that differs */
 		}
@@ -209,7 +211,8 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 			found++;
 			if (!first)
 				first = x;
-			if (u == DISC_UNIT_CHA && ncbo && x->pmu_idx >= ncbo) {
+			int sock = last.table[x->table].socket;
+			if (u == DISC_UNIT_CHA && sock >= 0 && ncbo[sock] && x->pmu_idx >= ncbo[sock]) {
 				capped++;
 				continue;
 			}
