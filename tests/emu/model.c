@@ -70,30 +70,6 @@ static uint64_t width_mask(unsigned w)
 	return ((uint64_t)1 << w) - 1;
 }
 
-/* The counters sync walks: every one, or a PMU's list of those that may
- * count (emu.live: hundreds of boxes, few programmed). */
-static unsigned ctrs(const struct emu *e)
-{
-	return e->live_list ? e->nlive : e->pmu->nctr;
-}
-
-static unsigned ctr_at(const struct emu *e, unsigned k)
-{
-	return e->live_list ? e->live[k] : k;
-}
-
-void emu_live_set(struct emu *e, unsigned i, bool may_count)
-{
-	unsigned k;
-
-	for (k = 0; k < e->nlive && e->live[k] != i; k++)
-		;
-	if (may_count && k == e->nlive && e->nlive < EMU_MAX_CTRS)
-		e->live[e->nlive++] = (uint16_t)i;
-	else if (!may_count && k < e->nlive)
-		e->live[k] = e->live[--e->nlive];
-}
-
 /* Applies counting up to the current time. A wrap sets the counter's
  * global status bit only when the PMU forwards its overflow; when the PMU
  * freezes on overflow, the first forwarded wrap stops every counter at
@@ -111,8 +87,8 @@ static void sync(struct emu *e)
 		return;
 	}
 	if (ops->freeze_on_ovf(e)) {
-		for (unsigned k = 0; k < ctrs(e); k++) {
-			struct emu_ctr *c = &e->ctr[ctr_at(e, k)];
+		for (unsigned i = 0; i < e->pmu->nctr; i++) {
+			struct emu_ctr *c = &e->ctr[i];
 			if (!counting(e, c) || !ops->ovf_forwarded(c))
 				continue;
 			uint64_t need = width_mask(c->width) + 1 - c->value;
@@ -131,8 +107,8 @@ static void sync(struct emu *e)
 			freeze = true;
 		}
 	}
-	for (unsigned k = 0; k < ctrs(e); k++) {
-		struct emu_ctr *c = &e->ctr[ctr_at(e, k)];
+	for (unsigned i = 0; i < e->pmu->nctr; i++) {
+		struct emu_ctr *c = &e->ctr[i];
 		if (!counting(e, c))
 			continue;
 		uint64_t v = c->value + ops->increment(e, c, e->synced, c_end);

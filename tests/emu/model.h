@@ -288,12 +288,14 @@ struct emu {
 	uint32_t box_ctl[EMU_SNBEP_BOXES];
 	/* The discovery-table uncore's per-socket state: each iMC channel's and
 	 * CHA's box control (FRZ, bit 0), each CHA's filter, each socket's
-	 * global control (MSR 0x2FF0). */
+	 * global control (MSR 0x2FF0), and the cycle each counter was brought
+	 * up to: these counters count lazily, one at a time (pmu_disc.c). */
 	struct {
 		uint32_t imc_box[EMU_DISC_MAX_SOCKETS][EMU_DISC_MAX_CH];
 		uint64_t cha_box[EMU_DISC_MAX_SOCKETS][EMU_DISC_MAX_CHA];
 		uint64_t cha_filter[EMU_DISC_MAX_SOCKETS][EMU_DISC_MAX_CHA];
 		uint64_t global[EMU_DISC_MAX_SOCKETS];
+		uint64_t since[EMU_DISC_CTRS]; /* each counter's count is up to this clock cycle */
 	} disc;
 	struct {
 		unsigned n;
@@ -314,11 +316,6 @@ struct emu {
 		uint64_t ctr[EMU_ADL_IMCP_BOXES][EMU_ADL_IMCP_CTRS];
 		unsigned writes;
 	} imcp;
-	/* With live_list, sync walks only live[0..nlive): the counters whose
-	 * select is not 0, which the PMU keeps (emu_live_set); else every one. */
-	bool live_list;
-	uint16_t live[EMU_MAX_CTRS];
-	unsigned nlive;
 	uint64_t clock_hz; /* the PMU's clock: cfg.uclk_hz unless its init sets another */
 	uint64_t now_ns;
 	uint64_t synced; /* PMU clock cycles since time 0 already applied to the counters */
@@ -385,9 +382,6 @@ void emu_core_leaf1(struct emu *e, uint32_t eax, uint32_t ebx, uint32_t ecx, uin
  * itself), inv, edge. See pmu_skl.c's skl_increment. */
 uint64_t emu_spread(uint64_t f, uint64_t r, uint64_t c0, uint64_t c1, unsigned thr, bool inv, bool edge);
 
-/* Notes whether counter i may count (its select is not 0), for a PMU with
- * emu.live_list: sync then walks only those. */
-void emu_live_set(struct emu *e, unsigned i, bool may_count);
 /* Moves model time forward (never back), for every PMU served. Counting
  * is applied lazily. */
 void emu_set_time(struct emu *e, uint64_t now_ns);

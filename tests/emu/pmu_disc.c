@@ -9,7 +9,10 @@
  * bits 63:32 (Linux spr_uncore_chabox: umask config:8-15,32-63). */
 #include "model.h"
 
+#include "../../drivers/base/arith.h"
 #include "../../drivers/base/parse.h"
+
+static void bring(struct emu *e, struct emu_ctr *c);
 
 /* Linux uncore_snbep.c spr_uncore_imc_events (cas_count_read/write) and
  * Intel's perfmon GNR uncore-memory file (SCH0, SCH1: events 0x05, 0x06). */
@@ -295,19 +298,23 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 			uint64_t off = addr - EMU_DISC_IMC_AT(s, c);
 			uint32_t *box = &e->disc.imc_box[s][c];
 			if (off == 0) {
-				if (write)
+				if (write) {
+					for (unsigned i = 0; i < EMU_DISC_CH_CTRS; i++)
+						bring(e, imc_ctr(e, s, c, i));
 					*box = *val & 0x301;
-				else
+				} else {
 					*val = *box & 1;
+				}
 			} else if (off >= 0x40 && off < 0x50) {
 				struct emu_ctr *x = imc_ctr(e, s, c, (unsigned)(off - 0x40) / 4);
 				if (write) {
+					bring(e, x);
 					x->sel = *val & 0xFF84FFFFu;
-					emu_live_set(e, (unsigned)(x - e->ctr), x->sel != 0);
 				} else
 					*val = (uint32_t)x->sel;
 			} else if (off >= 0x08 && off < 0x28) {
 				struct emu_ctr *x = imc_ctr(e, s, c, (unsigned)(off - 0x08) / 8);
+				bring(e, x);
 				if (!write)
 					*val = half(x->value, off);
 				else if (off & 4)
@@ -319,10 +326,8 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 			}
 			for (unsigned i = 0; write && (*box & 0x200) && i < EMU_DISC_CH_CTRS; i++) /* RST_CTRS */
 				imc_ctr(e, s, c, i)->value = 0;
-			for (unsigned i = 0; write && (*box & 0x100) && i < EMU_DISC_CH_CTRS; i++) { /* RST_CTRL */
+			for (unsigned i = 0; write && (*box & 0x100) && i < EMU_DISC_CH_CTRS; i++) /* RST_CTRL */
 				imc_ctr(e, s, c, i)->sel = 0;
-				emu_live_set(e, (unsigned)(imc_ctr(e, s, c, i) - e->ctr), false);
-			}
 			*box &= 1;
 			return UNC_OK;
 		}
@@ -398,21 +403,21 @@ static enum unc_status disc_msr(struct emu *e, uint32_t msr, bool write, uint64_
 		}
 		if (*v & ~0x301ull)
 			return UNC_E_FAULT;
+		for (unsigned i = 0; i < EMU_DISC_CHA_CTRS; i++)
+			bring(e, cha_ctr(e, s, b, i));
 		for (unsigned i = 0; (*v & 0x200) && i < EMU_DISC_CHA_CTRS; i++) /* RST_CTRS */
 			cha_ctr(e, s, b, i)->value = 0;
-		for (unsigned i = 0; (*v & 0x100) && i < EMU_DISC_CHA_CTRS; i++) { /* RST_CTRL */
+		for (unsigned i = 0; (*v & 0x100) && i < EMU_DISC_CHA_CTRS; i++) /* RST_CTRL */
 			cha_ctr(e, s, b, i)->sel = 0;
-			emu_live_set(e, (unsigned)(cha_ctr(e, s, b, i) - e->ctr), false);
-		}
 		e->disc.cha_box[s][b] = *v & 1;
 		return UNC_OK;
 	}
 	if (off >= 2 && off <= 5) {
 		struct emu_ctr *x = cha_ctr(e, s, b, off - 2);
-		if (write) {
+		bring(e, x);
+		if (write)
 			x->sel = *v;
-			emu_live_set(e, (unsigned)(x - e->ctr), x->sel != 0);
-		} else
+		else
 			*v = x->sel;
 		return UNC_OK;
 	}
@@ -420,6 +425,7 @@ static enum unc_status disc_msr(struct emu *e, uint32_t msr, bool write, uint64_
 		struct emu_ctr *x = cha_ctr(e, s, b, off - 8);
 		if (write && (*v >> 48))
 			return UNC_E_FAULT;
+		bring(e, x);
 		if (write)
 			x->value = *v;
 		else
@@ -465,7 +471,6 @@ static void disc_init(struct emu *e)
 {
 	e->ncbo = channels(e);
 	e->clock_hz = 2000000000ull; /* counting resolution: 2 GHz */
-	e->live_list = true; /* every select starts at 0: nothing counts yet */
 	for (unsigned s = 0; s < EMU_DISC_MAX_SOCKETS; s++) {
 		for (unsigned c = 0; c < EMU_DISC_MAX_CH; c++)
 			for (unsigned i = 0; i < EMU_DISC_CH_CTRS; i++)
@@ -546,11 +551,29 @@ static uint64_t disc_increment(const struct emu *e, const struct emu_ctr *c, uin
 			  sel >> 24 & 0xFF, sel & (1u << 23), sel & (1u << 18));
 }
 
+/* Counter c's count brought up to now: what it added since it was last
+ * brought up, if it counted (its select, box control and socket unchanged
+ * since: every write that changes them brings its counters up first). The
+ * model core walks none of these counters (nctr 0): with hundreds of boxes
+ * a walk at every access made each access slow enough to skew what the
+ * guest measures. */
+static void bring(struct emu *e, struct emu_ctr *c)
+{
+	unsigned k = (unsigned)(c - e->ctr);
+	uint64_t now = u64_muldiv(e->now_ns, e->clock_hz, 1000000000ull);
+
+	if (now <= e->disc.since[k])
+		return;
+	if (disc_ctr_enabled(e, c) && !c->stuck)
+		c->value = (c->value + disc_increment(e, c, e->disc.since[k], now)) & 0xFFFFFFFFFFFFull;
+	e->disc.since[k] = now;
+}
+
 const struct emu_pmu emu_pmu_disc = {
 	.name = "disc",
 	.pci = disc_pci,
 	.npci = sizeof(disc_pci) / sizeof(disc_pci[0]),
-	.nctr = EMU_DISC_CTRS,
+	.nctr = 0, /* counted lazily, each when read or reconfigured (bring) */
 	.mmio_read32 = disc_mmio_read,
 	.mmio_write32 = disc_mmio_write,
 	.msr_read = disc_msr_read,
