@@ -150,7 +150,9 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 {
 	enum unc_status st = disc_find(hw, &last, err, errsize);
 	uint64_t cbo = 0;
-	unsigned not_taken[DISC_NUNITS] = { 0 };
+	uint32_t ncbo[DISC_MAX_TABLES] = { 0 }; /* MSR 0x2FFE's count of each socket; 0: none */
+	unsigned not_taken[DISC_NUNITS] = { 0 }, capped = 0, most_cha = 0;
+	bool cha_differs = false;
 
 	if (warnsize)
 		warn[0] = '\0';
@@ -166,11 +168,42 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	}
 	if (st != UNC_OK)
 		return st;
-	p->facts[DISC_FACT_SUMMARY] = last.ntables | (uint64_t)(last.nunits & 0xFFFF) << 8 |
+	/* Each table's package: the UBox rule of SPR and EMR, else table order. */
+	if ((st = disc_sockets(hw, &last, spr_cha_fix(cpu->model), err, errsize)) != UNC_OK)
+		return st;
+	unsigned taken = 0; /* entries taken, every type */
+	for (unsigned t = 0; t < last.ntables; t++)
+		taken += last.table[t].units;
+	p->facts[DISC_FACT_SUMMARY] = last.ntables | (uint64_t)(taken & 0xFFFF) << 8 |
 				      (uint64_t)(last.nskips & 0xFFFF) << 24 | (uint64_t)last.by_device << 40;
 	p->facts[DISC_FACT_TABLE0] = last.table[0].dev.bus | (uint64_t)last.table[0].dev.dev << 8 |
 				     (uint64_t)last.table[0].dev.func << 13 | (uint64_t)last.table[0].device_id << 16 |
 				     (last.table[0].bar >> 12) << 32;
+	/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
+	 * (spr_uncore_cpu_init: the table's count is wrong there); 0 (EMR XCC)
+	 * is ignored. CHAs numbered from it on (pmu_idx) are not programmed,
+	 * as Linux makes no PMU for them. The MSR is per package: this reads
+	 * the processor running the probe's (socket 0's). */
+	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
+		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
+		/* PER-PACKAGE READ BELONGS HERE: ncbo[s] from 0x2FFE read on a processor of package s. */
+		for (unsigned s = 0; s < DISC_MAX_TABLES; s++)
+			ncbo[s] = (uint32_t)cbo;
+	}
+	for (unsigned t = 0; t < last.ntables; t++) {
+		unsigned n = 0;
+		int s = last.table[t].socket;
+
+		for (unsigned k = 0; k < last.table[t].ntypes; k++)
+			if (last.table[t].types[k].type == DISC_TYPE_CHA)
+				n = last.table[t].types[k].n;
+		if (s >= 0 && ncbo[s] && n && n != ncbo[s] && !cha_differs) {
+			cha_differs = true;
+			most_cha = n; /* the first table that differs */
+		}
+		if (!cha_differs && n > most_cha)
+			most_cha = n;
+	}
 	for (unsigned u = 0; u < DISC_NUNITS; u++) {
 		const struct disc_unit *first = NULL;
 
@@ -186,12 +219,17 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 			found++;
 			if (!first)
 				first = x;
-			if (x->access != unit_access[u] || boxes == PMU_MAX_BOXES) {
+			int sock = last.table[x->table].socket;
+			if (u == DISC_UNIT_CHA && sock >= 0 && ncbo[sock] && x->pmu_idx >= ncbo[sock]) {
+				capped++;
+				continue;
+			}
+			if (x->access != unit_access[u] || boxes == PMU_MAX_BOXES || last.table[x->table].socket < 0) {
 				not_taken[u]++;
 				continue;
 			}
 			p->box_base[u][boxes] = x->ctl;
-			p->group[u][boxes] = x->table;
+			p->group[u][boxes] = (uint8_t)last.table[x->table].socket;
 			p->box_id[u][boxes] = (uint8_t)x->box_id;
 			boxes++;
 		}
@@ -208,16 +246,9 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 		p->boxes[u] = boxes;
 		p->found[u] = found;
 	}
-	/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
-	 * (the table's count is wrong there); 0 (EMR XCC) is ignored. The
-	 * table still gives each box's address: boxes beyond those listed
-	 * cannot be programmed, and the header says so. */
-	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
-		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
-		if ((uint32_t)cbo)
-			p->found[DISC_UNIT_CHA] = (uint32_t)cbo * (last.ntables ? last.ntables : 1);
-	}
 	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
+	p->facts[DISC_FACT_SOCKETS] = last.tie | (uint64_t)last.sockets << 8 | (uint64_t)(capped & 0xFFFF) << 16 |
+				      (uint64_t)cha_differs << 32 | (uint64_t)(most_cha & 0xFFFF) << 40;
 	return UNC_OK;
 }
 

@@ -21,9 +21,21 @@
 #define DISC_DVSEC_PMON  1      /* UNCORE_DISCOVERY_DVSEC_ID_PMON, at cap+0x8 bits 15:0 */
 #define DISC_BIR_MASK    0x7u   /* UNCORE_DISCOVERY_DVSEC2_BIR_MASK, at cap+0xC */
 
-#define DISC_MAX_TABLES 8
-#define DISC_MAX_UNITS  128
+/* Static bounds, each above the biggest real machine; a machine over one is
+ * refused, naming it (disc_find), never counted in part. Tables: one per
+ * socket on SPR/EMR (up to 8 sockets), one per die on GNR (servers.md:
+ * "each socket (on GNR, each die) has its own table"). Units kept: only
+ * iMC and CHA units are kept whole (8 sockets x up to 12 channels and
+ * 60 CHAs on SPR, more CHAs on GNR's biggest dies); every other type is
+ * counted per table (struct disc_table.types). Types: distinct box types
+ * in one table (SPR's tables hold 11, GNR's 23 in Linux's gnr_uncores). */
+#define DISC_MAX_TABLES 64
+#define DISC_MAX_UNITS  2048
+#define DISC_MAX_TYPES  64
 #define DISC_MAX_SKIPS  16
+/* The highest physical address an x86-64 processor can have (52 bits):
+ * a table running past it is no table. */
+#define DISC_PHYS_LIMIT (1ull << 52)
 
 /* enum uncore_access_type */
 enum disc_access { DISC_MSR = 0, DISC_MMIO = 1, DISC_PCI = 2 };
@@ -46,12 +58,10 @@ enum disc_why {
 	DISC_WHY_ACCESS,     /* access_type 3 (>= UNCORE_ACCESS_MAX) */
 	DISC_WHY_NO_CTL_OFF, /* ctl_offset 0 (uncore_insert_box_info) */
 	DISC_WHY_NO_CTR_OFF, /* ctr_offset 0 (likewise) */
-	DISC_WHY_FULL,       /* more units than this parser keeps */
 	/* A whole table (entry 0xFFFF): */
 	DISC_WHY_BAR,        /* the BAR is not a 32/64-bit non-prefetchable memory BAR (val & 0xB) */
 	DISC_WHY_GLOBAL,     /* the global entry is zero or all ones */
 	DISC_WHY_STRIDE,     /* a stride below 3 qwords: entries would overlap */
-	DISC_WHY_TABLES,     /* more tables than this parser keeps */
 };
 #define DISC_TABLE_ENTRY 0xFFFF
 
@@ -61,9 +71,22 @@ struct disc_unit {
 	uint8_t access;       /* enum disc_access */
 	uint8_t num_regs, ctl_offset, bit_width, ctr_offset, status_offset;
 	uint8_t table;        /* the table it came from (one per die) */
-	uint8_t pmu_idx;      /* N of uncore_<type>_N: box IDs of a type numbered as first seen,
+	uint16_t pmu_idx;     /* N of uncore_<type>_N: box IDs of a type numbered as first seen,
 			       * a repeated ID (the same box on another die) keeping its number */
 	uint16_t entry;       /* its index in its table */
+};
+
+/* Units of one box type in a table (every type, iMC and CHA included). */
+struct disc_type_count {
+	uint16_t type, n;
+};
+
+/* How a table was tied to its socket (disc_sockets). */
+enum disc_tie {
+	DISC_TIE_NONE = 0,   /* not tied yet */
+	DISC_TIE_UBOX,       /* its bus's socket from the UBox map (Linux snbep_pci2phy_map_init) */
+	DISC_TIE_ORDER,      /* table order: no UBox device (or no UBox rule for the model) */
+	DISC_TIE_ORDER_UNMAPPED, /* table order: a UBox was found but could not map every table */
 };
 
 /* Where a PCI unit's box control is (UNCORE_DISCOVERY_PCI_DOMAIN 30:28,
@@ -82,7 +105,11 @@ struct disc_table {
 	struct disc_entry global;
 	uint8_t stride;       /* in qwords (8 bytes each) */
 	uint16_t max_units;
-	uint16_t units;       /* units kept from it */
+	uint16_t units;       /* entries taken from it (every type) */
+	uint16_t kept;        /* its iMC and CHA units (in struct disc.unit) */
+	uint8_t ntypes;
+	struct disc_type_count types[DISC_MAX_TYPES]; /* its units by type, in first-seen order */
+	int8_t socket;        /* its package (disc_sockets); -1: none (a table of no iMC or CHA) */
 };
 
 struct disc_skip {
@@ -100,7 +127,17 @@ struct disc {
 	unsigned nskips;                       /* every one, even beyond skip[] */
 	unsigned devices;                      /* devices with the capability */
 	bool by_device;                        /* only DISC_DEVICE devices were read */
+	uint8_t tie;                           /* enum disc_tie: how sockets were numbered */
+	uint8_t sockets;                       /* sockets holding iMC or CHA units */
+	uint8_t nubox;                         /* DISC_UBOX_SPR functions found (at most 8 kept) */
+	struct { struct pci_addr a; uint32_t nodeid, gidnid; int8_t socket; } ubox[8]; /* socket -1: unmapped */
 };
+
+/* Whether a unit is one the parser keeps whole (iMC or CHA). */
+static inline bool disc_kept_type(unsigned box_type)
+{
+	return box_type == 6 || box_type == 0;
+}
 
 /* The entry's fields, as the structs lay them out. */
 static inline unsigned disc_num_regs(const struct disc_entry *e) { return (unsigned)(e->table1 & 0xFF); }
@@ -146,5 +183,25 @@ enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t
 
 /* Numbers the units of each type (pmu_idx), after the tables are read. */
 void disc_number(struct disc *d);
+
+/* The UBox of SPR and EMR (Linux uncore_snbep.c, spr_uncore_pci_init:
+ * snbep_pci2phy_map_init(0x3250, SKX_CPUNODEID, SKX_GIDNIDMAP, true)):
+ * its node ID in CPUNODEID (0xC0) bits 2:0, and GIDNIDMAP (0xD4) holding
+ * the node ID of package i in bits 3i+2:3i. */
+#define DISC_UBOX_SPR       0x3250
+#define DISC_UBOX_CPUNODEID 0xC0
+#define DISC_UBOX_GIDNIDMAP 0xD4
+
+/* Ties each table to its package, after disc_find (which notes every
+ * DISC_UBOX_SPR function it passes). With use_ubox (SPR, EMR), the rule of
+ * Linux's snbep_pci2phy_map_init with reverse set: each UBox's bus gets
+ * the package whose GIDNIDMAP field holds the UBox's node ID; a bus with
+ * no UBox takes the package of the nearest UBox bus above it. Without
+ * UBoxes (or the rule), or when a table's bus maps to none, the tables
+ * holding iMC or CHA units are numbered 0, 1, ... in table order (what
+ * Linux's uncore_discovery.c does without NUMA information), and d->tie
+ * says so. A table holding no iMC or CHA unit gets socket -1 (no row).
+ * Reads configuration space only; only a seam error fails (err). */
+enum unc_status disc_sockets(const struct hw *hw, struct disc *d, bool use_ubox, char *err, size_t errsize);
 
 #endif

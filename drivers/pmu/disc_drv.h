@@ -20,7 +20,7 @@ enum { DISC_UNIT_IMC, DISC_UNIT_CHA, DISC_NUNITS };
 
 /* facts[] */
 enum disc_fact {
-	DISC_FACT_SUMMARY,   /* ntables 7:0, units kept 23:8, skips 39:24, bit 40 by 0x09A7, bit 41 no table */
+	DISC_FACT_SUMMARY,   /* ntables 7:0, entries taken (every type) 23:8, skips 39:24, bit 40 by 0x09A7, bit 41 no table */
 	DISC_FACT_CBO,       /* bit 63: MSR 0x2FFE was read (SPR/EMR); 31:0 its value */
 	DISC_FACT_TABLE0,    /* first table: bus 7:0, dev 12:8, func 15:13, device ID 31:16, BAR >> 12 in 63:32 */
 	DISC_FACT_IMC_TYPES, /* first unit of each kind: num_regs 7:0, width 15:8, ctl_off 23:16, ctr_off 31:24, access 33:32 (iMC) */
@@ -28,6 +28,9 @@ enum disc_fact {
 	DISC_FACT_NOT_TAKEN, /* iMC units in 15:0, CHA in 31:16 found but not programmable (another access type,
 				a PCI domain other than 0, beyond PMU_MAX_BOXES) */
 	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
+	DISC_FACT_SOCKETS,   /* how tables were tied to packages 7:0 (enum disc_tie), sockets 15:8, CHAs not
+				programmed past MSR 0x2FFE's count 31:16, bit 32 a table's CHA count differs from
+				0x2FFE's, 55:40 the CHAs of the first table that differs (else the most one table lists) */
 };
 
 extern const struct pmu_driver pmu_driver_disc;

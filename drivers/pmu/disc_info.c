@@ -5,38 +5,6 @@
 #include "disc_drv.h"
 #include "../base/fmt.h"
 
-#define MAX_TYPES 24
-
-struct type_count {
-	uint16_t type, n;
-};
-
-/* Units of table t by type, in first-seen order; the rest counted in *other. */
-static unsigned by_type(const struct disc *d, unsigned t, struct type_count *c, unsigned *other)
-{
-	unsigned n = 0;
-
-	*other = 0;
-	for (unsigned i = 0; i < d->nunits; i++) {
-		const struct disc_unit *u = &d->unit[i];
-		unsigned k;
-
-		if (u->table != t)
-			continue;
-		for (k = 0; k < n && c[k].type != u->box_type; k++)
-			;
-		if (k == n) {
-			if (n == MAX_TYPES) {
-				(*other)++;
-				continue;
-			}
-			c[n++] = (struct type_count){ u->box_type, 0 };
-		}
-		c[k].n++;
-	}
-	return n;
-}
-
 static const char *type_text(unsigned type, char *buf, size_t size)
 {
 	const char *name = disc_type_name(type);
@@ -57,7 +25,10 @@ static const struct disc *live(const struct pmu_present *p)
 
 	if (s >> 41 & 1)
 		return d->ntables ? NULL : d;
-	return d->ntables == (s & 0xFF) && (d->nunits & 0xFFFF) == (s >> 8 & 0xFFFF) ? d : NULL;
+	unsigned taken = 0;
+	for (unsigned t = 0; t < d->ntables; t++)
+		taken += d->table[t].units;
+	return d->ntables == (s & 0xFF) && (taken & 0xFFFF) == (s >> 8 & 0xFFFF) ? d : NULL;
 }
 
 static void unit_line(struct out *o, const struct pmu_present *p, unsigned u, const char *label)
@@ -81,6 +52,20 @@ static void unit_line(struct out *o, const struct pmu_present *p, unsigned u, co
 		out_printf(o, "  %u not programmed (another access type, or more than %u boxes)\n", nt, PMU_MAX_BOXES);
 }
 
+static const char *tie_text(unsigned tie)
+{
+	switch (tie) {
+	case DISC_TIE_UBOX:
+		return "by the UBox of each bus (8086:3250, CPUNODEID 0xc0 node ID looked up in GIDNIDMAP 0xd4; a bus "
+		       "without one takes the nearest UBox bus above it: Linux snbep_pci2phy_map_init)";
+	case DISC_TIE_ORDER:
+		return "socket numbers by table order: no UBox device";
+	case DISC_TIE_ORDER_UNMAPPED:
+		return "socket numbers by table order: the UBox devices found do not map every table's bus (or are more than 8)";
+	}
+	return "?";
+}
+
 static void info_text(struct out *o, const struct pmu_present *p)
 {
 	const struct disc *d = live(p);
@@ -96,20 +81,27 @@ static void info_text(struct out *o, const struct pmu_present *p)
 			   (s >> 24 & 0xFFFF) == 1 ? "y" : "ies",
 			   s >> 40 & 1 ? "devices 8086:09a7" : "any Intel device with DVSEC 0x23");
 	}
+	uint64_t so = p->facts[DISC_FACT_SOCKETS];
+	if (!(s >> 41 & 1))
+		out_printf(o, "  sockets:    %u, %s\n", (unsigned)(so >> 8 & 0xFF), tie_text((unsigned)(so & 0xFF)));
 	for (unsigned t = 0; d && t < d->ntables; t++) {
 		const struct disc_table *x = &d->table[t];
-		struct type_count c[MAX_TYPES];
-		unsigned other, n = by_type(d, t, c, &other);
 
-		out_printf(o, "  table %u: %02x:%02x.%x (8086:%04x) capability 0x%x, BIR %u, BAR 0x%llx, %u units:", t,
-			   x->dev.bus, x->dev.dev, x->dev.func, x->device_id, x->cap, x->bir, (unsigned long long)x->bar,
-			   x->units);
-		for (unsigned k = 0; k < n; k++)
-			out_printf(o, "%s %u %s", k ? "," : "", c[k].n, type_text(c[k].type, tb, sizeof(tb)));
-		if (other)
-			out_printf(o, ", %u of other types", other);
+		out_printf(o, "  table %u: %02x:%02x.%x (8086:%04x) capability 0x%x, BIR %u, BAR 0x%llx, ", t, x->dev.bus,
+			   x->dev.dev, x->dev.func, x->device_id, x->cap, x->bir, (unsigned long long)x->bar);
+		if (x->socket >= 0)
+			out_printf(o, "socket %d", x->socket);
+		else
+			out_puts(o, "no socket (no iMC or CHA unit)");
+		out_printf(o, ", %u unit%s:", x->units, x->units == 1 ? "" : "s");
+		for (unsigned k = 0; k < x->ntypes; k++)
+			out_printf(o, "%s %u %s", k ? "," : "", x->types[k].n, type_text(x->types[k].type, tb, sizeof(tb)));
 		out_puts(o, "\n");
 	}
+	for (unsigned i = 0; d && d->tie == DISC_TIE_UBOX && i < d->nubox && i < 8; i++)
+		out_printf(o, "  ubox %02x:%02x.%x: node ID %u, GIDNIDMAP 0x%06x: socket %d\n", d->ubox[i].a.bus,
+			   d->ubox[i].a.dev, d->ubox[i].a.func, (unsigned)(d->ubox[i].nodeid & 7),
+			   (unsigned)(d->ubox[i].gidnid & 0xFFFFFF), d->ubox[i].socket);
 	for (unsigned i = 0; d && i < d->nskips && i < DISC_MAX_SKIPS; i++) {
 		const struct disc_skip *k = &d->skip[i];
 
@@ -123,9 +115,19 @@ static void info_text(struct out *o, const struct pmu_present *p)
 		out_printf(o, "  skipped: %u more\n", d->nskips - DISC_MAX_SKIPS);
 	unit_line(o, p, DISC_UNIT_IMC, "imc:         ");
 	unit_line(o, p, DISC_UNIT_CHA, "cha:         ");
-	if (p->facts[DISC_FACT_CBO] >> 63)
-		out_printf(o, "  CHA count from MSR 0x2FFE: %u%s\n", (unsigned)p->facts[DISC_FACT_CBO],
-			   (uint32_t)p->facts[DISC_FACT_CBO] ? " per socket" : " (0: ignored, the table's count stands)");
+	if (p->facts[DISC_FACT_CBO] >> 63) {
+		uint32_t n = (uint32_t)p->facts[DISC_FACT_CBO];
+		unsigned capped = (unsigned)(so >> 16 & 0xFFFF);
+
+		out_printf(o, "  CHA count from MSR 0x2FFE: %u%s\n", (unsigned)n,
+			   n ? " per socket (read on socket 0's processor)" : " (0: ignored, the table's count stands)");
+		if (n && so >> 32 & 1)
+			out_printf(o, "  CHA count differs: a table lists %u CHAs, MSR 0x2FFE says %u; %u beyond it not "
+				      "programmed (Linux spr_uncore_cpu_init)\n",
+				   (unsigned)(so >> 40 & 0xFFFF), (unsigned)n, capped);
+		else if (capped)
+			out_printf(o, "  %u CHAs beyond MSR 0x2FFE's count not programmed (Linux spr_uncore_cpu_init)\n", capped);
+	}
 }
 
 static void info_json(struct out *o, const struct pmu_present *p)
@@ -139,15 +141,21 @@ static void info_json(struct out *o, const struct pmu_present *p)
 	for (unsigned t = 0; d && t < d->ntables; t++) {
 		const struct disc_table *x = &d->table[t];
 		out_printf(o, "%s{\"pci\":\"%02x:%02x.%x\",\"device\":\"8086:%04x\",\"cap\":\"0x%x\",\"bar\":\"0x%llx\","
-			      "\"units\":%u}",
+			      "\"socket\":%d,\"units\":%u,\"types\":{",
 			   t ? "," : "", x->dev.bus, x->dev.dev, x->dev.func, x->device_id, x->cap,
-			   (unsigned long long)x->bar, x->units);
+			   (unsigned long long)x->bar, x->socket, x->units);
+		for (unsigned k = 0; k < x->ntypes; k++)
+			out_printf(o, "%s\"%u\":%u", k ? "," : "", x->types[k].type, x->types[k].n);
+		out_puts(o, "}}");
 	}
 	out_puts(o, "],\"skips\":[");
 	for (unsigned i = 0; d && i < d->nskips && i < DISC_MAX_SKIPS; i++)
 		out_printf(o, "%s{\"table\":%u,\"entry\":%d,\"reason\":\"%s\"}", i ? "," : "", d->skip[i].table,
 			   d->skip[i].entry == DISC_TABLE_ENTRY ? -1 : (int)d->skip[i].entry, disc_why_text(d->skip[i].why));
-	out_printf(o, "],\"imc_boxes\":%u,\"cha_boxes\":%u", p->boxes[DISC_UNIT_IMC], p->boxes[DISC_UNIT_CHA]);
+	uint64_t so = p->facts[DISC_FACT_SOCKETS];
+	out_printf(o, "],\"imc_boxes\":%u,\"cha_boxes\":%u,\"sockets\":%u,\"sockets_by\":\"%s\",\"cha_capped\":%u",
+		   p->boxes[DISC_UNIT_IMC], p->boxes[DISC_UNIT_CHA], (unsigned)(so >> 8 & 0xFF),
+		   (so & 0xFF) == DISC_TIE_UBOX ? "ubox" : "table_order", (unsigned)(so >> 16 & 0xFFFF));
 }
 
 void disc_info(struct out *o, const struct pmu_present *p, bool json)

@@ -1,6 +1,7 @@
 /* Intel's uncore discovery tables: finding, validating and decoding them
  * (disc.h). After Linux uncore_discovery.c and Intel PCM src/pci.h. */
 #include "disc.h"
+#include <string.h>
 #include "../base/fmt.h"
 
 #define ALL_ONES (~(uint64_t)0)
@@ -46,11 +47,9 @@ const char *disc_why_text(enum disc_why why)
 	case DISC_WHY_ACCESS: return "access type 3 (reserved)";
 	case DISC_WHY_NO_CTL_OFF: return "no control offset";
 	case DISC_WHY_NO_CTR_OFF: return "no counter offset";
-	case DISC_WHY_FULL: return "too many units to keep";
 	case DISC_WHY_BAR: return "BAR not a non-prefetchable memory BAR";
 	case DISC_WHY_GLOBAL: return "global entry zero or all ones";
 	case DISC_WHY_STRIDE: return "stride below 3 qwords";
-	case DISC_WHY_TABLES: return "too many tables to keep";
 	}
 	return "?";
 }
@@ -149,8 +148,11 @@ enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_
 	}
 	t.bir = (uint8_t)bir;
 	if (ti >= DISC_MAX_TABLES) {
-		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_TABLES, NULL);
-		return UNC_OK;
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: more than %u tables (this parser's limit, DISC_MAX_TABLES): refused rather "
+			     "than counting part of the machine",
+			     DISC_MAX_TABLES);
+		return UNC_E_UNSUPPORTED;
 	}
 	if ((st = cfg(hw, dev, (uint16_t)(0x10 + 4 * t.bir), &lo, err, errsize)) != UNC_OK)
 		return st;
@@ -163,6 +165,20 @@ enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_
 	if ((lo & 0x6) == 0x4 && (st = cfg(hw, dev, (uint16_t)(0x14 + 4 * t.bir), &hi, err, errsize)) != UNC_OK)
 		return st;
 	t.bar = (uint64_t)hi << 32 | (lo & ~0xFu);
+	/* A BAR the firmware left unassigned reads 0 (PCM refuses a zero
+	 * BAR): the table would be read from RAM at 0. */
+	if (!t.bar) {
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: %02x:%02x.%x's table BAR (BIR %u, config 0x%x) is 0, unassigned: nothing "
+			     "read there",
+			     dev.bus, dev.dev, dev.func, t.bir, 0x10u + 4u * t.bir);
+		return UNC_E_UNSUPPORTED;
+	}
+	if (t.bar >= DISC_PHYS_LIMIT - 24) {
+		fmt_snprintf(err, errsize, "uncore discovery: %02x:%02x.%x's table BAR 0x%llx is beyond 52-bit physical "
+			     "addresses: nothing read there", dev.bus, dev.dev, dev.func, (unsigned long long)t.bar);
+		return UNC_E_UNSUPPORTED;
+	}
 	if ((st = read_entry(hw, t.bar, &t.global, err, errsize)) != UNC_OK)
 		return st;
 	if (disc_check(&t.global, true) != DISC_OK) {
@@ -175,24 +191,59 @@ enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_
 		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_STRIDE, NULL);
 		return UNC_OK;
 	}
+	/* The whole table, (1 + max_units) entries of stride qwords (the
+	 * window Linux maps), must lie below the 52-bit limit. */
+	uint64_t size = (uint64_t)(1 + t.max_units) * t.stride * 8;
+	if (t.bar + size > DISC_PHYS_LIMIT) {
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: %02x:%02x.%x's table at 0x%llx (%u entries of %u bytes) runs past 52-bit "
+			     "physical addresses: nothing read there",
+			     dev.bus, dev.dev, dev.func, (unsigned long long)t.bar, t.max_units, t.stride * 8u);
+		return UNC_E_UNSUPPORTED;
+	}
+	t.socket = -1;
 	d->table[d->ntables++] = t;
+	struct disc_table *tp = &d->table[ti];
 	for (unsigned i = 0; i < t.max_units; i++) {
 		struct disc_entry e;
 		enum disc_why why;
+		unsigned type, k;
 
 		/* unit i at (i + 1) * stride * 8 */
 		if ((st = read_entry(hw, t.bar + (uint64_t)(i + 1) * t.stride * 8, &e, err, errsize)) != UNC_OK)
 			return st;
 		why = disc_check(&e, false);
-		if (why == DISC_OK && d->nunits >= DISC_MAX_UNITS)
-			why = DISC_WHY_FULL;
 		if (why != DISC_OK) {
 			skip(d, ti, i, why, &e);
 			continue;
 		}
+		type = disc_box_type(&e);
+		for (k = 0; k < tp->ntypes && tp->types[k].type != type; k++)
+			;
+		if (k == tp->ntypes) {
+			if (k == DISC_MAX_TYPES) {
+				fmt_snprintf(err, errsize,
+					     "uncore discovery: table %u lists more than %u unit types (this parser's limit, "
+					     "DISC_MAX_TYPES): refused rather than counting part of the machine",
+					     ti, DISC_MAX_TYPES);
+				return UNC_E_UNSUPPORTED;
+			}
+			tp->types[tp->ntypes++] = (struct disc_type_count){ (uint16_t)type, 0 };
+		}
+		tp->types[k].n++;
+		tp->units++;
+		if (!disc_kept_type(type))
+			continue; /* counted by type only */
+		if (d->nunits >= DISC_MAX_UNITS) {
+			fmt_snprintf(err, errsize,
+				     "uncore discovery: more than %u iMC and CHA units in the tables (this parser's limit, "
+				     "DISC_MAX_UNITS): refused rather than counting part of the machine",
+				     DISC_MAX_UNITS);
+			return UNC_E_UNSUPPORTED;
+		}
 		d->unit[d->nunits++] = (struct disc_unit){
 			.ctl = e.ctl,
-			.box_type = (uint16_t)disc_box_type(&e),
+			.box_type = (uint16_t)type,
 			.box_id = (uint16_t)disc_box_id(&e),
 			.access = (uint8_t)disc_access_type(&e),
 			.num_regs = (uint8_t)disc_num_regs(&e),
@@ -203,7 +254,7 @@ enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_
 			.table = (uint8_t)ti,
 			.entry = (uint16_t)i,
 		};
-		d->table[ti].units++;
+		tp->kept++;
 	}
 	return UNC_OK;
 }
@@ -228,11 +279,14 @@ void disc_number(struct disc *d)
 			}
 		}
 		if (!seen)
-			u->pmu_idx = (uint8_t)distinct;
+			u->pmu_idx = (uint16_t)distinct;
 	}
 }
 
-#define DISC_MAX_CAPS 32
+/* Capabilities noted in the scan: every 09A7 device's, and those of other
+ * Intel devices until a 09A7 device is seen (then only 09A7 devices are
+ * read, and the others are dropped); more than this is refused. */
+#define DISC_MAX_CAPS (2 * DISC_MAX_TABLES)
 struct cap_at {
 	struct pci_addr dev;
 	uint16_t device_id, cap;
@@ -240,7 +294,7 @@ struct cap_at {
 
 /* The 0x23 capabilities of one function, from its extended list. */
 static enum unc_status caps_of(const struct hw *hw, struct pci_addr a, uint16_t device_id, struct cap_at *caps,
-			       unsigned *n, unsigned *devices, char *err, size_t errsize)
+			       unsigned *n, struct disc *d, char *err, size_t errsize)
 {
 	uint16_t off = 0x100;
 	bool counted = false;
@@ -255,10 +309,21 @@ static enum unc_status caps_of(const struct hw *hw, struct pci_addr a, uint16_t 
 			break;
 		if ((h & 0xFFFF) == DISC_EXT_CAP_ID) {
 			if (!counted)
-				(*devices)++;
+				d->devices++;
 			counted = true;
-			if (*n < DISC_MAX_CAPS)
-				caps[(*n)++] = (struct cap_at){ a, device_id, off };
+			if (device_id == DISC_DEVICE && !d->by_device) {
+				unsigned k = 0; /* has_generic_discovery_table: 09A7 devices only from now on */
+				for (unsigned i = 0; i < *n && i < DISC_MAX_CAPS; i++)
+					if (caps[i].device_id == DISC_DEVICE)
+						caps[k++] = caps[i];
+				*n = k;
+				d->by_device = true;
+			}
+			if (!d->by_device || device_id == DISC_DEVICE) {
+				if (*n < DISC_MAX_CAPS)
+					caps[*n] = (struct cap_at){ a, device_id, off };
+				(*n)++; /* counted beyond DISC_MAX_CAPS: disc_find refuses */
+			}
 		}
 		off = (uint16_t)(h >> 20 & 0xFFC);
 	}
@@ -270,7 +335,7 @@ enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t
 	struct cap_at caps[DISC_MAX_CAPS];
 	unsigned n = 0;
 
-	*d = (struct disc){ 0 };
+	memset(d, 0, sizeof(*d)); /* large: no compound literal on the firmware's stack */
 	for (unsigned bus = 0; bus <= 0xFF; bus++) {
 		for (unsigned dev = 0; dev < 32; dev++) {
 			for (unsigned fn = 0; fn < 8; fn++) {
@@ -287,8 +352,13 @@ enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t
 						break;
 					continue;
 				}
+				if (id == ((uint32_t)DISC_UBOX_SPR << 16 | 0x8086) && d->nubox < 255) {
+					if (d->nubox < sizeof(d->ubox) / sizeof(d->ubox[0]))
+						d->ubox[d->nubox].a = a;
+					d->nubox++;
+				}
 				if ((id & 0xFFFF) == 0x8086 &&
-				    (st = caps_of(hw, a, (uint16_t)(id >> 16), caps, &n, &d->devices, err, errsize)) != UNC_OK)
+				    (st = caps_of(hw, a, (uint16_t)(id >> 16), caps, &n, d, err, errsize)) != UNC_OK)
 					return st;
 				if (!fn) {
 					if ((st = cfg(hw, a, 0xC, &hdr, err, errsize)) != UNC_OK)
@@ -300,11 +370,15 @@ enum unc_status disc_find(const struct hw *hw, struct disc *d, char *err, size_t
 		}
 next_bus:;
 	}
+	if (n > DISC_MAX_CAPS) {
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: more than %u discovery capabilities (this parser's limit, DISC_MAX_CAPS): "
+			     "refused rather than counting part of the machine",
+			     DISC_MAX_CAPS);
+		return UNC_E_UNSUPPORTED;
+	}
 	/* has_generic_discovery_table: a 0x09A7 device with the capability
-	 * means only those devices are read. */
-	for (unsigned i = 0; i < n; i++)
-		if (caps[i].device_id == DISC_DEVICE)
-			d->by_device = true;
+	 * means only those devices are read (caps_of kept only theirs). */
 	for (unsigned i = 0; i < n; i++) {
 		enum unc_status st;
 
@@ -319,8 +393,69 @@ next_bus:;
 	disc_number(d);
 	if (!d->ntables) {
 		fmt_snprintf(err, errsize, "no uncore discovery table (no Intel PCI device with extended capability 0x23%s)",
-			     n ? " holding a readable PMON table" : "");
+			     d->devices ? " holding a readable PMON table" : "");
 		return UNC_E_NOT_FOUND;
 	}
+	return UNC_OK;
+}
+
+/* Linux's GIDNIDMAP(config, i): the node ID of package i, 3 bits each. */
+static int gidnid_package(uint32_t nodeid, uint32_t gidnid)
+{
+	for (unsigned i = 0; i < 8; i++)
+		if ((gidnid >> (3 * i) & 7) == (nodeid & 7))
+			return (int)i;
+	return -1;
+}
+
+enum unc_status disc_sockets(const struct hw *hw, struct disc *d, bool use_ubox, char *err, size_t errsize)
+{
+	int bus_pkg[256];
+	unsigned n = d->nubox < 8 ? d->nubox : 8;
+	bool mapped = use_ubox && d->nubox && d->nubox <= 8;
+
+	for (unsigned b = 0; b < 256; b++)
+		bus_pkg[b] = -1;
+	for (unsigned i = 0; use_ubox && i < n; i++) {
+		enum unc_status st;
+
+		d->ubox[i].socket = -1;
+		if ((st = cfg(hw, d->ubox[i].a, DISC_UBOX_CPUNODEID, &d->ubox[i].nodeid, err, errsize)) != UNC_OK ||
+		    (st = cfg(hw, d->ubox[i].a, DISC_UBOX_GIDNIDMAP, &d->ubox[i].gidnid, err, errsize)) != UNC_OK)
+			return st;
+		/* NODE_ID_MASK: bits 2:0 of CPUNODEID */
+		d->ubox[i].socket = (int8_t)gidnid_package(d->ubox[i].nodeid & 7, d->ubox[i].gidnid);
+		bus_pkg[d->ubox[i].a.bus] = d->ubox[i].socket;
+	}
+	/* reverse: from bus 255 down, a bus with no UBox takes the last
+	 * mapped bus's package (the nearest UBox bus above it) */
+	for (int b = 255, last = -1; b >= 0; b--) {
+		if (bus_pkg[b] != -1)
+			last = bus_pkg[b];
+		else
+			bus_pkg[b] = last;
+	}
+	for (unsigned t = 0; mapped && t < d->ntables; t++)
+		if (d->table[t].kept && bus_pkg[d->table[t].dev.bus] < 0)
+			mapped = false;
+	d->tie = mapped ? DISC_TIE_UBOX : use_ubox && d->nubox ? DISC_TIE_ORDER_UNMAPPED : DISC_TIE_ORDER;
+	d->sockets = 0;
+	uint32_t seen = 0; /* packages 0-7 (the UBox map's); table order below numbers from 0 */
+	unsigned order = 0;
+	for (unsigned t = 0; t < d->ntables; t++) {
+		struct disc_table *x = &d->table[t];
+
+		if (!x->kept) {
+			x->socket = -1; /* no iMC or CHA: no socket row */
+			continue;
+		}
+		x->socket = (int8_t)(mapped ? bus_pkg[x->dev.bus] : (int)order++);
+		if (x->socket < 32 && !(seen >> x->socket & 1)) {
+			seen |= 1u << x->socket;
+			d->sockets++;
+		}
+	}
+	if (!mapped)
+		d->sockets = (uint8_t)order;
 	return UNC_OK;
 }

@@ -9,6 +9,8 @@
 
 #define NS_PER_S 1000000000ull
 
+unsigned emu_cur_pkg;
+
 void emu_config_default(struct emu_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -197,8 +199,14 @@ static enum unc_status pmu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_v
 {
 	const struct emu_reg *reg = NULL;
 	unsigned i = 0;
+	enum unc_status st;
 
-	enum unc_status st = decode(e, msr, &reg, &i);
+	if (e->pmu->msr_read) {
+		sync(e);
+		if ((st = e->pmu->msr_read(e, msr, ret_val)) != UNC_E_NOT_FOUND)
+			return st;
+	}
+	st = decode(e, msr, &reg, &i);
 	if (st)
 		return st;
 	if (reg->write_only)
@@ -250,8 +258,14 @@ static enum unc_status pmu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 {
 	const struct emu_reg *reg = NULL;
 	unsigned i = 0;
+	enum unc_status st;
 
-	enum unc_status st = decode(e, msr, &reg, &i);
+	if (e->pmu->msr_write) {
+		sync(e);
+		if ((st = e->pmu->msr_write(e, msr, v)) != UNC_E_NOT_FOUND)
+			return st;
+	}
+	st = decode(e, msr, &reg, &i);
 	if (st)
 		return st;
 	if (reg->sext)

@@ -126,14 +126,30 @@ struct emu_config {
 	/* --fault slow-stall=PCT: every gBS->Stall takes PCT% longer than
 	 * asked, as an SMI or a preempted virtual CPU would make it. */
 	unsigned slow_stall_pct;
-	/* The discovery-table uncore (pmu_disc.c): iMC channels (0: 8) and
-	 * the table's faults (enum emu_disc_fault bits). */
+	/* The discovery-table uncore (pmu_disc.c): iMC channels per socket
+	 * (0: 8), CHAs of each socket (0: 1), and the table's faults (enum
+	 * emu_disc_fault bits). Sockets: cfg.sockets (--sockets, shared with
+	 * the E5-2600 iMC; 1 unless given for this uncore). disc_ubox: the
+	 * sockets have UBox devices (SPR and EMR identities; set when the model
+	 * starts). */
 	unsigned disc_channels;
+	uint8_t disc_chas[EMU_DISC_MAX_SOCKETS], disc_chas_n; /* disc_chas_n: values --chas gave */
+	bool disc_sockets_set, disc_ubox;
 	uint32_t disc_faults, disc_opts;
 	/* --fault ro-counters=UNIT: bit r (enum emu_ro) set, writes to that
 	 * unit's counters (and the resets of its box controls) are ignored. */
 	uint32_t ro_units;
+	/* Of rates[i]: the socket a --socket-rate gives it, plus 1 (0: every
+	 * socket, a --rate). A socket's own rate of an event replaces the
+	 * --rate of that event on that socket. */
+	uint8_t rate_socket[EMU_MAX_RATES];
+	/* Of rates[i]: given as --rate of a name both the E5-2600 iMC and the
+	 * discovery iMC have, with no --uncore: kept for both, each uncore
+	 * counting its own (the CPU identity chooses). */
+	bool rate_shared[EMU_MAX_RATES];
 };
+
+extern unsigned emu_cur_pkg; /* the package of the processor making the current MSR access (0: the BSP's or unknown) */
 
 /* The units --fault ro-counters names, by uncore.efi's PMU names. */
 enum emu_ro {
@@ -245,6 +261,10 @@ struct emu_pmu {
 	 * (UNC_E_NOT_FOUND: not its); NULL: none. */
 	enum unc_status (*mmio_read32)(struct emu *e, uint64_t addr, uint32_t *ret_val);
 	enum unc_status (*mmio_write32)(struct emu *e, uint64_t addr, uint32_t val);
+	/* MSRs the PMU answers itself, before its register table (per-package
+	 * state, hundreds of boxes); UNC_E_NOT_FOUND: not its. NULL: none. */
+	enum unc_status (*msr_read)(struct emu *e, uint32_t msr, uint64_t *ret_val);
+	enum unc_status (*msr_write)(struct emu *e, uint32_t msr, uint64_t val);
 };
 
 /* The 6th-generation Core uncore (pmu_skl.c), the Xeon E5-2600 iMC
@@ -283,7 +303,18 @@ struct emu {
 	/* A PCI PMU's boxes (the E5-2600 iMC): each box control's last write
 	 * (its write-only bits), and the writes that set a must-be-0 bit: how
 	 * many, and the first. */
-	uint32_t box_ctl[EMU_MAX2(EMU_SNBEP_BOXES, EMU_DISC_MAX_CH)]; /* and the discovery table's iMC channels */
+	uint32_t box_ctl[EMU_SNBEP_BOXES];
+	/* The discovery-table uncore's per-socket state: each iMC channel's and
+	 * CHA's box control (FRZ, bit 0), each CHA's filter, each socket's
+	 * global control (MSR 0x2FF0), and the cycle each counter was brought
+	 * up to: these counters count lazily, one at a time (pmu_disc.c). */
+	struct {
+		uint32_t imc_box[EMU_DISC_MAX_SOCKETS][EMU_DISC_MAX_CH];
+		uint64_t cha_box[EMU_DISC_MAX_SOCKETS][EMU_DISC_MAX_CHA];
+		uint64_t cha_filter[EMU_DISC_MAX_SOCKETS][EMU_DISC_MAX_CHA];
+		uint64_t global[EMU_DISC_MAX_SOCKETS];
+		uint64_t since[EMU_DISC_CTRS]; /* each counter's count is up to this clock cycle */
+	} disc;
 	struct {
 		unsigned n;
 		uint8_t bus, dev, func;

@@ -384,6 +384,84 @@ static enum unc_status check_max_inc(const struct emu_config *cfg, char *err, si
 }
 
 /* A rate is given once per counter, whatever name it is given by. */
+/* A discovery-uncore rate: for every socket (socket 0) or socket - 1's own. */
+static enum unc_status add_disc_rate(const struct emu_disc_event *dev, unsigned socket, uint64_t v,
+				     struct emu_config *cfg, char *err, size_t errsize)
+{
+	for (unsigned i = 0; i < cfg->nrates; i++)
+		if (cfg->rates[i].unit == dev->unit && cfg->rates[i].code == dev->code &&
+		    cfg->rates[i].umask == dev->umask && cfg->rate_ext[i] == dev->umask_ext &&
+		    cfg->rate_socket[i] == socket) {
+			if (socket)
+				FAIL("--socket-rate for %s on socket %u given twice (or under another name)", dev->name,
+				     socket - 1);
+			FAIL("--rate for %s given twice (or under another name)", dev->name);
+		}
+	if (cfg->nrates == EMU_MAX_RATES)
+		FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
+	cfg->rate_ext[cfg->nrates] = dev->umask_ext;
+	cfg->rate_socket[cfg->nrates] = (uint8_t)socket;
+	cfg->rates[cfg->nrates++] = (struct emu_rate){ dev->unit, dev->code, dev->umask, v };
+	return UNC_OK;
+}
+
+/* --socket-rate S:NAME=PER_SECOND: a discovery-uncore event's rate on socket S alone. */
+static enum unc_status parse_socket_rate(const char *arg, struct emu_config *cfg, char *err, size_t errsize)
+{
+	const char *colon = strchr(arg, ':'), *eq = strchr(arg, '=');
+	char name[96], num[8];
+	uint64_t sock, v;
+
+	if (!colon || !eq || eq < colon || colon == arg || (size_t)(colon - arg) >= sizeof(num) ||
+	    (size_t)(eq - colon - 1) >= sizeof(name) || eq == colon + 1)
+		FAIL("bad --socket-rate '%s' (want SOCKET:NAME=PER_SECOND)", arg);
+	memcpy(num, arg, (size_t)(colon - arg));
+	num[colon - arg] = '\0';
+	memcpy(name, colon + 1, (size_t)(eq - colon - 1));
+	name[eq - colon - 1] = '\0';
+	if (!parse_u64(num, EMU_DISC_MAX_SOCKETS - 1, &sock))
+		FAIL("bad socket '%s' in --socket-rate '%s' (want 0 to %d)", num, arg, EMU_DISC_MAX_SOCKETS - 1);
+	const struct emu_disc_event *dev = emu_disc_event_find(name);
+	if (!dev)
+		FAIL("unknown event '%s' in --socket-rate (want a discovery-table uncore event)", name);
+	if (!parse_decimal(eq + 1, 1, MAX_RATE, &v) || v == 0)
+		FAIL("bad rate '%s' for %s (want a whole number per second, 1 to 10^12; k, M, G allowed)", eq + 1, name);
+	cfg->disc_opts |= 16;
+	return add_disc_rate(dev, (unsigned)sock + 1, v, cfg, err, errsize);
+}
+
+/* --chas N or N0,N1,...: each socket's CHAs (one value: every socket). */
+static enum unc_status parse_chas(const char *val, struct emu_config *cfg, char *err, size_t errsize)
+{
+	unsigned n = 0;
+	const char *p = val;
+	uint8_t chas[EMU_DISC_MAX_SOCKETS];
+
+	for (;;) {
+		char num[8];
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		uint64_t v;
+		if (n == EMU_DISC_MAX_SOCKETS || len == 0 || len >= sizeof(num))
+			FAIL("bad value '%s' for --chas (want N or N0,N1,... per socket, up to %d sockets, each 1 to %d)", val,
+			     EMU_DISC_MAX_SOCKETS, EMU_DISC_MAX_CHA);
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (!parse_u64(num, EMU_DISC_MAX_CHA, &v) || v == 0)
+			FAIL("bad value '%s' for --chas (want N or N0,N1,... per socket, up to %d sockets, each 1 to %d)", val,
+			     EMU_DISC_MAX_SOCKETS, EMU_DISC_MAX_CHA);
+		chas[n++] = (uint8_t)v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	for (unsigned s = 0; s < EMU_DISC_MAX_SOCKETS; s++)
+		cfg->disc_chas[s] = n == 1 ? chas[0] : s < n ? chas[s] : 0;
+	cfg->disc_chas_n = (uint8_t)n;
+	cfg->disc_opts |= 8;
+	return UNC_OK;
+}
+
 static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool imc_seen[EMU_IMC_COUNTERS], char *err,
 				  size_t errsize)
 {
@@ -408,16 +486,24 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	const struct emu_disc_event *dev = emu_disc_event_find(name);
 	/* a name the E5-2600 iMC also has (UNC_M_CAS_COUNT.RD) is the
 	 * discovery uncore's after --uncore disc */
-	if (dev && (cfg->uncore == EMU_UNCORE_DISC || !emu_snbep_event_find(name))) {
-		for (unsigned i = 0; i < cfg->nrates; i++)
-			if (cfg->rates[i].unit == dev->unit && cfg->rates[i].code == dev->code &&
-			    cfg->rates[i].umask == dev->umask && cfg->rate_ext[i] == dev->umask_ext)
-				FAIL("--rate for %s given twice (or under another name)", dev->name);
-		if (cfg->nrates == EMU_MAX_RATES)
-			FAIL("too many --rate options (at most %d)", EMU_MAX_RATES);
-		cfg->rate_ext[cfg->nrates] = dev->umask_ext;
-		cfg->rates[cfg->nrates++] = (struct emu_rate){ dev->unit, dev->code, dev->umask, v };
-		cfg->disc_opts |= 1;
+	/* A name both the E5-2600 iMC and the discovery iMC have
+	 * (UNC_M_CAS_COUNT.RD): with --uncore, that uncore's; without, both
+	 * (the CPU identity chooses the uncore, each counts its own). */
+	bool shared = dev && emu_snbep_event_find(name) && cfg->uncore == EMU_UNCORE_AUTO;
+	enum unc_status st;
+	if (dev && (cfg->uncore == EMU_UNCORE_DISC || !emu_snbep_event_find(name) || shared)) {
+		if ((st = add_disc_rate(dev, 0, v, cfg, err, errsize)))
+			return st;
+		if (!shared) {
+			cfg->disc_opts |= 1;
+			return UNC_OK;
+		}
+		cfg->rate_shared[cfg->nrates - 1] = true;
+		uint32_t before = cfg->snbep_opts;
+		if ((st = parse_snbep_rate(name, v, cfg, err, errsize)))
+			return st;
+		cfg->snbep_opts = before; /* not the E5-2600 iMC's alone */
+		cfg->rate_shared[cfg->nrates - 1] = true;
 		return UNC_OK;
 	}
 	if (emu_snbep_event_find(name) || emu_snbep_is_dclk(name))
@@ -480,10 +566,18 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 			FAIL("an option of the %s is given, but the emulator serves the discovery-table uncore (CPUID leaf 1, "
 			     "or --uncore)",
 			     cfg->skl_opts ? "Skylake-client uncore" : "Xeon E5-2600 iMC");
+		unsigned sockets = cfg->disc_sockets_set ? cfg->sockets : 1;
+		if (cfg->disc_chas_n > 1 && cfg->disc_chas_n != sockets)
+			FAIL("--chas lists %u sockets, but --sockets is %u", cfg->disc_chas_n, sockets);
+		for (unsigned i = 0; i < cfg->nrates; i++)
+			if (cfg->rate_socket[i] > sockets)
+				FAIL("--socket-rate for socket %u, but --sockets is %u (sockets 0 to %u)", cfg->rate_socket[i] - 1u,
+				     sockets, sockets - 1);
 		return UNC_OK;
 	}
-	if (cfg->disc_opts & 6)
-		FAIL("--channels and --disc-fault are for the discovery-table uncore, but the emulator serves the %s",
+	if (cfg->disc_opts & ~1u)
+		FAIL("--channels, --chas, --socket-rate and --disc-fault are for the discovery-table uncore, but the emulator "
+		     "serves the %s",
 		     uncore == EMU_UNCORE_SNBEP ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
 	/* --fault stuck names Skylake-client counters (the IMC's are also Ice
 	 * Lake's and Rocket Lake's): refused where it would not apply. */
@@ -495,6 +589,12 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 			     i < EMU_CTR_IMC0 ? ctr_names[i] : emu_imc[i - EMU_CTR_IMC0].name,
 			     i < EMU_CTR_IMC0 ? "" : " (and of the Ice Lake and Rocket Lake IMC)", emu_uncore_name(uncore));
 	}
+	if (uncore == EMU_UNCORE_SNBEP && cfg->sockets > EMU_SNBEP_MAX_SOCKETS)
+		FAIL("--sockets %u: the Xeon E5-2600 iMC has 1 or 2 (the discovery-table uncore up to %d)", cfg->sockets,
+		     EMU_DISC_MAX_SOCKETS);
+	if (uncore != EMU_UNCORE_SNBEP && cfg->disc_sockets_set)
+		FAIL("--sockets is for the Xeon E5-2600 iMC or the discovery-table uncore, but the emulator serves the "
+		     "Skylake-client uncore (CPUID leaf 1, or --uncore)");
 	if (uncore == EMU_UNCORE_ICL && cfg->global_ctrl_set)
 		FAIL("--global-ctrl: the Ice Lake uncore has no global control (Linux's icl_uncore_msr_ops), and the "
 		     "emulator serves it (CPUID leaf 1, or --uncore)");
@@ -617,11 +717,12 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			     !strcmp(opt, "--cbo-config-reserved") || !strcmp(opt, "--cpuid") ||
 			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities") ||
 			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets") ||
-			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault") || !strcmp(opt, "--mchbar");
+			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault") || !strcmp(opt, "--mchbar") ||
+			     !strcmp(opt, "--chas") || !strcmp(opt, "--socket-rate");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
-			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets 1|2, --channels N, --disc-fault F, "
+			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets N, --channels N, --chas N[,N...], --socket-rate S:NAME=N, --disc-fault F, "
 			     "--mchbar ADDR, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
@@ -673,10 +774,11 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (sockets_seen)
 				FAIL("--sockets given twice");
 			sockets_seen = true;
-			if (!parse_u64(val, EMU_SNBEP_MAX_SOCKETS, &v) || v == 0)
-				FAIL("bad value '%s' for --sockets (want 1 or 2)", val);
+			if (!parse_u64(val, EMU_DISC_MAX_SOCKETS, &v) || v == 0)
+				FAIL("bad value '%s' for --sockets (want 1 to %d; the Xeon E5-2600 iMC 1 or 2)", val,
+				     EMU_DISC_MAX_SOCKETS);
 			cfg->sockets = (unsigned)v;
-			SNBEP_OPT(cfg, SNBEP_SOCKETS);
+			cfg->disc_sockets_set = true;
 		} else if (!strcmp(opt, "--mchbar")) {
 			if (cfg->mchbar_at)
 				FAIL("--mchbar given twice");
@@ -688,17 +790,27 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			if (cfg->disc_channels)
 				FAIL("--channels given twice");
 			if (!parse_u64(val, EMU_DISC_MAX_CH, &v) || v == 0)
-				FAIL("bad value '%s' for --channels (want 1 to %d)", val, EMU_DISC_MAX_CH);
+				FAIL("bad value '%s' for --channels (want 1 to %d per socket; --sockets N for more sockets)", val,
+				     EMU_DISC_MAX_CH);
 			cfg->disc_channels = (unsigned)v;
 			cfg->disc_opts |= 2;
 		} else if (!strcmp(opt, "--disc-fault")) {
 			unsigned bit = emu_disc_fault_find(val);
 			if (!bit)
-				FAIL("bad value '%s' for --disc-fault (want all-ones, no-ctr-offset, bir or second-table)", val);
+				FAIL("bad value '%s' for --disc-fault (want all-ones, no-ctr-offset, bir, second-table or bar-zero)",
+				     val);
 			if (cfg->disc_faults & bit)
 				FAIL("--disc-fault %s given twice", val);
 			cfg->disc_faults |= bit;
 			cfg->disc_opts |= 4;
+		} else if (!strcmp(opt, "--chas")) {
+			if (cfg->disc_opts & 8)
+				FAIL("--chas given twice");
+			if ((st = parse_chas(val, cfg, err, errsize)))
+				return st;
+		} else if (!strcmp(opt, "--socket-rate")) {
+			if ((st = parse_socket_rate(val, cfg, err, errsize)))
+				return st;
 		} else if (!strcmp(opt, "--core-pmu")) {
 			if (core_seen)
 				FAIL("--core-pmu given twice");
@@ -801,15 +913,22 @@ static void describe_disc(const struct emu_config *cfg, struct out *o)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < cfg->nrates; i++)
+	unsigned nsock = 0;
+	for (unsigned i = 0; i < cfg->nrates; i++) {
 		n += cfg->rates[i].unit == EMU_UNIT_DISC_IMC || cfg->rates[i].unit == EMU_UNIT_DISC_CHA;
+		nsock += cfg->rate_socket[i] != 0;
+	}
 	unsigned nch = cfg->disc_channels ? cfg->disc_channels : EMU_DISC_SOCKET_CH;
+	unsigned sockets = cfg->disc_sockets_set ? cfg->sockets : 1;
 
-	out_printf(o, "discovery table at 00:%02x.0 (8086:09a7), %u iMC channels, 1 CHA, %u rates, ", EMU_DISC_DEV,
-		   nch < EMU_DISC_SOCKET_CH ? nch : EMU_DISC_SOCKET_CH, n);
-	if (nch > EMU_DISC_SOCKET_CH)
-		out_printf(o, "socket 1's table at 00:%02x.0 with %u iMC channels, ", EMU_DISC_DEV_S1,
-			   nch - EMU_DISC_SOCKET_CH);
+	out_printf(o, "discovery tables (8086:09a7) of %u socket%s at bus", sockets, sockets == 1 ? "" : "s");
+	for (unsigned s = 0; s < sockets; s++)
+		out_printf(o, "%s0x%02x", s ? ", " : sockets == 1 ? " " : "es ", EMU_DISC_BUS(s));
+	out_printf(o, ", UBoxes (8086:%04x): %s, %u iMC channels and ", EMU_DISC_UBOX_ID,
+		   cfg->disc_ubox ? "yes" : "none", nch);
+	for (unsigned s = 0; s < sockets; s++)
+		out_printf(o, "%s%u", s ? "," : "", cfg->disc_chas[s] ? cfg->disc_chas[s] : 1);
+	out_printf(o, " CHAs per socket, %u rates (%u per socket), ", n, nsock);
 	out_puts(o, "table faults:");
 	if (!cfg->disc_faults)
 		out_puts(o, " none");
@@ -821,6 +940,8 @@ static void describe_disc(const struct emu_config *cfg, struct out *o)
 		out_puts(o, " bir");
 	if (cfg->disc_faults & EMU_DISC_SECOND)
 		out_puts(o, " second-table");
+	if (cfg->disc_faults & EMU_DISC_BAR_ZERO)
+		out_puts(o, " bar-zero");
 }
 
 void emu_describe(const struct emu_config *cfg, char *buf, size_t size)

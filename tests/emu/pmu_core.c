@@ -256,6 +256,15 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 		c.host_bridge_id = emu_mtl_host_bridge(model);
 		c.imc_block = emu_adl_imc_block(model); /* 0xD800, as ADL's */
 	}
+	if (c.uncore_active == EMU_UNCORE_DISC) {
+		/* a UBox 8086:3250 per socket on SPR and EMR (Linux spr_uncore_pci_init);
+		 * none on GNR and SRF (gnr_uncore_pci_init maps no bus); --uncore disc
+		 * on another CPU: SPR's */
+		unsigned family, model;
+		emu_family_model(leaf1_eax, &family, &model);
+		c.disc_ubox = !(family == 6 && (model == 0xAD || model == 0xAE || model == 0xAF || model == 0xB6 ||
+						model == 0xDD));
+	}
 	if (c.uncore_active == EMU_UNCORE_ICL || c.uncore_active == EMU_UNCORE_RKL) /* their IMC is Skylake's */
 		c.host_bridge_id = emu_adl_host_bridge(c.uncore_active == EMU_UNCORE_ICL ? 0x7E : 0xA7);
 	emu_init_pmu(e, c.uncore_active == EMU_UNCORE_SNBEP ? &emu_pmu_snbep

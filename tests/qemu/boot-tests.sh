@@ -2102,11 +2102,13 @@ step spr-info 'uncore.efi info'
 expect spr-info rc zero
 expect spr-info has '^cpu: +GenuineIntel family 0x6 model 0x8f'
 expect spr-info has '^uncore: +supported: Xeon uncore discovery, Sapphire Rapids$'
-expect spr-info has '^discovery: +1 table, 9 units kept, 1 entry skipped \(devices 8086:09a7\)$'
-expect spr-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe000000, 9 units: 8 imc \(type 6\), 1 cha \(type 0\)$'
-expect spr-info has '^  skipped: table 0 entry 8 \(imc \(type 6\), box 8\): no counter offset$'
+expect spr-info has '^discovery: +1 table, 74 units kept, 1 entry skipped \(devices 8086:09a7\)$'
+expect spr-info has '^  sockets: +1, by the UBox of each bus \(8086:3250,'
+expect spr-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 74 units: 1 cha \(type 0\), 12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc \(type 6\)$'
+expect spr-info has '^  ubox 1e:00\.0: node ID 3, GIDNIDMAP 0x447d63: socket 0$'
+expect spr-info has '^  skipped: table 0 entry 74 \(imc \(type 6\), box 8\): no counter offset$'
 expect spr-info has '^imc: +8 boxes programmable of 8 found; 4 counters, 48 bits, controls at \+0x40, counters at \+0x8 \(MMIO\)$'
-expect spr-info has '^  CHA count from MSR 0x2FFE: 1 per socket$'
+expect spr-info has '^  CHA count from MSR 0x2FFE: 1 per socket \(read on socket 0.s processor\)$'
 expect spr-info has '^verdict: +uncore PMU usable: ready$'
 step spr-regs0 'uncore.efi regs'
 expect spr-regs0 rc zero
@@ -2154,74 +2156,137 @@ step spr-ro-regs1 'uncore.efi regs'
 expect spr-ro-regs1 same-written spr-ro-regs0
 boot_run
 
-# Two-socket Sapphire Rapids: 16 iMC channels, the second socket's eight
-# in a discovery table of their own (box IDs from 0 again), all counted:
-# bw at 16 x the channel's rate, a --per-box row for each channel.
-boot_begin spr16 Skylake-Client,model=143
+# Two-socket Sapphire Rapids at full size (QEMU with 2 sockets): per socket
+# a discovery table of 133 units in the notes' order (60 CHAs, 65 of other
+# types, 8 iMC channels) and a UBox 8086:3250 whose node ID the driver
+# looks up in GIDNIDMAP to tie the table to its socket (node IDs 3 and 4:
+# not the socket numbers). Sockets count at different rates
+# (--socket-rate): bw, per socket and per channel, within 0.5% of
+# 8 x 10M x 64 + 8 x 6M x 64 read and 8 x 5M x 64 + 8 x 3M x 64 written.
+boot_begin spr2s Skylake-Client,model=143 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
-step spr16-load 'uncore-emu.efi --uncore disc --channels 16 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
-expect spr16-load rc zero
-step spr16-info 'uncore.efi info'
-expect spr16-info rc zero
-expect spr16-info has '^discovery: +2 tables, 17 units kept, 0 entries skipped \(devices 8086:09a7\)$'
-expect spr16-info has '^  table 1: 00:0c\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe200000, 8 units: 8 imc \(type 6\)$'
-expect spr16-info has '^imc: +16 boxes programmable of 16 found; 4 counters, 48 bits'
-step spr16-regs0 'uncore.efi regs'
-expect spr16-regs0 rc zero
-expect spr16-regs0 has '^0xfe04c04c imc box 7 CTL3 \(socket 1\) +0x0000000000000000$'
-step spr16-bw 'uncore.efi bw -d 1'
-expect spr16-bw rc zero
-expect spr16-bw has 'IMC counters in 16 iMC boxes of the uncore discovery table'
-expect spr16-bw bw read 10240 1
-expect spr16-bw bw write 5120 1
-expect spr16-bw bw total 15360 1
-step spr16-bw-pb 'uncore.efi bw -d 1 --per-box'
-expect spr16-bw-pb rc zero
-expect spr16-bw-pb count '^socket[01]\.ch[0-7] +read +6[34][0-9]\.[0-9]+ MB/s +write +3[12][0-9]\.[0-9]+ MB/s' 16
-expect spr16-bw-pb has '^socket1\.ch7 +read'
-expect spr16-bw-pb has '^socket1 +read +51[0-9][0-9]\.[0-9]+ MB/s'
-step spr16-regs1 'uncore.efi regs'
-expect spr16-regs1 same-written spr16-regs0
+step spr2s-load 'uncore-emu.efi --sockets 2 --chas 60 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M'
+expect spr2s-load rc zero
+step spr2s-info 'uncore.efi info'
+expect spr2s-info rc zero
+expect spr2s-info has '^discovery: +2 tables, 266 units kept, 0 entries skipped \(devices 8086:09a7\)$'
+expect spr2s-info has '^  sockets: +2, by the UBox of each bus \(8086:3250,'
+expect spr2s-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 133 units: 60 cha \(type 0\), 12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc \(type 6\)$'
+expect spr2s-info has '^  table 1: 20:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, socket 1, 133 units: 60 cha \(type 0\), 12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc \(type 6\)$'
+expect spr2s-info has '^  ubox 1e:00\.0: node ID 3, GIDNIDMAP 0x447d63: socket 0$'
+expect spr2s-info has '^  ubox 3e:00\.0: node ID 4, GIDNIDMAP 0x447d63: socket 1$'
+expect spr2s-info has '^imc: +16 boxes programmable of 16 found; 4 counters, 48 bits'
+expect spr2s-info has '^cha: +[0-9]+ box(es)? programmable of 120 found; 4 counters, 48 bits, controls at \+0x2, counters at \+0x8 \(MSR\)$'
+expect spr2s-info has '^  CHA count from MSR 0x2FFE: 60 per socket'
+expect spr2s-info lacks 'CHA count differs'
+expect spr2s-info has '^verdict: +uncore PMU usable: ready$'
+step spr2s-regs0 'uncore.efi regs'
+expect spr2s-regs0 rc zero
+expect spr2s-regs0 has '^0xfe12c04c imc box 7 CTL3 \(socket 1\) +0x0000000000000000$'
+step spr2s-bw 'uncore.efi bw -d 1'
+expect spr2s-bw rc zero
+expect spr2s-bw has 'IMC counters in 16 iMC boxes of the uncore discovery table'
+expect spr2s-bw bw read 8192 0.5
+expect spr2s-bw bw write 4096 0.5
+expect spr2s-bw bw total 12288 0.5
+step spr2s-bw-pb 'uncore.efi bw -d 1 --per-box'
+expect spr2s-bw-pb rc zero
+expect spr2s-bw-pb count '^socket[01]\.ch[0-7] +read' 16
+expect spr2s-bw-pb pbw socket0:read 5120 0.5
+expect spr2s-bw-pb pbw socket0:write 2560 0.5
+expect spr2s-bw-pb pbw socket1:read 3072 0.5
+expect spr2s-bw-pb pbw socket1:write 1536 0.5
+expect spr2s-bw-pb pbw socket0.ch0:read 640 0.5
+expect spr2s-bw-pb pbw socket0.ch7:write 320 0.5
+expect spr2s-bw-pb pbw socket1.ch0:read 384 0.5
+expect spr2s-bw-pb pbw socket1.ch7:write 192 0.5
+step spr2s-regs1 'uncore.efi regs'
+expect spr2s-regs1 same-written spr2s-regs0
 boot_run
 
-# Granite Rapids (family 6 model 0xAD): the emulator chooses the
-# discovery-table uncore by the model; SCH0 and SCH1 CAS counts (events
-# 0x05 and 0x06) at different rates, counted raw and summed by bw; an
-# all-ones entry and a second table on another device, both named by info.
-boot_begin gnr Skylake-Client,model=173
+# Four-socket Sapphire Rapids (QEMU with 4 sockets), 4 channels and 2 CHAs
+# a socket, each socket at its own read rate: the UBox rule ties each
+# table to its socket; bw per socket within 0.5% (4 x R x 64 MB/s).
+boot_begin spr4s Skylake-Client,model=143 -smp 4,sockets=4,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
-step gnr-load 'uncore-emu.efi --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_M_CAS_COUNT_SCH1.WR=1M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'
+step spr4s-load 'uncore-emu.efi --sockets 4 --channels 4 --chas 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=2M --socket-rate 1:UNC_M_CAS_COUNT.RD=8M --socket-rate 2:UNC_M_CAS_COUNT.RD=6M --socket-rate 3:UNC_M_CAS_COUNT.RD=4M'
+expect spr4s-load rc zero
+step spr4s-info 'uncore.efi info'
+expect spr4s-info rc zero
+expect spr4s-info has '^discovery: +4 tables, 284 units kept, 0 entries skipped \(devices 8086:09a7\)$'
+expect spr4s-info has '^  sockets: +4, by the UBox of each bus'
+expect spr4s-info has '^  table 3: 60:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe300000, socket 3, 71 units: 2 cha \(type 0\), .*, 4 imc \(type 6\)$'
+expect spr4s-info has '^  ubox 7e:00\.0: node ID 6, GIDNIDMAP 0x447d63: socket 3$'
+expect spr4s-info has '^imc: +16 boxes programmable of 16 found'
+expect spr4s-info has '^cha: +8 boxes programmable of 8 found'
+step spr4s-regs0 'uncore.efi regs'
+expect spr4s-regs0 rc zero
+step spr4s-bw-pb 'uncore.efi bw -d 1 --per-box'
+expect spr4s-bw-pb rc zero
+expect spr4s-bw-pb bw read 7168 0.5
+expect spr4s-bw-pb pbw socket0:read 2560 0.5
+expect spr4s-bw-pb pbw socket1:read 2048 0.5
+expect spr4s-bw-pb pbw socket2:read 1536 0.5
+expect spr4s-bw-pb pbw socket3:read 1024 0.5
+expect spr4s-bw-pb pbw socket3:write 512 0.5
+expect spr4s-bw-pb pbw socket3.ch3:read 256 0.5
+expect spr4s-bw-pb count '^socket[0-3]\.ch[0-3] +read' 16
+step spr4s-regs1 'uncore.efi regs'
+expect spr4s-regs1 same-written spr4s-regs0
+boot_run
+
+# Two-socket Granite Rapids (family 6 model 0xAD; QEMU with 2 sockets), 12
+# iMC channels a socket (Xeon 6900-series, PCM initBHSiMCPMUs(12)): the
+# emulator chooses the discovery-table uncore by the model; GNR has no UBox
+# rule in Linux, so the tables are numbered in table order, which info
+# says; SCH0 and SCH1 CAS counts (events 0x05 and 0x06) at different rates
+# and socket 1 at its own, counted raw and summed by bw; an all-ones entry
+# and a second table of another unit type (no socket row), both named by
+# info. 24 channels: needs PMU_MAX_BOXES of at least 24.
+boot_begin gnr Skylake-Client,model=173 -smp 2,sockets=2,cores=1,threads=1
+boot_file "$TOP/build/uncore-emu.efi"
+step gnr-load 'uncore-emu.efi --sockets 2 --channels 12 --chas 2 --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_M_CAS_COUNT_SCH1.WR=1M --socket-rate 1:UNC_M_CAS_COUNT_SCH0.RD=3M --socket-rate 1:UNC_M_CAS_COUNT_SCH1.RD=2M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'
 expect gnr-load rc zero
 step gnr-info 'uncore.efi info'
 expect gnr-info rc zero
 expect gnr-info has '^uncore: +supported: Xeon uncore discovery, Granite Rapids$'
-expect gnr-info has '^discovery: +2 tables, 10 units kept, 1 entry skipped \(devices 8086:09a7\)$'
-expect gnr-info has '^  skipped: table 0 entry 8 \(type 65535, box 65535\): all-ones qword$'
-expect gnr-info has '^  table 1: 00:0b\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, 1 units: 1 type 12$'
+expect gnr-info has '^discovery: +3 tables, 159 units kept, 1 entry skipped \(devices 8086:09a7\)$'
+expect gnr-info has '^  sockets: +2, socket numbers by table order: no UBox device$'
+expect gnr-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 79 units: 2 cha \(type 0\), .*, 12 imc \(type 6\)$'
+expect gnr-info has '^  table 1: 00:0b\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe900000, no socket \(no iMC or CHA unit\), 1 unit: 1 type 12$'
+expect gnr-info has '^  table 2: 20:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, socket 1, 79 units: 2 cha \(type 0\), .*, 12 imc \(type 6\)$'
+expect gnr-info has '^  skipped: table 0 entry 79 \(type 65535, box 65535\): all-ones qword$'
+expect gnr-info has '^imc: +24 boxes programmable of 24 found'
 expect gnr-info lacks 'CHA count from MSR'
 expect gnr-info has '^verdict: +uncore PMU usable: ready$'
 step gnr-regs0 'uncore.efi regs'
 expect gnr-regs0 rc zero
-step gnr-stat 'uncore.efi -e imc/event=0x05,umask=0xcf/,UNC_M_CAS_COUNT_SCH1.RD,UNC_CHA_CLOCKTICKS --per-box -d 1'
+expect gnr-regs0 has '^0xfe13c04c imc box 11 CTL3 \(socket 1\) +0x0000000000000000$'
+step gnr-stat 'uncore.efi -e imc/event=0x05,umask=0xcf/,UNC_M_CAS_COUNT_SCH1.RD --per-box -d 1'
 expect gnr-stat rc zero
-expect gnr-stat rate imc/event=0x05,umask=0xcf/ 48000000 1
-expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD 32000000 1
-expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD@socket0.ch5 4000000 1
-expect gnr-stat rate UNC_CHA_CLOCKTICKS 2000000000 1
-# bw sums both sub-channels: 8 x (6M + 4M) x 64 bytes read, 8 x (2M + 1M)
-# x 64 written.
+expect gnr-stat rate imc/event=0x05,umask=0xcf/ 108000000 0.5
+expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD 72000000 0.5
+expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD@socket0.ch11 4000000 0.5
+expect gnr-stat rate UNC_M_CAS_COUNT_SCH1.RD@socket1.ch5 2000000 0.5
+# bw sums both sub-channels: socket 0 12 x (6M + 4M) x 64 bytes read,
+# socket 1 12 x (3M + 2M) x 64; each 12 x (2M + 1M) x 64 written.
 step gnr-bw 'uncore.efi bw -d 1'
 expect gnr-bw rc zero
-expect gnr-bw bw read 5120 1
-expect gnr-bw bw write 1536 1
-expect gnr-bw bw total 6656 1
+expect gnr-bw bw read 11520 0.5
+expect gnr-bw bw write 4608 0.5
+expect gnr-bw bw total 16128 0.5
 expect gnr-bw lacks 'sub-channel'
-expect gnr-bw has '^uncore bw: IMC counters in 8 iMC boxes of the uncore discovery table \(CAS_COUNT_SCH0 and SCH1, \.RD and \.WR\)'
+expect gnr-bw has '^uncore bw: IMC counters in 24 iMC boxes of the uncore discovery table \(CAS_COUNT_SCH0 and SCH1, \.RD and \.WR\)'
 step gnr-bw-pb 'uncore.efi bw -d 1 --per-box'
 expect gnr-bw-pb rc zero
-expect gnr-bw-pb has '^socket0 +read +5[01][0-9][0-9]\.[0-9]+ MB/s +write +15[0-9][0-9]\.[0-9]+ MB/s'
-expect gnr-bw-pb has '^socket0\.ch0 +read +6[34][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
-expect gnr-bw-pb has '^socket0\.ch7 +read +6[34][0-9]\.[0-9]+ MB/s +write +19[0-9]\.[0-9]+ MB/s'
+expect gnr-bw-pb pbw socket0:read 7680 0.5
+expect gnr-bw-pb pbw socket0:write 2304 0.5
+expect gnr-bw-pb pbw socket1:read 3840 0.5
+expect gnr-bw-pb pbw socket1:write 2304 0.5
+expect gnr-bw-pb pbw socket0.ch0:read 640 0.5
+expect gnr-bw-pb pbw socket1.ch11:read 320 0.5
+expect gnr-bw-pb pbw socket1.ch11:write 192 0.5
+expect gnr-bw-pb count '^socket[01]\.ch([0-9]|1[01]) +read' 24
 step gnr-regs1 'uncore.efi regs'
 expect gnr-regs1 same-written gnr-regs0
 boot_run

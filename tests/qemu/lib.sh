@@ -11,6 +11,7 @@
 #   expect ID csvrate 'EVENT' PER_S PCT  every -x , row for EVENT: value / run time within PCT% of PER_S
 #   expect ID rows 'EVENT' N             N -x , rows for EVENT
 #   expect ID bw read|write|total MBPS PCT   bw's last figure for that line within PCT% of MBPS
+#   expect ID pbw ROW:FIELD MBPS PCT        a bw --per-box row's figure (socket1:read, socket0.ch3:write) within PCT% of MBPS
 #   expect ID ivbw read|write|total MBPS PCT every bw -I interval's figure for that line within PCT% of MBPS
 #   expect ID same OTHER_ID              the output equals that of step OTHER_ID
 #   expect ID same-written OTHER_ID      regs: equals OTHER_ID's but for the lines of counters no run
@@ -258,6 +259,10 @@ boot_run_now() {
 				rows) n=$(grep -c ",$arg," <<<"$out"); [ "$n" = "$arg2" ] || fails+=("$n rows for $arg, expected $arg2") ;;
 				bw) r=$(awk -v w="$arg" '$1 == w && $3 == "MB/s" {r = $2} END {print r}' <<<"$out")
 				    why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
+				pbw) # a row of bw --per-box: ROW:FIELD (socket1:read, socket0.ch3:write) MB/s PCT
+				     r=$(awk -v row="${arg%%:*}" -v f="${arg#*:}" '$1 == row {for (i = 2; i + 2 <= NF; i++)
+				         if ($i == f && $(i + 2) == "MB/s") r = $(i + 1)} END {print r}' <<<"$out")
+				     why2=$(rate_check "$r" "$arg2" "$arg3" "bw $arg"); [ -z "$why2" ] || fails+=("$why2") ;;
 				ivbw) n=0  # every interval row of bw -I, not only the last
 				      local t
 				      while read -r t r; do n=$((n + 1))

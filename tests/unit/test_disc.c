@@ -15,7 +15,7 @@
 #include "t.h"
 #include "../../drivers/pmu/disc.h"
 
-#define MAX_FN 8
+#define MAX_FN 160
 #define MAX_MEM 256
 
 static struct {
@@ -25,7 +25,33 @@ static struct {
 	unsigned nmem;
 	uint32_t undecoded_bus; /* bus+1 of a bus no root bridge decodes (0: none) */
 	unsigned mmio_reads;
+	/* Generated tables (gen_table): entry i of table g from runs of types. */
+	struct gen { uint64_t base; unsigned nruns, total; struct { uint16_t type, n; } run[16]; } gen[4];
+	unsigned ngen;
 } F;
+
+/* Entry k (0: global) of a generated table, qword q: stride 4; a CHA box
+ * b at MSR 0x2000 + 0x10 b (4 regs, ctl_offset 2, 48 bits, ctr_offset 8),
+ * an iMC channel b in MMIO at base + 0x10000 + 0x4000 b (ctl_offset 0x40,
+ * ctr_offset 8), any other type in MSR space at 0x3000 + 0x10 k. */
+static uint64_t gen_qword(const struct gen *g, unsigned k, unsigned q)
+{
+	if (k == 0)
+		return q == 0 ? (uint64_t)g->total << 16 | 4 << 8 : q == 1 ? 0x2FF0 : 0;
+	unsigned i = k - 1, r = 0;
+	while (r < g->nruns && i >= g->run[r].n)
+		i -= g->run[r++].n;
+	if (r == g->nruns)
+		return 0;
+	unsigned type = g->run[r].type;
+	if (q == 2)
+		return type | (uint64_t)i << 16;
+	if (type == 6)
+		return q == 0 ? 0x4000000008304004ull : g->base + 0x10000 + 0x4000ull * i;
+	if (type == 0)
+		return q == 0 ? 0x0000000008300204ull : 0x2000 + 0x10ull * i;
+	return q == 0 ? 0x0000000008300204ull : 0x3000 + 0x10ull * k;
+}
 
 static enum unc_status f_msr_read(void *c, uint32_t m, uint64_t *v) { (void)c; (void)m; (void)v; abort(); }
 static enum unc_status f_msr_write(void *c, uint32_t m, uint64_t v) { (void)c; (void)m; (void)v; abort(); }
@@ -54,6 +80,15 @@ static enum unc_status f_mmio_read(void *c, uint64_t phys, uint32_t *v)
 {
 	(void)c;
 	F.mmio_reads++;
+	for (unsigned t = 0; t < F.ngen; t++) {
+		const struct gen *g = &F.gen[t];
+		if (phys >= g->base && phys < g->base + 32ull * (g->total + 1)) {
+			uint64_t off = phys - g->base;
+			unsigned q = (unsigned)(off % 32 / 8);
+			*v = q < 3 ? (uint32_t)(gen_qword(g, (unsigned)(off / 32), q) >> (phys & 4 ? 32 : 0)) : 0;
+			return UNC_OK;
+		}
+	}
 	for (unsigned i = 0; i < F.nmem; i++)
 		if (F.mem[i].addr == (phys & ~7ull)) {
 			*v = (uint32_t)(F.mem[i].val >> (phys & 4 ? 32 : 0));
@@ -372,17 +407,282 @@ static void duplicate_ids_two_dies(void)
 	}
 	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
 	T_EQ(d.ntables, 2);
-	T_EQ(d.nunits, 8);
+	T_EQ(d.nunits, 6); /* iMC and CHA kept whole; type 12 counted in its table */
 	T_STREQ(disc_unit_name(&d.unit[0], name, sizeof(name)), "uncore_imc_0");
 	T_STREQ(disc_unit_name(&d.unit[1], name, sizeof(name)), "uncore_imc_1");
 	T_STREQ(disc_unit_name(&d.unit[2], name, sizeof(name)), "uncore_cha_0");
-	T_STREQ(disc_unit_name(&d.unit[3], name, sizeof(name)), "uncore_type_12_0");
-	T_EQ(d.unit[4].table, 1);
-	T_STREQ(disc_unit_name(&d.unit[4], name, sizeof(name)), "uncore_imc_0");
-	T_EQ(d.unit[4].ctl, 0xFC010000);
-	T_STREQ(disc_unit_name(&d.unit[5], name, sizeof(name)), "uncore_imc_1");
-	T_STREQ(disc_unit_name(&d.unit[6], name, sizeof(name)), "uncore_cha_0");
-	T_STREQ(disc_unit_name(&d.unit[7], name, sizeof(name)), "uncore_type_12_1");
+	T_EQ(d.unit[3].table, 1);
+	T_STREQ(disc_unit_name(&d.unit[3], name, sizeof(name)), "uncore_imc_0");
+	T_EQ(d.unit[3].ctl, 0xFC010000);
+	T_STREQ(disc_unit_name(&d.unit[4], name, sizeof(name)), "uncore_imc_1");
+	T_STREQ(disc_unit_name(&d.unit[5], name, sizeof(name)), "uncore_cha_0");
+	for (unsigned t = 0; t < 2; t++) {
+		T_EQ(d.table[t].units, 4);
+		T_EQ(d.table[t].kept, 3);
+		T_EQ(d.table[t].ntypes, 3);
+		T_EQ(d.table[t].types[2].type, 12);
+		T_EQ(d.table[t].types[2].n, 1);
+	}
+}
+
+/* A device 8086:09A7 at bus:1F.0 whose BAR 0 (64-bit) points at gen[g]. */
+static struct gen *gen_table(uint8_t bus, uint64_t base)
+{
+	uint32_t *c = fn(bus, 0x1F, 0, 0x09A7);
+	struct gen *g = &F.gen[F.ngen++];
+
+	dvsec(c, 0x100, 0, 1, 0);
+	c[0x10 / 4] = (uint32_t)base | 4;
+	c[0x14 / 4] = (uint32_t)(base >> 32);
+	g->base = base;
+	return g;
+}
+
+static void run(struct gen *g, uint16_t type, uint16_t n)
+{
+	g->run[g->nruns].type = type;
+	g->run[g->nruns++].n = n;
+	g->total += n;
+}
+
+/* An SPR socket's table in the notes' order (servers.md "Real sizes":
+ * CHA, IIO, IRP, M2PCIe, MDF, UPI, M3UPI, M2M, PCU, UBox, iMC; Linux's
+ * SPR type numbers 0, 1, 2, 3, 11, 8, 9, 7, 4, 5, 6): 60 CHAs, 8 iMC
+ * channels last, 133 units. */
+static void spr_socket(struct gen *g)
+{
+	static const uint16_t t[11][2] = { { 0, 60 }, { 1, 12 }, { 2, 12 }, { 3, 12 }, { 11, 15 }, { 8, 4 },
+					   { 9, 4 },  { 7, 4 },  { 4, 1 },  { 5, 1 },  { 6, 8 } };
+	for (unsigned i = 0; i < 11; i++)
+		run(g, t[i][0], t[i][1]);
+}
+
+/* Every iMC and CHA unit kept whatever its place: two full SPR tables
+ * (the iMCs after 125 other units each), then a table of 130 CHAs before
+ * its 8 iMC channels (main's parser kept 0 iMC of the second and third). */
+static void every_unit_kept(void)
+{
+	static struct disc d;
+	char err[200] = "";
+
+	reset();
+	spr_socket(gen_table(0x00, 0x2000000000ull));
+	spr_socket(gen_table(0x40, 0x2100000000ull));
+	struct gen *g = gen_table(0x80, 0x2200000000ull);
+	run(g, 0, 130);
+	run(g, 6, 8);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(d.ntables, 3);
+	T_EQ(d.nunits, 68 + 68 + 138);
+	T_EQ(d.nskips, 0);
+	unsigned imc[3] = { 0 }, cha[3] = { 0 };
+	for (unsigned i = 0; i < d.nunits; i++) {
+		imc[d.unit[i].table] += d.unit[i].box_type == 6;
+		cha[d.unit[i].table] += d.unit[i].box_type == 0;
+	}
+	T_EQ(imc[0], 8);
+	T_EQ(imc[1], 8);
+	T_EQ(imc[2], 8);
+	T_EQ(cha[0], 60);
+	T_EQ(cha[1], 60);
+	T_EQ(cha[2], 130);
+	T_EQ(d.unit[d.nunits - 1].ctl, 0x2200000000ull + 0x10000 + 0x4000 * 7);
+	T_EQ(d.unit[d.nunits - 1].pmu_idx, 7);
+	T_EQ(d.unit[d.nunits - 9].pmu_idx, 129); /* uncore_cha_129 */
+	for (unsigned t = 0; t < 2; t++) {
+		T_EQ(d.table[t].units, 133);
+		T_EQ(d.table[t].kept, 68);
+		T_EQ(d.table[t].ntypes, 11);
+		T_EQ(d.table[t].types[4].type, 11); /* MDF */
+		T_EQ(d.table[t].types[4].n, 15);
+		T_EQ(d.table[t].types[10].type, 6);
+		T_EQ(d.table[t].types[10].n, 8);
+	}
+}
+
+/* Over DISC_MAX_UNITS iMC and CHA units (three tables of 1000 CHAs):
+ * refused, naming the limit; nothing is kept for a run. */
+static void over_the_limit_refused(void)
+{
+	static struct disc d;
+	char err[200] = "";
+
+	reset();
+	for (unsigned t = 0; t < 3; t++)
+		run(gen_table((uint8_t)(0x20 * t), 0x2000000000ull + 0x100000000ull * t), 0, 1000);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "more than 2048 iMC and CHA units");
+	T_CONTAINS(err, "DISC_MAX_UNITS");
+	T_EQ(d.ntables, 0);
+	T_EQ(d.nunits, 0);
+
+	/* other types do not count against it: 3 x 1000 IIO units and one CHA */
+	reset();
+	for (unsigned t = 0; t < 3; t++)
+		run(gen_table((uint8_t)(0x20 * t), 0x2000000000ull + 0x100000000ull * t), 1, 1000);
+	run(&F.gen[2], 0, 1);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_EQ(d.nunits, 1);
+	T_EQ(d.table[0].units, 1000);
+}
+
+/* More tables than DISC_MAX_TABLES (65 devices with a table each):
+ * refused naming the limit. */
+static void too_many_tables_refused(void)
+{
+	static struct disc d;
+	char err[200] = "";
+
+	reset();
+	F.nfn = 0;
+	for (unsigned t = 0; t < 65; t++) {
+		uint32_t *c = fn((uint8_t)t, 0x1F, 0, 0x09A7);
+		dvsec(c, 0x100, 0, 1, 0);
+		c[0x10 / 4] = 0xFE000004;
+	}
+	recipe(0xFE000000);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "more than 64 tables (this parser's limit, DISC_MAX_TABLES)");
+	T_EQ(d.ntables, 0);
+}
+
+/* Many other Intel devices with a DVSEC (ID 0x23 is any DVSEC) before the
+ * 09A7 device: only 09A7 devices are read, the others' capabilities are
+ * dropped, not counted against DISC_MAX_CAPS; with no 09A7 device, more
+ * than DISC_MAX_CAPS (128) are refused, naming it. */
+static void many_other_dvsecs(void)
+{
+	static struct disc d;
+	char err[200] = "";
+
+	reset();
+	for (unsigned i = 0; i < 130; i++) {
+		uint32_t *c = fn((uint8_t)(i / 8), (uint8_t)(i % 8), 0, 0x0B00);
+		dvsec(c, 0x100, 0, 2, 0); /* not PMON */
+	}
+	one_device(0x09A7, 0xFE000004, 0);
+	F.fn[F.nfn - 1].a.bus = 0xF0;
+	recipe(0xFE000000);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_ASSERT(d.by_device);
+	T_EQ(d.ntables, 1);
+	T_EQ(d.devices, 131);
+
+	reset();
+	for (unsigned i = 0; i < 130; i++) {
+		uint32_t *c = fn((uint8_t)(i / 8), (uint8_t)(i % 8), 0, 0x0B00);
+		dvsec(c, 0x100, 0, 2, 0);
+	}
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "more than 128 discovery capabilities (this parser's limit, DISC_MAX_CAPS)");
+}
+
+/* A BAR of 0 (unassigned) or a table running past 52-bit physical
+ * addresses: refused with one line, nothing read there. */
+static void bar_unassigned_refused(void)
+{
+	struct disc d;
+	char err[200] = "";
+
+	reset();
+	one_device(0x09A7, 0x00000004, 0); /* 64-bit, 0 */
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "uncore discovery: 00:1f.0's table BAR (BIR 0, config 0x10) is 0, unassigned: nothing read there");
+	T_EQ(F.mmio_reads, 0);
+
+	reset();
+	one_device(0x09A7, 0x00000000, 0); /* 32-bit, 0 */
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_EQ(F.mmio_reads, 0);
+
+	reset();
+	one_device(0x09A7, 0xFFFFF004, 0x000FFFFF); /* 0xFFFFFFFFFF000: 52-bit limit minus 4 KiB */
+	entry(0xFFFFFFFFFF000ull, 0x0000000003FF0400ull, 0x2FF0, 0); /* 1023 entries of 32 bytes: 32 KiB */
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "runs past 52-bit physical addresses: nothing read there");
+	T_EQ(F.mmio_reads, 6); /* the global entry only */
+
+	reset();
+	one_device(0x09A7, 0x00000004, 0x00100000); /* 2^52 */
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_E_UNSUPPORTED);
+	T_CONTAINS(err, "is beyond 52-bit physical addresses");
+	T_EQ(F.mmio_reads, 0);
+
+	/* a 64-bit BAR at 4 GiB has a low dword of 0 after masking: assigned */
+	reset();
+	one_device(0x09A7, 0x00000004, 0x1);
+	recipe(0x100000000ull);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_EQ(d.nunits, 2);
+}
+
+/* A UBox 8086:3250 with CPUNODEID (0xC0) bits 2:0 and GIDNIDMAP (0xD4). */
+static void ubox(uint8_t bus, uint32_t nodeid, uint32_t gidnid)
+{
+	uint32_t *c = fn(bus, 0x00, 1, 0x3250);
+
+	c[0xC0 / 4] = nodeid;
+	c[0xD4 / 4] = gidnid;
+	fn(bus, 0x00, 0, 0x3251); /* function 0, multi-function, so that function 1 is reached */
+}
+
+/* Sockets from the UBox map (Linux snbep_pci2phy_map_init, reverse): a
+ * table's bus takes the socket of the nearest UBox bus at or above it;
+ * the socket is the GIDNIDMAP field holding the UBox's node ID. Here
+ * package 0 has node ID 5 and package 1 node ID 3 (GIDNIDMAP 5 | 3 << 3):
+ * the UBox on bus 0x1E has node 3 (package 1), the one on 0xFE node 5
+ * (package 0), so the first table found is socket 1. A table of other
+ * units only gets no socket. */
+static void sockets_from_ubox(void)
+{
+	static struct disc d;
+	char err[200] = "";
+	const uint32_t map = 5 | 3 << 3 | 7 << 6 | 7 << 9 | 7 << 12 | 7 << 15 | 7 << 18 | 7 << 21;
+
+	reset();
+	run(gen_table(0x00, 0x2000000000ull), 6, 8);
+	run(gen_table(0x80, 0x2100000000ull), 6, 8);
+	run(gen_table(0x90, 0x2200000000ull), 1, 5); /* IIO only */
+	ubox(0x1E, 0xF8 | 3, map); /* bits 7:3 are not the node ID */
+	ubox(0xFE, 5, map);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_EQ(d.nubox, 2);
+	T_EQ(disc_sockets(&HW, &d, true, err, sizeof(err)), UNC_OK);
+	T_EQ(d.tie, DISC_TIE_UBOX);
+	T_EQ(d.table[0].socket, 1);
+	T_EQ(d.table[1].socket, 0);
+	T_EQ(d.table[2].socket, -1);
+	T_EQ(d.sockets, 2);
+	T_EQ(d.ubox[0].socket, 1);
+	T_EQ(d.ubox[1].socket, 0);
+
+	/* no rule for the model (GNR): table order, and the IIO table still no socket */
+	T_EQ(disc_sockets(&HW, &d, false, err, sizeof(err)), UNC_OK);
+	T_EQ(d.tie, DISC_TIE_ORDER);
+	T_EQ(d.table[0].socket, 0);
+	T_EQ(d.table[1].socket, 1);
+	T_EQ(d.table[2].socket, -1);
+
+	/* a table above the last UBox bus maps to none: table order, said so */
+	reset();
+	run(gen_table(0x00, 0x2000000000ull), 6, 8);
+	run(gen_table(0x80, 0x2100000000ull), 6, 8);
+	ubox(0x1E, 3, map);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_EQ(disc_sockets(&HW, &d, true, err, sizeof(err)), UNC_OK);
+	T_EQ(d.tie, DISC_TIE_ORDER_UNMAPPED);
+	T_EQ(d.table[0].socket, 0);
+	T_EQ(d.table[1].socket, 1);
+
+	/* no UBox at all */
+	reset();
+	run(gen_table(0x00, 0x2000000000ull), 0, 3);
+	T_EQ(disc_find(&HW, &d, err, sizeof(err)), UNC_OK);
+	T_EQ(disc_sockets(&HW, &d, true, err, sizeof(err)), UNC_OK);
+	T_EQ(d.tie, DISC_TIE_ORDER);
+	T_EQ(d.table[0].socket, 0);
+	T_EQ(d.sockets, 1);
 }
 
 /* The PCI access type's address: domain 30:28, bus 27:20, devfn 19:12,
@@ -442,4 +742,5 @@ static void undecoded_bus(void)
 
 T_MAIN("disc", T_CASE(valid_table), T_CASE(bar_types), T_CASE(bir_reserved), T_CASE(other_dvsec_id),
        T_CASE(broken_entries), T_CASE(broken_global), T_CASE(several_tables), T_CASE(duplicate_ids_two_dies),
-       T_CASE(pci_decode), T_CASE(check_entry), T_CASE(undecoded_bus))
+       T_CASE(pci_decode), T_CASE(check_entry), T_CASE(undecoded_bus), T_CASE(every_unit_kept),
+       T_CASE(over_the_limit_refused), T_CASE(too_many_tables_refused), T_CASE(many_other_dvsecs), T_CASE(bar_unassigned_refused), T_CASE(sockets_from_ubox))

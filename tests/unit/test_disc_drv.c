@@ -339,14 +339,25 @@ static void probe_and_info(void)
 	T_EQ(use.selects_checked, 36);
 	pmu_driver_disc.ops->info(&o, &p, false);
 	T_CONTAINS(buf, "discovery:    1 table, 9 units kept, 1 entry skipped (devices 8086:09a7)\n");
-	T_CONTAINS(buf, "  table 0: 00:1f.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe000000, 9 units: 8 imc (type 6), "
-			"1 cha (type 0)\n");
+	T_CONTAINS(buf, "  sockets:    1, socket numbers by table order: no UBox device\n");
+	T_CONTAINS(buf, "  table 0: 00:1f.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 9 units: 8 imc "
+			"(type 6), 1 cha (type 0)\n");
 	T_CONTAINS(buf, "  skipped: table 0 entry 8 (imc (type 6), box 8): no counter offset\n");
+	{
+		char js[2048];
+		struct strbuf jb;
+		strbuf_init(&jb, js, sizeof(js));
+		struct out jo = strbuf_out(&jb);
+		pmu_driver_disc.ops->info(&jo, &p, true);
+		T_CONTAINS(js, "\"table_list\":[{\"pci\":\"00:1f.0\",\"device\":\"8086:09a7\",\"cap\":\"0x100\",\"bar\":"
+			       "\"0xfe000000\",\"socket\":0,\"units\":9,\"types\":{\"6\":8,\"0\":1}}]");
+		T_CONTAINS(js, "\"imc_boxes\":8,\"cha_boxes\":1,\"sockets\":1,\"sockets_by\":\"table_order\",\"cha_capped\":0");
+	}
 	T_CONTAINS(buf, "imc:          8 boxes programmable of 8 found; 4 counters, 48 bits, controls at +0x40, counters at "
 			"+0x8 (MMIO)\n");
 	T_CONTAINS(buf, "cha:          1 box programmable of 1 found; 4 counters, 48 bits, controls at +0x2, counters at +0x8 "
 			"(MSR)\n");
-	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: 1 per socket\n");
+	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: 1 per socket (read on socket 0's processor)\n");
 	/* the in-use line is the engine's (info.c), from the data checked above */
 	strbuf_init(&sb, buf, sizeof(buf));
 	out_puts(&o, "{\"x\":1");
@@ -373,9 +384,37 @@ static void cha_count_from_msr(void)
 	m.cbo_config = 56;
 	cpu_identify(&m.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
-	T_EQ(p.found[DISC_UNIT_CHA], 56);
+	T_EQ(p.found[DISC_UNIT_CHA], 1); /* the table's: the MSR caps, it does not add */
 	T_EQ(p.boxes[DISC_UNIT_CHA], 1);
 	T_EQ(p.facts[DISC_FACT_CBO], 1ull << 63 | 56);
+	T_EQ(p.facts[DISC_FACT_SOCKETS] >> 32 & 1, 1); /* the table lists 1, the MSR says 56 */
+
+	/* A table over-reporting: 5 CHAs (box IDs 0-4 at 0x2000 + 0x10 b),
+	 * MSR 0x2FFE says 3: CHAs 3 and 4 are not programmed (Linux
+	 * spr_uncore_cpu_init sets the type's num_boxes to the MSR's count). */
+	model(0x8F);
+	m.table[0][0] = 0x00000000000E0400ull; /* max_units 14 */
+	for (unsigned b = 1; b < 5; b++)
+		entry(10 + b, 0x0000000008300204ull, 0x2000 + 0x10 * b, (uint64_t)b << 16);
+	m.cbo_config = 3;
+	memset(&p, 0, sizeof(p));
+	cpu_identify(&m.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.found[DISC_UNIT_CHA], 5);
+	T_EQ(p.boxes[DISC_UNIT_CHA], 3);
+	for (unsigned b = 0; b < 3; b++)
+		T_EQ(p.box_base[DISC_UNIT_CHA][b], 0x2000 + 0x10 * b);
+	T_EQ(p.facts[DISC_FACT_SOCKETS] >> 16 & 0xFFFF, 2);
+	{
+		char buf[4096];
+		struct strbuf sb;
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o = strbuf_out(&sb);
+		pmu_driver_disc.ops->info(&o, &p, false);
+		T_CONTAINS(buf, "cha:          3 boxes programmable of 5 found;");
+		T_CONTAINS(buf, "  CHA count differs: a table lists 5 CHAs, MSR 0x2FFE says 3; 2 beyond it not programmed "
+				"(Linux spr_uncore_cpu_init)\n");
+	}
 
 	model(0x8F);
 	m.cbo_config = 0;

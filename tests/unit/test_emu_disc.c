@@ -14,6 +14,7 @@
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
+#include "../../drivers/pmu/disc_drv.h"
 
 #define S 1000000000ull
 #define SPR_ID 0x000806F8u /* family 6 model 0x8F stepping 8 */
@@ -62,24 +63,43 @@ static void table_as_typed(void)
 	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0x10, &v), UNC_OK);
 	T_EQ(v, 0xFE000004);
 	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0B, 0, 0, &v), UNC_E_NOT_FOUND); /* no second table unless asked */
-	T_EQ(q(0xFE000000), 0x0000000000090400ull); /* stride 4, max_units 9 */
+	/* Every unit type in the notes' order (servers.md "Real sizes") with
+	 * Linux's SPR type numbers: 1 CHA (type 0), 12 IIO (1), 12 IRP (2),
+	 * 12 M2PCIe (3), 15 MDF (11), 4 UPI (8), 4 M3UPI (9), 4 M2M (7), 1 PCU
+	 * (4), 1 UBox (5), 8 iMC (6): 74 units */
+	T_EQ(q(0xFE000000), 0x00000000004A0400ull); /* stride 4, max_units 74 */
 	T_EQ(q(0xFE000008), 0x2FF0);
-	T_EQ(q(0xFE000020), 0x4000000008304004ull);
-	T_EQ(q(0xFE000028), 0xFE010000ull);
-	T_EQ(q(0xFE000030), 0x6);
-	T_EQ(q(0xFE000020 + 7 * 0x20), 0x4000000008304004ull);
-	T_EQ(q(0xFE000028 + 7 * 0x20), 0xFE02C000ull); /* 0xFE010000 + 7 * 0x4000 */
-	T_EQ(q(0xFE000030 + 7 * 0x20), 0x00070006ull);
-	T_EQ(q(0xFE000120), 0x0000000008300204ull);
-	T_EQ(q(0xFE000128), 0x2000);
-	T_EQ(q(0xFE000130), 0);
-	/* GNR's identity chooses it too; --channels and the faults shape it */
+	T_EQ(q(0xFE000020), 0x0000000008300204ull); /* the CHA first */
+	T_EQ(q(0xFE000028), 0x2000);
+	T_EQ(q(0xFE000030), 0);
+	T_EQ(q(0xFE000050), 0x1);                   /* IIO box 0 */
+	T_EQ(q(0xFE000050 + 11 * 0x20), 0x000B0001ull);
+	T_EQ(q(0xFE000050 + 12 * 0x20), 0x2);       /* IRP box 0 */
+	T_EQ(q(0xFE000050 + 36 * 0x20), 0xB);       /* MDF box 0 */
+	T_EQ(q(0xFE000050 + 51 * 0x20), 0x8);       /* UPI */
+	T_EQ(q(0xFE000050 + 55 * 0x20), 0x9);       /* M3UPI */
+	T_EQ(q(0xFE000050 + 59 * 0x20), 0x7);       /* M2M */
+	T_EQ(q(0xFE000050 + 63 * 0x20), 0x4);       /* PCU */
+	T_EQ(q(0xFE000050 + 64 * 0x20), 0x5);       /* UBox */
+	T_EQ(q(0xFE000860), 0x4000000008304004ull); /* entry 67: iMC channel 0 */
+	T_EQ(q(0xFE000868), 0xFE010000ull);
+	T_EQ(q(0xFE000870), 0x6);
+	T_EQ(q(0xFE000860 + 7 * 0x20), 0x4000000008304004ull);
+	T_EQ(q(0xFE000868 + 7 * 0x20), 0xFE02C000ull); /* 0xFE010000 + 7 * 0x4000 */
+	T_EQ(q(0xFE000870 + 7 * 0x20), 0x00070006ull);
+	T_EQ(q(0xFE000960), 0);                     /* past the last */
+	/* SPR: a UBox 8086:3250 at bus 0x1E (CPUNODEID 0xC0, GIDNIDMAP 0xD4) */
+	T_EQ(emu_pci_read32(&eh.emu, 0x1E, 0, 0, 0, &v), UNC_OK);
+	T_EQ(v, 0x32508086);
+	/* GNR's identity chooses it too, with no UBox (Linux maps no bus on
+	 * GNR); --channels and the faults shape it */
 	START(GNR_ID, "--channels", "2", "--disc-fault", "all-ones", "--disc-fault", "no-ctr-offset");
 	T_EQ(eh.emu.cfg.uncore_active, EMU_UNCORE_DISC);
-	T_EQ(q(0xFE000000), 0x0000000000050400ull); /* 2 + 2 broken + CHA */
-	T_EQ(q(0xFE000060), ~0ull);
-	T_EQ(q(0xFE000080), 0x4000000000304004ull); /* ctr_offset 0 */
-	T_EQ(q(0xFE0000A0), 0x0000000008300204ull);
+	T_EQ(emu_pci_read32(&eh.emu, 0x1E, 0, 0, 0, &v), UNC_E_NOT_FOUND);
+	T_EQ(q(0xFE000000), 0x0000000000460400ull); /* 1 + 65 + 2 + 2 broken */
+	T_EQ(q(0xFE000860 + 1 * 0x20 + 8), 0xFE014000ull);
+	T_EQ(q(0xFE0008A0), ~0ull);
+	T_EQ(q(0xFE0008C0), 0x4000000000304004ull); /* ctr_offset 0 */
 	START(SPR_ID, "--disc-fault", "bir");
 	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0A, 0, 0x10C, &v), UNC_OK);
 	T_EQ(v, 0x8);
@@ -90,13 +110,32 @@ static void option_errors(void)
 	struct emu_config cfg;
 	char err[300] = "";
 
-	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "17" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
-	T_STREQ(err, "bad value '17' for --channels (want 1 to 16)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "13" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '13' for --channels (want 1 to 12 per socket; --sockets N for more sockets)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--sockets", "9" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '9' for --sockets (want 1 to 8; the Xeon E5-2600 iMC 1 or 2)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--chas", "61" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '61' for --chas (want N or N0,N1,... per socket, up to 8 sockets, each 1 to 60)");
+	T_EQ(emu_parse_options(5, (char *[]){ "emu", "--uncore", "disc", "--chas", "4,5" }, &cfg, err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "--chas lists 2 sockets, but --sockets is 1");
+	T_EQ(emu_parse_options(5, (char *[]){ "emu", "--uncore", "disc", "--socket-rate", "1:UNC_M_CAS_COUNT.RD=5M" }, &cfg,
+			       err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "--socket-rate for socket 1, but --sockets is 1 (sockets 0 to 0)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--socket-rate", "1:NOPE=5" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "unknown event 'NOPE' in --socket-rate (want a discovery-table uncore event)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--socket-rate", "8:UNC_M_CAS_COUNT.RD=5" }, &cfg, err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "bad socket '8' in --socket-rate '8:UNC_M_CAS_COUNT.RD=5' (want 0 to 7)");
+	T_EQ(emu_parse_options(5, (char *[]){ "emu", "--uncore", "snbep", "--sockets", "3" }, &cfg, err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "--sockets 3: the Xeon E5-2600 iMC has 1 or 2 (the discovery-table uncore up to 8)");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--disc-fault", "nope" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
 	T_CONTAINS(err, "bad value 'nope' for --disc-fault");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "4" }, &cfg, err, sizeof(err)), UNC_OK);
 	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_SNBEP, err, sizeof(err)), UNC_E_INVALID);
-	T_CONTAINS(err, "--channels and --disc-fault are for the discovery-table uncore");
+	T_CONTAINS(err, "--channels, --chas, --socket-rate and --disc-fault are for the discovery-table uncore");
 }
 
 static bool eh_wait_until(void *ctx, uint64_t when)
@@ -165,11 +204,13 @@ static unsigned lines_with(const char *text, const char *prefix, const char *als
 	return n;
 }
 
-/* Two sockets of eight channels (--channels 16): socket 1's table on a
- * device of its own, its channels numbered from 0 as on a second die; the
- * driver and engine program all sixteen, count each at its rate, sum the
- * roles per socket and in all, print a row per channel, put every
- * register back, and a record keeps boxes 8-15. */
+/* Two SPR sockets of eight channels and 3 CHAs (--sockets 2): socket 1's
+ * table on bus 0x20 with its UBox on bus 0x3E, its channels numbered from
+ * 0 as on a second die; the driver ties each table to its socket through
+ * the UBoxes, the engine programs all sixteen channels, counts each at its
+ * socket's rate (--socket-rate), sums the roles per socket and in all,
+ * prints a row per channel, puts every register back, and a record keeps
+ * boxes 8-15. */
 static void sixteen_channels_two_sockets(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
@@ -182,50 +223,62 @@ static void sixteen_channels_two_sockets(void)
 	uint32_t v = 0;
 
 	START(SPR_ID, "--uncore", "disc", "--channels", "8");
-	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0, &v), UNC_E_NOT_FOUND); /* one socket */
-	START(SPR_ID, "--uncore", "disc", "--channels", "16", "--rate", "UNC_M_CAS_COUNT.RD=50000000", "--rate",
-	      "UNC_M_CAS_COUNT.WR=20000000");
-	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0, &v), UNC_OK);
+	T_EQ(emu_pci_read32(&eh.emu, 0x20, 0x0A, 0, 0, &v), UNC_E_NOT_FOUND); /* one socket */
+	T_EQ(emu_pci_read32(&eh.emu, 0x3E, 0, 0, 0, &v), UNC_E_NOT_FOUND);
+	START(SPR_ID, "--sockets", "2", "--chas", "3", "--rate", "UNC_M_CAS_COUNT.RD=50000000", "--socket-rate",
+	      "1:UNC_M_CAS_COUNT.RD=30000000", "--rate", "UNC_M_CAS_COUNT.WR=20000000");
+	T_EQ(emu_pci_read32(&eh.emu, 0x20, 0x0A, 0, 0, &v), UNC_OK);
 	T_EQ(v, 0x09A78086);
-	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0x10, &v), UNC_OK);
-	T_EQ(v, 0xFE200004);
-	T_EQ(emu_pci_read32(&eh.emu, 0, 0x0C, 0, 0x100, &v), UNC_OK);
+	T_EQ(emu_pci_read32(&eh.emu, 0x20, 0x0A, 0, 0x10, &v), UNC_OK);
+	T_EQ(v, 0xFE100004);
+	T_EQ(emu_pci_read32(&eh.emu, 0x20, 0x0A, 0, 0x100, &v), UNC_OK);
 	T_EQ(v, 0x00010023);
-	T_EQ(q(0xFE000000), 0x0000000000090400ull); /* socket 0: 8 channels and the CHA */
-	T_EQ(q(0xFE000030 + 7 * 0x20), 0x00070006ull);
-	T_EQ(q(0xFE000128), 0x2000);
-	T_EQ(q(0xFE200000), 0x0000000000080400ull); /* socket 1: stride 4, max_units 8 */
-	T_EQ(q(0xFE200008), 0x2FF0);
-	T_EQ(q(0xFE200020), 0x4000000008304004ull);
-	T_EQ(q(0xFE200028), 0xFE030000ull); /* 0xFE010000 + 8 * 0x4000 */
-	T_EQ(q(0xFE200030), 0x6);           /* box 0 */
-	T_EQ(q(0xFE200028 + 7 * 0x20), 0xFE04C000ull);
-	T_EQ(q(0xFE200030 + 7 * 0x20), 0x00070006ull);
-	T_EQ(q(0xFE200120), 0);
+	/* the UBoxes: node IDs 3 and 4; GIDNIDMAP's field i the node ID of package i */
+	T_EQ(emu_pci_read32(&eh.emu, 0x3E, 0, 0, 0, &v), UNC_OK);
+	T_EQ(v, 0x32508086);
+	T_EQ(emu_pci_read32(&eh.emu, 0x3E, 0, 0, 0xC0, &v), UNC_OK);
+	T_EQ(v & 7, 4);
+	T_EQ(emu_pci_read32(&eh.emu, 0x3E, 0, 0, 0xD4, &v), UNC_OK);
+	T_EQ(v >> 3 & 7, 4);
+	T_EQ(v & 7, 3);
+	T_EQ(q(0xFE000000), 0x00000000004C0400ull); /* socket 0: 3 CHAs + 65 + 8 channels */
+	T_EQ(q(0xFE100000), 0x00000000004C0400ull); /* socket 1 the same */
+	T_EQ(q(0xFE100008), 0x2FF0);
+	T_EQ(q(0xFE100068), 0x2020);                /* its CHA 2: the same MSRs on each package */
+	T_EQ(q(0xFE100070), 0x00020000ull);
+	T_EQ(q(0xFE100020 + 68 * 0x20), 0x4000000008304004ull); /* entry 69: channel 0 */
+	T_EQ(q(0xFE100028 + 68 * 0x20), 0xFE110000ull);
+	T_EQ(q(0xFE100030 + 68 * 0x20), 0x6);
+	T_EQ(q(0xFE100028 + 75 * 0x20), 0xFE12C000ull);
+	T_EQ(q(0xFE100030 + 75 * 0x20), 0x00070006ull);
 
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.WR");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
 	T_EQ(srun.pmu[0].p.boxes[0], 16);
 	T_EQ(srun.pmu[0].p.found[0], 16);
-	T_EQ(srun.pmu[0].p.box_base[0][8], 0xFE030000ull);
+	T_EQ(srun.pmu[0].p.box_base[0][8], 0xFE110000ull);
+	T_EQ(srun.pmu[0].p.facts[DISC_FACT_SOCKETS] & 0xFF, DISC_TIE_UBOX);
 	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
 	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
-	uint64_t elapsed = srun.c.t_end - srun.c.t_start, rd = 50000000ull * elapsed / S, wr = 20000000ull * elapsed / S;
+	uint64_t elapsed = srun.c.t_end - srun.c.t_start, wr = 20000000ull * elapsed / S;
+	uint64_t rds[2] = { 50000000ull * elapsed / S, 30000000ull * elapsed / S }, rd = rds[1];
 	T_EQ(srun.c.ev[0].v.nboxes, 16);
 	T_EQ(srun.c.ev[0].moved, 0xFFFF);
 	for (unsigned b = 0; b < 16; b++) {
 		uint64_t got = srun.c.ev[0].total.box[b], wgot = srun.c.ev[1].total.box[b];
-		T_ASSERT(got + 2 >= rd && got <= rd + 2);
+		T_ASSERT(got + 2 >= rds[b / 8] && got <= rds[b / 8] + 2);
 		T_ASSERT(wgot + 2 >= wr && wgot <= wr + 2);
 		T_EQ(srun.c.ev[0].v.group[b], b / 8);
 		T_EQ(srun.c.ev[0].v.box_id[b], b % 8);
 	}
 	uint64_t all = count_role(&srun.c, PMU_ROLE_DRAM_READ, false, 0);
-	T_ASSERT(all + 32 >= 16 * rd && all <= 16 * rd + 32);
+	T_ASSERT(all + 32 >= 8 * rds[0] + 8 * rds[1] && all <= 8 * rds[0] + 8 * rds[1] + 32);
 	for (unsigned g = 0; g < 2; g++) {
 		uint64_t s = count_role_part(&srun.c, PMU_ROLE_DRAM_WRITE, g, true, false, 0);
 		T_ASSERT(s + 16 >= 8 * wr && s <= 8 * wr + 16);
+		uint64_t r = count_role_part(&srun.c, PMU_ROLE_DRAM_READ, g, true, false, 0);
+		T_ASSERT(r + 16 >= 8 * rds[g] && r <= 8 * rds[g] + 16);
 	}
 	uint64_t b15 = count_role_part(&srun.c, PMU_ROLE_DRAM_READ, 15, false, false, 0);
 	T_ASSERT(b15 + 2 >= rd && b15 <= rd + 2);
@@ -233,11 +286,12 @@ static void sixteen_channels_two_sockets(void)
 	T_EQ(count_still(&srun.c, 0), 0);
 	/* every register put back */
 	for (unsigned c = 0; c < 16; c++) {
+		uint64_t at = 0xFE010000ull + 0x100000ull * (c / 8) + 0x4000ull * (c % 8);
 		v = 1;
-		T_EQ(emu_mmio_read32(&eh.emu, 0xFE010000ull + 0x4000ull * c + 0x4C, &v), UNC_OK);
+		T_EQ(emu_mmio_read32(&eh.emu, at + 0x4C, &v), UNC_OK);
 		T_EQ(v, 0);
 		v = 1;
-		T_EQ(emu_mmio_read32(&eh.emu, 0xFE010000ull + 0x4000ull * c, &v), UNC_OK);
+		T_EQ(emu_mmio_read32(&eh.emu, at, &v), UNC_OK);
 		T_EQ(v, 0);
 	}
 	/* bw --per-box: a row per socket and per channel */
@@ -274,6 +328,85 @@ static void sixteen_channels_two_sockets(void)
 	T_EQ(lines_with(text, "socket1.ch7 ", "read"), 1);
 }
 
+/* The per-package MSRs: each package (emu_cur_pkg) has its own CHAs at the
+ * same MSR numbers, its own 0x2FFE count; a package with no socket, or a
+ * CHA beyond its socket's count, is a #GP. GNR: tables in table order. */
+static void per_package_msrs(void)
+{
+	uint64_t v = 0;
+
+	START(SPR_ID, "--sockets", "2", "--chas", "60,40", "--channels", "12");
+	emu_cur_pkg = 0;
+	T_EQ(emu_msr_read(&eh.emu, 0x2FFE, &v), UNC_OK);
+	T_EQ(v, 60);
+	T_EQ(emu_msr_write(&eh.emu, 0x2FFE, 1), UNC_E_FAULT); /* read-only */
+	T_EQ(emu_msr_write(&eh.emu, 0x2000 + 0x10 * 59 + 2, 0x0101), UNC_OK); /* CHA 59's CTL0 */
+	T_EQ(emu_msr_write(&eh.emu, 0x2000 + 0x10 * 59 + 8, 1ull << 48), UNC_E_FAULT); /* above 48 bits */
+	emu_cur_pkg = 1;
+	T_EQ(emu_msr_read(&eh.emu, 0x2FFE, &v), UNC_OK);
+	T_EQ(v, 40);
+	T_EQ(emu_msr_read(&eh.emu, 0x2000 + 0x10 * 59 + 2, &v), UNC_E_FAULT); /* socket 1 has 40 */
+	T_EQ(emu_msr_read(&eh.emu, 0x2000 + 0x10 * 39 + 2, &v), UNC_OK);
+	T_EQ(v, 0);
+	T_EQ(emu_msr_write(&eh.emu, 0x2000 + 0x10 * 39 + 2, 0x0201), UNC_OK);
+	emu_cur_pkg = 0;
+	T_EQ(emu_msr_read(&eh.emu, 0x2000 + 0x10 * 59 + 2, &v), UNC_OK);
+	T_EQ(v, 0x0101);
+	T_EQ(emu_msr_read(&eh.emu, 0x2000 + 0x10 * 39 + 2, &v), UNC_OK);
+	T_EQ(v, 0);
+	emu_cur_pkg = 2; /* QEMU with more sockets than --sockets */
+	T_EQ(emu_msr_read(&eh.emu, 0x2FFE, &v), UNC_E_FAULT);
+	T_EQ(emu_msr_read(&eh.emu, 0x2002, &v), UNC_E_FAULT);
+	emu_cur_pkg = 0;
+	/* socket 1's table lists 40 CHAs and 12 channels: 40 + 65 + 12 */
+	T_EQ(q(0xFE100000), 0x0000000000750400ull);
+	T_EQ(q(0xFE000000), 0x0000000000890400ull); /* 60 + 65 + 12 = 137 */
+
+	/* SPR, sockets of 60 and 40 CHAs: 0x2FFE read on the probe's processor
+	 * (package 0: 60) caps both; the table of 40 differs, and info says so */
+	{
+		struct cpu_info c2;
+		struct pmu_present p2 = { .drv = &pmu_driver_disc };
+		char e2[300] = "", w2[100] = "";
+		static char b2[8192];
+		struct strbuf s2;
+		START(SPR_ID, "--sockets", "2", "--chas", "60,40");
+		emu_cur_pkg = 0;
+		cpu_identify(&eh.hw, &c2);
+		T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &c2, 3, &p2, e2, sizeof(e2), w2, sizeof(w2)), UNC_OK);
+		T_EQ(p2.found[1], 100);
+		strbuf_init(&s2, b2, sizeof(b2));
+		struct out o2 = strbuf_out(&s2);
+		pmu_driver_disc.ops->info(&o2, &p2, false);
+		T_CONTAINS(b2, "  CHA count from MSR 0x2FFE: 60 per socket (read on socket 0's processor)\n");
+		T_CONTAINS(b2, "  CHA count differs: a table lists 40 CHAs, MSR 0x2FFE says 60; 0 beyond it not programmed");
+	}
+
+	/* GNR, 2 sockets of 12 channels: no UBox, the driver numbers the
+	 * tables in order and says so */
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_disc };
+	char err[300] = "", warn[100] = "";
+	static char buf[8192];
+	struct strbuf sb;
+	START(GNR_ID, "--sockets", "2", "--channels", "12", "--chas", "2");
+	cpu_identify(&eh.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.found[0], 24);
+	T_EQ(p.found[1], 4);
+	/* 24 channels: all programmed once PMU_MAX_BOXES holds them (the
+	 * engine's limit), else the first 16 and the rest said */
+	T_EQ(p.boxes[0], PMU_MAX_BOXES >= 24 ? 24 : PMU_MAX_BOXES);
+	T_EQ(p.group[0][11], 0);
+	T_EQ(p.group[0][12], 1);
+	T_EQ(p.box_id[0][12], 0);
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "  sockets:    2, socket numbers by table order: no UBox device\n");
+	T_CONTAINS(buf, "  table 1: 20:0a.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, socket 1, 79 units: 2 cha (type 0), ");
+}
+
 /* The table's faults as the driver reports them. */
 static void faults_as_the_driver_sees_them(void)
 {
@@ -290,10 +423,14 @@ static void faults_as_the_driver_sees_them(void)
 	strbuf_init(&sb, buf, sizeof(buf));
 	struct out o = strbuf_out(&sb);
 	pmu_driver_disc.ops->info(&o, &p, false);
-	T_CONTAINS(buf, "discovery:    2 tables, 10 units kept, 2 entries skipped (devices 8086:09a7)");
-	T_CONTAINS(buf, "  skipped: table 0 entry 8 (type 65535, box 65535): all-ones qword\n");
-	T_CONTAINS(buf, "  skipped: table 0 entry 9 (imc (type 6), box 8): no counter offset\n");
-	T_CONTAINS(buf, "  table 1: 00:0b.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, 1 units: 1 type 12\n");
+	T_CONTAINS(buf, "discovery:    2 tables, 75 units kept, 2 entries skipped (devices 8086:09a7)");
+	T_CONTAINS(buf, "  sockets:    1, by the UBox of each bus (8086:3250, CPUNODEID 0xc0 node ID looked up in GIDNIDMAP 0xd4;");
+	T_CONTAINS(buf, "  table 0: 00:0a.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 74 units: 1 cha (type 0), "
+			"12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc (type 6)\n");
+	T_CONTAINS(buf, "  ubox 1e:00.0: node ID 3, GIDNIDMAP 0x447d63: socket 0\n");
+	T_CONTAINS(buf, "  skipped: table 0 entry 74 (type 65535, box 65535): all-ones qword\n");
+	T_CONTAINS(buf, "  skipped: table 0 entry 75 (imc (type 6), box 8): no counter offset\n");
+	T_CONTAINS(buf, "  table 1: 00:0b.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe900000, no socket (no iMC or CHA unit), 1 unit: 1 type 12\n");
 
 	START(SPR_ID, "--disc-fault", "bir");
 	memset(&p, 0, sizeof(p));
@@ -301,7 +438,15 @@ static void faults_as_the_driver_sees_them(void)
 	cpu_identify(&eh.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
 	T_CONTAINS(err, "has BIR dword 0x00000008 (bits 31:3 must be 0)");
+
+	START(SPR_ID, "--disc-fault", "bar-zero");
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_disc;
+	cpu_identify(&eh.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "uncore discovery: 00:0a.0's table BAR (BIR 0, config 0x10) is 0, unassigned: nothing read there");
 }
 
 T_MAIN("emu_disc", T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(counts_on_the_model),
-       T_CASE(faults_as_the_driver_sees_them), T_CASE(sixteen_channels_two_sockets))
+       T_CASE(faults_as_the_driver_sees_them), T_CASE(sixteen_channels_two_sockets),
+       T_CASE(per_package_msrs))

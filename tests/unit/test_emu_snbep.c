@@ -453,8 +453,12 @@ static void pci_faults(void)
 static void option_errors(void)
 {
 	static const struct { const char *args[6]; const char *err; } cases[] = {
-		{ { "--sockets", "3" }, "bad value '3' for --sockets (want 1 or 2)" },
-		{ { "--sockets", "0" }, "bad value '0' for --sockets (want 1 or 2)" },
+		{ { "--uncore", "snbep", "--sockets", "3" },
+		  "--sockets 3: the Xeon E5-2600 iMC has 1 or 2 (the discovery-table uncore up to 8)" },
+		{ { "--sockets", "0" }, "bad value '0' for --sockets (want 1 to 8; the Xeon E5-2600 iMC 1 or 2)" },
+		{ { "--uncore", "skl", "--sockets", "1" },
+		  "--sockets is for the Xeon E5-2600 iMC or the discovery-table uncore, but the emulator serves the "
+		  "Skylake-client uncore (CPUID leaf 1, or --uncore)" },
 		{ { "--sockets", "1", "--sockets", "2" }, "--sockets given twice" },
 		{ { "--uncore", "knl" },
 		  "bad value 'knl' for --uncore (want auto, skl, snbep, adl, tgl, disc, icl, rkl, mtl or lnl)" },
