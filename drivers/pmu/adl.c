@@ -184,7 +184,8 @@ UNC_COLD enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *c
 		/* icl_get_cbox_num: bits 3:0 are the count, nothing subtracted. */
 		unsigned n = (unsigned)(raw & ADL_UNC_NUM_CBO_MASK);
 		p->found[ADL_UNIT_CBO] = n;
-		p->boxes[ADL_UNIT_CBO] = n > ADL_MAX_CBO ? ADL_MAX_CBO : n;
+		unsigned max = p->drv->units[ADL_UNIT_CBO].max_boxes;
+		p->boxes[ADL_UNIT_CBO] = n > max ? max : n; /* more: adl_event_ok refuses CBo events */
 		p->found[ADL_UNIT_ARB] = p->boxes[ADL_UNIT_ARB] = p->drv->units[ADL_UNIT_ARB].max_boxes;
 		p->found[ADL_UNIT_FIXED] = p->boxes[ADL_UNIT_FIXED] = 1;
 	}
@@ -213,6 +214,33 @@ UNC_COLD enum unc_status adl_probe_imcs(const struct hw *hw, const struct cpu_in
 		st = UNC_OK;
 	}
 	return st;
+}
+
+/* The limit is the unit's max_boxes: 15 (0x396's largest count) on Alder
+ * Lake and Meteor Lake, 14 where box 14 would be IA32_PM_ENABLE (adl.h). */
+UNC_COLD const char *adl_cbo_limit_note(const struct pmu_present *p, char *buf, size_t size)
+{
+	const struct pmu_unit *cbo = &p->drv->units[0];
+	unsigned n = p->found[0], max = cbo->max_boxes;
+
+	buf[0] = '\0';
+	if (!(p->probed & 1u) || n <= max)
+		return buf;
+	uint64_t at = pmu_unit_sel(cbo, NULL, 0, max, 0).addr;
+	fmt_snprintf(buf, size, "%s reports %u CBos; CBo %u would be MSR 0x%lx%s: at most %u can be counted",
+		     cbo->boxes_from ? cbo->boxes_from : "0x396", n, max, (unsigned long)at,
+		     at == TGL_CBO_LIMIT_REG ? " (IA32_PM_ENABLE, Intel SDM Vol. 4)" : "", max);
+	return buf;
+}
+
+UNC_COLD bool adl_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
+			   char *err, size_t errsize)
+{
+	(void)code, (void)umask, (void)thresh;
+	if (unit != 0 || p->found[0] <= p->boxes[0])
+		return true;
+	adl_cbo_limit_note(p, err, errsize);
+	return false;
 }
 
 /* In use: the global control's enable set (a driver with one), or any
@@ -381,6 +409,7 @@ const struct pmu_ops adl_ops = {
 	.unfreeze = adl_unfreeze,
 	.check = adl_check,
 	.reset_box = adl_imcp_reset_box,
+	.event_ok = adl_event_ok,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

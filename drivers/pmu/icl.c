@@ -127,6 +127,7 @@ static const struct pmu_ops icl_ops = {
 	.in_use = adl_in_use,
 	.freeze = icl_freeze,
 	.unfreeze = icl_unfreeze,
+	.event_ok = adl_event_ok,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,
