@@ -159,6 +159,14 @@ enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, s
 			     "physical address width", (unsigned long)base, (unsigned long)raw, cpu->phys_addr_bits);
 		return UNC_E_RANGE;
 	}
+	/* Nothing is read where the firmware maps no MMIO (hw.h, mmio_check). */
+	char why[140];
+	uint64_t first = base + imc->free[0].offset;
+	if ((st = hw_mmio_check(hw, first, end - first, why, sizeof(why)))) {
+		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (MCHBAR 0x%lx) refused: %s", (unsigned long)first,
+			     (unsigned long)(raw & mask), why);
+		return st;
+	}
 	if (!adl_host_bridge_name(0x8086, (uint16_t)(id >> 16)))
 		fmt_snprintf(warn, warnsize, "host bridge 8086:%04x unknown; reading MCHBAR anyway", id >> 16);
 	p->base[unit] = base;
@@ -206,6 +214,14 @@ UNC_COLD enum unc_status adl_probe_imcs(const struct hw *hw, const struct cpu_in
 	p->probed |= want & imcs;
 	if (!st && (want & 1u << (imc + 1)) && !adl_imcp_place(p, imc + 1, p->base[imc], cpu->phys_addr_bits, err, errsize))
 		st = UNC_E_RANGE;
+	if (!st && (want & 1u << (imc + 1))) {
+		/* the programmable counters' windows, MC0's to the end of MC1's */
+		char why[140];
+		uint64_t first = p->base[imc + 1], len = (ADL_IMCP_BOXES - 1) * ADL_IMCP_MC_STRIDE + ADL_IMCP_MAP_SIZE;
+		if ((st = hw_mmio_check(hw, first, len, why, sizeof(why))))
+			fmt_snprintf(err, errsize, "programmable IMC counters at 0x%lx refused: %s", (unsigned long)first,
+				     why);
+	}
 	/* With the MSR units (regs, info), the programmable IMC counters
 	 * missing is a warning: the unit keeps no box. */
 	if (st && (want & msr_units) && !(want & 1u << imc)) {

@@ -15,6 +15,7 @@
 #include "../../drivers/pmu/adl.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
+#include "../../drivers/engine/info.h"
 #include "../emu/emu_hw.h"
 #include "fake_hw.h"
 #include "run_help.h"
@@ -1131,6 +1132,50 @@ static void skl_eleven_cbos_refused(void)
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
 }
 
+/* ---- MMIO that is not MMIO ---- */
+
+/* MCHBAR at memory the firmware maps as no MMIO (the seam's mmio_check):
+ * the free-running counters, or the programmable ones alone, are refused
+ * in one line naming the address and why, before anything is read or
+ * written there (the strict fake fails any access in the range); info's
+ * verdict names it and is UNC_E_NOT_MMIO. */
+static void mchbar_not_mmio_refused(void)
+{
+	static struct platform_info pi;
+	char msg[200];
+	struct cpu_info cpu;
+	const char *why = "the firmware has not mapped 0xfed1d840 (GCD: non-existent, 0xfed10000-0xfed2ffff)";
+
+	fake_adl(0);
+	fake_not_mmio(&f, 0xFED10000, 0xFED30000, why);
+	cpu_identify(&f.hw, &cpu);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
+	T_STREQ(run.err, "IMC counters at 0xfed1d840 (MCHBAR 0xfed10000) refused: the firmware has not mapped 0xfed1d840 "
+			 "(GCD: non-existent, 0xfed10000-0xfed2ffff)");
+	T_EQ(f.nlog, 0);
+	/* only the tail of MC1's programmable window (past the free-running
+	 * counters' 0xfed2d8a8) is system memory */
+	fake_not_mmio(&f, 0xFED2DA00, 0xFED2DB00, "0xfed2da00 is system memory (UEFI memory map: EfiConventionalMemory, "
+						  "0xfed2da00-0xfed2daff)");
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_M_CAS_COUNT_RD");
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
+	T_STREQ(run.err, "programmable IMC counters at 0xfed1d900 refused: 0xfed2da00 is system memory (UEFI memory map: "
+			 "EfiConventionalMemory, 0xfed2da00-0xfed2daff)");
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN"); /* the free-running ones are clear of it */
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(f.nlog, 0);
+	/* info: no fault, the verdict names the refusal */
+	fake_not_mmio(&f, 0xFED10000, 0xFED30000, why);
+	T_EQ(info_gather(&f.hw, &pi), UNC_E_NOT_MMIO);
+	T_STREQ(pi.verdict_reason, "IMC counters at 0xfed1d840 (MCHBAR 0xfed10000) refused: the firmware has not mapped "
+				   "0xfed1d840 (GCD: non-existent, 0xfed10000-0xfed2ffff)");
+	T_EQ(f.nlog, 0);
+}
+
 T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
@@ -1143,4 +1188,4 @@ T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux
        T_CASE(rkl_global_control_only_during_the_run), T_CASE(icl_rkl_probe_on_the_emulator),
        T_CASE(icl_imc_32_bits_across_the_wrap), T_CASE(icl_multiplexed_on_one_arb_counter),
        T_CASE(cbo_boxes_8_to_14_at_linux_addresses), T_CASE(twelve_cbos_counted_on_raptor_lake),
-       T_CASE(tgl_fifteen_cbos_refused), T_CASE(skl_eleven_cbos_refused))
+       T_CASE(tgl_fifteen_cbos_refused), T_CASE(skl_eleven_cbos_refused), T_CASE(mchbar_not_mmio_refused))
