@@ -203,7 +203,7 @@ extern void unc_asm_mmio_write32(uint64_t phys, uint32_t value);
 extern const char unc_mmio_load_insn[], unc_mmio_store_insn[];
 
 static volatile int pf_faulted;
-#define MMIO_OK_MAX 8
+#define MMIO_OK_MAX 16
 static struct { uint64_t lo, hi; } mmio_ok[MMIO_OK_MAX]; /* accepted [lo, hi) */
 static unsigned mmio_nok, mmio_next;
 static UNC_EFI_DXE_SERVICES *dxe;
@@ -322,14 +322,22 @@ UNC_COLD static enum unc_status native_mmio_check(void *ctx, uint64_t phys, uint
 	return UNC_OK;
 }
 
-/* Before each access: within a range already accepted, or checked now. */
+/* Before each access: within a range already accepted, or checked now:
+ * the whole GCD descriptor that holds it when that passes (so that the
+ * units of one MMIO window share one entry), else its page. */
 static enum unc_status mmio_allowed(uint64_t phys)
 {
 	char why[8];
+	UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR d;
 
 	for (unsigned i = 0; i < mmio_nok; i++)
 		if (phys >= mmio_ok[i].lo && phys + 4 <= mmio_ok[i].hi)
 			return UNC_OK;
+	if (dxe_services() && !EFI_ERROR(dxe->GetMemorySpaceDescriptor(phys, &d)) && d.Length &&
+	    d.BaseAddress + d.Length > phys &&
+	    (d.GcdMemoryType == UncGcdMemoryTypeMemoryMappedIo || d.GcdMemoryType == UncGcdMemoryTypeReserved) &&
+	    native_mmio_check(NULL, d.BaseAddress, d.Length, why, sizeof(why)) == UNC_OK)
+		return UNC_OK;
 	return native_mmio_check(NULL, phys & ~0xFFFull, 0x1000, why, sizeof(why));
 }
 

@@ -1356,6 +1356,19 @@ step regs1 'uncore.efi regs'
 expect regs1 same regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# 0x396 reporting 15: CBo 14 would be 0x770 (IA32_PM_ENABLE), so a CBo
+# event is refused naming the limit rather than counted on 14 boxes.
+step load15 'uncore-emu.efi --cbo-config 15'
+expect load15 rc zero
+step cbo15 'uncore.efi stat -e cbox/event=0x34,umask=0x8f/ -d 0.2'
+expect cbo15 rc nonzero
+expect cbo15 has '^uncore: error: cannot count cbox/event=0x34,umask=0x8f/: ICL_UNC_CBO_CONFIG reports 15 CBos; CBo 14 would be MSR 0x770 \(IA32_PM_ENABLE, Intel SDM Vol\. 4\): at most 14 can be counted$'
+expect cbo15 lines 1
+step info15 'uncore.efi info'
+expect info15 has '^0x396: +15 CBos, 14 programmed$'
+expect info15 has '^  warning: ICL_UNC_CBO_CONFIG reports 15 CBos; CBo 14 would be MSR 0x770 \(IA32_PM_ENABLE, Intel SDM Vol\. 4\): at most 14 can be counted; CBo events are refused$'
+step unload15 'uncore-emu.efi --unload'
+expect unload15 rc zero
 mchbar_high_steps
 boot_run
 
