@@ -140,6 +140,17 @@ expect mmio-unmapped has '^uncore: error: mmio read 0xfffffff000: no UEFI memory
 expect mmio-unmapped lines 1
 # Covered addresses still read: 00:00.0's ID through OVMF's PCIe ECAM window
 # (a reserved descriptor at 0xB0000000), as `pci read` gives it.
+# --force does not make it load: the seam's MMIO check finds no GCD memory
+# space descriptor there, refuses, and the firmware takes no page fault.
+step mmio-unmapped-force 'uncore.efi mmio read 0xFFFFFFF000 --force'
+expect mmio-unmapped-force rc nonzero
+expect mmio-unmapped-force has '^uncore: error: mmio read 0xfffffff000: the firmware has not mapped 0xfffffff000 \((no GCD memory space descriptor covers it|GCD: non-existent, 0x[0-9a-f]+-0x[0-9a-f]+)\)$'
+expect mmio-unmapped-force lines 1
+# RAM is not MMIO: the memory map covers it, the GCD map calls it system memory.
+step mmio-ram 'uncore.efi mmio read 0x100000'
+expect mmio-ram rc nonzero
+expect mmio-ram has '^uncore: error: mmio read 0x100000: 0x100000 is system memory, not MMIO \(GCD: 0x[0-9a-f]+-0x[0-9a-f]+\)$'
+expect mmio-ram lines 1
 step mmio-ecam 'uncore.efi mmio read 0xB0000000'
 expect mmio-ecam rc zero
 expect mmio-ecam has '^mmio 0xb0000000 = 0x29c08086$'
