@@ -37,7 +37,8 @@ typedef struct _UNC_EFI_CPU_ARCH_PROTOCOL {
 /* PI 1.7 Volume 2, 7.2: the DXE Services Table (found in the system
  * table's configuration table by its GUID) and its Global Coherency Domain
  * memory space services; only the members up to GetMemorySpaceDescriptor
- * are used, the rest are declared as opaque slots. */
+ * are declared, AddMemorySpace for a test image (tests/child/unmapped.c),
+ * the others as opaque slots. */
 #define UNC_DXE_SERVICES_TABLE_GUID \
 	{ 0x05ad34ba, 0x6f02, 0x4214, { 0x95, 0x2e, 0x4d, 0xa0, 0x39, 0x8e, 0x2b, 0xb9 } }
 
@@ -63,7 +64,9 @@ typedef struct {
 
 typedef struct {
 	EFI_TABLE_HEADER Hdr;
-	VOID *AddMemorySpace, *AllocateMemorySpace, *FreeMemorySpace, *RemoveMemorySpace;
+	EFI_STATUS(EFIAPI *AddMemorySpace)(UNC_EFI_GCD_MEMORY_TYPE GcdMemoryType, EFI_PHYSICAL_ADDRESS BaseAddress,
+					   UINT64 Length, UINT64 Capabilities);
+	VOID *AllocateMemorySpace, *FreeMemorySpace, *RemoveMemorySpace;
 	EFI_STATUS(EFIAPI *GetMemorySpaceDescriptor)(EFI_PHYSICAL_ADDRESS BaseAddress,
 						     UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR *Descriptor);
 } UNC_EFI_DXE_SERVICES;

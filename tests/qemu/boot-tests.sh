@@ -215,6 +215,22 @@ step corrupt 'corrupt.efi info'
 expect corrupt rc nonzero
 expect corrupt has '^uncore: error: the packed image(.s stream is corrupt| does not match its CRC)$'
 expect corrupt lines 1
+# The #PF guard on MMIO (drivers/base/hw.md, MMIO): unmapped.efi makes
+# 0xFED40000 MMIO in the GCD map but not present in the page tables, as
+# real firmware may leave an MMIO range (tests/child/unmapped.c). The map
+# checks pass (--force: no memory map descriptor covers it), the load
+# page-faults, the guard steps over it: one error, no exception, and the
+# firmware goes on (the next command runs).
+boot_file "$TOP/build/unmapped.efi"
+step unmap 'unmapped.efi'
+expect unmap rc zero
+expect unmap has '^unmapped: 0xfed40000 is MMIO in the GCD map and not present in the page tables$'
+step pf 'uncore.efi mmio read 0xFED40000 --force'
+expect pf rc nonzero
+expect pf has '^uncore: error: mmio read 0xfed40000: not MMIO that the firmware maps$'
+expect pf lacks '^mmio 0x'
+step after-pf 'uncore.efi msr read 0x396'
+expect after-pf rc zero
 # On firmware with EFI_MEMORY_ATTRIBUTE_PROTOCOL (OVMF here has none: a
 # stand-in, tests/child/memattr.c, which says what it is asked), the outer
 # image makes the code's pages executable and read-only before the
