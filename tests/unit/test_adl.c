@@ -1082,6 +1082,36 @@ static void twelve_cbos_counted_on_raptor_lake(void)
 	T_EQ(hw_msr_read(&h.hw, 0x2000 + 8 * 12, &v), UNC_E_FAULT); /* box 12: not there */
 }
 
+/* The emulator's tables for boxes 8-14, typed apart from the driver: on
+ * Alder/Raptor Lake every box 0x396 gives, box 14 at 0x2070/0x2072, the
+ * block ending at 0x2077; on Tiger Lake 14 boxes, 0x770 (IA32_PM_ENABLE)
+ * left to the processor (not claimed). */
+static void emulated_cbo_boxes_beyond_eight(void)
+{
+	uint64_t v;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.no_cbo_banks = 15;
+	emu_hw_init_cpu(&h, &cfg, RPL_EAX);
+	T_EQ(h.emu.ncbo, 15);
+	T_EQ(emu_msr_write(&h.emu, 0x2070, 0x408F34), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2073, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2074, &v), UNC_E_FAULT); /* between boxes */
+	T_EQ(emu_msr_read(&h.emu, 0x2078, &v), UNC_E_NOT_FOUND); /* past the block */
+	emu_hw_init_cpu(&h, &cfg, TGL_EAX);
+	T_EQ(h.emu.ncbo, 14);
+	T_EQ(emu_msr_read(&h.emu, 0x396, &v), UNC_OK);
+	T_EQ(v, 15);
+	T_EQ(emu_msr_read(&h.emu, 0x768, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x76B, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x770, &v), UNC_E_NOT_FOUND);
+	cfg.no_cbo_banks = 9;
+	emu_hw_init_cpu(&h, &cfg, TGL_EAX);
+	T_EQ(emu_msr_read(&h.emu, 0x740, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x748, &v), UNC_E_FAULT); /* box 9 of 9: absent */
+}
+
 /* Tiger Lake reporting 15: 14 boxes can be addressed, so a CBo event is
  * refused naming the limit, before anything is written; other units
  * still count. */
@@ -1188,4 +1218,4 @@ T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux
        T_CASE(rkl_global_control_only_during_the_run), T_CASE(icl_rkl_probe_on_the_emulator),
        T_CASE(icl_imc_32_bits_across_the_wrap), T_CASE(icl_multiplexed_on_one_arb_counter),
        T_CASE(cbo_boxes_8_to_14_at_linux_addresses), T_CASE(twelve_cbos_counted_on_raptor_lake),
-       T_CASE(tgl_fifteen_cbos_refused), T_CASE(skl_eleven_cbos_refused), T_CASE(mchbar_not_mmio_refused))
+       T_CASE(emulated_cbo_boxes_beyond_eight), T_CASE(tgl_fifteen_cbos_refused), T_CASE(skl_eleven_cbos_refused), T_CASE(mchbar_not_mmio_refused))

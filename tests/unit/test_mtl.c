@@ -608,6 +608,24 @@ static void emulated_tables(void)
 	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x40, &v), UNC_E_FAULT);
 	T_EQ(emu_msr_read(&h.emu, 0x240E, &v), UNC_OK);
 	T_ASSERT(emu_msr_read(&h.emu, 0x200E, &v) != UNC_OK);
+	cfg.no_cbo_banks = 15; /* Lunar Lake: 4 whatever 0x396 would say */
+	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
+	T_EQ(h.emu.ncbo, 4);
+
+	/* Meteor Lake with 15 CBos (0x396's largest count): box 14 at
+	 * MTL_UNC_CBO_0_PERFEVTSEL0 + 0x10 * 14 = 0x2522, counter 0x2528;
+	 * past it, the CBo block ends (0x2532 is no box). */
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	T_EQ(h.emu.ncbo, 15);
+	T_EQ(emu_msr_read(&h.emu, 0x396, &v), UNC_OK);
+	T_EQ(v, 15);
+	T_EQ(emu_msr_write(&h.emu, 0x2522, 0x408F34), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2529, &v), UNC_OK);
+	T_ASSERT(emu_msr_read(&h.emu, 0x2532, &v) != UNC_OK);
+	cfg.no_cbo_banks = 12;
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x10 * 11, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x10 * 12, &v), UNC_E_FAULT);
 }
 
 /* The programmable IMC counters beside the MSR units on Meteor Lake, on
