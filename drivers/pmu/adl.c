@@ -249,6 +249,17 @@ UNC_COLD const char *adl_cbo_limit_note(const struct pmu_present *p, char *buf, 
 	return buf;
 }
 
+/* info's verdict: ready, but no CBo event can be counted. */
+UNC_COLD const char *adl_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	char note[160];
+
+	if (!adl_cbo_limit_note(p, note, sizeof(note))[0])
+		return NULL;
+	fmt_snprintf(buf, size, "no CBo event can be counted: %s", note);
+	return buf;
+}
+
 UNC_COLD bool adl_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
 			   char *err, size_t errsize)
 {
@@ -426,6 +437,7 @@ const struct pmu_ops adl_ops = {
 	.check = adl_check,
 	.reset_box = adl_imcp_reset_box,
 	.event_ok = adl_event_ok,
+	.caveat = adl_caveat,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

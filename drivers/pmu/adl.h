@@ -131,7 +131,9 @@ void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t siz
 bool adl_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh, char *err,
 		  size_t errsize);
 /* The line info adds when 0x396 reports more CBos than can be addressed
- * ("" when it does not). */
+ * ("" when it does not), and the caveat of info's verdict then (NULL when
+ * it does not). */
+const char *adl_caveat(const struct pmu_present *p, char *buf, size_t size);
 const char *adl_cbo_limit_note(const struct pmu_present *p, char *buf, size_t size);
 
 /* The generation of a host bridge (0:0.0 device ID) as Linux's

@@ -128,6 +128,7 @@ static const struct pmu_ops icl_ops = {
 	.freeze = icl_freeze,
 	.unfreeze = icl_unfreeze,
 	.event_ok = adl_event_ok,
+	.caveat = adl_caveat,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

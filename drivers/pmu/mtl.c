@@ -337,6 +337,7 @@ static const struct pmu_ops mtl_ops = {
 	.check = mtl_check,
 	.reset_box = adl_imcp_reset_box,
 	.event_ok = adl_event_ok,
+	.caveat = adl_caveat,
 	.reg_name = mtl_reg_name,
 	.info = mtl_info,
 	.where = mtl_where,

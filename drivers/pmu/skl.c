@@ -299,6 +299,17 @@ UNC_COLD static bool skl_event_ok(const struct pmu_present *p, unsigned unit, ui
 	return false;
 }
 
+/* info's verdict: ready, but no CBo event can be counted. */
+UNC_COLD static const char *skl_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	char why[160];
+
+	if ((p->probed & 1u << SKL_UNIT_CBO) == 0 || skl_event_ok(p, SKL_UNIT_CBO, 0, 0, 0, why, sizeof(why)))
+		return NULL;
+	fmt_snprintf(buf, size, "no CBo event can be counted: %s", why);
+	return buf;
+}
+
 void skl_info(struct out *o, const struct pmu_present *p, bool json);
 enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize);
 
@@ -310,6 +321,7 @@ static const struct pmu_ops skl_ops = {
 	.unfreeze = skl_unfreeze,
 	.check = skl_check,
 	.event_ok = skl_event_ok,
+	.caveat = skl_caveat,
 	.reg_name = skl_reg_name,
 	.info = skl_info,
 	.where = skl_where,

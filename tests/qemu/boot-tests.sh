@@ -723,6 +723,7 @@ step clock15 'uncore.efi -e UNC_CLOCK.SOCKET -d 0.2'
 expect clock15 rc zero
 step info15 'uncore.efi info'
 expect info15 has '^  warning: NO_CBO_BANKS 15 implies 14 CBos; at most 8 can be programmed, so CBo events are refused$'
+expect info15 has '^verdict: +.*ready, but no CBo event can be counted: MSR_UNC_CBO_CONFIG reports 14 CBos'
 step unload15 'uncore-emu.efi --unload'
 expect unload15 rc zero
 
@@ -1398,6 +1399,7 @@ expect cbo15 lines 1
 step info15 'uncore.efi info'
 expect info15 has '^0x396: +15 CBos, 14 programmed$'
 expect info15 has '^  warning: ICL_UNC_CBO_CONFIG reports 15 CBos; CBo 14 would be MSR 0x770 \(IA32_PM_ENABLE, Intel SDM Vol\. 4\): at most 14 can be counted; CBo events are refused$'
+expect info15 has '^verdict: +uncore PMU usable: ready, but no CBo event can be counted: ICL_UNC_CBO_CONFIG reports 15 CBos'
 step unload15 'uncore-emu.efi --unload'
 expect unload15 rc zero
 mchbar_high_steps

@@ -1136,6 +1136,11 @@ static void tgl_fifteen_cbos_refused(void)
 	memset(&run, 0, sizeof(run));
 	run_add(&run, tgl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	/* info: usable, with the limit as the verdict's caveat */
+	static struct platform_info pi;
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	T_STREQ(pi.verdict_reason, "ready, but no CBo event can be counted: ICL_UNC_CBO_CONFIG reports 15 CBos; CBo 14 "
+				   "would be MSR 0x770 (IA32_PM_ENABLE, Intel SDM Vol. 4): at most 14 can be counted");
 }
 
 /* Skylake-client: NO_CBO_BANKS 12 means 11 CBos, and CBo MSRs are known
