@@ -87,7 +87,8 @@ EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-b
 
 .PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
-	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi
+	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi \
+	$(BUILD)/unmapped.efi
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -140,6 +141,10 @@ $(BUILD)/memattr.so: $(patsubst %.c,$(BUILD)/efi/%.o,tests/child/memattr.c $(MEM
 $(BUILD)/memattr-keep-xp.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(MEMATTR_SRCS)) $(BUILD)/efi/tests/child/memattr-keep-xp.o $(EFI_RELOC)
 $(BUILD)/memattr.so $(BUILD)/memattr-keep-xp.so: EFI_LIBS :=
 $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi: SUBSYSTEM = 11
+# A page that the GCD map calls MMIO and the page tables leave unmapped,
+# for the boot test of the #PF guard on MMIO (tests/child/unmapped.c).
+$(BUILD)/unmapped.so: $(patsubst %.c,$(BUILD)/efi/%.o,tests/child/unmapped.c $(MEMATTR_SRCS)) $(EFI_RELOC)
+$(BUILD)/unmapped.so: EFI_LIBS :=
 $(BUILD)/efi/tests/child/memattr-keep-xp.o: tests/child/memattr.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -O2 -DMEMATTR_KEEP_XP -c $< -o $@

@@ -186,21 +186,219 @@ static enum unc_status native_pci_write32(void *ctx, struct pci_addr a, uint16_t
 	return UNC_OK;
 }
 
-/* UEFI identity-maps memory, so a physical address is a pointer. One
- * 32-bit load: IMC counters must never be read 64 bits at a time. */
+/* ---- MMIO: only where the firmware maps MMIO ----
+ *
+ * UEFI identity-maps what it maps, so a physical address is a pointer; but
+ * a base read from a register (MCHBAR, a BAR, a discovery table) may point
+ * at RAM, or at a range the firmware left unmapped, where a load page-faults
+ * the firmware. Every load and store that reaches memory is checked first:
+ * the Global Coherency Domain's memory space map (DXE services,
+ * GetMemorySpaceDescriptor) must call the whole range MMIO or reserved, and
+ * no UEFI memory map descriptor overlapping it may be system memory. Then
+ * the access runs under a #PF guard (vector 14, as the #GP guard on MSRs),
+ * when the firmware has no handler of its own there. Accepted ranges are
+ * remembered, so a sample's loads cost no service call. */
+extern uint32_t unc_asm_mmio_read32(uint64_t phys);
+extern void unc_asm_mmio_write32(uint64_t phys, uint32_t value);
+extern const char unc_mmio_load_insn[], unc_mmio_store_insn[];
+
+static volatile int pf_faulted;
+#define MMIO_OK_MAX 16
+static struct { uint64_t lo, hi; } mmio_ok[MMIO_OK_MAX]; /* accepted [lo, hi) */
+static unsigned mmio_nok, mmio_next;
+static UNC_EFI_DXE_SERVICES *dxe;
+static bool dxe_looked;
+
+UNC_COLD static UNC_EFI_DXE_SERVICES *dxe_services(void)
+{
+	static EFI_GUID guid = UNC_DXE_SERVICES_TABLE_GUID;
+
+	if (!dxe_looked) {
+		dxe_looked = true;
+		for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
+			if (!CompareGuid(&ST->ConfigurationTable[i].VendorGuid, &guid))
+				dxe = ST->ConfigurationTable[i].VendorTable;
+	}
+	return dxe;
+}
+
+/* The UEFI memory types that are system memory (UEFI 2.10, 7.2: every
+ * type but reserved, MMIO, MMIO port space and PAL code). */
+UNC_COLD static const char *ram_type(UINT32 type)
+{
+	static const char *const names[] = {
+		[EfiLoaderCode] = "EfiLoaderCode",
+		[EfiLoaderData] = "EfiLoaderData",
+		[EfiBootServicesCode] = "EfiBootServicesCode",
+		[EfiBootServicesData] = "EfiBootServicesData",
+		[EfiRuntimeServicesCode] = "EfiRuntimeServicesCode",
+		[EfiRuntimeServicesData] = "EfiRuntimeServicesData",
+		[EfiConventionalMemory] = "EfiConventionalMemory",
+		[EfiUnusableMemory] = "EfiUnusableMemory",
+		[EfiACPIReclaimMemory] = "EfiACPIReclaimMemory",
+		[EfiACPIMemoryNVS] = "EfiACPIMemoryNVS",
+		[14] = "EfiPersistentMemory",
+		[15] = "EfiUnacceptedMemoryType",
+	};
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
+}
+
+#define WHY(...) (fmt_snprintf(why, whysize, __VA_ARGS__), UNC_E_NOT_MMIO)
+
+/* The memory map's verdict on [lo, hi): UNC_OK when no descriptor that
+ * overlaps it is system memory. */
+UNC_COLD static enum unc_status memmap_check(uint64_t lo, uint64_t hi, char *why, size_t whysize)
+{
+	UINTN size = 0, key, dsize = 0;
+	UINT32 dver;
+	UINT8 *buf = NULL;
+	EFI_STATUS s = BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
+	enum unc_status st = UNC_OK;
+
+	for (int tries = 0; s == EFI_BUFFER_TOO_SMALL && tries < 4; tries++) {
+		if (buf)
+			BS->FreePool(buf);
+		size += 8 * dsize;
+		if (EFI_ERROR(BS->AllocatePool(EfiLoaderData, size, (void **)&buf))) {
+			buf = NULL;
+			break;
+		}
+		s = BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver);
+	}
+	if (EFI_ERROR(s) || !buf || dsize < sizeof(EFI_MEMORY_DESCRIPTOR)) {
+		if (buf)
+			BS->FreePool(buf);
+		return WHY("0x%lx cannot be checked against the UEFI memory map (GetMemoryMap failed)", (unsigned long)lo);
+	}
+	for (UINTN i = 0; i < size / dsize && !st; i++) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(buf + i * dsize);
+		uint64_t b = d->PhysicalStart, e = b + d->NumberOfPages * EFI_PAGE_SIZE;
+		const char *ram = ram_type(d->Type);
+		if (ram && b < hi && lo < e)
+			st = WHY("0x%lx is system memory (UEFI memory map: %s, 0x%lx-0x%lx)", (unsigned long)(lo > b ? lo : b),
+				 ram, (unsigned long)b, (unsigned long)(e - 1));
+	}
+	BS->FreePool(buf);
+	return st;
+}
+
+/* The check of struct hw_ops.mmio_check, made on the memory itself. */
+UNC_COLD static enum unc_status native_mmio_check(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize)
+{
+	static const char *const gcd_names[] = { "non-existent", "reserved", "system memory", "MMIO", "persistent memory",
+						 "more reliable memory", "unaccepted memory" };
+	UNC_EFI_DXE_SERVICES *ds = dxe_services();
+	uint64_t end = len && phys + len > phys ? phys + len : phys + 1;
+	enum unc_status st;
+
+	(void)ctx;
+	if (whysize)
+		why[0] = '\0';
+	for (uint64_t a = phys; ds && a < end;) {
+		UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR d;
+		if (EFI_ERROR(ds->GetMemorySpaceDescriptor(a, &d)) || d.Length == 0)
+			return WHY("the firmware has not mapped 0x%lx (no GCD memory space descriptor covers it)",
+				   (unsigned long)a);
+		unsigned t = (unsigned)d.GcdMemoryType;
+		const char *name = t < sizeof(gcd_names) / sizeof(gcd_names[0]) ? gcd_names[t] : "of an unknown type";
+		if (t == UncGcdMemoryTypeNonExistent)
+			return WHY("the firmware has not mapped 0x%lx (GCD: non-existent, 0x%lx-0x%lx)",
+				   (unsigned long)a, (unsigned long)d.BaseAddress,
+				   (unsigned long)(d.BaseAddress + d.Length - 1));
+		if (t != UncGcdMemoryTypeMemoryMappedIo && t != UncGcdMemoryTypeReserved)
+			return WHY("0x%lx is %s, not MMIO (GCD: 0x%lx-0x%lx)",
+				   (unsigned long)a, name, (unsigned long)d.BaseAddress,
+				   (unsigned long)(d.BaseAddress + d.Length - 1));
+		if (d.BaseAddress + d.Length <= a)
+			break;
+		a = d.BaseAddress + d.Length;
+	}
+	if ((st = memmap_check(phys, end, why, whysize)))
+		return st;
+	mmio_ok[mmio_next] = (typeof(mmio_ok[0])){ phys, end };
+	mmio_next = (mmio_next + 1) % MMIO_OK_MAX;
+	if (mmio_nok < MMIO_OK_MAX)
+		mmio_nok++;
+	return UNC_OK;
+}
+
+/* Before each access: within a range already accepted, or checked now:
+ * the whole GCD descriptor that holds it when that passes (so that the
+ * units of one MMIO window share one entry), else its page. */
+static enum unc_status mmio_allowed(uint64_t phys)
+{
+	char why[8];
+	UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR d;
+
+	for (unsigned i = 0; i < mmio_nok; i++)
+		if (phys >= mmio_ok[i].lo && phys + 4 <= mmio_ok[i].hi)
+			return UNC_OK;
+	if (dxe_services() && !EFI_ERROR(dxe->GetMemorySpaceDescriptor(phys, &d)) && d.Length &&
+	    d.BaseAddress + d.Length > phys &&
+	    (d.GcdMemoryType == UncGcdMemoryTypeMemoryMappedIo || d.GcdMemoryType == UncGcdMemoryTypeReserved) &&
+	    native_mmio_check(NULL, d.BaseAddress, d.Length, why, sizeof(why)) == UNC_OK)
+		return UNC_OK;
+	return native_mmio_check(NULL, phys & ~0xFFFull, 0x1000, why, sizeof(why));
+}
+
+/* Vector 14 while one guarded MMIO load or store runs: a fault on either
+ * instruction is recorded and stepped over (two bytes each); any other is
+ * not ours, and faults again into the firmware's own handler. */
+UNC_COLD static VOID EFIAPI pf_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+{
+	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
+
+	(void)type;
+	if (x->Rip == (UINT64)(UINTN)unc_mmio_load_insn || x->Rip == (UINT64)(UINTN)unc_mmio_store_insn) {
+		pf_faulted = 1;
+		x->Rip += 2;
+		return;
+	}
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_PAGE_FAULT, NULL);
+}
+
+/* The #PF guard, when vector 14 is free (a firmware that handles its own
+ * page faults, for its stack or NULL guards, keeps them: the map checks
+ * stand alone then). True when installed. */
+static bool pf_guard_on(void)
+{
+	pf_faulted = 0;
+	return native.cpu && !EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_PAGE_FAULT, pf_handler));
+}
+
+static enum unc_status pf_guard_off(bool on)
+{
+	if (on)
+		native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_PAGE_FAULT, NULL);
+	return pf_faulted ? UNC_E_NOT_MMIO : UNC_OK;
+}
+
+/* One 32-bit load: IMC counters must never be read 64 bits at a time. */
 static enum unc_status native_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val)
 {
+	enum unc_status st = mmio_allowed(phys);
+
 	(void)ctx;
-	*ret_val = *(volatile uint32_t *)(UINTN)phys;
-	return UNC_OK;
+	if (st)
+		return st;
+	bool on = pf_guard_on();
+	uint32_t v = unc_asm_mmio_read32(phys);
+	if ((st = pf_guard_off(on)) == UNC_OK)
+		*ret_val = v;
+	return st;
 }
 
 /* One 32-bit store (MMIO PMON controls). */
 static enum unc_status native_mmio_write32(void *ctx, uint64_t phys, uint32_t val)
 {
+	enum unc_status st = mmio_allowed(phys);
+
 	(void)ctx;
-	*(volatile uint32_t *)(UINTN)phys = val;
-	return UNC_OK;
+	if (st)
+		return st;
+	bool on = pf_guard_on();
+	unc_asm_mmio_write32(phys, val);
+	return pf_guard_off(on);
 }
 
 static void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
@@ -219,20 +417,22 @@ static uint64_t native_ticks(void *ctx)
 }
 
 /* A sample's free-running counters: the same loads as native_mmio_read32,
- * between two reads of the TSC, in one call. */
+ * between two reads of the TSC, in one call; every address checked before
+ * the first read of the TSC. */
 static enum unc_status native_mmio_read32_n(void *ctx, const uint64_t *phys, unsigned n, uint64_t *ret_val,
 					    uint64_t *ret_ticks)
 {
-	(void)ctx;
+	enum unc_status st;
+
+	for (unsigned i = 0; i < n; i++)
+		if ((st = mmio_allowed(phys[i])))
+			return st;
+	bool on = pf_guard_on();
 	ret_ticks[0] = native_ticks(ctx);
-	if (n & 1)
-		*ret_val++ = *(volatile uint32_t *)(UINTN)*phys++;
-	for (const uint64_t *end = phys + (n & ~1u); phys != end; phys += 2, ret_val += 2) { /* two a turn */
-		ret_val[0] = *(volatile uint32_t *)(UINTN)phys[0];
-		ret_val[1] = *(volatile uint32_t *)(UINTN)phys[1];
-	}
+	for (unsigned i = 0; i < n; i++)
+		ret_val[i] = unc_asm_mmio_read32(phys[i]);
 	ret_ticks[1] = native_ticks(ctx);
-	return UNC_OK;
+	return pf_guard_off(on);
 }
 
 /* One 32-bit IN: the ACPI PM timer. Port I/O never faults. */
@@ -351,6 +551,20 @@ UNC_COLD static enum unc_status emulated_mmio_read32(void *ctx, uint64_t phys, u
 	return emu_status(s);
 }
 
+/* What the emulator answers is its own (its MCHBAR region is memory it
+ * allocated, its MMIO units are in no map); the rest is checked natively. */
+UNC_COLD static enum unc_status emulated_mmio_check(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize)
+{
+	UINT32 v;
+
+	if (native.emu->MmioRead32(native.emu, phys & ~3ull, &v) != EFI_UNSUPPORTED) {
+		if (whysize)
+			why[0] = '\0';
+		return UNC_OK;
+	}
+	return native_mmio_check(ctx, phys, len, why, whysize);
+}
+
 /* Whether the processor may idle in a wait (drivers/base/cpu.h,
  * cpu_tsc_steady): on older parts the TSC may slow down in a halt, so the
  * waits there spin as they always did. The real processor's CPUID, not an
@@ -409,6 +623,7 @@ static const struct hw_ops native_ops = {
 	.mmio_write32 = native_mmio_write32,
 	.mmio_read32_n = native_mmio_read32_n,
 	.idle = native_idle,
+	.mmio_check = native_mmio_check,
 };
 
 /* The native seam routed to the emulator; filled in by native_init. */
@@ -525,6 +740,7 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.mmio_read32 = emulated_mmio_read32;
 		emulated_ops.mmio_write32 = emulated_mmio_write32;
 		emulated_ops.mmio_read32_n = NULL; /* each load through emulated_mmio_read32 */
+		emulated_ops.mmio_check = emulated_mmio_check;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;
 		hw->msr_mode = HW_MSR_EMULATED;

@@ -48,4 +48,27 @@ unc_rdpmc_insn:
 	ret
 	.size unc_asm_rdpmc, . - unc_asm_rdpmc
 
+/* uint32_t unc_asm_mmio_read32(uint64_t phys), void unc_asm_mmio_write32(uint64_t phys,
+ * uint32_t value): one 32-bit load or store at a known address, so that the
+ * #PF handler in hw_native.c can step over exactly these two-byte
+ * instructions (8B 07, 89 37) when the firmware has not mapped the page. */
+	.globl unc_asm_mmio_read32
+	.type unc_asm_mmio_read32, @function
+unc_asm_mmio_read32:
+	xorl %eax, %eax
+	.globl unc_mmio_load_insn
+unc_mmio_load_insn:
+	movl (%rdi), %eax
+	ret
+	.size unc_asm_mmio_read32, . - unc_asm_mmio_read32
+
+	.globl unc_asm_mmio_write32
+	.type unc_asm_mmio_write32, @function
+unc_asm_mmio_write32:
+	.globl unc_mmio_store_insn
+unc_mmio_store_insn:
+	movl %esi, (%rdi)
+	ret
+	.size unc_asm_mmio_write32, . - unc_asm_mmio_write32
+
 	.section .note.GNU-stack, "", @progbits

@@ -32,6 +32,44 @@ typedef struct _UNC_EFI_CPU_ARCH_PROTOCOL {
 
 #define UNC_EXCEPT_X64_INVALID_OPCODE 6
 #define UNC_EXCEPT_X64_GP_FAULT       13
+#define UNC_EXCEPT_X64_PAGE_FAULT     14
+
+/* PI 1.7 Volume 2, 7.2: the DXE Services Table (found in the system
+ * table's configuration table by its GUID) and its Global Coherency Domain
+ * memory space services; only the members up to GetMemorySpaceDescriptor
+ * are declared, AddMemorySpace for a test image (tests/child/unmapped.c),
+ * the others as opaque slots. */
+#define UNC_DXE_SERVICES_TABLE_GUID \
+	{ 0x05ad34ba, 0x6f02, 0x4214, { 0x95, 0x2e, 0x4d, 0xa0, 0x39, 0x8e, 0x2b, 0xb9 } }
+
+typedef enum {
+	UncGcdMemoryTypeNonExistent,
+	UncGcdMemoryTypeReserved,
+	UncGcdMemoryTypeSystemMemory,
+	UncGcdMemoryTypeMemoryMappedIo,
+	UncGcdMemoryTypePersistent,
+	UncGcdMemoryTypeMoreReliable,
+	UncGcdMemoryTypeUnaccepted,
+} UNC_EFI_GCD_MEMORY_TYPE;
+
+typedef struct {
+	EFI_PHYSICAL_ADDRESS BaseAddress;
+	UINT64 Length;
+	UINT64 Capabilities;
+	UINT64 Attributes;
+	UNC_EFI_GCD_MEMORY_TYPE GcdMemoryType;
+	EFI_HANDLE ImageHandle;
+	EFI_HANDLE DeviceHandle;
+} UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR;
+
+typedef struct {
+	EFI_TABLE_HEADER Hdr;
+	EFI_STATUS(EFIAPI *AddMemorySpace)(UNC_EFI_GCD_MEMORY_TYPE GcdMemoryType, EFI_PHYSICAL_ADDRESS BaseAddress,
+					   UINT64 Length, UINT64 Capabilities);
+	VOID *AllocateMemorySpace, *FreeMemorySpace, *RemoveMemorySpace;
+	EFI_STATUS(EFIAPI *GetMemorySpaceDescriptor)(EFI_PHYSICAL_ADDRESS BaseAddress,
+						     UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR *Descriptor);
+} UNC_EFI_DXE_SERVICES;
 
 /* PI 1.7 Volume 2, 12.10: EFI_TIMER_ARCH_PROTOCOL. */
 #define UNC_EFI_TIMER_ARCH_PROTOCOL_GUID \

@@ -18,6 +18,7 @@ EFI_STATUS efi_status_from(enum unc_status st)
 	case UNC_E_CLOBBERED: return EFI_MEDIA_CHANGED;
 	case UNC_E_STUCK: return EFI_NOT_READY;
 	case UNC_E_CHILD: return EFI_LOAD_ERROR; /* a stand-in: efi/main.c returns the child's own status */
+	case UNC_E_NOT_MMIO: return EFI_NO_MAPPING;
 	}
 	return EFI_ABORTED;
 }

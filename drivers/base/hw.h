@@ -10,6 +10,7 @@
 #define UNC_HW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "status.h"
 
@@ -75,6 +76,13 @@ struct hw_ops {
 	 * written. For waits whose time is a clock read at both ends anyway.
 	 * NULL: no idling (callers poll). */
 	void (*idle)(void *ctx, uint32_t us);
+	/* Whether [phys, phys + len) is MMIO that may be loaded and stored:
+	 * UNC_OK, or UNC_E_NOT_MMIO with one phrase in why naming the address
+	 * and the reason (system memory in the firmware's maps, or not mapped
+	 * by it). The native seam makes the same check before every MMIO load
+	 * and store that reaches memory, and refuses them with that status.
+	 * NULL: every address is MMIO (a fake without memory). */
+	enum unc_status (*mmio_check)(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize);
 };
 
 /* Notes that the emulator answered a path, once. */
@@ -167,6 +175,16 @@ static inline enum unc_status hw_mmio_write32(const struct hw *hw, uint64_t phys
 	if (!hw->ops->mmio_write32)
 		return UNC_E_UNSUPPORTED;
 	return hw->ops->mmio_write32(hw->ctx, phys, val);
+}
+
+/* Before a driver accepts an MMIO base: the range it will touch is MMIO
+ * the firmware maps (struct hw_ops.mmio_check). */
+static inline enum unc_status hw_mmio_check(const struct hw *hw, uint64_t phys, uint64_t len, char *why,
+					    size_t whysize)
+{
+	if (whysize)
+		why[0] = '\0';
+	return hw->ops->mmio_check ? hw->ops->mmio_check(hw->ctx, phys, len, why, whysize) : UNC_OK;
 }
 
 /* Whether the seam reads many MMIO dwords in one call (else each is a

@@ -20,6 +20,7 @@ const char *unc_strerror(enum unc_status st)
 	case UNC_E_CLOBBERED: return "a counter was written by someone else";
 	case UNC_E_STUCK: return "a counter is stuck";
 	case UNC_E_CHILD: return "the child failed";
+	case UNC_E_NOT_MMIO: return "not MMIO that the firmware maps";
 	}
 	return "unknown status";
 }

@@ -29,6 +29,7 @@ enum unc_status {
 	UNC_E_CLOBBERED,   /* a counter was written by someone else during the run */
 	UNC_E_STUCK,       /* a counter that cannot stay still did not move */
 	UNC_E_CHILD,       /* the child (-- COMMAND) ran and failed */
+	UNC_E_NOT_MMIO,    /* an MMIO address that is system memory, or that the firmware has not mapped */
 };
 
 const char *unc_strerror(enum unc_status st);

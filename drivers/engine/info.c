@@ -86,10 +86,16 @@ static void noting_idle(void *ctx, uint32_t us)
 		n->hw->ops->idle(n->hw->ctx, us);
 }
 
+static enum unc_status noting_mmio_check(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize)
+{
+	struct noting *n = ctx;
+	return hw_mmio_check(n->hw, phys, len, why, whysize);
+}
+
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
 					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
 					  NULL /* no MMIO writes: info only reads */,
-					  NULL /* each load through noting_mmio_read */, noting_idle };
+					  NULL /* each load through noting_mmio_read */, noting_idle, noting_mmio_check };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -115,6 +121,8 @@ static void probe_driver(const struct hw *hw, const struct cpu_info *cpu, struct
 		if (!want)
 			continue;
 		enum unc_status st = drv->ops->probe(hw, cpu, want, &ip->p, err, sizeof(err), warn, sizeof(warn));
+		if (st == UNC_E_NOT_MMIO && !ip->refused[0])
+			fmt_snprintf(ip->refused, sizeof(ip->refused), "%s", err);
 		if (!free && st == UNC_OK && drv->ops->in_use) {
 			drv->ops->in_use(hw, &ip->p, &ip->use, NULL, NULL);
 			ip->use_checked = true;
@@ -174,6 +182,12 @@ void info_judge(struct platform_info *pi)
 		set_verdict(pi, UNC_E_FAULT, "an uncore MSR faulted");
 		return;
 	}
+	/* An MMIO base that is RAM or unmapped: nothing was read there. */
+	for (unsigned k = 0; k < pi->npmu; k++)
+		if (pi->pmu[k].refused[0]) {
+			set_verdict(pi, UNC_E_NOT_MMIO, pi->pmu[k].refused);
+			return;
+		}
 	bool programmable = false;
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		const struct info_pmu *ip = &pi->pmu[k];

@@ -27,6 +27,7 @@ struct info_pmu {
 	struct pmu_present p;
 	struct pmu_use use;
 	bool use_checked;             /* the in-use check ran */
+	char refused[200];            /* a probe's refusal of an MMIO range (UNC_E_NOT_MMIO), or "" */
 };
 
 struct platform_info {

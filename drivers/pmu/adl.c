@@ -162,6 +162,14 @@ enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, s
 			     "physical address width", (unsigned long)base, (unsigned long)raw, cpu->phys_addr_bits);
 		return UNC_E_RANGE;
 	}
+	/* Nothing is read where the firmware maps no MMIO (hw.h, mmio_check). */
+	char why[140];
+	uint64_t first = base + imc->free[0].offset;
+	if ((st = hw_mmio_check(hw, first, end - first, why, sizeof(why)))) {
+		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (MCHBAR 0x%lx) refused: %s", (unsigned long)first,
+			     (unsigned long)(raw & mask), why);
+		return st;
+	}
 	if (!adl_host_bridge_name(0x8086, (uint16_t)(id >> 16)))
 		fmt_snprintf(warn, warnsize, "host bridge 8086:%04x unknown; reading MCHBAR anyway", id >> 16);
 	p->base[unit] = base;
@@ -187,7 +195,8 @@ UNC_COLD enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *c
 		/* icl_get_cbox_num: bits 3:0 are the count, nothing subtracted. */
 		unsigned n = (unsigned)(raw & ADL_UNC_NUM_CBO_MASK);
 		p->found[ADL_UNIT_CBO] = n;
-		p->boxes[ADL_UNIT_CBO] = n > ADL_MAX_CBO ? ADL_MAX_CBO : n;
+		unsigned max = p->drv->units[ADL_UNIT_CBO].max_boxes;
+		p->boxes[ADL_UNIT_CBO] = n > max ? max : n; /* more: adl_event_ok refuses CBo events */
 		p->found[ADL_UNIT_ARB] = p->boxes[ADL_UNIT_ARB] = p->drv->units[ADL_UNIT_ARB].max_boxes;
 		p->found[ADL_UNIT_FIXED] = p->boxes[ADL_UNIT_FIXED] = 1;
 	}
@@ -208,6 +217,14 @@ UNC_COLD enum unc_status adl_probe_imcs(const struct hw *hw, const struct cpu_in
 	p->probed |= want & imcs;
 	if (!st && (want & 1u << (imc + 1)) && !adl_imcp_place(p, imc + 1, p->base[imc], cpu->phys_addr_bits, err, errsize))
 		st = UNC_E_RANGE;
+	if (!st && (want & 1u << (imc + 1))) {
+		/* the programmable counters' windows, MC0's to the end of MC1's */
+		char why[140];
+		uint64_t first = p->base[imc + 1], len = (ADL_IMCP_BOXES - 1) * ADL_IMCP_MC_STRIDE + ADL_IMCP_MAP_SIZE;
+		if ((st = hw_mmio_check(hw, first, len, why, sizeof(why))))
+			fmt_snprintf(err, errsize, "programmable IMC counters at 0x%lx refused: %s", (unsigned long)first,
+				     why);
+	}
 	/* With the MSR units (regs, info), the programmable IMC counters
 	 * missing is a warning: the unit keeps no box. */
 	if (st && (want & msr_units) && !(want & 1u << imc)) {
@@ -216,6 +233,44 @@ UNC_COLD enum unc_status adl_probe_imcs(const struct hw *hw, const struct cpu_in
 		st = UNC_OK;
 	}
 	return st;
+}
+
+/* The limit is the unit's max_boxes: 15 (0x396's largest count) on Alder
+ * Lake and Meteor Lake, 14 where box 14 would be IA32_PM_ENABLE (adl.h). */
+UNC_COLD const char *adl_cbo_limit_note(const struct pmu_present *p, char *buf, size_t size)
+{
+	const struct pmu_unit *cbo = &p->drv->units[0];
+	unsigned n = p->found[0], max = cbo->max_boxes;
+
+	buf[0] = '\0';
+	if (!(p->probed & 1u) || n <= max)
+		return buf;
+	uint64_t at = pmu_unit_sel(cbo, NULL, 0, max, 0).addr;
+	fmt_snprintf(buf, size, "%s reports %u CBos; CBo %u would be MSR 0x%lx%s: at most %u can be counted",
+		     cbo->boxes_from ? cbo->boxes_from : "0x396", n, max, (unsigned long)at,
+		     at == TGL_CBO_LIMIT_REG ? " (IA32_PM_ENABLE, Intel SDM Vol. 4)" : "", max);
+	return buf;
+}
+
+/* info's verdict: ready, but no CBo event can be counted. */
+UNC_COLD const char *adl_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	char note[160];
+
+	if (!adl_cbo_limit_note(p, note, sizeof(note))[0])
+		return NULL;
+	fmt_snprintf(buf, size, "no CBo event can be counted: %s", note);
+	return buf;
+}
+
+UNC_COLD bool adl_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
+			   char *err, size_t errsize)
+{
+	(void)code, (void)umask, (void)thresh;
+	if (unit != 0 || p->found[0] <= p->boxes[0])
+		return true;
+	adl_cbo_limit_note(p, err, errsize);
+	return false;
 }
 
 /* In use: the global control's enable set (a driver with one), or any
@@ -383,6 +438,8 @@ const struct pmu_ops adl_ops = {
 	.freeze = adl_freeze,
 	.unfreeze = adl_unfreeze,
 	.check = adl_check,
+	.event_ok = adl_event_ok,
+	.caveat = adl_caveat,
 	.reg_name = adl_reg_name_of,
 	.info = adl_info,
 	.where = adl_where,

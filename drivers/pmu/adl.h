@@ -28,7 +28,18 @@
 #define ADL_UNC_ARB_MSR_OFFSET    0x8u
 #define ADL_UNC_CBO_CONFIG        0x396u
 #define ADL_UNC_NUM_CBO_MASK      0xFull
-#define ADL_MAX_CBO               8 /* PMU_MAX_BOXES: more are reported, not programmed */
+/* icl_get_cbox_num: 0x396's bits 3:0 are the count, so at most 15; Linux
+ * programs every one. Alder/Raptor Lake's box 14 is at 0x2070/0x2072 and
+ * Meteor Lake's at 0x2522/0x2528 (MTL_UNC_CBO_0_* + 0x10 * 14), clear of
+ * every other uncore MSR of uncore_snb.c. */
+#define ADL_MAX_CBO               15
+/* Ice Lake, Tiger Lake and Rocket Lake (ICL_UNC_CBO_0_PERFEVTSEL0 0x700 +
+ * 8 * box): box 14 would be 0x770-0x773, IA32_PM_ENABLE,
+ * IA32_HWP_CAPABILITIES, IA32_HWP_REQUEST_PKG and IA32_HWP_INTERRUPT
+ * (Intel SDM Vol. 4; Linux msr-index.h), so at most 14 boxes can be
+ * addressed; a count of 15 refuses CBo events (adl_event_ok). */
+#define TGL_MAX_CBO               14
+#define TGL_CBO_LIMIT_REG         0x770u
 #define ADL_ARB_BOXES             2
 
 /* SNB_UNC_GLOBAL_CTL_EN, the only bit Linux writes to 0x2FF0; and
@@ -86,7 +97,7 @@ extern const struct pmu_inc tgl_arb_incs[];
 #define TGL_CBO_UNIT(lay)                                                                                             \
 	{ .pmu = "cbox", .alias = "cbo", .intel_unit = "CBO", .name = "CBO", .box_noun = "CBo", .box_label = "cbo",        \
 	  .boxes_from = "ICL_UNC_CBO_CONFIG", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 44,          \
-	  .max_boxes = ADL_MAX_CBO, .sel_base = 0x700, .ctr_base = 0x702, .box_stride = 8, .sel_step = 1, .ctr_step = 1,   \
+	  .max_boxes = TGL_MAX_CBO, .sel_base = 0x700, .ctr_base = 0x702, .box_stride = 8, .sel_step = 1, .ctr_step = 1,   \
 	  .layout = (lay), .max_per_sec = TGL_MAX_PER_SEC, .clock_hz = TGL_UCLK_MAX_HZ, .raw_help = "cbox" TGL_RAW_HELP,              \
 	  CLIENT_CTR_NEVER }
 #define TGL_ARB_UNIT                                                                                                  \
@@ -115,6 +126,17 @@ enum unc_status adl_probe(const struct hw *hw, const struct cpu_info *cpu, uint3
 void adl_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 		void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx);
 void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size);
+/* Every CBo the probe found is counted, or no CBo event is: an event of
+ * unit 0 (the CBo unit of the adl, tgl, icl, rkl, mtl, arl and lnl
+ * drivers) is refused, naming the limit, when 0x396 reports more boxes
+ * than the driver's register layout holds. Shared by their ops. */
+bool adl_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh, char *err,
+		  size_t errsize);
+/* The line info adds when 0x396 reports more CBos than can be addressed
+ * ("" when it does not), and the caveat of info's verdict then (NULL when
+ * it does not). */
+const char *adl_caveat(const struct pmu_present *p, char *buf, size_t size);
+const char *adl_cbo_limit_note(const struct pmu_present *p, char *buf, size_t size);
 
 /* The generation of a host bridge (0:0.0 device ID) as Linux's
  * uncore_snb.c lists them ("Ice Lake", "Rocket Lake", "Tiger Lake",

@@ -12,7 +12,10 @@ void adl_info(struct out *o, const struct pmu_present *p, bool json)
 		if (cbo_ok)
 			out_printf(o, ",\"cbo_count\":%u", p->found[ADL_UNIT_CBO]);
 	} else if (cbo_ok) {
+		char note[200];
 		out_printf(o, "0x396:        %u CBos, %u programmed\n", p->found[ADL_UNIT_CBO], p->boxes[ADL_UNIT_CBO]);
+		if (adl_cbo_limit_note(p, note, sizeof(note))[0])
+			out_printf(o, "  warning: %s; CBo events are refused\n", note);
 	}
 	adl_info_host_bridge(o, p, ADL_UNIT_IMC, json);
 }

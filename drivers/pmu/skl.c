@@ -289,6 +289,32 @@ static void skl_notes(struct out *err, const struct pmu_present *p, const struct
 				"cleared and cannot be set again\n", (unsigned long)s->status_at_start);
 }
 
+/* Every CBo MSR_UNC_CBO_CONFIG reports is counted, or no CBo event is:
+ * CBo 8 and up have no MSRs in the manual (Table 2-1 stops at CBo 3) nor in
+ * Linux (skl_uncore_cbox: 8 boxes, box 7 at CFL_UNC_CBO_7_*), so a CBo
+ * event is refused, naming the limit, when more are reported. */
+UNC_COLD static bool skl_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask,
+				  uint8_t thresh, char *err, size_t errsize)
+{
+	(void)code, (void)umask, (void)thresh;
+	if (unit != SKL_UNIT_CBO || p->found[SKL_UNIT_CBO] <= p->boxes[SKL_UNIT_CBO])
+		return true;
+	fmt_snprintf(err, errsize, "MSR_UNC_CBO_CONFIG reports %u CBos; CBo MSRs are known for %u (Table 2-1, Linux's "
+		     "CFL_UNC_CBO_7): at most %u can be counted", p->found[SKL_UNIT_CBO], SKL_MAX_CBO, SKL_MAX_CBO);
+	return false;
+}
+
+/* info's verdict: ready, but no CBo event can be counted. */
+UNC_COLD static const char *skl_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	char why[160];
+
+	if ((p->probed & 1u << SKL_UNIT_CBO) == 0 || skl_event_ok(p, SKL_UNIT_CBO, 0, 0, 0, why, sizeof(why)))
+		return NULL;
+	fmt_snprintf(buf, size, "no CBo event can be counted: %s", why);
+	return buf;
+}
+
 void skl_info(struct out *o, const struct pmu_present *p, bool json);
 enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize);
 
@@ -299,6 +325,8 @@ static const struct pmu_ops skl_ops = {
 	.clear_status = skl_clear_status,
 	.unfreeze = skl_unfreeze,
 	.check = skl_check,
+	.event_ok = skl_event_ok,
+	.caveat = skl_caveat,
 	.reg_name = skl_reg_name,
 	.info = skl_info,
 	.where = skl_where,

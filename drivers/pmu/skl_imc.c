@@ -70,6 +70,14 @@ UNC_COLD enum unc_status imc_discover(const struct hw *hw, const struct cpu_info
 	case IMC_OK:
 		break;
 	}
+	/* Nothing is read where the firmware maps no MMIO (hw.h, mmio_check). */
+	char why[140];
+	uint64_t first = m->base + skl_imc[0].offset, end = m->base + skl_imc[SKL_IMC_COUNTERS - 1].offset + 4;
+	if ((st = hw_mmio_check(hw, first, end - first, why, sizeof(why)))) {
+		fmt_snprintf(err, errsize, "IMC counters at MCHBAR 0x%lx + 0x%x refused: %s", (unsigned long)m->base,
+			     skl_imc[0].offset, why);
+		return st;
+	}
 	if (!m->generation)
 		fmt_snprintf(warn, warnsize,
 			     "host bridge 8086:%04x is not one uncore.efi knows (Skylake, Kaby, Coffee, Whiskey, Amber, "

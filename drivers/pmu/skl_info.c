@@ -95,7 +95,8 @@ void skl_info(struct out *o, const struct pmu_present *p, bool json)
 			if (f.no_cbo_banks == 0)
 				out_printf(o, "  warning: NO_CBO_BANKS is 0; no CBo can be programmed\n");
 			else if (f.no_cbo_banks - 1 > f.cbo_count)
-				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; at most %u can be programmed\n",
+				out_printf(o, "  warning: NO_CBO_BANKS %u implies %u CBos; at most %u can be programmed, so CBo "
+					      "events are refused\n",
 					   f.no_cbo_banks, f.no_cbo_banks - 1, f.cbo_count);
 			if (f.cores && f.cores != f.cbo_count)
 				out_printf(o, "  warning: CBo count %u differs from the core count %u\n", f.cbo_count,

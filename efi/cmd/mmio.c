@@ -61,7 +61,17 @@ static enum unc_status run_mmio(const struct cli_cmd *cmd, const struct hw *hw, 
 			   (unsigned long)cmd->addr, cpu.phys_addr_bits);
 		return UNC_E_RANGE;
 	}
-	enum unc_status st = mmio_in_memory_map(cmd, env, err);
+	/* The memory map's check, then the seam's own (drivers/base/hw.md,
+	 * MMIO), --force or not: system memory, or memory the firmware has not
+	 * mapped, is refused with its reason, and nothing is loaded. With
+	 * --force the seam's comes first, so that no "reading it" warning
+	 * precedes a refusal. */
+	char why[160];
+	enum unc_status st = cmd->force ? UNC_OK : mmio_in_memory_map(cmd, env, err);
+	if (!st && (st = hw_mmio_check(hw, cmd->addr, 4, why, sizeof(why))))
+		out_printf(err, "uncore: error: mmio read 0x%lx: %s\n", (unsigned long)cmd->addr, why);
+	if (!st && cmd->force)
+		st = mmio_in_memory_map(cmd, env, err);
 	if (st)
 		return st;
 	st = hw_mmio_read32(hw, cmd->addr, &v);

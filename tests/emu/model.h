@@ -285,7 +285,8 @@ extern const struct emu_pmu emu_pmu_lnl; /* Lunar Lake (pmu_mtl.c) */
  * E5-2600 iMC's eight boxes of five, or the discovery table's sixteen
  * channels of four and a CHA. */
 #define EMU_MAX2(a, b) ((a) > (b) ? (a) : (b))
-#define EMU_MAX_CTRS EMU_MAX2(EMU_MAX2(EMU_SNBEP_CTRS, EMU_MSR_CTRS), EMU_DISC_CTRS)
+#define EMU_MAX_CTRS                                                                                                  \
+	EMU_MAX2(EMU_MAX2(EMU_MAX2(EMU_SNBEP_CTRS, EMU_MSR_CTRS), EMU_DISC_CTRS), EMU_MAX2((unsigned)EMU_ADL_NCTR, (unsigned)EMU_MTL_NCTR))
 
 #define EMU_PLAIN 4
 

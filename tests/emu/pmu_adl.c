@@ -147,20 +147,30 @@ static const struct emu_reg adl_regs[] = {
 	  MASK(FIX_WIDTH), 0, ~MASK(FIX_WIDTH), false, NULL, false, 0, false, 0 },
 	ARB_BOX(0), ARB_BOX(1),
 	CBO_BOX(0), CBO_BOX(1), CBO_BOX(2), CBO_BOX(3), CBO_BOX(4), CBO_BOX(5), CBO_BOX(6), CBO_BOX(7),
+	CBO_BOX(8), CBO_BOX(9), CBO_BOX(10), CBO_BOX(11), CBO_BOX(12), CBO_BOX(13), CBO_BOX(14),
 };
 
 /* The CBo and ARB blocks: an address in them that no register answers
- * (4..7 of a box, a box beyond the count) is a #GP. */
+ * (4..7 of a box, a box beyond the count) is a #GP. icl_get_cbox_num's
+ * largest count, 15 (0x396 bits 3:0), ends at 0x2077. */
 static const struct emu_window adl_windows[] = {
-	{ CBO_SEL0, CBO_SEL0 + 8 * 8 - 1 },
+	{ CBO_SEL0, CBO_SEL0 + 8 * EMU_ADL_MAX_CBO - 1 },
 	{ ARB_SEL0, ARB_SEL0 + 8 * 2 - 1 },
 };
 
-static void adl_init(struct emu *e)
+/* The CBos emulated for 0x396's count: every one, up to what the table
+ * holds (15 here; 14 on Tiger Lake and Ice Lake, whose box 14 would be
+ * IA32_PM_ENABLE: pmu_adl.h). */
+static unsigned cbos(const struct emu *e, unsigned max)
 {
 	unsigned n = (unsigned)(e->cfg.no_cbo_banks & 0xF);
 
-	e->ncbo = n > 8 ? 8 : n;
+	return n > max ? max : n;
+}
+
+static void adl_init(struct emu *e)
+{
+	e->ncbo = cbos(e, e->pmu == &emu_pmu_adl ? EMU_ADL_MAX_CBO : EMU_TGL_MAX_CBO);
 	if (e->cfg.pmu_in_use) {
 		e->global_ctrl = GCTL_EN;
 		e->ctr[EMU_ADL_CTR_ARB0].sel = SEL_EN | 0x0181;
@@ -296,9 +306,11 @@ static const struct emu_reg tgl_regs[] = {
 	  ~TGL_SEL_RW, false, NULL, false, 0, false, 0 },
 	TGL_CBO_BOX(0), TGL_CBO_BOX(1), TGL_CBO_BOX(2), TGL_CBO_BOX(3),
 	TGL_CBO_BOX(4), TGL_CBO_BOX(5), TGL_CBO_BOX(6), TGL_CBO_BOX(7),
+	TGL_CBO_BOX(8), TGL_CBO_BOX(9), TGL_CBO_BOX(10), TGL_CBO_BOX(11), TGL_CBO_BOX(12), TGL_CBO_BOX(13),
 };
 
-static const struct emu_window tgl_windows[] = { { 0x700, 0x700 + 8 * 8 - 1 } };
+/* 14 boxes, 0x700-0x76F: 0x770 on is the processor's (IA32_PM_ENABLE). */
+static const struct emu_window tgl_windows[] = { { 0x700, 0x700 + 8 * EMU_TGL_MAX_CBO - 1 } };
 
 const struct emu_pmu emu_pmu_tgl = {
 	.name = "tgl",
@@ -344,16 +356,15 @@ static const struct emu_reg icl_regs[] = {
 	  ~TGL_SEL_RW, false, NULL, false, 0, false, 0 },
 	TGL_CBO_BOX(0), TGL_CBO_BOX(1), TGL_CBO_BOX(2), TGL_CBO_BOX(3),
 	TGL_CBO_BOX(4), TGL_CBO_BOX(5), TGL_CBO_BOX(6), TGL_CBO_BOX(7),
+	TGL_CBO_BOX(8), TGL_CBO_BOX(9), TGL_CBO_BOX(10), TGL_CBO_BOX(11), TGL_CBO_BOX(12), TGL_CBO_BOX(13),
 };
 
-static const struct emu_window icl_windows[] = { { 0x700, 0x700 + 8 * 8 - 1 }, { 0x3B0, 0x3B3 } };
+static const struct emu_window icl_windows[] = { { 0x700, 0x700 + 8 * EMU_TGL_MAX_CBO - 1 }, { 0x3B0, 0x3B3 } };
 
 /* --fault pmu-in-use: the ARB's one counter already counting. */
 static void icl_init(struct emu *e)
 {
-	unsigned n = (unsigned)(e->cfg.no_cbo_banks & 0xF);
-
-	e->ncbo = n > 8 ? 8 : n;
+	e->ncbo = cbos(e, EMU_TGL_MAX_CBO);
 	if (e->cfg.pmu_in_use)
 		e->ctr[EMU_ADL_CTR_ARB0 + 1].sel = SEL_EN | 0x0181;
 }

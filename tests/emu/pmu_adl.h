@@ -71,7 +71,18 @@ struct emu;
 enum unc_status emu_adl_imcp_read32(struct emu *e, uint64_t addr, uint32_t *ret_val);
 enum unc_status emu_adl_imcp_write32(struct emu *e, uint64_t addr, uint32_t val);
 
+/* The CBos a table holds. Linux's icl_get_cbox_num takes 0x396's bits 3:0,
+ * up to 15, each at ADL_UNC_CBO_0_PERFEVTSEL0 0x2000 + 8 * box. Tiger Lake
+ * and Ice Lake's ICL_UNC_CBO_0_PERFEVTSEL0 0x700 + 8 * box reaches 0x770 at
+ * box 14: IA32_PM_ENABLE (Intel SDM Vol. 4; Linux msr-index.h), which the
+ * emulator leaves to the processor, so 14 boxes there. */
+#define EMU_ADL_MAX_CBO 15
+#define EMU_TGL_MAX_CBO 14
+
 /* Counter numbering of the model's state. */
-enum { EMU_ADL_CTR_FIXED, EMU_ADL_CTR_ARB0, EMU_ADL_CTR_CBO0 = EMU_ADL_CTR_ARB0 + 4, EMU_ADL_NCTR = EMU_ADL_CTR_CBO0 + 16 };
+enum {
+	EMU_ADL_CTR_FIXED, EMU_ADL_CTR_ARB0, EMU_ADL_CTR_CBO0 = EMU_ADL_CTR_ARB0 + 4,
+	EMU_ADL_NCTR = EMU_ADL_CTR_CBO0 + 2 * EMU_ADL_MAX_CBO
+};
 
 #endif

@@ -122,6 +122,7 @@ static const struct emu_reg mtl_regs[] = {
 	FIXED("MTL_UNC_SNCU_FIXED", SNCU_FIX_CTL, SNCU_FIX_CTR, EMU_MTL_CTR_SFIXED),
 	ARB(0), ARB(1), HARB(0), HARB(1), HCBO(0), HCBO(1),
 	CBO(0), CBO(1), CBO(2), CBO(3), CBO(4), CBO(5), CBO(6), CBO(7),
+	CBO(8), CBO(9), CBO(10), CBO(11), CBO(12), CBO(13), CBO(14),
 };
 
 static const struct emu_reg lnl_regs[] = {
@@ -131,16 +132,18 @@ static const struct emu_reg lnl_regs[] = {
 	CBO(0), CBO(1), CBO(2), CBO(3),
 };
 
-/* The CBo block of 8 boxes: an address in it that no register answers (a
- * box beyond the count, Lunar Lake's beyond 4, the gaps between a box's
+/* The CBo block of 15 boxes (icl_get_cbox_num: 0x396's bits 3:0, up to
+ * 15; box 14 at 0x2522/0x2528): an address in it that no register answers
+ * (a box beyond the count, Lunar Lake's beyond 4, the gaps between a box's
  * registers) is a #GP. */
-static const struct emu_window mtl_windows[] = { { CBO_SEL0, CBO_SEL0 + BOX_STRIDE * 8 - 1 } };
+#define MAX_CBO 15
+static const struct emu_window mtl_windows[] = { { CBO_SEL0, CBO_SEL0 + BOX_STRIDE * MAX_CBO - 1 } };
 
 static void mtl_init(struct emu *e)
 {
 	unsigned n = (unsigned)(e->cfg.no_cbo_banks & 0xF);
 
-	e->ncbo = n > 8 ? 8 : n;
+	e->ncbo = n > MAX_CBO ? MAX_CBO : n;
 	if (e->cfg.pmu_in_use) {
 		e->global_ctrl = BOX_EN;
 		e->ctr[EMU_MTL_CTR_ARB0].sel = SEL_EN | 0x0181;

@@ -1,4 +1,5 @@
 #include "fake_hw.h"
+#include "../../drivers/base/fmt.h"
 
 #include <string.h>
 
@@ -91,10 +92,31 @@ static enum unc_status f_pci_write(void *ctx, struct pci_addr a, uint16_t off, u
 	return UNC_OK;
 }
 
+static bool in_not_mmio(const struct fake_hw *f, uint64_t addr)
+{
+	return addr >= f->not_mmio.lo && addr < f->not_mmio.hi;
+}
+
+static enum unc_status f_mmio_check(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize)
+{
+	struct fake_hw *f = ctx;
+
+	f->mmio_checks++;
+	if (phys < f->not_mmio.hi && f->not_mmio.lo < phys + len) {
+		fmt_snprintf(why, whysize, "%s", f->not_mmio.why);
+		return UNC_E_NOT_MMIO;
+	}
+	return UNC_OK;
+}
+
 static enum unc_status f_mmio_read(void *ctx, uint64_t addr, uint32_t *ret)
 {
 	struct fake_hw *f = ctx;
 
+	if (in_not_mmio(f, addr)) {
+		t_fail(__FILE__, __LINE__, "fake_hw: MMIO read of 0x%llx, which is not MMIO", (unsigned long long)addr);
+		return UNC_E_NOT_MMIO;
+	}
 	f->reads++;
 	f->now += f->ticks_per_mmio_read;
 	for (unsigned i = 0; i < f->nmmio; i++) {
@@ -111,6 +133,10 @@ static enum unc_status f_mmio_write(void *ctx, uint64_t addr, uint32_t v)
 {
 	struct fake_hw *f = ctx;
 
+	if (in_not_mmio(f, addr)) {
+		t_fail(__FILE__, __LINE__, "fake_hw: MMIO write of 0x%llx, which is not MMIO", (unsigned long long)addr);
+		return UNC_E_NOT_MMIO;
+	}
 	for (unsigned i = 0; i < f->nmmio; i++) {
 		if (f->mmio[i].addr == addr) {
 			if (f->nlog < FAKE_LOG)
@@ -169,6 +195,7 @@ static const struct hw_ops fake_ops = {
 	.ticks = f_ticks,
 	.rdpmc = f_rdpmc,
 	.mmio_write32 = f_mmio_write,
+	.mmio_check = f_mmio_check,
 };
 
 void fake_init(struct fake_hw *f)
@@ -230,6 +257,13 @@ void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value
 		f->pci[i].addr = key;
 	}
 	f->pci[i].value = value;
+}
+
+void fake_not_mmio(struct fake_hw *f, uint64_t lo, uint64_t hi, const char *why)
+{
+	f->not_mmio.lo = lo;
+	f->not_mmio.hi = hi;
+	f->not_mmio.why = why;
 }
 
 void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value)

@@ -42,6 +42,11 @@ struct fake_hw {
 	/* MSRs first..last take bits 31:0 of a write, sign-extended to `width`
 	 * bits (the P6's PerfCtr0/1, the SDM's "PerfCtr0 and PerfCtr1 MSRs"). */
 	struct { uint32_t first, last; unsigned width; } sext;
+	/* Memory that is not MMIO (fake_not_mmio): the seam's mmio_check
+	 * refuses a range overlapping [lo, hi) with `why`, and an MMIO load or
+	 * store there fails the running test (nothing may touch it). */
+	struct { uint64_t lo, hi; const char *why; } not_mmio;
+	unsigned mmio_checks; /* calls of mmio_check */
 };
 
 void fake_init(struct fake_hw *f);
@@ -52,6 +57,7 @@ uint64_t *fake_msr_value(struct fake_hw *f, uint32_t msr);
 void fake_msr_gp(struct fake_hw *f, uint32_t msr, bool on_read, bool on_write);
 void fake_pci(struct fake_hw *f, struct pci_addr a, uint16_t off, uint32_t value);
 void fake_mmio(struct fake_hw *f, uint64_t addr, uint32_t value);
+void fake_not_mmio(struct fake_hw *f, uint64_t lo, uint64_t hi, const char *why);
 /* Declares one RDPMC index: its value, or the fault RDPMC of it raises
  * (UNC_E_FAULT for #GP, UNC_E_UNSUPPORTED for #UD; UNC_OK for none). */
 void fake_pmc(struct fake_hw *f, uint32_t index, uint64_t value, enum unc_status fault);

@@ -13,7 +13,9 @@
 #include "../../drivers/base/cpu.h"
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/pmu/adl.h"
+#include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
+#include "../../drivers/engine/info.h"
 #include "../emu/emu_hw.h"
 #include "fake_hw.h"
 #include "run_help.h"
@@ -685,7 +687,7 @@ static void icl_rkl_units_at_linux_addresses(void)
 		T_EQ(drv->nunits, 4);
 		T_EQ(u[ADL_UNIT_CBO].counters, 2);
 		T_EQ(u[ADL_UNIT_CBO].width, 44);
-		T_EQ(u[ADL_UNIT_CBO].max_boxes, 8);
+		T_EQ(u[ADL_UNIT_CBO].max_boxes, 14); /* box 14 would be 0x770: cbo_boxes_8_to_14_at_linux_addresses */
 		for (unsigned b = 0; b < 8; b++)
 			for (unsigned i = 0; i < 2; i++) {
 				T_EQ(pmu_unit_sel(&u[ADL_UNIT_CBO], NULL, ADL_UNIT_CBO, b, i).addr, 0x700 + 8 * b + i);
@@ -1012,6 +1014,211 @@ static void icl_multiplexed_on_one_arb_counter(void)
 	T_EQ(v, 0);
 }
 
+/* ---- every CBo 0x396 reports ---- */
+
+/* icl_get_cbox_num takes 0x396's bits 3:0, up to 15 boxes. Literals from
+ * uncore_snb.c: ADL_UNC_CBO_0_PERFEVTSEL0 0x2000 / PER_CTR0 0x2002 +
+ * ADL_UNC_CBOX_MSR_OFFSET 8 per box; ICL_UNC_CBO_0_PER_CTR0 0x702 (select
+ * 0x700) + ICL_UNC_CBO_MSR_OFFSET 8, whose box 14 would be 0x770,
+ * IA32_PM_ENABLE (Intel SDM Vol. 4, msr-index.h), so 14 boxes there. */
+static void cbo_boxes_8_to_14_at_linux_addresses(void)
+{
+	static const uint32_t adl_sel[] = { 0x2040, 0x2048, 0x2050, 0x2058, 0x2060, 0x2068, 0x2070 };
+	static const uint32_t adl_ctr[] = { 0x2042, 0x204A, 0x2052, 0x205A, 0x2062, 0x206A, 0x2072 };
+	static const uint32_t icl_sel[] = { 0x740, 0x748, 0x750, 0x758, 0x760, 0x768 };
+	static const uint32_t icl_ctr[] = { 0x742, 0x74A, 0x752, 0x75A, 0x762, 0x76A };
+	const struct pmu_unit *a = &pmu_driver_adl.units[ADL_UNIT_CBO];
+
+	T_EQ(a->max_boxes, 15);
+	for (unsigned b = 8; b < 15; b++)
+		for (unsigned i = 0; i < 2; i++) {
+			T_EQ(pmu_unit_sel(a, NULL, ADL_UNIT_CBO, b, i).addr, adl_sel[b - 8] + i);
+			T_EQ(pmu_unit_ctr(a, NULL, ADL_UNIT_CBO, b, i).addr, adl_ctr[b - 8] + i);
+		}
+	const struct pmu_driver *tgl_family[] = { &pmu_driver_tgl, &pmu_driver_icl, &pmu_driver_rkl };
+	for (unsigned d = 0; d < 3; d++) {
+		const struct pmu_unit *u = &tgl_family[d]->units[ADL_UNIT_CBO];
+		T_EQ(u->max_boxes, 14);
+		for (unsigned b = 8; b < 14; b++)
+			for (unsigned i = 0; i < 2; i++) {
+				T_EQ(pmu_unit_sel(u, NULL, ADL_UNIT_CBO, b, i).addr, icl_sel[b - 8] + i);
+				T_EQ(pmu_unit_ctr(u, NULL, ADL_UNIT_CBO, b, i).addr, icl_ctr[b - 8] + i);
+			}
+		T_EQ(pmu_unit_sel(u, NULL, ADL_UNIT_CBO, 14, 0).addr, 0x770); /* why 14 */
+	}
+}
+
+#define RPL_EAX 0x000B0671u /* family 6, model 0xB7 */
+#define TGL_EAX 0x000806C1u /* family 6, model 0x8C */
+
+/* Raptor Lake reporting 12 CBos on the emulator: all 12 programmed, each
+ * box counts its 10^6 a second, the sum is 12 * 10^6 within 0.1%, and
+ * every CBo register is as found afterwards. */
+static void twelve_cbos_counted_on_raptor_lake(void)
+{
+	struct stat_opts o = { .duration = 1 * S, .slice = 20 * MS, .sample = 100 * MS };
+	struct stat_env env = { jump_h, NULL, NULL, NULL };
+	char msg[200];
+	struct cpu_info cpu;
+	uint64_t v;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.no_cbo_banks = 12;
+	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 1000000 };
+	emu_hw_init_cpu(&h, &cfg, RPL_EAX);
+	T_EQ(h.emu.ncbo, 12);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "cbox/event=0x34,umask=0x8f/");
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(run.pmu[0].p.found[ADL_UNIT_CBO], 12);
+	T_EQ(run.pmu[0].p.boxes[ADL_UNIT_CBO], 12);
+	T_EQ(stat_schedule(&run, false), UNC_OK);
+	T_EQ(stat_loop(&run, &h.hw, false, &o, &env), UNC_OK);
+	T_EQ(run.c.ev[0].v.nboxes, 12);
+	uint64_t got = count_total(&run.c, 0, -1), want = 12000000;
+	T_ASSERT((got > want ? got - want : want - got) <= want / 1000);
+	for (int b = 0; b < 12; b++) {
+		uint64_t one = count_total(&run.c, 0, b);
+		T_ASSERT(one >= 999000 && one <= 1001000);
+	}
+	for (unsigned b = 0; b < 12; b++) {
+		T_EQ(hw_msr_read(&h.hw, 0x2000 + 8 * b, &v), UNC_OK);
+		T_EQ(v, 0);
+	}
+	T_EQ(hw_msr_read(&h.hw, 0x2000 + 8 * 12, &v), UNC_E_FAULT); /* box 12: not there */
+}
+
+/* The emulator's tables for boxes 8-14, typed apart from the driver: on
+ * Alder/Raptor Lake every box 0x396 gives, box 14 at 0x2070/0x2072, the
+ * block ending at 0x2077; on Tiger Lake 14 boxes, 0x770 (IA32_PM_ENABLE)
+ * left to the processor (not claimed). */
+static void emulated_cbo_boxes_beyond_eight(void)
+{
+	uint64_t v;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.no_cbo_banks = 15;
+	emu_hw_init_cpu(&h, &cfg, RPL_EAX);
+	T_EQ(h.emu.ncbo, 15);
+	T_EQ(emu_msr_write(&h.emu, 0x2070, 0x408F34), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2073, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2074, &v), UNC_E_FAULT); /* between boxes */
+	T_EQ(emu_msr_read(&h.emu, 0x2078, &v), UNC_E_NOT_FOUND); /* past the block */
+	emu_hw_init_cpu(&h, &cfg, TGL_EAX);
+	T_EQ(h.emu.ncbo, 14);
+	T_EQ(emu_msr_read(&h.emu, 0x396, &v), UNC_OK);
+	T_EQ(v, 15);
+	T_EQ(emu_msr_read(&h.emu, 0x768, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x76B, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x770, &v), UNC_E_NOT_FOUND);
+	cfg.no_cbo_banks = 9;
+	emu_hw_init_cpu(&h, &cfg, TGL_EAX);
+	T_EQ(emu_msr_read(&h.emu, 0x740, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x748, &v), UNC_E_FAULT); /* box 9 of 9: absent */
+}
+
+/* Tiger Lake reporting 15: 14 boxes can be addressed, so a CBo event is
+ * refused naming the limit, before anything is written; other units
+ * still count. */
+static void tgl_fifteen_cbos_refused(void)
+{
+	char msg[200];
+	struct cpu_info cpu;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.no_cbo_banks = 15;
+	emu_hw_init_cpu(&h, &cfg, TGL_EAX);
+	T_EQ(h.emu.ncbo, 14);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, tgl_only, "cbox/event=0x34,umask=0x8f/");
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_E_UNSUPPORTED);
+	T_STREQ(run.err, "cannot count cbox/event=0x34,umask=0x8f/: ICL_UNC_CBO_CONFIG reports 15 CBos; CBo 14 would be "
+			 "MSR 0x770 (IA32_PM_ENABLE, Intel SDM Vol. 4): at most 14 can be counted");
+	T_EQ(run.pmu[0].p.found[ADL_UNIT_CBO], 15);
+	T_EQ(run.pmu[0].p.boxes[ADL_UNIT_CBO], 14);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, tgl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	/* info: usable, with the limit as the verdict's caveat */
+	static struct platform_info pi;
+	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
+	T_STREQ(pi.verdict_reason, "ready, but no CBo event can be counted: ICL_UNC_CBO_CONFIG reports 15 CBos; CBo 14 "
+				   "would be MSR 0x770 (IA32_PM_ENABLE, Intel SDM Vol. 4): at most 14 can be counted");
+}
+
+/* Skylake-client: NO_CBO_BANKS 12 means 11 CBos, and CBo MSRs are known
+ * for 8 (Intel 334060 Table 2-1's four, Linux's boxes 4-7): a CBo event is
+ * refused naming the limit; the ARB still counts. */
+static void skl_eleven_cbos_refused(void)
+{
+	static const struct pmu_driver *const skl_only[] = { &pmu_driver_skl, NULL };
+	char msg[200];
+	struct cpu_info cpu;
+
+	emu_config_default(&cfg);
+	cfg.core_pmu = EMU_CORE_NONE;
+	cfg.no_cbo_banks = 12;
+	emu_hw_init_cpu(&h, &cfg, 0x000506E3u); /* family 6, model 0x5E */
+	memset(&run, 0, sizeof(run));
+	run_add(&run, skl_only, "UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	cpu_identify(&h.hw, &cpu);
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_E_UNSUPPORTED);
+	T_STREQ(run.err, "cannot count UNC_CBO_CACHE_LOOKUP.ANY_MESI: MSR_UNC_CBO_CONFIG reports 11 CBos; CBo MSRs are "
+			 "known for 8 (Table 2-1, Linux's CFL_UNC_CBO_7): at most 8 can be counted");
+	memset(&run, 0, sizeof(run));
+	run_add(&run, skl_only, "UNC_ARB_TRK_REQUESTS.ALL");
+	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+}
+
+/* ---- MMIO that is not MMIO ---- */
+
+/* MCHBAR at memory the firmware maps as no MMIO (the seam's mmio_check):
+ * the free-running counters, or the programmable ones alone, are refused
+ * in one line naming the address and why, before anything is read or
+ * written there (the strict fake fails any access in the range); info's
+ * verdict names it and is UNC_E_NOT_MMIO. */
+static void mchbar_not_mmio_refused(void)
+{
+	static struct platform_info pi;
+	char msg[200];
+	struct cpu_info cpu;
+	const char *why = "the firmware has not mapped 0xfed1d840 (GCD: non-existent, 0xfed10000-0xfed2ffff)";
+
+	fake_adl(0);
+	fake_not_mmio(&f, 0xFED10000, 0xFED30000, why);
+	cpu_identify(&f.hw, &cpu);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
+	T_STREQ(run.err, "IMC counters at 0xfed1d840 (MCHBAR 0xfed10000) refused: the firmware has not mapped 0xfed1d840 "
+			 "(GCD: non-existent, 0xfed10000-0xfed2ffff)");
+	T_EQ(f.nlog, 0);
+	/* only the tail of MC1's programmable window (past the free-running
+	 * counters' 0xfed2d8a8) is system memory */
+	fake_not_mmio(&f, 0xFED2DA00, 0xFED2DB00, "0xfed2da00 is system memory (UEFI memory map: EfiConventionalMemory, "
+						  "0xfed2da00-0xfed2daff)");
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_M_CAS_COUNT_RD");
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
+	T_STREQ(run.err, "programmable IMC counters at 0xfed1d900 refused: 0xfed2da00 is system memory (UEFI memory map: "
+			 "EfiConventionalMemory, 0xfed2da00-0xfed2daff)");
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN"); /* the free-running ones are clear of it */
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_OK);
+	T_EQ(f.nlog, 0);
+	/* info: no fault, the verdict names the refusal */
+	fake_not_mmio(&f, 0xFED10000, 0xFED30000, why);
+	T_EQ(info_gather(&f.hw, &pi), UNC_E_NOT_MMIO);
+	T_STREQ(pi.verdict_reason, "IMC counters at 0xfed1d840 (MCHBAR 0xfed10000) refused: the firmware has not mapped "
+				   "0xfed1d840 (GCD: non-existent, 0xfed10000-0xfed2ffff)");
+	T_EQ(f.nlog, 0);
+}
+
 T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
@@ -1022,4 +1229,6 @@ T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux
        T_CASE(icl_rkl_units_at_linux_addresses), T_CASE(icl_rkl_events_as_published),
        T_CASE(icl_enable_in_the_select_only), T_CASE(icl_found_select_restored),
        T_CASE(rkl_global_control_only_during_the_run), T_CASE(icl_rkl_probe_on_the_emulator),
-       T_CASE(icl_imc_32_bits_across_the_wrap), T_CASE(icl_multiplexed_on_one_arb_counter))
+       T_CASE(icl_imc_32_bits_across_the_wrap), T_CASE(icl_multiplexed_on_one_arb_counter),
+       T_CASE(cbo_boxes_8_to_14_at_linux_addresses), T_CASE(twelve_cbos_counted_on_raptor_lake),
+       T_CASE(emulated_cbo_boxes_beyond_eight), T_CASE(tgl_fifteen_cbos_refused), T_CASE(skl_eleven_cbos_refused), T_CASE(mchbar_not_mmio_refused))

@@ -183,6 +183,22 @@ static void mmio_force_reads_outside_the_map(void)
 	T_EQ(f.reads, before);
 }
 
+/* The seam's MMIO check applies after the memory map's, --force or not:
+ * memory the firmware does not map as MMIO is refused with its reason,
+ * nothing loaded. */
+static void mmio_the_seam_refuses_is_refused_unread(void)
+{
+	setup();
+	fake_not_mmio(&f, 0x100000, 0x200000, "0x100000 is system memory, not MMIO (GCD: 0x100000-0x1fffff)");
+	unsigned before = f.reads;
+	T_EQ(RUN("mmio", "read", "0x100000"), UNC_E_NOT_MMIO);
+	T_STREQ(ebuf, "uncore: error: mmio read 0x100000: 0x100000 is system memory, not MMIO (GCD: 0x100000-0x1fffff)\n");
+	T_STREQ(obuf, "");
+	T_EQ(RUN("mmio", "read", "0x100000", "--force"), UNC_E_NOT_MMIO);
+	T_CONTAINS(ebuf, "uncore: error: mmio read 0x100000: 0x100000 is system memory, not MMIO");
+	T_EQ(f.reads, before);
+}
+
 /* Without a memory map there is nothing to check against: refused unless
  * --force, and the reason is given. */
 static void mmio_without_a_memory_map(void)
@@ -250,7 +266,7 @@ static void bench_reads_all_five_counters(void)
 
 T_MAIN("app", T_CASE(msr_read_names_the_register), T_CASE(msr_write_does_exactly_one_write),
        T_CASE(msr_faults_are_reported), T_CASE(pmc_read), T_CASE(pci_and_mmio), T_CASE(mmio_beyond_phys_width_is_refused_unread),
-       T_CASE(mmio_outside_the_memory_map_is_refused_unread), T_CASE(mmio_force_reads_outside_the_map),
+       T_CASE(mmio_outside_the_memory_map_is_refused_unread), T_CASE(mmio_force_reads_outside_the_map), T_CASE(mmio_the_seam_refuses_is_refused_unread),
        T_CASE(mmio_without_a_memory_map),
        T_CASE(info_exit_status_follows_verdict), T_CASE(bench_reads_all_five_counters),
        T_CASE(bench_long_samples_do_not_overflow))

@@ -7,6 +7,7 @@
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
+#include "run_help.h"
 #include "t.h"
 
 #define S 1000000000ull
@@ -59,6 +60,44 @@ static void refusals_name_the_raw_value(void)
 	T_EQ(discover(0x8086, 0x1910, 0x7FFFFF8001ull, 36), UNC_E_RANGE);
 	T_STREQ(err, "MCHBAR base 0x7fffff8000 (00:00.0 offsets 0x4C:0x48 read 0x0000007fffff8001) is above the CPU's "
 		     "36-bit physical address width");
+}
+
+/* MCHBAR inside the physical address width, but at memory the firmware
+ * maps as no MMIO (the seam's mmio_check): refused in one line naming the
+ * address and why, and nothing is loaded there (the strict fake fails any
+ * MMIO access in that range). */
+static void mchbar_not_mmio_refused(void)
+{
+	struct cpu_info cpu;
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	fake_host_bridge(&f, 0x8086, 0x1910, 0x7FFFFF8001ull);
+	fake_not_mmio(&f, 0x7FFFFF0000ull, 0x8000000000ull,
+		      "the firmware has not mapped 0x7fffffd040 (no GCD memory space descriptor covers it)");
+	cpu_identify(&f.hw, &cpu);
+	T_EQ(cpu.phys_addr_bits, 39); /* within it: only the map check refuses */
+	T_EQ(imc_discover(&f.hw, &cpu, &m, err, sizeof(err), warn, sizeof(warn)), UNC_E_NOT_MMIO);
+	T_STREQ(err, "IMC counters at MCHBAR 0x7fffff8000 + 0x5040 refused: the firmware has not mapped 0x7fffffd040 (no "
+		     "GCD memory space descriptor covers it)");
+	T_EQ(f.mmio_checks, 1);
+	T_EQ(f.nlog, 0);
+	/* system memory the same way, through a run: refused before any load */
+	fake_not_mmio(&f, 0x7FFFFF8000ull, 0x7FFFFF9000ull, "0x7fffffd040 is system memory (UEFI memory map: "
+		      "EfiBootServicesData, 0x7fffff8000-0x7fffffffff)");
+	f.not_mmio.hi = 0x8000000000ull;
+	static struct stat_run r;
+	static const struct pmu_driver *const skl_only[] = { &pmu_driver_skl, NULL };
+	memset(&r, 0, sizeof(r));
+	run_add(&r, skl_only, "DRAM_DATA_READS");
+	T_EQ(stat_probe(&r, &f.hw, &cpu, warn, sizeof(warn)), UNC_E_NOT_MMIO);
+	T_STREQ(r.err, "IMC counters at MCHBAR 0x7fffff8000 + 0x5040 refused: 0x7fffffd040 is system memory (UEFI memory "
+		       "map: EfiBootServicesData, 0x7fffff8000-0x7fffffffff)");
+	T_EQ(f.nlog, 0);
+	/* the same MCHBAR where the map calls it MMIO: accepted */
+	fake_not_mmio(&f, 0, 0, NULL);
+	T_EQ(imc_discover(&f.hw, &cpu, &m, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(m.base, 0x7FFFFF8000ull);
 }
 
 static void unknown_id_is_a_warning(void)
@@ -314,6 +353,6 @@ static void backwards_run(void)
 			 "more between two samples)");
 }
 
-T_MAIN("imc", T_CASE(discovery), T_CASE(refusals_name_the_raw_value), T_CASE(unknown_id_is_a_warning),
+T_MAIN("imc", T_CASE(discovery), T_CASE(refusals_name_the_raw_value), T_CASE(mchbar_not_mmio_refused), T_CASE(unknown_id_is_a_warning),
        T_CASE(exact_across_wraps), T_CASE(stuck_counter_does_not_move), T_CASE(five_counters),
        T_CASE(backwards_counter_is_an_error))

@@ -123,7 +123,9 @@ static void raw_above_what_can_be_programmed(void)
 	T_EQ(cbo_count(), 8);
 	T_EQ(skl()->p.found[SKL_UNIT_CBO], 11); /* what the hardware reports, beyond what is programmed */
 	render(false);
-	T_CONTAINS(text, "warning: NO_CBO_BANKS 12 implies 11 CBos; at most 8 can be programmed");
+	T_CONTAINS(text, "warning: NO_CBO_BANKS 12 implies 11 CBos; at most 8 can be programmed, so CBo events are refused");
+	T_STREQ(pi.verdict_reason, "ready, but no CBo event can be counted: MSR_UNC_CBO_CONFIG reports 11 CBos; CBo MSRs "
+				   "are known for 8 (Table 2-1, Linux's CFL_UNC_CBO_7): at most 8 can be counted");
 }
 
 static void count_disagrees_with_cores(void)

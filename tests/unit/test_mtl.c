@@ -54,7 +54,15 @@ static void mtl_units_at_linux_addresses(void)
 		 * SNB_UNC_CBO_MSR_OFFSET 0x10; the count from 0x396. */
 		T_STREQ(u[MTL_UNIT_CBO].pmu, "cbox");
 		unit_at(drv, MTL_UNIT_CBO, 8, 0x2442, 0x2448);
-		T_EQ(u[MTL_UNIT_CBO].max_boxes, 8);
+		T_EQ(u[MTL_UNIT_CBO].max_boxes, 15); /* icl_get_cbox_num: 0x396's bits 3:0 */
+		/* boxes 8-14, typed: MTL_UNC_CBO_0_PERFEVTSEL0 + 0x10 * box */
+		static const uint32_t sel8[] = { 0x24C2, 0x24D2, 0x24E2, 0x24F2, 0x2502, 0x2512, 0x2522 };
+		static const uint32_t ctr8[] = { 0x24C8, 0x24D8, 0x24E8, 0x24F8, 0x2508, 0x2518, 0x2528 };
+		for (unsigned b = 8; b < 15; b++)
+			for (unsigned i = 0; i < 2; i++) {
+				T_EQ(pmu_unit_sel(&u[MTL_UNIT_CBO], NULL, MTL_UNIT_CBO, b, i).addr, sel8[b - 8] + i);
+				T_EQ(pmu_unit_ctr(&u[MTL_UNIT_CBO], NULL, MTL_UNIT_CBO, b, i).addr, ctr8[b - 8] + i);
+			}
 		/* mtl_uncore_arb, _hac_arb, _hac_cbox: 2 boxes each. */
 		T_STREQ(u[MTL_UNIT_ARB].pmu, "arb");
 		unit_at(drv, MTL_UNIT_ARB, 2, 0x2412, 0x2418);
@@ -603,6 +611,24 @@ static void emulated_tables(void)
 	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x40, &v), UNC_E_FAULT);
 	T_EQ(emu_msr_read(&h.emu, 0x240E, &v), UNC_OK);
 	T_ASSERT(emu_msr_read(&h.emu, 0x200E, &v) != UNC_OK);
+	cfg.no_cbo_banks = 15; /* Lunar Lake: 4 whatever 0x396 would say */
+	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
+	T_EQ(h.emu.ncbo, 4);
+
+	/* Meteor Lake with 15 CBos (0x396's largest count): box 14 at
+	 * MTL_UNC_CBO_0_PERFEVTSEL0 + 0x10 * 14 = 0x2522, counter 0x2528;
+	 * past it, the CBo block ends (0x2532 is no box). */
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	T_EQ(h.emu.ncbo, 15);
+	T_EQ(emu_msr_read(&h.emu, 0x396, &v), UNC_OK);
+	T_EQ(v, 15);
+	T_EQ(emu_msr_write(&h.emu, 0x2522, 0x408F34), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2529, &v), UNC_OK);
+	T_ASSERT(emu_msr_read(&h.emu, 0x2532, &v) != UNC_OK);
+	cfg.no_cbo_banks = 12;
+	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x10 * 11, &v), UNC_OK);
+	T_EQ(emu_msr_read(&h.emu, 0x2442 + 0x10 * 12, &v), UNC_E_FAULT);
 }
 
 /* The programmable IMC counters beside the MSR units on Meteor Lake, on
