@@ -150,6 +150,8 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 	}
 	memset(app_ws, 0, sizeof(*app_ws));
 	enum unc_status st = cmd->command->run(cmd, hw, env, out, err);
+	stat_free(&app_ws->run); /* what the probes took from the pool */
+	info_free(&app_ws->pi);
 	env->free(app_ws);
 	app_ws = NULL;
 	return st;

@@ -7,6 +7,7 @@
 #include "../base/arith.h"
 #include "../base/fmt.h"
 #include "../base/parse.h"
+#include "../base/pool.h"
 
 /* How many times, at most, a read at the run's start or end is taken
  * (read_group): under a host that preempts the vCPU often, a few more
@@ -382,12 +383,23 @@ UNC_COLD enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, con
 		}
 		for (unsigned u = 0; u < drv->nunits; u++) {
 			const struct pmu_unit *pu = &drv->units[u];
-			unsigned most = pu->max_boxes < PMU_MAX_BOXES ? pu->max_boxes : PMU_MAX_BOXES;
-			if (sp->p.boxes[u] > most || pmu_width_of(pu, &sp->p, u) > 64)
+			if (sp->p.boxes[u] > pu->max_boxes || pmu_width_of(pu, &sp->p, u) > 64)
 				return fail(r, UNC_E_INVALID, "driver %s found %u boxes of %u-bit counters in its %s unit; it "
-							      "declares at most %u boxes (of at most %d)",
-					    drv->name, sp->p.boxes[u], pmu_width_of(pu, &sp->p, u), pu->name, pu->max_boxes,
-					    PMU_MAX_BOXES);
+							      "declares at most %u boxes",
+					    drv->name, sp->p.boxes[u], pmu_width_of(pu, &sp->p, u), pu->name, pu->max_boxes);
+			if ((pu->probe_addr || pu->group_noun || (pu->space == PMU_PCI && pu->kind != PMU_FREE)) &&
+			    sp->p.boxes[u] > sp->p.room[u])
+				return fail(r, UNC_E_INVALID, "driver %s found %u boxes in its %s unit but kept the places of %u "
+							      "(pmu_present_room)",
+					    drv->name, sp->p.boxes[u], pu->name, sp->p.room[u]);
+			/* The counts and records (counts.h, record.h) hold a fixed
+			 * number of boxes an event: a unit with more is refused,
+			 * never counted in part. */
+			if ((sp->used & 1u << u) && sp->p.boxes[u] > COUNT_MAX_BOXES)
+				return fail(r, UNC_E_UNSUPPORTED, "this machine has %u %s boxes; a run's counts and records hold "
+								  "at most %d boxes an event (COUNT_MAX_BOXES), so none is "
+								  "counted rather than some",
+					    sp->p.boxes[u], pu->name, COUNT_MAX_BOXES);
 			if ((sp->used & 1u << u) && pu->kind != PMU_GENERAL && sp->p.boxes[u] == 0)
 				return fail(r, UNC_E_UNSUPPORTED, "this CPU has no %s %s (driver %s found none)", pu->pmu,
 					    pu->kind == PMU_FIXED ? "fixed counter" : "counters", drv->name);
@@ -720,12 +732,8 @@ static enum unc_status check_watched(struct stat_run *r)
 	return UNC_OK;
 }
 
-static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
+static enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, uint64_t *ret_now,
 				  uint64_t *ret_after, bool *ret_programmed);
-
-/* What a read of the active group's counters gave (start_edge, stat_sample):
- * one buffer, not on the firmware's stack. */
-static uint64_t group_val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
 
 /* Where the run's counts start: what the first group's counters and the
  * free-running ones read now, with the clock read as a sample reads it, so
@@ -733,7 +741,7 @@ static uint64_t group_val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
  * its time, and a short run has a long run's edges. */
 UNC_COLD static enum unc_status start_edge(struct stat_run *r)
 {
-	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
+	uint64_t *const *val = r->val;
 	uint64_t now, after;
 	bool programmed;
 
@@ -799,7 +807,7 @@ UNC_COLD static enum unc_status program(struct stat_run *r, unsigned g)
 	for (unsigned i = 0; i < r->c.nev; i++) { /* free-running counters are never written */
 		unsigned u = r->spec[i].unit;
 		const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
-		for (unsigned b = 0; !is_free(r, i) && b < PMU_MAX_BOXES; b++)
+		for (unsigned b = 0; !is_free(r, i) && b < p->boxes[u]; b++)
 			r->last[i][b] = pmu_start_value(unit_of(r, i), p, u);
 	}
 	r->group = g;
@@ -835,6 +843,15 @@ UNC_COLD static bool changed_any(const struct stat_run *r, unsigned k)
  * order of the journal: the snapshot read each driver's global registers
  * first, so a global control goes back last. Registers never written are left alone: a register that faulted on
  * write did not change, and a PMU the run never changed is not stopped. */
+UNC_COLD static void drop_slots(struct stat_run *r)
+{
+	unc_free(r->box_mem);
+	r->box_mem = NULL;
+	r->box_slots = 0;
+	for (unsigned i = 0; i < STAT_MAX_EVENTS; i++)
+		r->last[i] = r->val[i] = r->kept[i] = NULL;
+}
+
 UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
 	char what[96];
@@ -842,6 +859,7 @@ UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	int bad = -1;
 	unsigned nbad = 0;
 
+	drop_slots(r); /* the run's end: sampling is over */
 	if (r->nsaved == 0) {
 		r->counting = false;
 		return st;
@@ -1101,6 +1119,39 @@ UNC_COLD static enum unc_status snapshot(struct stat_run *r)
 	return UNC_OK;
 }
 
+/* The per-box values of the sampling path (last, val, kept), from the
+ * pool: for each event as many slots as its unit has boxes (one for a
+ * free-running counter), in three blocks of box_slots, one allocation. */
+UNC_COLD static enum unc_status box_slots(struct stat_run *r)
+{
+	size_t n = 0;
+
+	drop_slots(r);
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		unsigned boxes = r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit];
+		n += is_free(r, i) || !boxes ? 1 : boxes;
+	}
+	r->box_slots = n ? n : 1;
+	if (!(r->box_mem = unc_alloc(3 * r->box_slots * sizeof(uint64_t))))
+		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters", (unsigned long)r->box_slots);
+	uint64_t *m = r->box_mem;
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		unsigned boxes = r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit];
+		r->last[i] = m, r->val[i] = m + r->box_slots, r->kept[i] = m + 2 * r->box_slots;
+		m += is_free(r, i) || !boxes ? 1 : boxes;
+	}
+	if (!r->c.nev)
+		r->last[0] = r->val[0] = r->kept[0] = r->box_mem;
+	return UNC_OK;
+}
+
+UNC_COLD void stat_free(struct stat_run *r)
+{
+	drop_slots(r);
+	for (unsigned k = 0; k < STAT_MAX_PMUS; k++)
+		pmu_present_free(&r->pmu[k].p);
+}
+
 UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, bool force)
 {
 	char what[96];
@@ -1121,7 +1172,7 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 	}
 	r->free_only = !stat_programs(r);
 	if (r->free_only)
-		return start_free(r);
+		return (st = box_slots(r)) ? st : start_free(r);
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		struct busy_fault f = { .any = false };
@@ -1143,8 +1194,10 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 		r->any_in_use |= sp->use.in_use;
 	}
 	r->verify = true;
-	if ((st = snapshot(r)))
+	if ((st = box_slots(r)))
 		return st; /* nothing written */
+	if ((st = snapshot(r)))
+		return restore(r, st); /* nothing written: gives the sampling buffers back */
 	if ((st = program(r, 0)))
 		return restore(r, st);
 	return start_free(r);
@@ -1271,26 +1324,27 @@ static inline bool read_settled(struct stat_run *r, uint64_t took)
 
 /* The quickest read so far of a sample (read_group), kept while it reads again. */
 static struct {
-	uint64_t val[STAT_MAX_EVENTS][PMU_MAX_BOXES];
 	uint64_t free_val[STAT_MAX_EVENTS];
 	uint64_t now, after;
 	bool programmed;
 } kept;
 
-static __attribute__((noinline)) void read_keep(struct stat_run *r, uint64_t (*val)[PMU_MAX_BOXES], bool to_kept)
+/* The boxes' values are r->val's slots, kept in r->kept's (one block each,
+ * stat_start). */
+static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept)
 {
-	size_t n = sizeof(kept.val);
+	size_t n = r->box_slots * sizeof(uint64_t);
 
 	if (to_kept) {
-		memcpy(kept.val, val, n);
+		memcpy(r->kept[0], r->val[0], n);
 		memcpy(kept.free_val, r->free_val, sizeof(kept.free_val));
 	} else {
-		memcpy(val, kept.val, n);
+		memcpy(r->val[0], r->kept[0], n);
 		memcpy(r->free_val, kept.free_val, sizeof(kept.free_val));
 	}
 }
 
-static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)[PMU_MAX_BOXES], uint64_t *ret_now,
+static enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, uint64_t *ret_now,
 				  uint64_t *ret_after, bool *ret_programmed)
 {
 	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
@@ -1319,11 +1373,11 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t (*val)
 		if (after - now < quickest) {
 			quickest = after - now;
 			if (attempt < last) {
-				read_keep(r, val, true);
+				read_keep(r, true);
 				kept.now = now, kept.after = after, kept.programmed = programmed;
 			}
 		} else if (attempt == last) {
-			read_keep(r, val, false);
+			read_keep(r, false);
 			*ret_now = kept.now, *ret_after = kept.after, *ret_programmed = kept.programmed;
 		}
 		if (attempt == last)
@@ -1366,7 +1420,7 @@ static enum unc_status sample_free_only(struct stat_run *r)
 static enum unc_status sample_all(struct stat_run *r)
 {
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
-	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
+	uint64_t *const *val = r->val;
 	bool programmed = false;
 	enum unc_status st;
 
@@ -1499,7 +1553,7 @@ static uint64_t group_running(const struct stat_run *r, unsigned g)
  * sampled by the same read (their deltas up to it). */
 UNC_COLD static enum unc_status slice_start(struct stat_run *r)
 {
-	uint64_t (*val)[PMU_MAX_BOXES] = group_val;
+	uint64_t *const *val = r->val;
 	uint64_t now, after;
 	bool programmed;
 	enum unc_status st;

@@ -80,7 +80,14 @@ struct stat_run {
 	bool counting;
 	bool verify;              /* the first programming: read back what was written */
 	uint64_t wrapped_prev[STAT_MAX_PMUS]; /* status bits of units that wrapped at the last sample */
-	uint64_t last[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	/* Per event, its boxes' values: at the last sample (last[i][b]), as
+	 * the sample being taken read them (val), and the quickest read kept
+	 * while a sample is read again (kept). From the pool, one block of
+	 * three times box_slots, sized at stat_start from the probe's box
+	 * counts; stat_free gives it back. */
+	uint64_t *last[STAT_MAX_EVENTS], *val[STAT_MAX_EVENTS], *kept[STAT_MAX_EVENTS];
+	uint64_t *box_mem;
+	size_t box_slots;
 	uint64_t t_sample;        /* ticks at the last sample */
 	uint64_t read_best;       /* the fewest ticks a read of a group's counters took */
 	uint64_t read_slack;      /* what a read may take beyond 4 * read_best without being taken again */
@@ -138,6 +145,12 @@ enum unc_status stat_rotate(struct stat_run *r);
 /* Samples (unless a sample already failed), stops counting and restores
  * every register written. Returns the first error. */
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far);
+
+/* Gives back what the run took from the pool: its sampling buffers and
+ * each driver's per-box arrays (pmu_present_free). The run's counts are
+ * kept; it may be probed and started again. Every owner of a probed run
+ * calls it on every exit path. */
+void stat_free(struct stat_run *r);
 
 /* How the loop waits and hears of intervals. */
 struct stat_env {

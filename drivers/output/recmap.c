@@ -37,7 +37,7 @@ void rec_pmu_from(struct rec_pmu *x, const struct info_pmu *ip)
 	}
 	memcpy(x->facts, ip->p.facts, sizeof(x->facts));
 	for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
-		for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+		for (unsigned b = 0; b < 8 && b < ip->p.room[u]; b++) {
 			struct pci_addr a = ip->p.pci[u][b];
 			x->pci[u * 8 + b] = (uint32_t)a.bus << 16 | (uint32_t)a.dev << 8 | a.func;
 		}
@@ -127,11 +127,19 @@ static void info_from_rec(struct out *o, struct platform_info *pi, const struct 
 			ip->p.base[u] = x->base[u];
 		}
 		memcpy(ip->p.facts, x->facts, sizeof(ip->p.facts));
-		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
-			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+		/* the first 8 boxes' functions of a unit that has any (the
+		 * caller gives the arrays back: info_free) */
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++) {
+			uint32_t any = 0;
+			for (unsigned b = 0; b < 8; b++)
+				any |= x->pci[u * 8 + b];
+			if (!any || pmu_present_room(&ip->p, u, 8))
+				continue;
+			for (unsigned b = 0; b < 8; b++) {
 				uint32_t a = x->pci[u * 8 + b];
 				ip->p.pci[u][b] = (struct pci_addr){ (uint8_t)(a >> 16), (uint8_t)(a >> 8), (uint8_t)a };
 			}
+		}
 		ip->use_checked = x->use_checked;
 		ip->use.known = x->use_known;
 		ip->use.in_use = x->in_use;
@@ -345,6 +353,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 			info_print_json(o, &pi);
 		else
 			info_print(o, &pi);
+		info_free(&pi);
 		return UNC_OK;
 	}
 	bool bw = !strcmp(r.command, "bw");

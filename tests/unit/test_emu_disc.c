@@ -35,6 +35,7 @@ static void start(uint32_t id, int argc, char **argv)
 	emu_hw_init_cpu(&eh, &cfg, id);
 	eh.open_bus = true;
 	eh.fake.now = 3 * S;
+	stat_free(&srun);
 	memset(&srun, 0, sizeof(srun));
 }
 #define START(id, ...) start((id), (int)(sizeof((char *[]){ "emu", __VA_ARGS__ }) / sizeof(char *)), (char *[]){ "emu", __VA_ARGS__ })
@@ -297,11 +298,13 @@ static void faults_as_the_driver_sees_them(void)
 	T_CONTAINS(buf, "  table 1: 00:0b.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, 1 units: 1 type 12\n");
 
 	START(SPR_ID, "--disc-fault", "bir");
+	pmu_present_free(&p);
 	memset(&p, 0, sizeof(p));
 	p.drv = &pmu_driver_disc;
 	cpu_identify(&eh.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
 	T_CONTAINS(err, "has BIR dword 0x00000008 (bits 31:3 must be 0)");
+	pmu_present_free(&p);
 }
 
 /* Multiplexing on many boxes, with a clock that moves at each register
