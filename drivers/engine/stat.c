@@ -135,8 +135,9 @@ static enum unc_status save(struct stat_run *r, unsigned k, struct pmu_reg reg, 
 
 	if ((*ret = saved_of(r, reg)))
 		return UNC_OK;
-	if (r->nsaved == STAT_MAX_SAVED)
-		return fail(r, UNC_E_INVALID, "the run would write more than %d registers", STAT_MAX_SAVED);
+	if (r->nsaved == r->saved_room)
+		return fail(r, UNC_E_INVALID, "the run would write more than the %u registers its journal was sized for "
+					      "(twice those of its units' boxes, and 16)", r->saved_room);
 	if ((st = rd(r, k, reg, &old)))
 		return st;
 	*ret = &r->saved[r->nsaved++];
@@ -315,18 +316,25 @@ UNC_COLD static uint64_t event_max_rate(const struct ev_spec *e)
 	return pu->clock_hz * inc;
 }
 
-/* What the reports and records show of event i. */
+/* What the reports and records show of event i; its groups and box
+ * numbers once the counts have their room (box_places). */
 UNC_COLD static void fill_view(struct stat_run *r, unsigned i)
 {
 	const struct ev_spec *e = &r->spec[i];
-
 	const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
-
 	struct count_view *v = &r->c.ev[i].v;
 
 	evsel_view(e, p->boxes[e->unit], v);
 	v->width = (uint8_t)pmu_width_of(ev_unit(e), p, e->unit);
-	for (unsigned b = 0; v->group_noun[0] && b < v->nboxes && b < COUNT_MAX_BOXES; b++) {
+}
+
+UNC_COLD static void box_places(struct stat_run *r, unsigned i)
+{
+	const struct ev_spec *e = &r->spec[i];
+	const struct pmu_present *p = &r->pmu[r->pmu_of[i]].p;
+	struct count_view *v = &r->c.ev[i].v;
+
+	for (unsigned b = 0; v->group_noun[0] && b < v->nboxes && b < p->room[e->unit]; b++) {
 		v->group[b] = p->group[e->unit][b];
 		v->box_id[b] = p->box_id[e->unit][b];
 	}
@@ -392,14 +400,6 @@ UNC_COLD enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, con
 				return fail(r, UNC_E_INVALID, "driver %s found %u boxes in its %s unit but kept the places of %u "
 							      "(pmu_present_room)",
 					    drv->name, sp->p.boxes[u], pu->name, sp->p.room[u]);
-			/* The counts and records (counts.h, record.h) hold a fixed
-			 * number of boxes an event: a unit with more is refused,
-			 * never counted in part. */
-			if ((sp->used & 1u << u) && sp->p.boxes[u] > COUNT_MAX_BOXES)
-				return fail(r, UNC_E_UNSUPPORTED, "this machine has %u %s boxes; a run's counts and records hold "
-								  "at most %d boxes an event (COUNT_MAX_BOXES), so none is "
-								  "counted rather than some",
-					    sp->p.boxes[u], pu->name, COUNT_MAX_BOXES);
 			if ((sp->used & 1u << u) && pu->kind != PMU_GENERAL && sp->p.boxes[u] == 0)
 				return fail(r, UNC_E_UNSUPPORTED, "this CPU has no %s %s (driver %s found none)", pu->pmu,
 					    pu->kind == PMU_FIXED ? "fixed counter" : "counters", drv->name);
@@ -435,6 +435,10 @@ UNC_COLD enum unc_status stat_probe(struct stat_run *r, const struct hw *hw, con
 		fill_view(r, i);
 		r->max_rate[i] = event_max_rate(&r->spec[i]);
 	}
+	if (count_room(&r->c))
+		return fail(r, UNC_E_NO_MEMORY, "no memory for the counts of the run's boxes");
+	for (unsigned i = 0; i < r->c.nev; i++)
+		box_places(r, i);
 	return UNC_OK;
 }
 
@@ -691,7 +695,7 @@ UNC_COLD static void watch_reg(struct stat_run *r, struct pmu_reg reg)
 	for (unsigned w = 0; w < r->nwatch; w++)
 		if (&r->saved[r->watch[w]] == s)
 			return; /* a control shared by several counters (sel_step 0) is read once */
-	r->watch[r->nwatch++] = (uint8_t)(s - r->saved);
+	r->watch[r->nwatch++] = (unsigned)(s - r->saved);
 }
 
 /* What each sample checks: the select of every counter with an event in
@@ -839,10 +843,9 @@ UNC_COLD static bool changed_any(const struct stat_run *r, unsigned k)
 	return false;
 }
 
-/* Stops counting, then puts back every register written, in the reverse
- * order of the journal: the snapshot read each driver's global registers
- * first, so a global control goes back last. Registers never written are left alone: a register that faulted on
- * write did not change, and a PMU the run never changed is not stopped. */
+/* The run's pool block of stat_start (box_slots): the sampling path's
+ * values and the journal, kept after the run (its journal says what was
+ * restored) until the next start or stat_free. */
 UNC_COLD static void drop_slots(struct stat_run *r)
 {
 	unc_free(r->box_mem);
@@ -850,8 +853,15 @@ UNC_COLD static void drop_slots(struct stat_run *r)
 	r->box_slots = 0;
 	for (unsigned i = 0; i < STAT_MAX_EVENTS; i++)
 		r->last[i] = r->val[i] = r->kept[i] = NULL;
+	r->saved = NULL; /* in the same block */
+	r->watch = NULL;
+	r->saved_room = r->nsaved = r->nwatch = 0;
 }
 
+/* Stops counting, then puts back every register written, in the reverse
+ * order of the journal: the snapshot read each driver's global registers
+ * first, so a global control goes back last. Registers never written are left alone: a register that faulted on
+ * write did not change, and a PMU the run never changed is not stopped. */
 UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 {
 	char what[96];
@@ -859,7 +869,6 @@ UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	int bad = -1;
 	unsigned nbad = 0;
 
-	drop_slots(r); /* the run's end: sampling is over */
 	if (r->nsaved == 0) {
 		r->counting = false;
 		return st;
@@ -1063,7 +1072,7 @@ UNC_COLD static void free_list(struct stat_run *r)
 			r->free_half[r->nfree] = r->free_mask[r->nfree] >> 1;
 			r->free_e[r->nfree++] = &r->c.ev[i];
 			r->nfree_mmio += batch;
-			r->free_slow += !(r->c.ev[i].moved & 1) + !batch;
+			r->free_slow += !r->c.ev[i].moved[0] + !batch;
 		}
 }
 
@@ -1132,8 +1141,30 @@ UNC_COLD static enum unc_status box_slots(struct stat_run *r)
 		n += is_free(r, i) || !boxes ? 1 : boxes;
 	}
 	r->box_slots = n ? n : 1;
-	if (!(r->box_mem = unc_alloc(3 * r->box_slots * sizeof(uint64_t))))
-		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters", (unsigned long)r->box_slots);
+	/* The journal: every register the snapshot reads (each driver's
+	 * globals, each box's control, selects and counters of the units in
+	 * use), twice over for what ops write beside them (a counter's high
+	 * dword), and 16. */
+	size_t regs = 16;
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		if (!sp->programs)
+			continue;
+		regs += 2 * sp->p.drv->nglobals;
+		for (unsigned u = 0; u < sp->p.drv->nunits; u++) {
+			const struct pmu_unit *pu = &sp->p.drv->units[u];
+			if (pu->kind != PMU_FREE && (sp->used & 1u << u))
+				regs += 2 * (size_t)sp->p.boxes[u] * (1 + 2 * pmu_counters_of(pu, &sp->p, u));
+		}
+	}
+	size_t bytes = 3 * r->box_slots * sizeof(uint64_t) + regs * (sizeof(struct stat_saved) + sizeof(unsigned));
+	if (!(r->box_mem = unc_alloc(bytes)))
+		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters and a journal of %lu registers",
+			    (unsigned long)r->box_slots, (unsigned long)regs);
+	r->saved = (struct stat_saved *)(void *)(r->box_mem + 3 * r->box_slots);
+	r->watch = (unsigned *)(void *)(r->saved + regs);
+	r->saved_room = (unsigned)regs;
+	r->nsaved = r->nwatch = 0;
 	uint64_t *m = r->box_mem;
 	for (unsigned i = 0; i < r->c.nev; i++) {
 		unsigned boxes = r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit];
@@ -1148,6 +1179,7 @@ UNC_COLD static enum unc_status box_slots(struct stat_run *r)
 UNC_COLD void stat_free(struct stat_run *r)
 {
 	drop_slots(r);
+	count_free(&r->c);
 	for (unsigned k = 0; k < STAT_MAX_PMUS; k++)
 		pmu_present_free(&r->pmu[k].p);
 }
@@ -1160,16 +1192,11 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 	r->hw = hw;
 	r->read_slack = hw->tick_hz / 50000; /* 20 us */
 	r->read_span = r->read_best_known ? 3 * r->read_best + r->read_slack + 1 : 0;
-	r->nsaved = 0;
-	r->nwatch = 0;
 	r->restore_note[0] = '\0';
 	r->restore_more = 0;
 	r->c.rotations = 0;
 	r->any_in_use = false;
-	for (unsigned i = 0; i < r->c.nev; i++) {
-		r->c.ev[i].total = r->c.ev[i].mark = (struct count_totals){ 0 };
-		r->c.ev[i].moved = 0;
-	}
+	count_zero(&r->c);
 	r->free_only = !stat_programs(r);
 	if (r->free_only)
 		return (st = box_slots(r)) ? st : start_free(r);
@@ -1197,7 +1224,7 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 	if ((st = box_slots(r)))
 		return st; /* nothing written */
 	if ((st = snapshot(r)))
-		return restore(r, st); /* nothing written: gives the sampling buffers back */
+		return st; /* nothing written */
 	if ((st = program(r, 0)))
 		return restore(r, st);
 	return start_free(r);
@@ -1256,8 +1283,8 @@ UNC_COLD static __attribute__((noinline)) enum unc_status free_deltas_still(stru
 			return free_backwards(r, j);
 		e->total.box[0] += d;
 		e->total.running += gap;
-		if (d && !(e->moved & 1)) {
-			e->moved |= 1;
+		if (d && !e->moved[0]) {
+			e->moved[0] = 1;
 			r->free_slow--;
 		}
 		r->free_last[j] = v;
@@ -1495,7 +1522,7 @@ static enum unc_status sample_all(struct stat_run *r)
 			if (v < r->last[i][b])
 				wrapped[k] |= pu->status_bit;
 			if (d)
-				e->moved |= (uint16_t)(1u << b);
+				e->moved[b] = 1;
 			e->total.box[b] += d;
 			r->last[i][b] = v;
 		}

@@ -18,7 +18,6 @@
 
 #define STAT_MAX_GROUPS 16
 #define STAT_MAX_PMUS   4   /* drivers in one run */
-#define STAT_MAX_SAVED  256 /* registers one run may write: two sockets of iMC channels take 128 */
 
 /* A driver in the run: what its probe found and its run state. */
 struct stat_pmu {
@@ -68,12 +67,14 @@ struct stat_run {
 	struct stat_pmu pmu[STAT_MAX_PMUS];
 	unsigned npmu;
 
-	struct stat_saved saved[STAT_MAX_SAVED];
-	unsigned nsaved;
+	/* The journal (saved_room entries, in the pool block of box_mem: sized
+	 * at stat_start from the boxes in use, given back at the run's end). */
+	struct stat_saved *saved;
+	unsigned nsaved, saved_room;
 	/* The selects and controls of the active group's counters (indexes
 	 * into saved[]), read at each sample: each must read what the run
 	 * wrote last. */
-	uint8_t watch[STAT_MAX_SAVED];
+	unsigned *watch;
 	unsigned nwatch;
 
 	unsigned group;           /* the active group */
@@ -146,10 +147,10 @@ enum unc_status stat_rotate(struct stat_run *r);
  * every register written. Returns the first error. */
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far);
 
-/* Gives back what the run took from the pool: its sampling buffers and
- * each driver's per-box arrays (pmu_present_free). The run's counts are
- * kept; it may be probed and started again. Every owner of a probed run
- * calls it on every exit path. */
+/* Gives back what the run took from the pool: its sampling buffers, its
+ * counts' per-box arrays (count_free: report before) and each driver's
+ * per-box arrays (pmu_present_free); it may be probed and started again.
+ * Every owner of a probed run calls it on every exit path. */
 void stat_free(struct stat_run *r);
 
 /* How the loop waits and hears of intervals. */

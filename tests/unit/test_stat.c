@@ -763,7 +763,8 @@ static void still_counters(void)
 	T_EQ(schedule(false), UNC_OK);
 	T_EQ(run_for(S, false), UNC_OK);
 	T_EQ(run.counter[0], 0);
-	T_EQ(count_still(&run.c, 0), 1u << 2);
+	T_EQ(count_still(&run.c, 0), 1); /* one box, */
+	T_ASSERT(count_still_box(&run.c, 0, 2)); /* cbo2 */
 	T_EQ(count_still(&run.c, 1), 1);
 	T_ASSERT(run.c.ev[1].v.clock);
 	T_ASSERT(!run.c.ev[0].v.clock && !run.c.ev[2].v.clock);
@@ -1469,77 +1470,6 @@ static void probe_beyond_the_declared_boxes(void)
 	T_EQ(h.fake.nlog, before);
 }
 
-/* Real sizes: a unit of 8 sockets x 60 boxes (SPR's CHAs) or 8 x 12 (GNR's
- * iMC channels). The probe keeps every box's place, group and number
- * (pmu_present_room grows the arrays as it goes); the run then refuses,
- * naming the counts' limit, before anything is read or written. */
-static unsigned many_per_group, many_groups;
-
-static enum unc_status many_boxes_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
-					struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
-{
-	(void)hw, (void)cpu, (void)want, (void)err, (void)errsize, (void)warn, (void)warnsize;
-	unsigned n = 0;
-
-	p->probed |= 1;
-	for (unsigned g = 0; g < many_groups; g++)
-		for (unsigned b = 0; b < many_per_group; b++, n++) {
-			if (pmu_present_room(p, 0, n + 1))
-				return UNC_E_NO_MEMORY;
-			p->box_base[0][n] = 0x10000 + 0x10 * n;
-			p->group[0][n] = (uint8_t)g;
-			p->box_id[0][n] = (uint8_t)b;
-		}
-	p->boxes[0] = p->found[0] = n;
-	return UNC_OK;
-}
-
-static void real_sizes_kept_by_the_probe(void)
-{
-	static const struct pmu_unit many_units[] = {
-		{ .pmu = "fakebox", .name = "FAKE", .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 32,
-		  .max_boxes = PMU_BOXES_ANY, .probe_addr = true, .sel_step = 1, .ctr_step = 1, .layout = &fake_layout,
-		  .max_per_sec = 1ull << 30, .group_noun = "socket", .box_label = "box",
-		  .raw_help = "fakebox/event=N,umask=N/" },
-	};
-	static struct pmu_driver many;
-	static struct pmu_ops many_ops;
-	static const struct pmu_driver *const only_many[] = { &many, NULL };
-	static const unsigned sizes[][2] = { { 8, 60 }, { 8, 12 } };
-	char want[200];
-
-	for (unsigned k = 0; k < 2; k++) {
-		many = fake_driver;
-		many.units = many_units;
-		many_ops = fake_ops;
-		many_ops.probe = many_boxes_probe;
-		many.ops = &many_ops;
-		many_groups = sizes[k][0], many_per_group = sizes[k][1];
-		unsigned n = many_groups * many_per_group;
-		fresh_with_fake_pmu();
-		present = only_many;
-		add("fakebox/event=0x12/");
-		unsigned before = h.fake.nlog;
-		T_EQ(schedule(false), UNC_E_UNSUPPORTED);
-		fmt_snprintf(want, sizeof(want), "this machine has %u FAKE boxes; a run's counts and records hold at most 16 "
-						 "boxes an event (COUNT_MAX_BOXES), so none is counted rather than some", n);
-		T_STREQ(run.err, want);
-		T_EQ(h.fake.nlog, before);
-		const struct pmu_present *p = &run.pmu[0].p;
-		T_EQ(p->boxes[0], n);
-		T_ASSERT(p->room[0] >= n);
-		for (unsigned b = 0; b < n; b++) {
-			T_EQ(p->box_base[0][b], 0x10000 + 0x10 * b);
-			T_EQ(p->group[0][b], b / many_per_group);
-			T_EQ(p->box_id[0][b], b % many_per_group);
-			T_EQ(pmu_unit_box_ctl(&many_units[0], p, 0, b).addr, 0x10000 + 0x10 * b);
-		}
-		stat_free(&run);
-		T_EQ(run.pmu[0].p.room[0], 0);
-		T_ASSERT(!run.pmu[0].p.box_base[0]);
-	}
-}
-
 /* What the probe finds of this CPU overrides the unit's data: here one
  * general counter of the unit's two (as CPUID leaf 0xA gives a core PMU's),
  * and a box control register that the driver's reset writes, which the
@@ -1803,5 +1733,5 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
 	       T_CASE(select_changed_during_the_run), T_CASE(each_event_bounded_by_what_it_counts), T_CASE(still_counters),
        T_CASE(counter_ignoring_the_zeroing_is_refused),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
-       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(real_sizes_kept_by_the_probe), T_CASE(probe_overrides_and_box_control), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
+       T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(probe_overrides_and_box_control), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
        T_CASE(cbo_box_7_at_its_own_addresses))
