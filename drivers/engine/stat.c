@@ -1585,7 +1585,10 @@ UNC_COLD static enum unc_status slice_start(struct stat_run *r)
 	bool programmed;
 	enum unc_status st;
 
-	if ((st = read_group(r, true, val, &now, &after, &programmed)) || (st = free_deltas(r, now)))
+	r->edge = true; /* with the slice's last read, it alone decides the slice's counts */
+	st = read_group(r, true, val, &now, &after, &programmed);
+	r->edge = false;
+	if (st || (st = free_deltas(r, now)))
 		return st;
 	for (unsigned i = 0; i < r->c.nev; i++) {
 		if (!in_group(r, i, r->group) || is_free(r, i))
@@ -1604,10 +1607,15 @@ UNC_COLD static enum unc_status slice_start(struct stat_run *r)
  * that group. */
 enum unc_status stat_rotate(struct stat_run *r)
 {
-	enum unc_status st = stat_sample(r);
 	unsigned best = r->group;
 	uint64_t least = UINT64_MAX;
 
+	/* A slice's last read is an edge: a delay inside it (a preempted
+	 * vCPU) is charged to no later delta, so it is taken again as the
+	 * run's edges are (STAT_EDGE_READS). */
+	r->edge = true;
+	enum unc_status st = stat_sample(r);
+	r->edge = false;
 	if (st)
 		return st;
 	for (unsigned k = 1; k <= r->c.ngroups; k++) {
