@@ -1192,6 +1192,8 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 	r->hw = hw;
 	r->read_slack = hw->tick_hz / 50000; /* 20 us */
 	r->read_span = r->read_best_known ? 3 * r->read_best + r->read_slack + 1 : 0;
+	r->nsaved = 0;
+	r->nwatch = 0;
 	r->restore_note[0] = '\0';
 	r->restore_more = 0;
 	r->c.rotations = 0;
