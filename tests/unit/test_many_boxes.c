@@ -16,7 +16,10 @@
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
+#include "../../efi/app.h"
+#include "app_run.h"
 #include "fake_hw.h"
+#include "fake_vars.h"
 #include "run_help.h"
 #include "t.h"
 
@@ -338,4 +341,51 @@ static void eight_sockets_of_twelve(void)
 	every_box_counted(8, 12);
 }
 
-T_MAIN("many_boxes", T_CASE(eight_sockets_of_sixty), T_CASE(eight_sockets_of_twelve))
+/* ---- end to end, as the command line runs it ---- */
+
+static char obuf[1 << 18], ebuf[4096];
+static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
+static struct fake_vars fv;
+
+static bool app_wait(void *ctx, uint64_t when)
+{
+	return wait_until(ctx, when);
+}
+
+static struct app_env app_env = { .wait_until = app_wait, .vars = &fv.vs, .alloc = malloc, .free = free };
+
+static enum unc_status run_cli(int argc, const char **argv)
+{
+	fresh(8, 60);
+	obuf[0] = ebuf[0] = '\0';
+	return app_test_run(&at, &m_hw, &app_env, argc, argv);
+}
+
+#define RUN(...)                                                  \
+	({                                                        \
+		const char *av[] = { "uncore.efi", __VA_ARGS__ }; \
+		run_cli((int)(sizeof(av) / sizeof(av[0])), av);   \
+	})
+
+/* bw --per-box on 480 boxes: a row per socket and per channel; with -o, the
+ * run is refused before anything is written, naming the record's limit. */
+static void bw_on_480_boxes_and_the_record_limit(void)
+{
+	T_EQ(RUN("bw", "-d", "1", "--per-box"), UNC_OK);
+	T_EQ(lines_starting(obuf, "socket"), 8 + 480);
+	T_CONTAINS(obuf, "uncore bw: QBOX counters in 480 QBOX boxes of the made-up server PMU");
+	/* socket 7, channel 59 (box 479): 1479000 lines read a second */
+	T_CONTAINS(obuf, "socket7.ch59   read         94.656 MB/s");
+	for (unsigned b = 0; b < 480; b++)
+		T_EQ(reg[16 * b], M_CTL_FOUND);
+	fake_vars_init(&fv, 2000, 1 << 20);
+	T_EQ(RUN("bw", "-d", "1", "-o", "var:Many"), UNC_E_RANGE);
+	T_CONTAINS(ebuf, "uncore: error: UNC_Q_CAS.RD counts in 480 boxes; a record holds at most 16 boxes an event "
+			 "(REC_MAX_BOXES): not stored rather than stored in part; run without -o\n");
+	T_EQ(nwrites, 0);
+	T_EQ(fv.n, 0);
+	fake_vars_free(&fv);
+}
+
+T_MAIN("many_boxes", T_CASE(eight_sockets_of_sixty), T_CASE(eight_sockets_of_twelve),
+       T_CASE(bw_on_480_boxes_and_the_record_limit))
