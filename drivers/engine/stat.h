@@ -68,7 +68,8 @@ struct stat_run {
 	unsigned npmu;
 
 	/* The journal (saved_room entries, in the pool block of box_mem: sized
-	 * at stat_start from the boxes in use, given back at the run's end). */
+	 * at stat_start from the boxes in use, kept after the run for what it
+	 * says was restored, given back by the next start or stat_free). */
 	struct stat_saved *saved;
 	unsigned nsaved, saved_room;
 	/* The selects and controls of the active group's counters (indexes
