@@ -412,6 +412,8 @@ UNIT_TESTS += test_disc_drv
 UNIT_TESTS += test_emu_disc
 $(HOST)/test_emu_disc: $(call hobj,tests/unit/test_emu_disc.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_disc_drv: $(call hobj,tests/unit/test_disc_drv.c $(T_FAKE))
+UNIT_TESTS += test_many_boxes
+$(HOST)/test_many_boxes: $(call hobj,tests/unit/test_many_boxes.c $(T_FAKE) $(APP_TEST))
 $(HOST)/test_reloc: $(call hobj,tests/unit/test_reloc.c tests/unit/t.c efi/reloc.c)
 $(HOST)/test_html: $(call hobj,tests/unit/test_html.c tests/unit/t.c) | $(HOST)/uncore_decode
 

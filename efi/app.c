@@ -69,6 +69,11 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 		env->get_time(&r->time);
 	r->status = run_status;
 	rec_from_info(r, pi);
+	char why[200];
+	if (run && rec_fits(&run->c, why, sizeof(why))) {
+		out_printf(err, "uncore: error: results not stored: %s\n", why);
+		return UNC_E_RANGE;
+	}
 	if (run) {
 		rec_from_run(r, &run->c, &cmd->report);
 		r->interval = cmd->interval_ms;
@@ -150,6 +155,8 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 	}
 	memset(app_ws, 0, sizeof(*app_ws));
 	enum unc_status st = cmd->command->run(cmd, hw, env, out, err);
+	stat_free(&app_ws->run); /* what the probes took from the pool */
+	info_free(&app_ws->pi);
 	env->free(app_ws);
 	app_ws = NULL;
 	return st;

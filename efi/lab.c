@@ -849,6 +849,8 @@ static void write_html(const struct lab_run *r)
 {
 	html_rec = efi_alloc(LAB_RECORD_MAX);
 	html_pws = efi_alloc(sizeof(*html_pws));
+	if (html_pws) /* zero: its counts' pool block is given back between records (count_free) */
+		memset(html_pws, 0, sizeof(*html_pws));
 	if (html_rec && html_pws) {
 		html_pass = 0;
 		write_file("report.html", html_fill, r);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../drivers/base/fmt.h"
+#include "../drivers/base/pool.h"
 
 static EFI_GUID guid = UNC_VAR_GUID;
 
@@ -194,4 +195,19 @@ void efi_free(void *p)
 {
 	if (p)
 		BS->FreePool(p);
+}
+
+/* drivers/base/pool.h: the pool, zero-filled. */
+void *unc_alloc(size_t n)
+{
+	void *p = efi_alloc(n ? n : 1);
+
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+void unc_free(void *p)
+{
+	efi_free(p);
 }

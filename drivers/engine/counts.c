@@ -1,18 +1,87 @@
 #include "counts.h"
 
+#include <string.h>
+
 #include "../base/arith.h"
 #include "../base/fmt.h"
+#include "../base/pool.h"
 
-_Static_assert(COUNT_MAX_BOXES <= 16, "count_event.moved has one bit per box");
+static unsigned boxes_of(const struct count_event *e)
+{
+	return e->v.nboxes ? e->v.nboxes : 1;
+}
 
-uint16_t count_still(const struct count_run *r, unsigned i)
+/* Per event: total.box, mark.box (8 bytes a box), then group, box_id and
+ * moved (a byte a box), every event's u64s first so that they stay aligned. */
+enum unc_status count_room(struct count_run *r)
+{
+	size_t n = 0;
+
+	count_free(r);
+	for (unsigned i = 0; i < r->nev; i++)
+		n += boxes_of(&r->ev[i]);
+	uint8_t *m = unc_alloc(n ? n * (2 * sizeof(uint64_t) + 3) : 1);
+	if (!m)
+		return UNC_E_NO_MEMORY;
+	r->mem = m;
+	uint64_t *q = (uint64_t *)(void *)m;
+	uint8_t *c = m + 2 * n * sizeof(uint64_t);
+	for (unsigned i = 0; i < r->nev; i++) {
+		struct count_event *e = &r->ev[i];
+		unsigned k = boxes_of(e);
+		e->total.box = q, e->mark.box = q + k, q += 2 * k;
+		e->v.group = c, e->v.box_id = c + k, e->moved = c + 2 * k, c += 3 * k;
+	}
+	return UNC_OK;
+}
+
+void count_free(struct count_run *r)
+{
+	unc_free(r->mem);
+	r->mem = NULL;
+	for (unsigned i = 0; i < STAT_MAX_EVENTS; i++) {
+		struct count_event *e = &r->ev[i];
+		e->total.box = e->mark.box = NULL;
+		e->v.group = e->v.box_id = e->moved = NULL;
+	}
+}
+
+void count_zero(struct count_run *r)
+{
+	for (unsigned i = 0; i < r->nev; i++) {
+		struct count_event *e = &r->ev[i];
+		unsigned k = boxes_of(e);
+		e->total.running = e->mark.running = 0;
+		if (!e->total.box)
+			continue;
+		memset(e->total.box, 0, k * sizeof(uint64_t));
+		memset(e->mark.box, 0, k * sizeof(uint64_t));
+		memset(e->moved, 0, k);
+	}
+}
+
+bool count_moved(const struct count_event *e)
+{
+	for (unsigned b = 0; e->moved && b < boxes_of(e); b++)
+		if (e->moved[b])
+			return true;
+	return false;
+}
+
+bool count_still_box(const struct count_run *r, unsigned i, unsigned b)
 {
 	const struct count_event *e = &r->ev[i];
-	unsigned boxes = e->v.nboxes ? e->v.nboxes : 1;
 
-	if (e->total.running == 0)
-		return 0;
-	return (uint16_t)(((1u << boxes) - 1) & ~e->moved);
+	return e->total.running && e->moved && b < boxes_of(e) && !e->moved[b];
+}
+
+unsigned count_still(const struct count_run *r, unsigned i)
+{
+	unsigned n = 0;
+
+	for (unsigned b = 0; b < boxes_of(&r->ev[i]); b++)
+		n += count_still_box(r, i, b);
+	return n;
 }
 
 uint64_t count_enabled(const struct count_run *r)
@@ -20,13 +89,14 @@ uint64_t count_enabled(const struct count_run *r)
 	return r->t_end - r->t_start;
 }
 
-static uint64_t scaled(const struct count_totals *c, const struct count_totals *mark, int box, uint64_t enabled)
+static uint64_t scaled(const struct count_event *e, bool interval, int box, uint64_t enabled)
 {
-	uint64_t raw = 0, running = c->running - mark->running;
+	const struct count_totals *c = &e->total;
+	uint64_t raw = 0, running = c->running - (interval ? e->mark.running : 0);
 
-	for (int b = 0; b < COUNT_MAX_BOXES; b++)
+	for (int b = 0; c->box && b < (int)boxes_of(e); b++)
 		if (box < 0 || b == box)
-			raw += c->box[b] - mark->box[b];
+			raw += c->box[b] - (interval ? e->mark.box[b] : 0);
 	if (running == 0)
 		return 0;
 	if (running >= enabled)
@@ -36,20 +106,22 @@ static uint64_t scaled(const struct count_totals *c, const struct count_totals *
 
 uint64_t count_total(const struct count_run *r, unsigned i, int box)
 {
-	static const struct count_totals zero;
-
-	return scaled(&r->ev[i].total, &zero, box, count_enabled(r));
+	return scaled(&r->ev[i], false, box, count_enabled(r));
 }
 
 uint64_t count_interval(const struct count_run *r, unsigned i, int box, uint64_t now)
 {
-	return scaled(&r->ev[i].total, &r->ev[i].mark, box, now - r->t_mark);
+	return scaled(&r->ev[i], true, box, now - r->t_mark);
 }
 
 void count_mark(struct count_run *r, uint64_t now)
 {
-	for (unsigned i = 0; i < r->nev; i++)
-		r->ev[i].mark = r->ev[i].total;
+	for (unsigned i = 0; i < r->nev; i++) {
+		struct count_event *e = &r->ev[i];
+		if (e->total.box)
+			memcpy(e->mark.box, e->total.box, boxes_of(e) * sizeof(uint64_t));
+		e->mark.running = e->total.running;
+	}
 	r->t_mark = now;
 }
 
@@ -80,7 +152,7 @@ uint64_t count_role_part(const struct count_run *r, unsigned role, unsigned k, b
 			continue;
 		if (group)
 			n += count_group(r, i, k, interval, now);
-		else if (k < r->ev[i].v.nboxes && k < COUNT_MAX_BOXES)
+		else if (k < r->ev[i].v.nboxes)
 			n += interval ? count_interval(r, i, (int)k, now) : count_total(r, i, (int)k);
 	}
 	return n;
@@ -99,7 +171,7 @@ const char *count_free_upper(const struct count_run *r, char *buf, size_t size)
 
 const char *count_box_name(const struct count_view *v, unsigned b, char *buf, size_t size)
 {
-	if (v->group_noun[0] && b < COUNT_MAX_BOXES)
+	if (v->group_noun[0] && v->group && b < v->nboxes)
 		fmt_snprintf(buf, size, "%s%u.%s%u", v->group_noun, v->group[b], v->box_label, v->box_id[b]);
 	else
 		fmt_snprintf(buf, size, "%s%u", v->box_label, b);
@@ -110,7 +182,7 @@ unsigned count_groups(const struct count_view *v)
 {
 	unsigned n = 0;
 
-	for (unsigned b = 0; v->group_noun[0] && b < v->nboxes && b < COUNT_MAX_BOXES; b++)
+	for (unsigned b = 0; v->group_noun[0] && v->group && b < v->nboxes; b++)
 		if (v->group[b] + 1u > n)
 			n = v->group[b] + 1u;
 	return n;
@@ -121,7 +193,7 @@ uint64_t count_group(const struct count_run *r, unsigned i, unsigned g, bool int
 	const struct count_view *v = &r->ev[i].v;
 	uint64_t sum = 0;
 
-	for (unsigned b = 0; b < v->nboxes && b < COUNT_MAX_BOXES; b++)
+	for (unsigned b = 0; v->group && b < v->nboxes; b++)
 		if (v->group[b] == g)
 			sum += interval ? count_interval(r, i, (int)b, now) : count_total(r, i, (int)b);
 	return sum;

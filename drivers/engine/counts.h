@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "../base/status.h"
 
 #define STAT_MAX_EVENTS 32
-#define COUNT_MAX_BOXES 16
 #define COUNT_MAX_BOXINFO 4
 
 /* 64-byte DRAM transfers: what counters of the DRAM roles count. */
@@ -27,26 +27,26 @@ struct count_view {
 	char enc_prefix[12]; /* before the encoding: "" or "MCHBAR+" for a free-running counter */
 	uint64_t encoding;   /* the event select (or the counter's offset) */
 	uint8_t kind;        /* enum pmu_kind */
-	uint8_t nboxes;      /* boxes it counts in */
+	uint16_t nboxes;     /* boxes it counts in */
 	uint8_t width;       /* counter width in bits */
 	uint8_t role;        /* enum pmu_role */
 	bool clock;          /* counts a clock: never still while counting */
 	/* Boxes in groups (a socket's channels): box b is box_id[b] of group
 	 * group[b], named <group_noun><group>.<box_label><box_id>; "": no
-	 * groups (box b is <box_label><b>). */
+	 * groups (box b is <box_label><b>). nboxes each (count_room). */
 	char group_noun[8];
-	uint8_t group[COUNT_MAX_BOXES], box_id[COUNT_MAX_BOXES];
+	uint8_t *group, *box_id;
 };
 
 struct count_totals {
-	uint64_t box[COUNT_MAX_BOXES]; /* raw counts per box */
-	uint64_t running;              /* ticks during which the event was counting */
+	uint64_t *box;     /* raw counts per box: nboxes of them (count_room) */
+	uint64_t running;  /* ticks during which the event was counting */
 };
 
 struct count_event {
 	char name[64];
 	struct count_view v;
-	uint16_t moved;      /* bit b: box b's counter changed at least once */
+	uint8_t *moved;      /* per box: 1 once its counter changed (nboxes of them) */
 	struct count_totals total;
 	struct count_totals mark; /* totals at the last interval */
 };
@@ -70,7 +70,20 @@ struct count_run {
 	char where[96];      /* where the DRAM counters are ("at MCHBAR 0x... (...)"), for bw */
 	char free_pmu[16];   /* the free-running counters' PMU ("imc"), for headers */
 	char req_note[160];  /* what bw says of its request counters */
+	/* The per-box arrays of every event (totals, marks, moved, groups
+	 * and numbers): one block from the pool (base/pool.h), sized by each
+	 * event's v.nboxes (at least 1) by count_room; count_free gives it
+	 * back. NULL: none yet. */
+	void *mem;
 };
+
+/* Places every event's per-box arrays, each event's v.nboxes (at least one
+ * box) long, zero: after the views are set, before any count. UNC_OK, or
+ * UNC_E_NO_MEMORY. What was there before is given back. */
+enum unc_status count_room(struct count_run *r);
+void count_free(struct count_run *r);
+/* Every event's totals, marks and moved flags back to zero. */
+void count_zero(struct count_run *r);
 
 /* The count of event i, scaled to the whole run for multiplexed events;
  * box < 0 sums the boxes. */
@@ -81,10 +94,13 @@ uint64_t count_enabled(const struct count_run *r);
 uint64_t count_interval(const struct count_run *r, unsigned i, int box, uint64_t now);
 void count_mark(struct count_run *r, uint64_t now);
 
-/* The boxes (bit b: box b) whose counter never changed in the whole run,
- * of an event that did count for some of it (a multiplexed event that never
- * had its turn has no count at all, see report_stat.c). */
-uint16_t count_still(const struct count_run *r, unsigned i);
+/* How many boxes' counters never changed in the whole run, of an event
+ * that did count for some of it (a multiplexed event that never had its
+ * turn has no count at all, see report_stat.c); and whether box b's is one. */
+unsigned count_still(const struct count_run *r, unsigned i);
+bool count_still_box(const struct count_run *r, unsigned i, unsigned b);
+/* Whether any box of event i moved. */
+bool count_moved(const struct count_event *e);
 
 /* The free-running counters' PMU as a heading word ("IMC"), into buf. */
 const char *count_free_upper(const struct count_run *r, char *buf, size_t size);

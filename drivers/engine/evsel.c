@@ -640,7 +640,7 @@ void evsel_view(const struct ev_spec *e, unsigned nboxes, struct count_view *v)
 	*v = (struct count_view){ .kind = u->kind, .width = u->width, .clock = u->clock, .encoding = evsel_encode(e) };
 	fmt_snprintf(v->pmu, sizeof(v->pmu), "%s", u->pmu);
 	fmt_snprintf(v->driver, sizeof(v->driver), "%s", e->drv->name);
-	v->nboxes = (uint8_t)(u->kind == PMU_FREE ? 1 : nboxes);
+	v->nboxes = (uint16_t)(u->kind == PMU_FREE ? 1 : nboxes);
 	if (u->box_label && u->max_boxes > 1)
 		fmt_snprintf(v->box_label, sizeof(v->box_label), "%s", u->box_label);
 	if (u->box_noun)

@@ -160,6 +160,12 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	return pi->verdict;
 }
 
+void info_free(struct platform_info *pi)
+{
+	for (unsigned k = 0; k < INFO_MAX_PMUS; k++)
+		pmu_present_free(&pi->pmu[k].p);
+}
+
 void info_judge(struct platform_info *pi)
 {
 	char why[sizeof(pi->verdict_reason)];

@@ -58,6 +58,10 @@ static inline enum unc_status info_gather(const struct hw *hw, struct platform_i
 	return info_gather_opt(hw, ret, true);
 }
 
+/* Gives back each driver's per-box arrays (pmu_present_free); every owner
+ * of a gathered platform_info calls it on every exit path. */
+void info_free(struct platform_info *pi);
+
 /* Judges what was gathered (also for a record read back). */
 void info_judge(struct platform_info *pi);
 

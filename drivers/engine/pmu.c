@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../base/parse.h"
+#include "../base/pool.h"
 
 const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const struct hw *hw, const struct cpu_info *cpu)
 {
@@ -14,6 +15,44 @@ const struct pmu_model *pmu_match_model(const struct pmu_driver *drv, const stru
 		if (m->family == cpu->family && m->model == cpu->model)
 			return m;
 	return 0;
+}
+
+/* One block per unit: box_base first (8-byte aligned), then pci, group and
+ * box_id, each `room` long. Grown by doubling, what it held copied. */
+enum unc_status pmu_present_room(struct pmu_present *p, unsigned unit, unsigned n)
+{
+	if (unit >= PMU_MAX_UNITS)
+		return UNC_E_INVALID;
+	if (n <= p->room[unit])
+		return UNC_OK;
+	unsigned room = p->room[unit] ? p->room[unit] : 8, was = p->room[unit];
+	while (room < n)
+		room *= 2;
+	uint8_t *m = unc_alloc((size_t)room * (sizeof(uint64_t) + sizeof(struct pci_addr) + 2));
+	if (!m)
+		return UNC_E_NO_MEMORY;
+	uint64_t *base = (uint64_t *)(void *)m;
+	struct pci_addr *pci = (struct pci_addr *)(void *)(m + (size_t)room * sizeof(uint64_t));
+	uint8_t *group = (uint8_t *)(pci + room), *id = group + room;
+	if (was) {
+		memcpy(base, p->box_base[unit], was * sizeof(*base));
+		memcpy(pci, p->pci[unit], was * sizeof(*pci));
+		memcpy(group, p->group[unit], was);
+		memcpy(id, p->box_id[unit], was);
+		unc_free(p->box_base[unit]);
+	}
+	p->box_base[unit] = base, p->pci[unit] = pci, p->group[unit] = group, p->box_id[unit] = id;
+	p->room[unit] = room;
+	return UNC_OK;
+}
+
+void pmu_present_free(struct pmu_present *p)
+{
+	for (unsigned u = 0; u < PMU_MAX_UNITS; u++) {
+		unc_free(p->box_base[u]);
+		p->box_base[u] = NULL, p->pci[u] = NULL, p->group[u] = p->box_id[u] = NULL;
+		p->room[u] = 0;
+	}
 }
 
 static struct cpu_info events_cpu;
@@ -52,7 +91,7 @@ static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_presen
 	uint64_t first = list ? list[box] : (sel ? u->sel_base : u->ctr_base) + box * u->box_stride;
 	struct pmu_reg r = { .space = u->space, .addr = first + idx * (uint64_t)(sel ? u->sel_step : u->ctr_step) };
 
-	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < p->room[unit])
 		r.pci = p->pci[unit][box];
 	if (u->space == PMU_MMIO && p && unit < PMU_MAX_UNITS)
 		r.addr += p->base[unit];
@@ -64,12 +103,12 @@ struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_prese
 	struct pmu_reg r = { .space = u->space, .addr = u->box_ctl + box * u->box_stride };
 
 	if (u->probe_addr) {
-		r.addr = p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES ? p->box_base[unit][box] : 0;
-		if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+		r.addr = p && unit < PMU_MAX_UNITS && box < p->room[unit] ? p->box_base[unit][box] : 0;
+		if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < p->room[unit])
 			r.pci = p->pci[unit][box];
 		return r;
 	}
-	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+	if (u->space == PMU_PCI && p && unit < PMU_MAX_UNITS && box < p->room[unit])
 		r.pci = p->pci[unit][box];
 	if (u->space == PMU_MMIO && p && unit < PMU_MAX_UNITS)
 		r.addr += p->base[unit];
@@ -89,7 +128,8 @@ struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *
 		struct pmu_reg r = { .space = u->space, .addr = u->free[idx].offset };
 		if (p && unit < PMU_MAX_UNITS) {
 			r.addr += p->base[unit];
-			r.pci = p->pci[unit][0];
+			if (p->room[unit])
+				r.pci = p->pci[unit][0];
 		}
 		return r;
 	}

@@ -22,7 +22,10 @@
 #include "../base/hw.h"
 
 #define PMU_MAX_UNITS 8 /* per driver */
-#define PMU_MAX_BOXES 16 /* per unit: two sockets of eight iMC channels */
+/* Boxes per unit: no fixed limit; the probe sizes the per-box arrays of
+ * struct pmu_present (pmu_present_room). A unit's max_boxes of
+ * PMU_BOXES_ANY: as many as the probe finds. */
+#define PMU_BOXES_ANY 0xFFFFu
 #define PMU_MAX_CTRS  8 /* per box */
 
 /* Where a register lives. */
@@ -166,7 +169,8 @@ struct pmu_unit {
 	 * and from what others write, so that a write by someone else shows
 	 * as a jump (a PMU_CTR_WRITE unit's: ctr_write below). */
 	uint8_t write_width;
-	uint8_t max_boxes;      /* the most the driver programs; the probe gives the live count */
+	uint16_t max_boxes;     /* the most the driver programs (PMU_BOXES_ANY: every box the probe finds); the
+				 * probe gives the live count */
 	/* Addresses: box b's first select and counter are sel_base/ctr_base +
 	 * b * box_stride, or box_sel[b]/box_ctr[b] when given (a per-box
 	 * list); counter i of a box is that + i * sel_step/ctr_step. PCI units
@@ -249,18 +253,31 @@ struct pmu_present {
 	 * as CPUID leaf 0xA gives them for the architectural core PMU. */
 	uint8_t counters[PMU_MAX_UNITS], width[PMU_MAX_UNITS];
 	uint8_t write_width[PMU_MAX_UNITS]; /* what a counter write takes, where it differs from the unit's */
-	struct pci_addr pci[PMU_MAX_UNITS][PMU_MAX_BOXES]; /* PMU_PCI: each box's function */
+	/* Per box, as p->pci[u][b] and so on: arrays of room[u] boxes from the
+	 * pool (base/pool.h), which the probe asks for with pmu_present_room
+	 * once it knows unit u's box count, before it writes box b < that
+	 * count; NULL (room 0) for a unit whose boxes need none of them. Each
+	 * owner of a probed pmu_present gives them back: pmu_present_free. */
+	struct pci_addr *pci[PMU_MAX_UNITS]; /* PMU_PCI: each box's function */
 	/* A unit with a group_noun: each box's group (socket) and its number
 	 * within the group as the hardware numbers it (channel; a missing
 	 * channel leaves a gap). */
-	uint8_t group[PMU_MAX_UNITS][PMU_MAX_BOXES], box_id[PMU_MAX_UNITS][PMU_MAX_BOXES];
+	uint8_t *group[PMU_MAX_UNITS], *box_id[PMU_MAX_UNITS];
+	/* A unit with probe_addr: each box's control address (the offsets of
+	 * its first select and counter from it: sel_off, ctr_off). */
+	uint64_t *box_base[PMU_MAX_UNITS];
+	unsigned room[PMU_MAX_UNITS];     /* boxes the per-box arrays of the unit hold */
 	uint64_t facts[8];                /* the driver's own, for its ops and its info */
-	/* A unit with probe_addr: each box's control address and the offsets
-	 * of its first select and counter from it. */
-	uint64_t box_base[PMU_MAX_UNITS][PMU_MAX_BOXES];
 	uint8_t sel_off[PMU_MAX_UNITS], ctr_off[PMU_MAX_UNITS];
 	uint32_t globals_absent;          /* bit g: this CPU lacks globals[g] (the snapshot skips it) */
 };
+
+/* Room for n boxes of unit u in p's per-box arrays (pci, group, box_id,
+ * box_base), what they held kept: UNC_OK, or UNC_E_NO_MEMORY (the pool is
+ * out: the probe refuses, naming the boxes it could not keep). */
+enum unc_status pmu_present_room(struct pmu_present *p, unsigned unit, unsigned n);
+/* Gives the per-box arrays back (room 0 again); the rest of p is kept. */
+void pmu_present_free(struct pmu_present *p);
 
 static inline unsigned pmu_counters_of(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit)
 {

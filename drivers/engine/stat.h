@@ -18,7 +18,6 @@
 
 #define STAT_MAX_GROUPS 16
 #define STAT_MAX_PMUS   4   /* drivers in one run */
-#define STAT_MAX_SAVED  256 /* registers one run may write: two sockets of iMC channels take 128 */
 
 /* A driver in the run: what its probe found and its run state. */
 struct stat_pmu {
@@ -70,19 +69,29 @@ struct stat_run {
 	struct stat_pmu pmu[STAT_MAX_PMUS];
 	unsigned npmu;
 
-	struct stat_saved saved[STAT_MAX_SAVED];
-	unsigned nsaved;
+	/* The journal (saved_room entries, in the pool block of box_mem: sized
+	 * at stat_start from the boxes in use, kept after the run for what it
+	 * says was restored, given back by the next start or stat_free). */
+	struct stat_saved *saved;
+	unsigned nsaved, saved_room;
 	/* The selects and controls of the active group's counters (indexes
 	 * into saved[]), read at each sample: each must read what the run
 	 * wrote last. */
-	uint8_t watch[STAT_MAX_SAVED];
+	unsigned *watch;
 	unsigned nwatch;
 
 	unsigned group;           /* the active group */
 	bool counting;
 	bool verify;              /* the first programming: read back what was written */
 	uint64_t wrapped_prev[STAT_MAX_PMUS]; /* status bits of units that wrapped at the last sample */
-	uint64_t last[STAT_MAX_EVENTS][PMU_MAX_BOXES];
+	/* Per event, its boxes' values: at the last sample (last[i][b]), as
+	 * the sample being taken read them (val), and the quickest read kept
+	 * while a sample is read again (kept). From the pool, one block of
+	 * three times box_slots, sized at stat_start from the probe's box
+	 * counts; stat_free gives it back. */
+	uint64_t *last[STAT_MAX_EVENTS], *val[STAT_MAX_EVENTS], *kept[STAT_MAX_EVENTS];
+	uint64_t *box_mem;
+	size_t box_slots;
 	uint64_t t_sample;        /* ticks at the last sample */
 	uint64_t read_best;       /* the fewest ticks a read of a group's counters took */
 	uint64_t read_slack;      /* what a read may take beyond 4 * read_best without being taken again */
@@ -146,6 +155,12 @@ enum unc_status stat_rotate(struct stat_run *r);
 /* Samples (unless a sample already failed), stops counting and restores
  * every register written. Returns the first error. */
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far);
+
+/* Gives back what the run took from the pool: its sampling buffers, its
+ * counts' per-box arrays (count_free: report before) and each driver's
+ * per-box arrays (pmu_present_free); it may be probed and started again.
+ * Every owner of a probed run calls it on every exit path. */
+void stat_free(struct stat_run *r);
 
 /* How the loop waits and hears of intervals. */
 struct stat_env {

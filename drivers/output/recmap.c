@@ -37,7 +37,7 @@ void rec_pmu_from(struct rec_pmu *x, const struct info_pmu *ip)
 	}
 	memcpy(x->facts, ip->p.facts, sizeof(x->facts));
 	for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
-		for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+		for (unsigned b = 0; b < 8 && b < ip->p.room[u]; b++) {
 			struct pci_addr a = ip->p.pci[u][b];
 			x->pci[u * 8 + b] = (uint32_t)a.bus << 16 | (uint32_t)a.dev << 8 | a.func;
 		}
@@ -127,11 +127,19 @@ static void info_from_rec(struct out *o, struct platform_info *pi, const struct 
 			ip->p.base[u] = x->base[u];
 		}
 		memcpy(ip->p.facts, x->facts, sizeof(ip->p.facts));
-		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++)
-			for (unsigned b = 0; b < 8 && b < PMU_MAX_BOXES; b++) {
+		/* the first 8 boxes' functions of a unit that has any (the
+		 * caller gives the arrays back: info_free) */
+		for (unsigned u = 0; u < 8 && u < PMU_MAX_UNITS; u++) {
+			uint32_t any = 0;
+			for (unsigned b = 0; b < 8; b++)
+				any |= x->pci[u * 8 + b];
+			if (!any || pmu_present_room(&ip->p, u, 8))
+				continue;
+			for (unsigned b = 0; b < 8; b++) {
 				uint32_t a = x->pci[u * 8 + b];
 				ip->p.pci[u][b] = (struct pci_addr){ (uint8_t)(a >> 16), (uint8_t)(a >> 8), (uint8_t)a };
 			}
+		}
 		ip->use_checked = x->use_checked;
 		ip->use.known = x->use_known;
 		ip->use.in_use = x->in_use;
@@ -160,7 +168,7 @@ void rec_event_view(struct rec_event *x, const struct count_view *v)
 #undef NUMBER
 	COPY(x->group_noun, v->group_noun);
 	x->groups = x->box_ids = x->groups_hi = x->box_ids_hi = 0;
-	for (unsigned b = 0; x->group_noun[0] && b < COUNT_MAX_BOXES; b++) {
+	for (unsigned b = 0; x->group_noun[0] && v->group && b < v->nboxes && b < REC_MAX_BOXES; b++) {
 		*(b < 8 ? &x->groups : &x->groups_hi) |= (uint64_t)v->group[b] << (8 * (b % 8));
 		*(b < 8 ? &x->box_ids : &x->box_ids_hi) |= (uint64_t)v->box_id[b] << (8 * (b % 8));
 	}
@@ -175,10 +183,22 @@ static void view_from_rec(struct count_view *v, const struct rec_event *x)
 #undef TEXT
 #undef NUMBER
 	COPY(v->group_noun, x->group_noun);
-	for (unsigned b = 0; b < COUNT_MAX_BOXES; b++) {
+	for (unsigned b = 0; v->group && b < v->nboxes && b < REC_MAX_BOXES; b++) {
 		v->group[b] = (uint8_t)((b < 8 ? x->groups : x->groups_hi) >> (8 * (b % 8)));
 		v->box_id[b] = (uint8_t)((b < 8 ? x->box_ids : x->box_ids_hi) >> (8 * (b % 8)));
 	}
+}
+
+enum unc_status rec_fits(const struct count_run *run, char *err, size_t errsize)
+{
+	for (unsigned i = 0; i < run->nev; i++)
+		if (run->ev[i].v.nboxes > REC_MAX_BOXES) {
+			fmt_snprintf(err, errsize, "%s counts in %u boxes; a record holds at most %d boxes an event "
+						   "(REC_MAX_BOXES): not stored rather than stored in part",
+				     run->ev[i].name, run->ev[i].v.nboxes, REC_MAX_BOXES);
+			return UNC_E_RANGE;
+		}
+	return UNC_OK;
 }
 
 unsigned rec_run_boxes(const struct count_run *run)
@@ -218,12 +238,14 @@ void rec_from_run(struct rec *r, const struct count_run *run, const struct repor
 		memset(x, 0, sizeof(*x));
 		COPY(x->name, e->name);
 		rec_event_view(x, &e->v);
-		uint16_t still = e->v.kind == PMU_FREE ? 0 : count_still(run, i);
-		x->moved = (uint8_t)e->moved;
-		x->moved_hi = (uint8_t)(e->moved >> 8);
-		x->still = (uint8_t)still;
-		x->still_hi = (uint8_t)(still >> 8);
-		memcpy(x->box, e->total.box, sizeof(x->box));
+		unsigned n = e->v.nboxes ? e->v.nboxes : 1;
+		for (unsigned b = 0; b < n && b < REC_MAX_BOXES && e->total.box; b++) {
+			if (e->moved[b])
+				*(b < 8 ? &x->moved : &x->moved_hi) |= (uint8_t)(1u << (b % 8));
+			if (e->v.kind != PMU_FREE && count_still_box(run, i, b))
+				*(b < 8 ? &x->still : &x->still_hi) |= (uint8_t)(1u << (b % 8));
+			x->box[b] = e->total.box[b];
+		}
 		x->running = e->total.running;
 	}
 }
@@ -232,21 +254,27 @@ void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint
 {
 	s->t = now - run->t_start;
 	for (unsigned i = 0; i < run->nev && i < REC_MAX_EVENTS; i++) {
-		memcpy(s->box[i], run->ev[i].total.box, sizeof(s->box[i]));
-		s->running[i] = run->ev[i].total.running;
+		const struct count_event *e = &run->ev[i];
+		memset(s->box[i], 0, sizeof(s->box[i]));
+		for (unsigned b = 0; e->total.box && b < (e->v.nboxes ? e->v.nboxes : 1u) && b < REC_MAX_BOXES; b++)
+			s->box[i][b] = e->total.box[b];
+		s->running[i] = e->total.running;
 	}
 }
 
 void rec_sample_to_run(struct count_run *run, const struct rec *r, const struct rec_sample *s)
 {
 	for (uint32_t i = 0; i < r->nevents && i < run->nev; i++) {
-		memcpy(run->ev[i].total.box, s->box[i], sizeof(s->box[i]));
-		run->ev[i].total.running = s->running[i];
+		struct count_event *e = &run->ev[i];
+		for (unsigned b = 0; e->total.box && b < (e->v.nboxes ? e->v.nboxes : 1u) && b < REC_MAX_BOXES; b++)
+			e->total.box[b] = s->box[i][b];
+		e->total.running = s->running[i];
 	}
 }
 
-void rec_count_run(struct count_run *run, const struct rec *r)
+enum unc_status rec_count_run(struct count_run *run, const struct rec *r)
 {
+	count_free(run);
 	memset(run, 0, sizeof(*run));
 	run->ngroups = r->ngroups;
 	run->rotations = r->rotations;
@@ -254,17 +282,28 @@ void rec_count_run(struct count_run *run, const struct rec *r)
 	run->t_start = run->t_mark = 0;
 	run->t_end = r->elapsed;
 	for (uint32_t i = 0; i < r->nevents; i++) {
+		struct count_event *e = &run->ev[i];
+		COPY(e->name, r->ev[i].name);
+		view_from_rec(&e->v, &r->ev[i]); /* the numbers; groups below, once there is room */
+		if (e->v.nboxes > REC_MAX_BOXES)
+			e->v.nboxes = REC_MAX_BOXES; /* the decoder refuses more (record.c) */
+	}
+	enum unc_status st = count_room(run);
+	for (uint32_t i = 0; !st && i < r->nevents; i++) {
 		const struct rec_event *x = &r->ev[i];
 		struct count_event *e = &run->ev[i];
-		COPY(e->name, x->name);
 		view_from_rec(&e->v, x);
+		if (e->v.nboxes > REC_MAX_BOXES)
+			e->v.nboxes = REC_MAX_BOXES;
 		/* Free-running: moved as stored; programmed events: every box but
 		 * the still ones, so a record written before `still` existed shows
 		 * none. */
 		unsigned boxes = e->v.nboxes ? e->v.nboxes : 1;
 		uint16_t moved = (uint16_t)(x->moved | x->moved_hi << 8), still = (uint16_t)(x->still | x->still_hi << 8);
-		e->moved = e->v.kind == PMU_FREE ? moved : (uint16_t)(~still & ((1u << boxes) - 1));
-		memcpy(e->total.box, x->box, sizeof(e->total.box));
+		for (unsigned b = 0; b < boxes; b++) {
+			e->moved[b] = (uint8_t)(e->v.kind == PMU_FREE ? moved >> b & 1 : !(still >> b & 1));
+			e->total.box[b] = x->box[b];
+		}
 		e->total.running = x->running;
 	}
 	run->programs = r->programs;
@@ -280,6 +319,7 @@ void rec_count_run(struct count_run *run, const struct rec *r)
 		b->n = r->boxinfo[k].n;
 		b->found = r->boxinfo[k].found;
 	}
+	return st;
 }
 
 struct hw rec_hw(const struct rec *r)
@@ -345,24 +385,34 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 			info_print_json(o, &pi);
 		else
 			info_print(o, &pi);
+		info_free(&pi);
 		return UNC_OK;
 	}
 	bool bw = !strcmp(r.command, "bw");
-	rec_count_run(&run, &r);
+	if ((st = rec_count_run(&run, &r)) != UNC_OK) {
+		fmt_snprintf(err, errsize, "no memory for the record's counts");
+		return st;
+	}
 	if (bw)
 		report_bw_header(o, &ro, &hw, &run);
 	else
 		report_header(o, &ro, &hw, &run);
 	if (r.nintervals) {
 		struct replay p = { o, &ro, &hw, &run, bw };
-		if ((st = rec_decode(data, len, &r, replay_sample, &p, err, errsize))) /* the same again, then the samples */
+		if ((st = rec_decode(data, len, &r, replay_sample, &p, err, errsize))) { /* the same again, then the samples */
+			count_free(&run);
 			return st;
-		rec_count_run(&run, &r); /* the totals again, for the final report */
+		}
+		if ((st = rec_count_run(&run, &r)) != UNC_OK) { /* the totals again, for the final report */
+			fmt_snprintf(err, errsize, "no memory for the record's counts");
+			return st;
+		}
 	}
 	if (bw)
 		report_bw_final(o, &ro, &hw, &run, &r.x);
 	else
 		report_final(o, &ro, &hw, &run, &r.x);
+	count_free(&run);
 	return UNC_OK;
 #undef r
 #undef run

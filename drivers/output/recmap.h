@@ -24,10 +24,16 @@ void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint
 
 /* The most boxes any event of the run counts in (what a sample must hold). */
 unsigned rec_run_boxes(const struct count_run *run);
+/* Whether every event's boxes fit a record (REC_MAX_BOXES); else one line
+ * naming the event and the limit, and UNC_E_RANGE. */
+enum unc_status rec_fits(const struct count_run *run, char *err, size_t errsize);
 
 /* The counts of a record (its totals; marks and times at the start), as
  * the engine had them at the end of the run. */
-void rec_count_run(struct count_run *run, const struct rec *r);
+/* run must be zero or from an earlier rec_count_run (what it held is given
+ * back); its per-box arrays come from the pool (count_free gives them back).
+ * UNC_E_NO_MEMORY: none, and no counts. */
+enum unc_status rec_count_run(struct count_run *run, const struct rec *r);
 
 /* An interval sample's totals into the run (what rec_count_run made). */
 void rec_sample_to_run(struct count_run *run, const struct rec *r, const struct rec_sample *s);

@@ -134,7 +134,7 @@ static bool moved(const struct count_run *r, int i)
 	bool any = false;
 
 	for (unsigned k = 0; i >= 0 && k < r->nev; k++)
-		any |= r->ev[k].v.role == r->ev[i].v.role && r->ev[k].moved;
+		any |= r->ev[k].v.role == r->ev[i].v.role && count_moved(&r->ev[k]);
 	return any;
 }
 
@@ -161,7 +161,7 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 	if (box && v->kind == PMU_FREE)
 		return free_part(r, interval, now, k, p);
 	if (box) {
-		if (k >= v->nboxes || k >= COUNT_MAX_BOXES || !v->box_label[0])
+		if (k >= v->nboxes || !v->box_label[0])
 			return false;
 		count_box_name(v, k, p->name, sizeof(p->name));
 		p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, k, false, interval, now);

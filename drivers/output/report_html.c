@@ -210,7 +210,9 @@ static void on_sample(void *ctx, const struct rec *r, const struct rec_sample *s
 	char text[40];
 
 	if (p->n++ == 0)
-		rec_count_run(run, r); /* the events, marks at zero */
+		(void)rec_count_run(run, r); /* the events, marks at zero (no memory: run_pass says so) */
+	if (!run->mem)
+		return;
 	rec_sample_to_run(run, r, s);
 	switch (p->mode) {
 	case P_MEASURE:
@@ -247,7 +249,12 @@ static enum unc_status run_pass(struct pass *p, enum pass_mode mode, const uint8
 	p->mode = mode;
 	p->n = 0;
 	p->first = true;
-	return rec_decode(data, len, &p->ws->r, on_sample, p, err, errsize);
+	enum unc_status st = rec_decode(data, len, &p->ws->r, on_sample, p, err, errsize);
+	if (!st && p->n && p->ws->run.nev && !p->ws->run.mem) { /* rec_count_run found no memory */
+		fmt_snprintf(err, errsize, "no memory for the record's counts");
+		st = UNC_E_NO_MEMORY;
+	}
+	return st;
 }
 
 /* The smallest 1, 2 or 5 times a power of ten at or above v (at least 1). */
@@ -535,8 +542,21 @@ static void identity(struct out *o, const struct rec *r, const char *name, unsig
 	out_puts(o, "</table>\n");
 }
 
+static enum unc_status record_in(struct out *o, const uint8_t *data, size_t len, const char *name, unsigned level,
+				 struct rec_print_ws *ws, char *err, size_t errsize);
+
+/* A record's section; the counts' per-box arrays given back on every path. */
 static enum unc_status record(struct out *o, const uint8_t *data, size_t len, const char *name, unsigned level,
 			      struct rec_print_ws *ws, char *err, size_t errsize)
+{
+	enum unc_status st = record_in(o, data, len, name, level, ws, err, errsize);
+
+	count_free(&ws->run);
+	return st;
+}
+
+static enum unc_status record_in(struct out *o, const uint8_t *data, size_t len, const char *name, unsigned level,
+				 struct rec_print_ws *ws, char *err, size_t errsize)
 {
 	struct rec *r = &ws->r;
 	enum unc_status st;
@@ -569,7 +589,10 @@ static enum unc_status record(struct out *o, const uint8_t *data, size_t len, co
 	if (!info && has_extras(&r->x)) {
 		struct out e = esc_out(o);
 		out_printf(o, "<h%u>Load, peak, check and child</h%u>\n<pre class=\"extras\">", level + 1, level + 1);
-		rec_count_run(&ws->run, r);
+		if ((st = rec_count_run(&ws->run, r))) {
+			fmt_snprintf(err, errsize, "no memory for the record's counts");
+			return st;
+		}
 		extras_text(&e, &ro, &hw, &ws->run, &r->x);
 		out_puts(o, "</pre>\n");
 	}

@@ -24,9 +24,11 @@ static void iv_sample(void *ctx, const struct rec *r, const struct rec_sample *s
 	char stamp[32], len[32], rate[32], pct[16], mb[32];
 
 	if (!p->started) {
-		rec_count_run(run, r); /* marks and times at the start */
+		(void)rec_count_run(run, r); /* marks and times at the start (no memory: said after the walk) */
 		p->started = true;
 	}
+	if (!run->mem)
+		return; /* no memory for the counts: no rows, and the error after the walk */
 	rec_sample_to_run(run, r, s);
 	uint64_t window = s->t - run->t_mark;
 	fmt_seconds(stamp, sizeof(stamp), ticks_ns(p->hw, s->t));
@@ -66,5 +68,11 @@ enum unc_status rec_print_intervals(struct out *o, const uint8_t *data, size_t l
 	out_printf(o, "time_s%sinterval_s%sevent%spmu%scount%sunit%srate_per_s%srun_time_ns%spercent_running%smb_per_s\n",
 		   c, c, c, c, c, c, c, c, c);
 	struct iv_csv p = { o, &hw, &ws->run, c, false };
-	return rec_decode(data, len, &ws->r, iv_sample, &p, err, errsize);
+	st = rec_decode(data, len, &ws->r, iv_sample, &p, err, errsize);
+	if (!st && ws->run.nev && !ws->run.mem) { /* rec_count_run found no memory */
+		fmt_snprintf(err, errsize, "no memory for the record's counts");
+		st = UNC_E_NO_MEMORY;
+	}
+	count_free(&ws->run);
+	return st;
 }

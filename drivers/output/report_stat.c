@@ -124,7 +124,7 @@ void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw
 		int boxes = ro->per_box && e->v.box_label[0] ? (int)e->v.nboxes : 0;
 		for (int b = -1; b < boxes; b++) {
 			struct row w = { e, b, interval ? count_interval(r, i, b, now) : count_total(r, i, b), running,
-					 window, window, b < 0 ? e->moved != 0 : (e->moved >> b & 1) != 0 };
+					 window, window, b < 0 ? count_moved(e) : e->moved && e->moved[b] != 0 };
 			print_row(o, ro, hw, &w, stamp, first);
 			first = false;
 		}
@@ -160,10 +160,10 @@ static void still_notes(struct out *o, const struct count_run *r, const char *c)
 
 	for (unsigned i = 0; i < r->nev; i++) {
 		const struct count_event *e = &r->ev[i];
-		uint16_t still = count_still(r, i);
+		unsigned still = count_still(r, i);
 		if (!still || e->v.clock)
 			continue;
-		if (!e->moved) {
+		if (!count_moved(e)) {
 			out_printf(o, "%snote: %s did not change during the run (an idle source, or a stuck counter)\n", c,
 				   e->name);
 			continue;
@@ -171,8 +171,8 @@ static void still_notes(struct out *o, const struct count_run *r, const char *c)
 		struct strbuf sb;
 		strbuf_init(&sb, boxes, sizeof(boxes));
 		struct out bo = strbuf_out(&sb);
-		for (unsigned b = 0; b < COUNT_MAX_BOXES; b++)
-			if (still >> b & 1)
+		for (unsigned b = 0; b < e->v.nboxes; b++)
+			if (count_still_box(r, i, b))
 				out_printf(&bo, "%s%u", sb.len ? "," : "", b);
 		const char *noun = e->v.box_noun[0] ? e->v.box_noun : "box";
 		out_printf(o, "%snote: %s did not change on %s %s during the run while the other %s%s counted it (a "

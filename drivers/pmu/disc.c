@@ -117,13 +117,13 @@ static const struct pmu_role_event disc_roles[] = {
 static const struct pmu_unit disc_units[DISC_NUNITS] = {
 	[DISC_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel", .box_label = "ch",
 			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MMIO,
-			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 4, .ctr_step = 8,
+			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_BOXES_ANY, .sel_step = 4, .ctr_step = 8,
 			    .probe_addr = true, .layout = &disc_layout, .max_per_sec = DISC_MAX_PER_SEC,
 			    .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = disc_roles,
 			    .group_noun = "socket", .short_prefix = "UNC_M_", DISC_CTR_RESET },
 	[DISC_UNIT_CHA] = { .pmu = "cha", .intel_unit = "CHA", .name = "CHA", .box_noun = "CHA", .box_label = "cha",
 			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MSR,
-			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 1, .ctr_step = 1,
+			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_BOXES_ANY, .sel_step = 1, .ctr_step = 1,
 			    .probe_addr = true, .layout = &disc_cha_layout, .max_per_sec = DISC_MAX_PER_SEC,
 			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/ (umask: 40 bits, 15:8 and 63:32)", .group_noun = "socket",
 			    .short_prefix = "UNC_CHA_", DISC_CTR_RESET },
@@ -224,9 +224,14 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 				capped++;
 				continue;
 			}
-			if (x->access != unit_access[u] || boxes == PMU_MAX_BOXES || last.table[x->table].socket < 0) {
+			if (x->access != unit_access[u] || last.table[x->table].socket < 0) {
 				not_taken[u]++;
 				continue;
+			}
+			if (pmu_present_room(p, u, boxes + 1)) {
+				fmt_snprintf(err, errsize, "no memory for the %s unit's box %u of the discovery tables",
+					     disc_units[u].name, boxes);
+				return UNC_E_NO_MEMORY;
 			}
 			p->box_base[u][boxes] = x->ctl;
 			p->group[u][boxes] = (uint8_t)last.table[x->table].socket;
@@ -342,7 +347,7 @@ UNC_COLD static const char *disc_reg_name(const struct pmu_present *p, struct pm
 	for (unsigned u = 0; u < DISC_NUNITS; u++) {
 		const struct pmu_unit *pu = &disc_units[u];
 
-		for (unsigned b = 0; b < p->boxes[u] && b < PMU_MAX_BOXES; b++) {
+		for (unsigned b = 0; b < p->boxes[u] && b < p->room[u]; b++) {
 			const char *name = u == DISC_UNIT_IMC ? "imc" : "cha";
 			unsigned n = pmu_counters_of(pu, p, u);
 

@@ -26,7 +26,7 @@ enum disc_fact {
 	DISC_FACT_IMC_TYPES, /* first unit of each kind: num_regs 7:0, width 15:8, ctl_off 23:16, ctr_off 31:24, access 33:32 (iMC) */
 	DISC_FACT_CHA_TYPES, /* likewise (CHA) */
 	DISC_FACT_NOT_TAKEN, /* iMC units in 15:0, CHA in 31:16 found but not programmable (another access type,
-				a PCI domain other than 0, beyond PMU_MAX_BOXES) */
+				a PCI domain other than 0) */
 	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
 	DISC_FACT_SOCKETS,   /* how tables were tied to packages 7:0 (enum disc_tie), sockets 15:8, CHAs not
 				programmed past MSR 0x2FFE's count 31:16, bit 32 a table's CHA count differs from

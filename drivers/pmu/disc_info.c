@@ -49,7 +49,7 @@ static void unit_line(struct out *o, const struct pmu_present *p, unsigned u, co
 		   (unsigned)(f >> 8 & 0xFF), (unsigned)(f >> 16 & 0xFF), (unsigned)(f >> 24 & 0xFF), access[f >> 32 & 3]);
 	unsigned nt = (unsigned)(p->facts[DISC_FACT_NOT_TAKEN] >> (16 * u) & 0xFFFF);
 	if (nt)
-		out_printf(o, "  %u not programmed (another access type, or more than %u boxes)\n", nt, PMU_MAX_BOXES);
+		out_printf(o, "  %u not programmed (another access type)\n", nt);
 }
 
 static const char *tie_text(unsigned tie)

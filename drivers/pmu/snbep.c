@@ -198,6 +198,11 @@ UNC_COLD static enum unc_status snbep_probe(const struct hw *hw, const struct cp
 	for (unsigned i = 1; by_node && i < nfound; i++) /* by node: insertion sort, few sockets */
 		for (unsigned k = i; k > 0 && found[k - 1].node > found[k].node; k--)
 			t = found[k], found[k] = found[k - 1], found[k - 1] = t;
+	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
+		if (pmu_present_room(p, u, SNBEP_MAX_BOXES)) {
+			fmt_snprintf(err, errsize, "no memory for the iMC channels' functions");
+			return UNC_E_NO_MEMORY;
+		}
 	for (unsigned s = 0; s < nfound; s++) {
 		uint8_t bus = found[s].bus;
 		const uint32_t *id = found[s].id;

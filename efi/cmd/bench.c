@@ -31,9 +31,11 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 		struct pmu_present p = { .drv = drv };
 		if (!pu->per_cpu || pu->kind != PMU_GENERAL || pu->space != PMU_MSR)
 			continue;
-		if (drv->ops->probe(hw, cpu, 1u << u, &p, msg, sizeof(msg), warn, sizeof(warn)) || !p.boxes[u])
-			continue;
+		bool none = drv->ops->probe(hw, cpu, 1u << u, &p, msg, sizeof(msg), warn, sizeof(warn)) || !p.boxes[u];
 		struct pmu_reg ctr = pmu_unit_ctr(pu, &p, u, 0, 0);
+		pmu_present_free(&p); /* a core PMU's probe keeps no per-box arrays: given back anyway */
+		if (none)
+			continue;
 		for (int pmc = 0; pmc < 2; pmc++) {
 			uint64_t ticks = 0;
 			enum unc_status st = time_reads(hw, pmc, pmc ? 0 : (uint32_t)ctr.addr, cmd->max_intervals, &ticks);

@@ -38,6 +38,7 @@ static enum unc_status run_regs(const struct cli_cmd *cmd, const struct hw *hw, 
 			if (drv->units[u].kind != PMU_FREE)
 				want |= 1u << u;
 		if ((st = drv->ops->probe(hw, &cpu, want, &p, msg, sizeof(msg), warn, sizeof(warn)))) {
+			pmu_present_free(&p);
 			out_printf(err, "uncore: error: %s\n", msg);
 			return st;
 		}
@@ -75,6 +76,7 @@ static enum unc_status run_regs(const struct cli_cmd *cmd, const struct hw *hw, 
 				}
 			}
 		}
+		pmu_present_free(&p);
 	}
 	if (first)
 		out_printf(err, "uncore: error: some PMU registers could not be read\n");

@@ -282,6 +282,11 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	}
 	if (warn[0])
 		out_printf(c->err, "uncore: warning: %s\n", warn);
+	char why[200];
+	if (app_wants_output(cmd, c->env) && (st = rec_fits(&run->c, why, sizeof(why)))) {
+		out_printf(c->err, "uncore: error: %s; run without -o\n", why);
+		return st; /* nothing written: before the run, not after it */
+	}
 	if ((st = stat_schedule(run, !cmd->no_multiplex))) {
 		*ret_run_err = true;
 		return st;

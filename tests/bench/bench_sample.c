@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned i = 0; i < run.c.nev; i++)
-		if (!run.c.ev[i].moved) {
+		if (!count_moved(&run.c.ev[i])) {
 			fprintf(stderr, "bench_sample: %s never moved: the model counts nothing\n", run.c.ev[i].name);
 			return 1;
 		}

@@ -251,6 +251,7 @@ static void global_control_only_during_the_run(void)
 	struct stat_opts o = { .duration = 300 * MS, .slice = 20 * MS, .sample = 100 * MS };
 	struct stat_env env = { jump_f, NULL, NULL, NULL };
 	fake_adl(0x0);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -295,6 +296,7 @@ static void global_control_restored_as_found(void)
 	struct stat_env env = { jump_f, NULL, NULL, NULL };
 
 	fake_adl(1ull << 29);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_CLOCK.SOCKET");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -340,6 +342,7 @@ static void probe_finds_both_controllers(void)
 	cfg.core_pmu = EMU_CORE_NONE;
 	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
 	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_ADL);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_MC1_RDCAS_COUNT_FREERUN");
 	struct cpu_info cpu;
@@ -367,6 +370,7 @@ static void sixty_four_bits_across_the_low_dword(void)
 	cfg.adl_imc_per_sec[4] = 1000000000ull;
 	cfg.adl_imc_start[4] = 0xFFFFFFFF00ull;
 	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	nivs = 0;
 	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
@@ -414,6 +418,7 @@ static void imc_prog_sequence_and_counts(void)
 	h.emu.imcp.box[0] = h.emu.imcp.box[1] = 1;
 	h.emu.imcp.ctr[0][2] = 0x123456789ull;
 	h.emu.imcp.ctr[1][0] = 0xAB00000001ull;
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_M_CAS_COUNT_RD");
 	run_add(&run, adl_only, "imc_prog/event=0x23,chmask=0x3/");
@@ -538,6 +543,7 @@ static void imc_prog_in_use(void)
 	cfg.core_pmu = EMU_CORE_NONE;
 	emu_hw_init_cpu(&h, &cfg, ADL_EAX);
 	h.emu.imcp.ctl[1][3] = 0x22;
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_M_CAS_COUNT_WR");
 	struct cpu_info cpu;
@@ -596,6 +602,7 @@ static void tgl_l_and_h_imc_offsets(void)
 		fake_init(&f);
 		fake_cpu_skylake(&f, m ? 0x8D : 0x8C, 4, 8);
 		fake_host_bridge(&f, 0x8086, m ? 0x9A36 : 0x9A14, 0xFED20001);
+		stat_free(&run);
 		memset(&run, 0, sizeof(run));
 		run_add(&run, tgl_only, "UNC_MC1_WRCAS_COUNT_FREERUN");
 		cpu_identify(&f.hw, &cpu);
@@ -626,6 +633,7 @@ static void tgl_global_control_only_during_the_run(void)
 	fake_msr(&f, 0x394, 0);
 	fake_msr(&f, 0x395, 0);
 	fake_host_bridge(&f, 0x8086, 0x9A14, 0xFED20001);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, tgl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	run_add(&run, tgl_only, "UNC_CLOCK.SOCKET");
@@ -806,6 +814,7 @@ static void icl_enable_in_the_select_only(void)
 	struct stat_env env = { jump_f, NULL, NULL, NULL };
 
 	fake_icl(0x7E, 0);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, icl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	run_add(&run, icl_only, "UNC_CLOCK.SOCKET");
@@ -849,10 +858,12 @@ static void icl_found_select_restored(void)
 	fake_icl(0x7E, 0);
 	*fake_msr_value(&f, 0x3B3) = 0x400184;
 	*fake_msr_value(&f, 0x700) = 0x408F34;
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, icl_only, "cbox/event=0x34,umask=0x8f/");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
 	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_BUSY);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, icl_only, "cbox/event=0x34,umask=0x8f/");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -873,6 +884,7 @@ static void rkl_global_control_only_during_the_run(void)
 	struct stat_env env = { jump_f, NULL, NULL, NULL };
 
 	fake_icl(0xA7, 0x5);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, rkl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -916,6 +928,7 @@ static void icl_rkl_probe_on_the_emulator(void)
 		cfg.core_pmu = EMU_CORE_NONE;
 		emu_hw_init_cpu(&h, &cfg, d ? RKL_EAX : ICL_EAX);
 		T_EQ(h.emu.cfg.uncore_active, d ? EMU_UNCORE_RKL : EMU_UNCORE_ICL);
+		stat_free(&run);
 		memset(&run, 0, sizeof(run));
 		run_add(&run, only, "DRAM_DATA_READS");
 		cpu_identify(&h.hw, &cpu);
@@ -953,6 +966,7 @@ static void icl_imc_32_bits_across_the_wrap(void)
 	cfg.imc_per_sec[4] = 1000000000ull;
 	cfg.imc_start[4] = 0xFFFFFFF0u;
 	emu_hw_init_cpu(&h, &cfg, ICL_EAX);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	nivs = 0;
 	run_add(&run, icl_only, "DRAM_DATA_READS");
@@ -987,6 +1001,7 @@ static void icl_multiplexed_on_one_arb_counter(void)
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x84, 0x01, 4000000 };
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 1000000 };
 	emu_hw_init_cpu(&h, &cfg, ICL_EAX);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, icl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	run_add(&run, icl_only, "UNC_ARB_COH_TRK_REQUESTS.ALL");

@@ -192,6 +192,7 @@ static char err[256];
 
 static void reset_model(void)
 {
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	memset(rates, 0, sizeof(rates));
 	memset(fixed_rate, 0, sizeof(fixed_rate));
@@ -747,6 +748,7 @@ static void unavailable_events_refused(void)
 	T_STREQ(run.err, "cannot count LONGEST_LAT_CACHE.MISS: CPUID leaf 0xA marks LLC Misses (event 0x2e, umask 0x41) "
 			 "unavailable on this CPU (EBX 0x10, 7 bits)");
 	T_EQ(f.nlog, 0);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	add("LONGEST_LAT_CACHE.REFERENCE"); /* bit 3 clear: available */
 	T_EQ(schedule(false), UNC_OK);

@@ -66,10 +66,12 @@ static void make_record(void)
 	run.boxes[0] = (struct count_boxinfo){ "CBo", "cbo", "MSR_UNC_CBO_CONFIG", 4, 4 };
 	strcpy(run.ev[0].name, spec.name);
 	evsel_view(&spec, 1, &run.ev[0].v);
-	run.ev[0].moved = 1;
+	T_EQ(count_room(&run), UNC_OK);
+	run.ev[0].moved[0] = 1;
 	run.ev[0].total.box[0] = 6000000;
 	run.ev[0].total.running = 2000000000;
 	rec_from_run(&r, &run, &ro);
+	count_free(&run);
 	strcpy(r.tool, "uncore.efi 0.1.0");
 	strcpy(r.command, "stat");
 	strcpy(r.vendor, "GenuineIntel");
@@ -546,13 +548,15 @@ static void sixteen_boxes(void)
 	strcpy(crun.ev[0].name, spec.name);
 	evsel_view(&spec, 16, &crun.ev[0].v);
 	T_STREQ(crun.ev[0].v.group_noun, "socket");
+	T_EQ(count_room(&crun), UNC_OK);
 	for (unsigned k = 0; k < 16; k++) {
 		crun.ev[0].v.group[k] = (uint8_t)(k / 8), crun.ev[0].v.box_id[k] = (uint8_t)(k % 8);
 		crun.ev[0].total.box[k] = 1000 * (k + 1);
+		crun.ev[0].moved[k] = 1;
 	}
-	crun.ev[0].moved = 0xFFFF;
 	crun.ev[0].total.running = 1000000000;
 	rec_from_run(&r, &crun, &ro);
+	count_free(&crun);
 	strcpy(r.tool, "uncore.efi 0.1.0");
 	strcpy(r.command, "stat");
 	r.tsc_hz = 1000000000;

@@ -236,6 +236,7 @@ static void entry(unsigned i, uint64_t t1, uint64_t ctl, uint64_t t3)
 static void model(unsigned cpu_model)
 {
 	memset(&m, 0, sizeof(m));
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	fake_init(&m.f);
 	fake_cpu_skylake(&m.f, cpu_model, 8, 16);
@@ -371,6 +372,7 @@ static void probe_and_info(void)
 	T_STREQ(pmu_reg_name(&pmu_driver_disc, &p, r, name, sizeof(name)), "imc box 6 CTR1[63:32] (socket 0)");
 	r = pmu_unit_sel(&pmu_driver_disc.units[1], &p, 1, 0, 2);
 	T_STREQ(pmu_reg_name(&pmu_driver_disc, &p, r, name, sizeof(name)), "cha box 0 CTL2 (socket 0)");
+	pmu_present_free(&p);
 }
 
 /* The CHA count from MSR 0x2FFE on SPR; 0 is ignored; GNR does not read it. */
@@ -418,6 +420,7 @@ static void cha_count_from_msr(void)
 
 	model(0x8F);
 	m.cbo_config = 0;
+	pmu_present_free(&p);
 	memset(&p, 0, sizeof(p));
 	cpu_identify(&m.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
@@ -425,6 +428,7 @@ static void cha_count_from_msr(void)
 
 	model(0xAD);
 	m.cbo_config = 56;
+	pmu_present_free(&p);
 	memset(&p, 0, sizeof(p));
 	cpu_identify(&m.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
@@ -433,10 +437,12 @@ static void cha_count_from_msr(void)
 	/* GNR: bw sums both sub-channels' CAS counts: nothing to warn of */
 	T_STREQ(warn, "");
 	model(0x8F);
+	pmu_present_free(&p);
 	memset(&p, 0, sizeof(p));
 	cpu_identify(&m.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
 	T_STREQ(warn, "");
+	pmu_present_free(&p);
 }
 
 /* A model in no list still matches (its table decides); a hypervisor bit
@@ -629,6 +635,7 @@ static void no_table(void)
 	pmu_driver_disc.ops->info(&o, &p, false);
 	T_CONTAINS(buf, "discovery:    no table");
 	T_CONTAINS(buf, "skipped: a table (capability 0 found): global entry zero or all ones");
+	pmu_present_free(&p);
 }
 
 /* The named events of each model, typed from Intel's perfmon files

@@ -542,6 +542,7 @@ static void dclk_run(unsigned access_ns, uint64_t duration, int64_t *ret_worst_p
 	eh.access_ns = access_ns;
 	eh.open_bus = true;
 	eh.fake.now = 7 * S;
+	stat_free(&srun);
 	memset(&srun, 0, sizeof(srun));
 	run_add(&srun, drivers, "UNC_M_DCLOCKTICKS");
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");

@@ -78,6 +78,8 @@ static enum unc_status g_probe(const struct hw *hw, const struct cpu_info *cpu, 
 	if (want & 1) {
 		p->probed |= 1;
 		p->boxes[0] = p->found[0] = NBOX;
+		if (pmu_present_room(p, 0, NBOX))
+			return UNC_E_NO_MEMORY;
 		for (unsigned b = 0; b < NBOX; b++) {
 			p->pci[0][b] = box_pci[b];
 			p->group[0][b] = box_group[b];
@@ -272,6 +274,7 @@ static void fresh(void)
 		rate_rd[b] = 1000000 * (b + 1);
 		rate_wr[b] = 500000 * (b + 1);
 	}
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	memset(&calls, 0, sizeof(calls));
 }

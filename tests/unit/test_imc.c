@@ -207,6 +207,7 @@ static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n
 	batch_calls = batch_loads = 0;
 	hw = h.hw;
 	hw.ops = &no_msr_ops;
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	nivs = 0;
 	add_and_probe("imc/data_reads/", &hw);
@@ -238,7 +239,7 @@ static void exact_across_wraps(void)
 				       (unsigned long long)(cases[c % 3].interval / S), i, (unsigned long long)ivs[i],
 				       (unsigned long long)want);
 		T_EQ(count_total(&run.c, 0, -1), 3 * want);
-		T_ASSERT(run.c.ev[0].moved);
+		T_ASSERT(count_moved(&run.c.ev[0]));
 		T_EQ(h.fake.msr_reads, 0); /* an IMC-only run touches no MSR */
 		T_EQ(h.fake.nlog, 0);
 	}
@@ -251,7 +252,7 @@ static void stuck_counter_does_not_move(void)
 		batch = b;
 		imc_run(0, 0x12345678, S, 2); /* a rate of 0: the counter stays */
 		T_EQ(count_total(&run.c, 0, -1), 0);
-		T_ASSERT(!run.c.ev[0].moved);
+		T_ASSERT(!count_moved(&run.c.ev[0]));
 		T_EQ(batch_calls != 0, batch);
 	}
 	batch = false;
@@ -285,6 +286,7 @@ static void five_counters(void)
 		hw = h.hw;
 		hw.ops = &ops;
 		batch_calls = batch_loads = 0;
+		stat_free(&run);
 		memset(&run, 0, sizeof(run));
 		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
 			T_EQ(evsel_parse(skl_imc[k].name, skl_only, &e, msg, sizeof(msg)), UNC_OK);
@@ -296,7 +298,7 @@ static void five_counters(void)
 		T_EQ(stat_loop(&run, &hw, false, &o, &env), UNC_OK);
 		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++) {
 			T_EQ(count_total(&run.c, k, -1), 2 * rate[k]);
-			T_EQ(run.c.ev[k].moved != 0, rate[k] != 0);
+			T_EQ(count_moved(&run.c.ev[k]), rate[k] != 0);
 		}
 		T_EQ(batch_calls != 0, b);
 		T_EQ(batch_loads, SKL_IMC_COUNTERS * batch_calls);
@@ -344,6 +346,7 @@ static void backwards_run(void)
 	fake_cpu_skylake(&bf, 0x5E, 4, 8);
 	fake_host_bridge(&bf, 0x8086, 0x1910, 0xFED10001);
 	fake_mmio(&bf, 0xFED15050, 0x5000);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	calls = 0;
 	add_and_probe("DRAM_DATA_READS", &bf.hw);

@@ -224,6 +224,7 @@ static void machine(uint64_t gctrl, uint64_t spflt, uint64_t sel0, uint64_t sel1
 	fake_msr(&f, PERFEVTSEL1, sel1);
 	fake_msr(&f, PERFCNT0, ctr0);
 	fake_msr(&f, PERFCNT1, ctr1);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	nrates = log_seen = 0;
 	clobber_msr = 0;

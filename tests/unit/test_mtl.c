@@ -382,6 +382,7 @@ static void box_controls_only_during_the_run(void)
 	const uint64_t en = 1ull << 29; /* SNB_UNC_GLOBAL_CTL_EN */
 
 	fake_mtl(0x1, 0x0);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, mtl_only, "UNC_HAC_ARB_TRANSACTIONS.ALL");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -421,12 +422,14 @@ static void in_use_and_restored_as_found(void)
 	struct stat_env env = { jump_f, NULL, NULL, NULL };
 
 	fake_mtl(0, 1ull << 29);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, mtl_only, "UNC_CLOCK.SOCKET");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
 	T_EQ(stat_loop(&run, &f.hw, false, &o, &env), UNC_E_BUSY);
 	T_CONTAINS(run.err, "MTL_UNC_SNCU_BOX_CTL");
 	T_EQ(f.nlog, 0);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, mtl_only, "UNC_CLOCK.SOCKET");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -458,6 +461,7 @@ static void lnl_global_control_and_four_cbos(void)
 				fake_msr(&f, 0x2442 + 0x10 * b + r, 0);
 	fake_pair(0x2412);
 	fake_host_bridge(&f, 0x8086, 0x6400, 0xFED10001);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, lnl_only, "cbox/event=0x34,umask=0x8f/");
 	T_EQ(run_schedule(&run, &f.hw, true), UNC_OK);
@@ -487,6 +491,7 @@ static void unknown_host_bridge_is_a_warning(void)
 
 	fake_mtl(0, 0);
 	fake_host_bridge(&f, 0x8086, 0x7D99, 0xFED10001);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, mtl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
 	cpu_identify(&f.hw, &cpu);
@@ -528,6 +533,7 @@ static void emulated_probe_finds_both_controllers(void)
 		emu_config_default(&cfg);
 		cfg.core_pmu = EMU_CORE_NONE;
 		emu_hw_init_cpu(&h, &cfg, cases[c].eax);
+		stat_free(&run);
 		memset(&run, 0, sizeof(run));
 		run_add(&run, only, "UNC_MC1_RDCAS_COUNT_FREERUN");
 		struct cpu_info cpu;
@@ -556,6 +562,7 @@ static void forty_eight_bits_across_the_wrap(void)
 	cfg.core_pmu = EMU_CORE_NONE;
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ARB, 0x85, 0x02, 500000000000ull };
 	emu_hw_init_cpu(&h, &cfg, MTL_EAX);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, mtl_only, "UNC_ARB_DAT_OCCUPANCY.RD");
 	struct cpu_info cpu;
@@ -661,6 +668,7 @@ static void imc_prog_beside_the_box_controls(void)
 	h.emu.imcp.box[0] = 1;
 	h.emu.imcp.ctr[0][1] = 0x1234567890ull;
 	h.emu.imcp.ctr[1][4] = 0xFFFFFFFFull;
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, mtl_only, "UNC_HAC_ARB_TRANSACTIONS.ALL");
 	run_add(&run, mtl_only, "UNC_M_CAS_COUNT_RD");
@@ -752,6 +760,7 @@ static void lnl_imc_prog_alone_and_in_use(void)
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_ADL_IMCP, 0x23, 0, 1000000 };
 	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
 	T_EQ(h.emu.cfg.uncore_active, EMU_UNCORE_LNL);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, lnl_only, "imc_prog/event=0x23,chmask=0x3/");
 	struct cpu_info cpu;
@@ -773,6 +782,7 @@ static void lnl_imc_prog_alone_and_in_use(void)
 
 	emu_hw_init_cpu(&h, &cfg, 0x000B06D0u);
 	h.emu.imcp.ctl[0][2] = 0x3A;
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, lnl_only, "UNC_M_RD_DATA");
 	cpu_identify(&h.hw, &cpu);

@@ -340,6 +340,7 @@ static void fresh(uint64_t sel0, uint64_t sel1, uint64_t ctr0, uint64_t ctr1)
 	fake_msr(&f, CTR0, ctr0);
 	fake_msr(&f, CTR1, ctr1);
 	f.sext.first = CTR0, f.sext.last = CTR1, f.sext.width = 40; /* as the SDM says a P6 counter takes a write */
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	nrates = 0;
 	clobber_at = UINT64_MAX;
