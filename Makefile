@@ -390,6 +390,8 @@ $(HOST)/test_mtl: $(call hobj,tests/unit/test_mtl.c tests/unit/fake_hw.c tests/u
 UNIT_TESTS += test_snbep
 $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
+UNIT_TESTS += test_pkg
+$(HOST)/test_pkg: $(call hobj,tests/unit/test_pkg.c $(T_FAKE))
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 UNIT_TESTS += test_html
 UNIT_TESTS += test_pcibus

@@ -79,6 +79,17 @@ static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
 	return hw_io_read32(n->hw, port, v);
 }
 
+/* Another package's MSRs (the discovery CHAs' 0x2FFE and selects). */
+static enum unc_status noting_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *v)
+{
+	struct noting *c = ctx;
+	enum unc_status st = c->hw->ops->msr_read_pkg(c->hw->ctx, pkg, msr, n, v);
+
+	if (st == UNC_E_FAULT && n == 1)
+		note_fault(c->pi, (struct pmu_reg){ .space = PMU_MSR, .pci = { .bus = (uint8_t)(pkg + 1) }, .addr = msr[0] });
+	return st;
+}
+
 static void noting_idle(void *ctx, uint32_t us)
 {
 	struct noting *n = ctx;
@@ -89,7 +100,8 @@ static void noting_idle(void *ctx, uint32_t us)
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
 					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
 					  NULL /* no MMIO writes: info only reads */,
-					  NULL /* each load through noting_mmio_read */, noting_idle };
+					  NULL /* each load through noting_mmio_read */, noting_idle, noting_msr_read_pkg,
+					  NULL /* info only reads */ };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -134,7 +146,11 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 
 	struct noting n = { hw, pi };
 	struct hw noting = *hw;
-	noting.ops = &noting_ops;
+	static struct hw_ops ops;
+	ops = noting_ops;
+	if (!hw->ops->msr_read_pkg)
+		ops.msr_read_pkg = NULL;
+	noting.ops = &ops;
 	noting.ctx = &n;
 	/* Only a driver that matches the CPU gets its registers read:
 	 * elsewhere these addresses mean something else or nothing. */

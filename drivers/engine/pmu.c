@@ -59,7 +59,23 @@ static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_presen
 	return r;
 }
 
+/* A per-package unit's box: on its package (pmu_reg_pkg). */
+static struct pmu_reg on_pkg(struct pmu_reg r, const struct pmu_unit *u, const struct pmu_present *p, unsigned unit,
+			     unsigned box)
+{
+	if (u->per_pkg && r.space == PMU_MSR && p && unit < PMU_MAX_UNITS && box < PMU_MAX_BOXES)
+		r.pci = (struct pci_addr){ .bus = (uint8_t)(p->group[unit][box] + 1) };
+	return r;
+}
+
+static struct pmu_reg box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box);
+
 struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box)
+{
+	return on_pkg(box_ctl(u, p, unit, box), u, p, unit, box);
+}
+
+static struct pmu_reg box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box)
 {
 	struct pmu_reg r = { .space = u->space, .addr = u->box_ctl + box * u->box_stride };
 
@@ -79,7 +95,7 @@ struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_prese
 struct pmu_reg pmu_unit_sel(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
 			    unsigned idx)
 {
-	return unit_reg(u, p, unit, box, idx, true);
+	return on_pkg(unit_reg(u, p, unit, box, idx, true), u, p, unit, box);
 }
 
 struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
@@ -93,7 +109,7 @@ struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *
 		}
 		return r;
 	}
-	return unit_reg(u, p, unit, box, idx, false);
+	return on_pkg(unit_reg(u, p, unit, box, idx, false), u, p, unit, box);
 }
 
 const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size)
@@ -101,6 +117,8 @@ const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size)
 	if (reg.space == PMU_PCI)
 		fmt_snprintf(buf, size, "%02x:%02x.%x+0x%lx", reg.pci.bus, reg.pci.dev, reg.pci.func,
 			     (unsigned long)reg.addr);
+	else if (reg.space == PMU_MSR && pmu_reg_pkg(reg))
+		fmt_snprintf(buf, size, "0x%lx on package %u", (unsigned long)reg.addr, pmu_reg_pkg(reg) - 1u);
 	else
 		fmt_snprintf(buf, size, "0x%lx", (unsigned long)reg.addr);
 	return buf;

@@ -118,7 +118,7 @@ static const struct pmu_unit disc_units[DISC_NUNITS] = {
 			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_MAX_BOXES, .sel_step = 1, .ctr_step = 1,
 			    .probe_addr = true, .layout = &disc_cha_layout, .max_per_sec = DISC_MAX_PER_SEC,
 			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/ (umask: 40 bits, 15:8 and 63:32)", .group_noun = "socket",
-			    .short_prefix = "UNC_CHA_" },
+			    .short_prefix = "UNC_CHA_", .per_pkg = true },
 };
 
 static const uint16_t unit_type[DISC_NUNITS] = { DISC_TYPE_IMC, DISC_TYPE_CHA };
@@ -135,6 +135,30 @@ static uint64_t type_fact(const struct disc_unit *u)
 {
 	return u->num_regs | (uint64_t)u->bit_width << 8 | (uint64_t)u->ctl_offset << 16 | (uint64_t)u->ctr_offset << 24 |
 	       (uint64_t)u->access << 32;
+}
+
+/* MSR 0x2FFE is per package: the sum of each CHA package's own count,
+ * read by a processor of that package (here's is `here`); a package that
+ * cannot be read counts as here's (the run refuses its boxes by name). */
+UNC_COLD static uint32_t cha_count(const struct hw *hw, const struct pmu_present *p, uint32_t here)
+{
+	uint32_t sum = 0, seen[HW_MAX_PKGS + 1];
+	unsigned nseen = 0;
+
+	for (unsigned b = 0; b < p->boxes[DISC_UNIT_CHA]; b++) {
+		uint32_t pkg = p->group[DISC_UNIT_CHA][b];
+		uint64_t v = here;
+		unsigned i = 0;
+		while (i < nseen && seen[i] != pkg)
+			i++;
+		if (i < nseen || nseen > HW_MAX_PKGS)
+			continue;
+		seen[nseen++] = pkg;
+		if (pkg != hw_pkg_here(hw) && (hw_msr_read_pkg(hw, pkg, DISC_MSR_CBO_CONFIG, &v) || !(uint32_t)v))
+			v = here;
+		sum += (uint32_t)v;
+	}
+	return nseen ? sum : here * (last.ntables ? last.ntables : 1);
 }
 
 UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
@@ -207,7 +231,7 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
 		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
 		if ((uint32_t)cbo)
-			p->found[DISC_UNIT_CHA] = (uint32_t)cbo * (last.ntables ? last.ntables : 1);
+			p->found[DISC_UNIT_CHA] = cha_count(hw, p, (uint32_t)cbo);
 	}
 	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
 	return UNC_OK;
@@ -227,7 +251,7 @@ UNC_COLD static void disc_in_use(const struct hw *hw, const struct pmu_present *
 				enum unc_status st;
 
 				if (reg.space == PMU_MSR)
-					st = hw_msr_read(hw, (uint32_t)reg.addr, &v);
+					st = hw_msr_read_pkg(hw, pmu_reg_pkg(reg) ? pmu_reg_pkg(reg) - 1u : hw_pkg_here(hw), (uint32_t)reg.addr, &v);
 				else if (reg.space == PMU_PCI)
 					st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v32), v = v32;
 				else
@@ -273,7 +297,7 @@ static enum unc_status disc_read_counter(struct pmu_io *io, const struct pmu_pre
 {
 	struct pmu_reg r = pmu_unit_ctr(&disc_units[unit], p, unit, box, idx);
 	uint64_t v;
-	enum unc_status st = r.space == PMU_MSR ? hw_msr_read(io->hw, (uint32_t)r.addr, &v) : stat_read_reg(io->hw, r, 64, &v);
+	enum unc_status st = r.space == PMU_MSR ? hw_msr_read_pkg(io->hw, pmu_reg_pkg(r) ? pmu_reg_pkg(r) - 1u : hw_pkg_here(io->hw), (uint32_t)r.addr, &v) : stat_read_reg(io->hw, r, 64, &v);
 	char addr[32];
 
 	if (st)

@@ -97,7 +97,7 @@ static enum unc_status seam_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 }
 
 static struct hw_ops seam_ops = { seam_msr_read, seam_msr_write, seam_pci_read, seam_pci_write, seam_mmio_read,
-				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL };
+				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL };
 
 __attribute__((noinline)) static enum unc_status one_sample(void)
 {
