@@ -95,6 +95,7 @@ struct hw_pkgs {
 	unsigned n;                 /* packages found (the running processor's first) */
 	uint32_t id[HW_MAX_PKGS];   /* each one's physical package ID */
 	uint32_t cpu[HW_MAX_PKGS];  /* the processor (MP services' number) that serves it */
+	uint32_t mp_pkg[HW_MAX_PKGS]; /* MP services' Location.Package of that processor */
 	uint32_t cpus;              /* processors MP services reports (enabled) */
 	const char *how;            /* where the IDs came from ("CPUID leaf 0xB and MP services") */
 	bool mp_agrees;             /* MP services' Location.Package gave the same packages */

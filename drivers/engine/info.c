@@ -143,6 +143,7 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	pi->msr_mode = hw->msr_mode;
 	pi->emulator = hw->emulator;
 	pi->emulated = hw->msr_mode == HW_MSR_EMULATED ? hw->emulated : NULL;
+	pi->pkgs = hw->pkgs;
 
 	struct noting n = { hw, pi };
 	struct hw noting = *hw;
@@ -238,6 +239,41 @@ static const char *reg_label(const struct platform_info *pi, struct pmu_reg reg,
 			return n;
 	}
 	return "?";
+}
+
+/* The packages, and the processor that serves each (per-package MSRs). */
+static void print_pkgs(struct out *o, const struct hw_pkgs *k, bool json)
+{
+	if (json && !k) {
+		out_puts(o, ",\"packages\":null");
+		return;
+	}
+	if (!k)
+		return;
+	if (json) {
+		out_printf(o, ",\"packages\":{\"count\":%u,\"how\":", k->n);
+		out_json_str(o, k->how ? k->how : "");
+		out_printf(o, ",\"mp_agrees\":%s,\"more\":%u,\"processors\":%u,\"ids\":[", k->mp_agrees ? "true" : "false",
+			   k->more, k->cpus);
+		for (unsigned i = 0; i < k->n; i++)
+			out_printf(o, "%s%u", i ? "," : "", k->id[i]);
+		out_puts(o, "],\"served_by\":[");
+		for (unsigned i = 0; i < k->n; i++)
+			out_printf(o, "%s%u", i ? "," : "", k->cpu[i]);
+		out_puts(o, "]}");
+		return;
+	}
+	out_printf(o, "packages:     %u of %u processor%s, from %s%s\n", k->n, k->cpus, k->cpus == 1 ? "" : "s",
+		   k->how ? k->how : "?", k->mp_agrees ? "" : " (MP services' Location.Package disagrees)");
+	for (unsigned i = 0; i < k->n; i++) {
+		out_printf(o, "  package %u: processor %u%s", k->id[i], k->cpu[i], i ? "" : " (this one)");
+		if (k->mp_pkg[i] != k->id[i])
+			out_printf(o, " (MP services: package %u)", k->mp_pkg[i]);
+		out_puts(o, "\n");
+	}
+	if (k->more)
+		out_printf(o, "  %u more package%s beyond the %d served: their units are refused\n", k->more,
+			   k->more == 1 ? "" : "s", HW_MAX_PKGS);
 }
 
 /* Each path besides the MSRs that the emulator answered: only those it did. */
@@ -376,6 +412,7 @@ void info_print(struct out *o, const struct platform_info *pi)
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));
 	if (pi->msr_mode == HW_MSR_EMULATED)
 		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
+	print_pkgs(o, pi->pkgs, false);
 	print_emulated(o, pi->emulated);
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, false);
@@ -417,6 +454,7 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		out_json_str(o, pi->emulator ? pi->emulator : "");
 	else
 		out_puts(o, "null");
+	print_pkgs(o, pi->pkgs, true);
 	json_emulated(o, pi->emulated);
 	out_puts(o, ",\"drivers\":[");
 	for (unsigned k = 0; k < pi->npmu; k++) {

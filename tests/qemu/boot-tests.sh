@@ -2042,13 +2042,29 @@ boot_run
 
 # Two-socket Sapphire Rapids: 16 iMC channels, the second socket's eight
 # in a discovery table of their own (box IDs from 0 again), all counted:
-# bw at 16 x the channel's rate, a --per-box row for each channel.
-boot_begin spr16 Skylake-Client,model=143
+# bw at 16 x the channel's rate, a --per-box row for each channel. QEMU
+# gives two sockets of one processor each: info names both packages, an
+# MSR of package 1 is read and written by package 1's processor (the
+# emulator counts each package's accesses and says so at unload), and a
+# #GP there is caught by the guard as on the BSP.
+boot_begin spr16 Skylake-Client,model=143 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
 step spr16-load 'uncore-emu.efi --uncore disc --channels 16 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
 expect spr16-load rc zero
 step spr16-info 'uncore.efi info'
 expect spr16-info rc zero
+expect spr16-info has '^packages: +2 of 2 processors, from CPUID leaf 0xB \(package shift 0\) and MP services'
+expect spr16-info has '^  package 0: processor 0 \(this one\)$'
+expect spr16-info has '^  package 1: processor 1( \(MP services: package 0\))?$'
+step spr16-msr1 'uncore.efi msr read --pkg 1 0x2ffe'
+expect spr16-msr1 rc zero
+expect spr16-msr1 has '^msr 0x2ffe .*on package 1 = 0x'
+step spr16-gp1 'uncore.efi msr write --pkg 1 0x6e1 0x100000000'
+expect spr16-gp1 rc nonzero
+expect spr16-gp1 has 'wrmsr 0x6e1.* on package 1 value 0x100000000: .*fault'
+step spr16-nopkg 'uncore.efi msr read --pkg 2 0x2ffe'
+expect spr16-nopkg rc nonzero
+expect spr16-nopkg has '^uncore: error: --pkg 2: no processor of package 2 can be reached'
 expect spr16-info has '^discovery: +2 tables, 17 units kept, 0 entries skipped \(devices 8086:09a7\)$'
 expect spr16-info has '^  table 1: 00:0c\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe200000, 8 units: 8 imc \(type 6\)$'
 expect spr16-info has '^imc: +16 boxes programmable of 16 found; 4 counters, 48 bits'
@@ -2068,6 +2084,9 @@ expect spr16-bw-pb has '^socket1\.ch7 +read'
 expect spr16-bw-pb has '^socket1 +read +51[0-9][0-9]\.[0-9]+ MB/s'
 step spr16-regs1 'uncore.efi regs'
 expect spr16-regs1 same spr16-regs0
+step spr16-unload 'uncore-emu.efi --unload'
+expect spr16-unload rc zero
+expect spr16-unload has '^uncore-emu: MSR accesses by package: 0: [0-9]+, 1: [1-9][0-9]*$'
 boot_run
 
 # Granite Rapids (family 6 model 0xAD): the emulator chooses the
