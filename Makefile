@@ -87,7 +87,7 @@ EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-b
 
 .PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
-	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi
+	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/ebs.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -131,6 +131,9 @@ $(BUILD)/uncore-emu.so: $(EMU_OBJS) $(EFI_RELOC)
 # A child image for the boot tests of `uncore.efi -- COMMAND`.
 CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c efi/efilib.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c
 $(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS)) $(EFI_RELOC)
+# A child that exits boot services, for the ExitBootServices notification's boot test.
+$(BUILD)/ebs.so: $(patsubst %.c,$(BUILD)/efi/%.o,tests/child/ebs.c $(filter-out tests/child/child.c,$(CHILD_SRCS))) $(EFI_RELOC)
+$(BUILD)/ebs.so: EFI_LIBS :=
 $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
 # A stand-in for the firmware's memory attribute protocol, for the boot
 # tests of uncore.efi's outer image (tests/child/memattr.c), and the same

@@ -1020,6 +1020,11 @@ UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	return st;
 }
 
+UNC_COLD enum unc_status stat_put_back(struct stat_run *r)
+{
+	return restore(r, UNC_OK);
+}
+
 struct busy_fault {
 	struct pmu_reg reg;
 	bool any;

@@ -138,6 +138,11 @@ enum unc_status stat_rotate(struct stat_run *r);
 /* Samples (unless a sample already failed), stops counting and restores
  * every register written. Returns the first error. */
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far);
+/* Puts every register the run wrote back from its journal, at once (an
+ * ExitBootServices notification: a child leaving for an OS): through the
+ * seam only, with no memory allocated. The run counts no more; stat_stop
+ * after it restores nothing twice. */
+enum unc_status stat_put_back(struct stat_run *r);
 
 /* How the loop waits and hears of intervals. */
 struct stat_env {

@@ -539,6 +539,7 @@ boot_run
 boot_begin emu Skylake-Client,model=158
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/tests/qemu/clobber.nsh"
+boot_file "$TOP/build/ebs.efi"
 step bad-option 'uncore-emu.efi --cbo-config 16'
 expect bad-option rc nonzero
 expect bad-option has "^uncore-emu: error: bad value '16' for --cbo-config"
@@ -813,6 +814,19 @@ step caps-regs1 'uncore.efi regs'
 expect caps-regs1 same caps-regs0
 step unload-caps 'uncore-emu.efi --unload'
 expect unload-caps rc zero
+# A child that exits boot services while the counters are programmed (as an
+# OS loader does) finds every register as it was before the run: the run's
+# ExitBootServices notification put them back. The child reads them through
+# the emulator before and after, ends the step itself (no Shell after
+# ExitBootServices) and shuts the machine down: the boot's last step.
+step ebs-load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=8M'
+expect ebs-load rc zero
+step ebs-preset 'uncore.efi msr write 0x706 0x1234'
+expect ebs-preset rc zero
+step ebs 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -- fs0:\ebs.efi ebs 0xE01 0x700 0x706 0x394 0x395'
+expect ebs rc zero
+expect ebs has '^ebs: before ExitBootServices: 0xe01=0x[0-9a-f]*[1-9a-f][0-9a-f]* 0x700=0x[0-9a-f]*[1-9a-f][0-9a-f]* 0x706=0x[0-9a-f]+ 0x394=0x[0-9a-f]*[1-9a-f][0-9a-f]* 0x395=0x[0-9a-f]+$'
+expect ebs has '^ebs: after ExitBootServices: 0xe01=0x0 0x700=0x0 0x706=0x1234 0x394=0x0 0x395=0x0$'
 boot_run
 
 # Counting against the emulated uncore at configured rates (per CBo for CBo
