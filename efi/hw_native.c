@@ -489,6 +489,14 @@ static enum unc_status native_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t ms
 	return pkg_trip(pkg, &t);
 }
 
+bool native_serves_pkg(UINTN cpu)
+{
+	for (unsigned i = 1; native.mp && i < native.pkgs.n; i++)
+		if (native.pkgs.cpu[i] == cpu)
+			return true;
+	return false;
+}
+
 /* The packages: each enabled processor's APIC ID (GetProcessorInfo's
  * ProcessorId) shifted right by the topology's package shift
  * (cpu_pkg_shift, from the real processor's CPUID, not an emulator's),
