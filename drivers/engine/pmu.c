@@ -117,8 +117,6 @@ const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size)
 	if (reg.space == PMU_PCI)
 		fmt_snprintf(buf, size, "%02x:%02x.%x+0x%lx", reg.pci.bus, reg.pci.dev, reg.pci.func,
 			     (unsigned long)reg.addr);
-	else if (reg.space == PMU_MSR && pmu_reg_pkg(reg))
-		fmt_snprintf(buf, size, "0x%lx on package %u", (unsigned long)reg.addr, pmu_reg_pkg(reg) - 1u);
 	else
 		fmt_snprintf(buf, size, "0x%lx", (unsigned long)reg.addr);
 	return buf;
