@@ -159,8 +159,9 @@ expect help-cmd has '^usage: uncore.efi stat \[OPTIONS\]$'
 expect help-cmd has '^  -d SECONDS +run this long'
 step help-op 'uncore.efi help msr'
 expect help-op rc zero
-expect help-op has '^usage: uncore.efi msr read ADDR$'
-expect help-op has '^usage: uncore.efi msr write ADDR VALUE$'
+expect help-op has '^usage: uncore.efi msr read ADDR \[OPTIONS\]$'
+expect help-op has '^usage: uncore.efi msr write ADDR VALUE \[OPTIONS\]$'
+expect help-op count '^  --pkg N +by a processor of physical package N' 2
 # Lab mode from a Shell: `uncore.efi lab CONFIG` runs the file's lines as
 # without one, and (the default ending with a Shell) returns to it. info
 # fails on plain QEMU (no CBo), so the run fails.
