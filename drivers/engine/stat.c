@@ -135,19 +135,20 @@ static struct {
  * to name the register. */
 static enum unc_status batch_pkg(struct stat_run *r, uint8_t pkg)
 {
-	unsigned idx[STAT_PKG_BATCH], n = 0;
-	enum unc_status st;
+	static unsigned idx[STAT_PKG_BATCH];
+	unsigned n = 0;
+	enum unc_status st, trip;
 
 	for (unsigned j = 0; j < pkgb.n; j++)
 		if (pmu_reg_pkg(pkgb.reg[j]) == pkg)
 			pkgb.msr[n] = (uint32_t)pkgb.reg[j].addr, idx[n++] = j;
 	if (!n)
 		return UNC_OK;
-	if ((st = hw_msr_read_n_pkg(r->hw, pkg - 1u, pkgb.msr, n, pkgb.val))) {
+	if ((trip = hw_msr_read_n_pkg(r->hw, pkg - 1u, pkgb.msr, n, pkgb.val))) {
 		for (unsigned j = 0; j < n; j++)
 			if ((st = rd(r, pkgb.pmu[idx[j]], pkgb.reg[idx[j]], pkgb.val)))
 				return st;
-		return rd_failed(r, pkgb.pmu[idx[0]], pkgb.reg[idx[0]], UNC_E_FAULT);
+		return rd_failed(r, pkgb.pmu[idx[0]], pkgb.reg[idx[0]], trip); /* the trip failed, each read alone did not */
 	}
 	for (unsigned j = 0; j < n; j++)
 		*pkgb.dst[idx[j]] = pkgb.val[j];
@@ -652,7 +653,8 @@ static enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned uni
 
 	if (pu->per_pkg && pu->space == PMU_MSR) { /* one MSR on its package */
 		enum unc_status st = rd(r, k, pmu_unit_ctr(pu, &sp->p, unit, box, idx), v);
-		*v &= pmu_width_mask(pmu_width_of(pu, &sp->p, unit));
+		if (st == UNC_OK)
+			*v &= pmu_width_mask(pmu_width_of(pu, &sp->p, unit));
 		return st;
 	}
 	if (sp->p.drv->ops->read_counter) {
