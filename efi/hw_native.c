@@ -641,12 +641,17 @@ UNC_COLD static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
 	return emu;
 }
 
-UNC_COLD void native_release(void)
+UNC_COLD static void emu_close(void)
 {
 	if (native.emu_handle)
 		BS->CloseProtocol(native.emu_handle, &emu_guid, native.emu_client, native.emu_handle);
 	native.emu_handle = NULL;
 	native.emu = NULL;
+}
+
+UNC_COLD void native_release(void)
+{
+	emu_close();
 	if (native.cpu_pkg)
 		BS->FreePool(native.cpu_pkg);
 	native.cpu_pkg = NULL;
@@ -686,7 +691,7 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		if (native.emu->Revision != UNC_EMU_PROTOCOL_REVISION) {
 			out_printf(err, "uncore: warning: ignoring uncore emulator of revision %u (want %u)\n",
 				   native.emu->Revision, UNC_EMU_PROTOCOL_REVISION);
-			native_release();
+			emu_close();
 			return;
 		}
 		fmt_snprintf(native.emu_desc, sizeof(native.emu_desc), "%s",
