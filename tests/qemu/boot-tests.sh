@@ -2077,6 +2077,9 @@ expect spr16-msr1 has '^msr 0x2ffe .*on package 1 = 0x'
 step spr16-gp1 'uncore.efi msr write --pkg 1 0x6e1 0x100000000'
 expect spr16-gp1 rc nonzero
 expect spr16-gp1 has 'wrmsr 0x6e1.* on package 1 value 0x100000000: .*fault'
+step spr16-bench 'uncore.efi bench -n 100'
+expect spr16-bench rc zero
+expect spr16-bench has '^package 1 trip \(rdmsr 0x10 by processor 1\): 100 trips, [0-9]+ TSC cycles each \([0-9.]+ ns\)$'
 step spr16-nopkg 'uncore.efi msr read --pkg 2 0x2ffe'
 expect spr16-nopkg rc nonzero
 expect spr16-nopkg has '^uncore: error: --pkg 2: no processor of package 2 can be reached'
