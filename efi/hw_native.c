@@ -450,8 +450,81 @@ static VOID EFIAPI ap_msr(VOID *arg)
 	t->st = UNC_OK;
 }
 
-/* The trip, by the processor that serves pkg, else (busy: the load runs
- * on it) another enabled processor of that package. */
+/* Each other package's serving processor, once its first trip has
+ * started it, stays in ap_serve (a non-blocking StartupThisAP) and takes
+ * each trip from this mailbox: waking an AP through StartupThisAP costs
+ * about 10 ms a call under OVMF (its INIT-SIPI-SIPI delay), and a run's
+ * programming makes hundreds of trips. native_release (every exit of a
+ * command) and the ExitBootServices notification send it back to the
+ * firmware (pkg_stop_all). */
+struct ap_box {
+	volatile uint32_t seq, done; /* a trip posted (seq bumped), taken (done = seq) */
+	volatile int quit, stopped;
+	struct ap_trip *volatile trip;
+	EFI_EVENT ev;                /* StartupThisAP's completion event (non-blocking mode) */
+	bool running;
+};
+static struct ap_box ap_boxes[HW_MAX_PKGS];
+
+static VOID EFIAPI ap_serve(VOID *arg)
+{
+	struct ap_box *b = arg;
+	uint32_t seen = b->seq;
+
+	for (;;) {
+		while (b->seq == seen && !b->quit)
+			__asm__ volatile("pause" ::: "memory");
+		if (b->quit)
+			break;
+		seen = b->seq;
+		ap_msr(b->trip);
+		__asm__ volatile("" ::: "memory");
+		b->done = seen;
+	}
+	b->stopped = 1;
+}
+
+/* Spins until *flag == want, at most about a second of the TSC (the
+ * firmware's Stall is not to be called in every context this runs in). */
+static bool wait_for(volatile uint32_t *flag, uint32_t want)
+{
+	uint64_t t0 = native_ticks(NULL);
+
+	while (*flag != want) {
+		__asm__ volatile("pause" ::: "memory");
+		if (native_ticks(NULL) - t0 > 10000000000ull) /* 10^10 cycles: seconds at any clock */
+			return false;
+	}
+	return true;
+}
+
+/* Sends every serving processor back to the firmware; without freeing
+ * anything (the ExitBootServices notification calls it). */
+static void pkg_stop_all(bool close)
+{
+	for (unsigned i = 0; i < HW_MAX_PKGS; i++) {
+		struct ap_box *b = &ap_boxes[i];
+		if (!b->running)
+			continue;
+		b->quit = 1;
+		wait_for((volatile uint32_t *)&b->stopped, 1);
+		b->running = false;
+		if (close && b->ev)
+			BS->CloseEvent(b->ev);
+		if (close)
+			b->ev = NULL;
+	}
+}
+
+void native_stop_aps(void)
+{
+	pkg_stop_all(false);
+}
+
+/* The trip, by the processor that serves pkg (started in ap_serve at the
+ * first trip), else, when it cannot be started (busy: a child's work),
+ * by one blocking StartupThisAP of another enabled processor of that
+ * package. */
 static enum unc_status pkg_trip(uint32_t pkg, struct ap_trip *t)
 {
 	EFI_STATUS s = EFI_NOT_FOUND;
@@ -462,13 +535,30 @@ static enum unc_status pkg_trip(uint32_t pkg, struct ap_trip *t)
 		i++;
 	if (i >= native.pkgs.n || !native.mp)
 		return UNC_E_NOT_FOUND;
+	struct ap_box *b = &ap_boxes[i];
+	if (!b->running) {
+		b->seq = b->done = 0;
+		b->quit = b->stopped = 0;
+		if ((b->ev || !EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &b->ev))) &&
+		    !EFI_ERROR(native.mp->StartupThisAP(native.mp, ap_serve, native.pkgs.cpu[i], b->ev, 0, b, NULL)))
+			b->running = true;
+	}
 	if ((st = guard_on()))
 		return st;
 	t->st = UNC_E_DEVICE;
-	s = native.mp->StartupThisAP(native.mp, ap_msr, native.pkgs.cpu[i], NULL, 1000000, t, NULL);
-	for (UINTN c = 0; s == EFI_NOT_READY && c < native.ncpu; c++)
-		if (c != native.bsp && c != native.pkgs.cpu[i] && native.cpu_pkg[c] == pkg)
-			s = native.mp->StartupThisAP(native.mp, ap_msr, c, NULL, 1000000, t, NULL);
+	if (b->running) {
+		b->trip = t;
+		__asm__ volatile("" ::: "memory");
+		uint32_t want = b->seq + 1;
+		b->seq = want;
+		s = wait_for(&b->done, want) ? EFI_SUCCESS : EFI_TIMEOUT;
+		if (EFI_ERROR(s)) /* never taken: not posted to again, and told to leave before it takes it */
+			b->quit = 1, b->running = false;
+	} else {
+		for (UINTN c = 0; c < native.ncpu && (EFI_ERROR(s)); c++)
+			if (c != native.bsp && native.cpu_pkg[c] == pkg)
+				s = native.mp->StartupThisAP(native.mp, ap_msr, c, NULL, 1000000, t, NULL);
+	}
 	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
 	return EFI_ERROR(s) ? (s == EFI_NOT_READY ? UNC_E_BUSY : UNC_E_DEVICE) : t->st;
 }
@@ -651,6 +741,7 @@ UNC_COLD static void emu_close(void)
 
 UNC_COLD void native_release(void)
 {
+	pkg_stop_all(true);
 	emu_close();
 	if (native.cpu_pkg)
 		BS->FreePool(native.cpu_pkg);

@@ -90,6 +90,7 @@ static VOID EFIAPI ebs_notify(EFI_EVENT ev, VOID *ctx)
 {
 	(void)ev;
 	stat_put_back(ctx);
+	native_stop_aps(); /* the processors that served other packages go back to the firmware */
 }
 
 static bool exit_guard(void *ctx, struct stat_run *run)
