@@ -60,7 +60,7 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 }
 
 /* What a trip to another package costs here (a per-package unit's MSRs
- * are read there, one trip a sample): n reads of IA32_TIME_STAMP_COUNTER
+ * are read there, one trip a sample): n reads of the time-stamp counter MSR
  * (0x10, on every processor with a TSC) by the processor that serves each
  * other package, at most 1000. Read only. */
 static unsigned bench_pkg_trips(const struct cli_cmd *cmd, const struct hw *hw, struct out *out)
