@@ -64,7 +64,7 @@ static enum unc_status raw_read(const struct hw *hw, struct pmu_reg reg, uint64_
 
 	switch (reg.space) {
 	case PMU_MSR:
-		return pmu_reg_pkg(reg) ? hw_msr_read_pkg(hw, pmu_reg_pkg(reg) - 1u, (uint32_t)reg.addr, v) : hw_msr_read(hw, (uint32_t)reg.addr, v);
+		return pmu_msr_read(hw, reg, v);
 	case PMU_PCI:
 		if ((st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &x)) == UNC_OK)
 			*v = x;
@@ -80,7 +80,7 @@ static enum unc_status raw_write(const struct hw *hw, struct pmu_reg reg, uint64
 {
 	switch (reg.space) {
 	case PMU_MSR:
-		return pmu_reg_pkg(reg) ? hw_msr_write_pkg(hw, pmu_reg_pkg(reg) - 1u, (uint32_t)reg.addr, v) : hw_msr_write(hw, (uint32_t)reg.addr, v);
+		return pmu_msr_write(hw, reg, v);
 	case PMU_PCI:
 		if (v >> 32)
 			return UNC_E_RANGE;
@@ -899,14 +899,16 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const
  * free-running ones read now, with the clock read as a sample reads it, so
  * that a delay after the unfreeze (a preempted vCPU) is not counted without
  * its time, and a short run has a long run's edges. */
-UNC_COLD static enum unc_status start_edge(struct stat_run *r)
+/* An edge: the active group's counters and the free-running ones read as
+ * the run's first and last reads are (STAT_EDGE_READS), each box's start
+ * taken from it; *ret_now the clock read before it. */
+UNC_COLD static enum unc_status edge_read(struct stat_run *r, uint64_t *ret_now)
 {
-	uint64_t *const *val = r->val;
-	uint64_t now, after;
+	uint64_t after;
 	bool programmed;
 
 	r->edge = true;
-	enum unc_status st = read_group(r, true, val, &now, &after, &programmed);
+	enum unc_status st = read_group(r, true, r->val, ret_now, &after, &programmed);
 
 	r->edge = false;
 	if (st)
@@ -915,8 +917,18 @@ UNC_COLD static enum unc_status start_edge(struct stat_run *r)
 		if (!in_group(r, i, r->group) || is_free(r, i))
 			continue;
 		for (unsigned b = 0; b < r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit]; b++)
-			r->last[i][b] = val[i][b];
+			r->last[i][b] = r->val[i][b];
 	}
+	return UNC_OK;
+}
+
+UNC_COLD static enum unc_status start_edge(struct stat_run *r)
+{
+	uint64_t now;
+	enum unc_status st = edge_read(r, &now);
+
+	if (st)
+		return st;
 	for (unsigned j = 0; j < r->nfree; j++)
 		r->free_last[j] = r->free_val[j];
 	r->t_sample = now;
@@ -964,20 +976,10 @@ UNC_COLD static enum unc_status program(struct stat_run *r, unsigned g)
 			return st;
 		r->wrapped_prev[k] = 0;
 	}
-	/* Where each counter starts: what the run wrote, or else (a unit it
-	 * does not write, or whose counters ignored the write) what it reads
-	 * now, with counting stopped. Free-running counters are never written. */
-	for (unsigned i = 0; i < r->c.nev; i++) {
-		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
-		const struct pmu_present *p = &r->pmu[k].p;
-		bool read = !writes_counters(r, k, u) && in_group(r, i, g);
-		for (unsigned b = 0; !is_free(r, i) && b < p->boxes[u]; b++) {
-			if (!read)
-				r->last[i][b] = pmu_start_value(unit_of(r, i), p, u);
-			else if ((st = read_counter(r, k, u, b, r->counter[i], &r->last[i][b])))
-				return st;
-		}
-	}
+	/* Where each counter starts is not taken here: the read that follows
+	 * every programming (start_edge for the first group, slice_start after
+	 * a rotation) gives each box's start, whatever the run wrote (a unit
+	 * it does not write counts on from where it was). */
 	r->group = g;
 	/* 6. Unfreeze. */
 	for (unsigned k = 0; k < r->npmu; k++) {
@@ -1786,22 +1788,12 @@ static uint64_t group_running(const struct stat_run *r, unsigned g)
  * sampled by the same read (their deltas up to it). */
 UNC_COLD static enum unc_status slice_start(struct stat_run *r)
 {
-	uint64_t *const *val = r->val;
-	uint64_t now, after;
-	bool programmed;
+	uint64_t now;
 	enum unc_status st;
 
-	r->edge = true; /* with the slice's last read, it alone decides the slice's counts */
-	st = read_group(r, true, val, &now, &after, &programmed);
-	r->edge = false;
-	if (st || (st = free_deltas(r, now)))
+	/* with the slice's last read, it alone decides the slice's counts */
+	if ((st = edge_read(r, &now)) || (st = free_deltas(r, now)))
 		return st;
-	for (unsigned i = 0; i < r->c.nev; i++) {
-		if (!in_group(r, i, r->group) || is_free(r, i))
-			continue;
-		for (unsigned b = 0; b < r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit]; b++)
-			r->last[i][b] = val[i][b];
-	}
 	r->t_sample = r->c.t_end = now;
 	return UNC_OK;
 }
