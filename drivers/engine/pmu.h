@@ -52,6 +52,20 @@ static inline unsigned pmu_reg_pkg(struct pmu_reg r)
 	return r.space == PMU_MSR ? r.pci.bus : 0;
 }
 
+/* A PMU_MSR register read or written by a processor of its package
+ * (pmu_reg_pkg), or by the running processor. */
+static inline enum unc_status pmu_msr_read(const struct hw *hw, struct pmu_reg r, uint64_t *ret_val)
+{
+	return pmu_reg_pkg(r) ? hw_msr_read_pkg(hw, pmu_reg_pkg(r) - 1u, (uint32_t)r.addr, ret_val)
+			      : hw_msr_read(hw, (uint32_t)r.addr, ret_val);
+}
+
+static inline enum unc_status pmu_msr_write(const struct hw *hw, struct pmu_reg r, uint64_t val)
+{
+	return pmu_reg_pkg(r) ? hw_msr_write_pkg(hw, pmu_reg_pkg(r) - 1u, (uint32_t)r.addr, val)
+			      : hw_msr_write(hw, (uint32_t)r.addr, val);
+}
+
 static inline struct pmu_reg pmu_msr(uint64_t msr)
 {
 	return (struct pmu_reg){ .space = PMU_MSR, .addr = msr };

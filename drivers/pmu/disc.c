@@ -283,7 +283,7 @@ UNC_COLD static void disc_in_use(const struct hw *hw, const struct pmu_present *
 				enum unc_status st;
 
 				if (reg.space == PMU_MSR)
-					st = hw_msr_read_pkg(hw, pmu_reg_pkg(reg) ? pmu_reg_pkg(reg) - 1u : hw_pkg_here(hw), (uint32_t)reg.addr, &v);
+					st = pmu_msr_read(hw, reg, &v);
 				else if (reg.space == PMU_PCI)
 					st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v32), v = v32;
 				else
@@ -329,7 +329,7 @@ static enum unc_status disc_read_counter(struct pmu_io *io, const struct pmu_pre
 {
 	struct pmu_reg r = pmu_unit_ctr(&disc_units[unit], p, unit, box, idx);
 	uint64_t v;
-	enum unc_status st = r.space == PMU_MSR ? hw_msr_read_pkg(io->hw, pmu_reg_pkg(r) ? pmu_reg_pkg(r) - 1u : hw_pkg_here(io->hw), (uint32_t)r.addr, &v) : stat_read_reg(io->hw, r, 64, &v);
+	enum unc_status st = r.space == PMU_MSR ? pmu_msr_read(io->hw, r, &v) : stat_read_reg(io->hw, r, 64, &v);
 	char addr[32];
 
 	if (st)
