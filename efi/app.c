@@ -69,25 +69,25 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 		env->get_time(&r->time);
 	r->status = run_status;
 	rec_from_info(r, pi);
-	char why[200];
-	if (run && rec_fits(&run->c, why, sizeof(why))) {
-		out_printf(err, "uncore: error: results not stored: %s\n", why);
-		return UNC_E_RANGE;
+	if (run && rec_from_run(r, &run->c, &cmd->report)) {
+		out_printf(err, "uncore: error: results not stored: out of memory for the boxes' counts\n");
+		return UNC_E_NO_MEMORY;
 	}
-	if (run) {
-		rec_from_run(r, &run->c, &cmd->report);
+	if (run)
 		r->interval = cmd->interval_ms;
-	}
 	if (x)
 		r->x = *x;
-	size_t cap = 65536 + (samples ? samples->len : 0);
+	/* sized by the run: every box of every event, and the samples */
+	size_t cap = 65536 + (run ? rec_run_bytes(&run->c) : 0) + (samples ? samples->len : 0);
 	struct rec_buf b = { env->alloc(cap), 0, cap, false };
 	if (!b.p) {
 		out_printf(err, "uncore: error: results not stored: out of memory for %zu bytes\n", cap);
+		rec_free(r);
 		return UNC_E_NO_MEMORY;
 	}
 	rec_begin(&b);
 	rec_put(&b, r);
+	rec_free(r); /* the per-box values are in b now */
 	if (samples)
 		rec_put_raw(&b, samples->p, samples->len);
 	if ((st = rec_end(&b))) {

@@ -1,8 +1,8 @@
 /* Real sizes: a unit of 8 sockets x 60 boxes (Sapphire Rapids' CHAs on
  * eight sockets) and one of 8 x 12 (Granite Rapids' iMC channels on eight
  * sockets), programmed, sampled, reported and put back in full by the
- * engine; a record, which holds 16 boxes an event, is refused naming that
- * limit. The PMU is made up (no real one is named): one MSR unit whose boxes
+ * engine, and stored in a record in full (every box of every event) that
+ * reads back to the same counts and rows. The PMU is made up (no real one is named): one MSR unit whose boxes
  * the probe places (probe_addr), grouped by socket, on a register file of
  * its own that counts on a fake clock. This test links its driver as the
  * only one there is (pmu_drivers). */
@@ -137,7 +137,7 @@ static const struct pmu_driver *const present[] = { &m_driver, NULL };
 
 static struct fake_hw f; /* CPUID and the clock */
 static uint64_t reg[M_MAX * 16];
-static unsigned nwrites;
+static unsigned nwrites, ctr_writes; /* every write; writes to a counter */
 static struct stat_run run;
 
 static uint64_t rate_rd(unsigned b)
@@ -207,6 +207,7 @@ static enum unc_status m_msr_write(void *ctx, uint32_t msr, uint64_t v)
 		return UNC_E_FAULT;
 	reg[i] = (msr - M_BASE) % 16 >= 4 ? v & ((1ull << 48) - 1) : v;
 	nwrites++;
+	ctr_writes += (msr - M_BASE) % 16 >= 4;
 	return UNC_OK;
 }
 
@@ -245,7 +246,7 @@ static void fresh(unsigned sockets, unsigned per_socket)
 		reg[16 * b] = M_CTL_FOUND;
 		reg[16 * b + 4] = 0x1000 + b, reg[16 * b + 5] = 0x2000 + b;
 	}
-	nwrites = 0;
+	nwrites = ctr_writes = 0;
 	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 }
@@ -298,14 +299,15 @@ static void every_box_counted(unsigned sockets, unsigned per_socket)
 	T_EQ(count_role_part(&run.c, PMU_ROLE_DRAM_READ, sockets - 1, true, false, 0), last);
 	fmt_snprintf(err, sizeof(err), "socket%u.ch%u", sockets - 1, per_socket - 1);
 	T_STREQ(count_box_name(&run.c.ev[0].v, n - 1, name, sizeof(name)), err);
-	/* every register put back: controls as found, selects 0, counters as found */
+	/* every register put back: controls as found, selects 0; the counters,
+	 * of a unit with no source that marks them writable (ctr_write
+	 * PMU_CTR_NEVER), never written (they hold what they counted) */
 	for (unsigned b = 0; b < n; b++) {
 		T_EQ(reg[16 * b], M_CTL_FOUND);
 		T_EQ(reg[16 * b + 1], 0);
 		T_EQ(reg[16 * b + 2], 0);
-		T_EQ(reg[16 * b + 4], 0x1000 + b);
-		T_EQ(reg[16 * b + 5], 0x2000 + b);
 	}
+	T_EQ(ctr_writes, 0);
 	/* reported in full: stat --per-box has a row per box of each event, bw a
 	 * row per socket and per channel */
 	struct report_opts ro = { .format = REPORT_HUMAN, .per_box = true };
@@ -323,11 +325,46 @@ static void every_box_counted(unsigned sockets, unsigned per_socket)
 	report_bw_final(&out, &ro, &m_hw, &run.c, NULL);
 	T_ASSERT(sb.len < sizeof(text));
 	T_EQ(lines_starting(text, "socket"), sockets + n);
-	/* a record holds 16 boxes an event: refused, named, rather than cut */
-	T_EQ(rec_fits(&run.c, err, sizeof(err)), UNC_E_RANGE);
-	fmt_snprintf(text, sizeof(text), "UNC_Q_CAS.RD counts in %u boxes; a record holds at most 16 boxes an event "
-					 "(REC_MAX_BOXES): not stored rather than stored in part", n);
-	T_STREQ(err, text);
+	/* stored: every box of each event, its socket and channel, read back
+	 * as counted, and the record prints the same per-box rows */
+	static struct rec r;
+	static struct rec_print_ws ws;
+	static uint8_t rbuf[1 << 16];
+	static char again[1 << 18];
+	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
+	memset(&r, 0, sizeof(r));
+	strcpy(r.command, "stat");
+	r.tsc_hz = S;
+	T_EQ(rec_from_run(&r, &run.c, &ro), UNC_OK);
+	T_ASSERT(rec_run_bytes(&run.c) >= 2 * (12 * (size_t)n)); /* what app_store sizes its buffer by */
+	rec_begin(&rb);
+	rec_put(&rb, &r);
+	rec_free(&r);
+	T_EQ(rec_end(&rb), UNC_OK);
+	T_EQ(rec_decode(rbuf, rb.len, &r, NULL, NULL, err, sizeof(err)), UNC_OK);
+	unsigned bad = 0;
+	for (unsigned e = 0; e < 2; e++) {
+		T_EQ(r.ev[e].nboxes, n);
+		for (unsigned b = 0; b < n; b++)
+			bad += rec_box(&r.ev[e], b) != run.c.ev[e].total.box[b] ||
+			       rec_box_group(&r.ev[e], b) != b / per_socket || rec_box_id(&r.ev[e], b) != b % per_socket ||
+			       rec_box_moved(&r.ev[e], b) != (run.c.ev[e].moved[b] != 0);
+	}
+	T_EQ(bad, 0);
+	strbuf_init(&sb, text, sizeof(text));
+	out = strbuf_out(&sb);
+	report_final(&out, &ro, &m_hw, &run.c, NULL);
+	strbuf_init(&sb, again, sizeof(again));
+	out = strbuf_out(&sb);
+	T_EQ(rec_print(&out, rbuf, rb.len, REPORT_HUMAN, NULL, NULL, &ws, err, sizeof(err)), UNC_OK);
+	T_ASSERT(sb.len < sizeof(again));
+	T_EQ(lines_starting(again, "UNC_Q_CAS.RD@socket"), n);
+	T_EQ(lines_starting(again, "UNC_Q_CAS.WR@socket"), n);
+	const char *rows = strstr(text, "UNC_Q_CAS.RD@socket0.ch0 "), *rows2 = strstr(again, "UNC_Q_CAS.RD@socket0.ch0 ");
+	T_ASSERT(rows && rows2);
+	const char *end = strstr(rows, "UNC_Q_CAS.WR@socket0.ch0 ");
+	T_ASSERT(end != NULL);
+	T_EQ(strncmp(rows, rows2, (size_t)(end - rows)), 0); /* every RD row the same */
 	stat_free(&run);
 }
 
@@ -367,9 +404,26 @@ static enum unc_status run_cli(int argc, const char **argv)
 		run_cli((int)(sizeof(av) / sizeof(av[0])), av);   \
 	})
 
-/* bw --per-box on 480 boxes: a row per socket and per channel; with -o, the
- * run is refused before anything is written, naming the record's limit. */
-static void bw_on_480_boxes_and_the_record_limit(void)
+/* bw --per-box on 480 boxes: a row per socket and per channel; with -o
+ * they are stored (in chunks), and `var show` prints the same 488 rows. */
+static unsigned socket_rows(const char *text, char *rows, size_t size)
+{
+	size_t at = 0;
+	unsigned n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, "socket", 6)) {
+			const char *e = strchr(l, '\n');
+			size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+			T_ASSERT(at + len < size);
+			memcpy(rows + at, l, len);
+			at += len, n++;
+		}
+	rows[at] = '\0';
+	return n;
+}
+
+static void bw_on_480_boxes_stored(void)
 {
 	T_EQ(RUN("bw", "-d", "1", "--per-box"), UNC_OK);
 	T_EQ(lines_starting(obuf, "socket"), 8 + 480);
@@ -378,14 +432,22 @@ static void bw_on_480_boxes_and_the_record_limit(void)
 	T_CONTAINS(obuf, "socket7.ch59   read         94.656 MB/s");
 	for (unsigned b = 0; b < 480; b++)
 		T_EQ(reg[16 * b], M_CTL_FOUND);
+	static char live[1 << 17], shown[1 << 17];
 	fake_vars_init(&fv, 2000, 1 << 20);
-	T_EQ(RUN("bw", "-d", "1", "-o", "var:Many"), UNC_E_RANGE);
-	T_CONTAINS(ebuf, "uncore: error: UNC_Q_CAS.RD counts in 480 boxes; a record holds at most 16 boxes an event "
-			 "(REC_MAX_BOXES): not stored rather than stored in part; run without -o\n");
-	T_EQ(nwrites, 0);
-	T_EQ(fv.n, 0);
+	T_EQ(RUN("bw", "-d", "1", "--per-box", "-o", "var:Many"), UNC_OK);
+	T_CONTAINS(ebuf, "uncore: results stored in EFI variable Many: ");
+	T_CONTAINS(ebuf, " chunks Many.0001..");
+	T_EQ(socket_rows(obuf, live, sizeof(live)), 8 + 480);
+	for (unsigned b = 0; b < 480; b++)
+		T_EQ(reg[16 * b], M_CTL_FOUND);
+	T_EQ(RUN("var", "show", "Many"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_CONTAINS(obuf, "record Many: `bw` by uncore.efi");
+	T_EQ(socket_rows(obuf, shown, sizeof(shown)), 8 + 480);
+	T_STREQ(shown, live);
+	T_CONTAINS(obuf, "socket7.ch59   read         94.656 MB/s");
 	fake_vars_free(&fv);
 }
 
 T_MAIN("many_boxes", T_CASE(eight_sockets_of_sixty), T_CASE(eight_sockets_of_twelve),
-       T_CASE(bw_on_480_boxes_and_the_record_limit))
+       T_CASE(bw_on_480_boxes_stored))
