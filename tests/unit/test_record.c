@@ -445,8 +445,9 @@ static void layout_2_sixteen_boxes_decode(void)
 	T_STREQ(err, "event 0 has kind 0, 17 boxes, role 1, clock 0, width 48");
 }
 
-/* The fuzzer's layout-1 seed (the Skylake client's record) still decodes. */
-static void layout_1_seed_decodes(void)
+/* The fuzzer's seeds decode: layout 1 (the Skylake client's record) and
+ * layout 3 (two events of 8 sockets x 12 channels, two samples). */
+static void fuzzer_seeds_decode(void)
 {
 	size_t len = read_seed("record_stat");
 	err[0] = '\0';
@@ -454,6 +455,18 @@ static void layout_1_seed_decodes(void)
 	T_STREQ(err, "");
 	T_EQ(out.version, 1);
 	T_ASSERT(out.nevents > 0);
+	len = read_seed("record_v3_96boxes");
+	nseen = 0;
+	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	T_EQ(out.version, 3);
+	T_EQ(out.nevents, 2);
+	T_EQ(out.ev[1].nboxes, 96);
+	T_EQ(rec_box(&out.ev[1], 95), 125000000ull + 95000);
+	T_EQ(rec_box_group(&out.ev[1], 95), 7);
+	T_EQ(rec_box_id(&out.ev[1], 95), 11);
+	T_EQ(nseen, 2);
+	T_EQ(seen[1].box[1][95], 125000000ull + 95000);
+	T_EQ(seen[0].box[0][95], (62500000ull + 95000) / 2);
 }
 
 static void put_tlv(struct rec_buf *b, uint16_t tag, const void *v, uint32_t len)
@@ -1341,7 +1354,7 @@ static void store_full(void)
 }
 
 T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_480_boxes), T_CASE(round_trip_96_boxes),
-       T_CASE(layout_2_sixteen_boxes_decode), T_CASE(layout_1_seed_decodes),
+       T_CASE(layout_2_sixteen_boxes_decode), T_CASE(fuzzer_seeds_decode),
        T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(layout_1_records_print_as_before),
        T_CASE(layout_1_units_are_checked), T_CASE(layout_4_is_refused), T_CASE(layout_2_fields_are_checked),
        T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
