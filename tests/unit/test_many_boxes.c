@@ -380,7 +380,7 @@ static void eight_sockets_of_twelve(void)
 
 /* ---- end to end, as the command line runs it ---- */
 
-static char obuf[1 << 18], ebuf[4096];
+static char obuf[1 << 20], ebuf[4096];
 static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
 static struct fake_vars fv;
 
@@ -446,6 +446,26 @@ static void bw_on_480_boxes_stored(void)
 	T_EQ(socket_rows(obuf, shown, sizeof(shown)), 8 + 480);
 	T_STREQ(shown, live);
 	T_CONTAINS(obuf, "socket7.ch59   read         94.656 MB/s");
+	/* with -I: each sample holds every box of each event, and replays as
+	 * the run printed it (its interval lines, then the same final rows) */
+	static char live_iv[1 << 20];
+	T_EQ(RUN("bw", "-d", "1", "-I", "250", "--per-box", "-o", "var:ManyIv"), UNC_OK);
+	T_CONTAINS(ebuf, "uncore: results stored in EFI variable ManyIv: ");
+	T_NOT_CONTAINS(ebuf, "not stored");
+	T_EQ(socket_rows(obuf, live, sizeof(live)), 8 + 480);
+	T_ASSERT(strlen(obuf) < sizeof(live_iv));
+	strcpy(live_iv, obuf);
+	T_EQ(RUN("var", "show", "ManyIv"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_EQ(socket_rows(obuf, shown, sizeof(shown)), 8 + 480);
+	T_STREQ(shown, live);
+	const char *iv_live = strstr(live_iv, "uncore bw:"), *iv_shown = strstr(obuf, "uncore bw:");
+	T_ASSERT(iv_live && iv_shown);
+	T_STREQ(iv_shown, iv_live); /* header, every interval line and the final rows, as printed during the run */
+	unsigned last_box = 0; /* box 479 in each interval and in the final rows */
+	for (const char *p = iv_shown; (p = strstr(p, "socket7.ch59 ")); p++)
+		last_box++;
+	T_EQ(last_box, 5);
 	fake_vars_free(&fv);
 }
 
