@@ -87,7 +87,7 @@ EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-b
 
 .PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
-	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi \
+	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/ebs.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi \
 	$(BUILD)/unmapped.efi
 
 $(BUILD)/efi/%.o: %.c
@@ -132,6 +132,9 @@ $(BUILD)/uncore-emu.so: $(EMU_OBJS) $(EFI_RELOC)
 # A child image for the boot tests of `uncore.efi -- COMMAND`.
 CHILD_SRCS := tests/child/child.c efi/shell.c efi/console.c efi/libc.c efi/efilib.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c
 $(BUILD)/child.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(CHILD_SRCS)) $(EFI_RELOC)
+# A child that exits boot services, for the ExitBootServices notification's boot test.
+$(BUILD)/ebs.so: $(patsubst %.c,$(BUILD)/efi/%.o,tests/child/ebs.c $(filter-out tests/child/child.c,$(CHILD_SRCS))) $(EFI_RELOC)
+$(BUILD)/ebs.so: EFI_LIBS :=
 $(BUILD)/uncore-emu-drv.so: $(EMU_DRV_OBJS) $(EFI_RELOC)
 # A stand-in for the firmware's memory attribute protocol, for the boot
 # tests of uncore.efi's outer image (tests/child/memattr.c), and the same
@@ -395,6 +398,8 @@ $(HOST)/test_mtl: $(call hobj,tests/unit/test_mtl.c tests/unit/fake_hw.c tests/u
 UNIT_TESTS += test_snbep
 $(HOST)/test_snbep: $(call hobj,tests/unit/test_snbep.c $(T_FAKE))
 UNIT_TESTS += test_engine_groups
+UNIT_TESTS += test_pkg
+$(HOST)/test_pkg: $(call hobj,tests/unit/test_pkg.c $(T_FAKE))
 $(HOST)/test_engine_groups: $(call hobj,tests/unit/test_engine_groups.c $(T_FAKE) $(APP_TEST))
 UNIT_TESTS += test_html
 UNIT_TESTS += test_pcibus

@@ -55,6 +55,12 @@ struct app_env {
 	 * prints it and `-o PATH` writes it, with its extras (the check's
 	 * verdict; NULL for info), whether or not -o asked for it. */
 	void (*json_copy)(void *ctx, const char *json, size_t len, const struct run_extras *x);
+	/* While a child runs with counters programmed (NULL: not available):
+	 * called with the run to arm a notification that puts every register
+	 * back from the run's journal should the child exit boot services (an
+	 * OS loader), and with NULL to close it when the child returns. False:
+	 * it could not be armed. */
+	bool (*exit_guard)(void *ctx, struct stat_run *run);
 };
 
 #define APP_SAMPLE_BUF (1u << 20) /* bytes of interval samples kept for -o */

@@ -51,6 +51,7 @@ struct cli_cmd {
 	const char *help_for;              /* help: one command's usage (its name), NULL: all */
 	bool json;
 	uint32_t msr;
+	uint32_t msr_pkg; /* msr --pkg: 1 + the package whose processor makes the access; 0: this processor */
 	uint32_t pmc; /* pmc read: RDPMC's index (ECX) */
 	uint64_t value;
 	struct pci_addr pci;

@@ -22,6 +22,12 @@ struct native {
 	EFI_HANDLE emu_handle, emu_client; /* the emulator's handle, and who holds it open */
 	char emu_desc[160];
 	struct hw_emulated emulated; /* what the emulator answered besides MSRs */
+	/* Per-package MSRs: MP services, and each processor's package */
+	UNC_EFI_MP_SERVICES_PROTOCOL *mp;
+	struct hw_pkgs pkgs;
+	uint32_t *cpu_pkg; /* each processor's package ID; UINT32_MAX: disabled (pool, ncpu of them) */
+	UINTN ncpu, bsp;
+	char pkgs_how[80];
 };
 
 static struct native native;
@@ -610,6 +616,248 @@ static void native_idle(void *ctx, uint32_t us)
 	efi_idle(us, false);
 }
 
+/* ---- MSRs of another package: on one of its processors ---- */
+
+/* A trip to a processor of another package: n MSRs read, or one written,
+ * each under the #GP guard the running processor registered (the firmware
+ * dispatches every processor's vector 13 through the same IDT and handler
+ * table: OVMF's and edk2's CpuDxe give the APs the BSP's IDT). Through the
+ * emulator first when it is loaded, as on the running processor. */
+struct ap_trip {
+	const uint32_t *msr;
+	unsigned n;
+	uint64_t *val;
+	bool write;
+	uint64_t wval;
+	enum unc_status st;
+};
+
+static VOID EFIAPI ap_msr(VOID *arg)
+{
+	struct ap_trip *t = arg;
+
+	for (unsigned i = 0; i < t->n; i++) {
+		if (native.emu) {
+			UINT64 v = 0;
+			EFI_STATUS s = t->write ? native.emu->MsrWrite(native.emu, t->msr[i], t->wval)
+						: native.emu->MsrRead(native.emu, t->msr[i], &v);
+			if (s != EFI_UNSUPPORTED) {
+				if (EFI_ERROR(s)) {
+					t->st = emu_status(s);
+					return;
+				}
+				if (!t->write)
+					t->val[i] = v;
+				continue;
+			}
+		}
+		gp_faulted = 0;
+		if (t->write)
+			unc_asm_wrmsr(t->msr[i], t->wval);
+		else
+			t->val[i] = unc_asm_rdmsr(t->msr[i]);
+		if (gp_faulted) {
+			t->st = UNC_E_FAULT;
+			return;
+		}
+	}
+	t->st = UNC_OK;
+}
+
+/* Each other package's serving processor, once its first trip has
+ * started it, stays in ap_serve (a non-blocking StartupThisAP) and takes
+ * each trip from this mailbox: waking an AP through StartupThisAP costs
+ * about 10 ms a call under OVMF (its INIT-SIPI-SIPI delay), and a run's
+ * programming makes hundreds of trips. native_release (every exit of a
+ * command) and the ExitBootServices notification send it back to the
+ * firmware (pkg_stop_all). */
+struct ap_box {
+	volatile uint32_t seq, done; /* a trip posted (seq bumped), taken (done = seq) */
+	volatile int quit, stopped;
+	struct ap_trip *volatile trip;
+	EFI_EVENT ev;                /* StartupThisAP's completion event (non-blocking mode) */
+	bool running;
+};
+static struct ap_box ap_boxes[HW_MAX_PKGS];
+
+static VOID EFIAPI ap_serve(VOID *arg)
+{
+	struct ap_box *b = arg;
+	uint32_t seen = b->seq;
+
+	for (;;) {
+		while (b->seq == seen && !b->quit)
+			__asm__ volatile("pause" ::: "memory");
+		if (b->quit)
+			break;
+		seen = b->seq;
+		ap_msr(b->trip);
+		__asm__ volatile("" ::: "memory");
+		b->done = seen;
+	}
+	b->stopped = 1;
+}
+
+/* Spins until *flag == want, at most about a second of the TSC (the
+ * firmware's Stall is not to be called in every context this runs in). */
+static bool wait_for(volatile uint32_t *flag, uint32_t want)
+{
+	uint64_t t0 = native_ticks(NULL);
+
+	while (*flag != want) {
+		__asm__ volatile("pause" ::: "memory");
+		if (native_ticks(NULL) - t0 > 10000000000ull) /* 10^10 cycles: seconds at any clock */
+			return false;
+	}
+	return true;
+}
+
+/* Sends every serving processor back to the firmware; without freeing
+ * anything (the ExitBootServices notification calls it). */
+static void pkg_stop_all(bool close)
+{
+	for (unsigned i = 0; i < HW_MAX_PKGS; i++) {
+		struct ap_box *b = &ap_boxes[i];
+		if (!b->running)
+			continue;
+		b->quit = 1;
+		wait_for((volatile uint32_t *)&b->stopped, 1);
+		b->running = false;
+		if (close && b->ev)
+			BS->CloseEvent(b->ev);
+		if (close)
+			b->ev = NULL;
+	}
+}
+
+void native_stop_aps(void)
+{
+	pkg_stop_all(false);
+}
+
+/* The trip, by the processor that serves pkg (started in ap_serve at the
+ * first trip), else, when it cannot be started (busy: a child's work),
+ * by one blocking StartupThisAP of another enabled processor of that
+ * package. */
+static enum unc_status pkg_trip(uint32_t pkg, struct ap_trip *t)
+{
+	EFI_STATUS s = EFI_NOT_FOUND;
+	unsigned i = 1;
+	enum unc_status st;
+
+	while (i < native.pkgs.n && native.pkgs.id[i] != pkg)
+		i++;
+	if (i >= native.pkgs.n || !native.mp)
+		return UNC_E_NOT_FOUND;
+	struct ap_box *b = &ap_boxes[i];
+	if (!b->running) {
+		b->seq = b->done = 0;
+		b->quit = b->stopped = 0;
+		if ((b->ev || !EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &b->ev))) &&
+		    !EFI_ERROR(native.mp->StartupThisAP(native.mp, ap_serve, native.pkgs.cpu[i], b->ev, 0, b, NULL)))
+			b->running = true;
+	}
+	if ((st = guard_on()))
+		return st;
+	t->st = UNC_E_DEVICE;
+	if (b->running) {
+		b->trip = t;
+		__asm__ volatile("" ::: "memory");
+		uint32_t want = b->seq + 1;
+		b->seq = want;
+		s = wait_for(&b->done, want) ? EFI_SUCCESS : EFI_TIMEOUT;
+		if (EFI_ERROR(s)) /* never taken: not posted to again, and told to leave before it takes it */
+			b->quit = 1, b->running = false;
+	} else {
+		for (UINTN c = 0; c < native.ncpu && (EFI_ERROR(s)); c++)
+			if (c != native.bsp && native.cpu_pkg[c] == pkg)
+				s = native.mp->StartupThisAP(native.mp, ap_msr, c, NULL, 1000000, t, NULL);
+	}
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
+	return EFI_ERROR(s) ? (s == EFI_NOT_READY ? UNC_E_BUSY : UNC_E_DEVICE) : t->st;
+}
+
+static enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val)
+{
+	struct ap_trip t = { .msr = msr, .n = n, .val = ret_val };
+
+	(void)ctx;
+	return pkg_trip(pkg, &t);
+}
+
+static enum unc_status native_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t val)
+{
+	struct ap_trip t = { .msr = &msr, .n = 1, .write = true, .wval = val };
+
+	(void)ctx;
+	return pkg_trip(pkg, &t);
+}
+
+bool native_serves_pkg(UINTN cpu)
+{
+	for (unsigned i = 1; native.mp && i < native.pkgs.n; i++)
+		if (native.pkgs.cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+/* The packages: each enabled processor's APIC ID (GetProcessorInfo's
+ * ProcessorId) shifted right by the topology's package shift
+ * (cpu_pkg_shift, from the real processor's CPUID, not an emulator's),
+ * checked against MP services' own Location.Package; the first
+ * processor found of each package serves it, the running one its own. */
+UNC_COLD static void find_packages(struct out *err)
+{
+	static EFI_GUID mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
+	static const struct hw_ops cpuid_only = { .cpuid = native_cpuid };
+	UINTN total = 0, enabled = 0;
+	const char *how = "";
+
+	native.mp = NULL;
+	native.pkgs = (struct hw_pkgs){ 0 };
+	if (EFI_ERROR(BS->LocateProtocol(&mp_guid, NULL, (void **)&native.mp)) || !native.mp ||
+	    EFI_ERROR(native.mp->GetNumberOfProcessors(native.mp, &total, &enabled)) || !total ||
+	    EFI_ERROR(native.mp->WhoAmI(native.mp, &native.bsp)) ||
+	    (!native.cpu_pkg && EFI_ERROR(BS->AllocatePool(EfiLoaderData, total * sizeof(uint32_t), (void **)&native.cpu_pkg)))) {
+		native.mp = NULL;
+		return;
+	}
+	unsigned shift = cpu_pkg_shift(&(struct hw){ .ops = &cpuid_only }, &how);
+	native.ncpu = total;
+	native.pkgs.cpus = (uint32_t)enabled;
+	native.pkgs.mp_agrees = true;
+	for (int pass = 0; pass < 2; pass++) /* the running processor's package first */
+		for (UINTN c = 0; c < total; c++) {
+			UNC_EFI_PROCESSOR_INFORMATION info;
+			if ((c == native.bsp) != (pass == 0))
+				continue;
+			native.cpu_pkg[c] = UINT32_MAX;
+			if (EFI_ERROR(native.mp->GetProcessorInfo(native.mp, c, &info)) || !(info.StatusFlag & 2))
+				continue;
+			uint32_t pkg = (uint32_t)(info.ProcessorId >> shift);
+			native.cpu_pkg[c] = pkg;
+			if (info.Package != pkg)
+				native.pkgs.mp_agrees = false;
+			unsigned i = 0;
+			while (i < native.pkgs.n && native.pkgs.id[i] != pkg)
+				i++;
+			if (i < native.pkgs.n)
+				continue;
+			if (native.pkgs.n == HW_MAX_PKGS) {
+				native.pkgs.more++;
+				continue;
+			}
+			native.pkgs.id[native.pkgs.n] = pkg;
+			native.pkgs.mp_pkg[native.pkgs.n] = info.Package;
+			native.pkgs.cpu[native.pkgs.n++] = (uint32_t)c;
+		}
+	fmt_snprintf(native.pkgs_how, sizeof(native.pkgs_how), "%s (package shift %u) and MP services", how, shift);
+	native.pkgs.how = native.pkgs_how;
+	if (native.pkgs.more)
+		out_printf(err, "uncore: warning: %u packages beyond the %d this tool serves: MSR units there are refused\n",
+			   native.pkgs.more, HW_MAX_PKGS);
+}
+
 static const struct hw_ops native_ops = {
 	.msr_read = native_msr_read,
 	.msr_write = native_msr_write,
@@ -624,7 +872,12 @@ static const struct hw_ops native_ops = {
 	.mmio_read32_n = native_mmio_read32_n,
 	.idle = native_idle,
 	.mmio_check = native_mmio_check,
+	.msr_read_pkg = native_msr_read_pkg,
+	.msr_write_pkg = native_msr_write_pkg,
 };
+
+/* One package, or no MP services: no trips. */
+static struct hw_ops native_one_ops;
 
 /* The native seam routed to the emulator; filled in by native_init. */
 static struct hw_ops emulated_ops;
@@ -693,12 +946,22 @@ UNC_COLD static UNC_EMU_PROTOCOL *emu_open(EFI_HANDLE client, struct out *err)
 	return emu;
 }
 
-UNC_COLD void native_release(void)
+UNC_COLD static void emu_close(void)
 {
 	if (native.emu_handle)
 		BS->CloseProtocol(native.emu_handle, &emu_guid, native.emu_client, native.emu_handle);
 	native.emu_handle = NULL;
 	native.emu = NULL;
+}
+
+UNC_COLD void native_release(void)
+{
+	pkg_stop_all(true);
+	emu_close();
+	if (native.cpu_pkg)
+		BS->FreePool(native.cpu_pkg);
+	native.cpu_pkg = NULL;
+	native.mp = NULL;
 }
 
 UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
@@ -721,16 +984,25 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		out_printf(err, "uncore: warning: no PCI root bridge for segment 0; PCI access is disabled\n");
 
 	*hw = (struct hw){ .ops = &native_ops, .ctx = &native, .tick_hz = 0, .msr_mode = HW_MSR_NATIVE };
+	find_packages(err);
+	if (native.mp && native.cpu)
+		hw->pkgs = &native.pkgs;
+	if (!hw->pkgs || native.pkgs.n < 2) {
+		native_one_ops = native_ops;
+		native_one_ops.msr_read_pkg = NULL;
+		native_one_ops.msr_write_pkg = NULL;
+		hw->ops = &native_one_ops;
+	}
 	if (emu_client && (native.emu = emu_open(emu_client, err))) {
 		if (native.emu->Revision != UNC_EMU_PROTOCOL_REVISION) {
 			out_printf(err, "uncore: warning: ignoring uncore emulator of revision %u (want %u)\n",
 				   native.emu->Revision, UNC_EMU_PROTOCOL_REVISION);
-			native_release();
+			emu_close();
 			return;
 		}
 		fmt_snprintf(native.emu_desc, sizeof(native.emu_desc), "%s",
 			     native.emu->Description ? (const char *)native.emu->Description : "");
-		emulated_ops = native_ops;
+		emulated_ops = *hw->ops;
 		emulated_ops.msr_read = emulated_msr_read;
 		emulated_ops.msr_write = emulated_msr_write;
 		emulated_ops.pci_read32 = emulated_pci_read32;

@@ -75,6 +75,37 @@ static enum unc_status child_find(void *ctx, const char *cmdline, char *ret_cmdl
 /* A child that failed makes its own status the run's (efi/cmd/measure.md, "The child"). */
 static EFI_STATUS child_status;
 
+/* ExitBootServices while a child runs with counters programmed (a child
+ * that boots an OS never returns): the run's journal puts every register
+ * back. The notify function allocates nothing, as the UEFI specification
+ * requires of an EVT_SIGNAL_EXIT_BOOT_SERVICES notification: the writes go
+ * through the seam (wrmsr under the CPU arch protocol's #GP guard, the
+ * emulator's protocol, MMIO stores, PCI through the root bridge, another
+ * package's MSRs by MP services' StartupThisAP, blocking). TPL_NOTIFY: before
+ * the firmware's own TPL_CALLBACK notifications (MP services parks the APs in
+ * one). */
+static EFI_EVENT ebs_event;
+
+static VOID EFIAPI ebs_notify(EFI_EVENT ev, VOID *ctx)
+{
+	(void)ev;
+	stat_put_back(ctx);
+	native_stop_aps(); /* the processors that served other packages go back to the firmware */
+}
+
+static bool exit_guard(void *ctx, struct stat_run *run)
+{
+	(void)ctx;
+	if (ebs_event)
+		BS->CloseEvent(ebs_event);
+	ebs_event = NULL;
+	if (run && EFI_ERROR(BS->CreateEvent(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_NOTIFY, ebs_notify, run, &ebs_event))) {
+		ebs_event = NULL;
+		return false;
+	}
+	return true;
+}
+
 static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
 				 unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
 {
@@ -169,7 +200,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return efi_status_from(st);
 	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
 			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
-			       memory_map, NULL };
+			       memory_map, NULL, exit_guard };
 	/* No Shell parameters (\EFI\BOOT\BOOTX64.EFI, a Boot#### option): lab mode. */
 	if (argc == 0)
 		return efi_lab(image, &env, NULL, false);

@@ -5,6 +5,7 @@
 
 #include "../drivers/base/parse.h"
 
+#include "native.h"
 #include "pi.h"
 #include "vars.h"
 
@@ -107,7 +108,10 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 	L->cpus = 1;
 	for (UINTN cpu = 0; cpu < total && L->cpus < want; cpu++) {
 		UNC_EFI_PROCESSOR_INFORMATION info;
-		if (cpu == bsp || EFI_ERROR(L->mp->GetProcessorInfo(L->mp, cpu, &info)) || !(info.StatusFlag & 2))
+		/* nor a processor that reads another package's MSRs for the run:
+		 * busy with the load, it could not (its part goes to the BSP) */
+		if (cpu == bsp || native_serves_pkg(cpu) || EFI_ERROR(L->mp->GetProcessorInfo(L->mp, cpu, &info)) ||
+		    !(info.StatusFlag & 2))
 			continue;
 		if (EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &L->done[L->cpus])))
 			break;

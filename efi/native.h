@@ -16,6 +16,15 @@
  * unloaded, until native_release. NULL: native MSR access only. */
 void native_init(struct hw *ret_hw, struct out *err, EFI_HANDLE emu_client);
 
+/* Whether MP services' processor `cpu` serves another package's MSRs
+ * (struct hw_pkgs): the built-in load leaves it free for those trips. */
+bool native_serves_pkg(UINTN cpu);
+
+/* Sends the processors that serve other packages' MSRs back to the
+ * firmware, freeing nothing (for an ExitBootServices notification;
+ * native_release does it too). */
+void native_stop_aps(void);
+
 /* Lets go of the emulator (native_init); call before the image exits. */
 void native_release(void);
 

@@ -127,3 +127,37 @@ uint64_t cpu_llc_bytes(const struct hw *hw)
 	}
 	return best;
 }
+
+unsigned cpu_pkg_shift(const struct hw *hw, const char **how)
+{
+	struct cpuid_regs r;
+	uint32_t max;
+
+	hw_cpuid(hw, 0, 0, &r);
+	max = r.eax;
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t leaf = k ? 0xB : 0x1F;
+		unsigned shift = 0;
+		bool any = false;
+		if (max < leaf)
+			continue;
+		for (uint32_t level = 0; level < 8; level++) {
+			hw_cpuid(hw, leaf, level, &r);
+			if (((r.ecx >> 8) & 0xFF) == 0) /* level type 0: past the last */
+				break;
+			shift = r.eax & 0x1F, any = true;
+		}
+		if (any) {
+			*how = leaf == 0x1F ? "CPUID leaf 0x1F" : "CPUID leaf 0xB";
+			return shift;
+		}
+	}
+	*how = "CPUID leaves 1 and 4";
+	if (max < 1)
+		return 0;
+	hw_cpuid(hw, 1, 0, &r);
+	unsigned ids = r.edx & (1u << 28) ? (r.ebx >> 16) & 0xFF : 1, shift = 0;
+	while ((1u << shift) < ids)
+		shift++;
+	return shift;
+}

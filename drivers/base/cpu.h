@@ -31,4 +31,11 @@ bool cpu_tsc_steady(const struct cpu_info *ci, bool invariant);
  * line size x sets); 0 when the leaf is absent or describes none. */
 uint64_t cpu_llc_bytes(const struct hw *hw);
 
+/* How far an APIC ID is shifted right to give its physical package ID:
+ * the last level of CPUID leaf 0x1F, else of leaf 0xB (EAX[4:0]: the
+ * x2APIC ID bits below the next level), else the logical processors per
+ * package of leaf 1 (EBX[23:16], HTT) rounded up to a power of two. *how
+ * names the leaf. */
+unsigned cpu_pkg_shift(const struct hw *hw, const char **how);
+
 #endif

@@ -83,6 +83,31 @@ struct hw_ops {
 	 * and store that reaches memory, and refuses them with that status.
 	 * NULL: every address is MMIO (a fake without memory). */
 	enum unc_status (*mmio_check)(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize);
+	/* MSR access by a processor of another package (struct hw_pkgs): pkg
+	 * is one of its IDs other than the running processor's. n reads in one
+	 * call, in order (a sample's MSRs of that package: one trip to it);
+	 * UNC_E_FAULT when one raised #GP (which one is not said: the caller
+	 * reads them one at a time to name it). NULL: no other package is
+	 * reachable (one package, or no MP services). */
+	enum unc_status (*msr_read_pkg)(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val);
+	enum unc_status (*msr_write_pkg)(void *ctx, uint32_t pkg, uint32_t msr, uint64_t val);
+};
+
+/* The processor packages the seam found (efi/hw_native.c: the x2APIC
+ * topology of CPUID 0x1F, else 0x0B, else 0x01/0x04, applied to each
+ * processor's APIC ID from MP services, and MP services' own
+ * Location.Package beside it). More packages than HW_MAX_PKGS (twice the
+ * biggest machine, 8 sockets) are refused by name. */
+#define HW_MAX_PKGS 16
+struct hw_pkgs {
+	unsigned n;                 /* packages found (the running processor's first) */
+	uint32_t id[HW_MAX_PKGS];   /* each one's physical package ID */
+	uint32_t cpu[HW_MAX_PKGS];  /* the processor (MP services' number) that serves it */
+	uint32_t mp_pkg[HW_MAX_PKGS]; /* MP services' Location.Package of that processor */
+	uint32_t cpus;              /* processors MP services reports (enabled) */
+	const char *how;            /* where the IDs came from ("CPUID leaf 0xB and MP services") */
+	bool mp_agrees;             /* MP services' Location.Package gave the same packages */
+	unsigned more;              /* packages found beyond HW_MAX_PKGS (none is used then) */
 };
 
 /* Notes that the emulator answered a path, once. */
@@ -133,6 +158,9 @@ struct hw {
 	enum hw_msr_mode msr_mode;
 	const char *emulator; /* HW_MSR_EMULATED: the emulator's own description */
 	const struct hw_emulated *emulated; /* HW_MSR_EMULATED: its other paths; NULL: none */
+	/* The packages (pkgs->id[0] is the running processor's); NULL: one
+	 * package, the running processor's, whose ID is taken as 0. */
+	const struct hw_pkgs *pkgs;
 };
 
 static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uint64_t *ret_val)
@@ -143,6 +171,57 @@ static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uin
 static inline enum unc_status hw_msr_write(const struct hw *hw, uint32_t msr, uint64_t val)
 {
 	return hw->ops->msr_write(hw->ctx, msr, val);
+}
+
+/* The running processor's package ID (0 when not known). */
+static inline uint32_t hw_pkg_here(const struct hw *hw)
+{
+	return hw->pkgs && hw->pkgs->n ? hw->pkgs->id[0] : 0;
+}
+
+/* Whether a processor of package `pkg` can be reached. */
+static inline bool hw_pkg_known(const struct hw *hw, uint32_t pkg)
+{
+	if (pkg == hw_pkg_here(hw))
+		return true;
+	for (unsigned i = 1; hw->pkgs && hw->ops->msr_read_pkg && i < hw->pkgs->n; i++)
+		if (hw->pkgs->id[i] == pkg)
+			return true;
+	return false;
+}
+
+/* MSR access on a processor of package `pkg`: the running processor for
+ * its own package, else one of that package (UNC_E_NOT_FOUND: none). */
+static inline enum unc_status hw_msr_read_pkg(const struct hw *hw, uint32_t pkg, uint32_t msr, uint64_t *ret_val)
+{
+	if (pkg == hw_pkg_here(hw))
+		return hw_msr_read(hw, msr, ret_val);
+	if (!hw_pkg_known(hw, pkg))
+		return UNC_E_NOT_FOUND;
+	return hw->ops->msr_read_pkg(hw->ctx, pkg, &msr, 1, ret_val);
+}
+
+static inline enum unc_status hw_msr_write_pkg(const struct hw *hw, uint32_t pkg, uint32_t msr, uint64_t val)
+{
+	if (pkg == hw_pkg_here(hw))
+		return hw_msr_write(hw, msr, val);
+	if (!hw_pkg_known(hw, pkg) || !hw->ops->msr_write_pkg)
+		return UNC_E_NOT_FOUND;
+	return hw->ops->msr_write_pkg(hw->ctx, pkg, msr, val);
+}
+
+/* n MSRs of package `pkg` in one trip (the running processor reads its
+ * own package's itself). */
+static inline enum unc_status hw_msr_read_n_pkg(const struct hw *hw, uint32_t pkg, const uint32_t *msr, unsigned n,
+						uint64_t *ret_val)
+{
+	enum unc_status st = UNC_OK;
+
+	if (pkg != hw_pkg_here(hw))
+		return hw_pkg_known(hw, pkg) ? hw->ops->msr_read_pkg(hw->ctx, pkg, msr, n, ret_val) : UNC_E_NOT_FOUND;
+	for (unsigned i = 0; i < n && st == UNC_OK; i++)
+		st = hw_msr_read(hw, msr[i], &ret_val[i]);
+	return st;
 }
 
 static inline enum unc_status hw_pci_read32(const struct hw *hw, struct pci_addr a, uint16_t off,

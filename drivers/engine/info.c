@@ -79,6 +79,17 @@ static enum unc_status noting_io_read(void *ctx, uint16_t port, uint32_t *v)
 	return hw_io_read32(n->hw, port, v);
 }
 
+/* Another package's MSRs (the discovery CHAs' 0x2FFE and selects). */
+static enum unc_status noting_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *v)
+{
+	struct noting *c = ctx;
+	enum unc_status st = c->hw->ops->msr_read_pkg(c->hw->ctx, pkg, msr, n, v);
+
+	if (st == UNC_E_FAULT && n == 1)
+		note_fault(c->pi, (struct pmu_reg){ .space = PMU_MSR, .pci = { .bus = (uint8_t)(pkg + 1) }, .addr = msr[0] });
+	return st;
+}
+
 static void noting_idle(void *ctx, uint32_t us)
 {
 	struct noting *n = ctx;
@@ -95,7 +106,8 @@ static enum unc_status noting_mmio_check(void *ctx, uint64_t phys, uint64_t len,
 static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, noting_pci_read, noting_pci_write,
 					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
 					  NULL /* no MMIO writes: info only reads */,
-					  NULL /* each load through noting_mmio_read */, noting_idle, noting_mmio_check };
+					  NULL /* each load through noting_mmio_read */, noting_idle, noting_mmio_check,
+					  noting_msr_read_pkg, NULL /* info only reads */ };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {
@@ -139,10 +151,15 @@ enum unc_status info_gather_opt(const struct hw *hw, struct platform_info *pi, b
 	pi->msr_mode = hw->msr_mode;
 	pi->emulator = hw->emulator;
 	pi->emulated = hw->msr_mode == HW_MSR_EMULATED ? hw->emulated : NULL;
+	pi->pkgs = hw->pkgs;
 
 	struct noting n = { hw, pi };
 	struct hw noting = *hw;
-	noting.ops = &noting_ops;
+	static struct hw_ops ops;
+	ops = noting_ops;
+	if (!hw->ops->msr_read_pkg)
+		ops.msr_read_pkg = NULL;
+	noting.ops = &ops;
 	noting.ctx = &n;
 	/* Only a driver that matches the CPU gets its registers read:
 	 * elsewhere these addresses mean something else or nothing. */
@@ -242,6 +259,41 @@ static const char *reg_label(const struct platform_info *pi, struct pmu_reg reg,
 			return n;
 	}
 	return "?";
+}
+
+/* The packages, and the processor that serves each (per-package MSRs). */
+static void print_pkgs(struct out *o, const struct hw_pkgs *k, bool json)
+{
+	if (json && !k) {
+		out_puts(o, ",\"packages\":null");
+		return;
+	}
+	if (!k)
+		return;
+	if (json) {
+		out_printf(o, ",\"packages\":{\"count\":%u,\"how\":", k->n);
+		out_json_str(o, k->how ? k->how : "");
+		out_printf(o, ",\"mp_agrees\":%s,\"more\":%u,\"processors\":%u,\"ids\":[", k->mp_agrees ? "true" : "false",
+			   k->more, k->cpus);
+		for (unsigned i = 0; i < k->n; i++)
+			out_printf(o, "%s%u", i ? "," : "", k->id[i]);
+		out_puts(o, "],\"served_by\":[");
+		for (unsigned i = 0; i < k->n; i++)
+			out_printf(o, "%s%u", i ? "," : "", k->cpu[i]);
+		out_puts(o, "]}");
+		return;
+	}
+	out_printf(o, "packages:     %u of %u processor%s, from %s%s\n", k->n, k->cpus, k->cpus == 1 ? "" : "s",
+		   k->how ? k->how : "?", k->mp_agrees ? "" : " (MP services' Location.Package disagrees)");
+	for (unsigned i = 0; i < k->n; i++) {
+		out_printf(o, "  package %u: processor %u%s", k->id[i], k->cpu[i], i ? "" : " (this one)");
+		if (k->mp_pkg[i] != k->id[i])
+			out_printf(o, " (MP services: package %u)", k->mp_pkg[i]);
+		out_puts(o, "\n");
+	}
+	if (k->more)
+		out_printf(o, "  %u more package%s beyond the %d served: their units are refused\n", k->more,
+			   k->more == 1 ? "" : "s", HW_MAX_PKGS);
 }
 
 /* Each path besides the MSRs that the emulator answered: only those it did. */
@@ -380,6 +432,7 @@ void info_print(struct out *o, const struct platform_info *pi)
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));
 	if (pi->msr_mode == HW_MSR_EMULATED)
 		out_printf(o, "emulator:     %s\n", pi->emulator ? pi->emulator : "(no description)");
+	print_pkgs(o, pi->pkgs, false);
 	print_emulated(o, pi->emulated);
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		pi->pmu[k].drv->ops->info(o, &pi->pmu[k].p, false);
@@ -421,6 +474,7 @@ void info_print_json(struct out *o, const struct platform_info *pi)
 		out_json_str(o, pi->emulator ? pi->emulator : "");
 	else
 		out_puts(o, "null");
+	print_pkgs(o, pi->pkgs, true);
 	json_emulated(o, pi->emulated);
 	out_puts(o, ",\"drivers\":[");
 	for (unsigned k = 0; k < pi->npmu; k++) {

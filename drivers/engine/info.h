@@ -41,6 +41,7 @@ struct platform_info {
 	enum hw_msr_mode msr_mode;
 	const char *emulator;         /* the emulator's description, when emulated */
 	const struct hw_emulated *emulated; /* the emulator's other paths (live, not stored); NULL: none */
+	const struct hw_pkgs *pkgs;   /* the packages the seam found (live, not stored); NULL: not looked for */
 
 	struct reg_access faults[INFO_MAX_FAULTS];
 	unsigned nfaults;

@@ -98,7 +98,23 @@ static struct pmu_reg unit_reg(const struct pmu_unit *u, const struct pmu_presen
 	return r;
 }
 
+/* A per-package unit's box: on its package (pmu_reg_pkg). */
+static struct pmu_reg on_pkg(struct pmu_reg r, const struct pmu_unit *u, const struct pmu_present *p, unsigned unit,
+			     unsigned box)
+{
+	if (u->per_pkg && r.space == PMU_MSR && p && unit < PMU_MAX_UNITS && box < p->room[unit])
+		r.pci = (struct pci_addr){ .bus = (uint8_t)(p->group[unit][box] + 1) };
+	return r;
+}
+
+static struct pmu_reg box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box);
+
 struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box)
+{
+	return on_pkg(box_ctl(u, p, unit, box), u, p, unit, box);
+}
+
+static struct pmu_reg box_ctl(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box)
 {
 	struct pmu_reg r = { .space = u->space, .addr = u->box_ctl + box * u->box_stride };
 
@@ -118,7 +134,7 @@ struct pmu_reg pmu_unit_box_ctl(const struct pmu_unit *u, const struct pmu_prese
 struct pmu_reg pmu_unit_sel(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
 			    unsigned idx)
 {
-	return unit_reg(u, p, unit, box, idx, true);
+	return on_pkg(unit_reg(u, p, unit, box, idx, true), u, p, unit, box);
 }
 
 struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *p, unsigned unit, unsigned box,
@@ -133,7 +149,7 @@ struct pmu_reg pmu_unit_ctr(const struct pmu_unit *u, const struct pmu_present *
 		}
 		return r;
 	}
-	return unit_reg(u, p, unit, box, idx, false);
+	return on_pkg(unit_reg(u, p, unit, box, idx, false), u, p, unit, box);
 }
 
 const char *pmu_reg_addr(struct pmu_reg reg, char *buf, size_t size)

@@ -37,9 +37,20 @@ enum pmu_space {
 
 struct pmu_reg {
 	uint8_t space; /* enum pmu_space */
+	/* PMU_PCI: the function. PMU_MSR: pci.bus is the package whose
+	 * processor accesses it (pmu_reg_pkg), the rest 0. */
 	struct pci_addr pci;
 	uint64_t addr;
 };
+
+/* A PMU_MSR register's package: 0, the processor running the tool; n, a
+ * processor of physical package n - 1 (a per-package unit's box, as
+ * pmu_unit_* give it). Kept in pci.bus, which an MSR does not use, so that
+ * every positional initializer of a register stays as it is. */
+static inline unsigned pmu_reg_pkg(struct pmu_reg r)
+{
+	return r.space == PMU_MSR ? r.pci.bus : 0;
+}
 
 static inline struct pmu_reg pmu_msr(uint64_t msr)
 {
@@ -48,7 +59,7 @@ static inline struct pmu_reg pmu_msr(uint64_t msr)
 
 static inline bool pmu_reg_eq(struct pmu_reg a, struct pmu_reg b)
 {
-	return a.space == b.space && a.addr == b.addr &&
+	return a.space == b.space && a.addr == b.addr && pmu_reg_pkg(a) == pmu_reg_pkg(b) &&
 	       (a.space != PMU_PCI || (a.pci.bus == b.pci.bus && a.pci.dev == b.pci.dev && a.pci.func == b.pci.func));
 }
 
@@ -223,6 +234,12 @@ struct pmu_unit {
 	 * p->pci function). sel_base, ctr_base, box_stride, box_sel, box_ctr
 	 * and box_ctl are then unused, and the box control is always there. */
 	bool probe_addr;
+	/* Its MSRs are per package (a discovery CHA): box b's registers are
+	 * those of a processor of package p->group[unit][b] (the physical
+	 * package ID), which programs, samples and restores them (pmu_reg.pkg).
+	 * The engine reads such a unit's counters itself, one MSR each, masked
+	 * to the width, in one trip per package (read_counter is not called). */
+	bool per_pkg;
 	/* Its events may also be named without this prefix (the manual's
 	 * short names: CAS_COUNT.RD for UNC_M_CAS_COUNT.RD). NULL: none. */
 	const char *short_prefix;

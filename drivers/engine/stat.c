@@ -64,7 +64,7 @@ static enum unc_status raw_read(const struct hw *hw, struct pmu_reg reg, uint64_
 
 	switch (reg.space) {
 	case PMU_MSR:
-		return hw_msr_read(hw, (uint32_t)reg.addr, v);
+		return pmu_reg_pkg(reg) ? hw_msr_read_pkg(hw, pmu_reg_pkg(reg) - 1u, (uint32_t)reg.addr, v) : hw_msr_read(hw, (uint32_t)reg.addr, v);
 	case PMU_PCI:
 		if ((st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &x)) == UNC_OK)
 			*v = x;
@@ -80,7 +80,7 @@ static enum unc_status raw_write(const struct hw *hw, struct pmu_reg reg, uint64
 {
 	switch (reg.space) {
 	case PMU_MSR:
-		return hw_msr_write(hw, (uint32_t)reg.addr, v);
+		return pmu_reg_pkg(reg) ? hw_msr_write_pkg(hw, pmu_reg_pkg(reg) - 1u, (uint32_t)reg.addr, v) : hw_msr_write(hw, (uint32_t)reg.addr, v);
 	case PMU_PCI:
 		if (v >> 32)
 			return UNC_E_RANGE;
@@ -115,6 +115,99 @@ static enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, ui
 	enum unc_status st = raw_read(r->hw, reg, v);
 
 	return st ? rd_failed(r, k, reg, st) : UNC_OK;
+}
+
+/* ---- MSRs of other packages (pmu_reg_pkg) ---- */
+
+/* A sample's per-package MSR reads, gathered, then made in one trip to
+ * each package (hw_msr_read_n_pkg): the running processor's package read
+ * here. More than STAT_PKG_BATCH of them take more trips. */
+#define STAT_PKG_BATCH 1024
+static struct {
+	unsigned n;
+	struct pmu_reg reg[STAT_PKG_BATCH];
+	uint8_t pmu[STAT_PKG_BATCH];
+	uint64_t *dst[STAT_PKG_BATCH];
+	uint32_t msr[STAT_PKG_BATCH];
+	uint64_t val[STAT_PKG_BATCH];
+} pkgb;
+
+/* One package's share of the batch in one call; on failure each alone,
+ * to name the register. */
+static enum unc_status batch_pkg(struct stat_run *r, uint8_t pkg)
+{
+	static unsigned idx[STAT_PKG_BATCH];
+	unsigned n = 0;
+	enum unc_status st, trip;
+
+	for (unsigned j = 0; j < pkgb.n; j++)
+		if (pmu_reg_pkg(pkgb.reg[j]) == pkg)
+			pkgb.msr[n] = (uint32_t)pkgb.reg[j].addr, idx[n++] = j;
+	if (!n)
+		return UNC_OK;
+	if ((trip = hw_msr_read_n_pkg(r->hw, pkg - 1u, pkgb.msr, n, pkgb.val))) {
+		for (unsigned j = 0; j < n; j++)
+			if ((st = rd(r, pkgb.pmu[idx[j]], pkgb.reg[idx[j]], pkgb.val)))
+				return st;
+		return rd_failed(r, pkgb.pmu[idx[0]], pkgb.reg[idx[0]], trip); /* the trip failed, each read alone did not */
+	}
+	for (unsigned j = 0; j < n; j++)
+		*pkgb.dst[idx[j]] = pkgb.val[j];
+	return UNC_OK;
+}
+
+static enum unc_status batch_run(struct stat_run *r)
+{
+	uint8_t here = (uint8_t)(hw_pkg_here(r->hw) + 1);
+	enum unc_status st;
+
+	if ((st = batch_pkg(r, here)))
+		return st;
+	for (unsigned i = 1; r->hw->pkgs && i < r->hw->pkgs->n; i++)
+		if ((st = batch_pkg(r, (uint8_t)(r->hw->pkgs->id[i] + 1))))
+			return st;
+	pkgb.n = 0;
+	return UNC_OK;
+}
+
+/* reg (pkg set) into *dst at the next batch_run. */
+static enum unc_status batch_add(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *dst)
+{
+	enum unc_status st;
+
+	if (pkgb.n == STAT_PKG_BATCH && (st = batch_run(r)))
+		return st;
+	pkgb.reg[pkgb.n] = reg, pkgb.pmu[pkgb.n] = (uint8_t)k, pkgb.dst[pkgb.n++] = dst;
+	return UNC_OK;
+}
+
+/* Before anything is read: every box of a per-package unit is on a
+ * package a processor of which was found, else one line names it. */
+UNC_COLD static enum unc_status check_pkgs(struct stat_run *r)
+{
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		for (unsigned u = 0; sp->programs && u < sp->p.drv->nunits; u++) {
+			const struct pmu_unit *pu = &sp->p.drv->units[u];
+			for (unsigned b = 0; pu->per_pkg && b < sp->p.boxes[u]; b++) {
+				uint32_t pkg = sp->p.group[u][b];
+				char found[64] = "";
+				if (hw_pkg_known(r->hw, pkg))
+					continue;
+				for (unsigned i = 0; i < (r->hw->pkgs ? r->hw->pkgs->n : 1u); i++) {
+					size_t n = strlen(found);
+					fmt_snprintf(found + n, sizeof(found) - n, "%s%u", i ? ", " : "",
+						     r->hw->pkgs ? r->hw->pkgs->id[i] : 0u);
+				}
+				return fail(r, UNC_E_NOT_FOUND,
+					    "%s box %u is on package %u, which no processor reachable here belongs to "
+					    "(packages: %s%s)",
+					    pu->name, sp->p.box_id[u][b], pkg, found,
+					    r->hw->ops->msr_read_pkg ? "" : "; no MP services");
+			}
+		}
+	}
+	return UNC_OK;
 }
 
 static struct stat_saved *saved_of(struct stat_run *r, struct pmu_reg reg)
@@ -576,6 +669,12 @@ static enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned uni
 	struct stat_pmu *sp = &r->pmu[k];
 	const struct pmu_unit *pu = &sp->p.drv->units[unit];
 
+	if (pu->per_pkg && pu->space == PMU_MSR) { /* one MSR on its package */
+		enum unc_status st = rd(r, k, pmu_unit_ctr(pu, &sp->p, unit, box, idx), v);
+		if (st == UNC_OK)
+			*v &= pmu_width_mask(pmu_width_of(pu, &sp->p, unit));
+		return st;
+	}
 	if (sp->p.drv->ops->read_counter) {
 		struct pmu_io io = io_of(r, k);
 		return sp->p.drv->ops->read_counter(&io, &sp->p, unit, box, idx, v);
@@ -732,6 +831,10 @@ UNC_COLD static enum unc_status start_fixed(struct stat_run *r, unsigned k, unsi
 	return UNC_OK;
 }
 
+/* Whether a watched register is another package's (read in the sample's
+ * trip there into r->watch_val, then checked by check_watched). */
+static bool watch_any_pkg;
+
 UNC_COLD static void watch_reg(struct stat_run *r, struct pmu_reg reg)
 {
 	struct stat_saved *s = saved_of(r, reg);
@@ -751,6 +854,7 @@ UNC_COLD static void watch_reg(struct stat_run *r, struct pmu_reg reg)
 UNC_COLD static void watch_group(struct stat_run *r)
 {
 	r->nwatch = 0;
+	watch_any_pkg = false;
 	for (unsigned i = 0; i < r->c.nev; i++) {
 		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
 		const struct stat_pmu *sp = &r->pmu[k];
@@ -759,12 +863,14 @@ UNC_COLD static void watch_group(struct stat_run *r)
 		for (unsigned b = 0; b < sp->p.boxes[u]; b++)
 			watch_reg(r, pmu_unit_sel(unit_of(r, i), &sp->p, u, b, r->counter[i]));
 	}
+	for (unsigned w = 0; w < r->nwatch; w++)
+		watch_any_pkg |= pmu_reg_pkg(r->saved[r->watch[w]].reg) != 0;
 }
 
 /* At each sample, before the counters: a select or control that reads
  * otherwise than the run wrote it was cleared or reprogrammed by someone
  * else, and its counter counts something else, or nothing. */
-static enum unc_status check_watched(struct stat_run *r)
+static enum unc_status check_watched(struct stat_run *r, bool pkg_checked)
 {
 	char what[96];
 	uint64_t v;
@@ -772,7 +878,11 @@ static enum unc_status check_watched(struct stat_run *r)
 
 	for (unsigned w = 0; w < r->nwatch; w++) {
 		const struct stat_saved *s = &r->saved[r->watch[w]];
-		if ((st = rd(r, s->pmu, s->reg, &v)))
+		if ((pmu_reg_pkg(s->reg) != 0) != pkg_checked)
+			continue; /* another package's: read in the sample's trip there (read_group), then checked */
+		if (pkg_checked)
+			v = r->watch_val[w];
+		else if ((st = rd(r, s->pmu, s->reg, &v)))
 			return st;
 		if (v != s->now)
 			return fail(r, UNC_E_CLOBBERED, "%s reads 0x%lx, not the 0x%lx this run wrote: written by someone "
@@ -909,6 +1019,7 @@ UNC_COLD static void drop_slots(struct stat_run *r)
 		r->last[i] = r->val[i] = r->kept[i] = NULL;
 	r->saved = NULL; /* in the same block */
 	r->watch = NULL;
+	r->watch_val = NULL;
 	r->saved_room = r->nsaved = r->nwatch = 0;
 }
 
@@ -990,6 +1101,11 @@ UNC_COLD static enum unc_status restore(struct stat_run *r, enum unc_status st)
 	size_t n = strlen(r->err);
 	fmt_snprintf(r->err + n, sizeof(r->err) - n, "; restoring %s failed too", which);
 	return st;
+}
+
+UNC_COLD enum unc_status stat_put_back(struct stat_run *r)
+{
+	return restore(r, UNC_OK);
 }
 
 struct busy_fault {
@@ -1211,11 +1327,12 @@ UNC_COLD static enum unc_status box_slots(struct stat_run *r)
 				regs += 2 * (size_t)sp->p.boxes[u] * (1 + 2 * pmu_counters_of(pu, &sp->p, u));
 		}
 	}
-	size_t bytes = 3 * r->box_slots * sizeof(uint64_t) + regs * (sizeof(struct stat_saved) + sizeof(unsigned));
+	size_t bytes = (3 * r->box_slots + regs) * sizeof(uint64_t) + regs * (sizeof(struct stat_saved) + sizeof(unsigned));
 	if (!(r->box_mem = unc_alloc(bytes)))
 		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters and a journal of %lu registers",
 			    (unsigned long)r->box_slots, (unsigned long)regs);
-	r->saved = (struct stat_saved *)(void *)(r->box_mem + 3 * r->box_slots);
+	r->watch_val = r->box_mem + 3 * r->box_slots;
+	r->saved = (struct stat_saved *)(void *)(r->watch_val + regs);
 	r->watch = (unsigned *)(void *)(r->saved + regs);
 	r->saved_room = (unsigned)regs;
 	r->nsaved = r->nwatch = 0;
@@ -1259,6 +1376,9 @@ UNC_COLD enum unc_status stat_start(struct stat_run *r, const struct hw *hw, boo
 	r->free_only = !stat_programs(r);
 	if (r->free_only)
 		return (st = box_slots(r)) ? st : start_free(r);
+	pkgb.n = 0;
+	if ((st = check_pkgs(r)))
+		return st; /* nothing read */
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		struct busy_fault f = { .any = false };
@@ -1430,6 +1550,22 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
 	}
 }
 
+/* The per-package counters read_group gathered: one trip to each package,
+ * each value masked to its counter's width. */
+static __attribute__((noinline)) enum unc_status read_pkgs(struct stat_run *r, uint64_t *const *val)
+{
+	enum unc_status st = batch_run(r);
+
+	for (unsigned i = 0; st == UNC_OK && i < r->c.nev; i++) {
+		const struct pmu_unit *pu = unit_of(r, i);
+		if (!pu->per_pkg || pu->space != PMU_MSR || !in_group(r, i, r->group) || is_free(r, i))
+			continue;
+		for (unsigned b = 0; b < r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit]; b++)
+			val[i][b] &= pmu_width_mask(r->c.ev[i].v.width);
+	}
+	return st;
+}
+
 static enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, uint64_t *ret_now,
 				  uint64_t *ret_after, bool *ret_programmed)
 {
@@ -1439,6 +1575,7 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const
 
 	for (unsigned attempt = 0;; attempt++) {
 		bool programmed = false;
+		pkgb.n = 0;
 		uint64_t now = hw_ticks(r->hw);
 		uint64_t batch[2];
 		if (free && (st = read_free_all(r, batch)))
@@ -1447,11 +1584,21 @@ static enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const
 			if (!in_group(r, i, r->group) || is_free(r, i))
 				continue;
 			unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+			const struct pmu_unit *pu = unit_of(r, i);
 			for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
-				if ((st = read_counter(r, k, u, b, r->counter[i], &val[i][b])))
+				if ((st = pu->per_pkg && pu->space == PMU_MSR
+						  ? batch_add(r, k, pmu_unit_ctr(pu, &r->pmu[k].p, u, b, r->counter[i]), &val[i][b])
+						  : read_counter(r, k, u, b, r->counter[i], &val[i][b])))
 					return st;
 			programmed = true;
 		}
+		for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) { /* the selects, in the same trip */
+			const struct stat_saved *s = &r->saved[r->watch[w]];
+			if (pmu_reg_pkg(s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
+				return st;
+		}
+		if (pkgb.n && (st = read_pkgs(r, val)))
+			return st;
 		uint64_t after = hw_ticks(r->hw);
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
 		if (read_settled(r, after - now) && attempt >= least && after - now <= quickest)
@@ -1518,7 +1665,7 @@ static enum unc_status sample_all(struct stat_run *r)
 		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
 			return st;
 	}
-	if ((st = check_watched(r)))
+	if ((st = check_watched(r, false)))
 		return st;
 	/* A driver that asks for it is frozen while its counters are read
 	 * (two-dword counters read consistently), and unfrozen after. */
@@ -1534,7 +1681,7 @@ static enum unc_status sample_all(struct stat_run *r)
 		frozen |= 1u << k;
 	}
 	uint64_t now, after;
-	if ((st = read_group(r, true, val, &now, &after, &programmed)))
+	if ((st = read_group(r, true, val, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r, true))))
 		return st;
 	if ((st = free_deltas(r, now)))
 		return st;

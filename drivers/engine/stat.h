@@ -79,6 +79,9 @@ struct stat_run {
 	 * wrote last. */
 	unsigned *watch;
 	unsigned nwatch;
+	/* Of each watched register of another package: what the sample's one
+	 * trip there read (in the same pool block). */
+	uint64_t *watch_val;
 
 	unsigned group;           /* the active group */
 	bool counting;
@@ -155,6 +158,11 @@ enum unc_status stat_rotate(struct stat_run *r);
 /* Samples (unless a sample already failed), stops counting and restores
  * every register written. Returns the first error. */
 enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far);
+/* Puts every register the run wrote back from its journal, at once (an
+ * ExitBootServices notification: a child leaving for an OS): through the
+ * seam only, with no memory allocated. The run counts no more; stat_stop
+ * after it restores nothing twice. */
+enum unc_status stat_put_back(struct stat_run *r);
 
 /* Gives back what the run took from the pool: its sampling buffers, its
  * counts' per-box arrays (count_free: report before) and each driver's

@@ -126,7 +126,7 @@ static const struct pmu_unit disc_units[DISC_NUNITS] = {
 			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_BOXES_ANY, .sel_step = 1, .ctr_step = 1,
 			    .probe_addr = true, .layout = &disc_cha_layout, .max_per_sec = DISC_MAX_PER_SEC,
 			    .raw_help = "cha/event=N,umask=N[,thresh=N][,inv][,edge]/ (umask: 40 bits, 15:8 and 63:32)", .group_noun = "socket",
-			    .short_prefix = "UNC_CHA_", DISC_CTR_RESET },
+			    .short_prefix = "UNC_CHA_", DISC_CTR_RESET, .per_pkg = true },
 };
 
 static const uint16_t unit_type[DISC_NUNITS] = { DISC_TYPE_IMC, DISC_TYPE_CHA };
@@ -182,13 +182,25 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
 	 * (spr_uncore_cpu_init: the table's count is wrong there); 0 (EMR XCC)
 	 * is ignored. CHAs numbered from it on (pmu_idx) are not programmed,
-	 * as Linux makes no PMU for them. The MSR is per package: this reads
-	 * the processor running the probe's (socket 0's). */
+	 * as Linux makes no PMU for them. The MSR is per package: each
+	 * socket's count is read by a processor of that package; a package
+	 * that cannot be reached takes this processor's count (the run then
+	 * refuses that package's boxes by name). */
 	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
 		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
-		/* PER-PACKAGE READ BELONGS HERE: ncbo[s] from 0x2FFE read on a processor of package s. */
-		for (unsigned s = 0; s < DISC_MAX_TABLES; s++)
-			ncbo[s] = (uint32_t)cbo;
+		for (unsigned t = 0; t < last.ntables; t++) {
+			int s = last.table[t].socket;
+			uint64_t v = cbo;
+
+			if (s < 0 || s >= 8 || last.cbo_read >> s & 1)
+				continue;
+			if ((uint32_t)s != hw_pkg_here(hw) && hw_msr_read_pkg(hw, (uint32_t)s, DISC_MSR_CBO_CONFIG, &v)) {
+				v = cbo;
+				last.cbo_here |= (uint8_t)(1u << s);
+			}
+			ncbo[s] = last.cbo[s] = (uint32_t)v;
+			last.cbo_read |= (uint8_t)(1u << s);
+		}
 	}
 	for (unsigned t = 0; t < last.ntables; t++) {
 		unsigned n = 0;
@@ -271,7 +283,7 @@ UNC_COLD static void disc_in_use(const struct hw *hw, const struct pmu_present *
 				enum unc_status st;
 
 				if (reg.space == PMU_MSR)
-					st = hw_msr_read(hw, (uint32_t)reg.addr, &v);
+					st = hw_msr_read_pkg(hw, pmu_reg_pkg(reg) ? pmu_reg_pkg(reg) - 1u : hw_pkg_here(hw), (uint32_t)reg.addr, &v);
 				else if (reg.space == PMU_PCI)
 					st = hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v32), v = v32;
 				else
@@ -317,7 +329,7 @@ static enum unc_status disc_read_counter(struct pmu_io *io, const struct pmu_pre
 {
 	struct pmu_reg r = pmu_unit_ctr(&disc_units[unit], p, unit, box, idx);
 	uint64_t v;
-	enum unc_status st = r.space == PMU_MSR ? hw_msr_read(io->hw, (uint32_t)r.addr, &v) : stat_read_reg(io->hw, r, 64, &v);
+	enum unc_status st = r.space == PMU_MSR ? hw_msr_read_pkg(io->hw, pmu_reg_pkg(r) ? pmu_reg_pkg(r) - 1u : hw_pkg_here(io->hw), (uint32_t)r.addr, &v) : stat_read_reg(io->hw, r, 64, &v);
 	char addr[32];
 
 	if (st)

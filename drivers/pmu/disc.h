@@ -131,6 +131,12 @@ struct disc {
 	uint8_t sockets;                       /* sockets holding iMC or CHA units */
 	uint8_t nubox;                         /* DISC_UBOX_SPR functions found (at most 8 kept) */
 	struct { struct pci_addr a; uint32_t nodeid, gidnid; int8_t socket; } ubox[8]; /* socket -1: unmapped */
+	/* SPR/EMR: MSR 0x2FFE's CHA count of sockets 0-7 (a per-package MSR),
+	 * each read by a processor of its package; bit s of cbo_here: socket
+	 * s's package could not be reached, so this processor's count stands
+	 * in (the run refuses that package's boxes by name). */
+	uint32_t cbo[8];
+	uint8_t cbo_read, cbo_here;
 };
 
 /* Whether a unit is one the parser keeps whole (iMC or CHA). */

@@ -119,8 +119,22 @@ static void info_text(struct out *o, const struct pmu_present *p)
 		uint32_t n = (uint32_t)p->facts[DISC_FACT_CBO];
 		unsigned capped = (unsigned)(so >> 16 & 0xFFFF);
 
-		out_printf(o, "  CHA count from MSR 0x2FFE: %u%s\n", (unsigned)n,
-			   n ? " per socket (read on socket 0's processor)" : " (0: ignored, the table's count stands)");
+		const struct disc *d = live(p);
+
+		if (!d || !d->cbo_read)
+			out_printf(o, "  CHA count from MSR 0x2FFE: %u%s\n", (unsigned)n,
+				   n ? " (this processor's package)" : " (0: ignored, the table's count stands)");
+		else {
+			out_puts(o, "  CHA count from MSR 0x2FFE:");
+			for (unsigned s = 0, first = 1; s < 8; s++)
+				if (d->cbo_read >> s & 1) {
+					out_printf(o, "%s socket %u: %u%s", first ? "" : ",", s, (unsigned)d->cbo[s],
+						   d->cbo_here >> s & 1 ? " (its package unreachable: this processor's)"
+						   : !d->cbo[s] ? " (0: ignored)" : "");
+					first = 0;
+				}
+			out_puts(o, d->cbo_here ? "\n" : ", each read by a processor of its package\n");
+		}
 		if (n && so >> 32 & 1)
 			out_printf(o, "  CHA count differs: a table lists %u CHAs, MSR 0x2FFE says %u; %u beyond it not "
 				      "programmed (Linux spr_uncore_cpu_init)\n",

@@ -61,6 +61,33 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 	return UNC_OK;
 }
 
+/* What a trip to another package costs here (a per-package unit's MSRs
+ * are read there, one trip a sample): n reads of the time-stamp counter MSR
+ * (0x10, on every processor with a TSC) by the processor that serves each
+ * other package, at most 1000. Read only. */
+static unsigned bench_pkg_trips(const struct cli_cmd *cmd, const struct hw *hw, struct out *out)
+{
+	unsigned n = cmd->max_intervals < 1000 ? cmd->max_intervals : 1000, done = 0;
+	char ns[32];
+
+	for (unsigned i = 1; hw->pkgs && hw->ops->msr_read_pkg && i < hw->pkgs->n; i++) {
+		uint64_t v, t0 = hw_ticks(hw);
+		enum unc_status st = UNC_OK;
+		for (unsigned k = 0; k < n && !st; k++)
+			st = hw_msr_read_pkg(hw, hw->pkgs->id[i], 0x10, &v);
+		uint64_t ticks = hw_ticks(hw) - t0;
+		out_printf(out, "package %u trip (rdmsr 0x10 by processor %u): ", hw->pkgs->id[i], hw->pkgs->cpu[i]);
+		if (st) {
+			out_printf(out, "not available (%s)\n", unc_strerror(st));
+			continue;
+		}
+		fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)n * hw->tick_hz), 10, 1);
+		out_printf(out, "%u trips, %lu TSC cycles each (%s ns)\n", n, (unsigned long)(ticks / n), ns);
+		done++;
+	}
+	return done;
+}
+
 /* What one full sample of the DRAM counters costs here: every counter of
  * bw's table, each its own 32-bit read, plus the bookkeeping. Read only. */
 static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
@@ -84,6 +111,7 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	for (unsigned d = 0; app_present[d]; d++)
 		if ((st = bench_core_reads(cmd, hw, &cpu, app_present[d], &ncore, out, err)))
 			return st;
+	ncore += bench_pkg_trips(cmd, hw, out);
 	if (!n && !ncore) {
 		out_printf(err, "uncore: error: no PMU of this CPU has DRAM counters or core counters to time\n");
 		return UNC_E_UNSUPPORTED;
@@ -132,5 +160,5 @@ static const struct cli_opt bench_opts[] = {
 
 const struct cli_command cmd_bench = {
 	.name = "bench", .verb = CLI_BENCH, .flags = CMD_CLOCK, .opts = bench_opts, .check = bench_check,
-	.run = run_bench, .help = "time core counter reads and full DRAM-counter samples with the TSC",
+	.run = run_bench, .help = "time core counter reads, trips to other packages and full DRAM-counter samples with the TSC",
 };

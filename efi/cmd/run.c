@@ -372,8 +372,13 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 		uint64_t cst = 0;
 		bool known = false;
 		if (!(st = stat_start(run, hw, cmd->force))) {
+			if (env->exit_guard && !env->exit_guard(env->ctx, run))
+				out_printf(c->err, "uncore: warning: no ExitBootServices notification: a child that boots an "
+						   "OS would leave the counters programmed\n");
 			enum unc_status cs = env->run_child(env->ctx, c->child_cmd, &cst, &known, APP_SAMPLE_MS, child_tick, c,
 							    msg, sizeof(msg));
+			if (env->exit_guard)
+				env->exit_guard(env->ctx, NULL);
 			st = stat_stop(run, c->tick_st);
 			if (cs) {
 				out_printf(c->err, "uncore: error: %s; the counters are stopped and restored\n", msg);

@@ -11,6 +11,11 @@
  *          space (4 channels)
  *   mmio   the Skylake client IMC's five free-running MCHBAR counters, read
  *          by the seam's mmio_read32_n (one call a sample)
+ *   cha    a discovery CHA's counter (Sapphire Rapids, rdmsr), on the
+ *          package of the processor running the tool
+ *   chapkg the same CHA taken as package 1's (two packages): its MSRs read
+ *          in one trip to that package a sample (msr_read_pkg), the
+ *          per-package path's own cost against cha's
  *
  *   bench_sample FAMILY N   takes N samples, 100 ms apart on the model's
  *                           clock, and prints the accesses per sample. */
@@ -19,6 +24,7 @@
 #include <string.h>
 
 #include "../../drivers/pmu/arch.h"
+#include "../../drivers/pmu/disc_drv.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/pmu/snbep.h"
 #include "../../drivers/engine/stat.h"
@@ -30,7 +36,7 @@ static struct emu_hw h;
 static const struct hw_ops *inner;
 static struct hw seam;
 static struct stat_run run;
-static unsigned long n_msr, n_pci, n_mmio, n_pmc, n_ticks, n_write;
+static unsigned long n_msr, n_pci, n_mmio, n_pmc, n_ticks, n_write, n_trip;
 
 static enum unc_status seam_msr_read(void *ctx, uint32_t msr, uint64_t *v)
 {
@@ -79,6 +85,20 @@ static enum unc_status seam_mmio_read_n(void *ctx, const uint64_t *phys, unsigne
 	return UNC_OK;
 }
 
+static enum unc_status seam_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *v)
+{
+	n_trip++;
+	n_msr += n;
+	return inner->msr_read_pkg(ctx, pkg, msr, n, v);
+}
+
+static enum unc_status seam_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t v)
+{
+	n_trip++;
+	n_write++;
+	return inner->msr_write_pkg(ctx, pkg, msr, v);
+}
+
 static void seam_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct cpuid_regs *r)
 {
 	inner->cpuid(ctx, leaf, sub, r);
@@ -97,7 +117,7 @@ static enum unc_status seam_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 }
 
 static struct hw_ops seam_ops = { seam_msr_read, seam_msr_write, seam_pci_read, seam_pci_write, seam_mmio_read,
-				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL };
+				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL };
 
 __attribute__((noinline)) static enum unc_status one_sample(void)
 {
@@ -106,7 +126,7 @@ __attribute__((noinline)) static enum unc_status one_sample(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: bench_sample msr|rdpmc|pci|mmio N\n");
+	fprintf(stderr, "usage: bench_sample msr|rdpmc|pci|mmio|cha|chapkg N\n");
 	return 2;
 }
 
@@ -115,6 +135,10 @@ int main(int argc, char **argv)
 	static const struct pmu_driver *const skl[] = { &pmu_driver_skl, NULL };
 	static const struct pmu_driver *const arch[] = { &pmu_driver_arch, NULL };
 	static const struct pmu_driver *const snbep[] = { &pmu_driver_snbep, NULL };
+	static const struct pmu_driver *const disc[] = { &pmu_driver_disc, NULL };
+	static const char *const cha_ev[] = { "UNC_CHA_CLOCKTICKS", NULL };
+	static char *cha_opt[] = { "emu", "--uncore", "disc", "--core-pmu", "none", "--rate", "UNC_CHA_CLOCKTICKS=2G", NULL };
+	bool pkg1 = false;
 	static const char *const msr_ev[] = { "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "UNC_ARB_TRK_REQUESTS.ALL", NULL };
 	static const char *const pmc_ev[] = { "INST_RETIRED.ANY_P", "CPU_CLK_UNHALTED.THREAD_P", NULL };
 	static const char *const pci_ev[] = { "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", NULL };
@@ -153,6 +177,10 @@ int main(int argc, char **argv)
 		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++)
 			mmio_ev[k] = skl_imc[k].name;
 		seam_ops.mmio_read32_n = seam_mmio_read_n;
+	} else if (!strcmp(argv[1], "cha") || !strcmp(argv[1], "chapkg")) {
+		opt = cha_opt, present = disc, names = cha_ev;
+		leaf1 = 0x000806F8u; /* a Sapphire Rapids: family 6 model 0x8F */
+		pkg1 = !strcmp(argv[1], "chapkg");
 	} else {
 		return usage();
 	}
@@ -165,6 +193,11 @@ int main(int argc, char **argv)
 	}
 	emu_hw_init_cpu(&h, &cfg, leaf1);
 	h.open_bus = true; /* a probe's bus scan reads absent functions as all ones */
+	if (pkg1) {
+		emu_hw_pkgs(&h, 2);
+		seam_ops.msr_read_pkg = seam_msr_read_pkg;
+		seam_ops.msr_write_pkg = seam_msr_write_pkg;
+	}
 	inner = h.hw.ops;
 	seam = h.hw;
 	seam.ops = &seam_ops;
@@ -180,12 +213,20 @@ int main(int argc, char **argv)
 		}
 	}
 	cpu_identify(&seam, &cpu);
-	if (stat_probe(&run, &seam, &cpu, msg, sizeof(msg)) || stat_schedule(&run, false) ||
-	    stat_start(&run, &seam, false)) {
+	if (stat_probe(&run, &seam, &cpu, msg, sizeof(msg))) {
 		fprintf(stderr, "bench_sample: %s\n", run.err);
 		return 1;
 	}
-	n_msr = n_pci = n_mmio = n_pmc = n_ticks = n_write = 0;
+	/* chapkg: the model's one CHA box taken as package 1's (its registers
+	 * answer alike on both packages: only the path differs) */
+	for (unsigned k = 0; pkg1 && k < run.npmu; k++)
+		for (unsigned b = 0; b < run.pmu[k].p.boxes[DISC_UNIT_CHA]; b++)
+			run.pmu[k].p.group[DISC_UNIT_CHA][b] = 1;
+	if (stat_schedule(&run, false) || stat_start(&run, &seam, false)) {
+		fprintf(stderr, "bench_sample: %s\n", run.err);
+		return 1;
+	}
+	n_msr = n_pci = n_mmio = n_pmc = n_ticks = n_write = n_trip = 0;
 	for (unsigned i = 0; i < n; i++) {
 		emu_hw_advance(&h, 100 * MS);
 		if (one_sample()) {
@@ -204,8 +245,8 @@ int main(int argc, char **argv)
 		}
 	double k = n ? (double)n : 1;
 	printf("%-5s %u events: per sample %.1f rdmsr, %.1f PCI reads, %.1f MMIO loads, %.1f RDPMC, %.1f writes, "
-	       "%.1f clock reads\n",
+	       "%.1f clock reads, %.1f trips to another package\n",
 	       argv[1], run.c.nev, (double)n_msr / k, (double)n_pci / k, (double)n_mmio / k, (double)n_pmc / k,
-	       (double)n_write / k, (double)n_ticks / k);
+	       (double)n_write / k, (double)n_ticks / k, (double)n_trip / k);
 	return 0;
 }

@@ -60,12 +60,14 @@ ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$out")
 echo "callgrind: $ir instructions in $n samples = $((ir / n)) instructions per sample (its seam: efi/hw_native.c's loads)"
 
 echo "== host: one sample per PMU family, the engine and driver alone (the seam left out), callgrind ($n samples)"
-for fam in msr rdpmc pci mmio; do
+for fam in msr rdpmc pci mmio cha chapkg; do
 	case $fam in
 	msr) what="MSR general counters (Skylake CBo + ARB, 2 events, 5 counters)" ;;
 	rdpmc) what="RDPMC (architectural core PMU, 2 events)" ;;
 	pci) what="two-dword PCI counters (Xeon E5 iMC, 2 events x 4 channels)" ;;
 	mmio) what="MMIO free-running counters (Skylake IMC, 5 events)" ;;
+	cha) what="a discovery CHA counter on this processor's package (SPR, 1 event)" ;;
+	chapkg) what="the same CHA on package 1: one trip there a sample" ;;
 	esac
 	sout=$top/build/bench/callgrind.$fam.out
 	acc=$(valgrind --tool=callgrind --toggle-collect=one_sample --toggle-collect='seam_*' \

@@ -36,6 +36,7 @@
 #include "../../efi/native.h"
 #include "../../efi/pi.h"
 #include "../../drivers/base/arith.h"
+#include "../../drivers/base/cpu.h"
 #include "../../drivers/base/tsc.h"
 #include "launch.h"
 
@@ -147,15 +148,61 @@ static EFI_STATUS read64(enum unc_status (*fn)(struct emu *, uint32_t, uint64_t 
 	return to_efi(st);
 }
 
+/* Per-package MSRs: each processor's package (GetProcessorInfo's APIC ID
+ * shifted as the x2APIC topology says, cpu_pkg_shift: the rule uncore.efi
+ * follows; OVMF's Location.Package reads 0 on every socket of QEMU 7.2),
+ * in a table built on the BSP at load; an MSR access
+ * finds its processor by WhoAmI, which PI allows on APs, and the model
+ * answers for that package (emu_cur_pkg). The accesses each package's
+ * processors made are counted, and said at unload. */
+static UNC_EFI_MP_SERVICES_PROTOCOL *mp;
+static uint32_t *cpu_pkg;
+static UINTN ncpu;
+static unsigned npkgs; /* packages in the table (the highest ID + 1) */
+static uint64_t msr_on_pkg[HW_MAX_PKGS];
+
+static void find_cpu_packages(void)
+{
+	static EFI_GUID mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
+	UINTN total = 0, enabled = 0;
+
+	if (EFI_ERROR(BS->LocateProtocol(&mp_guid, NULL, (void **)&mp)) || !mp ||
+	    EFI_ERROR(mp->GetNumberOfProcessors(mp, &total, &enabled)) || !total ||
+	    EFI_ERROR(BS->AllocatePool(EfiBootServicesData, total * sizeof(uint32_t), (void **)&cpu_pkg))) {
+		mp = NULL;
+		return;
+	}
+	const char *how;
+	unsigned shift = cpu_pkg_shift(&hw, &how);
+	ncpu = total;
+	for (UINTN c = 0; c < total; c++) {
+		UNC_EFI_PROCESSOR_INFORMATION info;
+		cpu_pkg[c] = EFI_ERROR(mp->GetProcessorInfo(mp, c, &info)) ? 0 : (uint32_t)(info.ProcessorId >> shift);
+		if (cpu_pkg[c] < HW_MAX_PKGS && cpu_pkg[c] >= npkgs)
+			npkgs = cpu_pkg[c] + 1;
+	}
+}
+
+static void on_this_package(void)
+{
+	UINTN me = 0;
+
+	emu_cur_pkg = mp && !EFI_ERROR(mp->WhoAmI(mp, &me)) && me < ncpu ? cpu_pkg[me] : 0;
+	if (emu_cur_pkg < HW_MAX_PKGS)
+		msr_on_pkg[emu_cur_pkg]++;
+}
+
 static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
 {
 	(void)This;
+	on_this_package();
 	return read64(emu_msr_read, msr, value);
 }
 
 static EFI_STATUS EFIAPI proto_write(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 value)
 {
 	(void)This;
+	on_this_package();
 	return to_efi(emu_msr_write(model_now(), msr, value));
 }
 
@@ -299,6 +346,16 @@ static EFI_STATUS EFIAPI unload(EFI_HANDLE image)
 	if (EFI_ERROR(s))
 		return s;
 	teardown();
+	if (npkgs > 1) {
+		struct out out = console_out();
+		out_printf(&out, "uncore-emu: MSR accesses by package:");
+		for (unsigned p = 0; p < npkgs; p++)
+			out_printf(&out, " %u: %lu%s", p, (unsigned long)msr_on_pkg[p], p + 1 < npkgs ? "," : "\n");
+	}
+	if (cpu_pkg)
+		BS->FreePool(cpu_pkg);
+	cpu_pkg = NULL;
+	mp = NULL;
 	return EFI_SUCCESS;
 }
 
@@ -359,6 +416,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return fail(&err, EFI_ALREADY_STARTED, "an uncore emulator is already installed");
 
 	native_init(&hw, &err, NULL);
+	find_cpu_packages();
 	if ((st = native_calibrate(&hw, &err)))
 		return efi_status_from(st);
 	tsc_hz = hw.tick_hz;

@@ -32,8 +32,10 @@ static enum unc_status e_msr_write(void *ctx, uint32_t msr, uint64_t v)
 	enum unc_status st = emu_msr_write(&h->emu, msr, v);
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->msr_write(&h->fake, msr, v);
-	if (st == UNC_OK && h->fake.nlog < FAKE_LOG)
+	if (st == UNC_OK && h->fake.nlog < FAKE_LOG) {
+		h->fake.log_pkg[h->fake.nlog] = emu_cur_pkg;
 		h->fake.log[h->fake.nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
+	}
 	return st;
 }
 
@@ -145,6 +147,41 @@ static uint64_t e_ticks(void *ctx)
 	return ((struct emu_hw *)ctx)->fake.now;
 }
 
+/* Another package's processor makes the accesses: the model answers
+ * for that package (emu_cur_pkg), the fake likewise. */
+static enum unc_status e_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
+{
+	struct emu_hw *h = ctx;
+	enum unc_status st = UNC_OK;
+
+	if (pkg == 0 || pkg >= h->pkgs.n) {
+		t_fail(__FILE__, __LINE__, "emu_hw: a trip to package %u (this processor's, or none)", pkg);
+		return UNC_E_NOT_FOUND;
+	}
+	h->fake.pkg_calls[pkg]++;
+	emu_cur_pkg = h->fake.cur_pkg = pkg;
+	for (unsigned i = 0; i < n && st == UNC_OK; i++)
+		st = e_msr_read(ctx, msr[i], &ret[i]);
+	emu_cur_pkg = h->fake.cur_pkg = 0;
+	return st;
+}
+
+static enum unc_status e_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t v)
+{
+	struct emu_hw *h = ctx;
+	enum unc_status st;
+
+	if (pkg == 0 || pkg >= h->pkgs.n) {
+		t_fail(__FILE__, __LINE__, "emu_hw: a trip to package %u (this processor's, or none)", pkg);
+		return UNC_E_NOT_FOUND;
+	}
+	h->fake.pkg_calls[pkg]++;
+	emu_cur_pkg = h->fake.cur_pkg = pkg;
+	st = e_msr_write(ctx, msr, v);
+	emu_cur_pkg = h->fake.cur_pkg = 0;
+	return st;
+}
+
 static const struct hw_ops emu_ops = {
 	.msr_read = e_msr_read,
 	.msr_write = e_msr_write,
@@ -157,12 +194,27 @@ static const struct hw_ops emu_ops = {
 	.mmio_write32 = e_mmio_write,
 };
 
+static struct hw_ops emu_pkg_ops;
+
+void emu_hw_pkgs(struct emu_hw *h, unsigned n)
+{
+	h->pkgs = (struct hw_pkgs){ .n = n, .cpus = n, .how = "the host seam's", .mp_agrees = true };
+	for (unsigned i = 0; i < n && i < HW_MAX_PKGS; i++)
+		h->pkgs.id[i] = h->pkgs.mp_pkg[i] = i, h->pkgs.cpu[i] = i;
+	emu_pkg_ops = emu_ops;
+	emu_pkg_ops.msr_read_pkg = e_msr_read_pkg;
+	emu_pkg_ops.msr_write_pkg = e_msr_write_pkg;
+	h->hw.ops = &emu_pkg_ops;
+	h->hw.pkgs = &h->pkgs;
+}
+
 static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1, uint32_t leaf1_eax)
 {
 	struct cpuid_regs r;
 	struct emu_cpuid o;
 
 	fake_init(&h->fake);
+	emu_cur_pkg = 0;
 	h->access_ns = 0;
 	h->stall_every = h->accesses = 0;
 	h->stall_ns = h->stall_from = h->stall_to = 0;

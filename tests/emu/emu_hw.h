@@ -33,6 +33,7 @@ struct emu_hw {
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */
 	bool open_bus;
+	struct hw_pkgs pkgs; /* emu_hw_pkgs */
 };
 
 /* A Skylake desktop part (family 6 model 0x5E): the core PMU is the one
@@ -43,5 +44,8 @@ void emu_hw_init(struct emu_hw *h, const struct emu_config *cfg);
  * Corner identity selects its core PMU). */
 void emu_hw_init_cpu(struct emu_hw *h, const struct emu_config *cfg, uint32_t leaf1_eax);
 void emu_hw_advance(struct emu_hw *h, uint64_t ns);
+/* n packages (IDs 0..n-1, this processor on 0): MSR accesses on package p
+ * reach the model with emu_cur_pkg p (fake.pkg_calls counts the trips). */
+void emu_hw_pkgs(struct emu_hw *h, unsigned n);
 
 #endif

@@ -392,3 +392,5 @@ bool emu_cpuid(const struct emu_config *cfg, uint32_t leaf, uint32_t subleaf, st
 	}
 	return emu_core_cpuid(cfg, leaf, subleaf, ret);
 }
+
+unsigned emu_cur_pkg;

@@ -458,4 +458,6 @@ uint64_t emu_mchbar_value(const struct emu_config *cfg, uint64_t base);
 
 #include "pmu_core.h"
 
+extern unsigned emu_cur_pkg; /* the package of the processor making the current MSR access (0: the BSP's or unknown) */
+
 #endif

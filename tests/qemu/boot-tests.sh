@@ -194,8 +194,9 @@ expect help-cmd has '^usage: uncore.efi stat \[OPTIONS\]$'
 expect help-cmd has '^  -d SECONDS +run this long'
 step help-op 'uncore.efi help msr'
 expect help-op rc zero
-expect help-op has '^usage: uncore.efi msr read ADDR$'
-expect help-op has '^usage: uncore.efi msr write ADDR VALUE$'
+expect help-op has '^usage: uncore.efi msr read ADDR \[OPTIONS\]$'
+expect help-op has '^usage: uncore.efi msr write ADDR VALUE \[OPTIONS\]$'
+expect help-op count '^  --pkg N +by a processor of physical package N' 2
 # Lab mode from a Shell: `uncore.efi lab CONFIG` runs the file's lines as
 # without one, and (the default ending with a Shell) returns to it. info
 # fails on plain QEMU (no CBo), so the run fails.
@@ -636,6 +637,7 @@ boot_run
 boot_begin emu Skylake-Client,model=158
 boot_file "$TOP/build/uncore-emu.efi"
 boot_file "$TOP/tests/qemu/clobber.nsh"
+boot_file "$TOP/build/ebs.efi"
 step bad-option 'uncore-emu.efi --cbo-config 16'
 expect bad-option rc nonzero
 expect bad-option has "^uncore-emu: error: bad value '16' for --cbo-config"
@@ -916,6 +918,19 @@ step caps-regs1 'uncore.efi regs'
 expect caps-regs1 same caps-regs0
 step unload-caps 'uncore-emu.efi --unload'
 expect unload-caps rc zero
+# A child that exits boot services while the counters are programmed (as an
+# OS loader does) finds every register as it was before the run: the run's
+# ExitBootServices notification put them back. The child reads them through
+# the emulator before and after, ends the step itself (no Shell after
+# ExitBootServices) and shuts the machine down: the boot's last step.
+step ebs-load 'uncore-emu.efi --rate UNC_CBO_CACHE_LOOKUP.ANY_MESI=8M'
+expect ebs-load rc zero
+step ebs-preset 'uncore.efi msr write 0x706 0x1234'
+expect ebs-preset rc zero
+step ebs 'uncore.efi -e UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_CLOCK.SOCKET -- fs0:\ebs.efi ebs 0xE01 0x700 0x706 0x394 0x395'
+expect ebs rc zero
+expect ebs has '^ebs: before ExitBootServices: 0xe01=0x[0-9a-f]*[1-9a-f][0-9a-f]* 0x700=0x[0-9a-f]*[1-9a-f][0-9a-f]* 0x706=0x[0-9a-f]+ 0x394=0x[0-9a-f]*[1-9a-f][0-9a-f]* 0x395=0x[0-9a-f]+$'
+expect ebs has '^ebs: after ExitBootServices: 0xe01=0x0 0x700=0x0 0x706=0x1234 0x394=0x0 0x395=0x0$'
 boot_run
 
 # Counting against the emulated uncore at configured rates (per CBo for CBo
@@ -2209,7 +2224,7 @@ expect spr-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0,
 expect spr-info has '^  ubox 1e:00\.0: node ID 3, GIDNIDMAP 0x447d63: socket 0$'
 expect spr-info has '^  skipped: table 0 entry 74 \(imc \(type 6\), box 8\): no counter offset$'
 expect spr-info has '^imc: +8 boxes programmable of 8 found; 4 counters, 48 bits, controls at \+0x40, counters at \+0x8 \(MMIO\)$'
-expect spr-info has '^  CHA count from MSR 0x2FFE: 1 per socket \(read on socket 0.s processor\)$'
+expect spr-info has '^  CHA count from MSR 0x2FFE: socket 0: 1, each read by a processor of its package$'
 expect spr-info has '^verdict: +uncore PMU usable: ready$'
 step spr-regs0 'uncore.efi regs'
 expect spr-regs0 rc zero
@@ -2257,30 +2272,51 @@ step spr-ro-regs1 'uncore.efi regs'
 expect spr-ro-regs1 same-written spr-ro-regs0
 boot_run
 
-# Two-socket Sapphire Rapids at full size (QEMU with 2 sockets): per socket
-# a discovery table of 133 units in the notes' order (60 CHAs, 65 of other
-# types, 8 iMC channels) and a UBox 8086:3250 whose node ID the driver
-# looks up in GIDNIDMAP to tie the table to its socket (node IDs 3 and 4:
-# not the socket numbers). Sockets count at different rates
-# (--socket-rate): bw, per socket and per channel, within 0.5% of
-# 8 x 10M x 64 + 8 x 6M x 64 read and 8 x 5M x 64 + 8 x 3M x 64 written.
+# Two-socket Sapphire Rapids at full size (QEMU with 2 sockets of one
+# processor each): per socket a discovery table in the notes' order (60 and
+# 40 CHAs, 65 units of other types, 8 iMC channels) and a UBox 8086:3250
+# whose node ID the driver looks up in GIDNIDMAP to tie the table to its
+# socket (node IDs 3 and 4: not the socket numbers). Sockets count at
+# different rates (--socket-rate): bw, per socket and per channel, within
+# 0.5% of 8 x 10M x 64 + 8 x 6M x 64 read and 8 x 5M x 64 + 8 x 3M x 64
+# written. The CHAs are per-package MSRs at the same numbers on each
+# socket: socket 1's are programmed, read and restored by package 1's
+# processor (info names both packages; MSR 0x2FFE reads 40 there, 60 here),
+# so each socket's CHA rows count that socket's own rate; a #GP on package
+# 1 is caught by the guard as on the BSP, and the emulator counts each
+# package's MSR accesses and says so at unload.
 boot_begin spr2s Skylake-Client,model=143 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
-step spr2s-load 'uncore-emu.efi --sockets 2 --chas 60 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M'
+step spr2s-load 'uncore-emu.efi --sockets 2 --chas 60,40 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M --rate UNC_CHA_CLOCKTICKS=1G --socket-rate 1:UNC_CHA_CLOCKTICKS=500M'
 expect spr2s-load rc zero
 step spr2s-info 'uncore.efi info'
 expect spr2s-info rc zero
-expect spr2s-info has '^discovery: +2 tables, 266 units kept, 0 entries skipped \(devices 8086:09a7\)$'
+expect spr2s-info has '^packages: +2 of 2 processors, from CPUID leaf 0xB \(package shift 0\) and MP services'
+expect spr2s-info has '^  package 0: processor 0 \(this one\)$'
+expect spr2s-info has '^  package 1: processor 1( \(MP services: package 0\))?$'
+expect spr2s-info has '^discovery: +2 tables, 246 units kept, 0 entries skipped \(devices 8086:09a7\)$'
 expect spr2s-info has '^  sockets: +2, by the UBox of each bus \(8086:3250,'
 expect spr2s-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe000000, socket 0, 133 units: 60 cha \(type 0\), 12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc \(type 6\)$'
-expect spr2s-info has '^  table 1: 20:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, socket 1, 133 units: 60 cha \(type 0\), 12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc \(type 6\)$'
+expect spr2s-info has '^  table 1: 20:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, socket 1, 113 units: 40 cha \(type 0\), 12 type 1, 12 type 2, 12 type 3, 15 type 11, 4 type 8, 4 type 9, 4 type 7, 1 type 4, 1 type 5, 8 imc \(type 6\)$'
 expect spr2s-info has '^  ubox 1e:00\.0: node ID 3, GIDNIDMAP 0x447d63: socket 0$'
 expect spr2s-info has '^  ubox 3e:00\.0: node ID 4, GIDNIDMAP 0x447d63: socket 1$'
 expect spr2s-info has '^imc: +16 boxes programmable of 16 found; 4 counters, 48 bits'
-expect spr2s-info has '^cha: +[0-9]+ box(es)? programmable of 120 found; 4 counters, 48 bits, controls at \+0x2, counters at \+0x8 \(MSR\)$'
-expect spr2s-info has '^  CHA count from MSR 0x2FFE: 60 per socket'
+expect spr2s-info has '^cha: +100 boxes programmable of 100 found; 4 counters, 48 bits, controls at \+0x2, counters at \+0x8 \(MSR\)$'
+expect spr2s-info has '^  CHA count from MSR 0x2FFE: socket 0: 60, socket 1: 40, each read by a processor of its package$'
 expect spr2s-info lacks 'CHA count differs'
 expect spr2s-info has '^verdict: +uncore PMU usable: ready$'
+step spr2s-msr1 'uncore.efi msr read --pkg 1 0x2ffe'
+expect spr2s-msr1 rc zero
+expect spr2s-msr1 has '^msr 0x2ffe .*on package 1 = 0x0000000000000028$'
+step spr2s-gp1 'uncore.efi msr write --pkg 1 0x6e1 0x100000000'
+expect spr2s-gp1 rc nonzero
+expect spr2s-gp1 has 'wrmsr 0x6e1.* on package 1 value 0x100000000: .*fault'
+step spr2s-nopkg 'uncore.efi msr read --pkg 2 0x2ffe'
+expect spr2s-nopkg rc nonzero
+expect spr2s-nopkg has '^uncore: error: --pkg 2: no processor of package 2 can be reached'
+step spr2s-bench 'uncore.efi bench -n 100'
+expect spr2s-bench rc zero
+expect spr2s-bench has '^package 1 trip \(rdmsr 0x10 by processor 1\): 100 trips, [0-9]+ TSC cycles each \([0-9.]+ ns\)$'
 step spr2s-regs0 'uncore.efi regs'
 expect spr2s-regs0 rc zero
 expect spr2s-regs0 has '^0xfe12c04c imc box 7 CTL3 \(socket 1\) +0x0000000000000000$'
@@ -2301,8 +2337,22 @@ expect spr2s-bw-pb pbw socket0.ch0:read 640 0.5
 expect spr2s-bw-pb pbw socket0.ch7:write 320 0.5
 expect spr2s-bw-pb pbw socket1.ch0:read 384 0.5
 expect spr2s-bw-pb pbw socket1.ch7:write 192 0.5
+# Each socket's CHAs on its own package: 60 at 1G/s and 40 at 500M/s.
+step spr2s-cha 'uncore.efi stat -e cha/event=0x01/ --per-box -d 1'
+expect spr2s-cha rc zero
+expect spr2s-cha rate cha/event=0x01/ 80000000000 0.5
+expect spr2s-cha rate cha/event=0x01/@socket0.cha0 1000000000 0.5
+expect spr2s-cha rate cha/event=0x01/@socket0.cha59 1000000000 0.5
+expect spr2s-cha rate cha/event=0x01/@socket1.cha0 500000000 0.5
+expect spr2s-cha rate cha/event=0x01/@socket1.cha39 500000000 0.5
+expect spr2s-cha count '@socket0\.cha[0-9]+ ' 60
+expect spr2s-cha count '@socket1\.cha[0-9]+ ' 40
+expect spr2s-cha lacks '@socket1\.cha40 '
 step spr2s-regs1 'uncore.efi regs'
 expect spr2s-regs1 same-written spr2s-regs0
+step spr2s-unload 'uncore-emu.efi --unload'
+expect spr2s-unload rc zero
+expect spr2s-unload has '^uncore-emu: MSR accesses by package: 0: [0-9]+, 1: [1-9][0-9]*$'
 boot_run
 
 # Four-socket Sapphire Rapids (QEMU with 4 sockets), 4 channels and 2 CHAs
@@ -2343,7 +2393,7 @@ boot_run
 # says; SCH0 and SCH1 CAS counts (events 0x05 and 0x06) at different rates
 # and socket 1 at its own, counted raw and summed by bw; an all-ones entry
 # and a second table of another unit type (no socket row), both named by
-# info. 24 channels: needs PMU_MAX_BOXES of at least 24.
+# info. All 24 channels counted.
 boot_begin gnr Skylake-Client,model=173 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
 step gnr-load 'uncore-emu.efi --sockets 2 --channels 12 --chas 2 --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_M_CAS_COUNT_SCH1.WR=1M --socket-rate 1:UNC_M_CAS_COUNT_SCH0.RD=3M --socket-rate 1:UNC_M_CAS_COUNT_SCH1.RD=2M --rate UNC_CHA_CLOCKTICKS=2G --disc-fault all-ones --disc-fault second-table'

@@ -5,12 +5,18 @@
 
 #include "t.h"
 
-static int find_msr(struct fake_hw *f, uint32_t msr)
+static int find_msr_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr)
 {
 	for (unsigned i = 0; i < f->nmsr; i++)
-		if (f->msr[i].msr == msr)
+		if (f->msr[i].msr == msr && f->msr[i].pkg == pkg)
 			return (int)i;
 	return -1;
+}
+
+/* On the package of the processor making the access. */
+static int find_msr(struct fake_hw *f, uint32_t msr)
+{
+	return find_msr_pkg(f, f->cur_pkg, msr);
 }
 
 static enum unc_status f_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
@@ -20,8 +26,10 @@ static enum unc_status f_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
 
 	f->reads++;
 	f->msr_reads++;
+	if (f->cur_pkg < HW_MAX_PKGS)
+		f->pkg_msr_reads[f->cur_pkg]++;
 	if (i < 0) {
-		t_fail(__FILE__, __LINE__, "fake_hw: rdmsr of undeclared MSR 0x%x", msr);
+		t_fail(__FILE__, __LINE__, "fake_hw: rdmsr of undeclared MSR 0x%x on package %u", msr, f->cur_pkg);
 		return UNC_E_FAULT;
 	}
 	if (f->msr[i].gp_read)
@@ -36,13 +44,17 @@ static enum unc_status f_msr_write(void *ctx, uint32_t msr, uint64_t v)
 	int i = find_msr(f, msr);
 
 	if (i < 0) {
-		t_fail(__FILE__, __LINE__, "fake_hw: wrmsr of undeclared MSR 0x%x", msr);
+		t_fail(__FILE__, __LINE__, "fake_hw: wrmsr of undeclared MSR 0x%x on package %u", msr, f->cur_pkg);
 		return UNC_E_FAULT;
 	}
 	if (f->msr[i].gp_write)
 		return UNC_E_FAULT;
-	if (f->nlog < FAKE_LOG)
+	if (f->cur_pkg < HW_MAX_PKGS)
+		f->pkg_msr_writes[f->cur_pkg]++;
+	if (f->nlog < FAKE_LOG) {
+		f->log_pkg[f->nlog] = f->cur_pkg;
 		f->log[f->nlog++] = (struct fake_write){ FAKE_MSR, msr, v };
+	}
 	if (f->sext.width && msr >= f->sext.first && msr <= f->sext.last)
 		v = (uint64_t)(int64_t)(int32_t)(uint32_t)v & (f->sext.width >= 64 ? ~0ull : (1ull << f->sext.width) - 1);
 	if (!f->drop_msr_writes && msr != f->msr_drop_write)
@@ -185,6 +197,41 @@ static uint64_t f_ticks(void *ctx)
 	return ((struct fake_hw *)ctx)->now;
 }
 
+/* A processor of package pkg makes the accesses (MP services' StartupThisAP). */
+static enum unc_status f_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
+{
+	struct fake_hw *f = ctx;
+	enum unc_status st = UNC_OK;
+
+	if (pkg == f->pkgs.id[0] || pkg >= f->pkgs.n) {
+		t_fail(__FILE__, __LINE__, "fake_hw: a trip to package %u (this processor's, or none)", pkg);
+		return UNC_E_NOT_FOUND;
+	}
+	f->pkg_calls[pkg]++;
+	f->now += f->ticks_per_pkg_call;
+	f->cur_pkg = pkg;
+	for (unsigned i = 0; i < n && st == UNC_OK; i++)
+		st = f_msr_read(ctx, msr[i], &ret[i]);
+	f->cur_pkg = f->pkgs.id[0];
+	return st;
+}
+
+static enum unc_status f_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t v)
+{
+	struct fake_hw *f = ctx;
+	enum unc_status st;
+
+	if (pkg == f->pkgs.id[0] || pkg >= f->pkgs.n) {
+		t_fail(__FILE__, __LINE__, "fake_hw: a trip to package %u (this processor's, or none)", pkg);
+		return UNC_E_NOT_FOUND;
+	}
+	f->pkg_calls[pkg]++;
+	f->cur_pkg = pkg;
+	st = f_msr_write(ctx, msr, v);
+	f->cur_pkg = f->pkgs.id[0];
+	return st;
+}
+
 static const struct hw_ops fake_ops = {
 	.msr_read = f_msr_read,
 	.msr_write = f_msr_write,
@@ -197,6 +244,40 @@ static const struct hw_ops fake_ops = {
 	.mmio_write32 = f_mmio_write,
 	.mmio_check = f_mmio_check,
 };
+
+static struct hw_ops fake_pkg_ops;
+
+void fake_pkgs(struct fake_hw *f, unsigned n)
+{
+	f->pkgs = (struct hw_pkgs){ .n = n, .cpus = n, .how = "the fake's", .mp_agrees = true };
+	for (unsigned i = 0; i < n && i < HW_MAX_PKGS; i++)
+		f->pkgs.id[i] = f->pkgs.mp_pkg[i] = i, f->pkgs.cpu[i] = i;
+	fake_pkg_ops = fake_ops;
+	fake_pkg_ops.msr_read_pkg = f_msr_read_pkg;
+	fake_pkg_ops.msr_write_pkg = f_msr_write_pkg;
+	f->hw.ops = &fake_pkg_ops;
+	f->hw.pkgs = &f->pkgs;
+}
+
+void fake_msr_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr, uint64_t value)
+{
+	uint32_t cur = f->cur_pkg;
+
+	f->cur_pkg = pkg;
+	fake_msr(f, msr, value);
+	f->cur_pkg = cur;
+}
+
+uint64_t *fake_msr_value_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr)
+{
+	static uint64_t none;
+	int i = find_msr_pkg(f, pkg, msr);
+
+	if (i >= 0)
+		return &f->msr[i].value;
+	t_fail(__FILE__, __LINE__, "fake_hw: MSR 0x%x of package %u is not declared", msr, pkg);
+	return &none;
+}
 
 void fake_init(struct fake_hw *f)
 {
@@ -229,6 +310,7 @@ void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value)
 			return declare_fail("MSRs");
 		i = (int)f->nmsr++;
 		f->msr[i].msr = msr;
+		f->msr[i].pkg = f->cur_pkg;
 	}
 	f->msr[i].value = value;
 }

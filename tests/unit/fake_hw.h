@@ -21,7 +21,9 @@ struct fake_write {
 
 struct fake_hw {
 	struct hw hw;
-	struct { uint32_t msr; uint64_t value; bool gp_read, gp_write; } msr[FAKE_MAX];
+	/* each MSR of each package (pkg: its physical package ID; 0 unless
+	 * declared by fake_msr_pkg) */
+	struct { uint32_t msr, pkg; uint64_t value; bool gp_read, gp_write; } msr[FAKE_MAX];
 	unsigned nmsr;
 	struct { uint64_t addr; uint32_t value; } pci[FAKE_MAX];
 	unsigned npci;
@@ -34,6 +36,7 @@ struct fake_hw {
 	uint64_t now;
 	struct fake_write log[FAKE_LOG];
 	unsigned nlog;
+	uint32_t log_pkg[FAKE_LOG]; /* each MSR write's package: that of the processor that made it (fake_pkgs) */
 	bool drop_msr_writes; /* like QEMU: MSR writes are logged but change nothing */
 	uint32_t msr_drop_write; /* this one MSR (0: none) likewise, as a stuck register would */
 	unsigned reads; /* every read of any kind, counted */
@@ -47,10 +50,24 @@ struct fake_hw {
 	 * store there fails the running test (nothing may touch it). */
 	struct { uint64_t lo, hi; const char *why; } not_mmio;
 	unsigned mmio_checks; /* calls of mmio_check */
+	/* fake_pkgs: packages 0..n-1, this processor on package 0; an access
+	 * by another package's processor (hw_ops.msr_read_pkg/_write_pkg)
+	 * reaches that package's MSRs only. */
+	struct hw_pkgs pkgs;
+	uint32_t cur_pkg;                 /* the package of the processor making the access */
+	unsigned pkg_calls[HW_MAX_PKGS];  /* trips to each package (by ID) */
+	unsigned pkg_msr_reads[HW_MAX_PKGS], pkg_msr_writes[HW_MAX_PKGS]; /* MSR accesses made on each package */
+	uint64_t ticks_per_pkg_call;      /* the clock moves this much on each trip */
 };
 
 void fake_init(struct fake_hw *f);
 void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value);
+/* n packages (IDs 0..n-1; n <= HW_MAX_PKGS), reachable through the
+ * seam's per-package MSR ops. */
+void fake_pkgs(struct fake_hw *f, unsigned n);
+/* Declares an MSR of package pkg (fake_msr: package 0's). */
+void fake_msr_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr, uint64_t value);
+uint64_t *fake_msr_value_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr);
 /* A declared MSR's value, for a test's own hardware model to move (an
  * undeclared one fails the test). */
 uint64_t *fake_msr_value(struct fake_hw *f, uint32_t msr);

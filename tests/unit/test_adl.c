@@ -1083,6 +1083,7 @@ static void twelve_cbos_counted_on_raptor_lake(void)
 	cfg.rates[cfg.nrates++] = (struct emu_rate){ EMU_UNIT_CBO, 0x34, 0x8f, 1000000 };
 	emu_hw_init_cpu(&h, &cfg, RPL_EAX);
 	T_EQ(h.emu.ncbo, 12);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "cbox/event=0x34,umask=0x8f/");
 	cpu_identify(&h.hw, &cpu);
@@ -1148,6 +1149,7 @@ static void tgl_fifteen_cbos_refused(void)
 	cfg.no_cbo_banks = 15;
 	emu_hw_init_cpu(&h, &cfg, TGL_EAX);
 	T_EQ(h.emu.ncbo, 14);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, tgl_only, "cbox/event=0x34,umask=0x8f/");
 	cpu_identify(&h.hw, &cpu);
@@ -1156,6 +1158,7 @@ static void tgl_fifteen_cbos_refused(void)
 			 "MSR 0x770 (IA32_PM_ENABLE, Intel SDM Vol. 4): at most 14 can be counted");
 	T_EQ(run.pmu[0].p.found[ADL_UNIT_CBO], 15);
 	T_EQ(run.pmu[0].p.boxes[ADL_UNIT_CBO], 14);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, tgl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
@@ -1179,12 +1182,14 @@ static void skl_eleven_cbos_refused(void)
 	cfg.core_pmu = EMU_CORE_NONE;
 	cfg.no_cbo_banks = 12;
 	emu_hw_init_cpu(&h, &cfg, 0x000506E3u); /* family 6, model 0x5E */
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, skl_only, "UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	cpu_identify(&h.hw, &cpu);
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_E_UNSUPPORTED);
 	T_STREQ(run.err, "cannot count UNC_CBO_CACHE_LOOKUP.ANY_MESI: MSR_UNC_CBO_CONFIG reports 11 CBos; CBo MSRs are "
 			 "known for 8 (Table 2-1, Linux's CFL_UNC_CBO_7): at most 8 can be counted");
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, skl_only, "UNC_ARB_TRK_REQUESTS.ALL");
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
@@ -1207,6 +1212,7 @@ static void mchbar_not_mmio_refused(void)
 	fake_adl(0);
 	fake_not_mmio(&f, 0xFED10000, 0xFED30000, why);
 	cpu_identify(&f.hw, &cpu);
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
 	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
@@ -1217,11 +1223,13 @@ static void mchbar_not_mmio_refused(void)
 	 * counters' 0xfed2d8a8) is system memory */
 	fake_not_mmio(&f, 0xFED2DA00, 0xFED2DB00, "0xfed2da00 is system memory (UEFI memory map: EfiConventionalMemory, "
 						  "0xfed2da00-0xfed2daff)");
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_M_CAS_COUNT_RD");
 	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
 	T_STREQ(run.err, "programmable IMC counters at 0xfed1d900 refused: 0xfed2da00 is system memory (UEFI memory map: "
 			 "EfiConventionalMemory, 0xfed2da00-0xfed2daff)");
+	stat_free(&run);
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN"); /* the free-running ones are clear of it */
 	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_OK);

@@ -91,6 +91,50 @@ static enum unc_status run_child(void *ctx, const char *cmdline, uint64_t *ret_s
 static const struct app_env child_env = { .wait_until = wait_until, .vars = &fv.vs, .write_file = write_file,
 					  .alloc = malloc, .free = free, .get_time = now, .child_find = child_find,
 					  .run_child = run_child };
+/* A child that exits boot services midway (an OS loader): the firmware
+ * calls the notification the run armed (exit_guard), which puts the
+ * registers back (stat_put_back, as efi/main.c's notify function does);
+ * what the child then reads is what the OS would find. */
+static struct stat_run *ebs_armed;
+static unsigned ebs_arms, ebs_disarms;
+static uint64_t ebs_before[3], ebs_after[3];
+static unsigned ebs_nlog; /* the writes logged once the notification has run */
+static const uint32_t ebs_msrs[3] = { 0xE01, 0x700, 0x706 }; /* GLOBAL_CTRL, CBo 0's select 0 and counter 0 */
+
+static bool exit_guard(void *ctx, struct stat_run *r)
+{
+	(void)ctx;
+	if (r)
+		ebs_arms++, ebs_armed = r;
+	else
+		ebs_disarms++, ebs_armed = NULL;
+	return true;
+}
+
+static enum unc_status run_child_ebs(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
+				     unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
+{
+	(void)ctx, (void)cmdline, (void)err, (void)errsize;
+	h.fake.now += period_ms * (S / 1000);
+	tick(tctx);
+	for (unsigned i = 0; i < 3; i++)
+		T_EQ(h.hw.ops->msr_read(h.hw.ctx, ebs_msrs[i], &ebs_before[i]), UNC_OK);
+	T_ASSERT(ebs_armed != NULL);
+	if (ebs_armed) /* ExitBootServices */
+		stat_put_back(ebs_armed);
+	for (unsigned i = 0; i < 3; i++)
+		T_EQ(h.hw.ops->msr_read(h.hw.ctx, ebs_msrs[i], &ebs_after[i]), UNC_OK);
+	ebs_nlog = h.fake.nlog;
+	h.fake.now += period_ms * (S / 1000);
+	tick(tctx); /* a timer that still fires samples nothing */
+	*ret_status = 0;
+	*ret_known = true;
+	return UNC_OK;
+}
+
+static const struct app_env ebs_env = { .wait_until = wait_until, .alloc = malloc, .free = free, .get_time = now,
+					.child_find = child_find, .run_child = run_child_ebs, .exit_guard = exit_guard };
+
 static const struct app_env *use_env = &env;
 
 static enum unc_status run(int argc, const char **argv)
@@ -684,6 +728,30 @@ static void child_status_judged(void)
 
 /* What cannot be a child is one line before anything runs: no report, no
  * register written. */
+/* ExitBootServices while the child runs: every register as found, once. */
+static void child_exiting_boot_services_finds_the_pmu_as_found(void)
+{
+	setup();
+	use_env = &ebs_env;
+	ebs_arms = ebs_disarms = 0;
+	T_EQ(h.hw.ops->msr_write(h.hw.ctx, 0x706, 0x1234), UNC_OK); /* a counter as someone left it */
+	unsigned nlog = h.fake.nlog;
+	T_EQ(RUN("-e", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "--", "fs0:\\child.efi", "300", "x"), UNC_OK);
+	T_EQ(ebs_arms, 1);
+	T_EQ(ebs_disarms, 1);
+	T_ASSERT(ebs_armed == NULL);
+	T_ASSERT(ebs_before[0] != 0); /* programmed while the child ran */
+	T_ASSERT(ebs_before[1] != 0);
+	T_EQ(ebs_after[0], 0);
+	T_EQ(ebs_after[1], 0);
+	T_EQ(ebs_after[2], 0x1234);
+	/* nothing written after the notification put them back: the run's
+	 * end restores nothing twice */
+	T_ASSERT(ebs_nlog > nlog);
+	T_EQ(h.fake.nlog, ebs_nlog);
+	use_env = &env;
+}
+
 static void child_refused_before_anything_runs(void)
 {
 	setup();
@@ -821,5 +889,5 @@ static void tgl_write_log(void)
 	T_EQ(h.fake.log[h.fake.nlog - 1].value, 0);
 }
 
-T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(child_exiting_boot_services_finds_the_pmu_as_found), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
        T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(regs_follow_the_probe), T_CASE(restore_paths_with_reserved_and_pmi_bits))

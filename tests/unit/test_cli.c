@@ -325,7 +325,12 @@ static void mmio_force(void)
 	BAD("--force given twice", "mmio", "read", "--force", "0x1000", "--force");
 	BAD("'mmio read' needs a physical address", "mmio", "read", "--force");
 	BAD("unexpected argument '0x2000' after 'mmio read'", "mmio", "read", "0x1000", "0x2000");
-	BAD("unexpected argument '--force' after 'msr read'", "msr", "read", "0x10", "--force");
+	BAD("unknown option '--force' for 'msr read'", "msr", "read", "0x10", "--force");
+	/* msr's own option: the package whose processor makes the access */
+	T_EQ(PARSE("msr", "read", "--pkg", "1", "0x2ffe"), UNC_OK);
+	T_EQ(cmd.msr_pkg, 2);
+	T_EQ(cmd.msr, 0x2ffe);
+	BAD("bad package '255' for --pkg (want 0 to 254)", "msr", "read", "--pkg", "255", "0x10");
 	BAD("unexpected argument '--force' after 'pci read'", "pci", "read", "0:0.0", "0", "--force");
 }
 

@@ -89,4 +89,33 @@ static void tsc_steady_models(void)
 	T_ASSERT(cpu_tsc_steady(&(struct cpu_info){ .family = 0xB, .model = 1 }, true));
 }
 
-T_MAIN("cpu", T_CASE(tsc_steady_models), T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback), T_CASE(largest_cache_from_leaf_4))
+/* The package shift of an APIC ID, from each leaf in turn (SDM Vol. 2A,
+ * CPUID leaves 0x1F and 0xB: EAX[4:0] of a level is the shift to the next
+ * level's ID; leaf 1 EBX[23:16] the addressable IDs of a package). */
+static void package_shift_from_each_leaf(void)
+{
+	struct fake_hw f;
+	const char *how = NULL;
+
+	fake_init(&f);
+	fake_cpu_skylake(&f, 0x5E, 4, 8); /* leaf 0xB: SMT shift 1, core shift 4 */
+	T_EQ(cpu_pkg_shift(&f.hw, &how), 4);
+	T_STREQ(how, "CPUID leaf 0xB");
+	/* leaf 0x1F with a die level: SMT 1, core 6, die 7 */
+	fake_cpuid(&f, 0, 0, 0x1F, 0, 0, 0);
+	fake_cpuid(&f, 0x1F, 0, 1, 2, 0x100, 0);
+	fake_cpuid(&f, 0x1F, 1, 6, 64, 0x201, 0);
+	fake_cpuid(&f, 0x1F, 2, 7, 128, 0x502, 0);
+	fake_cpuid(&f, 0x1F, 3, 0, 0, 3, 0);
+	T_EQ(cpu_pkg_shift(&f.hw, &how), 7);
+	T_STREQ(how, "CPUID leaf 0x1F");
+	/* no topology leaf: 12 logical processors (HTT) round up to 16 */
+	fake_cpuid(&f, 0, 0, 0x4, 0, 0, 0);
+	fake_cpuid(&f, 1, 0, 0x506E3, 12u << 16, 0, 1u << 28);
+	T_EQ(cpu_pkg_shift(&f.hw, &how), 4);
+	T_STREQ(how, "CPUID leaves 1 and 4");
+	fake_cpuid(&f, 1, 0, 0x506E3, 12u << 16, 0, 0); /* no HTT: one per package */
+	T_EQ(cpu_pkg_shift(&f.hw, &how), 0);
+}
+
+T_MAIN("cpu", T_CASE(package_shift_from_each_leaf), T_CASE(tsc_steady_models), T_CASE(skylake_desktop), T_CASE(amd_epyc), T_CASE(leaf4_fallback), T_CASE(largest_cache_from_leaf_4))

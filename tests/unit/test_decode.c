@@ -56,6 +56,7 @@ static void make_record(void)
 	char err[200];
 
 	memset(&r, 0, sizeof(r));
+	count_free(&run);
 	memset(&run, 0, sizeof(run));
 	T_EQ(evsel_parse("UNC_ARB_TRK_REQUESTS.ALL", present, &spec, err, sizeof(err)), UNC_OK);
 	run.nev = 1;

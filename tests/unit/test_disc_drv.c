@@ -358,7 +358,7 @@ static void probe_and_info(void)
 			"+0x8 (MMIO)\n");
 	T_CONTAINS(buf, "cha:          1 box programmable of 1 found; 4 counters, 48 bits, controls at +0x2, counters at +0x8 "
 			"(MSR)\n");
-	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: 1 per socket (read on socket 0's processor)\n");
+	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: socket 0: 1, each read by a processor of its package\n");
 	/* the in-use line is the engine's (info.c), from the data checked above */
 	strbuf_init(&sb, buf, sizeof(buf));
 	out_puts(&o, "{\"x\":1");
@@ -399,6 +399,7 @@ static void cha_count_from_msr(void)
 	for (unsigned b = 1; b < 5; b++)
 		entry(10 + b, 0x0000000008300204ull, 0x2000 + 0x10 * b, (uint64_t)b << 16);
 	m.cbo_config = 3;
+	pmu_present_free(&p);
 	memset(&p, 0, sizeof(p));
 	cpu_identify(&m.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);

@@ -382,8 +382,9 @@ static void per_package_msrs(void)
 		strbuf_init(&s2, b2, sizeof(b2));
 		struct out o2 = strbuf_out(&s2);
 		pmu_driver_disc.ops->info(&o2, &p2, false);
-		T_CONTAINS(b2, "  CHA count from MSR 0x2FFE: 60 per socket (read on socket 0's processor)\n");
+		T_CONTAINS(b2, "  CHA count from MSR 0x2FFE: socket 0: 60, socket 1: 60 (its package unreachable: this processor's)\n");
 		T_CONTAINS(b2, "  CHA count differs: a table lists 40 CHAs, MSR 0x2FFE says 60; 0 beyond it not programmed");
+		pmu_present_free(&p2);
 	}
 
 	/* GNR, 2 sockets of 12 channels: no UBox, the driver numbers the
@@ -408,6 +409,7 @@ static void per_package_msrs(void)
 	pmu_driver_disc.ops->info(&o, &p, false);
 	T_CONTAINS(buf, "  sockets:    2, socket numbers by table order: no UBox device\n");
 	T_CONTAINS(buf, "  table 1: 20:0a.0 (8086:09a7) capability 0x100, BIR 0, BAR 0xfe100000, socket 1, 79 units: 2 cha (type 0), ");
+	pmu_present_free(&p);
 }
 
 /* The table's faults as the driver reports them. */

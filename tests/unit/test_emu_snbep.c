@@ -599,6 +599,7 @@ static void read_only_counters_counted_from_their_values(void)
 		for (unsigned i = 0; i < EMU_SNBEP_BOX_CTRS; i++)
 			eh.emu.ctr[b * EMU_SNBEP_BOX_CTRS + i].value = /* near 2^48; on channel 1 a low dword of 0, as the start's */
 				b == 1 ? 0x5500000000ull * (i + 1) : 0xFFFFFFFF0000ull + 0x100 * b + i;
+	stat_free(&srun);
 	memset(&srun, 0, sizeof(srun));
 	run_add(&srun, drivers, "UNC_M_DCLOCKTICKS");
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");

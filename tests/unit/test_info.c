@@ -94,6 +94,31 @@ static void four_cbos_ready(void)
 	T_CONTAINS(text, "verdict:      uncore PMU usable: ready");
 }
 
+/* The packages the seam found, and the processor serving each; where MP
+ * services' Location.Package differs, said beside it; none without MP
+ * services (JSON null). */
+static void packages_and_their_processors(void)
+{
+	skylake(5, 0xFED10001);
+	fake_pkgs(&f, 2);
+	f.pkgs.cpu[1] = 3, f.pkgs.mp_pkg[1] = 0, f.pkgs.mp_agrees = false;
+	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
+	render(false);
+	T_CONTAINS(text, "\npackages:     2 of 2 processors, from the fake's (MP services' Location.Package disagrees)\n"
+			 "  package 0: processor 0 (this one)\n"
+			 "  package 1: processor 3 (MP services: package 0)\n");
+	render(true);
+	T_CONTAINS(text, ",\"packages\":{\"count\":2,\"how\":\"the fake's\",\"mp_agrees\":false,\"more\":0,"
+			 "\"processors\":2,\"ids\":[0,1],\"served_by\":[0,3]}");
+	T_EQ(f.pkg_calls[1], 0); /* a Skylake client has no per-package unit: no trip */
+	skylake(5, 0xFED10001);
+	T_EQ(info_gather(&f.hw, &pi), UNC_OK);
+	render(false);
+	T_NOT_CONTAINS(text, "packages:");
+	render(true);
+	T_CONTAINS(text, ",\"packages\":null");
+}
+
 static void raw_zero_means_no_cbo(void)
 {
 	skylake(0, 0);
@@ -319,7 +344,7 @@ static void json_is_one_object(void)
 	T_EQ(depth, 0);
 }
 
-T_MAIN("info", T_CASE(four_cbos_ready), T_CASE(raw_zero_means_no_cbo), T_CASE(raw_above_what_can_be_programmed),
+T_MAIN("info", T_CASE(four_cbos_ready), T_CASE(packages_and_their_processors), T_CASE(raw_zero_means_no_cbo), T_CASE(raw_above_what_can_be_programmed),
        T_CASE(count_disagrees_with_cores), T_CASE(pmu_in_use_is_named), T_CASE(faulting_msr_is_named), T_CASE(without_msrs),
        T_CASE(non_intel_touches_no_msr), T_CASE(unsupported_intel_model), T_CASE(mchbar_checks),
        T_CASE(absent_host_bridge), T_CASE(json_is_one_object))

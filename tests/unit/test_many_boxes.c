@@ -54,7 +54,8 @@ static const struct pmu_unit m_units[] = {
 	  .kind = PMU_GENERAL, .space = PMU_MSR, .counters = 2, .width = 48, .max_boxes = PMU_BOXES_ANY,
 	  .sel_step = 1, .ctr_step = 1, .probe_addr = true, .layout = &m_layout, .max_per_sec = 1ull << 36,
 	  .raw_help = "qbox/event=N,umask=N/", .role_events = m_roles, .group_noun = "socket",
-	  .short_prefix = "UNC_Q_" },
+	  .short_prefix = "UNC_Q_", .ctr_write = PMU_CTR_WRITE,
+	  .ctr_write_cite = "this test's register file, whose counters take writes" },
 };
 
 static unsigned m_sockets, m_per_socket;
