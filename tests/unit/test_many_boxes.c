@@ -388,7 +388,21 @@ static bool app_wait(void *ctx, uint64_t when)
 	return wait_until(ctx, when);
 }
 
-static struct app_env app_env = { .wait_until = app_wait, .vars = &fv.vs, .alloc = malloc, .free = free };
+/* The JSON form of each stored record (as lab mode takes it). */
+static char json[1 << 22];
+static size_t json_len;
+
+static void app_json(void *ctx, const char *text, size_t len, const struct run_extras *x)
+{
+	(void)ctx, (void)x;
+	T_ASSERT(len < sizeof(json));
+	memcpy(json, text, len);
+	json[len] = '\0';
+	json_len = len;
+}
+
+static struct app_env app_env = { .wait_until = app_wait, .vars = &fv.vs, .alloc = malloc, .free = free,
+				  .json_copy = app_json };
 
 static enum unc_status run_cli(int argc, const char **argv)
 {
@@ -465,6 +479,10 @@ static void bw_on_480_boxes_stored(void)
 	for (const char *p = iv_shown; (p = strstr(p, "socket7.ch59 ")); p++)
 		last_box++;
 	T_EQ(last_box, 5);
+	/* and its JSON whole, however many boxes and samples (sized from the text) */
+	T_ASSERT(json_len > 0);
+	T_JSON(json, true); /* a line per interval, then the run */
+	T_CONTAINS(json, "socket7.ch59");
 	fake_vars_free(&fv);
 }
 
