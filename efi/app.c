@@ -69,25 +69,25 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 		env->get_time(&r->time);
 	r->status = run_status;
 	rec_from_info(r, pi);
-	char why[200];
-	if (run && rec_fits(&run->c, why, sizeof(why))) {
-		out_printf(err, "uncore: error: results not stored: %s\n", why);
-		return UNC_E_RANGE;
+	if (run && rec_from_run(r, &run->c, &cmd->report)) {
+		out_printf(err, "uncore: error: results not stored: out of memory for the boxes' counts\n");
+		return UNC_E_NO_MEMORY;
 	}
-	if (run) {
-		rec_from_run(r, &run->c, &cmd->report);
+	if (run)
 		r->interval = cmd->interval_ms;
-	}
 	if (x)
 		r->x = *x;
-	size_t cap = 65536 + (samples ? samples->len : 0);
+	/* sized by the run: every box of every event, and the samples */
+	size_t cap = 65536 + (run ? rec_run_bytes(&run->c) : 0) + (samples ? samples->len : 0);
 	struct rec_buf b = { env->alloc(cap), 0, cap, false };
 	if (!b.p) {
 		out_printf(err, "uncore: error: results not stored: out of memory for %zu bytes\n", cap);
+		rec_free(r);
 		return UNC_E_NO_MEMORY;
 	}
 	rec_begin(&b);
 	rec_put(&b, r);
+	rec_free(r); /* the per-box values are in b now */
 	if (samples)
 		rec_put_raw(&b, samples->p, samples->len);
 	if ((st = rec_end(&b))) {
@@ -109,15 +109,25 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 				   cmd->var_name, b.len);
 	}
 	if (cmd->out_file[0] || env->json_copy) {
-		size_t tcap = 8 * b.len + 65536;
-		char *text = env->alloc(tcap);
+		/* sized from the text: its length first (a strbuf counts what does
+		 * not fit), then the text; a record of many boxes and samples
+		 * prints far more per byte stored than a small one */
+		char one;
 		struct strbuf sb;
-		if (!text) {
-			out_printf(err, "uncore: error: %s not written: out of memory\n", cmd->out_file);
+		strbuf_init(&sb, &one, 1);
+		struct out o = strbuf_out(&sb);
+		fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, NULL, &app_ws->print, msg, sizeof(msg));
+		size_t tcap = sb.len + 1;
+		char *text = fst ? NULL : env->alloc(tcap);
+		if (fst) {
+			out_printf(err, "uncore: error: %s not written: %s\n", cmd->out_file[0] ? cmd->out_file : "the JSON", msg);
+		} else if (!text) {
+			out_printf(err, "uncore: error: %s not written: out of memory for %zu bytes\n",
+				   cmd->out_file[0] ? cmd->out_file : "the JSON", tcap);
 			fst = UNC_E_NO_MEMORY;
 		} else {
 			strbuf_init(&sb, text, tcap);
-			struct out o = strbuf_out(&sb);
+			o = strbuf_out(&sb);
 			fst = rec_print(&o, b.p, b.len, REPORT_JSON, NULL, NULL, &app_ws->print, msg, sizeof(msg));
 			if (!fst && sb.len >= tcap)
 				fst = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "the JSON text is too long");

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../base/pool.h"
 #include "../engine/pmu.h"
 
 #define COPY(dst, src) fmt_snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
@@ -167,11 +168,6 @@ void rec_event_view(struct rec_event *x, const struct count_view *v)
 #undef TEXT
 #undef NUMBER
 	COPY(x->group_noun, v->group_noun);
-	x->groups = x->box_ids = x->groups_hi = x->box_ids_hi = 0;
-	for (unsigned b = 0; x->group_noun[0] && v->group && b < v->nboxes && b < REC_MAX_BOXES; b++) {
-		*(b < 8 ? &x->groups : &x->groups_hi) |= (uint64_t)v->group[b] << (8 * (b % 8));
-		*(b < 8 ? &x->box_ids : &x->box_ids_hi) |= (uint64_t)v->box_id[b] << (8 * (b % 8));
-	}
 }
 
 static void view_from_rec(struct count_view *v, const struct rec_event *x)
@@ -183,35 +179,26 @@ static void view_from_rec(struct count_view *v, const struct rec_event *x)
 #undef TEXT
 #undef NUMBER
 	COPY(v->group_noun, x->group_noun);
-	for (unsigned b = 0; v->group && b < v->nboxes && b < REC_MAX_BOXES; b++) {
-		v->group[b] = (uint8_t)((b < 8 ? x->groups : x->groups_hi) >> (8 * (b % 8)));
-		v->box_id[b] = (uint8_t)((b < 8 ? x->box_ids : x->box_ids_hi) >> (8 * (b % 8)));
+	v->nboxes = (uint16_t)x->nboxes; /* at most REC_MAX_EV_BOXES (the decoder refuses more) */
+	for (unsigned b = 0; v->group && b < v->nboxes; b++) {
+		v->group[b] = (uint8_t)rec_box_group(x, b);
+		v->box_id[b] = (uint8_t)rec_box_id(x, b);
 	}
 }
 
-enum unc_status rec_fits(const struct count_run *run, char *err, size_t errsize)
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
 {
-	for (unsigned i = 0; i < run->nev; i++)
-		if (run->ev[i].v.nboxes > REC_MAX_BOXES) {
-			fmt_snprintf(err, errsize, "%s counts in %u boxes; a record holds at most %d boxes an event "
-						   "(REC_MAX_BOXES): not stored rather than stored in part",
-				     run->ev[i].name, run->ev[i].v.nboxes, REC_MAX_BOXES);
-			return UNC_E_RANGE;
-		}
-	return UNC_OK;
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-unsigned rec_run_boxes(const struct count_run *run)
+/* Bytes of an event's per-box fields (layout 3), for n boxes. */
+static size_t per_box_bytes(uint32_t n, bool groups)
 {
-	unsigned n = 1;
-
-	for (unsigned i = 0; i < run->nev; i++)
-		if (run->ev[i].v.nboxes > n)
-			n = run->ev[i].v.nboxes;
-	return n;
+	return 8 * (size_t)n + (groups ? 4 * (size_t)n : 0) + 2 * (size_t)((n + 7) / 8);
 }
 
-void rec_from_run(struct rec *r, const struct count_run *run, const struct report_opts *ro)
+enum unc_status rec_from_run(struct rec *r, const struct count_run *run, const struct report_opts *ro)
 {
 	r->ngroups = run->ngroups;
 	r->rotations = run->rotations;
@@ -232,43 +219,85 @@ void rec_from_run(struct rec *r, const struct count_run *run, const struct repor
 		x->found = b->found;
 	}
 	r->nevents = run->nev < REC_MAX_EVENTS ? run->nev : REC_MAX_EVENTS;
+	/* every event's per-box values, as stored, in one block sized by the run */
+	size_t need = 0;
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		const struct count_event *e = &run->ev[i];
+		need += per_box_bytes(e->v.nboxes ? e->v.nboxes : 1u, e->v.group_noun[0] && e->v.group);
+	}
+	rec_free(r);
+	uint8_t *p = r->mem = unc_alloc(need ? need : 1);
+	if (!p) {
+		r->nevents = 0;
+		return UNC_E_NO_MEMORY;
+	}
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct count_event *e = &run->ev[i];
 		struct rec_event *x = &r->ev[i];
 		memset(x, 0, sizeof(*x));
 		COPY(x->name, e->name);
 		rec_event_view(x, &e->v);
-		unsigned n = e->v.nboxes ? e->v.nboxes : 1;
-		for (unsigned b = 0; b < n && b < REC_MAX_BOXES && e->total.box; b++) {
-			if (e->moved[b])
-				*(b < 8 ? &x->moved : &x->moved_hi) |= (uint8_t)(1u << (b % 8));
+		uint32_t n = e->v.nboxes ? e->v.nboxes : 1;
+		bool groups = e->v.group_noun[0] && e->v.group;
+		x->spans = true;
+		x->pb_total = (struct rec_span){ p, 8 * n };
+		p += 8 * (size_t)n;
+		if (groups) {
+			x->pb_group = (struct rec_span){ p, 2 * n };
+			x->pb_id = (struct rec_span){ p + 2 * (size_t)n, 2 * n };
+			p += 4 * (size_t)n;
+		}
+		x->pb_moved = (struct rec_span){ p, (n + 7) / 8 };
+		x->pb_still = (struct rec_span){ p + (n + 7) / 8, (n + 7) / 8 };
+		uint8_t *tot = (uint8_t *)x->pb_total.p, *grp = (uint8_t *)x->pb_group.p, *id = (uint8_t *)x->pb_id.p;
+		uint8_t *moved = p, *still = p + (n + 7) / 8;
+		p += 2 * (size_t)((n + 7) / 8);
+		for (uint32_t b = 0; b < n && e->total.box; b++) {
+			if (e->moved && e->moved[b])
+				moved[b / 8] |= (uint8_t)(1u << (b % 8));
 			if (e->v.kind != PMU_FREE && count_still_box(run, i, b))
-				*(b < 8 ? &x->still : &x->still_hi) |= (uint8_t)(1u << (b % 8));
-			x->box[b] = e->total.box[b];
+				still[b / 8] |= (uint8_t)(1u << (b % 8));
+			put_le(tot + 8 * (size_t)b, e->total.box[b], 8);
+		}
+		for (uint32_t b = 0; groups && b < n; b++) {
+			put_le(grp + 2 * (size_t)b, e->v.group[b], 2);
+			put_le(id + 2 * (size_t)b, e->v.box_id[b], 2);
 		}
 		x->running = e->total.running;
 	}
+	return UNC_OK;
 }
 
-void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint64_t now)
+size_t rec_run_bytes(const struct count_run *run)
 {
-	s->t = now - run->t_start;
-	for (unsigned i = 0; i < run->nev && i < REC_MAX_EVENTS; i++) {
-		const struct count_event *e = &run->ev[i];
-		memset(s->box[i], 0, sizeof(s->box[i]));
-		for (unsigned b = 0; e->total.box && b < (e->v.nboxes ? e->v.nboxes : 1u) && b < REC_MAX_BOXES; b++)
-			s->box[i][b] = e->total.box[b];
-		s->running[i] = e->total.running;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < run->nev; i++) /* the per-box fields and their headers */
+		n += per_box_bytes(run->ev[i].v.nboxes ? run->ev[i].v.nboxes : 1u, true) + 5 * 6;
+	return n;
+}
+
+void rec_put_run_sample(struct rec_buf *b, const struct count_run *run, uint64_t now)
+{
+	uint32_t nboxes[REC_MAX_EVENTS], n = run->nev < REC_MAX_EVENTS ? run->nev : REC_MAX_EVENTS;
+	uint64_t running[REC_MAX_EVENTS];
+	const uint64_t *box[REC_MAX_EVENTS];
+
+	for (uint32_t i = 0; i < n; i++) {
+		nboxes[i] = run->ev[i].v.nboxes ? run->ev[i].v.nboxes : 1;
+		running[i] = run->ev[i].total.running;
+		box[i] = run->ev[i].total.box;
 	}
+	rec_put_sample(b, n, nboxes, now - run->t_start, running, box);
 }
 
 void rec_sample_to_run(struct count_run *run, const struct rec *r, const struct rec_sample *s)
 {
 	for (uint32_t i = 0; i < r->nevents && i < run->nev; i++) {
 		struct count_event *e = &run->ev[i];
-		for (unsigned b = 0; e->total.box && b < (e->v.nboxes ? e->v.nboxes : 1u) && b < REC_MAX_BOXES; b++)
-			e->total.box[b] = s->box[i][b];
-		e->total.running = s->running[i];
+		for (unsigned b = 0; e->total.box && b < (e->v.nboxes ? e->v.nboxes : 1u); b++)
+			e->total.box[b] = rec_sample_box(r, s, i, b);
+		e->total.running = rec_sample_running(r, s, i);
 	}
 }
 
@@ -285,24 +314,19 @@ enum unc_status rec_count_run(struct count_run *run, const struct rec *r)
 		struct count_event *e = &run->ev[i];
 		COPY(e->name, r->ev[i].name);
 		view_from_rec(&e->v, &r->ev[i]); /* the numbers; groups below, once there is room */
-		if (e->v.nboxes > REC_MAX_BOXES)
-			e->v.nboxes = REC_MAX_BOXES; /* the decoder refuses more (record.c) */
 	}
 	enum unc_status st = count_room(run);
 	for (uint32_t i = 0; !st && i < r->nevents; i++) {
 		const struct rec_event *x = &r->ev[i];
 		struct count_event *e = &run->ev[i];
 		view_from_rec(&e->v, x);
-		if (e->v.nboxes > REC_MAX_BOXES)
-			e->v.nboxes = REC_MAX_BOXES;
 		/* Free-running: moved as stored; programmed events: every box but
 		 * the still ones, so a record written before `still` existed shows
 		 * none. */
 		unsigned boxes = e->v.nboxes ? e->v.nboxes : 1;
-		uint16_t moved = (uint16_t)(x->moved | x->moved_hi << 8), still = (uint16_t)(x->still | x->still_hi << 8);
 		for (unsigned b = 0; b < boxes; b++) {
-			e->moved[b] = (uint8_t)(e->v.kind == PMU_FREE ? moved >> b & 1 : !(still >> b & 1));
-			e->total.box[b] = x->box[b];
+			e->moved[b] = (uint8_t)(e->v.kind == PMU_FREE ? rec_box_moved(x, b) : !rec_box_still(x, b));
+			e->total.box[b] = rec_box(x, b);
 		}
 		e->total.running = x->running;
 	}

@@ -19,14 +19,14 @@ void rec_from_info(struct rec *r, const struct platform_info *pi);
 void rec_pmu_from(struct rec_pmu *x, const struct info_pmu *ip);
 struct rec_fault2 rec_fault_from(struct pmu_reg reg, bool write);
 void rec_event_view(struct rec_event *x, const struct count_view *v);
-void rec_from_run(struct rec *r, const struct count_run *run, const struct report_opts *ro);
-void rec_sample_from_run(struct rec_sample *s, const struct count_run *run, uint64_t now);
-
-/* The most boxes any event of the run counts in (what a sample must hold). */
-unsigned rec_run_boxes(const struct count_run *run);
-/* Whether every event's boxes fit a record (REC_MAX_BOXES); else one line
- * naming the event and the limit, and UNC_E_RANGE. */
-enum unc_status rec_fits(const struct count_run *run, char *err, size_t errsize);
+/* The run's counts into r, every box of every event (layout 3): the
+ * per-box values in one block from the pool, sized by the run, which
+ * rec_free gives back (also on UNC_E_NO_MEMORY: none, r's events unset). */
+enum unc_status rec_from_run(struct rec *r, const struct count_run *run, const struct report_opts *ro);
+/* What the run's per-box fields add to a record, at most (to size its buffer). */
+size_t rec_run_bytes(const struct count_run *run);
+/* An interval sample of the run's totals now (every box of every event). */
+void rec_put_run_sample(struct rec_buf *b, const struct count_run *run, uint64_t now);
 
 /* The counts of a record (its totals; marks and times at the start), as
  * the engine had them at the end of the run. */

@@ -5,10 +5,11 @@
 #include "../base/crc32.h"
 #include "../base/fmt.h"
 #include "../engine/load.h"
+#include "../base/pool.h"
 #include "../engine/pmu.h"
 
 enum ftype { T_U8, T_U16, T_U32, T_U64, T_U64X4, T_STR, T_TIME, T_EVENT, T_U64X8, T_REG, T_BUSY2, T_FAULT2, T_PMU,
-	     T_BOXINFO, T_U32X64 };
+	     T_BOXINFO, T_U32X64, T_SPAN };
 
 struct field {
 	uint16_t tag;
@@ -55,23 +56,30 @@ static const struct field top[] = {
 #define TAG_SAMPLE  0x0048 /* t, then per event: running and boxes 0-3 */
 #define TAG_SAMPLE8 0x0049 /* t, then per event: running and boxes 0-7 (more than 4 CBos) */
 #define TAG_SAMPLE16 0x004B /* t, then per event: running and boxes 0-15 (more than 8 boxes) */
+#define TAG_SAMPLE_N 0x004C /* layout 3: t, then per event: running and each of its boxes */
+#define OLD_SAMPLE(tag) ((tag) == TAG_SAMPLE || (tag) == TAG_SAMPLE8 || (tag) == TAG_SAMPLE16)
 _Static_assert(sizeof(top) / sizeof(top[0]) <= 128, "get_fields tracks scalar fields in a 128-bit mask");
 
+#define EO(tag, m, t) { tag, #m, t, offsetof(struct rec_event, old.m), MEMBER_SIZE(struct rec_event, old.m), 0, 0 }
 static const struct field event_fields[] = {
-	E(0x01, name, T_STR), E(0x09, moved, T_U8), E(0x0A, box, T_U64X4), E(0x0B, running, T_U64), E(0x0C, still, T_U8),
+	E(0x01, name, T_STR), EO(0x09, moved, T_U8), EO(0x0A, box, T_U64X4), E(0x0B, running, T_U64),
+	EO(0x0C, still, T_U8),
 	/* boxes 4-7 (more than the manual's four CBos) */
-	{ 0x0D, "box_hi", T_U64X4, offsetof(struct rec_event, box) + 4 * sizeof(uint64_t), 4 * sizeof(uint64_t), 0, 0 },
+	{ 0x0D, "box_hi", T_U64X4, offsetof(struct rec_event, old.box) + 4 * sizeof(uint64_t), 4 * sizeof(uint64_t), 0, 0 },
 	/* version 2: the event as its driver described it */
 	E(0x10, driver, T_STR), E(0x11, pmu, T_STR), E(0x12, box_label, T_STR), E(0x13, box_noun, T_STR),
 	E(0x14, short_name, T_STR), E(0x15, count_word, T_STR), E(0x16, enc_prefix, T_STR), E(0x17, encoding, T_U64),
-	E(0x18, kind, T_U8), E(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
+	E(0x18, kind, T_U8), EO(0x19, nboxes, T_U8), E(0x1A, width, T_U8), E(0x1B, role, T_U8), E(0x1C, clock, T_U8),
 	/* boxes in groups (a socket's channels) */
-	E(0x1D, group_noun, T_STR), E(0x1E, groups, T_U64), E(0x1F, box_ids, T_U64),
+	E(0x1D, group_noun, T_STR), EO(0x1E, groups, T_U64), EO(0x1F, box_ids, T_U64),
 	/* boxes 8-15 (two sockets of eight channels) */
-	{ 0x20, "box_8_15", T_U64X8, offsetof(struct rec_event, box) + 8 * sizeof(uint64_t), 8 * sizeof(uint64_t), 0, 0 },
-	E(0x21, moved_hi, T_U8), E(0x22, still_hi, T_U8), E(0x23, groups_hi, T_U64), E(0x24, box_ids_hi, T_U64),
+	{ 0x20, "box_8_15", T_U64X8, offsetof(struct rec_event, old.box) + 8 * sizeof(uint64_t), 8 * sizeof(uint64_t), 0, 0 },
+	EO(0x21, moved_hi, T_U8), EO(0x22, still_hi, T_U8), EO(0x23, groups_hi, T_U64), EO(0x24, box_ids_hi, T_U64),
+	/* version 3: every box, in fields as long as the boxes */
+	E(0x25, nboxes, T_U32), E(0x26, pb_total, T_SPAN), E(0x27, pb_group, T_SPAN), E(0x28, pb_id, T_SPAN),
+	E(0x29, pb_moved, T_SPAN), E(0x2A, pb_still, T_SPAN),
 };
-_Static_assert(REC_MAX_BOXES == 16, "an event's boxes are stored in fields of 4, 4 and 8");
+_Static_assert(REC_OLD_BOXES == 16, "layout 2 stores an event's boxes in fields of 4, 4 and 8");
 
 /* A driver's block (layout 2): what its probe found; the facts are its own. */
 static const struct field pmu_fields[] = {
@@ -221,6 +229,12 @@ static void put_one(struct rec_buf *b, const struct field *f, const uint8_t *p)
 			put_le(b, ((const struct rec_fault2 *)p)->write, 1);
 		break;
 	}
+	case T_SPAN: {
+		const struct rec_span *x = (const struct rec_span *)p;
+		put_tl(b, f->tag, x->len);
+		put(b, x->p, x->len);
+		break;
+	}
 	case T_EVENT:
 	case T_PMU:
 	case T_BOXINFO: {
@@ -296,21 +310,25 @@ static size_t sample_boxes(uint16_t tag)
 	return tag == TAG_SAMPLE16 ? 16 : tag == TAG_SAMPLE8 ? 8 : 4;
 }
 
+/* Layout 1 and 2's samples: the same boxes for every event. */
 static size_t sample_size(uint16_t tag, uint32_t nevents)
 {
 	return 8 + (8 + 8 * sample_boxes(tag)) * (size_t)nevents;
 }
 
-void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s)
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, const uint32_t *nboxes, uint64_t t, const uint64_t *running,
+		    const uint64_t *const *box)
 {
-	uint16_t tag = nboxes > 8 ? TAG_SAMPLE16 : nboxes > 4 ? TAG_SAMPLE8 : TAG_SAMPLE;
+	size_t len = 8;
 
-	put_tl(b, tag, sample_size(tag, nevents));
-	put_le(b, s->t, 8);
+	for (uint32_t i = 0; i < nevents; i++)
+		len += 8 + 8 * (size_t)(nboxes[i] ? nboxes[i] : 1);
+	put_tl(b, TAG_SAMPLE_N, len);
+	put_le(b, t, 8);
 	for (uint32_t i = 0; i < nevents; i++) {
-		put_le(b, s->running[i], 8);
-		for (size_t k = 0; k < sample_boxes(tag); k++)
-			put_le(b, s->box[i][k], 8);
+		put_le(b, running[i], 8);
+		for (uint32_t k = 0; k < (nboxes[i] ? nboxes[i] : 1); k++)
+			put_le(b, box[i] ? box[i][k] : 0, 8);
 	}
 }
 
@@ -384,6 +402,75 @@ void rec_time_text(const struct rec_time *t, char *buf, size_t size)
 {
 	fmt_snprintf(buf, size, "%04u-%02u-%02u %02u:%02u:%02u", t->year, t->month, t->day, t->hour, t->minute,
 		     t->second);
+}
+
+/* ---- per-box values ---- */
+
+uint64_t rec_box(const struct rec_event *e, uint32_t b)
+{
+	if (!e->spans)
+		return b < REC_OLD_BOXES ? e->old.box[b] : 0;
+	return (size_t)b * 8 + 8 <= e->pb_total.len ? get_le(e->pb_total.p + (size_t)b * 8, 8) : 0;
+}
+
+static unsigned old_byte(uint64_t lo, uint64_t hi, uint32_t b)
+{
+	return b < 16 ? (uint8_t)((b < 8 ? lo : hi) >> (8 * (b % 8))) : 0;
+}
+
+unsigned rec_box_group(const struct rec_event *e, uint32_t b)
+{
+	if (!e->spans)
+		return old_byte(e->old.groups, e->old.groups_hi, b);
+	return (size_t)b * 2 + 2 <= e->pb_group.len ? (unsigned)get_le(e->pb_group.p + (size_t)b * 2, 2) : 0;
+}
+
+unsigned rec_box_id(const struct rec_event *e, uint32_t b)
+{
+	if (!e->spans)
+		return old_byte(e->old.box_ids, e->old.box_ids_hi, b);
+	return (size_t)b * 2 + 2 <= e->pb_id.len ? (unsigned)get_le(e->pb_id.p + (size_t)b * 2, 2) : 0;
+}
+
+static bool bit(const struct rec_span *x, uint8_t lo, uint8_t hi, bool spans, uint32_t b)
+{
+	if (!spans)
+		return b < 16 && ((b < 8 ? lo : hi) >> (b % 8) & 1);
+	return b / 8 < x->len && (x->p[b / 8] >> (b % 8) & 1);
+}
+
+bool rec_box_moved(const struct rec_event *e, uint32_t b)
+{
+	return bit(&e->pb_moved, e->old.moved, e->old.moved_hi, e->spans, b);
+}
+
+bool rec_box_still(const struct rec_event *e, uint32_t b)
+{
+	return bit(&e->pb_still, e->old.still, e->old.still_hi, e->spans, b);
+}
+
+uint64_t rec_sample_running(const struct rec *r, const struct rec_sample *s, uint32_t ev)
+{
+	if (ev >= r->nevents)
+		return 0;
+	if (s->tag == TAG_SAMPLE_N)
+		return get_le(s->v + r->sample_off[ev], 8);
+	return get_le(s->v + 8 + (8 + 8 * sample_boxes(s->tag)) * ev, 8);
+}
+
+uint64_t rec_sample_box(const struct rec *r, const struct rec_sample *s, uint32_t ev, uint32_t b)
+{
+	if (ev >= r->nevents)
+		return 0;
+	if (s->tag == TAG_SAMPLE_N)
+		return b < rec_ev_boxes(&r->ev[ev]) ? get_le(s->v + r->sample_off[ev] + 8 + 8 * (size_t)b, 8) : 0;
+	return b < sample_boxes(s->tag) ? get_le(s->v + 16 + (8 + 8 * sample_boxes(s->tag)) * ev + 8 * b, 8) : 0;
+}
+
+void rec_free(struct rec *r)
+{
+	unc_free(r->mem);
+	r->mem = NULL;
 }
 
 /* ---- decoding ---- */
@@ -505,6 +592,10 @@ static enum unc_status get_one(const struct field *f, const uint8_t *v, size_t l
 			((struct rec_fault2 *)dst)->write = v[REG_BYTES];
 		break;
 	}
+	case T_SPAN:
+		((struct rec_span *)dst)->p = v;
+		((struct rec_span *)dst)->len = (uint32_t)len;
+		break;
 	case T_EVENT:
 	case T_PMU:
 	case T_BOXINFO: {
@@ -537,12 +628,25 @@ static enum unc_status get_fields(const uint8_t *p, size_t len, const struct fie
 		const struct field *f = find(t, n, tag);
 		if (f && f->type == T_EVENT && samples)
 			FAIL("an event after the interval samples");
-		if (t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8 || tag == TAG_SAMPLE16)) {
+		if (t == top && (OLD_SAMPLE(tag) || tag == TAG_SAMPLE_N)) {
 			struct rec *r = (struct rec *)base;
+			bool v3 = r->version >= 3;
+			if (v3 != (tag == TAG_SAMPLE_N))
+				FAIL("an interval sample under tag 0x%04x in a record of layout %u", tag, r->version);
+			if (!samples && v3) { /* every event is read: each one's place in a sample */
+				r->sample_len = 8;
+				for (uint32_t i = 0; i < r->nevents; i++) {
+					if (r->ev[i].nboxes > REC_MAX_EV_BOXES)
+						FAIL("event %u has %u boxes (at most %u)", i, r->ev[i].nboxes, REC_MAX_EV_BOXES);
+					r->sample_off[i] = (uint32_t)r->sample_len;
+					r->sample_len += 8 + 8 * (size_t)rec_ev_boxes(&r->ev[i]);
+				}
+			}
 			samples = true;
-			if (flen != sample_size(tag, r->nevents))
-				FAIL("interval sample %u has %zu bytes, not %zu for %u events", r->nintervals, flen,
-				     sample_size(tag, r->nevents), r->nevents);
+			size_t want = v3 ? r->sample_len : sample_size(tag, r->nevents);
+			if (flen != want)
+				FAIL("interval sample %u has %zu bytes, not %zu for %u events", r->nintervals, flen, want,
+				     r->nevents);
 			r->nintervals++;
 		} else if (f && f->max) {
 			uint32_t *count = (uint32_t *)(base + f->count_off);
@@ -603,7 +707,7 @@ static enum unc_status old_walk(const uint8_t *p, size_t len, const struct field
 			const struct field *sub = nested(T_EVENT, &nsub);
 			if ((st = old_walk(v, flen, sub, nsub, nev++, fn, ctx)))
 				return st;
-		} else if (!f && !(t == top && (tag == TAG_SAMPLE || tag == TAG_SAMPLE8 || tag == TAG_SAMPLE16))) {
+		} else if (!f && !(t == top && OLD_SAMPLE(tag))) {
 			struct rec_old_field of = { tag, (int16_t)event, flen, v };
 			if ((st = fn(ctx, &of)))
 				return st;
@@ -616,6 +720,29 @@ enum unc_status rec_old_walk(const struct rec_old *old, enum unc_status (*fn)(vo
 			     void *ctx)
 {
 	return old_walk(old->body, old->len, top, NFIELDS(top), -1, fn, ctx);
+}
+
+/* Layout 3's per-box fields: each as long as the event's boxes (the
+ * totals always there; the others absent, taken as zero, or whole). */
+static enum unc_status spans_check(struct rec_event *e, uint32_t i, char *err, size_t errsize)
+{
+	uint32_t n = rec_ev_boxes(e);
+	const struct {
+		const struct rec_span *x;
+		const char *name;
+		size_t want;
+		bool required;
+	} f[] = {
+		{ &e->pb_total, "box totals", 8 * (size_t)n, true }, { &e->pb_group, "box groups", 2 * (size_t)n, false },
+		{ &e->pb_id, "box ids", 2 * (size_t)n, false },       { &e->pb_moved, "moved bits", (n + 7) / 8, false },
+		{ &e->pb_still, "still bits", (n + 7) / 8, false },
+	};
+
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+		if (f[k].x->len != f[k].want && (f[k].required || f[k].x->len))
+			FAIL("event %u: %s have %u bytes, not %zu for %u boxes", i, f[k].name, f[k].x->len, f[k].want, n);
+	e->spans = true;
+	return UNC_OK;
 }
 
 /* An older layout, converted by the driver that wrote it. */
@@ -644,8 +771,8 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 	uint32_t body = (uint32_t)get_le(data + 8, 4), crc = (uint32_t)get_le(data + 12, 4);
 	if (magic != REC_MAGIC)
 		FAIL("not an uncore record (magic 0x%08x, want 0x%08x)", magic, REC_MAGIC);
-	if (version != 1 && version != REC_VERSION)
-		FAIL("record layout version %u; this reader knows versions 1 and %d", version, REC_VERSION);
+	if (version < 1 || version > REC_VERSION)
+		FAIL("record layout version %u; this reader knows versions 1 to %d", version, REC_VERSION);
 	if (hsize != REC_HEADER_SIZE)
 		FAIL("header size %u; version %u has %d", hsize, version, REC_HEADER_SIZE);
 	if ((size_t)body != len - REC_HEADER_SIZE)
@@ -654,9 +781,9 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 	uint32_t got = crc32_ieee(data + REC_HEADER_SIZE, body);
 	if (got != crc)
 		FAIL("CRC mismatch: the header says 0x%08x, the fields give 0x%08x", crc, got);
+	r->version = version;
 	if ((st = get_fields(data + REC_HEADER_SIZE, body, top, NFIELDS(top), (uint8_t *)r, "", err, errsize)))
 		return st;
-	r->version = version;
 	if (!r->command[0])
 		FAIL("the record names no command");
 	if (r->x.load_kind > LOAD_NKINDS)
@@ -666,39 +793,38 @@ enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *r,
 	if (r->x.child_ran > CHILD_NO_STATUS)
 		FAIL("the record names child outcome %u", r->x.child_ran);
 	struct rec_old old = { version, data + REC_HEADER_SIZE, body };
-	if (version != REC_VERSION && (st = convert(&old, r, err, errsize)))
+	if (version == 1 && (st = convert(&old, r, err, errsize)))
 		return st;
-	for (uint32_t i = 0; i < r->nevents && version == REC_VERSION; i++) {
-		const struct rec_event *e = &r->ev[i];
+	for (uint32_t i = 0; i < r->nevents && version >= 2; i++) {
+		struct rec_event *e = &r->ev[i];
 		if (!e->pmu[0] || !e->count_word[0])
 			FAIL("event %u names no PMU or what it counts", i);
-		if (e->kind > 2 || e->nboxes > REC_MAX_BOXES || e->role > 2 || e->clock > 1 || e->width > 64)
+		if (version == 2)
+			e->nboxes = e->old.nboxes;
+		uint32_t most = version == 2 ? REC_OLD_BOXES : REC_MAX_EV_BOXES;
+		if (e->kind > 2 || e->nboxes > most || e->role > 2 || e->clock > 1 || e->width > 64)
 			FAIL("event %u has kind %u, %u boxes, role %u, clock %u, width %u", i, e->kind, e->nboxes, e->role,
 			     e->clock, e->width);
+		if (version >= 3 && (st = spans_check(e, i, err, errsize)))
+			return st;
 	}
 	for (uint32_t i = 0; i < r->nboxinfo; i++)
-		if (r->boxinfo[i].n > REC_MAX_BOXES || (r->boxinfo[i].found && r->boxinfo[i].found < r->boxinfo[i].n))
+		if ((version < 3 && r->boxinfo[i].n > REC_OLD_BOXES) ||
+		    (r->boxinfo[i].found && r->boxinfo[i].found < r->boxinfo[i].n))
 			FAIL("box count %u says %u programmed of %u", i, r->boxinfo[i].n, r->boxinfo[i].found);
 	if (!on_sample)
 		return UNC_OK;
 	/* Second pass: hand each interval sample over, in order. */
-	static struct rec_sample s;
+	struct rec_sample s;
 	size_t at = REC_HEADER_SIZE;
 	while (at < len) {
 		uint16_t tag = (uint16_t)get_le(data + at, 2);
 		size_t flen = (size_t)get_le(data + at + 2, 4);
 		const uint8_t *v = data + at + 6;
 		at += 6 + flen;
-		if ((tag != TAG_SAMPLE && tag != TAG_SAMPLE8 && tag != TAG_SAMPLE16) || flen != sample_size(tag, r->nevents)) /* checked in the first pass */
+		if (!(version >= 3 ? tag == TAG_SAMPLE_N : OLD_SAMPLE(tag))) /* sizes checked in the first pass */
 			continue;
-		size_t each = 8 + 8 * sample_boxes(tag);
-		memset(&s, 0, sizeof(s));
-		s.t = get_le(v, 8);
-		for (uint32_t i = 0; i < r->nevents; i++) {
-			s.running[i] = get_le(v + 8 + each * i, 8);
-			for (size_t k = 0; k < sample_boxes(tag); k++)
-				s.box[i][k] = get_le(v + 16 + each * i + 8 * k, 8);
-		}
+		s = (struct rec_sample){ get_le(v, 8), tag, v };
 		on_sample(ctx, r, &s);
 	}
 	return UNC_OK;

@@ -25,12 +25,13 @@
 #include "../base/status.h"
 
 #define REC_MAGIC        0x52434E55u /* "UNCR" */
-#define REC_VERSION      2 /* what the writer writes; the reader also takes version 1 (converted) */
+#define REC_VERSION      3 /* what the writer writes; the reader also takes versions 1 (converted) and 2 */
 #define REC_HEADER_SIZE  16
 #define REC_MAX_EVENTS   32
 #define REC_MAX_BUSY     16
 #define REC_MAX_FAULTS   16
-#define REC_MAX_BOXES    16
+#define REC_OLD_BOXES    16 /* layout 2's most boxes an event (fields of 4, 4 and 8) */
+#define REC_MAX_EV_BOXES 65535u /* layout 3's: the engine's box count (struct count_view) is 16 bits */
 #define REC_STR          64
 #define REC_LONG_STR     256
 #define REC_MAX_PMUS     4
@@ -44,22 +45,56 @@ struct rec_time { /* EFI_TIME's fields */
 	uint8_t valid; /* GetTime succeeded */
 };
 
+/* Bytes stored in the record: a per-box field's value, read by rec_box and
+ * co. (pointing into the record's bytes when decoded, into the writer's
+ * block when written: rec_from_run). */
+struct rec_span {
+	const uint8_t *p;
+	uint32_t len;
+};
+
+/* Layout 2's (and 1's) fields for boxes 0-15 of an event: read only, by the
+ * decoder, for rec_box and co. */
+struct rec_ev_old {
+	uint8_t nboxes;
+	uint8_t moved, moved_hi; /* bit b: box b (moved_hi: box 8 + b) changed */
+	uint8_t still, still_hi; /* programmed events: bit b, box b (still_hi: 8 + b) never changed */
+	uint64_t box[REC_OLD_BOXES];
+	uint64_t groups, box_ids, groups_hi, box_ids_hi; /* byte b: box b's group and number (_hi: box 8 + b) */
+};
+
 struct rec_event {
 	char name[REC_STR];
-	uint8_t moved, moved_hi; /* bit b: box b (moved_hi: box 8 + b) changed */
-	uint64_t box[REC_MAX_BOXES]; /* boxes 4-7 and 8-15 in fields of their own (absent in older records: 0) */
 	uint64_t running; /* ticks */
-	uint8_t still, still_hi; /* programmed events: bit b, box b (still_hi: 8 + b) never changed (absent in older
-				  * records: 0) */
 	/* what a report needs, as the driver described the event */
 	char driver[REC_STR], pmu[16], box_label[8], box_noun[12], short_name[8], count_word[12], enc_prefix[12];
 	uint64_t encoding;
-	uint8_t kind, nboxes, width, role, clock;
-	/* boxes in groups: the group's noun, and box b's group and number in
-	 * byte b (the _hi ones: box 8 + b's; absent in older records: no groups) */
-	char group_noun[8];
-	uint64_t groups, box_ids, groups_hi, box_ids_hi;
+	uint8_t kind, width, role, clock;
+	uint32_t nboxes; /* boxes it counted in (the per-box values hold rec_ev_boxes of each) */
+	char group_noun[8]; /* its boxes' groups ("socket"); "": none */
+	/* Layout 3: every box's value, rec_ev_boxes(e) of each, little-endian:
+	 * totals u64, group u16, number in its group u16, moved and still one
+	 * bit each (box b: byte b / 8, bit b % 8). An absent field (len 0) is
+	 * all zero. */
+	bool spans; /* the per-box values are in these (else in old) */
+	struct rec_span pb_total, pb_group, pb_id, pb_moved, pb_still;
+	struct rec_ev_old old;
 };
+
+/* The boxes an event's per-box values hold: nboxes, at least 1. */
+static inline uint32_t rec_ev_boxes(const struct rec_event *e)
+{
+	return e->nboxes ? e->nboxes : 1;
+}
+
+/* Box b's total, group (socket), number in its group, whether its counter
+ * changed, and (programmed events) whether it never changed; 0 past the
+ * boxes stored. */
+uint64_t rec_box(const struct rec_event *e, uint32_t b);
+unsigned rec_box_group(const struct rec_event *e, uint32_t b);
+unsigned rec_box_id(const struct rec_event *e, uint32_t b);
+bool rec_box_moved(const struct rec_event *e, uint32_t b);
+bool rec_box_still(const struct rec_event *e, uint32_t b);
 
 /* A register in its address space (layout 2). */
 struct rec_reg {
@@ -132,6 +167,9 @@ struct rec {
 	uint8_t programs;
 	char where[96], free_pmu[16], req_note[160];
 	uint32_t nintervals;       /* interval samples in the record */
+	uint32_t sample_off[REC_MAX_EVENTS]; /* layout 3: event i's place in a sample (after t) */
+	size_t sample_len;         /* layout 3: a sample's bytes */
+	void *mem;                 /* the writer's per-box block (rec_from_run; rec_free), NULL when decoded */
 	/* load, SMBIOS peak, check, child */
 	struct run_extras x;
 };
@@ -149,13 +187,17 @@ static inline bool rec_printable(uint8_t c)
 	return c >= 0x20 && c <= 0x7e;
 }
 
-/* An interval sample: the time since the start and every event's running
- * totals then (the report takes the difference of two). */
+/* An interval sample as stored: the time since the start and every
+ * event's running totals then (the report takes the difference of two),
+ * read with rec_sample_running and rec_sample_box (the bytes are the
+ * record's). */
 struct rec_sample {
 	uint64_t t;
-	uint64_t box[REC_MAX_EVENTS][REC_MAX_BOXES];
-	uint64_t running[REC_MAX_EVENTS];
+	uint16_t tag;
+	const uint8_t *v;
 };
+uint64_t rec_sample_running(const struct rec *r, const struct rec_sample *s, uint32_t ev);
+uint64_t rec_sample_box(const struct rec *r, const struct rec_sample *s, uint32_t ev, uint32_t b);
 
 /* A growable byte buffer; `cap` is fixed by the caller. */
 struct rec_buf {
@@ -168,9 +210,10 @@ struct rec_buf {
  * interval, rec_end (which fills in the header). */
 void rec_begin(struct rec_buf *b);
 void rec_put(struct rec_buf *b, const struct rec *r);
-/* A sample of a run whose events count in up to 4 boxes holds 4 boxes per
- * event; with more, 8, and with more than 8, 16, each under a tag of its own. */
-void rec_put_sample(struct rec_buf *b, uint32_t nevents, uint32_t nboxes, const struct rec_sample *s);
+/* A sample (layout 3): t, then per event its running ticks and the totals
+ * of its nboxes[i] boxes (at least 1; box[i] NULL: zeros). */
+void rec_put_sample(struct rec_buf *b, uint32_t nevents, const uint32_t *nboxes, uint64_t t, const uint64_t *running,
+		    const uint64_t *const *box);
 /* Appends bytes encoded elsewhere (samples gathered during the run). */
 void rec_put_raw(struct rec_buf *b, const void *p, size_t n);
 enum unc_status rec_end(struct rec_buf *b);
@@ -208,9 +251,13 @@ enum unc_status rec_old_uint(const struct rec_old_field *f, const char *name, un
 /* Decoding: checks the header, the CRC and every field, fills *ret (a
  * record of an older layout converted to the current one, version saying
  * which it was); calls on_sample (may be NULL) for each interval sample in
- * order. On error writes one line naming the problem into err. */
+ * order. On error writes one line naming the problem into err. The per-box
+ * values and samples point into data: keep it while *ret is read. */
 enum unc_status rec_decode(const uint8_t *data, size_t len, struct rec *ret,
 			   void (*on_sample)(void *ctx, const struct rec *r, const struct rec_sample *s), void *ctx,
 			   char *err, size_t errsize);
+
+/* Gives back the writer's per-box block (rec_from_run), if any. */
+void rec_free(struct rec *r);
 
 #endif

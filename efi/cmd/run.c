@@ -100,7 +100,6 @@ struct stat_ctx {
 	struct run_extras x;     /* load, peak, check, child, warning */
 	char child_cmd[2 * CLI_MAX_ARG_LEN + 64]; /* the child's command line, its file's full path first */
 	struct rec_buf *samples; /* -o with -I: the interval samples */
-	struct rec_sample *smp;  /* with samples: one being stored (from the pool) */
 	uint32_t nevents;
 	unsigned stored, dropped;
 	bool load, load_marked;  /* --load: its byte count at the start of the window */
@@ -143,8 +142,7 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		report_interval(c->out, c->ro, c->hw, &r->c, now);
 	if (c->samples && !c->samples->overflow) {
 		size_t before = c->samples->len;
-		rec_sample_from_run(c->smp, &r->c, now);
-		rec_put_sample(c->samples, c->nevents, rec_run_boxes(&r->c), c->smp);
+		rec_put_run_sample(c->samples, &r->c, now);
 		if (c->samples->overflow)
 			c->samples->len = before;
 		else
@@ -282,11 +280,6 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	}
 	if (warn[0])
 		out_printf(c->err, "uncore: warning: %s\n", warn);
-	char why[200];
-	if (app_wants_output(cmd, c->env) && (st = rec_fits(&run->c, why, sizeof(why)))) {
-		out_printf(c->err, "uncore: error: %s; run without -o\n", why);
-		return st; /* nothing written: before the run, not after it */
-	}
 	if ((st = stat_schedule(run, !cmd->no_multiplex))) {
 		*ret_run_err = true;
 		return st;
@@ -537,9 +530,7 @@ enum unc_status app_run_stat(const struct cli_cmd *cmd, const struct hw *hw, con
 		goto out;
 	if (app_wants_output(cmd, env) && cmd->interval_ms && env && env->alloc) {
 		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
-		sc.smp = samples.p ? env->alloc(sizeof(*sc.smp)) : NULL;
-		if (sc.smp) {
-			memset(sc.smp, 0, sizeof(*sc.smp));
+		if (samples.p) {
 			sc.nevents = app_ws->run.c.nev;
 			sc.samples = &samples;
 		}
@@ -560,7 +551,5 @@ out:
 	}
 	if (samples.p)
 		env->free(samples.p);
-	if (sc.smp)
-		env->free(sc.smp);
 	return st;
 }

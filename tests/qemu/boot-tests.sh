@@ -2428,8 +2428,10 @@ expect gnr-bw bw write 4608 0.5
 expect gnr-bw bw total 16128 0.5
 expect gnr-bw lacks 'sub-channel'
 expect gnr-bw has '^uncore bw: IMC counters in 24 iMC boxes of the uncore discovery table \(CAS_COUNT_SCH0 and SCH1, \.RD and \.WR\)'
-step gnr-bw-pb 'uncore.efi bw -d 1 --per-box'
+# Stored (every one of the 24 channels: record layout 3) and shown again.
+step gnr-bw-pb 'uncore.efi bw -d 1 --per-box -o var:GnrBw'
 expect gnr-bw-pb rc zero
+expect gnr-bw-pb has '^uncore: results stored in EFI variable GnrBw: '
 expect gnr-bw-pb pbw socket0:read 7680 0.5
 expect gnr-bw-pb pbw socket0:write 2304 0.5
 expect gnr-bw-pb pbw socket1:read 3840 0.5
@@ -2438,6 +2440,14 @@ expect gnr-bw-pb pbw socket0.ch0:read 640 0.5
 expect gnr-bw-pb pbw socket1.ch11:read 320 0.5
 expect gnr-bw-pb pbw socket1.ch11:write 192 0.5
 expect gnr-bw-pb count '^socket[01]\.ch([0-9]|1[01]) +read' 24
+step gnr-show 'uncore.efi var show GnrBw'
+expect gnr-show rc zero
+expect gnr-show has '^record GnrBw: `bw` by uncore\.efi'
+expect gnr-show count '^socket[01]\.ch([0-9]|1[01]) +read' 24
+expect gnr-show pbw socket1:read 3840 0.5
+expect gnr-show pbw socket0.ch0:read 640 0.5
+expect gnr-show pbw socket1.ch11:read 320 0.5
+expect gnr-show pbw socket1.ch11:write 192 0.5
 # Six iMC events on four counters take turns on all 24 channels: each
 # channel's slice is charged from its own start, so every channel's rate is
 # the emulator's within 0.5% (before, it grew from ch0 to the last channel).

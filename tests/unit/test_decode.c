@@ -20,7 +20,7 @@
 #define GUID "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
 
 static char dir[] = "/tmp/uncore_decode_test.XXXXXX";
-static char out[65536];
+static char out[1 << 20];
 static struct fake_vars fv;
 static uint8_t rec[1 << 16];
 static size_t reclen;
@@ -71,7 +71,7 @@ static void make_record(void)
 	run.ev[0].moved[0] = 1;
 	run.ev[0].total.box[0] = 6000000;
 	run.ev[0].total.running = 2000000000;
-	rec_from_run(&r, &run, &ro);
+	T_EQ(rec_from_run(&r, &run, &ro), UNC_OK);
 	count_free(&run);
 	strcpy(r.tool, "uncore.efi 0.1.0");
 	strcpy(r.command, "stat");
@@ -79,6 +79,7 @@ static void make_record(void)
 	r.tsc_hz = 1000000000;
 	rec_begin(&b);
 	rec_put(&b, &r);
+	rec_free(&r);
 	T_EQ(rec_end(&b), UNC_OK);
 	reclen = b.len;
 }
@@ -439,7 +440,7 @@ static void put_u64(struct rec_buf *b, uint16_t tag, uint64_t v, unsigned n)
 
 /* The same run as make_record's, as uncore.efi wrote it before drivers
  * (layout 1, typed from the old tags): the decoder prints it as it did. */
-static void layout_1_and_3(void)
+static void layout_1_and_4(void)
 {
 	static uint8_t v1[4096], ev[256];
 	struct rec_buf b = { v1, 0, sizeof(v1), false }, e = { ev, 0, sizeof(ev), false };
@@ -474,7 +475,7 @@ static void layout_1_and_3(void)
 	snprintf(args, sizeof(args), "-x , %s/layouts Old", dir);
 	T_EQ(run(args), 0);
 	T_CONTAINS(out, "6000000,,UNC_ARB_TRK_REQUESTS.ALL,2000000000,100.00\n");
-	/* and the layout-2 record of the same run prints the same */
+	/* and the current layout's record of the same run prints the same */
 	put_file("layouts", "New", rec, reclen);
 	snprintf(args, sizeof(args), "%s/layouts New", dir);
 	T_EQ(run(args), 0);
@@ -482,17 +483,31 @@ static void layout_1_and_3(void)
 			"uncore stat: 1 event in 1 group, 4 CBos, msr access: native\n");
 	T_CONTAINS(out, table);
 
+	/* layout 2 (the previous writer's bytes, kept as the fuzzer's seed):
+	 * two sockets of eight channels, every channel's row */
+	static uint8_t v2[4096];
+	FILE *f = fopen("tests/fuzz/corpus/decode/record_v2_16boxes", "rb");
+	T_ASSERT(f != NULL);
+	size_t v2len = fread(v2, 1, sizeof(v2), f);
+	fclose(f);
+	put_file("layouts", "Two", v2 + 1, v2len - 1); /* after the fuzzer's mode byte */
+	snprintf(args, sizeof(args), "%s/layouts Two", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "UNC_M_CAS_COUNT.RD@socket0.ch0 ");
+	T_CONTAINS(out, "UNC_M_CAS_COUNT.WR@socket1.ch7 ");
+	T_CONTAINS(out, "elapsed: 1.000000000 s");
+
 	/* a layout this decoder does not know: refused, naming its version */
-	static uint8_t v3[sizeof(rec)];
-	memcpy(v3, rec, reclen);
-	v3[4] = 3;
-	put_file("layouts", "Newer", v3, reclen);
+	static uint8_t v4[sizeof(rec)];
+	memcpy(v4, rec, reclen);
+	v4[4] = 4;
+	put_file("layouts", "Newer", v4, reclen);
 	snprintf(args, sizeof(args), "%s/layouts Newer", dir);
 	T_EQ(run(args), 1);
-	T_STREQ(out, "uncore_decode: Newer: record layout version 3; this reader knows versions 1 and 2\n");
+	T_STREQ(out, "uncore_decode: Newer: record layout version 4; this reader knows versions 1 to 3\n");
 	snprintf(args, sizeof(args), "--list %s/layouts", dir);
 	T_EQ(run(args), 0);
-	T_CONTAINS(out, "Newer                    unreadable: record layout version 3; this reader knows versions 1 and 2\n");
+	T_CONTAINS(out, "Newer                    unreadable: record layout version 4; this reader knows versions 1 to 3\n");
 	T_CONTAINS(out, "New                 ");
 	T_CONTAINS(out, "Old                 ");
 }
@@ -525,19 +540,38 @@ static void usage_errors_name_the_problem(void)
 	}
 }
 
-/* A run on two sockets of eight channels (an event counted in 16 boxes,
- * the second socket's channels numbered from 0), stored with --per-box:
- * the decoder prints a row per channel, boxes 8-15 included. */
-static void sixteen_boxes(void)
+/* Lines of text that start with prefix and hold word. */
+static unsigned rows_with(const char *text, const char *prefix, const char *word)
+{
+	unsigned n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		bool has = false;
+		for (size_t i = 0; !has && i + strlen(word) <= len; i++)
+			has = !strncmp(l + i, word, strlen(word));
+		n += !strncmp(l, prefix, strlen(prefix)) && has;
+	}
+	return n;
+}
+
+/* A run on `sockets` sockets of `per` channels (an event counted in every
+ * channel, each socket's numbered from 0), stored with --per-box in chunked
+ * variables: the decoder prints a row per channel, with its count, in text,
+ * CSV, JSON and HTML. */
+static void many_boxes(unsigned sockets, unsigned per)
 {
 	static const struct pmu_driver *const present[] = { &pmu_driver_disc, NULL };
 	static struct rec r;
 	static struct count_run crun;
-	static uint8_t buf16[1 << 14];
-	struct rec_buf b = { buf16, 0, sizeof(buf16), false };
+	static uint8_t rbuf[1 << 16];
+	struct rec_buf b = { rbuf, 0, sizeof(rbuf), false };
 	struct report_opts ro = { .format = REPORT_HUMAN, .per_box = true };
 	struct ev_spec spec;
-	char err[200], path[400];
+	char err[200], args[600], sub[32], want[120];
+	unsigned n = sockets * per, chunks;
+	uint64_t sum = 0;
 
 	memset(&r, 0, sizeof(r));
 	memset(&crun, 0, sizeof(crun));
@@ -547,39 +581,89 @@ static void sixteen_boxes(void)
 	crun.t_end = 1000000000;
 	crun.programs = true;
 	strcpy(crun.ev[0].name, spec.name);
-	evsel_view(&spec, 16, &crun.ev[0].v);
+	evsel_view(&spec, n, &crun.ev[0].v);
 	T_STREQ(crun.ev[0].v.group_noun, "socket");
 	T_EQ(count_room(&crun), UNC_OK);
-	for (unsigned k = 0; k < 16; k++) {
-		crun.ev[0].v.group[k] = (uint8_t)(k / 8), crun.ev[0].v.box_id[k] = (uint8_t)(k % 8);
+	for (unsigned k = 0; k < n; k++) {
+		crun.ev[0].v.group[k] = (uint8_t)(k / per), crun.ev[0].v.box_id[k] = (uint8_t)(k % per);
 		crun.ev[0].total.box[k] = 1000 * (k + 1);
 		crun.ev[0].moved[k] = 1;
+		sum += 1000 * (k + 1);
 	}
 	crun.ev[0].total.running = 1000000000;
-	rec_from_run(&r, &crun, &ro);
+	T_EQ(rec_from_run(&r, &crun, &ro), UNC_OK);
 	count_free(&crun);
 	strcpy(r.tool, "uncore.efi 0.1.0");
 	strcpy(r.command, "stat");
 	r.tsc_hz = 1000000000;
 	rec_begin(&b);
 	rec_put(&b, &r);
+	rec_free(&r);
 	T_EQ(rec_end(&b), UNC_OK);
-	snprintf(path, sizeof(path), "%s/Sixteen-" GUID, dir); /* an efivarfs file: attributes, then the record */
-	FILE *f = fopen(path, "wb");
-	uint8_t attr[4] = { 7, 0, 0, 0 };
-	T_ASSERT(f != NULL);
-	fwrite(attr, 1, 4, f);
-	fwrite(buf16, 1, b.len, f);
-	fclose(f);
-	T_EQ(run(path), 0);
-	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/ ");
-	T_CONTAINS(out, " 136000 "); /* 1000 + 2000 + ... + 16000 */
-	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/@socket0.ch0 ");
-	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/@socket1.ch0 ");
-	T_CONTAINS(out, "imc/event=0x05,umask=0xcf/@socket1.ch7 ");
-	T_CONTAINS(out, " 16000 ");
-	T_CONTAINS(out, " 9000 ");
+	/* in chunks of 1000 bytes, as efivarfs files */
+	fake_vars_init(&fv, 100000, 1 << 22);
+	T_EQ(var_save(&fv.vs, "Many", rbuf, b.len, 1000, &chunks, err, sizeof(err)), UNC_OK);
+	T_ASSERT(chunks >= b.len / 1000);
+	snprintf(sub, sizeof(sub), "many%u", n);
+	dump(sub);
+	fake_vars_free(&fv);
+	const char *ev = "imc/event=0x05,umask=0xcf/";
+	snprintf(args, sizeof(args), "%s/%s Many", dir, sub);
+	T_EQ(run(args), 0);
+	snprintf(want, sizeof(want), " %lu ", (unsigned long)sum);
+	T_CONTAINS(out, want);
+	T_EQ(rows_with(out, "imc/event=0x05,umask=0xcf/@socket", " "), n);
+	unsigned bad = 0;
+	for (unsigned k = 0; k < n; k++) { /* each channel's row holds its own count */
+		snprintf(want, sizeof(want), "%s@socket%u.ch%u ", ev, k / per, k % per);
+		char count[32];
+		snprintf(count, sizeof(count), " %u ", 1000 * (k + 1));
+		bad += rows_with(out, want, count) != 1;
+	}
+	T_EQ(bad, 0);
 	T_NOT_CONTAINS(out, "did not change");
+	snprintf(args, sizeof(args), "-x , %s/%s Many", dir, sub);
+	T_EQ(run(args), 0);
+	snprintf(want, sizeof(want), "%u,,%s@socket%u.ch%u,", 1000 * n, ev, sockets - 1, per - 1);
+	T_CONTAINS(out, want);
+	T_EQ(rows_with(out, "", "@socket"), n);
+	snprintf(args, sizeof(args), "-j %s/%s Many", dir, sub);
+	T_EQ(run(args), 0);
+	T_JSON(out, true);
+	snprintf(want, sizeof(want), "socket%u.ch%u", sockets - 1, per - 1);
+	T_CONTAINS(out, want);
+	snprintf(want, sizeof(want), "\"count\":%u,", 1000 * n);
+	T_CONTAINS(out, want);
+	char page[300];
+	snprintf(page, sizeof(page), "%s/many%u.html", dir, n);
+	snprintf(args, sizeof(args), "--html %s %s/%s Many", page, dir, sub);
+	T_EQ(run(args), 0);
+	FILE *f = fopen(page, "r");
+	T_ASSERT(f != NULL);
+	size_t len = fread(out, 1, sizeof(out) - 1, f);
+	out[len] = '\0';
+	fclose(f);
+	snprintf(want, sizeof(want), "%s@socket%u.ch%u ", ev, sockets - 1, per - 1);
+	T_CONTAINS(out, want);
+	T_EQ(rows_with(out, "imc/event=0x05,umask=0xcf/@socket", " "), n);
+}
+
+/* Two sockets of eight channels (16 boxes, the previous layout's most),
+ * eight of twelve (Granite Rapids' iMC channels on eight sockets) and eight
+ * of sixty (Sapphire Rapids' CHAs on eight sockets). */
+static void sixteen_boxes(void)
+{
+	many_boxes(2, 8);
+}
+
+static void ninety_six_boxes(void)
+{
+	many_boxes(8, 12);
+}
+
+static void four_hundred_eighty_boxes(void)
+{
+	many_boxes(8, 60);
 }
 
 int main(void)
@@ -587,8 +671,9 @@ int main(void)
 	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
 					       T_CASE(only_regular_files_are_read), T_CASE(orphan_chunks_are_listed),
 					       T_CASE(unseekable_files_and_unusable_names),
-					       T_CASE(control_characters_are_refused), T_CASE(vars_image), T_CASE(layout_1_and_3),
-					       T_CASE(usage_errors_name_the_problem), T_CASE(sixteen_boxes) };
+					       T_CASE(control_characters_are_refused), T_CASE(vars_image), T_CASE(layout_1_and_4),
+					       T_CASE(usage_errors_name_the_problem), T_CASE(sixteen_boxes),
+					       T_CASE(ninety_six_boxes), T_CASE(four_hundred_eighty_boxes) };
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();

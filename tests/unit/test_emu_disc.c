@@ -310,10 +310,11 @@ static void sixteen_channels_two_sockets(void)
 	memset(&rec, 0, sizeof(rec));
 	fmt_snprintf(rec.command, sizeof(rec.command), "bw");
 	rec.tsc_hz = S;
-	rec_from_run(&rec, &srun.c, &ro);
+	T_EQ(rec_from_run(&rec, &srun.c, &ro), UNC_OK);
 	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
 	rec_begin(&rb);
 	rec_put(&rb, &rec);
+	rec_free(&rec);
 	T_EQ(rec_end(&rb), UNC_OK);
 	memset(&ws, 0, sizeof(ws));
 	T_EQ(rec_decode(rbuf, rb.len, &ws.r, NULL, NULL, err, sizeof(err)), UNC_OK);

@@ -23,7 +23,7 @@
 
 static char dir[] = "/tmp/uncore_html_test.XXXXXX";
 static struct rec r;
-static struct rec_sample smp;
+static uint8_t pbx[REC_MAX_EVENTS][9]; /* each event's one box: its total (u64) and moved bit, as stored */
 static uint8_t buf[1 << 18];
 static size_t buflen;
 static char page[1 << 20], checked[1 << 16], err[300];
@@ -37,7 +37,13 @@ static void event(struct rec_event *e, const char *name, const char *pmu, uint8_
 	snprintf(e->driver, sizeof(e->driver), "%s", pmu_driver_skl.name);
 	snprintf(e->pmu, sizeof(e->pmu), "%s", pmu);
 	snprintf(e->count_word, sizeof(e->count_word), "%s", word);
-	e->kind = kind, e->role = role, e->nboxes = 1, e->width = 44, e->moved = 1;
+	e->kind = kind, e->role = role, e->nboxes = 1, e->width = 44;
+	uint8_t *p = pbx[e - r.ev];
+	memset(p, 0, 9);
+	p[8] = 1; /* moved */
+	e->spans = true;
+	e->pb_total = (struct rec_span){ p, 8 };
+	e->pb_moved = (struct rec_span){ p + 8, 1 };
 }
 
 static void base(const char *command)
@@ -76,20 +82,23 @@ static void encode(unsigned nintervals, uint64_t (*count)(unsigned, unsigned))
 	for (unsigned k = 0; k < (nintervals ? nintervals : 2); k++)
 		for (unsigned e = 0; e < r.nevents; e++)
 			tot[e] += count(e, k);
-	for (unsigned e = 0; e < r.nevents; e++)
-		r.ev[e].box[0] = tot[e], r.ev[e].running = r.elapsed;
+	for (unsigned e = 0; e < r.nevents; e++) {
+		for (int i = 0; i < 8; i++)
+			pbx[e][i] = (uint8_t)(tot[e] >> (8 * i));
+		r.ev[e].running = r.elapsed;
+	}
 	rec_begin(&b);
 	rec_put(&b, &r);
 	memset(tot, 0, sizeof(tot));
 	for (unsigned k = 0; k < nintervals; k++) {
-		memset(&smp, 0, sizeof(smp));
-		smp.t = (k + 1) * HZ;
+		uint64_t t = (k + 1) * HZ, running[REC_MAX_EVENTS];
+		uint32_t one[REC_MAX_EVENTS];
+		const uint64_t *box[REC_MAX_EVENTS];
 		for (unsigned e = 0; e < r.nevents; e++) {
 			tot[e] += count(e, k);
-			smp.box[e][0] = tot[e];
-			smp.running[e] = smp.t;
+			box[e] = &tot[e], one[e] = 1, running[e] = t;
 		}
-		rec_put_sample(&b, r.nevents, 1, &smp);
+		rec_put_sample(&b, r.nevents, one, t, running, box);
 	}
 	T_EQ(rec_end(&b), UNC_OK);
 	buflen = b.len;

@@ -1,8 +1,8 @@
 /* Real sizes: a unit of 8 sockets x 60 boxes (Sapphire Rapids' CHAs on
  * eight sockets) and one of 8 x 12 (Granite Rapids' iMC channels on eight
  * sockets), programmed, sampled, reported and put back in full by the
- * engine; a record, which holds 16 boxes an event, is refused naming that
- * limit. The PMU is made up (no real one is named): one MSR unit whose boxes
+ * engine, and stored in a record in full (every box of every event) that
+ * reads back to the same counts and rows. The PMU is made up (no real one is named): one MSR unit whose boxes
  * the probe places (probe_addr), grouped by socket, on a register file of
  * its own that counts on a fake clock. This test links its driver as the
  * only one there is (pmu_drivers). */
@@ -324,11 +324,46 @@ static void every_box_counted(unsigned sockets, unsigned per_socket)
 	report_bw_final(&out, &ro, &m_hw, &run.c, NULL);
 	T_ASSERT(sb.len < sizeof(text));
 	T_EQ(lines_starting(text, "socket"), sockets + n);
-	/* a record holds 16 boxes an event: refused, named, rather than cut */
-	T_EQ(rec_fits(&run.c, err, sizeof(err)), UNC_E_RANGE);
-	fmt_snprintf(text, sizeof(text), "UNC_Q_CAS.RD counts in %u boxes; a record holds at most 16 boxes an event "
-					 "(REC_MAX_BOXES): not stored rather than stored in part", n);
-	T_STREQ(err, text);
+	/* stored: every box of each event, its socket and channel, read back
+	 * as counted, and the record prints the same per-box rows */
+	static struct rec r;
+	static struct rec_print_ws ws;
+	static uint8_t rbuf[1 << 16];
+	static char again[1 << 18];
+	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
+	memset(&r, 0, sizeof(r));
+	strcpy(r.command, "stat");
+	r.tsc_hz = S;
+	T_EQ(rec_from_run(&r, &run.c, &ro), UNC_OK);
+	T_ASSERT(rec_run_bytes(&run.c) >= 2 * (12 * (size_t)n)); /* what app_store sizes its buffer by */
+	rec_begin(&rb);
+	rec_put(&rb, &r);
+	rec_free(&r);
+	T_EQ(rec_end(&rb), UNC_OK);
+	T_EQ(rec_decode(rbuf, rb.len, &r, NULL, NULL, err, sizeof(err)), UNC_OK);
+	unsigned bad = 0;
+	for (unsigned e = 0; e < 2; e++) {
+		T_EQ(r.ev[e].nboxes, n);
+		for (unsigned b = 0; b < n; b++)
+			bad += rec_box(&r.ev[e], b) != run.c.ev[e].total.box[b] ||
+			       rec_box_group(&r.ev[e], b) != b / per_socket || rec_box_id(&r.ev[e], b) != b % per_socket ||
+			       rec_box_moved(&r.ev[e], b) != (run.c.ev[e].moved[b] != 0);
+	}
+	T_EQ(bad, 0);
+	strbuf_init(&sb, text, sizeof(text));
+	out = strbuf_out(&sb);
+	report_final(&out, &ro, &m_hw, &run.c, NULL);
+	strbuf_init(&sb, again, sizeof(again));
+	out = strbuf_out(&sb);
+	T_EQ(rec_print(&out, rbuf, rb.len, REPORT_HUMAN, NULL, NULL, &ws, err, sizeof(err)), UNC_OK);
+	T_ASSERT(sb.len < sizeof(again));
+	T_EQ(lines_starting(again, "UNC_Q_CAS.RD@socket"), n);
+	T_EQ(lines_starting(again, "UNC_Q_CAS.WR@socket"), n);
+	const char *rows = strstr(text, "UNC_Q_CAS.RD@socket0.ch0 "), *rows2 = strstr(again, "UNC_Q_CAS.RD@socket0.ch0 ");
+	T_ASSERT(rows && rows2);
+	const char *end = strstr(rows, "UNC_Q_CAS.WR@socket0.ch0 ");
+	T_ASSERT(end != NULL);
+	T_EQ(strncmp(rows, rows2, (size_t)(end - rows)), 0); /* every RD row the same */
 	stat_free(&run);
 }
 
@@ -344,7 +379,7 @@ static void eight_sockets_of_twelve(void)
 
 /* ---- end to end, as the command line runs it ---- */
 
-static char obuf[1 << 18], ebuf[4096];
+static char obuf[1 << 20], ebuf[4096];
 static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
 static struct fake_vars fv;
 
@@ -353,7 +388,21 @@ static bool app_wait(void *ctx, uint64_t when)
 	return wait_until(ctx, when);
 }
 
-static struct app_env app_env = { .wait_until = app_wait, .vars = &fv.vs, .alloc = malloc, .free = free };
+/* The JSON form of each stored record (as lab mode takes it). */
+static char json[1 << 22];
+static size_t json_len;
+
+static void app_json(void *ctx, const char *text, size_t len, const struct run_extras *x)
+{
+	(void)ctx, (void)x;
+	T_ASSERT(len < sizeof(json));
+	memcpy(json, text, len);
+	json[len] = '\0';
+	json_len = len;
+}
+
+static struct app_env app_env = { .wait_until = app_wait, .vars = &fv.vs, .alloc = malloc, .free = free,
+				  .json_copy = app_json };
 
 static enum unc_status run_cli(int argc, const char **argv)
 {
@@ -368,9 +417,26 @@ static enum unc_status run_cli(int argc, const char **argv)
 		run_cli((int)(sizeof(av) / sizeof(av[0])), av);   \
 	})
 
-/* bw --per-box on 480 boxes: a row per socket and per channel; with -o, the
- * run is refused before anything is written, naming the record's limit. */
-static void bw_on_480_boxes_and_the_record_limit(void)
+/* bw --per-box on 480 boxes: a row per socket and per channel; with -o
+ * they are stored (in chunks), and `var show` prints the same 488 rows. */
+static unsigned socket_rows(const char *text, char *rows, size_t size)
+{
+	size_t at = 0;
+	unsigned n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, "socket", 6)) {
+			const char *e = strchr(l, '\n');
+			size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+			T_ASSERT(at + len < size);
+			memcpy(rows + at, l, len);
+			at += len, n++;
+		}
+	rows[at] = '\0';
+	return n;
+}
+
+static void bw_on_480_boxes_stored(void)
 {
 	T_EQ(RUN("bw", "-d", "1", "--per-box"), UNC_OK);
 	T_EQ(lines_starting(obuf, "socket"), 8 + 480);
@@ -379,14 +445,46 @@ static void bw_on_480_boxes_and_the_record_limit(void)
 	T_CONTAINS(obuf, "socket7.ch59   read         94.656 MB/s");
 	for (unsigned b = 0; b < 480; b++)
 		T_EQ(reg[16 * b], M_CTL_FOUND);
+	static char live[1 << 17], shown[1 << 17];
 	fake_vars_init(&fv, 2000, 1 << 20);
-	T_EQ(RUN("bw", "-d", "1", "-o", "var:Many"), UNC_E_RANGE);
-	T_CONTAINS(ebuf, "uncore: error: UNC_Q_CAS.RD counts in 480 boxes; a record holds at most 16 boxes an event "
-			 "(REC_MAX_BOXES): not stored rather than stored in part; run without -o\n");
-	T_EQ(nwrites, 0);
-	T_EQ(fv.n, 0);
+	T_EQ(RUN("bw", "-d", "1", "--per-box", "-o", "var:Many"), UNC_OK);
+	T_CONTAINS(ebuf, "uncore: results stored in EFI variable Many: ");
+	T_CONTAINS(ebuf, " chunks Many.0001..");
+	T_EQ(socket_rows(obuf, live, sizeof(live)), 8 + 480);
+	for (unsigned b = 0; b < 480; b++)
+		T_EQ(reg[16 * b], M_CTL_FOUND);
+	T_EQ(RUN("var", "show", "Many"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_CONTAINS(obuf, "record Many: `bw` by uncore.efi");
+	T_EQ(socket_rows(obuf, shown, sizeof(shown)), 8 + 480);
+	T_STREQ(shown, live);
+	T_CONTAINS(obuf, "socket7.ch59   read         94.656 MB/s");
+	/* with -I: each sample holds every box of each event, and replays as
+	 * the run printed it (its interval lines, then the same final rows) */
+	static char live_iv[1 << 20];
+	T_EQ(RUN("bw", "-d", "1", "-I", "250", "--per-box", "-o", "var:ManyIv"), UNC_OK);
+	T_CONTAINS(ebuf, "uncore: results stored in EFI variable ManyIv: ");
+	T_NOT_CONTAINS(ebuf, "not stored");
+	T_EQ(socket_rows(obuf, live, sizeof(live)), 8 + 480);
+	T_ASSERT(strlen(obuf) < sizeof(live_iv));
+	strcpy(live_iv, obuf);
+	T_EQ(RUN("var", "show", "ManyIv"), UNC_OK);
+	T_STREQ(ebuf, "");
+	T_EQ(socket_rows(obuf, shown, sizeof(shown)), 8 + 480);
+	T_STREQ(shown, live);
+	const char *iv_live = strstr(live_iv, "uncore bw:"), *iv_shown = strstr(obuf, "uncore bw:");
+	T_ASSERT(iv_live && iv_shown);
+	T_STREQ(iv_shown, iv_live); /* header, every interval line and the final rows, as printed during the run */
+	unsigned last_box = 0; /* box 479 in each interval and in the final rows */
+	for (const char *p = iv_shown; (p = strstr(p, "socket7.ch59 ")); p++)
+		last_box++;
+	T_EQ(last_box, 5);
+	/* and its JSON whole, however many boxes and samples (sized from the text) */
+	T_ASSERT(json_len > 0);
+	T_JSON(json, true); /* a line per interval, then the run */
+	T_CONTAINS(json, "socket7.ch59");
 	fake_vars_free(&fv);
 }
 
 T_MAIN("many_boxes", T_CASE(eight_sockets_of_sixty), T_CASE(eight_sockets_of_twelve),
-       T_CASE(bw_on_480_boxes_and_the_record_limit))
+       T_CASE(bw_on_480_boxes_stored))

@@ -14,8 +14,112 @@
 #include "t.h"
 
 static struct rec in, out;
-static struct rec_sample samples[3], seen[3];
+/* A sample as numbers (the record holds it as bytes): up to TS_BOXES boxes an event. */
+#define TS_BOXES 480
+struct tsample {
+	uint64_t t, running[REC_MAX_EVENTS], box[REC_MAX_EVENTS][TS_BOXES];
+};
+static struct tsample samples[3], seen[3];
 static unsigned nseen;
+/* The per-box values of in's events, as the writer stores them (rec_from_run). */
+static uint8_t pb[REC_MAX_EVENTS][TS_BOXES * 13];
+
+/* Box b of event ev: its total, group, number in the group, moved and still
+ * bits, all different from box to box and event to event. */
+static uint64_t box_total(unsigned ev, uint32_t b)
+{
+	return 1000000007ull * (ev + 1) + 7919ull * b + (uint64_t)b * b;
+}
+
+static bool box_moved(unsigned ev, uint32_t b)
+{
+	return (b * 7 + ev) % 3 != 0;
+}
+
+static bool box_still(unsigned ev, uint32_t b)
+{
+	return (b + ev) % 5 == 0;
+}
+
+static void le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Event ev of in counts in n boxes; with per_group, box b is box b % per_group
+ * of group b / per_group. */
+static void set_boxes(unsigned ev, uint32_t n, uint32_t per_group)
+{
+	struct rec_event *e = &in.ev[ev];
+	uint8_t *p = pb[ev];
+
+	T_ASSERT(n <= TS_BOXES);
+	memset(p, 0, sizeof(pb[ev]));
+	e->nboxes = n;
+	e->spans = true;
+	e->pb_total = (struct rec_span){ p, 8 * n };
+	for (uint32_t b = 0; b < n; b++)
+		le(p + 8 * b, box_total(ev, b), 8);
+	p += 8 * n;
+	e->pb_group = e->pb_id = (struct rec_span){ NULL, 0 };
+	if (per_group) {
+		e->pb_group = (struct rec_span){ p, 2 * n };
+		e->pb_id = (struct rec_span){ p + 2 * n, 2 * n };
+		for (uint32_t b = 0; b < n; b++) {
+			le(p + 2 * b, b / per_group, 2);
+			le(p + 2 * n + 2 * b, b % per_group, 2);
+		}
+		p += 4 * n;
+	}
+	e->pb_moved = (struct rec_span){ p, (n + 7) / 8 };
+	e->pb_still = (struct rec_span){ p + (n + 7) / 8, (n + 7) / 8 };
+	for (uint32_t b = 0; b < n; b++) {
+		p[b / 8] |= (uint8_t)(box_moved(ev, b) << (b % 8));
+		p[(n + 7) / 8 + b / 8] |= (uint8_t)(box_still(ev, b) << (b % 8));
+	}
+}
+
+/* Every box of a decoded event as set_boxes made it. */
+static void check_boxes(const struct rec_event *e, unsigned ev, uint32_t n, uint32_t per_group)
+{
+	unsigned bad = 0;
+
+	T_EQ(e->nboxes, n);
+	T_EQ(rec_ev_boxes(e), n);
+	for (uint32_t b = 0; b < n; b++)
+		bad += rec_box(e, b) != box_total(ev, b) || rec_box_moved(e, b) != box_moved(ev, b) ||
+		       rec_box_still(e, b) != box_still(ev, b) ||
+		       rec_box_group(e, b) != (per_group ? b / per_group : 0) ||
+		       rec_box_id(e, b) != (per_group ? b % per_group : 0);
+	T_EQ(bad, 0);
+	T_EQ(rec_box(e, n), 0); /* past the boxes stored */
+}
+
+/* Two records the same: every field, and the per-box values byte for byte
+ * (wherever each one's bytes are). */
+static void same_rec(const struct rec *a, const struct rec *b)
+{
+	static struct rec x, y;
+
+	x = *a, y = *b;
+	for (uint32_t i = 0; i < REC_MAX_EVENTS; i++) {
+		struct rec_span *sx[] = { &x.ev[i].pb_total, &x.ev[i].pb_group, &x.ev[i].pb_id, &x.ev[i].pb_moved,
+					  &x.ev[i].pb_still };
+		struct rec_span *sy[] = { &y.ev[i].pb_total, &y.ev[i].pb_group, &y.ev[i].pb_id, &y.ev[i].pb_moved,
+					  &y.ev[i].pb_still };
+		for (int k = 0; k < 5; k++) {
+			T_EQ(sx[k]->len, sy[k]->len);
+			if (sx[k]->len == sy[k]->len && sx[k]->len)
+				T_EQ(memcmp(sx[k]->p, sy[k]->p, sx[k]->len), 0);
+			sx[k]->p = sy[k]->p = NULL;
+		}
+	}
+	x.nintervals = y.nintervals, x.version = y.version; /* what the decoder says of the bytes */
+	memcpy(x.sample_off, y.sample_off, sizeof(x.sample_off));
+	x.sample_len = y.sample_len;
+	T_EQ(memcmp(&x, &y, sizeof(x)), 0);
+}
 static uint8_t buf[1 << 20];
 static char err[300];
 
@@ -86,10 +190,6 @@ static void fill(struct rec *r, uint32_t nevents)
 	for (uint32_t i = 0; i < nevents; i++) {
 		struct rec_event *e = &r->ev[i];
 		snprintf(e->name, sizeof(e->name), "EVENT_%u", i);
-		e->moved = 1;
-		e->still = (uint8_t)(i & 0xF);
-		for (int k = 0; k < 4; k++)
-			e->box[k] = 1000000007ull * (i + 1) + (uint64_t)k;
 		e->running = 2600000000ull - i;
 		snprintf(e->driver, sizeof(e->driver), "driver-%u", i % 2);
 		unsigned n = i % 100; /* every name fits its field */
@@ -100,22 +200,39 @@ static void fill(struct rec *r, uint32_t nevents)
 		snprintf(e->count_word, sizeof(e->count_word), "words%u", n);
 		snprintf(e->enc_prefix, sizeof(e->enc_prefix), "BAR%u+", n);
 		e->encoding = 0x408f00ull + i;
-		e->kind = (uint8_t)(i % 3), e->nboxes = (uint8_t)(1 + i % 8), e->width = (uint8_t)(32 + i);
+		e->kind = (uint8_t)(i % 3), e->width = (uint8_t)(32 + i);
 		e->role = (uint8_t)(i % 3), e->clock = (uint8_t)(i & 1);
 		snprintf(e->group_noun, sizeof(e->group_noun), "grp%u", n);
-		e->groups = 0x0101010100000000ull + i, e->box_ids = 0x0302010003020100ull + ((uint64_t)i << 56);
+		if (r == &in)
+			set_boxes(i, 1 + i % 8, 4);
 	}
 }
 
 static void on_sample(void *ctx, const struct rec *r, const struct rec_sample *s)
 {
-	(void)ctx, (void)r;
-	if (nseen < 3)
-		seen[nseen] = *s;
+	(void)ctx;
+	if (nseen < 3) {
+		struct tsample *x = &seen[nseen];
+		memset(x, 0, sizeof(*x));
+		x->t = s->t;
+		for (uint32_t i = 0; i < r->nevents; i++) {
+			x->running[i] = rec_sample_running(r, s, i);
+			for (uint32_t b = 0; b < rec_ev_boxes(&r->ev[i]) && b < TS_BOXES; b++)
+				x->box[i][b] = rec_sample_box(r, s, i, b);
+		}
+	}
 	nseen++;
 }
 
-static unsigned sample_boxes = 4; /* boxes per event in a sample (4, 8 or 16) */
+static void put_sample(struct rec_buf *b, const struct rec *r, const struct tsample *s)
+{
+	uint32_t n[REC_MAX_EVENTS];
+	const uint64_t *box[REC_MAX_EVENTS];
+
+	for (uint32_t i = 0; i < r->nevents; i++)
+		n[i] = rec_ev_boxes(&r->ev[i]), box[i] = s->box[i];
+	rec_put_sample(b, r->nevents, n, s->t, s->running, box);
+}
 
 static size_t encode(const struct rec *r, unsigned nsamples)
 {
@@ -124,39 +241,46 @@ static size_t encode(const struct rec *r, unsigned nsamples)
 	rec_begin(&b);
 	rec_put(&b, r);
 	for (unsigned i = 0; i < nsamples; i++)
-		rec_put_sample(&b, r->nevents, sample_boxes, &samples[i]);
+		put_sample(&b, r, &samples[i]);
 	T_EQ(rec_end(&b), UNC_OK);
 	return b.len;
+}
+
+/* Sample i's values for events of n boxes. */
+static void make_samples(unsigned count, uint32_t nevents)
+{
+	for (unsigned i = 0; i < count; i++) {
+		memset(&samples[i], 0, sizeof(samples[i]));
+		samples[i].t = 1000000000ull * (i + 1);
+		for (unsigned e = 0; e < nevents; e++) {
+			samples[i].running[e] = 1000 * i + e;
+			for (uint32_t k = 0; k < rec_ev_boxes(&in.ev[e]); k++)
+				samples[i].box[e][k] = 77777ull * i + 100000 * e + k;
+		}
+	}
 }
 
 static void round_trip_every_field(void)
 {
 	fill(&in, 3);
-	for (unsigned i = 0; i < 3; i++) {
-		memset(&samples[i], 0, sizeof(samples[i]));
-		samples[i].t = 1000000000ull * (i + 1);
-		for (unsigned e = 0; e < 3; e++) {
-			samples[i].running[e] = 1000 * i + e;
-			for (int k = 0; k < 4; k++)
-				samples[i].box[e][k] = 77777ull * i + 100 * e + (uint64_t)k;
-		}
-	}
+	make_samples(3, 3);
 	size_t len = encode(&in, 3);
 	nseen = 0;
 	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
 	T_STREQ(err, "");
-	in.nintervals = 3; /* counted by the decoder */
-	in.version = REC_VERSION; /* the layout it was read in */
-	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
+	T_EQ(out.nintervals, 3); /* counted by the decoder */
+	T_EQ(out.version, REC_VERSION); /* the layout it was read in */
+	same_rec(&in, &out);
 	T_EQ(nseen, 3);
 	T_EQ(memcmp(seen, samples, sizeof(seen)), 0);
+	for (unsigned e = 0; e < 3; e++)
+		check_boxes(&out.ev[e], e, 1 + e % 8, 4);
 	/* spot checks, field by field */
 	T_STREQ(out.emulator, "NO_CBO_BANKS 5, UCLK 800.000 MHz");
 	T_EQ(out.time.timezone == -60, 1);
-	T_EQ(out.ev[2].box[3], 3000000024ull);
+	T_EQ(rec_box(&out.ev[2], 2), 3000000021ull + 2 * 7919 + 4);
 	T_EQ(out.tsc.spread_ppm, 12);
 	T_EQ(out.tsc.measured_hz, 2600000123ull);
-	T_EQ(out.version, 2);
 	T_STREQ(out.pmus[1].driver, "driver-1");
 	T_EQ(out.pmus[1].busy[1].reg.space, PMU_PCI);
 	T_EQ(out.pmus[1].busy[1].reg.func, 7);
@@ -170,7 +294,7 @@ static void round_trip_every_field(void)
 	T_EQ(buf[0], 'U');
 	T_EQ(buf[3], 'R');
 	T_EQ(buf[4] | buf[5] << 8, REC_VERSION);
-	T_EQ(REC_VERSION, 2);
+	T_EQ(REC_VERSION, 3);
 	T_EQ(crc32_ieee("123456789", 9), 0xCBF43926); /* the check value of CRC-32 */
 }
 
@@ -183,90 +307,166 @@ static void round_trip_every_field(void)
 		T_CONTAINS(err, want);                                                 \
 	} while (0)
 
-/* More than four CBos: boxes 4-7 of every event and sample survive. */
-static void round_trip_eight_cbos(void)
+static const uint8_t *find_bytes(const uint8_t *p, size_t len, const uint8_t *want, size_t n)
 {
-	fill(&in, 2);
-	sample_boxes = 8;
-	for (unsigned e = 0; e < 2; e++)
-		for (int k = 0; k < 8; k++)
-			in.ev[e].box[k] = 1000 * e + 10 * (uint64_t)k + 1;
-	for (unsigned i = 0; i < 2; i++) {
-		memset(&samples[i], 0, sizeof(samples[i]));
-		samples[i].t = 5 + i;
-		for (unsigned e = 0; e < 2; e++) {
-			samples[i].running[e] = 100 * i + e;
-			for (int k = 0; k < 8; k++)
-				samples[i].box[e][k] = 333ull * i + 10 * e + (uint64_t)k + 1;
-		}
-	}
-	size_t len = encode(&in, 2);
-	nseen = 0;
-	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
-	in.nintervals = 2;
-	in.version = REC_VERSION;
-	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
-	T_EQ(out.ev[1].box[7], 1071);
-	T_EQ(nseen, 2);
-	T_EQ(memcmp(seen, samples, 2 * sizeof(samples[0])), 0);
-	T_EQ(seen[1].box[1][7], 333 + 10 + 7 + 1);
-	sample_boxes = 4;
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(p + i, want, n))
+			return p + i;
+	return NULL;
 }
 
-/* Two sockets of eight channels: boxes 8-15 of every event and sample,
- * their moved and still bits, groups and numbers survive; the bytes as
- * record.md gives them (an event's 0x20: boxes 8-15, eight u64; a sample
- * under 0x004B: t, then per event running and boxes 0-15). */
-static void round_trip_sixteen_boxes(void)
+/* An event of n boxes in groups of per_group (8 sockets of 60 CHAs, of 12
+ * channels): every box's total, group, number, moved and still bit, and
+ * every sample's box, survive exactly; the bytes as record.md gives them
+ * (inside an event 0x25: the boxes, u32; 0x26: the totals, n u64; a sample
+ * under 0x004C: t, then per event its running and its n boxes). Then through
+ * chunked variables. */
+static void round_trip_boxes(uint32_t n, uint32_t per_group)
 {
 	fill(&in, 2);
-	sample_boxes = 16;
+	set_boxes(0, n, per_group);
+	set_boxes(1, 3, 0); /* another event, of few boxes and no groups */
+	make_samples(3, 2);
+	size_t len = encode(&in, 3);
+	nseen = 0;
+	err[0] = '\0';
+	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	T_STREQ(err, "");
+	same_rec(&in, &out);
+	check_boxes(&out.ev[0], 0, n, per_group);
+	check_boxes(&out.ev[1], 1, 3, 0);
+	T_EQ(rec_box_group(&out.ev[0], n - 1), 7); /* socket 7 */
+	T_EQ(rec_box_id(&out.ev[0], n - 1), per_group - 1);
+	T_EQ(nseen, 3);
+	T_EQ(memcmp(seen, samples, sizeof(seen)), 0);
+	T_EQ(seen[2].box[0][n - 1], 77777ull * 2 + n - 1);
+	/* the last sample: tag 0x004C, its last u64 box 2 of event 1 */
+	size_t slen = 8 + (8 + 8 * n) + (8 + 8 * 3), at = len - slen - 6;
+	T_EQ(buf[at] | buf[at + 1] << 8, 0x004C);
+	T_EQ(buf[at + 2] | buf[at + 3] << 8 | buf[at + 4] << 16, slen);
+	T_EQ(buf[len - 8] | buf[len - 7] << 8 | buf[len - 6] << 16, 77777ull * 2 + 100000 + 2);
+	/* event 0's box count and totals */
+	const uint8_t count[] = { 0x25, 0, 4, 0, 0, 0, (uint8_t)n, (uint8_t)(n >> 8), 0, 0,
+				  0x26, 0, (uint8_t)(8 * n), (uint8_t)(8 * n >> 8), 0, 0 };
+	const uint8_t *p = find_bytes(buf, len, count, sizeof(count));
+	T_ASSERT(p != NULL);
+	T_EQ(p[sizeof(count)] | p[sizeof(count) + 1] << 8, (uint16_t)box_total(0, 0));
+	/* through chunked variables (chunks of 1000 bytes), then decoded again */
+	static struct fake_vars v;
+	static uint8_t back[1 << 20];
+	unsigned chunks;
+	size_t blen;
+	fake_vars_init(&v, 100000, 1 << 22);
+	T_EQ(var_save(&v.vs, "Many", buf, len, 1000, &chunks, err, sizeof(err)), UNC_OK);
+	T_ASSERT(chunks >= len / 1000);
+	T_EQ(var_load(&v.vs, "Many", back, sizeof(back), &blen, err, sizeof(err)), UNC_OK);
+	fake_vars_free(&v);
+	T_EQ(blen, len);
+	T_EQ(rec_decode(back, blen, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+	check_boxes(&out.ev[0], 0, n, per_group);
+	/* a per-box field of the wrong length is refused, naming it */
+	in.ev[0].pb_group.len -= 2;
+	BAD((void)0, "event 0: box groups have");
+	set_boxes(0, n, per_group);
+	in.ev[0].nboxes = n + 1;
+	char want[80];
+	snprintf(want, sizeof(want), "event 0: box totals have %u bytes, not %u for %u boxes", 8 * n, 8 * (n + 1), n + 1);
+	BAD((void)0, want);
+}
+
+/* 8 sockets x 60 CHAs, and 8 sockets x 12 iMC channels. */
+static void round_trip_480_boxes(void)
+{
+	round_trip_boxes(480, 60);
+}
+
+static void round_trip_96_boxes(void)
+{
+	round_trip_boxes(96, 12);
+}
+
+/* Layout 2 (the previous writer's; two events of 16 boxes, two sockets of
+ * eight channels, samples under 0x004B): the bytes the previous writer
+ * stored, kept as a fuzzer seed (its first byte is the fuzzer's mode), still
+ * decode to every box, group, number, moved and still bit as written. */
+static size_t read_seed(const char *name)
+{
+	char path[200];
+	static uint8_t raw[1 << 16];
+
+	snprintf(path, sizeof(path), "tests/fuzz/corpus/decode/%s", name);
+	FILE *f = fopen(path, "rb");
+	T_ASSERT(f != NULL);
+	size_t n = fread(raw, 1, sizeof(raw), f);
+	fclose(f);
+	T_ASSERT(n > 1);
+	memcpy(buf, raw + 1, n - 1);
+	return n - 1;
+}
+
+static void layout_2_sixteen_boxes_decode(void)
+{
+	size_t len = read_seed("record_v2_16boxes");
+	nseen = 0;
+	err[0] = '\0';
+	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(out.version, 2);
+	T_EQ(out.nevents, 2);
+	unsigned bad = 0;
 	for (unsigned e = 0; e < 2; e++) {
-		in.ev[e].nboxes = 16;
-		for (int k = 0; k < 16; k++)
-			in.ev[e].box[k] = 1000 * e + 10 * (uint64_t)k + 1;
-		in.ev[e].moved = 0xFF, in.ev[e].moved_hi = 0x7F;
-		in.ev[e].still = 0, in.ev[e].still_hi = 0x80;
-		in.ev[e].groups = 0, in.ev[e].groups_hi = 0x0101010101010101ull;
-		in.ev[e].box_ids = 0x0706050403020100ull, in.ev[e].box_ids_hi = 0x0706050403020100ull + e;
+		const struct rec_event *x = &out.ev[e];
+		T_EQ(x->nboxes, 16);
+		T_EQ(x->running, 2000000000ull - e);
+		T_STREQ(x->group_noun, "socket");
+		for (uint32_t b = 0; b < 16; b++)
+			bad += rec_box(x, b) != 1000 * e + 10 * b + 1 || rec_box_group(x, b) != b / 8 ||
+			       rec_box_id(x, b) != b % 8 || rec_box_moved(x, b) != (b != 15) ||
+			       rec_box_still(x, b) != (b == 15);
 	}
-	for (unsigned i = 0; i < 2; i++) {
-		memset(&samples[i], 0, sizeof(samples[i]));
-		samples[i].t = 5 + i;
+	T_EQ(bad, 0);
+	T_EQ(nseen, 2);
+	for (unsigned i = 0; i < 2; i++)
 		for (unsigned e = 0; e < 2; e++) {
-			samples[i].running[e] = 100 * i + e;
-			for (int k = 0; k < 16; k++)
-				samples[i].box[e][k] = 333ull * i + 10 * e + (uint64_t)k + 1;
+			T_EQ(seen[i].t, 1000000000ull * (i + 1));
+			T_EQ(seen[i].running[e], 1000000000ull * (i + 1) - e);
+			for (uint32_t b = 0; b < 16; b++)
+				bad += seen[i].box[e][b] != 333ull * (i + 1) + 10 * e + b + 1;
 		}
-	}
-	size_t len = encode(&in, 2);
+	T_EQ(bad, 0);
+	/* a layout-2 event of more than 16 boxes is refused (the byte of 0x19) */
+	static const uint8_t nb[] = { 0x19, 0, 1, 0, 0, 0, 16 };
+	uint8_t *p = (uint8_t *)find_bytes(buf, len, nb, sizeof(nb));
+	T_ASSERT(p != NULL);
+	p[6] = 17;
+	uint32_t crc = crc32_ieee(buf + REC_HEADER_SIZE, len - REC_HEADER_SIZE);
+	le(buf + 12, crc, 4);
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "event 0 has kind 0, 17 boxes, role 1, clock 0, width 48");
+}
+
+/* The fuzzer's seeds decode: layout 1 (the Skylake client's record) and
+ * layout 3 (two events of 8 sockets x 12 channels, two samples). */
+static void fuzzer_seeds_decode(void)
+{
+	size_t len = read_seed("record_stat");
+	err[0] = '\0';
+	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(out.version, 1);
+	T_ASSERT(out.nevents > 0);
+	len = read_seed("record_v3_96boxes");
 	nseen = 0;
 	T_EQ(rec_decode(buf, len, &out, on_sample, NULL, err, sizeof(err)), UNC_OK);
-	in.nintervals = 2;
-	in.version = REC_VERSION;
-	T_EQ(memcmp(&in, &out, sizeof(in)), 0);
-	T_EQ(out.ev[1].box[15], 1151);
-	T_EQ(out.ev[1].box[8], 1081);
-	T_EQ(out.ev[0].still_hi, 0x80);
-	T_EQ(out.ev[1].box_ids_hi, 0x0706050403020101ull);
+	T_EQ(out.version, 3);
+	T_EQ(out.nevents, 2);
+	T_EQ(out.ev[1].nboxes, 96);
+	T_EQ(rec_box(&out.ev[1], 95), 125000000ull + 95000);
+	T_EQ(rec_box_group(&out.ev[1], 95), 7);
+	T_EQ(rec_box_id(&out.ev[1], 95), 11);
 	T_EQ(nseen, 2);
-	T_EQ(memcmp(seen, samples, 2 * sizeof(samples[0])), 0);
-	T_EQ(seen[1].box[1][15], 333 + 10 + 15 + 1);
-	/* the last sample: tag 0x004B, 8 + 2 * (8 + 16 * 8) bytes, its last u64 box 15 of event 1 */
-	size_t slen = 8 + 2 * (8 + 16 * 8), at = len - slen - 6;
-	T_EQ(buf[at] | buf[at + 1] << 8, 0x004B);
-	T_EQ(buf[at + 2] | buf[at + 3] << 8, slen);
-	T_EQ(buf[len - 8] | buf[len - 7] << 8, 333 + 10 + 15 + 1);
-	/* event 0's boxes 8-15: tag 0x20, 64 bytes, box 8 first */
-	static const uint8_t box8[] = { 0x20, 0x00, 64, 0, 0, 0, 81, 0, 0, 0, 0, 0, 0, 0, 91, 0 };
-	bool found = false;
-	for (size_t i = 0; i + sizeof(box8) <= len && !found; i++)
-		found = !memcmp(buf + i, box8, sizeof(box8));
-	T_EQ(found, 1);
-	/* a reader of this layout refuses 17 boxes */
-	in.ev[0].nboxes = 17;
-	BAD((void)0, "event 0 has kind 0, 17 boxes");
-	sample_boxes = 4;
+	T_EQ(seen[1].box[1][95], 125000000ull + 95000);
+	T_EQ(seen[0].box[0][95], (62500000ull + 95000) / 2);
 }
 
 static void put_tlv(struct rec_buf *b, uint16_t tag, const void *v, uint32_t len)
@@ -316,8 +516,8 @@ static void version_1_record_with_four_boxes_decodes(void)
 	T_EQ(out.boxinfo[0].found, 4);
 	T_EQ(out.ev[0].nboxes, 4);
 	T_STREQ(out.ev[0].name, "EVX");
-	T_EQ(out.ev[0].box[3], 14);
-	T_EQ(out.ev[0].box[4], 0);
+	T_EQ(rec_box(&out.ev[0], 3), 14);
+	T_EQ(rec_box(&out.ev[0], 4), 0);
 	T_EQ(nseen, 1);
 	T_EQ(seen[0].t, 7);
 	T_EQ(seen[0].running[0], 99);
@@ -707,18 +907,18 @@ static void layout_1_units_are_checked(void)
 
 /* A layout this reader does not know is refused, naming its version,
  * before anything is printed. */
-static void layout_3_is_refused(void)
+static void layout_4_is_refused(void)
 {
 	fill(&in, 1);
 	size_t len = encode(&in, 0);
-	buf[4] = 3;
+	buf[4] = 4;
 	T_EQ(print(len, REPORT_HUMAN, "Newer"), UNC_E_INVALID);
-	T_STREQ(err, "record layout version 3; this reader knows versions 1 and 2");
+	T_STREQ(err, "record layout version 4; this reader knows versions 1 to 3");
 	T_STREQ(text, "");
 	len = v1_stat_record();
-	buf[4] = 3;
+	buf[4] = 4;
 	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
-	T_STREQ(err, "record layout version 3; this reader knows versions 1 and 2");
+	T_STREQ(err, "record layout version 4; this reader knows versions 1 to 3");
 }
 
 /* Layout 2's own checks: what each event is (its PMU, what it counts, its
@@ -736,8 +936,9 @@ static void layout_2_fields_are_checked(void)
 	BAD((void)0, "event 1 has kind 3, 2 boxes, role 1, clock 1, width 33");
 	T_STREQ(err, "event 1 has kind 3, 2 boxes, role 1, clock 1, width 33");
 	fill(&in, 2);
-	in.ev[0].nboxes = 17;
-	BAD((void)0, "event 0 has kind 0, 17 boxes, role 0, clock 0, width 32");
+	in.ev[0].nboxes = 65536; /* the engine's box count is 16 bits */
+	T_EQ(rec_decode(buf, encode(&in, 0), &out, NULL, NULL, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "event 0 has kind 0, 65536 boxes, role 0, clock 0, width 32");
 	fill(&in, 2);
 	in.ev[0].role = 3;
 	BAD((void)0, "event 0 has kind 0, 1 boxes, role 3, clock 0, width 32");
@@ -747,9 +948,6 @@ static void layout_2_fields_are_checked(void)
 	fill(&in, 2);
 	in.ev[0].width = 65;
 	BAD((void)0, "event 0 has kind 0, 1 boxes, role 0, clock 0, width 65");
-	fill(&in, 2);
-	in.boxinfo[0].n = 17, in.boxinfo[0].found = 0;
-	BAD((void)0, "box count 0 says 17 programmed of 0");
 	fill(&in, 2);
 	in.boxinfo[0].found = 3;
 	BAD((void)0, "box count 0 says 4 programmed of 3");
@@ -761,8 +959,9 @@ static void layout_2_fields_are_checked(void)
 	BAD((void)0, "pmus 1: field 'busy' names address space 7");
 	/* the edges that are allowed */
 	fill(&in, 2);
-	in.ev[0].nboxes = 16, in.ev[0].width = 64, in.ev[0].kind = 2, in.ev[0].role = 2;
-	in.boxinfo[0].n = 16, in.boxinfo[0].found = 0; /* found 0: as programmed */
+	set_boxes(0, 480, 60);
+	in.ev[0].width = 64, in.ev[0].kind = 2, in.ev[0].role = 2;
+	in.boxinfo[0].n = 480, in.boxinfo[0].found = 0; /* found 0: as programmed; no cap at 16 in layout 3 */
 	size_t len = encode(&in, 0);
 	T_EQ(rec_decode(buf, len, &out, NULL, NULL, err, sizeof(err)), UNC_OK);
 }
@@ -778,10 +977,12 @@ static void header_crc_and_version_errors(void)
 {
 	fill(&in, 2);
 	BAD(buf[20] ^= 1, "CRC mismatch: the header says 0x");
-	BAD(buf[4] = 3, "record layout version 3; this reader knows versions 1 and 2");
-	T_STREQ(err, "record layout version 3; this reader knows versions 1 and 2");
-	BAD(buf[4] = 0, "record layout version 0; this reader knows versions 1 and 2");
-	BAD((buf[4] = 2, buf[5] = 1), "record layout version 258; this reader knows versions 1 and 2");
+	BAD(buf[4] = 4, "record layout version 4; this reader knows versions 1 to 3");
+	T_STREQ(err, "record layout version 4; this reader knows versions 1 to 3");
+	BAD(buf[4] = 0, "record layout version 0; this reader knows versions 1 to 3");
+	BAD((buf[4] = 3, buf[5] = 1), "record layout version 259; this reader knows versions 1 to 3");
+	/* layout 3's samples in a record that says layout 2 */
+	BAD(buf[4] = 2, "an interval sample under tag 0x004c in a record of layout 2");
 	BAD(buf[0] = 'X', "not an uncore record (magic 0x52434e58");
 	BAD(len_ -= 1, "truncated: the header announces");
 	BAD(len_ = 10, "truncated: 10 bytes, shorter than the 16-byte header");
@@ -838,7 +1039,7 @@ static void malformed_fields(void)
 	rec_begin(&b);
 	rec_put(&b, &in);
 	memset(&samples[0], 0, sizeof(samples[0]));
-	rec_put_sample(&b, in.nevents, sample_boxes, &samples[0]);
+	put_sample(&b, &in, &samples[0]);
 	uint8_t late_event[] = { 0x47, 0, 0, 0, 0, 0 }; /* an (empty) event TLV */
 	rec_put_raw(&b, late_event, sizeof(late_event));
 	rec_end(&b);
@@ -1152,9 +1353,10 @@ static void store_full(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_eight_cbos), T_CASE(round_trip_sixteen_boxes),
+T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_480_boxes), T_CASE(round_trip_96_boxes),
+       T_CASE(layout_2_sixteen_boxes_decode), T_CASE(fuzzer_seeds_decode),
        T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(layout_1_records_print_as_before),
-       T_CASE(layout_1_units_are_checked), T_CASE(layout_3_is_refused), T_CASE(layout_2_fields_are_checked),
+       T_CASE(layout_1_units_are_checked), T_CASE(layout_4_is_refused), T_CASE(layout_2_fields_are_checked),
        T_CASE(header_crc_and_version_errors), T_CASE(malformed_fields),
        T_CASE(text_and_time_must_be_sane), T_CASE(the_writer_stores_printable_text), T_CASE(chunking_boundaries),
        T_CASE(truncated_chunk_sets), T_CASE(chunks_after_a_gap_go_too), T_CASE(store_full))
