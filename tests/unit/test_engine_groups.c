@@ -37,7 +37,8 @@
 #define NBOX      4
 
 static const struct pci_addr box_pci[NBOX] = { { 0x3F, 16, 0 }, { 0x3F, 16, 4 }, { 0x7F, 16, 0 }, { 0x7F, 16, 4 } };
-static const uint8_t box_group[NBOX] = { 0, 0, 1, 1 }, box_id[NBOX] = { 0, 2, 0, 2 };
+static uint8_t box_group[NBOX] = { 0, 0, 1, 1 }; /* sparse_groups_make_no_empty_row changes it */
+static const uint8_t box_id[NBOX] = { 0, 2, 0, 2 };
 
 static const struct event_desc g_events[] = {
 	{ "UNC_G_CAS.RD", "lines read", "GBOX", 0x04, 0x03, 0xF, 0, 0, 0, 0 },
@@ -477,6 +478,30 @@ static void bw_programs_the_role_events(void)
 	T_CONTAINS(obuf, "FAIL");
 }
 
+/* Sparse package IDs (0 and 2): a row for each group that has boxes, none
+ * for the gap between them. */
+static void sparse_groups_make_no_empty_row(void)
+{
+	box_group[2] = box_group[3] = 2;
+	fresh();
+	run_add(&run, present, "CAS.RD");
+	T_EQ(run_schedule(&run, &f.hw, false), UNC_OK);
+	T_EQ(count_groups(&run.c.ev[0].v), 2);
+	T_EQ(count_group_id(&run.c.ev[0].v, 0), 0);
+	T_EQ(count_group_id(&run.c.ev[0].v, 1), 2);
+	T_EQ(count_group_id(&run.c.ev[0].v, 2), -1);
+	T_EQ(RUN("bw", "-d", "1", "--per-box"), UNC_OK);
+	T_CONTAINS(obuf, "socket0        read        192.000 MB/s  write         96.000 MB/s  total        288.000 MB/s\n");
+	T_CONTAINS(obuf, "socket2        read        448.000 MB/s  write        224.000 MB/s  total        672.000 MB/s\n");
+	T_CONTAINS(obuf, "socket2.ch2    read        256.000 MB/s");
+	T_NOT_CONTAINS(obuf, "socket1");
+	T_EQ(RUN("bw", "-d", "1", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"per_group\":[{\"name\":\"socket0\",");
+	T_CONTAINS(obuf, "{\"name\":\"socket2\",");
+	T_NOT_CONTAINS(obuf, "socket1");
+	box_group[2] = box_group[3] = 1;
+}
+
 /* -o var: the record keeps the groups; var show prints the rows again. */
 static void bw_record_keeps_the_groups(void)
 {
@@ -514,5 +539,5 @@ static void bw_takes_force(void)
 
 T_MAIN("engine_groups", T_CASE(short_names_resolve_with_the_units_prefix), T_CASE(sampling_freezes_around_the_reads),
        T_CASE(failed_unfreeze_at_a_sample_is_the_error), T_CASE(views_carry_groups_and_box_numbers),
-       T_CASE(thresh_reaches_event_ok), T_CASE(stat_per_box_rows_name_groups), T_CASE(bw_programs_the_role_events),
+       T_CASE(thresh_reaches_event_ok), T_CASE(stat_per_box_rows_name_groups), T_CASE(bw_programs_the_role_events), T_CASE(sparse_groups_make_no_empty_row),
        T_CASE(bw_record_keeps_the_groups), T_CASE(regs_reads_wide_counters_as_two_dwords), T_CASE(bw_takes_force))
