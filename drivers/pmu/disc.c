@@ -157,8 +157,8 @@ UNC_COLD static void tie_units(bool per_table, unsigned tables, unsigned pkgs)
 	disc_units[DISC_UNIT_IMC].group_noun = per_table ? "table" : "socket";
 	disc_units[DISC_UNIT_CHA].group_noun = per_table ? "table" : "socket";
 	if (per_table)
-		fmt_snprintf(cha_from, sizeof(cha_from), "a discovery table tied to its package (%u tables for %u packages, "
-			     "and no rule ties them on this model)", tables, pkgs);
+		fmt_snprintf(cha_from, sizeof(cha_from), "a discovery table tied to its package (%u table%s for %u package%s, "
+			     "and no rule ties them on this model)", tables, tables == 1 ? "" : "s", pkgs, pkgs == 1 ? "" : "s");
 	disc_units[DISC_UNIT_CHA].boxes_from = per_table ? cha_from : "the uncore discovery table";
 }
 
@@ -459,8 +459,9 @@ static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, si
 	bool sch = evsel_find(&pmu_driver_disc, "UNC_M_CAS_COUNT_SCH1.RD") != NULL;
 
 	if (p->facts[DISC_FACT_SOCKETS] >> 33 & 1) /* no table tied to a package: the rows are tables */
-		fmt_snprintf(buf, size, "in %u %s boxes of %u discovery tables; rows per table, not per socket",
-			     p->boxes[unit], disc_units[unit].name, (unsigned)(p->facts[DISC_FACT_SOCKETS] >> 8 & 0xFF));
+		fmt_snprintf(buf, size, "in %u %s boxes of %u discovery table%s; rows per table, not per socket",
+			     p->boxes[unit], disc_units[unit].name, (unsigned)(p->facts[DISC_FACT_SOCKETS] >> 8 & 0xFF),
+			     (p->facts[DISC_FACT_SOCKETS] >> 8 & 0xFF) == 1 ? "" : "s");
 	else
 		fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (%s)", p->boxes[unit],
 			     disc_units[unit].name, sch ? "CAS_COUNT_SCH0 and SCH1, .RD and .WR" : "CAS_COUNT.RD and .WR");

@@ -84,8 +84,9 @@ static void info_text(struct out *o, const struct pmu_present *p)
 	uint64_t so = p->facts[DISC_FACT_SOCKETS];
 	bool per_table = so >> 33 & 1;
 	if (!(s >> 41 & 1) && per_table)
-		out_printf(o, "  sockets:    not known: %u tables in table order for %u packages, %s\n", (unsigned)(so >> 8 & 0xFF),
-			   (unsigned)(so >> 56 & 0xFF), tie_text((unsigned)(so & 0xFF)));
+		out_printf(o, "  sockets:    not known: %u table%s in table order for %u package%s, %s\n",
+			   (unsigned)(so >> 8 & 0xFF), (so >> 8 & 0xFF) == 1 ? "" : "s", (unsigned)(so >> 56 & 0xFF),
+			   (so >> 56 & 0xFF) == 1 ? "" : "s", tie_text((unsigned)(so & 0xFF)));
 	else if (!(s >> 41 & 1))
 		out_printf(o, "  sockets:    %u, %s\n", (unsigned)(so >> 8 & 0xFF), tie_text((unsigned)(so & 0xFF)));
 	for (unsigned t = 0; d && t < d->ntables; t++) {
@@ -147,7 +148,7 @@ static void info_text(struct out *o, const struct pmu_present *p)
 			out_printf(o, "  %u CHAs beyond MSR 0x2FFE's count not programmed (Linux spr_uncore_cpu_init)\n", capped);
 	}
 	if (so >> 33 & 1)
-		out_printf(o, "  no table tied to a package: %u tables hold iMC or CHA units, %u packages found, and no rule "
+		out_printf(o, "  no table tied to a package: %u table(s) hold iMC or CHA units, %u package(s) found, and no rule "
 			      "ties a table to its package on this model (Linux uses the NUMA node, which firmware does not "
 			      "have); iMC rows are per table (table0, table1, ...), not per socket; CHAs not programmed\n",
 			   (unsigned)(so >> 8 & 0xFF), (unsigned)(so >> 56 & 0xFF));
@@ -169,8 +170,8 @@ const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
 		fmt_snprintf(buf, size, "the UBoxes map the tables to %u sockets for %u packages: no socket row can be "
 			     "trusted", sockets, npk);
 	else if (per_table)
-		fmt_snprintf(buf, size, "%u discovery tables for %u package%s, none tied to its package: iMC rows are per "
-			     "table, and no CHA is programmed", sockets, npk, npk == 1 ? "" : "s");
+		fmt_snprintf(buf, size, "%u discovery table%s for %u package%s, none tied to its package: iMC rows are per "
+			     "table, and no CHA is programmed", sockets, sockets == 1 ? "" : "s", npk, npk == 1 ? "" : "s");
 	else
 		return NULL;
 	return buf;

@@ -202,9 +202,17 @@ static void tables_against_packages(void)
 	T_CONTAINS(buf, "  sockets:    not known: 4 tables in table order for 2 packages, socket numbers by table order: no "
 			"UBox device\n");
 	T_CONTAINS(buf, "BAR 0xfe300000, rows table3, 73 units:");
-	T_CONTAINS(buf, "  no table tied to a package: 4 tables hold iMC or CHA units, 2 packages found, and no rule ties a "
+	T_CONTAINS(buf, "  no table tied to a package: 4 table(s) hold iMC or CHA units, 2 package(s) found, and no rule ties a "
 			"table to its package on this model");
 	pmu_present_free(&p);
+	/* info's verdict: usable, with the caveat (not "unusable": the CHAs are listed) */
+	{
+		static struct platform_info pi;
+		T_EQ(info_gather(&eh.hw, &pi), UNC_OK);
+		T_STREQ(pi.verdict_reason, "ready, but 4 discovery tables for 2 packages, none tied to its package: iMC rows "
+					   "are per table, and no CHA is programmed");
+		info_free(&pi);
+	}
 	/* a CHA event: refused, naming both numbers */
 	run_add(&srun, drivers, "UNC_CHA_CLOCKTICKS");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_E_UNSUPPORTED);
@@ -233,6 +241,13 @@ static void tables_against_packages(void)
 	T_EQ(p.boxes[0], 8);
 	T_EQ(p.boxes[1], 1); /* the UBox ties the table to package 0 */
 	pmu_present_free(&p);
+	{
+		static struct platform_info pi;
+		T_EQ(info_gather(&eh.hw, &pi), UNC_OK);
+		T_STREQ(pi.verdict_reason, "ready, but discovery tables of 1 socket found for 2 packages (only PCI segment 0 "
+					   "is read): the others are not counted");
+		info_free(&pi);
+	}
 
 	/* GNR, a table a socket, two packages: nothing to say */
 	START(GNR_ID, "--sockets", "2", "--channels", "12");
