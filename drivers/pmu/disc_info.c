@@ -203,6 +203,7 @@ static void info_json(struct out *o, const struct pmu_present *p)
 	out_printf(o, "],\"imc_boxes\":%u,\"cha_boxes\":%u,\"sockets\":%u,\"sockets_by\":\"%s\",\"cha_capped\":%u",
 		   p->boxes[DISC_UNIT_IMC], p->boxes[DISC_UNIT_CHA], (unsigned)(so >> 8 & 0xFF),
 		   (so & 0xFF) == DISC_TIE_UBOX ? "ubox" : "table_order", (unsigned)(so >> 16 & 0xFFFF));
+	out_printf(o, ",\"packages\":%u,\"rows_per_table\":%s", (unsigned)(so >> 56 & 0xFF), so >> 33 & 1 ? "true" : "false");
 }
 
 void disc_info(struct out *o, const struct pmu_present *p, bool json)

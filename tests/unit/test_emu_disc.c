@@ -204,6 +204,13 @@ static void tables_against_packages(void)
 	T_CONTAINS(buf, "BAR 0xfe300000, rows table3, 73 units:");
 	T_CONTAINS(buf, "  no table tied to a package: 4 table(s) hold iMC or CHA units, 2 package(s) found, and no rule ties a "
 			"table to its package on this model");
+	strbuf_init(&sb, buf, sizeof(buf));
+	out_puts(&o, "{\"x\":1");
+	pmu_driver_disc.ops->info(&o, &p, true);
+	out_puts(&o, "}");
+	T_JSON(buf, false);
+	T_CONTAINS(buf, "\"cha_boxes\":0,\"sockets\":4,\"sockets_by\":\"table_order\",\"cha_capped\":0,\"packages\":2,"
+			"\"rows_per_table\":true");
 	pmu_present_free(&p);
 	/* info's verdict: usable, with the caveat (not "unusable": the CHAs are listed) */
 	{
@@ -261,6 +268,22 @@ static void tables_against_packages(void)
 	T_EQ(pmu_driver_disc.ops->caveat(&p, buf, sizeof(buf)), NULL);
 	T_EQ(p.boxes[1], 2);
 	T_EQ(p.group[1][1], 1);
+	pmu_present_free(&p);
+	/* package IDs 0 and 2 (sparse), two tables in table order: table 1 is
+	 * package 2, its rows socket2 */
+	START(GNR_ID, "--sockets", "2", "--channels", "12");
+	emu_hw_pkgs(&eh, 2);
+	eh.pkgs.id[1] = eh.pkgs.mp_pkg[1] = 2;
+	cpu_identify(&eh.hw, &cpu);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_disc;
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 1, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(warn, "");
+	T_EQ(p.group[0][11], 0);
+	T_EQ(p.group[0][12], 2);
+	strbuf_init(&sb, buf, sizeof(buf));
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "BAR 0xfe100000, socket 2, ");
 	pmu_present_free(&p);
 	/* and the units are named by socket again */
 	T_STREQ(pmu_driver_disc.units[0].group_noun, "socket");
