@@ -208,6 +208,9 @@ void disc_number(struct disc *d);
  * holding iMC or CHA units are numbered 0, 1, ... in table order (what
  * Linux's uncore_discovery.c does without NUMA information), and d->tie
  * says so. A table holding no iMC or CHA unit gets socket -1 (no row).
+ * disc_probe then compares the sockets with the packages the seam found
+ * (disc.md "Tables against packages"): table order with as many tables as
+ * packages takes the packages' IDs; with another number no table is tied.
  * Reads configuration space only; only a seam error fails (err). */
 enum unc_status disc_sockets(const struct hw *hw, struct disc *d, bool use_ubox, char *err, size_t errsize);
 

@@ -121,7 +121,9 @@ static void info_text(struct out *o, const struct pmu_present *p)
 	unit_line(o, p, DISC_UNIT_IMC, "imc:         ");
 	unit_line(o, p, DISC_UNIT_CHA, "cha:         ");
 	uint64_t cf = p->facts[DISC_FACT_CBO];
-	if (cf >> 62 & 1) {
+	if (cf >> 63 && !(cf >> 62 & 1)) /* a record from before the per-socket reads: one value */
+		out_printf(o, "  CHA count from MSR 0x2FFE: %u\n", (unsigned)(uint32_t)cf);
+	else if (cf >> 62 & 1) {
 		uint32_t n = (uint32_t)cf;
 		unsigned capped = (unsigned)(so >> 16 & 0xFFFF);
 		unsigned rd = (unsigned)(cf >> 32 & 0xFF), fail = (unsigned)(cf >> 40 & 0xFF);

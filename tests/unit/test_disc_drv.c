@@ -440,6 +440,16 @@ static void cha_count_from_msr(void)
 		T_NOT_CONTAINS(buf, "beyond");
 	}
 	m.cbo_fault = false;
+	/* a record from before the per-socket reads: bit 63 and one value */
+	p.facts[DISC_FACT_CBO] = 1ull << 63 | 7;
+	{
+		char buf[4096];
+		struct strbuf sb;
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o = strbuf_out(&sb);
+		pmu_driver_disc.ops->info(&o, &p, false);
+		T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: 7\n");
+	}
 
 	model(0x8F);
 	m.cbo_config = 0;
