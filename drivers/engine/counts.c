@@ -178,14 +178,34 @@ const char *count_box_name(const struct count_view *v, unsigned b, char *buf, si
 	return buf;
 }
 
+/* Groups that hold a box, counted once each: sparse package IDs ({0, 2})
+ * make two rows, not three. */
 unsigned count_groups(const struct count_view *v)
 {
 	unsigned n = 0;
 
-	for (unsigned b = 0; v->group_noun[0] && v->group && b < v->nboxes; b++)
-		if (v->group[b] + 1u > n)
-			n = v->group[b] + 1u;
+	while (count_group_id(v, n) >= 0)
+		n++;
 	return n;
+}
+
+int count_group_id(const struct count_view *v, unsigned k)
+{
+	int prev = -1;
+
+	if (!v->group_noun[0] || !v->group)
+		return -1;
+	for (unsigned i = 0; i <= k; i++) {
+		int next = -1; /* the lowest group above prev that has a box */
+
+		for (unsigned b = 0; b < v->nboxes; b++)
+			if ((int)v->group[b] > prev && (next < 0 || v->group[b] < next))
+				next = v->group[b];
+		if (next < 0)
+			return -1;
+		prev = next;
+	}
+	return prev;
 }
 
 uint64_t count_group(const struct count_run *r, unsigned i, unsigned g, bool interval, uint64_t now)

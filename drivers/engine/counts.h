@@ -109,8 +109,11 @@ const char *count_free_upper(const struct count_run *r, char *buf, size_t size);
  * else "cbo0". */
 const char *count_box_name(const struct count_view *v, unsigned b, char *buf, size_t size);
 
-/* The groups an event's boxes fall in (1 + the highest group; 0: no groups). */
+/* The groups an event's boxes fall in, each counted once (0: no groups);
+ * a group no box has (a gap in the package IDs) is none. */
 unsigned count_groups(const struct count_view *v);
+/* The k-th of them in ascending order (its group number), or -1. */
+int count_group_id(const struct count_view *v, unsigned k);
 
 /* The count of event i in group g (the sum of its boxes there), scaled as
  * count_total, or over the interval ending at now. */

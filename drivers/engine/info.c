@@ -219,8 +219,12 @@ void info_judge(struct platform_info *pi)
 			if (pu->kind == PMU_FREE || !(ip->p.probed & 1u << u))
 				continue;
 			programmable = true;
-			/* A unit whose box count comes from the hardware, which gives none. */
-			if (pu->boxes_from && ip->p.boxes[u] == 0) {
+			/* A unit whose box count comes from the hardware, which gives none;
+			 * one it lists but the driver will not program, with the driver's
+			 * caveat saying why, leaves the verdict to that caveat (below). */
+			char c[200];
+			if (pu->boxes_from && ip->p.boxes[u] == 0 &&
+			    !(ip->p.found[u] && ip->drv->ops->caveat && ip->drv->ops->caveat(&ip->p, c, sizeof(c)))) {
 				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from, pu->box_noun);
 				set_verdict(pi, UNC_E_UNSUPPORTED, why);
 				return;

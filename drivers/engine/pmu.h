@@ -301,6 +301,10 @@ struct pmu_present {
 	uint64_t facts[8];                /* the driver's own, for its ops and its info */
 	uint8_t sel_off[PMU_MAX_UNITS], ctr_off[PMU_MAX_UNITS];
 	uint32_t globals_absent;          /* bit g: this CPU lacks globals[g] (the snapshot skips it) */
+	/* The probe found part of the machine only (its warning says which,
+	 * e.g. fewer sockets than packages): a run's counts miss the rest, so
+	 * the run ends with a non-zero status after its report. */
+	bool partial;
 };
 
 /* Room for n boxes of unit u in p's per-box arrays (pci, group, box_id,

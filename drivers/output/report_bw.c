@@ -170,11 +170,12 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 	}
 	if (v->kind == PMU_FREE)
 		return false;
-	if (k >= count_groups(v))
+	int g = count_group_id(v, k); /* only groups that have boxes make rows */
+	if (g < 0)
 		return false;
-	fmt_snprintf(p->name, sizeof(p->name), "%s%u", v->group_noun, k);
-	p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, k, true, interval, now);
-	p->wr = count_role_part(r, PMU_ROLE_DRAM_WRITE, k, true, interval, now);
+	fmt_snprintf(p->name, sizeof(p->name), "%s%d", v->group_noun, g);
+	p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, (unsigned)g, true, interval, now);
+	p->wr = count_role_part(r, PMU_ROLE_DRAM_WRITE, (unsigned)g, true, interval, now);
 	return true;
 }
 

@@ -114,7 +114,9 @@ static const struct pmu_role_event disc_roles[] = {
 	.ctr_write_cite = "uncore_discovery.c: GENERIC_PMON_BOX_CTL_RST_CTRS (bit 9), written by the generic init_box; " \
 			  "Linux never writes a discovery unit's counter"
 
-static const struct pmu_unit disc_units[DISC_NUNITS] = {
+/* Not const: a probe that cannot tie the tables to packages names the iMC's
+ * groups "table" and says why the CHAs are not programmed (tie_units). */
+static struct pmu_unit disc_units[DISC_NUNITS] = {
 	[DISC_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel", .box_label = "ch",
 			    .boxes_from = "the uncore discovery table", .kind = PMU_GENERAL, .space = PMU_MMIO,
 			    .counters = PMU_MAX_CTRS, .width = 48, .max_boxes = PMU_BOXES_ANY, .sel_step = 4, .ctr_step = 8,
@@ -145,17 +147,57 @@ static uint64_t type_fact(const struct disc_unit *u)
 	       (uint64_t)u->access << 32;
 }
 
+/* Table order ties no table to a package when the tables holding iMC or
+ * CHA units are not as many as the packages: the iMC's rows are then per
+ * table, and no CHA is programmed (its MSRs are per package). */
+static char cha_from[128];
+
+UNC_COLD static void tie_units(bool per_table, unsigned tables, unsigned pkgs)
+{
+	disc_units[DISC_UNIT_IMC].group_noun = per_table ? "table" : "socket";
+	disc_units[DISC_UNIT_CHA].group_noun = per_table ? "table" : "socket";
+	if (per_table)
+		fmt_snprintf(cha_from, sizeof(cha_from), "a discovery table tied to its package (%u table%s for %u package%s, "
+			     "and no rule ties them on this model)", tables, tables == 1 ? "" : "s", pkgs, pkgs == 1 ? "" : "s");
+	disc_units[DISC_UNIT_CHA].boxes_from = per_table ? cha_from : "the uncore discovery table";
+}
+
+/* With table order and as many tables (holding iMC or CHA units) as
+ * packages, table k is the k-th package ID in ascending order, as Linux's
+ * logical die IDs follow the order of the packages: sparse IDs ({0, 2})
+ * stay the packages' own. */
+UNC_COLD static void order_to_packages(const struct hw_pkgs *pk)
+{
+	uint32_t id[HW_MAX_PKGS];
+	unsigned n = pk->n;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t v = pk->id[i];
+		unsigned j = i;
+
+		if (v > 63)
+			return; /* beyond the socket field: keep the order numbers */
+		for (; j && id[j - 1] > v; j--)
+			id[j] = id[j - 1];
+		id[j] = v;
+	}
+	for (unsigned t = 0; t < last.ntables; t++)
+		if (last.table[t].socket >= 0 && (unsigned)last.table[t].socket < n)
+			last.table[t].socket = (int8_t)id[last.table[t].socket];
+}
+
 UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	enum unc_status st = disc_find(hw, &last, err, errsize);
-	uint64_t cbo = 0;
 	uint32_t ncbo[DISC_MAX_TABLES] = { 0 }; /* MSR 0x2FFE's count of each socket; 0: none */
 	unsigned not_taken[DISC_NUNITS] = { 0 }, capped = 0, most_cha = 0;
 	bool cha_differs = false;
 
 	if (warnsize)
 		warn[0] = '\0';
+	tie_units(false, 0, 0);
+	p->partial = false;
 	p->facts[DISC_FACT_MODEL] = (uint64_t)(cpu->family & 0xFF) << 8 | (cpu->model & 0xFF);
 	want &= (1u << DISC_NUNITS) - 1;
 	p->probed |= want;
@@ -171,6 +213,19 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	/* Each table's package: the UBox rule of SPR and EMR, else table order. */
 	if ((st = disc_sockets(hw, &last, spr_cha_fix(cpu->model), err, errsize)) != UNC_OK)
 		return st;
+	/* The packages the seam found (none known: one package or no MP
+	 * services, and nothing to compare with). */
+	const struct hw_pkgs *pk = hw->pkgs && hw->pkgs->n && !hw->pkgs->more ? hw->pkgs : NULL;
+	unsigned npk = pk ? pk->n : 0;
+	bool by_order = last.tie != DISC_TIE_UBOX;
+	bool per_table = by_order && npk && last.sockets != npk;
+	if (by_order && npk > 1 && !per_table)
+		order_to_packages(pk);
+	tie_units(per_table, last.sockets, npk);
+	/* Fewer sockets than packages (a table on another PCI segment, which
+	 * disc_find does not read, or a table that failed), or the UBoxes
+	 * naming more: the counts are not the machine's. */
+	p->partial = npk > 1 && (last.sockets < npk || (!by_order && last.sockets > npk));
 	unsigned taken = 0; /* entries taken, every type */
 	for (unsigned t = 0; t < last.ntables; t++)
 		taken += last.table[t].units;
@@ -183,25 +238,27 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	 * (spr_uncore_cpu_init: the table's count is wrong there); 0 (EMR XCC)
 	 * is ignored. CHAs numbered from it on (pmu_idx) are not programmed,
 	 * as Linux makes no PMU for them. The MSR is per package: each
-	 * socket's count is read by a processor of that package; a package
-	 * that cannot be reached takes this processor's count (the run then
-	 * refuses that package's boxes by name). */
-	if (spr_cha_fix(cpu->model) && hw_msr_read(hw, DISC_MSR_CBO_CONFIG, &cbo) == UNC_OK) {
-		p->facts[DISC_FACT_CBO] = 1ull << 63 | (cbo & 0xFFFFFFFFu);
-		for (unsigned t = 0; t < last.ntables; t++) {
-			int s = last.table[t].socket;
-			uint64_t v = cbo;
+	 * socket's count is read by a processor of that package, each on its
+	 * own; a socket whose read fails is left uncapped (info says so).
+	 * Not read when no table is tied to a package (per_table). */
+	p->facts[DISC_FACT_CBO] = 0;
+	for (unsigned t = 0; spr_cha_fix(cpu->model) && !per_table && t < last.ntables; t++) {
+		int s = last.table[t].socket;
+		uint64_t v = 0;
 
-			if (s < 0 || s >= 8 || last.cbo_read >> s & 1)
-				continue;
-			if ((uint32_t)s != hw_pkg_here(hw) && hw_msr_read_pkg(hw, (uint32_t)s, DISC_MSR_CBO_CONFIG, &v)) {
-				v = cbo;
-				last.cbo_here |= (uint8_t)(1u << s);
-			}
-			ncbo[s] = last.cbo[s] = (uint32_t)v;
-			last.cbo_read |= (uint8_t)(1u << s);
+		if (s < 0 || s >= 8 || (last.cbo_read | last.cbo_fail) >> s & 1)
+			continue;
+		p->facts[DISC_FACT_CBO] |= 1ull << 62;
+		if (hw_msr_read_pkg(hw, (uint32_t)s, DISC_MSR_CBO_CONFIG, &v) != UNC_OK) {
+			last.cbo_fail |= (uint8_t)(1u << s);
+			continue;
 		}
+		if (!(p->facts[DISC_FACT_CBO] >> 63))
+			p->facts[DISC_FACT_CBO] |= 1ull << 63 | (v & 0xFFFFFFFFu);
+		ncbo[s] = last.cbo[s] = (uint32_t)v;
+		last.cbo_read |= (uint8_t)(1u << s);
 	}
+	p->facts[DISC_FACT_CBO] |= (uint64_t)last.cbo_read << 32 | (uint64_t)last.cbo_fail << 40;
 	for (unsigned t = 0; t < last.ntables; t++) {
 		unsigned n = 0;
 		int s = last.table[t].socket;
@@ -212,6 +269,8 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 		if (s >= 0 && ncbo[s] && n && n != ncbo[s] && !cha_differs) {
 			cha_differs = true;
 			most_cha = n; /* the first table that differs */
+			/* the count it differs from */
+			p->facts[DISC_FACT_CBO] = (p->facts[DISC_FACT_CBO] & ~0xFFFFFFFFull) | ncbo[s];
 		}
 		if (!cha_differs && n > most_cha)
 			most_cha = n;
@@ -232,6 +291,8 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 			if (!first)
 				first = x;
 			int sock = last.table[x->table].socket;
+			if (u == DISC_UNIT_CHA && per_table)
+				continue; /* no package to program it on (tie_units) */
 			if (u == DISC_UNIT_CHA && sock >= 0 && ncbo[sock] && x->pmu_idx >= ncbo[sock]) {
 				capped++;
 				continue;
@@ -265,7 +326,10 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	}
 	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
 	p->facts[DISC_FACT_SOCKETS] = last.tie | (uint64_t)last.sockets << 8 | (uint64_t)(capped & 0xFFFF) << 16 |
-				      (uint64_t)cha_differs << 32 | (uint64_t)(most_cha & 0xFFFF) << 40;
+				      (uint64_t)cha_differs << 32 | (uint64_t)per_table << 33 |
+				      (uint64_t)(most_cha & 0xFFFF) << 40 | (uint64_t)(npk & 0xFF) << 56;
+	if (warnsize)
+		disc_caveat(p, warn, warnsize);
 	return UNC_OK;
 }
 
@@ -394,8 +458,13 @@ static void disc_where(const struct pmu_present *p, unsigned unit, char *buf, si
 	/* the CAS events of this model's table (the role events it has) */
 	bool sch = evsel_find(&pmu_driver_disc, "UNC_M_CAS_COUNT_SCH1.RD") != NULL;
 
-	fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (%s)", p->boxes[unit],
-		     disc_units[unit].name, sch ? "CAS_COUNT_SCH0 and SCH1, .RD and .WR" : "CAS_COUNT.RD and .WR");
+	if (p->facts[DISC_FACT_SOCKETS] >> 33 & 1) /* no table tied to a package: the rows are tables */
+		fmt_snprintf(buf, size, "in %u %s boxes of %u discovery table%s; rows per table, not per socket",
+			     p->boxes[unit], disc_units[unit].name, (unsigned)(p->facts[DISC_FACT_SOCKETS] >> 8 & 0xFF),
+			     (p->facts[DISC_FACT_SOCKETS] >> 8 & 0xFF) == 1 ? "" : "s");
+	else
+		fmt_snprintf(buf, size, "in %u %s boxes of the uncore discovery table (%s)", p->boxes[unit],
+			     disc_units[unit].name, sch ? "CAS_COUNT_SCH0 and SCH1, .RD and .WR" : "CAS_COUNT.RD and .WR");
 }
 
 static const struct pmu_ops disc_ops = {
@@ -408,6 +477,7 @@ static const struct pmu_ops disc_ops = {
 	.reg_name = disc_reg_name,
 	.info = disc_info,
 	.where = disc_where,
+	.caveat = disc_caveat,
 };
 
 extern const struct event_desc disc_events[];

@@ -132,11 +132,12 @@ struct disc {
 	uint8_t nubox;                         /* DISC_UBOX_SPR functions found (at most 8 kept) */
 	struct { struct pci_addr a; uint32_t nodeid, gidnid; int8_t socket; } ubox[8]; /* socket -1: unmapped */
 	/* SPR/EMR: MSR 0x2FFE's CHA count of sockets 0-7 (a per-package MSR),
-	 * each read by a processor of its package; bit s of cbo_here: socket
-	 * s's package could not be reached, so this processor's count stands
-	 * in (the run refuses that package's boxes by name). */
+	 * each read by a processor of its package, each on its own: bit s of
+	 * cbo_read: socket s's count is in cbo[s]; of cbo_fail: its read
+	 * failed (no processor of the package, or #GP), so that socket's CHAs
+	 * are not capped. */
 	uint32_t cbo[8];
-	uint8_t cbo_read, cbo_here;
+	uint8_t cbo_read, cbo_fail;
 };
 
 /* Whether a unit is one the parser keeps whole (iMC or CHA). */
@@ -207,6 +208,9 @@ void disc_number(struct disc *d);
  * holding iMC or CHA units are numbered 0, 1, ... in table order (what
  * Linux's uncore_discovery.c does without NUMA information), and d->tie
  * says so. A table holding no iMC or CHA unit gets socket -1 (no row).
+ * disc_probe then compares the sockets with the packages the seam found
+ * (disc.md "Tables against packages"): table order with as many tables as
+ * packages takes the packages' IDs; with another number no table is tied.
  * Reads configuration space only; only a seam error fails (err). */
 enum unc_status disc_sockets(const struct hw *hw, struct disc *d, bool use_ubox, char *err, size_t errsize);
 

@@ -21,7 +21,9 @@ enum { DISC_UNIT_IMC, DISC_UNIT_CHA, DISC_NUNITS };
 /* facts[] */
 enum disc_fact {
 	DISC_FACT_SUMMARY,   /* ntables 7:0, entries taken (every type) 23:8, skips 39:24, bit 40 by 0x09A7, bit 41 no table */
-	DISC_FACT_CBO,       /* bit 63: MSR 0x2FFE was read (SPR/EMR); 31:0 its value */
+	DISC_FACT_CBO,       /* bit 63: MSR 0x2FFE was read on a socket (SPR/EMR); 31:0 the first value read (or
+				the one a table differs from); bit 62: a read was tried; 39:32 sockets read,
+				47:40 sockets whose read failed (left uncapped) */
 	DISC_FACT_TABLE0,    /* first table: bus 7:0, dev 12:8, func 15:13, device ID 31:16, BAR >> 12 in 63:32 */
 	DISC_FACT_IMC_TYPES, /* first unit of each kind: num_regs 7:0, width 15:8, ctl_off 23:16, ctr_off 31:24, access 33:32 (iMC) */
 	DISC_FACT_CHA_TYPES, /* likewise (CHA) */
@@ -30,7 +32,10 @@ enum disc_fact {
 	DISC_FACT_MODEL,     /* the CPU's family 15:8 and model 7:0 */
 	DISC_FACT_SOCKETS,   /* how tables were tied to packages 7:0 (enum disc_tie), sockets 15:8, CHAs not
 				programmed past MSR 0x2FFE's count 31:16, bit 32 a table's CHA count differs from
-				0x2FFE's, 55:40 the CHAs of the first table that differs (else the most one table lists) */
+				0x2FFE's, bit 33 no table tied to a package (table order, and not as many tables
+				as packages: iMC rows per table, no CHA programmed), 55:40 the CHAs of the first
+				table that differs (else the most one table lists), 63:56 packages found (0:
+				not known) */
 };
 
 extern const struct pmu_driver pmu_driver_disc;
@@ -39,5 +44,8 @@ extern const struct pmu_driver pmu_driver_disc;
 const struct disc *disc_last(void);
 
 void disc_info(struct out *o, const struct pmu_present *p, bool json);
+/* What the counts lack (the tables against the packages), for info's
+ * verdict; the probe's warning is the same. NULL: nothing. */
+const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size);
 
 #endif

@@ -82,7 +82,12 @@ static void info_text(struct out *o, const struct pmu_present *p)
 			   s >> 40 & 1 ? "devices 8086:09a7" : "any Intel device with DVSEC 0x23");
 	}
 	uint64_t so = p->facts[DISC_FACT_SOCKETS];
-	if (!(s >> 41 & 1))
+	bool per_table = so >> 33 & 1;
+	if (!(s >> 41 & 1) && per_table)
+		out_printf(o, "  sockets:    not known: %u table%s in table order for %u package%s, %s\n",
+			   (unsigned)(so >> 8 & 0xFF), (so >> 8 & 0xFF) == 1 ? "" : "s", (unsigned)(so >> 56 & 0xFF),
+			   (so >> 56 & 0xFF) == 1 ? "" : "s", tie_text((unsigned)(so & 0xFF)));
+	else if (!(s >> 41 & 1))
 		out_printf(o, "  sockets:    %u, %s\n", (unsigned)(so >> 8 & 0xFF), tie_text((unsigned)(so & 0xFF)));
 	for (unsigned t = 0; d && t < d->ntables; t++) {
 		const struct disc_table *x = &d->table[t];
@@ -90,7 +95,7 @@ static void info_text(struct out *o, const struct pmu_present *p)
 		out_printf(o, "  table %u: %02x:%02x.%x (8086:%04x) capability 0x%x, BIR %u, BAR 0x%llx, ", t, x->dev.bus,
 			   x->dev.dev, x->dev.func, x->device_id, x->cap, x->bir, (unsigned long long)x->bar);
 		if (x->socket >= 0)
-			out_printf(o, "socket %d", x->socket);
+			out_printf(o, per_table ? "rows table%d" : "socket %d", x->socket);
 		else
 			out_puts(o, "no socket (no iMC or CHA unit)");
 		out_printf(o, ", %u unit%s:", x->units, x->units == 1 ? "" : "s");
@@ -115,26 +120,28 @@ static void info_text(struct out *o, const struct pmu_present *p)
 		out_printf(o, "  skipped: %u more\n", d->nskips - DISC_MAX_SKIPS);
 	unit_line(o, p, DISC_UNIT_IMC, "imc:         ");
 	unit_line(o, p, DISC_UNIT_CHA, "cha:         ");
-	if (p->facts[DISC_FACT_CBO] >> 63) {
-		uint32_t n = (uint32_t)p->facts[DISC_FACT_CBO];
+	uint64_t cf = p->facts[DISC_FACT_CBO];
+	if (cf >> 63 && !(cf >> 62 & 1)) /* a record from before the per-socket reads: one value */
+		out_printf(o, "  CHA count from MSR 0x2FFE: %u\n", (unsigned)(uint32_t)cf);
+	else if (cf >> 62 & 1) {
+		uint32_t n = (uint32_t)cf;
 		unsigned capped = (unsigned)(so >> 16 & 0xFFFF);
+		unsigned rd = (unsigned)(cf >> 32 & 0xFF), fail = (unsigned)(cf >> 40 & 0xFF);
 
-		const struct disc *d = live(p);
-
-		if (!d || !d->cbo_read)
-			out_printf(o, "  CHA count from MSR 0x2FFE: %u%s\n", (unsigned)n,
-				   n ? " (this processor's package)" : " (0: ignored, the table's count stands)");
-		else {
-			out_puts(o, "  CHA count from MSR 0x2FFE:");
-			for (unsigned s = 0, first = 1; s < 8; s++)
-				if (d->cbo_read >> s & 1) {
-					out_printf(o, "%s socket %u: %u%s", first ? "" : ",", s, (unsigned)d->cbo[s],
-						   d->cbo_here >> s & 1 ? " (its package unreachable: this processor's)"
-						   : !d->cbo[s] ? " (0: ignored)" : "");
-					first = 0;
-				}
-			out_puts(o, d->cbo_here ? "\n" : ", each read by a processor of its package\n");
+		out_puts(o, "  CHA count from MSR 0x2FFE, each socket's read by a processor of its package:");
+		for (unsigned s = 0, first = 1; s < 8; s++) {
+			if (rd >> s & 1 && d)
+				out_printf(o, "%s socket %u: %u%s", first ? "" : ",", s, (unsigned)d->cbo[s],
+					   !d->cbo[s] ? " (0: ignored)" : "");
+			else if (rd >> s & 1)
+				out_printf(o, "%s socket %u: read", first ? "" : ",", s);
+			else if (fail >> s & 1)
+				out_printf(o, "%s socket %u: unreadable, its CHAs not capped", first ? "" : ",", s);
+			else
+				continue;
+			first = 0;
 		}
+		out_puts(o, "\n");
 		if (n && so >> 32 & 1)
 			out_printf(o, "  CHA count differs: a table lists %u CHAs, MSR 0x2FFE says %u; %u beyond it not "
 				      "programmed (Linux spr_uncore_cpu_init)\n",
@@ -142,6 +149,34 @@ static void info_text(struct out *o, const struct pmu_present *p)
 		else if (capped)
 			out_printf(o, "  %u CHAs beyond MSR 0x2FFE's count not programmed (Linux spr_uncore_cpu_init)\n", capped);
 	}
+	if (so >> 33 & 1)
+		out_printf(o, "  no table tied to a package: %u table(s) hold iMC or CHA units, %u package(s) found, and no rule "
+			      "ties a table to its package on this model (Linux uses the NUMA node, which firmware does not "
+			      "have); iMC rows are per table (table0, table1, ...), not per socket; CHAs not programmed\n",
+			   (unsigned)(so >> 8 & 0xFF), (unsigned)(so >> 56 & 0xFF));
+}
+
+const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size)
+{
+	uint64_t so = p->facts[DISC_FACT_SOCKETS];
+	unsigned sockets = (unsigned)(so >> 8 & 0xFF), npk = (unsigned)(so >> 56 & 0xFF);
+	bool per_table = so >> 33 & 1;
+
+	if (p->facts[DISC_FACT_SUMMARY] >> 41 & 1 || !npk)
+		return NULL;
+	if (npk > 1 && sockets < npk)
+		fmt_snprintf(buf, size, "discovery tables of %u socket%s found for %u packages (only PCI segment 0 is "
+			     "read): the others are not counted%s", sockets, sockets == 1 ? "" : "s", npk,
+			     per_table ? ", nor any CHA" : "");
+	else if (npk > 1 && sockets > npk && !per_table)
+		fmt_snprintf(buf, size, "the UBoxes map the tables to %u sockets for %u packages: no socket row can be "
+			     "trusted", sockets, npk);
+	else if (per_table)
+		fmt_snprintf(buf, size, "%u discovery table%s for %u package%s, none tied to its package: iMC rows are per "
+			     "table, and no CHA is programmed", sockets, sockets == 1 ? "" : "s", npk, npk == 1 ? "" : "s");
+	else
+		return NULL;
+	return buf;
 }
 
 static void info_json(struct out *o, const struct pmu_present *p)
@@ -170,6 +205,7 @@ static void info_json(struct out *o, const struct pmu_present *p)
 	out_printf(o, "],\"imc_boxes\":%u,\"cha_boxes\":%u,\"sockets\":%u,\"sockets_by\":\"%s\",\"cha_capped\":%u",
 		   p->boxes[DISC_UNIT_IMC], p->boxes[DISC_UNIT_CHA], (unsigned)(so >> 8 & 0xFF),
 		   (so & 0xFF) == DISC_TIE_UBOX ? "ubox" : "table_order", (unsigned)(so >> 16 & 0xFFFF));
+	out_printf(o, ",\"packages\":%u,\"rows_per_table\":%s", (unsigned)(so >> 56 & 0xFF), so >> 33 & 1 ? "true" : "false");
 }
 
 void disc_info(struct out *o, const struct pmu_present *p, bool json)

@@ -491,6 +491,14 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 		st = child_judge(x, c->err);
 	if (x->check && (x->check_verdict == VERDICT_FAIL || x->warning[0]) && !st) /* no pass either way */
 		st = UNC_E_CHECK;
+	/* A probe that found part of the machine (pmu_present.partial): the
+	 * counts above miss the rest, and the exit status says so. */
+	for (unsigned k = 0; k < run->npmu && !st; k++)
+		if (run->pmu[k].p.partial) {
+			out_printf(c->err, "uncore: error: the %s probe found part of the machine only (the warning before "
+					   "the counts says which): they miss the rest\n", run->pmu[k].p.drv->title);
+			st = UNC_E_NOT_FOUND;
+		}
 	if (run->any_in_use)
 		out_printf(c->err, "uncore: note: the PMU was in use (--force); its registers are restored, "
 				   "but what it counted during this run is lost\n");

@@ -133,6 +133,7 @@ struct emu_config {
 	 * sockets have UBox devices (SPR and EMR identities; set when the model
 	 * starts). */
 	unsigned disc_channels;
+	unsigned disc_dies; /* --dies: tables per socket (0: 1), channels and CHAs split between them */
 	uint8_t disc_chas[EMU_DISC_MAX_SOCKETS], disc_chas_n; /* disc_chas_n: values --chas gave */
 	bool disc_sockets_set, disc_ubox;
 	uint32_t disc_faults, disc_opts;

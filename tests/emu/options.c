@@ -569,6 +569,20 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 		unsigned sockets = cfg->disc_sockets_set ? cfg->sockets : 1;
 		if (cfg->disc_chas_n > 1 && cfg->disc_chas_n != sockets)
 			FAIL("--chas lists %u sockets, but --sockets is %u", cfg->disc_chas_n, sockets);
+		unsigned dies = cfg->disc_dies ? cfg->disc_dies : 1;
+		unsigned nch = cfg->disc_channels ? cfg->disc_channels : EMU_DISC_SOCKET_CH;
+		if (sockets * dies > EMU_DISC_MAX_SOCKETS)
+			FAIL("--dies %u with --sockets %u makes %u tables; at most %d", dies, sockets, sockets * dies,
+			     EMU_DISC_MAX_SOCKETS);
+		if (dies > 1 && cfg->disc_ubox)
+			FAIL("--dies %u: this identity has a UBox per socket and one table each (SPR, EMR); tables per die "
+			     "are Granite Rapids' and Sierra Forest's", dies);
+		if (nch % dies)
+			FAIL("--dies %u does not divide the %u channels a socket has (--channels)", dies, nch);
+		for (unsigned s = 0; s < sockets; s++)
+			if ((cfg->disc_chas[s] ? cfg->disc_chas[s] : 1) % dies)
+				FAIL("--dies %u does not divide socket %u's %u CHAs (--chas)", dies, s,
+				     cfg->disc_chas[s] ? cfg->disc_chas[s] : 1);
 		for (unsigned i = 0; i < cfg->nrates; i++)
 			if (cfg->rate_socket[i] > sockets)
 				FAIL("--socket-rate for socket %u, but --sockets is %u (sockets 0 to %u)", cfg->rate_socket[i] - 1u,
@@ -576,7 +590,7 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 		return UNC_OK;
 	}
 	if (cfg->disc_opts & ~1u)
-		FAIL("--channels, --chas, --socket-rate and --disc-fault are for the discovery-table uncore, but the emulator "
+		FAIL("--channels, --chas, --dies, --socket-rate and --disc-fault are for the discovery-table uncore, but the emulator "
 		     "serves the %s",
 		     uncore == EMU_UNCORE_SNBEP ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
 	/* --fault stuck names Skylake-client counters (the IMC's are also Ice
@@ -718,7 +732,7 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities") ||
 			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets") ||
 			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault") || !strcmp(opt, "--mchbar") ||
-			     !strcmp(opt, "--chas") || !strcmp(opt, "--socket-rate");
+			     !strcmp(opt, "--chas") || !strcmp(opt, "--socket-rate") || !strcmp(opt, "--dies");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
@@ -803,6 +817,13 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("--disc-fault %s given twice", val);
 			cfg->disc_faults |= bit;
 			cfg->disc_opts |= 4;
+		} else if (!strcmp(opt, "--dies")) {
+			if (cfg->disc_dies)
+				FAIL("--dies given twice");
+			if (!parse_u64(val, EMU_DISC_MAX_SOCKETS, &v) || v == 0)
+				FAIL("bad value '%s' for --dies (want 1 to %d tables per socket)", val, EMU_DISC_MAX_SOCKETS);
+			cfg->disc_dies = (unsigned)v;
+			cfg->disc_opts |= 32;
 		} else if (!strcmp(opt, "--chas")) {
 			if (cfg->disc_opts & 8)
 				FAIL("--chas given twice");
@@ -921,14 +942,18 @@ static void describe_disc(const struct emu_config *cfg, struct out *o)
 	unsigned nch = cfg->disc_channels ? cfg->disc_channels : EMU_DISC_SOCKET_CH;
 	unsigned sockets = cfg->disc_sockets_set ? cfg->sockets : 1;
 
+	unsigned tables = sockets * (cfg->disc_dies ? cfg->disc_dies : 1);
 	out_printf(o, "discovery tables (8086:09a7) of %u socket%s at bus", sockets, sockets == 1 ? "" : "s");
-	for (unsigned s = 0; s < sockets; s++)
-		out_printf(o, "%s0x%02x", s ? ", " : sockets == 1 ? " " : "es ", EMU_DISC_BUS(s));
+	for (unsigned t = 0; t < tables; t++)
+		out_printf(o, "%s0x%02x", t ? ", " : tables == 1 ? " " : "es ", EMU_DISC_BUS(t));
 	out_printf(o, ", UBoxes (8086:%04x): %s, %u iMC channels and ", EMU_DISC_UBOX_ID,
 		   cfg->disc_ubox ? "yes" : "none", nch);
 	for (unsigned s = 0; s < sockets; s++)
 		out_printf(o, "%s%u", s ? "," : "", cfg->disc_chas[s] ? cfg->disc_chas[s] : 1);
-	out_printf(o, " CHAs per socket, %u rates (%u per socket), ", n, nsock);
+	out_printf(o, " CHAs per socket, ");
+	if (cfg->disc_dies > 1)
+		out_printf(o, "%u tables per socket (dies; channels and CHAs split between them), ", cfg->disc_dies);
+	out_printf(o, "%u rates (%u per socket), ", n, nsock);
 	out_puts(o, "table faults:");
 	if (!cfg->disc_faults)
 		out_puts(o, " none");

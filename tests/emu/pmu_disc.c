@@ -93,6 +93,38 @@ unsigned emu_disc_chas(const struct emu *e, unsigned s)
 	return e->cfg.disc_chas[s] ? e->cfg.disc_chas[s] : 1;
 }
 
+/* --dies N: N tables per socket (GNR: "each die has its own table",
+ * servers.md), table t = socket t / N, die t % N, each listing its share
+ * of the socket's channels and CHAs (the CHAs of die d numbered after
+ * those of the dies before it, at their MSRs on the package). Below, the
+ * tables, iMC channels and their counters are indexed by table; the CHA
+ * MSRs and counters by package. */
+static unsigned dies(const struct emu *e)
+{
+	return e->cfg.disc_dies ? e->cfg.disc_dies : 1;
+}
+
+static unsigned tables(const struct emu *e)
+{
+	return emu_disc_sockets(e) * dies(e);
+}
+
+/* Table t's channels, and its CHAs and the first one's number on its package. */
+static unsigned t_channels(const struct emu *e)
+{
+	return channels(e) / dies(e);
+}
+
+static unsigned t_chas(const struct emu *e, unsigned t)
+{
+	return emu_disc_chas(e, t / dies(e)) / dies(e);
+}
+
+static unsigned t_cha0(const struct emu *e, unsigned t)
+{
+	return t % dies(e) * t_chas(e, t);
+}
+
 /* A socket's table lists every unit type in the notes' order (servers.md
  * "Real sizes": CHA, IIO, IRP, M2PCIe, MDF, UPI, M3UPI, M2M, PCU, UBox,
  * iMC) with Linux's SPR type numbers (uncore_snbep.c spr_uncores[]: 0 cha,
@@ -130,7 +162,7 @@ static unsigned faults_extra(const struct emu *e, unsigned s)
 
 static unsigned table_units(const struct emu *e, unsigned s)
 {
-	return emu_disc_chas(e, s) + n_others() + channels(e) + faults_extra(e, s);
+	return t_chas(e, s) + n_others() + t_channels(e) + faults_extra(e, s);
 }
 
 /* Entry k of socket s's table: 0 the global entry, then the CHAs, the other
@@ -138,7 +170,7 @@ static unsigned table_units(const struct emu *e, unsigned s)
  * bytes reads 0. */
 static uint64_t table_qword(const struct emu *e, unsigned s, unsigned k, unsigned q)
 {
-	unsigned nch = channels(e), ncha = emu_disc_chas(e, s), i;
+	unsigned nch = t_channels(e), ncha = t_chas(e, s), i;
 	uint64_t t[3] = { 0, 0, 0 };
 
 	if (k == 0) {
@@ -149,8 +181,8 @@ static uint64_t table_qword(const struct emu *e, unsigned s, unsigned k, unsigne
 	i = k - 1;
 	if (i < ncha) {
 		t[0] = unit1(4, 0x02, 48, 0x08, MSR_ACCESS);
-		t[1] = EMU_DISC_CHA_MSR(i);
-		t[2] = unit3(0, i);
+		t[1] = EMU_DISC_CHA_MSR(t_cha0(e, s) + i);
+		t[2] = unit3(0, t_cha0(e, s) + i);
 		return t[q];
 	}
 	i -= ncha;
@@ -205,7 +237,7 @@ static int table_socket(const struct emu *e, const struct emu_pci_dev *d, bool *
 	*second = d->dev == EMU_DISC_DEV2;
 	if (*second)
 		return e->cfg.disc_faults & EMU_DISC_SECOND ? 0 : -1;
-	return d->box < emu_disc_sockets(e) ? (int)d->box : -1;
+	return d->box < tables(e) ? (int)d->box : -1;
 }
 
 static enum unc_status disc_pci_read(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val)
@@ -289,10 +321,10 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 		return UNC_E_NOT_FOUND;
 	{
 		unsigned s = (unsigned)((addr - EMU_DISC_TABLE_AT(0)) / 0x100000), c;
-		if (s >= emu_disc_sockets(e) || addr < EMU_DISC_IMC_AT(s, 0))
+		if (s >= tables(e) || addr < EMU_DISC_IMC_AT(s, 0))
 			return UNC_E_NOT_FOUND;
 		c = (unsigned)((addr - EMU_DISC_IMC_AT(s, 0)) / 0x4000);
-		if (c >= channels(e))
+		if (c >= t_channels(e))
 			return UNC_E_NOT_FOUND;
 		{
 			uint64_t off = addr - EMU_DISC_IMC_AT(s, c);
@@ -340,7 +372,7 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 
 static enum unc_status disc_mmio_read(struct emu *e, uint64_t addr, uint32_t *ret_val)
 {
-	for (unsigned s = 0; s < emu_disc_sockets(e); s++) {
+	for (unsigned s = 0; s < tables(e); s++) {
 		if (addr >= EMU_DISC_TABLE_AT(s) && addr < EMU_DISC_TABLE_AT(s) + TABLE_WINDOW) {
 			uint64_t off = addr - EMU_DISC_TABLE_AT(s);
 			unsigned k = (unsigned)(off / (STRIDE * 8)), q = (unsigned)(off % (STRIDE * 8) / 8);
@@ -359,7 +391,7 @@ static enum unc_status disc_mmio_read(struct emu *e, uint64_t addr, uint32_t *re
 
 static enum unc_status disc_mmio_write(struct emu *e, uint64_t addr, uint32_t val)
 {
-	for (unsigned s = 0; s < emu_disc_sockets(e); s++)
+	for (unsigned s = 0; s < tables(e); s++)
 		if (addr >= EMU_DISC_TABLE_AT(s) && addr < EMU_DISC_TABLE_AT(s) + TABLE_WINDOW)
 			return UNC_OK; /* the tables are read-only */
 	return imc_access(e, addr, true, &val);
@@ -512,11 +544,9 @@ static bool disc_ctr_enabled(const struct emu *e, const struct emu_ctr *c)
 	if (!c->sel)
 		return false;
 	where((unsigned)(c - e->ctr), &cha, &s, &b);
-	if (s >= emu_disc_sockets(e))
-		return false;
 	if (cha)
-		return b < emu_disc_chas(e, s) && !(e->disc.cha_box[s][b] & 1);
-	return b < channels(e) && !(e->disc.imc_box[s][b] & 1);
+		return s < emu_disc_sockets(e) && b < emu_disc_chas(e, s) && !(e->disc.cha_box[s][b] & 1);
+	return s < tables(e) && b < t_channels(e) && !(e->disc.imc_box[s][b] & 1); /* s: the table */
 }
 
 static bool disc_ovf_forwarded(const struct emu_ctr *c)
@@ -551,6 +581,8 @@ static uint64_t disc_increment(const struct emu *e, const struct emu_ctr *c, uin
 	bool cha;
 
 	where((unsigned)(c - e->ctr), &cha, &s, &b);
+	if (!cha)
+		s /= dies(e); /* a channel's table: its socket's rates */
 	return emu_spread(e->clock_hz, rate_of(e, s, c->unit, sel & 0xFF, (sel >> 8) & 0xFF, ext), c0, c1,
 			  sel >> 24 & 0xFF, sel & (1u << 23), sel & (1u << 18));
 }

@@ -2224,7 +2224,7 @@ expect spr-info has '^  table 0: 00:0a\.0 \(8086:09a7\) capability 0x100, BIR 0,
 expect spr-info has '^  ubox 1e:00\.0: node ID 3, GIDNIDMAP 0x447d63: socket 0$'
 expect spr-info has '^  skipped: table 0 entry 74 \(imc \(type 6\), box 8\): no counter offset$'
 expect spr-info has '^imc: +8 boxes programmable of 8 found; 4 counters, 48 bits, controls at \+0x40, counters at \+0x8 \(MMIO\)$'
-expect spr-info has '^  CHA count from MSR 0x2FFE: socket 0: 1, each read by a processor of its package$'
+expect spr-info has '^  CHA count from MSR 0x2FFE, each socket.s read by a processor of its package: socket 0: 1$'
 expect spr-info has '^verdict: +uncore PMU usable: ready$'
 step spr-regs0 'uncore.efi regs'
 expect spr-regs0 rc zero
@@ -2302,7 +2302,7 @@ expect spr2s-info has '^  ubox 1e:00\.0: node ID 3, GIDNIDMAP 0x447d63: socket 0
 expect spr2s-info has '^  ubox 3e:00\.0: node ID 4, GIDNIDMAP 0x447d63: socket 1$'
 expect spr2s-info has '^imc: +16 boxes programmable of 16 found; 4 counters, 48 bits'
 expect spr2s-info has '^cha: +100 boxes programmable of 100 found; 4 counters, 48 bits, controls at \+0x2, counters at \+0x8 \(MSR\)$'
-expect spr2s-info has '^  CHA count from MSR 0x2FFE: socket 0: 60, socket 1: 40, each read by a processor of its package$'
+expect spr2s-info has '^  CHA count from MSR 0x2FFE, each socket.s read by a processor of its package: socket 0: 60, socket 1: 40$'
 expect spr2s-info lacks 'CHA count differs'
 expect spr2s-info has '^verdict: +uncore PMU usable: ready$'
 step spr2s-msr1 'uncore.efi msr read --pkg 1 0x2ffe'
@@ -2462,6 +2462,53 @@ for c in 0 1 2 3 4 5 6 7 8 9 10 11; do
 done
 step gnr-regs1 'uncore.efi regs'
 expect gnr-regs1 same-written gnr-regs0
+# One socket's table on a two-package machine (the emulator serves one
+# socket, QEMU has two): bw counts what it found, warns, and fails; info's
+# verdict says so.
+step gnr-unload 'uncore-emu.efi --unload'
+expect gnr-unload rc zero
+step gnr-load1 'uncore-emu.efi --sockets 1 --channels 12 --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_M_CAS_COUNT_SCH1.WR=1M'
+expect gnr-load1 rc zero
+step gnr-bw1 'uncore.efi bw -d 0.5'
+expect gnr-bw1 rc nonzero
+expect gnr-bw1 has 'uncore: warning: discovery tables of 1 socket found for 2 packages \(only PCI segment 0 is read\): the others are not counted, nor any CHA$'
+expect gnr-bw1 has 'uncore: error: the Xeon uncore discovery probe found part of the machine only'
+expect gnr-bw1 bw read 7680 0.5
+expect gnr-bw1 has '^uncore bw: IMC counters in 12 iMC boxes of 1 discovery table; rows per table, not per socket'
+step gnr-info1 'uncore.efi info'
+expect gnr-info1 rc zero
+expect gnr-info1 has '^verdict: +uncore PMU usable: ready, but discovery tables of 1 socket found for 2 packages'
+# A table per die (--dies 2: two a socket, each with 6 channels and one
+# CHA), as on Granite Rapids: no rule ties a table to its package before
+# the OS (Linux uses the NUMA node), so the rows are per table, which
+# info, the header and the warning say, and no CHA is programmed.
+step gnr-unload1 'uncore-emu.efi --unload'
+expect gnr-unload1 rc zero
+step gnr-load2 'uncore-emu.efi --sockets 2 --dies 2 --channels 12 --chas 2 --rate UNC_M_CAS_COUNT_SCH0.RD=6M --rate UNC_M_CAS_COUNT_SCH1.RD=4M --rate UNC_M_CAS_COUNT_SCH0.WR=2M --rate UNC_M_CAS_COUNT_SCH1.WR=1M --socket-rate 1:UNC_M_CAS_COUNT_SCH0.RD=3M --socket-rate 1:UNC_M_CAS_COUNT_SCH1.RD=2M'
+expect gnr-load2 rc zero
+step gnr-info2 'uncore.efi info'
+expect gnr-info2 rc zero
+expect gnr-info2 has '^discovery: +4 tables, '
+expect gnr-info2 has '^  sockets: +not known: 4 tables in table order for 2 packages, '
+expect gnr-info2 has '^  table 1: 20:0a\.0 \(8086:09a7\) capability 0x100, BIR 0, BAR 0xfe100000, rows table1, 72 units: 1 cha \(type 0\), .*, 6 imc \(type 6\)$'
+expect gnr-info2 has '^cha: +0 boxes programmable of 4 found'
+expect gnr-info2 has '^verdict: +uncore PMU usable: ready, but 4 discovery tables for 2 packages, none tied to its package: iMC rows are per table, and no CHA is programmed$'
+step gnr-bw2 'uncore.efi bw -d 1 --per-box'
+expect gnr-bw2 rc zero
+expect gnr-bw2 has 'uncore: warning: 4 discovery tables for 2 packages'
+expect gnr-bw2 has '^uncore bw: IMC counters in 24 iMC boxes of 4 discovery tables; rows per table, not per socket'
+expect gnr-bw2 bw read 11520 0.5
+expect gnr-bw2 bw write 4608 0.5
+expect gnr-bw2 pbw table0:read 3840 0.5
+expect gnr-bw2 pbw table1:read 3840 0.5
+expect gnr-bw2 pbw table2:read 1920 0.5
+expect gnr-bw2 pbw table3:write 1152 0.5
+expect gnr-bw2 pbw table3.ch5:read 320 0.5
+expect gnr-bw2 count '^table[0-3]\.ch[0-5] +read' 24
+expect gnr-bw2 lacks '^socket'
+step gnr-cha2 'uncore.efi -e UNC_CHA_CLOCKTICKS -d 0.2'
+expect gnr-cha2 rc nonzero
+expect gnr-cha2 has 'cannot count UNC_CHA_CLOCKTICKS: a discovery table tied to its package \(4 tables for 2 packages, and no rule ties them on this model\) reports no CHA'
 boot_run
 
 # Emerald Rapids (family 6 model 0xCF): Sapphire Rapids' events (Intel's

@@ -34,6 +34,7 @@ static struct {
 	uint32_t box[NCH], sel[NCH][4];
 	uint64_t ctr[NCH][4], rate[NCH];
 	uint64_t cha_box, cha_sel[4], cha_ctr[4], cha_rate, cbo_config;
+	bool cbo_fault; /* MSR 0x2FFE raises #GP */
 	struct wlog log[256];
 	unsigned nlog;
 	uint64_t table[64][3];
@@ -49,7 +50,7 @@ static enum unc_status m_msr_read(void *ctx, uint32_t msr, uint64_t *v)
 		*v = m.cha_sel[msr - 0x2002];
 	else if (msr >= 0x2008 && msr <= 0x200B)
 		*v = m.cha_ctr[msr - 0x2008];
-	else if (msr == 0x2FFE)
+	else if (msr == 0x2FFE && !m.cbo_fault)
 		*v = m.cbo_config;
 	else
 		return UNC_E_FAULT;
@@ -358,7 +359,7 @@ static void probe_and_info(void)
 			"+0x8 (MMIO)\n");
 	T_CONTAINS(buf, "cha:          1 box programmable of 1 found; 4 counters, 48 bits, controls at +0x2, counters at +0x8 "
 			"(MSR)\n");
-	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: socket 0: 1, each read by a processor of its package\n");
+	T_CONTAINS(buf, "  CHA count from MSR 0x2FFE, each socket's read by a processor of its package: socket 0: 1\n");
 	/* the in-use line is the engine's (info.c), from the data checked above */
 	strbuf_init(&sb, buf, sizeof(buf));
 	out_puts(&o, "{\"x\":1");
@@ -388,7 +389,8 @@ static void cha_count_from_msr(void)
 	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
 	T_EQ(p.found[DISC_UNIT_CHA], 1); /* the table's: the MSR caps, it does not add */
 	T_EQ(p.boxes[DISC_UNIT_CHA], 1);
-	T_EQ(p.facts[DISC_FACT_CBO], 1ull << 63 | 56);
+	/* read (63), tried (62), socket 0 read (bit 32), its count */
+	T_EQ(p.facts[DISC_FACT_CBO], 1ull << 63 | 1ull << 62 | 1ull << 32 | 56);
 	T_EQ(p.facts[DISC_FACT_SOCKETS] >> 32 & 1, 1); /* the table lists 1, the MSR says 56 */
 
 	/* A table over-reporting: 5 CHAs (box IDs 0-4 at 0x2000 + 0x10 b),
@@ -417,6 +419,36 @@ static void cha_count_from_msr(void)
 		T_CONTAINS(buf, "cha:          3 boxes programmable of 5 found;");
 		T_CONTAINS(buf, "  CHA count differs: a table lists 5 CHAs, MSR 0x2FFE says 3; 2 beyond it not programmed "
 				"(Linux spr_uncore_cpu_init)\n");
+	}
+
+	/* The read faults on this processor: its socket is left uncapped (all
+	 * 5 CHAs programmed), and info says so. */
+	m.cbo_fault = true;
+	pmu_present_free(&p);
+	memset(&p, 0, sizeof(p));
+	T_EQ(pmu_driver_disc.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[DISC_UNIT_CHA], 5);
+	T_EQ(p.facts[DISC_FACT_CBO], 1ull << 62 | 1ull << 40); /* tried, socket 0 failed, none read */
+	{
+		char buf[4096];
+		struct strbuf sb;
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o = strbuf_out(&sb);
+		pmu_driver_disc.ops->info(&o, &p, false);
+		T_CONTAINS(buf, "cha:          5 boxes programmable of 5 found;");
+		T_CONTAINS(buf, ": socket 0: unreadable, its CHAs not capped\n");
+		T_NOT_CONTAINS(buf, "beyond");
+	}
+	m.cbo_fault = false;
+	/* a record from before the per-socket reads: bit 63 and one value */
+	p.facts[DISC_FACT_CBO] = 1ull << 63 | 7;
+	{
+		char buf[4096];
+		struct strbuf sb;
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o = strbuf_out(&sb);
+		pmu_driver_disc.ops->info(&o, &p, false);
+		T_CONTAINS(buf, "  CHA count from MSR 0x2FFE: 7\n");
 	}
 
 	model(0x8F);

@@ -137,7 +137,156 @@ static void option_errors(void)
 	T_CONTAINS(err, "bad value 'nope' for --disc-fault");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--channels", "4" }, &cfg, err, sizeof(err)), UNC_OK);
 	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_SNBEP, err, sizeof(err)), UNC_E_INVALID);
-	T_CONTAINS(err, "--channels, --chas, --socket-rate and --disc-fault are for the discovery-table uncore");
+	T_CONTAINS(err, "--channels, --chas, --dies, --socket-rate and --disc-fault are for the discovery-table uncore");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--dies", "0" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "bad value '0' for --dies (want 1 to 8 tables per socket)");
+	T_EQ(emu_parse_options(7, (char *[]){ "emu", "--uncore", "disc", "--sockets", "3", "--dies", "3" }, &cfg, err,
+			       sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "--dies 3 with --sockets 3 makes 9 tables; at most 8");
+	T_EQ(emu_parse_options(5, (char *[]){ "emu", "--uncore", "disc", "--dies", "3" }, &cfg, err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "--dies 3 does not divide the 8 channels a socket has (--channels)");
+	T_EQ(emu_parse_options(9, (char *[]){ "emu", "--uncore", "disc", "--dies", "2", "--channels", "12", "--chas", "3" },
+			       &cfg, err, sizeof(err)),
+	     UNC_E_INVALID);
+	T_STREQ(err, "--dies 2 does not divide socket 0's 3 CHAs (--chas)");
+	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--dies", "2" }, &cfg, err, sizeof(err)), UNC_OK);
+	cfg.disc_ubox = true; /* an SPR identity */
+	T_EQ(emu_uncore_check(&cfg, EMU_UNCORE_DISC, err, sizeof(err)), UNC_E_INVALID);
+	T_CONTAINS(err, "--dies 2: this identity has a UBox per socket and one table each");
+}
+
+/* The tables against the packages the seam found. GNR with two tables a
+ * socket (--dies 2) on two packages: table order ties no table to its
+ * package, so the iMC rows are per table, no CHA is programmed (refused
+ * naming both numbers), and the probe's warning, info and the bw header
+ * say so. SPR with one socket's tables on a two-package machine: the
+ * counts miss a socket, which the warning says and the run's status
+ * carries (pmu_present.partial). GNR with a table a socket on two
+ * packages: nothing to say. */
+static void tables_against_packages(void)
+{
+	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
+	static char buf[8192];
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_disc };
+	char err[300] = "", warn[160] = "", name[32];
+	struct strbuf sb;
+
+	START(GNR_ID, "--sockets", "2", "--dies", "2", "--channels", "12", "--chas", "4", "--rate",
+	      "UNC_M_CAS_COUNT_SCH0.RD=6M", "--socket-rate", "1:UNC_M_CAS_COUNT_SCH0.RD=3M");
+	/* the emulator: 4 tables at buses 0, 0x20, 0x40, 0x60, each 6 channels and 2 CHAs */
+	T_EQ(q(0xFE000000), 0x0000000000490400ull);          /* 2 + 65 + 6 = 73 units */
+	T_EQ(q(0xFE100028), EMU_DISC_CHA_MSR(2));           /* table 1 (socket 0 die 1): CHA 2 */
+	T_EQ(q(0xFE100030), 0x00020000ull);
+	T_EQ(q(0xFE300028), EMU_DISC_CHA_MSR(2));           /* table 3 (socket 1 die 1) */
+	emu_hw_pkgs(&eh, 2);
+	cpu_identify(&eh.hw, &cpu);
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.found[0], 24);
+	T_EQ(p.boxes[0], 24);
+	T_EQ(p.group[0][5], 0);
+	T_EQ(p.group[0][6], 1); /* table 1, not socket 1 */
+	T_EQ(p.group[0][23], 3);
+	T_EQ(p.found[1], 8);
+	T_EQ(p.boxes[1], 0);
+	T_EQ(p.partial, false); /* every table counted */
+	T_STREQ(warn, "4 discovery tables for 2 packages, none tied to its package: iMC rows are per table, and no CHA "
+		      "is programmed");
+	T_STREQ(pmu_driver_disc.ops->caveat(&p, buf, sizeof(buf)), warn);
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "cha:          0 boxes programmable of 8 found;");
+	T_CONTAINS(buf, "  sockets:    not known: 4 tables in table order for 2 packages, socket numbers by table order: no "
+			"UBox device\n");
+	T_CONTAINS(buf, "BAR 0xfe300000, rows table3, 73 units:");
+	T_CONTAINS(buf, "  no table tied to a package: 4 table(s) hold iMC or CHA units, 2 package(s) found, and no rule ties a "
+			"table to its package on this model");
+	strbuf_init(&sb, buf, sizeof(buf));
+	out_puts(&o, "{\"x\":1");
+	pmu_driver_disc.ops->info(&o, &p, true);
+	out_puts(&o, "}");
+	T_JSON(buf, false);
+	T_CONTAINS(buf, "\"cha_boxes\":0,\"sockets\":4,\"sockets_by\":\"table_order\",\"cha_capped\":0,\"packages\":2,"
+			"\"rows_per_table\":true");
+	pmu_present_free(&p);
+	/* info's verdict: usable, with the caveat (not "unusable": the CHAs are listed) */
+	{
+		static struct platform_info pi;
+		T_EQ(info_gather(&eh.hw, &pi), UNC_OK);
+		T_STREQ(pi.verdict_reason, "ready, but 4 discovery tables for 2 packages, none tied to its package: iMC rows "
+					   "are per table, and no CHA is programmed");
+		info_free(&pi);
+	}
+	/* a CHA event: refused, naming both numbers */
+	run_add(&srun, drivers, "UNC_CHA_CLOCKTICKS");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_E_UNSUPPORTED);
+	T_STREQ(srun.err, "cannot count UNC_CHA_CLOCKTICKS: a discovery table tied to its package (4 tables for 2 "
+			  "packages, and no rule ties them on this model) reports no CHA");
+	/* the iMC: rows per table */
+	stat_free(&srun);
+	memset(&srun, 0, sizeof(srun));
+	run_add(&srun, drivers, "imc/event=0x05,umask=0xcf/");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
+	T_STREQ(srun.c.ev[0].v.group_noun, "table");
+	T_STREQ(count_box_name(&srun.c.ev[0].v, 7, name, sizeof(name)), "table1.ch1");
+	T_EQ(count_groups(&srun.c.ev[0].v), 4);
+	T_STREQ(srun.c.where, "in 24 iMC boxes of 4 discovery tables; rows per table, not per socket");
+
+	/* SPR: the emulator serves one socket, the machine has two packages */
+	START(SPR_ID, "--sockets", "1");
+	emu_hw_pkgs(&eh, 2);
+	cpu_identify(&eh.hw, &cpu);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_disc;
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.partial, true);
+	T_STREQ(warn, "discovery tables of 1 socket found for 2 packages (only PCI segment 0 is read): the others are not "
+		      "counted");
+	T_EQ(p.boxes[0], 8);
+	T_EQ(p.boxes[1], 1); /* the UBox ties the table to package 0 */
+	pmu_present_free(&p);
+	{
+		static struct platform_info pi;
+		T_EQ(info_gather(&eh.hw, &pi), UNC_OK);
+		T_STREQ(pi.verdict_reason, "ready, but discovery tables of 1 socket found for 2 packages (only PCI segment 0 "
+					   "is read): the others are not counted");
+		info_free(&pi);
+	}
+
+	/* GNR, a table a socket, two packages: nothing to say */
+	START(GNR_ID, "--sockets", "2", "--channels", "12");
+	emu_hw_pkgs(&eh, 2);
+	cpu_identify(&eh.hw, &cpu);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_disc;
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.partial, false);
+	T_STREQ(warn, "");
+	T_EQ(pmu_driver_disc.ops->caveat(&p, buf, sizeof(buf)), NULL);
+	T_EQ(p.boxes[1], 2);
+	T_EQ(p.group[1][1], 1);
+	pmu_present_free(&p);
+	/* package IDs 0 and 2 (sparse), two tables in table order: table 1 is
+	 * package 2, its rows socket2 */
+	START(GNR_ID, "--sockets", "2", "--channels", "12");
+	emu_hw_pkgs(&eh, 2);
+	eh.pkgs.id[1] = eh.pkgs.mp_pkg[1] = 2;
+	cpu_identify(&eh.hw, &cpu);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_disc;
+	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 1, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(warn, "");
+	T_EQ(p.group[0][11], 0);
+	T_EQ(p.group[0][12], 2);
+	strbuf_init(&sb, buf, sizeof(buf));
+	pmu_driver_disc.ops->info(&o, &p, false);
+	T_CONTAINS(buf, "BAR 0xfe100000, socket 2, ");
+	pmu_present_free(&p);
+	/* and the units are named by socket again */
+	T_STREQ(pmu_driver_disc.units[0].group_noun, "socket");
 }
 
 static bool eh_wait_until(void *ctx, uint64_t when)
@@ -366,8 +515,9 @@ static void per_package_msrs(void)
 	T_EQ(q(0xFE100000), 0x0000000000750400ull);
 	T_EQ(q(0xFE000000), 0x0000000000890400ull); /* 60 + 65 + 12 = 137 */
 
-	/* SPR, sockets of 60 and 40 CHAs: 0x2FFE read on the probe's processor
-	 * (package 0: 60) caps both; the table of 40 differs, and info says so */
+	/* SPR, sockets of 60 and 40 CHAs, no MP services: 0x2FFE is read on
+	 * package 0 (60); package 1 cannot be reached, so its socket is left
+	 * uncapped (not capped by package 0's count), and info says so */
 	{
 		struct cpu_info c2;
 		struct pmu_present p2 = { .drv = &pmu_driver_disc };
@@ -382,8 +532,22 @@ static void per_package_msrs(void)
 		strbuf_init(&s2, b2, sizeof(b2));
 		struct out o2 = strbuf_out(&s2);
 		pmu_driver_disc.ops->info(&o2, &p2, false);
-		T_CONTAINS(b2, "  CHA count from MSR 0x2FFE: socket 0: 60, socket 1: 60 (its package unreachable: this processor's)\n");
-		T_CONTAINS(b2, "  CHA count differs: a table lists 40 CHAs, MSR 0x2FFE says 60; 0 beyond it not programmed");
+		T_CONTAINS(b2, "  CHA count from MSR 0x2FFE, each socket's read by a processor of its package: socket 0: 60, "
+			       "socket 1: unreadable, its CHAs not capped\n");
+		T_NOT_CONTAINS(b2, "differs");
+		T_EQ(p2.boxes[1], 100);
+		pmu_present_free(&p2);
+		/* with both packages reachable: each socket's own count */
+		memset(&p2, 0, sizeof(p2));
+		p2.drv = &pmu_driver_disc;
+		emu_hw_pkgs(&eh, 2);
+		T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &c2, 3, &p2, e2, sizeof(e2), w2, sizeof(w2)), UNC_OK);
+		T_STREQ(w2, "");
+		strbuf_init(&s2, b2, sizeof(b2));
+		pmu_driver_disc.ops->info(&o2, &p2, false);
+		T_CONTAINS(b2, "package: socket 0: 60, socket 1: 40\n");
+		T_NOT_CONTAINS(b2, "differs");
+		T_EQ(p2.boxes[1], 100);
 		pmu_present_free(&p2);
 	}
 
@@ -494,6 +658,6 @@ static void multiplexed_many_boxes(void)
 	}
 }
 
-T_MAIN("emu_disc", T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(counts_on_the_model),
+T_MAIN("emu_disc", T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(tables_against_packages), T_CASE(counts_on_the_model),
        T_CASE(faults_as_the_driver_sees_them), T_CASE(sixteen_channels_two_sockets),
        T_CASE(per_package_msrs), T_CASE(multiplexed_many_boxes))

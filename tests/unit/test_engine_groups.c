@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../drivers/base/cpu.h"
+#include "../../drivers/base/fmt.h"
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/report.h"
 #include "../../drivers/engine/stat.h"
@@ -37,7 +38,8 @@
 #define NBOX      4
 
 static const struct pci_addr box_pci[NBOX] = { { 0x3F, 16, 0 }, { 0x3F, 16, 4 }, { 0x7F, 16, 0 }, { 0x7F, 16, 4 } };
-static const uint8_t box_group[NBOX] = { 0, 0, 1, 1 }, box_id[NBOX] = { 0, 2, 0, 2 };
+static uint8_t box_group[NBOX] = { 0, 0, 1, 1 }; /* sparse_groups_make_no_empty_row changes it */
+static const uint8_t box_id[NBOX] = { 0, 2, 0, 2 };
 
 static const struct event_desc g_events[] = {
 	{ "UNC_G_CAS.RD", "lines read", "GBOX", 0x04, 0x03, 0xF, 0, 0, 0, 0 },
@@ -70,11 +72,15 @@ static struct {
 	bool fail_unfreeze_at_sample;
 } calls;
 static bool g_busy; /* in_use: G_CTL0 of box 0 holds someone's event (kept across fresh()) */
+static bool g_partial; /* the probe finds part of the machine (partial_probe_fails_the_run) */
 
 static enum unc_status g_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want, struct pmu_present *p,
 			       char *err, size_t errsize, char *warn, size_t warnsize)
 {
-	(void)hw, (void)cpu, (void)err, (void)errsize, (void)warn, (void)warnsize;
+	(void)hw, (void)cpu, (void)err, (void)errsize;
+	p->partial = g_partial;
+	if (g_partial && warnsize)
+		fmt_snprintf(warn, warnsize, "2 of 4 sockets found");
 	if (want & 1) {
 		p->probed |= 1;
 		p->boxes[0] = p->found[0] = NBOX;
@@ -477,6 +483,48 @@ static void bw_programs_the_role_events(void)
 	T_CONTAINS(obuf, "FAIL");
 }
 
+/* Sparse package IDs (0 and 2): a row for each group that has boxes, none
+ * for the gap between them. */
+static void sparse_groups_make_no_empty_row(void)
+{
+	box_group[2] = box_group[3] = 2;
+	fresh();
+	run_add(&run, present, "CAS.RD");
+	T_EQ(run_schedule(&run, &f.hw, false), UNC_OK);
+	T_EQ(count_groups(&run.c.ev[0].v), 2);
+	T_EQ(count_group_id(&run.c.ev[0].v, 0), 0);
+	T_EQ(count_group_id(&run.c.ev[0].v, 1), 2);
+	T_EQ(count_group_id(&run.c.ev[0].v, 2), -1);
+	T_EQ(RUN("bw", "-d", "1", "--per-box"), UNC_OK);
+	T_CONTAINS(obuf, "socket0        read        192.000 MB/s  write         96.000 MB/s  total        288.000 MB/s\n");
+	T_CONTAINS(obuf, "socket2        read        448.000 MB/s  write        224.000 MB/s  total        672.000 MB/s\n");
+	T_CONTAINS(obuf, "socket2.ch2    read        256.000 MB/s");
+	T_NOT_CONTAINS(obuf, "socket1");
+	T_EQ(RUN("bw", "-d", "1", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "\"per_group\":[{\"name\":\"socket0\",");
+	T_CONTAINS(obuf, "{\"name\":\"socket2\",");
+	T_NOT_CONTAINS(obuf, "socket1");
+	box_group[2] = box_group[3] = 1;
+}
+
+/* A probe that found part of the machine (pmu_present.partial): its
+ * warning before the counts, the counts, then an error and a non-zero
+ * exit status. */
+static void partial_probe_fails_the_run(void)
+{
+	g_partial = true;
+	T_EQ(RUN("bw", "-d", "1"), UNC_E_NOT_FOUND);
+	T_CONTAINS(ebuf, "uncore: warning: 2 of 4 sockets found\n");
+	T_CONTAINS(obuf, "read          640.000 MB/s");
+	T_CONTAINS(ebuf, "uncore: error: the made-up server PMU probe found part of the machine only (the warning before "
+			 "the counts says which): they miss the rest\n");
+	T_EQ(RUN("stat", "-e", "CAS.RD", "-d", "1"), UNC_E_NOT_FOUND);
+	T_CONTAINS(ebuf, "found part of the machine only");
+	g_partial = false;
+	T_EQ(RUN("bw", "-d", "1"), UNC_OK);
+	T_NOT_CONTAINS(ebuf, "part of the machine");
+}
+
 /* -o var: the record keeps the groups; var show prints the rows again. */
 static void bw_record_keeps_the_groups(void)
 {
@@ -514,5 +562,5 @@ static void bw_takes_force(void)
 
 T_MAIN("engine_groups", T_CASE(short_names_resolve_with_the_units_prefix), T_CASE(sampling_freezes_around_the_reads),
        T_CASE(failed_unfreeze_at_a_sample_is_the_error), T_CASE(views_carry_groups_and_box_numbers),
-       T_CASE(thresh_reaches_event_ok), T_CASE(stat_per_box_rows_name_groups), T_CASE(bw_programs_the_role_events),
+       T_CASE(thresh_reaches_event_ok), T_CASE(stat_per_box_rows_name_groups), T_CASE(bw_programs_the_role_events), T_CASE(sparse_groups_make_no_empty_row), T_CASE(partial_probe_fails_the_run),
        T_CASE(bw_record_keeps_the_groups), T_CASE(regs_reads_wide_counters_as_two_dwords), T_CASE(bw_takes_force))
