@@ -5,6 +5,7 @@
 #include "../drivers/base/cpu.h"
 #include "../drivers/base/pcibus.h"
 #include "../drivers/base/tsc.h"
+#include "console.h"
 #include "emu_protocol.h"
 #include "pi.h"
 
@@ -209,9 +210,79 @@ extern void unc_asm_mmio_write32(uint64_t phys, uint32_t value);
 extern const char unc_mmio_load_insn[], unc_mmio_store_insn[];
 
 static volatile int pf_faulted;
-#define MMIO_OK_MAX 16
-static struct { uint64_t lo, hi; } mmio_ok[MMIO_OK_MAX]; /* accepted [lo, hi) */
-static unsigned mmio_nok, mmio_next;
+static bool bs_ending; /* in the ExitBootServices notification (native_boot_services_ending) */
+/* Every range accepted in this run (between native_init and
+ * native_release), never evicted: while boot services end, only these are
+ * accessed (mmio_allowed). A pool list, grown outside that notification. */
+struct mmio_range {
+	uint64_t lo, hi; /* [lo, hi) */
+};
+static struct mmio_range *mmio_ok;
+static unsigned mmio_nok, mmio_cap, mmio_last;
+/* The UEFI memory map's buffer, taken once at native_init: memmap_check allocates nothing. */
+static UINT8 *memmap_buf;
+static UINTN memmap_size;
+
+static bool mmio_known(uint64_t lo, uint64_t hi)
+{
+	if (mmio_last < mmio_nok && lo >= mmio_ok[mmio_last].lo && hi <= mmio_ok[mmio_last].hi)
+		return true;
+	for (unsigned i = 0; i < mmio_nok; i++)
+		if (lo >= mmio_ok[i].lo && hi <= mmio_ok[i].hi) {
+			mmio_last = i;
+			return true;
+		}
+	return false;
+}
+
+/* Remembers [lo, hi) for the run; a list that cannot grow leaves it to be
+ * checked again next time. */
+UNC_COLD static void mmio_keep(uint64_t lo, uint64_t hi)
+{
+	if (mmio_known(lo, hi))
+		return;
+	if (mmio_nok == mmio_cap) {
+		struct mmio_range *n = NULL;
+		unsigned cap = mmio_cap ? 2 * mmio_cap : 32;
+		if (bs_ending || EFI_ERROR(BS->AllocatePool(EfiLoaderData, cap * sizeof(*n), (void **)&n)))
+			return;
+		if (mmio_ok) {
+			CopyMem(n, mmio_ok, mmio_nok * sizeof(*n));
+			BS->FreePool(mmio_ok);
+		}
+		mmio_ok = n;
+		mmio_cap = cap;
+	}
+	mmio_ok[mmio_nok++] = (struct mmio_range){ lo, hi };
+}
+
+UNC_COLD static void mmio_forget(void)
+{
+	if (mmio_ok)
+		BS->FreePool(mmio_ok);
+	mmio_ok = NULL;
+	mmio_nok = mmio_cap = mmio_last = 0;
+	if (memmap_buf)
+		BS->FreePool(memmap_buf);
+	memmap_buf = NULL;
+	memmap_size = 0;
+}
+
+/* The memory map's buffer: its size now and room for 128 descriptors more
+ * (what the run's own allocations and a child's may add). */
+UNC_COLD static void memmap_alloc(void)
+{
+	UINTN size = 0, key, dsize = 0;
+	UINT32 dver;
+
+	if (memmap_buf || BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver) != EFI_BUFFER_TOO_SMALL)
+		return;
+	size += 128 * (dsize > sizeof(EFI_MEMORY_DESCRIPTOR) ? dsize : sizeof(EFI_MEMORY_DESCRIPTOR));
+	if (EFI_ERROR(BS->AllocatePool(EfiLoaderData, size, (void **)&memmap_buf)))
+		memmap_buf = NULL;
+	else
+		memmap_size = size;
+}
 static UNC_EFI_DXE_SERVICES *dxe;
 static bool dxe_looked;
 
@@ -255,37 +326,25 @@ UNC_COLD static const char *ram_type(UINT32 type)
  * overlaps it is system memory. */
 UNC_COLD static enum unc_status memmap_check(uint64_t lo, uint64_t hi, char *why, size_t whysize)
 {
-	UINTN size = 0, key, dsize = 0;
+	UINTN size = memmap_size, key, dsize = 0;
 	UINT32 dver;
-	UINT8 *buf = NULL;
-	EFI_STATUS s = BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
-	enum unc_status st = UNC_OK;
+	EFI_STATUS s = memmap_buf ? BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)memmap_buf, &key, &dsize, &dver)
+				  : EFI_OUT_OF_RESOURCES;
 
-	for (int tries = 0; s == EFI_BUFFER_TOO_SMALL && tries < 4; tries++) {
-		if (buf)
-			BS->FreePool(buf);
-		size += 8 * dsize;
-		if (EFI_ERROR(BS->AllocatePool(EfiLoaderData, size, (void **)&buf))) {
-			buf = NULL;
-			break;
-		}
-		s = BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver);
-	}
-	if (EFI_ERROR(s) || !buf || dsize < sizeof(EFI_MEMORY_DESCRIPTOR)) {
-		if (buf)
-			BS->FreePool(buf);
+	if (s == EFI_BUFFER_TOO_SMALL)
+		return WHY("0x%lx cannot be checked against the UEFI memory map (it grew beyond the %lu bytes taken at start)",
+			   (unsigned long)lo, (unsigned long)memmap_size);
+	if (EFI_ERROR(s) || dsize < sizeof(EFI_MEMORY_DESCRIPTOR))
 		return WHY("0x%lx cannot be checked against the UEFI memory map (GetMemoryMap failed)", (unsigned long)lo);
-	}
-	for (UINTN i = 0; i < size / dsize && !st; i++) {
-		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(buf + i * dsize);
+	for (UINTN i = 0; i < size / dsize; i++) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(memmap_buf + i * dsize);
 		uint64_t b = d->PhysicalStart, e = b + d->NumberOfPages * EFI_PAGE_SIZE;
 		const char *ram = ram_type(d->Type);
 		if (ram && b < hi && lo < e)
-			st = WHY("0x%lx is system memory (UEFI memory map: %s, 0x%lx-0x%lx)", (unsigned long)(lo > b ? lo : b),
-				 ram, (unsigned long)b, (unsigned long)(e - 1));
+			return WHY("0x%lx is system memory (UEFI memory map: %s, 0x%lx-0x%lx)", (unsigned long)(lo > b ? lo : b),
+				   ram, (unsigned long)b, (unsigned long)(e - 1));
 	}
-	BS->FreePool(buf);
-	return st;
+	return UNC_OK;
 }
 
 /* The check of struct hw_ops.mmio_check, made on the memory itself. */
@@ -300,6 +359,9 @@ UNC_COLD static enum unc_status native_mmio_check(void *ctx, uint64_t phys, uint
 	(void)ctx;
 	if (whysize)
 		why[0] = '\0';
+	if (bs_ending) /* no service call: only what the run accepted before */
+		return mmio_known(phys, end) ? UNC_OK
+					     : WHY("0x%lx was not checked before boot services began to end", (unsigned long)phys);
 	for (uint64_t a = phys; ds && a < end;) {
 		UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR d;
 		if (EFI_ERROR(ds->GetMemorySpaceDescriptor(a, &d)) || d.Length == 0)
@@ -321,10 +383,7 @@ UNC_COLD static enum unc_status native_mmio_check(void *ctx, uint64_t phys, uint
 	}
 	if ((st = memmap_check(phys, end, why, whysize)))
 		return st;
-	mmio_ok[mmio_next] = (typeof(mmio_ok[0])){ phys, end };
-	mmio_next = (mmio_next + 1) % MMIO_OK_MAX;
-	if (mmio_nok < MMIO_OK_MAX)
-		mmio_nok++;
+	mmio_keep(phys, end);
 	return UNC_OK;
 }
 
@@ -336,9 +395,10 @@ static enum unc_status mmio_allowed(uint64_t phys)
 	char why[8];
 	UNC_EFI_GCD_MEMORY_SPACE_DESCRIPTOR d;
 
-	for (unsigned i = 0; i < mmio_nok; i++)
-		if (phys >= mmio_ok[i].lo && phys + 4 <= mmio_ok[i].hi)
-			return UNC_OK;
+	if (mmio_known(phys, phys + 4))
+		return UNC_OK;
+	if (bs_ending) /* only the ranges accepted before: no service call now */
+		return UNC_E_NOT_MMIO;
 	if (dxe_services() && !EFI_ERROR(dxe->GetMemorySpaceDescriptor(phys, &d)) && d.Length &&
 	    d.BaseAddress + d.Length > phys &&
 	    (d.GcdMemoryType == UncGcdMemoryTypeMemoryMappedIo || d.GcdMemoryType == UncGcdMemoryTypeReserved) &&
@@ -621,21 +681,42 @@ static void native_idle(void *ctx, uint32_t us)
 /* A trip to a processor of another package: n MSRs read, or one written,
  * each under the #GP guard the running processor registered (the firmware
  * dispatches every processor's vector 13 through the same IDT and handler
- * table: OVMF's and edk2's CpuDxe give the APs the BSP's IDT). Through the
- * emulator first when it is loaded, as on the running processor. */
+ * table: OVMF's and edk2's CpuDxe give the APs the BSP's IDT; the first
+ * trip to each processor checks it, the probe below). Through the emulator
+ * first when it is loaded, as on the running processor. A trip is owned by
+ * its package's box (struct ap_box), never by a caller's stack: a processor
+ * that takes it late finds it as it was posted. A longer read is cut into
+ * trips of AP_TRIP_MAX MSRs. */
+#define AP_TRIP_MAX 32
 struct ap_trip {
-	const uint32_t *msr;
+	uint32_t msr[AP_TRIP_MAX];
+	uint64_t val[AP_TRIP_MAX];
 	unsigned n;
-	uint64_t *val;
-	bool write;
+	bool write, probe, probe_failed;
 	uint64_t wval;
 	enum unc_status st;
 };
+
+/* The guard probe: WRMSR of PKRS (0x6E1) with bit 32 set. Bits 63:32
+ * of PKRS are reserved (Intel SDM vol. 4, table 2-2), and a processor
+ * without PKS has no MSR 0x6E1: either way a #GP, never a write; QEMU's
+ * TCG faults on it too (the #GP test of the spr2s boot writes the same). */
+#define AP_PROBE_MSR 0x6E1u
+#define AP_PROBE_VAL (1ull << 32)
 
 static VOID EFIAPI ap_msr(VOID *arg)
 {
 	struct ap_trip *t = arg;
 
+	if (t->probe) {
+		gp_faulted = 0;
+		unc_asm_wrmsr(AP_PROBE_MSR, AP_PROBE_VAL);
+		if (!gp_faulted) {
+			t->probe_failed = true;
+			t->st = UNC_E_UNSUPPORTED;
+			return;
+		}
+	}
 	for (unsigned i = 0; i < t->n; i++) {
 		if (native.emu) {
 			UINT64 v = 0;
@@ -670,20 +751,30 @@ static VOID EFIAPI ap_msr(VOID *arg)
  * about 10 ms a call under OVMF (its INIT-SIPI-SIPI delay), and a run's
  * programming makes hundreds of trips. native_release (every exit of a
  * command) and the ExitBootServices notification send it back to the
- * firmware (pkg_stop_all). */
+ * firmware (pkg_stop_all).
+ *
+ * A trip that times out marks the box dead: told to quit, never posted to
+ * again (its trip stays as it was, in the box), and every later trip to
+ * that package fails at once, until the processor says it stopped. */
 struct ap_box {
-	volatile uint32_t seq, done; /* a trip posted (seq bumped), taken (done = seq) */
+	volatile uint32_t seq, done; /* a trip posted (seq = done + 1), taken (done = seq) */
 	volatile int quit, stopped;
-	struct ap_trip *volatile trip;
+	struct ap_trip trip;
 	EFI_EVENT ev;                /* StartupThisAP's completion event (non-blocking mode) */
-	bool running;
+	bool running;                /* in ap_serve */
+	bool dead;                   /* a trip timed out: not posted to until stopped */
+	bool checked;                /* the serving processor's #GP reached the guard (the probe) */
+	bool refused;                /* it did not: this package's MSRs are refused */
+	bool told;                   /* the dead or refused line was said */
+	char left[120];              /* ExitBootServices: the MSRs it could not put back */
+	unsigned nleft;
 };
 static struct ap_box ap_boxes[HW_MAX_PKGS];
 
 static VOID EFIAPI ap_serve(VOID *arg)
 {
 	struct ap_box *b = arg;
-	uint32_t seen = b->seq;
+	uint32_t seen = b->done; /* set before StartupThisAP; only this processor changes it */
 
 	for (;;) {
 		while (b->seq == seen && !b->quit)
@@ -691,7 +782,7 @@ static VOID EFIAPI ap_serve(VOID *arg)
 		if (b->quit)
 			break;
 		seen = b->seq;
-		ap_msr(b->trip);
+		ap_msr(&b->trip);
 		__asm__ volatile("" ::: "memory");
 		b->done = seen;
 	}
@@ -700,97 +791,208 @@ static VOID EFIAPI ap_serve(VOID *arg)
 
 /* Spins until *flag == want, at most about a second of the TSC (the
  * firmware's Stall is not to be called in every context this runs in). */
-static bool wait_for(volatile uint32_t *flag, uint32_t want)
+static bool wait_for(volatile uint32_t *flag, uint32_t want, uint64_t cycles)
 {
 	uint64_t t0 = native_ticks(NULL);
 
 	while (*flag != want) {
 		__asm__ volatile("pause" ::: "memory");
-		if (native_ticks(NULL) - t0 > 10000000000ull) /* 10^10 cycles: seconds at any clock */
+		if (native_ticks(NULL) - t0 > cycles)
 			return false;
 	}
 	return true;
 }
 
-/* Sends every serving processor back to the firmware; without freeing
- * anything (the ExitBootServices notification calls it). */
+#define AP_WAIT 10000000000ull /* 10^10 cycles: seconds at any clock */
+
+/* Sends every serving processor back to the firmware. With close (not in
+ * the ExitBootServices notification), each completion event is closed
+ * once MP services have signalled it (the processor is theirs again);
+ * one they have not signalled yet is kept, never closed under them. */
 static void pkg_stop_all(bool close)
 {
 	for (unsigned i = 0; i < HW_MAX_PKGS; i++) {
 		struct ap_box *b = &ap_boxes[i];
-		if (!b->running)
-			continue;
-		b->quit = 1;
-		wait_for((volatile uint32_t *)&b->stopped, 1);
-		b->running = false;
-		if (close && b->ev)
-			BS->CloseEvent(b->ev);
-		if (close)
-			b->ev = NULL;
+		if (b->running) {
+			b->quit = 1;
+			if (!wait_for((volatile uint32_t *)&b->stopped, 1, AP_WAIT))
+				b->dead = true; /* told to quit; never posted to until it says it stopped */
+			b->running = false;
+		}
+		if (close && b->ev && !b->dead) {
+			uint64_t t0 = native_ticks(NULL);
+			EFI_STATUS s;
+			while ((s = BS->CheckEvent(b->ev)) == EFI_NOT_READY && native_ticks(NULL) - t0 < AP_WAIT / 10)
+				__asm__ volatile("pause" ::: "memory");
+			if (s == EFI_SUCCESS) {
+				BS->CloseEvent(b->ev);
+				b->ev = NULL;
+			}
+		}
 	}
+}
+
+void native_boot_services_ending(void)
+{
+	bs_ending = true;
 }
 
 void native_stop_aps(void)
 {
+	struct out err = console_err();
+
 	pkg_stop_all(false);
+	for (unsigned i = 1; i < native.pkgs.n && i < HW_MAX_PKGS; i++)
+		if (ap_boxes[i].nleft)
+			out_printf(&err, "uncore: error: package %u cannot be reached at ExitBootServices: MSRs%s left as they are\n",
+				   native.pkgs.id[i], ap_boxes[i].left);
 }
 
-/* The trip, by the processor that serves pkg (started in ap_serve at the
- * first trip), else, when it cannot be started (busy: a child's work),
- * by one blocking StartupThisAP of another enabled processor of that
- * package. */
-static enum unc_status pkg_trip(uint32_t pkg, struct ap_trip *t)
+/* One line, once per package, on why its trips fail. */
+UNC_COLD static void box_tell(struct ap_box *b, unsigned i, const char *what)
 {
-	EFI_STATUS s = EFI_NOT_FOUND;
+	struct out err = console_err();
+
+	if (b->told)
+		return;
+	b->told = true;
+	out_printf(&err, "uncore: error: package %u: processor %u %s: its MSRs are refused from now on\n",
+		   native.pkgs.id[i], native.pkgs.cpu[i], what);
+}
+
+/* The package's index in native.pkgs (not 0: the running one), or 0. */
+static unsigned pkg_index(uint32_t pkg)
+{
 	unsigned i = 1;
-	enum unc_status st;
 
 	while (i < native.pkgs.n && native.pkgs.id[i] != pkg)
 		i++;
-	if (i >= native.pkgs.n || !native.mp)
-		return UNC_E_NOT_FOUND;
+	return i < native.pkgs.n && native.mp ? i : 0;
+}
+
+/* Runs box i's trip (filled by the caller): by the processor that serves
+ * the package (started in ap_serve at the first trip), else, when it cannot
+ * be started (busy: a child's work), by one blocking StartupThisAP of
+ * another enabled processor of that package. While boot services end, no
+ * event is created: a box not started yet is served by the blocking way. */
+static enum unc_status pkg_run(unsigned i)
+{
 	struct ap_box *b = &ap_boxes[i];
-	if (!b->running) {
+	struct ap_trip *t = &b->trip;
+	EFI_STATUS s = EFI_NOT_FOUND;
+	enum unc_status st;
+
+	if (!b->running && (b->ev || (!bs_ending && !EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &b->ev))))) {
 		b->seq = b->done = 0;
 		b->quit = b->stopped = 0;
-		if ((b->ev || !EFI_ERROR(BS->CreateEvent(0, 0, NULL, NULL, &b->ev))) &&
-		    !EFI_ERROR(native.mp->StartupThisAP(native.mp, ap_serve, native.pkgs.cpu[i], b->ev, 0, b, NULL)))
+		__asm__ volatile("" ::: "memory");
+		if (!EFI_ERROR(native.mp->StartupThisAP(native.mp, ap_serve, native.pkgs.cpu[i], b->ev, 0, b, NULL)))
 			b->running = true;
 	}
 	if ((st = guard_on()))
 		return st;
 	t->st = UNC_E_DEVICE;
+	t->probe_failed = false;
 	if (b->running) {
-		b->trip = t;
+		t->probe = !b->checked;
 		__asm__ volatile("" ::: "memory");
-		uint32_t want = b->seq + 1;
+		uint32_t want = b->done + 1;
 		b->seq = want;
-		s = wait_for(&b->done, want) ? EFI_SUCCESS : EFI_TIMEOUT;
-		if (EFI_ERROR(s)) /* never taken: not posted to again, and told to leave before it takes it */
-			b->quit = 1, b->running = false;
+		if (wait_for(&b->done, want, AP_WAIT)) {
+			s = EFI_SUCCESS;
+		} else { /* told to leave; the trip stays in the box for it */
+			s = EFI_TIMEOUT;
+			b->quit = 1;
+			b->running = false;
+			b->dead = true;
+		}
 	} else {
+		t->probe = true; /* another processor: its guard checked each time */
 		for (UINTN c = 0; c < native.ncpu && (EFI_ERROR(s)); c++)
-			if (c != native.bsp && native.cpu_pkg[c] == pkg)
+			if (c != native.bsp && native.cpu_pkg[c] == native.pkgs.id[i])
 				s = native.mp->StartupThisAP(native.mp, ap_msr, c, NULL, 1000000, t, NULL);
 	}
 	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
-	return EFI_ERROR(s) ? (s == EFI_NOT_READY ? UNC_E_BUSY : UNC_E_DEVICE) : t->st;
+	if (b->dead) {
+		box_tell(b, i, t->probe ? "did not come back from the #GP guard's check (its #GP may go to the firmware's handler, not this tool's guard)"
+					: "did not answer within 10^10 TSC cycles");
+		return UNC_E_DEVICE;
+	}
+	if (EFI_ERROR(s))
+		return s == EFI_NOT_READY ? UNC_E_BUSY : UNC_E_DEVICE;
+	if (t->probe_failed) {
+		if (b->running)
+			b->refused = true;
+		box_tell(b, i, "raised no #GP for a WRMSR of PKRS (0x6E1) with reserved bit 32 set, so this tool's guard cannot be trusted there");
+		return UNC_E_UNSUPPORTED;
+	}
+	if (b->running)
+		b->checked = true;
+	return t->st;
+}
+
+/* Whether box i takes trips: a dead one that has said it stopped is
+ * served anew; a dead or refused one fails at once. */
+static enum unc_status box_ready(unsigned i)
+{
+	struct ap_box *b = &ap_boxes[i];
+
+	if (b->dead && b->stopped)
+		b->dead = b->running = false;
+	return b->dead ? UNC_E_DEVICE : b->refused ? UNC_E_UNSUPPORTED : UNC_OK;
 }
 
 static enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val)
 {
-	struct ap_trip t = { .msr = msr, .n = n, .val = ret_val };
+	unsigned i = pkg_index(pkg);
+	enum unc_status st = UNC_OK;
 
 	(void)ctx;
-	return pkg_trip(pkg, &t);
+	if (!i)
+		return UNC_E_NOT_FOUND;
+	struct ap_trip *t = &ap_boxes[i].trip;
+	for (unsigned k = 0; k < n && !st; k += AP_TRIP_MAX) {
+		unsigned m = n - k < AP_TRIP_MAX ? n - k : AP_TRIP_MAX;
+		if ((st = box_ready(i))) /* a dead box's trip stays as it was posted */
+			break;
+		t->n = m;
+		t->write = false;
+		for (unsigned j = 0; j < m; j++)
+			t->msr[j] = msr[k + j];
+		if ((st = pkg_run(i)) == UNC_OK)
+			for (unsigned j = 0; j < m; j++)
+				ret_val[k + j] = t->val[j];
+	}
+	return st;
 }
 
 static enum unc_status native_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t val)
 {
-	struct ap_trip t = { .msr = &msr, .n = 1, .write = true, .wval = val };
+	unsigned i = pkg_index(pkg);
+	enum unc_status st;
 
 	(void)ctx;
-	return pkg_trip(pkg, &t);
+	if (!i)
+		return UNC_E_NOT_FOUND;
+	struct ap_box *b = &ap_boxes[i];
+	if ((st = box_ready(i)) == UNC_OK) {
+		b->trip.n = 1;
+		b->trip.write = true;
+		b->trip.msr[0] = msr;
+		b->trip.wval = val;
+		st = pkg_run(i);
+	}
+	if (st && bs_ending) { /* named in one line at the end of the notification (native_stop_aps) */
+		size_t len = 0;
+		while (b->left[len])
+			len++;
+		if (len + 12 < sizeof(b->left))
+			fmt_snprintf(b->left + len, sizeof(b->left) - len, " 0x%x", msr);
+		else if (len + 5 < sizeof(b->left) && b->left[len - 1] != '.')
+			fmt_snprintf(b->left + len, sizeof(b->left) - len, " ...");
+		b->nleft++;
+	}
+	return st;
 }
 
 bool native_serves_pkg(UINTN cpu)
@@ -957,6 +1159,7 @@ UNC_COLD static void emu_close(void)
 UNC_COLD void native_release(void)
 {
 	pkg_stop_all(true);
+	mmio_forget();
 	emu_close();
 	if (native.cpu_pkg)
 		BS->FreePool(native.cpu_pkg);
@@ -970,6 +1173,12 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 	native.nrb = 0;
 	native.emu = NULL;
 	native.emu_handle = NULL;
+	bs_ending = false;
+	for (unsigned i = 0; i < HW_MAX_PKGS; i++) {
+		ap_boxes[i].left[0] = '\0';
+		ap_boxes[i].nleft = 0;
+	}
+	memmap_alloc();
 	if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&native.cpu)) || !native.cpu) {
 		native.cpu = NULL;
 		out_printf(err, "uncore: warning: EFI_CPU_ARCH_PROTOCOL not found; MSR access is disabled (no #GP guard)\n");

@@ -80,8 +80,10 @@ static EFI_STATUS child_status;
  * back. The notify function allocates nothing, as the UEFI specification
  * requires of an EVT_SIGNAL_EXIT_BOOT_SERVICES notification: the writes go
  * through the seam (wrmsr under the CPU arch protocol's #GP guard, the
- * emulator's protocol, MMIO stores, PCI through the root bridge, another
- * package's MSRs by MP services' StartupThisAP, blocking). TPL_NOTIFY: before
+ * emulator's protocol, MMIO stores only to ranges the run accepted before,
+ * PCI through the root bridge, another package's MSRs by the processor
+ * already serving it or MP services' StartupThisAP, blocking: no event is
+ * created; native_boot_services_ending). TPL_NOTIFY: before
  * the firmware's own TPL_CALLBACK notifications (MP services parks the APs in
  * one). */
 static EFI_EVENT ebs_event;
@@ -89,6 +91,7 @@ static EFI_EVENT ebs_event;
 static VOID EFIAPI ebs_notify(EFI_EVENT ev, VOID *ctx)
 {
 	(void)ev;
+	native_boot_services_ending(); /* no allocation, no event, no map check from here on */
 	stat_put_back(ctx);
 	native_stop_aps(); /* the processors that served other packages go back to the firmware */
 }

@@ -20,9 +20,16 @@ void native_init(struct hw *ret_hw, struct out *err, EFI_HANDLE emu_client);
  * (struct hw_pkgs): the built-in load leaves it free for those trips. */
 bool native_serves_pkg(UINTN cpu);
 
+/* The ExitBootServices notification begins: from now on nothing is
+ * allocated and no event created; MMIO reaches only the ranges the run
+ * accepted before, other packages' MSRs only through processors already
+ * serving (or one blocking StartupThisAP). */
+void native_boot_services_ending(void);
+
 /* Sends the processors that serve other packages' MSRs back to the
  * firmware, freeing nothing (for an ExitBootServices notification;
- * native_release does it too). */
+ * native_release does it too), and names on the console, one line a
+ * package, the MSRs the notification could not put back there. */
 void native_stop_aps(void);
 
 /* Lets go of the emulator (native_init); call before the image exits. */

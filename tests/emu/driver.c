@@ -334,6 +334,17 @@ static void teardown(void)
 	region_mem = 0;
 }
 
+/* What native_init and find_cpu_packages took (the seam's pool
+ * allocations): on unload and on every failure of start-up. */
+static void release(void)
+{
+	if (cpu_pkg)
+		BS->FreePool(cpu_pkg);
+	cpu_pkg = NULL;
+	mp = NULL;
+	native_release();
+}
+
 /* UnloadImage calls this (`uncore-emu.efi --unload`, the Shell's `unload`).
  * While a client holds the protocol open BY_DRIVER (uncore.efi does, for its
  * whole run) the firmware refuses to uninstall it; then nothing is torn
@@ -352,16 +363,14 @@ static EFI_STATUS EFIAPI unload(EFI_HANDLE image)
 		for (unsigned p = 0; p < npkgs; p++)
 			out_printf(&out, " %u: %lu%s", p, (unsigned long)msr_on_pkg[p], p + 1 < npkgs ? "," : "\n");
 	}
-	if (cpu_pkg)
-		BS->FreePool(cpu_pkg);
-	cpu_pkg = NULL;
-	mp = NULL;
+	release();
 	return EFI_SUCCESS;
 }
 
 static EFI_STATUS fail(struct out *err, EFI_STATUS s, const char *what)
 {
 	out_printf(err, "uncore-emu: error: %s\n", what);
+	release();
 	return s;
 }
 
@@ -417,8 +426,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	native_init(&hw, &err, NULL);
 	find_cpu_packages();
-	if ((st = native_calibrate(&hw, &err)))
+	if ((st = native_calibrate(&hw, &err))) {
+		release();
 		return efi_status_from(st);
+	}
 	tsc_hz = hw.tick_hz;
 
 	/* The uncore and the core PMU follow the CPU identity the guest sees:
