@@ -2360,6 +2360,7 @@ boot_run
 # table to its socket; bw per socket within 0.5% (4 x R x 64 MB/s).
 boot_begin spr4s Skylake-Client,model=143 -smp 4,sockets=4,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/build/ebs.efi"
 step spr4s-load 'uncore-emu.efi --sockets 4 --channels 4 --chas 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=2M --socket-rate 1:UNC_M_CAS_COUNT.RD=8M --socket-rate 2:UNC_M_CAS_COUNT.RD=6M --socket-rate 3:UNC_M_CAS_COUNT.RD=4M'
 expect spr4s-load rc zero
 step spr4s-info 'uncore.efi info'
@@ -2384,6 +2385,22 @@ expect spr4s-bw-pb pbw socket3.ch3:read 256 0.5
 expect spr4s-bw-pb count '^socket[0-3]\.ch[0-3] +read' 16
 step spr4s-regs1 'uncore.efi regs'
 expect spr4s-regs1 same-written spr4s-regs0
+# ExitBootServices with per-package CHA MSRs and MMIO iMC registers
+# programmed (the boot's last step: the child shuts the machine down).
+# Before: package 0's CHA 0 select and both sockets' iMC box 0 selects read
+# programmed (package 1's are not read then: processor 1, its only one,
+# serves uncore.efi's trips). After: every one reads as regs showed before
+# the run, package 1's CHA box control and select read by processor 1 in
+# the child's own notification, after uncore.efi's (tests/child/ebs.c); a
+# restore that misses package 1 leaves its select programmed (0x1).
+expect spr4s-regs0 has '^0x2002 cha box 0 CTL0 \(socket 1\) +0x0000000000000000$'
+expect spr4s-regs0 has '^0xfe110040 imc box 0 CTL0 \(socket 1\) +0x0000000000000000$'
+step spr4s-boxctl 'uncore.efi msr read --pkg 1 0x2000'
+expect spr4s-boxctl has '^msr 0x2000 .*on package 1 = 0x0000000000000000$'
+step spr4s-ebs 'uncore.efi -e cha/event=0x01/,UNC_M_CAS_COUNT.RD -- fs0:\ebs.efi spr4s-ebs 0x2002 c1:0x2000 c1:0x2002 m:0xfe010040 m:0xfe110040'
+expect spr4s-ebs rc zero
+expect spr4s-ebs has '^ebs: before ExitBootServices: 0x2002=0x[0-9a-f]*[1-9a-f][0-9a-f]* c1:0x2000=- c1:0x2002=- m:0xfe010040=0x[0-9a-f]*[1-9a-f][0-9a-f]* m:0xfe110040=0x[0-9a-f]*[1-9a-f][0-9a-f]*$'
+expect spr4s-ebs has '^ebs: after ExitBootServices: 0x2002=0x0 c1:0x2000=0x0 c1:0x2002=0x0 m:0xfe010040=0x0 m:0xfe110040=0x0$'
 boot_run
 
 # Two-socket Granite Rapids (family 6 model 0xAD; QEMU with 2 sockets), 12
