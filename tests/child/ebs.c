@@ -20,7 +20,11 @@
  * firmware runs the notifications of one TPL newest first). The Shell is
  * gone too, so it ends the step and the script as the Shell would (the
  * "@@RC STEP 0x0" and "@@DONE" markers of tests/qemu/lib.sh), then shuts
- * the machine down. */
+ * the machine down.
+ *
+ *   fs0:\ebs.efi --take N
+ *
+ * runs nothing on processor N and returns (see take()). */
 #include <efi.h>
 #include <efilib.h>
 
@@ -169,6 +173,40 @@ static bool parse_reg(const char *a, struct reg *r)
 	return true;
 }
 
+static bool is_take(const char *a)
+{
+	const char *t = "--take";
+
+	while (*a && *a == *t)
+		a++, t++;
+	return *a == '\0' && *t == '\0';
+}
+
+static VOID EFIAPI nothing(VOID *arg)
+{
+	(void)arg;
+}
+
+/* --take N: runs nothing on MP services' processor N (blocking), as
+ * another agent may while uncore.efi serves a package with it (OVMF's
+ * StartupThisAP wakes it with INIT-SIPI-SIPI, whatever it was running),
+ * and returns: the boot test of a trip that is never taken. */
+static EFI_STATUS take(const char *arg, struct out *out, struct out *err)
+{
+	static EFI_GUID mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
+	uint64_t n;
+	char hex[20];
+
+	if (!parse_u64(arg, 4095, &n) || EFI_ERROR(BS->LocateProtocol(&mp_guid, NULL, (void **)&mp)) || !mp) {
+		out_printf(err, "ebs: --take N: a processor number, and MP services\n");
+		return EFI_INVALID_PARAMETER;
+	}
+	EFI_STATUS s = mp->StartupThisAP(mp, nothing, (UINTN)n, NULL, 1000000, NULL, NULL);
+	fmt_snprintf(hex, sizeof(hex), "0x%lx", (unsigned long)s);
+	out_printf(out, "ebs: processor %lu taken: status %s\n", (unsigned long)n, hex);
+	return s;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	static EFI_GUID emu_guid = UNC_EMU_PROTOCOL_GUID, mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
@@ -181,13 +219,20 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	out = console_out();
 	err = console_err();
 	bool ok = !shell_args_ascii(image, "ebs", &argc, &argv, &err) && argc >= 3 && argc - 2 <= MAX_REGS;
+	if (ok && argc == 3 && is_take(argv[1])) {
+		char which[24];
+		fmt_snprintf(which, sizeof(which), "%s", argv[2]);
+		shell_args_free();
+		return take(which, &out, &err);
+	}
 	for (int i = 2; ok && i < argc; i++)
 		ok = parse_reg(argv[i], &regs[nregs++]);
 	if (ok)
 		fmt_snprintf(step, sizeof(step), "%s", argv[1]);
 	shell_args_free();
 	if (!ok) {
-		out_printf(&err, "ebs: usage: ebs.efi STEP REG... (at most %d; REG: MSR, cN:MSR or m:ADDR)\n", MAX_REGS);
+		out_printf(&err, "ebs: usage: ebs.efi STEP REG... (at most %d; REG: MSR, cN:MSR or m:ADDR), or ebs.efi --take N\n",
+			   MAX_REGS);
 		return EFI_INVALID_PARAMETER;
 	}
 	if (EFI_ERROR(BS->LocateProtocol(&emu_guid, NULL, (void **)&emu)) || !emu) {

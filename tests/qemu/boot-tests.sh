@@ -2287,6 +2287,7 @@ boot_run
 # package's MSR accesses and says so at unload.
 boot_begin spr2s Skylake-Client,model=143 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/build/ebs.efi"
 step spr2s-load 'uncore-emu.efi --sockets 2 --chas 60,40 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M --rate UNC_CHA_CLOCKTICKS=1G --socket-rate 1:UNC_CHA_CLOCKTICKS=500M'
 expect spr2s-load rc zero
 step spr2s-info 'uncore.efi info'
@@ -2350,6 +2351,14 @@ expect spr2s-cha count '@socket1\.cha[0-9]+ ' 40
 expect spr2s-cha lacks '@socket1\.cha40 '
 step spr2s-regs1 'uncore.efi regs'
 expect spr2s-regs1 same-written spr2s-regs0
+# A child takes processor 1 (MP services' StartupThisAP, which OVMF runs
+# with INIT-SIPI-SIPI) while it serves package 1's trips: the next trip is
+# never taken; it fails once after about 10^10 TSC cycles with one line, and
+# every later trip to package 1 (the reads and the restore) fails at once.
+step spr2s-taken 'uncore.efi stat -e cha/event=0x01/ -- fs0:\ebs.efi --take 1'
+expect spr2s-taken rc nonzero
+expect spr2s-taken has '^ebs: processor 1 taken: status 0x0$'
+expect spr2s-taken count '^uncore: error: package 1: processor 1 did not answer within 10\^10 TSC cycles: its MSRs are refused from now on$' 1
 step spr2s-unload 'uncore-emu.efi --unload'
 expect spr2s-unload rc zero
 expect spr2s-unload has '^uncore-emu: MSR accesses by package: 0: [0-9]+, 1: [1-9][0-9]*$'
