@@ -789,8 +789,8 @@ static VOID EFIAPI ap_serve(VOID *arg)
 	b->stopped = 1;
 }
 
-/* Spins until *flag == want, at most about a second of the TSC (the
- * firmware's Stall is not to be called in every context this runs in). */
+/* Spins until *flag == want, at most `cycles` of the TSC (the firmware's
+ * Stall is not to be called in every context this runs in). */
 static bool wait_for(volatile uint32_t *flag, uint32_t want, uint64_t cycles)
 {
 	uint64_t t0 = native_ticks(NULL);
@@ -800,6 +800,7 @@ static bool wait_for(volatile uint32_t *flag, uint32_t want, uint64_t cycles)
 		if (native_ticks(NULL) - t0 > cycles)
 			return false;
 	}
+	__asm__ volatile("" ::: "memory"); /* what the AP wrote before *flag is read after */
 	return true;
 }
 
