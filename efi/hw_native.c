@@ -940,6 +940,8 @@ static enum unc_status box_ready(unsigned i)
 
 	if (b->dead && b->stopped)
 		b->dead = b->running = false;
+	if (b->dead) /* a trip, or the stop, timed out; said once */
+		box_tell(b, i, "did not come back when told to stop");
 	return b->dead ? UNC_E_DEVICE : b->refused ? UNC_E_UNSUPPORTED : UNC_OK;
 }
 
