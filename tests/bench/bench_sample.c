@@ -138,6 +138,8 @@ int main(int argc, char **argv)
 	static const struct pmu_driver *const disc[] = { &pmu_driver_disc, NULL };
 	static const char *const cha_ev[] = { "UNC_CHA_CLOCKTICKS", NULL };
 	static char *cha_opt[] = { "emu", "--uncore", "disc", "--core-pmu", "none", "--rate", "UNC_CHA_CLOCKTICKS=2G", NULL };
+	static char *chapkg_opt[] = { "emu",  "--uncore", "disc", "--sockets", "2", "--core-pmu", "none",
+				      "--rate", "UNC_CHA_CLOCKTICKS=2G", NULL };
 	bool pkg1 = false;
 	static const char *const msr_ev[] = { "UNC_CBO_CACHE_LOOKUP.ANY_MESI", "UNC_ARB_TRK_REQUESTS.ALL", NULL };
 	static const char *const pmc_ev[] = { "INST_RETIRED.ANY_P", "CPU_CLK_UNHALTED.THREAD_P", NULL };
@@ -181,6 +183,8 @@ int main(int argc, char **argv)
 		opt = cha_opt, present = disc, names = cha_ev;
 		leaf1 = 0x000806F8u; /* a Sapphire Rapids: family 6 model 0x8F */
 		pkg1 = !strcmp(argv[1], "chapkg");
+		if (pkg1)
+			opt = chapkg_opt; /* two sockets, each with its CHA on its own package */
 	} else {
 		return usage();
 	}
@@ -217,11 +221,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_sample: %s\n", run.err);
 		return 1;
 	}
-	/* chapkg: the model's one CHA box taken as package 1's (its registers
-	 * answer alike on both packages: only the path differs) */
-	for (unsigned k = 0; pkg1 && k < run.npmu; k++)
-		for (unsigned b = 0; b < run.pmu[k].p.boxes[DISC_UNIT_CHA]; b++)
-			run.pmu[k].p.group[DISC_UNIT_CHA][b] = 1;
+	/* chapkg: of the two sockets' CHAs, socket 1's alone (on package 1),
+	 * so that the sample reads one CHA as cha does, only through a trip */
+	for (unsigned k = 0; pkg1 && k < run.npmu; k++) {
+		struct pmu_present *p = &run.pmu[k].p;
+		if (p->boxes[DISC_UNIT_CHA] != 2 || p->group[DISC_UNIT_CHA][1] != 1) {
+			fprintf(stderr, "bench_sample: chapkg: expected a CHA on each of two sockets, found %u\n",
+				p->boxes[DISC_UNIT_CHA]);
+			return 1;
+		}
+		p->box_base[DISC_UNIT_CHA][0] = p->box_base[DISC_UNIT_CHA][1];
+		p->group[DISC_UNIT_CHA][0] = p->group[DISC_UNIT_CHA][1];
+		p->box_id[DISC_UNIT_CHA][0] = p->box_id[DISC_UNIT_CHA][1];
+		p->boxes[DISC_UNIT_CHA] = 1;
+	}
 	if (stat_schedule(&run, false) || stat_start(&run, &seam, false)) {
 		fprintf(stderr, "bench_sample: %s\n", run.err);
 		return 1;
