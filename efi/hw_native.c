@@ -685,9 +685,12 @@ static void native_idle(void *ctx, uint32_t us)
  * trip to each processor checks it, the probe below). Through the emulator
  * first when it is loaded, as on the running processor. A trip is owned by
  * its package's box (struct ap_box), never by a caller's stack: a processor
- * that takes it late finds it as it was posted. A longer read is cut into
- * trips of AP_TRIP_MAX MSRs. */
-#define AP_TRIP_MAX 32
+ * that takes it late finds it as it was posted. AP_TRIP_MAX holds a
+ * package's whole sample in one trip (60 CHAs of 4 counters, each read with
+ * its select: 480), so that a delay between trips (a processor that takes
+ * the next one late) never falls between two boxes' reads of one sample; a
+ * longer read is cut into trips of AP_TRIP_MAX MSRs. */
+#define AP_TRIP_MAX 512
 struct ap_trip {
 	uint32_t msr[AP_TRIP_MAX];
 	uint64_t val[AP_TRIP_MAX];
