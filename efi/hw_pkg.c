@@ -1,6 +1,6 @@
 /* The native seam's MSRs of another package: each access made by a
  * processor of that package, through EFI_MP_SERVICES_PROTOCOL (the rest of
- * the seam is hw_native.c; their shared state is native_int.h). */
+ * the seam is hw_native.c and hw_mmio.c; their shared state is native_int.h). */
 #include "native.h"
 
 #include <efilib.h>

@@ -1,6 +1,7 @@
-/* The native seam's own state, shared by its two files: hw_native.c (MSRs,
- * PCI, MMIO, the emulator, time) and hw_pkg.c (MSRs of another package,
- * through MP services). Only efi/hw_native.c and efi/hw_pkg.c include it. */
+/* The native seam's own state, shared by its files: hw_native.c (MSRs,
+ * PCI, the emulator, time), hw_mmio.c (MMIO only where the firmware maps
+ * it) and hw_pkg.c (MSRs of another package, through MP services). Only
+ * they include it. */
 #ifndef UNC_NATIVE_INT_H
 #define UNC_NATIVE_INT_H
 
@@ -43,6 +44,17 @@ enum unc_status guard_off(void);
 uint64_t native_ticks(void *ctx);
 void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 enum unc_status emu_status(EFI_STATUS s);
+
+/* hw_mmio.c */
+enum unc_status native_mmio_read32(void *ctx, uint64_t phys, uint32_t *ret_val);
+enum unc_status native_mmio_write32(void *ctx, uint64_t phys, uint32_t val);
+enum unc_status native_mmio_read32_n(void *ctx, const uint64_t *phys, unsigned n, uint64_t *ret_val,
+				     uint64_t *ret_ticks);
+enum unc_status native_mmio_check(void *ctx, uint64_t phys, uint64_t len, char *why, size_t whysize);
+/* The ranges accepted so far given back (native_release). */
+void mmio_forget(void);
+/* The memory map's buffer, once, at start-up (native_init). */
+void memmap_alloc(void);
 
 /* hw_pkg.c */
 enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val);
