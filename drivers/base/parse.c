@@ -72,17 +72,6 @@ bool parse_pci_bdf(const char *s, struct pci_addr *ret)
 	return true;
 }
 
-int str_icmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = (unsigned char)*a, y = (unsigned char)*b;
-		x += x >= 'A' && x <= 'Z' ? 32 : 0;
-		y += y >= 'A' && y <= 'Z' ? 32 : 0;
-		if (x != y || !x)
-			return x - y;
-	}
-}
-
 uint32_t str_ihash(uint32_t h, const char *s)
 {
 	for (; *s; s++) {

@@ -24,9 +24,6 @@ bool parse_plain_decimal(const char *s, uint64_t scale, uint64_t max, uint64_t *
 
 /* ASCII case-insensitive string equality. */
 bool str_ieq(const char *a, const char *b);
-/* ASCII case-insensitive order: <0, 0 or >0 as strcmp (tools/gen_events
- * sorts the event index so). */
-int str_icmp(const char *a, const char *b);
 /* An ASCII case-insensitive hash (FNV-1a over the lower-case bytes) of s,
  * continuing from h: STR_IHASH_INIT for a whole string, or the hash of a
  * prefix (hashing "UNC_M_" then "CAS_COUNT.RD" gives the hash of
