@@ -2,7 +2,8 @@
 #
 #   make            build/uncore.efi
 #   make check      install what is missing, run host unit tests (ASan+UBSan) and QEMU boot tests
-#   make demo       install what is missing, boot QEMU/OVMF and run `uncore.efi info`
+#   make demo       install what is missing, boot QEMU/OVMF on the emulated uncore and run
+#                   `uncore.efi` info, stat, intervals, bw and bw with the load, then decode the stored record
 #   make V=1        show the commands
 
 V ?= 0
@@ -68,7 +69,7 @@ EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Oz,-O2 -falign-functions=1 -falign-j
 # which `make bench` builds them with too: it measures them against STREAM's
 # way of building the same loops.
 LOAD_OPT  := -O2
-$(BUILD)/efi/drivers/load.o: EFI_OPT = $(LOAD_OPT)
+$(BUILD)/efi/drivers/engine/load.o: EFI_OPT = $(LOAD_OPT)
 
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the
