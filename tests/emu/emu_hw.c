@@ -198,9 +198,7 @@ static struct hw_ops emu_pkg_ops;
 
 void emu_hw_pkgs(struct emu_hw *h, unsigned n)
 {
-	h->pkgs = (struct hw_pkgs){ .n = n, .cpus = n, .how = "the host seam's", .mp_agrees = true };
-	for (unsigned i = 0; i < n && i < HW_MAX_PKGS; i++)
-		h->pkgs.id[i] = h->pkgs.mp_pkg[i] = i, h->pkgs.cpu[i] = i;
+	fake_pkgs_ids(&h->pkgs, n, "the host seam's");
 	emu_pkg_ops = emu_ops;
 	emu_pkg_ops.msr_read_pkg = e_msr_read_pkg;
 	emu_pkg_ops.msr_write_pkg = e_msr_write_pkg;

@@ -247,11 +247,16 @@ static const struct hw_ops fake_ops = {
 
 static struct hw_ops fake_pkg_ops;
 
+void fake_pkgs_ids(struct hw_pkgs *p, unsigned n, const char *how)
+{
+	*p = (struct hw_pkgs){ .n = n, .cpus = n, .how = how, .mp_agrees = true };
+	for (unsigned i = 0; i < n && i < HW_MAX_PKGS; i++)
+		p->id[i] = p->mp_pkg[i] = i, p->cpu[i] = i;
+}
+
 void fake_pkgs(struct fake_hw *f, unsigned n)
 {
-	f->pkgs = (struct hw_pkgs){ .n = n, .cpus = n, .how = "the fake's", .mp_agrees = true };
-	for (unsigned i = 0; i < n && i < HW_MAX_PKGS; i++)
-		f->pkgs.id[i] = f->pkgs.mp_pkg[i] = i, f->pkgs.cpu[i] = i;
+	fake_pkgs_ids(&f->pkgs, n, "the fake's");
 	fake_pkg_ops = fake_ops;
 	fake_pkg_ops.msr_read_pkg = f_msr_read_pkg;
 	fake_pkg_ops.msr_write_pkg = f_msr_write_pkg;

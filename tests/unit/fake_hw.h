@@ -65,6 +65,9 @@ void fake_msr(struct fake_hw *f, uint32_t msr, uint64_t value);
 /* n packages (IDs 0..n-1; n <= HW_MAX_PKGS), reachable through the
  * seam's per-package MSR ops. */
 void fake_pkgs(struct fake_hw *f, unsigned n);
+/* Packages 0..n-1, package i served by processor i (MP services agreeing),
+ * as fake_pkgs and the emulator's host seam give them. */
+void fake_pkgs_ids(struct hw_pkgs *p, unsigned n, const char *how);
 /* Declares an MSR of package pkg (fake_msr: package 0's). */
 void fake_msr_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr, uint64_t value);
 uint64_t *fake_msr_value_pkg(struct fake_hw *f, uint32_t pkg, uint32_t msr);
