@@ -386,7 +386,7 @@ $(HOST)/test_emu_snbep: $(call hobj,tests/unit/test_emu_snbep.c $(T_FAKE) $(MODE
 UNIT_TESTS += test_lab
 UNIT_TESTS += test_tsc
 $(HOST)/test_tsc: $(call hobj,tests/unit/test_tsc.c tests/unit/t.c)
-$(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c)
+$(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c tests/unit/fake_vars.c)
 $(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE))
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c $(EMU_UNCORES) tests/emu/model.c $(EMU_CORE))
