@@ -34,7 +34,7 @@ HOST_LDFLAGS := -fsanitize=address,undefined
 
 # drivers/: the seam's interface and base helpers (base/), the engine
 # (engine/), reports, records and stored variables (output/), lab mode's
-# logic (lab/), and one driver per PMU family (pmu/NAME*.c with its events
+# rules (lab/), and one driver per PMU family (pmu/NAME*.c with its events
 # in events/NAME.json, or in events/NAME/: one of Intel's files per CPU
 # model, with events/NAME/units naming the Units kept). The
 # list of drivers is generated from events/*.json and events/*/: adding a PMU edits no
@@ -251,9 +251,9 @@ $(SIGNED)/uncore-emu.efi: $(SIGNED)/drv/uncore-emu.efi sign-args FORCE
 
 # ---- make image [CONFIG=FILE] [KEY=FILE CERT=FILE]: a USB stick image ----
 # FAT on an MBR partition, \EFI\BOOT\BOOTX64.EFI and \uncore\uncore.cfg
-# (tools/mkimage.sh); rebuilt on every make image, since CONFIG, KEY and CERT
-# may change between runs.
-CONFIG ?= lab/uncore.cfg
+# (tools/mkimage.sh; CONFIG: tools/uncore.cfg unless told otherwise); rebuilt
+# on every make image, since CONFIG, KEY and CERT may change between runs.
+CONFIG ?= tools/uncore.cfg
 IMAGE := $(BUILD)/uncore-usb.img
 IMAGE_EFI := $(if $(KEY)$(CERT),$(SIGNED)/uncore.efi,$(BUILD)/uncore.efi)
 image: $(IMAGE)
