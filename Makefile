@@ -47,6 +47,7 @@ GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu
 CMD_SRCS  := $(sort $(wildcard efi/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
 	efi/cli.c efi/app.c $(CMD_SRCS) efi/main.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
+APP_SRCS  += efi/lab_vol.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The application is built for size (-Oz: 1.6 KB less than -Os; the counts

@@ -1,9 +1,10 @@
-/* Lab mode at the firmware edge (lab.h): the volume's files, the console
- * kept for console.txt, child images, the record variables, the time of
- * day, and the end of the run (power off, reset, halt). The run's rules
- * (which configuration, each case's result, the LabNNN records, the
- * verdict, the files' content) are drivers/lab/. A run's state is one
- * struct lab_ctx, passed to each part. */
+/* Lab mode at the firmware edge (lab.h): the console kept for console.txt,
+ * each case run on its seam with the record variables, the configuration
+ * read and the results written (through lab_vol.c, the volume and the
+ * images started from it), the time of day, and the end of the run (power
+ * off, reset, halt). The run's rules (which configuration, each case's
+ * result, the LabNNN records, the verdict, the files' content) are
+ * drivers/lab/. A run's state is one struct lab_ctx, passed to each part. */
 #include "lab.h"
 
 #include <efilib.h>
@@ -11,6 +12,7 @@
 
 #include "../drivers/lab/lab.h"
 #include "console.h"
+#include "lab_vol.h"
 #include "measure.h"
 #include "native.h"
 #include "vars.h"
@@ -25,9 +27,8 @@
 /* One lab run. Large (its cases and configuration): from the pool when the
  * run starts, as gnu-efi's images carry even zeroed static data. */
 struct lab_ctx {
-	EFI_HANDLE self, device;
-	EFI_FILE_HANDLE root; /* the volume uncore.efi was loaded from */
-	bool shell;           /* started by `lab` from a Shell */
+	struct lab_vol vol; /* the volume uncore.efi was loaded from */
+	bool shell;         /* started by `lab` from a Shell */
 	const struct app_env *tmpl;
 	/* The firmware's console, and the run's own (out, err), which keep
 	 * what they print; while a child runs, the console's OutputString is
@@ -121,6 +122,11 @@ static void hook_console(struct lab_ctx *x, bool on)
 		hooked_run = NULL;
 }
 
+static void hook(void *ctx, bool on)
+{
+	hook_console(ctx, on);
+}
+
 static void tee(struct lab_ctx *x, struct out *con, const char *s, size_t len)
 {
 	con->write(con->ctx, s, len);
@@ -142,160 +148,9 @@ static void tee_err(void *ctx, const char *s, size_t len)
 	tee(x, &x->con_err, s, len);
 }
 
-/* ---- files on the volume ---- */
-
-static void to_wide(CHAR16 *dst, size_t n, const char *src)
-{
-	size_t i = 0;
-
-	for (; src[i] && i + 1 < n; i++)
-		dst[i] = (CHAR16)(unsigned char)src[i];
-	dst[i] = 0;
-}
-
-static EFI_STATUS open_path(struct lab_ctx *x, const char *path, UINT64 mode, UINT64 attr, EFI_FILE_HANDLE *fh)
-{
-	CHAR16 w[LAB_LINE_MAX];
-
-	if (!x->root)
-		return EFI_NOT_FOUND;
-	to_wide(w, LAB_LINE_MAX, path);
-	return x->root->Open(x->root, fh, w, mode, attr);
-}
-
-static enum unc_status read_text(struct lab_ctx *x, const char *path, char **ret, size_t *ret_len,
-				 EFI_STATUS *ret_s)
-{
-	EFI_FILE_HANDLE fh;
-	EFI_STATUS s = open_path(x, path, EFI_FILE_MODE_READ, 0, &fh);
-	UINTN n = LAB_FILE_MAX;
-
-	*ret = NULL;
-	*ret_s = s;
-	if (EFI_ERROR(s))
-		return s == EFI_NOT_FOUND ? UNC_E_NOT_FOUND : UNC_E_DEVICE;
-	char *buf = efi_alloc(LAB_FILE_MAX + 1);
-	if (!buf) {
-		fh->Close(fh);
-		return UNC_E_NO_MEMORY;
-	}
-	s = fh->Read(fh, &n, buf);
-	fh->Close(fh);
-	*ret_s = s;
-	if (EFI_ERROR(s)) {
-		efi_free(buf);
-		return UNC_E_DEVICE;
-	}
-	if (n >= LAB_FILE_MAX) {
-		efi_free(buf);
-		return UNC_E_RANGE;
-	}
-	buf[n] = '\0';
-	*ret = buf;
-	*ret_len = n;
-	return UNC_OK;
-}
-
-/* Whether the volume takes bytes of new files and dirs new folders: it
- * is not read-only, and has that many clusters free, with one more for
- * each to grow its folder. Checked before anything is created, since a
- * folder or file made on a full FAT volume can leave it inconsistent
- * (a folder whose start cluster is 0: the root). */
-static EFI_STATUS room_for(struct lab_ctx *x, size_t bytes, unsigned dirs, unsigned files)
-{
-	EFI_FILE_SYSTEM_INFO *fs = x->root ? LibFileSystemInfo(x->root) : NULL;
-	EFI_STATUS s = EFI_SUCCESS;
-
-	if (!fs)
-		return x->root ? EFI_SUCCESS : EFI_NOT_FOUND; /* unknown: the writes say */
-	uint64_t cl = fs->BlockSize ? fs->BlockSize : 512;
-	uint64_t need = (bytes + cl - 1) / cl * cl + (uint64_t)(dirs + files) * cl;
-	if (fs->ReadOnly)
-		s = EFI_WRITE_PROTECTED;
-	else if (fs->FreeSpace < need)
-		s = EFI_VOLUME_FULL;
-	FreePool(fs);
-	return s;
-}
-
-/* Replaces the file at path (never a directory) with data. */
-static EFI_STATUS write_path(struct lab_ctx *x, const char *path, const void *data, size_t len)
-{
-	EFI_FILE_HANDLE fh;
-	EFI_STATUS s = room_for(x, len, 0, 1);
-
-	if (EFI_ERROR(s))
-		return s;
-	s = open_path(x, path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
-
-	if (!EFI_ERROR(s)) {
-		EFI_FILE_INFO *info = LibFileInfo(fh);
-		bool dir = info && (info->Attribute & EFI_FILE_DIRECTORY);
-		if (info)
-			FreePool(info);
-		if (dir) {
-			fh->Close(fh);
-			return EFI_ACCESS_DENIED;
-		}
-		s = fh->Delete(fh); /* closes it: replace, never append */
-		if (s != EFI_SUCCESS)
-			return EFI_ERROR(s) ? s : EFI_WRITE_PROTECTED;
-	}
-	s = open_path(x, path, EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
-	if (EFI_ERROR(s))
-		return s;
-	UINTN n = len;
-	s = fh->Write(fh, &n, (VOID *)data);
-	if (!EFI_ERROR(s) && n != len)
-		s = EFI_VOLUME_FULL;
-	EFI_STATUS c = fh->Close(fh);
-	return EFI_ERROR(s) ? s : c;
-}
-
-/* Makes every folder of path (absolute, backslashes). */
-static EFI_STATUS make_dirs(struct lab_ctx *x, const char *path)
-{
-	char part[LAB_LINE_MAX];
-	EFI_STATUS s = EFI_SUCCESS;
-	unsigned n = 0;
-
-	for (const char *c = path; *c; c++)
-		n += *c == '\\';
-	s = room_for(x, 0, n, 0);
-	if (EFI_ERROR(s))
-		return s;
-	for (size_t i = 1; ; i++) {
-		if (path[i] && path[i] != '\\')
-			continue;
-		if (i >= sizeof(part))
-			return EFI_INVALID_PARAMETER;
-		memcpy(part, path, i);
-		part[i] = '\0';
-		EFI_FILE_HANDLE fh;
-		s = open_path(x, part, EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY,
-			      &fh);
-		if (EFI_ERROR(s))
-			return s;
-		fh->Close(fh);
-		if (!path[i])
-			return s;
-	}
-}
-
 static const char *status_text(EFI_STATUS s, char hex[20])
 {
 	return efi_status_str((uint64_t)s, hex);
-}
-
-/* What a failed write says of the volume ("" when nothing). */
-static const char *volume_why(const struct lab_ctx *x, EFI_STATUS s)
-{
-	return s == EFI_WRITE_PROTECTED ? ": the volume is read-only"
-	     : s == EFI_VOLUME_FULL     ? ": the volume is full"
-	     : s == EFI_NOT_FOUND && !x->root ? ": no file system"
-	     : s == EFI_NO_MEDIA || s == EFI_MEDIA_CHANGED ? ": the medium is gone"
-	     : s == EFI_DEVICE_ERROR || s == EFI_VOLUME_CORRUPTED ? ": the volume failed"
-	     : "";
 }
 
 /* -o NAME: a file of the run's results folder (efi/cmd/lab.md), however
@@ -312,131 +167,15 @@ static enum unc_status lab_write_file(void *ctx, const char *name, const void *d
 	if (!x->writable)
 		UNC_ERR(UNC_E_DEVICE, "no results folder");
 	if (!x->dir_made) {
-		s = make_dirs(x, x->run_dir);
+		s = lab_vol_mkdirs(&x->vol, x->run_dir);
 		x->dir_made = !EFI_ERROR(s);
 	}
 	lab_file_path(x->run_dir, name, path, sizeof(path));
 	if (!EFI_ERROR(s))
-		s = write_path(x, path, data, len);
+		s = lab_vol_write(&x->vol, path, data, len);
 	if (EFI_ERROR(s))
-		UNC_ERR(UNC_E_DEVICE, "cannot write %s (%s)%s", path, status_text(s, hex), volume_why(x, s));
+		UNC_ERR(UNC_E_DEVICE, "cannot write %s (%s)%s", path, status_text(s, hex), lab_vol_why(&x->vol, s));
 	return UNC_OK;
-}
-
-/* ---- images started directly: `run PATH [ARGS]`, and -- COMMAND without a Shell ---- */
-
-/* Loads the image a command line's first word names (a path on uncore.efi's
- * volume); *ret_h is the loaded image. */
-static enum unc_status load_image(struct lab_ctx *x, const char *cmdline, EFI_HANDLE *ret_h, char *err,
-				  size_t errsize)
-{
-	char line[LAB_LINE_MAX], *argv[LAB_MAX_WORDS], hex[20];
-	CHAR16 w[LAB_LINE_MAX];
-	int argc;
-
-	*ret_h = NULL;
-	fmt_snprintf(line, sizeof(line), "%s", cmdline);
-	if (lab_split(line, argv, LAB_MAX_WORDS, &argc, err, errsize) || !argc)
-		return UNC_E_INVALID;
-	if (!lab_image_path_ok(argv[0]))
-		UNC_ERR(UNC_E_INVALID, "'%s': want the path of an EFI image on uncore.efi's volume, such as "
-			"\\uncore\\tool.efi", argv[0]);
-	to_wide(w, LAB_LINE_MAX, argv[0]);
-	EFI_DEVICE_PATH *dp = FileDevicePath(x->device, w);
-	if (!dp)
-		UNC_ERR(UNC_E_NO_MEMORY, "'%s': no memory for its device path", argv[0]);
-	EFI_STATUS s = BS->LoadImage(FALSE, x->self, dp, NULL, 0, ret_h);
-	FreePool(dp);
-	if (EFI_ERROR(s)) {
-		if (*ret_h && s == EFI_SECURITY_VIOLATION)
-			BS->UnloadImage(*ret_h);
-		*ret_h = NULL;
-		if (s == EFI_NOT_FOUND)
-			UNC_ERR(UNC_E_NOT_FOUND, "'%s': no such file", argv[0]);
-		UNC_ERR(UNC_E_INVALID, "'%s' is not an image this firmware can load (%s)", argv[0], status_text(s, hex));
-	}
-	return UNC_OK;
-}
-
-/* What a started image is given: its command line and its words. */
-struct image_args {
-	char line[LAB_LINE_MAX];
-	CHAR16 wline[LAB_LINE_MAX], wargs[LAB_LINE_MAX + LAB_MAX_WORDS];
-	CHAR16 *wargv[LAB_MAX_WORDS + 1];
-};
-
-static enum unc_status start_image_args(struct lab_ctx *x, EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status,
-					unsigned period_ms, void (*tick)(void *), void *tctx, struct image_args *a,
-					char *err, size_t errsize)
-{
-	EFI_GUID params_guid = EFI_SHELL_PARAMETERS_PROTOCOL_GUID;
-	char *line = a->line;
-	CHAR16 *wline = a->wline, *wargs = a->wargs, **wargv = a->wargv;
-	char *argv[LAB_MAX_WORDS];
-	int argc;
-	EFI_LOADED_IMAGE *li = NULL;
-	EFI_EVENT ev = NULL;
-	struct efi_ticker t = { tick, tctx };
-
-	fmt_snprintf(line, sizeof(a->line), "%s", cmdline);
-	to_wide(wline, LAB_LINE_MAX, cmdline);
-	if (lab_split(line, argv, LAB_MAX_WORDS, &argc, err, errsize)) {
-		BS->UnloadImage(h);
-		return UNC_E_INVALID;
-	}
-	size_t at = 0;
-	for (int i = 0; i < argc; i++) {
-		wargv[i] = wargs + at;
-		to_wide(wargs + at, sizeof(a->wargs) / sizeof(a->wargs[0]) - at, argv[i]);
-		at += strlen(argv[i]) + 1;
-	}
-	wargv[argc] = NULL;
-	EFI_SHELL_PARAMETERS_PROTOCOL params = { wargv, (UINTN)argc, NULL, NULL, NULL };
-	if (!EFI_ERROR(BS->HandleProtocol(h, &LoadedImageProtocol, (void **)&li)) && li) {
-		li->LoadOptions = wline;
-		li->LoadOptionsSize = (UINT32)((StrLen(wline) + 1) * sizeof(CHAR16));
-	}
-	if (EFI_ERROR(BS->InstallProtocolInterface(&h, &params_guid, EFI_NATIVE_INTERFACE, &params))) {
-		BS->UnloadImage(h);
-		UNC_ERR(UNC_E_DEVICE, "cannot give '%s' its arguments", cmdline);
-	}
-	if (tick && (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, efi_on_tick, &t, &ev)) ||
-		     EFI_ERROR(BS->SetTimer(ev, TimerPeriodic, (UINT64)period_ms * 10000)))) {
-		if (ev)
-			BS->CloseEvent(ev);
-		BS->UninstallProtocolInterface(h, &params_guid, &params);
-		BS->UnloadImage(h);
-		UNC_ERR(UNC_E_DEVICE, "cannot start the sampling timer");
-	}
-	hook_console(x, true);
-	*ret_status = BS->StartImage(h, NULL, NULL);
-	hook_console(x, false);
-	if (ev) {
-		BS->SetTimer(ev, TimerCancel, 0);
-		BS->CloseEvent(ev);
-	}
-	/* An application is unloaded when it returns; its handle stays while
-	 * this protocol is on it, and goes with it. */
-	BS->UninstallProtocolInterface(h, &params_guid, &params);
-	return UNC_OK;
-}
-
-/* Starts a loaded image with the command line's words as its Shell
- * parameters (what a Shell would give it) and the line as its
- * LoadOptions, both from the pool while it runs; tick(tctx) every
- * period_ms meanwhile when tick is set. */
-static enum unc_status start_image(struct lab_ctx *x, EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status,
-				   unsigned period_ms, void (*tick)(void *), void *tctx, char *err, size_t errsize)
-{
-	struct image_args *a = efi_alloc(sizeof(*a));
-
-	if (!a) {
-		BS->UnloadImage(h);
-		UNC_ERR(UNC_E_NO_MEMORY, "out of memory for %zu bytes of arguments for '%s'", sizeof(*a), cmdline);
-	}
-	enum unc_status st = start_image_args(x, h, cmdline, ret_status, period_ms, tick, tctx, a, err, errsize);
-	efi_free(a);
-	return st;
 }
 
 /* A child (-- COMMAND): the Shell's way when there is one, else directly. */
@@ -447,8 +186,8 @@ static enum unc_status lab_child_find(void *ctx, const char *cmdline, char *ret,
 	enum unc_status st;
 
 	if (x->shell)
-		return efi_child_find(x->self, cmdline, ret, size, err, errsize);
-	if ((st = load_image(x, cmdline, &h, err, errsize)))
+		return efi_child_find(x->vol.self, cmdline, ret, size, err, errsize);
+	if ((st = lab_image_load(&x->vol, cmdline, &h, err, errsize)))
 		return st;
 	BS->UnloadImage(h);
 	fmt_snprintf(ret, size, "%s", cmdline);
@@ -466,10 +205,10 @@ static enum unc_status lab_run_child(void *ctx, const char *cmdline, uint64_t *r
 	*ret_known = false;
 	if (x->shell) {
 		hook_console(x, true);
-		st = efi_run_child(x->self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
+		st = efi_run_child(x->vol.self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
 		hook_console(x, false);
-	} else if (!(st = load_image(x, cmdline, &h, err, errsize)) &&
-		 !(st = start_image(x, h, cmdline, &s, period_ms, tick, tctx, err, errsize))) {
+	} else if (!(st = lab_image_load(&x->vol, cmdline, &h, err, errsize)) &&
+		 !(st = lab_image_start(&x->vol, h, cmdline, &s, period_ms, tick, tctx, err, errsize))) {
 		*ret_status = s;
 		*ret_known = true;
 	}
@@ -533,9 +272,9 @@ static void run_image(struct lab_ctx *x, const struct lab_item *it, struct lab_c
 	enum unc_status st;
 
 	out_printf(&x->out, LAB_PFX "run %s\n", it->text);
-	st = load_image(x, it->text, &h, msg, sizeof(msg));
+	st = lab_image_load(&x->vol, it->text, &h, msg, sizeof(msg));
 	if (!st)
-		st = start_image(x, h, it->text, &s, 0, NULL, NULL, msg, sizeof(msg));
+		st = lab_image_start(&x->vol, h, it->text, &s, 0, NULL, NULL, msg, sizeof(msg));
 	if (st) {
 		out_printf(&x->err, "uncore: error: %s\n", msg);
 		s = efi_status_from(st);
@@ -574,7 +313,7 @@ static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned i
 	if (lab_record_name(cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW, cmd->out_var, idx,
 			    cmd->var_name, sizeof(cmd->var_name)))
 		cmd->out_var = true;
-	native_init(&x->hw, &x->err, x->self);
+	native_init(&x->hw, &x->err, x->vol.self);
 	x->hw.tick_hz = x->tick_hz;
 	x->hw.tsc = x->tick_tsc;
 	struct app_env env = *x->tmpl;
@@ -621,7 +360,7 @@ static bool read_config(struct lab_ctx *x, const char *given)
 
 	for (unsigned k = 0; k < n; k++) {
 		EFI_STATUS s;
-		enum unc_status st = read_text(x, names[k], &x->cfg_text, &x->cfg_len, &s);
+		enum unc_status st = lab_vol_read(&x->vol, names[k], &x->cfg_text, &x->cfg_len, &s);
 		if (st == UNC_E_NOT_FOUND)
 			continue;
 		fmt_snprintf(x->cfg_path, sizeof(x->cfg_path), "%s", names[k]);
@@ -634,7 +373,7 @@ static bool read_config(struct lab_ctx *x, const char *given)
 			lab_config_error(names[k], 0, msg, x->cfg_error, sizeof(x->cfg_error));
 		return !st;
 	}
-	if (!x->root)
+	if (!x->vol.root)
 		fmt_snprintf(x->cfg_error, sizeof(x->cfg_error), "uncore: error: no configuration: the volume uncore.efi "
 			     "was loaded from has no file system");
 	else
@@ -659,9 +398,10 @@ static bool check_config(struct lab_ctx *x)
 			st = lab_check_run(it->text, msg, sizeof(msg));
 		} else {
 			st = parse_line(x, it->text, msg, sizeof(msg));
-			if (!st && x->cmd.out_file[0] && !lab_out_name_ok(x->cmd.out_file))
-				st = UNC_E_INVALID,
+			if (!st && x->cmd.out_file[0] && !lab_out_name_ok(x->cmd.out_file)) {
 				fmt_snprintf(msg, sizeof(msg), "-o %s: %s", x->cmd.out_file, lab_out_rule);
+				st = UNC_E_INVALID;
+			}
 		}
 		if (st) {
 			lab_config_error(x->cfg_path, it->line, msg, x->cfg_error, sizeof(x->cfg_error));
@@ -678,7 +418,7 @@ static bool check_config(struct lab_ctx *x)
 static void results_unwritable(struct lab_ctx *x, const char *what, EFI_STATUS s)
 {
 	char hex[20];
-	const char *why = volume_why(x, s);
+	const char *why = lab_vol_why(&x->vol, s);
 
 	if (!x->writable)
 		return;
@@ -705,7 +445,7 @@ static bool write_file(struct lab_ctx *x, const char *file, void (*fill)(struct 
 		out_printf(&x->err, "uncore: error: %s not written: out of memory\n", path);
 		return false;
 	}
-	EFI_STATUS s = write_path(x, path, buf, len);
+	EFI_STATUS s = lab_vol_write(&x->vol, path, buf, len);
 	if (EFI_ERROR(s))
 		results_unwritable(x, path, s);
 	efi_free(buf);
@@ -759,7 +499,7 @@ static void console_fill(struct out *o, void *arg)
 static void write_results(struct lab_ctx *x)
 {
 	if (x->writable && !x->dir_made) {
-		EFI_STATUS ds = make_dirs(x, x->run_dir);
+		EFI_STATUS ds = lab_vol_mkdirs(&x->vol, x->run_dir);
 		if (EFI_ERROR(ds))
 			results_unwritable(x, x->run_dir, ds);
 	}
@@ -803,7 +543,7 @@ static void start_run(struct lab_ctx *x, EFI_HANDLE image, const struct app_env 
 	uint32_t tlen;
 	char msg[200];
 
-	x->self = image;
+	x->vol = (struct lab_vol){ .self = image, .hook = hook, .hook_ctx = x };
 	x->shell = shell;
 	x->tmpl = tmpl;
 	x->con_out = console_out();
@@ -815,8 +555,8 @@ static void start_run(struct lab_ctx *x, EFI_HANDLE image, const struct app_env 
 	/* An unattended run may take longer than the boot manager's 5 minutes. */
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
 	if (!EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li)) && li) {
-		x->device = li->DeviceHandle;
-		x->root = LibOpenRoot(x->device);
+		x->vol.device = li->DeviceHandle;
+		x->vol.root = LibOpenRoot(x->vol.device);
 	}
 	if (efi_smbios_table(&table, &tlen, msg, sizeof(msg)) ||
 	    lab_smbios_board(table, tlen, &x->board, msg, sizeof(msg)))
@@ -858,7 +598,7 @@ static uint8_t lab_run(struct lab_ctx *x, const char *config)
 	/* Nothing is created yet: a volume that cannot take the folder is
 	 * said now, and left as it is. */
 	x->writable = true, x->dir_made = false;
-	EFI_STATUS ds = room_for(x, 0, 4, 4);
+	EFI_STATUS ds = lab_vol_room(&x->vol, 0, 4, 4);
 	if (EFI_ERROR(ds))
 		results_unwritable(x, x->run_dir, ds);
 	unsigned nc = ok ? lab_run_cases(&x->cfg, x->cases, LAB_MAX_CASES, run_case, x, &x->out, &x->err)
@@ -900,8 +640,8 @@ EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *con
 	uint8_t how = lab_run(x, config);
 	bool passed = lab_run_passed(&x->run);
 	EFI_STATUS status = (EFI_STATUS)lab_run_status(&x->run);
-	if (x->root)
-		x->root->Close(x->root);
+	if (x->vol.root)
+		x->vol.root->Close(x->vol.root);
 	BS->UninstallProtocolInterface(running, &running_guid, x);
 	end_run(x, how, status, passed);
 	/* exit: what the run took back to the pool */

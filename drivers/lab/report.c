@@ -56,6 +56,15 @@ static void json_kv(struct out *o, const char *key, const char *val, bool comma)
 	out_json_str(o, val);
 }
 
+/* A JSON string, or null for NULL. */
+static void json_str_or_null(struct out *o, const char *s)
+{
+	if (s)
+		out_json_str(o, s);
+	else
+		out_puts(o, "null");
+}
+
 static void json_text(struct out *o, const char *s, size_t len)
 {
 	char buf[256];
@@ -169,10 +178,7 @@ void lab_write_json(struct out *o, const struct lab_run *r)
 		json_kv(o, "results", cfg->results, true);
 	}
 	out_puts(o, "},\"error\":");
-	if (r->error)
-		out_json_str(o, r->error);
-	else
-		out_puts(o, "null");
+	json_str_or_null(o, r->error);
 	out_puts(o, ",\"cases\":[");
 	for (unsigned i = 0; i < r->ncases; i++) {
 		const struct lab_case *c = &r->cases[i];
@@ -186,15 +192,9 @@ void lab_write_json(struct out *o, const struct lab_run *r)
 		json_kv(o, "exit_status", c->status_name, true);
 		out_printf(o, ",\"exit_code\":\"0x%lx\"", (unsigned long)c->status);
 		out_puts(o, ",\"verdict\":");
-		if (c->check)
-			out_json_str(o, c->verdict);
-		else
-			out_puts(o, "null");
+		json_str_or_null(o, c->check ? c->verdict : NULL);
 		out_puts(o, ",\"verdict_line\":");
-		if (c->verdict_line[0])
-			out_json_str(o, c->verdict_line);
-		else
-			out_puts(o, "null");
+		json_str_or_null(o, c->verdict_line[0] ? c->verdict_line : NULL);
 		out_puts(o, ",\"measured_mb_per_s\":");
 		if (c->check && c->measured) {
 			char mb[32];
