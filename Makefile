@@ -34,7 +34,7 @@ HOST_LDFLAGS := -fsanitize=address,undefined
 
 # drivers/: the seam's interface and base helpers (base/), the engine
 # (engine/), reports, records and stored variables (output/), lab mode's
-# logic (lab/), and one driver per PMU family (pmu/NAME*.c with its events
+# rules (lab/), and one driver per PMU family (pmu/NAME*.c with its events
 # in events/NAME.json, or in events/NAME/: one of Intel's files per CPU
 # model, with events/NAME/units naming the Units kept). The
 # list of drivers is generated from events/*.json and events/*/: adding a PMU edits no
@@ -47,6 +47,7 @@ GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu
 CMD_SRCS  := $(sort $(wildcard efi/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
 	efi/cli.c efi/app.c $(CMD_SRCS) efi/main.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
+APP_SRCS  += efi/lab_vol.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The application is built for size (-Oz: 1.6 KB less than -Os; the counts
@@ -250,9 +251,9 @@ $(SIGNED)/uncore-emu.efi: $(SIGNED)/drv/uncore-emu.efi sign-args FORCE
 
 # ---- make image [CONFIG=FILE] [KEY=FILE CERT=FILE]: a USB stick image ----
 # FAT on an MBR partition, \EFI\BOOT\BOOTX64.EFI and \uncore\uncore.cfg
-# (tools/mkimage.sh); rebuilt on every make image, since CONFIG, KEY and CERT
-# may change between runs.
-CONFIG ?= lab/uncore.cfg
+# (tools/mkimage.sh; CONFIG: tools/uncore.cfg unless told otherwise); rebuilt
+# on every make image, since CONFIG, KEY and CERT may change between runs.
+CONFIG ?= tools/uncore.cfg
 IMAGE := $(BUILD)/uncore-usb.img
 IMAGE_EFI := $(if $(KEY)$(CERT),$(SIGNED)/uncore.efi,$(BUILD)/uncore.efi)
 image: $(IMAGE)
@@ -385,7 +386,7 @@ $(HOST)/test_emu_snbep: $(call hobj,tests/unit/test_emu_snbep.c $(T_FAKE) $(MODE
 UNIT_TESTS += test_lab
 UNIT_TESTS += test_tsc
 $(HOST)/test_tsc: $(call hobj,tests/unit/test_tsc.c tests/unit/t.c)
-$(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c)
+$(HOST)/test_lab: $(call hobj,tests/unit/test_lab.c tests/unit/t.c tests/unit/fake_vars.c)
 $(HOST)/test_emu_core_pmus: $(call hobj,tests/unit/test_emu_core_pmus.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_core: $(call hobj,tests/unit/test_emu_core.c tests/unit/t.c tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE))
 $(HOST)/test_conformance: $(call hobj,tests/unit/test_conformance.c tests/unit/t.c $(EMU_UNCORES) tests/emu/model.c $(EMU_CORE))

@@ -1,52 +1,83 @@
+/* Lab mode at the firmware edge (lab.h): the console kept for console.txt,
+ * each case run on its seam with the record variables, the configuration
+ * read and the results written (through lab_vol.c, the volume and the
+ * images started from it), the time of day, and the end of the run (power
+ * off, reset, halt). The run's rules (which configuration, each case's
+ * result, the LabNNN records, the verdict, the files' content) are
+ * drivers/lab/. A run's state is one struct lab_ctx, passed to each part. */
 #include "lab.h"
 
 #include <efilib.h>
 #include <string.h>
 
 #include "../drivers/lab/lab.h"
-#include "../drivers/output/report_html.h"
 #include "console.h"
+#include "lab_vol.h"
 #include "measure.h"
 #include "native.h"
 #include "vars.h"
 
-#define LAB_CONSOLE_MAX (4u << 20) /* bytes of console.txt kept */
-#define LAB_FILE_MAX    65536      /* bytes of a configuration file */
-#define LAB_MAX_CASES   (LAB_MAX_ITEMS * 4)
-#define LAB_PFX         "uncore: lab: "
+#define LAB_PFX "uncore: lab: "
 
-static EFI_HANDLE self, device;
-static EFI_FILE_HANDLE root; /* the volume uncore.efi was loaded from */
-static bool have_shell;
+/* Installed while a lab run goes on: a lab run started inside it, however
+ * (`run \EFI\BOOT\BOOTX64.EFI lab`, `-- uncore.efi lab`, ...), finds it
+ * and is refused, as a `lab` line is. Its interface is the run's context. */
+#define LAB_RUNNING_GUID { 0xca574d42, 0x28f1, 0x44a5, { 0x83, 0x67, 0x0f, 0xa6, 0xde, 0x94, 0xcf, 0x84 } }
+
+/* One lab run. Large (its cases and configuration): from the pool when the
+ * run starts, as gnu-efi's images carry even zeroed static data. */
+struct lab_ctx {
+	struct lab_vol vol; /* the volume uncore.efi was loaded from */
+	bool shell;         /* started by `lab` from a Shell */
+	const struct app_env *tmpl;
+	/* The firmware's console, and the run's own (out, err), which keep
+	 * what they print; while a child runs, the console's OutputString is
+	 * wrapped instead (hook_console). */
+	struct out con_out, con_err, out, err;
+	struct lab_console kept;
+	bool hooked;
+	SIMPLE_TEXT_OUTPUT_INTERFACE *hook_con[2];
+	EFI_TEXT_OUTPUT_STRING hook_orig[2];
+	/* the board and the clock */
+	struct lab_board board;
+	struct hw hw;
+	uint64_t tick_hz;
+	struct hw_tsc tick_tsc; /* how tick_hz was found, for every case's record */
+	/* the configuration */
+	char cfg_path[LAB_CFG_PATH_MAX];
+	char *cfg_text;
+	size_t cfg_len;
+	char cfg_error[LAB_ERR_MAX + LAB_PATH_MAX + 64];
+	struct lab_cfg cfg;
+	/* the results folder */
+	char started[24], run_dir[LAB_DIR_MAX];
+	bool writable, dir_made;
+	/* the case running: its command (parsed from the words in line), its
+	 * child's status, the JSON of its stored record, its record's name */
+	struct cli_cmd cmd;
+	char line[LAB_LINE_MAX];
+	EFI_STATUS child_status;
+	char *json;
+	size_t json_len;
+	struct run_extras x;
+	bool has_x;
+	struct lab_rec_watch rec;
+	struct varstore vars;
+	/* the run */
+	struct lab_case cases[LAB_MAX_CASES];
+	struct lab_run run;
+	struct lab_html html;
+};
 
 /* ---- everything printed, kept for console.txt ---- */
 
-static char *cbuf;
-static size_t clen;
-static bool ccut;
-
-static void keep(const char *s, size_t len)
-{
-	if (!cbuf)
-		return;
-	if (len > LAB_CONSOLE_MAX - clen) {
-		len = LAB_CONSOLE_MAX - clen;
-		ccut = true;
-	}
-	memcpy(cbuf + clen, s, len);
-	clen += len;
-}
-
-/* While a child image runs, what it prints goes through the firmware's
- * console, not through lout/lerr: the console's OutputString is wrapped
- * for that time, so console.txt keeps the child's text too (and lout/lerr
- * stop keeping, since their text then passes the wrapper as well). */
-static bool hooked;
-static SIMPLE_TEXT_OUTPUT_INTERFACE *hook_con[2];
-static EFI_TEXT_OUTPUT_STRING hook_orig[2];
+/* The run whose console is wrapped, while it is: the firmware calls
+ * OutputString with its protocol alone, so the wrapper finds it here. */
+static struct lab_ctx *hooked_run;
 
 static EFI_STATUS EFIAPI kept_output(SIMPLE_TEXT_OUTPUT_INTERFACE *This, CHAR16 *str)
 {
+	struct lab_ctx *x = hooked_run;
 	char b[128];
 	size_t n = 0;
 
@@ -55,183 +86,66 @@ static EFI_STATUS EFIAPI kept_output(SIMPLE_TEXT_OUTPUT_INTERFACE *This, CHAR16 
 			continue;
 		b[n++] = *c < 0x80 ? (char)*c : '?';
 		if (n == sizeof(b)) {
-			keep(b, n);
+			lab_keep(&x->kept, b, n);
 			n = 0;
 		}
 	}
-	keep(b, n);
-	return (This == hook_con[1] ? hook_orig[1] : hook_orig[0])(This, str);
+	lab_keep(&x->kept, b, n);
+	return (This == x->hook_con[1] ? x->hook_orig[1] : x->hook_orig[0])(This, str);
 }
 
-static void hook_console(bool on)
+/* While a child image runs, what it prints goes through the firmware's
+ * console, not through out/err: the console's OutputString is wrapped for
+ * that time, so console.txt keeps the child's text too (and out/err stop
+ * keeping, since their text then passes the wrapper as well). */
+static void hook_console(struct lab_ctx *x, bool on)
 {
-	if (on == hooked || !cbuf)
+	if (on == x->hooked || !x->kept.buf)
 		return;
 	if (on) { /* unhooked from the same protocols, even if a child changed ST's */
-		hook_con[0] = ST->ConOut;
-		hook_con[1] = ST->StdErr && ST->StdErr != ST->ConOut ? ST->StdErr : NULL;
+		x->hook_con[0] = ST->ConOut;
+		x->hook_con[1] = ST->StdErr && ST->StdErr != ST->ConOut ? ST->StdErr : NULL;
+		hooked_run = x;
 	}
 	for (unsigned i = 0; i < 2; i++) {
-		if (!hook_con[i])
+		if (!x->hook_con[i])
 			continue;
 		if (on) {
-			hook_orig[i] = hook_con[i]->OutputString;
-			hook_con[i]->OutputString = kept_output;
+			x->hook_orig[i] = x->hook_con[i]->OutputString;
+			x->hook_con[i]->OutputString = kept_output;
 		} else {
-			hook_con[i]->OutputString = hook_orig[i];
+			x->hook_con[i]->OutputString = x->hook_orig[i];
 		}
 	}
-	hooked = on;
+	x->hooked = on;
+	if (!on)
+		hooked_run = NULL;
 }
 
-static void tee_write(void *ctx, const char *s, size_t len)
+static void hook(void *ctx, bool on)
 {
-	struct out *con = ctx;
+	hook_console(ctx, on);
+}
 
+static void tee(struct lab_ctx *x, struct out *con, const char *s, size_t len)
+{
 	con->write(con->ctx, s, len);
-	if (!hooked)
-		keep(s, len);
+	if (!x->hooked)
+		lab_keep(&x->kept, s, len);
 }
 
-static struct out con_out, con_err, lout, lerr;
-
-/* ---- files on the volume ---- */
-
-static void to_wide(CHAR16 *dst, size_t n, const char *src)
+static void tee_out(void *ctx, const char *s, size_t len)
 {
-	size_t i = 0;
+	struct lab_ctx *x = ctx;
 
-	for (; src[i] && i + 1 < n; i++)
-		dst[i] = (CHAR16)(unsigned char)src[i];
-	dst[i] = 0;
+	tee(x, &x->con_out, s, len);
 }
 
-static EFI_STATUS open_path(const char *path, UINT64 mode, UINT64 attr, EFI_FILE_HANDLE *fh)
+static void tee_err(void *ctx, const char *s, size_t len)
 {
-	CHAR16 w[LAB_LINE_MAX];
+	struct lab_ctx *x = ctx;
 
-	if (!root)
-		return EFI_NOT_FOUND;
-	to_wide(w, LAB_LINE_MAX, path);
-	return root->Open(root, fh, w, mode, attr);
-}
-
-static enum unc_status read_text(const char *path, char **ret, size_t *ret_len, EFI_STATUS *ret_s)
-{
-	EFI_FILE_HANDLE fh;
-	EFI_STATUS s = open_path(path, EFI_FILE_MODE_READ, 0, &fh);
-	UINTN n = LAB_FILE_MAX;
-
-	*ret = NULL;
-	*ret_s = s;
-	if (EFI_ERROR(s))
-		return s == EFI_NOT_FOUND ? UNC_E_NOT_FOUND : UNC_E_DEVICE;
-	char *buf = efi_alloc(LAB_FILE_MAX + 1);
-	if (!buf) {
-		fh->Close(fh);
-		return UNC_E_NO_MEMORY;
-	}
-	s = fh->Read(fh, &n, buf);
-	fh->Close(fh);
-	*ret_s = s;
-	if (EFI_ERROR(s)) {
-		efi_free(buf);
-		return UNC_E_DEVICE;
-	}
-	if (n >= LAB_FILE_MAX) {
-		efi_free(buf);
-		return UNC_E_RANGE;
-	}
-	buf[n] = '\0';
-	*ret = buf;
-	*ret_len = n;
-	return UNC_OK;
-}
-
-/* Whether the volume takes bytes of new files and dirs new folders: it
- * is not read-only, and has that many clusters free, with one more for
- * each to grow its folder. Checked before anything is created, since a
- * folder or file made on a full FAT volume can leave it inconsistent
- * (a folder whose start cluster is 0: the root). */
-static EFI_STATUS room_for(size_t bytes, unsigned dirs, unsigned files)
-{
-	EFI_FILE_SYSTEM_INFO *fs = root ? LibFileSystemInfo(root) : NULL;
-	EFI_STATUS s = EFI_SUCCESS;
-
-	if (!fs)
-		return root ? EFI_SUCCESS : EFI_NOT_FOUND; /* unknown: the writes say */
-	uint64_t cl = fs->BlockSize ? fs->BlockSize : 512;
-	uint64_t need = (bytes + cl - 1) / cl * cl + (uint64_t)(dirs + files) * cl;
-	if (fs->ReadOnly)
-		s = EFI_WRITE_PROTECTED;
-	else if (fs->FreeSpace < need)
-		s = EFI_VOLUME_FULL;
-	FreePool(fs);
-	return s;
-}
-
-/* Replaces the file at path (never a directory) with data. */
-static EFI_STATUS write_path(const char *path, const void *data, size_t len)
-{
-	EFI_FILE_HANDLE fh;
-	EFI_STATUS s = room_for(len, 0, 1);
-
-	if (EFI_ERROR(s))
-		return s;
-	s = open_path(path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
-
-	if (!EFI_ERROR(s)) {
-		EFI_FILE_INFO *info = LibFileInfo(fh);
-		bool dir = info && (info->Attribute & EFI_FILE_DIRECTORY);
-		if (info)
-			FreePool(info);
-		if (dir) {
-			fh->Close(fh);
-			return EFI_ACCESS_DENIED;
-		}
-		s = fh->Delete(fh); /* closes it: replace, never append */
-		if (s != EFI_SUCCESS)
-			return EFI_ERROR(s) ? s : EFI_WRITE_PROTECTED;
-	}
-	s = open_path(path, EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &fh);
-	if (EFI_ERROR(s))
-		return s;
-	UINTN n = len;
-	s = fh->Write(fh, &n, (VOID *)data);
-	if (!EFI_ERROR(s) && n != len)
-		s = EFI_VOLUME_FULL;
-	EFI_STATUS c = fh->Close(fh);
-	return EFI_ERROR(s) ? s : c;
-}
-
-/* Makes every folder of path (absolute, backslashes). */
-static EFI_STATUS make_dirs(const char *path)
-{
-	char part[LAB_LINE_MAX];
-	EFI_STATUS s = EFI_SUCCESS;
-	unsigned n = 0;
-
-	for (const char *c = path; *c; c++)
-		n += *c == '\\';
-	s = room_for(0, n, 0);
-	if (EFI_ERROR(s))
-		return s;
-	for (size_t i = 1; ; i++) {
-		if (path[i] && path[i] != '\\')
-			continue;
-		if (i >= sizeof(part))
-			return EFI_INVALID_PARAMETER;
-		memcpy(part, path, i);
-		part[i] = '\0';
-		EFI_FILE_HANDLE fh;
-		s = open_path(part, EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY,
-			      &fh);
-		if (EFI_ERROR(s))
-			return s;
-		fh->Close(fh);
-		if (!path[i])
-			return s;
-	}
+	tee(x, &x->con_err, s, len);
 }
 
 static const char *status_text(EFI_STATUS s, char hex[20])
@@ -241,163 +155,39 @@ static const char *status_text(EFI_STATUS s, char hex[20])
 
 /* -o NAME: a file of the run's results folder (efi/cmd/lab.md), however
  * the name came; the folder is made when the first file needs it. */
-static const char out_rule[] = "in lab mode -o takes a plain file name, written in the run's results folder";
-static char run_dir[LAB_PATH_MAX + 64];
-static bool writable, dir_made;
-static const char *volume_why(EFI_STATUS s);
-
 static enum unc_status lab_write_file(void *ctx, const char *name, const void *data, size_t len, char *err,
 				      size_t errsize)
 {
-	char path[sizeof(run_dir) + LAB_NAME_MAX + 2], hex[20];
+	struct lab_ctx *x = ctx;
+	char path[LAB_DIR_MAX + LAB_NAME_MAX + 2], hex[20];
 	EFI_STATUS s = EFI_SUCCESS;
 
-	(void)ctx;
 	if (!lab_out_name_ok(name))
-		UNC_ERR(UNC_E_INVALID, "%s", out_rule);
-	if (!writable)
+		UNC_ERR(UNC_E_INVALID, "%s", lab_out_rule);
+	if (!x->writable)
 		UNC_ERR(UNC_E_DEVICE, "no results folder");
-	if (!dir_made) {
-		s = make_dirs(run_dir);
-		dir_made = !EFI_ERROR(s);
+	if (!x->dir_made) {
+		s = lab_vol_mkdirs(&x->vol, x->run_dir);
+		x->dir_made = !EFI_ERROR(s);
 	}
-	fmt_snprintf(path, sizeof(path), "%s\\%s", run_dir, name);
+	lab_file_path(x->run_dir, name, path, sizeof(path));
 	if (!EFI_ERROR(s))
-		s = write_path(path, data, len);
+		s = lab_vol_write(&x->vol, path, data, len);
 	if (EFI_ERROR(s))
-		UNC_ERR(UNC_E_DEVICE, "cannot write %s (%s)%s", path, status_text(s, hex), volume_why(s));
+		UNC_ERR(UNC_E_DEVICE, "cannot write %s (%s)%s", path, status_text(s, hex), lab_vol_why(&x->vol, s));
 	return UNC_OK;
-}
-
-/* ---- images started directly: `run PATH [ARGS]`, and -- COMMAND without a Shell ---- */
-
-static EFI_GUID params_guid = EFI_SHELL_PARAMETERS_PROTOCOL_GUID;
-
-
-/* Loads the image a command line's first word names (a path on uncore.efi's
- * volume); *ret_h is the loaded image. */
-static enum unc_status load_image(const char *cmdline, EFI_HANDLE *ret_h, char *err, size_t errsize)
-{
-	char line[LAB_LINE_MAX], *argv[CLI_MAX_ARGS], hex[20];
-	CHAR16 w[LAB_LINE_MAX];
-	int argc;
-
-	*ret_h = NULL;
-	fmt_snprintf(line, sizeof(line), "%s", cmdline);
-	if (lab_split(line, argv, CLI_MAX_ARGS, &argc, err, errsize) || !argc)
-		return UNC_E_INVALID;
-	if (argv[0][0] != '\\' || strchr(argv[0], ':'))
-		UNC_ERR(UNC_E_INVALID, "'%s': want the path of an EFI image on uncore.efi's volume, such as "
-			"\\uncore\\tool.efi", argv[0]);
-	to_wide(w, LAB_LINE_MAX, argv[0]);
-	EFI_DEVICE_PATH *dp = FileDevicePath(device, w);
-	if (!dp)
-		UNC_ERR(UNC_E_NO_MEMORY, "'%s': no memory for its device path", argv[0]);
-	EFI_STATUS s = BS->LoadImage(FALSE, self, dp, NULL, 0, ret_h);
-	FreePool(dp);
-	if (EFI_ERROR(s)) {
-		if (*ret_h && s == EFI_SECURITY_VIOLATION)
-			BS->UnloadImage(*ret_h);
-		*ret_h = NULL;
-		if (s == EFI_NOT_FOUND)
-			UNC_ERR(UNC_E_NOT_FOUND, "'%s': no such file", argv[0]);
-		UNC_ERR(UNC_E_INVALID, "'%s' is not an image this firmware can load (%s)", argv[0], status_text(s, hex));
-	}
-	return UNC_OK;
-}
-
-/* What a started image is given: its command line and its words. */
-struct image_args {
-	char line[LAB_LINE_MAX];
-	CHAR16 wline[LAB_LINE_MAX], wargs[LAB_LINE_MAX + CLI_MAX_ARGS];
-	CHAR16 *wargv[CLI_MAX_ARGS + 1];
-};
-
-static enum unc_status start_image_args(EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status, unsigned period_ms,
-					void (*tick)(void *), void *tctx, struct image_args *a, char *err,
-					size_t errsize)
-{
-	char *line = a->line;
-	CHAR16 *wline = a->wline, *wargs = a->wargs, **wargv = a->wargv;
-	char *argv[CLI_MAX_ARGS];
-	int argc;
-	EFI_LOADED_IMAGE *li = NULL;
-	EFI_EVENT ev = NULL;
-	struct efi_ticker t = { tick, tctx };
-
-	fmt_snprintf(line, sizeof(a->line), "%s", cmdline);
-	to_wide(wline, LAB_LINE_MAX, cmdline);
-	if (lab_split(line, argv, CLI_MAX_ARGS, &argc, err, errsize)) {
-		BS->UnloadImage(h);
-		return UNC_E_INVALID;
-	}
-	size_t at = 0;
-	for (int i = 0; i < argc; i++) {
-		wargv[i] = wargs + at;
-		to_wide(wargs + at, sizeof(a->wargs) / sizeof(a->wargs[0]) - at, argv[i]);
-		at += strlen(argv[i]) + 1;
-	}
-	wargv[argc] = NULL;
-	EFI_SHELL_PARAMETERS_PROTOCOL params = { wargv, (UINTN)argc, NULL, NULL, NULL };
-	if (!EFI_ERROR(BS->HandleProtocol(h, &LoadedImageProtocol, (void **)&li)) && li) {
-		li->LoadOptions = wline;
-		li->LoadOptionsSize = (UINT32)((StrLen(wline) + 1) * sizeof(CHAR16));
-	}
-	if (EFI_ERROR(BS->InstallProtocolInterface(&h, &params_guid, EFI_NATIVE_INTERFACE, &params))) {
-		BS->UnloadImage(h);
-		UNC_ERR(UNC_E_DEVICE, "cannot give '%s' its arguments", cmdline);
-	}
-	if (tick && (EFI_ERROR(BS->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, efi_on_tick, &t, &ev)) ||
-		     EFI_ERROR(BS->SetTimer(ev, TimerPeriodic, (UINT64)period_ms * 10000)))) {
-		if (ev)
-			BS->CloseEvent(ev);
-		BS->UninstallProtocolInterface(h, &params_guid, &params);
-		BS->UnloadImage(h);
-		UNC_ERR(UNC_E_DEVICE, "cannot start the sampling timer");
-	}
-	hook_console(true);
-	*ret_status = BS->StartImage(h, NULL, NULL);
-	hook_console(false);
-	if (ev) {
-		BS->SetTimer(ev, TimerCancel, 0);
-		BS->CloseEvent(ev);
-	}
-	/* An application is unloaded when it returns; its handle stays while
-	 * this protocol is on it, and goes with it. */
-	BS->UninstallProtocolInterface(h, &params_guid, &params);
-	return UNC_OK;
-}
-
-/* Starts a loaded image with the command line's words as its Shell
- * parameters (what a Shell would give it) and the line as its
- * LoadOptions, both from the pool while it runs; tick(tctx) every
- * period_ms meanwhile when tick is set. */
-static enum unc_status start_image(EFI_HANDLE h, const char *cmdline, EFI_STATUS *ret_status, unsigned period_ms,
-				   void (*tick)(void *), void *tctx, char *err, size_t errsize)
-{
-	struct image_args *a = efi_alloc(sizeof(*a));
-
-	if (!a) {
-		BS->UnloadImage(h);
-		UNC_ERR(UNC_E_NO_MEMORY, "out of memory for %zu bytes of arguments for '%s'", sizeof(*a), cmdline);
-	}
-	enum unc_status st = start_image_args(h, cmdline, ret_status, period_ms, tick, tctx, a, err, errsize);
-	efi_free(a);
-	return st;
 }
 
 /* A child (-- COMMAND): the Shell's way when there is one, else directly. */
-static EFI_STATUS child_status;
-
 static enum unc_status lab_child_find(void *ctx, const char *cmdline, char *ret, size_t size, char *err, size_t errsize)
 {
+	struct lab_ctx *x = ctx;
 	EFI_HANDLE h;
 	enum unc_status st;
 
-	(void)ctx;
-	if (have_shell)
-		return efi_child_find(self, cmdline, ret, size, err, errsize);
-	if ((st = load_image(cmdline, &h, err, errsize)))
+	if (x->shell)
+		return efi_child_find(x->vol.self, cmdline, ret, size, err, errsize);
+	if ((st = lab_image_load(&x->vol, cmdline, &h, err, errsize)))
 		return st;
 	BS->UnloadImage(h);
 	fmt_snprintf(ret, size, "%s", cmdline);
@@ -407,309 +197,214 @@ static enum unc_status lab_child_find(void *ctx, const char *cmdline, char *ret,
 static enum unc_status lab_run_child(void *ctx, const char *cmdline, uint64_t *ret_status, bool *ret_known,
 				     unsigned period_ms, void (*tick)(void *tctx), void *tctx, char *err, size_t errsize)
 {
+	struct lab_ctx *x = ctx;
 	enum unc_status st;
 	EFI_STATUS s = EFI_SUCCESS;
 	EFI_HANDLE h;
 
-	(void)ctx;
 	*ret_known = false;
-	if (have_shell) {
-		hook_console(true);
-		st = efi_run_child(self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
-		hook_console(false);
-	} else if (!(st = load_image(cmdline, &h, err, errsize)) &&
-		 !(st = start_image(h, cmdline, &s, period_ms, tick, tctx, err, errsize))) {
+	if (x->shell) {
+		hook_console(x, true);
+		st = efi_run_child(x->vol.self, cmdline, ret_status, ret_known, period_ms, tick, tctx, err, errsize);
+		hook_console(x, false);
+	} else if (!(st = lab_image_load(&x->vol, cmdline, &h, err, errsize)) &&
+		 !(st = lab_image_start(&x->vol, h, cmdline, &s, period_ms, tick, tctx, err, errsize))) {
 		*ret_status = s;
 		*ret_known = true;
 	}
 	if (!st && *ret_known)
-		child_status = (EFI_STATUS)*ret_status;
+		x->child_status = (EFI_STATUS)*ret_status;
 	return st;
 }
 
-/* ---- the JSON each stored record makes ---- */
-
-static char *cur_json;
-static size_t cur_json_len;
-static struct run_extras cur_x;
-static bool cur_has_x;
-
-static void json_copy(void *ctx, const char *json, size_t len, const struct run_extras *x)
+/* The JSON each stored record makes. */
+static void json_copy(void *ctx, const char *json, size_t len, const struct run_extras *rx)
 {
-	(void)ctx;
-	if (cur_json)
-		efi_free(cur_json);
-	if ((cur_json = efi_alloc(len + 1))) {
-		memcpy(cur_json, json, len);
-		cur_json[len] = '\0';
-		cur_json_len = len;
+	struct lab_ctx *x = ctx;
+
+	if (x->json)
+		efi_free(x->json);
+	if ((x->json = efi_alloc(len + 1))) {
+		memcpy(x->json, json, len);
+		x->json[len] = '\0';
+		x->json_len = len;
 	}
-	cur_has_x = x != NULL;
-	if (x)
-		cur_x = *x;
+	x->has_x = rx != NULL;
+	if (rx)
+		x->x = *rx;
 }
 
-/* ---- the record a case stores: only one this run wrote is its record ---- */
-
-static const char *rec_name; /* the case's LabNNN, while it runs */
-static bool rec_written;     /* ... and whether it was written, last, whole */
-
-static enum unc_status rec_set(void *ctx, const char *name, const uint8_t *buf, size_t len)
+/* How a case's command waits: as efi/main.c's, on the case's seam. */
+static bool lab_wait_until(void *ctx, uint64_t when)
 {
-	(void)ctx;
-	enum unc_status st = efi_varstore.set(efi_varstore.ctx, name, buf, len);
-	if (rec_name && !strcmp(name, rec_name)) /* a record's variable itself is written last */
-		rec_written = !st && len;
-	return st;
+	struct lab_ctx *x = ctx;
+
+	return x->tmpl->wait_until(&x->hw, when);
 }
 
-static struct varstore lab_vars;
+/* ---- one case ---- */
 
-/* ---- one run ---- */
-
-/* Large: allocated when the run starts (gnu-efi's images carry even
- * zeroed static data). */
-struct lab_ws {
-	struct lab_cfg cfg;
-	struct lab_case cases[LAB_MAX_CASES];
-	struct cli_cmd cmd;
-};
-static struct lab_ws *ws;
-#define the_cfg   (ws->cfg)
-#define the_cases (ws->cases)
-static struct lab_board board;
-static struct hw hw;
-static uint64_t tick_hz;
-static struct hw_tsc tick_tsc; /* how tick_hz was found, for every case's record */
-
-static uint64_t ms_since(uint64_t t0)
+static uint64_t ms_since(const struct lab_ctx *x, uint64_t t0)
 {
-	return tick_hz ? (hw_ticks(&hw) - t0) * 1000 / tick_hz : 0;
+	return x->tick_hz ? (hw_ticks(&x->hw) - t0) * 1000 / x->tick_hz : 0;
 }
 
-/* The first "uncore: error: " line printed since offset from, into buf. */
-static void first_error(size_t from, char *buf, size_t size)
+/* A command line into x->cmd; the words are kept in x->line. */
+static enum unc_status parse_line(struct lab_ctx *x, const char *text, char *err, size_t errsize)
 {
-	static const char head[] = "uncore: error: ";
-
-	for (size_t at = from; at < clen;) {
-		size_t e = at;
-		while (e < clen && cbuf[e] != '\n')
-			e++;
-		if (e - at >= sizeof(head) - 1 && !memcmp(cbuf + at, head, sizeof(head) - 1)) {
-			size_t n = e - at;
-			while (n && cbuf[at + n - 1] == '\r')
-				n--;
-			fmt_snprintf(buf, size, "%.*s", (int)n, cbuf + at);
-			return;
-		}
-		at = e + 1;
-	}
-}
-
-static void set_status(struct lab_case *c, EFI_STATUS s)
-{
-	char hex[20];
-
-	c->status = (uint64_t)s;
-	fmt_snprintf(c->status_name, sizeof(c->status_name), "%s", status_text(s, hex));
-}
-
-/* A command line into a parsed command; the words are kept in line. */
-static enum unc_status parse_line(const char *text, struct cli_cmd *cmd, char *err, size_t errsize)
-{
-	static char line[LAB_LINE_MAX];
 	char *argv[CLI_MAX_ARGS];
 	int argc;
 	enum unc_status st;
 
-	fmt_snprintf(line, sizeof(line), "%s", text);
+	fmt_snprintf(x->line, sizeof(x->line), "%s", text);
 	argv[0] = "uncore";
-	if ((st = lab_split(line, argv + 1, CLI_MAX_ARGS - 1, &argc, err, errsize)))
+	if ((st = lab_split(x->line, argv + 1, CLI_MAX_ARGS - 1, &argc, err, errsize)))
 		return st;
-	return cli_parse(argc + 1, argv, cmd, err, errsize);
+	return cli_parse(argc + 1, argv, &x->cmd, err, errsize);
 }
 
-static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsigned round, unsigned idx,
-		     struct lab_case *c)
+/* A `run PATH [ARGS]` line: the image loaded and started. */
+static void run_image(struct lab_ctx *x, const struct lab_item *it, struct lab_case *c)
 {
-	struct cli_cmd *cmd = &ws->cmd;
-	char msg[240];
-	size_t from = clen;
-	uint64_t t0 = hw_ticks(&hw);
+	char msg[240], hex[20];
+	EFI_HANDLE h;
+	EFI_STATUS s = EFI_SUCCESS;
 	enum unc_status st;
 
-	memset(c, 0, sizeof(*c));
-	fmt_snprintf(c->name, sizeof(c->name), "%s", it->name);
-	lab_case_id(it->name, round, the_cases, idx, c->id, sizeof(c->id));
-	c->command = it->text;
-	c->kind = it->kind;
-	c->round = round;
-	if (it->kind == LAB_RUN) {
-		EFI_HANDLE h;
-		EFI_STATUS s = EFI_SUCCESS;
-		out_printf(&lout, LAB_PFX "run %s\n", it->text);
-		st = load_image(it->text, &h, msg, sizeof(msg));
-		if (!st)
-			st = start_image(h, it->text, &s, 0, NULL, NULL, msg, sizeof(msg));
-		if (st) {
-			out_printf(&lerr, "uncore: error: %s\n", msg);
-			s = efi_status_from(st);
-		} else if (EFI_ERROR(s)) {
-			char hex[20];
-			out_printf(&lerr, "uncore: error: %s returned %s\n", it->text, status_text(s, hex));
-		}
-		set_status(c, s);
-		c->result = EFI_ERROR(s) ? LAB_ERROR : LAB_PASS;
-	} else {
-		out_printf(&lout, LAB_PFX "%s\n", it->text);
-		if ((st = parse_line(it->text, cmd, msg, sizeof(msg)))) { /* checked before the run: not here */
-			out_printf(&lerr, "uncore: error: %s\n", msg);
-			set_status(c, efi_status_from(st));
-			c->result = LAB_ERROR;
-			goto done;
-		}
-		if (app_needs_clock(cmd) && !tick_hz) { /* the calibration at the start said why */
-			out_printf(&lerr, "uncore: error: %s needs the TSC's frequency, which could not be trusted\n", it->text);
-			set_status(c, efi_status_from(UNC_E_DEVICE));
-			c->result = LAB_ERROR;
-			goto done;
-		}
-		/* Each record also goes to a variable of its own (efi/cmd/lab.md). */
-		if (!cmd->out_var && (cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW)) {
-			cmd->out_var = true;
-			fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "Lab%03u", idx + 1);
-		}
-		native_init(&hw, &lerr, self);
-		hw.tick_hz = tick_hz;
-		hw.tsc = tick_tsc;
-		struct app_env env = *tmpl;
-		env.ctx = &hw;
-		env.write_file = lab_write_file;
-		env.child_find = lab_child_find;
-		env.run_child = lab_run_child;
-		env.json_copy = json_copy;
-		lab_vars = efi_varstore;
-		lab_vars.set = rec_set;
-		env.vars = &lab_vars;
-		cur_json = NULL, cur_json_len = 0, cur_has_x = false, child_status = EFI_SUCCESS;
-		rec_name = cmd->out_var ? cmd->var_name : NULL, rec_written = false;
-		st = app_run(cmd, &hw, &env, &lout, &lerr);
-		native_release();
-		if (rec_name && rec_written) /* not a variable of that name an earlier boot left */
-			fmt_snprintf(c->record, sizeof(c->record), "%s", cmd->var_name);
-		rec_name = NULL;
-		set_status(c, st == UNC_E_CHILD ? child_status : efi_status_from(st));
-		c->json = cur_json;
-		c->json_len = cur_json_len;
-		c->check = cmd->check != 0;
-		if (c->check && cur_has_x && cur_x.check) {
-			static const char *const v[] = { "FAIL", "PASS", "none" };
-			c->measured = true;
-			c->kb_s = cur_x.check_measured_kb_s;
-			fmt_snprintf(c->verdict, sizeof(c->verdict), "%s", cur_x.check_verdict <= 2 ? v[cur_x.check_verdict] : "none");
-		} else if (c->check) {
-			fmt_snprintf(c->verdict, sizeof(c->verdict), "none");
-		}
-		c->result = !st ? LAB_PASS : c->check && st == UNC_E_CHECK ? LAB_FAIL : LAB_ERROR;
-		if (c->check)
-			lab_find_verdict(cbuf + from, clen - from, c->verdict_line, sizeof(c->verdict_line));
+	out_printf(&x->out, LAB_PFX "run %s\n", it->text);
+	st = lab_image_load(&x->vol, it->text, &h, msg, sizeof(msg));
+	if (!st)
+		st = lab_image_start(&x->vol, h, it->text, &s, 0, NULL, NULL, msg, sizeof(msg));
+	if (st) {
+		out_printf(&x->err, "uncore: error: %s\n", msg);
+		s = efi_status_from(st);
+	} else if (EFI_ERROR(s)) {
+		out_printf(&x->err, "uncore: error: %s returned %s\n", it->text, status_text(s, hex));
 	}
-done:
-	/* An error after a PASS line (a stuck counter, a failed child): the
-	 * error line is the message, not the PASS. */
-	if (c->result == LAB_ERROR && (!c->verdict_line[0] || !strncmp(c->verdict_line, "PASS", 4))) {
-		char e[sizeof(c->verdict_line)];
-		first_error(from, e, sizeof(e));
-		if (e[0] || !c->verdict_line[0])
-			fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", e);
+	lab_case_image(c, s);
+}
+
+/* A case in error before its command ran. */
+static void not_run(struct lab_ctx *x, struct lab_case *c, enum unc_status st, const char *msg)
+{
+	out_printf(&x->err, "uncore: error: %s\n", msg);
+	lab_case_status(c, efi_status_from(st));
+	c->result = LAB_ERROR;
+}
+
+/* An uncore.efi command line, run on a seam of its own, its record stored
+ * in LabNNN (efi/cmd/lab.md); from is where its output starts. */
+static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned idx, struct lab_case *c, size_t from)
+{
+	struct cli_cmd *cmd = &x->cmd;
+	char msg[240];
+	enum unc_status st;
+
+	out_printf(&x->out, LAB_PFX "%s\n", it->text);
+	if ((st = parse_line(x, it->text, msg, sizeof(msg)))) { /* checked before the run: not here */
+		not_run(x, c, st, msg);
+		return;
 	}
-	c->ms = ms_since(t0);
-	c->output = cbuf + from;
-	c->output_len = clen - from;
+	if (app_needs_clock(cmd) && !x->tick_hz) { /* the calibration at the start said why */
+		fmt_snprintf(msg, sizeof(msg), "%s needs the TSC's frequency, which could not be trusted", it->text);
+		not_run(x, c, UNC_E_DEVICE, msg);
+		return;
+	}
+	if (lab_record_name(cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW, cmd->out_var, idx,
+			    cmd->var_name, sizeof(cmd->var_name)))
+		cmd->out_var = true;
+	native_init(&x->hw, &x->err, x->vol.self);
+	x->hw.tick_hz = x->tick_hz;
+	x->hw.tsc = x->tick_tsc;
+	struct app_env env = *x->tmpl;
+	env.ctx = x;
+	env.wait_until = lab_wait_until;
+	env.write_file = lab_write_file;
+	env.child_find = lab_child_find;
+	env.run_child = lab_run_child;
+	env.json_copy = json_copy;
+	env.vars = &x->vars;
+	x->json = NULL, x->json_len = 0, x->has_x = false, x->child_status = EFI_SUCCESS;
+	lab_rec_watch(&x->rec, cmd->out_var ? cmd->var_name : NULL);
+	st = app_run(cmd, &x->hw, &env, &x->out, &x->err);
+	native_release();
+	lab_rec_end(&x->rec, c);
+	lab_case_status(c, st == UNC_E_CHILD ? x->child_status : efi_status_from(st));
+	c->json = x->json;
+	c->json_len = x->json_len;
+	lab_case_ran(c, st, cmd->check != 0, x->has_x ? &x->x : NULL, x->kept.buf + from, x->kept.len - from);
+}
+
+/* One case (lab_run_cases' lab_run_fn). */
+static void run_case(void *ctx, const struct lab_item *it, unsigned round, unsigned idx, struct lab_case *c)
+{
+	struct lab_ctx *x = ctx;
+	size_t from = x->kept.len;
+	uint64_t t0 = hw_ticks(&x->hw);
+
+	lab_case_begin(c, it, round, x->cases, idx);
+	if (it->kind == LAB_RUN)
+		run_image(x, it, c);
+	else
+		run_command(x, it, idx, c, from);
+	lab_case_end(c, x->kept.buf + from, x->kept.len - from, ms_since(x, t0));
 }
 
 /* ---- choosing and checking the configuration ---- */
 
-static char cfg_path[LAB_PATH_MAX + 16];
-static char *cfg_text;
-static size_t cfg_len;
-static char cfg_error[LAB_ERR_MAX + LAB_PATH_MAX + 64];
-
 /* Reads the configuration; false, with cfg_error set, when there is none. */
-static bool read_config(const char *given)
+static bool read_config(struct lab_ctx *x, const char *given)
 {
-	char names[3][LAB_PATH_MAX + 16], tried[3 * (LAB_PATH_MAX + 16)] = "", hex[20];
-	unsigned n = 0;
+	char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX], msg[80], hex[20];
+	unsigned n = lab_config_names(given, &x->board, names);
 
-	if (given && given[0]) {
-		fmt_snprintf(names[n++], sizeof(names[0]), "%s", given);
-	} else {
-		const char *products[2] = { board.board_product, board.sys_product };
-		for (int k = 0; k < 2; k++) {
-			char f[LAB_STR_MAX];
-			lab_sanitize(products[k], f, sizeof(f));
-			if (f[0])
-				fmt_snprintf(names[n++], sizeof(names[0]), "\\uncore\\%s.cfg", f);
-		}
-		fmt_snprintf(names[n++], sizeof(names[0]), "\\uncore\\uncore.cfg");
-	}
 	for (unsigned k = 0; k < n; k++) {
 		EFI_STATUS s;
-		enum unc_status st = read_text(names[k], &cfg_text, &cfg_len, &s);
-		size_t tl = strlen(tried);
-		fmt_snprintf(tried + tl, sizeof(tried) - tl, "%s%s", k ? (k + 1 == n ? " nor " : ", ") : "", names[k]);
+		enum unc_status st = lab_vol_read(&x->vol, names[k], &x->cfg_text, &x->cfg_len, &s);
 		if (st == UNC_E_NOT_FOUND)
 			continue;
-		fmt_snprintf(cfg_path, sizeof(cfg_path), "%s", names[k]);
+		fmt_snprintf(x->cfg_path, sizeof(x->cfg_path), "%s", names[k]);
 		if (st == UNC_E_RANGE)
-			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s: larger than %u bytes", names[k],
-				     LAB_FILE_MAX);
+			fmt_snprintf(msg, sizeof(msg), "larger than %u bytes", LAB_FILE_MAX);
 		else if (st)
-			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s: cannot read it (%s)", names[k],
+			fmt_snprintf(msg, sizeof(msg), "cannot read it (%s)",
 				     st == UNC_E_NO_MEMORY ? "out of memory" : status_text(s, hex));
+		if (st)
+			lab_config_error(names[k], 0, msg, x->cfg_error, sizeof(x->cfg_error));
 		return !st;
 	}
-	if (!root)
-		fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: no configuration: the volume uncore.efi was "
-			     "loaded from has no file system");
+	if (!x->vol.root)
+		fmt_snprintf(x->cfg_error, sizeof(x->cfg_error), "uncore: error: no configuration: the volume uncore.efi "
+			     "was loaded from has no file system");
 	else
-		fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: no configuration: neither %s exists", tried);
+		lab_config_missing(names, n, x->cfg_error, sizeof(x->cfg_error));
 	return false;
 }
 
 /* Parses the configuration and every command line in it; false, with
  * cfg_error set, at the first problem. */
-static bool check_config(void)
+static bool check_config(struct lab_ctx *x)
 {
-	struct cli_cmd *cmd = &ws->cmd;
-	char msg[240], line[LAB_LINE_MAX], *argv[CLI_MAX_ARGS];
-	int argc;
+	char msg[240];
 
-	if (lab_parse(cfg_text, cfg_len, &the_cfg)) {
-		if (the_cfg.err_line)
-			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s line %u: %s", cfg_path, the_cfg.err_line,
-				     the_cfg.err);
-		else
-			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s: %s", cfg_path, the_cfg.err);
+	if (lab_parse(x->cfg_text, x->cfg_len, &x->cfg)) {
+		lab_config_error(x->cfg_path, x->cfg.err_line, x->cfg.err, x->cfg_error, sizeof(x->cfg_error));
 		return false;
 	}
-	for (unsigned i = 0; i < the_cfg.n; i++) {
-		const struct lab_item *it = &the_cfg.item[i];
+	for (unsigned i = 0; i < x->cfg.n; i++) {
+		const struct lab_item *it = &x->cfg.item[i];
 		enum unc_status st;
 		if (it->kind == LAB_RUN) {
-			fmt_snprintf(line, sizeof(line), "%s", it->text);
-			st = lab_split(line, argv, CLI_MAX_ARGS, &argc, msg, sizeof(msg));
-			if (!st && (argv[0][0] != '\\' || strchr(argv[0], ':')))
-				st = UNC_E_INVALID, fmt_snprintf(msg, sizeof(msg), "'run %s': want the path of an EFI image on "
-								 "uncore.efi's volume, such as \\uncore\\tool.efi", argv[0]);
+			st = lab_check_run(it->text, msg, sizeof(msg));
 		} else {
-			st = parse_line(it->text, cmd, msg, sizeof(msg));
-			if (!st && cmd->out_file[0] && !lab_out_name_ok(cmd->out_file))
-				st = UNC_E_INVALID, fmt_snprintf(msg, sizeof(msg), "-o %s: %s", cmd->out_file, out_rule);
+			st = parse_line(x, it->text, msg, sizeof(msg));
+			if (!st && x->cmd.out_file[0] && !lab_out_name_ok(x->cmd.out_file)) {
+				fmt_snprintf(msg, sizeof(msg), "-o %s: %s", x->cmd.out_file, lab_out_rule);
+				st = UNC_E_INVALID;
+			}
 		}
 		if (st) {
-			fmt_snprintf(cfg_error, sizeof(cfg_error), "uncore: error: %s line %u: %s", cfg_path, it->line, msg);
+			lab_config_error(x->cfg_path, it->line, msg, x->cfg_error, sizeof(x->cfg_error));
 			return false;
 		}
 	}
@@ -718,179 +413,121 @@ static bool check_config(void)
 
 /* ---- the results folder ---- */
 
-static char started[24];
-
-static void name_run(void)
-{
-	EFI_TIME t;
-	char serial[LAB_STR_MAX];
-
-	lab_sanitize(lab_board_serial(&board), serial, sizeof(serial));
-	if (EFI_ERROR(RT->GetTime(&t, NULL)))
-		t = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
-	fmt_snprintf(started, sizeof(started), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour, t.Minute,
-		     t.Second);
-	fmt_snprintf(run_dir, sizeof(run_dir), "%s\\%04u%02u%02u-%02u%02u%02u-%s", the_cfg.results, t.Year, t.Month, t.Day,
-		     t.Hour, t.Minute, t.Second, serial[0] ? serial : "noserial");
-}
-
-/* What a failed write says of the volume ("" when nothing). */
-static const char *volume_why(EFI_STATUS s)
-{
-	return s == EFI_WRITE_PROTECTED ? ": the volume is read-only"
-	     : s == EFI_VOLUME_FULL     ? ": the volume is full"
-	     : s == EFI_NOT_FOUND && !root ? ": no file system"
-	     : s == EFI_NO_MEDIA || s == EFI_MEDIA_CHANGED ? ": the medium is gone"
-	     : s == EFI_DEVICE_ERROR || s == EFI_VOLUME_CORRUPTED ? ": the volume failed"
-	     : "";
-}
-
 /* A file of the folder not written: the run goes on; a volume that cannot
  * be written any more is not tried again. */
-static void results_unwritable(const char *what, EFI_STATUS s)
+static void results_unwritable(struct lab_ctx *x, const char *what, EFI_STATUS s)
 {
 	char hex[20];
-	const char *why = volume_why(s);
+	const char *why = lab_vol_why(&x->vol, s);
 
-	if (!writable)
+	if (!x->writable)
 		return;
 	if (why[0]) {
-		out_printf(&lerr, LAB_PFX "cannot write %s (%s)%s; the run goes on with its results in EFI variables "
+		out_printf(&x->err, LAB_PFX "cannot write %s (%s)%s; the run goes on with its results in EFI variables "
 			   "only\n", what, status_text(s, hex), why);
-		writable = false;
+		x->writable = false;
 	} else {
-		out_printf(&lerr, LAB_PFX "cannot write %s (%s)\n", what, status_text(s, hex));
+		out_printf(&x->err, LAB_PFX "cannot write %s (%s)\n", what, status_text(s, hex));
 	}
 }
 
-/* Renders a file with fill into memory of exactly its size: counted first. */
-static char *render(void (*fill)(struct out *o, const void *arg), const void *arg, size_t *ret_len)
+/* Writes one file of the run's folder, rendered by fill; true when written. */
+static bool write_file(struct lab_ctx *x, const char *file, void (*fill)(struct out *o, void *arg), void *arg)
 {
-	struct strbuf sb;
-	char one, *buf;
-
-	strbuf_init(&sb, &one, 1); /* counts, keeps nothing */
-	struct out o = strbuf_out(&sb);
-	fill(&o, arg);
-	size_t cap = sb.len + 1;
-	if (!(buf = efi_alloc(cap)))
-		return NULL;
-	strbuf_init(&sb, buf, cap);
-	o = strbuf_out(&sb);
-	fill(&o, arg);
-	*ret_len = sb.len < cap ? sb.len : cap - 1; /* the same, unless a record changed meanwhile */
-	return buf;
-}
-
-static void html_fill(struct out *o, const void *arg);
-static unsigned html_records;
-
-/* Writes one file of the run's folder. */
-static void write_file(const char *file, void (*fill)(struct out *o, const void *arg), const void *arg)
-{
-	char path[sizeof(run_dir) + 16];
+	char path[LAB_DIR_MAX + 16];
 	size_t len;
 	char *buf;
 
-	if (!writable)
-		return;
-	fmt_snprintf(path, sizeof(path), "%s\\%s", run_dir, file);
-	if (!(buf = render(fill, arg, &len))) {
-		out_printf(&lerr, "uncore: error: %s not written: out of memory\n", path);
-		return;
+	if (!x->writable)
+		return false;
+	lab_file_path(x->run_dir, file, path, sizeof(path));
+	if (!(buf = lab_render(fill, arg, efi_alloc, &len))) {
+		out_printf(&x->err, "uncore: error: %s not written: out of memory\n", path);
+		return false;
 	}
-	EFI_STATUS s = write_path(path, buf, len);
+	EFI_STATUS s = lab_vol_write(&x->vol, path, buf, len);
 	if (EFI_ERROR(s))
-		results_unwritable(path, s);
-	else if (fill == html_fill)
-		out_printf(&lout, LAB_PFX "report: %s (%u record%s)\n", path, html_records, html_records == 1 ? "" : "s");
+		results_unwritable(x, path, s);
 	efi_free(buf);
+	return !EFI_ERROR(s);
 }
 
-/* report.html: every case's stored record on one page (an index with each
- * verdict, then a section per record), read back from its variable, with
- * the renderer the host decoder uses. Rendered twice (counted, then
- * written): the errors are said the second time. */
-#define LAB_RECORD_MAX (1u << 20)
-static uint8_t *html_rec;
-static struct rec_print_ws *html_pws; /* large: from the pool, not in the image */
-static unsigned html_pass, html_records;
-
-static void html_fill(struct out *o, const void *arg)
+/* report.html: every case's stored record on one page, read back from its
+ * variable. Rendered twice (counted, then written): the errors are said
+ * the second time. */
+static void write_html(struct lab_ctx *x)
 {
-	const struct lab_run *r = arg;
-	char err[160];
-	size_t len;
-	bool say = html_pass++ > 0;
+	struct lab_html *h = &x->html;
+	char path[LAB_DIR_MAX + 16];
 
-	html_records = 0;
-	report_html_begin(o, lab_run_passed(r) ? "lab run: PASS" : "lab run: FAIL");
-	lab_write_html_run(o, r);
-	report_html_index_begin(o);
-	for (unsigned i = 0; i < r->ncases; i++) {
-		const struct lab_case *c = &r->cases[i];
-		if (!c->record[0])
-			continue;
-		html_records++;
-		if ((var_load(&efi_varstore, c->record, html_rec, LAB_RECORD_MAX, &len, err, sizeof(err)) ||
-		     report_html_index_row(o, html_rec, len, c->record, html_pws, err, sizeof(err))) && say)
-			out_printf(&lerr, "uncore: error: report.html: record %s: %s\n", c->record, err);
-	}
-	report_html_index_end(o);
-	for (unsigned i = 0; i < r->ncases; i++) {
-		const struct lab_case *c = &r->cases[i];
-		if (c->record[0] && !var_load(&efi_varstore, c->record, html_rec, LAB_RECORD_MAX, &len, err, sizeof(err)))
-			report_html_section(o, html_rec, len, c->record, html_pws, err, sizeof(err));
-	}
-	report_html_end(o);
-}
-
-static void write_html(const struct lab_run *r)
-{
-	html_rec = efi_alloc(LAB_RECORD_MAX);
-	html_pws = efi_alloc(sizeof(*html_pws));
-	if (html_pws) /* zero: its counts' pool block is given back between records (count_free) */
-		memset(html_pws, 0, sizeof(*html_pws));
-	if (html_rec && html_pws) {
-		html_pass = 0;
-		write_file("report.html", html_fill, r);
+	*h = (struct lab_html){ &x->run, &efi_varstore, efi_alloc(LAB_RECORD_MAX), efi_alloc(sizeof(*h->pws)), &x->err,
+				0, 0 };
+	if (h->pws) /* zero: its counts' pool block is given back between records (count_free) */
+		memset(h->pws, 0, sizeof(*h->pws));
+	if (h->rec && h->pws) {
+		lab_file_path(x->run_dir, "report.html", path, sizeof(path));
+		if (write_file(x, "report.html", lab_write_html, h))
+			out_printf(&x->out, LAB_PFX "report: %s (%u record%s)\n", path, h->records,
+				   h->records == 1 ? "" : "s");
 	} else {
-		out_printf(&lerr, "uncore: error: report.html not written: out of memory\n");
+		out_printf(&x->err, "uncore: error: report.html not written: out of memory\n");
 	}
-	efi_free(html_rec);
-	efi_free(html_pws);
-	html_rec = NULL, html_pws = NULL;
+	efi_free(h->rec);
+	efi_free(h->pws);
+	h->rec = NULL, h->pws = NULL;
 }
 
-static void json_fill(struct out *o, const void *arg)
+static void json_fill(struct out *o, void *arg)
 {
 	lab_write_json(o, arg);
 }
 
-static void junit_fill(struct out *o, const void *arg)
+static void junit_fill(struct out *o, void *arg)
 {
 	lab_write_junit(o, arg);
 }
 
-static void console_fill(struct out *o, const void *arg)
+static void console_fill(struct out *o, void *arg)
 {
-	(void)arg;
-	o->write(o->ctx, cbuf, clen);
+	const struct lab_console *k = arg;
+
+	o->write(o->ctx, k->buf, k->len);
+}
+
+/* The run's files beside the configuration (results.json, junit.xml,
+ * report.html, console.txt), when the volume takes them. */
+static void write_results(struct lab_ctx *x)
+{
+	if (x->writable && !x->dir_made) {
+		EFI_STATUS ds = lab_vol_mkdirs(&x->vol, x->run_dir);
+		if (EFI_ERROR(ds))
+			results_unwritable(x, x->run_dir, ds);
+	}
+	write_file(x, "results.json", json_fill, &x->run);
+	write_file(x, "junit.xml", junit_fill, &x->run);
+	if (x->writable)
+		write_html(x);
+	if (x->writable)
+		out_printf(&x->out, LAB_PFX "results in %s\n", x->run_dir);
+	if (x->kept.cut)
+		out_printf(&x->err, LAB_PFX "console.txt holds the first %u bytes printed\n", LAB_CONSOLE_MAX);
+	if (x->kept.buf)
+		write_file(x, "console.txt", console_fill, &x->kept);
 }
 
 /* ---- the whole run ---- */
 
-static void end_run(uint8_t how, EFI_STATUS status, bool passed, const struct lab_run *r)
+static void end_run(struct lab_ctx *x, uint8_t how, EFI_STATUS status, bool passed)
 {
 	switch (how) {
 	case LAB_END_SHUTDOWN:
 	case LAB_END_REBOOT:
-		out_printf(&lout, LAB_PFX "%s\n", how == LAB_END_SHUTDOWN ? "shutting down" : "rebooting");
+		out_printf(&x->out, LAB_PFX "%s\n", how == LAB_END_SHUTDOWN ? "shutting down" : "rebooting");
 		RT->ResetSystem(how == LAB_END_SHUTDOWN ? EfiResetShutdown : EfiResetCold, status, 0, NULL);
 		break;
 	case LAB_END_HALT:
-		out_printf(&lout, "\n%s: %u passed, %u failed. Halted: power off or reset the machine.\n",
-			   passed ? "PASS" : "FAIL", r->passed, r->failed);
+		out_printf(&x->out, "\n%s: %u passed, %u failed. Halted: power off or reset the machine.\n",
+			   passed ? "PASS" : "FAIL", x->run.passed, x->run.failed);
 		for (;;)
 			BS->Stall(1000000);
 	default:
@@ -898,159 +535,120 @@ static void end_run(uint8_t how, EFI_STATUS status, bool passed, const struct la
 	}
 }
 
-/* Installed while a lab run goes on: a lab run started inside it, however
- * (`run \EFI\BOOT\BOOTX64.EFI lab`, `-- uncore.efi lab`, ...), finds it
- * and is refused, as a `lab` line is. */
-static EFI_GUID running_guid = { 0xca574d42, 0x28f1, 0x44a5, { 0x83, 0x67, 0x0f, 0xa6, 0xde, 0x94, 0xcf, 0x84 } };
-static EFI_HANDLE running;
-static uint32_t running_mark;
-
-/* The run's test cases: the configuration's items, each round, or one case
- * for a configuration that could not be read (its error). Each case's line
- * is printed as it ends; *status takes the first failure's. */
-static unsigned run_cases(const struct app_env *tmpl, bool ok, EFI_STATUS *status)
+/* The volume, the board, the clock: what the run starts from. */
+static void start_run(struct lab_ctx *x, EFI_HANDLE image, const struct app_env *tmpl, bool shell)
 {
-	unsigned nc = 0;
+	EFI_LOADED_IMAGE *li = NULL;
+	const uint8_t *table;
+	uint32_t tlen;
+	char msg[200];
 
-	if (!ok) {
-		struct lab_case *c = &the_cases[nc++];
-		memset(c, 0, sizeof(*c));
-		out_printf(&lerr, "%s\n", cfg_error);
-		fmt_snprintf(c->name, sizeof(c->name), "config");
-		fmt_snprintf(c->id, sizeof(c->id), "config");
-		c->command = cfg_path[0] ? cfg_path : "none";
-		c->round = 1;
-		c->result = LAB_ERROR;
-		set_status(c, cfg_text ? EFI_INVALID_PARAMETER : EFI_NOT_FOUND);
-		fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", cfg_error);
-		lab_line_result(&lout, c);
-		*status = (EFI_STATUS)c->status;
-		return nc;
+	x->vol = (struct lab_vol){ .self = image, .hook = hook, .hook_ctx = x };
+	x->shell = shell;
+	x->tmpl = tmpl;
+	x->con_out = console_out();
+	x->con_err = console_err();
+	x->out = (struct out){ tee_out, x };
+	x->err = (struct out){ tee_err, x };
+	x->kept = (struct lab_console){ efi_alloc(LAB_CONSOLE_MAX), 0, LAB_CONSOLE_MAX, false };
+	x->vars = lab_rec_store(&x->rec, &efi_varstore);
+	/* An unattended run may take longer than the boot manager's 5 minutes. */
+	BS->SetWatchdogTimer(0, 0, 0, NULL);
+	if (!EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li)) && li) {
+		x->vol.device = li->DeviceHandle;
+		x->vol.root = LibOpenRoot(x->vol.device);
 	}
-	for (unsigned round = 1; round <= the_cfg.repeat; round++) {
-		for (unsigned i = 0; i < the_cfg.n; i++) {
-			if (nc >= LAB_MAX_CASES) {
-				out_printf(&lerr, "uncore: error: more than %u test cases in one run; the rest are not run\n",
-					   LAB_MAX_CASES);
-				return nc;
-			}
-			struct lab_case *c = &the_cases[nc];
-			run_case(tmpl, &the_cfg.item[i], round, nc, c);
-			nc++;
-			lab_line_result(&lout, c);
-			if (c->result != LAB_PASS && *status == EFI_SUCCESS)
-				*status = (EFI_STATUS)c->status ? (EFI_STATUS)c->status : EFI_COMPROMISED_DATA;
-		}
-	}
-	return nc;
+	if (efi_smbios_table(&table, &tlen, msg, sizeof(msg)) ||
+	    lab_smbios_board(table, tlen, &x->board, msg, sizeof(msg)))
+		out_printf(&x->err, "uncore: warning: board identity unknown: %s\n", msg);
+	native_init(&x->hw, &x->err, NULL);
+	if (!native_calibrate(&x->hw, &x->err))
+		x->tick_hz = x->hw.tick_hz, x->tick_tsc = x->hw.tsc;
+	native_release();
 }
 
-/* The run's files beside the configuration (results.json, junit.xml,
- * report.html, console.txt), when the volume takes them. */
-static void write_results(const struct lab_run *r)
+/* The configuration's one case in error, when it could not be read or checked. */
+static unsigned config_case(struct lab_ctx *x)
 {
-	if (writable && !dir_made) {
-		EFI_STATUS ds = make_dirs(run_dir);
-		if (EFI_ERROR(ds))
-			results_unwritable(run_dir, ds);
+	struct lab_case *c = &x->cases[0];
+
+	out_printf(&x->err, "%s\n", x->cfg_error);
+	lab_case_config(c, x->cfg_path, x->cfg_text != NULL, x->cfg_error);
+	lab_line_result(&x->out, c);
+	return 1;
+}
+
+/* The run itself: its configuration, cases and files; returns how it ends. */
+static uint8_t lab_run(struct lab_ctx *x, const char *config)
+{
+	struct rec_time now;
+	uint64_t t0 = hw_ticks(&x->hw);
+	bool ok = read_config(x, config) && check_config(x);
+
+	if (!ok) { /* ends as on-fail says, if the file got that far */
+		memset(&x->cfg.item, 0, sizeof(x->cfg.item));
+		x->cfg.n = 0;
+		if (!x->cfg_text)
+			lab_parse("", 0, &x->cfg), x->cfg.err[0] = '\0';
 	}
-	write_file("results.json", json_fill, r);
-	write_file("junit.xml", junit_fill, r);
-	if (writable)
-		write_html(r);
-	if (writable)
-		out_printf(&lout, LAB_PFX "results in %s\n", run_dir);
-	if (ccut)
-		out_printf(&lerr, LAB_PFX "console.txt holds the first %u bytes printed\n", LAB_CONSOLE_MAX);
-	if (cbuf)
-		write_file("console.txt", console_fill, NULL);
+	efi_get_time(&now);
+	lab_started(&now, x->started, sizeof(x->started));
+	lab_run_dir(x->cfg.results, &now, &x->board, x->run_dir, sizeof(x->run_dir));
+	lab_line_start(&x->out, &x->board, x->cfg_path);
+	/* Nothing is created yet: a volume that cannot take the folder is
+	 * said now, and left as it is. */
+	x->writable = true, x->dir_made = false;
+	EFI_STATUS ds = lab_vol_room(&x->vol, 0, 4, 4);
+	if (EFI_ERROR(ds))
+		results_unwritable(x, x->run_dir, ds);
+	unsigned nc = ok ? lab_run_cases(&x->cfg, x->cases, LAB_MAX_CASES, run_case, x, &x->out, &x->err)
+			 : config_case(x);
+	x->run = (struct lab_run){ .board = &x->board, .config_path = x->cfg_path, .config_text = x->cfg_text,
+				   .config_len = x->cfg_len, .cfg = x->cfg_text ? &x->cfg : NULL, .started = x->started,
+				   .error = ok ? NULL : x->cfg_error, .tool = "uncore.efi " UNC_VERSION, .cases = x->cases,
+				   .ncases = nc };
+	lab_run_count(&x->run);
+	x->run.ms = ms_since(x, t0);
+	lab_line_end(&x->out, &x->run);
+	write_results(x);
+	return lab_run_ending(&x->cfg, lab_run_passed(&x->run), x->shell);
 }
 
 EFI_STATUS efi_lab(EFI_HANDLE image, const struct app_env *tmpl, const char *config, bool shell)
 {
-	static struct lab_run r;
-	EFI_LOADED_IMAGE *li = NULL;
-	char msg[200];
-	EFI_STATUS status = EFI_SUCCESS;
+	EFI_GUID running_guid = LAB_RUNNING_GUID;
+	EFI_HANDLE running = NULL;
+	struct out con_err = console_err();
 	void *other;
 
-	con_out = console_out();
-	con_err = console_err();
 	if (!EFI_ERROR(BS->LocateProtocol(&running_guid, NULL, &other))) {
 		out_printf(&con_err, "uncore: error: 'lab' cannot run inside lab mode (a lab run is going on)\n");
 		return EFI_ACCESS_DENIED;
 	}
-	running = NULL;
-	if (EFI_ERROR(BS->InstallProtocolInterface(&running, &running_guid, EFI_NATIVE_INTERFACE, &running_mark))) {
+	struct lab_ctx *x = efi_alloc(sizeof(*x));
+	if (!x) {
+		out_printf(&con_err, "uncore: error: out of memory for %zu bytes of work space\n", sizeof(*x));
+		return EFI_OUT_OF_RESOURCES;
+	}
+	memset(x, 0, sizeof(*x));
+	if (EFI_ERROR(BS->InstallProtocolInterface(&running, &running_guid, EFI_NATIVE_INTERFACE, x))) {
 		out_printf(&con_err, "uncore: error: lab mode: no memory\n");
+		efi_free(x);
 		return EFI_OUT_OF_RESOURCES;
 	}
-	self = image;
-	have_shell = shell;
-	lout = (struct out){ tee_write, &con_out };
-	lerr = (struct out){ tee_write, &con_err };
-	cbuf = efi_alloc(LAB_CONSOLE_MAX);
-	if (!(ws = efi_alloc(sizeof(*ws)))) {
-		out_printf(&lerr, "uncore: error: out of memory for %zu bytes of work space\n", sizeof(*ws));
-		BS->UninstallProtocolInterface(running, &running_guid, &running_mark);
-		return EFI_OUT_OF_RESOURCES;
-	}
-	memset(ws, 0, sizeof(*ws));
-	/* An unattended run may take longer than the boot manager's 5 minutes. */
-	BS->SetWatchdogTimer(0, 0, 0, NULL);
-	if (!EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li)) && li) {
-		device = li->DeviceHandle;
-		root = LibOpenRoot(device);
-	}
-	const uint8_t *table;
-	uint32_t tlen;
-	if (efi_smbios_table(&table, &tlen, msg, sizeof(msg)) ||
-	    lab_smbios_board(table, tlen, &board, msg, sizeof(msg)))
-		out_printf(&lerr, "uncore: warning: board identity unknown: %s\n", msg);
-	native_init(&hw, &lerr, NULL);
-	if (!native_calibrate(&hw, &lerr))
-		tick_hz = hw.tick_hz, tick_tsc = hw.tsc;
-	native_release();
-	uint64_t t0 = hw_ticks(&hw);
-
-	bool ok = read_config(config) && check_config();
-	if (!ok) { /* ends as on-fail says, if the file got that far */
-		memset(&the_cfg.item, 0, sizeof(the_cfg.item));
-		the_cfg.n = 0;
-		if (!cfg_text)
-			lab_parse("", 0, &the_cfg), the_cfg.err[0] = '\0';
-	}
-	name_run();
-	lab_line_start(&lout, &board, cfg_path);
-	/* Nothing is created yet: a volume that cannot take the folder is
-	 * said now, and left as it is. */
-	writable = true, dir_made = false;
-	EFI_STATUS ds = room_for(0, 4, 4);
-	if (EFI_ERROR(ds))
-		results_unwritable(run_dir, ds);
-	unsigned nc = run_cases(tmpl, ok, &status);
-	r = (struct lab_run){ 0 };
-	r.board = &board, r.config_path = cfg_path, r.config_text = cfg_text, r.config_len = cfg_len;
-	r.cfg = cfg_text ? &the_cfg : NULL, r.started = started, r.error = ok ? NULL : cfg_error;
-	r.tool = "uncore.efi " UNC_VERSION, r.cases = the_cases, r.ncases = nc;
-	for (unsigned i = 0; i < nc; i++) {
-		if (the_cases[i].result == LAB_PASS)
-			r.passed++;
-		else
-			r.failed++;
-	}
-	r.ms = ms_since(t0);
-	bool passed = lab_run_passed(&r);
-	if (!passed && status == EFI_SUCCESS)
-		status = EFI_NOT_FOUND; /* no test case at all */
-	lab_line_end(&lout, &r);
-	write_results(&r);
-	uint8_t how = passed ? the_cfg.on_pass : the_cfg.on_fail;
-	if (!how)
-		how = shell ? LAB_END_EXIT : LAB_END_SHUTDOWN;
-	if (root)
-		root->Close(root);
-	BS->UninstallProtocolInterface(running, &running_guid, &running_mark);
-	end_run(how, passed ? EFI_SUCCESS : status, passed, &r);
-	return passed ? EFI_SUCCESS : status;
+	start_run(x, image, tmpl, shell);
+	uint8_t how = lab_run(x, config);
+	bool passed = lab_run_passed(&x->run);
+	EFI_STATUS status = (EFI_STATUS)lab_run_status(&x->run);
+	if (x->vol.root)
+		x->vol.root->Close(x->vol.root);
+	BS->UninstallProtocolInterface(running, &running_guid, x);
+	end_run(x, how, status, passed);
+	/* exit: what the run took back to the pool */
+	for (unsigned i = 0; i < x->run.ncases; i++)
+		efi_free((void *)x->cases[i].json);
+	efi_free(x->cfg_text);
+	efi_free(x->kept.buf);
+	efi_free(x);
+	return status;
 }

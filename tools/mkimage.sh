@@ -5,8 +5,9 @@
 #
 # IMAGE is 16 MiB: an MBR partition table with one EFI system partition
 # (type 0xEF) from 1 MiB to the end, formatted FAT16 (4 sectors a cluster) by mtools, holding
-# \EFI\BOOT\BOOTX64.EFI, \uncore\uncore.cfg (CONFIG; none if CONFIG is "", as the
-# tests of a missing configuration want) and any further FILEs at
+# \EFI\BOOT\BOOTX64.EFI, \uncore\uncore.cfg (CONFIG: `make image` gives
+# tools/uncore.cfg unless told otherwise; none if CONFIG is "", as the tests
+# of a missing configuration want) and any further FILEs at
 # their DESTs (e.g. build/uncore-emu.efi ::/uncore/uncore-emu.efi). The
 # partition is IMAGE@@1M for mtools (mdir -i IMAGE@@1M ::/uncore).
 set -eu

@@ -1,8 +1,11 @@
-/* Lab mode's pure half: the configuration language, board strings made
- * file names, the board identity from SMBIOS types 1 and 2, and what a run
- * writes (the UNCORE-LAB serial lines, results.json, junit.xml). No
- * firmware headers: efi/lab.c reads and writes the files and runs the
- * lines; the host tests drive all of this. */
+/* Lab mode's rules, without firmware headers: the configuration language,
+ * board strings made file names and the board's identity from SMBIOS types
+ * 1 and 2 (cfg.c); which configuration a run reads, its results folder, each
+ * case's result and message, the LabNNN record a case stores, the rounds and
+ * the run's verdict (run.c); what a run writes: the UNCORE-LAB serial lines,
+ * results.json, junit.xml and report.html (report.c). efi/lab.c reads and
+ * writes the files, runs the lines and ends the run; the host tests
+ * (tests/unit/test_lab.c) drive all of this. */
 #ifndef UNC_LAB_H
 #define UNC_LAB_H
 
@@ -12,6 +15,10 @@
 
 #include "../base/fmt.h"
 #include "../base/status.h"
+#include "../output/record.h"
+#include "../output/recmap.h"
+#include "../output/report.h"
+#include "../output/varstore.h"
 
 #define LAB_MAX_ITEMS  64
 #define LAB_LINE_MAX   512 /* characters of a line, its end included */
@@ -20,6 +27,14 @@
 #define LAB_REPEAT_MAX 1000
 #define LAB_ERR_MAX    200
 #define LAB_ID_MAX     (LAB_NAME_MAX + 24)
+#define LAB_MAX_WORDS  64  /* words of a `run` line, as many as a command line has */
+#define LAB_MAX_CASES  (LAB_MAX_ITEMS * 4) /* cases of one run, every round */
+#define LAB_FILE_MAX   65536     /* bytes of a configuration file */
+#define LAB_CONSOLE_MAX (4u << 20) /* bytes of console.txt kept */
+#define LAB_RECORD_MAX (1u << 20)  /* bytes of a stored record report.html reads back */
+#define LAB_CFG_NAMES  3         /* configuration files tried */
+#define LAB_CFG_PATH_MAX (LAB_PATH_MAX + 16)
+#define LAB_DIR_MAX    (LAB_PATH_MAX + 64) /* the run's results folder */
 
 enum lab_kind { LAB_CMD, LAB_RUN };
 enum lab_end { LAB_END_UNSET, LAB_END_SHUTDOWN, LAB_END_REBOOT, LAB_END_EXIT, LAB_END_HALT };
@@ -157,5 +172,140 @@ void lab_mb_s(uint64_t kb_s, char *buf, size_t size);
  * prints ("PASS: ", "FAIL: ", "NO VERDICT: "), without its newline, into
  * buf; false when there is none. */
 bool lab_find_verdict(const char *text, size_t len, char *buf, size_t size);
+
+/* ---- the run's rules (run.c) ---- */
+
+/* Why a -o NAME was refused (lab_out_name_ok). */
+extern const char lab_out_rule[];
+
+/* The configuration files a run tries, in order, into names: the one given
+ * (when given is neither NULL nor ""), else \uncore\<type 2 product>.cfg and
+ * \uncore\<type 1 product>.cfg (each when lab_sanitize leaves a name) and
+ * \uncore\uncore.cfg. Returns how many (1 to LAB_CFG_NAMES). */
+unsigned lab_config_names(const char *given, const struct lab_board *b, char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX]);
+
+/* The error line when none of the n names exists: "uncore: error: no
+ * configuration: neither A, B nor C exists". */
+void lab_config_missing(const char names[][LAB_CFG_PATH_MAX], unsigned n, char *buf, size_t size);
+
+/* A configuration's error line: "uncore: error: PATH line N: MSG", or
+ * "uncore: error: PATH: MSG" for line 0 (the file as a whole). */
+void lab_config_error(const char *path, unsigned line, const char *msg, char *buf, size_t size);
+
+/* Whether PATH names an image on uncore.efi's volume: absolute ('\'
+ * first), without a volume (no ':'). lab_check_run checks a `run` line's
+ * text (PATH [ARGS]) so, its words too. */
+bool lab_image_path_ok(const char *path);
+enum unc_status lab_check_run(const char *text, char *err, size_t errsize);
+
+/* The run's start, "yyyy-mm-ddThh:mm:ss", and its results folder,
+ * RESULTS\yyyymmdd-hhmmss-SERIAL (the board's serial through lab_sanitize,
+ * "noserial" when that leaves nothing); a time the firmware did not give
+ * (valid 0) is 1970-01-01 00:00:00. */
+void lab_started(const struct rec_time *t, char *buf, size_t size);
+void lab_run_dir(const char *results, const struct rec_time *t, const struct lab_board *b, char *buf, size_t size);
+/* DIR\NAME: a file of the results folder. */
+void lab_file_path(const char *dir, const char *name, char *buf, size_t size);
+
+/* Everything printed during a run, for console.txt and each case's
+ * output: the first cap bytes (cut says some were left out). buf NULL:
+ * nothing is kept. */
+struct lab_console {
+	char *buf;
+	size_t len, cap;
+	bool cut;
+};
+void lab_keep(struct lab_console *k, const char *s, size_t len);
+
+/* The first "uncore: error: " line of text, as lab_find_verdict; buf is ""
+ * when there is none. */
+bool lab_first_error(const char *text, size_t len, char *buf, size_t size);
+
+/* One case: lab_case_begin starts it from its item (name, id among the n
+ * cases of prev, command, kind, round). lab_case_status sets its
+ * EFI_STATUS and that status's name. A `run` line's case ends with
+ * lab_case_image: it passes when the image returned no error (a warning
+ * passes). A command line's ends with lab_case_ran: st is what the command
+ * returned, check whether it has --min-*, x the extras its stored record
+ * gave (NULL: none), printed[0..len) what it printed. Its result: pass on
+ * success; fail for a check that returned UNC_E_CHECK; error otherwise; a
+ * check's verdict is its record's (FAIL, PASS, none), "none" when it has
+ * none, and its message the verdict line it printed. lab_case_end, for
+ * every case: a case in error whose message is empty or a PASS line (an
+ * error after the PASS: a stuck counter, a failed child) gets its first
+ * "uncore: error: " line instead; then its duration and output. */
+void lab_case_begin(struct lab_case *c, const struct lab_item *it, unsigned round, const struct lab_case *prev,
+		    unsigned n);
+void lab_case_status(struct lab_case *c, uint64_t status);
+void lab_case_image(struct lab_case *c, uint64_t status);
+void lab_case_ran(struct lab_case *c, enum unc_status st, bool check, const struct run_extras *x,
+		  const char *printed, size_t len);
+void lab_case_end(struct lab_case *c, const char *printed, size_t len, uint64_t ms);
+
+/* The one case of a run whose configuration could not be read or checked:
+ * "config", in error, its command the file's path ("none" for ""), its
+ * status EFI_INVALID_PARAMETER when the file was read, else EFI_NOT_FOUND,
+ * its message the error line. */
+void lab_case_config(struct lab_case *c, const char *path, bool read, const char *error);
+
+/* The variable the record of case idx (from 0) goes to, "Lab001" for the
+ * first of the run (rounds go on counting): for a command that stores a
+ * record (info, stat, bw) and names none itself (-o var:NAME). False, buf
+ * untouched, when it gets none. */
+bool lab_record_name(bool stores, bool named, unsigned idx, char *buf, size_t size);
+
+/* Whether a case's record was written by this run. lab_rec_store gives a
+ * store that is under's, but sees every variable written through it (a
+ * record's own variable is written last, after its chunks: written means
+ * the last write of it stored something). lab_rec_watch names the record
+ * (NULL: none) before the command runs; lab_rec_end gives the case that
+ * name if it was so written, and stops watching. A variable of that name an
+ * earlier boot left is never the case's record. */
+struct lab_rec_watch {
+	const struct varstore *under;
+	const char *name;
+	bool written;
+};
+struct varstore lab_rec_store(struct lab_rec_watch *w, const struct varstore *under);
+void lab_rec_watch(struct lab_rec_watch *w, const char *name);
+void lab_rec_end(struct lab_rec_watch *w, struct lab_case *c);
+
+/* Runs every item of cfg, round after round, into cases (at most max:
+ * then an error line says the rest are not run): run(ctx, item, round,
+ * idx, case) runs one, then its RESULT line goes to out. Returns how many
+ * ran. */
+typedef void (*lab_run_fn)(void *ctx, const struct lab_item *it, unsigned round, unsigned idx, struct lab_case *c);
+unsigned lab_run_cases(const struct lab_cfg *cfg, struct lab_case *cases, unsigned max, lab_run_fn run, void *ctx,
+		       struct out *out, struct out *err);
+
+/* The run's passed and failed counts from its cases; its status: 0 when it
+ * passed, else the first case not passed's (EFI_COMPROMISED_DATA when that
+ * is 0), EFI_NOT_FOUND when there is no case; how it ends: on-pass or
+ * on-fail, else exit under a Shell and shutdown without one. */
+void lab_run_count(struct lab_run *r);
+uint64_t lab_run_status(const struct lab_run *r);
+uint8_t lab_run_ending(const struct lab_cfg *cfg, bool passed, bool shell);
+
+/* ---- files (report.c) ---- */
+
+/* A file rendered into memory of exactly its size (fill runs twice: once
+ * to count, once to write); NULL when alloc fails. */
+char *lab_render(void (*fill)(struct out *o, void *arg), void *arg, void *(*alloc)(size_t n), size_t *ret_len);
+
+/* report.html (a fill for lab_render): lab_write_html_run's part, then
+ * every case's stored record read back from vars into rec (LAB_RECORD_MAX
+ * bytes), with the renderer the host decoder uses (pws zeroed): an index
+ * with each verdict, then a section per record. A record that cannot be
+ * read or shown is said on err from the second rendering on; records
+ * counts those listed. */
+struct lab_html {
+	const struct lab_run *run;
+	const struct varstore *vars;
+	uint8_t *rec;
+	struct rec_print_ws *pws;
+	struct out *err;
+	unsigned pass, records;
+};
+void lab_write_html(struct out *o, void *arg);
 
 #endif

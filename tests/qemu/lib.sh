@@ -35,7 +35,7 @@
 #   lab_begin NAME QEMU_CPU [EXTRA QEMU ARGS...]
 #   lab_image FILE                       boot a copy of that image instead of one made here
 #   lab_efi FILE                         the stick's BOOTX64.EFI (default build/uncore.efi)
-#   lab_config FILE                      its \uncore\uncore.cfg (default lab/uncore.cfg)
+#   lab_config FILE                      its \uncore\uncore.cfg (default tools/uncore.cfg)
 #   lab_file FILE ::/DEST                another file on the stick
 #   lab_secure                           Secure Boot: OVMF's snakeoil pair (test key enrolled)
 #   lab_readonly                         the stick is write-protected
@@ -67,7 +67,7 @@ boot_begin() {
 
 lab_begin() {
 	boot_begin "$@"
-	LAB=1 LAB_EFI=$TOP/build/uncore.efi LAB_CONFIG=$TOP/lab/uncore.cfg LAB_SECURE= LAB_RO= LAB_FULL=
+	LAB=1 LAB_EFI=$TOP/build/uncore.efi LAB_CONFIG=$TOP/tools/uncore.cfg LAB_SECURE= LAB_RO= LAB_FULL=
 	LAB_END=shutdown LAB_STOP= LAB_FILES=() LAB_IMAGE=
 }
 lab_image() { LAB_IMAGE=$1; }

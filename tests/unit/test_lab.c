@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../drivers/lab/lab.h"
+#include "fake_vars.h"
 #include "t.h"
 
 static struct lab_cfg cfg;
@@ -446,6 +447,427 @@ static void junit_xml(void)
 	remove(path);
 }
 
+/* ---- the run's rules (run.c) ---- */
+
+static void config_names(void)
+{
+	struct lab_board b = { .board_product = "LabBoard-7", .sys_product = "Standard PC (Q35 + ICH9, 2009)" };
+	char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX], msg[LAB_ERR_MAX + LAB_PATH_MAX + 64];
+
+	T_EQ(lab_config_names(NULL, &b, names), 3);
+	T_STREQ(names[0], "\\uncore\\LabBoard-7.cfg");
+	T_STREQ(names[1], "\\uncore\\Standard_PC__Q35___ICH9__2009_.cfg");
+	T_STREQ(names[2], "\\uncore\\uncore.cfg");
+	lab_config_missing(names, 3, msg, sizeof(msg));
+	T_STREQ(msg, "uncore: error: no configuration: neither \\uncore\\LabBoard-7.cfg, "
+		     "\\uncore\\Standard_PC__Q35___ICH9__2009_.cfg nor \\uncore\\uncore.cfg exists");
+	/* a product of blanks names no file */
+	b = (struct lab_board){ .board_product = "  ", .sys_product = "Q35" };
+	T_EQ(lab_config_names("", &b, names), 2);
+	T_STREQ(names[0], "\\uncore\\Q35.cfg");
+	T_STREQ(names[1], "\\uncore\\uncore.cfg");
+	lab_config_missing(names, 2, msg, sizeof(msg));
+	T_STREQ(msg, "uncore: error: no configuration: neither \\uncore\\Q35.cfg nor \\uncore\\uncore.cfg exists");
+	/* the one given, alone */
+	T_EQ(lab_config_names("\\shell.cfg", &b, names), 1);
+	T_STREQ(names[0], "\\shell.cfg");
+	lab_config_missing(names, 1, msg, sizeof(msg));
+	T_STREQ(msg, "uncore: error: no configuration: neither \\shell.cfg exists");
+	lab_config_error("\\uncore\\uncore.cfg", 3, "bad count 'many' for 'repeat' (want 1 to 1000)", msg, sizeof(msg));
+	T_STREQ(msg, "uncore: error: \\uncore\\uncore.cfg line 3: bad count 'many' for 'repeat' (want 1 to 1000)");
+	lab_config_error("\\uncore\\uncore.cfg", 0, "larger than 65536 bytes", msg, sizeof(msg));
+	T_STREQ(msg, "uncore: error: \\uncore\\uncore.cfg: larger than 65536 bytes");
+}
+
+static void run_lines_checked(void)
+{
+	char err[200];
+
+	T_EQ(lab_check_run("\\uncore\\uncore-emu.efi --rate DRAM_DATA_READS=1M", err, sizeof(err)), UNC_OK);
+	T_EQ(lab_check_run("\"\\uncore\\a b.efi\" x", err, sizeof(err)), UNC_OK);
+	T_EQ(lab_check_run("tool.efi", err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "'run tool.efi': want the path of an EFI image on uncore.efi's volume, such as \\uncore\\tool.efi");
+	T_EQ(lab_check_run("fs0:\\tool.efi", err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "'run fs0:\\tool.efi': want the path of an EFI image on uncore.efi's volume, such as "
+		     "\\uncore\\tool.efi");
+	T_EQ(lab_check_run("\"\\uncore\\a.efi", err, sizeof(err)), UNC_E_INVALID);
+	T_ASSERT(lab_image_path_ok("\\EFI\\BOOT\\BOOTX64.EFI"));
+	T_ASSERT(!lab_image_path_ok("BOOTX64.EFI"));
+	T_ASSERT(!lab_image_path_ok("\\fs0:x.efi"));
+}
+
+static void results_folder(void)
+{
+	struct rec_time t = { .year = 2026, .month = 11, .day = 22, .hour = 8, .minute = 59, .second = 26, .valid = 1 };
+	struct lab_board b = { .sys_serial = "SN-1234", .board_serial = "B 9" };
+	char buf[LAB_DIR_MAX], path[LAB_DIR_MAX + 16];
+
+	lab_started(&t, buf, sizeof(buf));
+	T_STREQ(buf, "2026-11-22T08:59:26");
+	lab_run_dir("\\uncore\\results", &t, &b, buf, sizeof(buf));
+	T_STREQ(buf, "\\uncore\\results\\20261122-085926-SN-1234");
+	lab_file_path(buf, "results.json", path, sizeof(path));
+	T_STREQ(path, "\\uncore\\results\\20261122-085926-SN-1234\\results.json");
+	/* type 2's serial when type 1 has none, made a file name */
+	b.sys_serial[0] = '\0';
+	lab_run_dir("\\lab\\out", &t, &b, buf, sizeof(buf));
+	T_STREQ(buf, "\\lab\\out\\20261122-085926-B_9");
+	/* no serial; no time of day */
+	b.board_serial[0] = '\0';
+	t.valid = 0;
+	lab_run_dir("\\uncore\\results", &t, &b, buf, sizeof(buf));
+	T_STREQ(buf, "\\uncore\\results\\19700101-000000-noserial");
+	lab_started(&t, buf, sizeof(buf));
+	T_STREQ(buf, "1970-01-01T00:00:00");
+}
+
+static void console_kept(void)
+{
+	char buf[8], line[64];
+	struct lab_console k = { buf, 0, sizeof(buf), false };
+
+	lab_keep(&k, "hello", 5);
+	T_EQ(k.len, 5);
+	T_ASSERT(!k.cut);
+	lab_keep(&k, "world", 5);
+	T_EQ(k.len, 8);
+	T_ASSERT(k.cut);
+	T_ASSERT(!memcmp(buf, "hellowor", 8));
+	lab_keep(&k, "!", 1);
+	T_EQ(k.len, 8);
+	k = (struct lab_console){ NULL, 0, 0, false }; /* nothing kept */
+	lab_keep(&k, "x", 1);
+	T_EQ(k.len, 0);
+
+	static const char out[] = "uncore: lab: bw\nuncore: warning: x\nuncore: error: counter 0 stuck\r\n"
+				  "uncore: error: second\n";
+	T_ASSERT(lab_first_error(out, strlen(out), line, sizeof(line)));
+	T_STREQ(line, "uncore: error: counter 0 stuck");
+	T_ASSERT(!lab_first_error(out, 16, line, sizeof(line)));
+	T_STREQ(line, "");
+}
+
+static const struct lab_item item_bw = { LAB_CMD, 4, "bw check", "bw -d 1 --min-bw 1000" };
+
+static void case_results(void)
+{
+	static const char pass_out[] = "uncore: lab: bw -d 1 --min-bw 1000\n"
+				       "PASS: read+write bandwidth 1501.140 MB/s >= the required 1000.000 MB/s\n";
+	static const char fail_out[] = "FAIL: read+write bandwidth 999.000 MB/s < the required 1000.000 MB/s\n";
+	static const char stuck_out[] = "PASS: read+write bandwidth 1501.140 MB/s >= the required 1000.000 MB/s\r\n"
+					"uncore: error: counter 2 of imc did not move\n";
+	struct run_extras x = { .check = 1, .check_measured_kb_s = 1501140, .check_verdict = VERDICT_PASS };
+	struct lab_case c[2];
+
+	/* a check that passed */
+	lab_case_begin(&c[0], &item_bw, 1, NULL, 0);
+	T_STREQ(c[0].name, "bw check");
+	T_STREQ(c[0].id, "bw_check");
+	T_STREQ(c[0].command, "bw -d 1 --min-bw 1000");
+	T_EQ(c[0].round, 1);
+	lab_case_status(&c[0], 0);
+	lab_case_ran(&c[0], UNC_OK, true, &x, pass_out, strlen(pass_out));
+	lab_case_end(&c[0], pass_out, strlen(pass_out), 1109);
+	T_EQ(c[0].result, LAB_PASS);
+	T_STREQ(c[0].status_name, "EFI_SUCCESS");
+	T_ASSERT(c[0].check && c[0].measured);
+	T_EQ(c[0].kb_s, 1501140);
+	T_STREQ(c[0].verdict, "PASS");
+	T_STREQ(c[0].verdict_line, "PASS: read+write bandwidth 1501.140 MB/s >= the required 1000.000 MB/s");
+	T_EQ(c[0].ms, 1109);
+	T_EQ(c[0].output_len, strlen(pass_out));
+
+	/* the same line in round 2, after round 1's */
+	lab_case_begin(&c[1], &item_bw, 2, c, 1);
+	T_STREQ(c[1].id, "bw_check_r2");
+
+	/* a check that failed: fail, not error */
+	x.check_measured_kb_s = 999000, x.check_verdict = VERDICT_FAIL;
+	lab_case_begin(&c[1], &item_bw, 1, c, 1);
+	T_STREQ(c[1].id, "bw_check_2");
+	lab_case_status(&c[1], 0x8000000000000021ull);
+	lab_case_ran(&c[1], UNC_E_CHECK, true, &x, fail_out, strlen(fail_out));
+	lab_case_end(&c[1], fail_out, strlen(fail_out), 0);
+	T_EQ(c[1].result, LAB_FAIL);
+	T_STREQ(c[1].status_name, "EFI_COMPROMISED_DATA");
+	T_STREQ(c[1].verdict, "FAIL");
+	T_STREQ(c[1].verdict_line, "FAIL: read+write bandwidth 999.000 MB/s < the required 1000.000 MB/s");
+
+	/* an error after the PASS line: the error is the message */
+	x.check_verdict = VERDICT_PASS;
+	lab_case_begin(&c[1], &item_bw, 1, NULL, 0);
+	lab_case_status(&c[1], 0x8000000000000007ull);
+	lab_case_ran(&c[1], UNC_E_STUCK, true, &x, stuck_out, strlen(stuck_out));
+	lab_case_end(&c[1], stuck_out, strlen(stuck_out), 0);
+	T_EQ(c[1].result, LAB_ERROR);
+	T_STREQ(c[1].status_name, "EFI_DEVICE_ERROR");
+	T_STREQ(c[1].verdict, "PASS");
+	T_STREQ(c[1].verdict_line, "uncore: error: counter 2 of imc did not move");
+
+	/* ... and a PASS line stays when no error line says more */
+	lab_case_begin(&c[1], &item_bw, 1, NULL, 0);
+	lab_case_ran(&c[1], UNC_E_STUCK, true, &x, pass_out, strlen(pass_out));
+	lab_case_end(&c[1], pass_out, strlen(pass_out), 0);
+	T_EQ(c[1].result, LAB_ERROR);
+	T_STREQ(c[1].verdict_line, "PASS: read+write bandwidth 1501.140 MB/s >= the required 1000.000 MB/s");
+
+	/* a check that stopped before a record: no verdict, in error */
+	lab_case_begin(&c[1], &item_bw, 1, NULL, 0);
+	lab_case_ran(&c[1], UNC_E_DEVICE, true, NULL, "uncore: error: no IMC\n", 21);
+	lab_case_end(&c[1], "uncore: error: no IMC\n", 21, 0);
+	T_EQ(c[1].result, LAB_ERROR);
+	T_ASSERT(!c[1].measured);
+	T_STREQ(c[1].verdict, "none");
+	T_STREQ(c[1].verdict_line, "uncore: error: no IMC");
+	/* ... or whose record gave no verdict */
+	x.check_verdict = VERDICT_NONE;
+	lab_case_begin(&c[1], &item_bw, 1, NULL, 0);
+	lab_case_ran(&c[1], UNC_E_CHECK, true, &x, "NO VERDICT: x\n", 14);
+	T_EQ(c[1].result, LAB_FAIL);
+	T_STREQ(c[1].verdict, "none");
+	T_STREQ(c[1].verdict_line, "NO VERDICT: x");
+
+	/* not a check: success passes, anything else is an error; a
+	 * UNC_E_CHECK without --min-* is no check failure */
+	lab_case_begin(&c[1], &item_bw, 1, NULL, 0);
+	lab_case_ran(&c[1], UNC_OK, false, NULL, "", 0);
+	T_EQ(c[1].result, LAB_PASS);
+	T_STREQ(c[1].verdict, "");
+	lab_case_ran(&c[1], UNC_E_CHECK, false, NULL, "", 0);
+	T_EQ(c[1].result, LAB_ERROR);
+	T_ASSERT(!c[1].check);
+
+	/* run PATH: the image's status; a warning passes */
+	lab_case_image(&c[1], 0);
+	T_EQ(c[1].result, LAB_PASS);
+	lab_case_image(&c[1], 1);
+	T_EQ(c[1].result, LAB_PASS);
+	T_STREQ(c[1].status_name, "EFI_WARN_UNKNOWN_GLYPH");
+	lab_case_image(&c[1], 0x800000000000000eull);
+	T_EQ(c[1].result, LAB_ERROR);
+	T_STREQ(c[1].status_name, "EFI_NOT_FOUND");
+	lab_case_image(&c[1], 0x80000000000000ffull);
+	T_STREQ(c[1].status_name, "0x80000000000000ff");
+}
+
+static void config_case(void)
+{
+	struct lab_case c;
+
+	lab_case_config(&c, "\\uncore\\uncore.cfg", true, "uncore: error: \\uncore\\uncore.cfg line 3: bad");
+	T_STREQ(c.name, "config");
+	T_STREQ(c.id, "config");
+	T_STREQ(c.command, "\\uncore\\uncore.cfg");
+	T_EQ(c.round, 1);
+	T_EQ(c.result, LAB_ERROR);
+	T_EQ(c.status, 0x8000000000000002ull);
+	T_STREQ(c.status_name, "EFI_INVALID_PARAMETER");
+	T_STREQ(c.verdict_line, "uncore: error: \\uncore\\uncore.cfg line 3: bad");
+	lab_case_config(&c, "", false, "uncore: error: no configuration: neither \\uncore\\uncore.cfg exists");
+	T_STREQ(c.command, "none");
+	T_EQ(c.status, 0x800000000000000eull);
+	T_STREQ(c.status_name, "EFI_NOT_FOUND");
+}
+
+static void record_names(void)
+{
+	char name[VAR_NAME_MAX + 1] = "mine";
+
+	T_ASSERT(!lab_record_name(false, false, 0, name, sizeof(name))); /* var list, msr, ...: none */
+	T_ASSERT(!lab_record_name(true, true, 0, name, sizeof(name)));   /* -o var:NAME: its own */
+	T_STREQ(name, "mine");
+	T_ASSERT(lab_record_name(true, false, 0, name, sizeof(name)));
+	T_STREQ(name, "Lab001");
+	T_ASSERT(lab_record_name(true, false, 41, name, sizeof(name)));
+	T_STREQ(name, "Lab042");
+	T_ASSERT(lab_record_name(true, false, LAB_MAX_CASES - 1, name, sizeof(name)));
+	T_STREQ(name, "Lab256");
+	T_ASSERT(var_name_ok(name));
+}
+
+/* A case's record is the variable this run wrote last, whole. */
+static void record_written(void)
+{
+	static struct fake_vars fv;
+	static uint8_t data[300];
+	struct lab_rec_watch w;
+	struct lab_case c;
+	char err[160];
+	unsigned chunks;
+
+	fake_vars_init(&fv, 1024, 1 << 20);
+	struct varstore vs = lab_rec_store(&w, &fv.vs);
+	T_EQ(fv.vs.set(fv.vs.ctx, "Lab002", (const uint8_t *)"old", 3), UNC_OK); /* an earlier boot's */
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)i;
+
+	memset(&c, 0, sizeof(c));
+	lab_rec_watch(&w, "Lab001");
+	T_EQ(var_save(&vs, "Lab001", data, sizeof(data), 120, &chunks, err, sizeof(err)), UNC_OK);
+	T_ASSERT(chunks > 1);
+	lab_rec_end(&w, &c);
+	T_STREQ(c.record, "Lab001");
+	size_t len;
+	uint8_t back[sizeof(data)];
+	T_EQ(var_load(&vs, "Lab001", back, sizeof(back), &len, err, sizeof(err)), UNC_OK); /* reads pass through */
+	T_EQ(len, sizeof(data));
+
+	/* the case ran but stored nothing: Lab002 is not its */
+	memset(&c, 0, sizeof(c));
+	lab_rec_watch(&w, "Lab002");
+	T_EQ(vs.set(vs.ctx, "Other", (const uint8_t *)"x", 1), UNC_OK);
+	lab_rec_end(&w, &c);
+	T_STREQ(c.record, "");
+	/* written, then deleted */
+	lab_rec_watch(&w, "Lab002");
+	T_EQ(vs.set(vs.ctx, "Lab002", (const uint8_t *)"new", 3), UNC_OK);
+	T_EQ(vs.set(vs.ctx, "Lab002", NULL, 0), UNC_OK);
+	lab_rec_end(&w, &c);
+	T_STREQ(c.record, "");
+	/* a write that failed (the store full) */
+	fv.fail_after = fv.sets + 1;
+	lab_rec_watch(&w, "Lab003");
+	T_ASSERT(vs.set(vs.ctx, "Lab003", (const uint8_t *)"x", 1) != UNC_OK);
+	lab_rec_end(&w, &c);
+	T_STREQ(c.record, "");
+	T_ASSERT(w.name == NULL);
+	fake_vars_free(&fv);
+}
+
+static unsigned ran_idx[8], ran_round[8], ran_n;
+
+static void fake_case(void *ctx, const struct lab_item *it, unsigned round, unsigned idx, struct lab_case *c)
+{
+	struct lab_case *all = ctx;
+
+	ran_idx[ran_n] = idx, ran_round[ran_n++] = round;
+	lab_case_begin(c, it, round, all, idx);
+	lab_case_image(c, idx % 2 ? 0x8000000000000003ull : 0);
+}
+
+static void every_round(void)
+{
+	struct lab_case c[8];
+	char etext[256];
+	struct strbuf sb, esb;
+	struct out o = buf_out(&sb);
+
+	T_EQ(parse("name a\ninfo\nrun \\x.efi\nrepeat 2\n"), UNC_OK);
+	ran_n = 0;
+	strbuf_init(&esb, etext, sizeof(etext));
+	struct out e = strbuf_out(&esb);
+	T_EQ(lab_run_cases(&cfg, c, 8, fake_case, c, &o, &e), 4);
+	T_EQ(ran_n, 4);
+	T_EQ(ran_idx[3], 3);
+	T_EQ(ran_round[1], 1);
+	T_EQ(ran_round[2], 2);
+	T_STREQ(text, "UNCORE-LAB RESULT name=a result=pass\n"
+		      "UNCORE-LAB RESULT name=run_x_efi result=error\n"
+		      "UNCORE-LAB RESULT name=a_r2 result=pass\n"
+		      "UNCORE-LAB RESULT name=run_x_efi_r2 result=error\n");
+	T_EQ(esb.len, 0);
+	/* more than fit: the rest not run, and said */
+	o = buf_out(&sb);
+	ran_n = 0;
+	T_EQ(lab_run_cases(&cfg, c, 3, fake_case, c, &o, &e), 3);
+	T_EQ(ran_n, 3);
+	T_STREQ(etext, "uncore: error: more than 3 test cases in one run; the rest are not run\n");
+}
+
+static void verdict(void)
+{
+	struct lab_case c[3];
+	struct lab_run r = { .cases = c, .ncases = 0 };
+
+	memset(c, 0, sizeof(c));
+	lab_run_count(&r);
+	T_ASSERT(!lab_run_passed(&r)); /* no case: no pass */
+	T_EQ(lab_run_status(&r), 0x800000000000000eull);
+	r.ncases = 3;
+	lab_run_count(&r);
+	T_EQ(r.passed, 3);
+	T_EQ(r.failed, 0);
+	T_ASSERT(lab_run_passed(&r));
+	T_EQ(lab_run_status(&r), 0);
+	/* the first case not passed gives the status */
+	c[1].result = LAB_FAIL, c[1].status = 0x8000000000000021ull;
+	c[2].result = LAB_ERROR, c[2].status = 0x8000000000000003ull;
+	lab_run_count(&r);
+	T_EQ(r.passed, 1);
+	T_EQ(r.failed, 2);
+	T_ASSERT(!lab_run_passed(&r));
+	T_EQ(lab_run_status(&r), 0x8000000000000021ull);
+	c[1].status = 0; /* none of its own */
+	T_EQ(lab_run_status(&r), 0x8000000000000021ull);
+	c[1].result = LAB_PASS;
+	T_EQ(lab_run_status(&r), 0x8000000000000003ull);
+
+	/* how it ends */
+	T_EQ(parse("info\n"), UNC_OK);
+	T_EQ(lab_run_ending(&cfg, true, false), LAB_END_SHUTDOWN);
+	T_EQ(lab_run_ending(&cfg, false, false), LAB_END_SHUTDOWN);
+	T_EQ(lab_run_ending(&cfg, true, true), LAB_END_EXIT);
+	T_EQ(parse("info\non-pass reboot\non-fail halt\n"), UNC_OK);
+	T_EQ(lab_run_ending(&cfg, true, true), LAB_END_REBOOT);
+	T_EQ(lab_run_ending(&cfg, false, false), LAB_END_HALT);
+}
+
+static void fill_abc(struct out *o, void *arg)
+{
+	out_printf(o, "abc %u", *(unsigned *)arg);
+}
+
+static void *no_alloc(size_t n)
+{
+	(void)n;
+	return NULL;
+}
+
+static void renders_to_size(void)
+{
+	unsigned v = 42;
+	size_t len = 0;
+	char *buf = lab_render(fill_abc, &v, malloc, &len);
+
+	T_ASSERT(buf != NULL);
+	T_EQ(len, 6);
+	T_STREQ(buf, "abc 42");
+	free(buf);
+	T_ASSERT(lab_render(fill_abc, &v, no_alloc, &len) == NULL);
+}
+
+/* report.html: a record it cannot read is said once, on the second
+ * rendering (the one written). */
+static void report_records(void)
+{
+	static struct fake_vars fv;
+	static uint8_t rec[LAB_RECORD_MAX];
+	static struct rec_print_ws pws;
+	char etext[512];
+	struct strbuf sb, esb;
+	struct out o = buf_out(&sb);
+
+	make_run();
+	strcpy(cs[0].record, "Lab001");
+	fake_vars_init(&fv, 1024, 1 << 20);
+	strbuf_init(&esb, etext, sizeof(etext));
+	struct out e = strbuf_out(&esb);
+	struct lab_html h = { &run, &fv.vs, rec, &pws, &e, 0, 0 };
+	lab_write_html(&o, &h);
+	T_EQ(h.records, 1);
+	T_EQ(esb.len, 0);
+	T_CONTAINS(text, "lab run: FAIL");
+	o = buf_out(&sb);
+	lab_write_html(&o, &h);
+	T_EQ(h.records, 1);
+	T_EQ(h.pass, 2);
+	T_ASSERT(!strncmp(etext, "uncore: error: report.html: record Lab001: ", 43));
+	T_EQ(strchr(etext, '\n') - etext + 1, (long)esb.len); /* one line */
+	fake_vars_free(&fv);
+}
+
 T_MAIN("lab", T_CASE(parses_every_item), T_CASE(defaults), T_CASE(refuses_bad_lines), T_CASE(long_and_many),
        T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(case_ids_lava_keeps), T_CASE(out_names), T_CASE(board_from_smbios),
-       T_CASE(serial_lines), T_CASE(results_json), T_CASE(junit_xml))
+       T_CASE(serial_lines), T_CASE(results_json), T_CASE(junit_xml), T_CASE(config_names), T_CASE(run_lines_checked),
+       T_CASE(results_folder), T_CASE(console_kept), T_CASE(case_results), T_CASE(config_case), T_CASE(record_names),
+       T_CASE(record_written), T_CASE(every_round), T_CASE(verdict), T_CASE(renders_to_size), T_CASE(report_records))
