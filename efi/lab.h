@@ -7,7 +7,7 @@
 #include <efi.h>
 #include <stdbool.h>
 
-#include "app.h"
+#include "../drivers/cmd/app.h"
 
 /* Runs lab mode. tmpl is efi/main.c's environment (its ctx is replaced by
  * each case's hardware seam); config is the file to run ("" or NULL: the

@@ -2,8 +2,8 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "app.h"
-#include "cli.h"
+#include "../drivers/cmd/app.h"
+#include "../drivers/cmd/cli.h"
 #include "console.h"
 #include "lab.h"
 #include "native.h"

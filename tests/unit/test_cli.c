@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "../../drivers/pmu/skl.h"
-#include "../../efi/cli.h"
+#include "../../drivers/cmd/cli.h"
 #include "t.h"
 
 static char err[256];

@@ -1,6 +1,6 @@
 /* Runs a parsed command: the work space, this CPU's drivers, and storing
  * results, which the commands in efi/cmd/ share. */
-#include "cmd/cmd.h"
+#include "cmd.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "../drivers/base/parse.h"
+#include "../base/parse.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 

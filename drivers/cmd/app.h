@@ -3,12 +3,12 @@
 #ifndef UNC_APP_H
 #define UNC_APP_H
 
-#include "../drivers/base/fmt.h"
-#include "../drivers/base/hw.h"
+#include "../base/fmt.h"
+#include "../base/hw.h"
 #include "cli.h"
-#include "../drivers/output/record.h"
-#include "../drivers/base/smbios.h"
-#include "../drivers/output/varstore.h"
+#include "../output/record.h"
+#include "../base/smbios.h"
+#include "../output/varstore.h"
 
 #define UNC_VERSION "0.1.0"
 

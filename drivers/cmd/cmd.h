@@ -5,14 +5,14 @@
 #ifndef UNC_CMD_H
 #define UNC_CMD_H
 
-#include "../app.h"
-#include "../../drivers/base/cpu.h"
-#include "../../drivers/engine/info.h"
-#include "../../drivers/engine/pmu.h"
-#include "../../drivers/output/recmap.h"
-#include "../../drivers/output/report.h"
-#include "../../drivers/output/record.h"
-#include "../../drivers/engine/stat.h"
+#include "app.h"
+#include "../base/cpu.h"
+#include "../engine/info.h"
+#include "../engine/pmu.h"
+#include "../output/recmap.h"
+#include "../output/report.h"
+#include "../output/record.h"
+#include "../engine/stat.h"
 
 /* The large structures, allocated when a command starts: gnu-efi's linker
  * script stores even zero-initialised data in the image, so they are not

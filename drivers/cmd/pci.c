@@ -1,7 +1,7 @@
 /* pci read B:D.F OFFSET: one 32-bit PCI configuration register. */
 #include "cmd.h"
 
-#include "../../drivers/base/parse.h"
+#include "../base/parse.h"
 
 static enum unc_status run_pci(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 			       struct out *out, struct out *err)

@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "../../drivers/base/arith.h"
-#include "../../drivers/output/report.h"
+#include "../base/arith.h"
+#include "../output/report.h"
 
 /* Adds a free-running counter unless the run has it already; a run that
  * has no room left fails (run->err). */

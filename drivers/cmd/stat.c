@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "../../drivers/engine/load.h"
-#include "../../drivers/base/parse.h"
+#include "../engine/load.h"
+#include "../base/parse.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 

@@ -1,7 +1,7 @@
 /* bench [-n SAMPLES]: what reading the counters costs here, timed with the TSC. */
 #include "cmd.h"
 
-#include "../../drivers/base/arith.h"
+#include "../base/arith.h"
 
 /* N reads of one register (rdmsr) or counter (rdpmc), timed with the TSC;
  * the first read's failure is returned. */

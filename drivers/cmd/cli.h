@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../drivers/engine/evsel.h"
-#include "../drivers/base/fmt.h"
-#include "../drivers/base/hw.h"
-#include "../drivers/output/report.h"
-#include "../drivers/engine/stat.h"
-#include "../drivers/output/varstore.h"
+#include "../engine/evsel.h"
+#include "../base/fmt.h"
+#include "../base/hw.h"
+#include "../output/report.h"
+#include "../engine/stat.h"
+#include "../output/varstore.h"
 
 #define CLI_MAX_ARGS    64
 #define CLI_MAX_ARG_LEN 255

@@ -2,7 +2,7 @@
  * --pkg N: by a processor of package N. */
 #include "cmd.h"
 
-#include "../../drivers/base/parse.h"
+#include "../base/parse.h"
 
 /* An MSR's name, from the drivers that match this CPU ("" when none knows
  * it): one address means different registers on different PMUs. */

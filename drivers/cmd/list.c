@@ -1,7 +1,7 @@
 /* list [--all] [-j]: the events of this CPU's PMUs (--all: every driver's). */
 #include "cmd.h"
 
-#include "../../drivers/output/report.h"
+#include "../output/report.h"
 
 static enum unc_status run_list(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				struct out *out, struct out *err)
