@@ -72,7 +72,7 @@ static enum unc_status child_find(void *ctx, const char *cmdline, char *ret_cmdl
 	return efi_child_find(self, cmdline, ret_cmdline, size, err, errsize);
 }
 
-/* A child that failed makes its own status the run's (efi/cmd/measure.md, "The child"). */
+/* A child that failed makes its own status the run's (drivers/cmd/measure.md, "The child"). */
 static EFI_STATUS child_status;
 
 /* ExitBootServices while a child runs with counters programmed (a child

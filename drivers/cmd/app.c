@@ -1,5 +1,5 @@
 /* Runs a parsed command: the work space, this CPU's drivers, and storing
- * results, which the commands in efi/cmd/ share. */
+ * results, which the commands in drivers/cmd/ share. */
 #include "cmd.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /* bw: DRAM bandwidth from the memory controller's counters, with stat's
- * timing, output, load, check and child options (efi/cmd/stat.c). */
+ * timing, output, load, check and child options (drivers/cmd/stat.c). */
 #include "cmd.h"
 
 /* -e and --no-multiplex are stat's: bw names them to say so. */

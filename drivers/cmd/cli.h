@@ -2,7 +2,7 @@
  * drive it. efi/main.c converts the shell's UCS-2 arguments to ASCII first.
  *
  * Each command is a descriptor (struct cli_command, one per file in
- * efi/cmd/, listed in efi/cmd/table.c): its name, its options and its
+ * drivers/cmd/, listed in drivers/cmd/table.c): its name, its options and its
  * arguments (struct cli_opt: a name, a type and where the value goes in
  * struct cli_cmd), a check of the whole line, its handler and one line of
  * help. cli_parse is one function over those descriptors, and `help` and
@@ -152,7 +152,7 @@ struct cli_command {
 	const char *help;     /* one line */
 };
 
-/* Every command, in the order `help` lists them (efi/cmd/table.c). */
+/* Every command, in the order `help` lists them (drivers/cmd/table.c). */
 extern const struct cli_command *const cli_commands[];
 
 /* argv[0] is the program name. On error returns UNC_E_INVALID and writes a

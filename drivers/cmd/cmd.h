@@ -1,6 +1,6 @@
-/* What the commands (efi/cmd/NAME.c) share: the work space, the drivers of
- * this CPU and storing results (efi/app.c), the DRAM counters a run wants
- * (efi/cmd/stat.c). No firmware headers: the host tests run every command
+/* What the commands (drivers/cmd/NAME.c) share: the work space, the drivers of
+ * this CPU and storing results (drivers/cmd/app.c), the DRAM counters a run wants
+ * (drivers/cmd/stat.c). No firmware headers: the host tests run every command
  * against the fake register file. */
 #ifndef UNC_CMD_H
 #define UNC_CMD_H

@@ -1,5 +1,5 @@
 /* stat: count events (-e EVENT), and the options bw shares. The run itself
- * is efi/cmd/run.c. */
+ * is drivers/cmd/pipeline.c. */
 #include "cmd.h"
 
 #include <string.h>

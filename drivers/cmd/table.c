@@ -1,5 +1,5 @@
 /* Every command, in the order `uncore.efi help` lists them. A command is
- * one file in this folder, defining its struct cli_command (efi/cli.h),
+ * one file in this folder, defining its struct cli_command (drivers/cmd/cli.h),
  * and one line here. */
 #include "cmd.h"
 

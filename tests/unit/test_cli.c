@@ -10,7 +10,7 @@ static struct cli_cmd cmd;
 static struct ev_spec spec;
 static char resolve_err[256];
 
-/* What efi/cmd/run.c does with a kept event on a Skylake-client CPU. */
+/* What drivers/cmd/pipeline.c does with a kept event on a Skylake-client CPU. */
 static enum unc_status resolve(const char *s, struct ev_spec *ret)
 {
 	static const struct pmu_driver *const present[] = { &pmu_driver_skl, NULL };
@@ -161,7 +161,7 @@ static void stat_options(void)
 
 /* -e takes events as strings: an unknown name or a bad raw field is no
  * command-line error any more; the string is kept as given and refused
- * when it is resolved against the CPU's drivers (efi/cmd/run.c, after CPU
+ * when it is resolved against the CPU's drivers (drivers/cmd/pipeline.c, after CPU
  * detection), with the message checked here on what the CLI kept. */
 static void events_are_kept_as_given(void)
 {
