@@ -1,6 +1,6 @@
 /* Runs a parsed command: the work space, this CPU's drivers, and storing
  * results, which the commands in drivers/cmd/ share. */
-#include "cmd.h"
+#include "app.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* bench [-n SAMPLES]: what reading the counters costs here, timed with the TSC. */
-#include "cmd.h"
+#include "pipeline.h"
 
 #include "../base/arith.h"
 

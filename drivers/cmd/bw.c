@@ -1,6 +1,7 @@
 /* bw: DRAM bandwidth from the memory controller's counters, with stat's
  * timing, output, load, check and child options (drivers/cmd/stat.c). */
-#include "cmd.h"
+#include "pipeline.h"
+#include "stat_bw_options.h"
 
 /* -e and --no-multiplex are stat's: bw names them to say so. */
 static enum unc_status opt_not_bw(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,

@@ -1,6 +1,6 @@
 /* help, and COMMAND -? (the UEFI Shell's convention): usage from the
  * command table the parser reads. */
-#include "cmd.h"
+#include "app.h"
 
 static enum unc_status run_help(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				struct out *out, struct out *err)

@@ -1,5 +1,5 @@
 /* info [-j] [-o ...]: platform facts (CPU, PMUs and their state, TSC). */
-#include "cmd.h"
+#include "app.h"
 
 static enum unc_status run_info(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				struct out *out, struct out *err)

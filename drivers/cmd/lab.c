@@ -1,6 +1,6 @@
 /* lab [CONFIG]: lab mode, a configuration file's runs with the results
  * beside it. efi/main.c runs it (efi/lab.c): it needs the firmware. */
-#include "cmd.h"
+#include "app.h"
 
 #include <string.h>
 

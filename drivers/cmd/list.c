@@ -1,5 +1,5 @@
 /* list [--all] [-j]: the events of this CPU's PMUs (--all: every driver's). */
-#include "cmd.h"
+#include "app.h"
 
 #include "../output/report.h"
 

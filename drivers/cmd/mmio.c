@@ -1,5 +1,5 @@
 /* mmio read ADDR [--force]: one 32-bit read of physical memory. */
-#include "cmd.h"
+#include "app.h"
 
 /* Whether one range holds all of [addr, addr + len). */
 static bool memmap_covers(const struct mem_range *map, size_t n, uint64_t addr, uint64_t len)

@@ -1,6 +1,6 @@
 /* msr read ADDR, msr write ADDR VALUE: one MSR, guarded against #GP;
  * --pkg N: by a processor of package N. */
-#include "cmd.h"
+#include "app.h"
 
 #include "../base/parse.h"
 

@@ -1,5 +1,5 @@
 /* pci read B:D.F OFFSET: one 32-bit PCI configuration register. */
-#include "cmd.h"
+#include "app.h"
 
 #include "../base/parse.h"
 

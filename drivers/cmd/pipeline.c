@@ -1,6 +1,6 @@
 /* One stat or bw run: planned, measured, judged and stored; and the DRAM
  * counters a run (or bench) wants. */
-#include "cmd.h"
+#include "pipeline.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* pmc read INDEX: RDPMC, guarded against #GP and #UD. */
-#include "cmd.h"
+#include "app.h"
 
 /* RDPMC's #UD gets its own words: the instruction, not the index, is what
  * is missing (QEMU's TCG raises it for every RDPMC). */

@@ -1,5 +1,5 @@
 /* regs: every programmable register of this CPU's PMUs, read only. */
-#include "cmd.h"
+#include "app.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* stat: count events (-e EVENT), and the options bw shares. The run itself
  * is drivers/cmd/pipeline.c. */
-#include "cmd.h"
+#include "pipeline.h"
+#include "stat_bw_options.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* var list | var show [NAME] | var delete [NAME]: the stored results. */
-#include "cmd.h"
+#include "app.h"
 
 #include <string.h>
 

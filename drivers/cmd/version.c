@@ -1,5 +1,5 @@
 /* version: the program's version. */
-#include "cmd.h"
+#include "app.h"
 
 static enum unc_status run_version(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				   struct out *out, struct out *err)
