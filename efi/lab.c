@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include <string.h>
 
+#include "../drivers/cmd/stat_bw_options.h"
 #include "../drivers/lab/lab.h"
 #include "../drivers/output/report_html.h"
 #include "console.h"
@@ -576,7 +577,7 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 			goto done;
 		}
 		/* Each record also goes to a variable of its own (efi/cmd/lab.md). */
-		if (!cmd->out_var && (cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW)) {
+		if (!cmd->out_var && app_stores_record(cmd)) {
 			cmd->out_var = true;
 			fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "Lab%03u", idx + 1);
 		}
@@ -602,7 +603,7 @@ static void run_case(const struct app_env *tmpl, const struct lab_item *it, unsi
 		set_status(c, st == UNC_E_CHILD ? child_status : efi_status_from(st));
 		c->json = cur_json;
 		c->json_len = cur_json_len;
-		c->check = cmd->check != 0;
+		c->check = stat_bw_asks_check(cmd);
 		if (c->check && cur_has_x && cur_x.check) {
 			static const char *const v[] = { "FAIL", "PASS", "none" };
 			c->measured = true;

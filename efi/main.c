@@ -4,6 +4,7 @@
 
 #include "../drivers/cmd/app.h"
 #include "../drivers/cmd/cli.h"
+#include "../drivers/cmd/lab_command.h"
 #include "console.h"
 #include "lab.h"
 #include "native.h"
@@ -170,8 +171,9 @@ static EFI_STATUS run_cmd(EFI_HANDLE image, struct cli_cmd *cmd, int argc, char 
 		out_printf(err, "uncore: error: %s\n", msg);
 		return efi_status_from(st);
 	}
-	if (cmd->verb == CLI_LAB)
-		return efi_lab(image, env, cmd->config, true);
+	const char *config = lab_command_config(cmd);
+	if (config)
+		return efi_lab(image, env, config, true);
 	native_init(hw, err, image);
 	if (app_needs_clock(cmd)) {
 		st = native_calibrate(hw, err);

@@ -101,12 +101,16 @@ enum unc_status app_cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct 
 /* "uncore: error: WHAT: STATUS" */
 enum unc_status app_fail(struct out *err, enum unc_status st, const char *what);
 
+/* Whether the command stores a record when asked (it takes -o: info, stat,
+ * bw); lab mode gives each such run a variable of its own. */
+bool app_stores_record(const struct cli_cmd *cmd);
 /* Whether the run stores a record (-o, or lab mode's copy). */
 bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env);
-/* -o: the record of this run into an EFI variable and/or its JSON form
- * into a file. */
+/* -o: the record of this run (with its -I period, interval_ms; 0: none)
+ * into an EFI variable and/or its JSON form into a file. */
 enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, const char *command,
-			  const struct platform_info *pi, const struct stat_run *run, const struct run_extras *x,
-			  const struct rec_buf *samples, enum unc_status run_status, struct out *err);
+			  const struct platform_info *pi, const struct stat_run *run, uint64_t interval_ms,
+			  const struct run_extras *x, const struct rec_buf *samples, enum unc_status run_status,
+			  struct out *err);
 
 #endif

@@ -18,10 +18,12 @@
 /* Adds the counters of a DRAM role (role 0: every counter of the units
  * that have DRAM roles, bw's whole table) from app_present; *ret_n says how
  * many there are. */
-enum unc_status app_want_role(struct stat_run *run, unsigned role, unsigned *ret_n);
+enum unc_status pipeline_want_role(struct stat_run *run, unsigned role, unsigned *ret_n);
 
-/* stat and bw: one run, from its plan to its stored record. */
-enum unc_status app_run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+/* stat and bw (bw: DRAM bandwidth, bw's reports): one run of cmd, whose
+ * own options are a struct stat_bw_options, from its plan to its stored
+ * record. */
+enum unc_status pipeline_run(const struct cli_cmd *cmd, bool bw, const struct hw *hw, const struct app_env *env,
 			     struct out *out, struct out *err);
 
 #endif
