@@ -11,18 +11,6 @@ static enum unc_status opt_not_bw(const struct cli_opt *o, const char *val, stru
 	UNC_ERR(UNC_E_INVALID, "unknown option '%s' for 'bw' (bw counts the DRAM counters; use -e for others)", o->name);
 }
 
-static enum unc_status bw_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, char *err,
-				size_t errsize)
-{
-	return stat_bw_check(c, seen, cmd, false, err, errsize);
-}
-
-static enum unc_status run_bw(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
-			      struct out *out, struct out *err)
-{
-	return pipeline_run(cmd, true, hw, env, out, err);
-}
-
 static const struct cli_opt bw_opts[] = {
 	CLI_FLAG_OPT("--force", STAT_BW_FIELD(force), "take over a server's DRAM counters in use"),
 	STAT_OPTIONS,
@@ -32,6 +20,6 @@ static const struct cli_opt bw_opts[] = {
 };
 
 const struct cli_command cmd_bw = {
-	.name = "bw", .flags = CMD_CLOCK, .opts = bw_opts, STAT_BW_OWN, .check = bw_check, .run = run_bw,
+	.name = "bw", .flags = CMD_CLOCK, .opts = bw_opts, BW_OWN, .check = stat_bw_check, .run = pipeline_run,
 	.help = "DRAM bandwidth from the memory controller's counters",
 };

@@ -526,7 +526,7 @@ static enum unc_status stat_store(struct stat_ctx *c, enum unc_status st)
 			 c->err);
 }
 
-enum unc_status pipeline_run(const struct cli_cmd *cmd, bool bw, const struct hw *hw, const struct app_env *env,
+enum unc_status pipeline_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 			     struct out *out, struct out *err)
 {
 	static struct stat_ctx sc; /* large: off the firmware stack, as app_ws->run */
@@ -536,7 +536,8 @@ enum unc_status pipeline_run(const struct cli_cmd *cmd, bool bw, const struct hw
 
 	app_ws->run = (struct stat_run){ 0 };
 	sc = (struct stat_ctx){ .cmd = cmd, .opt = CLI_OWN(cmd), .env = env, .hw = hw, .ro = &cmd->report, .out = out,
-				.err = err, .bw = bw, .run = &app_ws->run };
+				.err = err, .run = &app_ws->run };
+	sc.bw = sc.opt->bw;
 	if ((st = stat_plan(&sc, &run_err)))
 		goto out;
 	if (app_wants_output(cmd, env) && sc.opt->interval_ms && env && env->alloc) {

@@ -20,10 +20,9 @@
  * many there are. */
 enum unc_status pipeline_want_role(struct stat_run *run, unsigned role, unsigned *ret_n);
 
-/* stat and bw (bw: DRAM bandwidth, bw's reports): one run of cmd, whose
- * own options are a struct stat_bw_options, from its plan to its stored
- * record. */
-enum unc_status pipeline_run(const struct cli_cmd *cmd, bool bw, const struct hw *hw, const struct app_env *env,
+/* stat and bw: one run of cmd, whose own options are a struct
+ * stat_bw_options, from its plan to its stored record. */
+enum unc_status pipeline_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 			     struct out *out, struct out *err);
 
 #endif

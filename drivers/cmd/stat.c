@@ -38,19 +38,6 @@ static enum unc_status opt_events(const struct cli_opt *o, const char *val, stru
 	return evsel_split(val, add_event, &a, err, errsize);
 }
 
-/* stat's line: bw's checks, and at least one event. */
-static enum unc_status stat_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, char *err,
-				  size_t errsize)
-{
-	return stat_bw_check(c, seen, cmd, true, err, errsize);
-}
-
-static enum unc_status run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
-				struct out *out, struct out *err)
-{
-	return pipeline_run(cmd, false, hw, env, out, err);
-}
-
 static const struct cli_opt stat_opts[] = {
 	CLI_FN_REPEAT_OPT("-e", "EVENT[,EVENT...]", opt_events,
 			  "events to count, as 'list' names them or PMU/event=N,umask=N/; repeatable"),
@@ -61,6 +48,6 @@ static const struct cli_opt stat_opts[] = {
 };
 
 const struct cli_command cmd_stat = {
-	.name = "stat", .flags = CMD_CLOCK | CMD_DEFAULT, .opts = stat_opts, STAT_BW_OWN, .check = stat_check,
-	.run = run_stat, .help = "count events (a line that starts with an option is a stat)",
+	.name = "stat", .flags = CMD_CLOCK | CMD_DEFAULT, .opts = stat_opts, STAT_OWN, .check = stat_bw_check,
+	.run = pipeline_run, .help = "count events (a line that starts with an option is a stat)",
 };

@@ -9,7 +9,7 @@
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
-const struct stat_bw_options stat_bw_defaults = { .load_kind = -1 };
+const struct stat_bw_options stat_defaults = { .load_kind = -1 }, bw_defaults = { .load_kind = -1, .bw = true };
 
 enum unc_status stat_bw_opt_load(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
 				 size_t errsize)
@@ -56,7 +56,7 @@ enum unc_status stat_bw_opt_min_bw(const struct cli_opt *o, const char *val, str
 }
 
 /* What no one option sees alone. */
-enum unc_status stat_bw_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, bool events, char *err,
+enum unc_status stat_bw_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, char *err,
 			      size_t errsize)
 {
 	static const char *const load_options[] = { "--nt", "--size", "--cpus" };
@@ -66,7 +66,7 @@ enum unc_status stat_bw_check(const struct cli_command *c, uint32_t seen, struct
 	if ((st = cli_one_format(c, seen, err, errsize)) || (st = cli_chunk_needs_var(c, seen, cmd, err, errsize)))
 		return st;
 	cmd->report.format = cmd->json ? REPORT_JSON : cmd->report.format;
-	if (!so->nevents && events)
+	if (!so->nevents && !so->bw)
 		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
 	if (so->max_intervals && !so->interval_ms)
 		FAIL("-n needs -I");
@@ -87,5 +87,5 @@ bool stat_bw_asks_check(const struct cli_cmd *cmd)
 {
 	const struct stat_bw_options *so = CLI_OWN(cmd);
 
-	return cmd->command && cmd->command->own == &stat_bw_defaults && so->check;
+	return cmd->command && (cmd->command->own == &stat_defaults || cmd->command->own == &bw_defaults) && so->check;
 }

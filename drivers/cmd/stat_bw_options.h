@@ -25,15 +25,17 @@ struct stat_bw_options {
 	uint8_t check;                    /* enum check_kind */
 	uint64_t check_kb_s;              /* the required bandwidth, 10^3 bytes/s */
 	char child[CLI_MAX_ARG_LEN + 1];  /* after --: the child's command line */
+	bool bw;                          /* bw (its defaults say so): the DRAM counters; stat: -e's events */
 };
 
-/* Their defaults (no load), which stat's and bw's descriptors share. */
-extern const struct stat_bw_options stat_bw_defaults;
-#define STAT_BW_OWN CLI_OWN_FROM(struct stat_bw_options, &stat_bw_defaults)
+/* Their defaults (no load), in stat's and bw's descriptors. */
+extern const struct stat_bw_options stat_defaults, bw_defaults;
+#define STAT_OWN CLI_OWN_FROM(struct stat_bw_options, &stat_defaults)
+#define BW_OWN   CLI_OWN_FROM(struct stat_bw_options, &bw_defaults)
 #define STAT_BW_FIELD(f) CLI_OWN_FIELD(struct stat_bw_options, f)
 
-/* What stat and bw check of the whole line; events: -e is required (stat). */
-enum unc_status stat_bw_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, bool events, char *err,
+/* What stat and bw check of the whole line (stat: -e is required). */
+enum unc_status stat_bw_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, char *err,
 			      size_t errsize);
 /* The options stat and bw share (each table lists them; see STAT_OPTIONS). */
 enum unc_status stat_bw_opt_load(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
