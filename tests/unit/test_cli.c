@@ -2,8 +2,11 @@
 
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/cmd/access_options.h"
+#include "../../drivers/cmd/app.h"
 #include "../../drivers/cmd/cli.h"
+#include "../../drivers/cmd/lab_command.h"
 #include "../../drivers/cmd/stat_bw_options.h"
+#include "../../drivers/engine/load.h"
 #include "t.h"
 
 static char err[256];
@@ -365,6 +368,45 @@ static void mmio_force(void)
 	BAD("unexpected argument '--force' after 'pci read'", "pci", "read", "0:0.0", "0", "--force");
 }
 
+/* What the firmware edge asks of a parsed line, from its descriptor: lab
+ * mode's own variable for each record a line stores, its check's verdict,
+ * and the lab command, which efi/main.c runs itself. */
+static void descriptors_answer_the_firmware_edge(void)
+{
+	static const char *const stores[] = { "info", "stat", "bw" };
+
+	for (unsigned k = 0; cli_commands[k]; k++) {
+		bool want = false;
+		for (unsigned i = 0; i < 3; i++)
+			want |= !strcmp(cli_commands[k]->name, stores[i]);
+		cmd.command = cli_commands[k];
+		T_EQ(app_stores_record(&cmd), want);
+	}
+	T_EQ(PARSE("bw", "--min-bw", "1k"), UNC_OK);
+	T_ASSERT(stat_bw_asks_check(&cmd));
+	T_EQ(PARSE("-e", "UNC_CLOCK.SOCKET", "--min-write-bw", "5"), UNC_OK);
+	T_ASSERT(stat_bw_asks_check(&cmd));
+	T_EQ(PARSE("bw"), UNC_OK);
+	T_ASSERT(!stat_bw_asks_check(&cmd));
+	T_EQ(PARSE("pmc", "read", "1"), UNC_OK); /* its own options are another struct, whatever they hold */
+	memset(cmd.own, 0xff, sizeof(cmd.own));
+	T_ASSERT(!stat_bw_asks_check(&cmd));
+	T_EQ(PARSE("lab"), UNC_OK);
+	T_STREQ(lab_command_config(&cmd), "");
+	T_EQ(PARSE("lab", "\\uncore\\x.cfg"), UNC_OK);
+	T_STREQ(lab_command_config(&cmd), "\\uncore\\x.cfg");
+	T_EQ(PARSE("info"), UNC_OK);
+	T_ASSERT(lab_command_config(&cmd) == NULL);
+	/* each line starts from its command's defaults: nothing left from the last */
+	T_EQ(PARSE("bw", "--load", "copy", "--nt", "-I", "100"), UNC_OK);
+	T_EQ(SO->load_kind, LOAD_COPY);
+	T_EQ(PARSE("bw"), UNC_OK);
+	T_EQ(SO->load_kind, -1);
+	T_ASSERT(!SO->load_nt && !SO->interval_ms && SO->bw);
+	T_EQ(PARSE("-e", "UNC_CLOCK.SOCKET"), UNC_OK);
+	T_ASSERT(!SO->bw && SO->load_kind == -1);
+}
+
 /* ---- the generic parser, over a table of its own ---- */
 
 /* The test commands' own options. */
@@ -597,6 +639,6 @@ static void help_lists_every_command(void)
 T_MAIN("cli", T_CASE(stat_options), T_CASE(events_are_kept_as_given), T_CASE(list_all), T_CASE(good_commands), T_CASE(bad_commands_name_the_bad_piece), T_CASE(overlong_and_too_many),
        T_CASE(duration_takes_no_suffix), T_CASE(options_that_need_another),
        T_CASE(help_and_version_take_no_arguments), T_CASE(repeated_options_are_refused),
-       T_CASE(missing_values_are_named), T_CASE(mmio_force), T_CASE(generic_types),
+       T_CASE(missing_values_are_named), T_CASE(mmio_force), T_CASE(descriptors_answer_the_firmware_edge), T_CASE(generic_types),
        T_CASE(generic_unknown_missing_repeated), T_CASE(generic_arguments), T_CASE(generic_question_mark),
        T_CASE(help_lists_every_command))
