@@ -44,6 +44,10 @@ EVENT_DIRS := $(patsubst events/%/units,%,$(wildcard events/*/units))
 PMU_NAMES := $(sort $(basename $(notdir $(wildcard events/*.json))) $(EVENT_DIRS))
 LIB_SRCS  := $(foreach d,base engine output lab pmu,$(sort $(wildcard drivers/$d/*.c)))
 GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu_registry.c $(GEN)/pmu_event_index.c
+# The command layer (drivers/cmd/: the parser, the command table, the
+# commands, the stat/bw run): linked by the application and by the host
+# tests that run commands, not part of libuncore.a. Adding a command edits
+# no list here (see "Adding a command" in drivers/cmd/README.md).
 CMD_SRCS  := $(sort $(wildcard drivers/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
 	$(CMD_SRCS) efi/main.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
