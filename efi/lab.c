@@ -10,6 +10,7 @@
 #include <efilib.h>
 #include <string.h>
 
+#include "../drivers/cmd/stat_bw_options.h"
 #include "../drivers/lab/lab.h"
 #include "console.h"
 #include "lab_vol.h"
@@ -153,7 +154,7 @@ static const char *status_text(EFI_STATUS s, char hex[20])
 	return efi_status_str((uint64_t)s, hex);
 }
 
-/* -o NAME: a file of the run's results folder (efi/cmd/lab.md), however
+/* -o NAME: a file of the run's results folder (drivers/cmd/lab.md), however
  * the name came; the folder is made when the first file needs it. */
 static enum unc_status lab_write_file(void *ctx, const char *name, const void *data, size_t len, char *err,
 				      size_t errsize)
@@ -293,7 +294,7 @@ static void not_run(struct lab_ctx *x, struct lab_case *c, enum unc_status st, c
 }
 
 /* An uncore.efi command line, run on a seam of its own, its record stored
- * in LabNNN (efi/cmd/lab.md); from is where its output starts. */
+ * in LabNNN (drivers/cmd/lab.md); from is where its output starts. */
 static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned idx, struct lab_case *c, size_t from)
 {
 	struct cli_cmd *cmd = &x->cmd;
@@ -310,7 +311,7 @@ static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned i
 		not_run(x, c, UNC_E_DEVICE, msg);
 		return;
 	}
-	if (lab_record_name(cmd->verb == CLI_INFO || cmd->verb == CLI_STAT || cmd->verb == CLI_BW, cmd->out_var, idx,
+	if (lab_record_name(app_stores_record(cmd), cmd->out_var, idx,
 			    cmd->var_name, sizeof(cmd->var_name)))
 		cmd->out_var = true;
 	native_init(&x->hw, &x->err, x->vol.self);
@@ -332,7 +333,7 @@ static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned i
 	lab_case_status(c, st == UNC_E_CHILD ? x->child_status : efi_status_from(st));
 	c->json = x->json;
 	c->json_len = x->json_len;
-	lab_case_ran(c, st, cmd->check != 0, x->has_x ? &x->x : NULL, x->kept.buf + from, x->kept.len - from);
+	lab_case_ran(c, st, stat_bw_asks_check(cmd), x->has_x ? &x->x : NULL, x->kept.buf + from, x->kept.len - from);
 }
 
 /* One case (lab_run_cases' lab_run_fn). */

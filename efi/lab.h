@@ -1,4 +1,4 @@
-/* Lab mode at the firmware edge (efi/cmd/lab.md): the configuration read
+/* Lab mode at the firmware edge (drivers/cmd/lab.md): the configuration read
  * from the volume uncore.efi was loaded from, each line run, the results
  * written beside it, the run ended as configured. */
 #ifndef UNC_EFI_LAB_H
@@ -7,7 +7,7 @@
 #include <efi.h>
 #include <stdbool.h>
 
-#include "app.h"
+#include "../drivers/cmd/app.h"
 
 /* Runs lab mode. tmpl is efi/main.c's environment (its ctx is replaced by
  * each case's hardware seam); config is the file to run ("" or NULL: the

@@ -2,8 +2,9 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "app.h"
-#include "cli.h"
+#include "../drivers/cmd/app.h"
+#include "../drivers/cmd/cli.h"
+#include "../drivers/cmd/lab_command.h"
 #include "console.h"
 #include "lab.h"
 #include "native.h"
@@ -72,7 +73,7 @@ static enum unc_status child_find(void *ctx, const char *cmdline, char *ret_cmdl
 	return efi_child_find(self, cmdline, ret_cmdline, size, err, errsize);
 }
 
-/* A child that failed makes its own status the run's (efi/cmd/measure.md, "The child"). */
+/* A child that failed makes its own status the run's (drivers/cmd/measure.md, "The child"). */
 static EFI_STATUS child_status;
 
 /* ExitBootServices while a child runs with counters programmed (a child
@@ -170,8 +171,9 @@ static EFI_STATUS run_cmd(EFI_HANDLE image, struct cli_cmd *cmd, int argc, char 
 		out_printf(err, "uncore: error: %s\n", msg);
 		return efi_status_from(st);
 	}
-	if (cmd->verb == CLI_LAB)
-		return efi_lab(image, env, cmd->config, true);
+	const char *config = lab_command_config(cmd);
+	if (config)
+		return efi_lab(image, env, config, true);
 	native_init(hw, err, image);
 	if (app_needs_clock(cmd)) {
 		st = native_calibrate(hw, err);

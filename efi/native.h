@@ -44,7 +44,7 @@ enum unc_status native_calibrate(struct hw *hw, struct out *err);
  * that may slow down in a halt, a firmware error): the caller polls. */
 bool efi_idle(uint64_t us, bool key);
 
-/* The project status at the firmware edge (efi/cmd/README.md, "Errors and exit status"). */
+/* The project status at the firmware edge (drivers/cmd/README.md, "Errors and exit status"). */
 EFI_STATUS efi_status_from(enum unc_status st);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <efi.h>
 #include "../drivers/base/fmt.h"
-#include "cli.h"
+#include "../drivers/cmd/cli.h"
 
 /* The UEFI Shell's arguments for this image, converted to ASCII. Arguments
  * longer than CLI_MAX_ARG_LEN are cut one character past the limit, so the

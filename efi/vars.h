@@ -5,7 +5,7 @@
 #include "../drivers/output/record.h"
 #include "../drivers/output/varstore.h"
 
-/* The project's vendor GUID for its variables (efi/cmd/var.md). */
+/* The project's vendor GUID for its variables (drivers/cmd/var.md). */
 #define UNC_VAR_GUID \
 	{ 0x7c3a5e91, 0x2b4d, 0x4f86, { 0x9e, 0x1a, 0x5d, 0x0c, 0x8b, 0x7f, 0x2a, 0x63 } }
 /* NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS */

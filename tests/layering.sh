@@ -7,7 +7,8 @@
 #                            converts from the layouts it wrote)
 #   output  drivers/output/  reports, records, stored variables, HTML
 #   lab     drivers/lab/     lab mode's configuration and files
-#   cmd     efi/cmd/         one file per command, above all of drivers/
+#   cmd     drivers/cmd/     the command layer: the parser, the command table, one file per
+#                            command, the stat/bw pipeline; above the rest of drivers/, no firmware
 #   efi     efi/             the firmware edge: entry point, console, variables, files, the native seam
 #   tools   tools/           host programs
 # Rules: a layer includes only its own and the layers it names below; no file
@@ -37,7 +38,7 @@ layer() {
 	drivers/pmu/*) echo driver ;;
 	drivers/output/*) echo output ;;
 	drivers/lab/*) echo lab ;;
-	efi/cmd/*) echo cmd ;;
+	drivers/cmd/*) echo cmd ;;
 	efi/*) echo efi ;;
 	tools/*) echo tools ;;
 	*) echo other ;;
@@ -52,7 +53,7 @@ allowed() {
 	driver) echo "base engine output" ;; # output: a driver converts the record layouts it wrote (rec_convert)
 	output) echo "base engine" ;;
 	lab) echo "base engine output" ;;
-	cmd) echo "base engine output lab efi" ;;
+	cmd) echo "base engine output lab" ;;
 	efi) echo "base engine output lab cmd" ;;
 	tools) echo "base engine output" ;;
 	*) echo "" ;;
@@ -92,7 +93,11 @@ bad=$(while read -r f _ h; do
 done <<<"$all")
 rule drivers_include_nothing_in_efi "$bad"
 
+# Nor a firmware header: drivers/ (the command layer too) builds unchanged for the host tests.
+bad=$(grep -nE '^#include <(efi|efilib|efiapi|efiprot)[a-z_0-9]*\.h>' drivers/*/*.[ch] 2>/dev/null)
+rule drivers_include_no_firmware_header "$bad"
+
 # The engine names no driver: no driver's symbols or register names outside drivers/pmu/.
 names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|icl_|ICL_|rkl_|RKL_|disc_|DISC_|pmu_driver_[a-z]' \
-	drivers/base/*.[ch] drivers/engine/*.[ch] drivers/output/*.[ch] drivers/lab/*.[ch] efi/*.[ch] efi/*/*.[ch] tools/*.[ch] 2>/dev/null)
+	drivers/base/*.[ch] drivers/engine/*.[ch] drivers/output/*.[ch] drivers/lab/*.[ch] drivers/cmd/*.[ch] efi/*.[ch] efi/*/*.[ch] tools/*.[ch] 2>/dev/null)
 rule engine_names_no_driver "$names"

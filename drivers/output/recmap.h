@@ -1,5 +1,5 @@
 /* Between the live structures of a run and a stored record, both ways, in
- * one place: the writer (efi/app.c) fills a record from them, `var show`
+ * one place: the writer (drivers/cmd/app.c) fills a record from them, `var show`
  * and the host decoder rebuild them from a record and print them with the
  * very report functions the console used. It links the counts and the
  * reports, never the counting engine. */

@@ -1,5 +1,7 @@
 #include "app_run.h"
 
+#include <string.h>
+
 #include "t.h"
 
 enum unc_status app_test_run(struct app_test *t, const struct hw *hw, const struct app_env *env, int argc,
@@ -17,7 +19,8 @@ enum unc_status app_test_run(struct app_test *t, const struct hw *hw, const stru
 		t_fail(__FILE__, __LINE__, "cli: %s", msg);
 		return st;
 	}
-	t->json_lines = cmd.interval_ms != 0 || cmd.verb == CLI_VAR_SHOW;
+	/* JSON Lines: with -I, and var show (a record may hold intervals) */
+	t->json_lines = cmd.report.intervals || (!strcmp(cmd.command->name, "var") && !strcmp(cmd.command->sub, "show"));
 	st = app_run(&cmd, hw, env, &o, &e);
 	if ((cmd.report.format == REPORT_JSON || cmd.json) && t->obuf[0])
 		T_JSON(t->obuf, t->json_lines);

@@ -6,7 +6,7 @@
 #define APP_RUN_H
 
 #include <stdbool.h>
-#include "../../efi/app.h"
+#include "../../drivers/cmd/app.h"
 
 struct app_test {
 	char *obuf, *ebuf;

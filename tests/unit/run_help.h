@@ -1,6 +1,6 @@
 /* What the engine's host tests share: an event added to a run by name (a
  * name that does not resolve, or an add that fails, fails the test), and a
- * run probed and scheduled as efi/cmd/run.c does it. */
+ * run probed and scheduled as drivers/cmd/pipeline.c does it. */
 #ifndef TESTS_RUN_HELP_H
 #define TESTS_RUN_HELP_H
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../efi/app.h"
+#include "../../drivers/cmd/app.h"
 #include "fake_hw.h"
 #include "t.h"
 

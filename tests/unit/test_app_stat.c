@@ -2,7 +2,7 @@
  * command line and reports, against the uncore model on a fake clock. */
 #include <string.h>
 
-#include "../../efi/app.h"
+#include "../../drivers/cmd/app.h"
 #include "../../drivers/pmu/adl.h"
 #include "app_run.h"
 #include "../emu/emu_hw.h"

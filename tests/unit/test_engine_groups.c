@@ -14,7 +14,7 @@
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/report.h"
 #include "../../drivers/engine/stat.h"
-#include "../../efi/app.h"
+#include "../../drivers/cmd/app.h"
 #include "app_run.h"
 #include "fake_hw.h"
 #include "fake_vars.h"

@@ -35,7 +35,7 @@ static void named_events(void)
 	T_EQ(e.unit, SKL_UNIT_FIXED);
 	T_EQ(e.counters, EV_COUNTER_FIXED);
 	T_EQ(evsel_encode(&e), 1ull << 22); /* Table 2-4: CNT_EN; the run adds OVF_EN */
-	/* Every driver the build has, as `pmu_drivers` (what efi/cmd/run.c passes
+	/* Every driver the build has, as `pmu_drivers` (what drivers/cmd/pipeline.c passes
 	 * on a CPU that matches them all), resolves the same. */
 	T_EQ(evsel_parse("UNC_CBO_CACHE_LOOKUP.ANY_MESI", pmu_drivers, &e, err, sizeof(err)), UNC_OK);
 	T_ASSERT(e.drv == &pmu_driver_skl);

@@ -117,7 +117,7 @@ static unsigned nivs;
 static const struct pmu_driver *const skl_only[] = { &pmu_driver_skl, NULL };
 
 /* Adds one event, then probes the run on hw's CPU (the IMC's probe finds
- * MCHBAR) and schedules it, as efi/cmd/run.c does. */
+ * MCHBAR) and schedules it, as drivers/cmd/pipeline.c does. */
 static void add_and_probe(const char *name, const struct hw *hw)
 {
 	struct ev_spec e;

@@ -16,7 +16,7 @@
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
-#include "../../efi/app.h"
+#include "../../drivers/cmd/app.h"
 #include "app_run.h"
 #include "fake_hw.h"
 #include "fake_vars.h"

@@ -67,7 +67,7 @@ static bool wait_until(void *ctx, uint64_t when)
 
 static const struct stat_env env = { wait_until, NULL, NULL, NULL };
 
-/* The drivers events are looked up in: the CPU's, as efi/cmd/run.c does. */
+/* The drivers events are looked up in: the CPU's, as drivers/cmd/pipeline.c does. */
 static const struct pmu_driver *const skl_only[] = { &pmu_driver_skl, NULL };
 static const struct pmu_driver *const *present = skl_only;
 
@@ -95,7 +95,7 @@ static void add(const char *name)
 	run_add(&run, present, name);
 }
 
-/* What efi/cmd/run.c does once the events are added: each driver's probe on
+/* What drivers/cmd/pipeline.c does once the events are added: each driver's probe on
  * this CPU (the CBo count from MSR_UNC_CBO_CONFIG, MCHBAR), then the
  * schedule. */
 static enum unc_status schedule_on(const struct hw *hw, bool allow_mux)

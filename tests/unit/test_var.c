@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../efi/app.h"
+#include "../../drivers/cmd/app.h"
 #include "app_run.h"
 #include "fake_vars.h"
 #include "t.h"

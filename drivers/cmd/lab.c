@@ -1,8 +1,13 @@
 /* lab [CONFIG]: lab mode, a configuration file's runs with the results
  * beside it. efi/main.c runs it (efi/lab.c): it needs the firmware. */
-#include "cmd.h"
+#include "lab_command.h"
 
 #include <string.h>
+
+/* lab's own options. */
+struct lab_options {
+	char config[CLI_MAX_ARG_LEN + 1]; /* the configuration file ("": chosen per board) */
+};
 
 static enum unc_status run_lab(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 			       struct out *out, struct out *err)
@@ -15,11 +20,13 @@ static enum unc_status run_lab(const struct cli_cmd *cmd, const struct hw *hw, c
 static enum unc_status opt_config(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
 				  size_t errsize)
 {
+	struct lab_options *lo = CLI_OWN(cmd);
+
 	(void)o;
 	if (val[0] != '\\' || strchr(val, ':'))
 		UNC_ERR(UNC_E_INVALID, "bad configuration path '%s' for 'lab' (want one on uncore.efi's volume, such as "
 				       "\\uncore\\uncore.cfg)", val);
-	fmt_snprintf(cmd->config, sizeof(cmd->config), "%s", val);
+	fmt_snprintf(lo->config, sizeof(lo->config), "%s", val);
 	return UNC_OK;
 }
 
@@ -28,6 +35,13 @@ static const struct cli_opt lab_args[] = {
 };
 
 const struct cli_command cmd_lab = {
-	.name = "lab", .verb = CLI_LAB, .max_args = 1, .args = lab_args, .run = run_lab,
+	.name = "lab", .max_args = 1, .args = lab_args, CLI_OWN_ZERO(struct lab_options), .run = run_lab,
 	.help = "lab mode: run a configuration file, the results beside it",
 };
+
+const char *lab_command_config(const struct cli_cmd *cmd)
+{
+	const struct lab_options *lo = CLI_OWN(cmd);
+
+	return cmd->command == &cmd_lab ? lo->config : NULL;
+}

@@ -1,7 +1,9 @@
 /* var list | var show [NAME] | var delete [NAME]: the stored results. */
-#include "cmd.h"
+#include "app.h"
 
 #include <string.h>
+
+extern const struct cli_command cmd_var_show, cmd_var_delete;
 
 static enum unc_status var_delete_one(const struct cli_cmd *cmd, const struct varstore *vs, struct out *out,
 				      struct out *err)
@@ -107,14 +109,14 @@ static enum unc_status run_var(const struct cli_cmd *cmd, const struct hw *hw, c
 		out_printf(err, "uncore: error: no variable store on this platform\n");
 		return UNC_E_NOT_FOUND;
 	}
-	if (cmd->verb == CLI_VAR_DELETE)
+	if (cmd->command == &cmd_var_delete)
 		return var_delete_one(cmd, env->vars, out, err);
 	uint8_t *buf = env->alloc(cap);
 	if (!buf) {
 		out_printf(err, "uncore: error: out of memory\n");
 		return UNC_E_NO_MEMORY;
 	}
-	if (cmd->verb == CLI_VAR_SHOW)
+	if (cmd->command == &cmd_var_show)
 		st = var_show_one(cmd, env->vars, buf, cap, out, err);
 	else
 		st = var_list_all(env, env->vars, buf, cap, out, err);
@@ -149,21 +151,21 @@ static const struct cli_opt var_args[] = {
 
 static const struct cli_opt show_opts[] = {
 	CLI_OPT_SEP,
-	CLI_OPT_JSON(json, "JSON (JSON Lines for a record with intervals)"),
+	CLI_OPT_JSON("JSON (JSON Lines for a record with intervals)"),
 	CLI_END,
 };
 
 const struct cli_command cmd_var_list = {
-	.name = "var", .sub = "list", .verb = CLI_VAR_LIST, .check = var_check, .run = run_var,
+	.name = "var", .sub = "list", .check = var_check, .run = run_var,
 	.help = "the records stored in EFI variables (-o var)",
 };
 
 const struct cli_command cmd_var_show = {
-	.name = "var", .sub = "show", .verb = CLI_VAR_SHOW, .max_args = 1, .args = var_args, .opts = show_opts,
+	.name = "var", .sub = "show", .max_args = 1, .args = var_args, .opts = show_opts,
 	.check = var_check, .run = run_var, .help = "print a stored record as its run printed it",
 };
 
 const struct cli_command cmd_var_delete = {
-	.name = "var", .sub = "delete", .verb = CLI_VAR_DELETE, .max_args = 1, .args = var_args, .check = var_check,
+	.name = "var", .sub = "delete", .max_args = 1, .args = var_args, .check = var_check,
 	.run = run_var, .help = "delete a stored record and its chunks",
 };

@@ -1,14 +1,22 @@
-/* Runs a parsed command against a hardware seam. No firmware headers: the
- * host tests run it against the fake register file. */
+/* Runs a parsed command against a hardware seam (app.c), and what the
+ * commands share from it: the work space, the drivers of this CPU, errors
+ * and storing results. No firmware headers: the host tests run it against
+ * the fake register file. */
 #ifndef UNC_APP_H
 #define UNC_APP_H
 
-#include "../drivers/base/fmt.h"
-#include "../drivers/base/hw.h"
+#include "../base/cpu.h"
+#include "../base/fmt.h"
+#include "../base/hw.h"
+#include "../base/smbios.h"
+#include "../engine/info.h"
+#include "../engine/pmu.h"
+#include "../engine/stat.h"
+#include "../output/record.h"
+#include "../output/recmap.h"
+#include "../output/report.h"
+#include "../output/varstore.h"
 #include "cli.h"
-#include "../drivers/output/record.h"
-#include "../drivers/base/smbios.h"
-#include "../drivers/output/varstore.h"
 
 #define UNC_VERSION "0.1.0"
 
@@ -63,22 +71,46 @@ struct app_env {
 	bool (*exit_guard)(void *ctx, struct stat_run *run);
 };
 
-#define APP_SAMPLE_BUF (1u << 20) /* bytes of interval samples kept for -o */
 #define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
 
 /* out gets results, err gets one-line "uncore: error: ..." messages. */
 enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env, struct out *out,
 			struct out *err);
 
-/* Internal sampling and multiplexing periods (milliseconds). A 44-bit
- * counter needs more than 1.7 * 10^14 events per second to wrap twice
- * between two samples. */
-#define APP_SAMPLE_MS 100
-#define APP_SLICE_MS  20
-/* A stat or bw run longer than this without -I prints a progress line this often. */
-#define APP_PROGRESS_S 10
-
 /* Whether the command needs the calibrated time source. */
 bool app_needs_clock(const struct cli_cmd *cmd);
+
+/* The large structures, allocated when a command starts: gnu-efi's linker
+ * script stores even zero-initialised data in the image, so they are not
+ * static. One command at a time uses them. */
+struct app_ws {
+	struct stat_run run;
+	struct rec rec;
+	struct platform_info pi;
+	struct rec_print_ws print;
+};
+extern struct app_ws *app_ws;
+
+/* The drivers that match this CPU (NULL-terminated), after app_cpu_detect. */
+extern const struct pmu_driver *app_present[STAT_MAX_PMUS + 1];
+
+/* Identifies the CPU and fills app_present; returns how many drivers match. */
+unsigned app_cpu_detect(const struct hw *hw, struct cpu_info *cpu);
+/* The same; none is an error, printed. */
+enum unc_status app_cpu_ready(const struct hw *hw, struct cpu_info *cpu, struct out *err);
+/* "uncore: error: WHAT: STATUS" */
+enum unc_status app_fail(struct out *err, enum unc_status st, const char *what);
+
+/* Whether the command stores a record when asked (it takes -o: info, stat,
+ * bw); lab mode gives each such run a variable of its own. */
+bool app_stores_record(const struct cli_cmd *cmd);
+/* Whether the run stores a record (-o, or lab mode's copy). */
+bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env);
+/* -o: the record of this run (with its -I period, interval_ms; 0: none)
+ * into an EFI variable and/or its JSON form into a file. */
+enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, const char *command,
+			  const struct platform_info *pi, const struct stat_run *run, uint64_t interval_ms,
+			  const struct run_extras *x, const struct rec_buf *samples, enum unc_status run_status,
+			  struct out *err);
 
 #endif

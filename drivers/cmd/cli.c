@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "../drivers/base/parse.h"
+#include "../base/parse.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
@@ -17,6 +17,11 @@ static int opt_index(const struct cli_command *c, const char *name)
 		if (!strcmp(c->opts[k].name, name))
 			return k;
 	return -1;
+}
+
+bool cli_takes(const struct cli_command *c, const char *name)
+{
+	return opt_index(c, name) >= 0;
 }
 
 bool cli_given(const struct cli_command *c, uint32_t seen, const char *name)
@@ -87,12 +92,20 @@ static enum unc_status take_rest(const struct cli_opt *o, int argc, char **argv,
 	return UNC_OK;
 }
 
-static const struct cli_command *find_verb(const struct cli_command *const *table, unsigned verb)
+/* The command `-?` runs (CMD_HELP). */
+static const struct cli_command *find_help(const struct cli_command *const *table)
 {
 	for (unsigned k = 0; table[k]; k++)
-		if (table[k]->verb == verb)
+		if (table[k]->flags & CMD_HELP)
 			return table[k];
 	return NULL;
+}
+
+/* c's own options, from their defaults. */
+static void own_defaults(const struct cli_command *c, struct cli_cmd *cmd)
+{
+	if (c && c->own)
+		memcpy(cmd->own, c->own, c->own_size);
 }
 
 static bool is_named(const struct cli_command *c, const char *word)
@@ -264,19 +277,18 @@ enum unc_status cli_parse_table(const struct cli_command *const *table, int argc
 	int first = 2;
 
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->load_kind = -1;
 	if ((st = check_line(argc, argv, err, errsize)))
 		return st;
 	if (strcmp(argv[1], "-?") && (st = find_command(table, argc, argv, &c, &first, err, errsize)))
 		return st;
 	if (!c || wants_help(argc, argv, first)) { /* uncore.efi -?, or COMMAND ... -? */
-		cmd->command = find_verb(table, CLI_HELP);
-		cmd->verb = CLI_HELP;
+		cmd->command = find_help(table);
+		own_defaults(cmd->command, cmd);
 		cmd->help_for = c ? c->name : NULL;
 		return UNC_OK;
 	}
 	cmd->command = c;
-	cmd->verb = (enum cli_verb)c->verb;
+	own_defaults(c, cmd);
 	return parse_words(table, c, argc, argv, first, cmd, err, errsize);
 }
 

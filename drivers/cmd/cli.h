@@ -2,9 +2,10 @@
  * drive it. efi/main.c converts the shell's UCS-2 arguments to ASCII first.
  *
  * Each command is a descriptor (struct cli_command, one per file in
- * efi/cmd/, listed in efi/cmd/table.c): its name, its options and its
- * arguments (struct cli_opt: a name, a type and where the value goes in
- * struct cli_cmd), a check of the whole line, its handler and one line of
+ * drivers/cmd/, listed in drivers/cmd/table.c): its name, its options and its
+ * arguments (struct cli_opt: a name, a type and where the value goes: a
+ * field of the command's own options, or of struct cli_cmd for what several
+ * commands share), a check of the whole line, its handler and one line of
  * help. cli_parse is one function over those descriptors, and `help` and
  * `COMMAND -?` print from the same descriptors. */
 #ifndef UNC_CLI_H
@@ -13,74 +14,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../drivers/engine/evsel.h"
-#include "../drivers/base/fmt.h"
-#include "../drivers/base/hw.h"
-#include "../drivers/output/report.h"
-#include "../drivers/engine/stat.h"
-#include "../drivers/output/varstore.h"
+#include "../base/fmt.h"
+#include "../base/hw.h"
+#include "../output/report.h"
+#include "../output/varstore.h"
 
 #define CLI_MAX_ARGS    64
 #define CLI_MAX_ARG_LEN 255
 
-enum cli_verb {
-	CLI_HELP,
-	CLI_VERSION,
-	CLI_INFO,
-	CLI_MSR_READ,
-	CLI_MSR_WRITE,
-	CLI_PCI_READ,
-	CLI_MMIO_READ,
-	CLI_PMC_READ,
-	CLI_LIST,
-	CLI_REGS,
-	CLI_STAT,
-	CLI_BW,
-	CLI_BENCH,
-	CLI_VAR_LIST,
-	CLI_VAR_SHOW,
-	CLI_VAR_DELETE,
-	CLI_LAB,
-};
+/* Bytes for a command's own options. The largest, stat's and bw's (the
+ * events as given and a child's command line), take about 2.4 KB; a
+ * command whose options do not fit fails to build (CLI_OWN_FITS). */
+#define CLI_OWN_MAX 2560
 
 struct cli_command;
 
+/* A parsed command line: the descriptor that parsed it, what the parser
+ * and several commands share, and the command's own options. */
 struct cli_cmd {
-	enum cli_verb verb;
 	const struct cli_command *command; /* the descriptor that parsed it */
-	const char *help_for;              /* help: one command's usage (its name), NULL: all */
-	bool json;
-	uint32_t msr;
-	uint32_t msr_pkg; /* msr --pkg: 1 + the package whose processor makes the access; 0: this processor */
-	uint32_t pmc; /* pmc read: RDPMC's index (ECX) */
-	uint64_t value;
-	struct pci_addr pci;
-	uint16_t offset;
-	uint64_t addr;
-	/* stat */
-	char events[STAT_MAX_EVENTS][EVSEL_NAME_MAX]; /* as given: resolved after the CPU is known */
-	unsigned nevents;
-	uint64_t duration_ns;   /* -d; 0 when not given */
-	uint64_t interval_ms;   /* -I; 0 when not given */
-	unsigned max_intervals; /* -n (bench: the number of samples) */
-	bool list_all;          /* list --all */
-	bool quiet;                     /* --quiet: no progress lines on a long stat or bw run */
-	bool force, no_multiplex;       /* --force: stat takes over a busy PMU; mmio read reads outside the memory map */
-	struct report_opts report;
+	const char *help_for;              /* help COMMAND, COMMAND -?: the command asked about; NULL: all */
+	bool json;                         /* -j */
+	struct report_opts report;         /* -x (and stat's and bw's --per-box): how results print */
 	/* -o: stored results */
 	bool out_var;
-	char var_name[VAR_NAME_MAX + 1];  /* also var show/delete */
+	char var_name[VAR_NAME_MAX + 1];   /* also var show/delete */
 	char out_file[CLI_MAX_ARG_LEN + 1];
-	uint32_t var_chunk;               /* --var-chunk: bytes per variable at most */
-	/* measuring something */
-	int load_kind;                    /* --load: enum load_kind, or -1 */
-	bool load_nt;                     /* --nt */
-	uint32_t load_size_mib;           /* --size; 0: the default */
-	uint32_t load_cpus;               /* --cpus N; 0: all */
-	uint8_t check;                    /* enum check_kind */
-	uint64_t check_kb_s;              /* the required bandwidth, 10^3 bytes/s */
-	char child[CLI_MAX_ARG_LEN + 1];  /* after --: the child's command line */
-	char config[CLI_MAX_ARG_LEN + 1]; /* lab: the configuration file ("": chosen per board) */
+	uint32_t var_chunk;                /* --var-chunk: bytes per variable at most */
+	/* The command's own options: the struct its descriptor's .own gives the
+	 * defaults of (struct stat_bw_options, struct access_options, ...). */
+	_Alignas(16) unsigned char own[CLI_OWN_MAX];
 };
 
 /* ---- descriptors ---- */
@@ -118,13 +81,29 @@ struct cli_opt {
 	uint8_t flags;    /* CLI_REPEAT */
 	uint8_t align;    /* CLI_UINT: the value is a multiple of it (0: any) */
 	uint16_t size;    /* bytes of the field at .at (CLI_UINT, CLI_FIXED, CLI_REST) */
-	uint16_t at;      /* offsetof(struct cli_cmd, the field) */
+	uint16_t at;      /* where the field is in struct cli_cmd (CLI_FIELD, CLI_OWN_FIELD) */
 	const struct cli_range *range; /* CLI_UINT, CLI_FIXED, CLI_REST */
 	cli_opt_fn fn;    /* CLI_FN */
 };
 
-#define CLI_AT(field) ((uint16_t)offsetof(struct cli_cmd, field))
-#define CLI_SIZE(field) ((uint16_t)sizeof(((struct cli_cmd *)0)->field))
+/* 0, and a build error if struct T does not fit in CLI_OWN_MAX. */
+#define CLI_OWN_FITS(T)                                                                               \
+	(0 * sizeof(struct {                                                                          \
+		_Static_assert(sizeof(T) <= CLI_OWN_MAX, "a command's own options exceed CLI_OWN_MAX"); \
+		char c;                                                                               \
+	}))
+/* Where an option's value goes: a field of struct cli_cmd (what several
+ * commands share), or field f of the command's own options, struct T. */
+#define CLI_FIELD(f) .at = (uint16_t)offsetof(struct cli_cmd, f), .size = (uint16_t)sizeof(((struct cli_cmd *)0)->f)
+#define CLI_OWN_FIELD(T, f)                                                          \
+	.at = (uint16_t)(offsetof(struct cli_cmd, own) + offsetof(T, f) + CLI_OWN_FITS(T)), \
+	.size = (uint16_t)sizeof(((T *)0)->f)
+/* A descriptor's own options: struct T, all zero (CLI_OWN_ZERO) or from
+ * defaults, a const T (CLI_OWN_FROM). */
+#define CLI_OWN_ZERO(T) .own_size = (uint16_t)(sizeof(T) + CLI_OWN_FITS(T))
+#define CLI_OWN_FROM(T, defaults) .own = (defaults), CLI_OWN_ZERO(T)
+/* A command's own options, as the struct they are (the descriptor's .own). */
+#define CLI_OWN(cmd) ((void *)(cmd)->own)
 
 struct app_env;
 
@@ -132,17 +111,23 @@ struct app_env;
 #define CMD_CLOCK      1u /* needs the calibrated time source */
 #define CMD_NO_OPTIONS 2u /* a word after it is an unexpected argument, not an unknown option */
 #define CMD_DEFAULT    4u /* a line that starts with an option is this command's */
+#define CMD_HELP       8u /* `COMMAND -?` and `-?` run it, help_for the command asked about */
 
 struct cli_command {
 	const char *name;     /* "msr" */
 	const char *sub;      /* "read": an operation of name; NULL when it has none */
 	const char *alias[2]; /* other spellings of name ("-h", "--version") */
-	uint8_t verb;         /* enum cli_verb */
 	uint8_t flags;        /* CMD_* */
 	uint8_t min_args, max_args;
 	const struct cli_opt *opts; /* ended by CLI_END (no name) */
 	const struct cli_opt *args; /* max_args of them */
 	const char *needs;    /* too few arguments: "'msr read' needs NEEDS" */
+	/* The command's own options (struct cli_cmd's own): their defaults,
+	 * copied there before the words are read (NULL: all zero), and their
+	 * size (CLI_OWN_ZERO, CLI_OWN_FROM). Commands that share a struct share
+	 * its defaults, which say which struct the options are. */
+	const void *own;
+	uint16_t own_size;
 	/* After the last word: what one option or argument cannot see alone
 	 * (seen has bit k for opts[k] given). */
 	enum unc_status (*check)(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, char *err,
@@ -152,7 +137,7 @@ struct cli_command {
 	const char *help;     /* one line */
 };
 
-/* Every command, in the order `help` lists them (efi/cmd/table.c). */
+/* Every command, in the order `help` lists them (drivers/cmd/table.c). */
 extern const struct cli_command *const cli_commands[];
 
 /* argv[0] is the program name. On error returns UNC_E_INVALID and writes a
@@ -168,6 +153,8 @@ void cli_help(struct out *out, const struct cli_command *const *table, const cha
 
 /* Whether seen has the bit of c's option name. */
 bool cli_given(const struct cli_command *c, uint32_t seen, const char *name);
+/* Whether c has the option name. */
+bool cli_takes(const struct cli_command *c, const char *name);
 
 /* Options several commands share. */
 enum unc_status cli_opt_output(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
@@ -182,33 +169,29 @@ enum unc_status cli_chunk_needs_var(const struct cli_command *c, uint32_t seen, 
 /* Descriptors, by type. An argument (by position) has no name: its
  * placeholder is its meta. */
 #define CLI_RANGE(wh, wa, lo, hi, sc) (&(const struct cli_range){ (wh), (wa), (lo), (hi), (sc) })
-#define CLI_FLAG_OPT(nm, field, text) \
-	{ .name = (nm), .help = (text), .type = CLI_FLAG, .at = CLI_AT(field) }
-#define CLI_UINT_OPT(nm, mt, field, wh, wa, lo, hi, text)                                                       \
-	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_UINT, .size = CLI_SIZE(field), .at = CLI_AT(field), \
-	  .range = CLI_RANGE(wh, wa, lo, hi, 0) }
-#define CLI_FIXED_OPT(nm, mt, field, wh, wa, lo, hi, sc, text)                                                   \
-	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FIXED, .size = CLI_SIZE(field), .at = CLI_AT(field), \
-	  .range = CLI_RANGE(wh, wa, lo, hi, sc) }
+/* WHERE is CLI_FIELD(f) or CLI_OWN_FIELD(T, f). */
+#define CLI_FLAG_OPT(nm, where, text) { .name = (nm), .help = (text), .type = CLI_FLAG, where }
+#define CLI_UINT_OPT(nm, mt, where, wh, wa, lo, hi, text) \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_UINT, where, .range = CLI_RANGE(wh, wa, lo, hi, 0) }
+#define CLI_FIXED_OPT(nm, mt, where, wh, wa, lo, hi, sc, text) \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FIXED, where, .range = CLI_RANGE(wh, wa, lo, hi, sc) }
 #define CLI_FN_OPT(nm, mt, f, text) { .name = (nm), .meta = (mt), .help = (text), .type = CLI_FN, .fn = (f) }
 #define CLI_FN_REPEAT_OPT(nm, mt, f, text) \
 	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_FN, .flags = CLI_REPEAT, .fn = (f) }
-#define CLI_REST_OPT(nm, mt, field, wh, text)                                                                    \
-	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_REST, .size = CLI_SIZE(field), .at = CLI_AT(field), \
-	  .range = CLI_RANGE(wh, NULL, 0, 0, 0) }
-#define CLI_UINT_ARG(mt, field, wh, wa, hi, al, text)                                                      \
-	{ .meta = (mt), .help = (text), .type = CLI_UINT, .size = CLI_SIZE(field), .align = (al), .at = CLI_AT(field), \
-	  .range = CLI_RANGE(wh, wa, 0, hi, 0) }
+#define CLI_REST_OPT(nm, mt, where, wh, text) \
+	{ .name = (nm), .meta = (mt), .help = (text), .type = CLI_REST, where, .range = CLI_RANGE(wh, NULL, 0, 0, 0) }
+#define CLI_UINT_ARG(mt, where, wh, wa, hi, al, text) \
+	{ .meta = (mt), .help = (text), .type = CLI_UINT, where, .align = (al), .range = CLI_RANGE(wh, wa, 0, hi, 0) }
 #define CLI_FN_ARG(mt, f, text) { .meta = (mt), .help = (text), .type = CLI_FN, .fn = (f) }
 #define CLI_END { 0 }
 
-#define CLI_OPT_JSON(field, text) CLI_FLAG_OPT("-j", field, text)
+#define CLI_OPT_JSON(text) CLI_FLAG_OPT("-j", CLI_FIELD(json), text)
 #define CLI_OPT_SEP CLI_FN_OPT("-x", "SEP", cli_opt_sep, "CSV with this separator")
 #define CLI_OPT_OUTPUT                                      \
 	CLI_FN_REPEAT_OPT("-o", "var[:NAME]|PATH", cli_opt_output, \
 			  "store the results: an EFI variable (default UncoreResults) and/or a JSON file")
 #define CLI_OPT_VAR_CHUNK \
-	CLI_UINT_OPT("--var-chunk", "BYTES", var_chunk, "size", "64 to 65536 bytes", 64, 65536, \
+	CLI_UINT_OPT("--var-chunk", "BYTES", CLI_FIELD(var_chunk), "size", "64 to 65536 bytes", 64, 65536, \
 		     "with -o var: bytes per variable at most")
 
 #endif

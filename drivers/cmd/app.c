@@ -1,6 +1,6 @@
 /* Runs a parsed command: the work space, this CPU's drivers, and storing
- * results, which the commands in efi/cmd/ share. */
-#include "cmd/cmd.h"
+ * results, which the commands in drivers/cmd/ share. */
+#include "app.h"
 
 #include <string.h>
 
@@ -42,6 +42,11 @@ bool app_needs_clock(const struct cli_cmd *cmd)
 	return cmd->command && (cmd->command->flags & CMD_CLOCK);
 }
 
+bool app_stores_record(const struct cli_cmd *cmd)
+{
+	return cmd->command && cli_takes(cmd->command, "-o");
+}
+
 bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env)
 {
 	return cmd->out_var || cmd->out_file[0] || (env && env->json_copy);
@@ -51,8 +56,9 @@ bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env)
  * it into a file. The console output is already printed and stays, whatever
  * happens here. */
 enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, const char *command,
-			  const struct platform_info *pi, const struct stat_run *run, const struct run_extras *x,
-			  const struct rec_buf *samples, enum unc_status run_status, struct out *err)
+			  const struct platform_info *pi, const struct stat_run *run, uint64_t interval_ms,
+			  const struct run_extras *x, const struct rec_buf *samples, enum unc_status run_status,
+			  struct out *err)
 {
 	struct rec *r = &app_ws->rec;
 	char msg[240];
@@ -74,7 +80,7 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 		return UNC_E_NO_MEMORY;
 	}
 	if (run)
-		r->interval = cmd->interval_ms;
+		r->interval = interval_ms;
 	if (x)
 		r->x = *x;
 	/* sized by the run: every box of every event, and the samples */

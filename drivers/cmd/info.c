@@ -1,5 +1,5 @@
 /* info [-j] [-o ...]: platform facts (CPU, PMUs and their state, TSC). */
-#include "cmd.h"
+#include "app.h"
 
 static enum unc_status run_info(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				struct out *out, struct out *err)
@@ -14,7 +14,7 @@ static enum unc_status run_info(const struct cli_cmd *cmd, const struct hw *hw, 
 	if (st)
 		out_printf(err, "uncore: error: %s unusable: %s\n", info_what(pi), pi->verdict_reason);
 	if (app_wants_output(cmd, env)) {
-		enum unc_status sst = app_store(cmd, env, "info", pi, NULL, NULL, NULL, st, err);
+		enum unc_status sst = app_store(cmd, env, "info", pi, NULL, 0, NULL, NULL, st, err);
 		if (!st)
 			st = sst;
 	}
@@ -28,13 +28,13 @@ static enum unc_status info_check(const struct cli_command *c, uint32_t seen, st
 }
 
 static const struct cli_opt info_opts[] = {
-	CLI_OPT_JSON(json, "JSON"),
+	CLI_OPT_JSON("JSON"),
 	CLI_OPT_OUTPUT,
 	CLI_OPT_VAR_CHUNK,
 	CLI_END,
 };
 
 const struct cli_command cmd_info = {
-	.name = "info", .verb = CLI_INFO, .flags = CMD_CLOCK, .opts = info_opts, .check = info_check, .run = run_info,
+	.name = "info", .flags = CMD_CLOCK, .opts = info_opts, .check = info_check, .run = run_info,
 	.help = "platform facts: CPU, PMUs and their state, memory controller, TSC",
 };

@@ -1,5 +1,5 @@
 /* regs: every programmable register of this CPU's PMUs, read only. */
-#include "cmd.h"
+#include "app.h"
 
 #include <string.h>
 
@@ -84,6 +84,6 @@ static enum unc_status run_regs(const struct cli_cmd *cmd, const struct hw *hw, 
 }
 
 const struct cli_command cmd_regs = {
-	.name = "regs", .verb = CLI_REGS, .run = run_regs,
+	.name = "regs", .run = run_regs,
 	.help = "every programmable register of this CPU's PMUs, read only",
 };

@@ -1,5 +1,5 @@
 /* version: the program's version. */
-#include "cmd.h"
+#include "app.h"
 
 static enum unc_status run_version(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				   struct out *out, struct out *err)
@@ -10,6 +10,6 @@ static enum unc_status run_version(const struct cli_cmd *cmd, const struct hw *h
 }
 
 const struct cli_command cmd_version = {
-	.name = "version", .alias = { "--version" }, .verb = CLI_VERSION, .flags = CMD_NO_OPTIONS, .run = run_version,
+	.name = "version", .alias = { "--version" }, .flags = CMD_NO_OPTIONS, .run = run_version,
 	.help = "the version of uncore.efi",
 };

@@ -1,7 +1,12 @@
 /* bench [-n SAMPLES]: what reading the counters costs here, timed with the TSC. */
-#include "cmd.h"
+#include "pipeline.h"
 
-#include "../../drivers/base/arith.h"
+#include "../base/arith.h"
+
+/* bench's own options. */
+struct bench_options {
+	unsigned samples; /* -n: how many of each timed read */
+};
 
 /* N reads of one register (rdmsr) or counter (rdpmc), timed with the TSC;
  * the first read's failure is returned. */
@@ -21,8 +26,9 @@ static enum unc_status time_reads(const struct hw *hw, bool pmc, uint32_t which,
 
 /* What reading a core counter costs here, both ways the drivers read them:
  * rdmsr of general counter 0 and RDPMC 0 (each n times). Read only. */
-static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct hw *hw, const struct cpu_info *cpu,
-					const struct pmu_driver *drv, unsigned *ret_n, struct out *out, struct out *err)
+static enum unc_status bench_core_reads(const struct bench_options *bo, const struct hw *hw,
+					const struct cpu_info *cpu, const struct pmu_driver *drv, unsigned *ret_n,
+					struct out *out, struct out *err)
 {
 	char msg[200], warn[200], name[48], ns[32];
 
@@ -38,7 +44,7 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 			continue;
 		for (int pmc = 0; pmc < 2; pmc++) {
 			uint64_t ticks = 0;
-			enum unc_status st = time_reads(hw, pmc, pmc ? 0 : (uint32_t)ctr.addr, cmd->max_intervals, &ticks);
+			enum unc_status st = time_reads(hw, pmc, pmc ? 0 : (uint32_t)ctr.addr, bo->samples, &ticks);
 			if (pmc)
 				out_printf(out, "%s rdpmc 0x0: ", pu->pmu);
 			else
@@ -50,10 +56,10 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
 												     : unc_strerror(st));
 				continue;
 			}
-			fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)cmd->max_intervals * hw->tick_hz),
+			fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)bo->samples * hw->tick_hz),
 				  10, 1);
-			out_printf(out, "%u reads, %lu TSC cycles each (%s ns); %s\n", cmd->max_intervals,
-				   (unsigned long)(ticks / cmd->max_intervals), ns, hw_msr_mode_name(hw->msr_mode));
+			out_printf(out, "%u reads, %lu TSC cycles each (%s ns); %s\n", bo->samples,
+				   (unsigned long)(ticks / bo->samples), ns, hw_msr_mode_name(hw->msr_mode));
 		}
 		++*ret_n;
 	}
@@ -65,9 +71,9 @@ static enum unc_status bench_core_reads(const struct cli_cmd *cmd, const struct 
  * are read there, one trip a sample): n reads of the time-stamp counter MSR
  * (0x10, on every processor with a TSC) by the processor that serves each
  * other package, at most 1000. Read only. */
-static unsigned bench_pkg_trips(const struct cli_cmd *cmd, const struct hw *hw, struct out *out)
+static unsigned bench_pkg_trips(const struct bench_options *bo, const struct hw *hw, struct out *out)
 {
-	unsigned n = cmd->max_intervals < 1000 ? cmd->max_intervals : 1000, done = 0;
+	unsigned n = bo->samples < 1000 ? bo->samples : 1000, done = 0;
 	char ns[32];
 
 	for (unsigned i = 1; hw->pkgs && hw->ops->msr_read_pkg && i < hw->pkgs->n; i++) {
@@ -93,6 +99,7 @@ static unsigned bench_pkg_trips(const struct cli_cmd *cmd, const struct hw *hw, 
 static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 				 struct out *out, struct out *err)
 {
+	const struct bench_options *bo = CLI_OWN(cmd);
 	struct stat_run *run = &app_ws->run;
 
 	(void)env;
@@ -104,14 +111,14 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 		return st;
 	*run = (struct stat_run){ 0 };
 	unsigned n, ncore = 0;
-	if ((st = app_want_role(run, 0, &n))) {
+	if ((st = pipeline_want_role(run, 0, &n))) {
 		out_printf(err, "uncore: error: %s\n", run->err);
 		return st;
 	}
 	for (unsigned d = 0; app_present[d]; d++)
-		if ((st = bench_core_reads(cmd, hw, &cpu, app_present[d], &ncore, out, err)))
+		if ((st = bench_core_reads(bo, hw, &cpu, app_present[d], &ncore, out, err)))
 			return st;
-	ncore += bench_pkg_trips(cmd, hw, out);
+	ncore += bench_pkg_trips(bo, hw, out);
 	if (!n && !ncore) {
 		out_printf(err, "uncore: error: no PMU of this CPU has DRAM counters or core counters to time\n");
 		return UNC_E_UNSUPPORTED;
@@ -124,7 +131,7 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 		return st;
 	}
 	uint64_t t0 = hw_ticks(hw);
-	for (unsigned i = 0; i < cmd->max_intervals && !st; i++)
+	for (unsigned i = 0; i < bo->samples && !st; i++)
 		st = stat_sample(run);
 	uint64_t ticks = hw_ticks(hw) - t0;
 	stat_stop(run, st);
@@ -134,9 +141,9 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 	}
 	/* Tenths of a ns per sample, in one exact step: ticks * 10^9 alone
 	 * overflows 64 bits after 18 s at 1 GHz. */
-	fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)cmd->max_intervals * hw->tick_hz), 10, 1);
+	fmt_fixed(ns, sizeof(ns), u64_muldiv(ticks, 10000000000ull, (uint64_t)bo->samples * hw->tick_hz), 10, 1);
 	out_printf(out, "%s sample: %u samples of %u counters, %lu TSC cycles each (%s ns); %s: %s\n", run->c.free_pmu,
-		   cmd->max_intervals, run->c.nev, (unsigned long)(ticks / cmd->max_intervals), ns, run->c.free_pmu,
+		   bo->samples, run->c.nev, (unsigned long)(ticks / bo->samples), ns, run->c.free_pmu,
 		   hw->msr_mode == HW_MSR_EMULATED ? "emulated" : "native");
 	return UNC_OK;
 }
@@ -146,19 +153,21 @@ static enum unc_status run_bench(const struct cli_cmd *cmd, const struct hw *hw,
 static enum unc_status bench_check(const struct cli_command *c, uint32_t seen, struct cli_cmd *cmd, char *err,
 				   size_t errsize)
 {
+	struct bench_options *bo = CLI_OWN(cmd);
+
 	(void)c, (void)seen, (void)err, (void)errsize;
-	if (!cmd->max_intervals)
-		cmd->max_intervals = BENCH_SAMPLES;
+	if (!bo->samples)
+		bo->samples = BENCH_SAMPLES;
 	return UNC_OK;
 }
 
 static const struct cli_opt bench_opts[] = {
-	CLI_UINT_OPT("-n", "SAMPLES", max_intervals, "count", "1 to 10000000 samples", 1, 10000000,
-		     "how many samples (default 10000)"),
+	CLI_UINT_OPT("-n", "SAMPLES", CLI_OWN_FIELD(struct bench_options, samples), "count", "1 to 10000000 samples", 1,
+		     10000000, "how many samples (default 10000)"),
 	CLI_END,
 };
 
 const struct cli_command cmd_bench = {
-	.name = "bench", .verb = CLI_BENCH, .flags = CMD_CLOCK, .opts = bench_opts, .check = bench_check,
-	.run = run_bench, .help = "time core counter reads, trips to other packages and full DRAM-counter samples with the TSC",
+	.name = "bench", .flags = CMD_CLOCK, .opts = bench_opts, CLI_OWN_ZERO(struct bench_options),
+	.check = bench_check, .run = run_bench, .help = "time core counter reads, trips to other packages and full DRAM-counter samples with the TSC",
 };

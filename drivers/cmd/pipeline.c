@@ -1,11 +1,12 @@
 /* One stat or bw run: planned, measured, judged and stored; and the DRAM
  * counters a run (or bench) wants. */
-#include "cmd.h"
+#include "pipeline.h"
 
 #include <string.h>
 
-#include "../../drivers/base/arith.h"
-#include "../../drivers/output/report.h"
+#include "../base/arith.h"
+#include "../output/report.h"
+#include "stat_bw_options.h"
 
 /* Adds a free-running counter unless the run has it already; a run that
  * has no room left fails (run->err). */
@@ -50,7 +51,7 @@ static bool has_role_events(const struct pmu_driver *drv)
  * has DRAM roles: bw's whole table), from the drivers this CPU has: a
  * general unit's role events where it has them, else the free-running
  * counters; *ret_n says how many there are. */
-enum unc_status app_want_role(struct stat_run *run, unsigned role, unsigned *ret_n)
+enum unc_status pipeline_want_role(struct stat_run *run, unsigned role, unsigned *ret_n)
 {
 	enum unc_status st;
 
@@ -91,6 +92,7 @@ enum unc_status app_want_role(struct stat_run *run, unsigned role, unsigned *ret
  * moved, the child's status) and store (-o). */
 struct stat_ctx {
 	const struct cli_cmd *cmd;
+	const struct stat_bw_options *opt; /* cmd's own options */
 	const struct app_env *env;
 	const struct hw *hw;
 	const struct report_opts *ro;
@@ -159,7 +161,7 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 static void stat_progress(void *ctx, struct stat_run *r, uint64_t now, unsigned k)
 {
 	struct stat_ctx *c = ctx;
-	uint64_t ns = c->cmd->duration_ns, bps[3];
+	uint64_t ns = c->opt->duration_ns, bps[3];
 	char total[32];
 
 	if (ns % 1000000000)
@@ -180,8 +182,8 @@ static void stat_progress(void *ctx, struct stat_run *r, uint64_t now, unsigned 
 
 /* A child (-- COMMAND), before anything runs: something the Shell can run
  * as a child must be there, or it is one line and nothing else. */
-static enum unc_status child_ready(const struct cli_cmd *cmd, const struct app_env *env, char *ret_cmdline, size_t size,
-				   struct out *err)
+static enum unc_status child_ready(const struct stat_bw_options *opt, const struct app_env *env, char *ret_cmdline,
+				   size_t size, struct out *err)
 {
 	char msg[300];
 	enum unc_status st;
@@ -190,7 +192,7 @@ static enum unc_status child_ready(const struct cli_cmd *cmd, const struct app_e
 		out_printf(err, "uncore: error: cannot run a child image on this platform\n");
 		return UNC_E_NOT_FOUND;
 	}
-	if ((st = env->child_find(env->ctx, cmd->child, ret_cmdline, size, msg, sizeof(msg))))
+	if ((st = env->child_find(env->ctx, opt->child, ret_cmdline, size, msg, sizeof(msg))))
 		out_printf(err, "uncore: error: %s\n", msg);
 	return st;
 }
@@ -225,7 +227,7 @@ static uint64_t ms_ticks(const struct hw *hw, uint64_t ms)
  * in run->err is UNC_E_INVALID and the like; the caller prints it. */
 static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 {
-	const struct cli_cmd *cmd = c->cmd;
+	const struct stat_bw_options *opt = c->opt;
 	struct stat_run *run = c->run;
 	struct cpu_info cpu;
 	char msg[200], warn[200];
@@ -236,8 +238,8 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	 * none, each is refused naming the PMU it needs. */
 	app_cpu_detect(c->hw, &cpu);
 	unsigned n = 0;
-	if (cmd->verb == CLI_BW) {
-		if ((st = app_want_role(run, 0, &n))) {
+	if (c->bw) {
+		if ((st = pipeline_want_role(run, 0, &n))) {
 			*ret_run_err = true;
 			return st;
 		}
@@ -246,9 +248,9 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 			return UNC_E_UNSUPPORTED;
 		}
 	}
-	for (unsigned i = 0; i < cmd->nevents; i++) {
+	for (unsigned i = 0; i < opt->nevents; i++) {
 		struct ev_spec e;
-		if ((st = evsel_parse(cmd->events[i], app_present, &e, msg, sizeof(msg)))) {
+		if ((st = evsel_parse(opt->events[i], app_present, &e, msg, sizeof(msg)))) {
 			out_printf(c->err, "uncore: error: %s\n", msg);
 			return st;
 		}
@@ -258,14 +260,14 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 		*ret_run_err = false;
 	}
 	/* the cross-check and the verdict read the DRAM counters */
-	if (cmd->load_kind >= 0 || cmd->check) {
+	if (opt->load_kind >= 0 || opt->check) {
 		unsigned nrd = 0, nwr = 0;
-		if ((st = app_want_role(run, PMU_ROLE_DRAM_READ, &nrd)) || (st = app_want_role(run, PMU_ROLE_DRAM_WRITE, &nwr))) {
+		if ((st = pipeline_want_role(run, PMU_ROLE_DRAM_READ, &nrd)) || (st = pipeline_want_role(run, PMU_ROLE_DRAM_WRITE, &nwr))) {
 			*ret_run_err = true;
 			return st;
 		}
 		/* a load without them runs without its cross-check; a check cannot */
-		if (cmd->check && (!nrd || !nwr)) {
+		if (opt->check && (!nrd || !nwr)) {
 			out_printf(c->err, "uncore: error: a bandwidth check needs DRAM counters, which no PMU of this CPU "
 					   "has\n");
 			return UNC_E_UNSUPPORTED;
@@ -280,16 +282,16 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	}
 	if (warn[0])
 		out_printf(c->err, "uncore: warning: %s\n", warn);
-	if ((st = stat_schedule(run, !cmd->no_multiplex))) {
+	if ((st = stat_schedule(run, !opt->no_multiplex))) {
 		*ret_run_err = true;
 		return st;
 	}
-	if (cmd->child[0] && run->c.ngroups > 1) {
+	if (opt->child[0] && run->c.ngroups > 1) {
 		out_printf(c->err, "uncore: error: the events need %u rounds of counters; around a child they must fit "
 				   "at once\n", run->c.ngroups);
 		return UNC_E_INVALID;
 	}
-	if (cmd->child[0] && (st = child_ready(cmd, c->env, c->child_cmd, sizeof(c->child_cmd), c->err)))
+	if (opt->child[0] && (st = child_ready(opt, c->env, c->child_cmd, sizeof(c->child_cmd), c->err)))
 		return st;
 	/* The peak, for every run that measures DRAM data (bw, --load, checks,
 	 * the DATA counters in -e): a figure above it cannot be right. */
@@ -312,7 +314,7 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
  * whether a failure is explained in run->err. */
 static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 {
-	const struct cli_cmd *cmd = c->cmd;
+	const struct stat_bw_options *opt = c->opt;
 	const struct app_env *env = c->env;
 	const struct hw *hw = c->hw;
 	struct stat_run *run = c->run;
@@ -323,21 +325,21 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 	/* -d alone, or the default second; with -I: -d if given, else -n
 	 * intervals, else until ESC. */
 	struct stat_opts o = {
-		.duration = cmd->duration_ns ? u64_muldiv(cmd->duration_ns, hw->tick_hz, 1000000000)
-			    : cmd->interval_ms ? 0 : hw->tick_hz,
-		.interval = cmd->interval_ms ? ms_ticks(hw, cmd->interval_ms) : 0,
-		.max_intervals = cmd->max_intervals,
+		.duration = opt->duration_ns ? u64_muldiv(opt->duration_ns, hw->tick_hz, 1000000000)
+			    : opt->interval_ms ? 0 : hw->tick_hz,
+		.interval = opt->interval_ms ? ms_ticks(hw, opt->interval_ms) : 0,
+		.max_intervals = opt->max_intervals,
 		.slice = ms_ticks(hw, APP_SLICE_MS),
 		.sample = ms_ticks(hw, APP_SAMPLE_MS),
 	};
 	/* a run longer than one progress period, without -I (whose lines show it alive) */
-	if (!cmd->quiet && !cmd->interval_ms && cmd->duration_ns > (uint64_t)APP_PROGRESS_S * 1000000000)
+	if (!opt->quiet && !opt->interval_ms && opt->duration_ns > (uint64_t)APP_PROGRESS_S * 1000000000)
 		o.progress = ms_ticks(hw, APP_PROGRESS_S * 1000);
 	if (c->bw)
 		report_bw_header(c->out, c->ro, hw, &run->c);
 	else
 		report_header(c->out, c->ro, hw, &run->c);
-	if (cmd->load_kind >= 0) {
+	if (opt->load_kind >= 0) {
 		char msg[200];
 		uint32_t cpus;
 		uint64_t size;
@@ -347,7 +349,7 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 		}
 		/* The default working set follows the largest cache, which CPUID
 		 * leaf 4 gives through the seam (an emulator may override it). */
-		if ((st = env->load_start(cmd->load_kind, cmd->load_nt, (uint64_t)cmd->load_size_mib << 20, cmd->load_cpus,
+		if ((st = env->load_start(opt->load_kind, opt->load_nt, (uint64_t)opt->load_size_mib << 20, opt->load_cpus,
 					  cpu_llc_bytes(hw), &cpus, &size, msg, sizeof(msg)))) {
 			out_printf(c->err, "uncore: error: --load: %s\n", msg);
 			return st;
@@ -361,17 +363,17 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 			out_printf(c->out, "%score events count on the processor running uncore.efi only, not on the load's "
 					   "other %u\n", c->ro->format == REPORT_CSV ? "# " : "", cpus - 1);
 		c->x.core_one_cpu = core && cpus > 1; /* in the extras too: JSON and stored records */
-		c->x.load_kind = (uint8_t)(cmd->load_kind + 1);
-		c->x.load_nt = cmd->load_nt;
+		c->x.load_kind = (uint8_t)(opt->load_kind + 1);
+		c->x.load_nt = opt->load_nt;
 		c->x.load_cpus = cpus;
 		c->x.load_size = size;
 		c->load = true;
 	}
-	if (cmd->child[0]) {
+	if (opt->child[0]) {
 		char msg[240];
 		uint64_t cst = 0;
 		bool known = false;
-		if (!(st = stat_start(run, hw, cmd->force))) {
+		if (!(st = stat_start(run, hw, opt->force))) {
 			if (env->exit_guard && !env->exit_guard(env->ctx, run))
 				out_printf(c->err, "uncore: warning: no ExitBootServices notification: a child that boots an "
 						   "OS would leave the counters programmed\n");
@@ -386,12 +388,12 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 				goto out;
 			}
 			c->x.child_ran = known ? CHILD_RAN : CHILD_NO_STATUS;
-			fmt_snprintf(c->x.child, sizeof(c->x.child), "%s", cmd->child);
+			fmt_snprintf(c->x.child, sizeof(c->x.child), "%s", opt->child);
 			c->x.child_status_lo = known ? (uint32_t)cst : 0;
 			c->x.child_status_hi = known ? (uint32_t)(cst >> 32) : 0;
 		}
 	} else {
-		st = stat_loop(run, hw, cmd->force, &o, &senv);
+		st = stat_loop(run, hw, opt->force, &o, &senv);
 	}
 	*ret_run_err = st && st != UNC_E_ABORTED;
 out:
@@ -426,20 +428,20 @@ static void restore_notes(struct out *err, const struct stat_run *run)
  * the run's status, st (OK or UNC_E_ABORTED) or worse. */
 static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 {
-	const struct cli_cmd *cmd = c->cmd;
+	const struct stat_bw_options *opt = c->opt;
 	const struct hw *hw = c->hw;
 	struct stat_run *run = c->run;
 	struct run_extras *x = &c->x;
 
-	if (cmd->check) {
+	if (opt->check) {
 		uint64_t rd = 0, wr = 0, t = count_enabled(&run->c);
 		if (!report_dram_bytes(&run->c, &rd, &wr)) { /* stat_plan added them: never without */
 			out_printf(c->err, "uncore: error: the run has no DRAM counters to judge the check by\n");
 			return UNC_E_INVALID;
 		}
-		uint64_t bytes = cmd->check == CHECK_TOTAL ? rd + wr : cmd->check == CHECK_READ ? rd : wr;
-		x->check = cmd->check;
-		x->check_required_kb_s = cmd->check_kb_s;
+		uint64_t bytes = opt->check == CHECK_TOTAL ? rd + wr : opt->check == CHECK_READ ? rd : wr;
+		x->check = opt->check;
+		x->check_required_kb_s = opt->check_kb_s;
 		/* kB/s rounded half up: the figure the bw table prints, so the
 		 * verdict and the table never disagree in the last digit. */
 		x->check_measured_kb_s = t ? (u64_muldiv(bytes, hw->tick_hz, t) + 500) / 1000 : 0;
@@ -520,10 +522,11 @@ static enum unc_status stat_store(struct stat_ctx *c, enum unc_status st)
 		out_printf(c->err, "uncore: note: only the first %u interval samples fit the %u-byte buffer; %u are not "
 				   "stored\n", c->stored, APP_SAMPLE_BUF, c->dropped);
 	info_gather_opt(c->hw, pi, !c->bw); /* bw reads no MSR, even here */
-	return app_store(c->cmd, c->env, c->bw ? "bw" : "stat", pi, c->run, &c->x, c->samples, st, c->err);
+	return app_store(c->cmd, c->env, c->bw ? "bw" : "stat", pi, c->run, c->opt->interval_ms, &c->x, c->samples, st,
+			 c->err);
 }
 
-enum unc_status app_run_stat(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
+enum unc_status pipeline_run(const struct cli_cmd *cmd, const struct hw *hw, const struct app_env *env,
 			     struct out *out, struct out *err)
 {
 	static struct stat_ctx sc; /* large: off the firmware stack, as app_ws->run */
@@ -532,11 +535,12 @@ enum unc_status app_run_stat(const struct cli_cmd *cmd, const struct hw *hw, con
 	enum unc_status st;
 
 	app_ws->run = (struct stat_run){ 0 };
-	sc = (struct stat_ctx){ .cmd = cmd, .env = env, .hw = hw, .ro = &cmd->report, .out = out, .err = err,
-				.bw = cmd->verb == CLI_BW, .run = &app_ws->run };
+	sc = (struct stat_ctx){ .cmd = cmd, .opt = CLI_OWN(cmd), .env = env, .hw = hw, .ro = &cmd->report, .out = out,
+				.err = err, .run = &app_ws->run };
+	sc.bw = sc.opt->bw;
 	if ((st = stat_plan(&sc, &run_err)))
 		goto out;
-	if (app_wants_output(cmd, env) && cmd->interval_ms && env && env->alloc) {
+	if (app_wants_output(cmd, env) && sc.opt->interval_ms && env && env->alloc) {
 		samples = (struct rec_buf){ env->alloc(APP_SAMPLE_BUF), 0, APP_SAMPLE_BUF, false };
 		if (samples.p) {
 			sc.nevents = app_ws->run.c.nev;
