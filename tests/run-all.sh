@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make check`: host unit tests (ASan+UBSan), the layering check, the
+# `make check`: host unit tests (ASan+UBSan), the layering and documents checks, the
 # fuzzers (both at once, FUZZ_CHECK_SECONDS each), then the QEMU/OVMF boot
 # tests (QEMU_JOBS at a time); then each phase's time and each boot's, and
 # one "N passed, N failed" line over everything.
@@ -29,6 +29,7 @@ start=$SECONDS
 	echo "# host unit tests"
 	phase "host tests" "$top/tests/run-unit.sh" "$@"
 	phase layering "$top/tests/layering.sh" -v
+	phase docs "$top/tests/docs.sh"
 	echo "# fuzzing"
 	phase fuzzing fuzz_both
 	echo "# QEMU/OVMF boot tests"
