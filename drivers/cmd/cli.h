@@ -43,7 +43,10 @@ struct cli_cmd {
 	uint32_t var_chunk;                /* --var-chunk: bytes per variable at most */
 	/* The command's own options: the struct its descriptor's .own gives the
 	 * defaults of (struct stat_bw_options, struct access_options, ...). */
-	_Alignas(16) unsigned char own[CLI_OWN_MAX];
+	/* 8, not 16: a struct cli_cmd lives in memory from the firmware's pool
+	 * (lab mode's context, the work space), which UEFI aligns to 8 bytes
+	 * only; with 16 the compiler may use aligned 16-byte moves there (#GP). */
+	_Alignas(8) unsigned char own[CLI_OWN_MAX];
 };
 
 /* ---- descriptors ---- */
@@ -86,10 +89,12 @@ struct cli_opt {
 	cli_opt_fn fn;    /* CLI_FN */
 };
 
-/* 0, and a build error if struct T does not fit in CLI_OWN_MAX. */
+/* 0, and a build error if struct T does not fit in CLI_OWN_MAX or needs
+ * more than the area's 8-byte alignment. */
 #define CLI_OWN_FITS(T)                                                                               \
 	(0 * sizeof(struct {                                                                          \
 		_Static_assert(sizeof(T) <= CLI_OWN_MAX, "a command's own options exceed CLI_OWN_MAX"); \
+		_Static_assert(_Alignof(T) <= 8, "a command's own options need more than 8-byte alignment"); \
 		char c;                                                                               \
 	}))
 /* Where an option's value goes: a field of struct cli_cmd (what several
