@@ -1606,7 +1606,9 @@ step list 'uncore.efi list'
 expect list rc zero
 expect list has '^hac_arb PMU \(Meteor Lake, mtl-client-uncore\); raw: hac_arb/event=N,umask=N'
 expect list has '^imc_prog +0x3a +0x00 +[0-9,-]+ +UNC_M_RD_DATA '
-expect list has '^hac_arb +0x8a +0x02 +0,1 +UNC_HAC_ARB_TRANSACTIONS\.READS '
+expect list has '^pmu       code  umask  counters   event                            description$'
+expect list has '^hac_arb   0x8a  0x02   0,1        UNC_HAC_ARB_TRANSACTIONS\.READS   Number of all CMI reads$'
+expect list has '^hac_cbox  0x35  0x08   0,1        UNC_HAC_CBO_TOR_ALLOCATION\.ALL   Number of all entries'
 expect list has '^imc +free +UNC_MC1_WRCAS_COUNT_FREERUN '
 step bw-var 'uncore.efi bw -d 0.5 --per-box -o var:MtlBw'
 expect bw-var rc zero

@@ -305,8 +305,8 @@ static void absent_pmu_refused(void)
 	T_STREQ(ebuf, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
 	T_EQ(RUN("list"), UNC_OK);
 	T_STREQ(obuf, "no driver matches this CPU: no events (see 'uncore.efi list --all' and 'uncore.efi info')\n");
-	T_EQ(RUN("list", "--all"), UNC_OK);
-	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(RUN("list", "--all"), UNC_OK); /* columns as wide as every driver's widest: cpu_fixed, 0,1,2,3,4,5,6 */
+	T_CONTAINS(obuf, "\ncbox       0x34  0x8f   0,1            UNC_CBO_CACHE_LOOKUP.ANY_MESI                  LLC lookup");
 	/* a register is named only by a driver that matches the CPU */
 	T_EQ(RUN("msr", "read", "0x396"), UNC_OK);
 	T_CONTAINS(obuf, "msr 0x396 = 0x");
@@ -323,7 +323,7 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "cbox PMU (Skylake-client, skl-client-uncore); raw: cbox/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
 	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_CONTAINS(obuf, "\narb PMU (Skylake-client, skl-client-uncore); raw: arb/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
-	T_CONTAINS(obuf, "\narb    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
+	T_CONTAINS(obuf, "\narb    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST  [threshold 1]");
 	T_CONTAINS(obuf, "\nclock PMU (Skylake-client, skl-client-uncore)\n");
 	T_CONTAINS(obuf, "\nclock  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
 	T_CONTAINS(obuf, "\nimc PMU (Skylake-client, skl-client-uncore)\n");
@@ -331,9 +331,10 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
 	T_EQ(RUN("list", "--all"), UNC_OK);
 	/* a fixed counter named by its number (Intel's "Fixed counter 1") */
-	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1   CPU_CLK_UNHALTED.THREAD ");
+	T_CONTAINS(obuf, "\npmu        code  umask  counters       event                                          description\n");
+	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1        CPU_CLK_UNHALTED.THREAD                        Core cycles");
 	/* an event with a UMaskExt (Intel's SPR and EMR files: 0x00c001fe) */
-	T_CONTAINS(obuf, "\ncha    0x35  0x01   0,1,2,3   UNC_CHA_TOR_INSERTS.IA_MISS                     [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
+	T_CONTAINS(obuf, "\ncha        0x35  0x01   0,1,2,3        UNC_CHA_TOR_INSERTS.IA_MISS                    [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
 	/* every driver's: as many as the registry holds */
 	unsigned nev = 0, nfree = 0, npmus = 0;
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
