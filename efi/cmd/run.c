@@ -228,7 +228,7 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	const struct cli_cmd *cmd = c->cmd;
 	struct stat_run *run = c->run;
 	struct cpu_info cpu;
-	char msg[200], warn[200];
+	char msg[300], warn[200]; /* msg: the longest refusal of evsel_parse */
 	enum unc_status st;
 
 	*ret_run_err = false;

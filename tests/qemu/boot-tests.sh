@@ -1394,6 +1394,11 @@ step stat-imc 'uncore.efi stat -e UNC_M_CAS_COUNT_RD,imc_prog/event=0x23,chmask=
 expect stat-imc rc zero
 expect stat-imc rate UNC_M_CAS_COUNT_RD 8000000 1
 expect stat-imc rate 'imc_prog/event=0x23,chmask=0x3/' 10000000 1
+# Skylake's name for what cbox/ counts here: not in this generation's table, the PMU here.
+step skl-name 'uncore.efi stat -e UNC_CBO_CACHE_LOOKUP.ANY_MESI -d 0.1'
+expect skl-name rc nonzero
+expect skl-name has "^uncore: error: UNC_CBO_CACHE_LOOKUP\\.ANY_MESI is a Skylake-client cbox event, not in the Alder/Raptor Lake table \\(adl-client-uncore\\); this CPU's cbox PMU takes raw events \\(see 'uncore\\.efi list'\\)$"
+expect skl-name lines 1
 step regs1 'uncore.efi regs'
 expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
