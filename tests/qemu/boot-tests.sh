@@ -1371,6 +1371,7 @@ expect bw bw total 1500 1
 expect bw has '^mc0 +read +(59[4-9]|60[0-5])\.[0-9]{3} MB/s  write +(29[7-9]|30[0-2])\.[0-9]{3} MB/s  total +(89[1-9]|90[0-8])\.[0-9]{3} MB/s$'
 expect bw has '^mc1 +read +(39[6-9]|40[0-3])\.[0-9]{3} MB/s  write +(19[8-9]|20[0-1])\.[0-9]{3} MB/s  total +(59[4-9]|60[0-5])\.[0-9]{3} MB/s$'
 expect bw has '^requests:  MC0 [0-9]+ \(66\.[0-9]{2}%\)  MC1 [0-9]+ \(33\.[0-9]{2}%\)$'
+expect bw has '; sampled every 100 ms at most: the 64-bit counters cannot wrap between samples at any real bandwidth$'
 step bw-iv 'uncore.efi bw -I 100 -n 5'
 expect bw-iv rc zero
 expect bw-iv ivbw read 1000 1
