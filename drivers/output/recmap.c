@@ -71,7 +71,7 @@ void rec_from_info(struct rec *r, const struct platform_info *pi)
 	r->phys_bits = pi->cpu.phys_addr_bits;
 	r->hypervisor = pi->cpu.hypervisor;
 	r->msr_mode = (uint8_t)pi->msr_mode;
-	COPY(r->emulator, pi->emulator);
+	fmt_copy_marked(r->emulator, sizeof(r->emulator), pi->emulator); /* longer than a record field: marked */
 	r->tsc_hz = pi->tsc_hz;
 	r->tsc = pi->tsc;
 	r->npmus = pi->npmu < REC_MAX_PMUS ? pi->npmu : REC_MAX_PMUS;

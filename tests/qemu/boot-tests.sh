@@ -1404,6 +1404,14 @@ step regs1 'uncore.efi regs'
 expect regs1 same-written regs0
 step unload 'uncore-emu.efi --unload'
 expect unload rc zero
+# A description longer than 160 characters reaches the bw header whole.
+step load-long 'uncore-emu.efi --rate UNC_MC0_RDCAS_COUNT_FREERUN=1M --rate UNC_MC0_WRCAS_COUNT_FREERUN=1M --rate UNC_MC1_RDCAS_COUNT_FREERUN=1M --rate UNC_MC1_WRCAS_COUNT_FREERUN=1M --fault ro-counters=cbox --fault ro-counters=arb --fault ro-counters=clock'
+expect load-long rc zero
+step bw-long 'uncore.efi bw -d 0.2'
+expect bw-long rc zero
+expect bw-long has '^uncore bw: .*, emulated uncore \(Alder/Raptor Lake uncore, host bridge 8086:4660, .*, faults: ro-counters=cbox ro-counters=arb ro-counters=clock\)$'
+step unload-long 'uncore-emu.efi --unload'
+expect unload-long rc zero
 mchbar_high_steps info
 boot_run
 
