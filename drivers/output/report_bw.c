@@ -291,7 +291,9 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 	bw_window(r, true, now, &b);
 	fmt_seconds(stamp, sizeof(stamp), ticks_ns(hw, now - r->t_start));
 	if (ro->format == REPORT_JSON) {
-		out_printf(o, "{\"interval\":%s,\"%s\":\"%s\",", stamp, r->free_pmu, mode_word(hw));
+		out_printf(o, "{\"interval\":%s", stamp);
+		iv_short_mark(o, ro, hw, r, now, stamp);
+		out_printf(o, ",\"%s\":\"%s\",", r->free_pmu, mode_word(hw));
 		bw_json(o, hw, "read", b.rd, b.ticks, true, true);
 		bw_json(o, hw, "write", b.wr, b.ticks, true, true);
 		bw_json(o, hw, "total", b.rd + b.wr, b.ticks, true, false);
@@ -299,6 +301,7 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 		out_puts(o, "}\n");
 		return;
 	}
+	iv_short_mark(o, ro, hw, r, now, stamp);
 	if (ro->format == REPORT_HUMAN)
 		fmt_snprintf(col, sizeof(col), "%14s  ", stamp);
 	else

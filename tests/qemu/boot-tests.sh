@@ -983,6 +983,16 @@ step human-iv 'uncore.efi -e UNC_CLOCK.SOCKET -I 250 -n 2'
 expect human-iv rc zero
 expect human-iv has '^ +0\.25[0-9]{7}  UNC_CLOCK.SOCKET +[0-9]+ +[0-9.]+  cycles  100\.00%$'
 expect human-iv has '^total:$'
+# -d not a multiple of -I: the last interval, shorter, printed and marked, so the intervals add up to the total.
+step iv-short 'uncore.efi -e UNC_CLOCK.SOCKET -I 100 -d 0.25'
+expect iv-short rc zero
+expect iv-short count '^ +0\.[0-9]{9}  UNC_CLOCK\.SOCKET ' 3
+expect iv-short has '^ +0\.25[0-9]{7}  last interval, 0\.0[0-9]{8} s: shorter, the run ended first$'
+intervals_add_up() { # STEP EVENT: its interval rows' counts sum to its total row's
+	step_output "$dir/serial.txt" "$1" | tr -d '\r' | awk -v ev="$2" '$2 == ev {s += $3} $1 == ev {t = $2}
+		END {if (s != t || !t) {print "the intervals sum to " s ", the total is " t; exit 1}}'
+}
+boot_check iv-short-sum 'intervals_add_up iv-short UNC_CLOCK.SOCKET'
 step json 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL,UNC_CLOCK.SOCKET -j'
 expect json rc zero
 expect json has '^\{"tool":"uncore.efi","msr_access":"emulated","emulator":"NO_CBO_BANKS 5.*"events":\[\{"event":"UNC_ARB_TRK_REQUESTS.ALL","unit":"events","pmu":"arb","encoding":"0x400181","count":[0-9]+,.*\}\]\}$'

@@ -191,6 +191,50 @@ static void per_box_and_csv_intervals(void)
 			 "# elapsed 1.000000000 s, TSC 1000.000 MHz\n");
 }
 
+static void setup_imc(const char *);
+
+/* -d not a multiple of -I: the last interval, shorter, is printed too
+ * (marked, with its length), so the intervals add up to the total. */
+static void last_shorter_interval(void)
+{
+	setup();
+	static char run_out[8192];
+
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25"), UNC_OK);
+	T_CONTAINS(obuf, "   0.200000000  UNC_CLOCK.SOCKET                                       80000000        800000000.000  cycles  100.00%\n"
+			 "   0.250000000  last interval, 0.050000000 s: shorter, the run ended first\n"
+			 "   0.250000000  UNC_CLOCK.SOCKET                                       40000000        800000000.000  cycles  100.00%\n"
+			 "total:\n");
+	/* 80000000 + 80000000 + 40000000 */
+	T_CONTAINS(obuf, "\nUNC_CLOCK.SOCKET                                      200000000        800000000.000  cycles  100.00%\n"
+			 "elapsed: 0.250000000 s measured");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25", "-x", ","), UNC_OK);
+	T_CONTAINS(obuf, "0.200000000,80000000,,UNC_CLOCK.SOCKET,100000000,100.00\n"
+			 "# 0.250000000: last interval, 0.050000000 s: shorter, the run ended first\n"
+			 "0.250000000,40000000,,UNC_CLOCK.SOCKET,50000000,100.00\n");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "{\"interval\":0.200000000,\"msr_access\"");
+	T_CONTAINS(obuf, "{\"interval\":0.250000000,\"shorter_interval_s\":0.050000000,\"msr_access\"");
+	/* a multiple of -I: no shorter interval; -n: none either */
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.2"), UNC_OK);
+	T_NOT_CONTAINS(obuf, "shorter");
+	T_CONTAINS(obuf, "   0.200000000  UNC_CLOCK.SOCKET ");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-n", "2"), UNC_OK);
+	T_NOT_CONTAINS(obuf, "shorter");
+	/* stored, and shown as run */
+	fake_vars_free(&fv);
+	fake_vars_init(&fv, 2000, 1 << 20);
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25", "-o", "var:Short"), UNC_OK);
+	strcpy(run_out, obuf);
+	T_CONTAINS(run_out, "last interval, 0.050000000 s");
+	T_EQ(RUN("var", "show", "Short"), UNC_OK);
+	T_STREQ(strchr(obuf, '\n') + 1, run_out);
+	fake_vars_free(&fv);
+	setup_imc(NULL);
+	T_EQ(RUN("bw", "-I", "100", "-d", "0.25"), UNC_OK);
+	T_CONTAINS(obuf, "\n   0.250000000  last interval, 0.050000000 s: shorter, the run ended first\n   0.250000000  read ");
+}
+
 static void json(void)
 {
 	setup();
@@ -890,5 +934,5 @@ static void tgl_write_log(void)
 	T_EQ(h.fake.log[h.fake.nlog - 1].value, 0);
 }
 
-T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(child_exiting_boot_services_finds_the_pmu_as_found), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(child_exiting_boot_services_finds_the_pmu_as_found), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(last_shorter_interval), T_CASE(json),
        T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(regs_follow_the_probe), T_CASE(restore_paths_with_reserved_and_pmi_bits))
