@@ -32,7 +32,7 @@ uint64_t report_dram_max_mb_s(const struct count_run *r, unsigned sample_ms)
  * so a counter that would need more than 2^16 lines per TSC tick (4 MiB per
  * tick) to wrap cannot wrap at any real bandwidth: 48 and 64 bits at 100 ms,
  * while 32 bits wrap at about 20 lines per tick. */
-static bool dram_can_wrap(const struct count_run *r, const struct hw *hw, unsigned sample_ms)
+bool report_dram_can_wrap(const struct count_run *r, const struct hw *hw, unsigned sample_ms)
 {
 	unsigned w = dram_width(r) > 64 ? 64 : dram_width(r);
 	uint64_t ticks = u64_muldiv(hw->tick_hz, sample_ms, 1000);
@@ -387,7 +387,7 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 	}
 	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: ", secs,
 		   (unsigned long)count_enabled(r), mhz);
-	if (dram_can_wrap(r, hw, 100))
+	if (report_dram_can_wrap(r, hw, 100))
 		out_printf(o, "exact up to %lu MB/s per counter\n", (unsigned long)report_dram_max_mb_s(r, 100));
 	else
 		out_printf(o, "the %u-bit counters cannot wrap between samples at any real bandwidth\n", dram_width(r));

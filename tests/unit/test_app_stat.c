@@ -538,6 +538,21 @@ static void aliased_reading_above_the_smbios_peak(void)
 	T_EQ(RUN("-e", "DRAM_DATA_READS,DRAM_DATA_WRITES"), UNC_OK);
 	T_CONTAINS(obuf, "\nwarning: read+write ");
 
+	/* 64-bit counters (Alder Lake's) cannot alias: no limit no memory reaches */
+	const char *adl[] = { "uncore-emu.efi", "--rate", "UNC_MC0_RDCAS_COUNT_FREERUN=1000G", "--rate",
+			      "UNC_MC0_WRCAS_COUNT_FREERUN=1000G", "--rate", "UNC_MC1_RDCAS_COUNT_FREERUN=1G", "--rate",
+			      "UNC_MC1_WRCAS_COUNT_FREERUN=1G" };
+	emulate(9, adl);
+	emu_hw_init_cpu(&h, &cfg, 0x00090670u);
+	h.hw.emulator = "test model";
+	env.smbios = smbios_two_channels;
+	T_EQ(RUN("bw"), UNC_OK);
+	T_CONTAINS(obuf, "; sampled every 100 ms at most: the 64-bit counters cannot wrap between samples at any real "
+			 "bandwidth\n");
+	T_CONTAINS(obuf, "\nwarning: read+write 128128000.000 MB/s is above the SMBIOS peak of 51200 MB/s: the IMC counters "
+			 "cannot wrap between samples, so the SMBIOS data is wrong or they count something else\n");
+	T_NOT_CONTAINS(obuf, "5902958103587056");
+
 	setup_imc(NULL); /* 200 GB/s: above 51.2 GB/s, but no alias is needed to say so */
 	env.smbios = smbios_two_channels;
 	T_EQ(RUN("bw"), UNC_OK);
