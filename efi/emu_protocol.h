@@ -21,6 +21,11 @@
 
 #define UNC_EMU_PROTOCOL_REVISION 4
 
+/* The longest Description, its NUL included: uncore.efi keeps a copy this
+ * size (efi/native_int.h), so a description is never cut on the way; the
+ * emulator marks one too long for it where it cuts it (fmt_mark_cut). */
+#define UNC_EMU_DESCRIPTION_SIZE 640
+
 struct _UNC_EMU_PROTOCOL;
 
 /* Every member returns EFI_SUCCESS; EFI_DEVICE_ERROR when the access

@@ -514,8 +514,7 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 			emu_close();
 			return;
 		}
-		fmt_snprintf(native.emu_desc, sizeof(native.emu_desc), "%s",
-			     native.emu->Description ? (const char *)native.emu->Description : "");
+		fmt_copy_marked(native.emu_desc, sizeof(native.emu_desc), (const char *)native.emu->Description);
 		emulated_ops = *hw->ops;
 		emulated_ops.msr_read = emulated_msr_read;
 		emulated_ops.msr_write = emulated_msr_write;

@@ -20,7 +20,7 @@ struct native {
 	unsigned nrb;
 	UNC_EMU_PROTOCOL *emu;
 	EFI_HANDLE emu_handle, emu_client; /* the emulator's handle, and who holds it open */
-	char emu_desc[160];
+	char emu_desc[UNC_EMU_DESCRIPTION_SIZE]; /* the whole Description (an older emulator's longer one marked cut) */
 	struct hw_emulated emulated; /* what the emulator answered besides MSRs */
 	/* Per-package MSRs: MP services, and each processor's package */
 	UNC_EFI_MP_SERVICES_PROTOCOL *mp;

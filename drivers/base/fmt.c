@@ -303,3 +303,32 @@ struct out strbuf_out(struct strbuf *sb)
 {
 	return (struct out){ .write = strbuf_write, .ctx = sb };
 }
+
+size_t fmt_mark_cut(char *buf, size_t size, size_t len)
+{
+	size_t m = sizeof(FMT_CUT_MARK) - 1, k;
+
+	if (len < size || !size)
+		return len < size ? len : 0;
+	if (size < m + 2) /* no room for a word and the mark: the mark alone, as far as it goes */
+		return fmt_snprintf(buf, size, "%s", FMT_CUT_MARK + 1) < size ? m - 1 : size - 1;
+	/* buf holds size - 1 characters: the last item's end (", " or "; ")
+	 * at or before the mark's place, else the last space, else there */
+	for (k = size - 1 - m; k > 0 && !(buf[k] == ' ' && (buf[k - 1] == ',' || buf[k - 1] == ';')); k--)
+		;
+	for (size_t j = size - 1 - m; !k && j > 0; j--)
+		if (buf[j] == ' ')
+			k = j;
+	if (!k) /* one word longer than the room: cut inside it */
+		k = size - 1 - m;
+	while (k > 0 && (buf[k - 1] == ' ' || buf[k - 1] == ',' || buf[k - 1] == ';'))
+		k--;
+	for (size_t i = 0; i <= m; i++)
+		buf[k + i] = FMT_CUT_MARK[i];
+	return k + m;
+}
+
+size_t fmt_copy_marked(char *dst, size_t size, const char *src)
+{
+	return fmt_mark_cut(dst, size, fmt_snprintf(dst, size, "%s", src ? src : ""));
+}

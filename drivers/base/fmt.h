@@ -35,6 +35,16 @@ void out_json_str(struct out *o, const char *s);
  * rounded half up: fmt_fixed(buf, n, 2592012345, 6) -> "2592.012" at 3 digits. */
 size_t fmt_fixed(char *buf, size_t size, uint64_t num, uint64_t den, unsigned decimals);
 
+/* A text that did not fit, cut where a reader sees it: buf[size] holds
+ * the first size - 1 characters of a text len long (as fmt_snprintf or a
+ * strbuf leaves it). If len >= size, the text is cut back to the last space
+ * that leaves room (a trailing ", " or "; " dropped too) and FMT_CUT_MARK
+ * put after it: "..., faults: [cut]", never "faults: non". Returns the
+ * length kept. fmt_copy_marked copies src so. */
+#define FMT_CUT_MARK " [cut]"
+size_t fmt_mark_cut(char *buf, size_t size, size_t len);
+size_t fmt_copy_marked(char *dst, size_t size, const char *src);
+
 /* The one-line error idiom: with `char *err, size_t errsize` in scope,
  * writes the message into err and returns st from the calling function. */
 #define UNC_ERR(st, ...)                                  \

@@ -230,7 +230,7 @@ static enum unc_status stat_plan(struct stat_ctx *c, bool *ret_run_err)
 	const struct stat_bw_options *opt = c->opt;
 	struct stat_run *run = c->run;
 	struct cpu_info cpu;
-	char msg[200], warn[200];
+	char msg[300], warn[200]; /* msg: the longest refusal of evsel_parse */
 	enum unc_status st;
 
 	*ret_run_err = false;
@@ -458,10 +458,16 @@ static enum unc_status stat_judge(struct stat_ctx *c, enum unc_status st)
 	if (x->peak_mb_s && measured && bps / 1000000 > x->peak_mb_s) {
 		char mb[32], up[16];
 		fmt_fixed(mb, sizeof(mb), bps, 1000000, 3);
-		fmt_snprintf(x->warning, sizeof(x->warning),
-			     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the %s counts may alias "
-			     "(beyond %lu MB/s per counter) or the SMBIOS data is wrong",
-			     mb, (unsigned long)x->peak_mb_s, count_free_upper(&run->c, up, sizeof(up)), (unsigned long)report_dram_max_mb_s(&run->c, APP_SAMPLE_MS));
+		if (report_dram_can_wrap(&run->c, hw, APP_SAMPLE_MS))
+			fmt_snprintf(x->warning, sizeof(x->warning),
+				     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the %s counts may alias "
+				     "(beyond %lu MB/s per counter) or the SMBIOS data is wrong",
+				     mb, (unsigned long)x->peak_mb_s, count_free_upper(&run->c, up, sizeof(up)), (unsigned long)report_dram_max_mb_s(&run->c, APP_SAMPLE_MS));
+		else /* 48 and 64 bits: no wrap between samples to alias */
+			fmt_snprintf(x->warning, sizeof(x->warning),
+				     "read+write %s MB/s is above the SMBIOS peak of %lu MB/s: the %s counters cannot wrap "
+				     "between samples, so the SMBIOS data is wrong or they count something else",
+				     mb, (unsigned long)x->peak_mb_s, count_free_upper(&run->c, up, sizeof(up)));
 	}
 	/* Neither PASS nor FAIL rests on such a figure: an aliased count reads
 	 * low, so the true one is higher still, and a wrong SMBIOS peak is

@@ -64,6 +64,7 @@ struct count_run {
 	struct count_event ev[STAT_MAX_EVENTS];
 	unsigned nev, ngroups, rotations;
 	uint64_t t_start, t_mark, t_end; /* ticks */
+	bool iv_short;       /* the interval reported now ends the run before its -I boundary: marked shorter */
 	struct count_boxinfo boxes[COUNT_MAX_BOXINFO];
 	unsigned nboxes;
 	bool programs;       /* some counter was programmed (else free-running ones only) */

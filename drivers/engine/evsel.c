@@ -304,11 +304,23 @@ static const char *article(const char *word)
 }
 
 /* The refusal of an event of unit u of drv, a driver this CPU lacks:
- * "X is a cbox event; this CPU has no cbox PMU (why, if the driver says)". */
-static enum unc_status absent(const char *name, const struct pmu_driver *drv, int u, char *err, size_t errsize)
+ * "X is a cbox event; this CPU has no cbox PMU (why, if the driver says)".
+ * Where a driver present has a PMU of that name (Alder Lake's cbox, Lunar
+ * Lake's arb: another generation's event names), the PMU is there and the
+ * name is not in its table: said so, naming the table searched. */
+static enum unc_status absent(const char *name, const struct pmu_driver *const *present, const struct pmu_driver *drv,
+			      int u, char *err, size_t errsize)
 {
 	const char *pmu = drv->units[u].pmu;
+	const struct pmu_driver *here;
+	int hu;
 
+	if (find_unit(present, NULL, false, pmu, &here, &hu)) { /* at most about 200 characters with a 64-character name */
+		const struct pmu_unit *hp = &here->units[hu];
+		UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s %s event, not in the %s table (%s); this CPU's %s PMU %s (see 'uncore.efi list')",
+			name, article(drv->title), drv->title, pmu, here->title, here->name, hp->pmu,
+			hp->raw_help ? "takes raw events" : "has other events");
+	}
 	UNC_ERR(UNC_E_UNSUPPORTED, "%s is %s %s event; this CPU has no %s PMU%s%s%s", name, article(pmu), pmu, pmu,
 		drv->absent ? " (" : "", drv->absent ? drv->absent : "", drv->absent ? ")" : "");
 }
@@ -353,7 +365,7 @@ static enum unc_status parse_raw(const char *s, const char *slash, const struct 
 	if (!find_unit(present, NULL, indexed, unit, &e->drv, &u)) {
 		const struct pmu_driver *any;
 		if (present != pmu_drivers && find_unit(pmu_drivers, present, indexed, unit, &any, &u))
-			return absent(s, any, u, err, errsize);
+			return absent(s, present, any, u, err, errsize);
 		unit_names(present, names, sizeof(names));
 		FAIL("unknown PMU '%s' in '%s' (PMUs with raw events here: %s)", unit, s, names);
 	}
@@ -535,7 +547,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 			continue;
 		bool shorts = indexed && run_idx.short_first[d];
 		if ((!indexed || maybe_free) && find_free(drv, s, c0, &other, &shorts))
-			return absent(s, other.drv, other.unit, err, errsize);
+			return absent(s, present, other.drv, other.unit, err, errsize);
 		if (slash || n >= sizeof(pmus))
 			continue;
 		const struct event_desc *desc = find_hashed(drv, di, "", s, hash);
@@ -552,7 +564,7 @@ enum unc_status evsel_parse(const char *s, const struct pmu_driver *const *prese
 	if (slash)
 		return parse_raw(s, slash, present, indexed, e, err, errsize);
 	if (found == 1)
-		return absent(only_desc->name, only, only_u, err, errsize);
+		return absent(only_desc->name, present, only, only_u, err, errsize);
 	if (found > 1)
 		UNC_ERR(UNC_E_UNSUPPORTED, "%s is an event of the %s PMUs; this CPU has none of them", s, pmus);
 	FAIL("unknown event '%s' (see 'uncore.efi list')", s);

@@ -1879,6 +1879,7 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 	uint64_t next_iv = o->interval ? t0 + o->interval : never;
 	uint64_t next_rot = r->c.ngroups > 1 ? t0 + o->slice : never;
 	uint64_t next_prog = o->progress && env->on_progress ? t0 + o->progress : never;
+	uint64_t last_iv = 0; /* the run's last interval: its boundary; reported after the run's last read */
 	unsigned progress = 0;
 
 	for (;;) {
@@ -1896,15 +1897,20 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 			break;
 		}
 		if (now >= next_iv) {
+			if (now >= end || (o->max_intervals && intervals + 1 >= o->max_intervals)) {
+				last_iv = next_iv;
+				break;
+			}
 			if (env->on_interval)
 				env->on_interval(env->ctx, r, r->t_sample);
 			count_mark(&r->c, r->t_sample);
 			next_iv += o->interval;
-			if (o->max_intervals && ++intervals >= o->max_intervals)
-				break;
+			intervals++;
 		}
-		if (now >= end)
+		if (now >= end) { /* before the next boundary: a shorter last interval */
+			last_iv = o->interval ? next_iv : 0;
 			break;
+		}
 		if (now >= next_prog) { /* never at the end: the report follows */
 			env->on_progress(env->ctx, r, r->t_sample, ++progress);
 			next_prog += o->progress;
@@ -1918,5 +1924,14 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 		r->edge = false;
 		return restore(r, sst ? sst : UNC_E_ABORTED);
 	}
-	return stat_stop(r, st);
+	st = stat_stop(r, st);
+	/* The last interval ends where the totals do, so the intervals add up
+	 * to them; one that ends before its boundary is marked shorter. */
+	if (!st && last_iv && env->on_interval && r->t_sample > r->c.t_mark) {
+		r->c.iv_short = r->t_sample < last_iv;
+		env->on_interval(env->ctx, r, r->t_sample);
+		count_mark(&r->c, r->t_sample);
+		r->c.iv_short = false;
+	}
+	return st;
 }

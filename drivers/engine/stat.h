@@ -174,7 +174,9 @@ void stat_free(struct stat_run *r);
 struct stat_env {
 	/* Waits until ticks() >= when; returns true if the user asked to stop. */
 	bool (*wait_until)(void *ctx, uint64_t when);
-	/* Called at each interval boundary (after sampling). */
+	/* Called at each interval boundary (after sampling); the run's last
+	 * interval after its last read (stat_stop), so the intervals add up to
+	 * the totals: one the run's end cut short has count_run.iv_short set. */
 	void (*on_interval)(void *ctx, struct stat_run *r, uint64_t now);
 	void *ctx;
 	/* Called at each progress boundary before the end (after sampling);

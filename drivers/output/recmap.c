@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../base/arith.h"
 #include "../base/pool.h"
 #include "../engine/pmu.h"
 
@@ -71,7 +72,7 @@ void rec_from_info(struct rec *r, const struct platform_info *pi)
 	r->phys_bits = pi->cpu.phys_addr_bits;
 	r->hypervisor = pi->cpu.hypervisor;
 	r->msr_mode = (uint8_t)pi->msr_mode;
-	COPY(r->emulator, pi->emulator);
+	fmt_copy_marked(r->emulator, sizeof(r->emulator), pi->emulator); /* longer than a record field: marked */
 	r->tsc_hz = pi->tsc_hz;
 	r->tsc = pi->tsc;
 	r->npmus = pi->npmu < REC_MAX_PMUS ? pi->npmu : REC_MAX_PMUS;
@@ -358,6 +359,7 @@ struct replay {
 	const struct hw *hw;
 	struct count_run *run;
 	bool bw;
+	uint32_t n; /* samples so far */
 };
 
 /* Intervals: each sample holds the totals then; the report prints the
@@ -368,6 +370,10 @@ static void replay_sample(void *ctx, const struct rec *r, const struct rec_sampl
 	struct count_run *run = p->run;
 
 	rec_sample_to_run(run, r, s);
+	/* the last, if it ends before its boundary, as stat_loop marked it
+	 * (writers of layouts 1 and 2 stored no such interval) */
+	run->iv_short = ++p->n == r->nintervals && r->version >= 3 &&
+			s->t < p->n * u64_muldiv(r->interval, r->tsc_hz, 1000);
 	if (p->bw)
 		report_bw_interval(p->o, p->ro, p->hw, run, s->t);
 	else
@@ -422,7 +428,7 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 	else
 		report_header(o, &ro, &hw, &run);
 	if (r.nintervals) {
-		struct replay p = { o, &ro, &hw, &run, bw };
+		struct replay p = { o, &ro, &hw, &run, bw, 0 };
 		if ((st = rec_decode(data, len, &r, replay_sample, &p, err, errsize))) { /* the same again, then the samples */
 			count_free(&run);
 			return st;

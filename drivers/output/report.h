@@ -99,5 +99,9 @@ uint64_t report_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz);
  * sample_ms milliseconds (or faster) is sure to measure, in MB/s: half the
  * counter's range of 64-byte lines in that time. */
 uint64_t report_dram_max_mb_s(const struct count_run *r, unsigned sample_ms);
+/* Whether that limit is one some memory could reach (report_bw.c says
+ * why): false for 48 and 64 bits, whose counters cannot wrap between two
+ * samples at any real bandwidth. */
+bool report_dram_can_wrap(const struct count_run *r, const struct hw *hw, unsigned sample_ms);
 
 #endif

@@ -25,6 +25,21 @@ uint64_t report_dram_max_mb_s(const struct count_run *r, unsigned sample_ms)
 	return u64_muldiv(half, COUNT_LINE_BYTES * 1000, (uint64_t)sample_ms * 1000000);
 }
 
+/* Whether the DRAM counters can wrap unseen between two samples sample_ms
+ * apart: only if more than half their range, 2^(width-1) lines, moves in
+ * that time. The fastest memory systems move about a hundred 64-byte lines
+ * per tick of a 1 GHz TSC (8 sockets of 12 DDR5 channels: about 7 TB/s),
+ * so a counter that would need more than 2^16 lines per TSC tick (4 MiB per
+ * tick) to wrap cannot wrap at any real bandwidth: 48 and 64 bits at 100 ms,
+ * while 32 bits wrap at about 20 lines per tick. */
+bool report_dram_can_wrap(const struct count_run *r, const struct hw *hw, unsigned sample_ms)
+{
+	unsigned w = dram_width(r) > 64 ? 64 : dram_width(r);
+	uint64_t ticks = u64_muldiv(hw->tick_hz, sample_ms, 1000);
+
+	return w - 1 <= 16 || ((uint64_t)1 << (w - 1)) >> 16 <= ticks;
+}
+
 #define BW_MAX_REQ 6
 
 /* A bw window: the DRAM lines read and written, and the request counts
@@ -276,7 +291,9 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 	bw_window(r, true, now, &b);
 	fmt_seconds(stamp, sizeof(stamp), ticks_ns(hw, now - r->t_start));
 	if (ro->format == REPORT_JSON) {
-		out_printf(o, "{\"interval\":%s,\"%s\":\"%s\",", stamp, r->free_pmu, mode_word(hw));
+		out_printf(o, "{\"interval\":%s", stamp);
+		iv_short_mark(o, ro, hw, r, now, stamp);
+		out_printf(o, ",\"%s\":\"%s\",", r->free_pmu, mode_word(hw));
 		bw_json(o, hw, "read", b.rd, b.ticks, true, true);
 		bw_json(o, hw, "write", b.wr, b.ticks, true, true);
 		bw_json(o, hw, "total", b.rd + b.wr, b.ticks, true, false);
@@ -284,6 +301,7 @@ void report_bw_interval(struct out *o, const struct report_opts *ro, const struc
 		out_puts(o, "}\n");
 		return;
 	}
+	iv_short_mark(o, ro, hw, r, now, stamp);
 	if (ro->format == REPORT_HUMAN)
 		fmt_snprintf(col, sizeof(col), "%14s  ", stamp);
 	else
@@ -367,9 +385,12 @@ void report_bw_final(struct out *o, const struct report_opts *ro, const struct h
 		if (r->req_note[0])
 			out_printf(o, "  (%s)\n", r->req_note);
 	}
-	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: "
-		      "exact up to %lu MB/s per counter\n",
-		   secs, (unsigned long)count_enabled(r), mhz, (unsigned long)report_dram_max_mb_s(r, 100));
+	out_printf(o, "elapsed: %s s measured (%lu TSC ticks at %s MHz); sampled every 100 ms at most: ", secs,
+		   (unsigned long)count_enabled(r), mhz);
+	if (report_dram_can_wrap(r, hw, 100))
+		out_printf(o, "exact up to %lu MB/s per counter\n", (unsigned long)report_dram_max_mb_s(r, 100));
+	else
+		out_printf(o, "the %u-bit counters cannot wrap between samples at any real bandwidth\n", dram_width(r));
 	if (has_extras(x))
 		extras_text(o, ro, hw, r, x);
 }

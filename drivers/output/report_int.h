@@ -39,6 +39,13 @@ static inline void fmt_seconds(char *buf, size_t size, uint64_t ns)
 void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		bool interval, uint64_t now, const char *stamp);
 
+/* Under -I, the interval the run's end cut short (count_run.iv_short),
+ * marked with its length: in JSON the member ,"shorter_interval_s":S (after
+ * "interval"); otherwise a line before its rows (CSV: a # comment). Prints
+ * nothing for any other interval (report_stat.c). */
+void iv_short_mark(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
+		   uint64_t now, const char *stamp);
+
 /* The extras (report_extras.c): whether x carries any; the text lines; and
  * the end of a final JSON object, the extras inside it. */
 bool has_extras(const struct run_extras *x);

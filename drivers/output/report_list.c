@@ -2,6 +2,8 @@
  * fixed unit's table, each free-running unit's counters, as a table or JSON. */
 #include "report.h"
 
+#include <string.h>
+
 #include "../engine/pmu.h"
 
 static void counters_text(char *buf, size_t size, uint8_t counters)
@@ -24,10 +26,50 @@ static void counters_text(char *buf, size_t size, uint8_t counters)
 			n += fmt_snprintf(buf + n, size - n, "%s%u", n ? "," : "", c);
 }
 
+/* The table's column widths: each its heading's or its widest entry's over
+ * everything listed (hac_cbox, imc_prog and cpu_fixed are wider than
+ * "pmu", a server's longest names than 46), so every row lines up. */
+struct list_widths {
+	int pmu, ctr, ev;
+};
+
+static void widen(int *w, size_t len)
+{
+	if (len > (size_t)*w)
+		*w = (int)len;
+}
+
+static struct list_widths list_widths(const struct pmu_driver *const *drivers)
+{
+	struct list_widths w = { (int)strlen("pmu"), (int)strlen("counters"), (int)strlen("event") };
+	char ctr[24];
+
+	for (unsigned d = 0; drivers && drivers[d]; d++) {
+		const struct pmu_driver *drv = drivers[d];
+		unsigned ntab;
+		const struct event_desc *evs = pmu_events(drv, &ntab, NULL);
+		for (unsigned u = 0; u < drv->nunits; u++) {
+			const struct pmu_unit *pu = &drv->units[u];
+			widen(&w.pmu, strlen(pu->pmu));
+			for (unsigned k = 0; pu->kind == PMU_FREE && k < pu->counters; k++)
+				widen(&w.ev, strlen(pu->free[k].name));
+		}
+		for (unsigned i = 0; i < ntab; i++) {
+			if (pmu_unit_of_event(drv, &evs[i]) < 0 || drv->units[pmu_unit_of_event(drv, &evs[i])].kind == PMU_FREE)
+				continue;
+			counters_text(ctr, sizeof(ctr), evs[i].counters);
+			widen(&w.ctr, strlen(ctr));
+			widen(&w.ev, strlen(evs[i].name));
+		}
+	}
+	return w;
+}
+
 void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all)
 {
 	unsigned nev = 0, nfree = 0, npmu = 0;
 	bool first = true, first_pmu = true;
+	struct list_widths w = list_widths(drivers);
 
 	if (json)
 		out_puts(o, "[");
@@ -39,11 +81,15 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 			if (!json)
 				out_printf(o, "%s%s PMU (%s, %s)%s%s\n", first_pmu ? "" : "\n", pu->pmu, drv->title, drv->name,
 					   pu->raw_help ? "; raw: " : "", pu->raw_help ? pu->raw_help : "");
-			if (!json && pu->kind != PMU_FREE)
-				out_printf(o, "%-5s  %-4s  %-5s  %-8s  %-46s  %s\n", "pmu", "code", "umask", "counters", "event",
-					   "description");
-			unsigned ntab;
+			unsigned ntab, mine = 0;
 			const struct event_desc *evs = pmu_events(drv, &ntab, NULL);
+			for (unsigned i = 0; i < ntab; i++)
+				mine += pmu_unit_of_event(drv, &evs[i]) == (int)u;
+			if (!json && pu->kind != PMU_FREE && !mine) /* not a heading over nothing */
+				out_puts(o, "no named events in this driver's table: raw events only\n");
+			else if (!json && pu->kind != PMU_FREE)
+				out_printf(o, "%-*s  %-4s  %-5s  %-*s  %-*s  %s\n", w.pmu, "pmu", "code", "umask", w.ctr,
+					   "counters", w.ev, "event", "description");
 			for (unsigned i = 0; pu->kind != PMU_FREE && i < ntab; i++) {
 				const struct event_desc *e = &evs[i];
 				char ctr[24];
@@ -52,8 +98,8 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 				nev++;
 				counters_text(ctr, sizeof(ctr), e->counters);
 				if (!json) {
-					out_printf(o, "%-5s  0x%02x  0x%02x   %-8s  %-46s  %s", pu->pmu, e->code, e->umask, ctr,
-						   e->name, e->cmask ? "[threshold 1] " : "");
+					out_printf(o, "%-*s  0x%02x  0x%02x   %-*s  %-*s  %s", w.pmu, pu->pmu, e->code, e->umask,
+						   w.ctr, ctr, w.ev, e->name, e->cmask ? "[threshold 1] " : "");
 					if (e->umask_ext) /* Intel's name for it */
 						out_printf(o, "[UMaskExt 0x%08x] ", (unsigned)e->umask_ext);
 					out_printf(o, "%s\n", e->brief);
@@ -75,8 +121,8 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 				const struct pmu_free *c = &pu->free[k];
 				nfree++;
 				if (!json) {
-					out_printf(o, "%-5s  %-11s  %-8s  %-46s  %s (%s/%s/)\n", pu->pmu, "", "free", c->name, c->brief,
-						   pu->pmu, c->perf_name);
+					out_printf(o, "%-*s  %-11s  %-*s  %-*s  %s (%s/%s/)\n", w.pmu, pu->pmu, "", w.ctr, "free", w.ev,
+						   c->name, c->brief, pu->pmu, c->perf_name);
 					continue;
 				}
 				out_printf(o, "%s{\"PMU\":\"%s\",\"EventName\":\"%s\",\"BriefDescription\":", first ? "" : ",",

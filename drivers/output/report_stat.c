@@ -131,6 +131,22 @@ void print_rows(struct out *o, const struct report_opts *ro, const struct hw *hw
 	}
 }
 
+void iv_short_mark(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
+		   uint64_t now, const char *stamp)
+{
+	char len[32];
+
+	if (!r->iv_short)
+		return;
+	fmt_seconds(len, sizeof(len), ticks_ns(hw, now - r->t_mark));
+	if (ro->format == REPORT_JSON)
+		out_printf(o, ",\"shorter_interval_s\":%s", len);
+	else
+		out_printf(o, ro->format == REPORT_HUMAN ? "%14s  last interval, %s s: shorter, the run ended first\n"
+							 : "# %s: last interval, %s s: shorter, the run ended first\n",
+			   stamp, len);
+}
+
 void report_interval(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		     uint64_t now)
 {
@@ -138,11 +154,14 @@ void report_interval(struct out *o, const struct report_opts *ro, const struct h
 
 	fmt_seconds(stamp, sizeof(stamp), ticks_ns(hw, now - r->t_start));
 	if (ro->format == REPORT_JSON) {
-		out_printf(o, "{\"interval\":%s,\"msr_access\":\"%s\",\"events\":[", stamp, hw_msr_mode_name(hw->msr_mode));
+		out_printf(o, "{\"interval\":%s", stamp);
+		iv_short_mark(o, ro, hw, r, now, stamp);
+		out_printf(o, ",\"msr_access\":\"%s\",\"events\":[", hw_msr_mode_name(hw->msr_mode));
 		print_rows(o, ro, hw, r, true, now, "");
 		out_puts(o, "]}\n");
 		return;
 	}
+	iv_short_mark(o, ro, hw, r, now, stamp);
 	if (ro->format == REPORT_HUMAN) {
 		char col[40];
 		fmt_snprintf(col, sizeof(col), "%14s  ", stamp); /* perf's -I layout: time first */

@@ -56,7 +56,7 @@ static uint64_t region_size = MCHBAR_ALIGN;
 static UINTN region_pages = REGION_PAGES;
 static EFI_PHYSICAL_ADDRESS region_mem;
 static uint32_t saved_mchbar_lo, saved_mchbar_hi; /* the host bridge as we found it */
-static char description[640];
+static char description[UNC_EMU_DESCRIPTION_SIZE];
 static EFI_EVENT timer;
 static const struct pci_addr host_bridge = { 0, 0, 0 };
 static UNC_EFI_TIMER_ARCH_PROTOCOL *timer_arch;

@@ -969,15 +969,12 @@ static void describe_disc(const struct emu_config *cfg, struct out *o)
 		out_puts(o, " bar-zero");
 }
 
-void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
+/* The description into o; the length it wanted is the strbuf's. */
+static void describe(const struct emu_config *cfg, struct out *po)
 {
-	struct strbuf sb;
-	struct out o;
+	struct out o = *po;
 	static const char *mchbar[] = { "", " mchbar-disabled", " mchbar-zero", " mchbar-high" };
 	unsigned uncore = cfg->uncore_active != EMU_UNCORE_AUTO ? cfg->uncore_active : cfg->uncore;
-
-	strbuf_init(&sb, buf, size);
-	o = strbuf_out(&sb);
 	unsigned ncore = 0;
 	for (unsigned i = 0; i < cfg->nrates; i++) {
 		uint8_t u = cfg->rates[i].unit;
@@ -1006,7 +1003,8 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	for (unsigned i = 0; i < cfg->ncpuid; i++)
 		out_printf(&o, "%s0x%x:%u", i ? " " : ", cpuid ", cfg->cpuid[i].leaf, cfg->cpuid[i].subleaf);
 	out_puts(&o, ", faults:");
-	size_t before = sb.len;
+	const struct strbuf *sb = o.ctx;
+	size_t before = sb->len;
 	for (unsigned i = 0; i < cfg->ngp; i++)
 		out_printf(&o, " msr-gp%s=0x%x", cfg->gp[i].write_only ? "-write" : "", cfg->gp[i].msr);
 	out_puts(&o, mchbar[cfg->mchbar_fault]);
@@ -1023,16 +1021,29 @@ void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
 	for (unsigned r = 0; r < EMU_NRO; r++)
 		if (emu_ro(cfg, r))
 			out_printf(&o, " ro-counters=%s", emu_ro_names[r]);
-	if (sb.len == before)
+	if (sb->len == before)
 		out_puts(&o, " none");
+}
+
+void emu_describe(const struct emu_config *cfg, char *buf, size_t size)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
+	describe(cfg, &o);
+	fmt_mark_cut(buf, size, sb.len); /* too long for buf: said at its end, cut between items */
 }
 
 void emu_describe_model(const struct emu *e, char *buf, size_t size)
 {
-	emu_describe(&e->cfg, buf, size);
-	size_t len = strlen(buf);
-	if (!e->mbz.n || len + 1 >= size)
-		return;
-	fmt_snprintf(buf + len, size - len, "; must-be-0 writes: %u, first %02x:%02x.%x [0x%03x] = 0x%08x", e->mbz.n,
-		     e->mbz.bus, e->mbz.dev, e->mbz.func, e->mbz.off, e->mbz.val);
+	struct strbuf sb;
+
+	strbuf_init(&sb, buf, size);
+	struct out o = strbuf_out(&sb);
+	describe(&e->cfg, &o);
+	if (e->mbz.n)
+		out_printf(&o, "; must-be-0 writes: %u, first %02x:%02x.%x [0x%03x] = 0x%08x", e->mbz.n, e->mbz.bus,
+			   e->mbz.dev, e->mbz.func, e->mbz.off, e->mbz.val);
+	fmt_mark_cut(buf, size, sb.len);
 }

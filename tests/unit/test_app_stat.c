@@ -191,6 +191,50 @@ static void per_box_and_csv_intervals(void)
 			 "# elapsed 1.000000000 s, TSC 1000.000 MHz\n");
 }
 
+static void setup_imc(const char *);
+
+/* -d not a multiple of -I: the last interval, shorter, is printed too
+ * (marked, with its length), so the intervals add up to the total. */
+static void last_shorter_interval(void)
+{
+	setup();
+	static char run_out[8192];
+
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25"), UNC_OK);
+	T_CONTAINS(obuf, "   0.200000000  UNC_CLOCK.SOCKET                                       80000000        800000000.000  cycles  100.00%\n"
+			 "   0.250000000  last interval, 0.050000000 s: shorter, the run ended first\n"
+			 "   0.250000000  UNC_CLOCK.SOCKET                                       40000000        800000000.000  cycles  100.00%\n"
+			 "total:\n");
+	/* 80000000 + 80000000 + 40000000 */
+	T_CONTAINS(obuf, "\nUNC_CLOCK.SOCKET                                      200000000        800000000.000  cycles  100.00%\n"
+			 "elapsed: 0.250000000 s measured");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25", "-x", ","), UNC_OK);
+	T_CONTAINS(obuf, "0.200000000,80000000,,UNC_CLOCK.SOCKET,100000000,100.00\n"
+			 "# 0.250000000: last interval, 0.050000000 s: shorter, the run ended first\n"
+			 "0.250000000,40000000,,UNC_CLOCK.SOCKET,50000000,100.00\n");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25", "-j"), UNC_OK);
+	T_CONTAINS(obuf, "{\"interval\":0.200000000,\"msr_access\"");
+	T_CONTAINS(obuf, "{\"interval\":0.250000000,\"shorter_interval_s\":0.050000000,\"msr_access\"");
+	/* a multiple of -I: no shorter interval; -n: none either */
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.2"), UNC_OK);
+	T_NOT_CONTAINS(obuf, "shorter");
+	T_CONTAINS(obuf, "   0.200000000  UNC_CLOCK.SOCKET ");
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-n", "2"), UNC_OK);
+	T_NOT_CONTAINS(obuf, "shorter");
+	/* stored, and shown as run */
+	fake_vars_free(&fv);
+	fake_vars_init(&fv, 2000, 1 << 20);
+	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET", "-I", "100", "-d", "0.25", "-o", "var:Short"), UNC_OK);
+	strcpy(run_out, obuf);
+	T_CONTAINS(run_out, "last interval, 0.050000000 s");
+	T_EQ(RUN("var", "show", "Short"), UNC_OK);
+	T_STREQ(strchr(obuf, '\n') + 1, run_out);
+	fake_vars_free(&fv);
+	setup_imc(NULL);
+	T_EQ(RUN("bw", "-I", "100", "-d", "0.25"), UNC_OK);
+	T_CONTAINS(obuf, "\n   0.250000000  last interval, 0.050000000 s: shorter, the run ended first\n   0.250000000  read ");
+}
+
 static void json(void)
 {
 	setup();
@@ -305,8 +349,8 @@ static void absent_pmu_refused(void)
 	T_STREQ(ebuf, "uncore: error: no PMU of this CPU has DRAM counters: nothing for bw to read\n");
 	T_EQ(RUN("list"), UNC_OK);
 	T_STREQ(obuf, "no driver matches this CPU: no events (see 'uncore.efi list --all' and 'uncore.efi info')\n");
-	T_EQ(RUN("list", "--all"), UNC_OK);
-	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(RUN("list", "--all"), UNC_OK); /* columns as wide as every driver's widest: cpu_fixed, 0,1,2,3,4,5,6 */
+	T_CONTAINS(obuf, "\ncbox       0x34  0x8f   0,1            UNC_CBO_CACHE_LOOKUP.ANY_MESI                  LLC lookup");
 	/* a register is named only by a driver that matches the CPU */
 	T_EQ(RUN("msr", "read", "0x396"), UNC_OK);
 	T_CONTAINS(obuf, "msr 0x396 = 0x");
@@ -323,7 +367,7 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "cbox PMU (Skylake-client, skl-client-uncore); raw: cbox/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
 	T_CONTAINS(obuf, "\ncbox   0x34  0x8f   0,1       UNC_CBO_CACHE_LOOKUP.ANY_MESI");
 	T_CONTAINS(obuf, "\narb PMU (Skylake-client, skl-client-uncore); raw: arb/event=N,umask=N[,thresh=N][,inv][,edge]/\n");
-	T_CONTAINS(obuf, "\narb    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST   [threshold 1]");
+	T_CONTAINS(obuf, "\narb    0x80  0x01   0         UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST  [threshold 1]");
 	T_CONTAINS(obuf, "\nclock PMU (Skylake-client, skl-client-uncore)\n");
 	T_CONTAINS(obuf, "\nclock  0x00  0x01   FIXED     UNC_CLOCK.SOCKET");
 	T_CONTAINS(obuf, "\nimc PMU (Skylake-client, skl-client-uncore)\n");
@@ -331,9 +375,10 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
 	T_EQ(RUN("list", "--all"), UNC_OK);
 	/* a fixed counter named by its number (Intel's "Fixed counter 1") */
-	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1   CPU_CLK_UNHALTED.THREAD ");
+	T_CONTAINS(obuf, "\npmu        code  umask  counters       event                                          description\n");
+	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1        CPU_CLK_UNHALTED.THREAD                        Core cycles");
 	/* an event with a UMaskExt (Intel's SPR and EMR files: 0x00c001fe) */
-	T_CONTAINS(obuf, "\ncha    0x35  0x01   0,1,2,3   UNC_CHA_TOR_INSERTS.IA_MISS                     [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
+	T_CONTAINS(obuf, "\ncha        0x35  0x01   0,1,2,3        UNC_CHA_TOR_INSERTS.IA_MISS                    [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
 	/* every driver's: as many as the registry holds */
 	unsigned nev = 0, nfree = 0, npmus = 0;
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
@@ -492,6 +537,21 @@ static void aliased_reading_above_the_smbios_peak(void)
 	/* stat with the DATA counters is judged against the peak too */
 	T_EQ(RUN("-e", "DRAM_DATA_READS,DRAM_DATA_WRITES"), UNC_OK);
 	T_CONTAINS(obuf, "\nwarning: read+write ");
+
+	/* 64-bit counters (Alder Lake's) cannot alias: no limit no memory reaches */
+	const char *adl[] = { "uncore-emu.efi", "--rate", "UNC_MC0_RDCAS_COUNT_FREERUN=1000G", "--rate",
+			      "UNC_MC0_WRCAS_COUNT_FREERUN=1000G", "--rate", "UNC_MC1_RDCAS_COUNT_FREERUN=1G", "--rate",
+			      "UNC_MC1_WRCAS_COUNT_FREERUN=1G" };
+	emulate(9, adl);
+	emu_hw_init_cpu(&h, &cfg, 0x00090670u);
+	h.hw.emulator = "test model";
+	env.smbios = smbios_two_channels;
+	T_EQ(RUN("bw"), UNC_OK);
+	T_CONTAINS(obuf, "; sampled every 100 ms at most: the 64-bit counters cannot wrap between samples at any real "
+			 "bandwidth\n");
+	T_CONTAINS(obuf, "\nwarning: read+write 128128000.000 MB/s is above the SMBIOS peak of 51200 MB/s: the IMC counters "
+			 "cannot wrap between samples, so the SMBIOS data is wrong or they count something else\n");
+	T_NOT_CONTAINS(obuf, "5902958103587056");
 
 	setup_imc(NULL); /* 200 GB/s: above 51.2 GB/s, but no alias is needed to say so */
 	env.smbios = smbios_two_channels;
@@ -889,5 +949,5 @@ static void tgl_write_log(void)
 	T_EQ(h.fake.log[h.fake.nlog - 1].value, 0);
 }
 
-T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(child_exiting_boot_services_finds_the_pmu_as_found), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(json),
+T_MAIN("app_stat", T_CASE(tgl_write_log), T_CASE(progress_lines), T_CASE(aliased_reading_above_the_smbios_peak), T_CASE(still_counters), T_CASE(not_counted_in_an_interval), T_CASE(stored_results_show_as_run), T_CASE(bw_report), T_CASE(bw_stuck_and_refused), T_CASE(bandwidth_check_verdicts), T_CASE(no_load_generator_no_child_runner), T_CASE(child_status_judged), T_CASE(child_refused_before_anything_runs), T_CASE(child_exiting_boot_services_finds_the_pmu_as_found), T_CASE(imc_events_mix_with_msr_events), T_CASE(human_table), T_CASE(per_box_and_csv_intervals), T_CASE(last_shorter_interval), T_CASE(json),
        T_CASE(eight_cbos_and_more), T_CASE(multiplexing_and_its_refusal), T_CASE(refusals), T_CASE(list_and_regs), T_CASE(absent_pmu_refused), T_CASE(check_needs_room_for_its_counters), T_CASE(regs_follow_the_probe), T_CASE(restore_paths_with_reserved_and_pmi_bits))

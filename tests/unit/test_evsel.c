@@ -4,11 +4,12 @@
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/base/parse.h"
 #include "../../drivers/pmu/adl.h"
+#include "../../drivers/pmu/mtl.h"
 #include "../../drivers/pmu/skl.h"
 #include "t.h"
 
 static struct ev_spec e;
-static char err[200];
+static char err[300];
 
 /* The drivers of a Skylake-client CPU. */
 static const struct pmu_driver *const skl_cpu[] = { &pmu_driver_skl, NULL };
@@ -135,6 +136,21 @@ static void events_of_an_absent_pmu_are_refused(void)
 	REFUSED(none, UNC_E_INVALID, "UNC_CBO_NOPE", "unknown event 'UNC_CBO_NOPE' (see 'uncore.efi list')");
 	REFUSED(none, UNC_E_INVALID, "foo/event=1/",
 		"unknown PMU 'foo' in 'foo/event=1/' (PMUs with raw events here: none on this CPU)");
+	/* Another generation's name for a PMU this CPU has: not in the table
+	 * searched, which is named, and the PMU said to be here. */
+	const struct pmu_driver *const *adl = (const struct pmu_driver *[]){ &pmu_driver_adl, NULL };
+	const struct pmu_driver *const *lnl = (const struct pmu_driver *[]){ &pmu_driver_lnl, NULL };
+	REFUSED(adl, UNC_E_UNSUPPORTED, "UNC_CBO_CACHE_LOOKUP.ANY_MESI",
+		"UNC_CBO_CACHE_LOOKUP.ANY_MESI is a Skylake-client cbox event, not in the Alder/Raptor Lake table "
+		"(adl-client-uncore); this CPU's cbox PMU takes raw events (see 'uncore.efi list')");
+	REFUSED(lnl, UNC_E_UNSUPPORTED, "UNC_ARB_TRK_REQUESTS.ALL",
+		"UNC_ARB_TRK_REQUESTS.ALL is an Alder/Raptor Lake arb event, not in the Lunar Lake table (lnl-client-uncore); "
+		"this CPU's arb PMU takes raw events (see 'uncore.efi list')");
+	REFUSED(adl, UNC_E_UNSUPPORTED, "DRAM_DATA_READS",
+		"DRAM_DATA_READS is an Ice Lake imc event, not in the Alder/Raptor Lake table (adl-client-uncore); this "
+		"CPU's imc PMU has other events (see 'uncore.efi list')");
+	T_EQ(evsel_parse("cbox/event=0x34,umask=0x8f/", adl, &e, err, sizeof(err)), UNC_OK);
+	T_EQ(evsel_parse("arb/event=0x81,umask=0x01/", lnl, &e, err, sizeof(err)), UNC_OK);
 	/* The same events resolve where the driver is present. */
 	T_EQ(PARSE("UNC_CBO_CACHE_LOOKUP.ANY_MESI"), UNC_OK);
 	T_EQ(PARSE("cbo/event=0x34/"), UNC_OK);

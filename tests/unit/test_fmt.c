@@ -88,5 +88,26 @@ static void out_chunks_long_output(void)
 	T_EQ(buf[1001], ']');
 }
 
-T_MAIN("fmt", T_CASE(matches_libc), T_CASE(truncates_and_counts), T_CASE(fixed_point), T_CASE(json_escapes),
+/* A text cut to fit says so, at a space: never a word cut short unseen. */
+static void cut_marked_at_a_clean_boundary(void)
+{
+	char b[24];
+
+	T_EQ(fmt_copy_marked(b, sizeof(b), "faults: none"), 12);
+	T_STREQ(b, "faults: none");
+	T_EQ(fmt_copy_marked(b, sizeof(b), "Skylake uncore, 4 CBos, faults: none"), 20);
+	T_STREQ(b, "Skylake uncore [cut]");
+	T_EQ(fmt_copy_marked(b, sizeof(b), "a, b; c, faults: none pmu-in-use"), 13);
+	T_STREQ(b, "a, b; c [cut]");
+	T_EQ(fmt_copy_marked(b, sizeof(b), "one two three four five six"), 19);
+	T_STREQ(b, "one two three [cut]");
+	T_EQ(fmt_copy_marked(b, sizeof(b), "abcdefghijklmnopqrstuvwxyz"), 23);
+	T_STREQ(b, "abcdefghijklmnopq [cut]");
+	T_EQ(fmt_copy_marked(b, 5, "abcdefghij"), 4);
+	T_STREQ(b, "[cut");
+	T_EQ(fmt_copy_marked(b, sizeof(b), NULL), 0);
+	T_STREQ(b, "");
+}
+
+T_MAIN("fmt", T_CASE(cut_marked_at_a_clean_boundary), T_CASE(matches_libc), T_CASE(truncates_and_counts), T_CASE(fixed_point), T_CASE(json_escapes),
        T_CASE(out_chunks_long_output))

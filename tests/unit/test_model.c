@@ -563,6 +563,10 @@ static void options(void)
 	T_STREQ(desc, "NO_CBO_BANKS 2 (bits 63:4 0xfffffffffffffff0), UCLK 1000.500 MHz, 2 event rates, 2 IMC rates, "
 		      "GLOBAL_CTRL 0x8000001f, faults: msr-gp=0x396 msr-gp-write=0x700 mchbar-disabled pmu-in-use "
 		      "stuck=cbo0.1");
+	/* too long for the buffer: cut between items, and said */
+	char small[64];
+	emu_describe(&cfg, small, sizeof(small));
+	T_STREQ(small, "NO_CBO_BANKS 2 (bits 63:4 0xfffffffffffffff0) [cut]");
 
 	static const struct {
 		const char *a, *b, *msg;

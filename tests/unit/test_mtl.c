@@ -14,6 +14,7 @@
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/pmu/mtl.h"
 #include "../../drivers/engine/stat.h"
+#include "../../drivers/output/report.h"
 #include "../emu/emu_hw.h"
 #include "fake_hw.h"
 #include "run_help.h"
@@ -793,7 +794,43 @@ static void lnl_imc_prog_alone_and_in_use(void)
 	T_EQ(h.fake.nlog, 0);
 }
 
-T_MAIN("mtl", T_CASE(mtl_units_at_linux_addresses), T_CASE(lnl_units_at_linux_addresses),
+/* `list`: the columns as wide as the widest name listed (hac_cbox and
+ * imc_prog are 8 characters), every row under its heading. */
+static void list_columns_line_up(void)
+{
+	static char buf[1 << 16];
+	struct strbuf sb;
+
+	strbuf_init(&sb, buf, sizeof(buf));
+	struct out o = strbuf_out(&sb);
+	report_list(&o, false, mtl_only, false);
+	T_CONTAINS(buf, "\npmu       code  umask  counters   event                            description\n");
+	T_CONTAINS(buf, "\nhac_arb   0x8a  0x02   0,1        UNC_HAC_ARB_TRANSACTIONS.READS   Number of all CMI reads\n");
+	T_CONTAINS(buf, "\nimc_prog  0x3a  0x00   0,1,2,3,4  UNC_M_RD_DATA                    Number of bytes read");
+	T_CONTAINS(buf, "\nimc                    free       UNC_MC1_WRCAS_COUNT_FREERUN      MC1 64 B writes");
+	/* a unit whose table names no event: said, raw events only */
+	T_CONTAINS(buf, "cbox PMU (Meteor Lake, mtl-client-uncore); raw: cbox/event=N,umask=N[,thresh=N][,inv][,edge]/\n"
+			"no named events in this driver's table: raw events only\n\n");
+	/* under each heading, code, counters and event start where their headings do */
+	size_t code = 0, ctr = 0, ev = 0;
+	for (char *line = buf, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (!strncmp(line, "pmu ", 4)) {
+			code = (size_t)(strstr(line, "code") - line);
+			ctr = (size_t)(strstr(line, "counters") - line);
+			ev = (size_t)(strstr(line, "event") - line);
+		} else if (code && strlen(line) > ev && strstr(line, "  0x")) {
+			T_EQ(line[code - 1], ' ');
+			T_EQ(line[code], '0');
+			T_ASSERT(line[ctr - 1] == ' ' && line[ctr] != ' ');
+			T_ASSERT(line[ev - 1] == ' ' && !strncmp(line + ev, "UNC_", 4));
+		}
+		*nl = '\n';
+	}
+	T_ASSERT(code && ctr && ev);
+}
+
+T_MAIN("mtl", T_CASE(list_columns_line_up), T_CASE(mtl_units_at_linux_addresses), T_CASE(lnl_units_at_linux_addresses),
        T_CASE(imc_free_running_at_linux_offsets), T_CASE(models_host_bridges_and_mchbar_fields),
        T_CASE(events_as_published), T_CASE(box_controls_only_during_the_run), T_CASE(in_use_and_restored_as_found),
        T_CASE(lnl_global_control_and_four_cbos), T_CASE(unknown_host_bridge_is_a_warning),

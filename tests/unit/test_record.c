@@ -1353,7 +1353,27 @@ static void store_full(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("record", T_CASE(round_trip_every_field), T_CASE(round_trip_480_boxes), T_CASE(round_trip_96_boxes),
+/* An emulator's description longer than the record's field is cut between
+ * its items and marked, never cut mid-word unseen. */
+static void long_emulator_description_marked(void)
+{
+	static struct platform_info pi;
+	char desc[400] = "Alder/Raptor Lake uncore";
+
+	for (unsigned i = 0; strlen(desc) < 300; i++)
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), ", item%u", i);
+	memset(&in, 0, sizeof(in));
+	pi.emulator = desc;
+	rec_from_info(&in, &pi);
+	T_EQ(strlen(in.emulator), 252);
+	T_ASSERT(!strncmp(in.emulator, desc, 246));
+	T_ASSERT(strstr(in.emulator, ", item27, item28 [cut]") == in.emulator + 230);
+	pi.emulator = "Skylake, faults: none";
+	rec_from_info(&in, &pi);
+	T_STREQ(in.emulator, "Skylake, faults: none");
+}
+
+T_MAIN("record", T_CASE(long_emulator_description_marked), T_CASE(round_trip_every_field), T_CASE(round_trip_480_boxes), T_CASE(round_trip_96_boxes),
        T_CASE(layout_2_sixteen_boxes_decode), T_CASE(fuzzer_seeds_decode),
        T_CASE(version_1_record_with_four_boxes_decodes), T_CASE(layout_1_records_print_as_before),
        T_CASE(layout_1_units_are_checked), T_CASE(layout_4_is_refused), T_CASE(layout_2_fields_are_checked),
