@@ -2,8 +2,9 @@
 #
 #   make            build/uncore.efi
 #   make check      install what is missing, run host unit tests (ASan+UBSan) and QEMU boot tests
-#   make demo       install what is missing, boot QEMU/OVMF on the emulated uncore and run
-#                   `uncore.efi` info, stat, intervals, bw and bw with the load, then decode the stored record
+#   make demo       install what the demo needs (QEMU, OVMF, gnu-efi, mtools), boot QEMU/OVMF on the
+#                   emulated uncore and run `uncore.efi` info, stat, intervals, bw and bw with the load,
+#                   then decode the stored record
 #   make V=1        show the commands
 
 V ?= 0
@@ -530,12 +531,15 @@ $(BUILD)/bench/bench_unpack: tests/bench/bench_unpack.c drivers/base/unpack.c dr
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -Oz -fno-jump-tables -fno-tree-vectorize -g $^ -lz -o $@
 
-bench: deps
-	$(Q)tests/deps.sh valgrind
+bench:
+	$(Q)tests/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_sample $(BUILD)/bench/bench_load \
 		$(BUILD)/bench/bench_unpack $(BUILD)/uncore.zimg
 	$(Q)tests/bench/run.sh
 
+# What is missing, of the Debian packages: `make deps` everything (the tests'
+# too: linux-image-amd64, busybox-static, cpio, sbsigntool, clang...), `make
+# demo` only what it needs (tests/deps.sh).
 deps:
 	$(Q)tests/deps.sh
 
@@ -548,7 +552,8 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
 	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS)) tests/build-flags.sh
 
-demo: deps
+demo:
+	$(Q)tests/deps.sh demo
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/qemu/demo.sh
 
