@@ -5,6 +5,9 @@
 #   make demo       install what the demo needs (QEMU, OVMF, gnu-efi, mtools), boot QEMU/OVMF on the
 #                   emulated uncore and run `uncore.efi` info, stat, intervals, bw and bw with the load,
 #                   then decode the stored record
+#   make unit [T=SUITE.CASE]     host unit tests (T: one case, or one binary's)
+#   make boot [BOOTS="skl e5"]   QEMU boot tests (BOOTS: those alone)
+#   make bench      figures: sizes, sample costs, the load kernels against STREAM's loops
 #   make V=1        show the commands
 
 V ?= 0
@@ -101,7 +104,7 @@ EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/ef
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
 
-.PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
+.PHONY: all check demo deps unit boot qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
 	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/ebs.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi \
 	$(BUILD)/unmapped.efi
@@ -543,8 +546,18 @@ bench:
 deps:
 	$(Q)tests/deps.sh
 
-unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
-	$(Q)tests/run-unit.sh $^ tests/build-flags.sh
+# make unit T=SUITE.CASE runs that one case of build/host/test_SUITE (T=SUITE:
+# that binary's cases); the binaries take case names and --list themselves
+# (tests/README.md).
+T_SUITE = test_$(firstword $(subst ., ,$(T)))
+$(if $(T),$(if $(filter $(T_SUITE),$(UNIT_TESTS)),,$(error T=$(T): no unit test $(T_SUITE) (UNIT_TESTS))))
+unit: $(addprefix $(HOST)/,$(if $(T),$(T_SUITE),$(UNIT_TESTS)))
+	$(Q)$(if $(T),$< $(if $(findstring .,$(T)),$(T)),tests/run-unit.sh $^ tests/build-flags.sh)
+
+# make boot BOOTS="skl e5": the QEMU boots named (all without BOOTS; BOOTS=list names them).
+boot: deps
+	$(Q)$(MAKE) --no-print-directory all image
+	$(Q)BOOTS='$(BOOTS)' tests/qemu/boot-tests.sh
 
 # make check builds on every core unless make was given -j itself.
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))

@@ -143,7 +143,7 @@ static void working_set_is_at_least_the_size_asked(void)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct t_case cases[] = { T_CASE(kernels_compute_stream_results),
 					       T_CASE(partial_ranges_and_byte_accounting),
@@ -153,6 +153,7 @@ int main(void)
 	A = aligned_alloc(64, bytes);
 	B = aligned_alloc(64, bytes);
 	C = aligned_alloc(64, bytes);
+	t_cmdline(argc, argv);
 	int rc = t_main("load", cases, sizeof(cases) / sizeof(cases[0]));
 	free(A);
 	free(B);
