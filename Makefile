@@ -186,14 +186,14 @@ $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
 
 # A guard against an image that grows by accident: 192 KiB, on the file
-# that ships, uncore.efi's outer image. With every driver of today it is
-# 131,584 bytes: the application (build/uncore.so, 161,424 bytes of code and
-# 102,144 of .data) is stored in it packed whole, 125,015 bytes
-# (drivers/base/zimage.h, efi/image.md), which leaves 65,024 bytes under the
-# guard. The application stores no zero-filled statics (.bss: large buffers
-# come from the pool at run time anyway). Every other image stores its .data
-# packed (drivers/base/unpack.h). `make bench` prints the size of each
-# section of both, the largest symbols, the packed sizes and the time to unpack.
+# that ships, uncore.efi's outer image, which stores the application
+# (build/uncore.so) packed whole (drivers/base/zimage.h, efi/image.md). The
+# application stores no zero-filled statics (.bss: large buffers come from
+# the pool at run time anyway). Every other image stores its .data packed
+# (drivers/base/unpack.h). The figures change with every driver, so none is
+# written here: `make bench` prints uncore.efi's size and its headroom under
+# the guard, the size of each section of both images, the largest symbols,
+# the packed sizes and the time to unpack.
 EFI_SIZE_LIMIT := 196608
 
 # --strip-all: no COFF symbol table after the sections, so the file is its
