@@ -70,20 +70,22 @@ uint64_t load_elements(uint64_t size, uint64_t llc_bytes)
 /* The kernels go a 64-byte line at a time: a scalar head up to the line of
  * a (the array stored to; b for read) where the element lo falls, whole
  * lines with SSE2 (every x86-64 processor has it; UEFI hands an x64 image
- * the SSE state initialised, spec 2.3.4), then a scalar tail. The lines a
- * kernel only reads (read's, copy --nt's and triad --nt's) each ask for the
+ * the SSE state initialised, spec 2.3.4), then a scalar tail. Beside
+ * non-temporal stores (copy --nt, triad --nt) each line read asks for the
  * line AHEAD bytes further on (prefetcht0, a hint, which never faults): the
  * hardware prefetchers follow the streams too, but one thread keeps more
- * misses in flight with it. The kernels that store through the cache ask
- * for nothing: the line written is first read, as STREAM's are, and asking
- * for it, or for the lines read beside it, slowed them (`make bench`,
- * tests/bench/README.md). With nt every store is non-temporal, whole lines
+ * misses in flight with it. The other kernels ask for nothing: on an AMD
+ * EPYC asking for the lines read or written (prefetcht0 or prefetchw) made
+ * read 0.96-1.01x and write, copy and triad 0.9-0.95x of the plain loops'
+ * rate, against 1.0-1.06x without (`make bench`, tests/bench/README.md).
+ * Without nt the stores go through the cache (the line written is first
+ * read, as STREAM's are); with nt every store is non-temporal, whole lines
  * in movntpd and the head and tail in movnti, so no alignment is asked of
  * the arrays beyond a double's.
  *
  * write, the one kernel that stores alone, stores 32 bytes at a time where
  * load_choose allows AVX (with nt, 16-byte non-temporal stores wrote at 0.7x
- * of the plain loop's rate on an AMD EPYC, 32-byte ones at 1.0x or more),
+ * of the plain loop's rate on the same EPYC, 32-byte ones at 1.0x or more),
  * else, through the cache, with rep stosq where the processor says its fast
  * strings are (ERMS). */
 #define LINE  8 /* doubles in a 64-byte line */
@@ -116,7 +118,6 @@ static void read_pass(const double *restrict b, size_t i, size_t hi)
 	for (; i < hi && in_line(b + i); i++)
 		t += b[i];
 	for (; i + LINE <= hi; i += LINE) {
-		ahead(b + i);
 		s0 = _mm_add_pd(s0, _mm_load_pd(b + i));
 		s1 = _mm_add_pd(s1, _mm_load_pd(b + i + 2));
 		s2 = _mm_add_pd(s2, _mm_load_pd(b + i + 4));
@@ -128,38 +129,34 @@ static void read_pass(const double *restrict b, size_t i, size_t hi)
 	load_sink = t + u[0] + u[1];
 }
 
-__attribute__((target("avx"))) static void write_avx(double *restrict a, bool nt, size_t i, size_t hi)
+/* write's whole lines, [i, end) from a line's start: 32 bytes a store in AVX, 16 in SSE2. */
+__attribute__((target("avx"))) static void write_lines_avx(double *restrict a, bool nt, size_t i, size_t end)
 {
 	const __m256d v = _mm256_set1_pd(LOAD_SCALAR);
 
-	if (nt) {
-		for (; i < hi && in_line(a + i); i++)
-			stream1(a + i, LOAD_SCALAR);
-		for (; i + 2 * LINE <= hi; i += 2 * LINE)
-			for (int k = 0; k < 2 * LINE; k += 4)
-				_mm256_stream_pd(a + i + k, v);
-		for (; i < hi; i++)
-			stream1(a + i, LOAD_SCALAR);
-		return;
-	}
-	for (; i < hi && in_line(a + i); i++)
-		a[i] = LOAD_SCALAR;
-	for (; i + LINE <= hi; i += LINE)
-		for (int k = 0; k < LINE; k += 4)
-			_mm256_store_pd(a + i + k, v);
-	for (; i < hi; i++)
-		a[i] = LOAD_SCALAR;
+	if (nt)
+		for (; i < end; i += 4)
+			_mm256_stream_pd(a + i, v);
+	else
+		for (; i < end; i += 4)
+			_mm256_store_pd(a + i, v);
+}
+
+static void write_lines_sse2(double *restrict a, bool nt, size_t i, size_t end)
+{
+	const __m128d v = _mm_set1_pd(LOAD_SCALAR);
+
+	if (nt)
+		for (; i < end; i += 2)
+			_mm_stream_pd(a + i, v);
+	else
+		for (; i < end; i += 2)
+			_mm_store_pd(a + i, v);
 }
 
 static void write_pass(double *restrict a, bool nt, unsigned how, size_t i, size_t hi)
 {
-	const __m128d v = _mm_set1_pd(LOAD_SCALAR);
-
-	if (how & LOAD_AVX) {
-		write_avx(a, nt, i, hi);
-		return;
-	}
-	if (!nt && (how & LOAD_ERMS)) {
+	if (!nt && !(how & LOAD_AVX) && (how & LOAD_ERMS)) {
 		union {
 			double d;
 			uint64_t u;
@@ -169,23 +166,15 @@ static void write_pass(double *restrict a, bool nt, unsigned how, size_t i, size
 		__asm__ volatile("rep stosq" : "+D"(p), "+c"(n) : "a"(s.u) : "memory");
 		return;
 	}
-	if (nt) {
-		for (; i < hi && in_line(a + i); i++)
-			stream1(a + i, LOAD_SCALAR);
-		for (; i + LINE <= hi; i += LINE)
-			for (int k = 0; k < LINE; k += 2)
-				_mm_stream_pd(a + i + k, v);
-		for (; i < hi; i++)
-			stream1(a + i, LOAD_SCALAR);
-		return;
-	}
 	for (; i < hi && in_line(a + i); i++)
-		a[i] = LOAD_SCALAR;
-	for (; i + LINE <= hi; i += LINE)
-		for (int k = 0; k < LINE; k += 2)
-			_mm_store_pd(a + i + k, v);
-	for (; i < hi; i++)
-		a[i] = LOAD_SCALAR;
+		nt ? stream1(a + i, LOAD_SCALAR) : (void)(a[i] = LOAD_SCALAR);
+	size_t end = i + (hi - i) / LINE * LINE;
+	if (how & LOAD_AVX)
+		write_lines_avx(a, nt, i, end);
+	else
+		write_lines_sse2(a, nt, i, end);
+	for (i = end; i < hi; i++)
+		nt ? stream1(a + i, LOAD_SCALAR) : (void)(a[i] = LOAD_SCALAR);
 }
 
 static void copy_pass(double *restrict a, const double *restrict b, bool nt, size_t i, size_t hi)
