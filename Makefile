@@ -2,8 +2,12 @@
 #
 #   make            build/uncore.efi
 #   make check      install what is missing, run host unit tests (ASan+UBSan) and QEMU boot tests
-#   make demo       install what is missing, boot QEMU/OVMF on the emulated uncore and run
-#                   `uncore.efi` info, stat, intervals, bw and bw with the load, then decode the stored record
+#   make demo       install what the demo needs (QEMU, OVMF, gnu-efi, mtools), boot QEMU/OVMF on the
+#                   emulated uncore and run `uncore.efi` info, stat, intervals, bw and bw with the load,
+#                   then decode the stored record
+#   make unit [T=SUITE.CASE]     host unit tests (T: one case, or one binary's)
+#   make boot [BOOTS="skl e5"]   QEMU boot tests (BOOTS: those alone)
+#   make bench      figures: sizes, sample costs, the load kernels against STREAM's loops
 #   make V=1        show the commands
 
 V ?= 0
@@ -69,12 +73,26 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 EFI_HOT   := drivers/engine/stat.c drivers/base/arith.c \
 	$(filter-out %_info.c %_rec.c %_table.c,$(wildcard drivers/pmu/*.c)) efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c
 EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
-EFI_OPT    = $(if $(filter $(EFI_COLD),$<),-Oz,-O2 -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1)
-# The load generator's kernels (drivers/engine/load.c) have flags of their own,
-# which `make bench` builds them with too: it measures them against STREAM's
-# way of building the same loops.
+EFI_OPT    = $(if $(filter $(EFI_COLD),$*.c),-Oz,-O2 -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1)
+# The load generator's kernels (drivers/engine/load.c) have flags of their own.
+# `make bench` links this very object (build/efi/drivers/engine/load.o) and
+# measures it against STREAM's way of building the same loops.
 LOAD_OPT  := -O2
 $(BUILD)/efi/drivers/engine/load.o: EFI_OPT = $(LOAD_OPT)
+# An EFI object's command: EFI_OPT is the object's own (above, or set on the
+# object's rule below).
+EFI_CC     = $(CC) $(EFI_CFLAGS) $(EFI_OPT)
+
+# Every object is rebuilt when the command that builds it changes (another
+# LOAD_OPT, CC, or a flag edited here), and only then: OBJ.o.flags beside it
+# holds the command, is rewritten only when that differs, and is a
+# prerequisite of OBJ.o. Make compares it first, so that no shell runs when
+# nothing changed; the shell compares again before writing (make's read can
+# come back short when a job ends during it). tests/build-flags.sh checks it.
+str_eq = $(and $(findstring x$(1),x$(2)),$(findstring x$(2),x$(1)))
+squote = '$(subst ','\'',$(1))'
+flags_file = $(if $(call str_eq,$(1),$(file <$@)),,@mkdir -p $(dir $@); printf '%s\n' $(call squote,$(1)) | cmp -s - $@ || \
+	printf '%s\n' $(call squote,$(1)) > $@)
 
 # The emulator: a resident driver (the model plus the native seam for PCI
 # and time), embedded in the application the user runs, which checks the
@@ -91,22 +109,31 @@ EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/ef
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
 
-.PHONY: all check demo deps unit qemu clean fuzz bench image sign FORCE
+.PHONY: all check demo deps unit boot qemu clean fuzz bench image sign FORCE
 all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
 	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/ebs.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi \
 	$(BUILD)/unmapped.efi
 
-$(BUILD)/efi/%.o: %.c
+$(BUILD)/efi/%.o: %.c $(BUILD)/efi/%.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) $(EFI_OPT) -c $< -o $@
+	$(call say,CC,$<)$(EFI_CC) -c $< -o $@
 
-$(BUILD)/efi/gen/%.o: $(GEN)/%.c
+# The generated tables. (A variable set on a target holds for everything it
+# is built from too: the objects' flags are kept off the targets that other
+# objects are built for.)
+EFI_GEN_CC = $(CC) $(EFI_CFLAGS) -Os -Idrivers/engine
+$(BUILD)/efi/gen/%.o: $(GEN)/%.c $(BUILD)/efi/gen/%.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Os -Idrivers/engine -c $< -o $@
+	$(call say,CC,$<)$(EFI_GEN_CC) -c $< -o $@
+$(BUILD)/efi/gen/%.o.flags: FORCE
+	$(call flags_file,$(EFI_GEN_CC))
 
-$(BUILD)/efi/%.o: %.S
+$(BUILD)/efi/%.o: %.S $(BUILD)/efi/%.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,AS,$<)$(CC) $(EFI_CFLAGS) $(EFI_OPT) -c $< -o $@
+	$(call say,AS,$<)$(EFI_CC) -c $< -o $@
+
+$(BUILD)/efi/%.o.flags: FORCE
+	$(call flags_file,$(EFI_CC))
 
 # The .so must resolve every symbol itself: an undefined one would be a null
 # call at run time, since nothing loads a UEFI image's dependencies.
@@ -124,9 +151,10 @@ EFI_RELOC := $(BUILD)/efi/efi/reloc.o $(BUILD)/efi/efi/start.o $(BUILD)/efi/driv
 # constants (in .rodata, which is in .data) would be read before they are
 # unpacked. Its object must have bytes in its code alone. It runs once:
 # built for size.
-$(BUILD)/efi/drivers/base/unpack.o: drivers/base/unpack.c
+$(BUILD)/efi/drivers/base/unpack.o: EFI_OPT = -Oz -fno-jump-tables -fno-tree-vectorize
+$(BUILD)/efi/drivers/base/unpack.o: drivers/base/unpack.c $(BUILD)/efi/drivers/base/unpack.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Oz -fno-jump-tables -fno-tree-vectorize -c $< -o $@
+	$(call say,CC,$<)$(EFI_CC) -c $< -o $@
 	$(Q)data=$$(LC_ALL=C objdump -h $@ | awk '/^ *[0-9]+ / && $$2 !~ /^\.text/ && $$2 !~ /^\.(note|comment|eh_frame)/ && $$3 != "00000000" {print $$2}'); \
 		if [ -n "$$data" ]; then echo "error: $@ has data the decoder would read before it is unpacked: $$data"; rm -f $@; exit 1; fi
 # gnu-efi's libraries, for the emulator only: the application and the child
@@ -154,21 +182,23 @@ $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi: SUBSYSTEM = 11
 # for the boot test of the #PF guard on MMIO (tests/child/unmapped.c).
 $(BUILD)/unmapped.so: $(patsubst %.c,$(BUILD)/efi/%.o,tests/child/unmapped.c $(MEMATTR_SRCS)) $(EFI_RELOC)
 $(BUILD)/unmapped.so: EFI_LIBS :=
-$(BUILD)/efi/tests/child/memattr-keep-xp.o: tests/child/memattr.c
+$(BUILD)/efi/tests/child/memattr-keep-xp.o: EFI_OPT = -O2 -DMEMATTR_KEEP_XP
+$(BUILD)/efi/tests/child/memattr-keep-xp.o: tests/child/memattr.c $(BUILD)/efi/tests/child/memattr-keep-xp.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -O2 -DMEMATTR_KEEP_XP -c $< -o $@
+	$(call say,CC,$<)$(EFI_CC) -c $< -o $@
 
 $(BUILD)/efi/emu-drv-blob.o: $(BUILD)/uncore-emu-drv.efi
 	$(call say,BLOB,$@)cd $(BUILD) && $(LD) -r -b binary -z noexecstack -o efi/emu-drv-blob.o uncore-emu-drv.efi
 
 # A guard against an image that grows by accident: 192 KiB, on the file
 # that ships, uncore.efi's outer image, which stores the application
-# (build/uncore.so) packed whole (drivers/base/zimage.h, efi/image.md).
-# `make bench` prints today's figures: the image's size and its headroom
-# under the guard, the size of each section of both, the largest symbols,
-# the packed sizes and the time to unpack. The application stores no
-# zero-filled statics (.bss: large buffers come from the pool at run time
-# anyway). Every other image stores its .data packed (drivers/base/unpack.h).
+# (build/uncore.so) packed whole (drivers/base/zimage.h, efi/image.md). The
+# application stores no zero-filled statics (.bss: large buffers come from
+# the pool at run time anyway). Every other image stores its .data packed
+# (drivers/base/unpack.h). The figures change with every driver, so none is
+# written here: `make bench` prints uncore.efi's size and its headroom under
+# the guard, the size of each section of both images, the largest symbols,
+# the packed sizes and the time to unpack.
 EFI_SIZE_LIMIT := 196608
 
 # --strip-all: no COFF symbol table after the sections, so the file is its
@@ -203,14 +233,18 @@ $(BUILD)/%.efi: $(BUILD)/%.so Makefile $(BUILD)/pack
 # to unpack.
 $(BUILD)/uncore.zimg: $(BUILD)/uncore.so $(BUILD)/pack
 	$(call say,PACK,$@)$(BUILD)/pack --image $< $@
-$(BUILD)/efi/efi/zimage.o: efi/zimage.S $(BUILD)/uncore.zimg
+ZIMAGE_CC = $(CC) $(EFI_CFLAGS) -DZIMAGE='"$(BUILD)/uncore.zimg"'
+$(BUILD)/efi/efi/zimage.o: efi/zimage.S $(BUILD)/uncore.zimg $(BUILD)/efi/efi/zimage.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,AS,$<)$(CC) $(EFI_CFLAGS) -DZIMAGE='"$(BUILD)/uncore.zimg"' -c $< -o $@
+	$(call say,AS,$<)$(ZIMAGE_CC) -c $< -o $@
+$(BUILD)/efi/efi/zimage.o.flags: FORCE
+	$(call flags_file,$(ZIMAGE_CC))
 # The application's start (efi/start.c) without the .data decoder: the stub
 # unpacks the whole application, .data included.
-$(BUILD)/efi/efi/start-in-place.o: efi/start.c
+$(BUILD)/efi/efi/start-in-place.o: EFI_OPT = -Oz -DUNC_DATA_IN_PLACE
+$(BUILD)/efi/efi/start-in-place.o: efi/start.c $(BUILD)/efi/efi/start-in-place.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(EFI_CFLAGS) -Oz -DUNC_DATA_IN_PLACE -c $< -o $@
+	$(call say,CC,$<)$(EFI_CC) -c $< -o $@
 STUB_SRCS := efi/stub.c drivers/base/zimage.c drivers/base/crc32.c
 $(BUILD)/uncore-stub.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(STUB_SRCS)) $(BUILD)/efi/efi/zimage.o $(EFI_RELOC)
 $(BUILD)/uncore-stub.so: EFI_LIBS :=
@@ -267,13 +301,18 @@ $(IMAGE): $(IMAGE_EFI) FORCE
 
 # ---- host tools and unit tests (ASan + UBSan); each test links only what it tests ----
 HOST := $(BUILD)/host
-$(HOST)/%.o: %.c
+$(HOST)/%.o: %.c $(HOST)/%.o.flags
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(HOST)/gen/%.o: $(GEN)/%.c
+$(HOST)/gen/%.o: $(GEN)/%.c $(HOST)/gen/%.o.flags
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$<)$(CC) $(HOST_CFLAGS) -Idrivers/engine -c $< -o $@
+
+$(HOST)/%.o.flags: FORCE
+	$(call flags_file,$(CC) $(HOST_CFLAGS))
+$(HOST)/gen/%.o.flags: FORCE
+	$(call flags_file,$(CC) $(HOST_CFLAGS) -Idrivers/engine)
 
 # Event tables: generated from events/*.json, never edited by hand.
 $(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/base/parse.o $(HOST)/drivers/base/arith.o
@@ -339,12 +378,16 @@ $(HOST)/uncore_decode: $(call hobj,$(DECODE_SRCS)) $(LIB)
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
 REL := $(BUILD)/rel
 REL_CFLAGS := $(WARN) -O2 -MMD -MP
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c $(REL)/%.o.flags
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -c $< -o $@
-$(REL)/gen/%.o: $(GEN)/%.c
+$(REL)/gen/%.o: $(GEN)/%.c $(REL)/gen/%.o.flags
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -Idrivers/engine -c $< -o $@
+$(REL)/%.o.flags: FORCE
+	$(call flags_file,$(CC) $(REL_CFLAGS))
+$(REL)/gen/%.o.flags: FORCE
+	$(call flags_file,$(CC) $(REL_CFLAGS) -Idrivers/engine)
 $(REL)/libuncore.a: $(patsubst %.c,$(REL)/%.o,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(REL)/gen/%.o,$(GEN_SRCS))
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 # The packer of the images' .data (tools/pack.c), built like a release tool.
@@ -445,9 +488,11 @@ FUZZ_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=$(FUZZ_SAN) \
 	-fno-sanitize-recover=all -Idrivers/engine -MMD -MP
 fuzzobj = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
 $(call fuzzobj,drivers/base/fmt.c): FUZZ_SAN = address,undefined
-$(BUILD)/fuzz/obj/%.o: %.c
+$(BUILD)/fuzz/obj/%.o: %.c $(BUILD)/fuzz/obj/%.o.flags
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$@)clang $(FUZZ_CFLAGS) -c $< -o $@
+$(BUILD)/fuzz/obj/%.o.flags: FORCE
+	$(call flags_file,clang $(FUZZ_CFLAGS))
 # The library as an archive: each harness links only the files it reaches,
 # so libFuzzer's per-input walk of the coverage counters covers those alone
 # (fuzz_evsel: 9,611 counters instead of 11,868).
@@ -475,16 +520,16 @@ $(BUILD)/bench/bench_sample: tests/bench/bench_sample.c $(LIB_SRCS) $(GEN_SRCS) 
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers/engine $^ -o $@
 
-# The load kernels as the EFI build compiles drivers/engine/load.c (EFI_CFLAGS and
-# LOAD_OPT), against the same kernels as plain C loops built the way STREAM
-# is built.
-$(BUILD)/bench/load_efi.o: drivers/engine/load.c
+# The load kernels: the object the application links (build/efi/drivers/engine/load.o,
+# EFI_CFLAGS and LOAD_OPT), against the same kernels as plain C loops built the
+# way STREAM is built.
+REF_CFLAGS := $(WARN) -O3 -march=native -fopenmp -MMD -MP
+$(BUILD)/bench/load_ref.o: tests/bench/load_ref.c $(BUILD)/bench/load_ref.o.flags
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(EFI_CFLAGS) $(LOAD_OPT) -c $< -o $@
-$(BUILD)/bench/load_ref.o: tests/bench/load_ref.c
-	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(WARN) -O3 -march=native -fopenmp -MMD -MP -c $< -o $@
-$(BUILD)/bench/bench_load: tests/bench/bench_load.c $(BUILD)/bench/load_efi.o $(BUILD)/bench/load_ref.o drivers/base/parse.c drivers/base/arith.c
+	$(call say,CC,$@)$(CC) $(REF_CFLAGS) -c $< -o $@
+$(BUILD)/bench/load_ref.o.flags: FORCE
+	$(call flags_file,$(CC) $(REF_CFLAGS))
+$(BUILD)/bench/bench_load: tests/bench/bench_load.c $(BUILD)/efi/drivers/engine/load.o $(BUILD)/bench/load_ref.o drivers/base/parse.c drivers/base/arith.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -fopenmp -Idrivers/engine $^ -o $@
 
@@ -494,29 +539,47 @@ $(BUILD)/bench/bench_unpack: tests/bench/bench_unpack.c drivers/base/unpack.c dr
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -Oz -fno-jump-tables -fno-tree-vectorize -g $^ -lz -o $@
 
-bench: deps
-	$(Q)tests/deps.sh valgrind
+bench:
+	$(Q)tests/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_sample $(BUILD)/bench/bench_load \
 		$(BUILD)/bench/bench_unpack $(BUILD)/uncore.zimg
 	$(Q)tests/bench/run.sh
 
+# What is missing, of the Debian packages: `make deps` everything (the tests'
+# too: linux-image-amd64, busybox-static, cpio, sbsigntool, clang...), `make
+# demo` only what it needs (tests/deps.sh).
 deps:
 	$(Q)tests/deps.sh
 
-unit: $(addprefix $(HOST)/,$(UNIT_TESTS))
-	$(Q)tests/run-unit.sh $^
+# make unit T=SUITE.CASE runs that one case of build/host/test_SUITE (T=SUITE:
+# that binary's cases); the binaries take case names and --list themselves
+# (tests/README.md).
+T_SUITE = test_$(firstword $(subst ., ,$(T)))
+$(if $(T),$(if $(filter $(T_SUITE),$(UNIT_TESTS)),,$(error T=$(T): no unit test $(T_SUITE) (UNIT_TESTS))))
+unit: $(addprefix $(HOST)/,$(if $(T),$(T_SUITE),$(UNIT_TESTS)))
+	$(Q)$(if $(T),$< $(if $(findstring .,$(T)),$(T)),tests/run-unit.sh $^ tests/build-flags.sh)
+
+# make boot BOOTS="skl e5": the QEMU boots named (all without BOOTS; BOOTS=list names them).
+boot: deps
+	$(Q)$(MAKE) --no-print-directory all image
+	$(Q)BOOTS='$(BOOTS)' tests/qemu/boot-tests.sh
 
 # make check builds on every core unless make was given -j itself.
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 check: deps
 	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
-	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS))
+	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS)) tests/build-flags.sh
 
-demo: deps
+demo:
+	$(Q)tests/deps.sh demo
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/qemu/demo.sh
 
 clean:
 	rm -rf $(BUILD)
+
+# The objects' flags files (see flags_file) are kept, not removed as intermediate.
+.PRECIOUS: $(BUILD)/efi/%.o.flags $(BUILD)/efi/gen/%.o.flags $(HOST)/%.o.flags $(HOST)/gen/%.o.flags \
+	$(REL)/%.o.flags $(REL)/gen/%.o.flags $(BUILD)/fuzz/obj/%.o.flags
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

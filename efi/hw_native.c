@@ -183,6 +183,17 @@ void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs 
 	__asm__ volatile("cpuid" : "=a"(r->eax), "=b"(r->ebx), "=c"(r->ecx), "=d"(r->edx) : "a"(leaf), "c"(subleaf));
 }
 
+static const struct hw_ops cpuid_only = { .cpuid = native_cpuid };
+const struct hw native_cpu = { .ops = &cpuid_only };
+
+uint64_t native_xcr0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
+
 uint64_t native_ticks(void *ctx)
 {
 	uint32_t lo, hi;
@@ -329,13 +340,12 @@ UNC_COLD static enum unc_status emulated_mmio_check(void *ctx, uint64_t phys, ui
  * emulator's. */
 static bool tsc_steady(void)
 {
-	static const struct hw_ops cpuid_only = { .cpuid = native_cpuid };
 	static int steady = -1;
 
 	if (steady < 0) {
 		struct cpu_info ci;
 		struct cpuid_regs r = { 0 };
-		cpu_identify(&(struct hw){ .ops = &cpuid_only }, &ci);
+		cpu_identify(&native_cpu, &ci);
 		if (ci.max_ext_leaf >= 0x80000007)
 			native_cpuid(NULL, 0x80000007, 0, &r);
 		steady = cpu_tsc_steady(&ci, (r.edx >> 8) & 1);

@@ -348,7 +348,6 @@ bool native_serves_pkg(UINTN cpu)
 UNC_COLD void find_packages(struct out *err)
 {
 	static EFI_GUID mp_guid = UNC_EFI_MP_SERVICES_PROTOCOL_GUID;
-	static const struct hw_ops cpuid_only = { .cpuid = native_cpuid };
 	UINTN total = 0, enabled = 0;
 	const char *how = "";
 
@@ -361,7 +360,7 @@ UNC_COLD void find_packages(struct out *err)
 		native.mp = NULL;
 		return;
 	}
-	unsigned shift = cpu_pkg_shift(&(struct hw){ .ops = &cpuid_only }, &how);
+	unsigned shift = cpu_pkg_shift(&native_cpu, &how);
 	native.ncpu = total;
 	native.pkgs.cpus = (uint32_t)enabled;
 	native.pkgs.mp_agrees = true;

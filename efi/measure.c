@@ -16,6 +16,8 @@
 struct slice {
 	size_t lo, hi, at;
 	volatile uint64_t bytes;
+	struct load_arrays arr; /* the load's, with the kernels its processor chose (how) */
+	bool chosen;
 };
 
 /* The load's state: from the pool from efi_load_start to efi_load_stop. */
@@ -37,7 +39,12 @@ static void chunk(struct slice *s)
 {
 	size_t hi = s->at + LOAD_CHUNK < s->hi ? s->at + LOAD_CHUNK : s->hi;
 
-	s->bytes += load_pass(L->kind, L->nt, &L->arr, s->at, hi);
+	if (!s->chosen) { /* on the processor that runs the slice: AVX is enabled per processor */
+		s->arr = L->arr;
+		s->arr.how = load_choose(&native_cpu, native_xcr0);
+		s->chosen = true;
+	}
+	s->bytes += load_pass(L->kind, L->nt, &s->arr, s->at, hi);
 	s->at = hi >= s->hi ? s->lo : hi;
 }
 
@@ -81,7 +88,7 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 		return UNC_E_NO_MEMORY;
 	}
 	double *base = (double *)(UINTN)L->mem;
-	L->arr = (struct load_arrays){ base, base + n, base + 2 * n, n };
+	L->arr = (struct load_arrays){ .a = base, .b = base + n, .c = base + 2 * n, .n = n };
 	for (size_t i = 0; i < n; i++) { /* STREAM's starting values; touches every page */
 		L->arr.a[i] = 1.0;
 		L->arr.b[i] = 2.0;
@@ -104,7 +111,7 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 	 * start leaves its part to the BSP. */
 	size_t per = (n / want) & ~(size_t)1;
 	for (uint32_t k = 1; k < want; k++)
-		L->slice[k] = (struct slice){ (k - 1) * per, k * per, (k - 1) * per, 0 };
+		L->slice[k] = (struct slice){ .lo = (k - 1) * per, .hi = k * per, .at = (k - 1) * per };
 	L->cpus = 1;
 	for (UINTN cpu = 0; cpu < total && L->cpus < want; cpu++) {
 		UNC_EFI_PROCESSOR_INFORMATION info;
@@ -121,7 +128,7 @@ enum unc_status efi_load_start(const struct load_cfg *cfg, uint32_t *ret_cpus, u
 		}
 		L->cpus++;
 	}
-	L->slice[0] = (struct slice){ (L->cpus - 1) * per, n, (L->cpus - 1) * per, 0 };
+	L->slice[0] = (struct slice){ .lo = (L->cpus - 1) * per, .hi = n, .at = (L->cpus - 1) * per };
 	L->running = true;
 	*ret_cpus = L->cpus;
 	*ret_size = 3 * n * sizeof(double);

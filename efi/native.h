@@ -44,6 +44,12 @@ enum unc_status native_calibrate(struct hw *hw, struct out *err);
  * that may slow down in a halt, a firmware error): the caller polls. */
 bool efi_idle(uint64_t us, bool key);
 
+/* The running processor's own CPUID, not an emulator's (CPUID alone: its
+ * other accesses are not there), for what the code may run on it. */
+extern const struct hw native_cpu;
+/* Its XCR0 (XGETBV 0): only where its CPUID.1:ECX.OSXSAVE is set, else XGETBV faults. */
+uint64_t native_xcr0(void);
+
 /* The project status at the firmware edge (drivers/cmd/README.md, "Errors and exit status"). */
 EFI_STATUS efi_status_from(enum unc_status st);
 

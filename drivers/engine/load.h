@@ -1,9 +1,9 @@
 /* The built-in memory load: STREAM's kernels over arrays of doubles, a
- * 64-byte line at a time in SSE2, with software prefetch; stores through
- * the cache, or non-temporal ones (--nt). Built for the EFI application
- * (with flags of its own, LOAD_OPT in the Makefile) and for the host (tests,
- * and `make bench`, which builds it with the EFI flags and measures it
- * against the same loops built the way STREAM is built). */
+ * 64-byte line at a time in SSE2, or AVX where the processor and its
+ * firmware allow it; stores through the cache, or non-temporal ones (--nt).
+ * Built for the EFI application (with flags of its own, LOAD_OPT in the
+ * Makefile) and for the host tests; `make bench` measures the EFI object
+ * itself against the same loops built the way STREAM is built. */
 #ifndef UNC_LOAD_H
 #define UNC_LOAD_H
 
@@ -11,12 +11,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/hw.h"
+
 enum load_kind { LOAD_READ, LOAD_WRITE, LOAD_COPY, LOAD_TRIAD, LOAD_NKINDS };
 
 struct load_arrays {
 	double *a, *b, *c; /* n elements each; any alignment a double may have */
 	size_t n;
+	unsigned how; /* LOAD_AVX, LOAD_ERMS: what load_choose allows on the processor running the kernel */
 };
+
+/* How the kernels may run, chosen by load_choose for the processor that runs
+ * them (0: SSE2 alone, which every x86-64 processor has):
+ *  LOAD_AVX   32-byte AVX loads and stores (write, and write --nt);
+ *  LOAD_ERMS  rep stosq for write without AVX (fast strings). */
+#define LOAD_AVX  1u
+#define LOAD_ERMS 2u
+
+/* From the CPUID of the processor that runs the kernels (hw: its own, not an
+ * emulator's) and, only when CPUID says the firmware enabled XGETBV
+ * (OSXSAVE), its XCR0 read by xcr0: AVX needs the AVX flag and XCR0's SSE and
+ * AVX state both enabled. Each processor chooses for itself: the firmware
+ * may have enabled the AVX state on one and not another. */
+unsigned load_choose(const struct hw *hw, uint64_t (*xcr0)(void));
+/* "SSE2", "AVX", "SSE2, rep stosq", ... */
+const char *load_how_name(unsigned how);
 
 /* "read", "write", "copy", "triad"; -1 when unknown. */
 int load_kind_parse(const char *s);

@@ -1,5 +1,5 @@
-/* The host half of `make bench` for the load kernels (drivers/engine/load.c, built
- * with the EFI build's flags): each kernel against the same kernel as a
+/* The host half of `make bench` for the load kernels (build/efi/drivers/engine/load.o,
+ * the very object uncore.efi links): each kernel against the same kernel as a
  * plain C loop built the way STREAM is built (load_ref.c: gcc -O3
  * -march=native -fopenmp), one thread each, on the same arrays.
  *
@@ -15,11 +15,15 @@
  * and the reference loop on alternate blocks (which of them starts
  * alternates from pass to pass, so each runs every block equally often).
  * Each block is timed by CLOCK_MONOTONIC (the TSC here) read at both ends.
- * Each pair of neighbouring blocks, run a millisecond apart, gives a ratio;
- * a kernel's figures are the median block of each side and the median of
- * its pairs' ratios, which blocks cut by a context switch do not move.
- * The first pass warms up and is not counted. GB/s count STREAM's bytes
- * (copy: 16 per element), 10^9 bytes/s. */
+ * Each pair of neighbouring blocks, run a millisecond apart, gives a ratio.
+ * The kernels take turns too: RUNS runs, each of every kernel in turn, NTIMES
+ * passes each. A run's figures for a kernel are the median block of each side
+ * and the median of its pairs' ratios, which blocks cut by a context switch
+ * do not move; the figures printed are the median of the RUNS runs, with the
+ * lowest and highest run's ratio beside (a host busy with other work moves
+ * whole runs). One pass of each kernel first warms up and is not counted.
+ * GB/s count STREAM's bytes (copy: 16 per element), 10^9 bytes/s. */
+#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,27 +33,44 @@
 #include "../../drivers/engine/load.h"
 #include "load_ref.h"
 
-#define NTIMES       10 /* counted passes of each kernel, as STREAM */
+#define RUNS         5 /* runs, the kernels in turn in each */
+#define NTIMES       2 /* counted passes of each kernel per run: 10 in all, as STREAM */
 #define BLOCK_CHUNKS 4  /* the application's chunks in a timed block */
 #define BLOCK        ((size_t)LOAD_CHUNK * BLOCK_CHUNKS)
 
 struct variant {
 	enum load_kind kind;
 	int nt;       /* the application's --nt */
-	double *unc;  /* GB/s of the application's blocks */
-	double *ref;  /* GB/s of the reference's blocks */
-	double *pair; /* their ratio, pair by pair */
+	double *unc;  /* GB/s of the application's blocks, this run */
+	double *ref;  /* GB/s of the reference's blocks, this run */
+	double *pair; /* their ratio, pair by pair, this run */
 	size_t n, npair;
+	double run_unc[RUNS], run_ref[RUNS], run_ratio[RUNS]; /* each run's medians */
 };
 
 static struct variant v[] = {
-	{ LOAD_READ, 0, 0, 0, 0, 0, 0 },  { LOAD_WRITE, 0, 0, 0, 0, 0, 0 }, { LOAD_WRITE, 1, 0, 0, 0, 0, 0 },
-	{ LOAD_COPY, 0, 0, 0, 0, 0, 0 },  { LOAD_COPY, 1, 0, 0, 0, 0, 0 },  { LOAD_TRIAD, 0, 0, 0, 0, 0, 0 },
-	{ LOAD_TRIAD, 1, 0, 0, 0, 0, 0 },
+	{ .kind = LOAD_READ },	{ .kind = LOAD_WRITE }, { .kind = LOAD_WRITE, .nt = 1 }, { .kind = LOAD_COPY },
+	{ .kind = LOAD_COPY, .nt = 1 }, { .kind = LOAD_TRIAD }, { .kind = LOAD_TRIAD, .nt = 1 },
 };
 #define NV (sizeof(v) / sizeof(v[0]))
 
 static struct load_arrays arr;
+
+/* The kernels the application would choose on this processor (load_choose),
+ * from its CPUID and XCR0 as uncore.efi reads them. */
+static void host_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)ctx;
+	__cpuid_count(leaf, subleaf, r->eax, r->ebx, r->ecx, r->edx);
+}
+
+static uint64_t host_xcr0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
 
 static double now(void)
 {
@@ -128,7 +149,9 @@ int main(int argc, char **argv)
 		mib = 256;
 	size_t n = (mib << 20) / 3 / sizeof(double) & ~(size_t)7;
 	size_t bytes = (n * sizeof(double) + 63) & ~(size_t)63;
-	arr = (struct load_arrays){ aligned_alloc(64, bytes), aligned_alloc(64, bytes), aligned_alloc(64, bytes), n };
+	static const struct hw_ops cpuid_ops = { .cpuid = host_cpuid };
+	arr = (struct load_arrays){ aligned_alloc(64, bytes), aligned_alloc(64, bytes), aligned_alloc(64, bytes), n,
+				    load_choose(&(struct hw){ .ops = &cpuid_ops }, host_xcr0) };
 	if (!arr.a || !arr.b || !arr.c) {
 		fprintf(stderr, "bench_load: cannot allocate 3 arrays of %zu bytes\n", bytes);
 		return 1;
@@ -148,25 +171,36 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	for (size_t k = 0; k < NV; k++)
-		for (int r = 0; r <= NTIMES; r++)
-			pass(&v[k], r % 2, r > 0);
+		pass(&v[k], false, false);
+	for (int run = 0; run < RUNS; run++)
+		for (size_t k = 0; k < NV; k++) {
+			v[k].n = v[k].npair = 0;
+			for (int r = 0; r < NTIMES; r++)
+				pass(&v[k], (run + r) % 2, true);
+			v[k].run_unc[run] = median(v[k].unc, v[k].n);
+			v[k].run_ref[run] = median(v[k].ref, v[k].n);
+			v[k].run_ratio[run] = median(v[k].pair, v[k].npair);
+		}
 
 	printf("load kernels, 1 thread: %zu MiB working set (3 arrays of %zu doubles; last-level cache %ld KiB), "
-	       "%d passes each\n",
-	       mib, n, llc > 0 ? llc >> 10 : -1L, NTIMES);
-	printf("  uncore: drivers/engine/load.c as the EFI build compiles it, %d elements per call; reference: a plain C loop, "
-	       "gcc -O3 -march=native -fopenmp, a team of 1\n",
-	       LOAD_CHUNK);
+	       "%d runs of %d passes each\n",
+	       mib, n, llc > 0 ? llc >> 10 : -1L, RUNS, NTIMES);
+	printf("  uncore: build/efi/drivers/engine/load.o (what uncore.efi links), %d elements per call, here %s;\n"
+	       "  reference: a plain C loop, gcc -O3 -march=native -fopenmp, a team of 1\n",
+	       LOAD_CHUNK, load_how_name(arr.how));
 	printf("  the two take turns on neighbouring blocks of %zu MiB per array: median block of each, median of the "
-	       "%zu pairs' ratios;\n  GB/s = 10^9 bytes/s, STREAM's bytes; (nt) rows against the reference loop, "
+	       "%zu pairs' ratios;\n  the kernels take turns run by run: the median of the %d runs, and their lowest "
+	       "and highest ratio;\n  GB/s = 10^9 bytes/s, STREAM's bytes; (nt) rows against the reference loop, "
 	       "whose stores go through the cache\n",
-	       BLOCK * sizeof(double) >> 20, v[0].npair);
-	printf("%-12s %12s %15s %7s\n", "kernel", "uncore GB/s", "reference GB/s", "ratio");
+	       BLOCK * sizeof(double) >> 20, v[0].npair, RUNS);
+	printf("%-12s %12s %15s %7s %13s\n", "kernel", "uncore GB/s", "reference GB/s", "ratio", "runs' range");
 	for (size_t k = 0; k < NV; k++) {
 		char name[24];
 		snprintf(name, sizeof(name), "%s%s", load_kind_name(v[k].kind), v[k].nt ? " (nt)" : "");
-		printf("%-12s %12.2f %15.2f %7.2f\n", name, median(v[k].unc, v[k].n), median(v[k].ref, v[k].n),
-		       median(v[k].pair, v[k].npair));
+		double unc = median(v[k].run_unc, RUNS), ref = median(v[k].run_ref, RUNS);
+		double ratio = median(v[k].run_ratio, RUNS); /* sorts run_ratio */
+		printf("%-12s %12.2f %15.2f %7.2f %6.2f-%.2f\n", name, unc, ref, ratio, v[k].run_ratio[0],
+		       v[k].run_ratio[RUNS - 1]);
 		free(v[k].unc);
 		free(v[k].ref);
 		free(v[k].pair);

@@ -2017,6 +2017,14 @@ step triad-nt 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL --load triad --nt --cpus 1
 expect triad-nt rc zero
 expect triad-nt has '^load: triad with non-temporal stores on 1 processor, 24 MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 24 per element\)'
 expect triad-nt has '^DRAM_DATA_READS '
+# write stores 32 bytes at a time where a processor has the AVX state enabled
+# (each processor chooses for itself), else with rep stosq or SSE2.
+step write-both 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL --load write --cpus all --size 24 -d 0.5'
+expect write-both rc zero
+expect write-both has '^load: write on 2 processors, 24 MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 8 per element\)'
+step write-nt 'uncore.efi -e UNC_ARB_TRK_REQUESTS.ALL --load write --nt --cpus all --size 24 -d 0.5'
+expect write-nt rc zero
+expect write-nt has '^load: write with non-temporal stores on 2 processors, 24 MiB working set: [1-9][0-9]+ bytes moved \(STREAM counts 8 per element\)'
 step pass 'uncore.efi bw -d 1 --min-bw 1000'
 expect pass rc zero
 expect pass has '^PASS: read\+write bandwidth 1[45][0-9]{2}\.[0-9]{3} MB/s >= the required 1000\.000 MB/s$'

@@ -126,8 +126,12 @@ step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 
 QEMU_JOBS=${QEMU_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 BOOT_ORDER=()
 
-# BOOTS="e5 stat" runs only the boots named (a developer's shortcut; make check runs all).
+# BOOTS="e5 stat" runs only the boots named, BOOTS=list prints every boot's
+# name (a developer's shortcut, also make boot BOOTS=...; make check runs all).
+BOOT_ALL=()
 boot_run() {
+	BOOT_ALL+=("$BOOT")
+	[ "${BOOTS:-}" != list ] || { echo "$BOOT"; return 0; }
 	if [ -n "${BOOTS:-}" ] && [[ " $BOOTS " != *" $BOOT "* ]]; then
 		return 0
 	fi
@@ -147,6 +151,10 @@ boot_run() {
 boot_wait() {
 	wait
 	local b failed=0
+	for b in ${BOOTS:-}; do
+		[ "$b" = list ] || [[ " ${BOOT_ALL[*]} " == *" $b "* ]] ||
+			{ echo "FAIL - boots: no boot named $b (BOOTS=list names them)"; failed=1; }
+	done
 	for b in "${BOOT_ORDER[@]}"; do
 		cat "$WORK/$b.result"
 		! grep -q '^FAIL - ' "$WORK/$b.result" || failed=1

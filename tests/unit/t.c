@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool failed;
 static const char *suite_name, *case_name;
@@ -48,12 +49,51 @@ bool t_failed(void)
 	return failed;
 }
 
+static int t_argc;
+static char **t_argv;
+
+void t_cmdline(int argc, char **argv)
+{
+	t_argc = argc;
+	t_argv = argv;
+}
+
+/* Whether the command line names case `name` of `suite` (as CASE or SUITE.CASE). */
+static bool named(const char *suite, const char *name, const char *arg)
+{
+	size_t len = strlen(suite);
+
+	if (!strncmp(arg, suite, len) && arg[len] == '.')
+		arg += len + 1;
+	return !strcmp(arg, name);
+}
+
 int t_main(const char *suite, const struct t_case *cases, size_t n)
 {
 	unsigned pass = 0, fail = 0;
+	bool all = t_argc < 2;
 
 	suite_name = suite;
+	for (int a = 1; a < t_argc; a++) {
+		size_t i = 0;
+		if (!strcmp(t_argv[a], "--list")) {
+			for (i = 0; i < n; i++)
+				printf("%s.%s\n", suite, cases[i].name);
+			return 0;
+		}
+		while (i < n && !named(suite, cases[i].name, t_argv[a]))
+			i++;
+		if (i == n) {
+			printf("FAIL - %s: no case named %s (--list names them)\n", suite, t_argv[a]);
+			return 2;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
+		bool run = all;
+		for (int a = 1; a < t_argc && !run; a++)
+			run = named(suite, cases[i].name, t_argv[a]);
+		if (!run)
+			continue;
 		failed = false;
 		case_name = cases[i].name;
 		cases[i].fn();

@@ -1,6 +1,10 @@
 /* A minimal test runner: each case prints "ok - suite.case" or
  * "FAIL - suite.case: file:line: expression (values)". tests/run-all.sh
- * counts those lines across every binary. */
+ * counts those lines across every binary.
+ *
+ * A test binary runs every case, or only the cases named on its command
+ * line (CASE or SUITE.CASE, one or more); --list prints the names of its
+ * cases, one a line, as SUITE.CASE (tests/README.md). */
 #ifndef T_H
 #define T_H
 
@@ -15,6 +19,9 @@ struct t_case {
 
 void t_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int t_main(const char *suite, const struct t_case *cases, size_t n);
+/* The command line t_main reads (T_MAIN passes it; a main of its own calls
+ * this before t_main). Without it, t_main runs every case. */
+void t_cmdline(int argc, char **argv);
 bool t_failed(void);
 
 /* Parses text with a real JSON parser (tests/json_check.py, Python's json
@@ -24,9 +31,10 @@ void t_json_check(const char *file, int line, const char *text, bool lines);
 
 #define T_CASE(fn) { #fn, fn }
 #define T_MAIN(suite, ...)                                                          \
-	int main(void)                                                              \
+	int main(int argc, char **argv)                                             \
 	{                                                                           \
 		static const struct t_case cases[] = { __VA_ARGS__ };               \
+		t_cmdline(argc, argv);                                                 \
 		return t_main(suite, cases, sizeof(cases) / sizeof(cases[0]));      \
 	}
 

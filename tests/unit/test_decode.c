@@ -666,7 +666,7 @@ static void four_hundred_eighty_boxes(void)
 	many_boxes(8, 60);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
 					       T_CASE(only_regular_files_are_read), T_CASE(orphan_chunks_are_listed),
@@ -677,6 +677,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();
+	t_cmdline(argc, argv);
 	int rc = t_main("decode", cases, sizeof(cases) / sizeof(cases[0]));
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

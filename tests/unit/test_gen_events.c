@@ -607,7 +607,7 @@ static void shared_tables(void)
 	T_EQ(found, 0x1f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct t_case cases[] = {
 		T_CASE(good_input),
@@ -649,6 +649,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	t_cmdline(argc, argv);
 	int rc = t_main("gen_events", run_cases, n);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -498,7 +498,7 @@ static void decoder_out_files(void)
 	T_STREQ(out, "dir\nfifo\nlink\npage.html\npage.html.tmp\n");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct t_case cases[] = { T_CASE(stat_with_intervals), T_CASE(stat_without_intervals),
 					       T_CASE(bw_check_with_intervals), T_CASE(info_page),
@@ -508,6 +508,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	t_cmdline(argc, argv);
 	int rc = t_main("html", cases, sizeof(cases) / sizeof(cases[0]));
 	char cmd[200];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -1,5 +1,8 @@
 /* The load kernels: results checked like STREAM's checker, bytes counted
- * exactly, non-temporal variants equal to the plain ones. */
+ * exactly, non-temporal variants equal to the plain ones, on every path this
+ * processor can run (SSE2, rep stosq, AVX); which path load_choose allows,
+ * from CPUID and XCR0. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,32 +20,59 @@ static void arrays(struct load_arrays *x)
 		B[i] = (double)i;
 		C[i] = 2.0 * (double)i;
 	}
-	*x = (struct load_arrays){ A, B, C, N };
+	*x = (struct load_arrays){ A, B, C, N, 0 };
 }
 
-static void kernels_compute_stream_results(void)
+/* The paths this processor runs: SSE2 always, rep stosq (any x86-64 runs
+ * it; ERMS only says it is fast), AVX where it and the OS allow it. */
+static unsigned hows[3], nhows;
+
+static void find_hows(void)
+{
+	hows[nhows++] = 0;
+	hows[nhows++] = LOAD_ERMS;
+	if (__builtin_cpu_supports("avx"))
+		hows[nhows++] = LOAD_AVX;
+	else
+		printf("# this processor has no AVX: its kernels are not run here\n");
+}
+
+static void stream_results(unsigned how)
 {
 	struct load_arrays x;
 
 	for (int nt = 0; nt < 2; nt++) {
 		arrays(&x);
+		x.how = how;
 		T_EQ(load_pass(LOAD_WRITE, nt, &x, 0, N), 8ull * N);
 		for (size_t i = 0; i < N; i++)
 			if (A[i] != LOAD_SCALAR)
 				t_fail(__FILE__, __LINE__, "write%s: a[%zu] = %g", nt ? " nt" : "", i, A[i]);
 		arrays(&x);
+		x.how = how;
 		T_EQ(load_pass(LOAD_COPY, nt, &x, 0, N), 16ull * N);
 		T_EQ(memcmp(A, B, N * sizeof(double)), 0);
 		arrays(&x);
+		x.how = how;
 		T_EQ(load_pass(LOAD_TRIAD, nt, &x, 0, N), 24ull * N);
 		for (size_t i = 0; i < N; i++)
 			if (A[i] != 7.0 * (double)i) /* b + 3c = i + 6i, exact in double */
 				t_fail(__FILE__, __LINE__, "triad%s: a[%zu] = %g, want %g", nt ? " nt" : "", i, A[i],
 				       7.0 * (double)i);
 		arrays(&x);
+		x.how = how;
 		T_EQ(load_pass(LOAD_READ, nt, &x, 0, N), 8ull * N);
 		T_EQ(load_sink == (double)N * (N - 1) / 2, 1); /* the sum of b */
 		T_ASSERT(A[0] == -1.0);                             /* read writes nothing */
+	}
+}
+
+static void kernels_compute_stream_results(void)
+{
+	for (unsigned h = 0; h < nhows && !t_failed(); h++) {
+		stream_results(hows[h]);
+		if (t_failed())
+			t_fail(__FILE__, __LINE__, "on the %s path", load_how_name(hows[h]));
 	}
 }
 
@@ -72,7 +102,7 @@ static void partial_ranges_and_byte_accounting(void)
  * lines do not line up with each other's (a, b and c each offset by 0 to 7
  * doubles from the 64-byte boundary). Every element of [lo, hi) gets its
  * value, none outside it is written, and read sums exactly [lo, hi). */
-static void any_range_and_alignment(void)
+static void ranges_and_alignment(unsigned how)
 {
 	enum { M = 72, FILL = M + 16 };
 
@@ -88,7 +118,7 @@ static void any_range_and_alignment(void)
 								B[i] = (double)i;
 								C[i] = 2.0 * (double)i;
 							}
-							struct load_arrays x = { A + oa, B + ob, C + oc, M };
+							struct load_arrays x = { A + oa, B + ob, C + oc, M, how };
 							size_t end = hi < M ? hi : M, n = end > lo ? end - lo : 0;
 							load_sink = -1.0;
 							uint64_t got = load_pass((enum load_kind)k, nt, &x, lo, hi);
@@ -125,6 +155,67 @@ static void any_range_and_alignment(void)
 						}
 }
 
+static void any_range_and_alignment(void)
+{
+	for (unsigned h = 0; h < nhows && !t_failed(); h++) {
+		ranges_and_alignment(hows[h]);
+		if (t_failed())
+			t_fail(__FILE__, __LINE__, "on the %s path", load_how_name(hows[h]));
+	}
+}
+
+/* load_choose against CPUID leaves given here: AVX only with CPUID's AVX and
+ * OSXSAVE and XCR0's SSE and AVX state; XCR0 read only when OSXSAVE says
+ * XGETBV is there; ERMS from leaf 7, asked only when leaf 0 says it exists. */
+static struct cpuid_regs leaf0, leaf1, leaf7;
+static uint64_t xcr0_value;
+static unsigned xcr0_reads, leaf7_reads;
+
+static void given_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)ctx;
+	(void)subleaf;
+	*r = leaf == 0 ? leaf0 : leaf == 1 ? leaf1 : leaf == 7 ? (leaf7_reads++, leaf7) : (struct cpuid_regs){ 0 };
+}
+
+static uint64_t given_xcr0(void)
+{
+	xcr0_reads++;
+	return xcr0_value;
+}
+
+static void choice_follows_cpuid_and_xcr0(void)
+{
+	static const struct hw_ops ops = { .cpuid = given_cpuid };
+	const struct hw hw = { .ops = &ops };
+	static const struct {
+		uint32_t max, ecx1, ebx7;
+		uint64_t xcr0;
+		unsigned want, reads;
+	} c[] = {
+		{ 7, 1u << 27 | 1u << 28, 1u << 9, 7, LOAD_AVX | LOAD_ERMS, 1 }, /* AVX, OSXSAVE, x87+SSE+AVX state */
+		{ 7, 1u << 28, 1u << 9, 7, LOAD_ERMS, 0 },         /* no OSXSAVE: XGETBV would #UD, not run */
+		{ 7, 1u << 27, 0, 7, 0, 0 },                      /* OSXSAVE, no AVX: XCR0 not read */
+		{ 7, 1u << 27 | 1u << 28, 0, 3, 0, 1 },           /* the AVX state not enabled */
+		{ 7, 1u << 27 | 1u << 28, 0, 5, 0, 1 },           /* nor the SSE state */
+		{ 6, 1u << 27 | 1u << 28, 1u << 9, 7, LOAD_AVX, 1 }, /* no leaf 7: ERMS not asked */
+		{ 0, 1u << 27 | 1u << 28, 1u << 9, 7, 0, 0 },     /* not even leaf 1 */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		leaf0 = (struct cpuid_regs){ .eax = c[i].max };
+		leaf1 = (struct cpuid_regs){ .ecx = c[i].ecx1 };
+		leaf7 = (struct cpuid_regs){ .ebx = c[i].ebx7 };
+		xcr0_value = c[i].xcr0;
+		xcr0_reads = leaf7_reads = 0;
+		T_EQ(load_choose(&hw, given_xcr0), c[i].want);
+		T_EQ(xcr0_reads, c[i].reads);
+		T_EQ(leaf7_reads, c[i].max >= 7);
+	}
+	T_STREQ(load_how_name(0), "SSE2");
+	T_STREQ(load_how_name(LOAD_ERMS), "SSE2, rep stosq");
+	T_STREQ(load_how_name(LOAD_AVX | LOAD_ERMS), "AVX");
+}
+
 /* The working set is never smaller than asked: 64 MiB over three arrays of
  * doubles is 2796202.67 elements each, which must round up, not down. */
 static void working_set_is_at_least_the_size_asked(void)
@@ -143,16 +234,19 @@ static void working_set_is_at_least_the_size_asked(void)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct t_case cases[] = { T_CASE(kernels_compute_stream_results),
 					       T_CASE(partial_ranges_and_byte_accounting),
 					       T_CASE(any_range_and_alignment),
-					       T_CASE(working_set_is_at_least_the_size_asked) };
+					       T_CASE(working_set_is_at_least_the_size_asked),
+					       T_CASE(choice_follows_cpuid_and_xcr0) };
+	find_hows();
 	size_t bytes = (N * sizeof(double) + 63) & ~(size_t)63; /* a multiple of the alignment */
 	A = aligned_alloc(64, bytes);
 	B = aligned_alloc(64, bytes);
 	C = aligned_alloc(64, bytes);
+	t_cmdline(argc, argv);
 	int rc = t_main("load", cases, sizeof(cases) / sizeof(cases[0]));
 	free(A);
 	free(B);
