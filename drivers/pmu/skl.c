@@ -133,7 +133,7 @@ UNC_COLD static enum unc_status skl_probe(const struct hw *hw, const struct cpu_
 	enum unc_status st;
 
 	p->facts[SKL_FACT_CORES] = cpu->cores;
-	p->facts[SKL_FACT_PHYS_BITS] = cpu->phys_addr_bits;
+	p->facts[SKL_FACT_CPU] = (cpu->phys_addr_bits & 0xFF) | (cpu->model & 0xFF) << 8;
 	if (want & MSR_UNITS) {
 		uint64_t raw = 0;
 		st = hw_msr_read(hw, MSR_UNC_CBO_CONFIG, &raw);
@@ -151,13 +151,18 @@ UNC_COLD static enum unc_status skl_probe(const struct hw *hw, const struct cpu_
 		p->found[SKL_UNIT_FIXED] = p->boxes[SKL_UNIT_FIXED] = 1;
 	}
 	if (want & 1u << SKL_UNIT_IMC) {
-		struct imc m = { 0 };
+		/* Section 3.3: the counters of Table 3-3, 32 bits each */
+		static const struct mchbar_imc imc = {
+			SKL_IMC_FIRST, SKL_IMC_END, skl_host_bridge_name,
+			"Skylake, Kaby, Coffee, Whiskey, Amber, Comet Lake",
+		};
+		struct mchbar m;
 		p->probed |= 1u << SKL_UNIT_IMC;
-		st = imc_discover(hw, cpu, &m, err, errsize, warn, warnsize);
+		st = mchbar_read(hw, cpu, &imc, &m, err, errsize, warn, warnsize);
 		p->facts[SKL_FACT_HB_ID] = (uint32_t)m.device << 16 | m.vendor;
-		p->facts[SKL_FACT_MCHBAR_RAW] = m.mchbar_raw;
+		p->facts[SKL_FACT_MCHBAR_RAW] = m.raw;
 		p->facts[SKL_FACT_HB_ST] = m.hb_st;
-		p->facts[SKL_FACT_MCHBAR_ST] = m.mchbar_st;
+		p->facts[SKL_FACT_MCHBAR_ST] = m.st;
 		if (st)
 			return st;
 		p->base[SKL_UNIT_IMC] = m.base;

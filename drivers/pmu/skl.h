@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../engine/pmu.h"
+#include "mchbar.h"
 
 #define MSR_UNC_PERF_GLOBAL_CTRL   0xE01u
 #define MSR_UNC_PERF_GLOBAL_STATUS 0xE02u
@@ -81,40 +82,12 @@ const char *skl_msr_name(uint32_t msr, char *buf, size_t size);
  * NULL for an ID it does not list. */
 const char *skl_host_bridge_name(uint16_t vendor, uint16_t device);
 
-/* MCHBAR: 0:0.0 offsets 0x48 (low) and 0x4C (high); Section 3.3's mask. */
-#define SKL_MCHBAR_LO     0x48u
-#define SKL_MCHBAR_HI     0x4Cu
-#define SKL_MCHBAR_MASK   0x0007FFFFF8000ull
-#define SKL_MCHBAR_ENABLE 0x1ull
-
 /* Table 3-3: the IMC's free-running 32-bit counters, at MCHBAR + offset. */
 #define SKL_IMC_COUNTERS 5
 #define SKL_IMC_WIDTH    32
+#define SKL_IMC_FIRST    0x5040u /* DRAM_GT_REQUESTS */
+#define SKL_IMC_END      0x5058u /* past DRAM_DATA_WRITES, 0x5054 */
 extern const struct pmu_free skl_imc[SKL_IMC_COUNTERS];
-
-enum imc_state {
-	IMC_OK,
-	IMC_NOT_INTEL,   /* 0:0.0 is not an Intel host bridge */
-	IMC_DISABLED,    /* MCHBAR bit 0 clear */
-	IMC_ZERO,        /* enabled, base zero */
-	IMC_HIGH,        /* base at or above 2^phys_addr_bits */
-};
-
-/* Judges what 0:0.0 shows; *ret_base gets raw & 0x7FFFFF8000 either way. */
-enum imc_state imc_check(uint16_t vendor, uint64_t mchbar_raw, unsigned phys_addr_bits, uint64_t *ret_base);
-
-struct imc {
-	uint16_t vendor, device;
-	const char *generation; /* NULL: an ID uncore.efi does not know */
-	uint64_t mchbar_raw, base;
-	enum unc_status hb_st, mchbar_st; /* reading 0:0.0's ID, and then MCHBAR */
-};
-
-/* Reads 0:0.0's ID and MCHBAR (offsets 0x48 and 0x4C) and checks them.
- * On refusal writes one line naming the raw value into err. An unknown
- * host-bridge ID on a supported CPU is not a refusal: warn gets a line. */
-enum unc_status imc_discover(const struct hw *hw, const struct cpu_info *cpu, struct imc *ret, char *err,
-			     size_t errsize, char *warn, size_t warnsize);
 
 /* The facts the probe keeps in pmu_present.facts[]. */
 enum skl_fact {
@@ -125,7 +98,7 @@ enum skl_fact {
 	SKL_FACT_HB_ST,          /* enum unc_status of reading 0:0.0 */
 	SKL_FACT_MCHBAR_ST,      /* ... and of reading MCHBAR */
 	SKL_FACT_CORES,          /* the CPU's core count (CPUID; 0: unknown) */
-	SKL_FACT_PHYS_BITS,      /* its physical address width */
+	SKL_FACT_CPU,            /* its physical address width (bits 7:0) and model (bits 15:8), for MCHBAR */
 };
 
 #endif

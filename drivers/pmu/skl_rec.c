@@ -181,7 +181,7 @@ static void v1_present(const struct v1 *v, const struct rec *r, struct info_pmu 
 	p->facts[SKL_FACT_HB_ST] = v->host_bridge_st;
 	p->facts[SKL_FACT_MCHBAR_ST] = v->mchbar_st;
 	p->facts[SKL_FACT_CORES] = r->cores;
-	p->facts[SKL_FACT_PHYS_BITS] = r->phys_bits;
+	p->facts[SKL_FACT_CPU] = (r->phys_bits & 0xFF) | (r->model & 0xFF) << 8;
 	*use = (struct pmu_use){ .known = v->in_use_known, .in_use = v->in_use, .global_ctrl = v->global_ctrl,
 				 .selects_checked = (unsigned)v->selects_checked };
 	use->nbusy = v->nbusy;
