@@ -135,6 +135,10 @@ static void probe_driver(const struct hw *hw, const struct cpu_info *cpu, struct
 		enum unc_status st = drv->ops->probe(hw, cpu, want, &ip->p, err, sizeof(err), warn, sizeof(warn));
 		if (st == UNC_E_NOT_MMIO && !ip->refused[0])
 			fmt_snprintf(ip->refused, sizeof(ip->refused), "%s", err);
+		else if (st && free) {
+			ip->free_st = st;
+			fmt_snprintf(ip->free_err, sizeof(ip->free_err), "%s", err);
+		}
 		if (!free && st == UNC_OK && drv->ops->in_use) {
 			drv->ops->in_use(hw, &ip->p, &ip->use, NULL, NULL);
 			ip->use_checked = true;
@@ -219,6 +223,10 @@ void info_judge(struct platform_info *pi)
 			if (pu->kind == PMU_FREE || !(ip->p.probed & 1u << u))
 				continue;
 			programmable = true;
+			/* placed from what the free-running units' probe could not
+			 * read (MCHBAR): judged by that refusal, below */
+			if (pu->space == PMU_MMIO && ip->free_st)
+				continue;
 			/* A unit whose box count comes from the hardware, which gives none;
 			 * one it lists but the driver will not program, with the driver's
 			 * caveat saying why, leaves the verdict to that caveat (below). */
@@ -231,6 +239,13 @@ void info_judge(struct platform_info *pi)
 			}
 		}
 	}
+	/* Free-running counters that cannot be read (MCHBAR disabled, say) are
+	 * as unusable as a unit without boxes. */
+	for (unsigned k = 0; k < pi->npmu; k++)
+		if (pi->pmu[k].free_st) {
+			set_verdict(pi, pi->pmu[k].free_st, pi->pmu[k].free_err);
+			return;
+		}
 	if (!programmable) {
 		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
 		return;

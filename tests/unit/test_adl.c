@@ -1208,6 +1208,34 @@ static void skl_eleven_cbos_refused(void)
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
 }
 
+/* MCHBAR disabled (the emulator's fault): info is unusable on every client
+ * generation alike, naming the raw value, whether or not the driver has
+ * programmable IMC counters placed from the same MCHBAR. */
+static void mchbar_disabled_unusable_everywhere(void)
+{
+	static const struct {
+		uint32_t eax;
+		const char *name;
+	} cpus[] = {
+		{ 0x000706E5u, "Ice Lake" },    { 0x000A0671u, "Rocket Lake" }, { 0x000806C1u, "Tiger Lake" },
+		{ 0x00090671u, "Alder/Raptor Lake" }, { 0x000B0671u, "Alder/Raptor Lake" }, { 0x000A06A1u, "Meteor Lake" },
+		{ 0x000B06D1u, "Lunar Lake" },
+	};
+	static struct platform_info pi;
+
+	for (size_t c = 0; c < sizeof(cpus) / sizeof(cpus[0]); c++) {
+		emu_config_default(&cfg);
+		cfg.core_pmu = EMU_CORE_NONE;
+		cfg.mchbar_fault = EMU_MCHBAR_DISABLED;
+		emu_hw_init_cpu(&h, &cfg, cpus[c].eax);
+		T_EQ(info_gather(&h.hw, &pi), UNC_E_UNSUPPORTED);
+		T_STREQ(pi.pmu[0].drv->title, cpus[c].name);
+		T_STREQ(pi.verdict_reason, "MCHBAR is disabled: 00:00.0 offsets 0x4C:0x48 read 0x00000000fed10000 (bit 0 "
+					   "clear); uncore.efi never enables it");
+		info_free(&pi);
+	}
+}
+
 /* ---- MMIO that is not MMIO ---- */
 
 /* MCHBAR at memory the firmware maps as no MMIO (the seam's mmio_check):
@@ -1266,7 +1294,7 @@ static void mchbar_not_mmio_refused(void)
 	T_EQ(f.nlog, 0);
 }
 
-T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
+T_MAIN("adl", T_CASE(mchbar_disabled_unusable_everywhere), T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
        T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(imc_prog_at_linux_offsets),
