@@ -115,10 +115,24 @@ static unsigned fixed_count(const struct pmu_present *p, bool hypervisor)
 	return n;
 }
 
+unsigned arch_fixed_counters(const struct pmu_present *p)
+{
+	unsigned n = bits(p->facts[ARCH_FACT_CPUID1_ECX], 32, 8);
+
+	return n || arch_version(p) < 2 ? n : bits(p->facts[ARCH_FACT_EDX], 0, 5);
+}
+
+unsigned arch_fixed_width(const struct pmu_present *p)
+{
+	unsigned w = bits(p->facts[ARCH_FACT_CPUID1_ECX], 40, 8);
+
+	return w || !arch_fixed_counters(p) ? w : bits(p->facts[ARCH_FACT_EDX], 5, 8);
+}
+
 bool arch_fixed_assumed(const struct pmu_present *p)
 {
 	return arch_version(p) >= 2 && arch_version(p) <= 4 &&
-	       p->counters[ARCH_UNIT_FIXED] > bits(p->facts[ARCH_FACT_EDX], 0, 5);
+	       arch_fixed_counters(p) > bits(p->facts[ARCH_FACT_EDX], 0, 5);
 }
 
 struct pmu_reg arch_counter_reg(const struct pmu_present *p, unsigned unit, unsigned idx)
@@ -160,8 +174,10 @@ UNC_COLD static enum unc_status arch_probe(const struct hw *hw, const struct cpu
 	p->width[ARCH_UNIT_FIXED] = (uint8_t)(fixed ? bits(a.edx, 5, 8) : 0);
 	/* Counters EDX did not report have no width there either: the general
 	 * counters' (Linux gives every counter EAX's width, cntval_bits). */
+	p->facts[ARCH_FACT_CPUID1_ECX] |= (uint64_t)fixed << 32;
 	if (arch_fixed_assumed(p) && p->width[ARCH_UNIT_FIXED] == 0)
 		p->width[ARCH_UNIT_FIXED] = p->width[ARCH_UNIT_GP];
+	p->facts[ARCH_FACT_CPUID1_ECX] |= (uint64_t)p->width[ARCH_UNIT_FIXED] << 40;
 	if ((gp && (p->width[ARCH_UNIT_GP] < 32 || p->width[ARCH_UNIT_GP] > 64)) ||
 	    (fixed && (p->width[ARCH_UNIT_FIXED] < 32 || p->width[ARCH_UNIT_FIXED] > 64))) {
 		fmt_snprintf(err, errsize, "CPUID leaf 0xA gives counters of %u and %u bits (EAX 0x%x, EDX 0x%x): not a width "
