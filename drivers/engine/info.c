@@ -196,12 +196,13 @@ void info_judge(struct platform_info *pi)
 			set_verdict(pi, UNC_E_UNSUPPORTED, "not an Intel CPU");
 			return;
 		}
-		size_t n = fmt_snprintf(why, sizeof(why), "no driver matches family 0x%x model 0x%x (", pi->cpu.family,
-					pi->cpu.model);
-		for (unsigned d = 0; pmu_drivers[d] && n < sizeof(why); d++)
-			n += fmt_snprintf(why + n, sizeof(why) - n, "%s%s", d ? ", " : "", pmu_drivers[d]->title);
-		if (n < sizeof(why))
-			fmt_snprintf(why + n, sizeof(why) - n, ")");
+		/* the drivers' titles are info's "drivers:" line: no fixed
+		 * buffer, so none is ever cut */
+		unsigned n = 0;
+		while (pmu_drivers[n])
+			n++;
+		fmt_snprintf(why, sizeof(why), "no driver matches family 0x%x model 0x%x (of the %u uncore.efi has)",
+			     pi->cpu.family, pi->cpu.model, n);
 		set_verdict(pi, UNC_E_UNSUPPORTED, why);
 		return;
 	}
@@ -444,8 +445,13 @@ void info_print(struct out *o, const struct platform_info *pi)
 	out_printf(o, "phys address: %u bits\n", c->phys_addr_bits);
 	if (!pi->npmu && !c->is_intel)
 		out_printf(o, "uncore:       unsupported: not an Intel CPU (vendor %s)\n", c->vendor);
-	else if (!pi->npmu)
+	else if (!pi->npmu) {
 		out_printf(o, "uncore:       unsupported model: %s\n", pi->verdict_reason);
+		out_puts(o, "drivers:      ");
+		for (unsigned d = 0; pmu_drivers[d]; d++)
+			out_printf(o, "%s%s", d ? ", " : "", pmu_drivers[d]->title);
+		out_puts(o, "\n");
+	}
 	for (unsigned k = 0; k < pi->npmu; k++)
 		out_printf(o, "uncore:       supported: %s, %s\n", pi->pmu[k].drv->title, pi->pmu[k].p.model);
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));

@@ -263,15 +263,24 @@ static void unsupported_intel_model(void)
 	T_EQ(pi.npmu, 0);
 	T_EQ(f.reads, 0);
 	render(false);
-	/* every driver's title, in registry order (Skylake-client among them) */
-	char titles[256] = "", line[400];
-	for (unsigned d = 0; pmu_drivers[d]; d++)
-		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%s", d ? ", " : "", pmu_drivers[d]->title);
+	/* every driver's title, in registry order (Skylake-client among
+	 * them), on a line of its own: however many there are, none is cut */
+	char titles[2048] = "", line[2200];
+	unsigned n = 0;
+	for (; pmu_drivers[n]; n++)
+		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%s", n ? ", " : "", pmu_drivers[n]->title);
 	T_CONTAINS(titles, "Skylake-client");
-	snprintf(line, sizeof(line), "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (%s)\n", titles);
+	T_CONTAINS(titles, "Lunar Lake");
+	T_ASSERT(n >= 13);
+	snprintf(line, sizeof(line), "\ndrivers:      %s\n", titles);
 	T_CONTAINS(text, line);
-	snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (%s)\n", titles);
+	snprintf(line, sizeof(line), "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (of the %u "
+		 "uncore.efi has)\n", n);
 	T_CONTAINS(text, line);
+	snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (of the %u "
+		 "uncore.efi has)\n", n);
+	T_CONTAINS(text, line);
+	T_ASSERT(strlen(pi.verdict_reason) < sizeof(pi.verdict_reason) - 1);
 	T_NOT_CONTAINS(text, "MSR_UNC_CBO_CONFIG");
 }
 
