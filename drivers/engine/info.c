@@ -135,9 +135,10 @@ static void probe_driver(const struct hw *hw, const struct cpu_info *cpu, struct
 		enum unc_status st = drv->ops->probe(hw, cpu, want, &ip->p, err, sizeof(err), warn, sizeof(warn));
 		if (st == UNC_E_NOT_MMIO && !ip->refused[0])
 			fmt_snprintf(ip->refused, sizeof(ip->refused), "%s", err);
-		else if (st && free) {
-			ip->free_st = st;
-			fmt_snprintf(ip->free_err, sizeof(ip->free_err), "%s", err);
+		else if (st && !ip->probe_st) {
+			ip->probe_st = st;
+			ip->probe_free = free;
+			fmt_snprintf(ip->probe_err, sizeof(ip->probe_err), "%s", err);
 		}
 		if (!free && st == UNC_OK && drv->ops->in_use) {
 			drv->ops->in_use(hw, &ip->p, &ip->use, NULL, NULL);
@@ -216,6 +217,13 @@ void info_judge(struct platform_info *pi)
 			set_verdict(pi, UNC_E_NOT_MMIO, pi->pmu[k].refused);
 			return;
 		}
+	/* A probe of the programmable units that failed (a discovery table
+	 * refused, say) leaves them without boxes: its line says why. */
+	for (unsigned k = 0; k < pi->npmu; k++)
+		if (pi->pmu[k].probe_st && !pi->pmu[k].probe_free) {
+			set_verdict(pi, pi->pmu[k].probe_st, pi->pmu[k].probe_err);
+			return;
+		}
 	bool programmable = false;
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		const struct info_pmu *ip = &pi->pmu[k];
@@ -226,7 +234,7 @@ void info_judge(struct platform_info *pi)
 			programmable = true;
 			/* placed from what the free-running units' probe could not
 			 * read (MCHBAR): judged by that refusal, below */
-			if (pu->space == PMU_MMIO && ip->free_st)
+			if (pu->space == PMU_MMIO && ip->probe_st && ip->probe_free)
 				continue;
 			/* A unit whose box count comes from the hardware, which gives none;
 			 * one it lists but the driver will not program, with the driver's
@@ -243,8 +251,8 @@ void info_judge(struct platform_info *pi)
 	/* Free-running counters that cannot be read (MCHBAR disabled, say) are
 	 * as unusable as a unit without boxes. */
 	for (unsigned k = 0; k < pi->npmu; k++)
-		if (pi->pmu[k].free_st) {
-			set_verdict(pi, pi->pmu[k].free_st, pi->pmu[k].free_err);
+		if (pi->pmu[k].probe_st && pi->pmu[k].probe_free) {
+			set_verdict(pi, pi->pmu[k].probe_st, pi->pmu[k].probe_err);
 			return;
 		}
 	if (!programmable) {
@@ -378,7 +386,9 @@ static void print_use(struct out *o, const struct info_pmu *ip)
 		out_printf(o, "pmu in use:   not checked%s\n", msr_only ? " (this command reads no MSR)" : "");
 		return;
 	}
-	if (!ip->use_checked || !use->known) {
+	if (!ip->use_checked && ip->probe_st && !ip->probe_free) {
+		out_printf(o, "pmu in use:   unknown (not checked: %s)\n", ip->probe_err);
+	} else if (!ip->use_checked || !use->known) {
 		out_puts(o, "pmu in use:   unknown (a register could not be read)\n");
 	} else if (!use->in_use) {
 		out_puts(o, "pmu in use:   no (");

@@ -2288,6 +2288,19 @@ expect spr-ro rate UNC_M_CAS_COUNT.RD 80000000 0.5
 expect spr-ro rate cha/event=0x01/ 1000000000 0.5
 step spr-ro-regs1 'uncore.efi regs'
 expect spr-ro-regs1 same-written spr-ro-regs0
+# A BIR dword with bit 3 set: discovery stops, and info says why as the
+# other commands do (its verdict and its in-use line), exiting non-zero.
+step spr-ro-unload 'uncore-emu.efi --unload'
+expect spr-ro-unload rc zero
+step spr-bir-load 'uncore-emu.efi --uncore disc --disc-fault bir'
+expect spr-bir-load rc zero
+step spr-bir-info 'uncore.efi info'
+expect spr-bir-info rc nonzero
+expect spr-bir-info has '^pmu in use: +unknown \(not checked: uncore discovery: 00:0a\.0 capability at 0x100 has BIR dword 0x00000008 \(bits 31:3 must be 0\)\)$'
+expect spr-bir-info has '^verdict: +uncore PMU unusable: uncore discovery: 00:0a\.0 capability at 0x100 has BIR dword 0x00000008 \(bits 31:3 must be 0\)$'
+step spr-bir-regs 'uncore.efi regs'
+expect spr-bir-regs rc nonzero
+expect spr-bir-regs has 'has BIR dword 0x00000008 \(bits 31:3 must be 0\)'
 boot_run
 
 # Two-socket Sapphire Rapids at full size (QEMU with 2 sockets of one

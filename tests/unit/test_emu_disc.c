@@ -608,6 +608,23 @@ static void faults_as_the_driver_sees_them(void)
 	cpu_identify(&eh.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
 	T_CONTAINS(err, "has BIR dword 0x00000008 (bits 31:3 must be 0)");
+	/* info says why as regs, stat and bw do: its verdict and its in-use line */
+	{
+		static struct platform_info pi;
+		static const char why[] =
+			"uncore discovery: 00:0a.0 capability at 0x100 has BIR dword 0x00000008 (bits 31:3 must be 0)";
+		T_EQ(info_gather(&eh.hw, &pi), UNC_E_UNSUPPORTED);
+		T_STREQ(pi.verdict_reason, why);
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o2 = strbuf_out(&sb);
+		info_print(&o2, &pi);
+		char line[200];
+		fmt_snprintf(line, sizeof(line), "pmu in use:   unknown (not checked: %s)\n", why);
+		T_CONTAINS(buf, line);
+		fmt_snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: %s\n", why);
+		T_CONTAINS(buf, line);
+		info_free(&pi);
+	}
 
 	START(SPR_ID, "--disc-fault", "bar-zero");
 	pmu_present_free(&p);

@@ -200,7 +200,7 @@ static void faulting_msr_is_named(void)
 	 * the PMU is in use is not known. */
 	T_ASSERT(!skl()->use_checked && !skl()->use.known);
 	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG (0x396): read failed: general-protection fault");
-	T_CONTAINS(text, "pmu in use:   unknown (a register could not be read)");
+	T_CONTAINS(text, "pmu in use:   unknown (not checked: rdmsr 0x396 (MSR_UNC_CBO_CONFIG): general-protection fault)\n");
 	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");
 	T_CONTAINS(text, "uncore PMU unusable: an uncore MSR faulted");
 	/* each address space is probed on its own: the IMC is still found */
