@@ -1,8 +1,10 @@
 /* What the Skylake-client driver adds to `info`: the CBo count of
- * MSR_UNC_CBO_CONFIG, the host bridge and MCHBAR. */
-#include "skl.h"
+ * MSR_UNC_CBO_CONFIG, the host bridge and MCHBAR; and the host bridges'
+ * names, which the driver's probe and `where` use too. */
+#include "skl_info.h"
 
-void skl_info(struct out *o, const struct pmu_present *p, bool json);
+#include "mchbar.h"
+#include "skl_regs.h"
 
 struct skl_facts {
 	bool msrs_probed, imc_probed;
@@ -128,4 +130,35 @@ void skl_info(struct out *o, const struct pmu_present *p, bool json)
 			   (unsigned long)f.mchbar_raw, (unsigned)(f.mchbar_raw & MCHBAR_ENABLE),
 			   (unsigned long)f.mchbar_base, (unsigned long)f.mchbar_mask, states[f.mchbar_state]);
 	}
+}
+
+const char *skl_host_bridge_name(uint16_t vendor, uint16_t device)
+{
+	/* The IMC device IDs of arch/x86/events/intel/uncore_snb.c. */
+	static const struct {
+		uint16_t id;
+		const char *name;
+	} ids[] = {
+		{ 0x1900, "Skylake" },	     { 0x1904, "Skylake" },	   { 0x190C, "Skylake" },
+		{ 0x190F, "Skylake" },	     { 0x1910, "Skylake" },	   { 0x191F, "Skylake" },
+		{ 0x1918, "Skylake" },	     { 0x5904, "Kaby Lake" },	   { 0x590C, "Kaby/Amber Lake" },
+		{ 0x590F, "Kaby Lake" },     { 0x5910, "Kaby Lake" },	   { 0x5914, "Kaby Lake" },
+		{ 0x5918, "Kaby Lake" },     { 0x591F, "Kaby Lake" },	   { 0x590D, "Amber Lake" },
+		{ 0x3E0F, "Coffee Lake" },   { 0x3E10, "Coffee Lake" },	   { 0x3E18, "Coffee Lake" },
+		{ 0x3E1F, "Coffee Lake" },   { 0x3E30, "Coffee Lake" },	   { 0x3E31, "Coffee Lake" },
+		{ 0x3E32, "Coffee Lake" },   { 0x3E33, "Coffee Lake" },	   { 0x3EC2, "Coffee Lake" },
+		{ 0x3EC4, "Coffee Lake" },   { 0x3EC6, "Coffee Lake" },	   { 0x3ECA, "Coffee Lake" },
+		{ 0x3ECC, "Coffee Lake" },   { 0x3ED0, "Coffee/Whiskey Lake" }, { 0x3E34, "Whiskey Lake" },
+		{ 0x3E35, "Whiskey Lake" },  { 0x9B33, "Comet Lake" },	   { 0x9B43, "Comet Lake" },
+		{ 0x9B44, "Comet Lake" },    { 0x9B51, "Comet Lake" },	   { 0x9B53, "Comet Lake" },
+		{ 0x9B54, "Comet Lake" },    { 0x9B61, "Comet Lake" },	   { 0x9B63, "Comet Lake" },
+		{ 0x9B64, "Comet Lake" },    { 0x9B71, "Comet Lake" },	   { 0x9B73, "Comet Lake" },
+	};
+
+	if (vendor != 0x8086)
+		return NULL;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (ids[i].id == device)
+			return ids[i].name;
+	return NULL;
 }

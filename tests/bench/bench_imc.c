@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
 

@@ -15,7 +15,7 @@
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
-#include "../../drivers/pmu/disc_drv.h"
+#include "../../drivers/pmu/disc.h"
 
 #define S 1000000000ull
 #define SPR_ID 0x000806F8u /* family 6 model 0x8F stepping 8 */

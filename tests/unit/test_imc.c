@@ -8,6 +8,7 @@
 #include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/mtl.h"
 #include "../../drivers/pmu/skl.h"
+#include "../../drivers/pmu/skl_info.h"
 #include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
 #include "run_help.h"

@@ -2,7 +2,9 @@
 #include <string.h>
 
 #include "../../drivers/engine/info.h"
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
+#include "../../drivers/pmu/skl_info.h"
 #include "fake_hw.h"
 #include "t.h"
 

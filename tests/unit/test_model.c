@@ -4,6 +4,7 @@
 
 #include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/arch.h"
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
 #include "../emu/emu_hw.h"
 #include "t.h"
