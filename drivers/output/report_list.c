@@ -24,7 +24,7 @@ static void counters_text(char *buf, size_t size, uint8_t counters)
 			n += fmt_snprintf(buf + n, size - n, "%s%u", n ? "," : "", c);
 }
 
-void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all)
+void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all, const struct hw *hw)
 {
 	unsigned nev = 0, nfree = 0, npmu = 0;
 	bool first = true, first_pmu = true;
@@ -44,13 +44,18 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 					   "description");
 			unsigned ntab;
 			const struct event_desc *evs = pmu_events(drv, &ntab, NULL);
+			/* the counters this CPU has (hw: this CPU's drivers) */
+			uint8_t here = hw && drv->ops->counters_here ? (uint8_t)(drv->ops->counters_here(hw, u) | EV_COUNTER_FIXED)
+								      : 0xFF;
 			for (unsigned i = 0; pu->kind != PMU_FREE && i < ntab; i++) {
 				const struct event_desc *e = &evs[i];
 				char ctr[24];
 				if (pmu_unit_of_event(drv, e) != (int)u)
 					continue;
 				nev++;
-				counters_text(ctr, sizeof(ctr), e->counters);
+				counters_text(ctr, sizeof(ctr), e->counters & here);
+				if (!ctr[0] && e->counters) /* its counters are not on this CPU */
+					fmt_snprintf(ctr, sizeof(ctr), "none");
 				if (!json) {
 					out_printf(o, "%-5s  0x%02x  0x%02x   %-8s  %-46s  %s", pu->pmu, e->code, e->umask, ctr,
 						   e->name, e->cmask ? "[threshold 1] " : "");

@@ -464,6 +464,19 @@ UNC_COLD static void arch_notes(struct out *err, const struct pmu_present *p, co
 
 void arch_info(struct out *o, const struct pmu_present *p, bool json);
 
+/* CPUID.0AH:EAX[15:8] general counters (at most ARCH_MAX_GP, as the probe
+ * takes them); the fixed counters as their events name them. */
+UNC_COLD static uint32_t arch_counters_here(const struct hw *hw, unsigned unit)
+{
+	struct cpuid_regs a;
+
+	if (unit != ARCH_UNIT_GP)
+		return ~0u;
+	hw_cpuid(hw, ARCH_CPUID_LEAF, 0, &a);
+	unsigned gp = bits(a.eax, 0, 8) ? bits(a.eax, 8, 8) : 0;
+	return (uint32_t)pmu_width_mask(gp > ARCH_MAX_GP ? ARCH_MAX_GP : gp);
+}
+
 static const struct pmu_ops arch_ops = {
 	.probe = arch_probe,
 	.in_use = arch_in_use,
@@ -478,6 +491,7 @@ static const struct pmu_ops arch_ops = {
 	.info = arch_info,
 	.notes = arch_notes,
 	.event_ok = arch_event_ok,
+	.counters_here = arch_counters_here,
 };
 
 /* Read by the snapshot first, so restored last: the global control (version

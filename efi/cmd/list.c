@@ -11,7 +11,7 @@ static enum unc_status run_list(const struct cli_cmd *cmd, const struct hw *hw, 
 	(void)env, (void)err;
 	if (!cmd->list_all)
 		app_cpu_detect(hw, &cpu); /* no driver: an empty list that says so */
-	report_list(out, cmd->json, cmd->list_all ? pmu_drivers : app_present, cmd->list_all);
+	report_list(out, cmd->json, cmd->list_all ? pmu_drivers : app_present, cmd->list_all, cmd->list_all ? NULL : hw);
 	return UNC_OK;
 }
 

@@ -18,6 +18,7 @@
 #include "../../drivers/engine/stat.h"
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
+#include "../../drivers/output/report.h"
 #include "../emu/emu_hw.h"
 #include "run_help.h"
 #include "t.h"
@@ -634,6 +635,34 @@ static void stored_info_keeps_the_fixed_counters(void)
 	}
 }
 
+/* list on a CPU of 4 general counters (CPUID.0AH:EAX[15:8]): the general
+ * events on counters 0 to 3, not the 0 to 6 of events/arch.json; the fixed
+ * ones as named; list --all (no CPU) keeps the file's counters. */
+static void list_follows_cpuid_counters(void)
+{
+	static char text[65536];
+	static const struct pmu_driver *const arch_drv[] = { &pmu_driver_arch, NULL };
+
+	for (unsigned k = 0; k < 3; k++) {
+		fresh(4, k == 1 ? 2 : 4, 3, true, true);
+		struct strbuf sb;
+		strbuf_init(&sb, text, sizeof(text));
+		struct out o = strbuf_out(&sb);
+		report_list(&o, false, arch_drv, k == 2, k == 2 ? NULL : &wrap);
+		T_CONTAINS(text, k == 0   ? "cpu    0xc0  0x00   0,1,2,3   INST_RETIRED.ANY_P "
+				 : k == 1 ? "cpu    0xc0  0x00   0,1       INST_RETIRED.ANY_P "
+					  : "cpu    0xc0  0x00   0,1,2,3,4,5,6  INST_RETIRED.ANY_P ");
+		T_CONTAINS(text, "FIXED 0   INST_RETIRED.ANY ");
+		strbuf_init(&sb, text, sizeof(text));
+		report_list(&o, true, arch_drv, k == 2, k == 2 ? NULL : &wrap);
+		T_CONTAINS(text, k == 0   ? "\"EventName\":\"INST_RETIRED.ANY_P\""
+				 : "\"EventName\":\"INST_RETIRED.ANY_P\"");
+		T_CONTAINS(text, k == 0 ? "\"Counter\":\"0,1,2,3\",\"CounterMask\":\"0\",\"Invert\":\"0\",\"EdgeDetect\":\"0\"}"
+				 : k == 1 ? "\"Counter\":\"0,1\","
+					  : "\"Counter\":\"0,1,2,3,4,5,6\",");
+	}
+}
+
 /* The unavailable events of CPUID.0AH:EBX, as info shows them. */
 static void info_names_unavailable_events(void)
 {
@@ -940,7 +969,7 @@ static void fixed_counters_assumed_when_edx_reports_none(void)
 	T_EQ(p.boxes[ARCH_UNIT_FIXED], 0);
 }
 
-T_MAIN("arch", T_CASE(stored_info_keeps_the_fixed_counters), T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CASE(leaf_0a_decoded),
+T_MAIN("arch", T_CASE(list_follows_cpuid_counters), T_CASE(stored_info_keeps_the_fixed_counters), T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CASE(leaf_0a_decoded),
        T_CASE(version_0_refuses_core_events), T_CASE(run_v4_sequence_and_counts), T_CASE(global_enable_bits),
        T_CASE(rdmsr_when_rdpmc_faults), T_CASE(info_names_unavailable_events), T_CASE(in_use),
        T_CASE(gp_on_each_register_restores_the_rest), T_CASE(unavailable_events_refused), T_CASE(version_1_runs_without_global_ctrl),
