@@ -1029,6 +1029,7 @@ step list 'uncore.efi list'
 expect list rc zero
 expect list has '^cbox PMU \(Skylake-client, skl-client-uncore\); raw: cbox/event=N,umask=N'
 expect list has '^cbox +0x34 +0x8f +0,1 +UNC_CBO_CACHE_LOOKUP.ANY_MESI '
+expect list has '^cpu +0xc0 +0x00 +0,1,2,3 +INST_RETIRED\.ANY_P '
 expect list has '^imc +free +DRAM_DATA_READS '
 expect list has '^30 events, 5 free-running counters, in 6 PMUs \(this CPU.s; --all lists every driver.s\)\.'
 step unload 'uncore-emu.efi --unload'
