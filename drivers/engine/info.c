@@ -242,7 +242,8 @@ void info_judge(struct platform_info *pi)
 			char c[200];
 			if (pu->boxes_from && ip->p.boxes[u] == 0 &&
 			    !(ip->p.found[u] && ip->drv->ops->caveat && ip->drv->ops->caveat(&ip->p, c, sizeof(c)))) {
-				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from, pu->box_noun);
+				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from,
+					     pu->box_noun ? pu->box_noun : pu->name);
 				set_verdict(pi, UNC_E_UNSUPPORTED, why);
 				return;
 			}

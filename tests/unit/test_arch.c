@@ -633,6 +633,16 @@ static void stored_info_keeps_the_fixed_counters(void)
 		T_CONTAINS(text, k ? "CPUID 0xA:    version 4, 4 general counters of 40 bits, 3 fixed counters of 40 bits\n"
 				   : "CPUID 0xA:    version 4, 4 general counters of 48 bits, 3 fixed counters of 48 bits\n");
 	}
+	/* Under a hypervisor whose EDX reports none, none is assumed: the
+	 * verdict names the unit (it once read "reports no (null)") */
+	fresh(4, 4, 3, true, true);
+	fake_cpuid(&f, 0xA, 0, 0x07300404, 0, 0, 0);
+	fake_skl_uncore(&f, 5);
+	fake_host_bridge(&f, 0x8086, 0x1910, 0xFED10001ull);
+	fake_mmio(&f, 0xFED15050, 0);
+	info_gather(&wrap, &pi);
+	T_STREQ(pi.verdict_reason, "CPUID leaf 0xA reports no FIXED_CTR");
+	info_free(&pi);
 }
 
 /* list on a CPU of 4 general counters (CPUID.0AH:EAX[15:8]): the general
