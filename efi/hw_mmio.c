@@ -1,12 +1,9 @@
 /* The native seam's MMIO: only where the firmware maps MMIO, under a #PF
  * guard (on the seam's core, hw_core.c, and nothing else of the seam). */
-#include "native.h"
-
-#include <efilib.h>
+#include "hw_mmio.h"
 
 #include "console.h"
 #include "hw_core.h"
-#include "hw_mmio.h"
 
 /* ---- MMIO: only where the firmware maps MMIO ----
  *
