@@ -54,7 +54,7 @@ GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu
 # no list here (see "Adding a command" in drivers/cmd/README.md).
 CMD_SRCS  := $(sort $(wildcard drivers/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
-	$(CMD_SRCS) efi/main.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
+	$(CMD_SRCS) efi/main.c efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
 APP_SRCS  += efi/lab_vol.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
@@ -71,7 +71,7 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 # does not ship). Every function and object has a section of its own, and
 # the link drops those nothing uses (--gc-sections).
 EFI_HOT   := drivers/engine/stat.c drivers/base/arith.c \
-	$(filter-out %_info.c %_rec.c %_table.c,$(wildcard drivers/pmu/*.c)) efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c
+	$(filter-out %_info.c %_rec.c %_table.c,$(wildcard drivers/pmu/*.c)) efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c
 EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
 EFI_OPT    = $(if $(filter $(EFI_COLD),$*.c),-Oz,-O2 -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1)
 # The load generator's kernels (drivers/engine/load.c) have flags of their own.
@@ -104,7 +104,7 @@ EMU_UNCORES := tests/emu/pmu_skl.c tests/emu/pmu_adl.c tests/emu/pmu_mtl.c tests
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
 EMU_COMMON := tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE) tests/emu/options.c drivers/base/status.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
-EMU_DRV_SRCS := tests/emu/driver.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c drivers/base/tsc.c drivers/base/pcibus.c drivers/base/cpu.c $(EMU_COMMON)
+EMU_DRV_SRCS := tests/emu/driver.c efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c drivers/base/tsc.c drivers/base/pcibus.c drivers/base/cpu.c $(EMU_COMMON)
 EMU_DRV_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_DRV_SRCS)) $(BUILD)/efi/efi/msr.o
 EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o

@@ -22,7 +22,7 @@
 #define UNC_EMU_PROTOCOL_REVISION 4
 
 /* The longest Description, its NUL included: uncore.efi keeps a copy this
- * size (efi/native_int.h), so a description is never cut on the way; the
+ * size (efi/hw_core.h), so a description is never cut on the way; the
  * emulator marks one too long for it where it cuts it (fmt_mark_cut). */
 #define UNC_EMU_DESCRIPTION_SIZE 640
 

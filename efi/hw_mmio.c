@@ -1,12 +1,9 @@
 /* The native seam's MMIO: only where the firmware maps MMIO, under a #PF
- * guard (the rest of the seam is hw_native.c; their shared state is
- * native_int.h). */
-#include "native.h"
-
-#include <efilib.h>
+ * guard (on the seam's core, hw_core.c, and nothing else of the seam). */
+#include "hw_mmio.h"
 
 #include "console.h"
-#include "native_int.h"
+#include "hw_core.h"
 
 /* ---- MMIO: only where the firmware maps MMIO ----
  *
@@ -25,7 +22,6 @@ extern void unc_asm_mmio_write32(uint64_t phys, uint32_t value);
 extern const char unc_mmio_load_insn[], unc_mmio_store_insn[];
 
 static volatile int pf_faulted;
-bool bs_ending; /* in the ExitBootServices notification (native_boot_services_ending) */
 /* Every range accepted in this run (between native_init and
  * native_release), never evicted: while boot services end, only these are
  * accessed (mmio_allowed). A pool list, grown outside that notification. */

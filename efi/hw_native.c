@@ -8,34 +8,15 @@
 #include "console.h"
 #include "emu_protocol.h"
 #include "pi.h"
-#include "native_int.h"
+#include "hw_core.h"
+#include "hw_mmio.h"
+#include "hw_pkg.h"
 
 extern uint64_t unc_asm_rdpmc(uint32_t index);
-extern const char unc_rdmsr_insn[], unc_wrmsr_insn[], unc_rdpmc_insn[];
+extern const char unc_rdpmc_insn[];
 
 
-struct native native;
-volatile int gp_faulted;
 static volatile int ud_faulted;
-
-/* Vector 13 while one guarded rdmsr/wrmsr/rdpmc runs. A fault on one of
- * our three instructions is recorded and stepped over (each is 2 bytes
- * long). Any other #GP is not ours: we remove ourselves and return without
- * moving RIP, so the instruction faults again into the firmware's own
- * handler. */
-UNC_COLD static VOID EFIAPI gp_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
-{
-	EFI_SYSTEM_CONTEXT_X64 *x = ctx.SystemContextX64;
-
-	(void)type;
-	if (x->Rip == (UINT64)(UINTN)unc_rdmsr_insn || x->Rip == (UINT64)(UINTN)unc_wrmsr_insn ||
-	    x->Rip == (UINT64)(UINTN)unc_rdpmc_insn) {
-		gp_faulted = 1;
-		x->Rip += 2;
-		return;
-	}
-	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
-}
 
 /* Vector 6 while one guarded rdpmc runs: QEMU's TCG raises #UD for RDPMC
  * (its helper is unimplemented), a processor without it does too. The same
@@ -51,24 +32,6 @@ UNC_COLD static VOID EFIAPI ud_handler(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTE
 		return;
 	}
 	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
-}
-
-enum unc_status guard_on(void)
-{
-	if (!native.cpu)
-		return UNC_E_NOT_FOUND;
-	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, gp_handler)))
-		return UNC_E_DEVICE;
-	gp_faulted = 0;
-	return UNC_OK;
-}
-
-enum unc_status guard_off(void)
-{
-	int faulted = gp_faulted;
-
-	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_GP_FAULT, NULL);
-	return faulted ? UNC_E_FAULT : UNC_OK;
 }
 
 static enum unc_status native_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
@@ -177,12 +140,6 @@ static enum unc_status native_pci_write32(void *ctx, struct pci_addr a, uint16_t
 	return UNC_OK;
 }
 
-void native_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
-{
-	(void)ctx;
-	__asm__ volatile("cpuid" : "=a"(r->eax), "=b"(r->ebx), "=c"(r->ecx), "=d"(r->edx) : "a"(leaf), "c"(subleaf));
-}
-
 static const struct hw_ops cpuid_only = { .cpuid = native_cpuid };
 const struct hw native_cpu = { .ops = &cpuid_only };
 
@@ -193,16 +150,6 @@ uint64_t native_xcr0(void)
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return (uint64_t)hi << 32 | lo;
 }
-
-uint64_t native_ticks(void *ctx)
-{
-	uint32_t lo, hi;
-
-	(void)ctx;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
 
 /* One 32-bit IN: the ACPI PM timer. Port I/O never faults. */
 static enum unc_status native_io_read32(void *ctx, uint16_t port, uint32_t *ret_val)
@@ -216,12 +163,7 @@ static enum unc_status native_io_read32(void *ctx, uint16_t port, uint32_t *ret_
 }
 
 /* Emulated MSRs: the emulator answers for the uncore MSRs it models and
- * sends everything else back to the processor. */
-UNC_COLD enum unc_status emu_status(EFI_STATUS s)
-{
-	return s == EFI_DEVICE_ERROR ? UNC_E_FAULT : s == EFI_ABORTED ? UNC_E_UNSUPPORTED : EFI_ERROR(s) ? UNC_E_DEVICE : UNC_OK;
-}
-
+ * sends everything else back to the processor (emu_status, hw_core.c). */
 UNC_COLD static enum unc_status emulated_msr_read(void *ctx, uint32_t msr, uint64_t *ret_val)
 {
 	UINT64 v = 0;

@@ -1,13 +1,14 @@
 /* The native seam's MSRs of another package: each access made by a
- * processor of that package, through EFI_MP_SERVICES_PROTOCOL (the rest of
- * the seam is hw_native.c and hw_mmio.c; their shared state is native_int.h). */
+ * processor of that package, through EFI_MP_SERVICES_PROTOCOL (on the
+ * seam's core, hw_core.c, and nothing else of the seam). */
 #include "native.h"
 
 #include <efilib.h>
 
 #include "../drivers/base/cpu.h"
 #include "console.h"
-#include "native_int.h"
+#include "hw_core.h"
+#include "hw_pkg.h"
 
 /* A trip to a processor of another package: n MSRs read, or one written,
  * each under the #GP guard the running processor registered (the firmware

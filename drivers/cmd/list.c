@@ -17,7 +17,7 @@ static enum unc_status run_list(const struct cli_cmd *cmd, const struct hw *hw, 
 	(void)env, (void)err;
 	if (!lo->all)
 		app_cpu_detect(hw, &cpu); /* no driver: an empty list that says so */
-	report_list(out, cmd->json, lo->all ? pmu_drivers : app_present, lo->all);
+	report_list(out, cmd->json, lo->all ? pmu_drivers : app_present, lo->all, lo->all ? NULL : hw);
 	return UNC_OK;
 }
 

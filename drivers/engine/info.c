@@ -135,6 +135,11 @@ static void probe_driver(const struct hw *hw, const struct cpu_info *cpu, struct
 		enum unc_status st = drv->ops->probe(hw, cpu, want, &ip->p, err, sizeof(err), warn, sizeof(warn));
 		if (st == UNC_E_NOT_MMIO && !ip->refused[0])
 			fmt_snprintf(ip->refused, sizeof(ip->refused), "%s", err);
+		else if (st && !ip->probe_st) {
+			ip->probe_st = st;
+			ip->probe_free = free;
+			fmt_snprintf(ip->probe_err, sizeof(ip->probe_err), "%s", err);
+		}
 		if (!free && st == UNC_OK && drv->ops->in_use) {
 			drv->ops->in_use(hw, &ip->p, &ip->use, NULL, NULL);
 			ip->use_checked = true;
@@ -192,12 +197,13 @@ void info_judge(struct platform_info *pi)
 			set_verdict(pi, UNC_E_UNSUPPORTED, "not an Intel CPU");
 			return;
 		}
-		size_t n = fmt_snprintf(why, sizeof(why), "no driver matches family 0x%x model 0x%x (", pi->cpu.family,
-					pi->cpu.model);
-		for (unsigned d = 0; pmu_drivers[d] && n < sizeof(why); d++)
-			n += fmt_snprintf(why + n, sizeof(why) - n, "%s%s", d ? ", " : "", pmu_drivers[d]->title);
-		if (n < sizeof(why))
-			fmt_snprintf(why + n, sizeof(why) - n, ")");
+		/* the drivers' titles are info's "drivers:" line: no fixed
+		 * buffer, so none is ever cut */
+		unsigned n = 0;
+		while (pmu_drivers[n])
+			n++;
+		fmt_snprintf(why, sizeof(why), "no driver matches family 0x%x model 0x%x (of the %u uncore.efi has)",
+			     pi->cpu.family, pi->cpu.model, n);
 		set_verdict(pi, UNC_E_UNSUPPORTED, why);
 		return;
 	}
@@ -211,6 +217,13 @@ void info_judge(struct platform_info *pi)
 			set_verdict(pi, UNC_E_NOT_MMIO, pi->pmu[k].refused);
 			return;
 		}
+	/* A probe of the programmable units that failed (a discovery table
+	 * refused, say) leaves them without boxes: its line says why. */
+	for (unsigned k = 0; k < pi->npmu; k++)
+		if (pi->pmu[k].probe_st && !pi->pmu[k].probe_free) {
+			set_verdict(pi, pi->pmu[k].probe_st, pi->pmu[k].probe_err);
+			return;
+		}
 	bool programmable = false;
 	for (unsigned k = 0; k < pi->npmu; k++) {
 		const struct info_pmu *ip = &pi->pmu[k];
@@ -219,18 +232,30 @@ void info_judge(struct platform_info *pi)
 			if (pu->kind == PMU_FREE || !(ip->p.probed & 1u << u))
 				continue;
 			programmable = true;
+			/* placed from what the free-running units' probe could not
+			 * read (MCHBAR): judged by that refusal, below */
+			if (pu->space == PMU_MMIO && ip->probe_st && ip->probe_free)
+				continue;
 			/* A unit whose box count comes from the hardware, which gives none;
 			 * one it lists but the driver will not program, with the driver's
 			 * caveat saying why, leaves the verdict to that caveat (below). */
 			char c[200];
 			if (pu->boxes_from && ip->p.boxes[u] == 0 &&
 			    !(ip->p.found[u] && ip->drv->ops->caveat && ip->drv->ops->caveat(&ip->p, c, sizeof(c)))) {
-				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from, pu->box_noun);
+				fmt_snprintf(why, sizeof(why), "%s reports no %s", pu->boxes_from,
+					     pu->box_noun ? pu->box_noun : pu->name);
 				set_verdict(pi, UNC_E_UNSUPPORTED, why);
 				return;
 			}
 		}
 	}
+	/* Free-running counters that cannot be read (MCHBAR disabled, say) are
+	 * as unusable as a unit without boxes. */
+	for (unsigned k = 0; k < pi->npmu; k++)
+		if (pi->pmu[k].probe_st && pi->pmu[k].probe_free) {
+			set_verdict(pi, pi->pmu[k].probe_st, pi->pmu[k].probe_err);
+			return;
+		}
 	if (!programmable) {
 		set_verdict(pi, UNC_OK, "not checked (no MSR read)");
 		return;
@@ -362,7 +387,9 @@ static void print_use(struct out *o, const struct info_pmu *ip)
 		out_printf(o, "pmu in use:   not checked%s\n", msr_only ? " (this command reads no MSR)" : "");
 		return;
 	}
-	if (!ip->use_checked || !use->known) {
+	if (!ip->use_checked && ip->probe_st && !ip->probe_free) {
+		out_printf(o, "pmu in use:   unknown (not checked: %s)\n", ip->probe_err);
+	} else if (!ip->use_checked || !use->known) {
 		out_puts(o, "pmu in use:   unknown (a register could not be read)\n");
 	} else if (!use->in_use) {
 		out_puts(o, "pmu in use:   no (");
@@ -429,8 +456,13 @@ void info_print(struct out *o, const struct platform_info *pi)
 	out_printf(o, "phys address: %u bits\n", c->phys_addr_bits);
 	if (!pi->npmu && !c->is_intel)
 		out_printf(o, "uncore:       unsupported: not an Intel CPU (vendor %s)\n", c->vendor);
-	else if (!pi->npmu)
+	else if (!pi->npmu) {
 		out_printf(o, "uncore:       unsupported model: %s\n", pi->verdict_reason);
+		out_puts(o, "drivers:      ");
+		for (unsigned d = 0; pmu_drivers[d]; d++)
+			out_printf(o, "%s%s", d ? ", " : "", pmu_drivers[d]->title);
+		out_puts(o, "\n");
+	}
 	for (unsigned k = 0; k < pi->npmu; k++)
 		out_printf(o, "uncore:       supported: %s, %s\n", pi->pmu[k].drv->title, pi->pmu[k].p.model);
 	out_printf(o, "msr access:   %s\n", hw_msr_mode_name(pi->msr_mode));

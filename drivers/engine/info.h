@@ -28,6 +28,13 @@ struct info_pmu {
 	struct pmu_use use;
 	bool use_checked;             /* the in-use check ran */
 	char refused[200];            /* a probe's refusal of an MMIO range (UNC_E_NOT_MMIO), or "" */
+	/* A probe that failed otherwise (a discovery table refused; MCHBAR
+	 * disabled, for the free-running units): the first failure's status
+	 * and line, and whether it was the free-running units' probe; UNC_OK
+	 * and "" when none failed. */
+	enum unc_status probe_st;
+	bool probe_free;
+	char probe_err[160];
 };
 
 struct platform_info {

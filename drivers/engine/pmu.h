@@ -510,11 +510,17 @@ struct pmu_ops {
 	/* Optional: converting a record of an older layout that this driver
 	 * wrote (old->version) to the current one, as it is read: `old` holds
 	 * the fields the current layout lacks, `rec` the others; the driver
-	 * fills the current fields from them (record.h). UNC_E_UNSUPPORTED:
-	 * not a layout it wrote; else UNC_OK, or one line in err. */
-	enum unc_status (*rec_convert)(const struct rec_old *old, struct rec *rec, char *err, size_t errsize);
+	 * fills the current fields from them (record.h), drv being itself.
+	 * UNC_E_UNSUPPORTED: not a layout it wrote; else UNC_OK, or one line
+	 * in err. */
+	enum unc_status (*rec_convert)(const struct pmu_driver *drv, const struct rec_old *old, struct rec *rec, char *err,
+				       size_t errsize);
 	/* Notes for after a run (e.g. an overflow status found set). */
 	void (*notes)(struct out *err, const struct pmu_present *p, const struct pmu_state *s);
+	/* Optional: the counters of a unit this CPU has (bit n: counter n),
+	 * from what no register access needs (CPUID), for `list`. NULL: every
+	 * counter its events name (the unit's fixed count). */
+	uint32_t (*counters_here)(const struct hw *hw, unsigned unit);
 	/* Optional: what the probe found that the counts will lack, from its
 	 * facts (a memory channel missing on a socket that has others), as one
 	 * clause for info's verdict ("ready, but ..."); NULL: nothing. The

@@ -750,7 +750,8 @@ static enum unc_status convert(const struct rec_old *old, struct rec *r, char *e
 {
 	for (unsigned d = 0; pmu_drivers[d]; d++) {
 		const struct pmu_ops *ops = pmu_drivers[d]->ops;
-		enum unc_status st = ops->rec_convert ? ops->rec_convert(old, r, err, errsize) : UNC_E_UNSUPPORTED;
+		enum unc_status st = ops->rec_convert ? ops->rec_convert(pmu_drivers[d], old, r, err, errsize)
+						      : UNC_E_UNSUPPORTED;
 		if (st != UNC_E_UNSUPPORTED)
 			return st;
 	}

@@ -18,9 +18,11 @@ struct report_opts {
 };
 
 /* `list`: the events of the drivers given (NULL-terminated), grouped by
- * PMU; `all` says they are every driver's, not only this CPU's. */
+ * PMU; `all` says they are every driver's, not only this CPU's. With hw
+ * (this CPU's drivers), each event's counters are those this CPU has (the
+ * counters_here op: the architectural PMU's count from CPUID). */
 struct pmu_driver;
-void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all);
+void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all, const struct hw *hw);
 
 /* One line saying where the numbers come from (native or emulated MSRs);
  * a comment line in CSV, nothing in JSON (the objects carry it). */

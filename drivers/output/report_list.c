@@ -39,7 +39,14 @@ static void widen(int *w, size_t len)
 		*w = (int)len;
 }
 
-static struct list_widths list_widths(const struct pmu_driver *const *drivers)
+/* The counters of unit u's events that this CPU has (hw: this CPU's
+ * drivers; NULL: --all, the table's own). */
+static uint8_t counters_here(const struct pmu_driver *drv, unsigned u, const struct hw *hw)
+{
+	return hw && drv->ops->counters_here ? (uint8_t)(drv->ops->counters_here(hw, u) | EV_COUNTER_FIXED) : 0xFF;
+}
+
+static struct list_widths list_widths(const struct pmu_driver *const *drivers, const struct hw *hw)
 {
 	struct list_widths w = { (int)strlen("pmu"), (int)strlen("counters"), (int)strlen("event") };
 	char ctr[24];
@@ -55,21 +62,22 @@ static struct list_widths list_widths(const struct pmu_driver *const *drivers)
 				widen(&w.ev, strlen(pu->free[k].name));
 		}
 		for (unsigned i = 0; i < ntab; i++) {
-			if (pmu_unit_of_event(drv, &evs[i]) < 0 || drv->units[pmu_unit_of_event(drv, &evs[i])].kind == PMU_FREE)
+			int u = pmu_unit_of_event(drv, &evs[i]);
+			if (u < 0 || drv->units[u].kind == PMU_FREE)
 				continue;
-			counters_text(ctr, sizeof(ctr), evs[i].counters);
-			widen(&w.ctr, strlen(ctr));
+			counters_text(ctr, sizeof(ctr), evs[i].counters & counters_here(drv, (unsigned)u, hw));
+			widen(&w.ctr, ctr[0] || !evs[i].counters ? strlen(ctr) : strlen("none"));
 			widen(&w.ev, strlen(evs[i].name));
 		}
 	}
 	return w;
 }
 
-void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all)
+void report_list(struct out *o, bool json, const struct pmu_driver *const *drivers, bool all, const struct hw *hw)
 {
 	unsigned nev = 0, nfree = 0, npmu = 0;
 	bool first = true, first_pmu = true;
-	struct list_widths w = list_widths(drivers);
+	struct list_widths w = list_widths(drivers, hw);
 
 	if (json)
 		out_puts(o, "[");
@@ -83,6 +91,7 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 					   pu->raw_help ? "; raw: " : "", pu->raw_help ? pu->raw_help : "");
 			unsigned ntab, mine = 0;
 			const struct event_desc *evs = pmu_events(drv, &ntab, NULL);
+			uint8_t here = counters_here(drv, u, hw);
 			for (unsigned i = 0; i < ntab; i++)
 				mine += pmu_unit_of_event(drv, &evs[i]) == (int)u;
 			if (!json && pu->kind != PMU_FREE && !mine) /* not a heading over nothing */
@@ -96,7 +105,9 @@ void report_list(struct out *o, bool json, const struct pmu_driver *const *drive
 				if (pmu_unit_of_event(drv, e) != (int)u)
 					continue;
 				nev++;
-				counters_text(ctr, sizeof(ctr), e->counters);
+				counters_text(ctr, sizeof(ctr), e->counters & here);
+				if (!ctr[0] && e->counters) /* its counters are not on this CPU */
+					fmt_snprintf(ctr, sizeof(ctr), "none");
 				if (!json) {
 					out_printf(o, "%-*s  0x%02x  0x%02x   %-*s  %-*s  %s", w.pmu, pu->pmu, e->code, e->umask,
 						   w.ctr, ctr, w.ev, e->name, e->cmask ? "[threshold 1] " : "");

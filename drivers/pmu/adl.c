@@ -5,6 +5,7 @@
  * and the IMC's free-running 64-bit counters, one set per memory
  * controller, in MCHBAR. Units as data, behaviour as ops. */
 #include "adl.h"
+#include "mchbar.h"
 
 #include "../base/fmt.h"
 #include "../base/parse.h"
@@ -102,18 +103,6 @@ static bool has_imcp(const struct pmu_present *p)
 
 #define MSR_UNITS (1u << ADL_UNIT_CBO | 1u << ADL_UNIT_ARB | 1u << ADL_UNIT_FIXED)
 
-uint64_t adl_mchbar_mask(uint32_t model)
-{
-	/* chipsec: hostctl1.xml (ADL; MTL and LNL, mtl.xml and lnl.xml) bits
-	 * 38:16, as icl.xml and rkl.xml give them (mask 0x7FFFFF0000; in
-	 * chipsec's tree up to 386b4e42); hostctl11gen.xml (TGL) and
-	 * hostctl13gen.xml (RPL; ARL, arl.xml and arlh.xml) bits 41:17. */
-	return model == 0x97 || model == 0x9A || model == 0xBE || model == 0x7D || model == 0x7E || model == 0x9D ||
-			       model == 0xA7 || model == 0xAA || model == 0xAC || model == 0xBD
-		       ? ADL_MCHBAR_MASK_38_16
-		       : ADL_MCHBAR_MASK_41_17;
-}
-
 /* Where a driver's IMC block is from MCHBAR: its free-running counters'
  * offsets are from there. Alder/Raptor Lake's are from MCHBAR itself;
  * Tiger Lake's from 0x5000 (TGL-L, 0x8C) or 0xD800 (TGL-H). */
@@ -124,55 +113,27 @@ static uint32_t imc_block(const struct pmu_present *p, uint32_t model)
 	return model == 0x8C ? TGL_L_IMC_BLOCK : TGL_H_IMC_BLOCK;
 }
 
-/* MCHBAR, read only: enabled (bit 0), a base within the physical address
- * width. An unknown host-bridge ID is a warning. */
-enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p, unsigned unit,
-			      char *err, size_t errsize, char *warn, size_t warnsize)
+/* MCHBAR through the client drivers' one reader (mchbar.h), the unit's
+ * counters from the driver's IMC block. */
+UNC_COLD enum unc_status adl_probe_imc(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p,
+				       unsigned unit, char *err, size_t errsize, char *warn, size_t warnsize)
 {
-	static const struct pci_addr hb = { 0, 0, 0 };
-	uint32_t id = 0, lo = 0, hi = 0;
-	enum unc_status st = hw_pci_read32(hw, hb, 0, &id);
-
-	if (st == UNC_OK && (id & 0xffff) == 0x8086 && (st = hw_pci_read32(hw, hb, ADL_MCHBAR_LO, &lo)) == UNC_OK)
-		st = hw_pci_read32(hw, hb, ADL_MCHBAR_HI, &hi);
-	uint64_t raw = (uint64_t)hi << 32 | lo, mask = adl_mchbar_mask(cpu->model), base = raw & mask;
-	p->facts[ADL_FACT_HB_ID] = id;
-	p->facts[ADL_FACT_MCHBAR_RAW] = raw;
-	p->facts[ADL_FACT_HB_ST] = st;
-	p->facts[ADL_FACT_MCHBAR_MASK] = mask;
-	if (st) {
-		fmt_snprintf(err, errsize, "cannot read the host bridge at PCI 00:00.0: %s", unc_strerror(st));
-		return st;
-	}
-	if ((id & 0xffff) != 0x8086) {
-		fmt_snprintf(err, errsize, "PCI 00:00.0 is %04x:%04x, not an Intel host bridge: no IMC counters",
-			     id & 0xffff, id >> 16);
-		return UNC_E_UNSUPPORTED;
-	}
-	if (!(raw & ADL_MCHBAR_ENABLE) || !base) {
-		fmt_snprintf(err, errsize, "MCHBAR (00:00.0 0x4C:0x48) reads 0x%lx: %s", (unsigned long)raw,
-			     raw & ADL_MCHBAR_ENABLE ? "base zero" : "disabled; uncore.efi never enables it");
-		return UNC_E_UNSUPPORTED;
-	}
-	base += imc_block(p, cpu->model);
 	const struct pmu_unit *imc = &p->drv->units[unit];
-	uint64_t end = base + imc->free[imc->counters - 1].offset + imc->width / 8; /* past the last counter */
-	if (cpu->phys_addr_bits < 64 && end > (uint64_t)1 << cpu->phys_addr_bits) {
-		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (00:00.0 offsets 0x4C:0x48 read 0x%016lx) are above the CPU's %u-bit "
-			     "physical address width", (unsigned long)base, (unsigned long)raw, cpu->phys_addr_bits);
-		return UNC_E_RANGE;
-	}
-	/* Nothing is read where the firmware maps no MMIO (hw.h, mmio_check). */
-	char why[140];
-	uint64_t first = base + imc->free[0].offset;
-	if ((st = hw_mmio_check(hw, first, end - first, why, sizeof(why)))) {
-		fmt_snprintf(err, errsize, "IMC counters at 0x%lx (MCHBAR 0x%lx) refused: %s", (unsigned long)first,
-			     (unsigned long)(raw & mask), why);
+	uint32_t blk = imc_block(p, cpu->model);
+	const struct mchbar_imc where = {
+		blk + imc->free[0].offset, blk + imc->free[imc->counters - 1].offset + imc->width / 8,
+		adl_host_bridge_name, "Ice Lake to Lunar Lake",
+	};
+	struct mchbar m;
+	enum unc_status st = mchbar_read(hw, cpu, &where, &m, err, errsize, warn, warnsize);
+
+	p->facts[ADL_FACT_HB_ID] = (uint32_t)m.device << 16 | m.vendor;
+	p->facts[ADL_FACT_MCHBAR_RAW] = m.raw;
+	p->facts[ADL_FACT_HB_ST] = m.hb_st ? m.hb_st : m.st;
+	p->facts[ADL_FACT_MCHBAR_MASK] = m.mask;
+	if (st)
 		return st;
-	}
-	if (!adl_host_bridge_name(0x8086, (uint16_t)(id >> 16)))
-		fmt_snprintf(warn, warnsize, "host bridge 8086:%04x unknown; reading MCHBAR anyway", id >> 16);
-	p->base[unit] = base;
+	p->base[unit] = m.base + blk;
 	p->found[unit] = p->boxes[unit] = 1;
 	return UNC_OK;
 }
@@ -420,9 +381,11 @@ UNC_COLD void adl_imc_where(const struct pmu_present *p, unsigned unit, char *bu
 	const struct pmu_unit *imc = &p->drv->units[unit];
 	bool mc1 = imc->free[imc->counters - 1].offset >= ADL_IMC_MC_OFFSET;
 
-	fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%x%s (host bridge %04x:%04x%s%s)",
-		     (unsigned long)(p->base[unit] - blk), blk ? " + 0x" : "", blk ? blk : 0u,
-		     mc1 ? ", MC1 at +0x10000" : "", vendor, device, gen ? ", " : "", gen ? gen : "");
+	char at[24] = "";
+	if (blk)
+		fmt_snprintf(at, sizeof(at), " + 0x%x", blk);
+	fmt_snprintf(buf, size, "at MCHBAR 0x%lx%s%s (host bridge %04x:%04x%s%s)", (unsigned long)(p->base[unit] - blk),
+		     at, mc1 ? ", MC1 at +0x10000" : "", vendor, device, gen ? ", " : "", gen ? gen : "");
 }
 
 UNC_COLD void adl_where(const struct pmu_present *p, unsigned unit, char *buf, size_t size)

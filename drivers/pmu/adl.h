@@ -1,8 +1,7 @@
 /* 12th- and 13th-generation Intel Core (Alder Lake, Raptor Lake) uncore.
  * Addresses and fields are those of Linux arch/x86/events/intel/uncore_snb.c
  * (adl_uncore_*, ADL_UNC_* and the TGL/ADL IMC free-running counters);
- * MCHBAR's base field per generation is chipsec's (chipsec/cfg/8086:
- * hostctl1.xml bits 38:16, hostctl13gen.xml bits 41:17). The driver's own
+ * MCHBAR is read by the client drivers' one reader (mchbar.h). The driver's own
  * header: only drivers/pmu/adl*.c, tgl.c, mtl.c and their tests include it. */
 #ifndef UNC_PMU_ADL_H
 #define UNC_PMU_ADL_H
@@ -47,13 +46,6 @@
  * counter's control. */
 #define ADL_GLOBAL_CTL_EN (1ull << 29)
 #define ADL_CTL_EN        (1ull << 22)
-
-/* MCHBAR: 0:0.0 offsets 0x48 (low) and 0x4C (high), enable bit 0. */
-#define ADL_MCHBAR_LO     0x48u
-#define ADL_MCHBAR_HI     0x4Cu
-#define ADL_MCHBAR_ENABLE 0x1ull
-#define ADL_MCHBAR_MASK_38_16 0x7FFFFF0000ull /* Alder Lake */
-#define ADL_MCHBAR_MASK_41_17 0x3FFFFFE0000ull /* Raptor Lake */
 
 /* The IMC free-running counters (uncore_snb.c adl_uncore_imc_freerunning,
  * as TGL-H's): MCHBAR + 0xD840 / 0xD858 / 0xD8A0, 64 bits each, for
@@ -144,11 +136,6 @@ const char *adl_cbo_limit_note(const struct pmu_present *p, char *buf, size_t si
  * Lake, for which Linux lists none, chipsec's cfg/8086 arl.xml, arlh.xml and
  * lnl.xml; or NULL. */
 const char *adl_host_bridge_name(uint16_t vendor, uint16_t device);
-
-/* MCHBAR's base-field mask for a CPU model: bits 38:16 (Alder Lake, Ice
- * Lake, Rocket Lake, Meteor Lake, Lunar Lake) or 41:17 (Tiger Lake, Raptor
- * Lake, Arrow Lake). */
-uint64_t adl_mchbar_mask(uint32_t model);
 
 /* Names a register as Linux's macros do, or NULL. */
 const char *adl_reg_name_of(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size);

@@ -115,10 +115,24 @@ static unsigned fixed_count(const struct pmu_present *p, bool hypervisor)
 	return n;
 }
 
+unsigned arch_fixed_counters(const struct pmu_present *p)
+{
+	unsigned n = bits(p->facts[ARCH_FACT_CPUID1_ECX], 32, 8);
+
+	return n || arch_version(p) < 2 ? n : bits(p->facts[ARCH_FACT_EDX], 0, 5);
+}
+
+unsigned arch_fixed_width(const struct pmu_present *p)
+{
+	unsigned w = bits(p->facts[ARCH_FACT_CPUID1_ECX], 40, 8);
+
+	return w || !arch_fixed_counters(p) ? w : bits(p->facts[ARCH_FACT_EDX], 5, 8);
+}
+
 bool arch_fixed_assumed(const struct pmu_present *p)
 {
 	return arch_version(p) >= 2 && arch_version(p) <= 4 &&
-	       p->counters[ARCH_UNIT_FIXED] > bits(p->facts[ARCH_FACT_EDX], 0, 5);
+	       arch_fixed_counters(p) > bits(p->facts[ARCH_FACT_EDX], 0, 5);
 }
 
 struct pmu_reg arch_counter_reg(const struct pmu_present *p, unsigned unit, unsigned idx)
@@ -160,8 +174,10 @@ UNC_COLD static enum unc_status arch_probe(const struct hw *hw, const struct cpu
 	p->width[ARCH_UNIT_FIXED] = (uint8_t)(fixed ? bits(a.edx, 5, 8) : 0);
 	/* Counters EDX did not report have no width there either: the general
 	 * counters' (Linux gives every counter EAX's width, cntval_bits). */
+	p->facts[ARCH_FACT_CPUID1_ECX] |= (uint64_t)fixed << 32;
 	if (arch_fixed_assumed(p) && p->width[ARCH_UNIT_FIXED] == 0)
 		p->width[ARCH_UNIT_FIXED] = p->width[ARCH_UNIT_GP];
+	p->facts[ARCH_FACT_CPUID1_ECX] |= (uint64_t)p->width[ARCH_UNIT_FIXED] << 40;
 	if ((gp && (p->width[ARCH_UNIT_GP] < 32 || p->width[ARCH_UNIT_GP] > 64)) ||
 	    (fixed && (p->width[ARCH_UNIT_FIXED] < 32 || p->width[ARCH_UNIT_FIXED] > 64))) {
 		fmt_snprintf(err, errsize, "CPUID leaf 0xA gives counters of %u and %u bits (EAX 0x%x, EDX 0x%x): not a width "
@@ -448,6 +464,19 @@ UNC_COLD static void arch_notes(struct out *err, const struct pmu_present *p, co
 
 void arch_info(struct out *o, const struct pmu_present *p, bool json);
 
+/* CPUID.0AH:EAX[15:8] general counters (at most ARCH_MAX_GP, as the probe
+ * takes them); the fixed counters as their events name them. */
+UNC_COLD static uint32_t arch_counters_here(const struct hw *hw, unsigned unit)
+{
+	struct cpuid_regs a;
+
+	if (unit != ARCH_UNIT_GP)
+		return ~0u;
+	hw_cpuid(hw, ARCH_CPUID_LEAF, 0, &a);
+	unsigned gp = bits(a.eax, 0, 8) ? bits(a.eax, 8, 8) : 0;
+	return (uint32_t)pmu_width_mask(gp > ARCH_MAX_GP ? ARCH_MAX_GP : gp);
+}
+
 static const struct pmu_ops arch_ops = {
 	.probe = arch_probe,
 	.in_use = arch_in_use,
@@ -462,6 +491,7 @@ static const struct pmu_ops arch_ops = {
 	.info = arch_info,
 	.notes = arch_notes,
 	.event_ok = arch_event_ok,
+	.counters_here = arch_counters_here,
 };
 
 /* Read by the snapshot first, so restored last: the global control (version

@@ -48,7 +48,8 @@ enum arch_fact {
 	ARCH_FACT_EBX,        /* CPUID.0AH:EBX: bit n set: architectural event n is unavailable */
 	ARCH_FACT_ECX,        /* CPUID.0AH:ECX: fixed-counter bit mask (version 5 on) */
 	ARCH_FACT_EDX,        /* CPUID.0AH:EDX: fixed counters 4:0, their width 12:5 (version 2 on) */
-	ARCH_FACT_CPUID1_ECX, /* CPUID.1:ECX (PDCM, bit 15) */
+	ARCH_FACT_CPUID1_ECX, /* CPUID.1:ECX (PDCM, bit 15) in bits 31:0; the fixed counters the probe took in
+			       * 39:32 and their width in 47:40 (0 in records written before these were kept) */
 	ARCH_FACT_CAPS,       /* IA32_PERF_CAPABILITIES as read (a failed read: FW_WRITE alone if IA32_A_PMC0 reads, else 0) */
 	ARCH_FACT_CAPS_ST,    /* its read status (enum unc_status); UNC_E_NOT_FOUND: not read, PDCM clear */
 	ARCH_FACT_RDPMC_ST,   /* RDPMC of general counter 0 at the probe (enum unc_status): UNC_OK: sampling uses RDPMC */
@@ -57,6 +58,12 @@ enum arch_fact {
 /* Whether the probe took fixed counters that CPUID.0AH:EDX does not report
  * (versions 2 to 4, not under a hypervisor: Linux's assumption of three). */
 bool arch_fixed_assumed(const struct pmu_present *p);
+
+/* The fixed counters the probe took and their width, from the facts (so
+ * also for a record read back); a record that did not keep them gives what
+ * CPUID.0AH:EDX reports. */
+unsigned arch_fixed_counters(const struct pmu_present *p);
+unsigned arch_fixed_width(const struct pmu_present *p);
 
 static inline unsigned arch_version(const struct pmu_present *p)
 {

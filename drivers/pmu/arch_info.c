@@ -41,7 +41,7 @@ static bool unavailable(const struct pmu_present *p, unsigned n)
 void arch_info(struct out *o, const struct pmu_present *p, bool json)
 {
 	uint64_t eax = p->facts[ARCH_FACT_EAX], edx = p->facts[ARCH_FACT_EDX];
-	unsigned gp = (unsigned)(eax >> 8 & 0xFF), fixed = p->boxes[ARCH_UNIT_FIXED] ? p->counters[ARCH_UNIT_FIXED] : 0;
+	unsigned gp = (unsigned)(eax >> 8 & 0xFF), fixed = p->boxes[ARCH_UNIT_FIXED] ? arch_fixed_counters(p) : 0;
 	char buf[48];
 
 	if (!(p->probed & 1u << ARCH_UNIT_GP))
@@ -53,7 +53,7 @@ void arch_info(struct out *o, const struct pmu_present *p, bool json)
 		out_printf(o, ",\"version\":%u,\"general_counters\":%u,\"general_width\":%u,\"fixed_counters\":%u,"
 			      "\"fixed_width\":%u",
 			   arch_version(p), gp, (unsigned)(eax >> 16 & 0xFF), fixed,
-			   fixed ? (unsigned)p->width[ARCH_UNIT_FIXED] : 0);
+			   fixed ? arch_fixed_width(p) : 0);
 		out_printf(o, ",\"fixed_counters_assumed\":%s", arch_fixed_assumed(p) ? "true" : "false");
 		out_puts(o, ",\"unavailable_events\":[");
 		for (unsigned n = 0, k = 0; n < 8; n++)
@@ -66,7 +66,7 @@ void arch_info(struct out *o, const struct pmu_present *p, bool json)
 		return;
 	}
 	out_printf(o, "CPUID 0xA:    version %u, %u general counters of %u bits, %u fixed counters of %u bits\n",
-		   arch_version(p), gp, (unsigned)(eax >> 16 & 0xFF), fixed, fixed ? (unsigned)p->width[ARCH_UNIT_FIXED] : 0);
+		   arch_version(p), gp, (unsigned)(eax >> 16 & 0xFF), fixed, fixed ? arch_fixed_width(p) : 0);
 	if (gp > ARCH_MAX_GP)
 		out_printf(o, "  note: %u general counters; this driver uses %u\n", gp, ARCH_MAX_GP);
 	if (arch_fixed_assumed(p))

@@ -13,7 +13,8 @@
  *   PCI:  select i = box + ctl_offset + 8 * i, counter i = box + ctr_offset + 8 * i
  * Counters per box, width and offsets are the first unit's of each type, as
  * Linux takes them (uncore_insert_box_info). */
-#include "disc_drv.h"
+#include "disc.h"
+#include "disc_info.h"
 
 #include <string.h>
 #include "../base/fmt.h"
@@ -134,13 +135,6 @@ static struct pmu_unit disc_units[DISC_NUNITS] = {
 static const uint16_t unit_type[DISC_NUNITS] = { DISC_TYPE_IMC, DISC_TYPE_CHA };
 static const uint8_t unit_access[DISC_NUNITS] = { DISC_MMIO, DISC_MSR };
 
-static struct disc last;
-
-const struct disc *disc_last(void)
-{
-	return &last;
-}
-
 static uint64_t type_fact(const struct disc_unit *u)
 {
 	return u->num_regs | (uint64_t)u->bit_width << 8 | (uint64_t)u->ctl_offset << 16 | (uint64_t)u->ctr_offset << 24 |
@@ -181,15 +175,15 @@ UNC_COLD static void order_to_packages(const struct hw_pkgs *pk)
 			id[j] = id[j - 1];
 		id[j] = v;
 	}
-	for (unsigned t = 0; t < last.ntables; t++)
-		if (last.table[t].socket >= 0 && (unsigned)last.table[t].socket < n)
-			last.table[t].socket = (int8_t)id[last.table[t].socket];
+	for (unsigned t = 0; t < disc_tables.ntables; t++)
+		if (disc_tables.table[t].socket >= 0 && (unsigned)disc_tables.table[t].socket < n)
+			disc_tables.table[t].socket = (int8_t)id[disc_tables.table[t].socket];
 }
 
 UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
-	enum unc_status st = disc_find(hw, &last, err, errsize);
+	enum unc_status st = disc_find(hw, &disc_tables, err, errsize);
 	uint32_t ncbo[DISC_MAX_TABLES] = { 0 }; /* MSR 0x2FFE's count of each socket; 0: none */
 	unsigned not_taken[DISC_NUNITS] = { 0 }, capped = 0, most_cha = 0;
 	bool cha_differs = false;
@@ -202,7 +196,7 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	want &= (1u << DISC_NUNITS) - 1;
 	p->probed |= want;
 	if (st == UNC_E_NOT_FOUND) {
-		p->facts[DISC_FACT_SUMMARY] = 1ull << 41 | (uint64_t)(last.nskips & 0xFFFF) << 24;
+		p->facts[DISC_FACT_SUMMARY] = 1ull << 41 | (uint64_t)(disc_tables.nskips & 0xFFFF) << 24;
 		for (unsigned u = 0; u < DISC_NUNITS; u++)
 			if (want >> u & 1)
 				p->boxes[u] = p->found[u] = 0;
@@ -211,29 +205,29 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	if (st != UNC_OK)
 		return st;
 	/* Each table's package: the UBox rule of SPR and EMR, else table order. */
-	if ((st = disc_sockets(hw, &last, spr_cha_fix(cpu->model), err, errsize)) != UNC_OK)
+	if ((st = disc_sockets(hw, &disc_tables, spr_cha_fix(cpu->model), err, errsize)) != UNC_OK)
 		return st;
 	/* The packages the seam found (none known: one package or no MP
 	 * services, and nothing to compare with). */
 	const struct hw_pkgs *pk = hw->pkgs && hw->pkgs->n && !hw->pkgs->more ? hw->pkgs : NULL;
 	unsigned npk = pk ? pk->n : 0;
-	bool by_order = last.tie != DISC_TIE_UBOX;
-	bool per_table = by_order && npk && last.sockets != npk;
+	bool by_order = disc_tables.tie != DISC_TIE_UBOX;
+	bool per_table = by_order && npk && disc_tables.sockets != npk;
 	if (by_order && npk > 1 && !per_table)
 		order_to_packages(pk);
-	tie_units(per_table, last.sockets, npk);
+	tie_units(per_table, disc_tables.sockets, npk);
 	/* Fewer sockets than packages (a table on another PCI segment, which
 	 * disc_find does not read, or a table that failed), or the UBoxes
 	 * naming more: the counts are not the machine's. */
-	p->partial = npk > 1 && (last.sockets < npk || (!by_order && last.sockets > npk));
+	p->partial = npk > 1 && (disc_tables.sockets < npk || (!by_order && disc_tables.sockets > npk));
 	unsigned taken = 0; /* entries taken, every type */
-	for (unsigned t = 0; t < last.ntables; t++)
-		taken += last.table[t].units;
-	p->facts[DISC_FACT_SUMMARY] = last.ntables | (uint64_t)(taken & 0xFFFF) << 8 |
-				      (uint64_t)(last.nskips & 0xFFFF) << 24 | (uint64_t)last.by_device << 40;
-	p->facts[DISC_FACT_TABLE0] = last.table[0].dev.bus | (uint64_t)last.table[0].dev.dev << 8 |
-				     (uint64_t)last.table[0].dev.func << 13 | (uint64_t)last.table[0].device_id << 16 |
-				     (last.table[0].bar >> 12) << 32;
+	for (unsigned t = 0; t < disc_tables.ntables; t++)
+		taken += disc_tables.table[t].units;
+	p->facts[DISC_FACT_SUMMARY] = disc_tables.ntables | (uint64_t)(taken & 0xFFFF) << 8 |
+				      (uint64_t)(disc_tables.nskips & 0xFFFF) << 24 | (uint64_t)disc_tables.by_device << 40;
+	p->facts[DISC_FACT_TABLE0] = disc_tables.table[0].dev.bus | (uint64_t)disc_tables.table[0].dev.dev << 8 |
+				     (uint64_t)disc_tables.table[0].dev.func << 13 | (uint64_t)disc_tables.table[0].device_id << 16 |
+				     (disc_tables.table[0].bar >> 12) << 32;
 	/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
 	 * (spr_uncore_cpu_init: the table's count is wrong there); 0 (EMR XCC)
 	 * is ignored. CHAs numbered from it on (pmu_idx) are not programmed,
@@ -242,30 +236,30 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	 * own; a socket whose read fails is left uncapped (info says so).
 	 * Not read when no table is tied to a package (per_table). */
 	p->facts[DISC_FACT_CBO] = 0;
-	for (unsigned t = 0; spr_cha_fix(cpu->model) && !per_table && t < last.ntables; t++) {
-		int s = last.table[t].socket;
+	for (unsigned t = 0; spr_cha_fix(cpu->model) && !per_table && t < disc_tables.ntables; t++) {
+		int s = disc_tables.table[t].socket;
 		uint64_t v = 0;
 
-		if (s < 0 || s >= 8 || (last.cbo_read | last.cbo_fail) >> s & 1)
+		if (s < 0 || s >= 8 || (disc_tables.cbo_read | disc_tables.cbo_fail) >> s & 1)
 			continue;
 		p->facts[DISC_FACT_CBO] |= 1ull << 62;
 		if (hw_msr_read_pkg(hw, (uint32_t)s, DISC_MSR_CBO_CONFIG, &v) != UNC_OK) {
-			last.cbo_fail |= (uint8_t)(1u << s);
+			disc_tables.cbo_fail |= (uint8_t)(1u << s);
 			continue;
 		}
 		if (!(p->facts[DISC_FACT_CBO] >> 63))
 			p->facts[DISC_FACT_CBO] |= 1ull << 63 | (v & 0xFFFFFFFFu);
-		ncbo[s] = last.cbo[s] = (uint32_t)v;
-		last.cbo_read |= (uint8_t)(1u << s);
+		ncbo[s] = disc_tables.cbo[s] = (uint32_t)v;
+		disc_tables.cbo_read |= (uint8_t)(1u << s);
 	}
-	p->facts[DISC_FACT_CBO] |= (uint64_t)last.cbo_read << 32 | (uint64_t)last.cbo_fail << 40;
-	for (unsigned t = 0; t < last.ntables; t++) {
+	p->facts[DISC_FACT_CBO] |= (uint64_t)disc_tables.cbo_read << 32 | (uint64_t)disc_tables.cbo_fail << 40;
+	for (unsigned t = 0; t < disc_tables.ntables; t++) {
 		unsigned n = 0;
-		int s = last.table[t].socket;
+		int s = disc_tables.table[t].socket;
 
-		for (unsigned k = 0; k < last.table[t].ntypes; k++)
-			if (last.table[t].types[k].type == DISC_TYPE_CHA)
-				n = last.table[t].types[k].n;
+		for (unsigned k = 0; k < disc_tables.table[t].ntypes; k++)
+			if (disc_tables.table[t].types[k].type == DISC_TYPE_CHA)
+				n = disc_tables.table[t].types[k].n;
 		if (s >= 0 && ncbo[s] && n && n != ncbo[s] && !cha_differs) {
 			cha_differs = true;
 			most_cha = n; /* the first table that differs */
@@ -282,22 +276,22 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 			continue; /* a unit not asked for keeps no box: freeze writes none of it */
 		unsigned boxes = 0, found = 0;
 
-		for (unsigned i = 0; i < last.nunits; i++) {
-			const struct disc_unit *x = &last.unit[i];
+		for (unsigned i = 0; i < disc_tables.nunits; i++) {
+			const struct disc_unit *x = &disc_tables.unit[i];
 
 			if (x->box_type != unit_type[u])
 				continue;
 			found++;
 			if (!first)
 				first = x;
-			int sock = last.table[x->table].socket;
+			int sock = disc_tables.table[x->table].socket;
 			if (u == DISC_UNIT_CHA && per_table)
 				continue; /* no package to program it on (tie_units) */
 			if (u == DISC_UNIT_CHA && sock >= 0 && ncbo[sock] && x->pmu_idx >= ncbo[sock]) {
 				capped++;
 				continue;
 			}
-			if (x->access != unit_access[u] || last.table[x->table].socket < 0) {
+			if (x->access != unit_access[u] || disc_tables.table[x->table].socket < 0) {
 				not_taken[u]++;
 				continue;
 			}
@@ -307,7 +301,7 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 				return UNC_E_NO_MEMORY;
 			}
 			p->box_base[u][boxes] = x->ctl;
-			p->group[u][boxes] = (uint8_t)last.table[x->table].socket;
+			p->group[u][boxes] = (uint8_t)disc_tables.table[x->table].socket;
 			p->box_id[u][boxes] = (uint8_t)x->box_id;
 			boxes++;
 		}
@@ -325,7 +319,7 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 		p->found[u] = found;
 	}
 	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
-	p->facts[DISC_FACT_SOCKETS] = last.tie | (uint64_t)last.sockets << 8 | (uint64_t)(capped & 0xFFFF) << 16 |
+	p->facts[DISC_FACT_SOCKETS] = disc_tables.tie | (uint64_t)disc_tables.sockets << 8 | (uint64_t)(capped & 0xFFFF) << 16 |
 				      (uint64_t)cha_differs << 32 | (uint64_t)per_table << 33 |
 				      (uint64_t)(most_cha & 0xFFFF) << 40 | (uint64_t)(npk & 0xFF) << 56;
 	if (warnsize)

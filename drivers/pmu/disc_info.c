@@ -2,7 +2,7 @@
  * units by type), each entry skipped with the reason, the units programmed,
  * the CHA count of MSR 0x2FFE (the engine prints whether the PMU is in
  * use, from disc_in_use's data). */
-#include "disc_drv.h"
+#include "disc_info.h"
 #include "../base/fmt.h"
 
 static const char *type_text(unsigned type, char *buf, size_t size)
@@ -20,7 +20,7 @@ static const char *type_text(unsigned type, char *buf, size_t size)
  * record's info prints only what its facts keep). */
 static const struct disc *live(const struct pmu_present *p)
 {
-	const struct disc *d = disc_last();
+	const struct disc *d = &disc_tables;
 	uint64_t s = p->facts[DISC_FACT_SUMMARY];
 
 	if (s >> 41 & 1)

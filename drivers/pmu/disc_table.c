@@ -1,8 +1,10 @@
 /* Intel's uncore discovery tables: finding, validating and decoding them
- * (disc.h). After Linux uncore_discovery.c and Intel PCM src/pci.h. */
-#include "disc.h"
+ * (disc_table.h). After Linux uncore_discovery.c and Intel PCM src/pci.h. */
+#include "disc_table.h"
 #include <string.h>
 #include "../base/fmt.h"
+
+struct disc disc_tables;
 
 #define ALL_ONES (~(uint64_t)0)
 

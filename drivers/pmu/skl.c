@@ -2,6 +2,9 @@
  * numbers are its own), with what Linux's uncore_snb.c adds (cited where
  * used). Units as data, behaviour as ops; the engine does the rest. */
 #include "skl.h"
+#include "mchbar.h"
+#include "skl_info.h"
+#include "skl_rec.h"
 
 #include "../base/fmt.h"
 #include "../base/parse.h"
@@ -133,7 +136,7 @@ UNC_COLD static enum unc_status skl_probe(const struct hw *hw, const struct cpu_
 	enum unc_status st;
 
 	p->facts[SKL_FACT_CORES] = cpu->cores;
-	p->facts[SKL_FACT_PHYS_BITS] = cpu->phys_addr_bits;
+	p->facts[SKL_FACT_CPU] = (cpu->phys_addr_bits & 0xFF) | (cpu->model & 0xFF) << 8;
 	if (want & MSR_UNITS) {
 		uint64_t raw = 0;
 		st = hw_msr_read(hw, MSR_UNC_CBO_CONFIG, &raw);
@@ -151,13 +154,18 @@ UNC_COLD static enum unc_status skl_probe(const struct hw *hw, const struct cpu_
 		p->found[SKL_UNIT_FIXED] = p->boxes[SKL_UNIT_FIXED] = 1;
 	}
 	if (want & 1u << SKL_UNIT_IMC) {
-		struct imc m = { 0 };
+		/* Section 3.3: the counters of Table 3-3, 32 bits each */
+		static const struct mchbar_imc imc = {
+			SKL_IMC_FIRST, SKL_IMC_END, skl_host_bridge_name,
+			"Skylake, Kaby, Coffee, Whiskey, Amber, Comet Lake",
+		};
+		struct mchbar m;
 		p->probed |= 1u << SKL_UNIT_IMC;
-		st = imc_discover(hw, cpu, &m, err, errsize, warn, warnsize);
+		st = mchbar_read(hw, cpu, &imc, &m, err, errsize, warn, warnsize);
 		p->facts[SKL_FACT_HB_ID] = (uint32_t)m.device << 16 | m.vendor;
-		p->facts[SKL_FACT_MCHBAR_RAW] = m.mchbar_raw;
+		p->facts[SKL_FACT_MCHBAR_RAW] = m.raw;
 		p->facts[SKL_FACT_HB_ST] = m.hb_st;
-		p->facts[SKL_FACT_MCHBAR_ST] = m.mchbar_st;
+		p->facts[SKL_FACT_MCHBAR_ST] = m.st;
 		if (st)
 			return st;
 		p->base[SKL_UNIT_IMC] = m.base;
@@ -315,9 +323,6 @@ UNC_COLD static const char *skl_caveat(const struct pmu_present *p, char *buf, s
 	return buf;
 }
 
-void skl_info(struct out *o, const struct pmu_present *p, bool json);
-enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize);
-
 static const struct pmu_ops skl_ops = {
 	.probe = skl_probe,
 	.in_use = skl_in_use,
@@ -386,36 +391,5 @@ UNC_COLD const char *skl_msr_name(uint32_t msr, char *buf, size_t size)
 			}
 		}
 	}
-	return NULL;
-}
-
-const char *skl_host_bridge_name(uint16_t vendor, uint16_t device)
-{
-	/* The IMC device IDs of arch/x86/events/intel/uncore_snb.c. */
-	static const struct {
-		uint16_t id;
-		const char *name;
-	} ids[] = {
-		{ 0x1900, "Skylake" },	     { 0x1904, "Skylake" },	   { 0x190C, "Skylake" },
-		{ 0x190F, "Skylake" },	     { 0x1910, "Skylake" },	   { 0x191F, "Skylake" },
-		{ 0x1918, "Skylake" },	     { 0x5904, "Kaby Lake" },	   { 0x590C, "Kaby/Amber Lake" },
-		{ 0x590F, "Kaby Lake" },     { 0x5910, "Kaby Lake" },	   { 0x5914, "Kaby Lake" },
-		{ 0x5918, "Kaby Lake" },     { 0x591F, "Kaby Lake" },	   { 0x590D, "Amber Lake" },
-		{ 0x3E0F, "Coffee Lake" },   { 0x3E10, "Coffee Lake" },	   { 0x3E18, "Coffee Lake" },
-		{ 0x3E1F, "Coffee Lake" },   { 0x3E30, "Coffee Lake" },	   { 0x3E31, "Coffee Lake" },
-		{ 0x3E32, "Coffee Lake" },   { 0x3E33, "Coffee Lake" },	   { 0x3EC2, "Coffee Lake" },
-		{ 0x3EC4, "Coffee Lake" },   { 0x3EC6, "Coffee Lake" },	   { 0x3ECA, "Coffee Lake" },
-		{ 0x3ECC, "Coffee Lake" },   { 0x3ED0, "Coffee/Whiskey Lake" }, { 0x3E34, "Whiskey Lake" },
-		{ 0x3E35, "Whiskey Lake" },  { 0x9B33, "Comet Lake" },	   { 0x9B43, "Comet Lake" },
-		{ 0x9B44, "Comet Lake" },    { 0x9B51, "Comet Lake" },	   { 0x9B53, "Comet Lake" },
-		{ 0x9B54, "Comet Lake" },    { 0x9B61, "Comet Lake" },	   { 0x9B63, "Comet Lake" },
-		{ 0x9B64, "Comet Lake" },    { 0x9B71, "Comet Lake" },	   { 0x9B73, "Comet Lake" },
-	};
-
-	if (vendor != 0x8086)
-		return NULL;
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		if (ids[i].id == device)
-			return ids[i].name;
 	return NULL;
 }

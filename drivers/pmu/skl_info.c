@@ -1,8 +1,10 @@
 /* What the Skylake-client driver adds to `info`: the CBo count of
- * MSR_UNC_CBO_CONFIG, the host bridge and MCHBAR. */
-#include "skl.h"
+ * MSR_UNC_CBO_CONFIG, the host bridge and MCHBAR; and the host bridges'
+ * names, which the driver's probe and `where` use too. */
+#include "skl_info.h"
 
-void skl_info(struct out *o, const struct pmu_present *p, bool json);
+#include "mchbar.h"
+#include "skl_regs.h"
 
 struct skl_facts {
 	bool msrs_probed, imc_probed;
@@ -14,7 +16,8 @@ struct skl_facts {
 	const char *generation;
 	uint64_t mchbar_raw, mchbar_base;
 	unsigned cores;
-	enum imc_state mchbar_state;
+	enum mchbar_state mchbar_state;
+	uint64_t mchbar_mask;
 };
 
 static void facts_of(const struct pmu_present *p, struct skl_facts *f)
@@ -34,7 +37,9 @@ static void facts_of(const struct pmu_present *p, struct skl_facts *f)
 		f->hb_st = f->mchbar_st = UNC_E_NOT_FOUND;
 	f->generation = skl_host_bridge_name(f->hb_vendor, f->hb_device);
 	f->mchbar_raw = p->facts[SKL_FACT_MCHBAR_RAW];
-	f->mchbar_state = imc_check(f->hb_vendor, f->mchbar_raw, (unsigned)p->facts[SKL_FACT_PHYS_BITS], &f->mchbar_base);
+	uint64_t cpu = p->facts[SKL_FACT_CPU];
+	f->mchbar_mask = mchbar_mask((uint32_t)(cpu >> 8 & 0xFF));
+	f->mchbar_state = mchbar_judge(f->hb_vendor, f->mchbar_raw, f->mchbar_mask, (unsigned)(cpu & 0xFF), &f->mchbar_base);
 	f->cores = (unsigned)p->facts[SKL_FACT_CORES];
 }
 
@@ -67,9 +72,9 @@ static void info_json(struct out *o, const struct skl_facts *f)
 	if (f->imc_probed && f->mchbar_st == UNC_OK) {
 		out_puts(o, "\"mchbar\":{");
 		json_hex(o, "raw", f->mchbar_raw, true);
-		out_printf(o, "\"enabled\":%s,", f->mchbar_raw & SKL_MCHBAR_ENABLE ? "true" : "false");
+		out_printf(o, "\"enabled\":%s,", f->mchbar_raw & MCHBAR_ENABLE ? "true" : "false");
 		json_hex(o, "base", f->mchbar_base, true);
-		out_printf(o, "\"usable\":%s}", f->mchbar_state == IMC_OK ? "true" : "false");
+		out_printf(o, "\"usable\":%s}", f->mchbar_state == MCHBAR_OK ? "true" : "false");
 	} else {
 		out_puts(o, "\"mchbar\":null");
 	}
@@ -115,14 +120,45 @@ void skl_info(struct out *o, const struct pmu_present *p, bool json)
 		out_printf(o, "MCHBAR:       not read: %s\n", unc_strerror(f.mchbar_st));
 	} else {
 		static const char *states[] = {
-			[IMC_OK] = "enabled",
-			[IMC_NOT_INTEL] = "not an Intel host bridge",
-			[IMC_DISABLED] = "disabled (bit 0 clear)",
-			[IMC_ZERO] = "enabled but base is zero",
-			[IMC_HIGH] = "enabled but base is above the physical address width",
+			[MCHBAR_OK] = "enabled",
+			[MCHBAR_NOT_INTEL] = "not an Intel host bridge",
+			[MCHBAR_DISABLED] = "disabled (bit 0 clear)",
+			[MCHBAR_ZERO] = "enabled but base is zero",
+			[MCHBAR_HIGH] = "enabled but base is above the physical address width",
 		};
-		out_printf(o, "MCHBAR:       raw 0x%016lx (0x4C:0x48), enable %u, base 0x%lx (mask 0x7FFFFF8000): %s\n",
-			   (unsigned long)f.mchbar_raw, (unsigned)(f.mchbar_raw & SKL_MCHBAR_ENABLE),
-			   (unsigned long)f.mchbar_base, states[f.mchbar_state]);
+		out_printf(o, "MCHBAR:       raw 0x%016lx (0x4C:0x48), enable %u, base 0x%lx (mask 0x%lX): %s\n",
+			   (unsigned long)f.mchbar_raw, (unsigned)(f.mchbar_raw & MCHBAR_ENABLE),
+			   (unsigned long)f.mchbar_base, (unsigned long)f.mchbar_mask, states[f.mchbar_state]);
 	}
+}
+
+const char *skl_host_bridge_name(uint16_t vendor, uint16_t device)
+{
+	/* The IMC device IDs of arch/x86/events/intel/uncore_snb.c. */
+	static const struct {
+		uint16_t id;
+		const char *name;
+	} ids[] = {
+		{ 0x1900, "Skylake" },	     { 0x1904, "Skylake" },	   { 0x190C, "Skylake" },
+		{ 0x190F, "Skylake" },	     { 0x1910, "Skylake" },	   { 0x191F, "Skylake" },
+		{ 0x1918, "Skylake" },	     { 0x5904, "Kaby Lake" },	   { 0x590C, "Kaby/Amber Lake" },
+		{ 0x590F, "Kaby Lake" },     { 0x5910, "Kaby Lake" },	   { 0x5914, "Kaby Lake" },
+		{ 0x5918, "Kaby Lake" },     { 0x591F, "Kaby Lake" },	   { 0x590D, "Amber Lake" },
+		{ 0x3E0F, "Coffee Lake" },   { 0x3E10, "Coffee Lake" },	   { 0x3E18, "Coffee Lake" },
+		{ 0x3E1F, "Coffee Lake" },   { 0x3E30, "Coffee Lake" },	   { 0x3E31, "Coffee Lake" },
+		{ 0x3E32, "Coffee Lake" },   { 0x3E33, "Coffee Lake" },	   { 0x3EC2, "Coffee Lake" },
+		{ 0x3EC4, "Coffee Lake" },   { 0x3EC6, "Coffee Lake" },	   { 0x3ECA, "Coffee Lake" },
+		{ 0x3ECC, "Coffee Lake" },   { 0x3ED0, "Coffee/Whiskey Lake" }, { 0x3E34, "Whiskey Lake" },
+		{ 0x3E35, "Whiskey Lake" },  { 0x9B33, "Comet Lake" },	   { 0x9B43, "Comet Lake" },
+		{ 0x9B44, "Comet Lake" },    { 0x9B51, "Comet Lake" },	   { 0x9B53, "Comet Lake" },
+		{ 0x9B54, "Comet Lake" },    { 0x9B61, "Comet Lake" },	   { 0x9B63, "Comet Lake" },
+		{ 0x9B64, "Comet Lake" },    { 0x9B71, "Comet Lake" },	   { 0x9B73, "Comet Lake" },
+	};
+
+	if (vendor != 0x8086)
+		return NULL;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (ids[i].id == device)
+			return ids[i].name;
+	return NULL;
 }

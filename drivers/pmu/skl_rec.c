@@ -5,18 +5,17 @@
  * 1 ARB, 2 fixed, 3 IMC: its unit indexes) and encoding. This file
  * converts them to layout 2 as the record is read, so the rest of the
  * reader knows one layout. */
-#include "skl.h"
+#include "skl_rec.h"
 
 #include <string.h>
 
 #include "../engine/evsel.h"
 #include "../output/recmap.h"
 #include "../output/record.h"
+#include "skl_regs.h"
 
 _Static_assert(SKL_UNIT_CBO == 0 && SKL_UNIT_ARB == 1 && SKL_UNIT_FIXED == 2 && SKL_UNIT_IMC == 3,
 	       "layout-1 records store these unit numbers");
-
-enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize);
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
@@ -161,13 +160,13 @@ static enum unc_status v1_read(const struct rec_old *old, const struct rec *r, s
 }
 
 /* What the probe and the in-use check found, from the platform fields. */
-static void v1_present(const struct v1 *v, const struct rec *r, struct info_pmu *ip)
+static void v1_present(const struct pmu_driver *drv, const struct v1 *v, const struct rec *r, struct info_pmu *ip)
 {
 	struct pmu_present *p = &ip->p;
 	struct pmu_use *use = &ip->use;
 
 	memset(ip, 0, sizeof(*ip));
-	ip->drv = p->drv = &pmu_driver_skl;
+	ip->drv = p->drv = drv;
 	p->model = r->model_name;
 	p->probed = v->msrs_probed ? 1u << SKL_UNIT_CBO | 1u << SKL_UNIT_ARB | 1u << SKL_UNIT_FIXED : 0;
 	p->probed |= 1u << SKL_UNIT_IMC; /* layout 1 always read the host bridge */
@@ -181,7 +180,7 @@ static void v1_present(const struct v1 *v, const struct rec *r, struct info_pmu 
 	p->facts[SKL_FACT_HB_ST] = v->host_bridge_st;
 	p->facts[SKL_FACT_MCHBAR_ST] = v->mchbar_st;
 	p->facts[SKL_FACT_CORES] = r->cores;
-	p->facts[SKL_FACT_PHYS_BITS] = r->phys_bits;
+	p->facts[SKL_FACT_CPU] = (r->phys_bits & 0xFF) | (r->model & 0xFF) << 8;
 	*use = (struct pmu_use){ .known = v->in_use_known, .in_use = v->in_use, .global_ctrl = v->global_ctrl,
 				 .selects_checked = (unsigned)v->selects_checked };
 	use->nbusy = v->nbusy;
@@ -190,9 +189,8 @@ static void v1_present(const struct v1 *v, const struct rec *r, struct info_pmu 
 }
 
 /* An event, as this driver describes it now. */
-static void v1_view(const struct v1 *v, const uint8_t *x, struct rec_event *e)
+static void v1_view(const struct pmu_driver *drv, const struct v1 *v, const uint8_t *x, struct rec_event *e)
 {
-	const struct pmu_driver *drv = &pmu_driver_skl;
 	struct ev_spec spec = { .drv = drv, .unit = x[EV_UNIT], .code = x[EV_CODE], .umask = x[EV_UMASK],
 				.thr = x[EV_THR], .inv = x[EV_INV] != 0, .edge = x[EV_EDGE] != 0, .free = x[EV_IMC] };
 	const struct pmu_unit *u = &drv->units[x[EV_UNIT]]; /* v1_read: unit 0 to 3 */
@@ -206,11 +204,11 @@ static void v1_view(const struct v1 *v, const uint8_t *x, struct rec_event *e)
 
 #define COPY(dst, src) fmt_snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
 
-enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *err, size_t errsize)
+enum unc_status skl_rec_convert(const struct pmu_driver *drv, const struct rec_old *old, struct rec *r, char *err,
+				size_t errsize)
 {
 	struct v1 v;
 	struct info_pmu ip;
-	const struct pmu_driver *drv = &pmu_driver_skl;
 	enum unc_status st;
 
 	if (old->version != 1)
@@ -219,7 +217,7 @@ enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *
 		return st;
 	/* `info`'s facts: this driver's block (when the record names the CPU
 	 * model it matched) and the faults, all MSRs then */
-	v1_present(&v, r, &ip);
+	v1_present(drv, &v, r, &ip);
 	r->npmus = 0;
 	if (r->model_name[0])
 		rec_pmu_from(&r->pmus[r->npmus++], &ip);
@@ -229,7 +227,7 @@ enum unc_status skl_rec_convert(const struct rec_old *old, struct rec *r, char *
 	/* the run: each event's view, and the header's facts from the units */
 	r->programs = 0;
 	for (uint32_t i = 0; i < r->nevents; i++) {
-		v1_view(&v, v.ev[i], &r->ev[i]);
+		v1_view(drv, &v, v.ev[i], &r->ev[i]);
 		r->programs |= r->ev[i].kind != PMU_FREE;
 	}
 	r->nboxinfo = 0;

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
 
@@ -66,10 +67,10 @@ static enum unc_status b_pci_r(void *ctx, struct pci_addr a, uint16_t off, uint3
 	case 0:
 		*v = 0x1910u << 16 | 0x8086;
 		return UNC_OK;
-	case SKL_MCHBAR_LO:
-		*v = (uint32_t)BASE | SKL_MCHBAR_ENABLE;
+	case MCHBAR_LO:
+		*v = (uint32_t)BASE | MCHBAR_ENABLE;
 		return UNC_OK;
-	case SKL_MCHBAR_HI:
+	case MCHBAR_HI:
 		*v = (uint32_t)(BASE >> 32);
 		return UNC_OK;
 	}

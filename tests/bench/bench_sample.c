@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../../drivers/pmu/arch.h"
-#include "../../drivers/pmu/disc_drv.h"
+#include "../../drivers/pmu/disc.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/pmu/snbep.h"
 #include "../../drivers/engine/stat.h"

@@ -13,6 +13,7 @@
 #include "../../drivers/base/cpu.h"
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/pmu/adl.h"
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
 #include "../../drivers/engine/info.h"
@@ -157,10 +158,10 @@ static void models_and_mchbar_fields(void)
 		T_EQ(m->model, models[n]);
 	T_EQ(n, 6);
 	/* chipsec: hostctl1.xml [38:16] (ADL), hostctl13gen.xml [41:17] (RPL). */
-	T_EQ(adl_mchbar_mask(0x97), 0x7FFFFF0000ull);
-	T_EQ(adl_mchbar_mask(0xBE), 0x7FFFFF0000ull);
-	T_EQ(adl_mchbar_mask(0xB7), 0x3FFFFFE0000ull);
-	T_EQ(adl_mchbar_mask(0xBF), 0x3FFFFFE0000ull);
+	T_EQ(mchbar_mask(0x97), 0x7FFFFF0000ull);
+	T_EQ(mchbar_mask(0xBE), 0x7FFFFF0000ull);
+	T_EQ(mchbar_mask(0xB7), 0x3FFFFFE0000ull);
+	T_EQ(mchbar_mask(0xBF), 0x3FFFFFE0000ull);
 	/* uncore_snb.c's IMC IDs: first and last of ADL, RPL's ranges. */
 	T_STREQ(adl_host_bridge_name(0x8086, 0x4660), "Alder Lake");
 	T_STREQ(adl_host_bridge_name(0x8086, 0x461C), "Alder Lake");
@@ -352,6 +353,10 @@ static void probe_finds_both_controllers(void)
 	T_EQ(run.pmu[0].p.base[ADL_UNIT_IMC], EMU_HW_MCHBAR);
 	T_EQ(pmu_unit_ctr(&pmu_driver_adl.units[ADL_UNIT_IMC], &run.pmu[0].p, ADL_UNIT_IMC, 0, 4).addr,
 	     EMU_HW_MCHBAR + 0x1D858);
+	/* bw's header names MCHBAR itself: no block offset, nothing after it */
+	char where[120];
+	pmu_driver_adl.ops->where(&run.pmu[0].p, ADL_UNIT_IMC, where, sizeof(where));
+	T_STREQ(where, "at MCHBAR 0xfed10000, MC1 at +0x10000 (host bridge 8086:4660, Alder Lake)");
 }
 
 /* Both controllers' read counters start 0x100 below a wrap of their low
@@ -583,7 +588,7 @@ static void tgl_units_at_linux_addresses(void)
 	T_EQ(pmu_driver_tgl.models[0].model, 0x8C);
 	T_EQ(pmu_driver_tgl.models[1].model, 0x8D);
 	T_EQ(pmu_driver_tgl.models[2].family, 0);
-	T_EQ(adl_mchbar_mask(0x8C), 0x3FFFFFE0000ull);
+	T_EQ(mchbar_mask(0x8C), 0x3FFFFFE0000ull);
 	T_STREQ(adl_host_bridge_name(0x8086, 0x9A14), "Tiger Lake");
 	T_STREQ(adl_host_bridge_name(0x8086, 0x9A36), "Tiger Lake");
 }
@@ -612,6 +617,10 @@ static void tgl_l_and_h_imc_offsets(void)
 		for (unsigned k = 0; k < 6; k++)
 			T_EQ(pmu_unit_ctr(imc, &run.pmu[0].p, ADL_UNIT_IMC, 0, k).addr, 0xFED20000ull + (m ? tgl_h : tgl_l)[k]);
 		T_STREQ(imc->free[5].name, "UNC_MC1_WRCAS_COUNT_FREERUN");
+		char where[120];
+		pmu_driver_tgl.ops->where(&run.pmu[0].p, ADL_UNIT_IMC, where, sizeof(where));
+		T_STREQ(where, m ? "at MCHBAR 0xfed20000 + 0xd800, MC1 at +0x10000 (host bridge 8086:9a36, Tiger Lake)"
+				 : "at MCHBAR 0xfed20000 + 0x5000, MC1 at +0x10000 (host bridge 8086:9a14, Tiger Lake)");
 	}
 }
 
@@ -747,9 +756,9 @@ static void icl_rkl_units_at_linux_addresses(void)
 	T_EQ(pmu_driver_rkl.models[0].model, 0xA7);
 	T_EQ(pmu_driver_rkl.models[1].family, 0);
 	/* chipsec icl.xml, rkl.xml: MCHBAR mask 0x7FFFFF0000 (bits 38:16). */
-	T_EQ(adl_mchbar_mask(0x7E), 0x7FFFFF0000ull);
-	T_EQ(adl_mchbar_mask(0x7D), 0x7FFFFF0000ull);
-	T_EQ(adl_mchbar_mask(0xA7), 0x7FFFFF0000ull);
+	T_EQ(mchbar_mask(0x7E), 0x7FFFFF0000ull);
+	T_EQ(mchbar_mask(0x7D), 0x7FFFFF0000ull);
+	T_EQ(mchbar_mask(0xA7), 0x7FFFFF0000ull);
 	/* uncore_snb.c: PCI_DEVICE_ID_INTEL_ICL_U_IMC 0x8a02, ICL_U2 0x8a12,
 	 * RKL_1 0x4c43, RKL_2 0x4c53. */
 	T_STREQ(adl_host_bridge_name(0x8086, 0x8A02), "Ice Lake");
@@ -938,6 +947,10 @@ static void icl_rkl_probe_on_the_emulator(void)
 		T_EQ(run.pmu[0].p.facts[ADL_FACT_HB_ID] >> 16, d ? 0x4C43u : 0x8A12u);
 		T_EQ(pmu_unit_ctr(&only[0]->units[ADL_UNIT_IMC], &run.pmu[0].p, ADL_UNIT_IMC, 0, 3).addr,
 		     EMU_HW_MCHBAR + 0x5050);
+		char where[120];
+		only[0]->ops->where(&run.pmu[0].p, ADL_UNIT_IMC, where, sizeof(where));
+		T_STREQ(where, d ? "at MCHBAR 0xfed10000 (host bridge 8086:4c43, Rocket Lake)"
+				 : "at MCHBAR 0xfed10000 (host bridge 8086:8a12, Ice Lake)");
 		uint64_t v;
 		T_EQ(hw_msr_read(&h.hw, 0x3B0, &v), d ? UNC_OK : UNC_E_FAULT);
 		T_EQ(hw_msr_read(&h.hw, 0x3B1, &v), UNC_OK);
@@ -1195,6 +1208,34 @@ static void skl_eleven_cbos_refused(void)
 	T_EQ(stat_probe(&run, &h.hw, &cpu, msg, sizeof(msg)), UNC_OK);
 }
 
+/* MCHBAR disabled (the emulator's fault): info is unusable on every client
+ * generation alike, naming the raw value, whether or not the driver has
+ * programmable IMC counters placed from the same MCHBAR. */
+static void mchbar_disabled_unusable_everywhere(void)
+{
+	static const struct {
+		uint32_t eax;
+		const char *name;
+	} cpus[] = {
+		{ 0x000706E5u, "Ice Lake" },    { 0x000A0671u, "Rocket Lake" }, { 0x000806C1u, "Tiger Lake" },
+		{ 0x00090671u, "Alder/Raptor Lake" }, { 0x000B0671u, "Alder/Raptor Lake" }, { 0x000A06A1u, "Meteor Lake" },
+		{ 0x000B06D1u, "Lunar Lake" },
+	};
+	static struct platform_info pi;
+
+	for (size_t c = 0; c < sizeof(cpus) / sizeof(cpus[0]); c++) {
+		emu_config_default(&cfg);
+		cfg.core_pmu = EMU_CORE_NONE;
+		cfg.mchbar_fault = EMU_MCHBAR_DISABLED;
+		emu_hw_init_cpu(&h, &cfg, cpus[c].eax);
+		T_EQ(info_gather(&h.hw, &pi), UNC_E_UNSUPPORTED);
+		T_STREQ(pi.pmu[0].drv->title, cpus[c].name);
+		T_STREQ(pi.verdict_reason, "MCHBAR is disabled: 00:00.0 offsets 0x4C:0x48 read 0x00000000fed10000 (bit 0 "
+					   "clear); uncore.efi never enables it");
+		info_free(&pi);
+	}
+}
+
 /* ---- MMIO that is not MMIO ---- */
 
 /* MCHBAR at memory the firmware maps as no MMIO (the seam's mmio_check):
@@ -1216,7 +1257,7 @@ static void mchbar_not_mmio_refused(void)
 	memset(&run, 0, sizeof(run));
 	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
 	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_NOT_MMIO);
-	T_STREQ(run.err, "IMC counters at 0xfed1d840 (MCHBAR 0xfed10000) refused: the firmware has not mapped 0xfed1d840 "
+	T_STREQ(run.err, "IMC counters at MCHBAR 0xfed10000 + 0xd840 refused: the firmware has not mapped 0xfed1d840 "
 			 "(GCD: non-existent, 0xfed10000-0xfed2ffff)");
 	T_EQ(f.nlog, 0);
 	/* only the tail of MC1's programmable window (past the free-running
@@ -1237,12 +1278,23 @@ static void mchbar_not_mmio_refused(void)
 	/* info: no fault, the verdict names the refusal */
 	fake_not_mmio(&f, 0xFED10000, 0xFED30000, why);
 	T_EQ(info_gather(&f.hw, &pi), UNC_E_NOT_MMIO);
-	T_STREQ(pi.verdict_reason, "IMC counters at 0xfed1d840 (MCHBAR 0xfed10000) refused: the firmware has not mapped "
+	T_STREQ(pi.verdict_reason, "IMC counters at MCHBAR 0xfed10000 + 0xd840 refused: the firmware has not mapped "
 				   "0xfed1d840 (GCD: non-existent, 0xfed10000-0xfed2ffff)");
+	T_EQ(f.nlog, 0);
+	/* MCHBAR's base inside a 36-bit width, MC1's counters (+ 0x1d8a0) past it */
+	fake_adl(0);
+	fake_cpuid(&f, 0x80000008, 0, 0x3024, 0, 0, 0);
+	fake_host_bridge(&f, 0x8086, 0x4660, 0xFFFFF0001ull);
+	cpu_identify(&f.hw, &cpu);
+	stat_free(&run);
+	memset(&run, 0, sizeof(run));
+	run_add(&run, adl_only, "UNC_MC0_RDCAS_COUNT_FREERUN");
+	T_EQ(stat_probe(&run, &f.hw, &cpu, msg, sizeof(msg)), UNC_E_RANGE);
+	T_STREQ(run.err, "IMC counters at MCHBAR 0xfffff0000 + 0xd840 end above the CPU's 36-bit physical address width");
 	T_EQ(f.nlog, 0);
 }
 
-T_MAIN("adl", T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
+T_MAIN("adl", T_CASE(mchbar_disabled_unusable_everywhere), T_CASE(units_at_linux_addresses), T_CASE(imc_free_running_at_linux_offsets),
        T_CASE(models_and_mchbar_fields), T_CASE(events_as_published), T_CASE(global_control_only_during_the_run),
        T_CASE(global_control_restored_as_found), T_CASE(probe_finds_both_controllers),
        T_CASE(sixty_four_bits_across_the_low_dword), T_CASE(imc_prog_at_linux_offsets),

@@ -16,6 +16,9 @@
 #include "../../drivers/pmu/arch.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/engine/stat.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
+#include "../../drivers/output/report.h"
 #include "../emu/emu_hw.h"
 #include "run_help.h"
 #include "t.h"
@@ -591,6 +594,88 @@ static void rdmsr_when_rdpmc_faults(void)
 	T_ASSERT(rdpmc_calls > 10);
 }
 
+/* An info record read back says what the probe found: the three fixed
+ * counters and their width (48 bits, CPUID.0AH:EDX 12:5), as the console
+ * did; also the three that versions 2 to 4 omit (EDX 0: the general
+ * counters' 40 bits). */
+static void stored_info_keeps_the_fixed_counters(void)
+{
+	static struct platform_info pi;
+	static struct rec r;
+	static struct rec_print_ws ws;
+	static uint8_t buf[65536];
+	static char text[8192];
+	char err[160];
+
+	for (unsigned k = 0; k < 2; k++) {
+		fresh(4, 4, 3, true, true);
+		if (k) { /* EDX reports no fixed counter: 3 assumed (no hypervisor), 40 bits */
+			fake_cpuid(&f, 0xA, 0, 0x07280404, 0, 0, 0);
+			fake_cpuid(&f, 1, 0, 0x506E3, 8u << 16, ARCH_CPUID1_ECX_PDCM, 1u << 28);
+		}
+		fake_skl_uncore(&f, 5); /* info probes the Skylake-client driver too */
+		fake_host_bridge(&f, 0x8086, 0x1910, 0xFED10001ull);
+		fake_mmio(&f, 0xFED15050, 0);
+		T_EQ(info_gather(&wrap, &pi), pi.verdict);
+		memset(&r, 0, sizeof(r));
+		strcpy(r.command, "info");
+		rec_from_info(&r, &pi);
+		info_free(&pi);
+		struct rec_buf b = { buf, 0, sizeof(buf), false };
+		rec_begin(&b);
+		rec_put(&b, &r);
+		rec_free(&r);
+		T_EQ(rec_end(&b), UNC_OK);
+		struct strbuf sb;
+		strbuf_init(&sb, text, sizeof(text));
+		struct out o = strbuf_out(&sb);
+		T_EQ(rec_print(&o, buf, b.len, REPORT_HUMAN, ",", NULL, &ws, err, sizeof(err)), UNC_OK);
+		T_CONTAINS(text, k ? "CPUID 0xA:    version 4, 4 general counters of 40 bits, 3 fixed counters of 40 bits\n"
+				   : "CPUID 0xA:    version 4, 4 general counters of 48 bits, 3 fixed counters of 48 bits\n");
+	}
+	/* Under a hypervisor whose EDX reports none, none is assumed: the
+	 * verdict names the unit (it once read "reports no (null)") */
+	fresh(4, 4, 3, true, true);
+	fake_cpuid(&f, 0xA, 0, 0x07300404, 0, 0, 0);
+	fake_skl_uncore(&f, 5);
+	fake_host_bridge(&f, 0x8086, 0x1910, 0xFED10001ull);
+	fake_mmio(&f, 0xFED15050, 0);
+	info_gather(&wrap, &pi);
+	T_STREQ(pi.verdict_reason, "CPUID leaf 0xA reports no FIXED_CTR");
+	info_free(&pi);
+}
+
+/* list on a CPU of 4 general counters (CPUID.0AH:EAX[15:8]): the general
+ * events on counters 0 to 3, not the 0 to 6 of events/arch.json; the fixed
+ * ones as named; list --all (no CPU) keeps the file's counters. */
+static void list_follows_cpuid_counters(void)
+{
+	static char text[65536];
+	static const struct pmu_driver *const arch_drv[] = { &pmu_driver_arch, NULL };
+
+	for (unsigned k = 0; k < 3; k++) {
+		fresh(4, k == 1 ? 2 : 4, 3, true, true);
+		struct strbuf sb;
+		strbuf_init(&sb, text, sizeof(text));
+		struct out o = strbuf_out(&sb);
+		report_list(&o, false, arch_drv, k == 2, k == 2 ? NULL : &wrap);
+		/* the pmu column as wide as cpu_fixed, the counters column as its
+		 * heading or its widest entry on this CPU */
+		T_CONTAINS(text, k == 0   ? "\ncpu        0xc0  0x00   0,1,2,3   INST_RETIRED.ANY_P "
+				 : k == 1 ? "\ncpu        0xc0  0x00   0,1       INST_RETIRED.ANY_P "
+					  : "\ncpu        0xc0  0x00   0,1,2,3,4,5,6  INST_RETIRED.ANY_P ");
+		T_CONTAINS(text, k < 2 ? "\ncpu_fixed  0x00  0x01   FIXED 0   INST_RETIRED.ANY "
+				       : "\ncpu_fixed  0x00  0x01   FIXED 0        INST_RETIRED.ANY ");
+		strbuf_init(&sb, text, sizeof(text));
+		report_list(&o, true, arch_drv, k == 2, k == 2 ? NULL : &wrap);
+		T_CONTAINS(text, k == 0   ? "\"EventName\":\"INST_RETIRED.ANY_P\""
+				 : "\"EventName\":\"INST_RETIRED.ANY_P\"");
+		T_CONTAINS(text, k == 0 ? "\"Counter\":\"0,1,2,3\",\"CounterMask\":\"0\",\"Invert\":\"0\",\"EdgeDetect\":\"0\"}"
+				 : k == 1 ? "\"Counter\":\"0,1\","
+					  : "\"Counter\":\"0,1,2,3,4,5,6\",");
+	}
+}
+
 /* The unavailable events of CPUID.0AH:EBX, as info shows them. */
 static void info_names_unavailable_events(void)
 {
@@ -897,7 +982,7 @@ static void fixed_counters_assumed_when_edx_reports_none(void)
 	T_EQ(p.boxes[ARCH_UNIT_FIXED], 0);
 }
 
-T_MAIN("arch", T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CASE(leaf_0a_decoded),
+T_MAIN("arch", T_CASE(list_follows_cpuid_counters), T_CASE(stored_info_keeps_the_fixed_counters), T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CASE(leaf_0a_decoded),
        T_CASE(version_0_refuses_core_events), T_CASE(run_v4_sequence_and_counts), T_CASE(global_enable_bits),
        T_CASE(rdmsr_when_rdpmc_faults), T_CASE(info_names_unavailable_events), T_CASE(in_use),
        T_CASE(gp_on_each_register_restores_the_rest), T_CASE(unavailable_events_refused), T_CASE(version_1_runs_without_global_ctrl),

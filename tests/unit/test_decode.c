@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../../drivers/engine/evsel.h"
-#include "../../drivers/pmu/disc_drv.h"
+#include "../../drivers/pmu/disc.h"
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "t.h"
-#include "../../drivers/pmu/disc.h"
+#include "../../drivers/pmu/disc_table.h"
 
 #define MAX_FN 160
 #define MAX_MEM 256

@@ -14,7 +14,7 @@
 #include "t.h"
 #include "../../drivers/base/fmt.h"
 #include "../../drivers/engine/evsel.h"
-#include "../../drivers/pmu/disc_drv.h"
+#include "../../drivers/pmu/disc.h"
 
 #define S  1000000000ull
 #define MS 1000000ull

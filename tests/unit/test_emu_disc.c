@@ -15,7 +15,7 @@
 #include "../../drivers/output/recmap.h"
 #include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
-#include "../../drivers/pmu/disc_drv.h"
+#include "../../drivers/pmu/disc.h"
 
 #define S 1000000000ull
 #define SPR_ID 0x000806F8u /* family 6 model 0x8F stepping 8 */
@@ -608,6 +608,23 @@ static void faults_as_the_driver_sees_them(void)
 	cpu_identify(&eh.hw, &cpu);
 	T_EQ(pmu_driver_disc.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
 	T_CONTAINS(err, "has BIR dword 0x00000008 (bits 31:3 must be 0)");
+	/* info says why as regs, stat and bw do: its verdict and its in-use line */
+	{
+		static struct platform_info pi;
+		static const char why[] =
+			"uncore discovery: 00:0a.0 capability at 0x100 has BIR dword 0x00000008 (bits 31:3 must be 0)";
+		T_EQ(info_gather(&eh.hw, &pi), UNC_E_UNSUPPORTED);
+		T_STREQ(pi.verdict_reason, why);
+		strbuf_init(&sb, buf, sizeof(buf));
+		struct out o2 = strbuf_out(&sb);
+		info_print(&o2, &pi);
+		char line[200];
+		fmt_snprintf(line, sizeof(line), "pmu in use:   unknown (not checked: %s)\n", why);
+		T_CONTAINS(buf, line);
+		fmt_snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: %s\n", why);
+		T_CONTAINS(buf, line);
+		info_free(&pi);
+	}
 
 	START(SPR_ID, "--disc-fault", "bar-zero");
 	pmu_present_free(&p);
@@ -658,6 +675,41 @@ static void multiplexed_many_boxes(void)
 	}
 }
 
-T_MAIN("emu_disc", T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(tables_against_packages), T_CASE(counts_on_the_model),
+/* A small machine (the shape of the spr16 boot, whose info once said "cha:
+ * 1 box programmable of 2 found"): two or four sockets of one or two CHAs,
+ * each a package of its own. Every CHA of every socket is programmable,
+ * each socket's count read from its own package's MSR 0x2FFE. */
+static void small_machine_counts_every_cha(void)
+{
+	static struct {
+		char *sockets, *chas;
+		unsigned npk;
+		const char *line, *counts;
+	} cases[] = {
+		{ "2", "1", 2, "cha:          2 boxes programmable of 2 found;",
+		  "each socket's read by a processor of its package: socket 0: 1, socket 1: 1\n" },
+		{ "4", "2", 4, "cha:          8 boxes programmable of 8 found;",
+		  "each socket's read by a processor of its package: socket 0: 2, socket 1: 2, socket 2: 2, socket 3: 2\n" },
+	};
+	static struct platform_info pi;
+	static char text[16384];
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		START(SPR_ID, "--sockets", cases[c].sockets, "--chas", cases[c].chas);
+		emu_hw_pkgs(&eh, cases[c].npk);
+		T_EQ(info_gather(&eh.hw, &pi), UNC_OK);
+		struct strbuf sb;
+		strbuf_init(&sb, text, sizeof(text));
+		struct out o = strbuf_out(&sb);
+		info_print(&o, &pi);
+		T_CONTAINS(text, cases[c].line);
+		T_CONTAINS(text, cases[c].counts);
+		T_NOT_CONTAINS(text, "CHA count differs");
+		T_STREQ(pi.verdict_reason, "ready");
+		info_free(&pi);
+	}
+}
+
+T_MAIN("emu_disc", T_CASE(small_machine_counts_every_cha), T_CASE(table_as_typed), T_CASE(option_errors), T_CASE(tables_against_packages), T_CASE(counts_on_the_model),
        T_CASE(faults_as_the_driver_sees_them), T_CASE(sixteen_channels_two_sockets),
        T_CASE(per_package_msrs), T_CASE(multiplexed_many_boxes))

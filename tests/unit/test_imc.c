@@ -4,7 +4,11 @@
 #include <string.h>
 
 #include "../../drivers/base/cpu.h"
+#include "../../drivers/pmu/adl.h"
+#include "../../drivers/pmu/mchbar.h"
+#include "../../drivers/pmu/mtl.h"
 #include "../../drivers/pmu/skl.h"
+#include "../../drivers/pmu/skl_info.h"
 #include "../../drivers/engine/stat.h"
 #include "../emu/emu_hw.h"
 #include "run_help.h"
@@ -14,36 +18,92 @@
 #define MS 1000000ull
 
 static struct fake_hw f;
-static struct imc m;
+static struct pmu_present p;
 static char err[200], warn[200];
 
-static enum unc_status discover(uint16_t vendor, uint16_t device, uint64_t mchbar, unsigned phys_bits)
+/* The Skylake-client driver's probe of its IMC alone, on a CPU of the given
+ * model: the client drivers' one MCHBAR reader (drivers/pmu/mchbar.c). */
+static enum unc_status discover_on(uint32_t model, uint16_t vendor, uint16_t device, uint64_t mchbar,
+				   unsigned phys_bits)
 {
 	struct cpu_info cpu;
 
 	fake_init(&f);
-	fake_cpu_skylake(&f, 0x5E, 4, 8);
+	fake_cpu_skylake(&f, model, 4, 8);
 	if (phys_bits)
 		fake_cpuid(&f, 0x80000008, 0, 0x3000 | phys_bits, 0, 0, 0);
 	fake_host_bridge(&f, vendor, device, mchbar);
 	cpu_identify(&f.hw, &cpu);
 	err[0] = warn[0] = '\0';
-	enum unc_status st = imc_discover(&f.hw, &cpu, &m, err, sizeof(err), warn, sizeof(warn));
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_skl;
+	enum unc_status st = pmu_driver_skl.ops->probe(&f.hw, &cpu, 1u << SKL_UNIT_IMC, &p, err, sizeof(err), warn,
+							sizeof(warn));
 	T_EQ(f.nlog, 0); /* read only, always */
 	return st;
+}
+
+static enum unc_status discover(uint16_t vendor, uint16_t device, uint64_t mchbar, unsigned phys_bits)
+{
+	return discover_on(0x5E, vendor, device, mchbar, phys_bits);
+}
+
+static const char *generation(void)
+{
+	return skl_host_bridge_name(p.facts[SKL_FACT_HB_ID] & 0xffff, (uint16_t)(p.facts[SKL_FACT_HB_ID] >> 16));
 }
 
 static void discovery(void)
 {
 	T_EQ(discover(0x8086, 0x1910, 0xFED10001, 0), UNC_OK);
-	T_EQ(m.base, 0xFED10000);
-	T_STREQ(m.generation, "Skylake");
+	T_EQ(p.base[SKL_UNIT_IMC], 0xFED10000);
+	T_STREQ(generation(), "Skylake");
 	T_STREQ(warn, "");
 	T_EQ(discover(0x8086, 0x9B54, 0x00000001FED18001ull, 0), UNC_OK);
-	T_EQ(m.base, 0x1FED18000ull); /* the high dword at 0x4C counts */
-	T_STREQ(m.generation, "Comet Lake");
+	T_EQ(p.base[SKL_UNIT_IMC], 0x1FED18000ull); /* the high dword at 0x4C counts */
+	T_STREQ(generation(), "Comet Lake");
 	T_EQ(discover(0x8086, 0x3E30, 0xFED10001, 0), UNC_OK);
-	T_STREQ(m.generation, "Coffee Lake");
+	T_STREQ(generation(), "Coffee Lake");
+}
+
+/* MCHBAR's base field per model, typed from the sources: Intel 334060-001
+ * Section 3.3 (Skylake client to Comet Lake: bits 38:15, 0x7FFFFF8000);
+ * chipsec cfg/8086 icl.xml, rkl.xml, hostctl1.xml (ADL), mtl.xml, lnl.xml
+ * (bits 38:16, 0x7FFFFF0000); hostctl11gen.xml (TGL), hostctl13gen.xml
+ * (RPL), arl.xml, arlh.xml (bits 41:17, 0x3FFFFFE0000). The offsets 0x48
+ * and 0x4C and the enable bit 0 are Linux uncore_snb.c's
+ * (SNB_UNCORE_PCI_IMC_BAR_OFFSET, its BIT(0) test). */
+static void mchbar_fields_per_model(void)
+{
+	static const struct {
+		uint32_t model;
+		uint64_t mask;
+	} want[] = {
+		{ 0x4E, 0x7FFFFF8000ull }, { 0x5E, 0x7FFFFF8000ull }, { 0x8E, 0x7FFFFF8000ull }, { 0x9E, 0x7FFFFF8000ull },
+		{ 0xA5, 0x7FFFFF8000ull }, { 0xA6, 0x7FFFFF8000ull }, { 0x7D, 0x7FFFFF0000ull }, { 0x7E, 0x7FFFFF0000ull },
+		{ 0x9D, 0x7FFFFF0000ull }, { 0xA7, 0x7FFFFF0000ull }, { 0x97, 0x7FFFFF0000ull }, { 0x9A, 0x7FFFFF0000ull },
+		{ 0xBE, 0x7FFFFF0000ull }, { 0xAA, 0x7FFFFF0000ull }, { 0xAC, 0x7FFFFF0000ull }, { 0xBD, 0x7FFFFF0000ull },
+		{ 0x8C, 0x3FFFFFE0000ull }, { 0x8D, 0x3FFFFFE0000ull }, { 0xB7, 0x3FFFFFE0000ull }, { 0xBA, 0x3FFFFFE0000ull },
+		{ 0xBF, 0x3FFFFFE0000ull }, { 0xC5, 0x3FFFFFE0000ull }, { 0xC6, 0x3FFFFFE0000ull }, { 0xB5, 0x3FFFFFE0000ull },
+	};
+
+	T_EQ(MCHBAR_LO, 0x48);
+	T_EQ(MCHBAR_HI, 0x4C);
+	T_EQ(MCHBAR_ENABLE, 1);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (mchbar_mask(want[i].model) != want[i].mask)
+			t_fail(__FILE__, __LINE__, "model 0x%x: mask 0x%llx, want 0x%llx", want[i].model,
+			       (unsigned long long)mchbar_mask(want[i].model), (unsigned long long)want[i].mask);
+	/* every model a client driver matches has its field: none is guessed */
+	const struct pmu_driver *const clients[] = { &pmu_driver_skl, &pmu_driver_icl, &pmu_driver_rkl, &pmu_driver_tgl,
+						     &pmu_driver_adl, &pmu_driver_mtl, &pmu_driver_arl, &pmu_driver_lnl };
+	unsigned n = 0;
+	for (size_t d = 0; d < sizeof(clients) / sizeof(clients[0]); d++)
+		for (const struct pmu_model *m = clients[d]->models; m->family; m++, n++)
+			if (!mchbar_mask(m->model))
+				t_fail(__FILE__, __LINE__, "%s model 0x%x has no MCHBAR field", clients[d]->name, m->model);
+	T_EQ(n, sizeof(want) / sizeof(want[0]));
+	T_EQ(mchbar_mask(0x55), 0); /* a server part: no MCHBAR of this kind */
 }
 
 static void refusals_name_the_raw_value(void)
@@ -77,7 +137,10 @@ static void mchbar_not_mmio_refused(void)
 		      "the firmware has not mapped 0x7fffffd040 (no GCD memory space descriptor covers it)");
 	cpu_identify(&f.hw, &cpu);
 	T_EQ(cpu.phys_addr_bits, 39); /* within it: only the map check refuses */
-	T_EQ(imc_discover(&f.hw, &cpu, &m, err, sizeof(err), warn, sizeof(warn)), UNC_E_NOT_MMIO);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_skl;
+	T_EQ(pmu_driver_skl.ops->probe(&f.hw, &cpu, 1u << SKL_UNIT_IMC, &p, err, sizeof(err), warn, sizeof(warn)),
+	     UNC_E_NOT_MMIO);
 	T_STREQ(err, "IMC counters at MCHBAR 0x7fffff8000 + 0x5040 refused: the firmware has not mapped 0x7fffffd040 (no "
 		     "GCD memory space descriptor covers it)");
 	T_EQ(f.mmio_checks, 1);
@@ -96,15 +159,19 @@ static void mchbar_not_mmio_refused(void)
 	T_EQ(f.nlog, 0);
 	/* the same MCHBAR where the map calls it MMIO: accepted */
 	fake_not_mmio(&f, 0, 0, NULL);
-	T_EQ(imc_discover(&f.hw, &cpu, &m, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
-	T_EQ(m.base, 0x7FFFFF8000ull);
+	memset(&p, 0, sizeof(p));
+	p.drv = &pmu_driver_skl;
+	T_EQ(pmu_driver_skl.ops->probe(&f.hw, &cpu, 1u << SKL_UNIT_IMC, &p, err, sizeof(err), warn, sizeof(warn)),
+	     UNC_OK);
+	T_EQ(p.base[SKL_UNIT_IMC], 0x7FFFFF8000ull);
 }
 
 static void unknown_id_is_a_warning(void)
 {
 	T_EQ(discover(0x8086, 0x29C0, 0xFED10001, 0), UNC_OK);
-	T_ASSERT(!m.generation);
-	T_CONTAINS(warn, "host bridge 8086:29c0 is not one uncore.efi knows");
+	T_ASSERT(!generation());
+	T_STREQ(warn, "host bridge 8086:29c0 is not one uncore.efi knows (Skylake, Kaby, Coffee, Whiskey, Amber, Comet "
+		      "Lake); reading its IMC counters anyway");
 }
 
 /* ---- sampling against the model ---- */
@@ -356,6 +423,6 @@ static void backwards_run(void)
 			 "more between two samples)");
 }
 
-T_MAIN("imc", T_CASE(discovery), T_CASE(refusals_name_the_raw_value), T_CASE(mchbar_not_mmio_refused), T_CASE(unknown_id_is_a_warning),
+T_MAIN("imc", T_CASE(discovery), T_CASE(mchbar_fields_per_model), T_CASE(refusals_name_the_raw_value), T_CASE(mchbar_not_mmio_refused), T_CASE(unknown_id_is_a_warning),
        T_CASE(exact_across_wraps), T_CASE(stuck_counter_does_not_move), T_CASE(five_counters),
        T_CASE(backwards_counter_is_an_error))

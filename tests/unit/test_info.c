@@ -2,7 +2,9 @@
 #include <string.h>
 
 #include "../../drivers/engine/info.h"
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
+#include "../../drivers/pmu/skl_info.h"
 #include "fake_hw.h"
 #include "t.h"
 
@@ -31,9 +33,11 @@ static uint64_t fact(enum skl_fact k)
 }
 
 /* MCHBAR as the driver judges what its probe read (skl_info.c). */
-static enum imc_state mchbar_state(uint64_t *ret_base)
+static enum mchbar_state mchbar_state(uint64_t *ret_base)
 {
-	return imc_check(fact(SKL_FACT_HB_ID) & 0xffff, fact(SKL_FACT_MCHBAR_RAW), pi.cpu.phys_addr_bits, ret_base);
+	/* 334060-001 Section 3.3: the base is bits 38:15 */
+	return mchbar_judge(fact(SKL_FACT_HB_ID) & 0xffff, fact(SKL_FACT_MCHBAR_RAW), 0x7FFFFF8000ull,
+			    pi.cpu.phys_addr_bits, ret_base);
 }
 
 static const char *render(bool json)
@@ -74,9 +78,9 @@ static void four_cbos_ready(void)
 	T_EQ(skl()->use.selects_checked, 4 * 2 + 2 + 1);
 	T_EQ(fact(SKL_FACT_HB_ID), 0x191F8086u);
 	T_ASSERT(skl_host_bridge_name(0x8086, 0x191F));
-	T_EQ(fact(SKL_FACT_MCHBAR_RAW) & SKL_MCHBAR_ENABLE, 1);
+	T_EQ(fact(SKL_FACT_MCHBAR_RAW) & 0x1, 1);
 	uint64_t base = 0;
-	T_EQ(mchbar_state(&base), IMC_OK);
+	T_EQ(mchbar_state(&base), MCHBAR_OK);
 	T_EQ(base, 0xFED10000);
 	T_EQ(skl()->p.base[SKL_UNIT_IMC], 0xFED10000); /* where the IMC counters are read */
 	T_EQ(skl()->p.boxes[SKL_UNIT_IMC], 1);
@@ -198,7 +202,7 @@ static void faulting_msr_is_named(void)
 	 * the PMU is in use is not known. */
 	T_ASSERT(!skl()->use_checked && !skl()->use.known);
 	T_CONTAINS(text, "MSR_UNC_CBO_CONFIG (0x396): read failed: general-protection fault");
-	T_CONTAINS(text, "pmu in use:   unknown (a register could not be read)");
+	T_CONTAINS(text, "pmu in use:   unknown (not checked: rdmsr 0x396 (MSR_UNC_CBO_CONFIG): general-protection fault)\n");
 	T_CONTAINS(text, "fault:        rdmsr 0x396 (MSR_UNC_CBO_CONFIG) raised #GP");
 	T_CONTAINS(text, "uncore PMU unusable: an uncore MSR faulted");
 	/* each address space is probed on its own: the IMC is still found */
@@ -261,15 +265,24 @@ static void unsupported_intel_model(void)
 	T_EQ(pi.npmu, 0);
 	T_EQ(f.reads, 0);
 	render(false);
-	/* every driver's title, in registry order (Skylake-client among them) */
-	char titles[256] = "", line[400];
-	for (unsigned d = 0; pmu_drivers[d]; d++)
-		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%s", d ? ", " : "", pmu_drivers[d]->title);
+	/* every driver's title, in registry order (Skylake-client among
+	 * them), on a line of its own: however many there are, none is cut */
+	char titles[2048] = "", line[2200];
+	unsigned n = 0;
+	for (; pmu_drivers[n]; n++)
+		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%s", n ? ", " : "", pmu_drivers[n]->title);
 	T_CONTAINS(titles, "Skylake-client");
-	snprintf(line, sizeof(line), "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (%s)\n", titles);
+	T_CONTAINS(titles, "Lunar Lake");
+	T_ASSERT(n >= 13);
+	snprintf(line, sizeof(line), "\ndrivers:      %s\n", titles);
 	T_CONTAINS(text, line);
-	snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (%s)\n", titles);
+	snprintf(line, sizeof(line), "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (of the %u "
+		 "uncore.efi has)\n", n);
 	T_CONTAINS(text, line);
+	snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (of the %u "
+		 "uncore.efi has)\n", n);
+	T_CONTAINS(text, line);
+	T_ASSERT(strlen(pi.verdict_reason) < sizeof(pi.verdict_reason) - 1);
 	T_NOT_CONTAINS(text, "MSR_UNC_CBO_CONFIG");
 }
 
@@ -284,7 +297,7 @@ static void mchbar_checks(void)
 	fake_cpuid(&f, 0x80000008, 0, 0x3024, 0, 0, 0);
 	info_gather(&f.hw, &pi);
 	uint64_t base = 0;
-	T_EQ(mchbar_state(&base), IMC_HIGH);
+	T_EQ(mchbar_state(&base), MCHBAR_HIGH);
 	T_EQ(base, 0x1000008000ull);
 	T_EQ(skl()->p.boxes[SKL_UNIT_IMC], 0); /* not usable: no IMC counters */
 	render(false);

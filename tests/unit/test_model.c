@@ -4,6 +4,7 @@
 
 #include "../../drivers/engine/info.h"
 #include "../../drivers/pmu/arch.h"
+#include "../../drivers/pmu/mchbar.h"
 #include "../../drivers/pmu/skl.h"
 #include "../emu/emu_hw.h"
 #include "t.h"
@@ -679,7 +680,7 @@ static void info_against_the_model(void)
 	T_EQ(info_gather(&h.hw, &pi), UNC_OK);
 	T_EQ(skl_of(&pi)->p.boxes[SKL_UNIT_CBO], 4);
 	T_EQ(pi.msr_mode, HW_MSR_EMULATED);
-	T_EQ(skl_of(&pi)->p.facts[SKL_FACT_MCHBAR_RAW] & SKL_MCHBAR_ENABLE, 1);
+	T_EQ(skl_of(&pi)->p.facts[SKL_FACT_MCHBAR_RAW] & 0x1, 1);
 	T_EQ(skl_of(&pi)->p.base[SKL_UNIT_IMC], EMU_HW_MCHBAR);
 	T_ASSERT(skl_of(&pi)->use_checked && skl_of(&pi)->use.known);
 	T_ASSERT(!skl_of(&pi)->use.in_use);
@@ -708,9 +709,10 @@ static void info_against_the_model(void)
 	start();
 	info_gather(&h.hw, &pi);
 	const struct pmu_present *p = &skl_of(&pi)->p;
-	T_EQ(p->facts[SKL_FACT_MCHBAR_RAW] & SKL_MCHBAR_ENABLE, 0);
-	T_EQ(imc_check(p->facts[SKL_FACT_HB_ID] & 0xffff, p->facts[SKL_FACT_MCHBAR_RAW], pi.cpu.phys_addr_bits, &base),
-	     IMC_DISABLED);
+	T_EQ(p->facts[SKL_FACT_MCHBAR_RAW] & 0x1, 0);
+	T_EQ(mchbar_judge(p->facts[SKL_FACT_HB_ID] & 0xffff, p->facts[SKL_FACT_MCHBAR_RAW], 0x7FFFFF8000ull,
+			  pi.cpu.phys_addr_bits, &base),
+	     MCHBAR_DISABLED);
 	T_EQ(base, EMU_HW_MCHBAR);
 	T_EQ(p->boxes[SKL_UNIT_IMC], 0);
 }

@@ -1,11 +1,9 @@
-/* The uncore driver of Intel's discovery tables (Sapphire Rapids, Emerald
- * Rapids, Granite Rapids, Sierra Forest and any later Xeon that has them).
- * The driver's own header: only drivers/pmu/disc*.c and its tests include it. */
-#ifndef UNC_PMU_DISC_DRV_H
-#define UNC_PMU_DISC_DRV_H
-
-#include "../engine/pmu.h"
-#include "disc.h"
+/* The discovery-table driver's units, the register bits and MSR it uses
+ * and the facts its probe keeps. Data only, no file of its own: disc.c
+ * (the driver) and disc_info.c read it; only drivers/pmu/disc*.c and the
+ * tests include it. */
+#ifndef UNC_PMU_DISC_REGS_H
+#define UNC_PMU_DISC_REGS_H
 
 enum { DISC_UNIT_IMC, DISC_UNIT_CHA, DISC_NUNITS };
 
@@ -37,15 +35,5 @@ enum disc_fact {
 				table that differs (else the most one table lists), 63:56 packages found (0:
 				not known) */
 };
-
-extern const struct pmu_driver pmu_driver_disc;
-
-/* The last tables the probe read (info prints them). */
-const struct disc *disc_last(void);
-
-void disc_info(struct out *o, const struct pmu_present *p, bool json);
-/* What the counts lack (the tables against the packages), for info's
- * verdict; the probe's warning is the same. NULL: nothing. */
-const char *disc_caveat(const struct pmu_present *p, char *buf, size_t size);
 
 #endif
