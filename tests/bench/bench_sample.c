@@ -1,5 +1,5 @@
 /* The host half of `make bench`, per PMU family: what one sample costs the
- * engine itself (drivers/engine/stat.c and the driver's ops), counted by callgrind
+ * engine itself (drivers/engine/stat*.c and the driver's ops), counted by callgrind
  * inside one_sample() with the seam left out (its functions are seam_*,
  * which run.sh gives callgrind as toggles), and how many accesses of each
  * kind the sample makes through the seam. The seam under it is the uncore
