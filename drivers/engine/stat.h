@@ -82,6 +82,9 @@ struct stat_run {
 	/* Of each watched register of another package: what the sample's one
 	 * trip there read (in the same pool block). */
 	uint64_t *watch_val;
+	/* What a sample reads, compiled at each programming (stat_int.h), in
+	 * the same pool block. */
+	struct stat_reads *reads;
 
 	unsigned group;           /* the active group */
 	bool counting;

@@ -29,6 +29,13 @@ static inline bool in_group(const struct stat_run *r, unsigned i, unsigned g)
 	return r->kind[i] != PMU_GENERAL || r->group_of[i] == g;
 }
 
+/* Whether reg is an MSR of another package than the running processor's
+ * (read in a trip there, hw_msr_read_n_pkg). */
+static inline bool reg_remote(const struct hw *hw, struct pmu_reg reg)
+{
+	return pmu_reg_pkg(reg) != 0 && pmu_reg_pkg(reg) != hw_pkg_here(hw) + 1;
+}
+
 static inline uint64_t status_bits(const struct pmu_driver *drv)
 {
 	uint64_t bits = 0;
@@ -79,8 +86,9 @@ extern bool watch_any_pkg;
 
 void batch_clear(void);
 enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsigned box, unsigned idx, uint64_t *v);
-enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, uint64_t *ret_now,
-			   uint64_t *ret_after, bool *ret_programmed);
+/* The active group's counters into val's slots, the free-running ones too
+ * when free, between two clock reads (*ret_now, *ret_after). */
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed);
 bool read_settled_slow(struct stat_run *r, uint64_t took);
 
 /* Whether a read that took `took` ticks describes one moment: at most 4
@@ -92,6 +100,60 @@ static inline bool read_settled(struct stat_run *r, uint64_t took)
 		return true;
 	return read_settled_slow(r, took);
 }
+
+/* ---- a sample's reads, compiled (stat_program.c: compile_reads) ---- */
+
+/* How a sample reads a counter of the active group, in passes by kind: an
+ * MSR on this processor's package, RDPMC, a two-dword counter in PCI
+ * space (high, low, high; the low again if the high changed), an MSR of
+ * another package (in that package's trip), anything else (read_counter). */
+enum { RD_MSR, RD_RDPMC, RD_PCI2, RD_PKG, RD_OTHER, RD_KINDS };
+
+struct stat_rd {
+	uint64_t *total;     /* its count: &count_event.total.box[b] */
+	uint8_t *moved;      /* &count_event.moved[b] */
+	uint64_t keep;       /* the bits a read keeps (the width where a driver's read masks; else all) */
+	uint64_t mask;       /* the counter's width: deltas are modulo it */
+	uint64_t rate;       /* the event's most per tick, times 2^32, rounded down; 0: judged exactly each time */
+	uint64_t wbit;       /* its unit's overflow status bit */
+	struct pmu_reg reg;  /* its register (pmu_unit_ctr) */
+	uint32_t slot;       /* its values: val[0][slot], last[0][slot] */
+	uint32_t index;      /* RD_RDPMC: the index */
+	uint16_t box;
+	uint8_t how, pmu, ev;
+};
+
+/* A select or control each sample checks (watch_group), on this package:
+ * an MSR, a dword in PCI space, or anything else (rd). */
+enum { WT_MSR, WT_PCI, WT_OTHER, WT_KINDS };
+
+struct stat_wt {
+	const uint64_t *want; /* what the run wrote last: its journal entry's now */
+	struct pmu_reg reg;
+	unsigned w;           /* its place in watch[] */
+};
+
+struct stat_reads {
+	struct stat_rd *rd;           /* box_slots of room */
+	unsigned end[RD_KINDS];       /* the end of each kind's entries in rd */
+	struct stat_wt *wt;           /* saved_room of room */
+	unsigned wend[WT_KINDS];
+	unsigned still;               /* entries whose counter has not moved yet */
+	bool any;                     /* the group has programmed events (read_group's programmed) */
+	uint8_t ev[STAT_MAX_EVENTS];  /* the group's programmed events, for their running time */
+	unsigned nev;
+	bool checks;                  /* a driver in the group has a check op */
+	bool status;                  /* ... and overflow status bits to explain */
+	bool frozen;                  /* a driver in the group is frozen while read (sample_frozen) */
+	uint64_t slack;               /* tick_hz / 100: what step_limit adds to a gap */
+	uint64_t gap_fast;            /* a gap below this brings no counter's bound to its width */
+};
+
+/* The compiled reads of the active group (after watch_group). */
+void compile_reads(struct stat_run *r);
+/* Every bound of the active group judged exactly (step_limit), the
+ * counters in the run's order: the first that moved too far is named. */
+enum unc_status judge_exact(struct stat_run *r, uint64_t after);
 
 /* ---- the free-running counters (stat_freerun.c) ---- */
 

@@ -81,6 +81,7 @@ UNC_COLD static void drop_slots(struct stat_run *r)
 	r->saved = NULL; /* in the same block */
 	r->watch = NULL;
 	r->watch_val = NULL;
+	r->reads = NULL;
 	r->saved_room = r->nsaved = r->nwatch = 0;
 }
 
@@ -233,12 +234,19 @@ UNC_COLD enum unc_status box_slots(struct stat_run *r)
 				regs += 2 * (size_t)sp->p.boxes[u] * (1 + 2 * pmu_counters_of(pu, &sp->p, u));
 		}
 	}
-	size_t bytes = (3 * r->box_slots + regs) * sizeof(uint64_t) + regs * (sizeof(struct stat_saved) + sizeof(unsigned));
+	/* and a sample's compiled reads: one per counter slot, one per
+	 * register it may watch (all 8-byte multiples, like the values) */
+	size_t bytes = (3 * r->box_slots + regs) * sizeof(uint64_t) + sizeof(struct stat_reads) +
+		       r->box_slots * sizeof(struct stat_rd) + regs * (sizeof(struct stat_wt) + sizeof(struct stat_saved) +
+								      sizeof(unsigned));
 	if (!(r->box_mem = unc_alloc(bytes)))
 		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters and a journal of %lu registers",
 			    (unsigned long)r->box_slots, (unsigned long)regs);
 	r->watch_val = r->box_mem + 3 * r->box_slots;
-	r->saved = (struct stat_saved *)(void *)(r->watch_val + regs);
+	r->reads = (struct stat_reads *)(void *)(r->watch_val + regs);
+	*r->reads = (struct stat_reads){ .rd = (struct stat_rd *)(void *)(r->reads + 1) };
+	r->reads->wt = (struct stat_wt *)(void *)(r->reads->rd + r->box_slots);
+	r->saved = (struct stat_saved *)(void *)(r->reads->wt + regs);
 	r->watch = (unsigned *)(void *)(r->saved + regs);
 	r->saved_room = (unsigned)regs;
 	r->nsaved = r->nwatch = 0;

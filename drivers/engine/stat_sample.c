@@ -119,27 +119,54 @@ enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsi
 	return rd(r, k, reg, v);
 }
 
-/* At each sample, before the counters: a select or control that reads
- * otherwise than the run wrote it was cleared or reprogrammed by someone
- * else, and its counter counts something else, or nothing. */
-static enum unc_status check_watched(struct stat_run *r, bool pkg_checked)
+/* A watched select or control that reads otherwise than the run wrote it
+ * was cleared or reprogrammed by someone else, and its counter counts
+ * something else, or nothing; one that cannot be read stops the run too. */
+UNC_COLD static __attribute__((noinline)) enum unc_status watch_failed(struct stat_run *r, unsigned w, enum unc_status st,
+								 uint64_t v)
 {
+	const struct stat_saved *s = &r->saved[r->watch[w]];
 	char what[96];
-	uint64_t v;
-	enum unc_status st;
 
+	if (st)
+		return rd_failed(r, s->pmu, s->reg, st);
+	return fail(r, UNC_E_CLOBBERED, "%s reads 0x%lx, not the 0x%lx this run wrote: written by someone else during the run",
+		    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
+}
+
+/* At each sample, before the counters: each watched register of this
+ * package (compile_reads' list), a loop per kind calling the seam's access
+ * itself (its ops and context taken once). */
+static enum unc_status check_list(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	const struct stat_wt *e = rs->wt, *end;
+	enum unc_status st;
+	uint64_t v;
+	uint32_t x;
+
+	for (end = rs->wt + rs->wend[WT_MSR]; e < end; e++)
+		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want, 0))
+			return watch_failed(r, e->w, st, v);
+	for (end = rs->wt + rs->wend[WT_PCI]; e < end; e++)
+		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want, 0))
+			return watch_failed(r, e->w, st, x);
+	for (end = rs->wt + rs->wend[WT_OTHER]; e < end; e++)
+		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
+			return watch_failed(r, e->w, st, v);
+	return UNC_OK;
+}
+
+/* The same for the watched registers of other packages, read in the
+ * sample's trip there (read_group). */
+static enum unc_status check_watched(struct stat_run *r)
+{
 	for (unsigned w = 0; w < r->nwatch; w++) {
 		const struct stat_saved *s = &r->saved[r->watch[w]];
-		if ((pmu_reg_pkg(s->reg) != 0) != pkg_checked)
-			continue; /* another package's: read in the sample's trip there (read_group), then checked */
-		if (pkg_checked)
-			v = r->watch_val[w];
-		else if ((st = rd(r, s->pmu, s->reg, &v)))
-			return st;
-		if (v != s->now)
-			return fail(r, UNC_E_CLOBBERED, "%s reads 0x%lx, not the 0x%lx this run wrote: written by someone "
-							 "else during the run",
-				    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
+		if (reg_remote(r->hw, s->reg) && r->watch_val[w] != s->now)
+			return watch_failed(r, w, UNC_OK, r->watch_val[w]);
 	}
 	return UNC_OK;
 }
@@ -215,24 +242,74 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
 	}
 }
 
-/* The per-package counters read_group gathered: one trip to each package,
- * each value masked to its counter's width. */
-static __attribute__((noinline)) enum unc_status read_pkgs(struct stat_run *r, uint64_t *const *val)
+/* The per-package counters read_group gathered: one trip to each other
+ * package, each value masked to its counter's width. */
+static __attribute__((noinline)) enum unc_status read_pkgs(struct stat_run *r)
 {
+	const struct stat_reads *rs = r->reads;
 	enum unc_status st = batch_run(r);
 
-	for (unsigned i = 0; st == UNC_OK && i < r->c.nev; i++) {
-		const struct pmu_unit *pu = unit_of(r, i);
-		if (!pu->per_pkg || pu->space != PMU_MSR || !in_group(r, i, r->group) || is_free(r, i))
-			continue;
-		for (unsigned b = 0; b < r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit]; b++)
-			val[i][b] &= pmu_width_mask(r->c.ev[i].v.width);
-	}
+	for (unsigned j = rs->end[RD_PKG - 1]; st == UNC_OK && j < rs->end[RD_PKG]; j++)
+		r->val[0][rs->rd[j].slot] &= rs->rd[j].keep;
 	return st;
 }
 
-enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, uint64_t *ret_now,
-				  uint64_t *ret_after, bool *ret_programmed)
+/* A counter's read failed: made again as the run reads it otherwise
+ * (read_counter, whose line names it; the driver's own where it has one). */
+UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
+								enum unc_status st)
+{
+	uint64_t v;
+	enum unc_status again = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &v);
+
+	return again ? again : rd_failed(r, e->pmu, e->reg, st);
+}
+
+/* The active group's counters into their slots of val, as compile_reads
+ * listed them: a loop per kind calling the seam's access itself (its ops
+ * and context taken once), the other packages' gathered for their trips. */
+static enum unc_status read_list(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	uint64_t *val = r->val[0];
+	const struct stat_rd *e = rs->rd, *end;
+	enum unc_status st;
+
+	for (end = rs->rd + rs->end[RD_MSR]; e < end; e++) {
+		uint64_t v;
+		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) != UNC_OK, 0))
+			return read_failed(r, e, st);
+		val[e->slot] = v & e->keep;
+	}
+	for (end = rs->rd + rs->end[RD_RDPMC]; e < end; e++) {
+		uint64_t v;
+		if (__builtin_expect((st = ops->rdpmc(ctx, e->index, &v)) != UNC_OK, 0))
+			return read_failed(r, e, st);
+		val[e->slot] = v & e->keep;
+	}
+	for (end = rs->rd + rs->end[RD_PCI2]; e < end; e++) { /* as read_halves */
+		uint32_t h0, lo, h1;
+		uint16_t off = (uint16_t)e->reg.addr;
+		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
+					     (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
+					     (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
+					     (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo))),
+				     0))
+			return read_failed(r, e, st);
+		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
+	}
+	for (end = rs->rd + rs->end[RD_PKG]; e < end; e++)
+		if ((st = batch_add(r, e->pmu, e->reg, &val[e->slot])))
+			return st;
+	for (end = rs->rd + rs->end[RD_OTHER]; e < end; e++)
+		if ((st = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &val[e->slot])))
+			return st;
+	return UNC_OK;
+}
+
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
 {
 	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
 	uint64_t quickest = UINT64_MAX;
@@ -243,26 +320,19 @@ enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, 
 		pkgb.n = 0;
 		uint64_t now = hw_ticks(r->hw);
 		uint64_t batch[2];
-		if (free && (st = read_free_all(r, batch)))
+		if (free && r->nfree && (st = read_free_all(r, batch)))
 			return st;
-		for (unsigned i = 0; !r->free_only && i < r->c.nev; i++) {
-			if (!in_group(r, i, r->group) || is_free(r, i))
-				continue;
-			unsigned k = r->pmu_of[i], u = r->spec[i].unit;
-			const struct pmu_unit *pu = unit_of(r, i);
-			for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++)
-				if ((st = pu->per_pkg && pu->space == PMU_MSR
-						  ? batch_add(r, k, pmu_unit_ctr(pu, &r->pmu[k].p, u, b, r->counter[i]), &val[i][b])
-						  : read_counter(r, k, u, b, r->counter[i], &val[i][b])))
-					return st;
-			programmed = true;
+		if (!r->free_only) {
+			if ((st = read_list(r)))
+				return st;
+			programmed = r->reads->any;
 		}
 		for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) { /* the selects, in the same trip */
 			const struct stat_saved *s = &r->saved[r->watch[w]];
-			if (pmu_reg_pkg(s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
+			if (reg_remote(r->hw, s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
 				return st;
 		}
-		if (pkgb.n && (st = read_pkgs(r, val)))
+		if (pkgb.n && (st = read_pkgs(r)))
 			return st;
 		uint64_t after = hw_ticks(r->hw);
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
@@ -283,53 +353,16 @@ enum unc_status read_group(struct stat_run *r, bool free, uint64_t *const *val, 
 	}
 }
 
-/* A run with programmed counters. */
-static enum unc_status sample_all(struct stat_run *r)
+/* Every bound of the active group judged as step_limit gives it, the
+ * counters in the run's order, before any total moves: a sample's gap
+ * that may bring a bound to the counter's width (rs->gap_fast), or a
+ * counter beyond the bound count_deltas takes from rs->rate, which is
+ * never above this one. */
+UNC_COLD enum unc_status judge_exact(struct stat_run *r, uint64_t after)
 {
-	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
-	uint64_t *const *val = r->val;
-	bool programmed = false;
 	enum unc_status st;
 
-	/* Each PMU's state and overflow status first, then the counters: a
-	 * wrap the status shows has happened by the time they are read. */
-	for (unsigned k = 0; k < r->npmu; k++) {
-		struct stat_pmu *sp = &r->pmu[k];
-		struct pmu_io io = io_of(r, k);
-		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
-			return st;
-	}
-	if ((st = check_watched(r, false)))
-		return st;
-	/* A driver that asks for it is frozen while its counters are read
-	 * (two-dword counters read consistently), and unfrozen after. */
-	uint32_t frozen = 0;
-	for (unsigned k = 0; k < r->npmu; k++) {
-		struct stat_pmu *sp = &r->pmu[k];
-		struct pmu_io io = io_of(r, k);
-		if (!sp->p.drv->sample_frozen || !programs_in_group(r, k))
-			continue;
-		sp->s.first = false;
-		if ((st = sp->p.drv->ops->freeze(&io, &sp->p, &sp->s)))
-			return st;
-		frozen |= 1u << k;
-	}
-	uint64_t now, after;
-	if ((st = read_group(r, true, val, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r, true))))
-		return st;
-	if ((st = free_deltas(r, now)))
-		return st;
-	for (unsigned k = 0; k < r->npmu; k++) {
-		struct stat_pmu *sp = &r->pmu[k];
-		struct pmu_io io = io_of(r, k);
-		if ((frozen >> k & 1) && (st = sp->p.drv->ops->unfreeze(&io, &sp->p, &sp->s, false)))
-			return st;
-	}
-	/* Every programmed counter is judged before any of their totals moves
-	 * (the free-running ones are already counted: a failed run reports
-	 * nothing anyway). Deltas are modulo each counter's width: a value
-	 * below the last is a wrap only if the step fits the time. */
-	for (unsigned i = 0; programmed && i < r->c.nev; i++) {
+	for (unsigned i = 0; i < r->c.nev; i++) {
 		if (!in_group(r, i, r->group) || is_free(r, i))
 			continue;
 		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
@@ -339,7 +372,7 @@ static enum unc_status sample_all(struct stat_run *r)
 		if ((st = step_limit(r, i, width, after, &limit)))
 			return st;
 		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
-			uint64_t last = r->last[i][b], v = val[i][b], d = (v - last) & pmu_width_mask(width);
+			uint64_t last = r->last[i][b], v = r->val[i][b], d = (v - last) & pmu_width_mask(width);
 			if (d > limit) {
 				char what[96], ms[24];
 				fmt_fixed(ms, sizeof(ms), after - r->t_sample, r->hw->tick_hz / 1000, 1);
@@ -351,29 +384,101 @@ static enum unc_status sample_all(struct stat_run *r)
 			}
 		}
 	}
-	for (unsigned i = 0; programmed && i < r->c.nev; i++) {
-		struct count_event *e = &r->c.ev[i];
-		if (!in_group(r, i, r->group) || is_free(r, i))
-			continue;
-		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
-		const struct pmu_unit *pu = unit_of(r, i);
-		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
-			uint64_t v = val[i][b], d = (v - r->last[i][b]) & pmu_width_mask(r->c.ev[i].v.width);
-			if (v < r->last[i][b])
-				wrapped[k] |= pu->status_bit;
-			if (d)
-				e->moved[b] = 1;
-			e->total.box[b] += d;
-			r->last[i][b] = v;
-		}
-		e->total.running += now - r->t_sample;
+	return UNC_OK;
+}
+
+/* The active group's deltas, modulo each counter's width, into the totals
+ * (now: the clock before the read, after: after it). A value below the last
+ * is a wrap only if the step fits the time: each step is held to a bound
+ * from rs->rate (the event's most per tick, rounded down), and one beyond
+ * it is judged exactly (judge_exact, as is every counter when the gap is
+ * long). Each counter that goes backwards marks its unit's status bit in
+ * wrapped. */
+static inline __attribute__((always_inline)) enum unc_status count_deltas(struct stat_run *r, uint64_t now,
+									  uint64_t after, uint64_t *wrapped)
+{
+	struct stat_reads *rs = r->reads;
+	uint64_t gap = after - r->t_sample, gs = gap + rs->slack;
+	uint64_t *val = r->val[0], *lastv = r->last[0];
+	unsigned still = rs->still;
+	bool judged = false;
+	enum unc_status st;
+
+	if (__builtin_expect(gap >= rs->gap_fast, 0)) {
+		if ((st = judge_exact(r, after)))
+			return st;
+		judged = true;
 	}
-	r->t_sample = r->c.t_end = now;
-	/* A unit's status bit must be explained by a counter of that unit
-	 * going backwards, in this sample or (if it wrapped between the two
-	 * reads of the last sample) the previous one. Otherwise a counter
-	 * advanced by its whole width or more between two samples, and no
-	 * delta can say by how much. */
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd + rs->end[RD_KINDS - 1]; e < end; e++) {
+		uint64_t v = val[e->slot], last = lastv[e->slot], d = (v - last) & e->mask;
+		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {
+			/* the counters before this one are counted already, their
+			 * steps within their bounds: judged again as 0 */
+			if ((st = judge_exact(r, after)))
+				return st;
+			judged = true;
+		}
+		if (__builtin_expect(v < last, 0))
+			wrapped[e->pmu] |= e->wbit;
+		if (__builtin_expect(still != 0, 0) && d && !*e->moved)
+			*e->moved = 1, still--;
+		*e->total += d;
+		lastv[e->slot] = v;
+	}
+	rs->still = still;
+	for (unsigned j = 0; j < rs->nev; j++)
+		r->c.ev[rs->ev[j]].total.running += now - r->t_sample;
+	return UNC_OK;
+}
+
+/* Each driver's check (its state, and its overflow status into status[k]). */
+static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, uint64_t *status)
+{
+	enum unc_status st;
+
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
+			return st;
+	}
+	return UNC_OK;
+}
+
+/* A driver that asks for it is frozen while its counters are read
+ * (two-dword counters read consistently), and unfrozen after (bit k of
+ * *frozen). */
+UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct stat_run *r, bool freeze, uint32_t *frozen)
+{
+	enum unc_status st;
+
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (!freeze) {
+			if ((*frozen >> k & 1) && (st = sp->p.drv->ops->unfreeze(&io, &sp->p, &sp->s, false)))
+				return st;
+			continue;
+		}
+		if (!sp->p.drv->sample_frozen || !programs_in_group(r, k))
+			continue;
+		sp->s.first = false;
+		if ((st = sp->p.drv->ops->freeze(&io, &sp->p, &sp->s)))
+			return st;
+		*frozen |= 1u << k;
+	}
+	return UNC_OK;
+}
+
+/* A unit's status bit must be explained by a counter of that unit going
+ * backwards, in this sample or (if it wrapped between the two reads of the
+ * last sample) the previous one. Otherwise a counter advanced by its whole
+ * width or more between two samples, and no delta can say by how much. */
+static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
+								const uint64_t *wrapped)
+{
+	enum unc_status st;
+
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
 		uint64_t mine = status[k] & status_bits(sp->p.drv);
@@ -389,6 +494,32 @@ static enum unc_status sample_all(struct stat_run *r)
 			return st;
 	}
 	return UNC_OK;
+}
+
+/* A run with programmed counters: the drivers' checks and the watched
+ * selects, then the counters between two clock reads, then their deltas
+ * (every counter judged before it is counted; the free-running ones
+ * first: a failed run reports nothing anyway), then the overflow status. */
+static enum unc_status sample_all(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
+	uint64_t now, after;
+	uint32_t frozen = 0;
+	bool programmed = false;
+	enum unc_status st;
+
+	/* Each PMU's state and overflow status first, then the counters: a
+	 * wrap the status shows has happened by the time they are read. */
+	if ((rs->checks && (st = check_pmus(r, status))) || (st = check_list(r)) ||
+	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))))
+		return st;
+	if ((st = read_group(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
+	    (r->nfree && (st = free_deltas(r, now))) || (frozen && (st = freeze_for_read(r, false, &frozen))) ||
+	    (programmed && (st = count_deltas(r, now, after, wrapped))))
+		return st;
+	r->t_sample = r->c.t_end = now;
+	return rs->status ? explain_status(r, status, wrapped) : UNC_OK;
 }
 
 enum unc_status stat_sample(struct stat_run *r)

@@ -378,6 +378,18 @@ static enum unc_status arch_read_counter(struct pmu_io *io, const struct pmu_pre
 	return pmu_io_read(io, arch_counter_reg(p, unit, idx), ret_val);
 }
 
+/* A sample's read without arch_read_counter: RDPMC where the probe found
+ * it working (RDPMC returns the counter's width, zero-extended). */
+static unsigned arch_fast_read(const struct pmu_present *p, unsigned unit, unsigned box, unsigned idx,
+			       uint32_t *ret_index)
+{
+	(void)box;
+	if (p->facts[ARCH_FACT_RDPMC_ST] != UNC_OK)
+		return PMU_FAST_NONE;
+	*ret_index = (unit == ARCH_UNIT_FIXED ? ARCH_RDPMC_FIXED : 0) | idx;
+	return PMU_FAST_RDPMC;
+}
+
 /* Sets the box's counters to `start` through the journal (which reads each
  * before its first write, so the value as found is put back at the end):
  * the general ones at IA32_A_PMCx when full-width writes are on (a write to
@@ -456,6 +468,7 @@ static const struct pmu_ops arch_ops = {
 	.unfreeze = arch_unfreeze,
 	.check = arch_check,
 	.read_counter = arch_read_counter,
+	.fast_read = arch_fast_read,
 	.fixed_start = arch_fixed_start,
 	.reset_box = arch_reset_box,
 	.reg_name = arch_reg_name,
