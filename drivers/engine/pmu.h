@@ -477,6 +477,12 @@ struct pmu_ops {
 	 * the run set it (an error line if not), and the overflow status. */
 	enum unc_status (*check)(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
 				 uint64_t *ret_status);
+	/* Optional, with check: where check is two reads, the overflow status
+	 * (*ret_status) and a control that must read *ret_want, for a sample
+	 * to make them itself; false: check each time. A control that reads
+	 * otherwise is given to check, whose line says what is wrong. */
+	bool (*check_regs)(const struct pmu_present *p, const struct pmu_state *s, struct pmu_reg *ret_status,
+			   struct pmu_reg *ret_ctrl, uint64_t *ret_want);
 	/* Optional: reading a counter other than as one register read (two
 	 * 32-bit halves, RDPMC). NULL: one read of the counter's register. */
 	enum unc_status (*read_counter)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,

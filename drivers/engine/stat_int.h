@@ -133,16 +133,29 @@ struct stat_wt {
 	unsigned w;           /* its place in watch[] */
 };
 
+/* A driver's check as two reads (pmu_ops.check_regs). */
+struct stat_chk {
+	uint32_t status, ctrl; /* MSRs of this package */
+	uint64_t want;         /* what ctrl must read */
+	unsigned pmu;
+};
+
 struct stat_reads {
 	struct stat_rd *rd;           /* box_slots of room */
 	unsigned end[RD_KINDS];       /* the end of each kind's entries in rd */
+	const struct stat_rd *rd_end[RD_KINDS]; /* the same as pointers */
 	struct stat_wt *wt;           /* saved_room of room */
 	unsigned wend[WT_KINDS];
+	const struct stat_wt *wt_end[WT_KINDS];
 	unsigned still;               /* entries whose counter has not moved yet */
 	bool any;                     /* the group has programmed events (read_group's programmed) */
-	uint8_t ev[STAT_MAX_EVENTS];  /* the group's programmed events, for their running time */
+	uint64_t *running[STAT_MAX_EVENTS]; /* the group's programmed events' running times */
 	unsigned nev;
-	bool checks;                  /* a driver in the group has a check op */
+	struct stat_chk chk[STAT_MAX_PMUS]; /* the drivers' checks a sample makes itself */
+	unsigned nchk;
+	uint32_t slow_chk;            /* bit k: driver k's check op is called */
+	uint64_t sbits[STAT_MAX_PMUS];/* each driver's status bits (status_bits) */
+	bool checks;                  /* a driver that programs has a check op */
 	bool status;                  /* ... and overflow status bits to explain */
 	bool frozen;                  /* a driver in the group is frozen while read (sample_frozen) */
 	uint64_t slack;               /* tick_hz / 100: what step_limit adds to a gap */

@@ -286,18 +286,30 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	struct stat_reads *rs = r->reads;
 	unsigned n[RD_KINDS] = { 0 }, at[RD_KINDS], wn[WT_KINDS] = { 0 }, wat[WT_KINDS];
 
-	rs->nev = rs->still = 0;
+	rs->nev = rs->still = rs->nchk = rs->slow_chk = 0;
 	rs->any = rs->checks = rs->status = rs->frozen = false;
 	rs->slack = r->hw->tick_hz / 100;
 	rs->gap_fast = UINT64_MAX;
 	for (unsigned k = 0; k < r->npmu; k++) { /* every driver that programs is checked, in the group or not */
 		const struct pmu_driver *drv = r->pmu[k].p.drv;
-		rs->checks |= r->pmu[k].programs && drv->ops->check;
-		rs->status |= r->pmu[k].programs && drv->ops->check && status_bits(drv);
+		struct stat_chk *c = &rs->chk[rs->nchk];
+		struct pmu_reg sreg, creg;
+		rs->sbits[k] = status_bits(drv);
+		if (!r->pmu[k].programs || !drv->ops->check)
+			continue;
+		rs->checks = true;
+		rs->status |= rs->sbits[k] != 0;
+		if (drv->ops->check_regs && drv->ops->check_regs(&r->pmu[k].p, &r->pmu[k].s, &sreg, &creg, &c->want) &&
+		    sreg.space == PMU_MSR && creg.space == PMU_MSR && !pmu_reg_pkg(sreg) && !pmu_reg_pkg(creg)) {
+			c->status = (uint32_t)sreg.addr, c->ctrl = (uint32_t)creg.addr, c->pmu = k;
+			rs->nchk++;
+		} else {
+			rs->slow_chk |= 1u << k;
+		}
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned k = 0, end = 0; pass && k < RD_KINDS; k++)
-			at[k] = end, end += n[k], rs->end[k] = end;
+			at[k] = end, end += n[k], rs->end[k] = end, rs->rd_end[k] = rs->rd + end;
 		for (unsigned i = 0; i < r->c.nev; i++) {
 			unsigned k = r->pmu_of[i], u = r->spec[i].unit;
 			const struct stat_pmu *sp = &r->pmu[k];
@@ -306,7 +318,7 @@ UNC_COLD void compile_reads(struct stat_run *r)
 			uint64_t rate = pass ? rd_rate(r, i, &rs->gap_fast) : 0;
 			if (pass) {
 				rs->any = true;
-				rs->ev[rs->nev++] = (uint8_t)i;
+				rs->running[rs->nev++] = &r->c.ev[i].total.running;
 				rs->frozen |= sp->p.drv->sample_frozen;
 			}
 			for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
@@ -329,7 +341,7 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned k = 0, end = 0; pass && k < WT_KINDS; k++)
-			wat[k] = end, end += wn[k], rs->wend[k] = end;
+			wat[k] = end, end += wn[k], rs->wend[k] = end, rs->wt_end[k] = rs->wt + end;
 		for (unsigned w = 0; w < r->nwatch; w++) {
 			const struct stat_saved *s = &r->saved[r->watch[w]];
 			if (reg_remote(r->hw, s->reg))

@@ -147,13 +147,13 @@ static enum unc_status check_list(struct stat_run *r)
 	uint64_t v;
 	uint32_t x;
 
-	for (end = rs->wt + rs->wend[WT_MSR]; e < end; e++)
+	for (end = rs->wt_end[WT_MSR]; e < end; e++)
 		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want, 0))
 			return watch_failed(r, e->w, st, v);
-	for (end = rs->wt + rs->wend[WT_PCI]; e < end; e++)
+	for (end = rs->wt_end[WT_PCI]; e < end; e++)
 		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want, 0))
 			return watch_failed(r, e->w, st, x);
-	for (end = rs->wt + rs->wend[WT_OTHER]; e < end; e++)
+	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
 		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
 			return watch_failed(r, e->w, st, v);
 	return UNC_OK;
@@ -277,19 +277,19 @@ static enum unc_status read_list(struct stat_run *r)
 	const struct stat_rd *e = rs->rd, *end;
 	enum unc_status st;
 
-	for (end = rs->rd + rs->end[RD_MSR]; e < end; e++) {
+	for (end = rs->rd_end[RD_MSR]; e < end; e++) {
 		uint64_t v;
 		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) != UNC_OK, 0))
 			return read_failed(r, e, st);
 		val[e->slot] = v & e->keep;
 	}
-	for (end = rs->rd + rs->end[RD_RDPMC]; e < end; e++) {
+	for (end = rs->rd_end[RD_RDPMC]; e < end; e++) {
 		uint64_t v;
 		if (__builtin_expect((st = ops->rdpmc(ctx, e->index, &v)) != UNC_OK, 0))
 			return read_failed(r, e, st);
 		val[e->slot] = v & e->keep;
 	}
-	for (end = rs->rd + rs->end[RD_PCI2]; e < end; e++) { /* as read_halves */
+	for (end = rs->rd_end[RD_PCI2]; e < end; e++) { /* as read_halves */
 		uint32_t h0, lo, h1;
 		uint16_t off = (uint16_t)e->reg.addr;
 		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
@@ -300,43 +300,60 @@ static enum unc_status read_list(struct stat_run *r)
 			return read_failed(r, e, st);
 		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
 	}
-	for (end = rs->rd + rs->end[RD_PKG]; e < end; e++)
+	for (end = rs->rd_end[RD_PKG]; e < end; e++)
 		if ((st = batch_add(r, e->pmu, e->reg, &val[e->slot])))
 			return st;
-	for (end = rs->rd + rs->end[RD_OTHER]; e < end; e++)
+	for (end = rs->rd_end[RD_OTHER]; e < end; e++)
 		if ((st = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &val[e->slot])))
 			return st;
 	return UNC_OK;
 }
 
-enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+/* One read of the group (and of the free-running counters when free)
+ * between two clock reads. */
+static inline __attribute__((always_inline)) enum unc_status read_once(struct stat_run *r, bool free, uint64_t *ret_now,
+								       uint64_t *ret_after, bool *ret_programmed)
+{
+	uint64_t batch[2];
+	enum unc_status st;
+
+	pkgb.n = 0;
+	*ret_now = hw_ticks(r->hw);
+	if (free && r->nfree && (st = read_free_all(r, batch)))
+		return st;
+	*ret_programmed = false;
+	if (!r->free_only) {
+		if ((st = read_list(r)))
+			return st;
+		*ret_programmed = r->reads->any;
+	}
+	for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) { /* the selects, in the same trip */
+		const struct stat_saved *s = &r->saved[r->watch[w]];
+		if (reg_remote(r->hw, s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
+			return st;
+	}
+	if (pkgb.n && (st = read_pkgs(r)))
+		return st;
+	*ret_after = hw_ticks(r->hw);
+	return UNC_OK;
+}
+
+/* The read again, as read_group says: its first read (now, after,
+ * programmed) made, whether it settled (settled < 0: not asked yet). */
+static __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
+							   bool programmed, int settled, uint64_t *ret_now,
+							   uint64_t *ret_after, bool *ret_programmed)
 {
 	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
 	uint64_t quickest = UINT64_MAX;
 	enum unc_status st;
 
 	for (unsigned attempt = 0;; attempt++) {
-		bool programmed = false;
-		pkgb.n = 0;
-		uint64_t now = hw_ticks(r->hw);
-		uint64_t batch[2];
-		if (free && r->nfree && (st = read_free_all(r, batch)))
+		if (attempt && (st = read_once(r, free, &now, &after, &programmed)))
 			return st;
-		if (!r->free_only) {
-			if ((st = read_list(r)))
-				return st;
-			programmed = r->reads->any;
-		}
-		for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) { /* the selects, in the same trip */
-			const struct stat_saved *s = &r->saved[r->watch[w]];
-			if (reg_remote(r->hw, s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
-				return st;
-		}
-		if (pkgb.n && (st = read_pkgs(r)))
-			return st;
-		uint64_t after = hw_ticks(r->hw);
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
-		if (read_settled(r, after - now) && attempt >= least && after - now <= quickest)
+		bool ok = attempt || settled < 0 ? read_settled(r, after - now) : settled;
+		if (ok && attempt >= least && after - now <= quickest)
 			return UNC_OK;
 		if (after - now < quickest) {
 			quickest = after - now;
@@ -351,6 +368,22 @@ enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uin
 		if (attempt == last)
 			return UNC_OK;
 	}
+}
+
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+{
+	uint64_t now, after;
+	bool programmed;
+	enum unc_status st = read_once(r, free, &now, &after, &programmed);
+
+	if (st)
+		return st;
+	if (r->edge) /* a run's edge: taken at least three times the first time (read_again) */
+		return read_again(r, free, now, after, programmed, -1, ret_now, ret_after, ret_programmed);
+	*ret_now = now, *ret_after = after, *ret_programmed = programmed;
+	if (__builtin_expect(read_settled(r, after - now), 1))
+		return UNC_OK;
+	return read_again(r, free, now, after, programmed, 0, ret_now, ret_after, ret_programmed);
 }
 
 /* Every bound of the active group judged as step_limit gives it, the
@@ -398,7 +431,7 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 									  uint64_t after, uint64_t *wrapped)
 {
 	struct stat_reads *rs = r->reads;
-	uint64_t gap = after - r->t_sample, gs = gap + rs->slack;
+	uint64_t gap = after - r->t_sample, gs = gap + rs->slack, dt = now - r->t_sample;
 	uint64_t *val = r->val[0], *lastv = r->last[0];
 	unsigned still = rs->still;
 	bool judged = false;
@@ -409,7 +442,7 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 			return st;
 		judged = true;
 	}
-	for (const struct stat_rd *e = rs->rd, *end = rs->rd + rs->end[RD_KINDS - 1]; e < end; e++) {
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_KINDS - 1]; e < end; e++) {
 		uint64_t v = val[e->slot], last = lastv[e->slot], d = (v - last) & e->mask;
 		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {
 			/* the counters before this one are counted already, their
@@ -426,20 +459,62 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 		lastv[e->slot] = v;
 	}
 	rs->still = still;
-	for (unsigned j = 0; j < rs->nev; j++)
-		r->c.ev[rs->ev[j]].total.running += now - r->t_sample;
+	for (unsigned j = 0, n = rs->nev; j < n; j++)
+		*rs->running[j] += dt;
 	return UNC_OK;
 }
 
-/* Each driver's check (its state, and its overflow status into status[k]). */
+/* Driver k's check (its state, and its overflow status into *status). */
+static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *status)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	struct pmu_io io = io_of(r, k);
+
+	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
+}
+
+/* A check made here failed (fst: its read's status) or found the control
+ * otherwise: the driver's check says what is wrong. */
+UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
+								 enum unc_status fst, uint64_t *status)
+{
+	enum unc_status st = check_pmu(r, c->pmu, status);
+
+	return st || !fst ? st : rd_failed(r, c->pmu, pmu_msr(c->status), fst); /* it failed here alone */
+}
+
+/* Each driver's check, in the drivers' order: those with check_regs read
+ * here (the status into status[k], the control compared), the others by
+ * their check op. */
 static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, uint64_t *status)
 {
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
 	enum unc_status st;
 
-	for (unsigned k = 0; k < r->npmu; k++) {
-		struct stat_pmu *sp = &r->pmu[k];
-		struct pmu_io io = io_of(r, k);
-		if (sp->programs && sp->p.drv->ops->check && (st = sp->p.drv->ops->check(&io, &sp->p, &sp->s, &status[k])))
+	if (__builtin_expect(rs->slow_chk != 0, 0)) { /* the drivers' order, when some are called */
+		for (unsigned k = 0, c = 0; k < r->npmu; k++) {
+			if (rs->slow_chk >> k & 1) {
+				if ((st = check_pmu(r, k, &status[k])))
+					return st;
+			} else if (c < rs->nchk && rs->chk[c].pmu == k) {
+				const struct stat_chk *x = &rs->chk[c++];
+				uint64_t ctrl;
+				if ((st = ops->msr_read(ctx, x->status, &status[k])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
+				    ctrl != x->want)
+					if ((st = check_failed(r, x, st, &status[k])))
+						return st;
+			}
+		}
+		return UNC_OK;
+	}
+	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->nchk; x < end; x++) {
+		uint64_t ctrl;
+		if (__builtin_expect((st = ops->msr_read(ctx, x->status, &status[x->pmu])) ||
+					     (st = ops->msr_read(ctx, x->ctrl, &ctrl)) || ctrl != x->want,
+				     0) &&
+		    (st = check_failed(r, x, st, &status[x->pmu])))
 			return st;
 	}
 	return UNC_OK;
@@ -477,11 +552,19 @@ UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct
 static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
 								const uint64_t *wrapped)
 {
+	const struct stat_reads *rs = r->reads;
+	uint64_t any = 0;
 	enum unc_status st;
 
+	for (unsigned k = 0; k < r->npmu; k++) /* mostly none: no counter wrapped */
+		any |= status[k] & rs->sbits[k];
+	if (__builtin_expect(!any, 1)) {
+		memcpy(r->wrapped_prev, wrapped, r->npmu * sizeof(wrapped[0]));
+		return UNC_OK;
+	}
 	for (unsigned k = 0; k < r->npmu; k++) {
 		struct stat_pmu *sp = &r->pmu[k];
-		uint64_t mine = status[k] & status_bits(sp->p.drv);
+		uint64_t mine = status[k] & rs->sbits[k];
 		uint64_t unexplained = mine & ~(wrapped[k] | r->wrapped_prev[k]);
 		struct pmu_io io = io_of(r, k);
 		r->wrapped_prev[k] = wrapped[k];
@@ -500,7 +583,7 @@ static __attribute__((noinline)) enum unc_status explain_status(struct stat_run 
  * selects, then the counters between two clock reads, then their deltas
  * (every counter judged before it is counted; the free-running ones
  * first: a failed run reports nothing anyway), then the overflow status. */
-static enum unc_status sample_all(struct stat_run *r)
+static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };

@@ -365,6 +365,18 @@ static enum unc_status arch_check(struct pmu_io *io, const struct pmu_present *p
 	return UNC_OK;
 }
 
+/* arch_check's two reads (version 2 and up), for a sample to make itself. */
+static bool arch_check_regs(const struct pmu_present *p, const struct pmu_state *s, struct pmu_reg *ret_status,
+			    struct pmu_reg *ret_ctrl, uint64_t *ret_want)
+{
+	if (arch_version(p) < 2)
+		return false;
+	*ret_status = pmu_msr(IA32_PERF_GLOBAL_STATUS);
+	*ret_ctrl = pmu_msr(IA32_PERF_GLOBAL_CTRL);
+	*ret_want = s->base | enable_bits(p);
+	return true;
+}
+
 /* RDPMC where the probe found it working (general counter n is index n,
  * fixed counter n is 0x40000000 | n: "RDPMC" in Vol. 2), else, or when it
  * faults now, rdmsr of the counter. */
@@ -467,6 +479,7 @@ static const struct pmu_ops arch_ops = {
 	.clear_status = arch_clear_status,
 	.unfreeze = arch_unfreeze,
 	.check = arch_check,
+	.check_regs = arch_check_regs,
 	.read_counter = arch_read_counter,
 	.fast_read = arch_fast_read,
 	.fixed_start = arch_fixed_start,
