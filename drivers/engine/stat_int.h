@@ -82,9 +82,18 @@ enum unc_status edge_read(struct stat_run *r, uint64_t *ret_now);
 /* Whether a watched register is another package's (watch_group). */
 extern bool watch_any_pkg;
 
+/* ---- MSRs of other packages (stat_pkg.c) ---- */
+
+/* Before anything is read: every box of a per-package unit can be reached. */
+enum unc_status check_pkgs(struct stat_run *r);
+void batch_clear(void);
+enum unc_status read_remote(struct stat_run *r);
+enum unc_status check_watched(struct stat_run *r);
+
 /* ---- sampling (stat_sample.c) ---- */
 
-void batch_clear(void);
+/* A watched register w read v (or failed to be read: st). */
+enum unc_status watch_failed(struct stat_run *r, unsigned w, enum unc_status st, uint64_t v);
 enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsigned box, unsigned idx, uint64_t *v);
 /* The active group's counters into val's slots, the free-running ones too
  * when free, between two clock reads (*ret_now, *ret_after). */
@@ -101,7 +110,7 @@ static inline bool read_settled(struct stat_run *r, uint64_t took)
 	return read_settled_slow(r, took);
 }
 
-/* ---- a sample's reads, compiled (stat_program.c: compile_reads) ---- */
+/* ---- a sample's reads, compiled (stat_compile.c) ---- */
 
 /* How a sample reads a counter of the active group, in passes by kind: an
  * MSR on this processor's package, RDPMC, a two-dword counter in PCI
@@ -158,6 +167,7 @@ struct stat_reads {
 	bool checks;                  /* a driver that programs has a check op */
 	bool status;                  /* ... and overflow status bits to explain */
 	bool frozen;                  /* a driver in the group is frozen while read (sample_frozen) */
+	bool remote;                  /* it reads MSRs of other packages (read_remote) */
 	uint64_t slack;               /* tick_hz / 100: what step_limit adds to a gap */
 	uint64_t gap_fast;            /* a gap below this brings no counter's bound to its width */
 };

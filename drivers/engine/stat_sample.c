@@ -2,7 +2,7 @@
  * reads (again when a delay stretched the read), the watch of other
  * writers (each select and the drivers' checks), the deltas modulo each
  * counter's width judged against the time, and the overflow status
- * explained; the per-package reads gathered into one trip each. */
+ * explained; from the lists stat_compile.c makes at each programming. */
 #include "stat_int.h"
 
 #include <string.h>
@@ -14,76 +14,6 @@
  * (read_group): under a host that preempts the vCPU often, a few more
  * reads find one a delay did not hit. */
 #define STAT_EDGE_READS 16
-
-/* ---- MSRs of other packages (pmu_reg_pkg) ---- */
-
-/* A sample's per-package MSR reads, gathered, then made in one trip to
- * each package (hw_msr_read_n_pkg): the running processor's package read
- * here. More than STAT_PKG_BATCH of them take more trips. */
-#define STAT_PKG_BATCH 1024
-static struct {
-	unsigned n;
-	struct pmu_reg reg[STAT_PKG_BATCH];
-	uint8_t pmu[STAT_PKG_BATCH];
-	uint64_t *dst[STAT_PKG_BATCH];
-	uint32_t msr[STAT_PKG_BATCH];
-	uint64_t val[STAT_PKG_BATCH];
-} pkgb;
-
-/* One package's share of the batch in one call; on failure each alone,
- * to name the register. */
-static enum unc_status batch_pkg(struct stat_run *r, uint8_t pkg)
-{
-	static unsigned idx[STAT_PKG_BATCH];
-	unsigned n = 0;
-	enum unc_status st, trip;
-
-	for (unsigned j = 0; j < pkgb.n; j++)
-		if (pmu_reg_pkg(pkgb.reg[j]) == pkg)
-			pkgb.msr[n] = (uint32_t)pkgb.reg[j].addr, idx[n++] = j;
-	if (!n)
-		return UNC_OK;
-	if ((trip = hw_msr_read_n_pkg(r->hw, pkg - 1u, pkgb.msr, n, pkgb.val))) {
-		for (unsigned j = 0; j < n; j++)
-			if ((st = rd(r, pkgb.pmu[idx[j]], pkgb.reg[idx[j]], pkgb.val)))
-				return st;
-		return rd_failed(r, pkgb.pmu[idx[0]], pkgb.reg[idx[0]], trip); /* the trip failed, each read alone did not */
-	}
-	for (unsigned j = 0; j < n; j++)
-		*pkgb.dst[idx[j]] = pkgb.val[j];
-	return UNC_OK;
-}
-
-static enum unc_status batch_run(struct stat_run *r)
-{
-	uint8_t here = (uint8_t)(hw_pkg_here(r->hw) + 1);
-	enum unc_status st;
-
-	if ((st = batch_pkg(r, here)))
-		return st;
-	for (unsigned i = 1; r->hw->pkgs && i < r->hw->pkgs->n; i++)
-		if ((st = batch_pkg(r, (uint8_t)(r->hw->pkgs->id[i] + 1))))
-			return st;
-	pkgb.n = 0;
-	return UNC_OK;
-}
-
-/* The batch empty (a run's start). */
-void batch_clear(void)
-{
-	pkgb.n = 0;
-}
-
-/* reg (pkg set) into *dst at the next batch_run. */
-static enum unc_status batch_add(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *dst)
-{
-	enum unc_status st;
-
-	if (pkgb.n == STAT_PKG_BATCH && (st = batch_run(r)))
-		return st;
-	pkgb.reg[pkgb.n] = reg, pkgb.pmu[pkgb.n] = (uint8_t)k, pkgb.dst[pkgb.n++] = dst;
-	return UNC_OK;
-}
 
 /* Whether driver k has programmed counters in the active group. */
 static bool programs_in_group(const struct stat_run *r, unsigned k)
@@ -122,7 +52,7 @@ enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsi
 /* A watched select or control that reads otherwise than the run wrote it
  * was cleared or reprogrammed by someone else, and its counter counts
  * something else, or nothing; one that cannot be read stops the run too. */
-UNC_COLD static __attribute__((noinline)) enum unc_status watch_failed(struct stat_run *r, unsigned w, enum unc_status st,
+UNC_COLD __attribute__((noinline)) enum unc_status watch_failed(struct stat_run *r, unsigned w, enum unc_status st,
 								 uint64_t v)
 {
 	const struct stat_saved *s = &r->saved[r->watch[w]];
@@ -156,18 +86,6 @@ static enum unc_status check_list(struct stat_run *r)
 	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
 		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
 			return watch_failed(r, e->w, st, v);
-	return UNC_OK;
-}
-
-/* The same for the watched registers of other packages, read in the
- * sample's trip there (read_group). */
-static enum unc_status check_watched(struct stat_run *r)
-{
-	for (unsigned w = 0; w < r->nwatch; w++) {
-		const struct stat_saved *s = &r->saved[r->watch[w]];
-		if (reg_remote(r->hw, s->reg) && r->watch_val[w] != s->now)
-			return watch_failed(r, w, UNC_OK, r->watch_val[w]);
-	}
 	return UNC_OK;
 }
 
@@ -242,18 +160,6 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
 	}
 }
 
-/* The per-package counters read_group gathered: one trip to each other
- * package, each value masked to its counter's width. */
-static __attribute__((noinline)) enum unc_status read_pkgs(struct stat_run *r)
-{
-	const struct stat_reads *rs = r->reads;
-	enum unc_status st = batch_run(r);
-
-	for (unsigned j = rs->end[RD_PKG - 1]; st == UNC_OK && j < rs->end[RD_PKG]; j++)
-		r->val[0][rs->rd[j].slot] &= rs->rd[j].keep;
-	return st;
-}
-
 /* A counter's read failed: made again as the run reads it otherwise
  * (read_counter, whose line names it; the driver's own where it has one). */
 UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
@@ -300,10 +206,7 @@ static enum unc_status read_list(struct stat_run *r)
 			return read_failed(r, e, st);
 		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
 	}
-	for (end = rs->rd_end[RD_PKG]; e < end; e++)
-		if ((st = batch_add(r, e->pmu, e->reg, &val[e->slot])))
-			return st;
-	for (end = rs->rd_end[RD_OTHER]; e < end; e++)
+	for (e = rs->rd_end[RD_PKG], end = rs->rd_end[RD_OTHER]; e < end; e++) /* RD_PKG's: read_remote */
 		if ((st = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &val[e->slot])))
 			return st;
 	return UNC_OK;
@@ -317,7 +220,6 @@ static inline __attribute__((always_inline)) enum unc_status read_once(struct st
 	uint64_t batch[2];
 	enum unc_status st;
 
-	pkgb.n = 0;
 	*ret_now = hw_ticks(r->hw);
 	if (free && r->nfree && (st = read_free_all(r, batch)))
 		return st;
@@ -327,12 +229,7 @@ static inline __attribute__((always_inline)) enum unc_status read_once(struct st
 			return st;
 		*ret_programmed = r->reads->any;
 	}
-	for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) { /* the selects, in the same trip */
-		const struct stat_saved *s = &r->saved[r->watch[w]];
-		if (reg_remote(r->hw, s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
-			return st;
-	}
-	if (pkgb.n && (st = read_pkgs(r)))
+	if (r->reads->remote && (st = read_remote(r)))
 		return st;
 	*ret_after = hw_ticks(r->hw);
 	return UNC_OK;
