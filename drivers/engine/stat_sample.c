@@ -456,7 +456,8 @@ static __attribute__((noinline)) enum unc_status explain_status(struct stat_run 
 	for (unsigned k = 0; k < r->npmu; k++) /* mostly none: no counter wrapped */
 		any |= status[k] & rs->sbits[k];
 	if (__builtin_expect(!any, 1)) {
-		memcpy(r->wrapped_prev, wrapped, r->npmu * sizeof(wrapped[0]));
+		for (unsigned k = 0; k < r->npmu; k++)
+			r->wrapped_prev[k] = wrapped[k];
 		return UNC_OK;
 	}
 	for (unsigned k = 0; k < r->npmu; k++) {

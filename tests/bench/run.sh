@@ -83,8 +83,8 @@ for fam in msr rdpmc pci mmio cha chapkg; do
 	# counters it reads (bench_sample prints how many)
 	ctrs=$(sed -n 's/^[a-z]* *[0-9]* events, \([0-9]*\) counters:.*/\1/p' <<<"$acc")
 	[ -n "$ctrs" ] && [ "$ctrs" -gt 0 ] || { echo "bench: bench_sample $fam printed no counter count" >&2; exit 1; }
-	printf '  %-66s %5d instructions per sample, %d counters: %d per counter outside the seam\n' "$what:" \
-		"$((ir / n))" "$ctrs" "$((ir / n / ctrs))"
+	printf '  %-66s %5d instructions per sample, %d counter%s: %d per counter outside the seam\n' "$what:" \
+		"$((ir / n))" "$ctrs" "$([ "$ctrs" = 1 ] || echo s)" "$((ir / n / ctrs))"
 	echo "      ${acc#* counters: }"
 done
 
