@@ -160,15 +160,14 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
 	}
 }
 
-/* A counter's read failed: made again as the run reads it otherwise
- * (read_counter, whose line names it; the driver's own where it has one). */
+/* A counter's fast read failed: made again as the run reads it otherwise
+ * (read_counter: the driver's op where it has one, which may have a way
+ * of its own, as the architectural PMU's rdmsr where RDPMC faults; its
+ * line names what failed). */
 UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
-								enum unc_status st)
+								uint64_t *v)
 {
-	uint64_t v;
-	enum unc_status again = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &v);
-
-	return again ? again : rd_failed(r, e->pmu, e->reg, st);
+	return read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], v);
 }
 
 /* The active group's counters into their slots of val, as compile_reads
@@ -185,14 +184,20 @@ static enum unc_status read_list(struct stat_run *r)
 
 	for (end = rs->rd_end[RD_MSR]; e < end; e++) {
 		uint64_t v;
-		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) != UNC_OK, 0))
-			return read_failed(r, e, st);
+		if (__builtin_expect(ops->msr_read(ctx, (uint32_t)e->reg.addr, &v) != UNC_OK, 0)) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
 		val[e->slot] = v & e->keep;
 	}
 	for (end = rs->rd_end[RD_RDPMC]; e < end; e++) {
 		uint64_t v;
-		if (__builtin_expect((st = ops->rdpmc(ctx, e->index, &v)) != UNC_OK, 0))
-			return read_failed(r, e, st);
+		if (__builtin_expect(ops->rdpmc(ctx, e->index, &v) != UNC_OK, 0)) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
 		val[e->slot] = v & e->keep;
 	}
 	for (end = rs->rd_end[RD_PCI2]; e < end; e++) { /* as read_halves */
@@ -202,8 +207,11 @@ static enum unc_status read_list(struct stat_run *r)
 					     (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
 					     (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
 					     (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo))),
-				     0))
-			return read_failed(r, e, st);
+				     0)) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
 		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
 	}
 	for (e = rs->rd_end[RD_PKG], end = rs->rd_end[RD_OTHER]; e < end; e++) /* RD_PKG's: read_remote */
@@ -370,14 +378,13 @@ static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *statu
 	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
 }
 
-/* A check made here failed (fst: its read's status) or found the control
- * otherwise: the driver's check says what is wrong. */
+/* A check made here could not read a register or found the control
+ * otherwise: made again by the driver's check, which says what is wrong
+ * (its result stands, as when it alone checked). */
 UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
-								 enum unc_status fst, uint64_t *status)
+								 uint64_t *status)
 {
-	enum unc_status st = check_pmu(r, c->pmu, status);
-
-	return st || !fst ? st : rd_failed(r, c->pmu, pmu_msr(c->status), fst); /* it failed here alone */
+	return check_pmu(r, c->pmu, status);
 }
 
 /* Each driver's check, in the drivers' order: those with check_regs read
@@ -400,7 +407,7 @@ static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, 
 				uint64_t ctrl;
 				if ((st = ops->msr_read(ctx, x->status, &status[k])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
 				    ctrl != x->want)
-					if ((st = check_failed(r, x, st, &status[k])))
+					if ((st = check_failed(r, x, &status[k])))
 						return st;
 			}
 		}
@@ -411,7 +418,7 @@ static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, 
 		if (__builtin_expect((st = ops->msr_read(ctx, x->status, &status[x->pmu])) ||
 					     (st = ops->msr_read(ctx, x->ctrl, &ctrl)) || ctrl != x->want,
 				     0) &&
-		    (st = check_failed(r, x, st, &status[x->pmu])))
+		    (st = check_failed(r, x, &status[x->pmu])))
 			return st;
 	}
 	return UNC_OK;
