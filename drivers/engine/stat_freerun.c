@@ -140,7 +140,7 @@ UNC_COLD static __attribute__((noinline)) enum unc_status free_deltas_still(stru
 	return UNC_OK;
 }
 
-enum unc_status free_deltas(struct stat_run *r, uint64_t now)
+static inline __attribute__((always_inline)) enum unc_status deltas(struct stat_run *r, uint64_t now)
 {
 	uint64_t gap = now - r->t_sample;
 	const uint64_t *val = r->free_val;
@@ -161,6 +161,13 @@ enum unc_status free_deltas(struct stat_run *r, uint64_t now)
 		r->free_last[j] = v;
 	}
 	return UNC_OK;
+}
+
+/* The same for the other rooms (a sample with programmed counters, a
+ * slice's start). */
+enum unc_status free_deltas(struct stat_run *r, uint64_t now)
+{
+	return deltas(r, now);
 }
 
 /* The read again, as read_settled asks (attempts 1 and 2). */
@@ -188,7 +195,7 @@ enum unc_status sample_free_only(struct stat_run *r)
 	if ((st = read_free_bracketed(r, t)) || (!read_settled(r, t[1] - t[0]) && (st = read_free_again(r, t))))
 		return st;
 	uint64_t now = t[0];
-	if ((st = free_deltas(r, now)))
+	if ((st = deltas(r, now)))
 		return st;
 	r->t_sample = r->c.t_end = now;
 	return UNC_OK;
