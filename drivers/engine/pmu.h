@@ -449,6 +449,9 @@ struct pmu_state {
 struct rec;
 struct rec_old;
 
+/* struct pmu_ops.fast_read */
+enum { PMU_FAST_NONE, PMU_FAST_REG, PMU_FAST_RDPMC };
+
 struct pmu_ops {
 	/* Finds the units in `want` (bit u: unit u; the driver may probe more,
 	 * e.g. every unit its in-use check reads): their box counts, bases and
@@ -474,10 +477,25 @@ struct pmu_ops {
 	 * the run set it (an error line if not), and the overflow status. */
 	enum unc_status (*check)(struct pmu_io *io, const struct pmu_present *p, struct pmu_state *s,
 				 uint64_t *ret_status);
+	/* Optional, with check: where check is two reads, the overflow status
+	 * (*ret_status) and a control that must read *ret_want, for a sample
+	 * to make them itself; false: check each time. A control that reads
+	 * otherwise is given to check, whose line says what is wrong. */
+	bool (*check_regs)(const struct pmu_present *p, const struct pmu_state *s, struct pmu_reg *ret_status,
+			   struct pmu_reg *ret_ctrl, uint64_t *ret_want);
 	/* Optional: reading a counter other than as one register read (two
 	 * 32-bit halves, RDPMC). NULL: one read of the counter's register. */
 	enum unc_status (*read_counter)(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 					unsigned idx, uint64_t *ret_val);
+	/* Optional, with read_counter: whether a sample may read the counter
+	 * without calling it, read_counter being one access whose value masked
+	 * to the counter's width is what it returns: PMU_FAST_REG, its register
+	 * (pmu_unit_ctr) read as the engine reads one (two dwords for a counter
+	 * wider than 32 bits outside MSR space); PMU_FAST_RDPMC, RDPMC of
+	 * *ret_index. PMU_FAST_NONE: read_counter each time. A fast read that
+	 * fails is made again by read_counter, whose line names what failed. */
+	unsigned (*fast_read)(const struct pmu_present *p, unsigned unit, unsigned box, unsigned idx,
+			      uint32_t *ret_index);
 	/* Optional: starting the fixed counters in `counters` (bit n: counter
 	 * n) of a box where they share one control register (the
 	 * architectural FIXED_CTR_CTRL); it reads its writes back itself

@@ -82,6 +82,9 @@ struct stat_run {
 	/* Of each watched register of another package: what the sample's one
 	 * trip there read (in the same pool block). */
 	uint64_t *watch_val;
+	/* What a sample reads, compiled at each programming (stat_int.h), in
+	 * the same pool block. */
+	struct stat_reads *reads;
 
 	unsigned group;           /* the active group */
 	bool counting;
@@ -100,7 +103,7 @@ struct stat_run {
 	uint64_t read_slack;      /* what a read may take beyond 4 * read_best without being taken again */
 	uint64_t read_span;       /* a read that took read_best + less than this is not taken again (0: none) */
 	bool read_best_known;     /* read_best was measured (the run's first read is taken twice) */
-	bool edge;                /* this read is the run's first or last: taken up to STAT_EDGE_READS (stat.c) times */
+	bool edge;                /* this read is the run's first or last: taken up to STAT_EDGE_READS (stat_sample.c) times */
 	bool any_in_use;          /* --force took over a PMU in use */
 
 	char err[200];            /* the last error, one line */

@@ -381,6 +381,18 @@ static enum unc_status arch_check(struct pmu_io *io, const struct pmu_present *p
 	return UNC_OK;
 }
 
+/* arch_check's two reads (version 2 and up), for a sample to make itself. */
+static bool arch_check_regs(const struct pmu_present *p, const struct pmu_state *s, struct pmu_reg *ret_status,
+			    struct pmu_reg *ret_ctrl, uint64_t *ret_want)
+{
+	if (arch_version(p) < 2)
+		return false;
+	*ret_status = pmu_msr(IA32_PERF_GLOBAL_STATUS);
+	*ret_ctrl = pmu_msr(IA32_PERF_GLOBAL_CTRL);
+	*ret_want = s->base | enable_bits(p);
+	return true;
+}
+
 /* RDPMC where the probe found it working (general counter n is index n,
  * fixed counter n is 0x40000000 | n: "RDPMC" in Vol. 2), else, or when it
  * faults now, rdmsr of the counter. */
@@ -392,6 +404,18 @@ static enum unc_status arch_read_counter(struct pmu_io *io, const struct pmu_pre
 	    hw_rdpmc(io->hw, (unit == ARCH_UNIT_FIXED ? ARCH_RDPMC_FIXED : 0) | idx, ret_val) == UNC_OK)
 		return UNC_OK;
 	return pmu_io_read(io, arch_counter_reg(p, unit, idx), ret_val);
+}
+
+/* A sample's read without arch_read_counter: RDPMC where the probe found
+ * it working (RDPMC returns the counter's width, zero-extended). */
+static unsigned arch_fast_read(const struct pmu_present *p, unsigned unit, unsigned box, unsigned idx,
+			       uint32_t *ret_index)
+{
+	(void)box;
+	if (p->facts[ARCH_FACT_RDPMC_ST] != UNC_OK)
+		return PMU_FAST_NONE;
+	*ret_index = (unit == ARCH_UNIT_FIXED ? ARCH_RDPMC_FIXED : 0) | idx;
+	return PMU_FAST_RDPMC;
 }
 
 /* Sets the box's counters to `start` through the journal (which reads each
@@ -484,7 +508,9 @@ static const struct pmu_ops arch_ops = {
 	.clear_status = arch_clear_status,
 	.unfreeze = arch_unfreeze,
 	.check = arch_check,
+	.check_regs = arch_check_regs,
 	.read_counter = arch_read_counter,
+	.fast_read = arch_fast_read,
 	.fixed_start = arch_fixed_start,
 	.reset_box = arch_reset_box,
 	.reg_name = arch_reg_name,

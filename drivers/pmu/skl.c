@@ -268,6 +268,17 @@ static enum unc_status skl_check(struct pmu_io *io, const struct pmu_present *p,
 	return UNC_OK;
 }
 
+/* skl_check's two reads, for a sample to make itself. */
+static bool skl_check_regs(const struct pmu_present *p, const struct pmu_state *s, struct pmu_reg *ret_status,
+			   struct pmu_reg *ret_ctrl, uint64_t *ret_want)
+{
+	(void)p;
+	*ret_status = pmu_msr(MSR_UNC_PERF_GLOBAL_STATUS);
+	*ret_ctrl = pmu_msr(MSR_UNC_PERF_GLOBAL_CTRL);
+	*ret_want = s->base | UNC_GLOBAL_CTRL_EN;
+	return true;
+}
+
 static const char *skl_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
 	(void)p;
@@ -330,6 +341,7 @@ static const struct pmu_ops skl_ops = {
 	.clear_status = skl_clear_status,
 	.unfreeze = skl_unfreeze,
 	.check = skl_check,
+	.check_regs = skl_check_regs,
 	.event_ok = skl_event_ok,
 	.caveat = skl_caveat,
 	.reg_name = skl_reg_name,

@@ -384,6 +384,15 @@ static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_pr
 	return UNC_OK;
 }
 
+/* snbep_read_counter is the two dwords read as the engine reads them,
+ * masked to 48 bits (the unit's width): a sample may make it itself. */
+static unsigned snbep_fast_read(const struct pmu_present *p, unsigned unit, unsigned box, unsigned idx,
+				uint32_t *ret_index)
+{
+	(void)p, (void)unit, (void)box, (void)idx, (void)ret_index;
+	return PMU_FAST_REG;
+}
+
 /* Intel 327043-001: the iMC box has no reset bit; its counters are set by writing
  * them. Both dwords of each counter, through the journal, so both are
  * put back at the end. */
@@ -494,6 +503,7 @@ static const struct pmu_ops snbep_ops = {
 	.freeze = snbep_freeze,
 	.unfreeze = snbep_unfreeze,
 	.read_counter = snbep_read_counter,
+	.fast_read = snbep_fast_read,
 	.reset_box = snbep_reset_box,
 	.reg_name = snbep_reg_name,
 	.info = snbep_info,

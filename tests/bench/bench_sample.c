@@ -1,5 +1,5 @@
 /* The host half of `make bench`, per PMU family: what one sample costs the
- * engine itself (drivers/engine/stat.c and the driver's ops), counted by callgrind
+ * engine itself (drivers/engine/stat*.c and the driver's ops), counted by callgrind
  * inside one_sample() with the seam left out (its functions are seam_*,
  * which run.sh gives callgrind as toggles), and how many accesses of each
  * kind the sample makes through the seam. The seam under it is the uncore
@@ -18,7 +18,8 @@
  *          per-package path's own cost against cha's
  *
  *   bench_sample FAMILY N   takes N samples, 100 ms apart on the model's
- *                           clock, and prints the accesses per sample. */
+ *                           clock, and prints the counters a sample reads
+ *                           and the accesses per sample. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,10 +257,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_sample: %s never moved: the model counts nothing\n", run.c.ev[i].name);
 			return 1;
 		}
+	/* the counters a sample reads: each box of a programmed event, one
+	 * register of a free-running one */
+	unsigned counters = 0;
+	for (unsigned i = 0; i < run.c.nev; i++)
+		counters += ev_unit(&run.spec[i])->kind == PMU_FREE ? 1 : run.pmu[run.pmu_of[i]].p.boxes[run.spec[i].unit];
 	double k = n ? (double)n : 1;
-	printf("%-5s %u events: per sample %.1f rdmsr, %.1f PCI reads, %.1f MMIO loads, %.1f RDPMC, %.1f writes, "
+	printf("%-5s %u events, %u counters: per sample %.1f rdmsr, %.1f PCI reads, %.1f MMIO loads, %.1f RDPMC, %.1f writes, "
 	       "%.1f clock reads, %.1f trips to another package\n",
-	       argv[1], run.c.nev, (double)n_msr / k, (double)n_pci / k, (double)n_mmio / k, (double)n_pmc / k,
+	       argv[1], run.c.nev, counters, (double)n_msr / k, (double)n_pci / k, (double)n_mmio / k, (double)n_pmc / k,
 	       (double)n_write / k, (double)n_ticks / k, (double)n_trip / k);
 	return 0;
 }

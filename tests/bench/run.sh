@@ -3,8 +3,9 @@
 # and of the application it carries packed, the five largest symbols, the
 # packed sizes and the time to unpack), and the cost of one full IMC sample (all five counters),
 #  - on the host, in instructions (valgrind's callgrind, inside one_sample());
-#    and per PMU family (MSR, RDPMC, PCI, MMIO), the engine's own instructions
-#    per sample with the seam left out, and the accesses it makes;
+#    and per PMU family (MSR, RDPMC, PCI, MMIO, discovery CHA), the engine's own
+#    instructions per sample with the seam left out, the same per counter
+#    read, and the accesses it makes;
 #  - in QEMU, in TSC cycles, from `uncore.efi bench` against the emulated uncore.
 # Figures only: nothing here passes or fails on speed.
 set -u
@@ -78,8 +79,13 @@ for fam in msr rdpmc pci mmio cha chapkg; do
 	ir=$(callgrind_annotate --inclusive=yes "$sout" 2>/dev/null |
 		awk '/ [^ ]*bench_sample\.c:one_sample / {gsub(",", "", $1); print $1; exit}')
 	[ -n "$ir" ] || { echo "bench: no one_sample in $sout" >&2; exit 1; }
-	printf '  %-66s %5d instructions per sample\n' "$what:" "$((ir / n))"
-	echo "      ${acc#* events: }"
+	# per counter: one sample's instructions outside the seam over the
+	# counters it reads (bench_sample prints how many)
+	ctrs=$(sed -n 's/^[a-z]* *[0-9]* events, \([0-9]*\) counters:.*/\1/p' <<<"$acc")
+	[ -n "$ctrs" ] && [ "$ctrs" -gt 0 ] || { echo "bench: bench_sample $fam printed no counter count" >&2; exit 1; }
+	printf '  %-66s %5d instructions per sample, %d counter%s: %d per counter outside the seam\n' "$what:" \
+		"$((ir / n))" "$ctrs" "$([ "$ctrs" = 1 ] || echo s)" "$((ir / n / ctrs))"
+	echo "      ${acc#* counters: }"
 done
 
 echo "== QEMU (TCG): uncore.efi bench against the emulated uncore"

@@ -545,6 +545,32 @@ static void global_enable_bits(void)
 	T_EQ(*reg(IA32_PERF_GLOBAL_CTRL), 0x700000003ull | 1ull << 48);
 }
 
+/* RDPMC that worked at the probe and raises #GP or #UD later: each read
+ * falls back to rdmsr (IA32_A_PMCx, IA32_FIXED_CTRx), as arch_read_counter
+ * does, the sample's own RDPMC being tried first; the counts are the same
+ * and the run does not fail. */
+static void rdmsr_when_rdpmc_faults_later(void)
+{
+	static const enum unc_status faults[] = { UNC_E_UNSUPPORTED, UNC_E_FAULT };
+
+	for (unsigned k = 0; k < 2; k++) {
+		fresh(4, 4, 3, true, true);
+		rate(0xC0, 0x00, 7000000);
+		fixed_rate[1] = 3000000;
+		add("INST_RETIRED.ANY_P");
+		add("CPU_CLK_UNHALTED.THREAD");
+		T_EQ(schedule(false), UNC_OK);
+		T_EQ(rdpmc_calls, 1); /* the probe's, which worked */
+		rdpmc_fault = faults[k];
+		unsigned reads = f.msr_reads;
+		T_EQ(run_for(S), UNC_OK);
+		T_EQ(count_total(&run.c, 0, -1), 7000000);
+		T_EQ(count_total(&run.c, 1, -1), 3000000);
+		T_ASSERT(rdpmc_calls > 20); /* each sample's two, each then read by rdmsr */
+		T_ASSERT(f.msr_reads > reads + 20);
+	}
+}
+
 /* RDPMC raising #UD (QEMU's TCG) or #GP: the counters are read with rdmsr
  * (IA32_A_PMCx, IA32_FIXED_CTRx), and the counts are the same. `info` says
  * which. */
@@ -984,7 +1010,7 @@ static void fixed_counters_assumed_when_edx_reports_none(void)
 
 T_MAIN("arch", T_CASE(list_follows_cpuid_counters), T_CASE(stored_info_keeps_the_fixed_counters), T_CASE(registers_are_the_sdms), T_CASE(events_are_the_sdms), T_CASE(leaf_0a_decoded),
        T_CASE(version_0_refuses_core_events), T_CASE(run_v4_sequence_and_counts), T_CASE(global_enable_bits),
-       T_CASE(rdmsr_when_rdpmc_faults), T_CASE(info_names_unavailable_events), T_CASE(in_use),
+       T_CASE(rdmsr_when_rdpmc_faults), T_CASE(rdmsr_when_rdpmc_faults_later), T_CASE(info_names_unavailable_events), T_CASE(in_use),
        T_CASE(gp_on_each_register_restores_the_rest), T_CASE(unavailable_events_refused), T_CASE(version_1_runs_without_global_ctrl),
        T_CASE(mixed_with_skylake_uncore), T_CASE(caps_fault_keeps_full_width_writes),
        T_CASE(fixed_ctrl_or_select_changed_during_the_run), T_CASE(fixed_counters_assumed_when_edx_reports_none))

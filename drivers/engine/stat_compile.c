@@ -1,0 +1,141 @@
+/* The engine's lists of what a sample reads, compiled at each programming
+ * (struct stat_reads, stat_int.h): the active group's counters by kind of
+ * access, the selects each sample checks, the drivers' checks made as two
+ * reads, and the constants of the counters' bounds. */
+#include "stat_int.h"
+
+#include "../base/arith.h"
+
+/* How a sample reads counter c of event i in box b (struct stat_rd). A
+ * driver's read_counter is called only where its fast_read has no access
+ * to offer; what is left is read by read_counter too (RD_OTHER). */
+UNC_COLD static unsigned rd_how(const struct stat_run *r, unsigned i, unsigned b, struct stat_rd *e)
+{
+	const struct stat_pmu *sp = &r->pmu[r->pmu_of[i]];
+	const struct pmu_unit *pu = unit_of(r, i);
+	unsigned u = r->spec[i].unit, c = r->counter[i], width = r->c.ev[i].v.width;
+	unsigned fast = PMU_FAST_REG;
+
+	e->keep = ~0ull;
+	if (pu->per_pkg && pu->space == PMU_MSR) {
+		e->keep = pmu_width_mask(width);
+		return reg_remote(r->hw, e->reg) ? RD_PKG : RD_MSR;
+	}
+	if (sp->p.drv->ops->read_counter) {
+		fast = sp->p.drv->ops->fast_read ? sp->p.drv->ops->fast_read(&sp->p, u, b, c, &e->index) : PMU_FAST_NONE;
+		e->keep = pmu_width_mask(width);
+	}
+	if (fast == PMU_FAST_RDPMC)
+		return RD_RDPMC;
+	if (fast == PMU_FAST_NONE || reg_remote(r->hw, e->reg))
+		return RD_OTHER;
+	if (e->reg.space == PMU_MSR)
+		return RD_MSR;
+	if (e->reg.space == PMU_PCI && width > 32 && !(e->reg.addr & 3) && e->reg.addr + 4 < 0x1000)
+		return RD_PCI2;
+	return RD_OTHER;
+}
+
+/* The bounds' constants of event i (step_limit's, computed once): its most
+ * per tick times 2^32, rounded down (a sample's bound from it is never
+ * above step_limit's), or all ones where there is no bound; and the gap
+ * below which step_limit's bound stays under the counter's width. */
+UNC_COLD static uint64_t rd_rate(const struct stat_run *r, unsigned i, uint64_t *gap_fast)
+{
+	uint64_t hz = r->hw->tick_hz, rate = r->max_rate[i], mask = pmu_width_mask(r->c.ev[i].v.width);
+	uint64_t q, slack = hz / 100;
+
+	if (!rate)
+		return UINT64_MAX;
+	if (!hz) {
+		*gap_fast = 0;
+		return 0;
+	}
+	q = u64_muldiv(mask, hz, rate);
+	q = q > slack + 1 ? q - slack - 1 : 0;
+	if (q < *gap_fast)
+		*gap_fast = q;
+	q = u64_muldiv(rate, 1ull << 32, hz);
+	return q == UINT64_MAX ? 0 : q;
+}
+
+/* What each sample reads of the active group, listed once here so that a
+ * sample is a few tight loops over it: each counter's access, by kind, with
+ * its slot, width and bound; each select it checks; which drivers' checks
+ * and status it needs. */
+UNC_COLD void compile_reads(struct stat_run *r)
+{
+	struct stat_reads *rs = r->reads;
+	unsigned n[RD_KINDS] = { 0 }, at[RD_KINDS], wn[WT_KINDS] = { 0 }, wat[WT_KINDS];
+
+	rs->nev = rs->still = rs->nchk = rs->slow_chk = 0;
+	rs->any = rs->checks = rs->status = rs->frozen = false;
+	rs->slack = r->hw->tick_hz / 100;
+	rs->gap_fast = UINT64_MAX;
+	for (unsigned k = 0; k < r->npmu; k++) { /* every driver that programs is checked, in the group or not */
+		const struct pmu_driver *drv = r->pmu[k].p.drv;
+		struct stat_chk *c = &rs->chk[rs->nchk];
+		struct pmu_reg sreg, creg;
+		rs->sbits[k] = status_bits(drv);
+		if (!r->pmu[k].programs || !drv->ops->check)
+			continue;
+		rs->checks = true;
+		rs->status |= rs->sbits[k] != 0;
+		if (drv->ops->check_regs && drv->ops->check_regs(&r->pmu[k].p, &r->pmu[k].s, &sreg, &creg, &c->want) &&
+		    sreg.space == PMU_MSR && creg.space == PMU_MSR && !pmu_reg_pkg(sreg) && !pmu_reg_pkg(creg)) {
+			c->status = (uint32_t)sreg.addr, c->ctrl = (uint32_t)creg.addr, c->pmu = k;
+			rs->nchk++;
+		} else {
+			rs->slow_chk |= 1u << k;
+		}
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0, end = 0; pass && k < RD_KINDS; k++)
+			at[k] = end, end += n[k], rs->end[k] = end, rs->rd_end[k] = rs->rd + end;
+		for (unsigned i = 0; i < r->c.nev; i++) {
+			unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+			const struct stat_pmu *sp = &r->pmu[k];
+			if (!in_group(r, i, r->group) || is_free(r, i))
+				continue;
+			uint64_t rate = pass ? rd_rate(r, i, &rs->gap_fast) : 0;
+			if (pass) {
+				rs->any = true;
+				rs->running[rs->nev++] = &r->c.ev[i].total.running;
+				rs->frozen |= sp->p.drv->sample_frozen;
+			}
+			for (unsigned b = 0; b < sp->p.boxes[u]; b++) {
+				struct stat_rd e = {
+					.total = &r->c.ev[i].total.box[b], .moved = &r->c.ev[i].moved[b],
+					.mask = pmu_width_mask(r->c.ev[i].v.width), .rate = rate, .wbit = unit_of(r, i)->status_bit,
+					.reg = pmu_unit_ctr(unit_of(r, i), &sp->p, u, b, r->counter[i]),
+					.slot = (uint32_t)(r->val[i] - r->val[0]) + b, .box = (uint16_t)b, .pmu = (uint8_t)k,
+					.ev = (uint8_t)i,
+				};
+				unsigned how = rd_how(r, i, b, &e);
+				if (pass) {
+					rs->rd[at[how]++] = e;
+					rs->still += !*e.moved;
+				} else {
+					n[how]++;
+				}
+			}
+		}
+	}
+	rs->remote = rs->end[RD_PKG] > rs->end[RD_PKG - 1] || watch_any_pkg;
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0, end = 0; pass && k < WT_KINDS; k++)
+			wat[k] = end, end += wn[k], rs->wend[k] = end, rs->wt_end[k] = rs->wt + end;
+		for (unsigned w = 0; w < r->nwatch; w++) {
+			const struct stat_saved *s = &r->saved[r->watch[w]];
+			if (reg_remote(r->hw, s->reg))
+				continue; /* in its package's trip (check_watched) */
+			unsigned how = s->reg.space == PMU_MSR ? WT_MSR
+				       : s->reg.space == PMU_PCI && !(s->reg.addr & 3) && s->reg.addr < 0x1000 ? WT_PCI
+														   : WT_OTHER;
+			if (pass)
+				rs->wt[wat[how]++] = (struct stat_wt){ .want = &s->now, .reg = s->reg, .w = w };
+			else
+				wn[how]++;
+		}
+	}
+}

@@ -1,0 +1,191 @@
+/* The engine's rooms (stat*.c, listed in stat.md) share this; stat.h is
+ * what the rest of the tree sees. Nothing outside drivers/engine/stat*.c
+ * includes it. */
+#ifndef UNC_STAT_INT_H
+#define UNC_STAT_INT_H
+
+#include <stdarg.h>
+
+#include "stat.h"
+
+static inline const struct pmu_driver *drv_of(const struct stat_run *r, unsigned k)
+{
+	return r->pmu[k].p.drv;
+}
+
+static inline const struct pmu_unit *unit_of(const struct stat_run *r, unsigned i)
+{
+	return ev_unit(&r->spec[i]);
+}
+
+static inline bool is_free(const struct stat_run *r, unsigned i)
+{
+	return r->kind[i] == PMU_FREE;
+}
+
+/* Whether event i counts while group g is active. */
+static inline bool in_group(const struct stat_run *r, unsigned i, unsigned g)
+{
+	return r->kind[i] != PMU_GENERAL || r->group_of[i] == g;
+}
+
+/* Whether reg is an MSR of another package than the running processor's
+ * (read in a trip there, hw_msr_read_n_pkg). */
+static inline bool reg_remote(const struct hw *hw, struct pmu_reg reg)
+{
+	return pmu_reg_pkg(reg) != 0 && pmu_reg_pkg(reg) != hw_pkg_here(hw) + 1;
+}
+
+static inline uint64_t status_bits(const struct pmu_driver *drv)
+{
+	uint64_t bits = 0;
+
+	for (unsigned u = 0; u < drv->nunits; u++)
+		bits |= drv->units[u].status_bit;
+	return bits;
+}
+
+/* ---- the run's register access (stat.c) ---- */
+
+/* Sets the run's error line; returns st. */
+enum unc_status fail(struct stat_run *r, enum unc_status st, const char *fmt, ...) UNC_PRINTF(3, 4);
+const char *reg_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size);
+const char *addr_text(const struct stat_run *r, unsigned k, struct pmu_reg reg, char *buf, size_t size);
+enum unc_status raw_read(const struct hw *hw, struct pmu_reg reg, uint64_t *v);
+enum unc_status raw_write(const struct hw *hw, struct pmu_reg reg, uint64_t v);
+const char *op_name(struct pmu_reg reg, bool write);
+enum unc_status rd_failed(struct stat_run *r, unsigned k, struct pmu_reg reg, enum unc_status st);
+/* One read of driver k's register; on failure the error line names it. */
+enum unc_status rd(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *v);
+enum unc_status check_reads(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t want);
+
+extern const struct pmu_io_ops io_ops;
+
+static inline struct pmu_io io_of(struct stat_run *r, unsigned k)
+{
+	return (struct pmu_io){ &io_ops, r, k, r->hw };
+}
+
+/* ---- the journal (stat_journal.c) ---- */
+
+struct stat_saved *saved_of(struct stat_run *r, struct pmu_reg reg);
+enum unc_status save(struct stat_run *r, unsigned k, struct pmu_reg reg, bool counter, struct stat_saved **ret);
+enum unc_status wr(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t v, bool counter);
+enum unc_status snapshot(struct stat_run *r);
+enum unc_status box_slots(struct stat_run *r);
+enum unc_status restore(struct stat_run *r, enum unc_status st);
+
+/* ---- programming (stat_program.c) ---- */
+
+enum unc_status program(struct stat_run *r, unsigned g);
+enum unc_status edge_read(struct stat_run *r, uint64_t *ret_now);
+/* Whether a watched register is another package's (watch_group). */
+extern bool watch_any_pkg;
+
+/* ---- MSRs of other packages (stat_pkg.c) ---- */
+
+/* Before anything is read: every box of a per-package unit can be reached. */
+enum unc_status check_pkgs(struct stat_run *r);
+void batch_clear(void);
+enum unc_status read_remote(struct stat_run *r);
+enum unc_status check_watched(struct stat_run *r);
+
+/* ---- sampling (stat_sample.c) ---- */
+
+/* A watched register w read v (or failed to be read: st). */
+enum unc_status watch_failed(struct stat_run *r, unsigned w, enum unc_status st, uint64_t v);
+enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsigned box, unsigned idx, uint64_t *v);
+/* The active group's counters into val's slots, the free-running ones too
+ * when free, between two clock reads (*ret_now, *ret_after). */
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed);
+bool read_settled_slow(struct stat_run *r, uint64_t took);
+
+/* Whether a read that took `took` ticks describes one moment: at most 4
+ * times the quickest of the run plus read_slack, the run's first read
+ * never. */
+static inline bool read_settled(struct stat_run *r, uint64_t took)
+{
+	if (__builtin_expect(took - r->read_best < r->read_span, 1)) /* read_span 0 until a read is known */
+		return true;
+	return read_settled_slow(r, took);
+}
+
+/* ---- a sample's reads, compiled (stat_compile.c) ---- */
+
+/* How a sample reads a counter of the active group, in passes by kind: an
+ * MSR on this processor's package, RDPMC, a two-dword counter in PCI
+ * space (high, low, high; the low again if the high changed), an MSR of
+ * another package (in that package's trip), anything else (read_counter). */
+enum { RD_MSR, RD_RDPMC, RD_PCI2, RD_PKG, RD_OTHER, RD_KINDS };
+
+struct stat_rd {
+	uint64_t *total;     /* its count: &count_event.total.box[b] */
+	uint8_t *moved;      /* &count_event.moved[b] */
+	uint64_t keep;       /* the bits a read keeps (the width where a driver's read masks; else all) */
+	uint64_t mask;       /* the counter's width: deltas are modulo it */
+	uint64_t rate;       /* the event's most per tick, times 2^32, rounded down; 0: judged exactly each time */
+	uint64_t wbit;       /* its unit's overflow status bit */
+	struct pmu_reg reg;  /* its register (pmu_unit_ctr) */
+	uint32_t slot;       /* its values: val[0][slot], last[0][slot] */
+	uint32_t index;      /* RD_RDPMC: the index */
+	uint16_t box;
+	uint8_t how, pmu, ev;
+};
+
+/* A select or control each sample checks (watch_group), on this package:
+ * an MSR, a dword in PCI space, or anything else (rd). */
+enum { WT_MSR, WT_PCI, WT_OTHER, WT_KINDS };
+
+struct stat_wt {
+	const uint64_t *want; /* what the run wrote last: its journal entry's now */
+	struct pmu_reg reg;
+	unsigned w;           /* its place in watch[] */
+};
+
+/* A driver's check as two reads (pmu_ops.check_regs). */
+struct stat_chk {
+	uint32_t status, ctrl; /* MSRs of this package */
+	uint64_t want;         /* what ctrl must read */
+	unsigned pmu;
+};
+
+struct stat_reads {
+	struct stat_rd *rd;           /* box_slots of room */
+	unsigned end[RD_KINDS];       /* the end of each kind's entries in rd */
+	const struct stat_rd *rd_end[RD_KINDS]; /* the same as pointers */
+	struct stat_wt *wt;           /* saved_room of room */
+	unsigned wend[WT_KINDS];
+	const struct stat_wt *wt_end[WT_KINDS];
+	unsigned still;               /* entries whose counter has not moved yet */
+	bool any;                     /* the group has programmed events (read_group's programmed) */
+	uint64_t *running[STAT_MAX_EVENTS]; /* the group's programmed events' running times */
+	unsigned nev;
+	struct stat_chk chk[STAT_MAX_PMUS]; /* the drivers' checks a sample makes itself */
+	unsigned nchk;
+	uint32_t slow_chk;            /* bit k: driver k's check op is called */
+	uint64_t sbits[STAT_MAX_PMUS];/* each driver's status bits (status_bits) */
+	bool checks;                  /* a driver that programs has a check op */
+	bool status;                  /* ... and overflow status bits to explain */
+	bool frozen;                  /* a driver in the group is frozen while read (sample_frozen) */
+	bool remote;                  /* it reads MSRs of other packages (read_remote) */
+	uint64_t slack;               /* tick_hz / 100: what step_limit adds to a gap */
+	uint64_t gap_fast;            /* a gap below this brings no counter's bound to its width */
+};
+
+/* The compiled reads of the active group (after watch_group). */
+void compile_reads(struct stat_run *r);
+/* Every bound of the active group judged exactly (step_limit), the
+ * counters in the run's order: the first that moved too far is named. */
+enum unc_status judge_exact(struct stat_run *r, uint64_t after);
+
+/* ---- the free-running counters (stat_freerun.c) ---- */
+
+enum unc_status read_free_all(struct stat_run *r, uint64_t *ticks);
+enum unc_status free_deltas(struct stat_run *r, uint64_t now);
+enum unc_status sample_free_only(struct stat_run *r);
+
+/* ---- multiplexing (stat_mux.c) ---- */
+
+uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint64_t slice);
+
+#endif

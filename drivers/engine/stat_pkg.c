@@ -1,0 +1,145 @@
+/* The engine's MSRs of other packages (pmu_reg_pkg): that each box of a
+ * per-package unit can be reached, and a sample's reads there, gathered
+ * and made in one trip to each package (hw_msr_read_n_pkg), with the
+ * check of the selects read there. */
+#include "stat_int.h"
+
+#include <string.h>
+
+#include "../base/fmt.h"
+
+/* Before anything is read: every box of a per-package unit is on a
+ * package a processor of which was found, else one line names it. */
+UNC_COLD enum unc_status check_pkgs(struct stat_run *r)
+{
+	for (unsigned k = 0; k < r->npmu; k++) {
+		const struct stat_pmu *sp = &r->pmu[k];
+		for (unsigned u = 0; sp->programs && u < sp->p.drv->nunits; u++) {
+			const struct pmu_unit *pu = &sp->p.drv->units[u];
+			for (unsigned b = 0; pu->per_pkg && b < sp->p.boxes[u]; b++) {
+				uint32_t pkg = sp->p.group[u][b];
+				char found[64] = "";
+				if (hw_pkg_known(r->hw, pkg))
+					continue;
+				for (unsigned i = 0; i < (r->hw->pkgs ? r->hw->pkgs->n : 1u); i++) {
+					size_t n = strlen(found);
+					fmt_snprintf(found + n, sizeof(found) - n, "%s%u", i ? ", " : "",
+						     r->hw->pkgs ? r->hw->pkgs->id[i] : 0u);
+				}
+				return fail(r, UNC_E_NOT_FOUND,
+					    "%s box %u is on package %u, which no processor reachable here belongs to "
+					    "(packages: %s%s)",
+					    pu->name, sp->p.box_id[u][b], pkg, found,
+					    r->hw->ops->msr_read_pkg ? "" : "; no MP services");
+			}
+		}
+	}
+	return UNC_OK;
+}
+
+/* A sample's per-package MSR reads, gathered, then made in one trip to
+ * each package (hw_msr_read_n_pkg): the running processor's package read
+ * here. More than STAT_PKG_BATCH of them take more trips. */
+#define STAT_PKG_BATCH 1024
+static struct {
+	unsigned n;
+	struct pmu_reg reg[STAT_PKG_BATCH];
+	uint8_t pmu[STAT_PKG_BATCH];
+	uint64_t *dst[STAT_PKG_BATCH];
+	uint32_t msr[STAT_PKG_BATCH];
+	uint64_t val[STAT_PKG_BATCH];
+} pkgb;
+
+/* One package's share of the batch in one call; on failure each alone,
+ * to name the register. */
+static enum unc_status batch_pkg(struct stat_run *r, uint8_t pkg)
+{
+	static unsigned idx[STAT_PKG_BATCH];
+	unsigned n = 0;
+	enum unc_status st, trip;
+
+	for (unsigned j = 0; j < pkgb.n; j++)
+		if (pmu_reg_pkg(pkgb.reg[j]) == pkg)
+			pkgb.msr[n] = (uint32_t)pkgb.reg[j].addr, idx[n++] = j;
+	if (!n)
+		return UNC_OK;
+	if ((trip = hw_msr_read_n_pkg(r->hw, pkg - 1u, pkgb.msr, n, pkgb.val))) {
+		for (unsigned j = 0; j < n; j++)
+			if ((st = rd(r, pkgb.pmu[idx[j]], pkgb.reg[idx[j]], pkgb.val)))
+				return st;
+		return rd_failed(r, pkgb.pmu[idx[0]], pkgb.reg[idx[0]], trip); /* the trip failed, each read alone did not */
+	}
+	for (unsigned j = 0; j < n; j++)
+		*pkgb.dst[idx[j]] = pkgb.val[j];
+	return UNC_OK;
+}
+
+static enum unc_status batch_run(struct stat_run *r)
+{
+	uint8_t here = (uint8_t)(hw_pkg_here(r->hw) + 1);
+	enum unc_status st;
+
+	if ((st = batch_pkg(r, here)))
+		return st;
+	for (unsigned i = 1; r->hw->pkgs && i < r->hw->pkgs->n; i++)
+		if ((st = batch_pkg(r, (uint8_t)(r->hw->pkgs->id[i] + 1))))
+			return st;
+	pkgb.n = 0;
+	return UNC_OK;
+}
+
+/* The batch empty (a run's start). */
+void batch_clear(void)
+{
+	pkgb.n = 0;
+}
+
+/* reg (pkg set) into *dst at the next batch_run. */
+static enum unc_status batch_add(struct stat_run *r, unsigned k, struct pmu_reg reg, uint64_t *dst)
+{
+	enum unc_status st;
+
+	if (pkgb.n == STAT_PKG_BATCH && (st = batch_run(r)))
+		return st;
+	pkgb.reg[pkgb.n] = reg, pkgb.pmu[pkgb.n] = (uint8_t)k, pkgb.dst[pkgb.n++] = dst;
+	return UNC_OK;
+}
+
+/* A sample's reads of other packages (compile_reads: rs->remote): the
+ * active group's counters there and the selects watched there, gathered,
+ * then made in one trip to each package, each counter masked to its
+ * width; read_group makes them inside its clock bracket, after this
+ * processor's own reads. */
+enum unc_status read_remote(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	pkgb.n = 0;
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		if ((st = batch_add(r, e->pmu, e->reg, &val[e->slot])))
+			return st;
+	for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) { /* the selects, in the same trip */
+		const struct stat_saved *s = &r->saved[r->watch[w]];
+		if (reg_remote(r->hw, s->reg) && (st = batch_add(r, s->pmu, s->reg, &r->watch_val[w])))
+			return st;
+	}
+	if ((st = batch_run(r)))
+		return st;
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		val[e->slot] &= e->keep;
+	return UNC_OK;
+}
+
+/* The same for the watched registers of other packages, read in the
+ * sample's trip there (read_group). */
+enum unc_status check_watched(struct stat_run *r)
+{
+	for (unsigned w = 0; w < r->nwatch; w++) {
+		const struct stat_saved *s = &r->saved[r->watch[w]];
+		if (reg_remote(r->hw, s->reg) && r->watch_val[w] != s->now)
+			return watch_failed(r, w, UNC_OK, r->watch_val[w]);
+	}
+	return UNC_OK;
+}

@@ -1,0 +1,518 @@
+/* The engine's sample: the active group's counters read between two clock
+ * reads (again when a delay stretched the read), the watch of other
+ * writers (each select and the drivers' checks), the deltas modulo each
+ * counter's width judged against the time, and the overflow status
+ * explained; from the lists stat_compile.c makes at each programming. */
+#include "stat_int.h"
+
+#include <string.h>
+
+#include "../base/arith.h"
+#include "../base/fmt.h"
+
+/* How many times, at most, a read at the run's start or end is taken
+ * (read_group): under a host that preempts the vCPU often, a few more
+ * reads find one a delay did not hit. */
+#define STAT_EDGE_READS 16
+
+/* Whether driver k has programmed counters in the active group. */
+static bool programs_in_group(const struct stat_run *r, unsigned k)
+{
+	for (unsigned i = 0; i < r->c.nev; i++)
+		if (r->pmu_of[i] == k && !is_free(r, i) && in_group(r, i, r->group))
+			return true;
+	return false;
+}
+
+enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsigned box, unsigned idx,
+				    uint64_t *v)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	const struct pmu_unit *pu = &sp->p.drv->units[unit];
+
+	if (pu->per_pkg && pu->space == PMU_MSR) { /* one MSR on its package */
+		enum unc_status st = rd(r, k, pmu_unit_ctr(pu, &sp->p, unit, box, idx), v);
+		if (st == UNC_OK)
+			*v &= pmu_width_mask(pmu_width_of(pu, &sp->p, unit));
+		return st;
+	}
+	if (sp->p.drv->ops->read_counter) {
+		struct pmu_io io = io_of(r, k);
+		return sp->p.drv->ops->read_counter(&io, &sp->p, unit, box, idx, v);
+	}
+	struct pmu_reg reg = pmu_unit_ctr(pu, &sp->p, unit, box, idx);
+	unsigned width = pmu_width_of(pu, &sp->p, unit);
+	if (width > 32 && reg.space != PMU_MSR) { /* two dwords, as a free-running counter */
+		enum unc_status st = stat_read_reg(r->hw, reg, width, v);
+		return st ? rd_failed(r, k, reg, st) : UNC_OK;
+	}
+	return rd(r, k, reg, v);
+}
+
+/* A watched select or control that reads otherwise than the run wrote it
+ * was cleared or reprogrammed by someone else, and its counter counts
+ * something else, or nothing; one that cannot be read stops the run too. */
+UNC_COLD __attribute__((noinline)) enum unc_status watch_failed(struct stat_run *r, unsigned w, enum unc_status st,
+								 uint64_t v)
+{
+	const struct stat_saved *s = &r->saved[r->watch[w]];
+	char what[96];
+
+	if (st)
+		return rd_failed(r, s->pmu, s->reg, st);
+	return fail(r, UNC_E_CLOBBERED, "%s reads 0x%lx, not the 0x%lx this run wrote: written by someone else during the run",
+		    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
+}
+
+/* At each sample, before the counters: each watched register of this
+ * package (compile_reads' list), a loop per kind calling the seam's access
+ * itself (its ops and context taken once). */
+static enum unc_status check_list(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	const struct stat_wt *e = rs->wt, *end;
+	enum unc_status st;
+	uint64_t v;
+	uint32_t x;
+
+	for (end = rs->wt_end[WT_MSR]; e < end; e++)
+		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want, 0))
+			return watch_failed(r, e->w, st, v);
+	for (end = rs->wt_end[WT_PCI]; e < end; e++)
+		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want, 0))
+			return watch_failed(r, e->w, st, x);
+	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
+		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
+			return watch_failed(r, e->w, st, v);
+	return UNC_OK;
+}
+
+/* The largest step the counters of event i can make from the last sample
+ * (t_sample, taken before that sample's reads) to now (taken after this
+ * sample's reads), at the event's fastest rate (event_max_rate). The 10 ms
+ * of slack covers the moments between enabling a group and its first
+ * t_sample. When that reaches the counter's whole range, no step can be
+ * told from a wrap or a write: the samples came too far apart (a starved
+ * timer), and that is an error of its own. */
+static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width, uint64_t now, uint64_t *ret)
+{
+	uint64_t hz = r->hw->tick_hz, gap = now - r->t_sample, rate = r->max_rate[i];
+	char ms[24];
+
+	/* no bound (0): no step is taken for a write */
+	*ret = hz && rate ? u64_muldiv(rate, gap + hz / 100, hz) : UINT64_MAX;
+	if (!rate)
+		return UNC_OK;
+	if (*ret < pmu_width_mask(width))
+		return UNC_OK;
+	fmt_fixed(ms, sizeof(ms), gap, hz / 1000, 1);
+	return fail(r, UNC_E_OVERFLOW,
+		    "the %s counters were not sampled for %s ms: at up to %lu per second a %u-bit counter can wrap "
+		    "unseen in that time, so no count can be vouched for",
+		    unit_of(r, i)->name, ms, (unsigned long)rate, width);
+}
+
+/* Reads the counters of the active group into val, the free-running ones
+ * too when free, between two clock reads (*ret_now before, *ret_after
+ * after). A read that took far longer than the quickest of the run (a
+ * delay hit it: a preempted vCPU, an SMI) is taken again, so that the
+ * counts and the clock describe one moment: up to twice at a sample, and
+ * up to STAT_EDGE_READS times in all at the run's two edges (start_edge,
+ * the last sample), whose reads alone decide the run's totals and its
+ * time (each sample between ends one delta and starts the next). The
+ * first edge reads three times at least: the run's quickest read is not
+ * known before. A read is taken when it settles and none of the same
+ * sample was quicker; when none settles, the quickest one is kept, its
+ * values with its own clock reads. */
+__attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took)
+{
+	bool known = r->read_best_known;
+
+	if (!known || took < r->read_best)
+		r->read_best = took;
+	r->read_best_known = true;
+	/* took - read_best below read_span: took within [read_best, 4 * read_best + read_slack] */
+	r->read_span = 3 * r->read_best + r->read_slack + 1;
+	return known && took <= 4 * r->read_best + r->read_slack;
+}
+
+/* The quickest read so far of a sample (read_group), kept while it reads again. */
+static struct {
+	uint64_t free_val[STAT_MAX_EVENTS];
+	uint64_t now, after;
+	bool programmed;
+} kept;
+
+/* The boxes' values are r->val's slots, kept in r->kept's (one block each,
+ * stat_start). */
+static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept)
+{
+	size_t n = r->box_slots * sizeof(uint64_t);
+
+	if (to_kept) {
+		memcpy(r->kept[0], r->val[0], n);
+		memcpy(kept.free_val, r->free_val, sizeof(kept.free_val));
+	} else {
+		memcpy(r->val[0], r->kept[0], n);
+		memcpy(r->free_val, kept.free_val, sizeof(kept.free_val));
+	}
+}
+
+/* A counter's fast read failed: made again as the run reads it otherwise
+ * (read_counter: the driver's op where it has one, which may have a way
+ * of its own, as the architectural PMU's rdmsr where RDPMC faults; its
+ * line names what failed). */
+UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
+								uint64_t *v)
+{
+	return read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], v);
+}
+
+/* The active group's counters into their slots of val, as compile_reads
+ * listed them: a loop per kind calling the seam's access itself (its ops
+ * and context taken once), the other packages' gathered for their trips. */
+static enum unc_status read_list(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	uint64_t *val = r->val[0];
+	const struct stat_rd *e = rs->rd, *end;
+	enum unc_status st;
+
+	for (end = rs->rd_end[RD_MSR]; e < end; e++) {
+		uint64_t v;
+		if (__builtin_expect(ops->msr_read(ctx, (uint32_t)e->reg.addr, &v) != UNC_OK, 0)) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	for (end = rs->rd_end[RD_RDPMC]; e < end; e++) {
+		uint64_t v;
+		if (__builtin_expect(ops->rdpmc(ctx, e->index, &v) != UNC_OK, 0)) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	for (end = rs->rd_end[RD_PCI2]; e < end; e++) { /* as read_halves */
+		uint32_t h0, lo, h1;
+		uint16_t off = (uint16_t)e->reg.addr;
+		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
+					     (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
+					     (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
+					     (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo))),
+				     0)) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
+	}
+	for (e = rs->rd_end[RD_PKG], end = rs->rd_end[RD_OTHER]; e < end; e++) /* RD_PKG's: read_remote */
+		if ((st = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &val[e->slot])))
+			return st;
+	return UNC_OK;
+}
+
+/* One read of the group (and of the free-running counters when free)
+ * between two clock reads. */
+static inline __attribute__((always_inline)) enum unc_status read_once(struct stat_run *r, bool free, uint64_t *ret_now,
+								       uint64_t *ret_after, bool *ret_programmed)
+{
+	uint64_t batch[2];
+	enum unc_status st;
+
+	*ret_now = hw_ticks(r->hw);
+	if (free && r->nfree && (st = read_free_all(r, batch)))
+		return st;
+	*ret_programmed = false;
+	if (!r->free_only) {
+		if ((st = read_list(r)))
+			return st;
+		*ret_programmed = r->reads->any;
+	}
+	if (r->reads->remote && (st = read_remote(r)))
+		return st;
+	*ret_after = hw_ticks(r->hw);
+	return UNC_OK;
+}
+
+/* The read again, as read_group says: its first read (now, after,
+ * programmed) made, whether it settled (settled < 0: not asked yet). */
+static __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
+							   bool programmed, int settled, uint64_t *ret_now,
+							   uint64_t *ret_after, bool *ret_programmed)
+{
+	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
+	uint64_t quickest = UINT64_MAX;
+	enum unc_status st;
+
+	for (unsigned attempt = 0;; attempt++) {
+		if (attempt && (st = read_once(r, free, &now, &after, &programmed)))
+			return st;
+		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
+		bool ok = attempt || settled < 0 ? read_settled(r, after - now) : settled;
+		if (ok && attempt >= least && after - now <= quickest)
+			return UNC_OK;
+		if (after - now < quickest) {
+			quickest = after - now;
+			if (attempt < last) {
+				read_keep(r, true);
+				kept.now = now, kept.after = after, kept.programmed = programmed;
+			}
+		} else if (attempt == last) {
+			read_keep(r, false);
+			*ret_now = kept.now, *ret_after = kept.after, *ret_programmed = kept.programmed;
+		}
+		if (attempt == last)
+			return UNC_OK;
+	}
+}
+
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+{
+	uint64_t now, after;
+	bool programmed;
+	enum unc_status st = read_once(r, free, &now, &after, &programmed);
+
+	if (st)
+		return st;
+	if (r->edge) /* a run's edge: taken at least three times the first time (read_again) */
+		return read_again(r, free, now, after, programmed, -1, ret_now, ret_after, ret_programmed);
+	*ret_now = now, *ret_after = after, *ret_programmed = programmed;
+	if (__builtin_expect(read_settled(r, after - now), 1))
+		return UNC_OK;
+	return read_again(r, free, now, after, programmed, 0, ret_now, ret_after, ret_programmed);
+}
+
+/* Every bound of the active group judged as step_limit gives it, the
+ * counters in the run's order, before any total moves: a sample's gap
+ * that may bring a bound to the counter's width (rs->gap_fast), or a
+ * counter beyond the bound count_deltas takes from rs->rate, which is
+ * never above this one. */
+UNC_COLD enum unc_status judge_exact(struct stat_run *r, uint64_t after)
+{
+	enum unc_status st;
+
+	for (unsigned i = 0; i < r->c.nev; i++) {
+		if (!in_group(r, i, r->group) || is_free(r, i))
+			continue;
+		unsigned k = r->pmu_of[i], u = r->spec[i].unit;
+		const struct pmu_unit *pu = unit_of(r, i);
+		uint64_t limit;
+		unsigned width = r->c.ev[i].v.width;
+		if ((st = step_limit(r, i, width, after, &limit)))
+			return st;
+		for (unsigned b = 0; b < r->pmu[k].p.boxes[u]; b++) {
+			uint64_t last = r->last[i][b], v = r->val[i][b], d = (v - last) & pmu_width_mask(width);
+			if (d > limit) {
+				char what[96], ms[24];
+				fmt_fixed(ms, sizeof(ms), after - r->t_sample, r->hw->tick_hz / 1000, 1);
+				return fail(r, UNC_E_CLOBBERED,
+					    "%s went from 0x%lx to 0x%lx within %s ms: written by someone else "
+					    "during the run (no wrap moves it that far)",
+					    reg_text(r, k, pmu_unit_ctr(pu, &r->pmu[k].p, u, b, r->counter[i]), what, sizeof(what)),
+					    (unsigned long)last, (unsigned long)v, ms);
+			}
+		}
+	}
+	return UNC_OK;
+}
+
+/* The active group's deltas, modulo each counter's width, into the totals
+ * (now: the clock before the read, after: after it). A value below the last
+ * is a wrap only if the step fits the time: each step is held to a bound
+ * from rs->rate (the event's most per tick, rounded down), and one beyond
+ * it is judged exactly (judge_exact, as is every counter when the gap is
+ * long). Each counter that goes backwards marks its unit's status bit in
+ * wrapped. */
+static inline __attribute__((always_inline)) enum unc_status count_deltas(struct stat_run *r, uint64_t now,
+									  uint64_t after, uint64_t *wrapped)
+{
+	struct stat_reads *rs = r->reads;
+	uint64_t gap = after - r->t_sample, gs = gap + rs->slack, dt = now - r->t_sample;
+	uint64_t *val = r->val[0], *lastv = r->last[0];
+	unsigned still = rs->still;
+	bool judged = false;
+	enum unc_status st;
+
+	if (__builtin_expect(gap >= rs->gap_fast, 0)) {
+		if ((st = judge_exact(r, after)))
+			return st;
+		judged = true;
+	}
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_KINDS - 1]; e < end; e++) {
+		uint64_t v = val[e->slot], last = lastv[e->slot], d = (v - last) & e->mask;
+		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {
+			/* the counters before this one are counted already, their
+			 * steps within their bounds: judged again as 0 */
+			if ((st = judge_exact(r, after)))
+				return st;
+			judged = true;
+		}
+		if (__builtin_expect(v < last, 0))
+			wrapped[e->pmu] |= e->wbit;
+		if (__builtin_expect(still != 0, 0) && d && !*e->moved)
+			*e->moved = 1, still--;
+		*e->total += d;
+		lastv[e->slot] = v;
+	}
+	rs->still = still;
+	for (unsigned j = 0, n = rs->nev; j < n; j++)
+		*rs->running[j] += dt;
+	return UNC_OK;
+}
+
+/* Driver k's check (its state, and its overflow status into *status). */
+static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *status)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	struct pmu_io io = io_of(r, k);
+
+	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
+}
+
+/* A check made here could not read a register or found the control
+ * otherwise: made again by the driver's check, which says what is wrong
+ * (its result stands, as when it alone checked). */
+UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
+								 uint64_t *status)
+{
+	return check_pmu(r, c->pmu, status);
+}
+
+/* Each driver's check, in the drivers' order: those with check_regs read
+ * here (the status into status[k], the control compared), the others by
+ * their check op. */
+static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, uint64_t *status)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	enum unc_status st;
+
+	if (__builtin_expect(rs->slow_chk != 0, 0)) { /* the drivers' order, when some are called */
+		for (unsigned k = 0, c = 0; k < r->npmu; k++) {
+			if (rs->slow_chk >> k & 1) {
+				if ((st = check_pmu(r, k, &status[k])))
+					return st;
+			} else if (c < rs->nchk && rs->chk[c].pmu == k) {
+				const struct stat_chk *x = &rs->chk[c++];
+				uint64_t ctrl;
+				if ((st = ops->msr_read(ctx, x->status, &status[k])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
+				    ctrl != x->want)
+					if ((st = check_failed(r, x, &status[k])))
+						return st;
+			}
+		}
+		return UNC_OK;
+	}
+	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->nchk; x < end; x++) {
+		uint64_t ctrl;
+		if (__builtin_expect((st = ops->msr_read(ctx, x->status, &status[x->pmu])) ||
+					     (st = ops->msr_read(ctx, x->ctrl, &ctrl)) || ctrl != x->want,
+				     0) &&
+		    (st = check_failed(r, x, &status[x->pmu])))
+			return st;
+	}
+	return UNC_OK;
+}
+
+/* A driver that asks for it is frozen while its counters are read
+ * (two-dword counters read consistently), and unfrozen after (bit k of
+ * *frozen). */
+UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct stat_run *r, bool freeze, uint32_t *frozen)
+{
+	enum unc_status st;
+
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		struct pmu_io io = io_of(r, k);
+		if (!freeze) {
+			if ((*frozen >> k & 1) && (st = sp->p.drv->ops->unfreeze(&io, &sp->p, &sp->s, false)))
+				return st;
+			continue;
+		}
+		if (!sp->p.drv->sample_frozen || !programs_in_group(r, k))
+			continue;
+		sp->s.first = false;
+		if ((st = sp->p.drv->ops->freeze(&io, &sp->p, &sp->s)))
+			return st;
+		*frozen |= 1u << k;
+	}
+	return UNC_OK;
+}
+
+/* A unit's status bit must be explained by a counter of that unit going
+ * backwards, in this sample or (if it wrapped between the two reads of the
+ * last sample) the previous one. Otherwise a counter advanced by its whole
+ * width or more between two samples, and no delta can say by how much. */
+static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
+								const uint64_t *wrapped)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t any = 0;
+	enum unc_status st;
+
+	for (unsigned k = 0; k < r->npmu; k++) /* mostly none: no counter wrapped */
+		any |= status[k] & rs->sbits[k];
+	if (__builtin_expect(!any, 1)) {
+		for (unsigned k = 0; k < r->npmu; k++)
+			r->wrapped_prev[k] = wrapped[k];
+		return UNC_OK;
+	}
+	for (unsigned k = 0; k < r->npmu; k++) {
+		struct stat_pmu *sp = &r->pmu[k];
+		uint64_t mine = status[k] & rs->sbits[k];
+		uint64_t unexplained = mine & ~(wrapped[k] | r->wrapped_prev[k]);
+		struct pmu_io io = io_of(r, k);
+		r->wrapped_prev[k] = wrapped[k];
+		if (unexplained)
+			return fail(r, UNC_E_OVERFLOW,
+				    "%s shows an overflow (0x%lx) that no counter value accounts for: a counter advanced "
+				    "by its full width between two samples",
+				    sp->p.drv->status_name, (unsigned long)unexplained);
+		if (mine && sp->p.drv->ops->clear_status && (st = sp->p.drv->ops->clear_status(&io, &sp->p, &sp->s, mine)))
+			return st;
+	}
+	return UNC_OK;
+}
+
+/* A run with programmed counters: the drivers' checks and the watched
+ * selects, then the counters between two clock reads, then their deltas
+ * (every counter judged before it is counted; the free-running ones
+ * first: a failed run reports nothing anyway), then the overflow status. */
+static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
+	uint64_t now, after;
+	uint32_t frozen = 0;
+	bool programmed = false;
+	enum unc_status st;
+
+	/* Each PMU's state and overflow status first, then the counters: a
+	 * wrap the status shows has happened by the time they are read. */
+	if ((rs->checks && (st = check_pmus(r, status))) || (st = check_list(r)) ||
+	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))))
+		return st;
+	if ((st = read_group(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
+	    (r->nfree && (st = free_deltas(r, now))) || (frozen && (st = freeze_for_read(r, false, &frozen))) ||
+	    (programmed && (st = count_deltas(r, now, after, wrapped))))
+		return st;
+	r->t_sample = r->c.t_end = now;
+	return rs->status ? explain_status(r, status, wrapped) : UNC_OK;
+}
+
+enum unc_status stat_sample(struct stat_run *r)
+{
+	if (!r->counting)
+		return UNC_OK;
+	return r->free_only ? sample_free_only(r) : sample_all(r);
+}
