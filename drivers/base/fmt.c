@@ -311,7 +311,7 @@ size_t fmt_mark_cut(char *buf, size_t size, size_t len)
 	if (len < size || !size)
 		return len < size ? len : 0;
 	if (size < m + 2) /* no room for a word and the mark: the mark alone, as far as it goes */
-		return fmt_snprintf(buf, size, "%s", FMT_CUT_MARK + 1) < size ? m - 1 : size - 1;
+		return fmt_snprintf(buf, size, "%s", &FMT_CUT_MARK[1]) < size ? m - 1 : size - 1;
 	/* buf holds size - 1 characters: the last item's end (", " or "; ")
 	 * at or before the mark's place, else the last space, else there */
 	for (k = size - 1 - m; k > 0 && !(buf[k] == ' ' && (buf[k - 1] == ',' || buf[k - 1] == ';')); k--)
