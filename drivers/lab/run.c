@@ -366,11 +366,6 @@ void lab_run_count(struct lab_run *r)
 	}
 }
 
-bool lab_run_passed(const struct lab_run *r)
-{
-	return !r->failed && r->passed;
-}
-
 uint64_t lab_run_status(const struct lab_run *r)
 {
 	if (lab_run_passed(r))
