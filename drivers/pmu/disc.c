@@ -180,13 +180,121 @@ UNC_COLD static void order_to_packages(const struct hw_pkgs *pk)
 			disc_tables.table[t].socket = (int8_t)id[disc_tables.table[t].socket];
 }
 
+/* What a probe counts on its way, for the facts it leaves. */
+struct tally {
+	uint32_t ncbo[DISC_MAX_TABLES]; /* MSR 0x2FFE's count of each socket; 0: none */
+	unsigned not_taken[DISC_NUNITS], capped, most_cha;
+	bool cha_differs, per_table;
+};
+
+/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
+ * (spr_uncore_cpu_init: the table's count is wrong there); 0 (EMR XCC) is
+ * ignored. CHAs numbered from it on (pmu_idx) are not programmed, as Linux
+ * makes no PMU for them. The MSR is per package: each socket's count is
+ * read by a processor of that package, each on its own; a socket whose
+ * read fails is left uncapped (info says so). Not read when no table is
+ * tied to a package (per_table). */
+UNC_COLD static void read_cha_counts(const struct hw *hw, const struct cpu_info *cpu, struct pmu_present *p,
+				     struct tally *t)
+{
+	p->facts[DISC_FACT_CBO] = 0;
+	for (unsigned k = 0; spr_cha_fix(cpu->model) && !t->per_table && k < disc_tables.ntables; k++) {
+		int s = disc_tables.table[k].socket;
+		uint64_t v = 0;
+
+		if (s < 0 || s >= 8 || (disc_tables.cbo_read | disc_tables.cbo_fail) >> s & 1)
+			continue;
+		p->facts[DISC_FACT_CBO] |= 1ull << 62;
+		if (hw_msr_read_pkg(hw, (uint32_t)s, DISC_MSR_CBO_CONFIG, &v) != UNC_OK) {
+			disc_tables.cbo_fail |= (uint8_t)(1u << s);
+			continue;
+		}
+		if (!(p->facts[DISC_FACT_CBO] >> 63))
+			p->facts[DISC_FACT_CBO] |= 1ull << 63 | (v & 0xFFFFFFFFu);
+		t->ncbo[s] = disc_tables.cbo[s] = (uint32_t)v;
+		disc_tables.cbo_read |= (uint8_t)(1u << s);
+	}
+	p->facts[DISC_FACT_CBO] |= (uint64_t)disc_tables.cbo_read << 32 | (uint64_t)disc_tables.cbo_fail << 40;
+}
+
+/* Each table's CHA count against its socket's MSR 0x2FFE: the first table
+ * that differs (and the count it differs from), else the largest count. */
+UNC_COLD static void compare_cha_counts(struct pmu_present *p, struct tally *t)
+{
+	for (unsigned k = 0; k < disc_tables.ntables; k++) {
+		unsigned n = 0;
+		int s = disc_tables.table[k].socket;
+
+		for (unsigned j = 0; j < disc_tables.table[k].ntypes; j++)
+			if (disc_tables.table[k].types[j].type == DISC_TYPE_CHA)
+				n = disc_tables.table[k].types[j].n;
+		if (s >= 0 && t->ncbo[s] && n && n != t->ncbo[s] && !t->cha_differs) {
+			t->cha_differs = true;
+			t->most_cha = n; /* the first table that differs */
+			/* the count it differs from */
+			p->facts[DISC_FACT_CBO] = (p->facts[DISC_FACT_CBO] & ~0xFFFFFFFFull) | t->ncbo[s];
+		}
+		if (!t->cha_differs && n > t->most_cha)
+			t->most_cha = n;
+	}
+}
+
+/* Unit u's boxes from every table's units of its type, in table order. */
+UNC_COLD static enum unc_status take_boxes(unsigned u, struct pmu_present *p, struct tally *t, char *err,
+					   size_t errsize)
+{
+	const struct disc_unit *first = NULL;
+	unsigned boxes = 0, found = 0;
+
+	for (unsigned i = 0; i < disc_tables.nunits; i++) {
+		const struct disc_unit *x = &disc_tables.unit[i];
+
+		if (x->box_type != unit_type[u])
+			continue;
+		found++;
+		if (!first)
+			first = x;
+		int sock = disc_tables.table[x->table].socket;
+		if (u == DISC_UNIT_CHA && t->per_table)
+			continue; /* no package to program it on (tie_units) */
+		if (u == DISC_UNIT_CHA && sock >= 0 && t->ncbo[sock] && x->pmu_idx >= t->ncbo[sock]) {
+			t->capped++;
+			continue;
+		}
+		if (x->access != unit_access[u] || disc_tables.table[x->table].socket < 0) {
+			t->not_taken[u]++;
+			continue;
+		}
+		if (pmu_present_room(p, u, boxes + 1)) {
+			fmt_snprintf(err, errsize, "no memory for the %s unit's box %u of the discovery tables",
+				     disc_units[u].name, boxes);
+			return UNC_E_NO_MEMORY;
+		}
+		p->box_base[u][boxes] = x->ctl;
+		p->group[u][boxes] = (uint8_t)disc_tables.table[x->table].socket;
+		p->box_id[u][boxes] = (uint8_t)x->box_id;
+		boxes++;
+	}
+	if (first) {
+		p->facts[DISC_FACT_IMC_TYPES + u] = type_fact(first);
+		/* the first unit's counters, width and offsets (uncore_insert_box_info) */
+		p->counters[u] = first->num_regs < PMU_MAX_CTRS ? first->num_regs : PMU_MAX_CTRS;
+		if (!p->counters[u])
+			boxes = 0;
+		p->width[u] = first->bit_width && first->bit_width <= 64 ? first->bit_width : 48;
+		p->sel_off[u] = first->ctl_offset;
+		p->ctr_off[u] = first->ctr_offset;
+	}
+	p->boxes[u] = boxes;
+	p->found[u] = found;
+	return UNC_OK;
+}
+
 UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				  struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
 	enum unc_status st = disc_find(hw, &disc_tables, err, errsize);
-	uint32_t ncbo[DISC_MAX_TABLES] = { 0 }; /* MSR 0x2FFE's count of each socket; 0: none */
-	unsigned not_taken[DISC_NUNITS] = { 0 }, capped = 0, most_cha = 0;
-	bool cha_differs = false;
+	struct tally t = { 0 };
 
 	if (warnsize)
 		warn[0] = '\0';
@@ -212,116 +320,32 @@ UNC_COLD static enum unc_status disc_probe(const struct hw *hw, const struct cpu
 	const struct hw_pkgs *pk = hw->pkgs && hw->pkgs->n && !hw->pkgs->more ? hw->pkgs : NULL;
 	unsigned npk = pk ? pk->n : 0;
 	bool by_order = disc_tables.tie != DISC_TIE_UBOX;
-	bool per_table = by_order && npk && disc_tables.sockets != npk;
-	if (by_order && npk > 1 && !per_table)
+	t.per_table = by_order && npk && disc_tables.sockets != npk;
+	if (by_order && npk > 1 && !t.per_table)
 		order_to_packages(pk);
-	tie_units(per_table, disc_tables.sockets, npk);
+	tie_units(t.per_table, disc_tables.sockets, npk);
 	/* Fewer sockets than packages (a table on another PCI segment, which
 	 * disc_find does not read, or a table that failed), or the UBoxes
 	 * naming more: the counts are not the machine's. */
 	p->partial = npk > 1 && (disc_tables.sockets < npk || (!by_order && disc_tables.sockets > npk));
 	unsigned taken = 0; /* entries taken, every type */
-	for (unsigned t = 0; t < disc_tables.ntables; t++)
-		taken += disc_tables.table[t].units;
+	for (unsigned k = 0; k < disc_tables.ntables; k++)
+		taken += disc_tables.table[k].units;
 	p->facts[DISC_FACT_SUMMARY] = disc_tables.ntables | (uint64_t)(taken & 0xFFFF) << 8 |
 				      (uint64_t)(disc_tables.nskips & 0xFFFF) << 24 | (uint64_t)disc_tables.by_device << 40;
 	p->facts[DISC_FACT_TABLE0] = disc_tables.table[0].dev.bus | (uint64_t)disc_tables.table[0].dev.dev << 8 |
 				     (uint64_t)disc_tables.table[0].dev.func << 13 | (uint64_t)disc_tables.table[0].device_id << 16 |
 				     (disc_tables.table[0].bar >> 12) << 32;
-	/* The CHA count of SPR and EMR from MSR 0x2FFE, as Linux takes it
-	 * (spr_uncore_cpu_init: the table's count is wrong there); 0 (EMR XCC)
-	 * is ignored. CHAs numbered from it on (pmu_idx) are not programmed,
-	 * as Linux makes no PMU for them. The MSR is per package: each
-	 * socket's count is read by a processor of that package, each on its
-	 * own; a socket whose read fails is left uncapped (info says so).
-	 * Not read when no table is tied to a package (per_table). */
-	p->facts[DISC_FACT_CBO] = 0;
-	for (unsigned t = 0; spr_cha_fix(cpu->model) && !per_table && t < disc_tables.ntables; t++) {
-		int s = disc_tables.table[t].socket;
-		uint64_t v = 0;
-
-		if (s < 0 || s >= 8 || (disc_tables.cbo_read | disc_tables.cbo_fail) >> s & 1)
-			continue;
-		p->facts[DISC_FACT_CBO] |= 1ull << 62;
-		if (hw_msr_read_pkg(hw, (uint32_t)s, DISC_MSR_CBO_CONFIG, &v) != UNC_OK) {
-			disc_tables.cbo_fail |= (uint8_t)(1u << s);
-			continue;
-		}
-		if (!(p->facts[DISC_FACT_CBO] >> 63))
-			p->facts[DISC_FACT_CBO] |= 1ull << 63 | (v & 0xFFFFFFFFu);
-		ncbo[s] = disc_tables.cbo[s] = (uint32_t)v;
-		disc_tables.cbo_read |= (uint8_t)(1u << s);
-	}
-	p->facts[DISC_FACT_CBO] |= (uint64_t)disc_tables.cbo_read << 32 | (uint64_t)disc_tables.cbo_fail << 40;
-	for (unsigned t = 0; t < disc_tables.ntables; t++) {
-		unsigned n = 0;
-		int s = disc_tables.table[t].socket;
-
-		for (unsigned k = 0; k < disc_tables.table[t].ntypes; k++)
-			if (disc_tables.table[t].types[k].type == DISC_TYPE_CHA)
-				n = disc_tables.table[t].types[k].n;
-		if (s >= 0 && ncbo[s] && n && n != ncbo[s] && !cha_differs) {
-			cha_differs = true;
-			most_cha = n; /* the first table that differs */
-			/* the count it differs from */
-			p->facts[DISC_FACT_CBO] = (p->facts[DISC_FACT_CBO] & ~0xFFFFFFFFull) | ncbo[s];
-		}
-		if (!cha_differs && n > most_cha)
-			most_cha = n;
-	}
-	for (unsigned u = 0; u < DISC_NUNITS; u++) {
-		const struct disc_unit *first = NULL;
-
-		if (!(want >> u & 1))
-			continue; /* a unit not asked for keeps no box: freeze writes none of it */
-		unsigned boxes = 0, found = 0;
-
-		for (unsigned i = 0; i < disc_tables.nunits; i++) {
-			const struct disc_unit *x = &disc_tables.unit[i];
-
-			if (x->box_type != unit_type[u])
-				continue;
-			found++;
-			if (!first)
-				first = x;
-			int sock = disc_tables.table[x->table].socket;
-			if (u == DISC_UNIT_CHA && per_table)
-				continue; /* no package to program it on (tie_units) */
-			if (u == DISC_UNIT_CHA && sock >= 0 && ncbo[sock] && x->pmu_idx >= ncbo[sock]) {
-				capped++;
-				continue;
-			}
-			if (x->access != unit_access[u] || disc_tables.table[x->table].socket < 0) {
-				not_taken[u]++;
-				continue;
-			}
-			if (pmu_present_room(p, u, boxes + 1)) {
-				fmt_snprintf(err, errsize, "no memory for the %s unit's box %u of the discovery tables",
-					     disc_units[u].name, boxes);
-				return UNC_E_NO_MEMORY;
-			}
-			p->box_base[u][boxes] = x->ctl;
-			p->group[u][boxes] = (uint8_t)disc_tables.table[x->table].socket;
-			p->box_id[u][boxes] = (uint8_t)x->box_id;
-			boxes++;
-		}
-		if (first) {
-			p->facts[DISC_FACT_IMC_TYPES + u] = type_fact(first);
-			/* the first unit's counters, width and offsets (uncore_insert_box_info) */
-			p->counters[u] = first->num_regs < PMU_MAX_CTRS ? first->num_regs : PMU_MAX_CTRS;
-			if (!p->counters[u])
-				boxes = 0;
-			p->width[u] = first->bit_width && first->bit_width <= 64 ? first->bit_width : 48;
-			p->sel_off[u] = first->ctl_offset;
-			p->ctr_off[u] = first->ctr_offset;
-		}
-		p->boxes[u] = boxes;
-		p->found[u] = found;
-	}
-	p->facts[DISC_FACT_NOT_TAKEN] = not_taken[0] | (uint64_t)not_taken[1] << 16;
-	p->facts[DISC_FACT_SOCKETS] = disc_tables.tie | (uint64_t)disc_tables.sockets << 8 | (uint64_t)(capped & 0xFFFF) << 16 |
-				      (uint64_t)cha_differs << 32 | (uint64_t)per_table << 33 |
-				      (uint64_t)(most_cha & 0xFFFF) << 40 | (uint64_t)(npk & 0xFF) << 56;
+	read_cha_counts(hw, cpu, p, &t);
+	compare_cha_counts(p, &t);
+	for (unsigned u = 0; u < DISC_NUNITS; u++)
+		if (want >> u & 1 && (st = take_boxes(u, p, &t, err, errsize)) != UNC_OK)
+			return st; /* a unit not asked for keeps no box: freeze writes none of it */
+	p->facts[DISC_FACT_NOT_TAKEN] = t.not_taken[0] | (uint64_t)t.not_taken[1] << 16;
+	p->facts[DISC_FACT_SOCKETS] = disc_tables.tie | (uint64_t)disc_tables.sockets << 8 |
+				      (uint64_t)(t.capped & 0xFFFF) << 16 | (uint64_t)t.cha_differs << 32 |
+				      (uint64_t)t.per_table << 33 | (uint64_t)(t.most_cha & 0xFFFF) << 40 |
+				      (uint64_t)(npk & 0xFF) << 56;
 	if (warnsize)
 		disc_caveat(p, warn, warnsize);
 	return UNC_OK;
