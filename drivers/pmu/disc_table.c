@@ -127,92 +127,59 @@ static enum unc_status cfg(const struct hw *hw, struct pci_addr a, uint16_t off,
 	return st;
 }
 
-enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_addr dev, uint16_t device_id,
-				uint16_t cap, char *err, size_t errsize)
+/* The table's BAR (BIR bir of dev): its address in t->bar; *ret_skip when
+ * the BAR is of a kind Linux refuses (the table skipped, not an error). */
+static enum unc_status table_bar(const struct hw *hw, struct disc *d, unsigned ti, struct disc_table *t, bool *ret_skip,
+				 char *err, size_t errsize)
 {
-	uint32_t id, bir, lo, hi = 0;
+	struct pci_addr dev = t->dev;
+	uint32_t lo, hi = 0;
 	enum unc_status st;
-	struct disc_table t = { .dev = dev, .device_id = device_id, .cap = cap };
-	unsigned ti = d->ntables;
 
-	if ((st = cfg(hw, dev, (uint16_t)(cap + 0x8), &id, err, errsize)) != UNC_OK)
-		return st;
-	if ((id & 0xFFFF) != DISC_DVSEC_PMON)
-		return UNC_OK;
-	if ((st = cfg(hw, dev, (uint16_t)(cap + 0xC), &bir, err, errsize)) != UNC_OK)
-		return st;
-	if (bir & ~DISC_BIR_MASK) {
-		/* Linux: ret = false, goto err: discovery stops. */
-		fmt_snprintf(err, errsize,
-			     "uncore discovery: %02x:%02x.%x capability at 0x%x has BIR dword 0x%08x (bits 31:3 must be 0)",
-			     dev.bus, dev.dev, dev.func, (unsigned)cap, bir);
-		return UNC_E_UNSUPPORTED;
-	}
-	t.bir = (uint8_t)bir;
-	if (ti >= DISC_MAX_TABLES) {
-		fmt_snprintf(err, errsize,
-			     "uncore discovery: more than %u tables (this parser's limit, DISC_MAX_TABLES): refused rather "
-			     "than counting part of the machine",
-			     DISC_MAX_TABLES);
-		return UNC_E_UNSUPPORTED;
-	}
-	if ((st = cfg(hw, dev, (uint16_t)(0x10 + 4 * t.bir), &lo, err, errsize)) != UNC_OK)
+	*ret_skip = false;
+	if ((st = cfg(hw, dev, (uint16_t)(0x10 + 4 * t->bir), &lo, err, errsize)) != UNC_OK)
 		return st;
 	/* parse_discovery_table: I/O (bit 0), type bit 1 and prefetchable
 	 * (bit 3) refused; a 64-bit type (bit 2) takes the next dword. */
 	if (lo & 0xB) {
 		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_BAR, NULL);
+		*ret_skip = true;
 		return UNC_OK;
 	}
-	if ((lo & 0x6) == 0x4 && (st = cfg(hw, dev, (uint16_t)(0x14 + 4 * t.bir), &hi, err, errsize)) != UNC_OK)
+	if ((lo & 0x6) == 0x4 && (st = cfg(hw, dev, (uint16_t)(0x14 + 4 * t->bir), &hi, err, errsize)) != UNC_OK)
 		return st;
-	t.bar = (uint64_t)hi << 32 | (lo & ~0xFu);
+	t->bar = (uint64_t)hi << 32 | (lo & ~0xFu);
 	/* A BAR the firmware left unassigned reads 0 (PCM refuses a zero
 	 * BAR): the table would be read from RAM at 0. */
-	if (!t.bar) {
+	if (!t->bar) {
 		fmt_snprintf(err, errsize,
 			     "uncore discovery: %02x:%02x.%x's table BAR (BIR %u, config 0x%x) is 0, unassigned: nothing "
 			     "read there",
-			     dev.bus, dev.dev, dev.func, t.bir, 0x10u + 4u * t.bir);
+			     dev.bus, dev.dev, dev.func, t->bir, 0x10u + 4u * t->bir);
 		return UNC_E_UNSUPPORTED;
 	}
-	if (t.bar >= DISC_PHYS_LIMIT - 24) {
+	if (t->bar >= DISC_PHYS_LIMIT - 24) {
 		fmt_snprintf(err, errsize, "uncore discovery: %02x:%02x.%x's table BAR 0x%llx is beyond 52-bit physical "
-			     "addresses: nothing read there", dev.bus, dev.dev, dev.func, (unsigned long long)t.bar);
+			     "addresses: nothing read there", dev.bus, dev.dev, dev.func, (unsigned long long)t->bar);
 		return UNC_E_UNSUPPORTED;
 	}
-	if ((st = read_entry(hw, t.bar, &t.global, err, errsize)) != UNC_OK)
-		return st;
-	if (disc_check(&t.global, true) != DISC_OK) {
-		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_GLOBAL, NULL);
-		return UNC_OK;
-	}
-	t.stride = (uint8_t)disc_global_stride(&t.global);
-	t.max_units = (uint16_t)disc_global_max_units(&t.global);
-	if (t.stride < 3) {
-		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_STRIDE, NULL);
-		return UNC_OK;
-	}
-	/* The whole table, (1 + max_units) entries of stride qwords (the
-	 * window Linux maps), must lie below the 52-bit limit. */
-	uint64_t size = (uint64_t)(1 + t.max_units) * t.stride * 8;
-	if (t.bar + size > DISC_PHYS_LIMIT) {
-		fmt_snprintf(err, errsize,
-			     "uncore discovery: %02x:%02x.%x's table at 0x%llx (%u entries of %u bytes) runs past 52-bit "
-			     "physical addresses: nothing read there",
-			     dev.bus, dev.dev, dev.func, (unsigned long long)t.bar, t.max_units, t.stride * 8u);
-		return UNC_E_UNSUPPORTED;
-	}
-	t.socket = -1;
-	d->table[d->ntables++] = t;
+	return UNC_OK;
+}
+
+/* Table ti's units, after its global entry: each counted by type, the
+ * iMC and CHA units kept in d->unit. */
+static enum unc_status table_units(const struct hw *hw, struct disc *d, unsigned ti, char *err, size_t errsize)
+{
 	struct disc_table *tp = &d->table[ti];
-	for (unsigned i = 0; i < t.max_units; i++) {
+	enum unc_status st;
+
+	for (unsigned i = 0; i < tp->max_units; i++) {
 		struct disc_entry e;
 		enum disc_why why;
 		unsigned type, k;
 
 		/* unit i at (i + 1) * stride * 8 */
-		if ((st = read_entry(hw, t.bar + (uint64_t)(i + 1) * t.stride * 8, &e, err, errsize)) != UNC_OK)
+		if ((st = read_entry(hw, tp->bar + (uint64_t)(i + 1) * tp->stride * 8, &e, err, errsize)) != UNC_OK)
 			return st;
 		why = disc_check(&e, false);
 		if (why != DISC_OK) {
@@ -259,6 +226,65 @@ enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_
 		tp->kept++;
 	}
 	return UNC_OK;
+}
+
+enum unc_status disc_read_table(const struct hw *hw, struct disc *d, struct pci_addr dev, uint16_t device_id,
+				uint16_t cap, char *err, size_t errsize)
+{
+	uint32_t id, bir;
+	enum unc_status st;
+	struct disc_table t = { .dev = dev, .device_id = device_id, .cap = cap };
+	unsigned ti = d->ntables;
+
+	if ((st = cfg(hw, dev, (uint16_t)(cap + 0x8), &id, err, errsize)) != UNC_OK)
+		return st;
+	if ((id & 0xFFFF) != DISC_DVSEC_PMON)
+		return UNC_OK;
+	if ((st = cfg(hw, dev, (uint16_t)(cap + 0xC), &bir, err, errsize)) != UNC_OK)
+		return st;
+	if (bir & ~DISC_BIR_MASK) {
+		/* Linux: ret = false, goto err: discovery stops. */
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: %02x:%02x.%x capability at 0x%x has BIR dword 0x%08x (bits 31:3 must be 0)",
+			     dev.bus, dev.dev, dev.func, (unsigned)cap, bir);
+		return UNC_E_UNSUPPORTED;
+	}
+	t.bir = (uint8_t)bir;
+	if (ti >= DISC_MAX_TABLES) {
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: more than %u tables (this parser's limit, DISC_MAX_TABLES): refused rather "
+			     "than counting part of the machine",
+			     DISC_MAX_TABLES);
+		return UNC_E_UNSUPPORTED;
+	}
+	bool skipped;
+	if ((st = table_bar(hw, d, ti, &t, &skipped, err, errsize)) != UNC_OK || skipped)
+		return st;
+	if ((st = read_entry(hw, t.bar, &t.global, err, errsize)) != UNC_OK)
+		return st;
+	if (disc_check(&t.global, true) != DISC_OK) {
+		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_GLOBAL, NULL);
+		return UNC_OK;
+	}
+	t.stride = (uint8_t)disc_global_stride(&t.global);
+	t.max_units = (uint16_t)disc_global_max_units(&t.global);
+	if (t.stride < 3) {
+		skip(d, ti, DISC_TABLE_ENTRY, DISC_WHY_STRIDE, NULL);
+		return UNC_OK;
+	}
+	/* The whole table, (1 + max_units) entries of stride qwords (the
+	 * window Linux maps), must lie below the 52-bit limit. */
+	uint64_t size = (uint64_t)(1 + t.max_units) * t.stride * 8;
+	if (t.bar + size > DISC_PHYS_LIMIT) {
+		fmt_snprintf(err, errsize,
+			     "uncore discovery: %02x:%02x.%x's table at 0x%llx (%u entries of %u bytes) runs past 52-bit "
+			     "physical addresses: nothing read there",
+			     dev.bus, dev.dev, dev.func, (unsigned long long)t.bar, t.max_units, t.stride * 8u);
+		return UNC_E_UNSUPPORTED;
+	}
+	t.socket = -1;
+	d->table[d->ntables++] = t;
+	return table_units(hw, d, ti, err, errsize);
 }
 
 void disc_number(struct disc *d)
