@@ -49,6 +49,28 @@ static enum unc_status native_msr_read(void *ctx, uint32_t msr, uint64_t *ret_va
 	return st;
 }
 
+/* n rdmsr under one #GP guard; the first that faults stops them (the
+ * handler skips it and marks gp_faulted, hw_core.c). */
+static enum unc_status native_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+					 unsigned *ret_done)
+{
+	enum unc_status st = guard_on();
+	unsigned i;
+
+	(void)ctx;
+	*ret_done = 0;
+	if (st)
+		return st;
+	for (i = 0; i < n; i++) {
+		uint64_t v = unc_asm_rdmsr(msr[i]);
+		if (gp_faulted)
+			break;
+		ret_val[i] = v;
+	}
+	*ret_done = i;
+	return guard_off(); /* UNC_E_FAULT when one faulted */
+}
+
 static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 {
 	enum unc_status st = guard_on();
@@ -123,6 +145,20 @@ static enum unc_status native_pci_read32(void *ctx, struct pci_addr a, uint16_t 
 		return rb_status(s);
 	*ret_val = v;
 	return UNC_OK;
+}
+
+/* n configuration dwords, each as native_pci_read32 reads it; the first
+ * that fails stops them. */
+static enum unc_status native_pci_read32_n(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val,
+					   unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = native_pci_read32(ctx, d[i].a, d[i].off, &ret_val[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
 }
 
 static enum unc_status native_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
@@ -336,6 +372,8 @@ static const struct hw_ops native_ops = {
 	.mmio_check = native_mmio_check,
 	.msr_read_pkg = native_msr_read_pkg,
 	.msr_write_pkg = native_msr_write_pkg,
+	.msr_read_n = native_msr_read_n,
+	.pci_read32_n = native_pci_read32_n,
 };
 
 /* One package, or no MP services: no trips. */
@@ -477,6 +515,8 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.mmio_read32 = emulated_mmio_read32;
 		emulated_ops.mmio_write32 = emulated_mmio_write32;
 		emulated_ops.mmio_read32_n = NULL; /* each load through emulated_mmio_read32 */
+		emulated_ops.msr_read_n = NULL;    /* each MSR through emulated_msr_read */
+		emulated_ops.pci_read32_n = NULL;  /* each dword through emulated_pci_read32 */
 		emulated_ops.mmio_check = emulated_mmio_check;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;

@@ -71,6 +71,9 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	rs->nev = rs->still = rs->nchk = rs->slow_chk = 0;
 	rs->any = rs->checks = rs->status = rs->frozen = false;
 	rs->slack = r->hw->tick_hz / 100;
+	rs->prev_wrapped = false;
+	for (unsigned k = 0; k < r->npmu; k++)
+		rs->prev_wrapped |= r->wrapped_prev[k] != 0;
 	rs->gap_fast = UINT64_MAX;
 	for (unsigned k = 0; k < r->npmu; k++) { /* every driver that programs is checked, in the group or not */
 		const struct pmu_driver *drv = r->pmu[k].p.drv;
@@ -83,7 +86,7 @@ UNC_COLD void compile_reads(struct stat_run *r)
 		rs->status |= rs->sbits[k] != 0;
 		if (drv->ops->check_regs && drv->ops->check_regs(&r->pmu[k].p, &r->pmu[k].s, &sreg, &creg, &c->want) &&
 		    sreg.space == PMU_MSR && creg.space == PMU_MSR && !pmu_reg_pkg(sreg) && !pmu_reg_pkg(creg)) {
-			c->status = (uint32_t)sreg.addr, c->ctrl = (uint32_t)creg.addr, c->pmu = k;
+			c->status = (uint32_t)sreg.addr, c->ctrl = (uint32_t)creg.addr, c->pmu = k, c->sbits = rs->sbits[k];
 			rs->nchk++;
 		} else {
 			rs->slow_chk |= 1u << k;
@@ -138,4 +141,14 @@ UNC_COLD void compile_reads(struct stat_run *r)
 				wn[how]++;
 		}
 	}
+	/* the MSRs of the two seam calls (hw_msr_read_n) */
+	unsigned m = 0;
+	for (unsigned c = 0; !rs->slow_chk && c < rs->nchk; c++)
+		rs->msr[m++] = rs->chk[c].status, rs->msr[m++] = rs->chk[c].ctrl;
+	rs->pre_chk = m;
+	for (const struct stat_wt *e = rs->wt; e < rs->wt_end[WT_MSR]; e++)
+		rs->msr[m++] = (uint32_t)e->reg.addr;
+	rs->npre = m;
+	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_MSR]; e++)
+		rs->msr[m++] = (uint32_t)e->reg.addr;
 }

@@ -146,6 +146,7 @@ struct stat_wt {
 struct stat_chk {
 	uint32_t status, ctrl; /* MSRs of this package */
 	uint64_t want;         /* what ctrl must read */
+	uint64_t sbits;        /* its status bits (status_bits) */
 	unsigned pmu;
 };
 
@@ -160,6 +161,15 @@ struct stat_reads {
 	bool any;                     /* the group has programmed events (read_group's programmed) */
 	uint64_t *running[STAT_MAX_EVENTS]; /* the group's programmed events' running times */
 	unsigned nev;
+	/* A sample's MSRs of this package, read by one seam call each side
+	 * of the clock (hw_msr_read_n): before it, the drivers' checks
+	 * (status and control of chk[c] at 2c, 2c + 1; pre_chk entries, none
+	 * when slow_chk) and the WT_MSR selects, npre in all; from npre, the
+	 * RD_MSR counters. msr_val holds their values in the same places. */
+	uint32_t *msr;                /* 2 * STAT_MAX_PMUS + saved_room + box_slots of room */
+	uint64_t *msr_val;
+	unsigned npre, pre_chk;
+	bool prev_wrapped;            /* some r->wrapped_prev is not 0 */
 	struct stat_chk chk[STAT_MAX_PMUS]; /* the drivers' checks a sample makes itself */
 	unsigned nchk;
 	uint32_t slow_chk;            /* bit k: driver k's check op is called */

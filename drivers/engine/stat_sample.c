@@ -64,23 +64,87 @@ UNC_COLD __attribute__((noinline)) enum unc_status watch_failed(struct stat_run 
 		    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
 }
 
-/* At each sample, before the counters: each watched register of this
- * package (compile_reads' list), a loop per kind calling the seam's access
- * itself (its ops and context taken once). */
-static enum unc_status check_list(struct stat_run *r)
+/* Driver k's check (its state, and its overflow status into *status). */
+static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *status)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	struct pmu_io io = io_of(r, k);
+
+	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
+}
+
+/* A check made here could not read a register or found the control
+ * otherwise: made again by the driver's check, which says what is wrong
+ * (its result stands, as when it alone checked). */
+UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
+								 uint64_t *status)
+{
+	return check_pmu(r, c->pmu, status);
+}
+
+/* The drivers' checks made here (check_regs) and the watched MSR selects,
+ * one seam call each, as before the batch: what reads otherwise, or
+ * cannot be read, is made again by the driver's check or named. */
+static __attribute__((noinline)) enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	enum unc_status st;
+	uint64_t v;
+
+	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->pre_chk / 2; x < end; x++) {
+		uint64_t ctrl;
+		if (((st = ops->msr_read(ctx, x->status, &status[x->pmu])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
+		     ctrl != x->want) &&
+		    (st = check_failed(r, x, &status[x->pmu])))
+			return st;
+	}
+	for (const struct stat_wt *e = rs->wt, *end = rs->wt_end[WT_MSR]; e < end; e++)
+		if ((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want)
+			return watch_failed(r, e->w, st, v);
+	return UNC_OK;
+}
+
+/* At each sample, before the counters: the drivers' checks that
+ * check_regs gives (their status into status[k], their control compared;
+ * the status bits set, of the status_bits of each, or'ed into *ret_any)
+ * and each watched register of this package (compile_reads' lists), the
+ * MSRs in one seam call (hw_msr_read_n), the others a loop per kind
+ * calling the seam's access itself (its ops and context taken once). */
+static enum unc_status check_list(struct stat_run *r, uint64_t *status, uint64_t *ret_any)
 {
 	const struct stat_reads *rs = r->reads;
 	const struct hw_ops *ops = r->hw->ops;
 	void *ctx = r->hw->ctx;
 	const struct stat_wt *e = rs->wt, *end;
+	const uint64_t *mv = rs->msr_val;
 	enum unc_status st;
+	unsigned done;
 	uint64_t v;
 	uint32_t x;
 
-	for (end = rs->wt_end[WT_MSR]; e < end; e++)
-		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want, 0))
-			return watch_failed(r, e->w, st, v);
-	for (end = rs->wt_end[WT_PCI]; e < end; e++)
+	if (rs->npre) {
+		if (__builtin_expect(hw_msr_read_n(r->hw, rs->msr, rs->npre, rs->msr_val, &done) != UNC_OK, 0)) {
+			*ret_any = ~0ull; /* the status as the slow way read it: explain_status looks */
+			if ((st = check_msr_slow(r, status)))
+				return st;
+		} else {
+			for (const struct stat_chk *c = rs->chk, *cend = rs->chk + rs->pre_chk / 2; c < cend; c++, mv += 2) {
+				status[c->pmu] = mv[0];
+				*ret_any |= mv[0] & c->sbits;
+				if (__builtin_expect(mv[1] != c->want, 0)) {
+					*ret_any = ~0ull; /* the status the driver's check gave */
+					if ((st = check_failed(r, c, &status[c->pmu])))
+						return st;
+				}
+			}
+			for (end = rs->wt_end[WT_MSR]; e < end; e++, mv++)
+				if (__builtin_expect(*mv != *e->want, 0))
+					return watch_failed(r, e->w, UNC_OK, *mv);
+		}
+	}
+	for (e = rs->wt_end[WT_MSR], end = rs->wt_end[WT_PCI]; e < end; e++)
 		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want, 0))
 			return watch_failed(r, e->w, st, x);
 	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
@@ -170,6 +234,26 @@ UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct sta
 	return read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], v);
 }
 
+/* The RD_MSR counters, one seam call each, as before the batch: one that
+ * fails is read again by read_failed. */
+static __attribute__((noinline)) enum unc_status read_msr_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_MSR]; e < end; e++) {
+		uint64_t v;
+		if (hw_msr_read(r->hw, (uint32_t)e->reg.addr, &v) != UNC_OK) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	return UNC_OK;
+}
+
 /* The active group's counters into their slots of val, as compile_reads
  * listed them: a loop per kind calling the seam's access itself (its ops
  * and context taken once), the other packages' gathered for their trips. */
@@ -182,15 +266,21 @@ static enum unc_status read_list(struct stat_run *r)
 	const struct stat_rd *e = rs->rd, *end;
 	enum unc_status st;
 
-	for (end = rs->rd_end[RD_MSR]; e < end; e++) {
-		uint64_t v;
-		if (__builtin_expect(ops->msr_read(ctx, (uint32_t)e->reg.addr, &v) != UNC_OK, 0)) {
-			if ((st = read_failed(r, e, &val[e->slot])))
+	unsigned done;
+
+	if (rs->end[RD_MSR]) { /* one seam call */
+		const uint64_t *mv = rs->msr_val + rs->npre;
+		if (__builtin_expect(hw_msr_read_n(r->hw, rs->msr + rs->npre, rs->end[RD_MSR], rs->msr_val + rs->npre,
+						   &done) != UNC_OK,
+				     0)) {
+			if ((st = read_msr_slow(r)))
 				return st;
-			continue;
+		} else {
+			for (end = rs->rd_end[RD_MSR]; e < end; e++, mv++)
+				val[e->slot] = *mv & e->keep;
 		}
-		val[e->slot] = v & e->keep;
 	}
+	e = rs->rd_end[RD_MSR];
 	for (end = rs->rd_end[RD_RDPMC]; e < end; e++) {
 		uint64_t v;
 		if (__builtin_expect(ops->rdpmc(ctx, e->index, &v) != UNC_OK, 0)) {
@@ -331,9 +421,10 @@ UNC_COLD enum unc_status judge_exact(struct stat_run *r, uint64_t after)
  * from rs->rate (the event's most per tick, rounded down), and one beyond
  * it is judged exactly (judge_exact, as is every counter when the gap is
  * long). Each counter that goes backwards marks its unit's status bit in
- * wrapped. */
+ * wrapped (and in *ret_any). */
 static inline __attribute__((always_inline)) enum unc_status count_deltas(struct stat_run *r, uint64_t now,
-									  uint64_t after, uint64_t *wrapped)
+									  uint64_t after, uint64_t *wrapped,
+									  uint64_t *ret_any)
 {
 	struct stat_reads *rs = r->reads;
 	uint64_t gap = after - r->t_sample, gs = gap + rs->slack, dt = now - r->t_sample;
@@ -357,7 +448,7 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 			judged = true;
 		}
 		if (__builtin_expect(v < last, 0))
-			wrapped[e->pmu] |= e->wbit;
+			wrapped[e->pmu] |= e->wbit, *ret_any |= e->wbit;
 		if (__builtin_expect(still != 0, 0) && d && !*e->moved)
 			*e->moved = 1, still--;
 		*e->total += d;
@@ -367,24 +458,6 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 	for (unsigned j = 0, n = rs->nev; j < n; j++)
 		*rs->running[j] += dt;
 	return UNC_OK;
-}
-
-/* Driver k's check (its state, and its overflow status into *status). */
-static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *status)
-{
-	struct stat_pmu *sp = &r->pmu[k];
-	struct pmu_io io = io_of(r, k);
-
-	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
-}
-
-/* A check made here could not read a register or found the control
- * otherwise: made again by the driver's check, which says what is wrong
- * (its result stands, as when it alone checked). */
-UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
-								 uint64_t *status)
-{
-	return check_pmu(r, c->pmu, status);
 }
 
 /* Each driver's check, in the drivers' order: those with check_regs read
@@ -397,7 +470,7 @@ static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, 
 	void *ctx = r->hw->ctx;
 	enum unc_status st;
 
-	if (__builtin_expect(rs->slow_chk != 0, 0)) { /* the drivers' order, when some are called */
+	if (rs->slow_chk) { /* the drivers' order, when some are called */
 		for (unsigned k = 0, c = 0; k < r->npmu; k++) {
 			if (rs->slow_chk >> k & 1) {
 				if ((st = check_pmu(r, k, &status[k])))
@@ -413,15 +486,7 @@ static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, 
 		}
 		return UNC_OK;
 	}
-	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->nchk; x < end; x++) {
-		uint64_t ctrl;
-		if (__builtin_expect((st = ops->msr_read(ctx, x->status, &status[x->pmu])) ||
-					     (st = ops->msr_read(ctx, x->ctrl, &ctrl)) || ctrl != x->want,
-				     0) &&
-		    (st = check_failed(r, x, &status[x->pmu])))
-			return st;
-	}
-	return UNC_OK;
+	return UNC_OK; /* none called: check_list makes the checks */
 }
 
 /* A driver that asks for it is frozen while its counters are read
@@ -456,13 +521,16 @@ UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct
 static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
 								const uint64_t *wrapped)
 {
-	const struct stat_reads *rs = r->reads;
+	struct stat_reads *rs = r->reads;
 	uint64_t any = 0;
 	enum unc_status st;
 
-	for (unsigned k = 0; k < r->npmu; k++) /* mostly none: no counter wrapped */
+	rs->prev_wrapped = false;
+	for (unsigned k = 0; k < r->npmu; k++) {
 		any |= status[k] & rs->sbits[k];
-	if (__builtin_expect(!any, 1)) {
+		rs->prev_wrapped |= wrapped[k] != 0;
+	}
+	if (!any) {
 		for (unsigned k = 0; k < r->npmu; k++)
 			r->wrapped_prev[k] = wrapped[k];
 		return UNC_OK;
@@ -492,22 +560,26 @@ static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
-	uint64_t now, after;
+	uint64_t now, after, any = 0;
 	uint32_t frozen = 0;
 	bool programmed = false;
 	enum unc_status st;
 
 	/* Each PMU's state and overflow status first, then the counters: a
 	 * wrap the status shows has happened by the time they are read. */
-	if ((rs->checks && (st = check_pmus(r, status))) || (st = check_list(r)) ||
+	if ((rs->slow_chk && (st = check_pmus(r, status))) || (st = check_list(r, status, &any)) ||
 	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))))
 		return st;
 	if ((st = read_group(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
 	    (r->nfree && (st = free_deltas(r, now))) || (frozen && (st = freeze_for_read(r, false, &frozen))) ||
-	    (programmed && (st = count_deltas(r, now, after, wrapped))))
+	    (programmed && (st = count_deltas(r, now, after, wrapped, &any))))
 		return st;
 	r->t_sample = r->c.t_end = now;
-	return rs->status ? explain_status(r, status, wrapped) : UNC_OK;
+	/* nothing to explain: no status bit set, no counter wrapped now or at
+	 * the last sample (a check op's status is looked at there) */
+	if (!rs->status || !(any | rs->slow_chk | rs->prev_wrapped))
+		return UNC_OK;
+	return explain_status(r, status, wrapped);
 }
 
 enum unc_status stat_sample(struct stat_run *r)

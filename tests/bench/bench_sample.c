@@ -45,6 +45,16 @@ static enum unc_status seam_msr_read(void *ctx, uint32_t msr, uint64_t *v)
 	return inner->msr_read(ctx, msr, v);
 }
 
+/* The seam's batched rdmsr (efi/hw_native.c's native_msr_read_n): one
+ * call for a list of MSRs, each counted. */
+static enum unc_status seam_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *v, unsigned *done)
+{
+	enum unc_status st = inner->msr_read_n(ctx, msr, n, v, done);
+
+	n_msr += st ? *done + 1 : n;
+	return st;
+}
+
 static enum unc_status seam_msr_write(void *ctx, uint32_t msr, uint64_t v)
 {
 	n_write++;
@@ -55,6 +65,15 @@ static enum unc_status seam_pci_read(void *ctx, struct pci_addr a, uint16_t off,
 {
 	n_pci++;
 	return inner->pci_read32(ctx, a, off, v);
+}
+
+/* The seam's batched configuration reads (native_pci_read32_n). */
+static enum unc_status seam_pci_read_n(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *v, unsigned *done)
+{
+	enum unc_status st = inner->pci_read32_n(ctx, d, n, v, done);
+
+	n_pci += st ? *done + 1 : n;
+	return st;
 }
 
 static enum unc_status seam_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
@@ -118,7 +137,8 @@ static enum unc_status seam_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 }
 
 static struct hw_ops seam_ops = { seam_msr_read, seam_msr_write, seam_pci_read, seam_pci_write, seam_mmio_read,
-				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL };
+				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL,
+				  seam_msr_read_n, seam_pci_read_n };
 
 __attribute__((noinline)) static enum unc_status one_sample(void)
 {
