@@ -151,4 +151,15 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	rs->npre = m;
 	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_MSR]; e++)
 		rs->msr[m++] = (uint32_t)e->reg.addr;
+	/* the PCI dwords of the two others (hw_pci_read32_n) */
+	m = 0;
+	for (const struct stat_wt *e = rs->wt_end[WT_MSR]; e < rs->wt_end[WT_PCI]; e++)
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)e->reg.addr };
+	rs->npci_pre = m;
+	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC]; e < rs->rd_end[RD_PCI2]; e++) {
+		uint16_t off = (uint16_t)e->reg.addr;
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, off };
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
+	}
 }

@@ -169,6 +169,12 @@ struct stat_reads {
 	uint32_t *msr;                /* 2 * STAT_MAX_PMUS + saved_room + box_slots of room */
 	uint64_t *msr_val;
 	unsigned npre, pre_chk;
+	/* Its PCI dwords likewise (hw_pci_read32_n): the WT_PCI selects
+	 * [0, npci_pre), then each RD_PCI2 counter's high, low and high
+	 * dwords again (read_halves' order). */
+	struct pci_dword *pci;        /* saved_room + 3 * box_slots of room */
+	uint32_t *pci_val;
+	unsigned npci_pre;
 	bool prev_wrapped;            /* some r->wrapped_prev is not 0 */
 	struct stat_chk chk[STAT_MAX_PMUS]; /* the drivers' checks a sample makes itself */
 	unsigned nchk;

@@ -144,9 +144,18 @@ static enum unc_status check_list(struct stat_run *r, uint64_t *status, uint64_t
 					return watch_failed(r, e->w, UNC_OK, *mv);
 		}
 	}
-	for (e = rs->wt_end[WT_MSR], end = rs->wt_end[WT_PCI]; e < end; e++)
-		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want, 0))
-			return watch_failed(r, e->w, st, x);
+	e = rs->wt_end[WT_MSR];
+	if (rs->npci_pre) { /* one seam call; a failure read again one at a time, to name it */
+		const uint32_t *pv = rs->pci_val;
+		if (__builtin_expect(hw_pci_read32_n(r->hw, rs->pci, rs->npci_pre, rs->pci_val, &done) != UNC_OK, 0)) {
+			for (end = rs->wt_end[WT_PCI]; e < end; e++)
+				if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want)
+					return watch_failed(r, e->w, st, x);
+		}
+		for (end = rs->wt_end[WT_PCI]; e < end; e++, pv++)
+			if (__builtin_expect(*pv != *e->want, 0))
+				return watch_failed(r, e->w, UNC_OK, *pv);
+	}
 	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
 		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
 			return watch_failed(r, e->w, st, v);
@@ -254,6 +263,33 @@ static __attribute__((noinline)) enum unc_status read_msr_slow(struct stat_run *
 	return UNC_OK;
 }
 
+/* The RD_PCI2 counters, one seam call a dword, as before the batch (and
+ * as read_halves: high, low, high, and the low again when the high
+ * moved); one that fails is read again by read_failed. */
+static __attribute__((noinline)) enum unc_status read_pci2_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC], *end = rs->rd_end[RD_PCI2]; e < end; e++) {
+		uint32_t h0, lo, h1;
+		uint16_t off = (uint16_t)e->reg.addr;
+		if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
+		    (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
+		    (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
+		    (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)))) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
+	}
+	return UNC_OK;
+}
+
 /* The active group's counters into their slots of val, as compile_reads
  * listed them: a loop per kind calling the seam's access itself (its ops
  * and context taken once), the other packages' gathered for their trips. */
@@ -290,20 +326,27 @@ static enum unc_status read_list(struct stat_run *r)
 		}
 		val[e->slot] = v & e->keep;
 	}
-	for (end = rs->rd_end[RD_PCI2]; e < end; e++) { /* as read_halves */
-		uint32_t h0, lo, h1;
-		uint16_t off = (uint16_t)e->reg.addr;
-		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
-					     (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
-					     (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
-					     (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo))),
-				     0)) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
+	if (e < rs->rd_end[RD_PCI2]) { /* one seam call: each counter's high, low, high dwords */
+		const uint32_t *pv = rs->pci_val + rs->npci_pre;
+		unsigned n = 3 * (rs->end[RD_PCI2] - rs->end[RD_RDPMC]);
+		if (__builtin_expect(hw_pci_read32_n(r->hw, rs->pci + rs->npci_pre, n, rs->pci_val + rs->npci_pre, &done) !=
+					     UNC_OK,
+				     0))
+			return read_pci2_slow(r);
+		for (end = rs->rd_end[RD_PCI2]; e < end; e++, pv += 3) { /* as read_halves */
+			uint32_t lo = pv[1];
+			/* the high dword moved between its reads: the low one
+			 * again, after the second */
+			if (__builtin_expect(pv[2] != pv[0], 0) &&
+			    ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &lo) != UNC_OK) {
+				if ((st = read_failed(r, e, &val[e->slot])))
+					return st;
+				continue;
+			}
+			val[e->slot] = ((uint64_t)pv[2] << 32 | lo) & e->keep;
 		}
-		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
 	}
+	e = rs->rd_end[RD_PCI2];
 	for (e = rs->rd_end[RD_PKG], end = rs->rd_end[RD_OTHER]; e < end; e++) /* RD_PKG's: read_remote */
 		if ((st = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &val[e->slot])))
 			return st;
