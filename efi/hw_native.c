@@ -106,6 +106,35 @@ static enum unc_status native_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val
 	return st;
 }
 
+/* n RDPMC under both guards, installed once; the first that faults stops
+ * them (UNC_E_UNSUPPORTED for #UD, UNC_E_FAULT for #GP, as native_rdpmc). */
+static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val,
+				      unsigned *ret_done)
+{
+	enum unc_status st = guard_on();
+	unsigned i;
+
+	(void)ctx;
+	*ret_done = 0;
+	if (st)
+		return st;
+	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
+		guard_off();
+		return UNC_E_DEVICE;
+	}
+	ud_faulted = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t v = unc_asm_rdpmc(index[i]);
+		if (ud_faulted || gp_faulted)
+			break;
+		ret_val[i] = v;
+	}
+	*ret_done = i;
+	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
+	st = guard_off();
+	return ud_faulted ? UNC_E_UNSUPPORTED : st;
+}
+
 /* EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS: Register 7:0, Function 15:8,
  * Device 23:16, Bus 31:24, ExtendedRegister 63:32 (used when >= 0x100). */
 static UINT64 rb_address(struct pci_addr a, uint16_t off)
@@ -374,6 +403,7 @@ static const struct hw_ops native_ops = {
 	.msr_write_pkg = native_msr_write_pkg,
 	.msr_read_n = native_msr_read_n,
 	.pci_read32_n = native_pci_read32_n,
+	.rdpmc_n = native_rdpmc_n,
 };
 
 /* One package, or no MP services: no trips. */
@@ -517,6 +547,7 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.mmio_read32_n = NULL; /* each load through emulated_mmio_read32 */
 		emulated_ops.msr_read_n = NULL;    /* each MSR through emulated_msr_read */
 		emulated_ops.pci_read32_n = NULL;  /* each dword through emulated_pci_read32 */
+		emulated_ops.rdpmc_n = NULL;       /* each through emulated_rdpmc */
 		emulated_ops.mmio_check = emulated_mmio_check;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;

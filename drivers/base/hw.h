@@ -111,6 +111,10 @@ struct hw_ops {
 	 * (hw_pci_read32_n makes those calls). */
 	enum unc_status (*pci_read32_n)(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val,
 					unsigned *ret_done);
+	/* n RDPMC in one call, in order (index[i] into ret_val[i]), each
+	 * guarded as rdpmc's; the first that fails stops the call as
+	 * msr_read_n's does. NULL: none (hw_rdpmc_n makes n rdpmc calls). */
+	enum unc_status (*rdpmc_n)(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val, unsigned *ret_done);
 };
 
 /* The processor packages the seam found (efi/hw_native.c: the x2APIC
@@ -341,6 +345,21 @@ static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf
 static inline enum unc_status hw_rdpmc(const struct hw *hw, uint32_t index, uint64_t *ret_val)
 {
 	return hw->ops->rdpmc(hw->ctx, index, ret_val);
+}
+
+/* n RDPMC (struct hw_ops.rdpmc_n, or one rdpmc each), as hw_msr_read_n. */
+static inline enum unc_status hw_rdpmc_n(const struct hw *hw, const uint32_t *index, unsigned n, uint64_t *ret_val,
+					 unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	if (hw->ops->rdpmc_n)
+		return hw->ops->rdpmc_n(hw->ctx, index, n, ret_val, ret_done);
+	for (i = 0; i < n && (st = hw->ops->rdpmc(hw->ctx, index[i], &ret_val[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
 }
 
 static inline enum unc_status hw_io_read32(const struct hw *hw, uint16_t port, uint32_t *ret_val)

@@ -151,6 +151,8 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	rs->npre = m;
 	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_MSR]; e++)
 		rs->msr[m++] = (uint32_t)e->reg.addr;
+	for (const struct stat_rd *e = rs->rd_end[RD_MSR]; e < rs->rd_end[RD_RDPMC]; e++)
+		rs->msr[m++] = e->index; /* the RDPMC indexes (hw_rdpmc_n) */
 	/* the PCI dwords of the two others (hw_pci_read32_n) */
 	m = 0;
 	for (const struct stat_wt *e = rs->wt_end[WT_MSR]; e < rs->wt_end[WT_PCI]; e++)

@@ -165,7 +165,8 @@ struct stat_reads {
 	 * of the clock (hw_msr_read_n): before it, the drivers' checks
 	 * (status and control of chk[c] at 2c, 2c + 1; pre_chk entries, none
 	 * when slow_chk) and the WT_MSR selects, npre in all; from npre, the
-	 * RD_MSR counters. msr_val holds their values in the same places. */
+	 * RD_MSR counters, then the RD_RDPMC counters' indexes (one
+	 * hw_rdpmc_n call). msr_val holds their values in the same places. */
 	uint32_t *msr;                /* 2 * STAT_MAX_PMUS + saved_room + box_slots of room */
 	uint64_t *msr_val;
 	unsigned npre, pre_chk;

@@ -263,6 +263,27 @@ static __attribute__((noinline)) enum unc_status read_msr_slow(struct stat_run *
 	return UNC_OK;
 }
 
+/* The RD_RDPMC counters, one seam call each, as before the batch: one
+ * that fails (QEMU's TCG raises #UD for every RDPMC) is read again by
+ * read_failed (the driver's read_counter: the architectural PMU's rdmsr). */
+static __attribute__((noinline)) enum unc_status read_rdpmc_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd_end[RD_MSR], *end = rs->rd_end[RD_RDPMC]; e < end; e++) {
+		uint64_t v;
+		if (hw_rdpmc(r->hw, e->index, &v) != UNC_OK) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	return UNC_OK;
+}
+
 /* The RD_PCI2 counters, one seam call a dword, as before the batch (and
  * as read_halves: high, low, high, and the low again when the high
  * moved); one that fails is read again by read_failed. */
@@ -317,15 +338,18 @@ static enum unc_status read_list(struct stat_run *r)
 		}
 	}
 	e = rs->rd_end[RD_MSR];
-	for (end = rs->rd_end[RD_RDPMC]; e < end; e++) {
-		uint64_t v;
-		if (__builtin_expect(ops->rdpmc(ctx, e->index, &v) != UNC_OK, 0)) {
-			if ((st = read_failed(r, e, &val[e->slot])))
+	if (e < rs->rd_end[RD_RDPMC]) { /* one seam call */
+		unsigned at = rs->npre + rs->end[RD_MSR], n = rs->end[RD_RDPMC] - rs->end[RD_MSR];
+		const uint64_t *mv = rs->msr_val + at;
+		if (__builtin_expect(hw_rdpmc_n(r->hw, rs->msr + at, n, rs->msr_val + at, &done) != UNC_OK, 0)) {
+			if ((st = read_rdpmc_slow(r)))
 				return st;
-			continue;
+		} else {
+			for (end = rs->rd_end[RD_RDPMC]; e < end; e++, mv++)
+				val[e->slot] = *mv & e->keep;
 		}
-		val[e->slot] = v & e->keep;
 	}
+	e = rs->rd_end[RD_RDPMC];
 	if (e < rs->rd_end[RD_PCI2]) { /* one seam call: each counter's high, low, high dwords */
 		const uint32_t *pv = rs->pci_val + rs->npci_pre;
 		unsigned n = 3 * (rs->end[RD_PCI2] - rs->end[RD_RDPMC]);

@@ -208,6 +208,19 @@ static enum unc_status e_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, ui
 	return st;
 }
 
+/* hw_ops.rdpmc_n: each as e_rdpmc reads it, stopping at the first that
+ * fails. */
+static enum unc_status e_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = e_rdpmc(ctx, index[i], &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 static const struct hw_ops emu_ops = {
 	.msr_read = e_msr_read,
 	.msr_write = e_msr_write,
@@ -220,6 +233,7 @@ static const struct hw_ops emu_ops = {
 	.mmio_write32 = e_mmio_write,
 	.msr_read_n = e_msr_read_n,
 	.pci_read32_n = e_pci_read_n,
+	.rdpmc_n = e_rdpmc_n,
 };
 
 static struct hw_ops emu_pkg_ops;

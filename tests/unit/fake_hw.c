@@ -226,6 +226,19 @@ static enum unc_status f_pci_read_n(void *ctx, const struct pci_dword *d, unsign
 	return st;
 }
 
+/* hw_ops.rdpmc_n: each as f_rdpmc reads it, stopping at the first that
+ * fails. */
+static enum unc_status f_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = f_rdpmc(ctx, index[i], &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 /* A processor of package pkg makes the accesses (MP services' StartupThisAP). */
 static enum unc_status f_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
 {
@@ -274,6 +287,7 @@ static const struct hw_ops fake_ops = {
 	.mmio_check = f_mmio_check,
 	.msr_read_n = f_msr_read_n,
 	.pci_read32_n = f_pci_read_n,
+	.rdpmc_n = f_rdpmc_n,
 };
 
 static struct hw_ops fake_pkg_ops;
