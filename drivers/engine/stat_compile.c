@@ -1,7 +1,9 @@
 /* The engine's lists of what a sample reads, compiled at each programming
  * (struct stat_reads, stat_int.h): the active group's counters by kind of
  * access, the selects each sample checks, the drivers' checks made as two
- * reads, and the constants of the counters' bounds. */
+ * reads, the addresses of the seam's list calls, and the constants of the
+ * counters' bounds; and the lists read one access at a time, where a
+ * sample's list call failed (stat_sample.c). */
 #include "stat_int.h"
 
 #include "../base/arith.h"
@@ -164,4 +166,96 @@ UNC_COLD void compile_reads(struct stat_run *r)
 		rs->pci[m++] = (struct pci_dword){ e->reg.pci, off };
 		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
 	}
+}
+
+/* The drivers' checks made here (check_regs) and the watched MSR selects,
+ * one seam call each, as before the batch: what reads otherwise, or
+ * cannot be read, is made again by the driver's check or named. */
+UNC_COLD enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	enum unc_status st;
+	uint64_t v;
+
+	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->pre_chk / 2; x < end; x++) {
+		uint64_t ctrl;
+		if (((st = ops->msr_read(ctx, x->status, &status[x->pmu])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
+		     ctrl != x->want) &&
+		    (st = check_failed(r, x, &status[x->pmu])))
+			return st;
+	}
+	for (const struct stat_wt *e = rs->wt, *end = rs->wt_end[WT_MSR]; e < end; e++)
+		if ((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want)
+			return watch_failed(r, e->w, st, v);
+	return UNC_OK;
+}
+
+/* The RD_MSR counters, one seam call each, as before the batch: one that
+ * fails is read again by read_failed. */
+UNC_COLD enum unc_status read_msr_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_MSR]; e < end; e++) {
+		uint64_t v;
+		if (hw_msr_read(r->hw, (uint32_t)e->reg.addr, &v) != UNC_OK) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	return UNC_OK;
+}
+
+/* The RD_RDPMC counters, one seam call each, as before the batch: one
+ * that fails (QEMU's TCG raises #UD for every RDPMC) is read again by
+ * read_failed (the driver's read_counter: the architectural PMU's rdmsr). */
+UNC_COLD enum unc_status read_rdpmc_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd_end[RD_MSR], *end = rs->rd_end[RD_RDPMC]; e < end; e++) {
+		uint64_t v;
+		if (hw_rdpmc(r->hw, e->index, &v) != UNC_OK) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	return UNC_OK;
+}
+
+/* The RD_PCI2 counters, one seam call a dword, as before the batch (and
+ * as read_halves: high, low, high, and the low again when the high
+ * moved); one that fails is read again by read_failed. */
+UNC_COLD enum unc_status read_pci2_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC], *end = rs->rd_end[RD_PCI2]; e < end; e++) {
+		uint32_t h0, lo, h1;
+		uint16_t off = (uint16_t)e->reg.addr;
+		if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
+		    (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
+		    (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
+		    (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)))) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
+	}
+	return UNC_OK;
 }

@@ -205,4 +205,13 @@ enum unc_status sample_free_only(struct stat_run *r);
 
 uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint64_t slice);
 
+/* A sample's reads that failed, made again (stat_sample.c), and its list
+ * calls that failed, made again one access at a time (stat_compile.c). */
+enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e, uint64_t *v);
+enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c, uint64_t *status);
+enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status);
+enum unc_status read_msr_slow(struct stat_run *r);
+enum unc_status read_rdpmc_slow(struct stat_run *r);
+enum unc_status read_pci2_slow(struct stat_run *r);
+
 #endif

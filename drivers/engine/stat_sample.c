@@ -76,34 +76,10 @@ static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *statu
 /* A check made here could not read a register or found the control
  * otherwise: made again by the driver's check, which says what is wrong
  * (its result stands, as when it alone checked). */
-UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
+UNC_COLD __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
 								 uint64_t *status)
 {
 	return check_pmu(r, c->pmu, status);
-}
-
-/* The drivers' checks made here (check_regs) and the watched MSR selects,
- * one seam call each, as before the batch: what reads otherwise, or
- * cannot be read, is made again by the driver's check or named. */
-static __attribute__((noinline)) enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status)
-{
-	const struct stat_reads *rs = r->reads;
-	const struct hw_ops *ops = r->hw->ops;
-	void *ctx = r->hw->ctx;
-	enum unc_status st;
-	uint64_t v;
-
-	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->pre_chk / 2; x < end; x++) {
-		uint64_t ctrl;
-		if (((st = ops->msr_read(ctx, x->status, &status[x->pmu])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
-		     ctrl != x->want) &&
-		    (st = check_failed(r, x, &status[x->pmu])))
-			return st;
-	}
-	for (const struct stat_wt *e = rs->wt, *end = rs->wt_end[WT_MSR]; e < end; e++)
-		if ((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want)
-			return watch_failed(r, e->w, st, v);
-	return UNC_OK;
 }
 
 /* At each sample, before the counters: the drivers' checks that
@@ -237,84 +213,16 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
  * (read_counter: the driver's op where it has one, which may have a way
  * of its own, as the architectural PMU's rdmsr where RDPMC faults; its
  * line names what failed). */
-UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
+UNC_COLD __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
 								uint64_t *v)
 {
 	return read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], v);
 }
 
-/* The RD_MSR counters, one seam call each, as before the batch: one that
- * fails is read again by read_failed. */
-static __attribute__((noinline)) enum unc_status read_msr_slow(struct stat_run *r)
-{
-	const struct stat_reads *rs = r->reads;
-	uint64_t *val = r->val[0];
-	enum unc_status st;
-
-	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_MSR]; e < end; e++) {
-		uint64_t v;
-		if (hw_msr_read(r->hw, (uint32_t)e->reg.addr, &v) != UNC_OK) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
-		}
-		val[e->slot] = v & e->keep;
-	}
-	return UNC_OK;
-}
-
-/* The RD_RDPMC counters, one seam call each, as before the batch: one
- * that fails (QEMU's TCG raises #UD for every RDPMC) is read again by
- * read_failed (the driver's read_counter: the architectural PMU's rdmsr). */
-static __attribute__((noinline)) enum unc_status read_rdpmc_slow(struct stat_run *r)
-{
-	const struct stat_reads *rs = r->reads;
-	uint64_t *val = r->val[0];
-	enum unc_status st;
-
-	for (const struct stat_rd *e = rs->rd_end[RD_MSR], *end = rs->rd_end[RD_RDPMC]; e < end; e++) {
-		uint64_t v;
-		if (hw_rdpmc(r->hw, e->index, &v) != UNC_OK) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
-		}
-		val[e->slot] = v & e->keep;
-	}
-	return UNC_OK;
-}
-
-/* The RD_PCI2 counters, one seam call a dword, as before the batch (and
- * as read_halves: high, low, high, and the low again when the high
- * moved); one that fails is read again by read_failed. */
-static __attribute__((noinline)) enum unc_status read_pci2_slow(struct stat_run *r)
-{
-	const struct stat_reads *rs = r->reads;
-	const struct hw_ops *ops = r->hw->ops;
-	void *ctx = r->hw->ctx;
-	uint64_t *val = r->val[0];
-	enum unc_status st;
-
-	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC], *end = rs->rd_end[RD_PCI2]; e < end; e++) {
-		uint32_t h0, lo, h1;
-		uint16_t off = (uint16_t)e->reg.addr;
-		if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
-		    (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
-		    (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
-		    (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)))) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
-		}
-		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
-	}
-	return UNC_OK;
-}
-
 /* The active group's counters into their slots of val, as compile_reads
  * listed them: a loop per kind calling the seam's access itself (its ops
  * and context taken once), the other packages' gathered for their trips. */
-static enum unc_status read_list(struct stat_run *r)
+static inline __attribute__((always_inline)) enum unc_status read_list(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	const struct hw_ops *ops = r->hw->ops;
@@ -432,7 +340,8 @@ static __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, 
 	}
 }
 
-enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+static inline __attribute__((always_inline)) enum unc_status read_group_in(struct stat_run *r, bool free, uint64_t *ret_now,
+									   uint64_t *ret_after, bool *ret_programmed)
 {
 	uint64_t now, after;
 	bool programmed;
@@ -446,6 +355,11 @@ enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uin
 	if (__builtin_expect(read_settled(r, after - now), 1))
 		return UNC_OK;
 	return read_again(r, free, now, after, programmed, 0, ret_now, ret_after, ret_programmed);
+}
+
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+{
+	return read_group_in(r, free, ret_now, ret_after, ret_programmed);
 }
 
 /* Every bound of the active group judged as step_limit gives it, the
@@ -505,23 +419,33 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 			return st;
 		judged = true;
 	}
-	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_KINDS - 1]; e < end; e++) {
-		uint64_t v = val[e->slot], last = lastv[e->slot], d = (v - last) & e->mask;
-		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {
-			/* the counters before this one are counted already, their
-			 * steps within their bounds: judged again as 0 */
-			if ((st = judge_exact(r, after)))
-				return st;
-			judged = true;
-		}
-		if (__builtin_expect(v < last, 0))
-			wrapped[e->pmu] |= e->wbit, *ret_any |= e->wbit;
-		if (__builtin_expect(still != 0, 0) && d && !*e->moved)
-			*e->moved = 1, still--;
-		*e->total += d;
-		lastv[e->slot] = v;
+	/* one loop while some counter has not moved yet, another without
+	 * that test once all have (nearly every sample) */
+#define DELTAS(track_still)                                                                                           \
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_KINDS - 1]; e < end; e++) {                     \
+		uint32_t slot = e->slot;                                                                            \
+		uint64_t v = val[slot], last = lastv[slot], d = (v - last) & e->mask;                              \
+		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {        \
+			/* the counters before this one are counted already, their                                  \
+			 * steps within their bounds: judged again as 0 */                                          \
+			if ((st = judge_exact(r, after)))                                                           \
+				return st;                                                                          \
+			judged = true;                                                                              \
+		}                                                                                                   \
+		if (__builtin_expect(v < last, 0))                                                                  \
+			wrapped[e->pmu] |= e->wbit, *ret_any |= e->wbit;                                            \
+		if ((track_still) && d && !*e->moved)                                                               \
+			*e->moved = 1, still--;                                                                     \
+		*e->total += d;                                                                                     \
+		lastv[slot] = v;                                                                                    \
 	}
-	rs->still = still;
+	if (__builtin_expect(still != 0, 0)) {
+		DELTAS(true)
+		rs->still = still;
+	} else {
+		DELTAS(false)
+	}
+#undef DELTAS
 	for (unsigned j = 0, n = rs->nev; j < n; j++)
 		*rs->running[j] += dt;
 	return UNC_OK;
@@ -637,7 +561,7 @@ static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 	if ((rs->slow_chk && (st = check_pmus(r, status))) || (st = check_list(r, status, &any)) ||
 	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))))
 		return st;
-	if ((st = read_group(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
+	if ((st = read_group_in(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
 	    (r->nfree && (st = free_deltas(r, now))) || (frozen && (st = freeze_for_read(r, false, &frozen))) ||
 	    (programmed && (st = count_deltas(r, now, after, wrapped, &any))))
 		return st;
