@@ -266,14 +266,16 @@ static inline __attribute__((always_inline)) enum unc_status read_list(struct st
 				     0))
 			return read_pci2_slow(r);
 		for (end = rs->rd_end[RD_PCI2]; e < end; e++, pv += 3) { /* as read_halves */
-			uint32_t lo = pv[1];
+			uint32_t lo = pv[1], again;
 			/* the high dword moved between its reads: the low one
 			 * again, after the second */
-			if (__builtin_expect(pv[2] != pv[0], 0) &&
-			    ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &lo) != UNC_OK) {
-				if ((st = read_failed(r, e, &val[e->slot])))
-					return st;
-				continue;
+			if (__builtin_expect(pv[2] != pv[0], 0)) {
+				if (ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &again) != UNC_OK) {
+					if ((st = read_failed(r, e, &val[e->slot])))
+						return st;
+					continue;
+				}
+				lo = again;
 			}
 			val[e->slot] = ((uint64_t)pv[2] << 32 | lo) & e->keep;
 		}
