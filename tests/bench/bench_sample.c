@@ -16,6 +16,10 @@
  *   chapkg the same CHA taken as package 1's (two packages): its MSRs read
  *          in one trip to that package a sample (msr_read_pkg), the
  *          per-package path's own cost against cha's
+ * and at a real part's size:
+ *   cha4   a discovery CHA box's 4 counters (4 events on one CHA)
+ *   rdpmc7 the architectural PMU's 4 general and 3 fixed counters, by RDPMC
+ *   pci16  a full E5 iMC: 4 events on each of 4 channels
  *
  *   bench_sample FAMILY N   takes N samples, 100 ms apart on the model's
  *                           clock, and prints the counters a sample reads

@@ -5,7 +5,8 @@
 #  - on the host, in instructions (valgrind's callgrind, inside one_sample());
 #    and per PMU family (MSR, RDPMC, PCI, MMIO, discovery CHA), the engine's own
 #    instructions per sample with the seam left out, the same per counter
-#    read, and the accesses it makes;
+#    read, and the accesses it makes; then the same paths at a real part's
+#    size (cha4, rdpmc7, pci16);
 #  - in QEMU, in TSC cycles, from `uncore.efi bench` against the emulated uncore.
 # Figures only: nothing here passes or fails on speed.
 set -u
