@@ -82,32 +82,9 @@ static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 	return guard_off();
 }
 
-/* RDPMC under both guards: #GP (an index with no counter) and #UD. */
-static enum unc_status native_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
-{
-	enum unc_status st = guard_on();
-	uint64_t v;
-
-	(void)ctx;
-	if (st)
-		return st;
-	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
-		guard_off();
-		return UNC_E_DEVICE;
-	}
-	ud_faulted = 0;
-	v = unc_asm_rdpmc(index);
-	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
-	st = guard_off();
-	if (ud_faulted)
-		return UNC_E_UNSUPPORTED;
-	if (st == UNC_OK)
-		*ret_val = v;
-	return st;
-}
-
 /* n RDPMC under both guards, installed once; the first that faults stops
- * them (UNC_E_UNSUPPORTED for #UD, UNC_E_FAULT for #GP, as native_rdpmc). */
+ * them (UNC_E_UNSUPPORTED for #UD, UNC_E_FAULT for #GP); native_rdpmc is
+ * a list of one. */
 static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val,
 				      unsigned *ret_done)
 {
@@ -133,6 +110,15 @@ static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned
 	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
 	st = guard_off();
 	return ud_faulted ? UNC_E_UNSUPPORTED : st;
+}
+
+/* RDPMC under both guards: #GP (an index with no counter) and #UD; *ret_val
+ * is left untouched when it faults. */
+static enum unc_status native_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+{
+	unsigned done;
+
+	return native_rdpmc_n(ctx, &index, 1, ret_val, &done);
 }
 
 /* EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS: Register 7:0, Function 15:8,

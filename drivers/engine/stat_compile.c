@@ -192,38 +192,20 @@ UNC_COLD enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status)
 	return UNC_OK;
 }
 
-/* The RD_MSR counters, one seam call each, as before the batch: one that
- * fails is read again by read_failed. */
-UNC_COLD enum unc_status read_msr_slow(struct stat_run *r)
+/* The RD_MSR (or RD_RDPMC) counters, one seam call each, as before the
+ * lists: one that fails is read again by read_failed (the driver's
+ * read_counter: for RDPMC, which QEMU's TCG refuses with #UD, the
+ * architectural PMU's rdmsr). */
+UNC_COLD enum unc_status read_one_slow(struct stat_run *r, unsigned kind)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t *val = r->val[0];
 	enum unc_status st;
 
-	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_MSR]; e < end; e++) {
+	for (const struct stat_rd *e = kind ? rs->rd_end[kind - 1] : rs->rd, *end = rs->rd_end[kind]; e < end; e++) {
 		uint64_t v;
-		if (hw_msr_read(r->hw, (uint32_t)e->reg.addr, &v) != UNC_OK) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
-		}
-		val[e->slot] = v & e->keep;
-	}
-	return UNC_OK;
-}
-
-/* The RD_RDPMC counters, one seam call each, as before the batch: one
- * that fails (QEMU's TCG raises #UD for every RDPMC) is read again by
- * read_failed (the driver's read_counter: the architectural PMU's rdmsr). */
-UNC_COLD enum unc_status read_rdpmc_slow(struct stat_run *r)
-{
-	const struct stat_reads *rs = r->reads;
-	uint64_t *val = r->val[0];
-	enum unc_status st;
-
-	for (const struct stat_rd *e = rs->rd_end[RD_MSR], *end = rs->rd_end[RD_RDPMC]; e < end; e++) {
-		uint64_t v;
-		if (hw_rdpmc(r->hw, e->index, &v) != UNC_OK) {
+		if ((kind == RD_MSR ? hw_msr_read(r->hw, (uint32_t)e->reg.addr, &v) : hw_rdpmc(r->hw, e->index, &v)) !=
+		    UNC_OK) {
 			if ((st = read_failed(r, e, &val[e->slot])))
 				return st;
 			continue;

@@ -210,8 +210,7 @@ uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint6
 enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e, uint64_t *v);
 enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c, uint64_t *status);
 enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status);
-enum unc_status read_msr_slow(struct stat_run *r);
-enum unc_status read_rdpmc_slow(struct stat_run *r);
+enum unc_status read_one_slow(struct stat_run *r, unsigned kind); /* RD_MSR or RD_RDPMC */
 enum unc_status read_pci2_slow(struct stat_run *r);
 
 #endif

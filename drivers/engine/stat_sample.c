@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) enum unc_status read_list(struct st
 		if (__builtin_expect(hw_msr_read_n(r->hw, rs->msr + rs->npre, rs->end[RD_MSR], rs->msr_val + rs->npre,
 						   &done) != UNC_OK,
 				     0)) {
-			if ((st = read_msr_slow(r)))
+			if ((st = read_one_slow(r, RD_MSR)))
 				return st;
 		} else {
 			for (end = rs->rd_end[RD_MSR]; e < end; e++, mv++)
@@ -250,7 +250,7 @@ static inline __attribute__((always_inline)) enum unc_status read_list(struct st
 		unsigned at = rs->npre + rs->end[RD_MSR], n = rs->end[RD_RDPMC] - rs->end[RD_MSR];
 		const uint64_t *mv = rs->msr_val + at;
 		if (__builtin_expect(hw_rdpmc_n(r->hw, rs->msr + at, n, rs->msr_val + at, &done) != UNC_OK, 0)) {
-			if ((st = read_rdpmc_slow(r)))
+			if ((st = read_one_slow(r, RD_RDPMC)))
 				return st;
 		} else {
 			for (end = rs->rd_end[RD_RDPMC]; e < end; e++, mv++)
