@@ -49,28 +49,6 @@ static enum unc_status native_msr_read(void *ctx, uint32_t msr, uint64_t *ret_va
 	return st;
 }
 
-/* n rdmsr under one #GP guard; the first that faults stops them (the
- * handler skips it and marks gp_faulted, hw_core.c). */
-static enum unc_status native_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val,
-					 unsigned *ret_done)
-{
-	enum unc_status st = guard_on();
-	unsigned i;
-
-	(void)ctx;
-	*ret_done = 0;
-	if (st)
-		return st;
-	for (i = 0; i < n; i++) {
-		uint64_t v = unc_asm_rdmsr(msr[i]);
-		if (gp_faulted)
-			break;
-		ret_val[i] = v;
-	}
-	*ret_done = i;
-	return guard_off(); /* UNC_E_FAULT when one faulted */
-}
-
 static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 {
 	enum unc_status st = guard_on();
@@ -82,34 +60,49 @@ static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 	return guard_off();
 }
 
-/* n RDPMC under both guards, installed once; the first that faults stops
- * them (UNC_E_UNSUPPORTED for #UD, UNC_E_FAULT for #GP); native_rdpmc is
- * a list of one. */
-static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val,
-				      unsigned *ret_done)
+/* n rdmsr (pmc: RDPMC) of ecx[i] under the #GP guard (and, for RDPMC,
+ * the #UD one), installed once for the list; the first that faults stops
+ * them, its index in *ret_done: UNC_E_FAULT for #GP, UNC_E_UNSUPPORTED for
+ * #UD (the handlers skip the instruction and mark it, hw_core.c). */
+static inline __attribute__((always_inline)) enum unc_status guarded_n(const uint32_t *ecx, unsigned n,
+									uint64_t *ret_val, unsigned *ret_done, bool pmc)
 {
 	enum unc_status st = guard_on();
 	unsigned i;
 
-	(void)ctx;
 	*ret_done = 0;
 	if (st)
 		return st;
-	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
+	if (pmc && EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
 		guard_off();
 		return UNC_E_DEVICE;
 	}
 	ud_faulted = 0;
 	for (i = 0; i < n; i++) {
-		uint64_t v = unc_asm_rdpmc(index[i]);
+		uint64_t v = pmc ? unc_asm_rdpmc(ecx[i]) : unc_asm_rdmsr(ecx[i]);
 		if (ud_faulted || gp_faulted)
 			break;
 		ret_val[i] = v;
 	}
 	*ret_done = i;
-	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
+	if (pmc)
+		native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
 	st = guard_off();
 	return ud_faulted ? UNC_E_UNSUPPORTED : st;
+}
+
+static enum unc_status native_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+					 unsigned *ret_done)
+{
+	(void)ctx;
+	return guarded_n(msr, n, ret_val, ret_done, false);
+}
+
+static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val,
+				      unsigned *ret_done)
+{
+	(void)ctx;
+	return guarded_n(index, n, ret_val, ret_done, true);
 }
 
 /* RDPMC under both guards: #GP (an index with no counter) and #UD; *ret_val
