@@ -74,6 +74,7 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	rs->any = rs->checks = rs->status = rs->frozen = false;
 	rs->slack = r->hw->tick_hz / 100;
 	rs->prev_wrapped = false;
+	rs->pkg_plan = false;
 	for (unsigned k = 0; k < r->npmu; k++)
 		rs->prev_wrapped |= r->wrapped_prev[k] != 0;
 	rs->gap_fast = UINT64_MAX;

@@ -177,6 +177,7 @@ struct stat_reads {
 	uint32_t *pci_val;
 	unsigned npci_pre;
 	bool prev_wrapped;            /* some r->wrapped_prev is not 0 */
+	bool pkg_plan;                /* read_remote's plan is laid out for these lists (stat_pkg.c) */
 	struct stat_chk chk[STAT_MAX_PMUS]; /* the drivers' checks a sample makes itself */
 	unsigned nchk;
 	uint32_t slow_chk;            /* bit k: driver k's check op is called */
