@@ -60,28 +60,58 @@ static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 	return guard_off();
 }
 
-/* RDPMC under both guards: #GP (an index with no counter) and #UD. */
-static enum unc_status native_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+/* n rdmsr (pmc: RDPMC) of ecx[i] under the #GP guard (and, for RDPMC,
+ * the #UD one), installed once for the list; the first that faults stops
+ * them, its index in *ret_done: UNC_E_FAULT for #GP, UNC_E_UNSUPPORTED for
+ * #UD (the handlers skip the instruction and mark it, hw_core.c). */
+static inline __attribute__((always_inline)) enum unc_status guarded_n(const uint32_t *ecx, unsigned n,
+									uint64_t *ret_val, unsigned *ret_done, bool pmc)
 {
 	enum unc_status st = guard_on();
-	uint64_t v;
+	unsigned i;
 
-	(void)ctx;
+	*ret_done = 0;
 	if (st)
 		return st;
-	if (EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
+	if (pmc && EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
 		guard_off();
 		return UNC_E_DEVICE;
 	}
 	ud_faulted = 0;
-	v = unc_asm_rdpmc(index);
-	native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
+	for (i = 0; i < n; i++) {
+		uint64_t v = pmc ? unc_asm_rdpmc(ecx[i]) : unc_asm_rdmsr(ecx[i]);
+		if (ud_faulted || gp_faulted)
+			break;
+		ret_val[i] = v;
+	}
+	*ret_done = i;
+	if (pmc)
+		native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
 	st = guard_off();
-	if (ud_faulted)
-		return UNC_E_UNSUPPORTED;
-	if (st == UNC_OK)
-		*ret_val = v;
-	return st;
+	return ud_faulted ? UNC_E_UNSUPPORTED : st;
+}
+
+static enum unc_status native_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+					 unsigned *ret_done)
+{
+	(void)ctx;
+	return guarded_n(msr, n, ret_val, ret_done, false);
+}
+
+static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val,
+				      unsigned *ret_done)
+{
+	(void)ctx;
+	return guarded_n(index, n, ret_val, ret_done, true);
+}
+
+/* RDPMC under both guards: #GP (an index with no counter) and #UD; *ret_val
+ * is left untouched when it faults. */
+static enum unc_status native_rdpmc(void *ctx, uint32_t index, uint64_t *ret_val)
+{
+	unsigned done;
+
+	return native_rdpmc_n(ctx, &index, 1, ret_val, &done);
 }
 
 /* EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS: Register 7:0, Function 15:8,
@@ -123,6 +153,20 @@ static enum unc_status native_pci_read32(void *ctx, struct pci_addr a, uint16_t 
 		return rb_status(s);
 	*ret_val = v;
 	return UNC_OK;
+}
+
+/* n configuration dwords, each as native_pci_read32 reads it; the first
+ * that fails stops them. */
+static enum unc_status native_pci_read32_n(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val,
+					   unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = native_pci_read32(ctx, d[i].a, d[i].off, &ret_val[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
 }
 
 static enum unc_status native_pci_write32(void *ctx, struct pci_addr a, uint16_t off, uint32_t val)
@@ -336,6 +380,9 @@ static const struct hw_ops native_ops = {
 	.mmio_check = native_mmio_check,
 	.msr_read_pkg = native_msr_read_pkg,
 	.msr_write_pkg = native_msr_write_pkg,
+	.msr_read_n = native_msr_read_n,
+	.pci_read32_n = native_pci_read32_n,
+	.rdpmc_n = native_rdpmc_n,
 };
 
 /* One package, or no MP services: no trips. */
@@ -477,6 +524,9 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.mmio_read32 = emulated_mmio_read32;
 		emulated_ops.mmio_write32 = emulated_mmio_write32;
 		emulated_ops.mmio_read32_n = NULL; /* each load through emulated_mmio_read32 */
+		emulated_ops.msr_read_n = NULL;    /* each MSR through emulated_msr_read */
+		emulated_ops.pci_read32_n = NULL;  /* each dword through emulated_pci_read32 */
+		emulated_ops.rdpmc_n = NULL;       /* each through emulated_rdpmc */
 		emulated_ops.mmio_check = emulated_mmio_check;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;

@@ -18,6 +18,12 @@ struct pci_addr {
 	uint8_t bus, dev, func;
 };
 
+/* One dword of a function's configuration space (hw_ops.pci_read32_n). */
+struct pci_dword {
+	struct pci_addr a;
+	uint16_t off; /* 4-byte aligned, below 0x1000 */
+};
+
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
 };
@@ -91,6 +97,24 @@ struct hw_ops {
 	 * reachable (one package, or no MP services). */
 	enum unc_status (*msr_read_pkg)(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val);
 	enum unc_status (*msr_write_pkg)(void *ctx, uint32_t pkg, uint32_t msr, uint64_t val);
+	/* n MSRs of the running processor in one call, in order: msr[i]
+	 * into ret_val[i], each read guarded as msr_read's. The first that
+	 * fails stops the call: its status, and its index in *ret_done (the
+	 * ones before it are read; it and those after are not); n in
+	 * *ret_done on UNC_OK. What n calls of msr_read give, less the calls.
+	 * NULL: none (hw_msr_read_n makes those calls). */
+	enum unc_status (*msr_read_n)(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val, unsigned *ret_done);
+	/* n configuration reads in one call, in order: d[i] into ret_val[i]
+	 * (each offset 4-byte aligned, below 0x1000: the caller checks). The
+	 * first that fails stops the call as msr_read_n's does (*ret_done its
+	 * index). What n calls of pci_read32 give, less the calls. NULL: none
+	 * (hw_pci_read32_n makes those calls). */
+	enum unc_status (*pci_read32_n)(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val,
+					unsigned *ret_done);
+	/* n RDPMC in one call, in order (index[i] into ret_val[i]), each
+	 * guarded as rdpmc's; the first that fails stops the call as
+	 * msr_read_n's does. NULL: none (hw_rdpmc_n makes n rdpmc calls). */
+	enum unc_status (*rdpmc_n)(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val, unsigned *ret_done);
 };
 
 /* The processor packages the seam found (efi/hw_native.c: the x2APIC
@@ -168,6 +192,23 @@ static inline enum unc_status hw_msr_read(const struct hw *hw, uint32_t msr, uin
 	return hw->ops->msr_read(hw->ctx, msr, ret_val);
 }
 
+/* n MSRs of the running processor (struct hw_ops.msr_read_n, or one
+ * msr_read each): on failure, *ret_done is the index of the one that
+ * failed, and nothing after it is read. */
+static inline enum unc_status hw_msr_read_n(const struct hw *hw, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+					    unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	if (hw->ops->msr_read_n)
+		return hw->ops->msr_read_n(hw->ctx, msr, n, ret_val, ret_done);
+	for (i = 0; i < n && (st = hw->ops->msr_read(hw->ctx, msr[i], &ret_val[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 static inline enum unc_status hw_msr_write(const struct hw *hw, uint32_t msr, uint64_t val)
 {
 	return hw->ops->msr_write(hw->ctx, msr, val);
@@ -232,6 +273,22 @@ static inline enum unc_status hw_pci_read32(const struct hw *hw, struct pci_addr
 	return hw->ops->pci_read32(hw->ctx, a, off, ret_val);
 }
 
+/* n configuration dwords (struct hw_ops.pci_read32_n, or one pci_read32
+ * each), as hw_msr_read_n reads MSRs; the offsets checked by the caller. */
+static inline enum unc_status hw_pci_read32_n(const struct hw *hw, const struct pci_dword *d, unsigned n,
+					      uint32_t *ret_val, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	if (hw->ops->pci_read32_n)
+		return hw->ops->pci_read32_n(hw->ctx, d, n, ret_val, ret_done);
+	for (i = 0; i < n && (st = hw->ops->pci_read32(hw->ctx, d[i].a, d[i].off, &ret_val[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 static inline enum unc_status hw_pci_write32(const struct hw *hw, struct pci_addr a, uint16_t off,
 					     uint32_t val)
 {
@@ -288,6 +345,21 @@ static inline void hw_cpuid(const struct hw *hw, uint32_t leaf, uint32_t subleaf
 static inline enum unc_status hw_rdpmc(const struct hw *hw, uint32_t index, uint64_t *ret_val)
 {
 	return hw->ops->rdpmc(hw->ctx, index, ret_val);
+}
+
+/* n RDPMC (struct hw_ops.rdpmc_n, or one rdpmc each), as hw_msr_read_n. */
+static inline enum unc_status hw_rdpmc_n(const struct hw *hw, const uint32_t *index, unsigned n, uint64_t *ret_val,
+					 unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	if (hw->ops->rdpmc_n)
+		return hw->ops->rdpmc_n(hw->ctx, index, n, ret_val, ret_done);
+	for (i = 0; i < n && (st = hw->ops->rdpmc(hw->ctx, index[i], &ret_val[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
 }
 
 static inline enum unc_status hw_io_read32(const struct hw *hw, uint16_t port, uint32_t *ret_val)

@@ -107,7 +107,10 @@ static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, not
 					  noting_mmio_read, noting_cpuid, noting_ticks, noting_rdpmc, noting_io_read,
 					  NULL /* no MMIO writes: info only reads */,
 					  NULL /* each load through noting_mmio_read */, noting_idle, noting_mmio_check,
-					  noting_msr_read_pkg, NULL /* info only reads */ };
+					  noting_msr_read_pkg, NULL /* info only reads */,
+					  NULL /* each MSR through noting_msr_read */,
+					  NULL /* each dword through noting_pci_read */,
+					  NULL /* each through noting_rdpmc */ };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {

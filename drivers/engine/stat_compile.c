@@ -1,7 +1,9 @@
 /* The engine's lists of what a sample reads, compiled at each programming
  * (struct stat_reads, stat_int.h): the active group's counters by kind of
  * access, the selects each sample checks, the drivers' checks made as two
- * reads, and the constants of the counters' bounds. */
+ * reads, the addresses of the seam's list calls, and the constants of the
+ * counters' bounds; and the lists read one access at a time, where a
+ * sample's list call failed (stat_sample.c). */
 #include "stat_int.h"
 
 #include "../base/arith.h"
@@ -71,6 +73,10 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	rs->nev = rs->still = rs->nchk = rs->slow_chk = 0;
 	rs->any = rs->checks = rs->status = rs->frozen = false;
 	rs->slack = r->hw->tick_hz / 100;
+	rs->prev_wrapped = false;
+	rs->pkg_plan = false;
+	for (unsigned k = 0; k < r->npmu; k++)
+		rs->prev_wrapped |= r->wrapped_prev[k] != 0;
 	rs->gap_fast = UINT64_MAX;
 	for (unsigned k = 0; k < r->npmu; k++) { /* every driver that programs is checked, in the group or not */
 		const struct pmu_driver *drv = r->pmu[k].p.drv;
@@ -83,7 +89,7 @@ UNC_COLD void compile_reads(struct stat_run *r)
 		rs->status |= rs->sbits[k] != 0;
 		if (drv->ops->check_regs && drv->ops->check_regs(&r->pmu[k].p, &r->pmu[k].s, &sreg, &creg, &c->want) &&
 		    sreg.space == PMU_MSR && creg.space == PMU_MSR && !pmu_reg_pkg(sreg) && !pmu_reg_pkg(creg)) {
-			c->status = (uint32_t)sreg.addr, c->ctrl = (uint32_t)creg.addr, c->pmu = k;
+			c->status = (uint32_t)sreg.addr, c->ctrl = (uint32_t)creg.addr, c->pmu = k, c->sbits = rs->sbits[k];
 			rs->nchk++;
 		} else {
 			rs->slow_chk |= 1u << k;
@@ -138,4 +144,101 @@ UNC_COLD void compile_reads(struct stat_run *r)
 				wn[how]++;
 		}
 	}
+	/* the MSRs of the two seam calls (hw_msr_read_n) */
+	unsigned m = 0;
+	for (unsigned c = 0; !rs->slow_chk && c < rs->nchk; c++)
+		rs->msr[m++] = rs->chk[c].status, rs->msr[m++] = rs->chk[c].ctrl;
+	rs->pre_chk = m;
+	for (const struct stat_wt *e = rs->wt; e < rs->wt_end[WT_MSR]; e++)
+		rs->msr[m++] = (uint32_t)e->reg.addr;
+	rs->npre = m;
+	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_MSR]; e++)
+		rs->msr[m++] = (uint32_t)e->reg.addr;
+	for (const struct stat_rd *e = rs->rd_end[RD_MSR]; e < rs->rd_end[RD_RDPMC]; e++)
+		rs->msr[m++] = e->index; /* the RDPMC indexes (hw_rdpmc_n) */
+	/* the PCI dwords of the two others (hw_pci_read32_n) */
+	m = 0;
+	for (const struct stat_wt *e = rs->wt_end[WT_MSR]; e < rs->wt_end[WT_PCI]; e++)
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)e->reg.addr };
+	rs->npci_pre = m;
+	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC]; e < rs->rd_end[RD_PCI2]; e++) {
+		uint16_t off = (uint16_t)e->reg.addr;
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, off };
+		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
+	}
+}
+
+/* The drivers' checks made here (check_regs) and the watched MSR selects,
+ * one seam call each, as before the batch: what reads otherwise, or
+ * cannot be read, is made again by the driver's check or named. */
+UNC_COLD enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	enum unc_status st;
+	uint64_t v;
+
+	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->pre_chk / 2; x < end; x++) {
+		uint64_t ctrl;
+		if (((st = ops->msr_read(ctx, x->status, &status[x->pmu])) || (st = ops->msr_read(ctx, x->ctrl, &ctrl)) ||
+		     ctrl != x->want) &&
+		    (st = check_failed(r, x, &status[x->pmu])))
+			return st;
+	}
+	for (const struct stat_wt *e = rs->wt, *end = rs->wt_end[WT_MSR]; e < end; e++)
+		if ((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want)
+			return watch_failed(r, e->w, st, v);
+	return UNC_OK;
+}
+
+/* The RD_MSR (or RD_RDPMC) counters, one seam call each, as before the
+ * lists: one that fails is read again by read_failed (the driver's
+ * read_counter: for RDPMC, which QEMU's TCG refuses with #UD, the
+ * architectural PMU's rdmsr). */
+UNC_COLD enum unc_status read_one_slow(struct stat_run *r, unsigned kind)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = kind ? rs->rd_end[kind - 1] : rs->rd, *end = rs->rd_end[kind]; e < end; e++) {
+		uint64_t v;
+		if ((kind == RD_MSR ? hw_msr_read(r->hw, (uint32_t)e->reg.addr, &v) : hw_rdpmc(r->hw, e->index, &v)) !=
+		    UNC_OK) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = v & e->keep;
+	}
+	return UNC_OK;
+}
+
+/* The RD_PCI2 counters, one seam call a dword, as before the batch (and
+ * as read_halves: high, low, high, and the low again when the high
+ * moved); one that fails is read again by read_failed. */
+UNC_COLD enum unc_status read_pci2_slow(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct hw_ops *ops = r->hw->ops;
+	void *ctx = r->hw->ctx;
+	uint64_t *val = r->val[0];
+	enum unc_status st;
+
+	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC], *end = rs->rd_end[RD_PCI2]; e < end; e++) {
+		uint32_t h0, lo, h1;
+		uint16_t off = (uint16_t)e->reg.addr;
+		if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
+		    (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
+		    (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
+		    (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)))) {
+			if ((st = read_failed(r, e, &val[e->slot])))
+				return st;
+			continue;
+		}
+		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
+	}
+	return UNC_OK;
 }

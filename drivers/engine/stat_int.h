@@ -146,6 +146,7 @@ struct stat_wt {
 struct stat_chk {
 	uint32_t status, ctrl; /* MSRs of this package */
 	uint64_t want;         /* what ctrl must read */
+	uint64_t sbits;        /* its status bits (status_bits) */
 	unsigned pmu;
 };
 
@@ -160,6 +161,23 @@ struct stat_reads {
 	bool any;                     /* the group has programmed events (read_group's programmed) */
 	uint64_t *running[STAT_MAX_EVENTS]; /* the group's programmed events' running times */
 	unsigned nev;
+	/* A sample's MSRs of this package, read by one seam call each side
+	 * of the clock (hw_msr_read_n): before it, the drivers' checks
+	 * (status and control of chk[c] at 2c, 2c + 1; pre_chk entries, none
+	 * when slow_chk) and the WT_MSR selects, npre in all; from npre, the
+	 * RD_MSR counters, then the RD_RDPMC counters' indexes (one
+	 * hw_rdpmc_n call). msr_val holds their values in the same places. */
+	uint32_t *msr;                /* 2 * STAT_MAX_PMUS + saved_room + box_slots of room */
+	uint64_t *msr_val;
+	unsigned npre, pre_chk;
+	/* Its PCI dwords likewise (hw_pci_read32_n): the WT_PCI selects
+	 * [0, npci_pre), then each RD_PCI2 counter's high, low and high
+	 * dwords again (read_halves' order). */
+	struct pci_dword *pci;        /* saved_room + 3 * box_slots of room */
+	uint32_t *pci_val;
+	unsigned npci_pre;
+	bool prev_wrapped;            /* some r->wrapped_prev is not 0 */
+	bool pkg_plan;                /* read_remote's plan is laid out for these lists (stat_pkg.c) */
 	struct stat_chk chk[STAT_MAX_PMUS]; /* the drivers' checks a sample makes itself */
 	unsigned nchk;
 	uint32_t slow_chk;            /* bit k: driver k's check op is called */
@@ -187,5 +205,13 @@ enum unc_status sample_free_only(struct stat_run *r);
 /* ---- multiplexing (stat_mux.c) ---- */
 
 uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint64_t slice);
+
+/* A sample's reads that failed, made again (stat_sample.c), and its list
+ * calls that failed, made again one access at a time (stat_compile.c). */
+enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e, uint64_t *v);
+enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c, uint64_t *status);
+enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status);
+enum unc_status read_one_slow(struct stat_run *r, unsigned kind); /* RD_MSR or RD_RDPMC */
+enum unc_status read_pci2_slow(struct stat_run *r);
 
 #endif

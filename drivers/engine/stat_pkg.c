@@ -110,7 +110,7 @@ static enum unc_status batch_add(struct stat_run *r, unsigned k, struct pmu_reg 
  * then made in one trip to each package, each counter masked to its
  * width; read_group makes them inside its clock bracket, after this
  * processor's own reads. */
-enum unc_status read_remote(struct stat_run *r)
+static enum unc_status read_remote_slow(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t *val = r->val[0];
@@ -127,6 +127,87 @@ enum unc_status read_remote(struct stat_run *r)
 	}
 	if ((st = batch_run(r)))
 		return st;
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		val[e->slot] &= e->keep;
+	return UNC_OK;
+}
+
+/* What read_remote_slow gathers, laid out once per programming (until
+ * compile_reads clears rs->pkg_plan): each package's MSRs in the order its
+ * trip takes them (batch_run's), with where each value goes. */
+static struct {
+	const struct stat_reads *of; /* the lists it was laid out for */
+	unsigned ntrip, n;
+	struct {
+		uint32_t pkg; /* pmu_reg_pkg's: the package ID + 1 */
+		unsigned at, n;
+	} trip[HW_MAX_PKGS];
+	uint32_t msr[STAT_PKG_BATCH];
+	uint64_t *dst[STAT_PKG_BATCH];
+	uint64_t val[STAT_PKG_BATCH];
+} plan;
+
+/* The plan from the batch read_remote_slow gathers; false when it does
+ * not fit one trip to each package (read_remote_slow makes them all). */
+UNC_COLD static bool make_plan(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+	unsigned n = 0, total;
+
+	pkgb.n = 0;
+	plan.of = NULL;
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		if (pkgb.n < STAT_PKG_BATCH)
+			pkgb.reg[pkgb.n] = e->reg, pkgb.dst[pkgb.n++] = &val[e->slot];
+		else
+			return false;
+	for (unsigned w = 0; watch_any_pkg && w < r->nwatch; w++) {
+		const struct stat_saved *s = &r->saved[r->watch[w]];
+		if (!reg_remote(r->hw, s->reg))
+			continue;
+		if (pkgb.n == STAT_PKG_BATCH)
+			return false;
+		pkgb.reg[pkgb.n] = s->reg, pkgb.dst[pkgb.n++] = &r->watch_val[w];
+	}
+	plan.ntrip = 0;
+	total = pkgb.n;
+	for (unsigned i = 0; i < (r->hw->pkgs && r->hw->pkgs->n ? r->hw->pkgs->n : 1u); i++) {
+		uint32_t pkg = (i ? r->hw->pkgs->id[i] : hw_pkg_here(r->hw)) + 1;
+		unsigned at = n;
+		for (unsigned j = 0; j < pkgb.n; j++)
+			if (pmu_reg_pkg(pkgb.reg[j]) == pkg)
+				plan.msr[n] = (uint32_t)pkgb.reg[j].addr, plan.dst[n++] = pkgb.dst[j];
+		if (n > at)
+			plan.trip[plan.ntrip++] = (typeof(plan.trip[0])){ pkg, at, n - at };
+	}
+	plan.n = n;
+	pkgb.n = 0;
+	if (n != total) /* one on no package found here: as read_remote_slow reads it */
+		return false;
+	plan.of = rs;
+	return true;
+}
+
+/* A sample's reads of other packages (compile_reads: rs->remote): the
+ * active group's counters there and the selects watched there, in one
+ * trip to each package as the plan lays them out, each counter masked to
+ * its width; read_group makes them inside its clock bracket, after this
+ * processor's own reads. A trip that fails is made again as
+ * read_remote_slow makes it, which names the register. */
+enum unc_status read_remote(struct stat_run *r)
+{
+	struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+
+	if ((!rs->pkg_plan || plan.of != rs) && !(rs->pkg_plan = make_plan(r)))
+		return read_remote_slow(r);
+	for (unsigned t = 0; t < plan.ntrip; t++)
+		if (hw_msr_read_n_pkg(r->hw, plan.trip[t].pkg - 1u, plan.msr + plan.trip[t].at, plan.trip[t].n,
+				      plan.val + plan.trip[t].at))
+			return read_remote_slow(r);
+	for (unsigned j = 0; j < plan.n; j++)
+		*plan.dst[j] = plan.val[j];
 	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
 		val[e->slot] &= e->keep;
 	return UNC_OK;

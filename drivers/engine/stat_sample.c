@@ -64,25 +64,74 @@ UNC_COLD __attribute__((noinline)) enum unc_status watch_failed(struct stat_run 
 		    reg_text(r, s->pmu, s->reg, what, sizeof(what)), (unsigned long)v, (unsigned long)s->now);
 }
 
-/* At each sample, before the counters: each watched register of this
- * package (compile_reads' list), a loop per kind calling the seam's access
- * itself (its ops and context taken once). */
-static enum unc_status check_list(struct stat_run *r)
+/* Driver k's check (its state, and its overflow status into *status). */
+static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *status)
+{
+	struct stat_pmu *sp = &r->pmu[k];
+	struct pmu_io io = io_of(r, k);
+
+	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
+}
+
+/* A check made here could not read a register or found the control
+ * otherwise: made again by the driver's check, which says what is wrong
+ * (its result stands, as when it alone checked). */
+UNC_COLD __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
+								 uint64_t *status)
+{
+	return check_pmu(r, c->pmu, status);
+}
+
+/* At each sample, before the counters: the drivers' checks that
+ * check_regs gives (their status into status[k], their control compared;
+ * the status bits set, of the status_bits of each, or'ed into *ret_any)
+ * and each watched register of this package (compile_reads' lists), the
+ * MSRs in one seam call (hw_msr_read_n), the others a loop per kind
+ * calling the seam's access itself (its ops and context taken once). */
+static enum unc_status check_list(struct stat_run *r, uint64_t *status, uint64_t *ret_any)
 {
 	const struct stat_reads *rs = r->reads;
 	const struct hw_ops *ops = r->hw->ops;
 	void *ctx = r->hw->ctx;
 	const struct stat_wt *e = rs->wt, *end;
+	const uint64_t *mv = rs->msr_val;
 	enum unc_status st;
+	unsigned done;
 	uint64_t v;
 	uint32_t x;
 
-	for (end = rs->wt_end[WT_MSR]; e < end; e++)
-		if (__builtin_expect((st = ops->msr_read(ctx, (uint32_t)e->reg.addr, &v)) || v != *e->want, 0))
-			return watch_failed(r, e->w, st, v);
-	for (end = rs->wt_end[WT_PCI]; e < end; e++)
-		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want, 0))
-			return watch_failed(r, e->w, st, x);
+	if (rs->npre) {
+		if (__builtin_expect(hw_msr_read_n(r->hw, rs->msr, rs->npre, rs->msr_val, &done) != UNC_OK, 0)) {
+			*ret_any = ~0ull; /* the status as the slow way read it: explain_status looks */
+			if ((st = check_msr_slow(r, status)))
+				return st;
+		} else {
+			for (const struct stat_chk *c = rs->chk, *cend = rs->chk + rs->pre_chk / 2; c < cend; c++, mv += 2) {
+				status[c->pmu] = mv[0];
+				*ret_any |= mv[0] & c->sbits;
+				if (__builtin_expect(mv[1] != c->want, 0)) {
+					*ret_any = ~0ull; /* the status the driver's check gave */
+					if ((st = check_failed(r, c, &status[c->pmu])))
+						return st;
+				}
+			}
+			for (end = rs->wt_end[WT_MSR]; e < end; e++, mv++)
+				if (__builtin_expect(*mv != *e->want, 0))
+					return watch_failed(r, e->w, UNC_OK, *mv);
+		}
+	}
+	e = rs->wt_end[WT_MSR];
+	if (rs->npci_pre) { /* one seam call; a failure read again one at a time, to name it */
+		const uint32_t *pv = rs->pci_val;
+		if (__builtin_expect(hw_pci_read32_n(r->hw, rs->pci, rs->npci_pre, rs->pci_val, &done) != UNC_OK, 0)) {
+			for (end = rs->wt_end[WT_PCI]; e < end; e++)
+				if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want)
+					return watch_failed(r, e->w, st, x);
+		}
+		for (end = rs->wt_end[WT_PCI]; e < end; e++, pv++)
+			if (__builtin_expect(*pv != *e->want, 0))
+				return watch_failed(r, e->w, UNC_OK, *pv);
+	}
 	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
 		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
 			return watch_failed(r, e->w, st, v);
@@ -164,7 +213,7 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
  * (read_counter: the driver's op where it has one, which may have a way
  * of its own, as the architectural PMU's rdmsr where RDPMC faults; its
  * line names what failed). */
-UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
+UNC_COLD __attribute__((noinline)) enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e,
 								uint64_t *v)
 {
 	return read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], v);
@@ -173,7 +222,7 @@ UNC_COLD static __attribute__((noinline)) enum unc_status read_failed(struct sta
 /* The active group's counters into their slots of val, as compile_reads
  * listed them: a loop per kind calling the seam's access itself (its ops
  * and context taken once), the other packages' gathered for their trips. */
-static enum unc_status read_list(struct stat_run *r)
+static inline __attribute__((always_inline)) enum unc_status read_list(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	const struct hw_ops *ops = r->hw->ops;
@@ -182,38 +231,56 @@ static enum unc_status read_list(struct stat_run *r)
 	const struct stat_rd *e = rs->rd, *end;
 	enum unc_status st;
 
-	for (end = rs->rd_end[RD_MSR]; e < end; e++) {
-		uint64_t v;
-		if (__builtin_expect(ops->msr_read(ctx, (uint32_t)e->reg.addr, &v) != UNC_OK, 0)) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
-		}
-		val[e->slot] = v & e->keep;
-	}
-	for (end = rs->rd_end[RD_RDPMC]; e < end; e++) {
-		uint64_t v;
-		if (__builtin_expect(ops->rdpmc(ctx, e->index, &v) != UNC_OK, 0)) {
-			if ((st = read_failed(r, e, &val[e->slot])))
-				return st;
-			continue;
-		}
-		val[e->slot] = v & e->keep;
-	}
-	for (end = rs->rd_end[RD_PCI2]; e < end; e++) { /* as read_halves */
-		uint32_t h0, lo, h1;
-		uint16_t off = (uint16_t)e->reg.addr;
-		if (__builtin_expect((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h0)) ||
-					     (st = ops->pci_read32(ctx, e->reg.pci, off, &lo)) ||
-					     (st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)(off + 4), &h1)) ||
-					     (h1 != h0 && (st = ops->pci_read32(ctx, e->reg.pci, off, &lo))),
+	unsigned done;
+
+	if (rs->end[RD_MSR]) { /* one seam call */
+		const uint64_t *mv = rs->msr_val + rs->npre;
+		if (__builtin_expect(hw_msr_read_n(r->hw, rs->msr + rs->npre, rs->end[RD_MSR], rs->msr_val + rs->npre,
+						   &done) != UNC_OK,
 				     0)) {
-			if ((st = read_failed(r, e, &val[e->slot])))
+			if ((st = read_one_slow(r, RD_MSR)))
 				return st;
-			continue;
+		} else {
+			for (end = rs->rd_end[RD_MSR]; e < end; e++, mv++)
+				val[e->slot] = *mv & e->keep;
 		}
-		val[e->slot] = ((uint64_t)h1 << 32 | lo) & e->keep;
 	}
+	e = rs->rd_end[RD_MSR];
+	if (e < rs->rd_end[RD_RDPMC]) { /* one seam call */
+		unsigned at = rs->npre + rs->end[RD_MSR], n = rs->end[RD_RDPMC] - rs->end[RD_MSR];
+		const uint64_t *mv = rs->msr_val + at;
+		if (__builtin_expect(hw_rdpmc_n(r->hw, rs->msr + at, n, rs->msr_val + at, &done) != UNC_OK, 0)) {
+			if ((st = read_one_slow(r, RD_RDPMC)))
+				return st;
+		} else {
+			for (end = rs->rd_end[RD_RDPMC]; e < end; e++, mv++)
+				val[e->slot] = *mv & e->keep;
+		}
+	}
+	e = rs->rd_end[RD_RDPMC];
+	if (e < rs->rd_end[RD_PCI2]) { /* one seam call: each counter's high, low, high dwords */
+		const uint32_t *pv = rs->pci_val + rs->npci_pre;
+		unsigned n = 3 * (rs->end[RD_PCI2] - rs->end[RD_RDPMC]);
+		if (__builtin_expect(hw_pci_read32_n(r->hw, rs->pci + rs->npci_pre, n, rs->pci_val + rs->npci_pre, &done) !=
+					     UNC_OK,
+				     0))
+			return read_pci2_slow(r);
+		for (end = rs->rd_end[RD_PCI2]; e < end; e++, pv += 3) { /* as read_halves */
+			uint32_t lo = pv[1], again;
+			/* the high dword moved between its reads: the low one
+			 * again, after the second */
+			if (__builtin_expect(pv[2] != pv[0], 0)) {
+				if (ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &again) != UNC_OK) {
+					if ((st = read_failed(r, e, &val[e->slot])))
+						return st;
+					continue;
+				}
+				lo = again;
+			}
+			val[e->slot] = ((uint64_t)pv[2] << 32 | lo) & e->keep;
+		}
+	}
+	e = rs->rd_end[RD_PCI2];
 	for (e = rs->rd_end[RD_PKG], end = rs->rd_end[RD_OTHER]; e < end; e++) /* RD_PKG's: read_remote */
 		if ((st = read_counter(r, e->pmu, r->spec[e->ev].unit, e->box, r->counter[e->ev], &val[e->slot])))
 			return st;
@@ -275,7 +342,8 @@ static __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, 
 	}
 }
 
-enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+static inline __attribute__((always_inline)) enum unc_status read_group_in(struct stat_run *r, bool free, uint64_t *ret_now,
+									   uint64_t *ret_after, bool *ret_programmed)
 {
 	uint64_t now, after;
 	bool programmed;
@@ -289,6 +357,11 @@ enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uin
 	if (__builtin_expect(read_settled(r, after - now), 1))
 		return UNC_OK;
 	return read_again(r, free, now, after, programmed, 0, ret_now, ret_after, ret_programmed);
+}
+
+enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed)
+{
+	return read_group_in(r, free, ret_now, ret_after, ret_programmed);
 }
 
 /* Every bound of the active group judged as step_limit gives it, the
@@ -331,9 +404,10 @@ UNC_COLD enum unc_status judge_exact(struct stat_run *r, uint64_t after)
  * from rs->rate (the event's most per tick, rounded down), and one beyond
  * it is judged exactly (judge_exact, as is every counter when the gap is
  * long). Each counter that goes backwards marks its unit's status bit in
- * wrapped. */
+ * wrapped (and in *ret_any). */
 static inline __attribute__((always_inline)) enum unc_status count_deltas(struct stat_run *r, uint64_t now,
-									  uint64_t after, uint64_t *wrapped)
+									  uint64_t after, uint64_t *wrapped,
+									  uint64_t *ret_any)
 {
 	struct stat_reads *rs = r->reads;
 	uint64_t gap = after - r->t_sample, gs = gap + rs->slack, dt = now - r->t_sample;
@@ -347,44 +421,36 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 			return st;
 		judged = true;
 	}
-	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_KINDS - 1]; e < end; e++) {
-		uint64_t v = val[e->slot], last = lastv[e->slot], d = (v - last) & e->mask;
-		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {
-			/* the counters before this one are counted already, their
-			 * steps within their bounds: judged again as 0 */
-			if ((st = judge_exact(r, after)))
-				return st;
-			judged = true;
-		}
-		if (__builtin_expect(v < last, 0))
-			wrapped[e->pmu] |= e->wbit;
-		if (__builtin_expect(still != 0, 0) && d && !*e->moved)
-			*e->moved = 1, still--;
-		*e->total += d;
-		lastv[e->slot] = v;
+	/* one loop while some counter has not moved yet, another without
+	 * that test once all have (nearly every sample) */
+#define DELTAS(track_still)                                                                                           \
+	for (const struct stat_rd *e = rs->rd, *end = rs->rd_end[RD_KINDS - 1]; e < end; e++) {                     \
+		uint32_t slot = e->slot;                                                                            \
+		uint64_t v = val[slot], last = lastv[slot], d = (v - last) & e->mask;                              \
+		if (__builtin_expect(d > (uint64_t)((unsigned __int128)gs * e->rate >> 32), 0) && !judged) {        \
+			/* the counters before this one are counted already, their                                  \
+			 * steps within their bounds: judged again as 0 */                                          \
+			if ((st = judge_exact(r, after)))                                                           \
+				return st;                                                                          \
+			judged = true;                                                                              \
+		}                                                                                                   \
+		if (__builtin_expect(v < last, 0))                                                                  \
+			wrapped[e->pmu] |= e->wbit, *ret_any |= e->wbit;                                            \
+		if ((track_still) && d && !*e->moved)                                                               \
+			*e->moved = 1, still--;                                                                     \
+		*e->total += d;                                                                                     \
+		lastv[slot] = v;                                                                                    \
 	}
-	rs->still = still;
+	if (__builtin_expect(still != 0, 0)) {
+		DELTAS(true)
+		rs->still = still;
+	} else {
+		DELTAS(false)
+	}
+#undef DELTAS
 	for (unsigned j = 0, n = rs->nev; j < n; j++)
 		*rs->running[j] += dt;
 	return UNC_OK;
-}
-
-/* Driver k's check (its state, and its overflow status into *status). */
-static enum unc_status check_pmu(struct stat_run *r, unsigned k, uint64_t *status)
-{
-	struct stat_pmu *sp = &r->pmu[k];
-	struct pmu_io io = io_of(r, k);
-
-	return sp->p.drv->ops->check(&io, &sp->p, &sp->s, status);
-}
-
-/* A check made here could not read a register or found the control
- * otherwise: made again by the driver's check, which says what is wrong
- * (its result stands, as when it alone checked). */
-UNC_COLD static __attribute__((noinline)) enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c,
-								 uint64_t *status)
-{
-	return check_pmu(r, c->pmu, status);
 }
 
 /* Each driver's check, in the drivers' order: those with check_regs read
@@ -397,7 +463,7 @@ static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, 
 	void *ctx = r->hw->ctx;
 	enum unc_status st;
 
-	if (__builtin_expect(rs->slow_chk != 0, 0)) { /* the drivers' order, when some are called */
+	if (rs->slow_chk) { /* the drivers' order, when some are called */
 		for (unsigned k = 0, c = 0; k < r->npmu; k++) {
 			if (rs->slow_chk >> k & 1) {
 				if ((st = check_pmu(r, k, &status[k])))
@@ -413,15 +479,7 @@ static __attribute__((noinline)) enum unc_status check_pmus(struct stat_run *r, 
 		}
 		return UNC_OK;
 	}
-	for (const struct stat_chk *x = rs->chk, *end = rs->chk + rs->nchk; x < end; x++) {
-		uint64_t ctrl;
-		if (__builtin_expect((st = ops->msr_read(ctx, x->status, &status[x->pmu])) ||
-					     (st = ops->msr_read(ctx, x->ctrl, &ctrl)) || ctrl != x->want,
-				     0) &&
-		    (st = check_failed(r, x, &status[x->pmu])))
-			return st;
-	}
-	return UNC_OK;
+	return UNC_OK; /* none called: check_list makes the checks */
 }
 
 /* A driver that asks for it is frozen while its counters are read
@@ -456,13 +514,16 @@ UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct
 static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
 								const uint64_t *wrapped)
 {
-	const struct stat_reads *rs = r->reads;
+	struct stat_reads *rs = r->reads;
 	uint64_t any = 0;
 	enum unc_status st;
 
-	for (unsigned k = 0; k < r->npmu; k++) /* mostly none: no counter wrapped */
+	rs->prev_wrapped = false;
+	for (unsigned k = 0; k < r->npmu; k++) {
 		any |= status[k] & rs->sbits[k];
-	if (__builtin_expect(!any, 1)) {
+		rs->prev_wrapped |= wrapped[k] != 0;
+	}
+	if (!any) {
 		for (unsigned k = 0; k < r->npmu; k++)
 			r->wrapped_prev[k] = wrapped[k];
 		return UNC_OK;
@@ -492,22 +553,26 @@ static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
-	uint64_t now, after;
+	uint64_t now, after, any = 0;
 	uint32_t frozen = 0;
 	bool programmed = false;
 	enum unc_status st;
 
 	/* Each PMU's state and overflow status first, then the counters: a
 	 * wrap the status shows has happened by the time they are read. */
-	if ((rs->checks && (st = check_pmus(r, status))) || (st = check_list(r)) ||
+	if ((rs->slow_chk && (st = check_pmus(r, status))) || (st = check_list(r, status, &any)) ||
 	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))))
 		return st;
-	if ((st = read_group(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
+	if ((st = read_group_in(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
 	    (r->nfree && (st = free_deltas(r, now))) || (frozen && (st = freeze_for_read(r, false, &frozen))) ||
-	    (programmed && (st = count_deltas(r, now, after, wrapped))))
+	    (programmed && (st = count_deltas(r, now, after, wrapped, &any))))
 		return st;
 	r->t_sample = r->c.t_end = now;
-	return rs->status ? explain_status(r, status, wrapped) : UNC_OK;
+	/* nothing to explain: no status bit set, no counter wrapped now or at
+	 * the last sample (a check op's status is looked at there) */
+	if (!rs->status || !(any | rs->slow_chk | rs->prev_wrapped))
+		return UNC_OK;
+	return explain_status(r, status, wrapped);
 }
 
 enum unc_status stat_sample(struct stat_run *r)

@@ -16,6 +16,10 @@
  *   chapkg the same CHA taken as package 1's (two packages): its MSRs read
  *          in one trip to that package a sample (msr_read_pkg), the
  *          per-package path's own cost against cha's
+ * and at a real part's size:
+ *   cha4   a discovery CHA box's 4 counters (4 events on one CHA)
+ *   rdpmc7 the architectural PMU's 4 general and 3 fixed counters, by RDPMC
+ *   pci16  a full E5 iMC: 4 events on each of 4 channels
  *
  *   bench_sample FAMILY N   takes N samples, 100 ms apart on the model's
  *                           clock, and prints the counters a sample reads
@@ -45,6 +49,16 @@ static enum unc_status seam_msr_read(void *ctx, uint32_t msr, uint64_t *v)
 	return inner->msr_read(ctx, msr, v);
 }
 
+/* The seam's batched rdmsr (efi/hw_native.c's native_msr_read_n): one
+ * call for a list of MSRs, each counted. */
+static enum unc_status seam_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *v, unsigned *done)
+{
+	enum unc_status st = inner->msr_read_n(ctx, msr, n, v, done);
+
+	n_msr += st ? *done + 1 : n;
+	return st;
+}
+
 static enum unc_status seam_msr_write(void *ctx, uint32_t msr, uint64_t v)
 {
 	n_write++;
@@ -55,6 +69,15 @@ static enum unc_status seam_pci_read(void *ctx, struct pci_addr a, uint16_t off,
 {
 	n_pci++;
 	return inner->pci_read32(ctx, a, off, v);
+}
+
+/* The seam's batched configuration reads (native_pci_read32_n). */
+static enum unc_status seam_pci_read_n(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *v, unsigned *done)
+{
+	enum unc_status st = inner->pci_read32_n(ctx, d, n, v, done);
+
+	n_pci += st ? *done + 1 : n;
+	return st;
 }
 
 static enum unc_status seam_pci_write(void *ctx, struct pci_addr a, uint16_t off, uint32_t v)
@@ -117,8 +140,18 @@ static enum unc_status seam_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 	return inner->rdpmc(ctx, index, v);
 }
 
+/* The seam's batched RDPMC (native_rdpmc_n). */
+static enum unc_status seam_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *v, unsigned *done)
+{
+	enum unc_status st = inner->rdpmc_n(ctx, index, n, v, done);
+
+	n_pmc += st ? *done + 1 : n;
+	return st;
+}
+
 static struct hw_ops seam_ops = { seam_msr_read, seam_msr_write, seam_pci_read, seam_pci_write, seam_mmio_read,
-				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL };
+				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL,
+				  seam_msr_read_n, seam_pci_read_n, seam_rdpmc_n };
 
 __attribute__((noinline)) static enum unc_status one_sample(void)
 {
@@ -127,7 +160,7 @@ __attribute__((noinline)) static enum unc_status one_sample(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: bench_sample msr|rdpmc|pci|mmio|cha|chapkg N\n");
+	fprintf(stderr, "usage: bench_sample msr|rdpmc|pci|mmio|cha|chapkg|cha4|rdpmc7|pci16 N\n");
 	return 2;
 }
 
@@ -146,6 +179,24 @@ int main(int argc, char **argv)
 	static const char *const pmc_ev[] = { "INST_RETIRED.ANY_P", "CPU_CLK_UNHALTED.THREAD_P", NULL };
 	static const char *const pci_ev[] = { "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", NULL };
 	static const char *mmio_ev[SKL_IMC_COUNTERS + 1];
+	/* the realistic sizes: a CHA box's 4 counters, the architectural
+	 * PMU's 4 general and 3 fixed counters (all by RDPMC), a full E5 iMC
+	 * (4 channels x 4 counters) */
+	static const char *const cha4_ev[] = { "UNC_CHA_CLOCKTICKS", "UNC_CHA_TOR_INSERTS.IA_MISS", "cha/event=0x1,thresh=1/",
+					       "cha/event=0x1,inv=1,thresh=2/", NULL };
+	static char *cha4_opt[] = { "emu",  "--uncore", "disc", "--core-pmu", "none", "--rate", "UNC_CHA_CLOCKTICKS=2G",
+				    "--rate", "UNC_CHA_TOR_INSERTS.IA_MISS=1M", NULL };
+	static const char *const pmc7_ev[] = { "INST_RETIRED.ANY", "CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.REF_TSC",
+					       "INST_RETIRED.ANY_P", "CPU_CLK_UNHALTED.THREAD_P",
+					       "BR_INST_RETIRED.ALL_BRANCHES", "LONGEST_LAT_CACHE.MISS", NULL };
+	static char *pmc7_opt[] = { "emu", "--core-pmu", "arch", "--rate", "INST_RETIRED.ANY=5M", "--rate",
+				    "CPU_CLK_UNHALTED.THREAD=4M", "--rate", "CPU_CLK_UNHALTED.REF_TSC=3M", "--rate",
+				    "BR_INST_RETIRED.ALL_BRANCHES=1M", "--rate", "LONGEST_LAT_CACHE.MISS=2M", NULL };
+	static const char *const pci16_ev[] = { "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", "UNC_M_ACT_COUNT",
+						"UNC_M_PRE_COUNT.PAGE_MISS", NULL };
+	static char *pci16_opt[] = { "emu", "--uncore", "snbep", "--sockets", "1", "--core-pmu", "none", "--rate",
+				     "UNC_M_CAS_COUNT.RD=3M", "--rate", "UNC_M_CAS_COUNT.WR=2M", "--rate",
+				     "UNC_M_ACT_COUNT=1M", "--rate", "UNC_M_PRE_COUNT.PAGE_MISS=1M", NULL };
 	const struct pmu_driver *const *present;
 	const char *const *names;
 	struct emu_config cfg;
@@ -175,6 +226,14 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "pci")) {
 		opt = pci_opt, present = snbep, names = pci_ev;
 		leaf1 = 0x000206D7u; /* a Xeon E5-2600: family 6 model 0x2D */
+	} else if (!strcmp(argv[1], "rdpmc7")) {
+		opt = pmc7_opt, present = arch, names = pmc7_ev;
+	} else if (!strcmp(argv[1], "pci16")) {
+		opt = pci16_opt, present = snbep, names = pci16_ev;
+		leaf1 = 0x000206D7u;
+	} else if (!strcmp(argv[1], "cha4")) {
+		opt = cha4_opt, present = disc, names = cha4_ev;
+		leaf1 = 0x000806F8u;
 	} else if (!strcmp(argv[1], "mmio")) {
 		opt = mmio_opt, present = skl, names = mmio_ev;
 		for (unsigned k = 0; k < SKL_IMC_COUNTERS; k++)

@@ -5,7 +5,8 @@
 #  - on the host, in instructions (valgrind's callgrind, inside one_sample());
 #    and per PMU family (MSR, RDPMC, PCI, MMIO, discovery CHA), the engine's own
 #    instructions per sample with the seam left out, the same per counter
-#    read, and the accesses it makes;
+#    read, and the accesses it makes; then the same paths at a real part's
+#    size (cha4, rdpmc7, pci16);
 #  - in QEMU, in TSC cycles, from `uncore.efi bench` against the emulated uncore.
 # Figures only: nothing here passes or fails on speed.
 set -u
@@ -61,7 +62,8 @@ ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$out")
 echo "callgrind: $ir instructions in $n samples = $((ir / n)) instructions per sample (its seam: efi/hw_native.c's loads)"
 
 echo "== host: one sample per PMU family, the engine and driver alone (the seam left out), callgrind ($n samples)"
-for fam in msr rdpmc pci mmio cha chapkg; do
+for fam in msr rdpmc pci mmio cha chapkg cha4 rdpmc7 pci16; do
+	[ "$fam" = cha4 ] && echo "  -- the same paths at a real part's size (each sample's fixed cost spread over more counters):"
 	case $fam in
 	msr) what="MSR general counters (Skylake CBo + ARB, 2 events, 5 counters)" ;;
 	rdpmc) what="RDPMC (architectural core PMU, 2 events)" ;;
@@ -69,6 +71,9 @@ for fam in msr rdpmc pci mmio cha chapkg; do
 	mmio) what="MMIO free-running counters (Skylake IMC, 5 events)" ;;
 	cha) what="a discovery CHA counter on this processor's package (SPR, 1 event)" ;;
 	chapkg) what="the same CHA on package 1: one trip there a sample" ;;
+	cha4) what="MSR: a discovery CHA box's 4 counters (SPR, 4 events)" ;;
+	rdpmc7) what="RDPMC: the architectural PMU's 4 general + 3 fixed counters" ;;
+	pci16) what="PCI: a full Xeon E5 iMC, 4 events x 4 channels" ;;
 	esac
 	sout=$top/build/bench/callgrind.$fam.out
 	acc=$(valgrind --tool=callgrind --toggle-collect=one_sample --toggle-collect='seam_*' \
@@ -81,7 +86,7 @@ for fam in msr rdpmc pci mmio cha chapkg; do
 	[ -n "$ir" ] || { echo "bench: no one_sample in $sout" >&2; exit 1; }
 	# per counter: one sample's instructions outside the seam over the
 	# counters it reads (bench_sample prints how many)
-	ctrs=$(sed -n 's/^[a-z]* *[0-9]* events, \([0-9]*\) counters:.*/\1/p' <<<"$acc")
+	ctrs=$(sed -n 's/^[a-z0-9]* *[0-9]* events, \([0-9]*\) counters:.*/\1/p' <<<"$acc")
 	[ -n "$ctrs" ] && [ "$ctrs" -gt 0 ] || { echo "bench: bench_sample $fam printed no counter count" >&2; exit 1; }
 	printf '  %-66s %5d instructions per sample, %d counter%s: %d per counter outside the seam\n' "$what:" \
 		"$((ir / n))" "$ctrs" "$([ "$ctrs" = 1 ] || echo s)" "$((ir / n / ctrs))"

@@ -24,6 +24,19 @@ static enum unc_status e_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
 	return st;
 }
 
+/* hw_ops.msr_read_n: each MSR as e_msr_read reads it (an access each,
+ * on the model's clock), stopping at the first that fails. */
+static enum unc_status e_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = e_msr_read(ctx, msr[i], &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 static enum unc_status e_msr_write(void *ctx, uint32_t msr, uint64_t v)
 {
 	struct emu_hw *h = ctx;
@@ -63,6 +76,19 @@ static enum unc_status e_pci_read(void *ctx, struct pci_addr a, uint16_t off, ui
 	if (st == UNC_E_NOT_FOUND)
 		return h->fake.hw.ops->pci_read32(&h->fake, a, off, ret);
 	hw_emulated_pci(&h->emulated, a);
+	return st;
+}
+
+/* hw_ops.pci_read32_n: each dword as e_pci_read reads it (an access
+ * each), stopping at the first that fails. */
+static enum unc_status e_pci_read_n(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = e_pci_read(ctx, d[i].a, d[i].off, &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
 	return st;
 }
 
@@ -182,6 +208,19 @@ static enum unc_status e_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, ui
 	return st;
 }
 
+/* hw_ops.rdpmc_n: each as e_rdpmc reads it, stopping at the first that
+ * fails. */
+static enum unc_status e_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = e_rdpmc(ctx, index[i], &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 static const struct hw_ops emu_ops = {
 	.msr_read = e_msr_read,
 	.msr_write = e_msr_write,
@@ -192,6 +231,9 @@ static const struct hw_ops emu_ops = {
 	.ticks = e_ticks,
 	.rdpmc = e_rdpmc,
 	.mmio_write32 = e_mmio_write,
+	.msr_read_n = e_msr_read_n,
+	.pci_read32_n = e_pci_read_n,
+	.rdpmc_n = e_rdpmc_n,
 };
 
 static struct hw_ops emu_pkg_ops;

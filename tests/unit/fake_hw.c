@@ -197,6 +197,48 @@ static uint64_t f_ticks(void *ctx)
 	return ((struct fake_hw *)ctx)->now;
 }
 
+/* hw_ops.msr_read_n: each MSR as f_msr_read reads it, stopping at the
+ * first that fails. */
+static enum unc_status f_msr_read_n(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret, unsigned *ret_done)
+{
+	struct fake_hw *f = ctx;
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	f->msr_n_calls++;
+	for (i = 0; i < n && (st = f_msr_read(ctx, msr[i], &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
+/* hw_ops.pci_read32_n: each dword as f_pci_read reads it, stopping at the
+ * first that fails. */
+static enum unc_status f_pci_read_n(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	((struct fake_hw *)ctx)->pci_n_calls++;
+	for (i = 0; i < n && (st = f_pci_read(ctx, d[i].a, d[i].off, &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
+/* hw_ops.rdpmc_n: each as f_rdpmc reads it, stopping at the first that
+ * fails. */
+static enum unc_status f_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret, unsigned *ret_done)
+{
+	enum unc_status st = UNC_OK;
+	unsigned i;
+
+	for (i = 0; i < n && (st = f_rdpmc(ctx, index[i], &ret[i])) == UNC_OK; i++)
+		;
+	*ret_done = i;
+	return st;
+}
+
 /* A processor of package pkg makes the accesses (MP services' StartupThisAP). */
 static enum unc_status f_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
 {
@@ -243,6 +285,9 @@ static const struct hw_ops fake_ops = {
 	.rdpmc = f_rdpmc,
 	.mmio_write32 = f_mmio_write,
 	.mmio_check = f_mmio_check,
+	.msr_read_n = f_msr_read_n,
+	.pci_read32_n = f_pci_read_n,
+	.rdpmc_n = f_rdpmc_n,
 };
 
 static struct hw_ops fake_pkg_ops;

@@ -41,6 +41,7 @@ struct fake_hw {
 	uint32_t msr_drop_write; /* this one MSR (0: none) likewise, as a stuck register would */
 	unsigned reads; /* every read of any kind, counted */
 	unsigned msr_reads;
+	unsigned msr_n_calls, pci_n_calls; /* calls of hw_ops.msr_read_n, pci_read32_n (each of their reads counts too) */
 	uint64_t ticks_per_mmio_read; /* the clock moves this much on each MMIO read */
 	/* MSRs first..last take bits 31:0 of a write, sign-extended to `width`
 	 * bits (the P6's PerfCtr0/1, the SDM's "PerfCtr0 and PerfCtr1 MSRs"). */

@@ -216,6 +216,28 @@ static void counts_each_package_on_its_own(unsigned n)
 	T_EQ(f.nlog - from, n * (X_PER_PKG + X_PER_PKG * 5));
 }
 
+/* A counter of package 1 that starts faulting: the sample's trip there
+ * (laid out once, stat_pkg.c's plan) fails, the reads are made again one
+ * at a time, and the run stops naming that counter. */
+static void fault_on_another_package_is_named(void)
+{
+	fresh(2, true);
+	T_EQ(start(), UNC_OK);
+	advance(f.now + 100 * MS);
+	T_EQ(stat_sample(&run), UNC_OK);
+	unsigned calls = f.pkg_calls[1];
+	advance(f.now + 100 * MS);
+	T_EQ(stat_sample(&run), UNC_OK);
+	T_EQ(f.pkg_calls[1] - calls, 1); /* one trip a sample */
+	f.cur_pkg = 1;
+	fake_msr_gp(&f, X_BOX(1) + 8, true, false); /* box 1's counter 0 there */
+	f.cur_pkg = 0;
+	advance(f.now + 100 * MS);
+	T_EQ(stat_sample(&run), UNC_E_FAULT);
+	T_STREQ(run.err, "rdmsr 0xe18 (?): general-protection fault"); /* this test's unit has no register names */
+	stat_stop(&run, UNC_E_FAULT);
+}
+
 static void two_packages(void)
 {
 	counts_each_package_on_its_own(2);
@@ -261,5 +283,5 @@ static void one_package_works_as_before(void)
 	T_ASSERT(run.c.ev[0].total.box[0] > 0);
 }
 
-T_MAIN("pkg", T_CASE(two_packages), T_CASE(four_packages), T_CASE(missing_package_is_refused),
+T_MAIN("pkg", T_CASE(two_packages), T_CASE(fault_on_another_package_is_named), T_CASE(four_packages), T_CASE(missing_package_is_refused),
        T_CASE(no_mp_services_refuses_other_packages), T_CASE(one_package_works_as_before))

@@ -1047,6 +1047,32 @@ static void sampling_fault_restores(void)
 	T_ASSERT(regs_equal(&before, &after));
 }
 
+/* A sample's counters come from one seam call (hw_msr_read_n): a counter
+ * in the middle of the list that starts faulting stops the run naming that
+ * counter (its restore faults too), with the same words as the seam without
+ * the call (each MSR through msr_read) gives. */
+static void sampling_fault_mid_batch(void)
+{
+	for (int batch = 0; batch < 2; batch++) {
+		static struct hw_ops ops;
+		fresh();
+		rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000);
+		emu_hw_init(&h, &cfg);
+		ops = *h.hw.ops;
+		if (!batch)
+			ops.msr_read_n = NULL;
+		T_ASSERT(!batch || ops.msr_read_n);
+		h.hw.ops = &ops;
+		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI"); /* CBo 0 to 3's counter 0: 0x706, 0x716, 0x726, 0x736 */
+		T_EQ(schedule(false), UNC_OK);
+		break_at = 350 * MS;
+		break_msr = 0x716;
+		T_EQ(run_for(S, false), UNC_E_FAULT);
+		T_STREQ(run.err, "rdmsr 0x716 (MSR_UNC_CBO_1_PERFCTR0): general-protection fault; restoring 0x716 "
+				 "(MSR_UNC_CBO_1_PERFCTR0) failed too");
+	}
+}
+
 /* ESC: the counts so far, then everything restored. */
 static void user_abort_restores(void)
 {
@@ -1802,7 +1828,7 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(global_ctrl_changed_during_the_run), T_CASE(cbo_counter_wraps_many_times),
        T_CASE(fixed_counter_48_bits), T_CASE(lost_overflow_is_an_error), T_CASE(scheduling),
        T_CASE(multiplexed_counts_are_scaled), T_CASE(late_rotations_keep_shares_even), T_CASE(delays_inside_reads), T_CASE(delays_over_the_last_read), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
-       T_CASE(sampling_fault_restores), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
+       T_CASE(sampling_fault_restores), T_CASE(sampling_fault_mid_batch), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(write_before_the_first_sample),
 	       T_CASE(select_changed_during_the_run), T_CASE(each_event_bounded_by_what_it_counts), T_CASE(still_counters),
        T_CASE(counter_ignoring_writes_is_counted_from_its_value), T_CASE(counter_write_policy_of_every_unit),
