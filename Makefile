@@ -54,7 +54,7 @@ GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu
 # no list here (see "Adding a command" in drivers/cmd/README.md).
 CMD_SRCS  := $(sort $(wildcard drivers/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
-	$(CMD_SRCS) efi/main.c efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab.c
+	$(CMD_SRCS) efi/main.c efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab_edge.c
 APP_SRCS  += efi/lab_vol.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))

@@ -1,5 +1,5 @@
 /* Lab mode's volume and the images it starts (efi/lab_vol.c), for
- * efi/lab.c: files on the volume uncore.efi was loaded from, and EFI images
+ * efi/lab_edge.c: files on the volume uncore.efi was loaded from, and EFI images
  * loaded from it and started as a Shell would start them. */
 #ifndef UNC_EFI_LAB_VOL_H
 #define UNC_EFI_LAB_VOL_H

@@ -6,7 +6,7 @@
 #include "../drivers/cmd/cli.h"
 #include "../drivers/cmd/lab_command.h"
 #include "console.h"
-#include "lab.h"
+#include "lab_edge.h"
 #include "native.h"
 #include "shell.h"
 #include "measure.h"

@@ -1,5 +1,5 @@
 /* lab [CONFIG]: lab mode, a configuration file's runs with the results
- * beside it. efi/main.c runs it (efi/lab.c): it needs the firmware. */
+ * beside it. efi/main.c runs it (efi/lab_edge.c): it needs the firmware. */
 #include "lab_command.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
  * 1 and 2 (cfg.c); which configuration a run reads, its results folder, each
  * case's result and message, the LabNNN record a case stores, the rounds and
  * the run's verdict (run.c); what a run writes: the UNCORE-LAB serial lines,
- * results.json, junit.xml and report.html (report.c). efi/lab.c reads and
+ * results.json, junit.xml and report.html (report.c). efi/lab_edge.c reads and
  * writes the files, runs the lines and ends the run; the host tests
  * (tests/unit/test_lab.c) drive all of this. */
 #ifndef UNC_LAB_H

@@ -1,7 +1,7 @@
 /* Lab mode's rules for one run (lab.h): which configuration file, the
  * results folder and its files' names, each case's result and message,
  * the LabNNN record a case stores, the cases of every round, and the run's
- * verdict, status and ending. efi/lab.c does the firmware's part. */
+ * verdict, status and ending. efi/lab_edge.c does the firmware's part. */
 #include "lab.h"
 
 #include <string.h>

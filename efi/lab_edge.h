@@ -1,8 +1,8 @@
 /* Lab mode at the firmware edge (drivers/cmd/lab.md): the configuration read
  * from the volume uncore.efi was loaded from, each line run, the results
  * written beside it, the run ended as configured. */
-#ifndef UNC_EFI_LAB_H
-#define UNC_EFI_LAB_H
+#ifndef UNC_EFI_LAB_EDGE_H
+#define UNC_EFI_LAB_EDGE_H
 
 #include <efi.h>
 #include <stdbool.h>

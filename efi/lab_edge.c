@@ -5,7 +5,7 @@
  * off, reset, halt). The run's rules (which configuration, each case's
  * result, the LabNNN records, the verdict, the files' content) are
  * drivers/lab/. A run's state is one struct lab_ctx, passed to each part. */
-#include "lab.h"
+#include "lab_edge.h"
 
 #include <efilib.h>
 #include <string.h>
