@@ -1008,7 +1008,8 @@ expect mixed rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
 expect mixed rate UNC_CBO_CACHE_LOOKUP.READ_I 4000000 1
 expect mixed rate UNC_ARB_TRK_REQUESTS.ALL 3000000 1
 expect mixed rate UNC_CLOCK.SOCKET 800000000 1
-expect mixed has '^elapsed: 1\.5[0-9]{8} s'
+expect mixed has '^elapsed: [0-9]+\.[0-9]{9} s'
+boot_check mixed-elapsed 'elapsed_not_early mixed 1.5'
 step per-box 'uncore.efi -e cbo/event=0x34,umask=0x8f/ --per-box'
 expect per-box rc zero
 expect per-box rate 'cbo/event=0x34,umask=0x8f/' 8000000 1
@@ -1019,13 +1020,15 @@ expect csv rc zero
 expect csv has '^# uncore stat: 2 events in 1 group, 4 CBos, msr access: emulated'
 expect csv rows UNC_CBO_CACHE_LOOKUP.ANY_MESI 5
 expect csv rows UNC_CLOCK.SOCKET 5
-expect csv has '^0\.2[0-9]{8},[0-9]+,,UNC_CBO_CACHE_LOOKUP.ANY_MESI,[0-9]+,100\.00$'
+expect csv has '^[0-9]+\.[0-9]{9},[0-9]+,,UNC_CBO_CACHE_LOOKUP.ANY_MESI,[0-9]+,100\.00$'
+boot_check csv-times 'intervals_on_time csv UNC_CBO_CACHE_LOOKUP.ANY_MESI 200 5'
 expect csv csvrate UNC_CBO_CACHE_LOOKUP.ANY_MESI 8000000 1
 expect csv csvrate UNC_CLOCK.SOCKET 800000000 1
 step human-iv 'uncore.efi -e UNC_CLOCK.SOCKET -I 250 -n 2'
 expect human-iv rc zero
-expect human-iv has '^ +0\.25[0-9]{7}  UNC_CLOCK.SOCKET +[0-9]+ +[0-9.]+  cycles  100\.00%$'
+expect human-iv has '^ +0\.[0-9]{9}  UNC_CLOCK.SOCKET +[0-9]+ +[0-9.]+  cycles  100\.00%$'
 expect human-iv has '^total:$'
+boot_check human-iv-times 'intervals_on_time human-iv UNC_CLOCK.SOCKET 250 2'
 # -d not a multiple of -I: the last interval, shorter, printed and marked, so the intervals add up to the total.
 step iv-short 'uncore.efi -e UNC_CLOCK.SOCKET -I 100 -d 0.25'
 expect iv-short rc zero
@@ -1034,6 +1037,35 @@ expect iv-short has '^ +0\.[0-9]{9}  UNC_CLOCK\.SOCKET +[0-9]+ '
 # the n-th, is marked shorter, with its length, exactly when it ended before
 # n x MS (before its boundary: on an idle host the third, at 0.25 s; a guest
 # woken late past 0.3 s ends the run with a full one, unmarked).
+# STEP EVENT MS N: EVENT's N interval rows (text or CSV), each stamped at
+# or after its boundary (k x MS: the time is the measured elapsed time,
+# never early) and after the one before, however late a loaded host woke
+# the guest.
+intervals_on_time() {
+	step_output "$dir/serial.txt" "$1" | tr -d '\r' | tr ',' ' ' | awk -v ev="$2" -v iv="$3" -v want="$4" '
+		($2 == ev || $3 == ev || $4 == ev) && $1 ~ /^[0-9]+\.[0-9]+$/ {
+			n++
+			if ($1 < n * iv / 1000 || $1 <= t) { print "interval " n " stamped " $1 " s (after " t " s, boundary " n * iv / 1000 " s)"; bad = 1 }
+			t = $1
+		}
+		END {
+			if (n != want) { print n " interval rows, want " want; exit 1 }
+			if (!bad) print n " intervals, each at or after its boundary, the last at " t " s"
+			exit bad
+		}'
+}
+
+# STEP D: the run's elapsed line, the measured time, is at least the -d it
+# was given (never early; a loaded host may make it later).
+elapsed_not_early() {
+	step_output "$dir/serial.txt" "$1" | tr -d '\r' | awk -v d="$2" '
+		/^elapsed: / { e = $2 }
+		END {
+			if (e == "" || e + 0 < d + 0) { print "elapsed " e " s, -d " d " s"; exit 1 }
+			print "elapsed " e " s for -d " d " s"
+		}'
+}
+
 intervals_add_up() {
 	step_output "$dir/serial.txt" "$1" | tr -d '\r' | awk -v ev="$2" -v iv="$3" '
 		$2 == ev && $1 ~ /^[0-9]+\.[0-9]+$/ { n++; prev = t; t = $1; s += $3 }
@@ -1298,7 +1330,8 @@ expect mixed rate UNC_CBO_CACHE_LOOKUP.ANY_MESI 4000000 1
 expect mixed has '^DRAM_DATA_READS +[0-9]+ +[0-9.]+  lines   100\.00%  = [0-9]+ bytes$'
 step mixed-csv 'uncore.efi -e DRAM_DATA_READS,UNC_CLOCK.SOCKET -x , -I 250 -n 2'
 expect mixed-csv csvrate DRAM_DATA_READS 15625000 1
-expect mixed-csv has '^0\.25[0-9]{7},[0-9]+,lines,DRAM_DATA_READS,[0-9]+,100\.00$'
+expect mixed-csv has '^[0-9]+\.[0-9]{9},[0-9]+,lines,DRAM_DATA_READS,[0-9]+,100\.00$'
+boot_check mixed-csv-times 'intervals_on_time mixed-csv DRAM_DATA_READS 250 2'
 step bw-json 'uncore.efi bw -j'
 expect bw-json rc zero
 expect bw-json has '^\{"tool":"uncore.efi","command":"bw","imc":"emulated",.*"read":\{"lines":[0-9]+,"bytes":[0-9]+,"mb_per_s":(99[0-9]|100[0-9])\.[0-9]{3},'
