@@ -318,7 +318,7 @@ $(HOST)/gen/%.o.flags: FORCE
 	$(call flags_file,$(CC) $(HOST_CFLAGS) -Idrivers/engine)
 
 # Event tables: generated from events/*.json, never edited by hand.
-$(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/drivers/base/parse.o $(HOST)/drivers/base/arith.o
+$(HOST)/gen_events: $(HOST)/tools/gen_events.o $(HOST)/tools/gen_json.o $(HOST)/drivers/base/parse.o $(HOST)/drivers/base/arith.o
 	$(call say,HOSTLD,$@)$(CC) $(HOST_LDFLAGS) $^ -o $@
 
 # GEN_EVENTS_FLAGS_NAME: the Units of Intel's file that the driver does not
