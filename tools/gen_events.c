@@ -348,8 +348,9 @@ static int multi(const char *units, const char *symbol, const char *opath, char 
 	}
 	/* A table whose events are all another's (Sierra Forest's within
 	 * Granite Rapids'): the first rows of that one, which takes them
-	 * first, with an index of its own. */
-	for (int k = 0; k < ninputs; k++)
+	 * first, with an index of its own. Never the first input's, which is
+	 * also SYMBOL and so keeps an array of its own. */
+	for (int k = 1; k < ninputs; k++)
 		for (int j = 0; j < ninputs && slice_of[k] == k && table_of[k] == k; j++)
 			if (j != k && table_of[j] == j && slice_of[j] == j && !reordered[j] && nrows[j] > nrows[k] &&
 			    rows_within(rows[k], nrows[k], rows[j], nrows[j])) {
@@ -363,8 +364,8 @@ static int multi(const char *units, const char *symbol, const char *opath, char 
 	 * and Granite Rapids', whose TOR events differ): that one's rows
 	 * become its own, then the shared ones, and this one's own follow them
 	 * in its array, so that this table is a run of it from the shared
-	 * rows on. */
-	for (int k = 0; k < ninputs; k++)
+	 * rows on (again never the first input's). */
+	for (int k = 1; k < ninputs; k++)
 		for (int j = 0; j < ninputs && slice_of[k] == k && table_of[k] == k && !reordered[k]; j++)
 			if (j != k && table_of[j] == j && slice_of[j] == j && !reordered[j])
 				overlap(rows, nrows, narray, at, k, j, &reordered[j], &slice_of[k]);

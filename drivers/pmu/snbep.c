@@ -11,12 +11,9 @@
 #include "../base/fmt.h"
 #include "../engine/stat.h"
 
-/* Only Sandy Bridge-EP. Ivy Bridge-EP (model 0x3E) is left out: Linux's
- * ivbep_uncore_pci_ids give it other device IDs (0x0EB4, 0x0EB5, 0x0EB0,
- * 0x0EB1) and a second memory controller per socket (0x0EF4, 0x0EF5,
- * 0x0EF0, 0x0EF1), so two sockets can have 16 channels, beyond the 8 boxes
- * a unit may have; and its box control has reset bits
- * (IVBEP_PMON_BOX_CTL_INT), which Intel 327043-001 says the SNB-EP iMC lacks. */
+/* Sandy Bridge-EP. The later generations, with the same registers at
+ * other functions and device IDs and a box control with reset bits, are
+ * pmu_driver_pciimc's (pciimc.c), which shares this file's ops. */
 static const struct pmu_model snbep_models[] = {
 	{ 6, 0x2D, "Sandy Bridge-EP" },
 	{ 0, 0, 0 },
@@ -28,12 +25,31 @@ static const struct pmu_model snbep_models[] = {
 const uint16_t snbep_channel_func[SNBEP_CHANNELS] = { 0, 1, 4, 5 };
 const uint16_t snbep_channel_id[SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 };
 
-int snbep_channel_of_func(unsigned func)
+int snbep_channel_of(const struct snbep_gen *g, unsigned dev, unsigned func)
 {
-	for (unsigned c = 0; c < SNBEP_CHANNELS; c++)
-		if (snbep_channel_func[c] == func)
+	for (unsigned c = 0; c < g->channels; c++)
+		if (g->dev[c] == dev && g->func[c] == func)
 			return (int)c;
 	return -1;
+}
+
+const struct snbep_gen *snbep_gen_of(const struct pmu_present *p)
+{
+	unsigned g = (unsigned)(p->facts[SNBEP_FACT_SOCKETS] >> SNBEP_SOCKETS_GEN_SHIFT & 0xF);
+
+	return &snbep_gens[g < SNBEP_NGENS ? g : 0];
+}
+
+/* The generation of a CPU model (family 6): the models the two drivers match. */
+static unsigned gen_id(const struct cpu_info *cpu)
+{
+	switch (cpu->model) {
+	case 0x3E: return SNBEP_GEN_IVB;
+	case 0x3F: return SNBEP_GEN_HSX;
+	case 0x4F: case 0x56: return SNBEP_GEN_BDX;
+	case 0x55: return SNBEP_GEN_SKX;
+	default: return SNBEP_GEN_SNB;
+	}
 }
 
 /* The fastest rates (max_per_sec), bounds and not measurements. The iMC's
@@ -89,8 +105,8 @@ static const struct pmu_role_event snbep_roles[] = {
 
 static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 	[SNBEP_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel",
-			     .box_label = "ch", .boxes_from = "the PCI scan of device 16", .kind = PMU_GENERAL,
-			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = SNBEP_MAX_BOXES,
+			     .box_label = "ch", .boxes_from = "the PCI scan of the channel functions", .kind = PMU_GENERAL,
+			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = PMU_BOXES_ANY,
 			     .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4, .ctr_step = 8,
 			     .box_ctl = SNBEP_BOX_CTL, .layout = &snbep_layout, .max_per_sec = SNBEP_EVENTS_MAX_PER_SEC,
 			     .clock_hz = SNBEP_DCLK_MAX_HZ, .incs = snbep_incs,
@@ -100,7 +116,7 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 	/* The fixed counter counts DRAM clocks: en (22) in FIXED_CTL starts it. */
 	[SNBEP_UNIT_FIXED] = { .pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch",
 			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
-			       .max_boxes = SNBEP_MAX_BOXES, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
+			       .max_boxes = PMU_BOXES_ANY, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
 			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
 			       .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock_hz = SNBEP_DCLK_MAX_HZ, .clock = true, .group_noun = "socket",
 			       .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SNBEP_CTR_RESET },
@@ -118,109 +134,116 @@ static enum unc_status scan_read(const struct hw *hw, struct pci_addr a, uint16_
 }
 
 /* The socket of an uncore bus from its UBox, as Linux numbers them
- * (uncore_snbep.c, snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
- * SNBEP_GIDNIDMAP, ...)): the UBox is the function with ID 8086:3CE0 on
- * the bus; CPUNODEID (0x40) bits 2:0 are this socket's node ID, and
- * GIDNIDMAP (0x54) maps socket i to the node ID in its bits 3i+2:3i. True
- * with *ret_socket when the bus has a UBox whose node ID the map holds. */
-static bool ubox_socket(const struct hw *hw, uint8_t bus, unsigned *ret_socket)
+ * (uncore_snbep.c, snbep_pci2phy_map_init(g->ubox_id, CPUNODEID,
+ * GIDNIDMAP, reverse)): the UBox is the function with that device ID on the
+ * bus, or (g->ubox_below) on the nearest bus below it that has one;
+ * CPUNODEID bits 2:0 are this socket's node ID, and GIDNIDMAP maps socket
+ * i to the node ID in its bits 3i+2:3i. True with *ret_socket when a UBox
+ * is found whose node ID its map holds. */
+static bool ubox_socket(const struct hw *hw, const struct snbep_gen *g, uint8_t bus0, unsigned *ret_socket)
 {
-	for (unsigned dev = 0; dev < 32; dev++)
-		for (unsigned fn = 0; fn < 8; fn++) {
-			struct pci_addr a = { bus, (uint8_t)dev, (uint8_t)fn };
-			uint32_t id, node, map;
-			if (scan_read(hw, a, 0, &id))
+	for (int bus = bus0; bus >= (g->ubox_below ? 0 : bus0); bus--)
+		for (unsigned dev = 0; dev < 32; dev++)
+			for (unsigned fn = 0; fn < 8; fn++) {
+				struct pci_addr a = { (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
+				uint32_t id, node, map;
+				if (scan_read(hw, a, 0, &id))
+					return false;
+				if (id == 0xFFFFFFFFu && fn == 0)
+					break; /* no function 0: no device */
+				if (id != ((uint32_t)g->ubox_id << 16 | SNBEP_VENDOR_INTEL))
+					continue;
+				if (scan_read(hw, a, g->ubox_node, &node) || scan_read(hw, a, g->ubox_map, &map))
+					return false;
+				for (unsigned i = 0; i < 8; i++)
+					if ((map >> (3 * i) & 7) == (node & 7)) {
+						*ret_socket = i;
+						return true;
+					}
 				return false;
-			if (id == 0xFFFFFFFFu && fn == 0)
-				break; /* no function 0: no device */
-			if (id != ((uint32_t)SNBEP_UBOX_ID << 16 | SNBEP_VENDOR_INTEL))
-				continue;
-			if (scan_read(hw, a, SNBEP_UBOX_CPUNODEID, &node) || scan_read(hw, a, SNBEP_UBOX_GIDNIDMAP, &map))
-				return false;
-			for (unsigned i = 0; i < 8; i++)
-				if ((map >> (3 * i) & 7) == (node & 7)) {
-					*ret_socket = i;
-					return true;
-				}
-			return false;
-		}
+			}
 	return false;
 }
 
-/* Segment 0, every bus: a bus where device 16 answers at one of the four
- * channel functions with one of the iMC's device IDs is a socket's uncore
- * bus (typically 0x3F and 0x7F on two sockets). Reads only, offset 0
- * (vendor and device ID) of each function. A bus that no root bridge
- * decodes is absent. Sockets are numbered as their UBoxes' node IDs say
- * (ubox_socket) when every bus has one and they differ, else in bus
- * order (SNBEP_FACT_SOCKETS bits 15:8 say which). */
+/* Segment 0, every bus: a bus where one of the generation's channel
+ * functions answers with one of its iMC device IDs is a socket's uncore bus
+ * (0x3F and 0x7F on two E5-2600 sockets). Reads only, offset 0 (vendor and
+ * device ID) of each function. A bus that no root bridge decodes is absent.
+ * Sockets are numbered as their UBoxes' node IDs say (ubox_socket) when
+ * every bus has one and they differ, else in bus order (SNBEP_FACT_SOCKETS
+ * bit 8 says which). Every channel found is a box: at most 8 sockets (the
+ * UBox's map holds 8 node IDs) of 8 channels. */
 UNC_COLD static enum unc_status snbep_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 				   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
-	struct { uint8_t bus; unsigned node; uint32_t id[SNBEP_CHANNELS]; } found[SNBEP_MAX_SOCKETS], t;
-	unsigned sockets = 0, nodd = 0, boxes = 0, all = 0;
+	struct { uint8_t bus; unsigned node; uint32_t id[SNBEP_MAX_CH]; } found[SNBEP_MAX_SOCKETS], t;
+	unsigned sockets = 0, nodd = 0, boxes = 0, gid = gen_id(cpu);
+	const struct snbep_gen *g = &snbep_gens[gid];
 	uint64_t buses = 0, present = 0, odd = 0;
 	bool by_node = true;
 
-	(void)cpu;
 	if (!(want & (1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED)))
 		return UNC_OK;
 	p->probed |= 1u << SNBEP_UNIT_IMC | 1u << SNBEP_UNIT_FIXED;
+	if (gid == SNBEP_GEN_SKX) /* one model, three parts (Intel's perfmon mapfile: steppings 0-4 SKX, 5 on CLX) */
+		p->model = cpu->stepping < 5 ? "Skylake-SP" : cpu->stepping >= 10 ? "Cooper Lake" : "Cascade Lake";
 	for (unsigned bus = 0; bus <= 0xFF; bus++) {
-		uint32_t id[SNBEP_CHANNELS];
+		uint32_t id[SNBEP_MAX_CH];
 		bool imc = false;
-		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
-			struct pci_addr a = { (uint8_t)bus, SNBEP_IMC_DEV, (uint8_t)snbep_channel_func[c] };
+		for (unsigned c = 0; c < g->channels; c++) {
+			struct pci_addr a = { (uint8_t)bus, g->dev[c], g->func[c] };
 			enum unc_status st = scan_read(hw, a, 0, &id[c]);
 			if (st) {
-				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus,
-					     SNBEP_IMC_DEV, a.func, unc_strerror(st));
+				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus, a.dev, a.func,
+					     unc_strerror(st));
 				return st;
 			}
-			for (unsigned k = 0; k < SNBEP_CHANNELS; k++)
-				imc |= id[c] == ((uint32_t)snbep_channel_id[k] << 16 | SNBEP_VENDOR_INTEL);
+			for (unsigned k = 0; k < g->channels; k++)
+				imc |= id[c] == ((uint32_t)g->id[k] << 16 | SNBEP_VENDOR_INTEL);
 		}
 		if (!imc)
 			continue;
 		if (sockets == SNBEP_MAX_SOCKETS) {
-			sockets++;
-			break;
+			fmt_snprintf(err, errsize,
+				     "found iMC channels on more than %u uncore buses: at most %u sockets can be counted "
+				     "(the UBox's GIDNIDMAP maps 8 node IDs)",
+				     SNBEP_MAX_SOCKETS, SNBEP_MAX_SOCKETS);
+			return UNC_E_UNSUPPORTED;
 		}
 		found[sockets].bus = (uint8_t)bus;
-		for (unsigned c = 0; c < SNBEP_CHANNELS; c++)
+		for (unsigned c = 0; c < g->channels; c++)
 			found[sockets].id[c] = id[c];
-		by_node &= ubox_socket(hw, (uint8_t)bus, &found[sockets].node);
+		by_node &= ubox_socket(hw, g, (uint8_t)bus, &found[sockets].node);
 		for (unsigned k = 0; by_node && k < sockets; k++)
 			by_node &= found[k].node != found[sockets].node;
 		sockets++;
 	}
-	unsigned nfound = sockets > SNBEP_MAX_SOCKETS ? SNBEP_MAX_SOCKETS : sockets;
-	for (unsigned i = 1; by_node && i < nfound; i++) /* by node: insertion sort, few sockets */
+	for (unsigned i = 1; by_node && i < sockets; i++) /* by node: insertion sort, few sockets */
 		for (unsigned k = i; k > 0 && found[k - 1].node > found[k].node; k--)
 			t = found[k], found[k] = found[k - 1], found[k - 1] = t;
+	for (unsigned s = 0; s < sockets; s++)
+		for (unsigned c = 0; c < g->channels; c++)
+			boxes += found[s].id[c] == ((uint32_t)g->id[c] << 16 | SNBEP_VENDOR_INTEL);
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
-		if (pmu_present_room(p, u, SNBEP_MAX_BOXES)) {
-			fmt_snprintf(err, errsize, "no memory for the iMC channels' functions");
+		if (pmu_present_room(p, u, boxes)) {
+			fmt_snprintf(err, errsize, "no memory for the %u iMC channels' functions", boxes);
 			return UNC_E_NO_MEMORY;
 		}
-	for (unsigned s = 0; s < nfound; s++) {
+	boxes = 0;
+	for (unsigned s = 0; s < sockets; s++) {
 		uint8_t bus = found[s].bus;
 		const uint32_t *id = found[s].id;
 		buses |= (uint64_t)bus << (8 * s);
-		for (unsigned c = 0; c < SNBEP_CHANNELS; c++) {
-			unsigned bit = s * SNBEP_CHANNELS + c;
-			if (id[c] == ((uint32_t)snbep_channel_id[c] << 16 | SNBEP_VENDOR_INTEL)) {
+		for (unsigned c = 0; c < g->channels; c++) {
+			unsigned bit = s * g->channels + c;
+			if (id[c] == ((uint32_t)g->id[c] << 16 | SNBEP_VENDOR_INTEL)) {
 				present |= 1ull << bit;
-				all++;
-				if (boxes < SNBEP_MAX_BOXES) {
-					for (unsigned u = 0; u < SNBEP_NUNITS; u++) {
-						p->pci[u][boxes] = (struct pci_addr){ bus, SNBEP_IMC_DEV,
-										      (uint8_t)snbep_channel_func[c] };
-						p->group[u][boxes] = (uint8_t)s;
-						p->box_id[u][boxes] = (uint8_t)c;
-					}
-					boxes++;
+				for (unsigned u = 0; u < SNBEP_NUNITS; u++) {
+					p->pci[u][boxes] = (struct pci_addr){ bus, g->dev[c], g->func[c] };
+					p->group[u][boxes] = (uint8_t)s;
+					p->box_id[u][boxes] = (uint8_t)c;
 				}
+				boxes++;
 			} else if (id[c] != 0xFFFFFFFFu) {
 				odd |= 1ull << bit;
 				if (nodd < SNBEP_NODD)
@@ -230,22 +253,12 @@ UNC_COLD static enum unc_status snbep_probe(const struct hw *hw, const struct cp
 		}
 	}
 	p->facts[SNBEP_FACT_BUSES] = buses;
-	p->facts[SNBEP_FACT_SOCKETS] = nfound | (by_node && nfound ? SNBEP_SOCKETS_BY_NODE : 0);
+	p->facts[SNBEP_FACT_SOCKETS] = sockets | (by_node && sockets ? SNBEP_SOCKETS_BY_NODE : 0) |
+				       (uint64_t)gid << SNBEP_SOCKETS_GEN_SHIFT;
 	p->facts[SNBEP_FACT_PRESENT] = present;
 	p->facts[SNBEP_FACT_ODD] = odd;
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
-		p->found[u] = all;
-	/* More channels than boxes (four or more sockets, E5-4600): counting
-	 * some would understate bw, so none is programmed. */
-	if (sockets > SNBEP_MAX_SOCKETS || all > SNBEP_MAX_BOXES) {
-		fmt_snprintf(err, errsize,
-			     "found %s%u iMC channels on %s%u sockets: at most %u channels (two sockets) can be counted",
-			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", all,
-			     sockets > SNBEP_MAX_SOCKETS ? "more than " : "", nfound, SNBEP_MAX_BOXES);
-		return UNC_E_UNSUPPORTED;
-	}
-	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
-		p->boxes[u] = boxes;
+		p->found[u] = p->boxes[u] = boxes;
 	if (warnsize && !snbep_caveat(p, warn, warnsize))
 		warn[0] = '\0';
 	return UNC_OK;
@@ -260,7 +273,7 @@ UNC_COLD static void snbep_in_use(const struct hw *hw, const struct pmu_present 
 	for (unsigned b = 0; b < p->boxes[SNBEP_UNIT_IMC]; b++) {
 		for (unsigned i = 0; i <= 4; i++) {
 			unsigned u = i < 4 ? SNBEP_UNIT_IMC : SNBEP_UNIT_FIXED;
-			struct pmu_reg reg = pmu_unit_sel(&snbep_units[u], p, u, b, i < 4 ? i : 0);
+			struct pmu_reg reg = pmu_unit_sel(&p->drv->units[u], p, u, b, i < 4 ? i : 0);
 			uint32_t v;
 			if (!pmu_use_read(r, reg, hw_pci_read32(hw, reg.pci, (uint16_t)reg.addr, &v), on_fault, ctx))
 				continue;
@@ -273,7 +286,7 @@ UNC_COLD static void snbep_in_use(const struct hw *hw, const struct pmu_present 
 
 static struct pmu_reg box_ctl(const struct pmu_present *p, unsigned b)
 {
-	return pmu_unit_box_ctl(&snbep_units[SNBEP_UNIT_IMC], p, SNBEP_UNIT_IMC, b);
+	return pmu_unit_box_ctl(&p->drv->units[SNBEP_UNIT_IMC], p, SNBEP_UNIT_IMC, b);
 }
 
 /* Whether a box was found frozen. BOX_CTL is write only (it reads 0), so
@@ -283,7 +296,7 @@ static struct pmu_reg box_ctl(const struct pmu_present *p, unsigned b)
  * nothing tells: not frozen. */
 static bool found_frozen(struct pmu_io *io, const struct pmu_present *p, unsigned b)
 {
-	const struct pmu_unit *x = &snbep_units[SNBEP_UNIT_FIXED];
+	const struct pmu_unit *x = &p->drv->units[SNBEP_UNIT_FIXED];
 	uint64_t ctl, v0, v, hz = io->hw->tick_hz;
 
 	if (!hz || pmu_io_read(io, pmu_unit_sel(x, p, SNBEP_UNIT_FIXED, b, 0), &ctl) || !(ctl & SNBEP_FIXED_EN) ||
@@ -308,8 +321,8 @@ static enum unc_status give_back_frozen(struct pmu_io *io, const struct pmu_pres
 	enum unc_status st;
 
 	for (unsigned u = 0; u < SNBEP_NUNITS; u++)
-		for (unsigned c = 0; c < snbep_units[u].counters; c++) {
-			struct pmu_reg r = pmu_unit_ctr(&snbep_units[u], p, u, b, c);
+		for (unsigned c = 0; c < p->drv->units[u].counters; c++) {
+			struct pmu_reg r = pmu_unit_ctr(&p->drv->units[u], p, u, b, c);
 			for (unsigned half = 0; half < 2; half++, r.addr += 4) {
 				uint64_t v;
 				if ((st = pmu_io_read(io, r, &v)) || (st = io->ops->set_found(io, r, v)))
@@ -372,7 +385,7 @@ static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg re
 static enum unc_status snbep_read_counter(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 					  unsigned idx, uint64_t *ret_val)
 {
-	struct pmu_reg lo = pmu_unit_ctr(&snbep_units[unit], p, unit, box, idx);
+	struct pmu_reg lo = pmu_unit_ctr(&p->drv->units[unit], p, unit, box, idx);
 	uint64_t v;
 	enum unc_status st = stat_read_reg(io->hw, lo, 64, &v);
 	char name[64];
@@ -399,9 +412,13 @@ static unsigned snbep_fast_read(const struct pmu_present *p, unsigned unit, unsi
 UNC_COLD static enum unc_status snbep_reset_box(struct pmu_io *io, const struct pmu_present *p, unsigned unit, unsigned box,
 				       uint64_t start)
 {
-	const struct pmu_unit *u = &snbep_units[unit];
+	const struct pmu_unit *u = &p->drv->units[unit];
 	enum unc_status st;
 
+	/* Ivy Bridge-EP on: the box control's rst_ctrs (bit 1), as Linux's
+	 * init_box resets them, with the box kept frozen; never the counters. */
+	if (u->ctr_write == PMU_CTR_BOX_RESET)
+		return pmu_io_write(io, box_ctl(p, box), SNBEP_BOX_FRZ_EN | SNBEP_BOX_FRZ | SNBEP_BOX_RST_CTRS);
 	for (unsigned c = 0; c < u->counters; c++) {
 		struct pmu_reg lo = pmu_unit_ctr(u, p, unit, box, c), hi = lo;
 		hi.addr += 4;
@@ -429,7 +446,8 @@ static const char *socket_text(const struct pmu_present *p, uint8_t bus, char *b
 /* Intel 327043-001's names, with the socket (or the bus, without a probe). */
 UNC_COLD static const char *snbep_reg_name(const struct pmu_present *p, struct pmu_reg reg, char *buf, size_t size)
 {
-	int ch = reg.space == PMU_PCI && reg.pci.dev == SNBEP_IMC_DEV ? snbep_channel_of_func(reg.pci.func) : -1;
+	const struct snbep_gen *g = p ? snbep_gen_of(p) : &snbep_gens[SNBEP_GEN_SNB];
+	int ch = reg.space == PMU_PCI ? snbep_channel_of(g, reg.pci.dev, reg.pci.func) : -1;
 	char where[16], what[24];
 	const char *half = "";
 
@@ -485,7 +503,7 @@ unsigned snbep_max_inc(uint8_t code)
 UNC_COLD static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, uint8_t code, uint8_t umask, uint8_t thresh,
 			   char *err, size_t errsize)
 {
-	unsigned max = unit == SNBEP_UNIT_IMC ? snbep_max_inc(code) : 0;
+	unsigned max = unit == SNBEP_UNIT_IMC && p && p->drv == &pmu_driver_snbep ? snbep_max_inc(code) : 0;
 
 	(void)p, (void)umask;
 	if (!max || thresh <= max)
@@ -497,7 +515,7 @@ UNC_COLD static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, 
 	return false;
 }
 
-static const struct pmu_ops snbep_ops = {
+const struct pmu_ops snbep_ops = {
 	.probe = snbep_probe,
 	.in_use = snbep_in_use,
 	.freeze = snbep_freeze,

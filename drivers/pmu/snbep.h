@@ -12,20 +12,48 @@
 #include <stdint.h>
 #include "../engine/pmu.h"
 
-/* Device 16, functions 0, 1, 4 and 5 are channels 0 to 3 (Intel 327043-001, "D16:F0,1,4,5"),
- * with the device IDs of Linux's snbep_uncore_pci_ids (vendor 8086). */
+/* Sandy Bridge-EP: device 16, functions 0, 1, 4 and 5 are channels 0 to 3
+ * (Intel 327043-001, "D16:F0,1,4,5"), with the device IDs of Linux's
+ * snbep_uncore_pci_ids (vendor 8086). The later generations: snbep_gens. */
 #define SNBEP_IMC_DEV        16u
 #define SNBEP_VENDOR_INTEL   0x8086u
-#define SNBEP_CHANNELS       4u  /* per socket */
-#define SNBEP_MAX_SOCKETS    8u  /* buses the probe records */
-#define SNBEP_MAX_BOXES      8u  /* two sockets of four channels (the driver's limit, snbep.md) */
+#define SNBEP_CHANNELS       4u  /* per socket, Sandy Bridge-EP */
+#define SNBEP_MAX_CH         8u  /* per socket, any generation (two controllers of four) */
+/* Sockets the probe records: the UBox's GIDNIDMAP maps 8 node IDs, and the
+ * biggest parts (Xeon E7, Xeon Scalable) have 8 sockets. */
+#define SNBEP_MAX_SOCKETS    8u
+#define SNBEP_MAX_BOXES      (SNBEP_MAX_SOCKETS * SNBEP_MAX_CH) /* 64: every channel of 8 sockets */
 /* The UBox (Linux, uncore_snbep.c: snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
- * SNBEP_GIDNIDMAP)): device ID 3CE0, its node ID in CPUNODEID bits 2:0, and
+ * SNBEP_GIDNIDMAP, ...)): device ID 3CE0, its node ID in CPUNODEID bits 2:0, and
  * GIDNIDMAP, 3 bits per socket: the node ID of socket i in bits 3i+2:3i. */
 #define SNBEP_UBOX_ID        0x3CE0u
 #define SNBEP_UBOX_CPUNODEID 0x40u
 #define SNBEP_UBOX_GIDNIDMAP 0x54u
 #define SNBEP_SOCKETS_BY_NODE (1ull << 8)
+#define SNBEP_SOCKETS_GEN_SHIFT 16 /* SNBEP_FACT_SOCKETS bits 19:16: the generation (enum snbep_gen_id) */
+
+/* One generation of the iMC in PCI configuration space: the same registers
+ * in each channel's function (Linux: snbep_uncore_imc, ivbep_uncore_imc,
+ * hswep_uncore_imc, bdx_uncore_imc, skx_uncore_imc all take SNBEP_PCI_PMON_*
+ * and SNBEP_MC_CHy_PCI_PMON_FIXED_*), at other functions and device IDs. */
+enum snbep_gen_id { SNBEP_GEN_SNB, SNBEP_GEN_IVB, SNBEP_GEN_HSX, SNBEP_GEN_BDX, SNBEP_GEN_SKX, SNBEP_NGENS };
+struct snbep_gen {
+	const char *name;     /* "Ivy Bridge-EP" */
+	uint8_t channels;     /* per socket */
+	uint8_t dev[SNBEP_MAX_CH], func[SNBEP_MAX_CH];
+	uint16_t id[SNBEP_MAX_CH];
+	uint16_t ubox_id;     /* snbep_pci2phy_map_init's first argument */
+	uint8_t ubox_node, ubox_map; /* its CPUNODEID and GIDNIDMAP offsets */
+	/* Where the UBox is: on the iMC's bus (Sandy Bridge-EP to Broadwell:
+	 * every uncore device is on the socket's uncore bus), or on the
+	 * nearest bus at or below it that has one (Skylake-SP: Linux's reverse
+	 * argument false, a bus without a UBox takes the node of the UBox bus
+	 * below it). */
+	bool ubox_below;
+};
+extern const struct snbep_gen snbep_gens[SNBEP_NGENS];
+/* The generation the probe found (SNBEP_FACT_SOCKETS bits 19:16). */
+const struct snbep_gen *snbep_gen_of(const struct pmu_present *p);
 
 /* Configuration offsets (Intel 327043-001's address table). */
 #define SNBEP_BOX_CTL        0xF4u /* MC_CHy_PCI_PMON_BOX_CTL */
@@ -38,6 +66,12 @@
  * iMC box has no reset bit. */
 #define SNBEP_BOX_FRZ_EN     (1u << 16)
 #define SNBEP_BOX_FRZ        (1u << 8)
+/* From Ivy Bridge-EP on (Linux: IVBEP_PMON_BOX_CTL_INT, written by
+ * ivbep_uncore_pci_init_box, and SNBEP_PMON_BOX_CTL_INT by the
+ * snbep_uncore_pci_ops that hswep/bdx/skx_uncore_imc use): rst_ctrl (bit 0),
+ * rst_ctrs (bit 1), frz_en. Only rst_ctrs is written here, with frz_en and
+ * frz (the box stays frozen; the CTLs the run wrote are kept). */
+#define SNBEP_BOX_RST_CTRS   (1u << 1)
 /* MC_CHy_PCI_PMON_FIXED_CTL: en 22, rst 19 (write only). */
 #define SNBEP_FIXED_EN       (1u << 22)
 #define SNBEP_FIXED_RST      (1u << 19)
@@ -51,19 +85,24 @@ enum snbep_unit { SNBEP_UNIT_IMC, SNBEP_UNIT_FIXED, SNBEP_NUNITS };
 /* p->facts[] (stored in records: the meaning of each stays). */
 enum snbep_fact {
 	SNBEP_FACT_BUSES,      /* byte s: socket s's uncore bus */
-	SNBEP_FACT_SOCKETS,    /* bits 7:0 sockets found; bit 8: numbered by their UBoxes' node IDs, else in bus order */
-	SNBEP_FACT_PRESENT,    /* bit s*4+ch: channel ch of socket s answers with its device ID */
-	SNBEP_FACT_ODD,        /* bit s*4+ch: answers with another device ID */
+	SNBEP_FACT_SOCKETS,    /* bits 7:0 sockets found; bit 8: numbered by their UBoxes' node IDs, else in bus order;
+				* bits 19:16 the generation */
+	SNBEP_FACT_PRESENT,    /* bit s*C+ch (C: the generation's channels a socket): channel ch of socket s answers
+				* with its device ID */
+	SNBEP_FACT_ODD,        /* bit s*C+ch: answers with another device ID */
 	SNBEP_FACT_ODD_ID0,    /* 4 facts: an unexpected ID each, 1<<63 | s<<40 | ch<<32 | device<<16 | vendor */
 };
 #define SNBEP_NODD 4u
 
 extern const struct pmu_driver pmu_driver_snbep;
+extern const struct pmu_driver pmu_driver_pciimc; /* Ivy Bridge-EP to Cooper Lake (pciimc.c) */
+extern const struct pmu_ops snbep_ops;           /* both drivers' */
+/* (snbep_gens[SNBEP_GEN_SNB] holds the same.) */
 extern const uint16_t snbep_channel_func[SNBEP_CHANNELS];
 extern const uint16_t snbep_channel_id[SNBEP_CHANNELS];
 
-/* The channel of a function number (0, 1, 4, 5), or -1. */
-int snbep_channel_of_func(unsigned func);
+/* The channel of a function (device and function) in generation g, or -1. */
+int snbep_channel_of(const struct snbep_gen *g, unsigned dev, unsigned func);
 /* Intel 327043-001's "Max Inc/Cyc" of an event code; 0: the guide gives none. */
 unsigned snbep_max_inc(uint8_t code);
 

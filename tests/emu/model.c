@@ -20,7 +20,7 @@ void emu_config_default(struct emu_config *cfg)
 	 * counters, three 48-bit fixed counters, full-width writes. */
 	cfg->arch = (struct emu_arch_shape){ 4, 4, 48, 3, 48 };
 	cfg->perf_capabilities = EMU_ARCH_FW_WRITE;
-	cfg->sockets = EMU_SNBEP_MAX_SOCKETS;
+	cfg->sockets = EMU_SNBEP_DEFAULT_SOCKETS;
 }
 
 static uint64_t cycles_at(const struct emu *e, uint64_t t_ns)
@@ -316,8 +316,9 @@ enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 static const struct emu_pci_dev *pci_dev(struct emu **pe, uint8_t bus, uint8_t dev, uint8_t func)
 {
 	for (struct emu *e = *pe; e; e = e->next) {
-		for (unsigned d = 0; d < e->pmu->npci; d++) {
-			const struct emu_pci_dev *p = &e->pmu->pci[d];
+		const struct emu_pci_dev *tab = e->pci ? e->pci : e->pmu->pci;
+		for (unsigned d = 0, n = e->pci ? e->npci : e->pmu->npci; d < n; d++) {
+			const struct emu_pci_dev *p = &tab[d];
 			if (p->bus == bus && p->dev == dev && p->func == func) {
 				sync(e);
 				*pe = e;

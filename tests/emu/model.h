@@ -117,8 +117,12 @@ struct emu_config {
 	/* Options given that only one uncore takes (a bit each, options.c's
 	 * tables), checked against the uncore served (emu_uncore_check). */
 	uint32_t skl_opts, snbep_opts;
-	/* The Xeon E5-2600 iMC (pmu_snbep.c): sockets (1 or 2), DCLK (0: the
+	/* The Xeon iMC in configuration space (pmu_snbep.c): its generation
+	 * (enum emu_pci_gen: --uncore ivbep, hswep, bdx or skx, else the CPU
+	 * model's when the model starts), sockets (1 to 8), DCLK (0: the
 	 * default, EMU_SNBEP_DEFAULT_DCLK), faulty channel functions. */
+	uint8_t pci_gen;
+	bool pci_gen_set;
 	unsigned sockets;
 	uint64_t dclk_hz;
 	struct { uint8_t bus, dev, func, kind; } pci_fault[EMU_MAX_PCI_FAULTS]; /* kind: enum emu_pci_fault */
@@ -306,6 +310,11 @@ struct emu {
 	 * (its write-only bits), and the writes that set a must-be-0 bit: how
 	 * many, and the first. */
 	uint32_t box_ctl[EMU_SNBEP_BOXES];
+	/* The PCI functions served when the PMU builds them (the iMC of the
+	 * generation cfg.pci_gen); NULL: the PMU's table (emu_pmu.pci). */
+	const struct emu_pci_dev *pci;
+	unsigned npci;
+	struct emu_pci_dev pci_own[EMU_SNBEP_NPCI];
 	/* The discovery-table uncore's per-socket state: each iMC channel's and
 	 * CHA's box control (FRZ, bit 0), each CHA's filter, each socket's
 	 * global control (MSR 0x2FF0), and the cycle each counter was brought

@@ -110,9 +110,12 @@ static enum unc_status parse_fault(const char *arg, struct emu_config *cfg, char
 		struct pci_addr a;
 		if (!parse_pci_bdf(val, &a))
 			FAIL("bad PCI function '%s' in --fault %s (want BUS:DEV.FN in hex, e.g. 3f:10.1)", val, kind);
-		if (emu_snbep_box_of(a.bus, a.dev, a.func) < 0)
-			FAIL("--fault %s=%s: not an emulated iMC channel function (3f:10.0, 3f:10.1, 3f:10.4, 3f:10.5, "
-			     "7f:10.0, 7f:10.1, 7f:10.4, 7f:10.5)", kind, val);
+		bool any = false;
+		for (unsigned g = 0; g < EMU_NGENS; g++)
+			any |= emu_snbep_box_of(g, a.bus, a.dev, a.func) >= 0;
+		if (!any)
+			FAIL("--fault %s=%s: not an emulated iMC channel function (E5-2600: 3f:10.0, 3f:10.1, 3f:10.4, "
+			     "3f:10.5, 7f:...; tests/emu/options.md lists each generation's)", kind, val);
 		for (unsigned i = 0; i < cfg->npci_fault; i++)
 			if (cfg->pci_fault[i].bus == a.bus && cfg->pci_fault[i].dev == a.dev && cfg->pci_fault[i].func == a.func)
 				FAIL("--fault pci-* for %02x:%02x.%x given twice", a.bus, a.dev, a.func);
@@ -553,10 +556,20 @@ static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, cha
 	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_LNL; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
+			cfg->pci_gen_set = u == EMU_UNCORE_SNBEP;
+			cfg->pci_gen = EMU_GEN_SNB;
 			return UNC_OK;
 		}
 	}
-	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, adl, tgl, disc, icl, rkl, mtl or lnl)", val);
+	for (unsigned g = EMU_GEN_IVB; g < EMU_NGENS; g++) /* the later Xeon iMCs in configuration space */
+		if (!strcmp(val, emu_imc_gens[g].uncore)) {
+			cfg->uncore = EMU_UNCORE_SNBEP;
+			cfg->pci_gen = (uint8_t)g;
+			cfg->pci_gen_set = true;
+			return UNC_OK;
+		}
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, ivbep, hswep, bdx, skx, adl, tgl, disc, icl, rkl, mtl or "
+	     "lnl)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
@@ -603,9 +616,13 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 			     i < EMU_CTR_IMC0 ? ctr_names[i] : emu_imc[i - EMU_CTR_IMC0].name,
 			     i < EMU_CTR_IMC0 ? "" : " (and of the Ice Lake and Rocket Lake IMC)", emu_uncore_name(uncore));
 	}
-	if (uncore == EMU_UNCORE_SNBEP && cfg->sockets > EMU_SNBEP_MAX_SOCKETS)
-		FAIL("--sockets %u: the Xeon E5-2600 iMC has 1 or 2 (the discovery-table uncore up to %d)", cfg->sockets,
-		     EMU_DISC_MAX_SOCKETS);
+	_Static_assert(EMU_SNBEP_MAX_SOCKETS == EMU_DISC_MAX_SOCKETS, "--sockets takes 1 to 8 for either uncore");
+	for (unsigned i = 0; uncore == EMU_UNCORE_SNBEP && i < cfg->npci_fault; i++) {
+		int box = emu_snbep_box_of(cfg->pci_gen, cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func);
+		if (box < 0)
+			FAIL("--fault pci-*=%02x:%02x.%x: not a channel function of the emulated %s iMC", cfg->pci_fault[i].bus,
+			     cfg->pci_fault[i].dev, cfg->pci_fault[i].func, emu_imc_gens[cfg->pci_gen].name);
+	}
 	if (uncore != EMU_UNCORE_SNBEP && cfg->disc_sockets_set)
 		FAIL("--sockets is for the Xeon E5-2600 iMC or the discovery-table uncore, but the emulator serves the "
 		     "Skylake-client uncore (CPUID leaf 1, or --uncore)");
@@ -789,8 +806,8 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("--sockets given twice");
 			sockets_seen = true;
 			if (!parse_u64(val, EMU_DISC_MAX_SOCKETS, &v) || v == 0)
-				FAIL("bad value '%s' for --sockets (want 1 to %d; the Xeon E5-2600 iMC 1 or 2)", val,
-				     EMU_DISC_MAX_SOCKETS);
+				FAIL("bad value '%s' for --sockets (want 1 to %d; the Xeon iMC in configuration space 1 to %d)", val,
+				     EMU_DISC_MAX_SOCKETS, EMU_SNBEP_MAX_SOCKETS);
 			cfg->sockets = (unsigned)v;
 			cfg->disc_sockets_set = true;
 		} else if (!strcmp(opt, "--mchbar")) {
@@ -872,11 +889,14 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 	unsigned core = cfg->core_pmu != EMU_CORE_AUTO ? cfg->core_pmu : cfg->arch_set ? EMU_CORE_ARCH : EMU_CORE_AUTO;
 	if (core != EMU_CORE_AUTO && (st = emu_core_check(cfg, core, err, errsize)))
 		return st;
-	for (unsigned i = 0; i < cfg->npci_fault; i++)
-		if (emu_snbep_box_of(cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func) >=
-		    (int)(cfg->sockets * EMU_SNBEP_CHANNELS))
-			FAIL("--fault pci-*=%02x:%02x.%x: socket 1 is absent with --sockets 1", cfg->pci_fault[i].bus,
-			     cfg->pci_fault[i].dev, cfg->pci_fault[i].func);
+	for (unsigned i = 0; i < cfg->npci_fault; i++) { /* a socket beyond --sockets, in any generation */
+		int box = -1;
+		for (unsigned g = 0; g < EMU_NGENS && box < 0; g++)
+			box = emu_snbep_box_of(g, cfg->pci_fault[i].bus, cfg->pci_fault[i].dev, cfg->pci_fault[i].func);
+		if (box >= (int)(cfg->sockets * EMU_SNBEP_MAX_CH))
+			FAIL("--fault pci-*=%02x:%02x.%x: socket %d is absent with --sockets %u", cfg->pci_fault[i].bus,
+			     cfg->pci_fault[i].dev, cfg->pci_fault[i].func, box / EMU_SNBEP_MAX_CH, cfg->sockets);
+	}
 	if ((st = check_max_inc(cfg, err, errsize)))
 		return st;
 	/* An uncore named: its options only (auto: checked when the model
@@ -923,10 +943,15 @@ static void describe_snbep(const struct emu_config *cfg, struct out *o)
 	for (unsigned i = 0; i < cfg->nrates; i++)
 		n += cfg->rates[i].unit == EMU_UNIT_IMC;
 	fmt_fixed(mhz, sizeof(mhz), cfg->dclk_hz ? cfg->dclk_hz : EMU_SNBEP_DEFAULT_DCLK, 1000000, 3);
-	out_printf(o, "Xeon E5-2600 iMC, %u socket%s (bus", cfg->sockets, cfg->sockets == 1 ? "" : "s");
+	const struct emu_imc_gen *g = &emu_imc_gens[cfg->pci_gen < EMU_NGENS ? cfg->pci_gen : 0];
+	if (cfg->pci_gen == EMU_GEN_SNB)
+		out_puts(o, "Xeon E5-2600 iMC");
+	else
+		out_printf(o, "Xeon iMC (%s)", g->name);
+	out_printf(o, ", %u socket%s (bus", cfg->sockets, cfg->sockets == 1 ? "" : "s");
 	for (unsigned i = 0; i < cfg->sockets; i++)
 		out_printf(o, "%s0x%02x", i ? ", " : cfg->sockets == 1 ? " " : "es ", emu_snbep_bus[i]);
-	out_printf(o, "), %u channels, DCLK %s MHz, %u iMC rates", cfg->sockets * EMU_SNBEP_CHANNELS, mhz, n);
+	out_printf(o, "), %u channels, DCLK %s MHz, %u iMC rates", cfg->sockets * g->channels, mhz, n);
 }
 
 /* The discovery-table uncore's: channels, rates, table faults. */

@@ -37,7 +37,8 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 		return EMU_UNCORE_LNL;
 	if (family == 6 && (model == 0x8F || model == 0xCF || model == 0xAD || model == 0xAE || model == 0xAF))
 		return EMU_UNCORE_DISC; /* SPR, EMR, GNR, GNR-D, SRF: a discovery table */
-	return family == 6 && model == 0x2D ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
+	/* the Xeon iMC in configuration space: Sandy Bridge-EP to Cooper Lake */
+	return family == 6 && emu_imc_gen_for(model) >= 0 ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
 }
 
 const char *emu_uncore_name(unsigned uncore)
@@ -264,6 +265,12 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 		emu_family_model(leaf1_eax, &family, &model);
 		c.disc_ubox = !(family == 6 && (model == 0xAD || model == 0xAE || model == 0xAF || model == 0xB6 ||
 						model == 0xDD));
+	}
+	if (c.uncore_active == EMU_UNCORE_SNBEP && !c.pci_gen_set) { /* the CPU's generation; another CPU: SNB-EP's */
+		unsigned family, model;
+		emu_family_model(leaf1_eax, &family, &model);
+		int g = family == 6 ? emu_imc_gen_for(model) : -1;
+		c.pci_gen = (uint8_t)(g < 0 ? EMU_GEN_SNB : g);
 	}
 	if (c.uncore_active == EMU_UNCORE_ICL || c.uncore_active == EMU_UNCORE_RKL) /* their IMC is Skylake's */
 		c.host_bridge_id = emu_adl_host_bridge(c.uncore_active == EMU_UNCORE_ICL ? 0x7E : 0xA7);

@@ -14,11 +14,47 @@
 
 #include "../../drivers/base/parse.h"
 
-const uint8_t emu_snbep_bus[EMU_SNBEP_MAX_SOCKETS] = { 0x3F, 0x7F };
+const uint8_t emu_snbep_bus[EMU_SNBEP_MAX_SOCKETS] = { 0x3F, 0x7F, 0xBF, 0xFF, 0x1F, 0x5F, 0x9F, 0xDF };
 const uint8_t emu_snbep_func[EMU_SNBEP_CHANNELS] = { 0, 1, 4, 5 };
 /* Linux uncore_snbep.c, snbep_uncore_pci_ids: PCI_DEVICE_ID_INTEL_UNC_IMC0..3. */
 const uint16_t emu_snbep_device_id[EMU_SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 };
 #define VENDOR_INTEL 0x8086u
+
+/* Each generation's channels (dev.func, ID) and UBox. Sources: Linux
+ * uncore_snbep.c, snbep/ivbep/hswep/bdx/skx_uncore_pci_ids (IDs, channel
+ * order), snbep_pci2phy_map_init's arguments (UBox ID, CPUNODEID 0x40 and
+ * GIDNIDMAP 0x54, SKX_CPUNODEID 0xc0 and SKX_GIDNIDMAP 0xd4; reverse false
+ * on Skylake-SP only: a bus takes the node of the UBox bus below it), and
+ * PCM src/types.h (JKTIVT_, HSX_ and SKX_MC*_CH*_REGISTER_DEV/FUNC_ADDR)
+ * and pcm-iio-topology.cpp (SKX_UBOX_DEVICE_NUM 8, FUNCTION_NUM 2). The
+ * UBox functions of SNB-EP to BDX are an emulator's choice on the iMC's bus
+ * (Linux finds them by ID: SNB 11.0, as before; IVB 11.0; HSX and BDX
+ * 16.5); Skylake-SP's goes one bus below the iMC's, which Linux's mapping
+ * gives the same socket. */
+const struct emu_imc_gen emu_imc_gens[EMU_NGENS] = {
+	[EMU_GEN_SNB] = { "Sandy Bridge-EP", "snbep", 4, { 16, 16, 16, 16 }, { 0, 1, 4, 5 },
+			  { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 }, 0x3CE0, 11, 0, 0x40, 0x54, 0, false },
+	[EMU_GEN_IVB] = { "Ivy Bridge-EP", "ivbep", 8, { 16, 16, 16, 16, 30, 30, 30, 30 }, { 4, 5, 0, 1, 4, 5, 0, 1 },
+			  { 0x0EB4, 0x0EB5, 0x0EB0, 0x0EB1, 0x0EF4, 0x0EF5, 0x0EF0, 0x0EF1 }, 0x0E1E, 11, 0, 0x40, 0x54, 0, true },
+	[EMU_GEN_HSX] = { "Haswell-EP", "hswep", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
+			  { 0x2FB0, 0x2FB1, 0x2FB4, 0x2FB5, 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5 }, 0x2F1E, 16, 5, 0x40, 0x54, 0, true },
+	[EMU_GEN_BDX] = { "Broadwell-EP", "bdx", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
+			  { 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0, 0x6FD1, 0x6FD4, 0x6FD5 }, 0x6F1E, 16, 5, 0x40, 0x54, 0, true },
+	[EMU_GEN_SKX] = { "Skylake-SP", "skx", 6, { 10, 10, 11, 12, 12, 13 }, { 2, 6, 2, 2, 6, 2 },
+			  { 0x2042, 0x2046, 0x204A, 0x2042, 0x2046, 0x204A }, 0x2014, 8, 2, 0xC0, 0xD4, -1, true },
+};
+
+int emu_imc_gen_for(unsigned model)
+{
+	switch (model) {
+	case 0x2D: return EMU_GEN_SNB;
+	case 0x3E: return EMU_GEN_IVB;
+	case 0x3F: return EMU_GEN_HSX;
+	case 0x4F: case 0x56: return EMU_GEN_BDX; /* Broadwell-EP, -DE */
+	case 0x55: return EMU_GEN_SKX;            /* Skylake-SP, Cascade Lake, Cooper Lake */
+	default: return -1;
+	}
+}
 
 /* Intel 327043-001, the iMC event table ("iMC Box 事件表" in the Chinese
  * summary): every row, code and Max Inc/Cyc; the unit
@@ -100,14 +136,14 @@ bool emu_snbep_is_dclk(const char *name)
 	return name_is(name, PREFIX "DCLOCKTICKS") || name_is(name, PREFIX "CLOCKTICKS");
 }
 
-int emu_snbep_box_of(uint8_t bus, uint8_t dev, uint8_t func)
+int emu_snbep_box_of(unsigned g, uint8_t bus, uint8_t dev, uint8_t func)
 {
-	if (dev != EMU_SNBEP_DEV)
-		return -1;
+	const struct emu_imc_gen *x = &emu_imc_gens[g < EMU_NGENS ? g : 0];
+
 	for (int s = 0; s < EMU_SNBEP_MAX_SOCKETS; s++)
-		for (int c = 0; c < EMU_SNBEP_CHANNELS; c++)
-			if (bus == emu_snbep_bus[s] && func == emu_snbep_func[c])
-				return s * EMU_SNBEP_CHANNELS + c;
+		for (int c = 0; c < x->channels; c++)
+			if (bus == emu_snbep_bus[s] && dev == x->dev[c] && func == x->func[c])
+				return s * EMU_SNBEP_MAX_CH + c;
 	return -1;
 }
 
@@ -121,6 +157,7 @@ int emu_snbep_box_of(uint8_t bus, uint8_t dev, uint8_t func)
 #define FIXED_RW    EMU_SNBEP_EN
 #define BOX_WO      (EMU_SNBEP_BOX_FRZ_EN | EMU_SNBEP_BOX_FRZ)
 #define BOX_MBZ     0x00020003u
+#define BOX_MBZ_IVB 0x00020000u /* Ivy Bridge-EP on: bits 1:0 are the resets */
 #define CTL_EDGE    (1u << 18)
 #define CTL_INV     (1u << 23)
 #define CTL_THR(v)  (((v) >> 24) & 0xff)
@@ -148,6 +185,11 @@ static const struct emu_snbep_reg *reg_at(uint16_t off, unsigned *ret_i)
 		}
 	}
 	return NULL;
+}
+
+static const struct emu_imc_gen *gen(const struct emu *e)
+{
+	return &emu_imc_gens[e->cfg.pci_gen < EMU_NGENS ? e->cfg.pci_gen : 0];
 }
 
 static struct emu_ctr *box_ctr(struct emu *e, unsigned box, unsigned i)
@@ -199,7 +241,9 @@ static enum unc_status snbep_read32(struct emu *e, const struct emu_pci_dev *d, 
 		}
 		v &= g->rw;
 		if (g->kind == EMU_SNBEP_ID) /* read-only */
-			v = VENDOR_INTEL | (uint32_t)emu_snbep_device_id[d->box % EMU_SNBEP_CHANNELS] << 16;
+			v = VENDOR_INTEL | (uint32_t)gen(e)->id[d->box % EMU_SNBEP_MAX_CH] << 16;
+		if (g->kind == EMU_SNBEP_BOX_CTL && gen(e)->box_rst) /* frz_en and frz read back */
+			v = e->box_ctl[d->box];
 	}
 	/* Offsets the table does not list read 0. */
 	*ret_val = v;
@@ -217,7 +261,8 @@ static enum unc_status snbep_write32(struct emu *e, const struct emu_pci_dev *d,
 	const struct emu_snbep_reg *g = reg_at(off, &i);
 	if (!g)
 		return UNC_OK; /* offsets the table does not list drop writes */
-	if ((val & g->mbz) && e->mbz.n++ == 0)
+	uint32_t mbz = g->kind == EMU_SNBEP_BOX_CTL && gen(e)->box_rst ? BOX_MBZ_IVB : g->mbz;
+	if ((val & mbz) && e->mbz.n++ == 0)
 		e->mbz.bus = d->bus, e->mbz.dev = d->dev, e->mbz.func = d->func, e->mbz.off = off, e->mbz.val = val;
 	struct emu_ctr *c = box_ctr(e, d->box, g->ctr + i);
 	int r = emu_ro_of_unit(c->unit);
@@ -231,31 +276,41 @@ static enum unc_status snbep_write32(struct emu *e, const struct emu_pci_dev *d,
 		if ((val & EMU_SNBEP_FIXED_RST) && !ro)
 			c->value = 0;
 		break;
-	case EMU_SNBEP_BOX_CTL: e->box_ctl[d->box] = val & g->wo; break;
+	case EMU_SNBEP_BOX_CTL:
+		e->box_ctl[d->box] = val & BOX_WO;
+		/* Ivy Bridge-EP on: rst_ctrs zeroes the box's five counters,
+		 * rst_ctrl its four CTLs and FIXED_CTL; both act and read 0 */
+		for (unsigned k = 0; gen(e)->box_rst && k < EMU_SNBEP_BOX_CTRS; k++) {
+			struct emu_ctr *x = box_ctr(e, d->box, k);
+			if (val & EMU_BOX_RST_CTRS && !ro)
+				x->value = 0;
+			if (val & EMU_BOX_RST_CTRL)
+				x->sel = 0;
+		}
+		break;
 	default: break; /* the ID is read-only */
 	}
 	return UNC_OK;
 }
 
 /* Each socket's UBox, for numbering the sockets as Linux does
- * (uncore_snbep.c: snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID 0x40,
- * SNBEP_GIDNIDMAP 0x54)): device ID 3CE0, the socket's node ID in CPUNODEID
- * bits 2:0, and GIDNIDMAP's 3 bits per socket giving each socket's node
- * ID. Linux finds it by its ID alone; here it is device 11, function 0 of
- * the socket's bus. Socket s is node s. Read only: writes are dropped, and
- * other offsets read 0. */
-#define UBOX_ID        0x3CE0u
-#define UBOX_CPUNODEID 0x40u
-#define UBOX_GIDNIDMAP 0x54u
-
+ * (uncore_snbep.c: snbep_pci2phy_map_init(ID, CPUNODEID, GIDNIDMAP, ...)):
+ * the generation's device ID, the socket's node ID in CPUNODEID bits 2:0,
+ * and GIDNIDMAP's 3 bits per socket giving each socket's node ID. Socket s
+ * is node s (GIDNIDMAP maps socket i to node i). Read only: writes are
+ * dropped, and other offsets read 0. */
 static enum unc_status ubox_read32(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val)
 {
-	unsigned socket = d->box / EMU_SNBEP_CHANNELS;
+	const struct emu_imc_gen *x = gen(e);
+	unsigned socket = d->box / EMU_SNBEP_MAX_CH;
+	uint32_t map = 0;
 
 	if (!present(e, d))
 		return UNC_E_NOT_FOUND;
-	*ret_val = off == 0 ? VENDOR_INTEL | UBOX_ID << 16 : off == UBOX_CPUNODEID ? socket
-		 : off == UBOX_GIDNIDMAP ? 0u | 1u << 3 : 0;
+	for (unsigned i = 0; i < EMU_SNBEP_MAX_SOCKETS; i++)
+		map |= i << (3 * i);
+	*ret_val = off == 0 ? VENDOR_INTEL | (uint32_t)x->ubox_id << 16 : off == x->ubox_node ? socket
+		 : off == x->ubox_map ? map : 0;
 	return UNC_OK;
 }
 
@@ -265,24 +320,26 @@ static enum unc_status ubox_write32(struct emu *e, const struct emu_pci_dev *d, 
 	return present(e, d) ? UNC_OK : UNC_E_NOT_FOUND;
 }
 
-/* The channel functions, socket 0 then socket 1 (emu_snbep_bus, emu_snbep_func),
- * and the UBoxes. */
-static const struct emu_pci_dev snbep_pci[] = {
-	{ 0x3F, EMU_SNBEP_DEV, 0, snbep_read32, snbep_write32, 0 },
-	{ 0x3F, EMU_SNBEP_DEV, 1, snbep_read32, snbep_write32, 1 },
-	{ 0x3F, EMU_SNBEP_DEV, 4, snbep_read32, snbep_write32, 2 },
-	{ 0x3F, EMU_SNBEP_DEV, 5, snbep_read32, snbep_write32, 3 },
-	{ 0x7F, EMU_SNBEP_DEV, 0, snbep_read32, snbep_write32, 4 },
-	{ 0x7F, EMU_SNBEP_DEV, 1, snbep_read32, snbep_write32, 5 },
-	{ 0x7F, EMU_SNBEP_DEV, 4, snbep_read32, snbep_write32, 6 },
-	{ 0x7F, EMU_SNBEP_DEV, 5, snbep_read32, snbep_write32, 7 },
-	{ 0x3F, 11, 0, ubox_read32, ubox_write32, 0 },
-	{ 0x7F, 11, 0, ubox_read32, ubox_write32, 4 },
-};
+unsigned emu_snbep_pci(unsigned g, struct emu_pci_dev *d)
+{
+	const struct emu_imc_gen *x = &emu_imc_gens[g < EMU_NGENS ? g : 0];
+	unsigned n = 0;
+
+	for (unsigned s = 0; s < EMU_SNBEP_MAX_SOCKETS; s++)
+		for (unsigned c = 0; c < x->channels; c++)
+			d[n++] = (struct emu_pci_dev){ emu_snbep_bus[s], x->dev[c], x->func[c], snbep_read32, snbep_write32,
+						       (uint8_t)(s * EMU_SNBEP_MAX_CH + c) };
+	for (unsigned s = 0; s < EMU_SNBEP_MAX_SOCKETS; s++)
+		d[n++] = (struct emu_pci_dev){ (uint8_t)(emu_snbep_bus[s] + x->ubox_bus), x->ubox_dev, x->ubox_func, ubox_read32,
+					       ubox_write32, (uint8_t)(s * EMU_SNBEP_MAX_CH) };
+	return n;
+}
 
 static void snbep_init(struct emu *e)
 {
-	e->ncbo = (e->cfg.sockets ? e->cfg.sockets : EMU_SNBEP_MAX_SOCKETS) * EMU_SNBEP_CHANNELS;
+	e->ncbo = (e->cfg.sockets ? e->cfg.sockets : EMU_SNBEP_DEFAULT_SOCKETS) * EMU_SNBEP_MAX_CH;
+	e->npci = emu_snbep_pci(e->cfg.pci_gen, e->pci_own);
+	e->pci = e->pci_own;
 	e->clock_hz = e->cfg.dclk_hz ? e->cfg.dclk_hz : EMU_SNBEP_DEFAULT_DCLK;
 	for (unsigned b = 0; b < EMU_SNBEP_BOXES; b++) {
 		for (unsigned i = 0; i < EMU_SNBEP_BOX_CTRS; i++) {
@@ -347,8 +404,6 @@ static uint64_t snbep_increment(const struct emu *e, const struct emu_ctr *c, ui
 /* No MSR, no RDPMC: configuration space only. */
 const struct emu_pmu emu_pmu_snbep = {
 	.name = "snbep",
-	.pci = snbep_pci,
-	.npci = sizeof(snbep_pci) / sizeof(snbep_pci[0]),
 	.nctr = EMU_SNBEP_CTRS,
 	.ops = {
 		.init = snbep_init,

@@ -186,8 +186,9 @@ static void uncore_follows_cpu_identity(void)
 	START("--uncore", "skl");
 	T_EQ(e.cfg.uncore_active, EMU_UNCORE_SKL);
 	T_EQ(emu_pci_read32(&e, 0x7F, 16, 5, 0, &x), UNC_E_NOT_FOUND);
-	/* Model 0x3E (Ivy Bridge-EP) is not served as the E5-2600 iMC */
-	T_EQ(emu_uncore_for(0x000306E4u), EMU_UNCORE_SKL);
+	/* Model 0x3E (Ivy Bridge-EP) is served as the Xeon iMC too, its generation's */
+	T_EQ(emu_uncore_for(0x000306E4u), EMU_UNCORE_SNBEP);
+	T_EQ(emu_imc_gen_for(0x3E), EMU_GEN_IVB);
 	T_EQ(emu_uncore_for(SNBEP_ID), EMU_UNCORE_SNBEP);
 }
 
@@ -453,21 +454,22 @@ static void pci_faults(void)
 static void option_errors(void)
 {
 	static const struct { const char *args[6]; const char *err; } cases[] = {
-		{ { "--uncore", "snbep", "--sockets", "3" },
-		  "--sockets 3: the Xeon E5-2600 iMC has 1 or 2 (the discovery-table uncore up to 8)" },
-		{ { "--sockets", "0" }, "bad value '0' for --sockets (want 1 to 8; the Xeon E5-2600 iMC 1 or 2)" },
+		{ { "--uncore", "skx", "--fault", "pci-missing=3f:10.0" },
+		  "--fault pci-*=3f:10.0: not a channel function of the emulated Skylake-SP iMC" },
+		{ { "--sockets", "0" }, "bad value '0' for --sockets (want 1 to 8; the Xeon iMC in configuration space 1 to 8)" },
 		{ { "--uncore", "skl", "--sockets", "1" },
 		  "--sockets is for the Xeon E5-2600 iMC or the discovery-table uncore, but the emulator serves the "
 		  "Skylake-client uncore (CPUID leaf 1, or --uncore)" },
 		{ { "--sockets", "1", "--sockets", "2" }, "--sockets given twice" },
 		{ { "--uncore", "knl" },
-		  "bad value 'knl' for --uncore (want auto, skl, snbep, adl, tgl, disc, icl, rkl, mtl or lnl)" },
+		  "bad value 'knl' for --uncore (want auto, skl, snbep, ivbep, hswep, bdx, skx, adl, tgl, disc, icl, rkl, mtl or "
+		  "lnl)" },
 		{ { "--uncore", "skl", "--uncore", "skl" }, "--uncore given twice" },
 		{ { "--fault", "pci-missing" }, "--fault pci-missing needs a value (pci-missing=...)" },
 		{ { "--fault", "pci-missing=3f:10" }, "bad PCI function '3f:10' in --fault pci-missing (want BUS:DEV.FN in hex, e.g. 3f:10.1)" },
 		{ { "--fault", "pci-ignore-write=3f:10.2" },
-		  "--fault pci-ignore-write=3f:10.2: not an emulated iMC channel function (3f:10.0, 3f:10.1, 3f:10.4, 3f:10.5, "
-		  "7f:10.0, 7f:10.1, 7f:10.4, 7f:10.5)" },
+		  "--fault pci-ignore-write=3f:10.2: not an emulated iMC channel function (E5-2600: 3f:10.0, 3f:10.1, 3f:10.4, "
+		  "3f:10.5, 7f:...; tests/emu/options.md lists each generation's)" },
 		{ { "--fault", "pci-missing=3f:10.0", "--fault", "pci-ignore-write=3f:10.0" },
 		  "--fault pci-* for 3f:10.0 given twice" },
 		{ { "--fault", "pci-missing=7f:10.5", "--sockets", "1" }, "--fault pci-*=7f:10.5: socket 1 is absent with --sockets 1" },

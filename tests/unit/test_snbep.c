@@ -166,7 +166,7 @@ static void conformance_registers(void)
 	T_EQ(g->space, PMU_PCI);
 	T_EQ(g->counters, 4);
 	T_EQ(g->width, 48);
-	T_EQ(g->max_boxes, 8);
+	T_EQ(g->max_boxes, PMU_BOXES_ANY); /* as many as the scan finds */
 	T_STREQ(g->intel_unit, "iMC");
 	T_STREQ(g->short_prefix, "UNC_M_");
 	T_STREQ(g->group_noun, "socket");
@@ -679,9 +679,9 @@ static void missing_channel_and_unexpected_id(void)
 	pmu_present_free(&p);
 }
 
-/* Three sockets are twelve channels: more than a unit's eight boxes, so
- * none is counted (bw would understate), said in one line. */
-static void more_than_eight_channels_refused(void)
+/* Three sockets are twelve channels: every one is a box (no limit below
+ * eight sockets), and a run counts each exactly. */
+static void three_sockets_all_counted(void)
 {
 	struct cpu_info cpu;
 	struct pmu_present p = { .drv = &pmu_driver_snbep };
@@ -689,10 +689,20 @@ static void more_than_eight_channels_refused(void)
 
 	model(3);
 	cpu_identify(&m.hw, &cpu);
-	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
-	T_STREQ(err, "found 12 iMC channels on 3 sockets: at most 8 channels (two sockets) can be counted");
-	T_EQ(p.boxes[0], 0);
+	T_EQ(pmu_driver_snbep.ops->probe(&m.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_STREQ(err, "");
+	T_EQ(p.boxes[0], 12);
+	T_EQ(p.boxes[1], 12);
+	T_EQ(p.facts[SNBEP_FACT_SOCKETS] & 0xFF, 3);
+	T_EQ(p.group[0][11], 2);
+	T_EQ(p.box_id[0][11], 3);
+	T_EQ(p.pci[0][8].bus, 0xBF);
 	pmu_present_free(&p);
+	add("UNC_M_CAS_COUNT.RD");
+	T_EQ(run_for(S, 100 * MS), UNC_OK);
+	for (unsigned b = 0; b < 12; b++)
+		T_EQ(run.c.ev[0].total.box[b], 1000000ull * (b + 1));
+	T_ASSERT(as_found());
 }
 
 /* ---- The sequence ---- */
@@ -1171,7 +1181,7 @@ static void sockets_from_ubox_node_ids(void)
 }
 
 T_MAIN("snbep", T_CASE(conformance_events), T_CASE(conformance_registers), T_CASE(probe_two_sockets),
-       T_CASE(missing_channel_and_unexpected_id), T_CASE(more_than_eight_channels_refused),
+       T_CASE(missing_channel_and_unexpected_id), T_CASE(three_sockets_all_counted),
        T_CASE(programming_sequence), T_CASE(wraps_48_bits), T_CASE(torn_read_high_low_high),
        T_CASE(write_that_does_not_stick), T_CASE(threshold_above_max_inc_refused), T_CASE(names_and_raw_syntax),
        T_CASE(sample_writes_nothing), T_CASE(torn_read_impossible_in_a_run), T_CASE(short_names), T_CASE(undecoded_buses_are_absent), T_CASE(journal_holds_two_sockets_and_a_core_pmu), T_CASE(force_gives_back_a_frozen_box), T_CASE(sockets_from_ubox_node_ids),

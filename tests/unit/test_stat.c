@@ -684,7 +684,7 @@ static void counter_write_policy_of_every_unit(void)
 		{ "arl-client-uncore", "cbox", N }, { "arl-client-uncore", "arb", N }, { "arl-client-uncore", "hac_arb", N },
 		{ "arl-client-uncore", "hac_cbox", N }, { "arl-client-uncore", "clock", N }, { "arl-client-uncore", "imc_prog", N },
 		{ "lnl-client-uncore", "cbox", N }, { "lnl-client-uncore", "arb", N }, { "lnl-client-uncore", "imc_prog", N },
-		{ "snbep-imc", "imc", W }, { "snbep-imc", "imc_fixed", W },
+		{ "snbep-imc", "imc", W }, { "snbep-imc", "imc_fixed", W }, { "pci-imc", "imc", R }, { "pci-imc", "imc_fixed", R },
 		{ "disc-uncore", "imc", R }, { "disc-uncore", "cha", R },
 		{ "arch-core", "cpu", W }, { "arch-core", "cpu_fixed", W }, { "p6-core", "p6", W }, { "knc-core", "knc", W },
 	};

@@ -1,0 +1,150 @@
+/* The Xeon iMC in PCI configuration space from Ivy Bridge-EP to Cooper Lake:
+ * the E5-2600 (Sandy Bridge-EP) iMC's registers in each channel's function
+ * (snbep.c's ops), at each generation's functions and device IDs, and a box
+ * control with reset bits (Linux's IVBEP_PMON_BOX_CTL_INT; the counters are
+ * reset through it, never written). Each value's source is beside it:
+ * Linux's arch/x86/events/intel/uncore_snbep.c (the *_uncore_pci_ids
+ * tables: device IDs and channel order; snbep_pci2phy_map_init's
+ * arguments: the UBox), and Intel PCM's src/types.h (the
+ * *_MC*_CH*_REGISTER_DEV_ADDR / _FUNC_ADDR: where each channel is). */
+#include "snbep.h"
+
+#include <string.h>
+
+static const struct pmu_model pciimc_models[] = {
+	{ 6, 0x3E, "Ivy Bridge-EP" },
+	{ 6, 0x3F, "Haswell-EP" },
+	{ 6, 0x4F, "Broadwell-EP" },
+	{ 6, 0x56, "Broadwell-DE" },
+	{ 6, 0x55, "Skylake-SP" }, /* Cascade Lake and Cooper Lake by stepping: the probe names them */
+	{ 0, 0, 0 },
+};
+
+/* Channel c of a socket: dev[c].func[c] with device ID id[c]. */
+const struct snbep_gen snbep_gens[SNBEP_NGENS] = {
+	/* Linux snbep_uncore_pci_ids (0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5, "MC
+	 * Channel 0-3"); Intel 327043-001 D16:F0,1,4,5;
+	 * snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID, SNBEP_GIDNIDMAP, true) */
+	[SNBEP_GEN_SNB] = { "Sandy Bridge-EP", 4, { 16, 16, 16, 16 }, { 0, 1, 4, 5 },
+			    { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 }, 0x3CE0, 0x40, 0x54, false },
+	/* Linux ivbep_uncore_pci_ids: MC0 channels 0xEB4, 0xEB5, 0xEB0, 0xEB1,
+	 * MC1 0xEF4, 0xEF5, 0xEF0, 0xEF1; PCM JKTIVT_MC0_CH0-3 16.4, 16.5, 16.0,
+	 * 16.1, JKTIVT_MC1_CH0-3 30.4, 30.5, 30.0, 30.1;
+	 * snbep_pci2phy_map_init(0x0e1e, SNBEP_CPUNODEID, SNBEP_GIDNIDMAP, true) */
+	[SNBEP_GEN_IVB] = { "Ivy Bridge-EP", 8, { 16, 16, 16, 16, 30, 30, 30, 30 }, { 4, 5, 0, 1, 4, 5, 0, 1 },
+			    { 0x0EB4, 0x0EB5, 0x0EB0, 0x0EB1, 0x0EF4, 0x0EF5, 0x0EF0, 0x0EF1 }, 0x0E1E, 0x40, 0x54, false },
+	/* Linux hswep_uncore_pci_ids: MC0 channels 0x2FB0, 0x2FB1, 0x2FB4,
+	 * 0x2FB5, MC1 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5; PCM HSX_MC0_CH0-3 20.0,
+	 * 20.1, 21.0, 21.1, HSX_MC1_CH0-3 23.0, 23.1, 24.0, 24.1;
+	 * snbep_pci2phy_map_init(0x2f1e, SNBEP_CPUNODEID, SNBEP_GIDNIDMAP, true) */
+	[SNBEP_GEN_HSX] = { "Haswell-EP", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
+			    { 0x2FB0, 0x2FB1, 0x2FB4, 0x2FB5, 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5 }, 0x2F1E, 0x40, 0x54, false },
+	/* Linux bdx_uncore_pci_ids: 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0,
+	 * 0x6FD1, 0x6FD4, 0x6FD5; PCM: the HSX locations (HSX_MC* serve BDX);
+	 * snbep_pci2phy_map_init(0x6f1e, SNBEP_CPUNODEID, SNBEP_GIDNIDMAP, true) */
+	[SNBEP_GEN_BDX] = { "Broadwell-EP", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
+			    { 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0, 0x6FD1, 0x6FD4, 0x6FD5 }, 0x6F1E, 0x40, 0x54, false },
+	/* Linux skx_uncore_pci_ids: MC0 channels 0x2042 at 10.2, 0x2046 at
+	 * 10.6, 0x204A at 11.2, MC1 the same IDs at 12.2, 12.6, 13.2 (PCM
+	 * SKX_MC0/MC1_CH0-2 agree); snbep_pci2phy_map_init(0x2014,
+	 * SKX_CPUNODEID 0xc0, SKX_GIDNIDMAP 0xd4, false) */
+	[SNBEP_GEN_SKX] = { "Skylake-SP", 6, { 10, 10, 11, 12, 12, 13 }, { 2, 6, 2, 2, 6, 2 },
+			    { 0x2042, 0x2046, 0x204A, 0x2042, 0x2046, 0x204A }, 0x2014, 0xC0, 0xD4, true },
+};
+
+/* DCLK: DDR4-3200 (Cooper Lake's fastest) clocks 1600 MHz; 2^31 Hz is
+ * above every part. Intel publishes no "Max Inc/Cyc" for these
+ * generations: an event adds at most 255 a cycle (the 8-bit threshold
+ * compares the increment), so 255 * 2^31 a second, a 48-bit counter
+ * wrapping in 514 s at the least. */
+#define PCIIMC_DCLK_MAX_HZ (1ull << 31)
+#define PCIIMC_MAX_PER_SEC (0xFFull * PCIIMC_DCLK_MAX_HZ)
+
+static const struct pmu_layout pciimc_layout = {
+	.event = { 0, 8 },
+	.umask = { 8, 8 },
+	.thresh = { 24, 8 },
+	.inv = 1ull << 23,
+	.edge = 1ull << 18,
+	.enable = SNBEP_CTL_EN,
+	.rw_mask = SNBEP_CTL_RW,
+	.cite = "Linux uncore_snbep.c, SNBEP_PMON_CTL_* (the MC_CHy_PCI_PMON_CTL layout of every generation)",
+};
+
+static const struct pmu_role_event pciimc_roles[] = {
+	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
+	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
+	{ NULL, 0 },
+};
+
+#define PCIIMC_RESET "uncore_snbep.c: ivbep_uncore_pci_init_box / snbep_uncore_pci_init_box write the box control's rst_ctrs (bit 1)"
+
+static const struct pmu_unit pciimc_units[SNBEP_NUNITS] = {
+	[SNBEP_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel",
+			     .box_label = "ch", .boxes_from = "the PCI scan of the channel functions", .kind = PMU_GENERAL,
+			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = PMU_BOXES_ANY,
+			     .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4, .ctr_step = 8,
+			     .box_ctl = SNBEP_BOX_CTL, .layout = &pciimc_layout, .max_per_sec = PCIIMC_MAX_PER_SEC,
+			     .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = pciimc_roles,
+			     .group_noun = "socket", .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_BOX_RESET,
+			     .ctr_write_cite = PCIIMC_RESET },
+	[SNBEP_UNIT_FIXED] = { .pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch",
+			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
+			       .max_boxes = PMU_BOXES_ANY, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
+			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
+			       .max_per_sec = PCIIMC_DCLK_MAX_HZ, .clock_hz = PCIIMC_DCLK_MAX_HZ, .clock = true,
+			       .group_noun = "socket", .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_BOX_RESET,
+			       .ctr_write_cite = PCIIMC_RESET },
+};
+
+extern const struct event_desc pciimc_events[];
+extern const unsigned pciimc_events_count;
+extern const struct event_table pciimc_events_tables[];
+extern const unsigned pciimc_events_ntables;
+extern const struct event_desc snbep_events[];
+extern const unsigned snbep_events_count;
+extern const uint16_t snbep_events_by_hash[];
+
+/* Ivy Bridge-EP, Haswell-EP and Broadwell: the E5-2600 driver's table
+ * (events/snbep.json: Intel 327043-001's iMC events under Intel's perfmon
+ * names), as Linux's ivbep_uncore_imc takes snbep_uncore_imc_events; its
+ * CAS_COUNT.RD and .WR (event 0x04, umasks 0x03 and 0x0C) are
+ * hswep_uncore_imc_events' too. Intel's IVT, HSX, BDX and BDW-DE files
+ * (198 to 324 iMC events each) are left out: 7.7 KB of the image. */
+static struct event_table pciimc_e5_table;
+
+/* Intel's perfmon file of each model (its mapfile.csv: GenuineIntel-6-55
+ * steppings 0-4 SKX, 5-F CLX, which Cooper Lake's 10 and 11 are). */
+UNC_COLD static const struct event_table *pciimc_events_for(const struct cpu_info *cpu)
+{
+	const char *file = cpu->stepping < 5 ? "skylakex_uncore.json" : "cascadelakex_uncore.json";
+
+	if (cpu->family != 6)
+		return NULL;
+	if (cpu->model == 0x3E || cpu->model == 0x3F || cpu->model == 0x4F || cpu->model == 0x56) {
+		pciimc_e5_table = (struct event_table){ snbep_events, snbep_events_by_hash, snbep_events_count, "snbep.json" };
+		return &pciimc_e5_table;
+	}
+	if (cpu->model != 0x55)
+		return NULL;
+	for (unsigned t = 0; t < pciimc_events_ntables; t++)
+		if (!strcmp(pciimc_events_tables[t].file, file))
+			return &pciimc_events_tables[t];
+	return NULL;
+}
+
+/* No global register: each channel's box control freezes it. */
+const struct pmu_driver pmu_driver_pciimc = {
+	.name = "pci-imc",
+	.title = "Xeon iMC (Ivy Bridge-EP to Cooper Lake)",
+	.what = "iMC PMU",
+	.status_name = "none (no overflow status is read)",
+	.vendor = "GenuineIntel",
+	.models = pciimc_models,
+	.units = pciimc_units,
+	.nunits = SNBEP_NUNITS,
+	.events = pciimc_events,
+	.nevents = &pciimc_events_count,
+	.events_for = pciimc_events_for,
+	.ops = &snbep_ops,
+};
