@@ -26,22 +26,24 @@ const uint16_t emu_snbep_device_id[EMU_SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB
  * GIDNIDMAP 0x54, SKX_CPUNODEID 0xc0 and SKX_GIDNIDMAP 0xd4; reverse false
  * on Skylake-SP only: a bus takes the node of the UBox bus below it), and
  * PCM src/types.h (JKTIVT_, HSX_ and SKX_MC*_CH*_REGISTER_DEV/FUNC_ADDR)
- * and pcm-iio-topology.cpp (SKX_UBOX_DEVICE_NUM 8, FUNCTION_NUM 2). The
- * UBox functions of SNB-EP to BDX are an emulator's choice on the iMC's bus
- * (Linux finds them by ID: SNB 11.0, as before; IVB 11.0; HSX and BDX
- * 16.5); Skylake-SP's goes one bus below the iMC's, which Linux's mapping
- * gives the same socket. */
+ * and pcm-iio-topology.cpp (SKX_UBOX_DEVICE_NUM 8, FUNCTION_NUM 2). Linux
+ * finds a UBox by its ID alone; the emulator serves it as function 0 of its
+ * device (SNB and IVB 11.0, HSX and BDX 10.0, SKX 8.0), since a scan skips a
+ * device without function 0 and the emulator serves no other function
+ * there (on hardware HSX's is 10.5, behind the ring interface at 10.0, and
+ * SKX's 8.2). Skylake-SP's goes one bus below the iMC's, which Linux's
+ * mapping (reverse false) gives the same socket. */
 const struct emu_imc_gen emu_imc_gens[EMU_NGENS] = {
 	[EMU_GEN_SNB] = { "Sandy Bridge-EP", "snbep", 4, { 16, 16, 16, 16 }, { 0, 1, 4, 5 },
 			  { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 }, 0x3CE0, 11, 0, 0x40, 0x54, 0, false },
 	[EMU_GEN_IVB] = { "Ivy Bridge-EP", "ivbep", 8, { 16, 16, 16, 16, 30, 30, 30, 30 }, { 4, 5, 0, 1, 4, 5, 0, 1 },
 			  { 0x0EB4, 0x0EB5, 0x0EB0, 0x0EB1, 0x0EF4, 0x0EF5, 0x0EF0, 0x0EF1 }, 0x0E1E, 11, 0, 0x40, 0x54, 0, true },
 	[EMU_GEN_HSX] = { "Haswell-EP", "hswep", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
-			  { 0x2FB0, 0x2FB1, 0x2FB4, 0x2FB5, 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5 }, 0x2F1E, 16, 5, 0x40, 0x54, 0, true },
+			  { 0x2FB0, 0x2FB1, 0x2FB4, 0x2FB5, 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5 }, 0x2F1E, 16, 0, 0x40, 0x54, 0, true },
 	[EMU_GEN_BDX] = { "Broadwell-EP", "bdx", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
-			  { 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0, 0x6FD1, 0x6FD4, 0x6FD5 }, 0x6F1E, 16, 5, 0x40, 0x54, 0, true },
+			  { 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0, 0x6FD1, 0x6FD4, 0x6FD5 }, 0x6F1E, 16, 0, 0x40, 0x54, 0, true },
 	[EMU_GEN_SKX] = { "Skylake-SP", "skx", 6, { 10, 10, 11, 12, 12, 13 }, { 2, 6, 2, 2, 6, 2 },
-			  { 0x2042, 0x2046, 0x204A, 0x2042, 0x2046, 0x204A }, 0x2014, 8, 2, 0xC0, 0xD4, -1, true },
+			  { 0x2042, 0x2046, 0x204A, 0x2042, 0x2046, 0x204A }, 0x2014, 8, 0, 0xC0, 0xD4, -1, true },
 };
 
 int emu_imc_gen_for(unsigned model)
