@@ -433,6 +433,8 @@ $(HOST)/test_arch: $(call hobj,tests/unit/test_arch.c $(T_FAKE) $(MODEL_SRCS))
 UNIT_TESTS += test_emu_core_pmus
 UNIT_TESTS += test_emu_snbep
 $(HOST)/test_emu_snbep: $(call hobj,tests/unit/test_emu_snbep.c $(T_FAKE) $(MODEL_SRCS))
+UNIT_TESTS += test_pciimc
+$(HOST)/test_pciimc: $(call hobj,tests/unit/test_pciimc.c $(T_FAKE) $(MODEL_SRCS))
 UNIT_TESTS += test_lab
 UNIT_TESTS += test_tsc
 $(HOST)/test_tsc: $(call hobj,tests/unit/test_tsc.c tests/unit/t.c)
