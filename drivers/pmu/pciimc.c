@@ -60,41 +60,15 @@ const struct snbep_gen snbep_gens[SNBEP_NGENS] = {
 #define PCIIMC_DCLK_MAX_HZ (1ull << 31)
 #define PCIIMC_MAX_PER_SEC (0xFFull * PCIIMC_DCLK_MAX_HZ)
 
-static const struct pmu_layout pciimc_layout = {
-	.event = { 0, 8 },
-	.umask = { 8, 8 },
-	.thresh = { 24, 8 },
-	.inv = 1ull << 23,
-	.edge = 1ull << 18,
-	.enable = SNBEP_CTL_EN,
-	.rw_mask = SNBEP_CTL_RW,
-	.cite = "Linux uncore_snbep.c, SNBEP_PMON_CTL_* (the MC_CHy_PCI_PMON_CTL layout of every generation)",
-};
-
-static const struct pmu_role_event pciimc_roles[] = {
-	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
-	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
-	{ NULL, 0 },
-};
-
+/* The CTL layout (SNBEP_PMON_CTL_* in Linux for every generation) and
+ * UNC_M_CAS_COUNT.RD/.WR for bw are the E5-2600's (snbep_layout, snbep_roles). */
 #define PCIIMC_RESET "uncore_snbep.c: ivbep_uncore_pci_init_box / snbep_uncore_pci_init_box write the box control's rst_ctrs (bit 1)"
 
 static const struct pmu_unit pciimc_units[SNBEP_NUNITS] = {
-	[SNBEP_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel",
-			     .box_label = "ch", .boxes_from = "the PCI scan of the channel functions", .kind = PMU_GENERAL,
-			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = PMU_BOXES_ANY,
-			     .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4, .ctr_step = 8,
-			     .box_ctl = SNBEP_BOX_CTL, .layout = &pciimc_layout, .max_per_sec = PCIIMC_MAX_PER_SEC,
-			     .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = pciimc_roles,
-			     .group_noun = "socket", .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_BOX_RESET,
+	[SNBEP_UNIT_IMC] = { SNBEP_IMC_UNIT, .max_per_sec = PCIIMC_MAX_PER_SEC, .ctr_write = PMU_CTR_BOX_RESET,
 			     .ctr_write_cite = PCIIMC_RESET },
-	[SNBEP_UNIT_FIXED] = { .pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch",
-			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
-			       .max_boxes = PMU_BOXES_ANY, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
-			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
-			       .max_per_sec = PCIIMC_DCLK_MAX_HZ, .clock_hz = PCIIMC_DCLK_MAX_HZ, .clock = true,
-			       .group_noun = "socket", .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_BOX_RESET,
-			       .ctr_write_cite = PCIIMC_RESET },
+	[SNBEP_UNIT_FIXED] = { SNBEP_FIXED_UNIT, .max_per_sec = PCIIMC_DCLK_MAX_HZ, .clock_hz = PCIIMC_DCLK_MAX_HZ,
+			       .ctr_write = PMU_CTR_BOX_RESET, .ctr_write_cite = PCIIMC_RESET },
 };
 
 extern const struct event_desc pciimc_events[];

@@ -69,7 +69,7 @@ static unsigned gen_id(const struct cpu_info *cpu)
  * snbep definitions (SNBEP_PMON_CTL_EN bit 22, SNBEP_PMON_CTL_EDGE_DET bit
  * 18, SNBEP_PMON_CTL_INVERT bit 23, SNBEP_PMON_CTL_TRESH_MASK 31:24) and the
  * summary's own FIXED_CTL (en 22) give the consistent reading used here. */
-static const struct pmu_layout snbep_layout = {
+const struct pmu_layout snbep_layout = {
 	.event = { 0, 8 },
 	.umask = { 8, 8 },
 	.thresh = { 24, 8 },
@@ -90,7 +90,7 @@ static const struct pmu_inc snbep_incs[] = {
 	{ 0x81, 32 }, { 0x83, 16 }, { 0x84, 1 }, { 0x85, 4 }, { 0x86, 1 }, { 0, 0 },
 };
 
-static const struct pmu_role_event snbep_roles[] = {
+const struct pmu_role_event snbep_roles[] = {
 	{ "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ },
 	{ "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE },
 	{ NULL, 0 },
@@ -104,22 +104,11 @@ static const struct pmu_role_event snbep_roles[] = {
 #define SNBEP_CTR_RESET "327043-001 (the E5-2600 iMC notes): iMC BOX_CTL has no reset bit; each DRAM channel's counters are reset by writing 0 to them"
 
 static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
-	[SNBEP_UNIT_IMC] = { .pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel",
-			     .box_label = "ch", .boxes_from = "the PCI scan of the channel functions", .kind = PMU_GENERAL,
-			     .space = PMU_PCI, .counters = 4, .width = 48, .max_boxes = PMU_BOXES_ANY,
-			     .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4, .ctr_step = 8,
-			     .box_ctl = SNBEP_BOX_CTL, .layout = &snbep_layout, .max_per_sec = SNBEP_EVENTS_MAX_PER_SEC,
-			     .clock_hz = SNBEP_DCLK_MAX_HZ, .incs = snbep_incs,
-			     .raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .role_events = snbep_roles,
-			     .group_noun = "socket", .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_WRITE,
-			     .ctr_write_cite = SNBEP_CTR_RESET },
+	[SNBEP_UNIT_IMC] = { SNBEP_IMC_UNIT, .max_per_sec = SNBEP_EVENTS_MAX_PER_SEC, .clock_hz = SNBEP_DCLK_MAX_HZ,
+			     .incs = snbep_incs, .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SNBEP_CTR_RESET },
 	/* The fixed counter counts DRAM clocks: en (22) in FIXED_CTL starts it. */
-	[SNBEP_UNIT_FIXED] = { .pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch",
-			       .kind = PMU_FIXED, .space = PMU_PCI, .counters = 1, .width = 48,
-			       .max_boxes = PMU_BOXES_ANY, .sel_base = SNBEP_FIXED_CTL, .ctr_base = SNBEP_FIXED_CTR,
-			       .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .fixed_ctrl = SNBEP_FIXED_EN,
-			       .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock_hz = SNBEP_DCLK_MAX_HZ, .clock = true, .group_noun = "socket",
-			       .short_prefix = "UNC_M_", .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SNBEP_CTR_RESET },
+	[SNBEP_UNIT_FIXED] = { SNBEP_FIXED_UNIT, .max_per_sec = SNBEP_DCLK_MAX_HZ, .clock_hz = SNBEP_DCLK_MAX_HZ,
+			       .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SNBEP_CTR_RESET },
 };
 
 /* A read of the scan: a bus that no root bridge decodes (UNC_E_NOT_FOUND)

@@ -82,6 +82,22 @@ const struct snbep_gen *snbep_gen_of(const struct pmu_present *p);
 
 enum snbep_unit { SNBEP_UNIT_IMC, SNBEP_UNIT_FIXED, SNBEP_NUNITS };
 
+/* What both drivers' units share (each channel's function holds both
+ * units, under one BOX_CTL); each adds its bounds and counter policy. */
+#define SNBEP_IMC_UNIT                                                                                              \
+	.pmu = "imc", .intel_unit = "iMC", .name = "iMC", .box_noun = "channel", .box_label = "ch",                      \
+	.boxes_from = "the PCI scan of the channel functions", .kind = PMU_GENERAL, .space = PMU_PCI, .counters = 4,     \
+	.width = 48, .max_boxes = PMU_BOXES_ANY, .sel_base = SNBEP_CTL0, .ctr_base = SNBEP_CTR0, .sel_step = 4,          \
+	.ctr_step = 8, .box_ctl = SNBEP_BOX_CTL, .layout = &snbep_layout, .role_events = snbep_roles,                    \
+	.raw_help = "imc/event=N,umask=N[,thresh=N][,inv][,edge]/", .group_noun = "socket", .short_prefix = "UNC_M_"
+#define SNBEP_FIXED_UNIT                                                                                            \
+	.pmu = "imc_fixed", .intel_unit = "iMC", .name = "iMC fixed", .box_label = "ch", .kind = PMU_FIXED,              \
+	.space = PMU_PCI, .counters = 1, .width = 48, .max_boxes = PMU_BOXES_ANY, .sel_base = SNBEP_FIXED_CTL,           \
+	.ctr_base = SNBEP_FIXED_CTR, .sel_step = 4, .ctr_step = 8, .box_ctl = SNBEP_BOX_CTL,                             \
+	.fixed_ctrl = SNBEP_FIXED_EN, .clock = true, .group_noun = "socket", .short_prefix = "UNC_M_"
+extern const struct pmu_layout snbep_layout;     /* MC_CHy_PCI_PMON_CTL, every generation's */
+extern const struct pmu_role_event snbep_roles[]; /* UNC_M_CAS_COUNT.RD and .WR */
+
 /* p->facts[] (stored in records: the meaning of each stays). */
 enum snbep_fact {
 	SNBEP_FACT_BUSES,      /* byte s: socket s's uncore bus */
