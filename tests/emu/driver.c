@@ -24,8 +24,10 @@
  * period put back on unload; OVMF ticks every 10 ms and is left as it is
  * (a 1 ms period kept an idle TCG guest at about 30% of a host core).
  *
- * On family 6 model 0x2D (or --uncore snbep) the uncore is the Xeon
- * E5-2600 iMC instead (tests/emu/pmu_snbep.c): configuration space only,
+ * On family 6 model 0x2D (or --uncore snbep), and the later Xeons to
+ * Cooper Lake (0x3E, 0x3F, 0x4F, 0x56, 0x55, or --uncore ivbep, hswep,
+ * bdx, skx), the uncore is the Xeon iMC instead (tests/emu/pmu_snbep.c):
+ * configuration space only,
  * through PciRead32/PciWrite32; no MCHBAR, no timer, the host bridge is
  * never touched. */
 #include <efi.h>
