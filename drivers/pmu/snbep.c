@@ -19,12 +19,6 @@ static const struct pmu_model snbep_models[] = {
 	{ 0, 0, 0 },
 };
 
-/* Channel y is function snbep_channel_func[y] of device 16, with device ID
- * snbep_channel_id[y] (Linux: snbep_uncore_pci_ids, "MC Channel 0" to "3",
- * PCI_DEVICE_ID_INTEL_UNC_IMC0 to IMC3). */
-const uint16_t snbep_channel_func[SNBEP_CHANNELS] = { 0, 1, 4, 5 };
-const uint16_t snbep_channel_id[SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 };
-
 int snbep_channel_of(const struct snbep_gen *g, unsigned dev, unsigned func)
 {
 	for (unsigned c = 0; c < g->channels; c++)
@@ -494,7 +488,7 @@ UNC_COLD static bool snbep_event_ok(const struct pmu_present *p, unsigned unit, 
 {
 	unsigned max = unit == SNBEP_UNIT_IMC && p && p->drv == &pmu_driver_snbep ? snbep_max_inc(code) : 0;
 
-	(void)p, (void)umask;
+	(void)umask;
 	if (!max || thresh <= max)
 		return true;
 	fmt_snprintf(err, errsize,

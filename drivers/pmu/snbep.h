@@ -12,23 +12,18 @@
 #include <stdint.h>
 #include "../engine/pmu.h"
 
-/* Sandy Bridge-EP: device 16, functions 0, 1, 4 and 5 are channels 0 to 3
- * (Intel 327043-001, "D16:F0,1,4,5"), with the device IDs of Linux's
- * snbep_uncore_pci_ids (vendor 8086). The later generations: snbep_gens. */
-#define SNBEP_IMC_DEV        16u
+/* Each generation's channel functions and device IDs (vendor 8086):
+ * snbep_gens (pciimc.c); Sandy Bridge-EP's are device 16, functions 0, 1,
+ * 4 and 5 (Intel 327043-001, "D16:F0,1,4,5"), 3CB0, 3CB1, 3CB4, 3CB5. */
 #define SNBEP_VENDOR_INTEL   0x8086u
-#define SNBEP_CHANNELS       4u  /* per socket, Sandy Bridge-EP */
 #define SNBEP_MAX_CH         8u  /* per socket, any generation (two controllers of four) */
 /* Sockets the probe records: the UBox's GIDNIDMAP maps 8 node IDs, and the
  * biggest parts (Xeon E7, Xeon Scalable) have 8 sockets. */
 #define SNBEP_MAX_SOCKETS    8u
-#define SNBEP_MAX_BOXES      (SNBEP_MAX_SOCKETS * SNBEP_MAX_CH) /* 64: every channel of 8 sockets */
-/* The UBox (Linux, uncore_snbep.c: snbep_pci2phy_map_init(0x3ce0, SNBEP_CPUNODEID,
- * SNBEP_GIDNIDMAP, ...)): device ID 3CE0, its node ID in CPUNODEID bits 2:0, and
- * GIDNIDMAP, 3 bits per socket: the node ID of socket i in bits 3i+2:3i. */
-#define SNBEP_UBOX_ID        0x3CE0u
-#define SNBEP_UBOX_CPUNODEID 0x40u
-#define SNBEP_UBOX_GIDNIDMAP 0x54u
+/* So at most 64 boxes, as many as the freeze's bitmap of boxes found
+ * frozen (struct pmu_state.found) holds. Each socket's UBox (snbep_gens'
+ * ubox_*) gives its node ID in CPUNODEID bits 2:0, and GIDNIDMAP, 3 bits
+ * per socket, the node ID of socket i in bits 3i+2:3i. */
 #define SNBEP_SOCKETS_BY_NODE (1ull << 8)
 #define SNBEP_SOCKETS_GEN_SHIFT 16 /* SNBEP_FACT_SOCKETS bits 19:16: the generation (enum snbep_gen_id) */
 
@@ -113,9 +108,6 @@ enum snbep_fact {
 extern const struct pmu_driver pmu_driver_snbep;
 extern const struct pmu_driver pmu_driver_pciimc; /* Ivy Bridge-EP to Cooper Lake (pciimc.c) */
 extern const struct pmu_ops snbep_ops;           /* both drivers' */
-/* (snbep_gens[SNBEP_GEN_SNB] holds the same.) */
-extern const uint16_t snbep_channel_func[SNBEP_CHANNELS];
-extern const uint16_t snbep_channel_id[SNBEP_CHANNELS];
 
 /* The channel of a function (device and function) in generation g, or -1. */
 int snbep_channel_of(const struct snbep_gen *g, unsigned dev, unsigned func);

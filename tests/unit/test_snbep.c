@@ -207,9 +207,14 @@ static void conformance_registers(void)
 	T_EQ(g->role_events[1].role, PMU_ROLE_DRAM_WRITE);
 	T_STREQ(g->role_events[1].event, "UNC_M_CAS_COUNT.WR");
 	T_ASSERT(g->role_events[2].event == NULL);
+	T_EQ(snbep_gens[SNBEP_GEN_SNB].channels, 4);
+	T_EQ(snbep_gens[SNBEP_GEN_SNB].ubox_id, 0x3CE0); /* snbep_pci2phy_map_init(0x3ce0, 0x40, 0x54, ...) */
+	T_EQ(snbep_gens[SNBEP_GEN_SNB].ubox_node, 0x40);
+	T_EQ(snbep_gens[SNBEP_GEN_SNB].ubox_map, 0x54);
 	for (unsigned c = 0; c < 4; c++) {
-		T_EQ(snbep_channel_func[c], channel_fn[c]);
-		T_EQ((uint32_t)snbep_channel_id[c] << 16 | 0x8086, channel_id[c]);
+		T_EQ(snbep_gens[SNBEP_GEN_SNB].dev[c], 16);
+		T_EQ(snbep_gens[SNBEP_GEN_SNB].func[c], channel_fn[c]);
+		T_EQ((uint32_t)snbep_gens[SNBEP_GEN_SNB].id[c] << 16 | 0x8086, channel_id[c]);
 	}
 	/* Only Sandy Bridge-EP (model 0x2D). */
 	T_EQ(drv->models[0].family, 6);
