@@ -334,6 +334,31 @@ static void skylake_sp_family_by_stepping(void)
 	count_on(CPX_ID, "2", "Cooper Lake");
 }
 
-T_MAIN("pciimc", T_CASE(conformance_generations), T_CASE(conformance_registers), T_CASE(conformance_events),
+/* Nine uncore buses (an Ivy Bridge-EP channel 0, 8086:0EB4 at 16.4, on
+ * buses 0x10 to 0x18; nothing else answers): more sockets than a UBox's
+ * GIDNIDMAP maps, refused in one line naming the limit, no box kept. */
+static enum unc_status nine_read(void *ctx, struct pci_addr a, uint16_t off, uint32_t *ret_val)
+{
+	(void)ctx;
+	*ret_val = a.bus >= 0x10 && a.bus <= 0x18 && a.dev == 16 && a.func == 4 && off == 0 ? 0x0EB48086u : 0xFFFFFFFFu;
+	return UNC_OK;
+}
+
+static void nine_sockets_refused(void)
+{
+	static const struct hw_ops ops = { .pci_read32 = nine_read };
+	struct hw hw = { .ops = &ops };
+	struct cpu_info cpu = { .family = 6, .model = 0x3E };
+	struct pmu_present p = { .drv = &pmu_driver_pciimc };
+	char err[200] = "", warn[100] = "";
+
+	T_EQ(pmu_driver_pciimc.ops->probe(&hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_E_UNSUPPORTED);
+	T_STREQ(err, "found iMC channels on more than 8 uncore buses: at most 8 sockets can be counted (the UBox's "
+		     "GIDNIDMAP maps 8 node IDs)");
+	T_EQ(p.boxes[SNBEP_UNIT_IMC], 0);
+	pmu_present_free(&p);
+}
+
+T_MAIN("pciimc", T_CASE(nine_sockets_refused), T_CASE(conformance_generations), T_CASE(conformance_registers), T_CASE(conformance_events),
        T_CASE(emulated_box_control), T_CASE(ivybridge_ep_two_sockets), T_CASE(haswell_ep_eight_sockets),
        T_CASE(broadwell_two_sockets), T_CASE(skylake_sp_family_by_stepping))
