@@ -20,6 +20,11 @@ static const struct pmu_model icx_models[] = {
 	{ 0, 0, 0 },
 };
 
+unsigned icx_channels_per_mc(uint32_t model)
+{
+	return model == 0x6C ? 3 : 2;
+}
+
 uint64_t icx_box_addr(uint32_t cfg_d0, uint32_t cfg_mem, unsigned ch)
 {
 	uint64_t base = (uint64_t)(cfg_d0 & ICX_MMIO_BASE_MASK) << ICX_MMIO_BASE_SHIFT;
@@ -136,8 +141,9 @@ static enum unc_status map_buses(const struct hw *hw, const struct icx_scan *c, 
  * numbered as the UBoxes of their buses say (Linux's
  * uncore_pcibus_to_dieid, which snr_uncore_get_mc_dev asks) when each
  * device's bus maps to a socket and no two to the same one; else in bus
- * order (ICX_FACT_SOCKETS bit 8 says which). Each socket's twelve channels
- * (icx_uncore_imc.num_boxes) are at the addresses of icx_box_addr; a
+ * order (ICX_FACT_SOCKETS bit 8 says which). Each socket's twelve boxes
+ * (icx_uncore_imc.num_boxes) are at the addresses of icx_box_addr, of
+ * which the first icx_channels_per_mc of each controller are programmed; a
  * controller whose offset (or a device whose BAR) reads 0 has no channel
  * here, and the warning names it. Reads only. */
 UNC_COLD static enum unc_status icx_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
@@ -150,7 +156,8 @@ UNC_COLD static enum unc_status icx_probe(const struct hw *hw, const struct cpu_
 	unsigned boxes = 0;
 	enum unc_status st;
 
-	(void)cpu;
+	unsigned per_mc = icx_channels_per_mc(cpu->model);
+
 	if (warnsize)
 		warn[0] = '\0';
 	if (!(want & (1u << ICX_UNIT_IMC | 1u << ICX_UNIT_FIXED)))
@@ -201,7 +208,7 @@ UNC_COLD static enum unc_status icx_probe(const struct hw *hw, const struct cpu_
 		p->facts[ICX_FACT_MEM0 + i] = mem_fact;
 		for (unsigned ch = 0; ch < ICX_CHANNELS; ch++) {
 			uint64_t at = icx_box_addr(d0, mem[ch / ICX_CH_PER_MC], ch);
-			if (!at)
+			if (!at || ch % ICX_CH_PER_MC >= per_mc)
 				continue;
 			for (unsigned u = 0; u < ICX_NUNITS; u++) {
 				p->box_base[u][boxes] = at;
@@ -217,7 +224,7 @@ UNC_COLD static enum unc_status icx_probe(const struct hw *hw, const struct cpu_
 	uint32_t hidden = by_node ? ubox_pkgs & ~mc_pkgs : 0;
 	p->facts[ICX_FACT_SOCKETS] = c.nmc | (by_node && c.nmc ? ICX_SOCKETS_BY_NODE : 0) |
 				     (uint64_t)(c.nubox & 0xFF) << 16 | (uint64_t)(c.nmc & 0xFF) << 24 |
-				     (uint64_t)(npk & 0xFF) << 32 | (uint64_t)(hidden & 0xFF) << 40;
+				     (uint64_t)(npk & 0xFF) << 32 | (uint64_t)(hidden & 0xFF) << 40 | (uint64_t)per_mc << 48;
 	p->sel_off[ICX_UNIT_IMC] = ICX_CTL0;
 	p->ctr_off[ICX_UNIT_IMC] = ICX_CTR0;
 	p->sel_off[ICX_UNIT_FIXED] = ICX_FIXED_CTL;

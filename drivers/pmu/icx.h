@@ -40,6 +40,11 @@
 #define ICX_CH_PER_MC      3u
 #define ICX_MCS            4u
 #define ICX_CHANNELS       12u /* per socket */
+/* The channels of a controller programmed (Intel PCM, numChannels: 2 on
+ * ICX, 3 on ICX-D): Linux's commit 496a18f09374 lists a third box per
+ * controller but says that only two channels are ever active on a server,
+ * and that an inactive one reads 0 and ignores writes. */
+unsigned icx_channels_per_mc(uint32_t model);
 #define ICX_BOX            0x22800u
 #define ICX_BOX_STRIDE     0x4000u
 /* From the box control (SNR_IMC_MMIO_PMON_*; PCM SERVER_MC_CH_PMON_*_OFFSET):
@@ -76,7 +81,7 @@ enum icx_fact {
 	/* bits 7:0 sockets; 8: numbered by their UBoxes' node IDs, else in bus
 	 * order; 23:16 UBoxes found; 31:24 8086:3451 functions found; 39:32
 	 * packages the seam knows; 47:40 bit s: package s has a UBox but no
-	 * 8086:3451 on its bus (hidden) */
+	 * 8086:3451 on its bus (hidden); 51:48 channels programmed a controller */
 	ICX_FACT_SOCKETS,
 	/* 2 facts, socket s's device: bus 7:0, device 12:8, function 15:13,
 	 * cfg[0xD0] & 0x1FFFFFFF in 44:16, its UBox's node ID in 50:48 (bit 51: known) */

@@ -82,9 +82,15 @@ static void info_text(struct out *o, const struct pmu_present *p)
 
 	for (unsigned i = 0; i < n; i++)
 		total += count12(s[i].present);
-	out_printf(o, "imc:          %u socket%s, %u channel%s of %u (device 8086:3451: MMIO BAR cfg 0xd0, controller "
-		      "offsets 0xd8-0xe4; 3 channels a controller at +0x22800 + 0x4000 ch); 4 counters, 48 bits\n",
-		   n, n == 1 ? "" : "s", total, total == 1 ? "" : "s", n * ICX_CHANNELS);
+	unsigned per_mc = (unsigned)(f >> 48 & 0xF);
+
+	out_printf(o, "imc:          %u socket%s, %u channel%s (device 8086:3451: MMIO BAR cfg 0xd0, controller offsets "
+		      "0xd8-0xe4, channel boxes at +0x22800 + 0x4000 ch); 4 counters, 48 bits\n",
+		   n, n == 1 ? "" : "s", total, total == 1 ? "" : "s");
+	if (n && per_mc < ICX_CH_PER_MC)
+		out_printf(o, "  box %u of each controller not programmed (Intel PCM counts %u channels a controller on this "
+			      "model; Linux lists a third box, which reads 0 and ignores writes unless its channel is active)\n",
+			   per_mc, per_mc);
 	if (n)
 		out_printf(o, "  sockets numbered %s (%u UBox%s found)\n",
 			   f & ICX_SOCKETS_BY_NODE ? "by the UBox of each bus (8086:3450, CPUNODEID 0xc0 node ID looked up "
@@ -97,7 +103,7 @@ static void info_text(struct out *o, const struct pmu_present *p)
 			   s[i].func, (unsigned long)base);
 		for (unsigned m = 0; m < ICX_MCS; m++)
 			out_printf(o, "%s %u at +0x%x", m ? "," : "", m, (unsigned)s[i].mem[m] << ICX_MEM_SHIFT);
-		out_printf(o, "; channels %u of 12\n", count12(s[i].present));
+		out_printf(o, "; %u channels\n", count12(s[i].present));
 	}
 	if (!n)
 		out_puts(o, "  no device 8086:3451 found\n");

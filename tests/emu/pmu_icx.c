@@ -6,9 +6,9 @@
  * box; FRZ_EN bit 16 kept), counters at +0x08 + 8i (48 bits in 64),
  * controls at +0x40 + 4i (event 7:0, umask 15:8, edge 18, EN 22, invert
  * 23, threshold 31:24: a control counts while EN is set), the DRAM-clock
- * counter at +0x38 and its control at +0x54 (EN 22), counting EMU_ICX_HCLK_HZ. A channel beyond
- * --channels in a controller that has an offset is not activated: it reads
- * 0 and ignores writes (Linux commit 496a18f09374). Counters are not
+ * counter at +0x38 and its control at +0x54 (EN 22), counting EMU_ICX_HCLK_HZ. A box
+ * whose channel is not active (--channels, active()) reads 0 and ignores
+ * writes (Linux commit 496a18f09374). Counters are not
  * writable here (nothing writes them: Linux resets them through RST_CTRS).
  * The rates are the --rate of the iMC events by Intel's names (kept as the
  * discovery iMC's entries, options.c), per channel. */
@@ -44,9 +44,15 @@ static unsigned sockets(const struct emu *e)
 	return e->cfg.disc_sockets_set && e->cfg.sockets ? e->cfg.sockets : 1;
 }
 
-static unsigned channels(const struct emu *e)
+/* Whether box ch is an active channel: --channels N (default 8) takes
+ * channels 0 and 1 of each controller first (boxes 0, 1, 3, 4, ...), then
+ * the third ones (2, 5, 8, 11). */
+static bool active(const struct emu *e, unsigned ch)
 {
-	return e->cfg.disc_channels ? e->cfg.disc_channels : EMU_ICX_CH;
+	unsigned n = e->cfg.disc_channels ? e->cfg.disc_channels : EMU_ICX_ACTIVE;
+	unsigned rank = ch % 3 < 2 ? ch / 3 * 2 + ch % 3 : 8 + ch / 3;
+
+	return rank < n;
 }
 
 static bool mc_present(const struct emu *e, unsigned s, unsigned mc)
@@ -102,7 +108,7 @@ static bool icx_ctr_enabled(const struct emu *e, const struct emu_ctr *c)
 	unsigned s, ch, i;
 
 	where(e, c, &s, &ch, &i);
-	return (c->sel & CTL_EN) && s < sockets(e) && ch < channels(e) && mc_present(e, s, ch / 3) &&
+	return (c->sel & CTL_EN) && s < sockets(e) && active(e, ch) && mc_present(e, s, ch / 3) &&
 	       !(e->disc.imc_box[s][ch] & BOX_FRZ);
 }
 
@@ -136,7 +142,7 @@ static void box_access(struct emu *e, unsigned s, unsigned ch, uint64_t off, boo
 	uint32_t *box = &e->disc.imc_box[s][ch];
 	struct emu_ctr *x = NULL;
 
-	if (ch >= channels(e)) { /* not activated: reads 0, writes ignored */
+	if (!active(e, ch)) { /* not activated: reads 0, writes ignored */
 		if (!write)
 			*val = 0;
 		return;
@@ -246,7 +252,7 @@ static const struct emu_pci_dev icx_pci[] = { DEVS(0), DEVS(1) };
 
 static void icx_init(struct emu *e)
 {
-	e->ncbo = channels(e);
+	e->ncbo = EMU_ICX_CH;
 	e->clock_hz = 2000000000ull; /* counting resolution: 2 GHz */
 	for (unsigned s = 0; s < EMU_ICX_MAX_SOCKETS; s++)
 		for (unsigned ch = 0; ch < EMU_ICX_CH; ch++)
@@ -321,8 +327,8 @@ void emu_icx_describe(const struct emu_config *cfg, struct out *o)
 	out_printf(o, "Xeon Ice Lake-SP iMC, %u socket%s (UBox 8086:3450 and 8086:3451 at bus", n, n == 1 ? "" : "s");
 	for (unsigned s = 0; s < n; s++)
 		out_printf(o, "%s0x%02x", s ? ", " : n == 1 ? " " : "es ", EMU_ICX_BUS(s));
-	out_printf(o, " 00.0/00.1), %u channels of 12 per socket, %u rates, iMC faults:",
-		   cfg->disc_channels ? cfg->disc_channels : EMU_ICX_CH, nrates);
+	out_printf(o, " 00.0/00.1), %u active channels of 12 boxes per socket, %u rates, iMC faults:",
+		   cfg->disc_channels ? cfg->disc_channels : EMU_ICX_ACTIVE, nrates);
 	if (!cfg->icx_faults)
 		out_puts(o, " none");
 	if (cfg->icx_faults & EMU_ICX_MEM_ZERO)

@@ -14,6 +14,7 @@
 
 #define EMU_ICX_MAX_SOCKETS 2  /* Ice Lake-SP: one or two sockets */
 #define EMU_ICX_CH          12 /* channel boxes per socket: 4 controllers x 3 (icx_uncore_imc.num_boxes) */
+#define EMU_ICX_ACTIVE      8  /* active channels by default: two a controller (PCM's ICX count) */
 #define EMU_ICX_CTRS        5  /* per channel: 4 general and the DRAM-clock fixed counter (index 4) */
 /* Socket s's UBox (function 0) and 8086:3451 (function 1) of device 0 on
  * bus EMU_ICX_BUS(s) (PCM: SERVER_UBOX0_REGISTER_DEV_ADDR 0, FUNC_ADDR 1). */

@@ -152,19 +152,23 @@ static void emulator_registers(void)
 	T_EQ(emu_mmio_write32(&eh.emu, box, 0x3), UNC_OK);
 	T_EQ(emu_mmio_read32(&eh.emu, box + 0x40, &v), UNC_OK);
 	T_EQ(v, 0);
-	/* socket 1's channel 11: controller 3, third channel */
-	box = ((0x1FBull << 23) | (0x100ull << 12)) + 0x22800 + 0x8000;
+	/* socket 1's channel 10: controller 3, second channel */
+	box = ((0x1FBull << 23) | (0x100ull << 12)) + 0x22800 + 0x4000;
 	T_EQ(emu_mmio_write32(&eh.emu, box + 0x54, 0x400000), UNC_OK); /* the half clock */
 	emu_set_time(&eh.emu, 6 * S);
 	T_EQ(emu_mmio_read32(&eh.emu, box + 0x38, &v), UNC_OK);
 	T_EQ(v, 800000000u);
 
-	/* a channel not activated (--channels 8): reads 0, ignores writes */
-	START("--channels", "8");
-	box = ((0x1FAull << 23) | (0x100ull << 12)) + 0x22800; /* controller 3: channel 9 */
+	/* a channel not active (by default the third of each controller):
+	 * reads 0, ignores writes; --channels 12 makes it active */
+	box = ((0x1FAull << 23) | (0x100ull << 12)) + 0x22800 + 0x8000; /* controller 3: box 11 */
 	T_EQ(emu_mmio_write32(&eh.emu, box + 0x40, 0x00400F04), UNC_OK);
 	T_EQ(emu_mmio_read32(&eh.emu, box + 0x40, &v), UNC_OK);
 	T_EQ(v, 0);
+	START("--channels", "12");
+	T_EQ(emu_mmio_write32(&eh.emu, box + 0x40, 0x00400F04), UNC_OK);
+	T_EQ(emu_mmio_read32(&eh.emu, box + 0x40, &v), UNC_OK);
+	T_EQ(v, 0x00400F04);
 
 	/* faults */
 	START("--sockets", "2", "--icx-fault", "mem-zero", "--icx-fault", "hidden");
@@ -184,11 +188,11 @@ static void emulator_registers(void)
 	T_CONTAINS(err, "--icx-fault is for the Ice Lake-SP iMC");
 }
 
-/* Two sockets of twelve channels: the driver finds both devices, ties each
- * to its socket through the UBoxes, programs every channel; each counts
- * its socket's rate; rows per socket and per channel; every register put
- * back, the BARs never written. */
-static void two_sockets_twelve_channels(void)
+/* Two Ice Lake-SP sockets: the driver finds both devices, ties each to its
+ * socket through the UBoxes, programs two channels of each controller (8 a
+ * socket); each counts its socket's rate; rows per socket and per channel;
+ * every register put back, the BARs never written. */
+static void two_sockets_of_eight_channels(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_icx, NULL };
 	static const struct stat_env env = { .wait_until = wait_to };
@@ -202,30 +206,30 @@ static void two_sockets_twelve_channels(void)
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.WR");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
 	const struct pmu_present *p = &srun.pmu[0].p;
-	T_EQ(p->boxes[0], 24);
+	T_EQ(p->boxes[0], 16);
 	T_EQ(p->box_base[0][0], 0xFD062800ull);
-	T_EQ(p->box_base[0][23], 0xFD800000ull + 0x100000 + 0x22800 + 0x8000);
+	T_EQ(p->box_base[0][15], 0xFD800000ull + 0x100000 + 0x22800 + 0x4000);
 	T_EQ(p->facts[ICX_FACT_SOCKETS] & ICX_SOCKETS_BY_NODE, ICX_SOCKETS_BY_NODE);
 	T_EQ(p->partial, false);
 	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
 	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
 	uint64_t elapsed = srun.c.t_end - srun.c.t_start, wr = 20000000ull * elapsed / S;
 	uint64_t rds[2] = { 50000000ull * elapsed / S, 30000000ull * elapsed / S };
-	T_EQ(srun.c.ev[0].v.nboxes, 24);
-	for (unsigned b = 0; b < 24; b++) {
+	T_EQ(srun.c.ev[0].v.nboxes, 16);
+	for (unsigned b = 0; b < 16; b++) {
 		uint64_t got = srun.c.ev[0].total.box[b], wgot = srun.c.ev[1].total.box[b];
-		T_ASSERT(got + 2 >= rds[b / 12] && got <= rds[b / 12] + 2);
+		T_ASSERT(got + 2 >= rds[b / 8] && got <= rds[b / 8] + 2);
 		T_ASSERT(wgot + 2 >= wr && wgot <= wr + 2);
-		T_EQ(srun.c.ev[0].v.group[b], b / 12);
-		T_EQ(srun.c.ev[0].v.box_id[b], b % 12);
+		T_EQ(srun.c.ev[0].v.group[b], b / 8);
+		T_EQ(srun.c.ev[0].v.box_id[b], b % 8 / 2 * 3 + b % 2); /* boxes 0, 1, 3, 4, ... */
 	}
 	for (unsigned g = 0; g < 2; g++) {
 		uint64_t r = count_role_part(&srun.c, PMU_ROLE_DRAM_READ, g, true, false, 0);
-		T_ASSERT(r + 24 >= 12 * rds[g] && r <= 12 * rds[g] + 24);
+		T_ASSERT(r + 16 >= 8 * rds[g] && r <= 8 * rds[g] + 16);
 	}
-	T_STREQ(count_box_name(&srun.c.ev[0].v, 23, name, sizeof(name)), "socket1.ch11");
+	T_STREQ(count_box_name(&srun.c.ev[0].v, 15, name, sizeof(name)), "socket1.ch10");
 	/* every register as found: controls 0, box controls 0; the BARs never written */
-	for (unsigned b = 0; b < 24; b++) {
+	for (unsigned b = 0; b < 16; b++) {
 		uint32_t v = 1;
 		T_EQ(emu_mmio_read32(&eh.emu, p->box_base[0][b] + 0x4C, &v), UNC_OK);
 		T_EQ(v, 0);
@@ -239,22 +243,24 @@ static void two_sockets_twelve_channels(void)
 	strbuf_init(&sb, text, sizeof(text));
 	struct out out = strbuf_out(&sb);
 	report_bw_final(&out, &ro, &eh.hw, &srun.c, NULL);
-	T_CONTAINS(text, "socket1.ch11 ");
-	T_CONTAINS(text, "socket1        read      23040.000 MB/s  write      15360.000 MB/s");
+	T_CONTAINS(text, "socket1.ch10 ");
+	T_NOT_CONTAINS(text, "socket1.ch11 ");
+	T_CONTAINS(text, "socket1        read      15360.000 MB/s  write      10240.000 MB/s");
 	/* info: how the sockets were found, each device, its BAR */
 	strbuf_init(&sb, text, sizeof(text));
 	struct out oi = strbuf_out(&sb);
 	pmu_driver_icx.ops->info(&oi, p, false);
-	T_CONTAINS(text, "imc:          2 sockets, 24 channels of 24 (device 8086:3451");
+	T_CONTAINS(text, "imc:          2 sockets, 16 channels (device 8086:3451");
+	T_CONTAINS(text, "  box 2 of each controller not programmed (Intel PCM counts 2 channels a controller");
 	T_CONTAINS(text, "  sockets numbered by the UBox of each bus (8086:3450, CPUNODEID 0xc0");
 	T_CONTAINS(text, "  socket 0: 8086:3451 at 7e:00.1, BAR 0xfd000000, controllers 0 at +0x40000, 1 at +0x80000, "
-			 "2 at +0xc0000, 3 at +0x100000; channels 12 of 12\n");
+			 "2 at +0xc0000, 3 at +0x100000; 8 channels\n");
 	T_CONTAINS(text, "  socket 1: 8086:3451 at fe:00.1, BAR 0xfd800000,");
 	T_NOT_CONTAINS(text, "missing");
 	char reg[64];
-	struct pmu_reg r = { .space = PMU_MMIO, .addr = p->box_base[0][23] + 0x4C };
-	T_STREQ(pmu_driver_icx.ops->reg_name(p, r, reg, sizeof(reg)), "MC3_CH2_PMON_CTL3 (socket 1)");
-	r.addr = p->box_base[0][4] + 0x0C;
+	struct pmu_reg r = { .space = PMU_MMIO, .addr = p->box_base[0][15] + 0x4C };
+	T_STREQ(pmu_driver_icx.ops->reg_name(p, r, reg, sizeof(reg)), "MC3_CH1_PMON_CTL3 (socket 1)");
+	r.addr = p->box_base[0][3] + 0x0C;
 	T_STREQ(pmu_driver_icx.ops->reg_name(p, r, reg, sizeof(reg)), "MC1_CH1_PMON_CTR0[63:32] (socket 0)");
 }
 
@@ -271,15 +277,15 @@ static void missing_channels_said(void)
 	emu_hw_pkgs(&eh, 2);
 	cpu_identify(&eh.hw, &cpu);
 	T_EQ(pmu_driver_icx.ops->probe(&eh.hw, &cpu, 1, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
-	T_EQ(p.boxes[0], 21);
-	T_EQ(p.box_id[0][3], 6); /* channels 3-5 absent on socket 0 */
+	T_EQ(p.boxes[0], 14);
+	T_EQ(p.box_id[0][2], 6); /* channels 3-5 absent on socket 0 */
 	T_EQ(p.partial, false);
 	T_STREQ(warn, "socket 0 controller 1 (channels 3-5): its offset reads 0 (0xdc): not counted (iMC totals and bw "
 		      "lack its traffic)");
 	strbuf_init(&sb, buf, sizeof(buf));
 	struct out o = strbuf_out(&sb);
 	pmu_driver_icx.ops->info(&o, &p, false);
-	T_CONTAINS(buf, "imc:          2 sockets, 21 channels of 24");
+	T_CONTAINS(buf, "imc:          2 sockets, 14 channels (");
 	T_CONTAINS(buf, "  missing: socket 0 controller 1 (channels 3-5): its offset reads 0 (0xdc)\n");
 	pmu_present_free(&p);
 
@@ -288,11 +294,33 @@ static void missing_channels_said(void)
 	memset(&p, 0, sizeof(p));
 	p.drv = &pmu_driver_icx;
 	T_EQ(pmu_driver_icx.ops->probe(&eh.hw, &cpu, 1, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
-	T_EQ(p.boxes[0], 12);
+	T_EQ(p.boxes[0], 8);
 	T_EQ(p.partial, true);
 	T_CONTAINS(warn, "socket 1 has a UBox (8086:3450) but no 8086:3451 on its buses");
 	pmu_present_free(&p);
 }
 
-T_MAIN("icx", T_CASE(facts_as_typed), T_CASE(emulator_registers), T_CASE(two_sockets_twelve_channels),
+/* Ice Lake-D (model 0x6C): three channels a controller, as PCM counts them. */
+static void icx_d_three_a_controller(void)
+{
+	struct cpu_info cpu;
+	struct pmu_present p = { .drv = &pmu_driver_icx };
+	char err[300] = "", warn[100] = "";
+	struct emu_config cfg;
+	char *argv[] = { "emu", "--channels", "12" };
+
+	T_EQ(emu_parse_options(3, argv, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init_cpu(&eh, &cfg, 0x000606C1u); /* family 6 model 0x6C */
+	eh.open_bus = true;
+	T_EQ(eh.emu.cfg.uncore_active, EMU_UNCORE_ICX);
+	cpu_identify(&eh.hw, &cpu);
+	T_EQ(pmu_driver_icx.ops->probe(&eh.hw, &cpu, 3, &p, err, sizeof(err), warn, sizeof(warn)), UNC_OK);
+	T_EQ(p.boxes[0], 12);
+	T_EQ(p.boxes[1], 12);
+	T_EQ(p.box_base[1][11], 0xFD000000ull + 0x100000 + 0x22800 + 0x8000);
+	T_STREQ(warn, "");
+	pmu_present_free(&p);
+}
+
+T_MAIN("icx", T_CASE(facts_as_typed), T_CASE(emulator_registers), T_CASE(two_sockets_of_eight_channels), T_CASE(icx_d_three_a_controller),
        T_CASE(missing_channels_said))
