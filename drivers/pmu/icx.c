@@ -8,6 +8,7 @@
  * each event control written with EN (snr_uncore_mmio_enable_event). The
  * device's BAR registers are only read. */
 #include "icx.h"
+#include "adl_imcp.h"
 #include "ubox.h"
 
 #include "../base/fmt.h"
@@ -238,22 +239,14 @@ UNC_COLD static enum unc_status icx_probe(const struct hw *hw, const struct cpu_
 	return UNC_OK;
 }
 
-/* In use when a channel's event control or fixed control is not 0. */
+/* In use when a channel's event control or fixed control is not 0 (each
+ * unit's selects read as adl_imcp_in_use reads those of an MMIO unit). */
 UNC_COLD static void icx_in_use(const struct hw *hw, const struct pmu_present *p, struct pmu_use *r,
 				void (*on_fault)(void *ctx, struct pmu_reg reg), void *ctx)
 {
 	*r = (struct pmu_use){ .known = (p->probed & 1u << ICX_UNIT_IMC) != 0 };
-	for (unsigned b = 0; b < p->boxes[ICX_UNIT_IMC]; b++)
-		for (unsigned i = 0; i <= 4; i++) {
-			unsigned u = i < 4 ? ICX_UNIT_IMC : ICX_UNIT_FIXED;
-			struct pmu_reg reg = pmu_unit_sel(&icx_units[u], p, u, b, i < 4 ? i : 0);
-			uint32_t v;
-			if (!pmu_use_read(r, reg, hw_mmio_read32(hw, reg.addr, &v), on_fault, ctx))
-				continue;
-			r->selects_checked++;
-			if (v)
-				pmu_use_busy(r, reg, v);
-		}
+	for (unsigned u = 0; u < ICX_NUNITS; u++)
+		adl_imcp_in_use(hw, p, u, r, on_fault, ctx);
 }
 
 static struct pmu_reg box_ctl(const struct pmu_present *p, unsigned b)

@@ -14,7 +14,6 @@
  * discovery iMC's entries, options.c), per channel. */
 #include "model.h"
 
-#include "../../drivers/base/arith.h"
 #include "../../drivers/base/fmt.h"
 #include "../../drivers/base/parse.h"
 
@@ -64,8 +63,6 @@ static struct emu_ctr *ctr(struct emu *e, unsigned s, unsigned ch, unsigned i)
 {
 	return &e->ctr[(s * EMU_ICX_CH + ch) * EMU_ICX_CTRS + i];
 }
-
-static void bring(struct emu *e, struct emu_ctr *c);
 
 /* The rate of counter c's select on socket s: the sum of the rates of the
  * events whose code it has and whose umask bits it sets (CAS_COUNT.ALL,
@@ -123,19 +120,6 @@ static uint64_t icx_increment(const struct emu *e, const struct emu_ctr *c, uint
 	return emu_spread(e->clock_hz, rate_of(e, s, sel), c0, c1, sel >> 24 & 0xFF, sel & (1u << 23), sel & (1u << 18));
 }
 
-/* Counter c brought up to now (lazily, as pmu_disc.c counts). */
-static void bring(struct emu *e, struct emu_ctr *c)
-{
-	unsigned k = (unsigned)(c - e->ctr);
-	uint64_t now = u64_muldiv(e->now_ns, e->clock_hz, 1000000000ull);
-
-	if (now <= e->disc.since[k])
-		return;
-	if (icx_ctr_enabled(e, c))
-		c->value = (c->value + icx_increment(e, c, e->disc.since[k], now)) & 0xFFFFFFFFFFFFull;
-	e->disc.since[k] = now;
-}
-
 /* A register of channel ch of socket s at off from its box control. */
 static void box_access(struct emu *e, unsigned s, unsigned ch, uint64_t off, bool write, uint32_t *val)
 {
@@ -152,7 +136,7 @@ static void box_access(struct emu *e, unsigned s, unsigned ch, uint64_t off, boo
 	else if (off == 0x38 || off == 0x3C)
 		x = ctr(e, s, ch, 4);
 	if (x) { /* a counter: read only */
-		bring(e, x);
+		emu_disc_bring(e, x);
 		if (!write)
 			*val = (uint32_t)(x->value >> (off & 4 ? 32 : 0));
 		return;
@@ -166,7 +150,7 @@ static void box_access(struct emu *e, unsigned s, unsigned ch, uint64_t off, boo
 		return;
 	}
 	if (x) {
-		bring(e, x);
+		emu_disc_bring(e, x);
 		x->sel = *val & (off == 0x54 ? CTL_EN : CTL_RW);
 		return;
 	}
@@ -174,7 +158,7 @@ static void box_access(struct emu *e, unsigned s, unsigned ch, uint64_t off, boo
 		return;
 	for (unsigned i = 0; i < EMU_ICX_CTRS; i++) {
 		struct emu_ctr *y = ctr(e, s, ch, i);
-		bring(e, y);
+		emu_disc_bring(e, y);
 		if ((*val & BOX_RST_CTRS) && !emu_ro(&e->cfg, EMU_RO_IMC))
 			y->value = 0;
 		if (*val & BOX_RST_CTRL)
@@ -276,7 +260,7 @@ const struct emu_pmu emu_pmu_icx = {
 	.name = "icx",
 	.pci = icx_pci,
 	.npci = sizeof(icx_pci) / sizeof(icx_pci[0]),
-	.nctr = 0, /* counted lazily, each when read or reconfigured (bring) */
+	.nctr = 0, /* counted lazily, each when read or reconfigured (emu_disc_bring) */
 	.mmio_read32 = icx_mmio_read,
 	.mmio_write32 = icx_mmio_write,
 	.ops = {
