@@ -12,6 +12,8 @@
 #include "../../drivers/engine/events.h"
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/engine/pmu.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
 #include "../../drivers/pmu/icx.h"
 #include "../../drivers/pmu/ubox.h"
@@ -246,6 +248,26 @@ static void two_sockets_of_eight_channels(void)
 	T_CONTAINS(text, "socket1.ch10 ");
 	T_NOT_CONTAINS(text, "socket1.ch11 ");
 	T_CONTAINS(text, "socket1        read      15360.000 MB/s  write      10240.000 MB/s");
+	/* a stored record keeps every box, read back as the run was */
+	static uint8_t rbuf[16384];
+	static struct rec rec;
+	static struct rec_print_ws ws;
+	char err[300] = "";
+	memset(&rec, 0, sizeof(rec));
+	fmt_snprintf(rec.command, sizeof(rec.command), "bw");
+	rec.tsc_hz = S;
+	T_EQ(rec_from_run(&rec, &srun.c, &ro), UNC_OK);
+	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
+	rec_begin(&rb);
+	rec_put(&rb, &rec);
+	rec_free(&rec);
+	T_EQ(rec_end(&rb), UNC_OK);
+	memset(&ws, 0, sizeof(ws));
+	T_EQ(rec_decode(rbuf, rb.len, &ws.r, NULL, NULL, err, sizeof(err)), UNC_OK);
+	rec_count_run(&ws.run, &ws.r);
+	T_EQ(ws.run.ev[0].v.nboxes, 16);
+	T_EQ(memcmp(ws.run.ev[0].total.box, srun.c.ev[0].total.box, 16 * sizeof(uint64_t)), 0);
+	T_EQ(memcmp(ws.run.ev[0].v.box_id, srun.c.ev[0].v.box_id, 16), 0);
 	/* info: how the sockets were found, each device, its BAR */
 	strbuf_init(&sb, text, sizeof(text));
 	struct out oi = strbuf_out(&sb);
@@ -257,6 +279,16 @@ static void two_sockets_of_eight_channels(void)
 			 "2 at +0xc0000, 3 at +0x100000; 8 channels\n");
 	T_CONTAINS(text, "  socket 1: 8086:3451 at fe:00.1, BAR 0xfd800000,");
 	T_NOT_CONTAINS(text, "missing");
+	/* info -j: its members, valid JSON */
+	strbuf_init(&sb, text, sizeof(text));
+	struct out oj = strbuf_out(&sb);
+	out_puts(&oj, "{\"driver\":\"icx\"");
+	pmu_driver_icx.ops->info(&oj, p, true);
+	out_puts(&oj, "}");
+	T_JSON(text, false);
+	T_CONTAINS(text, "\"sockets_numbered_by\":\"ubox_node_id\",\"sockets\":[{\"socket\":0,\"device\":\"7e:00.1\","
+			 "\"bar\":\"0xfd000000\",\"controllers\":[\"0x40000\",\"0x80000\",\"0xc0000\",\"0x100000\"],"
+			 "\"channels\":[0,1,3,4,6,7,9,10]}");
 	char reg[64];
 	struct pmu_reg r = { .space = PMU_MMIO, .addr = p->box_base[0][15] + 0x4C };
 	T_STREQ(pmu_driver_icx.ops->reg_name(p, r, reg, sizeof(reg)), "MC3_CH1_PMON_CTL3 (socket 1)");
