@@ -2566,6 +2566,21 @@ step icx-bar 'uncore.efi pci read fe:00.1 0xd0'
 expect icx-bar has '^pci fe:00\.1 \[0x0d0\] = 0x000001fb$'
 step icx-unload 'uncore-emu.efi --unload'
 expect icx-unload rc zero
+# Controller 1 of socket 0 without its offset (cfg 0xdc reads 0): named,
+# warned of, and the other 14 channels counted.
+step icx-load-mz 'uncore-emu.efi --sockets 2 --icx-fault mem-zero --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
+expect icx-load-mz rc zero
+step icx-info-mz 'uncore.efi info'
+expect icx-info-mz has '^imc: +2 sockets, 14 channels \('
+expect icx-info-mz has '^  missing: socket 0 controller 1 \(channels 3-5\): its offset reads 0 \(0xdc\)$'
+expect icx-info-mz has '^verdict: +iMC PMU usable: ready, but socket 0 controller 1 \(channels 3-5\)'
+step icx-bw-mz 'uncore.efi bw -d 1'
+expect icx-bw-mz rc zero
+expect icx-bw-mz has '^uncore: warning: socket 0 controller 1 \(channels 3-5\): its offset reads 0 \(0xdc\): not counted'
+expect icx-bw-mz bw read 8960 0.5
+expect icx-bw-mz bw write 4480 0.5
+step icx-unload-mz 'uncore-emu.efi --unload'
+expect icx-unload-mz rc zero
 boot_run
 
 # Four-socket Sapphire Rapids (QEMU with 4 sockets), 4 channels and 2 CHAs
