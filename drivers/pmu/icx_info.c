@@ -84,18 +84,16 @@ static void info_text(struct out *o, const struct pmu_present *p)
 		total += count12(s[i].present);
 	unsigned per_mc = (unsigned)(f >> 48 & 0xF);
 
-	out_printf(o, "imc:          %u socket%s, %u channel%s (device 8086:3451: MMIO BAR cfg 0xd0, controller offsets "
-		      "0xd8-0xe4, channel boxes at +0x22800 + 0x4000 ch); 4 counters, 48 bits\n",
+	out_printf(o, "imc:          %u socket%s, %u channel%s (MMIO of device 8086:3451); 4 counters, 48 bits\n",
 		   n, n == 1 ? "" : "s", total, total == 1 ? "" : "s");
 	if (n && per_mc < ICX_CH_PER_MC)
-		out_printf(o, "  box %u of each controller not programmed (Intel PCM counts %u channels a controller on this "
-			      "model; Linux lists a third box, which reads 0 and ignores writes unless its channel is active)\n",
+		out_printf(o, "  box %u of each controller not programmed (PCM counts %u channels a controller here; Linux's "
+			      "third box reads 0 unless its channel is active)\n",
 			   per_mc, per_mc);
 	if (n)
 		out_printf(o, "  sockets numbered %s (%u UBox%s found)\n",
-			   f & ICX_SOCKETS_BY_NODE ? "by the UBox of each bus (8086:3450, CPUNODEID 0xc0 node ID looked up "
-						     "in GIDNIDMAP 0xd4; a bus without one takes the nearest UBox bus above it)"
-						   : "in bus order (not every device's bus maps to its own socket through a UBox)",
+			   f & ICX_SOCKETS_BY_NODE ? "by their buses' UBoxes (8086:3450: CPUNODEID 0xc0 in GIDNIDMAP 0xd4)"
+						   : "in bus order (no UBox maps each device's bus to a socket of its own)",
 			   (unsigned)(f >> 16 & 0xFF), (f >> 16 & 0xFF) == 1 ? "" : "es");
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t base = (uint64_t)s[i].d0 << ICX_MMIO_BASE_SHIFT;

@@ -2524,9 +2524,9 @@ step icx-info 'uncore.efi info'
 expect icx-info rc zero
 expect icx-info has '^cpu: +GenuineIntel family 0x6 model 0x6a'
 expect icx-info has '^uncore: +supported: Xeon Scalable 3rd generation, Ice Lake-SP$'
-expect icx-info has '^imc: +2 sockets, 16 channels \(device 8086:3451'
-expect icx-info has '^  box 2 of each controller not programmed \(Intel PCM counts 2 channels a controller on this model;'
-expect icx-info has '^  sockets numbered by the UBox of each bus \(8086:3450, CPUNODEID 0xc0 node ID looked up in GIDNIDMAP 0xd4;'
+expect icx-info has '^imc: +2 sockets, 16 channels \(MMIO of device 8086:3451\); 4 counters, 48 bits$'
+expect icx-info has '^  box 2 of each controller not programmed \(PCM counts 2 channels a controller here;'
+expect icx-info has "^  sockets numbered by their buses' UBoxes \\(8086:3450: CPUNODEID 0xc0 in GIDNIDMAP 0xd4\\) \\(2 UBoxes found\\)$"
 expect icx-info has '^  socket 0: 8086:3451 at 7e:00\.1, BAR 0xfd000000, controllers 0 at \+0x40000, 1 at \+0x80000, 2 at \+0xc0000, 3 at \+0x100000; 8 channels$'
 expect icx-info has '^  socket 1: 8086:3451 at fe:00\.1, BAR 0xfd800000, controllers 0 at \+0x40000, 1 at \+0x80000, 2 at \+0xc0000, 3 at \+0x100000; 8 channels$'
 expect icx-info lacks 'missing'

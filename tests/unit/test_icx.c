@@ -272,9 +272,9 @@ static void two_sockets_of_eight_channels(void)
 	strbuf_init(&sb, text, sizeof(text));
 	struct out oi = strbuf_out(&sb);
 	pmu_driver_icx.ops->info(&oi, p, false);
-	T_CONTAINS(text, "imc:          2 sockets, 16 channels (device 8086:3451");
-	T_CONTAINS(text, "  box 2 of each controller not programmed (Intel PCM counts 2 channels a controller");
-	T_CONTAINS(text, "  sockets numbered by the UBox of each bus (8086:3450, CPUNODEID 0xc0");
+	T_CONTAINS(text, "imc:          2 sockets, 16 channels (MMIO of device 8086:3451); 4 counters, 48 bits\n");
+	T_CONTAINS(text, "  box 2 of each controller not programmed (PCM counts 2 channels a controller here;");
+	T_CONTAINS(text, "  sockets numbered by their buses' UBoxes (8086:3450: CPUNODEID 0xc0 in GIDNIDMAP 0xd4) (2 UBoxes found)\n");
 	T_CONTAINS(text, "  socket 0: 8086:3451 at 7e:00.1, BAR 0xfd000000, controllers 0 at +0x40000, 1 at +0x80000, "
 			 "2 at +0xc0000, 3 at +0x100000; 8 channels\n");
 	T_CONTAINS(text, "  socket 1: 8086:3451 at fe:00.1, BAR 0xfd800000,");
