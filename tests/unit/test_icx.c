@@ -13,7 +13,6 @@
 #include "../../drivers/engine/evsel.h"
 #include "../../drivers/engine/pmu.h"
 #include "../../drivers/output/recmap.h"
-#include "../../drivers/output/record.h"
 #include "../../drivers/output/report.h"
 #include "../../drivers/pmu/icx.h"
 #include "../../drivers/pmu/ubox.h"
@@ -250,21 +249,8 @@ static void two_sockets_of_eight_channels(void)
 	T_CONTAINS(text, "socket1        read      15360.000 MB/s  write      10240.000 MB/s");
 	/* a stored record keeps every box, read back as the run was */
 	static uint8_t rbuf[16384];
-	static struct rec rec;
 	static struct rec_print_ws ws;
-	char err[300] = "";
-	memset(&rec, 0, sizeof(rec));
-	fmt_snprintf(rec.command, sizeof(rec.command), "bw");
-	rec.tsc_hz = S;
-	T_EQ(rec_from_run(&rec, &srun.c, &ro), UNC_OK);
-	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
-	rec_begin(&rb);
-	rec_put(&rb, &rec);
-	rec_free(&rec);
-	T_EQ(rec_end(&rb), UNC_OK);
-	memset(&ws, 0, sizeof(ws));
-	T_EQ(rec_decode(rbuf, rb.len, &ws.r, NULL, NULL, err, sizeof(err)), UNC_OK);
-	rec_count_run(&ws.run, &ws.r);
+	run_record(&srun.c, &ro, rbuf, sizeof(rbuf), &ws);
 	T_EQ(ws.run.ev[0].v.nboxes, 16);
 	T_EQ(memcmp(ws.run.ev[0].total.box, srun.c.ev[0].total.box, 16 * sizeof(uint64_t)), 0);
 	T_EQ(memcmp(ws.run.ev[0].v.box_id, srun.c.ev[0].v.box_id, 16), 0);
