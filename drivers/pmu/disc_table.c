@@ -1,6 +1,7 @@
 /* Intel's uncore discovery tables: finding, validating and decoding them
  * (disc_table.h). After Linux uncore_discovery.c and Intel PCM src/pci.h. */
 #include "disc_table.h"
+#include "ubox.h"
 #include <string.h>
 #include "../base/fmt.h"
 
@@ -427,15 +428,6 @@ next_bus:;
 	return UNC_OK;
 }
 
-/* Linux's GIDNIDMAP(config, i): the node ID of package i, 3 bits each. */
-static int gidnid_package(uint32_t nodeid, uint32_t gidnid)
-{
-	for (unsigned i = 0; i < 8; i++)
-		if ((gidnid >> (3 * i) & 7) == (nodeid & 7))
-			return (int)i;
-	return -1;
-}
-
 enum unc_status disc_sockets(const struct hw *hw, struct disc *d, bool use_ubox, char *err, size_t errsize)
 {
 	int bus_pkg[256];
@@ -452,17 +444,10 @@ enum unc_status disc_sockets(const struct hw *hw, struct disc *d, bool use_ubox,
 		    (st = cfg(hw, d->ubox[i].a, DISC_UBOX_GIDNIDMAP, &d->ubox[i].gidnid, err, errsize)) != UNC_OK)
 			return st;
 		/* NODE_ID_MASK: bits 2:0 of CPUNODEID */
-		d->ubox[i].socket = (int8_t)gidnid_package(d->ubox[i].nodeid & 7, d->ubox[i].gidnid);
+		d->ubox[i].socket = (int8_t)ubox_socket_of(d->ubox[i].nodeid, d->ubox[i].gidnid);
 		bus_pkg[d->ubox[i].a.bus] = d->ubox[i].socket;
 	}
-	/* reverse: from bus 255 down, a bus with no UBox takes the last
-	 * mapped bus's package (the nearest UBox bus above it) */
-	for (int b = 255, last = -1; b >= 0; b--) {
-		if (bus_pkg[b] != -1)
-			last = bus_pkg[b];
-		else
-			bus_pkg[b] = last;
-	}
+	ubox_fill_down(bus_pkg); /* reverse: the nearest UBox bus above */
 	for (unsigned t = 0; mapped && t < d->ntables; t++)
 		if (d->table[t].kept && bus_pkg[d->table[t].dev.bus] < 0)
 			mapped = false;

@@ -451,8 +451,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	    emu_ro_check(&model.cfg, model.cfg.uncore_active, model.cfg.core_active, why, sizeof(why)))
 		return fail(&err, EFI_INVALID_PARAMETER, why);
 	tsc0 = hw_ticks(&hw);
-	if (model.cfg.uncore_active == EMU_UNCORE_SNBEP)
-		return install(image, li, &out, &err, "a ", ""); /* the description names it */
+	if (model.cfg.uncore_active == EMU_UNCORE_SNBEP || model.cfg.uncore_active == EMU_UNCORE_ICX)
+		return install(image, li, &out, &err, "a ", ""); /* the description names it (no MCHBAR) */
 
 	/* The host bridge's MCHBAR as we found it, restored on unload. */
 	if (hw_pci_read32(&hw, host_bridge, EMU_SKL_MCHBAR_LO, &saved_mchbar_lo) ||

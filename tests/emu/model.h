@@ -21,6 +21,7 @@
 #include "pmu_mtl.h"
 #include "pmu_snbep.h"
 #include "pmu_disc.h"
+#include "pmu_icx.h"
 
 #define EMU_MAX_RATES 48
 #define EMU_MAX_GP    8
@@ -44,7 +45,7 @@ enum emu_core { EMU_CORE_AUTO, EMU_CORE_NONE, EMU_CORE_P6, EMU_CORE_KNC, EMU_COR
  * identity the guest sees (emu_uncore_for). */
 enum emu_uncore {
 	EMU_UNCORE_AUTO, EMU_UNCORE_SKL, EMU_UNCORE_SNBEP, EMU_UNCORE_ADL, EMU_UNCORE_TGL, EMU_UNCORE_DISC, EMU_UNCORE_ICL,
-	EMU_UNCORE_RKL, EMU_UNCORE_MTL, EMU_UNCORE_LNL
+	EMU_UNCORE_RKL, EMU_UNCORE_MTL, EMU_UNCORE_LNL, EMU_UNCORE_ICX
 };
 
 /* --fault pci-missing= and pci-ignore-write=: an emulated PCI function. */
@@ -141,6 +142,9 @@ struct emu_config {
 	uint8_t disc_chas[EMU_DISC_MAX_SOCKETS], disc_chas_n; /* disc_chas_n: values --chas gave */
 	bool disc_sockets_set, disc_ubox;
 	uint32_t disc_faults, disc_opts;
+	/* The Ice Lake-SP iMC (pmu_icx.c): --icx-fault (enum emu_icx_fault bits);
+	 * its sockets, channels and rates are the discovery uncore's options. */
+	uint32_t icx_faults;
 	/* --fault ro-counters=UNIT: bit r (enum emu_ro) set, writes to that
 	 * unit's counters (and the resets of its box controls) are ignored. */
 	uint32_t ro_units;
@@ -280,6 +284,7 @@ extern const struct emu_pmu emu_pmu_adl; /* Alder/Raptor Lake (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_tgl; /* Tiger Lake, and Rocket Lake's MSRs (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_icl; /* Ice Lake client (pmu_adl.c) */
 extern const struct emu_pmu emu_pmu_disc;
+extern const struct emu_pmu emu_pmu_icx; /* Ice Lake-SP iMC (pmu_icx.c) */
 extern const struct emu_pmu emu_pmu_mtl; /* Meteor/Arrow Lake (pmu_mtl.c) */
 /* The PCI function every client uncore serves (pmu_adl.c): 0:0.0's ID, the
  * generation's host bridge (emu_config.host_bridge_id). */

@@ -53,6 +53,7 @@ static uint32_t ro_units_of(unsigned uncore, unsigned core, const struct emu_arc
 	case EMU_UNCORE_LNL: m = RO(CBOX) | RO(ARB) | RO(IMC_PROG); break;
 	case EMU_UNCORE_SNBEP: m = RO(IMC) | RO(IMC_FIXED); break;
 	case EMU_UNCORE_DISC: m = RO(IMC) | RO(CHA); break;
+	case EMU_UNCORE_ICX: m = RO(IMC); break;
 	default: break;
 	}
 	if (core == EMU_CORE_P6)
@@ -494,7 +495,8 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 	 * (the CPU identity chooses the uncore, each counts its own). */
 	bool shared = dev && emu_snbep_event_find(name) && cfg->uncore == EMU_UNCORE_AUTO;
 	enum unc_status st;
-	if (dev && (cfg->uncore == EMU_UNCORE_DISC || !emu_snbep_event_find(name) || shared)) {
+	if (dev && (cfg->uncore == EMU_UNCORE_DISC || cfg->uncore == EMU_UNCORE_ICX || !emu_snbep_event_find(name) ||
+		    shared)) {
 		if ((st = add_disc_rate(dev, 0, v, cfg, err, errsize)))
 			return st;
 		if (!shared) {
@@ -553,7 +555,7 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, char *err, size_t errsize)
 {
-	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_LNL; u++) {
+	for (unsigned u = EMU_UNCORE_AUTO; u <= EMU_UNCORE_ICX; u++) {
 		if (!strcmp(val, emu_uncore_name(u))) {
 			cfg->uncore = (uint8_t)u;
 			cfg->pci_gen_set = u == EMU_UNCORE_SNBEP;
@@ -568,12 +570,14 @@ static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, cha
 			cfg->pci_gen_set = true;
 			return UNC_OK;
 		}
-	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, ivbep, hswep, bdx, skx, adl, tgl, disc, icl, rkl, mtl or "
-	     "lnl)", val);
+	FAIL("bad value '%s' for --uncore (want auto, skl, snbep, ivbep, hswep, bdx, skx, adl, tgl, disc, icl, rkl, mtl, "
+	     "lnl or icx)", val);
 }
 
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
 {
+	if (uncore == EMU_UNCORE_ICX || cfg->icx_faults)
+		return emu_icx_check(cfg, uncore, err, errsize);
 	if (uncore == EMU_UNCORE_DISC) {
 		if (cfg->skl_opts || cfg->snbep_opts)
 			FAIL("an option of the %s is given, but the emulator serves the discovery-table uncore (CPUID leaf 1, "
@@ -749,11 +753,12 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			     !strcmp(opt, "--core-pmu") || !strcmp(opt, "--arch-pmu") || !strcmp(opt, "--perf-capabilities") ||
 			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets") ||
 			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault") || !strcmp(opt, "--mchbar") ||
-			     !strcmp(opt, "--chas") || !strcmp(opt, "--socket-rate") || !strcmp(opt, "--dies");
+			     !strcmp(opt, "--chas") || !strcmp(opt, "--socket-rate") || !strcmp(opt, "--dies") ||
+			     !strcmp(opt, "--icx-fault");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
-			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets N, --channels N, --chas N[,N...], --socket-rate S:NAME=N, --disc-fault F, "
+			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets N, --channels N, --chas N[,N...], --socket-rate S:NAME=N, --disc-fault F, --icx-fault F, "
 			     "--mchbar ADDR, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
@@ -834,6 +839,13 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("--disc-fault %s given twice", val);
 			cfg->disc_faults |= bit;
 			cfg->disc_opts |= 4;
+		} else if (!strcmp(opt, "--icx-fault")) {
+			unsigned bit = emu_icx_fault_find(val);
+			if (!bit)
+				FAIL("bad value '%s' for --icx-fault (want mem-zero or hidden)", val);
+			if (cfg->icx_faults & bit)
+				FAIL("--icx-fault %s given twice", val);
+			cfg->icx_faults |= bit;
 		} else if (!strcmp(opt, "--dies")) {
 			if (cfg->disc_dies)
 				FAIL("--dies given twice");
@@ -1011,6 +1023,8 @@ static void describe(const struct emu_config *cfg, struct out *po)
 		describe_snbep(cfg, &o);
 	else if (uncore == EMU_UNCORE_DISC)
 		describe_disc(cfg, &o);
+	else if (uncore == EMU_UNCORE_ICX)
+		emu_icx_describe(cfg, &o);
 	else
 		describe_skl(cfg, &o);
 	/* The core PMU served (once the model has chosen it) */

@@ -37,13 +37,15 @@ enum emu_uncore emu_uncore_for(uint32_t leaf1_eax)
 		return EMU_UNCORE_LNL;
 	if (family == 6 && (model == 0x8F || model == 0xCF || model == 0xAD || model == 0xAE || model == 0xAF))
 		return EMU_UNCORE_DISC; /* SPR, EMR, GNR, GNR-D, SRF: a discovery table */
+	if (family == 6 && (model == 0x6A || model == 0x6C))
+		return EMU_UNCORE_ICX; /* Ice Lake-SP, Ice Lake-D */
 	/* the Xeon iMC in configuration space: Sandy Bridge-EP to Cooper Lake */
 	return family == 6 && emu_imc_gen_for(model) >= 0 ? EMU_UNCORE_SNBEP : EMU_UNCORE_SKL;
 }
 
 const char *emu_uncore_name(unsigned uncore)
 {
-	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc", "icl", "rkl", "mtl", "lnl" };
+	static const char *const names[] = { "auto", "skl", "snbep", "adl", "tgl", "disc", "icl", "rkl", "mtl", "lnl", "icx" };
 	return uncore < sizeof(names) / sizeof(names[0]) ? names[uncore] : "?";
 }
 
@@ -279,6 +281,7 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 			: c.uncore_active == EMU_UNCORE_TGL || c.uncore_active == EMU_UNCORE_RKL ? &emu_pmu_tgl
 			: c.uncore_active == EMU_UNCORE_ICL	? &emu_pmu_icl
 			: c.uncore_active == EMU_UNCORE_DISC	? &emu_pmu_disc
+			: c.uncore_active == EMU_UNCORE_ICX	? &emu_pmu_icx
 			: c.uncore_active == EMU_UNCORE_MTL	? &emu_pmu_mtl
 			: c.uncore_active == EMU_UNCORE_LNL	? &emu_pmu_lnl
 								: &emu_pmu_skl,

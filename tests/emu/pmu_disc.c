@@ -12,7 +12,6 @@
 #include "../../drivers/base/arith.h"
 #include "../../drivers/base/parse.h"
 
-static void bring(struct emu *e, struct emu_ctr *c);
 
 /* Linux uncore_snbep.c spr_uncore_imc_events (cas_count_read/write) and
  * Intel's perfmon GNR uncore-memory file (SCH0, SCH1: events 0x05, 0x06). */
@@ -332,7 +331,7 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 			if (off == 0) {
 				if (write) {
 					for (unsigned i = 0; i < EMU_DISC_CH_CTRS; i++)
-						bring(e, imc_ctr(e, s, c, i));
+						emu_disc_bring(e, imc_ctr(e, s, c, i));
 					*box = *val & 0x301;
 				} else {
 					*val = *box & 1;
@@ -340,13 +339,13 @@ static enum unc_status imc_access(struct emu *e, uint64_t addr, bool write, uint
 			} else if (off >= 0x40 && off < 0x50) {
 				struct emu_ctr *x = imc_ctr(e, s, c, (unsigned)(off - 0x40) / 4);
 				if (write) {
-					bring(e, x);
+					emu_disc_bring(e, x);
 					x->sel = *val & 0xFF84FFFFu;
 				} else
 					*val = (uint32_t)x->sel;
 			} else if (off >= 0x08 && off < 0x28) {
 				struct emu_ctr *x = imc_ctr(e, s, c, (unsigned)(off - 0x08) / 8);
-				bring(e, x);
+				emu_disc_bring(e, x);
 				if (!write)
 					*val = half(x->value, off);
 				else if (emu_ro(&e->cfg, EMU_RO_IMC))
@@ -439,7 +438,7 @@ static enum unc_status disc_msr(struct emu *e, uint32_t msr, bool write, uint64_
 		if (*v & ~0x301ull)
 			return UNC_E_FAULT;
 		for (unsigned i = 0; i < EMU_DISC_CHA_CTRS; i++)
-			bring(e, cha_ctr(e, s, b, i));
+			emu_disc_bring(e, cha_ctr(e, s, b, i));
 		for (unsigned i = 0; (*v & 0x200) && !emu_ro(&e->cfg, EMU_RO_CHA) && i < EMU_DISC_CHA_CTRS;
 		     i++) /* RST_CTRS (--fault ro-counters=cha: ignored) */
 			cha_ctr(e, s, b, i)->value = 0;
@@ -450,7 +449,7 @@ static enum unc_status disc_msr(struct emu *e, uint32_t msr, bool write, uint64_
 	}
 	if (off >= 2 && off <= 5) {
 		struct emu_ctr *x = cha_ctr(e, s, b, off - 2);
-		bring(e, x);
+		emu_disc_bring(e, x);
 		if (write)
 			x->sel = *v;
 		else
@@ -461,7 +460,7 @@ static enum unc_status disc_msr(struct emu *e, uint32_t msr, bool write, uint64_
 		struct emu_ctr *x = cha_ctr(e, s, b, off - 8);
 		if (write && (*v >> 48))
 			return UNC_E_FAULT;
-		bring(e, x);
+		emu_disc_bring(e, x);
 		if (write && !emu_ro(&e->cfg, EMU_RO_CHA)) /* --fault ro-counters=cha: ignored */
 			x->value = *v;
 		else if (!write)
@@ -593,15 +592,15 @@ static uint64_t disc_increment(const struct emu *e, const struct emu_ctr *c, uin
  * model core walks none of these counters (nctr 0): with hundreds of boxes
  * a walk at every access made each access slow enough to skew what the
  * guest measures. */
-static void bring(struct emu *e, struct emu_ctr *c)
+void emu_disc_bring(struct emu *e, struct emu_ctr *c)
 {
 	unsigned k = (unsigned)(c - e->ctr);
 	uint64_t now = u64_muldiv(e->now_ns, e->clock_hz, 1000000000ull);
 
 	if (now <= e->disc.since[k])
 		return;
-	if (disc_ctr_enabled(e, c) && !c->stuck)
-		c->value = (c->value + disc_increment(e, c, e->disc.since[k], now)) & 0xFFFFFFFFFFFFull;
+	if (e->pmu->ops.ctr_enabled(e, c) && !c->stuck)
+		c->value = (c->value + e->pmu->ops.increment(e, c, e->disc.since[k], now)) & 0xFFFFFFFFFFFFull;
 	e->disc.since[k] = now;
 }
 
@@ -609,7 +608,7 @@ const struct emu_pmu emu_pmu_disc = {
 	.name = "disc",
 	.pci = disc_pci,
 	.npci = sizeof(disc_pci) / sizeof(disc_pci[0]),
-	.nctr = 0, /* counted lazily, each when read or reconfigured (bring) */
+	.nctr = 0, /* counted lazily, each when read or reconfigured (emu_disc_bring) */
 	.mmio_read32 = disc_mmio_read,
 	.mmio_write32 = disc_mmio_write,
 	.msr_read = disc_msr_read,

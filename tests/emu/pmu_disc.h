@@ -80,6 +80,11 @@ const struct emu_disc_event *emu_disc_event_find(const char *name);
 struct emu;
 unsigned emu_disc_sockets(const struct emu *e);
 unsigned emu_disc_chas(const struct emu *e, unsigned s);
+/* Counter c (of e->ctr, its clock cycle in e->disc.since) brought up to
+ * now through the PMU's ctr_enabled and increment hooks: the lazy counting
+ * of the discovery iMC and CHAs, and of the Ice Lake-SP iMC. */
+struct emu_ctr;
+void emu_disc_bring(struct emu *e, struct emu_ctr *c);
 /* The fault named (all-ones, no-ctr-offset, bir, second-table, bar-zero); 0: none. */
 unsigned emu_disc_fault_find(const char *name);
 

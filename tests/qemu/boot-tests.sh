@@ -2610,6 +2610,79 @@ expect spr2s-unload rc zero
 expect spr2s-unload has '^uncore-emu: MSR accesses by package: 0: [0-9]+, 1: [1-9][0-9]*$'
 boot_run
 
+# Two-socket Ice Lake-SP (model 0x6A): the iMC in MMIO, found through
+# 8086:3451 beside each socket's UBox; two active channels in each of the
+# four controllers (the third box reads 0 and ignores writes), each at 10M
+# reads and 5M writes a second (socket 1: 6M and 3M). A driver that adds
+# other Ice Lake-SP units adds its steps before icx-unload.
+boot_begin icx Skylake-Client,model=106 -smp 2,sockets=2,cores=1,threads=1
+boot_file "$TOP/build/uncore-emu.efi"
+step icx-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M'
+expect icx-load rc zero
+expect icx-load has '^uncore-emu: emulating a Xeon Ice Lake-SP iMC, 2 sockets \(UBox 8086:3450 and 8086:3451 at buses 0x7e, 0xfe 00\.0/00\.1\), 8 active channels of 12 boxes per socket, 4 rates, iMC faults: none, faults: none$'
+step icx-info 'uncore.efi info'
+expect icx-info rc zero
+expect icx-info has '^cpu: +GenuineIntel family 0x6 model 0x6a'
+expect icx-info has '^uncore: +supported: Xeon Scalable 3rd generation, Ice Lake-SP$'
+expect icx-info has '^imc: +2 sockets, 16 channels \(MMIO of device 8086:3451\); 4 counters, 48 bits$'
+expect icx-info has '^  box 2 of each controller not programmed \(PCM counts 2 channels a controller here;'
+expect icx-info has "^  sockets numbered by their buses' UBoxes \\(8086:3450: CPUNODEID 0xc0 in GIDNIDMAP 0xd4\\) \\(2 UBoxes found\\)$"
+expect icx-info has '^  socket 0: 8086:3451 at 7e:00\.1, BAR 0xfd000000, controllers 0 at \+0x40000, 1 at \+0x80000, 2 at \+0xc0000, 3 at \+0x100000; 8 channels$'
+expect icx-info has '^  socket 1: 8086:3451 at fe:00\.1, BAR 0xfd800000, controllers 0 at \+0x40000, 1 at \+0x80000, 2 at \+0xc0000, 3 at \+0x100000; 8 channels$'
+expect icx-info lacks 'missing'
+expect icx-info has '^pmu in use: +no \(80 event selects all zero\)$'
+expect icx-info has '^verdict: +iMC PMU usable: ready$'
+step icx-regs0 'uncore.efi regs'
+expect icx-regs0 rc zero
+expect icx-regs0 has '^0xfd92684c +MC3_CH1_PMON_CTL3 \(socket 1\) +0x0000000000000000$'
+step icx-bw 'uncore.efi bw -d 1'
+expect icx-bw rc zero
+expect icx-bw has "IMC counters in 16 channels of 2 sockets' 8086:3451 MMIO \(CAS_COUNT\.RD and \.WR\)"
+expect icx-bw bw read 8192 0.5
+expect icx-bw bw write 4096 0.5
+expect icx-bw bw total 12288 0.5
+step icx-bw-pb 'uncore.efi bw -d 1 --per-box'
+expect icx-bw-pb rc zero
+expect icx-bw-pb count '^socket[01]\.ch([0-9]|1[01]) +read' 16
+expect icx-bw-pb pbw socket0:read 5120 0.5
+expect icx-bw-pb pbw socket0:write 2560 0.5
+expect icx-bw-pb pbw socket1:read 3072 0.5
+expect icx-bw-pb pbw socket1:write 1536 0.5
+expect icx-bw-pb pbw socket0.ch0:read 640 0.5
+expect icx-bw-pb pbw socket0.ch10:write 320 0.5
+expect icx-bw-pb pbw socket1.ch0:read 384 0.5
+expect icx-bw-pb pbw socket1.ch10:write 192 0.5
+expect icx-bw-pb lacks '^socket[01]\.ch(2|5|8|11) '
+step icx-stat 'uncore.efi stat -e UNC_M_CAS_COUNT.RD,imc/event=0x04,umask=0x3f/,UNC_M_HCLOCKTICKS --per-box -d 1'
+expect icx-stat rc zero
+expect icx-stat rate UNC_M_CAS_COUNT.RD 128000000 0.5
+expect icx-stat rate UNC_M_CAS_COUNT.RD@socket0.ch4 10000000 0.5
+expect icx-stat rate UNC_M_CAS_COUNT.RD@socket1.ch10 6000000 0.5
+expect icx-stat rate imc/event=0x04,umask=0x3f/ 192000000 0.5
+expect icx-stat rate UNC_M_HCLOCKTICKS@socket1.ch3 800000000 0.5
+step icx-regs1 'uncore.efi regs'
+expect icx-regs1 same-written icx-regs0
+step icx-bar 'uncore.efi pci read fe:00.1 0xd0'
+expect icx-bar has '^pci fe:00\.1 \[0x0d0\] = 0x000001fb$'
+step icx-unload 'uncore-emu.efi --unload'
+expect icx-unload rc zero
+# Controller 1 of socket 0 without its offset (cfg 0xdc reads 0): named,
+# warned of, and the other 14 channels counted.
+step icx-load-mz 'uncore-emu.efi --sockets 2 --icx-fault mem-zero --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
+expect icx-load-mz rc zero
+step icx-info-mz 'uncore.efi info'
+expect icx-info-mz has '^imc: +2 sockets, 14 channels \('
+expect icx-info-mz has '^  missing: socket 0 controller 1 \(channels 3-5\): its offset reads 0 \(0xdc\)$'
+expect icx-info-mz has '^verdict: +iMC PMU usable: ready, but socket 0 controller 1 \(channels 3-5\)'
+step icx-bw-mz 'uncore.efi bw -d 1'
+expect icx-bw-mz rc zero
+expect icx-bw-mz has '^uncore: warning: socket 0 controller 1 \(channels 3-5\): its offset reads 0 \(0xdc\): not counted'
+expect icx-bw-mz bw read 8960 0.5
+expect icx-bw-mz bw write 4480 0.5
+step icx-unload-mz 'uncore-emu.efi --unload'
+expect icx-unload-mz rc zero
+boot_run
+
 # Four-socket Sapphire Rapids (QEMU with 4 sockets), 4 channels and 2 CHAs
 # a socket, each socket at its own read rate: the UBox rule ties each
 # table to its socket; bw per socket within 0.5% (4 x R x 64 MB/s).

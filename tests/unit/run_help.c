@@ -1,7 +1,33 @@
 #include "run_help.h"
 
+#include <string.h>
+#include "../../drivers/base/fmt.h"
 #include "../../drivers/engine/info.h"
+#include "../../drivers/output/recmap.h"
+#include "../../drivers/output/record.h"
 #include "t.h"
+
+size_t run_record(const struct count_run *c, const struct report_opts *ro, uint8_t *buf, size_t size,
+		  struct rec_print_ws *ws)
+{
+	static struct rec rec;
+	struct rec_buf rb = { buf, 0, size, false };
+	char err[300] = "";
+
+	memset(&rec, 0, sizeof(rec));
+	fmt_snprintf(rec.command, sizeof(rec.command), "bw");
+	rec.tsc_hz = 1000000000ull;
+	T_EQ(rec_from_run(&rec, c, ro), UNC_OK);
+	rec_begin(&rb);
+	rec_put(&rb, &rec);
+	rec_free(&rec);
+	T_EQ(rec_end(&rb), UNC_OK);
+	memset(ws, 0, sizeof(*ws));
+	if (rec_decode(buf, rb.len, &ws->r, NULL, NULL, err, sizeof(err)) != UNC_OK)
+		t_fail(__FILE__, __LINE__, "decode: %s", err);
+	rec_count_run(&ws->run, &ws->r);
+	return rb.len;
+}
 
 void run_add(struct stat_run *r, const struct pmu_driver *const *present, const char *name)
 {

@@ -367,7 +367,6 @@ static void sixteen_channels_two_sockets(void)
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
 	static const struct stat_env env = { .wait_until = eh_wait_until };
 	static uint8_t rbuf[16384];
-	static struct rec rec;
 	static struct rec_print_ws ws;
 	static char text[16384];
 	char err[300] = "", name[32];
@@ -456,18 +455,7 @@ static void sixteen_channels_two_sockets(void)
 	T_EQ(lines_with(text, "socket1.ch7 ", "read"), 1);
 	T_EQ(lines_with(text, "socket1 ", "read"), 1);
 	/* the record: boxes 8-15 stored and read back, printed as the run was */
-	memset(&rec, 0, sizeof(rec));
-	fmt_snprintf(rec.command, sizeof(rec.command), "bw");
-	rec.tsc_hz = S;
-	T_EQ(rec_from_run(&rec, &srun.c, &ro), UNC_OK);
-	struct rec_buf rb = { rbuf, 0, sizeof(rbuf), false };
-	rec_begin(&rb);
-	rec_put(&rb, &rec);
-	rec_free(&rec);
-	T_EQ(rec_end(&rb), UNC_OK);
-	memset(&ws, 0, sizeof(ws));
-	T_EQ(rec_decode(rbuf, rb.len, &ws.r, NULL, NULL, err, sizeof(err)), UNC_OK);
-	rec_count_run(&ws.run, &ws.r);
+	size_t len = run_record(&srun.c, &ro, rbuf, sizeof(rbuf), &ws);
 	T_EQ(ws.run.ev[0].v.nboxes, 16);
 	T_EQ(count_still(&ws.run, 0), 0);
 	T_EQ(memcmp(ws.run.ev[0].total.box, srun.c.ev[0].total.box, 16 * sizeof(uint64_t)), 0);
@@ -476,7 +464,7 @@ static void sixteen_channels_two_sockets(void)
 	T_EQ(memcmp(ws.run.ev[0].v.box_id, srun.c.ev[0].v.box_id, 16), 0);
 	strbuf_init(&sb, text, sizeof(text));
 	struct out out2 = strbuf_out(&sb);
-	T_EQ(rec_print(&out2, rbuf, rb.len, REPORT_HUMAN, ",", NULL, &ws, err, sizeof(err)), UNC_OK);
+	T_EQ(rec_print(&out2, rbuf, len, REPORT_HUMAN, ",", NULL, &ws, err, sizeof(err)), UNC_OK);
 	T_EQ(lines_with(text, "socket", ".ch"), 16);
 	T_EQ(lines_with(text, "socket1.ch7 ", "read"), 1);
 }

@@ -462,8 +462,8 @@ static void option_errors(void)
 		  "Skylake-client uncore (CPUID leaf 1, or --uncore)" },
 		{ { "--sockets", "1", "--sockets", "2" }, "--sockets given twice" },
 		{ { "--uncore", "knl" },
-		  "bad value 'knl' for --uncore (want auto, skl, snbep, ivbep, hswep, bdx, skx, adl, tgl, disc, icl, rkl, mtl or "
-		  "lnl)" },
+		  "bad value 'knl' for --uncore (want auto, skl, snbep, ivbep, hswep, bdx, skx, adl, tgl, disc, icl, rkl, mtl, "
+		  "lnl or icx)" },
 		{ { "--uncore", "skl", "--uncore", "skl" }, "--uncore given twice" },
 		{ { "--fault", "pci-missing" }, "--fault pci-missing needs a value (pci-missing=...)" },
 		{ { "--fault", "pci-missing=3f:10" }, "bad PCI function '3f:10' in --fault pci-missing (want BUS:DEV.FN in hex, e.g. 3f:10.1)" },
