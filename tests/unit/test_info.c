@@ -258,7 +258,7 @@ static void non_intel_touches_no_msr(void)
 static void unsupported_intel_model(void)
 {
 	fake_init(&f);
-	fake_cpu_skylake(&f, 0x55, 4, 8); /* Skylake-SP: a server uncore */
+	fake_cpu_skylake(&f, 0x57, 4, 8); /* Knights Landing: no driver */
 	fake_host_bridge(&f, 0x8086, 0x2020, 0);
 	T_EQ(info_gather(&f.hw, &pi), UNC_E_UNSUPPORTED);
 	T_EQ(f.msr_reads, 0);
@@ -276,10 +276,10 @@ static void unsupported_intel_model(void)
 	T_ASSERT(n >= 13);
 	snprintf(line, sizeof(line), "\ndrivers:      %s\n", titles);
 	T_CONTAINS(text, line);
-	snprintf(line, sizeof(line), "uncore:       unsupported model: no driver matches family 0x6 model 0x55 (of the %u "
+	snprintf(line, sizeof(line), "uncore:       unsupported model: no driver matches family 0x6 model 0x57 (of the %u "
 		 "uncore.efi has)\n", n);
 	T_CONTAINS(text, line);
-	snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x55 (of the %u "
+	snprintf(line, sizeof(line), "verdict:      uncore PMU unusable: no driver matches family 0x6 model 0x57 (of the %u "
 		 "uncore.efi has)\n", n);
 	T_CONTAINS(text, line);
 	T_ASSERT(strlen(pi.verdict_reason) < sizeof(pi.verdict_reason) - 1);

@@ -686,6 +686,7 @@ static void counter_write_policy_of_every_unit(void)
 		{ "lnl-client-uncore", "cbox", N }, { "lnl-client-uncore", "arb", N }, { "lnl-client-uncore", "imc_prog", N },
 		{ "snbep-imc", "imc", W }, { "snbep-imc", "imc_fixed", W },
 		{ "disc-uncore", "imc", R }, { "disc-uncore", "cha", R },
+		{ "skx-cha", "cha", R }, { "icx-cha", "cha", R }, /* Linux ivbep_uncore_msr_init_box: RST_CTRS */
 		{ "arch-core", "cpu", W }, { "arch-core", "cpu_fixed", W }, { "p6-core", "p6", W }, { "knc-core", "knc", W },
 	};
 	unsigned seen = 0;
