@@ -2558,6 +2558,66 @@ expect spr4s-ebs has '^ebs: before ExitBootServices: 0x2002=0x[0-9a-f]*[1-9a-f][
 expect spr4s-ebs has '^ebs: after ExitBootServices: 0x2002=0x0 c1:0x2000=0x0 c1:0x2002=0x0 m:0xfe010040=0x0 m:0xfe110040=0x0$'
 boot_run
 
+# The CHAs of Skylake-SP (model 0x55 stepping 4; QEMU with 2 sockets) and,
+# through the emulator's CPUID leaf 1, Ice Lake-SP (0x6A), in one boot: the
+# emulator serves them beside its uncore (--xcha auto), each socket's PCU
+# function with CAPID6 (CAPID7) and its UBox; 28 and 26 CHAs (SKX), 40 and
+# 36 (ICX), each socket at its own rate, counted per box on its own package
+# within 0.5%; every register as found afterwards.
+boot_begin xcha Skylake-Client,model=85,stepping=4 -smp 2,sockets=2,cores=1,threads=1
+boot_file "$TOP/build/uncore-emu.efi"
+step xcha-load 'uncore-emu.efi --core-pmu none --sockets 2 --chas 28,26 --rate UNC_CHA_REQUESTS.READS=5M --socket-rate 1:UNC_CHA_REQUESTS.READS=7M'
+expect xcha-load rc zero
+step xcha-info 'uncore.efi info'
+expect xcha-info rc zero
+expect xcha-info has '^uncore: +supported: Skylake-SP CHA, Skylake-SP$'
+expect xcha-info has '^cha: +2 sockets, 54 CHAs \(MSRs of each package: CHA n at 0xe00 \+ 0x10 n\); 4 counters each, 48 bits$'
+expect xcha-info has '^  count: popcount of CAPID6 \(0x9c\) bits 27:0 of each socket.s PCU function 8086:2083 \(device 30, function 3\)$'
+expect xcha-info has '^  sockets numbered by their UBoxes. node IDs \(8086:2014, CPUNODEID 0xc0, GIDNIDMAP 0xd4\)$'
+expect xcha-info has '^  socket 0 \(bus 0x10\): 28 CHAs \(CAPID6 0xffffffff\)$'
+expect xcha-info has '^  socket 1 \(bus 0x30\): 26 CHAs$'
+expect xcha-info has '^verdict: +CHA PMU usable: ready$'
+step xcha-regs0 'uncore.efi regs'
+expect xcha-regs0 rc zero
+expect xcha-regs0 has '^0xf94 CHA 25 CTL3 \(socket 1\) +0x0000000000000000$'
+expect xcha-regs0 count ' CHA [0-9]+ CTL[0-3] \(socket [01]\) ' 216
+step xcha-stat 'uncore.efi stat -e UNC_CHA_REQUESTS.READS --per-box -d 1'
+expect xcha-stat rc zero
+expect xcha-stat has '^uncore stat: 1 event in 1 group, 54 CHAs, '
+expect xcha-stat rate UNC_CHA_REQUESTS.READS 322000000 0.5
+expect xcha-stat rate UNC_CHA_REQUESTS.READS@socket0.cha0 5000000 0.5
+expect xcha-stat rate UNC_CHA_REQUESTS.READS@socket0.cha27 5000000 0.5
+expect xcha-stat rate UNC_CHA_REQUESTS.READS@socket1.cha0 7000000 0.5
+expect xcha-stat rate UNC_CHA_REQUESTS.READS@socket1.cha25 7000000 0.5
+expect xcha-stat count '@socket0\.cha[0-9]+ ' 28
+expect xcha-stat count '@socket1\.cha[0-9]+ ' 26
+step xcha-regs1 'uncore.efi regs'
+expect xcha-regs1 same-written xcha-regs0
+step xcha-unload 'uncore-emu.efi --unload'
+expect xcha-unload rc zero
+step icx-load 'uncore-emu.efi --cpuid 1:0=0x000606A6,0x00010800,0x80000000,0x10000000 --core-pmu none --sockets 2 --chas 40,36 --rate UNC_CHA_TOR_INSERTS.IA_MISS=3M --socket-rate 1:UNC_CHA_TOR_INSERTS.IA_MISS=6M'
+expect icx-load rc zero
+step icx-info 'uncore.efi info'
+expect icx-info rc zero
+expect icx-info has '^uncore: +supported: Ice Lake-SP CHA, Ice Lake-SP$'
+expect icx-info has '^cha: +2 sockets, 76 CHAs \(MSRs of each package: CHA n at 0xb60 \+ Linux.s icx_cha_msr_offsets\[n\]\); 4 counters each, 48 bits$'
+expect icx-info has '^  count: popcount of CAPID6 \(0x9c\) and CAPID7 \(0xa0\) of each socket.s PCU function 8086:345b \(device 30, function 3\)$'
+expect icx-info has '^  sockets numbered by their UBoxes. node IDs \(8086:3450, CPUNODEID 0xc0, GIDNIDMAP 0xd4\)$'
+expect icx-info has '^  socket 0 \(bus 0x10\): 40 CHAs \(CAPID6 0x5555ffff, CAPID7 0x55555555\)$'
+expect icx-info has '^  socket 1 \(bus 0x30\): 36 CHAs$'
+expect icx-info has '^verdict: +CHA PMU usable: ready$'
+step icx-stat 'uncore.efi stat -e UNC_CHA_TOR_INSERTS.IA_MISS --per-box -d 1'
+expect icx-stat rc zero
+expect icx-stat rate UNC_CHA_TOR_INSERTS.IA_MISS 336000000 0.5
+expect icx-stat rate UNC_CHA_TOR_INSERTS.IA_MISS@socket0.cha34 3000000 0.5
+expect icx-stat rate UNC_CHA_TOR_INSERTS.IA_MISS@socket0.cha39 3000000 0.5
+expect icx-stat rate UNC_CHA_TOR_INSERTS.IA_MISS@socket1.cha35 6000000 0.5
+expect icx-stat count '@socket0\.cha[0-9]+ ' 40
+expect icx-stat count '@socket1\.cha[0-9]+ ' 36
+step icx-unload 'uncore-emu.efi --unload'
+expect icx-unload rc zero
+boot_run
+
 # Two-socket Granite Rapids (family 6 model 0xAD; QEMU with 2 sockets), 12
 # iMC channels a socket (Xeon 6900-series, PCM initBHSiMCPMUs(12)): the
 # emulator chooses the discovery-table uncore by the model; GNR has no UBox
