@@ -32,7 +32,9 @@ struct emu_disc_event;
 
 /* The CHAs a configuration serves for CPUID leaf 1 EAX (never AUTO). */
 uint8_t emu_xcha_for(const struct emu_config *cfg, uint32_t leaf1_eax);
-/* The CHAs' model, reset for cfg (cfg->xcha_active set): NULL when none is served. */
+/* The CHAs' model, reset for cfg (cfg->xcha_active set): NULL when none is
+ * served. One at a time: its state is the file's own (static), as the
+ * resident driver holds one model. */
 struct emu *emu_xcha_attach(const struct emu_config *cfg);
 /* Sockets served (--sockets, 1 unless given) and socket s's CHAs (--chas; the generation's most unless given). */
 unsigned emu_xcha_sockets(const struct emu_config *cfg);

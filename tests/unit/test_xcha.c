@@ -158,6 +158,27 @@ static void events_as_published(void)
 		ia_miss |= !strcmp(ev[i].name, "UNC_CHA_TOR_INSERTS.IA_MISS") && ev[i].code == 0x35 && ev[i].umask == 0x01 &&
 			   ev[i].umask_ext == 0xC001FE;
 	T_ASSERT(ia_miss);
+	/* more rows of each file, as Intel publishes them */
+	static const struct { const struct pmu_driver *d; const char *name; uint8_t code, umask; uint32_t ext; } rows[] = {
+		{ &pmu_driver_skxcha, "UNC_CHA_CLOCKTICKS", 0x00, 0x00, 0 },
+		{ &pmu_driver_skxcha, "UNC_CHA_TOR_INSERTS.IA_MISS", 0x35, 0x21, 0 },
+		{ &pmu_driver_skxcha, "UNC_CHA_REQUESTS.WRITES", 0x50, 0x0C, 0 },
+		{ &pmu_driver_icxcha, "UNC_CHA_CLOCKTICKS", 0x00, 0x00, 0 },
+		{ &pmu_driver_icxcha, "UNC_CHA_REQUESTS.READS", 0x50, 0x03, 0 },
+		{ &pmu_driver_icxcha, "UNC_CHA_DIR_UPDATE.HA", 0x54, 0x01, 0 },
+	};
+	for (unsigned r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		const struct event_desc *e = rows[r].d->events;
+		unsigned k = 0, ne = *rows[r].d->nevents;
+		while (k < ne && strcmp(e[k].name, rows[r].name))
+			k++;
+		T_ASSERT(k < ne);
+		if (k == ne)
+			continue;
+		T_EQ(e[k].code, rows[r].code);
+		T_EQ(e[k].umask, rows[r].umask);
+		T_EQ(e[k].umask_ext, rows[r].ext);
+	}
 }
 
 /* n sockets, each CHA counting its socket's rate: every box's count,
@@ -243,6 +264,41 @@ static void icx_eight_sockets(void)
 	run_sockets(ICX_ID, &pmu_driver_icxcha, 8, chas, rate, "cha/event=0x35,umask=0xc001fe01/");
 }
 
+/* A select someone else programmed on package 1: in use, named, and the
+ * run refused with nothing written. */
+static void in_use_on_package_1(void)
+{
+	const struct pmu_driver *const drivers[] = { &pmu_driver_skxcha, NULL };
+	struct pmu_present p;
+	struct pmu_use use;
+	char warn[200];
+	uint64_t v = 0;
+
+	START(SKX_ID, 2, "--sockets", "2", "--chas", "4");
+	emu_cur_pkg = 1;
+	T_EQ(emu_msr_write(&eh.emu, 0xE00 + 0x10 * 3 + 2, 0x400350), UNC_OK); /* CHA 3 CTL1: EN, event 0x50 */
+	emu_cur_pkg = 0;
+	probe(SKX_ID, &p, warn, sizeof(warn));
+	pmu_driver_skxcha.ops->in_use(&eh.hw, &p, &use, NULL, NULL);
+	T_ASSERT(use.known && use.in_use);
+	T_EQ(use.selects_checked, 32);
+	T_EQ(use.busy[0].value, 0x400350);
+	char name[64];
+	T_STREQ(pmu_driver_skxcha.ops->reg_name(&p, use.busy[0].reg, name, sizeof(name)), "CHA 3 CTL1 (socket 1)");
+	pmu_present_free(&p);
+	run_add(&srun, drivers, "UNC_CHA_CLOCKTICKS");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
+	static const struct stat_env env = { .wait_until = wait_until };
+	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
+	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_E_BUSY);
+	emu_cur_pkg = 1;
+	T_EQ(emu_msr_read(&eh.emu, 0xE00 + 0x10 * 3 + 2, &v), UNC_OK);
+	T_EQ(v, 0x400350);
+	emu_cur_pkg = 0;
+	T_EQ(emu_msr_read(&eh.emu, 0xE01, &v), UNC_OK);
+	T_EQ(v, 0);
+}
+
 /* What info says when the sockets cannot be told apart or reached. */
 static void faults(void)
 {
@@ -296,4 +352,4 @@ static void faults(void)
 }
 
 T_MAIN("xcha", T_CASE(registers_as_typed), T_CASE(events_as_published), T_CASE(skx_two_sockets),
-       T_CASE(icx_eight_sockets), T_CASE(faults))
+       T_CASE(icx_eight_sockets), T_CASE(in_use_on_package_1), T_CASE(faults))
