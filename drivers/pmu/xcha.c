@@ -147,9 +147,10 @@ UNC_COLD static enum unc_status read_socket(const struct hw *hw, bool icx, struc
 /* Every bus of segment 0 whose device 30 function 3 is the generation's
  * PCU function with CAPID6 is a socket; its UBox on the same bus says
  * which (Linux numbers the PCI buses' sockets from the UBoxes: the node ID
- * in CPUNODEID is GIDNIDMAP's field i for socket i). Without a UBox on
- * every such bus, or with two alike, the sockets are numbered in bus order,
- * and info says so. Socket i's CHAs are programmed on package i. */
+ * in CPUNODEID is GIDNIDMAP's field i for socket i, a hidden socket
+ * leaving a gap). Without a UBox on every such bus, or with two alike, the
+ * sockets are numbered in bus order, and info says so. Socket i's CHAs are
+ * programmed on package i. */
 UNC_COLD static enum unc_status xcha_probe(const struct hw *hw, const struct cpu_info *cpu, uint32_t want,
 					   struct pmu_present *p, char *err, size_t errsize, char *warn, size_t warnsize)
 {
@@ -205,14 +206,15 @@ UNC_COLD static enum unc_status xcha_probe(const struct hw *hw, const struct cpu
 	unsigned pkgs = hw->pkgs && !hw->pkgs->more ? hw->pkgs->n : 0, boxes = 0;
 	memset(&p->facts[XCHA_FACT_SOCK0], 0, sizeof(uint64_t) * (XCHA_MAX_SOCKETS / 2));
 	for (unsigned s = 0; s < n; s++) {
-		bool ok = hw_pkg_known(hw, s);
-		uint32_t v = f[s].bus | (uint32_t)f[s].chas << 8 | (uint32_t)(f[s].ubox ? f[s].node & 7 : 0) << 16 |
+		unsigned id = by_node ? f[s].node : s; /* the socket: its package's ID */
+		bool ok = hw_pkg_known(hw, id);
+		uint32_t v = f[s].bus | (uint32_t)f[s].chas << 8 | (uint32_t)(id & 7) << 16 |
 			     (f[s].ubox ? XCHA_S_UBOX : 0) | (ok ? XCHA_S_REACHED : 0) | (f[s].failed ? XCHA_S_FAILED : 0);
 		p->facts[XCHA_FACT_SOCK0 + s / 2] |= (uint64_t)v << (32 * (s % 2));
 		reached += ok;
 		for (unsigned c = 0; ok && c < f[s].chas; c++, boxes++) {
 			p->box_base[XCHA_UNIT_CHA][boxes] = icx ? XCHA_ICX_BASE + xcha_icx_offsets[c] : XCHA_SKX_BOX0 + XCHA_SKX_STRIDE * c;
-			p->group[XCHA_UNIT_CHA][boxes] = (uint8_t)s;
+			p->group[XCHA_UNIT_CHA][boxes] = (uint8_t)id;
 			p->box_id[XCHA_UNIT_CHA][boxes] = (uint8_t)c;
 		}
 	}

@@ -51,8 +51,9 @@ enum xcha_fact {
 	XCHA_FACT_SUMMARY, /* sockets 7:0, bit 8 numbered by node ID, packages known 23:16, bit 24 a socket
 			      not reached (partial), bits 47:32 family << 8 | model, 55:48 stepping */
 	XCHA_FACT_SOCK0,   /* sockets 2k (31:0) and 2k+1 (63:32), k = fact - XCHA_FACT_SOCK0: bus 7:0, CHAs
-			      15:8, node ID 18:16, bit 19 a UBox, bit 20 its package reached, bit 21 CAPID read failed */
-	XCHA_FACT_CAPID = XCHA_FACT_SOCK0 + XCHA_MAX_SOCKETS / 2, /* socket 0's CAPID6 31:0 and (ICX) CAPID7 63:32 */
+			      15:8, its number 18:16 (GIDNIDMAP's field, else bus order), bit 19 a UBox, bit 20 its
+			      package reached, bit 21 CAPID read failed */
+	XCHA_FACT_CAPID = XCHA_FACT_SOCK0 + XCHA_MAX_SOCKETS / 2, /* the first socket found's CAPID6 31:0 and (ICX) CAPID7 63:32, as read */
 };
 #define XCHA_S_UBOX    (1u << 19)
 #define XCHA_S_REACHED (1u << 20)

@@ -30,13 +30,14 @@ static void info_text(struct out *o, const struct pmu_present *p)
 				     : "in bus order (not every PCU bus has a UBox whose node ID its GIDNIDMAP holds)");
 	for (unsigned s = 0; s < n; s++) {
 		uint32_t v = xcha_sock(p, s);
-		out_printf(o, "  socket %u (bus 0x%02x): %u CHA%s", s, v & 0xFF, v >> 8 & 0xFF, (v >> 8 & 0xFF) == 1 ? "" : "s");
+		out_printf(o, "  socket %u (bus 0x%02x): %u CHA%s", v >> 16 & 7, v & 0xFF, v >> 8 & 0xFF,
+			   (v >> 8 & 0xFF) == 1 ? "" : "s");
 		if (!s)
 			out_printf(o, icx ? " (CAPID6 0x%08x, CAPID7 0x%08x)" : " (CAPID6 0x%08x)",
 				   (unsigned)(p->facts[XCHA_FACT_CAPID] & 0xFFFFFFFFu), (unsigned)(p->facts[XCHA_FACT_CAPID] >> 32));
 		out_puts(o, v & XCHA_S_FAILED ? ": CAPID could not be read" : "");
 		if (!(v & XCHA_S_REACHED))
-			out_printf(o, ": no processor of package %u reached, not counted", s);
+			out_printf(o, ": no processor of package %u reached, not counted", v >> 16 & 7);
 		out_puts(o, "\n");
 	}
 	if (!n)
@@ -51,7 +52,7 @@ static void info_json(struct out *o, const struct pmu_present *p)
 		   p->facts[XCHA_FACT_SUMMARY] >> 8 & 1 ? "ubox_node_id" : "bus_order");
 	for (unsigned s = 0; s < n; s++) {
 		uint32_t v = xcha_sock(p, s);
-		out_printf(o, "%s{\"socket\":%u,\"bus\":\"0x%02x\",\"chas\":%u,\"reached\":%s}", s ? "," : "", s, v & 0xFF,
+		out_printf(o, "%s{\"socket\":%u,\"bus\":\"0x%02x\",\"chas\":%u,\"reached\":%s}", s ? "," : "", v >> 16 & 7, v & 0xFF,
 			   v >> 8 & 0xFF, v & XCHA_S_REACHED ? "true" : "false");
 	}
 	out_puts(o, "]");
@@ -79,7 +80,7 @@ const char *xcha_caveat(const struct pmu_present *p, char *buf, size_t size)
 	struct out o = strbuf_out(&sb);
 	for (unsigned s = 0; s < n; s++)
 		if (!(xcha_sock(p, s) & XCHA_S_REACHED))
-			out_printf(&o, "%ssocket %u", k++ ? ", " : "", s);
+			out_printf(&o, "%ssocket %u", k++ ? ", " : "", xcha_sock(p, s) >> 16 & 7);
 	if (k)
 		out_puts(&o, ": no processor of its package reached, its CHAs not counted");
 	if (pkgs > 1 && n < pkgs)

@@ -316,6 +316,14 @@ static void faults(void)
 	T_ASSERT(p.partial);
 	T_STREQ(warn, "1 socket found with a PCU function for 2 packages: the others' CHAs not counted");
 	pmu_present_free(&p);
+	/* socket 0's hidden: the one found is socket 1, by its UBox, on package 1 */
+	START(SKX_ID, 2, "--sockets", "2", "--chas", "5", "--xcha-fault", "capid-hidden=0");
+	probe(SKX_ID, &p, warn, sizeof(warn));
+	T_EQ(p.boxes[0], 5);
+	T_EQ(p.group[0][0], 1);
+	T_EQ(pmu_unit_sel(&pmu_driver_skxcha.units[0], &p, 0, 4, 0).pci.bus, 2); /* package 1 */
+	T_CONTAINS(info_of(&p, false), "  socket 1 (bus 0x30): 5 CHAs (CAPID6 ");
+	pmu_present_free(&p);
 	/* two sockets, one package reachable (no MP services): socket 1 not counted */
 	START(SKX_ID, 1, "--sockets", "2", "--chas", "3");
 	probe(SKX_ID, &p, warn, sizeof(warn));
