@@ -103,7 +103,7 @@ flags_file = $(if $(call str_eq,$(1),$(file <$@)),,@mkdir -p $(dir $@); printf '
 # The emulator's tables are its own (tests/emu/pmu_skl.c), typed from the manual:
 # it links neither the application's event table nor drivers/pmu/.
 # The uncores the emulator serves, one register table each.
-EMU_UNCORES := tests/emu/pmu_skl.c tests/emu/pmu_adl.c tests/emu/pmu_mtl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c tests/emu/pmu_icx.c
+EMU_UNCORES := tests/emu/pmu_skl.c tests/emu/pmu_adl.c tests/emu/pmu_mtl.c tests/emu/pmu_snbep.c tests/emu/pmu_disc.c tests/emu/pmu_icx.c tests/emu/pmu_xcha.c
 EMU_CORE := tests/emu/pmu_core.c tests/emu/pmu_p6.c tests/emu/pmu_knc.c tests/emu/pmu_arch.c
 EMU_COMMON := tests/emu/model.c $(EMU_UNCORES) $(EMU_CORE) tests/emu/options.c drivers/base/status.c drivers/base/fmt.c drivers/base/parse.c drivers/base/arith.c \
 	efi/console.c efi/libc.c efi/status_efi.c
@@ -470,6 +470,8 @@ UNIT_TESTS += test_disc_drv
 UNIT_TESTS += test_emu_disc
 UNIT_TESTS += test_icx
 $(HOST)/test_icx: $(call hobj,tests/unit/test_icx.c $(T_FAKE) $(MODEL_SRCS))
+UNIT_TESTS += test_xcha
+$(HOST)/test_xcha: $(call hobj,tests/unit/test_xcha.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_emu_disc: $(call hobj,tests/unit/test_emu_disc.c $(T_FAKE) $(MODEL_SRCS))
 $(HOST)/test_disc_drv: $(call hobj,tests/unit/test_disc_drv.c $(T_FAKE))
 UNIT_TESTS += test_many_boxes

@@ -98,6 +98,6 @@ bad=$(grep -nE '^#include <(efi|efilib|efiapi|efiprot)[a-z_0-9]*\.h>' drivers/*/
 rule drivers_include_no_firmware_header "$bad"
 
 # The engine names no driver: no driver's symbols or register names outside drivers/pmu/.
-names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|icl_|ICL_|rkl_|RKL_|disc_|DISC_|pmu_driver_[a-z]' \
+names=$(grep -lE 'skl_|SKL_|MSR_UNC_|knc_|KNC_|MSR_KNC_|p6_|P6_|\<arch_|\<ARCH_|IA32_|snbep_|SNBEP_|MC_CH|adl_|ADL_|tgl_|TGL_|icl_|ICL_|rkl_|RKL_|disc_|DISC_|xcha_|XCHA_|pmu_driver_[a-z]' \
 	drivers/base/*.[ch] drivers/engine/*.[ch] drivers/output/*.[ch] drivers/lab/*.[ch] drivers/cmd/*.[ch] efi/*.[ch] efi/*/*.[ch] tools/*.[ch] 2>/dev/null)
 rule engine_names_no_driver "$names"

@@ -291,6 +291,11 @@ enum unc_status emu_msr_read(struct emu *e, uint32_t msr, uint64_t *ret_val)
 {
 	if (injected_gp(e, msr, false))
 		return UNC_E_FAULT;
+	for (struct emu *f = e; f; f = f->next) {
+		enum unc_status st = f->pmu->msr_first ? pmu_msr_read(f, msr, ret_val) : UNC_E_NOT_FOUND;
+		if (st != UNC_E_NOT_FOUND)
+			return st;
+	}
 	for (; e; e = e->next) {
 		enum unc_status st = pmu_msr_read(e, msr, ret_val);
 		if (st != UNC_E_NOT_FOUND)
@@ -303,6 +308,11 @@ enum unc_status emu_msr_write(struct emu *e, uint32_t msr, uint64_t v)
 {
 	if (injected_gp(e, msr, true))
 		return UNC_E_FAULT;
+	for (struct emu *f = e; f; f = f->next) {
+		enum unc_status st = f->pmu->msr_first ? pmu_msr_write(f, msr, v) : UNC_E_NOT_FOUND;
+		if (st != UNC_E_NOT_FOUND)
+			return st;
+	}
 	for (; e; e = e->next) {
 		enum unc_status st = pmu_msr_write(e, msr, v);
 		if (st != UNC_E_NOT_FOUND)

@@ -22,6 +22,7 @@
 #include "pmu_snbep.h"
 #include "pmu_disc.h"
 #include "pmu_icx.h"
+#include "pmu_xcha.h"
 
 #define EMU_MAX_RATES 48
 #define EMU_MAX_GP    8
@@ -156,6 +157,11 @@ struct emu_config {
 	 * discovery iMC have, with no --uncore: kept for both, each uncore
 	 * counting its own (the CPU identity chooses). */
 	bool rate_shared[EMU_MAX_RATES];
+	/* The CHAs served beside the uncore (pmu_xcha.c): as asked (--xcha),
+	 * the ones served once the model starts (enum emu_xcha), and
+	 * --xcha-fault's bits. Their sockets and CHAs: --sockets and --chas. */
+	uint8_t xcha, xcha_active;
+	uint16_t xcha_faults;
 };
 
 extern unsigned emu_cur_pkg; /* the package of the processor making the current MSR access (0: the BSP's or unknown) */
@@ -274,6 +280,7 @@ struct emu_pmu {
 	 * state, hundreds of boxes); UNC_E_NOT_FOUND: not its. NULL: none. */
 	enum unc_status (*msr_read)(struct emu *e, uint32_t msr, uint64_t *ret_val);
 	enum unc_status (*msr_write)(struct emu *e, uint32_t msr, uint64_t val);
+	bool msr_first; /* its MSRs are answered before any other PMU's (the CHAs beside an uncore) */
 };
 
 /* The 6th-generation Core uncore (pmu_skl.c), the Xeon E5-2600 iMC

@@ -427,7 +427,9 @@ static enum unc_status parse_socket_rate(const char *arg, struct emu_config *cfg
 		FAIL("bad socket '%s' in --socket-rate '%s' (want 0 to %d)", num, arg, EMU_DISC_MAX_SOCKETS - 1);
 	const struct emu_disc_event *dev = emu_disc_event_find(name);
 	if (!dev)
-		FAIL("unknown event '%s' in --socket-rate (want a discovery-table uncore event)", name);
+		dev = emu_xcha_event_find(name); /* the CHAs beside the uncore (pmu_xcha.c) */
+	if (!dev)
+		FAIL("unknown event '%s' in --socket-rate (want a discovery-table uncore or CHA event)", name);
 	if (!parse_decimal(eq + 1, 1, MAX_RATE, &v) || v == 0)
 		FAIL("bad rate '%s' for %s (want a whole number per second, 1 to 10^12; k, M, G allowed)", eq + 1, name);
 	cfg->disc_opts |= 16;
@@ -488,6 +490,8 @@ static enum unc_status parse_rate(const char *arg, struct emu_config *cfg, bool 
 
 	/* The discovery-table uncore's events (CAS counts per channel, the CHA's clock) */
 	const struct emu_disc_event *dev = emu_disc_event_find(name);
+	if (!dev && (dev = emu_xcha_event_find(name))) /* the CHAs beside the uncore (pmu_xcha.c) */
+		return add_disc_rate(dev, 0, v, cfg, err, errsize);
 	/* a name the E5-2600 iMC also has (UNC_M_CAS_COUNT.RD) is the
 	 * discovery uncore's after --uncore disc */
 	/* A name both the E5-2600 iMC and the discovery iMC have
@@ -577,7 +581,7 @@ static enum unc_status parse_uncore(const char *val, struct emu_config *cfg, cha
 enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, char *err, size_t errsize)
 {
 	if (uncore == EMU_UNCORE_ICX || cfg->icx_faults)
-		return emu_icx_check(cfg, uncore, err, errsize);
+		return emu_icx_check(cfg, uncore, err, errsize) ? UNC_E_INVALID : emu_xcha_check(cfg, err, errsize);
 	if (uncore == EMU_UNCORE_DISC) {
 		if (cfg->skl_opts || cfg->snbep_opts)
 			FAIL("an option of the %s is given, but the emulator serves the discovery-table uncore (CPUID leaf 1, "
@@ -606,7 +610,10 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 				     sockets, sockets - 1);
 		return UNC_OK;
 	}
-	if (cfg->disc_opts & ~1u)
+	if (emu_xcha_check(cfg, err, errsize))
+		return UNC_E_INVALID;
+	bool xcha = emu_xcha_on(cfg); /* takes --chas, --socket-rate, --sockets */
+	if (cfg->disc_opts & ~(xcha ? 1u | 8u | 16u : 1u))
 		FAIL("--channels, --chas, --dies, --socket-rate and --disc-fault are for the discovery-table uncore, but the emulator "
 		     "serves the %s",
 		     uncore == EMU_UNCORE_SNBEP ? "Xeon E5-2600 iMC" : "Skylake-client uncore");
@@ -627,7 +634,7 @@ enum unc_status emu_uncore_check(const struct emu_config *cfg, unsigned uncore, 
 			FAIL("--fault pci-*=%02x:%02x.%x: not a channel function of the emulated %s iMC", cfg->pci_fault[i].bus,
 			     cfg->pci_fault[i].dev, cfg->pci_fault[i].func, emu_imc_gens[cfg->pci_gen].name);
 	}
-	if (uncore != EMU_UNCORE_SNBEP && cfg->disc_sockets_set)
+	if (uncore != EMU_UNCORE_SNBEP && cfg->disc_sockets_set && !xcha)
 		FAIL("--sockets is for the Xeon E5-2600 iMC or the discovery-table uncore, but the emulator serves the "
 		     "Skylake-client uncore (CPUID leaf 1, or --uncore)");
 	if (uncore == EMU_UNCORE_ICL && cfg->global_ctrl_set)
@@ -754,12 +761,12 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 			     !strcmp(opt, "--uncore") || !strcmp(opt, "--sockets") ||
 			     !strcmp(opt, "--channels") || !strcmp(opt, "--disc-fault") || !strcmp(opt, "--mchbar") ||
 			     !strcmp(opt, "--chas") || !strcmp(opt, "--socket-rate") || !strcmp(opt, "--dies") ||
-			     !strcmp(opt, "--icx-fault");
+			     !strcmp(opt, "--icx-fault") || !strcmp(opt, "--xcha") || !strcmp(opt, "--xcha-fault");
 		if (!known)
 			FAIL("unknown option '%s' (--cbo-config N, --cbo-config-reserved V, --uclk-mhz F, --global-ctrl V, "
 			     "--rate NAME=N, --cpuid LEAF:SUBLEAF=EAX,EBX,ECX,EDX, --core-pmu CORE, "
 			     "--arch-pmu V,GP,GPW,FIXED,FIXEDW, --perf-capabilities V, --uncore auto|skl|snbep|disc, --sockets N, --channels N, --chas N[,N...], --socket-rate S:NAME=N, --disc-fault F, --icx-fault F, "
-			     "--mchbar ADDR, --fault KIND[=ARG], --unload)",
+			     "--mchbar ADDR, --xcha G, --xcha-fault F, --fault KIND[=ARG], --unload)",
 			     opt);
 		if (i + 1 >= argc)
 			FAIL("%s needs a value", opt);
@@ -853,6 +860,9 @@ enum unc_status emu_parse_options(int argc, char **argv, struct emu_config *cfg,
 				FAIL("bad value '%s' for --dies (want 1 to %d tables per socket)", val, EMU_DISC_MAX_SOCKETS);
 			cfg->disc_dies = (unsigned)v;
 			cfg->disc_opts |= 32;
+		} else if ((st = emu_xcha_option(opt, val, cfg, err, errsize)) != UNC_E_NOT_FOUND) {
+			if (st)
+				return st;
 		} else if (!strcmp(opt, "--chas")) {
 			if (cfg->disc_opts & 8)
 				FAIL("--chas given twice");
@@ -1027,6 +1037,9 @@ static void describe(const struct emu_config *cfg, struct out *po)
 		emu_icx_describe(cfg, &o);
 	else
 		describe_skl(cfg, &o);
+	char xb[80]; /* the CHAs beside it (pmu_xcha.c) */
+	emu_xcha_describe(cfg, xb, sizeof(xb));
+	out_puts(&o, xb);
 	/* The core PMU served (once the model has chosen it) */
 	if (cfg->core_active == EMU_CORE_ARCH) {
 		const struct emu_arch_shape *a = &cfg->arch;

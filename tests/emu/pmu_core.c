@@ -240,6 +240,7 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 			: cfg->arch_set			? EMU_CORE_ARCH
 							: emu_core_for(leaf1_eax);
 	c.uncore_active = cfg->uncore != EMU_UNCORE_AUTO ? cfg->uncore : emu_uncore_for(leaf1_eax);
+	c.xcha_active = emu_xcha_for(cfg, leaf1_eax);
 	if (c.uncore_active == EMU_UNCORE_ADL || c.uncore_active == EMU_UNCORE_TGL) {
 		unsigned family, model;
 		emu_family_model(leaf1_eax, &family, &model);
@@ -290,9 +291,10 @@ void emu_init_cpu(struct emu *e, struct emu *core, const struct emu_config *cfg,
 	case EMU_CORE_P6: emu_init_pmu(core, &emu_pmu_p6, &c); break;
 	case EMU_CORE_KNC: emu_init_pmu(core, &emu_pmu_knc, &c); break;
 	case EMU_CORE_ARCH: emu_init_pmu(core, emu_pmu_arch(&c), &c); break;
-	default: return;
+	default: e->next = emu_xcha_attach(&c); return; /* the CHAs beside the uncore (pmu_xcha.c) */
 	}
 	e->next = core;
+	core->next = emu_xcha_attach(&c);
 }
 
 void emu_core_leaf1(struct emu *e, uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx)

@@ -286,7 +286,8 @@ enum unc_status emu_icx_check(const struct emu_config *cfg, unsigned uncore, cha
 	if (cfg->skl_opts || cfg->snbep_opts)
 		FAIL("an option of the %s is given, but the emulator serves the Ice Lake-SP iMC (CPUID leaf 1, or --uncore)",
 		     cfg->skl_opts ? "Skylake-client uncore" : "Xeon E5-2600 iMC");
-	if (cfg->disc_opts & ~(1u | 2u | 16u)) /* rates, --channels, --socket-rate */
+	bool cha = emu_xcha_on(cfg); /* --chas: the CHAs beside */
+	if (cfg->disc_opts & ~(1u | 2u | 16u | (cha ? 8u : 0u))) /* rates, --channels, --socket-rate */
 		FAIL("--chas, --dies and --disc-fault are for the discovery-table uncore, but the emulator serves the Ice "
 		     "Lake-SP iMC");
 	if (n > EMU_ICX_MAX_SOCKETS)

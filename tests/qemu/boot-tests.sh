@@ -724,22 +724,37 @@ boot_run
 # 8086:2014 at 8.2 one bus below (SKX_CPUNODEID 0xc0, SKX_GIDNIDMAP 0xd4),
 # Intel's skylakex_uncore.json events. Then a channel hidden by the
 # firmware (its function reads all ones): info names it, bw counts the rest.
-# Other Skylake-SP checks (the CHA) belong in this boot too: add steps
-# before boot_run.
-boot_begin skx Skylake-Server,model=85,stepping=4
+# QEMU with 2 sockets: beside the iMC, each socket's CHAs (28 and 26, from
+# CAPID6 of the PCU function on its UBox's bus) at its own rate, counted per
+# box on its own package within 0.5%; every register as found afterwards.
+boot_begin skx Skylake-Server,model=85,stepping=4 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
-step skx-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
+step skx-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --chas 28,26 --rate UNC_CHA_REQUESTS.READS=5M --socket-rate 1:UNC_CHA_REQUESTS.READS=7M'
 expect skx-load rc zero
 expect skx-load has '^uncore-emu: emulating a Xeon iMC \(Skylake-SP\), 2 sockets \(buses 0x3f, 0x7f\), 12 channels, '
 step skx-regs0 'uncore.efi regs'
 expect skx-regs0 rc zero
+expect skx-regs0 count ' CHA [0-9]+ CTL[0-3] \(socket [01]\) ' 216
+# the CHAs of each socket, counted on its own package
+step skx-cha 'uncore.efi stat -e UNC_CHA_REQUESTS.READS --per-box -d 2'
+expect skx-cha rc zero
+expect skx-cha has '^uncore stat: 1 event in 1 group, 54 CHAs, '
+expect skx-cha rate UNC_CHA_REQUESTS.READS 322000000 0.5
+expect skx-cha rate UNC_CHA_REQUESTS.READS@socket0.cha27 5000000 0.5
+expect skx-cha rate UNC_CHA_REQUESTS.READS@socket1.cha25 7000000 0.5
+expect skx-cha count '@socket0\.cha[0-9]+ ' 28
+expect skx-cha count '@socket1\.cha[0-9]+ ' 26
 step skx-info 'uncore.efi info'
 expect skx-info rc zero
 expect skx-info has '^uncore: +supported: Xeon iMC \(Ivy Bridge-EP to Cooper Lake\), Skylake-SP$'
 expect skx-info has '^imc: +2 sockets, 12 channels \(PCI functions a\.2, a\.6, b\.2, c\.2, c\.6, d\.2 = channels 0-5, 8086:2042/2046/204a\); '
 expect skx-info has "^  sockets numbered by their UBoxes' node IDs \\(8086:2014, CPUNODEID 0xc0, GIDNIDMAP 0xd4\\)$"
 expect skx-info has '^  socket 0 \(bus 0x3f\): channels 0, 1, 2, 3, 4, 5$'
-expect skx-info has '^verdict: +iMC PMU usable: ready$'
+expect skx-info has '^verdict: +PMUs usable: ready$'
+expect skx-info has '^cha: +2 sockets, 54 CHAs \(MSRs of each package: CHA n at 0xe00 \+ 0x10 n\); 4 counters each, 48 bits$'
+expect skx-info has '^  count: popcount of CAPID6 \(0x9c\) bits 27:0 of each socket.s PCU function 8086:2083 \(device 30, function 3\)$'
+expect skx-info has '^  socket 0 \(bus 0x3e\): 28 CHAs \(CAPID6 0xffffffff\)$'
+expect skx-info has '^  socket 1 \(bus 0x7e\): 26 CHAs$'
 # bw --per-box over 2 s (a late read of one channel weighs half as much): its
 # totals, each socket and channels
 step skx-bw-pb 'uncore.efi bw -d 2 --per-box'
@@ -763,7 +778,7 @@ step skx-load-hidden 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_
 expect skx-load-hidden rc zero
 step skx-info-hidden 'uncore.efi info'
 expect skx-info-hidden has '^  socket 1 \(bus 0x7f\): channel 5 \(d\.2\) missing$'
-expect skx-info-hidden has '^verdict: +iMC PMU usable: ready, but socket 1 \(bus 0x7f\) channel 5 \(d\.2\) missing: not counted'
+expect skx-info-hidden has '^verdict: +PMUs usable: ready, but socket 1 \(bus 0x7f\) channel 5 \(d\.2\) missing: not counted'
 step skx-bw-hidden 'uncore.efi bw -d 1'
 expect skx-bw-hidden rc zero
 expect skx-bw-hidden bw read 7040 0.5
@@ -2613,13 +2628,14 @@ boot_run
 # Two-socket Ice Lake-SP (model 0x6A): the iMC in MMIO, found through
 # 8086:3451 beside each socket's UBox; two active channels in each of the
 # four controllers (the third box reads 0 and ignores writes), each at 10M
-# reads and 5M writes a second (socket 1: 6M and 3M). A driver that adds
-# other Ice Lake-SP units adds its steps before icx-unload.
+# reads and 5M writes a second (socket 1: 6M and 3M); beside them each
+# socket's CHAs (40 and 36, CAPID6 and CAPID7 of the PCU function on its
+# UBox's bus) counted on its own package.
 boot_begin icx Skylake-Client,model=106 -smp 2,sockets=2,cores=1,threads=1
 boot_file "$TOP/build/uncore-emu.efi"
-step icx-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M'
+step icx-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --socket-rate 1:UNC_M_CAS_COUNT.RD=6M --socket-rate 1:UNC_M_CAS_COUNT.WR=3M --chas 40,36 --rate UNC_CHA_TOR_INSERTS.IA_MISS=3M --socket-rate 1:UNC_CHA_TOR_INSERTS.IA_MISS=6M'
 expect icx-load rc zero
-expect icx-load has '^uncore-emu: emulating a Xeon Ice Lake-SP iMC, 2 sockets \(UBox 8086:3450 and 8086:3451 at buses 0x7e, 0xfe 00\.0/00\.1\), 8 active channels of 12 boxes per socket, 4 rates, iMC faults: none, faults: none$'
+expect icx-load has '^uncore-emu: emulating a Xeon Ice Lake-SP iMC, 2 sockets \(UBox 8086:3450 and 8086:3451 at buses 0x7e, 0xfe 00\.0/00\.1\), 8 active channels of 12 boxes per socket, 4 rates, iMC faults: none, icx CHAs on 2 sockets \(40,36\), faults: none$'
 step icx-info 'uncore.efi info'
 expect icx-info rc zero
 expect icx-info has '^cpu: +GenuineIntel family 0x6 model 0x6a'
@@ -2631,7 +2647,11 @@ expect icx-info has '^  socket 0: 8086:3451 at 7e:00\.1, BAR 0xfd000000, control
 expect icx-info has '^  socket 1: 8086:3451 at fe:00\.1, BAR 0xfd800000, controllers 0 at \+0x40000, 1 at \+0x80000, 2 at \+0xc0000, 3 at \+0x100000; 8 channels$'
 expect icx-info lacks 'missing'
 expect icx-info has '^pmu in use: +no \(80 event selects all zero\)$'
-expect icx-info has '^verdict: +iMC PMU usable: ready$'
+expect icx-info has '^verdict: +PMUs usable: ready$'
+expect icx-info has '^cha: +2 sockets, 76 CHAs \(MSRs of each package: CHA n at 0xb60 \+ Linux.s icx_cha_msr_offsets\[n\]\); 4 counters each, 48 bits$'
+expect icx-info has '^  count: popcount of CAPID6 \(0x9c\) and CAPID7 \(0xa0\) of each socket.s PCU function 8086:345b \(device 30, function 3\)$'
+expect icx-info has '^  socket 0 \(bus 0x7e\): 40 CHAs \(CAPID6 0x5555ffff, CAPID7 0x55555555\)$'
+expect icx-info has '^  socket 1 \(bus 0xfe\): 36 CHAs$'
 step icx-regs0 'uncore.efi regs'
 expect icx-regs0 rc zero
 expect icx-regs0 has '^0xfd92684c +MC3_CH1_PMON_CTL3 \(socket 1\) +0x0000000000000000$'
@@ -2660,6 +2680,14 @@ expect icx-stat rate UNC_M_CAS_COUNT.RD@socket0.ch4 10000000 0.5
 expect icx-stat rate UNC_M_CAS_COUNT.RD@socket1.ch10 6000000 0.5
 expect icx-stat rate imc/event=0x04,umask=0x3f/ 192000000 0.5
 expect icx-stat rate UNC_M_HCLOCKTICKS@socket1.ch3 800000000 0.5
+# the CHAs of each socket, counted on its own package
+step icx-cha 'uncore.efi stat -e UNC_CHA_TOR_INSERTS.IA_MISS --per-box -d 2'
+expect icx-cha rc zero
+expect icx-cha rate UNC_CHA_TOR_INSERTS.IA_MISS 336000000 0.5
+expect icx-cha rate UNC_CHA_TOR_INSERTS.IA_MISS@socket0.cha39 3000000 0.5
+expect icx-cha rate UNC_CHA_TOR_INSERTS.IA_MISS@socket1.cha35 6000000 0.5
+expect icx-cha count '@socket0\.cha[0-9]+ ' 40
+expect icx-cha count '@socket1\.cha[0-9]+ ' 36
 step icx-regs1 'uncore.efi regs'
 expect icx-regs1 same-written icx-regs0
 step icx-bar 'uncore.efi pci read fe:00.1 0xd0'
@@ -2673,7 +2701,7 @@ expect icx-load-mz rc zero
 step icx-info-mz 'uncore.efi info'
 expect icx-info-mz has '^imc: +2 sockets, 14 channels \('
 expect icx-info-mz has '^  missing: socket 0 controller 1 \(channels 3-5\): its offset reads 0 \(0xdc\)$'
-expect icx-info-mz has '^verdict: +iMC PMU usable: ready, but socket 0 controller 1 \(channels 3-5\)'
+expect icx-info-mz has '^verdict: +PMUs usable: ready, but socket 0 controller 1 \(channels 3-5\)'
 step icx-bw-mz 'uncore.efi bw -d 1'
 expect icx-bw-mz rc zero
 expect icx-bw-mz has '^uncore: warning: socket 0 controller 1 \(channels 3-5\): its offset reads 0 \(0xdc\): not counted'
@@ -2730,6 +2758,7 @@ expect spr4s-ebs rc zero
 expect spr4s-ebs has '^ebs: before ExitBootServices: 0x2002=0x[0-9a-f]*[1-9a-f][0-9a-f]* c1:0x2000=- c1:0x2002=- m:0xfe010040=0x[0-9a-f]*[1-9a-f][0-9a-f]* m:0xfe110040=0x[0-9a-f]*[1-9a-f][0-9a-f]*$'
 expect spr4s-ebs has '^ebs: after ExitBootServices: 0x2002=0x0 c1:0x2000=0x0 c1:0x2002=0x0 m:0xfe010040=0x0 m:0xfe110040=0x0$'
 boot_run
+
 
 # Two-socket Granite Rapids (family 6 model 0xAD; QEMU with 2 sockets), 12
 # iMC channels a socket (Xeon 6900-series, PCM initBHSiMCPMUs(12)): the

@@ -350,7 +350,7 @@ static void absent_pmu_refused(void)
 	T_EQ(RUN("list"), UNC_OK);
 	T_STREQ(obuf, "no driver matches this CPU: no events (see 'uncore.efi list --all' and 'uncore.efi info')\n");
 	T_EQ(RUN("list", "--all"), UNC_OK); /* columns as wide as every driver's widest: cpu_fixed, 0,1,2,3,4,5,6 */
-	T_CONTAINS(obuf, "\ncbox       0x34  0x8f   0,1            UNC_CBO_CACHE_LOOKUP.ANY_MESI                  LLC lookup");
+	T_CONTAINS(obuf, "\ncbox       0x34  0x8f   0,1            UNC_CBO_CACHE_LOOKUP.ANY_MESI                     LLC lookup");
 	/* a register is named only by a driver that matches the CPU */
 	T_EQ(RUN("msr", "read", "0x396"), UNC_OK);
 	T_CONTAINS(obuf, "msr 0x396 = 0x");
@@ -375,10 +375,10 @@ static void list_and_regs(void)
 	T_CONTAINS(obuf, "\n20 events, 5 free-running counters, in 4 PMUs (this CPU's; --all lists every driver's).");
 	T_EQ(RUN("list", "--all"), UNC_OK);
 	/* a fixed counter named by its number (Intel's "Fixed counter 1") */
-	T_CONTAINS(obuf, "\npmu        code  umask  counters       event                                          description\n");
-	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1        CPU_CLK_UNHALTED.THREAD                        Core cycles");
+	T_CONTAINS(obuf, "\npmu        code  umask  counters       event                                             description\n");
+	T_CONTAINS(obuf, "\ncpu_fixed  0x00  0x02   FIXED 1        CPU_CLK_UNHALTED.THREAD                           Core cycles");
 	/* an event with a UMaskExt (Intel's SPR and EMR files: 0x00c001fe) */
-	T_CONTAINS(obuf, "\ncha        0x35  0x01   0,1,2,3        UNC_CHA_TOR_INSERTS.IA_MISS                    [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
+	T_CONTAINS(obuf, "\ncha        0x35  0x01   0,1,2,3        UNC_CHA_TOR_INSERTS.IA_MISS                       [UMaskExt 0x00c001fe] TOR Inserts; misses from Local IA\n");
 	/* every driver's: as many as the registry holds */
 	unsigned nev = 0, nfree = 0, npmus = 0;
 	for (unsigned d = 0; pmu_drivers[d]; d++) {

@@ -126,7 +126,7 @@ static void option_errors(void)
 	     UNC_E_INVALID);
 	T_STREQ(err, "--socket-rate for socket 1, but --sockets is 1 (sockets 0 to 0)");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--socket-rate", "1:NOPE=5" }, &cfg, err, sizeof(err)), UNC_E_INVALID);
-	T_STREQ(err, "unknown event 'NOPE' in --socket-rate (want a discovery-table uncore event)");
+	T_STREQ(err, "unknown event 'NOPE' in --socket-rate (want a discovery-table uncore or CHA event)");
 	T_EQ(emu_parse_options(3, (char *[]){ "emu", "--socket-rate", "8:UNC_M_CAS_COUNT.RD=5" }, &cfg, err, sizeof(err)),
 	     UNC_E_INVALID);
 	T_STREQ(err, "bad socket '8' in --socket-rate '8:UNC_M_CAS_COUNT.RD=5' (want 0 to 7)");

@@ -687,6 +687,7 @@ static void counter_write_policy_of_every_unit(void)
 		{ "snbep-imc", "imc", W }, { "snbep-imc", "imc_fixed", W }, { "pci-imc", "imc", R }, { "pci-imc", "imc_fixed", R },
 		{ "disc-uncore", "imc", R }, { "disc-uncore", "cha", R },
 		{ "icx-imc", "imc", R }, { "icx-imc", "imc_fixed", R },
+		{ "skx-cha", "cha", R }, { "icx-cha", "cha", R }, /* Linux ivbep_uncore_msr_init_box: RST_CTRS */
 		{ "arch-core", "cpu", W }, { "arch-core", "cpu_fixed", W }, { "p6-core", "p6", W }, { "knc-core", "knc", W },
 	};
 	unsigned seen = 0;
