@@ -716,6 +716,50 @@ step hsx-regs1 'uncore.efi regs'
 expect hsx-regs1 same-written hsx-regs0
 step hsx-unload 'uncore-emu.efi --unload'
 expect hsx-unload rc zero
+# Ivy Bridge-EP in the same QEMU start, by the emulator's CPUID leaf 1 (uncore.efi
+# reads the model there): its channel functions and UBox, bw per channel.
+step ivb-load 'uncore-emu.efi --cpuid 1:0=0x000306E4,0x00010800,0x80000000,0x10000000 --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
+expect ivb-load rc zero
+expect ivb-load has '^uncore-emu: emulating a Xeon iMC \(Ivy Bridge-EP\), 2 sockets \(buses 0x3f, 0x7f\), 16 channels, '
+step ivb-regs0 'uncore.efi regs'
+expect ivb-regs0 rc zero
+step ivb-info 'uncore.efi info'
+expect ivb-info rc zero
+expect ivb-info has '^uncore: +supported: Xeon iMC \(Ivy Bridge-EP to Cooper Lake\), Ivy Bridge-EP$'
+expect ivb-info has '^imc: +2 sockets, 16 channels \(PCI functions .* = channels 0-7, 8086:0eb4/0eb5/0eb0/0eb1/0ef4/0ef5/0ef0/0ef1\); '
+expect ivb-info has '^verdict: +iMC PMU usable: ready$'
+step ivb-bw-pb 'uncore.efi bw -d 2 --per-box'
+expect ivb-bw-pb rc zero
+expect ivb-bw-pb bw read 10240 0.5
+expect ivb-bw-pb bw write 5120 0.5
+expect ivb-bw-pb count '^socket[01]\.ch[0-7] +read' 16
+expect ivb-bw-pb pbw socket1.ch7:read 640 0.5
+step ivb-regs1 'uncore.efi regs'
+expect ivb-regs1 same-written ivb-regs0
+step ivb-unload 'uncore-emu.efi --unload'
+expect ivb-unload rc zero
+# Broadwell-EP in the same QEMU start, by the emulator's CPUID leaf 1 (uncore.efi
+# reads the model there): its channel functions and UBox, bw per channel.
+step bdx-load 'uncore-emu.efi --cpuid 1:0=0x000406F1,0x00010800,0x80000000,0x10000000 --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
+expect bdx-load rc zero
+expect bdx-load has '^uncore-emu: emulating a Xeon iMC \(Broadwell-EP\), 2 sockets \(buses 0x3f, 0x7f\), 16 channels, '
+step bdx-regs0 'uncore.efi regs'
+expect bdx-regs0 rc zero
+step bdx-info 'uncore.efi info'
+expect bdx-info rc zero
+expect bdx-info has '^uncore: +supported: Xeon iMC \(Ivy Bridge-EP to Cooper Lake\), Broadwell-EP$'
+expect bdx-info has '^imc: +2 sockets, 16 channels \(PCI functions .* = channels 0-7, 8086:6fb0/6fb1/6fb4/6fb5/6fd0/6fd1/6fd4/6fd5\); '
+expect bdx-info has '^verdict: +iMC PMU usable: ready$'
+step bdx-bw-pb 'uncore.efi bw -d 2 --per-box'
+expect bdx-bw-pb rc zero
+expect bdx-bw-pb bw read 10240 0.5
+expect bdx-bw-pb bw write 5120 0.5
+expect bdx-bw-pb count '^socket[01]\.ch[0-7] +read' 16
+expect bdx-bw-pb pbw socket1.ch7:read 640 0.5
+step bdx-regs1 'uncore.efi regs'
+expect bdx-regs1 same-written bdx-regs0
+step bdx-unload 'uncore-emu.efi --unload'
+expect bdx-unload rc zero
 boot_run
 
 # Skylake-SP (model 85 stepping 4; Cascade Lake and Cooper Lake are its
@@ -786,6 +830,22 @@ expect skx-bw-hidden bw write 3520 0.5
 expect skx-bw-hidden has '^uncore: warning: socket 1 \(bus 0x7f\) channel 5 \(d\.2\) missing: not counted'
 step skx-unload2 'uncore-emu.efi --unload'
 expect skx-unload2 rc zero
+# Cascade Lake (stepping 7) in the same QEMU start, by the emulator's CPUID
+# leaf 1: both drivers name it and take Intel's cascadelakex events.
+step clx-load 'uncore-emu.efi --cpuid 1:0=0x00050657,0x00010800,0x80000000,0x10000000 --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --chas 24 --rate UNC_CHA_REQUESTS.READS=5M'
+expect clx-load rc zero
+step clx-info 'uncore.efi info'
+expect clx-info rc zero
+expect clx-info has '^uncore: +supported: Xeon iMC \(Ivy Bridge-EP to Cooper Lake\), Cascade Lake$'
+expect clx-info has '^uncore: +supported: Skylake-SP CHA, Cascade Lake$'
+expect clx-info has '^cha: +2 sockets, 48 CHAs '
+expect clx-info has '^verdict: +PMUs usable: ready$'
+step clx-stat 'uncore.efi stat -e UNC_M_CAS_COUNT.RD,UNC_CHA_REQUESTS.READS -d 2'
+expect clx-stat rc zero
+expect clx-stat rate UNC_M_CAS_COUNT.RD 120000000 0.5
+expect clx-stat rate UNC_CHA_REQUESTS.READS 240000000 0.5
+step clx-unload 'uncore-emu.efi --unload'
+expect clx-unload rc zero
 boot_run
 
 # The emulated uncore (uncore-emu.efi), several configurations in one boot:
