@@ -15,10 +15,10 @@
  * blocks (which of them starts alternates from pass to pass, so each runs
  * every block equally often). A block is 4x the last-level cache too: a
  * kernel that stores through the cache leaves up to a cache of dirty lines
- * behind when its block ends, written back while the other side runs, so
- * with blocks smaller than the cache each side is partly timed on the
- * other's write-backs (with 4 MiB blocks and a 32 MiB cache, write (nt)
- * came out at 0.98x of the plain loop, against 1.1x over whole arrays).
+ * behind when its block ends, so with blocks smaller than the cache part of
+ * one side's write-backs can fall in the other's time (with 4 MiB blocks
+ * and a 32 MiB cache, write (nt) came out at 0.98x of the plain loop,
+ * against 1.1x over whole arrays).
  * Each block is timed by CLOCK_MONOTONIC read at both ends, and each pair
  * of neighbouring blocks gives a ratio. The kernels take turns too: RUNS
  * runs, each of every kernel in turn, NTIMES passes each. A run's figures
@@ -208,7 +208,9 @@ int main(int argc, char **argv)
 	 * sysfs's (CPUID 0x8000001D: 32 MiB, the cache processor 0 shares). A
 	 * block is 4x the latter, the cache a core's stores actually fill. */
 	long conf = sysconf(_SC_LEVEL3_CACHE_SIZE) > 0 ? sysconf(_SC_LEVEL3_CACHE_SIZE) : sysconf(_SC_LEVEL2_CACHE_SIZE);
-	long real = sysfs_llc() > 0 ? sysfs_llc() : conf;
+	long real = sysfs_llc();
+	if (real <= 0)
+		real = conf;
 	size_t most = (size_t)(conf > real ? conf : real), chunk = (size_t)LOAD_CHUNK * sizeof(double);
 	size_t bb = real > 0 ? 4 * (size_t)real : 0; /* a block's bytes per array */
 	if (bb < (4u << 20))
