@@ -83,11 +83,11 @@ uint64_t load_elements(uint64_t size, uint64_t llc_bytes)
  * in movntpd and the head and tail in movnti, so no alignment is asked of
  * the arrays beyond a double's.
  *
- * write, the one kernel that stores alone, stores 32 bytes at a time where
- * load_choose allows AVX (with nt, 16-byte non-temporal stores wrote at 0.7x
- * of the plain loop's rate on the same EPYC, 32-byte ones at 1.0x or more),
- * else, through the cache, with rep stosq where the processor says its fast
- * strings are (ERMS). */
+ * write, the one kernel that stores alone, stores a line an iteration in two
+ * 32-byte stores where load_choose allows AVX (with nt, 16-byte
+ * non-temporal stores wrote at 0.7x of the plain loop's rate on the same
+ * EPYC, 32-byte ones at 1.0x or more), else, through the cache, with rep
+ * stosq where the processor says its fast strings are (ERMS). */
 #define LINE  8 /* doubles in a 64-byte line */
 #define AHEAD 512
 
@@ -129,17 +129,24 @@ static void read_pass(const double *restrict b, size_t i, size_t hi)
 	load_sink = t + u[0] + u[1];
 }
 
-/* write's whole lines, [i, end) from a line's start: 32 bytes a store in AVX, 16 in SSE2. */
+/* write's whole lines, [i, end) from a line's start, a line per iteration:
+ * two 32-byte stores in AVX, four 16-byte ones in SSE2. With nt the line's
+ * stores follow each other, so that its write-combining buffer fills whole
+ * and goes out at once. */
 __attribute__((target("avx"))) static void write_lines_avx(double *restrict a, bool nt, size_t i, size_t end)
 {
 	const __m256d v = _mm256_set1_pd(LOAD_SCALAR);
 
 	if (nt)
-		for (; i < end; i += 4)
+		for (; i < end; i += LINE) {
 			_mm256_stream_pd(a + i, v);
+			_mm256_stream_pd(a + i + 4, v);
+		}
 	else
-		for (; i < end; i += 4)
+		for (; i < end; i += LINE) {
 			_mm256_store_pd(a + i, v);
+			_mm256_store_pd(a + i + 4, v);
+		}
 }
 
 static void write_lines_sse2(double *restrict a, bool nt, size_t i, size_t end)
@@ -147,11 +154,13 @@ static void write_lines_sse2(double *restrict a, bool nt, size_t i, size_t end)
 	const __m128d v = _mm_set1_pd(LOAD_SCALAR);
 
 	if (nt)
-		for (; i < end; i += 2)
-			_mm_stream_pd(a + i, v);
+		for (; i < end; i += LINE)
+			for (int k = 0; k < LINE; k += 2)
+				_mm_stream_pd(a + i + k, v);
 	else
-		for (; i < end; i += 2)
-			_mm_store_pd(a + i, v);
+		for (; i < end; i += LINE)
+			for (int k = 0; k < LINE; k += 2)
+				_mm_store_pd(a + i + k, v);
 }
 
 static void write_pass(double *restrict a, bool nt, unsigned how, size_t i, size_t hi)

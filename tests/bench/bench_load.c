@@ -11,32 +11,43 @@
  * Fairness: the same arrays, the same sizes (each array at least 4x the
  * last-level cache, STREAM's rule), the same number of passes, and the two
  * take turns so that a busy host slows them alike: a pass walks the arrays
- * in blocks of LOAD_CHUNK * BLOCK_CHUNKS elements, the application's kernel
- * and the reference loop on alternate blocks (which of them starts
- * alternates from pass to pass, so each runs every block equally often).
- * Each block is timed by CLOCK_MONOTONIC (the TSC here) read at both ends.
- * Each pair of neighbouring blocks, run a millisecond apart, gives a ratio.
- * The kernels take turns too: RUNS runs, each of every kernel in turn, NTIMES
- * passes each. A run's figures for a kernel are the median block of each side
- * and the median of its pairs' ratios, which blocks cut by a context switch
- * do not move; the figures printed are the median of the RUNS runs, with the
- * lowest and highest run's ratio beside (a host busy with other work moves
- * whole runs). One pass of each kernel first warms up and is not counted.
- * GB/s count STREAM's bytes (copy: 16 per element), 10^9 bytes/s. */
+ * in blocks, the application's kernel and the reference loop on alternate
+ * blocks (which of them starts alternates from pass to pass, so each runs
+ * every block equally often). A block is 4x the last-level cache too: a
+ * kernel that stores through the cache leaves up to a cache of dirty lines
+ * behind when its block ends, so with blocks smaller than the cache part of
+ * one side's write-backs can fall in the other's time (with 4 MiB blocks
+ * and a 32 MiB cache, write (nt) came out at 0.98x of the plain loop,
+ * against 1.1x over whole arrays).
+ * Each block is timed by CLOCK_MONOTONIC read at both ends, and each pair
+ * of neighbouring blocks gives a ratio. The kernels take turns too: RUNS
+ * runs, each of every kernel in turn, NTIMES passes each. A run's figures
+ * for a kernel are the median block of each side and the median of its
+ * pairs' ratios, which blocks cut by a context switch do not move; the
+ * figures printed are the median of the RUNS runs, with the lowest and
+ * highest run's ratio beside (a host busy with other work moves whole
+ * runs). One pass of each kernel first warms up and is not counted.
+ *
+ * The arrays are in the host's pages as malloc gives them (here 4 KiB);
+ * `bench_load huge` asks for 2 MiB ones (madvise), as the firmware maps the
+ * memory uncore.efi runs on in large pages (OVMF: 2 MiB or 1 GiB). The
+ * header says how much came in huge pages. Arguments: a working set in MiB,
+ * `huge`. GB/s count STREAM's bytes (copy: 16 per element), 10^9 bytes/s. */
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../../drivers/engine/load.h"
 #include "load_ref.h"
 
-#define RUNS         5 /* runs, the kernels in turn in each */
-#define NTIMES       2 /* counted passes of each kernel per run: 10 in all, as STREAM */
-#define BLOCK_CHUNKS 4  /* the application's chunks in a timed block */
-#define BLOCK        ((size_t)LOAD_CHUNK * BLOCK_CHUNKS)
+#define RUNS   5 /* runs, the kernels in turn in each */
+#define NTIMES 4 /* counted passes of each kernel per run */
+#define PAIRS  5 /* at least this many pairs of blocks in a pass */
+#define HUGE   ((size_t)2 << 20)
 
 struct variant {
 	enum load_kind kind;
@@ -55,6 +66,7 @@ static struct variant v[] = {
 #define NV (sizeof(v) / sizeof(v[0]))
 
 static struct load_arrays arr;
+static size_t blk; /* elements in a timed block: LOAD_CHUNK x a whole number */
 
 /* The kernels the application would choose on this processor (load_choose),
  * from its CPUID and XCR0 as uncore.efi reads them. */
@@ -109,13 +121,13 @@ static void block(const struct variant *x, bool ref, size_t lo, size_t hi)
  * of each pair when ref_first. */
 static void pass(struct variant *x, bool ref_first, bool counted)
 {
-	double bytes = (double)BLOCK * load_bytes_per_element(x->kind);
+	double bytes = (double)blk * load_bytes_per_element(x->kind);
 
-	for (size_t lo = 0; lo + 2 * BLOCK <= arr.n; lo += 2 * BLOCK) {
+	for (size_t lo = 0; lo + 2 * blk <= arr.n; lo += 2 * blk) {
 		double t0 = now();
-		block(x, ref_first, lo, lo + BLOCK);
+		block(x, ref_first, lo, lo + blk);
 		double t1 = now();
-		block(x, !ref_first, lo + BLOCK, lo + 2 * BLOCK);
+		block(x, !ref_first, lo + blk, lo + 2 * blk);
 		double t2 = now();
 		double first = bytes / (t1 - t0) / 1e9, second = bytes / (t2 - t1) / 1e9;
 		double u = ref_first ? second : first, r = ref_first ? first : second;
@@ -140,17 +152,88 @@ static double median(double *d, size_t n)
 	return n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
 }
 
+/* The largest cache of the processor the bench runs on, as Linux's sysfs
+ * describes processor 0's caches (the cache its core shares), or 0. */
+static long sysfs_llc(void)
+{
+	long best = 0;
+
+	for (int i = 0; i < 16; i++) {
+		char path[80], unit = 0;
+		long size = 0;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fscanf(f, "%ld%c", &size, &unit) >= 1)
+			size <<= unit == 'K' ? 10 : unit == 'M' ? 20 : 0;
+		fclose(f);
+		if (size > best)
+			best = size;
+	}
+	return best;
+}
+
+/* Bytes of the arrays the host gave in huge pages (its smaps), or -1. */
+static long huge_bytes(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[128];
+	long kib = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib < 0 ? -1 : kib << 10;
+}
+
+static bool huge;
+
+static double *alloc(size_t bytes)
+{
+	double *p = aligned_alloc(HUGE, bytes);
+
+	if (p && huge)
+		madvise(p, bytes, MADV_HUGEPAGE); /* a request: the header says what came of it */
+	return p;
+}
+
 int main(int argc, char **argv)
 {
-	/* STREAM's rule: each array at least 4x the last-level cache. */
-	long llc = sysconf(_SC_LEVEL3_CACHE_SIZE) > 0 ? sysconf(_SC_LEVEL3_CACHE_SIZE) : sysconf(_SC_LEVEL2_CACHE_SIZE);
-	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : (size_t)(llc > 0 ? 3 * 4 * llc : 0) >> 20;
-	if (mib < 256)
-		mib = 256;
-	size_t n = (mib << 20) / 3 / sizeof(double) & ~(size_t)7;
-	size_t bytes = (n * sizeof(double) + 63) & ~(size_t)63;
+	/* STREAM's rule, each array at least 4x the last-level cache, with the
+	 * larger of the C library's figure (sysconf: on this AMD EPYC guest
+	 * CPUID's legacy leaf 0x80000006, 320 MiB, the whole package's L3) and
+	 * sysfs's (CPUID 0x8000001D: 32 MiB, the cache processor 0 shares). A
+	 * block is 4x the latter, the cache a core's stores actually fill. */
+	long conf = sysconf(_SC_LEVEL3_CACHE_SIZE) > 0 ? sysconf(_SC_LEVEL3_CACHE_SIZE) : sysconf(_SC_LEVEL2_CACHE_SIZE);
+	long real = sysfs_llc();
+	if (real <= 0)
+		real = conf;
+	size_t most = (size_t)(conf > real ? conf : real), chunk = (size_t)LOAD_CHUNK * sizeof(double);
+	size_t bb = real > 0 ? 4 * (size_t)real : 0; /* a block's bytes per array */
+	if (bb < (4u << 20))
+		bb = 4u << 20;
+	bb = (bb + chunk - 1) / chunk * chunk;
+	blk = bb / sizeof(double);
+	/* the arrays: whole pairs of blocks, at least PAIRS of them, each array
+	 * 4x the larger cache figure (or the working set asked for, MiB) */
+	size_t want = 4 * most, npairs;
+	bool asked = false;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "huge"))
+			huge = true;
+		else
+			want = (strtoul(argv[i], NULL, 10) << 20) / 3, asked = true;
+	npairs = (want + 2 * bb - 1) / (2 * bb);
+	if (npairs < PAIRS && !asked)
+		npairs = PAIRS;
+	if (!npairs)
+		npairs = 1;
+	size_t n = npairs * 2 * blk, bytes = n * sizeof(double);
 	static const struct hw_ops cpuid_ops = { .cpuid = host_cpuid };
-	arr = (struct load_arrays){ aligned_alloc(64, bytes), aligned_alloc(64, bytes), aligned_alloc(64, bytes), n,
+	arr = (struct load_arrays){ alloc(bytes), alloc(bytes), alloc(bytes), n,
 				    load_choose(&(struct hw){ .ops = &cpuid_ops }, host_xcr0) };
 	if (!arr.a || !arr.b || !arr.c) {
 		fprintf(stderr, "bench_load: cannot allocate 3 arrays of %zu bytes\n", bytes);
@@ -158,11 +241,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		arr.a[i] = 1.0, arr.b[i] = 2.0, arr.c[i] = 0.5;
-	size_t npairs = n / (2 * BLOCK);
-	if (!npairs) {
-		fprintf(stderr, "bench_load: %zu elements are less than two blocks of %zu\n", n, BLOCK);
-		return 1;
-	}
+	long hb = huge_bytes();
 	for (size_t k = 0; k < NV; k++) {
 		v[k].unc = malloc(NTIMES * npairs * sizeof(double));
 		v[k].ref = malloc(NTIMES * npairs * sizeof(double));
@@ -182,9 +261,11 @@ int main(int argc, char **argv)
 			v[k].run_ratio[run] = median(v[k].pair, v[k].npair);
 		}
 
-	printf("load kernels, 1 thread: %zu MiB working set (3 arrays of %zu doubles; last-level cache %ld KiB), "
-	       "%d runs of %d passes each\n",
-	       mib, n, llc > 0 ? llc >> 10 : -1L, RUNS, NTIMES);
+	printf("load kernels, 1 thread: %zu MiB working set (3 arrays of %zu doubles; last-level cache %ld KiB, "
+	       "sysconf says %ld KiB), %d runs of %d passes each\n",
+	       3 * bytes >> 20, n, real >> 10, conf >> 10, RUNS, NTIMES);
+	printf("  the arrays in huge pages: %ld of %zu MiB (%s)\n", hb >> 20, 3 * bytes >> 20,
+	       huge ? "asked for: bench_load huge" : "not asked for; bench_load huge asks");
 	printf("  uncore: build/efi/drivers/engine/load.o (what uncore.efi links), %d elements per call, here %s;\n"
 	       "  reference: a plain C loop, gcc -O3 -march=native -fopenmp, a team of 1\n",
 	       LOAD_CHUNK, load_how_name(arr.how));
@@ -192,14 +273,14 @@ int main(int argc, char **argv)
 	       "%zu pairs' ratios;\n  the kernels take turns run by run: the median of the %d runs, and their lowest "
 	       "and highest ratio;\n  GB/s = 10^9 bytes/s, STREAM's bytes; (nt) rows against the reference loop, "
 	       "whose stores go through the cache\n",
-	       BLOCK * sizeof(double) >> 20, v[0].npair, RUNS);
+	       bb >> 20, v[0].npair, RUNS);
 	printf("%-12s %12s %15s %7s %13s\n", "kernel", "uncore GB/s", "reference GB/s", "ratio", "runs' range");
 	for (size_t k = 0; k < NV; k++) {
 		char name[24];
 		snprintf(name, sizeof(name), "%s%s", load_kind_name(v[k].kind), v[k].nt ? " (nt)" : "");
 		double unc = median(v[k].run_unc, RUNS), ref = median(v[k].run_ref, RUNS);
 		double ratio = median(v[k].run_ratio, RUNS); /* sorts run_ratio */
-		printf("%-12s %12.2f %15.2f %7.2f %6.2f-%.2f\n", name, unc, ref, ratio, v[k].run_ratio[0],
+		printf("%-12s %12.2f %15.2f %7.3f %6.3f-%.3f\n", name, unc, ref, ratio, v[k].run_ratio[0],
 		       v[k].run_ratio[RUNS - 1]);
 		free(v[k].unc);
 		free(v[k].ref);
