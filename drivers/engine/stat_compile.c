@@ -61,6 +61,57 @@ UNC_COLD static uint64_t rd_rate(const struct stat_run *r, unsigned i, uint64_t 
 	return q == UINT64_MAX ? 0 : q;
 }
 
+/* sample_fast's lists (struct stat_fev): each run of consecutive boxes of
+ * an event that one kind of access reads, where its values are found after
+ * the list calls, the 64-bit ones first. */
+UNC_COLD static void compile_fast(struct stat_run *r)
+{
+	struct stat_reads *rs = r->reads;
+	bool seen[STAT_MAX_EVENTS] = { false };
+	unsigned prev_ev = STAT_MAX_EVENTS;
+
+	rs->nmsr_all = rs->npre + rs->end[RD_MSR];
+	rs->npmc = rs->end[RD_RDPMC] - rs->end[RD_MSR];
+	rs->nfev = rs->nfev64 = 0;
+	for (unsigned k = 0; k < STAT_MAX_PMUS; k++)
+		rs->st_v[k] = rs->wr_v[k] = 0;
+	rs->fast = rs->any && !rs->slow_chk && !rs->frozen && !r->nfree && rs->end[RD_OTHER] == rs->end[RD_PKG] &&
+		   rs->wend[WT_OTHER] == rs->wend[WT_PCI];
+	rs->go = rs->fast && !rs->still;
+	for (int pci = 0; rs->fast && pci < 2; pci++) {
+		for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_PKG]; e++) {
+			unsigned j = (unsigned)(e - rs->rd);
+			void *src = j < rs->end[RD_RDPMC] ? (void *)(rs->msr_val + rs->npre + j)
+					  : j < rs->end[RD_PCI2] ? (void *)(rs->pci_val + rs->npci_pre + 3 * (j - rs->end[RD_RDPMC]))
+								   : (void *)(r->val[0] + e->slot);
+			struct stat_fev *f = rs->nfev ? &rs->fev[rs->nfev - 1] : NULL;
+			bool is_pci = j >= rs->end[RD_RDPMC] && j < rs->end[RD_PCI2];
+			if (is_pci != pci)
+				continue;
+			if (f && prev_ev == e->ev && f->pci == pci && f->total + f->n == e->total && f->slot + f->n == e->slot &&
+			    f->rate == e->rate && f->mask == e->mask && f->keep == e->keep && f->wbit == e->wbit &&
+			    f->pmu == e->pmu &&
+			    src == (pci ? (void *)((uint32_t *)f->src + 3 * f->n)
+					: (void *)((uint64_t *)f->src + f->n))) {
+				f->n++;
+				continue;
+			}
+			rs->fev[rs->nfev++] = (struct stat_fev){
+				.rate = e->rate, .mask = e->mask, .keep = e->keep, .wbit = e->wbit, .src = src,
+				.last = r->last[0] + e->slot, .total = e->total, .running = seen[e->ev] ? &rs->sink : &r->c.ev[e->ev].total.running,
+				.slot = e->slot, .n = 1, .pmu = e->pmu, .pci = (uint8_t)pci,
+			};
+			seen[e->ev] = true;
+			prev_ev = e->ev;
+		}
+		if (!pci)
+			rs->nfev64 = rs->nfev, prev_ev = STAT_MAX_EVENTS;
+	}
+	rs->fk = (rs->nmsr_all ? FK_MSR : 0) | (rs->npmc ? FK_PMC : 0) | (rs->npci_all ? FK_PCI : 0) |
+		 (rs->remote ? FK_REMOTE : 0) | (rs->npre || rs->npci_pre ? FK_CHECK : 0) |
+		 (watch_any_pkg ? FK_WATCH_PKG : 0) | (rs->nfev > rs->nfev64 ? FK_PCI2 : 0);
+}
+
 /* What each sample reads of the active group, listed once here so that a
  * sample is a few tight loops over it: each counter's access, by kind, with
  * its slot, width and bound; each select it checks; which drivers' checks
@@ -167,6 +218,8 @@ UNC_COLD void compile_reads(struct stat_run *r)
 		rs->pci[m++] = (struct pci_dword){ e->reg.pci, off };
 		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
 	}
+	rs->npci_all = m;
+	compile_fast(r);
 }
 
 /* The drivers' checks made here (check_regs) and the watched MSR selects,

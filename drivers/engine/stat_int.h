@@ -150,8 +150,44 @@ struct stat_chk {
 	unsigned pmu;
 };
 
+/* The common sample's deltas (sample_fast): a run of consecutive boxes
+ * of one event read by one kind of access, its values straight from the
+ * list calls' results: 64-bit values at src (RD_MSR, RD_RDPMC from
+ * msr_val; RD_PKG from val, where read_remote puts them), or, pci set,
+ * high, low and high dwords (RD_PCI2 from pci_val). */
+struct stat_fev {
+	uint64_t rate, mask, keep, wbit; /* as struct stat_rd's */
+	void *src;
+	uint64_t *last;    /* the first box's last value: &last[0][slot] */
+	uint64_t *total;   /* the first box's &count_event.total.box[b] */
+	uint64_t *running; /* the event's running time; &stat_reads.sink for its other runs */
+	uint32_t slot;     /* the first box's val/last slot */
+	uint16_t n;        /* boxes */
+	uint8_t pmu, pci;
+};
+
+/* What sample_fast reads and checks (stat_reads.fk): list calls of
+ * MSRs, RDPMC, PCI dwords, trips to other packages; the checks and
+ * selects of this package (check_vals), the selects of others
+ * (check_watched); two-dword counters. */
+enum { FK_MSR = 1, FK_PMC = 2, FK_PCI = 4, FK_REMOTE = 8, FK_CHECK = 16, FK_WATCH_PKG = 32, FK_PCI2 = 64 };
+
 struct stat_reads {
 	struct stat_rd *rd;           /* box_slots of room */
+	/* sample_fast's lists: where it applies (fast: no driver's check op
+	 * called, none frozen, no free-running counter, nothing read by the
+	 * driver's read_counter or rd; go: fast and every counter moved
+	 * already), its runs of boxes (box_slots of room), the 64-bit ones
+	 * first (nfev64), and its one call per kind in the clock bracket:
+	 * MSRs msr[0, nmsr_all) (the checks, the selects, the counters),
+	 * RDPMC msr[nmsr_all, + npmc), PCI pci[0, npci_all). */
+	struct stat_fev *fev;
+	unsigned nfev, nfev64, nmsr_all, npmc, npci_all;
+	unsigned fk;                  /* what sample_fast does (FK_ bits) */
+	bool fast, go;
+	uint64_t sink;
+	uint64_t st_v[STAT_MAX_PMUS]; /* the drivers' status, as sample_fast read it */
+	uint64_t wr_v[STAT_MAX_PMUS]; /* the units that wrapped in this sample (0 between samples) */
 	unsigned end[RD_KINDS];       /* the end of each kind's entries in rd */
 	const struct stat_rd *rd_end[RD_KINDS]; /* the same as pointers */
 	struct stat_wt *wt;           /* saved_room of room */

@@ -239,7 +239,7 @@ UNC_COLD enum unc_status box_slots(struct stat_run *r)
 	size_t nmsr = 2 * STAT_MAX_PMUS + regs + r->box_slots; /* stat_reads' msr and msr_val */
 	size_t npci = regs + 3 * (size_t)r->box_slots;        /* its pci and pci_val */
 	size_t bytes = (3 * r->box_slots + regs + nmsr) * sizeof(uint64_t) + sizeof(struct stat_reads) +
-		       r->box_slots * sizeof(struct stat_rd) +
+		       r->box_slots * (sizeof(struct stat_rd) + sizeof(struct stat_fev)) +
 		       regs * (sizeof(struct stat_wt) + sizeof(struct stat_saved) + sizeof(unsigned)) +
 		       nmsr * sizeof(uint32_t) + npci * (sizeof(uint32_t) + sizeof(struct pci_dword));
 	if (!(r->box_mem = unc_alloc(bytes)))
@@ -248,7 +248,8 @@ UNC_COLD enum unc_status box_slots(struct stat_run *r)
 	r->watch_val = r->box_mem + 3 * r->box_slots;
 	r->reads = (struct stat_reads *)(void *)(r->watch_val + regs + nmsr);
 	*r->reads = (struct stat_reads){ .rd = (struct stat_rd *)(void *)(r->reads + 1), .msr_val = r->watch_val + regs };
-	r->reads->wt = (struct stat_wt *)(void *)(r->reads->rd + r->box_slots);
+	r->reads->fev = (struct stat_fev *)(void *)(r->reads->rd + r->box_slots);
+	r->reads->wt = (struct stat_wt *)(void *)(r->reads->fev + r->box_slots);
 	r->saved = (struct stat_saved *)(void *)(r->reads->wt + regs);
 	r->watch = (unsigned *)(void *)(r->saved + regs);
 	r->reads->msr = (uint32_t *)(void *)(r->watch + regs);
