@@ -87,8 +87,7 @@ UNC_COLD __attribute__((noinline)) enum unc_status check_failed(struct stat_run 
  * status_bits of each, or'ed into *ret_any) and each watched MSR and PCI
  * dword of this package, from what the list calls read (msr_val from 0,
  * unless !msr, pci_val from 0). */
-static inline __attribute__((always_inline)) enum unc_status check_vals(struct stat_run *r, uint64_t *status,
-									uint64_t *ret_any, bool msr)
+enum unc_status check_vals(struct stat_run *r, uint64_t *status, uint64_t *ret_any, bool msr)
 {
 	const struct stat_reads *rs = r->reads;
 	const struct stat_wt *e = rs->wt, *end;
@@ -98,16 +97,17 @@ static inline __attribute__((always_inline)) enum unc_status check_vals(struct s
 
 	if (!msr) /* check_msr_slow made them */
 		goto pci;
-	for (const struct stat_chk *c = rs->chk, *cend = rs->chk + rs->pre_chk / 2; c < cend; c++, mv += 2) {
-		status[c->pmu] = mv[0];
-		*ret_any |= mv[0] & c->sbits;
-		if (__builtin_expect(mv[1] != c->want, 0)) {
+	for (unsigned c = 0, nc = rs->pre_chk / 2; c < nc; c++) {
+		uint64_t sv = mv[rs->ncmp + c];
+		status[rs->chk[c].pmu] = sv;
+		*ret_any |= sv & rs->chk[c].sbits;
+		if (__builtin_expect(mv[c] != rs->chk[c].want, 0)) {
 			*ret_any = ~0ull; /* the status the driver's check gave */
-			if ((st = check_failed(r, c, &status[c->pmu])))
+			if ((st = check_failed(r, &rs->chk[c], &status[rs->chk[c].pmu])))
 				return st;
 		}
 	}
-	for (end = rs->wt_end[WT_MSR]; e < end; e++, mv++)
+	for (mv += rs->pre_chk / 2, end = rs->wt_end[WT_MSR]; e < end; e++, mv++)
 		if (__builtin_expect(*mv != *e->want, 0))
 			return watch_failed(r, e->w, UNC_OK, *mv);
 pci:
@@ -324,9 +324,9 @@ static inline __attribute__((always_inline)) enum unc_status read_once(struct st
 
 /* The read again, as read_group says: its first read (now, after,
  * programmed) made, whether it settled (settled < 0: not asked yet). */
-static __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
-							   bool programmed, int settled, uint64_t *ret_now,
-							   uint64_t *ret_after, bool *ret_programmed)
+__attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
+						    bool programmed, int settled, uint64_t *ret_now, uint64_t *ret_after,
+						    bool *ret_programmed)
 {
 	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
 	uint64_t quickest = UINT64_MAX;
@@ -456,7 +456,8 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 	if (__builtin_expect(still != 0, 0)) {
 		DELTAS(true)
 		rs->still = still;
-		rs->go = rs->fast && !still;
+		if (rs->fast && !still)
+			rs->sample = rs->fast_fn;
 	} else {
 		DELTAS(false)
 	}
@@ -524,8 +525,8 @@ UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct
  * backwards, in this sample or (if it wrapped between the two reads of the
  * last sample) the previous one. Otherwise a counter advanced by its whole
  * width or more between two samples, and no delta can say by how much. */
-static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
-								const uint64_t *wrapped)
+__attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
+							 const uint64_t *wrapped)
 {
 	struct stat_reads *rs = r->reads;
 	uint64_t any = 0;
@@ -561,8 +562,8 @@ static __attribute__((noinline)) enum unc_status explain_status(struct stat_run 
 /* A sample after its reads (now, after: the clock around them): the
  * selects of other packages, the free-running counters' deltas, the
  * drivers unfrozen, the deltas, the overflow status. */
-static enum unc_status sample_rest(struct stat_run *r, uint64_t now, uint64_t after, bool programmed, uint32_t frozen,
-				   uint64_t *status, uint64_t *wrapped, uint64_t any)
+enum unc_status sample_rest(struct stat_run *r, uint64_t now, uint64_t after, bool programmed, uint32_t frozen,
+			    uint64_t *status, uint64_t *wrapped, uint64_t any)
 {
 	const struct stat_reads *rs = r->reads;
 	enum unc_status st;
@@ -583,7 +584,7 @@ static enum unc_status sample_rest(struct stat_run *r, uint64_t now, uint64_t af
  * selects, then the counters between two clock reads, then their deltas
  * (every counter judged before it is counted; the free-running ones
  * first: a failed run reports nothing anyway), then the overflow status. */
-static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
+__attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
@@ -601,164 +602,17 @@ static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 	return sample_rest(r, now, after, programmed, frozen, status, wrapped, any);
 }
 
-/* A two-dword counter whose high dword moved between its two reads
- * (p: its high, low, high in pci_val): its low dword read again, after the
- * second, as read_list reads it; one that fails read by read_failed. p
- * then holds what was read. */
-UNC_COLD static __attribute__((noinline)) enum unc_status pci_again(struct stat_run *r, uint32_t *p)
+/* A sample not sample_fast's (stat_reads.sample where it does not apply). */
+enum unc_status sample_slow(struct stat_run *r)
 {
-	const struct stat_reads *rs = r->reads;
-	unsigned at = (unsigned)(p - rs->pci_val);
-	const struct stat_rd *e = rs->rd_end[RD_RDPMC] + (at - rs->npci_pre) / 3;
-	enum unc_status st;
-	uint64_t v;
-
-	p[0] = p[2];
-	if (r->hw->ops->pci_read32(r->hw->ctx, e->reg.pci, (uint16_t)e->reg.addr, &p[1]) == UNC_OK)
-		return UNC_OK;
-	if ((st = read_failed(r, e, &v)))
-		return st;
-	p[0] = p[2] = (uint32_t)(v >> 32), p[1] = (uint32_t)v;
-	return UNC_OK;
-}
-
-/* sample_fast's values into val as read_list stores them, a two-dword
- * counter whose high dword moved between its reads with its low dword read
- * again (its values in pci_val made what it reads then), for judge_exact
- * and read_again. */
-UNC_COLD static __attribute__((noinline)) enum unc_status fast_store(struct stat_run *r)
-{
-	const struct stat_reads *rs = r->reads;
-	uint64_t *val = r->val[0];
-	enum unc_status st;
-
-	for (const struct stat_fev *f = rs->fev, *end = f + rs->nfev; f < end; f++)
-		for (unsigned b = 0; b < f->n; b++) {
-			uint32_t *p = (uint32_t *)f->src + 3 * b;
-			if (f->pci && p[0] != p[2] && (st = pci_again(r, p)))
-				return st;
-			val[f->slot + b] = (f->pci ? (uint64_t)p[2] << 32 | p[1] : ((uint64_t *)f->src)[b]) & f->keep;
-		}
-	return UNC_OK;
-}
-
-/* A step beyond its bound (or a gap that may bring one to the counter's
- * width): every counter judged exactly, those counted already as 0. */
-UNC_COLD static __attribute__((noinline)) enum unc_status fast_judge(struct stat_run *r, uint64_t after)
-{
-	enum unc_status st = fast_store(r);
-
-	return st ? st : judge_exact(r, after);
-}
-
-/* The sample's read was stretched by a delay: read again as sample_all
- * reads (read_again), the checks from this first read, the rest as
- * sample_all. */
-UNC_COLD static __attribute__((noinline)) enum unc_status fast_again(struct stat_run *r, uint64_t now, uint64_t after)
-{
-	struct stat_reads *rs = r->reads;
-	uint64_t any = 0;
-	bool programmed;
-	enum unc_status st;
-
-	if ((st = fast_store(r)) || (st = check_vals(r, rs->st_v, &any, true)) ||
-	    (st = read_again(r, true, now, after, true, 0, &now, &after, &programmed)) ||
-	    (st = sample_rest(r, now, after, programmed, 0, rs->st_v, rs->wr_v, any)))
-		return st;
-	memset(rs->wr_v, 0, sizeof(rs->wr_v));
-	return UNC_OK;
-}
-
-/* A wrap, a status bit, or a wrap at the last sample: explained. */
-UNC_COLD static __attribute__((noinline)) enum unc_status fast_explain(struct stat_run *r, uint64_t any)
-{
-	struct stat_reads *rs = r->reads;
-	enum unc_status st = rs->status && (any | rs->prev_wrapped) ? explain_status(r, rs->st_v, rs->wr_v) : UNC_OK;
-
-	memset(rs->wr_v, 0, sizeof(rs->wr_v));
-	return st;
-}
-
-/* A sample of the common run (compile_fast: rs->go): every check and
- * counter of this package read between the two clock reads, one seam call
- * per kind (the checks' and selects' MSRs first in the MSRs' call, so a
- * wrap the status shows has happened by the time the counters are read),
- * the other packages' in their trips; the checks compared, then each
- * delta taken straight from what the calls returned, judged against its
- * bound and counted. What is rare (a call that fails, a stretched read, a
- * step beyond its bound, a wrap) goes to the functions above, which do as
- * sample_all does. */
-static __attribute__((noinline)) enum unc_status sample_fast(struct stat_run *r)
-{
-	struct stat_reads *rs = r->reads;
-	const struct hw *hw = r->hw;
-	const unsigned fk = rs->fk;
-	uint64_t now, after, any = 0, judged = 0;
-	enum unc_status st;
-	unsigned done;
-
-	now = hw_ticks(hw);
-	if (__builtin_expect(((fk & FK_MSR) && hw_msr_read_n(hw, rs->msr, rs->nmsr_all, rs->msr_val, &done)) ||
-				     ((fk & FK_PMC) && hw_rdpmc_n(hw, rs->msr + rs->nmsr_all, rs->npmc,
-								  rs->msr_val + rs->nmsr_all, &done)) ||
-				     ((fk & FK_PCI) && hw_pci_read32_n(hw, rs->pci, rs->npci_all, rs->pci_val, &done)),
-			     0))
-		return sample_all(r); /* made again the way that names what failed */
-	if ((fk & FK_REMOTE) && (st = read_remote(r)))
-		return st;
-	after = hw_ticks(hw);
-	if (__builtin_expect(!read_settled(r, after - now), 0))
-		return fast_again(r, now, after);
-	if ((fk & FK_CHECK) && (st = check_vals(r, rs->st_v, &any, true)))
-		return st;
-	if ((fk & FK_WATCH_PKG) && (st = check_watched(r)))
-		return st;
-	uint64_t gap = after - r->t_sample, gs = gap + rs->slack, dt = now - r->t_sample;
-	if (__builtin_expect(gap >= rs->gap_fast, 0)) {
-		if ((st = fast_judge(r, after)))
-			return st;
-		judged = ~0ull;
-	}
-#define FAST_DELTAS(first, step, value)                                                                            \
-	for (const struct stat_fev *f = first, *fend = rs->fev + (step); f < fend; f++) {                             \
-		const uint64_t bound0 = judged | (uint64_t)((unsigned __int128)gs * f->rate >> 32), keep = f->keep,  \
-			       mask = f->mask;                                                                      \
-		uint64_t bound = bound0, *last = f->last, *tot = f->total, *running = f->running;                   \
-		void *src = f->src;                                                                                 \
-		for (unsigned b = 0, n = f->n; b < n; b++) {                                                        \
-			uint64_t v = (value)&keep, l = last[b], d = (v - l) & mask;                                 \
-			if (__builtin_expect(d > bound, 0)) {                                                       \
-				if ((st = fast_judge(r, after)))                                                    \
-					return st;                                                                  \
-				judged = bound = ~0ull;                                                             \
-			}                                                                                           \
-			if (__builtin_expect(v < l, 0))                                                             \
-				rs->wr_v[f->pmu] |= f->wbit, any |= f->wbit;                                        \
-			tot[b] += d;                                                                                \
-			last[b] = v;                                                                                \
-		}                                                                                                   \
-		*running += dt;                                                                                     \
-	}
-	FAST_DELTAS(rs->fev, rs->nfev64, ((const uint64_t *)src)[b])
-	if (fk & FK_PCI2)
-		FAST_DELTAS(rs->fev + rs->nfev64, rs->nfev, ({
-				    uint32_t *p = (uint32_t *)src + 3 * b;
-				    if (__builtin_expect(p[0] != p[2], 0) && (st = pci_again(r, p)))
-					    return st;
-				    (uint64_t)p[2] << 32 | p[1];
-			    }))
-#undef FAST_DELTAS
-	r->t_sample = r->c.t_end = now;
-	if (__builtin_expect(any | rs->prev_wrapped, 0))
-		return fast_explain(r, any);
-	return UNC_OK;
+	return r->free_only ? sample_free_only(r) : sample_all(r);
 }
 
 enum unc_status stat_sample(struct stat_run *r)
 {
 	if (!r->counting)
 		return UNC_OK;
-	if (__builtin_expect(r->reads->go & !r->edge, 1))
-		return sample_fast(r);
+	if (__builtin_expect(!r->edge, 1))
+		return r->reads->sample(r);
 	return r->free_only ? sample_free_only(r) : sample_all(r);
 }
