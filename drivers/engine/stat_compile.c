@@ -68,7 +68,7 @@ UNC_COLD static const uint64_t *watch_at(const struct stat_run *r, unsigned w)
 	const struct stat_reads *rs = r->reads;
 
 	if (reg_remote(r->hw, r->saved[r->watch[w]].reg))
-		return &r->watch_val[w];
+		return pkg_plan_at(&r->watch_val[w]); /* where its trip puts it */
 	for (const struct stat_wt *e = rs->wt; e < rs->wt_end[WT_MSR]; e++)
 		if (e->w == w)
 			return &rs->msr_val[rs->pre_chk / 2 + (unsigned)(e - rs->wt)];
@@ -124,6 +124,7 @@ UNC_COLD static void compile_fast(struct stat_run *r)
 		   rs->end[RD_OTHER] == rs->end[RD_PKG] && rs->wend[WT_OTHER] == rs->wend[WT_PCI];
 	for (const struct stat_wt *e = rs->wt_end[WT_MSR]; e < rs->wt_end[WT_PCI]; e++)
 		rs->fast &= *e->want >> 32 == 0; /* pwant holds 32 bits */
+	rs->fast &= !rs->remote || pkg_plan_fast(r); /* the other packages' values read in the plan's trips */
 	for (int pci = 0; rs->fast && pci < 2; pci++) {
 		for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_PKG]; e++) {
 			unsigned j = (unsigned)(e - rs->rd);
@@ -136,7 +137,7 @@ UNC_COLD static void compile_fast(struct stat_run *r)
 				.running = seen[e->ev] ? &rs->sink : &r->c.ev[e->ev].total.running,
 				.src = j < rs->end[RD_RDPMC] ? (void *)(rs->msr_val + rs->npre + j)
 				       : pci ? (void *)(rs->pci_val + rs->npci_pre + 3 * (j - rs->end[RD_RDPMC]))
-					     : (void *)(r->val[0] + e->slot),
+					     : (void *)pkg_plan_at(r->val[0] + e->slot),
 			};
 			fold_select(r, f, e->ev, e->box);
 			seen[e->ev] = true;
@@ -148,14 +149,15 @@ UNC_COLD static void compile_fast(struct stat_run *r)
 	for (unsigned i = 0, n = 0; i < rs->npre; i++) {
 		if (i >= nc && i < rs->ncmp && folded(rs, &rs->msr_val[i]))
 			continue;
-		rs->cmp_at[n] = i;
-		rs->want[2 * n] = i < rs->ncmp ? ~0ull : rs->chk[i - rs->ncmp].sbits;
-		rs->want[2 * n + 1] = i < nc ? rs->chk[i].want : i < rs->ncmp ? *rs->wt[i - nc].want : 0;
-		rs->ncmp_left = ++n;
+		rs->cmp[n++] = (struct stat_cmp){ .at = i, .mask = i < rs->ncmp ? ~0ull : rs->chk[i - rs->ncmp].sbits,
+						  .want = i < nc ? rs->chk[i].want : i < rs->ncmp ? *rs->wt[i - nc].want : 0 };
+		rs->ncmp_left = n;
 	}
+	rs->cmp_end = rs->cmp + rs->ncmp_left;
+	rs->fev_end64 = rs->fev + rs->nfev64, rs->fev_end = rs->fev + rs->nfev;
 	rs->watch_left = false;
 	for (unsigned w = 0; w < r->nwatch; w++)
-		rs->watch_left |= reg_remote(r->hw, r->saved[r->watch[w]].reg) && !folded(rs, &r->watch_val[w]);
+		rs->watch_left |= reg_remote(r->hw, r->saved[r->watch[w]].reg) && !folded(rs, pkg_plan_at(&r->watch_val[w]));
 	rs->fk = (rs->nmsr_all ? FK_MSR : 0) | (rs->npmc ? FK_PMC : 0) | (rs->npci_all ? FK_PCI : 0) |
 		 (rs->remote ? FK_REMOTE : 0) | (rs->ncmp_left || rs->npci_pre ? FK_CHECK : 0) |
 		 (rs->watch_left ? FK_WATCH_PKG : 0) | (rs->nfev > rs->nfev64 ? FK_PCI2 : 0);

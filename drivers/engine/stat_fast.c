@@ -66,7 +66,10 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_checks(struct sta
 
 	rs->any_v |= any;
 	rs->st_fresh = true;
-	return st ? st : watch_any_pkg ? check_watched(r) : UNC_OK;
+	if (st || !watch_any_pkg)
+		return st;
+	pkg_scatter(r);
+	return check_watched(r);
 }
 
 /* A step beyond its bound (or a gap that may bring one to the counter's
@@ -86,18 +89,17 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_judge(struct stat
  * width judged (judge_exact), then the bounds made for three quarters of
  * gs, for gaps up to twice that and below rs->gap_fast (each bound never
  * above the sample's own, nor a gap in the window one to judge). */
-UNC_COLD static __attribute__((noinline)) enum unc_status fast_window(struct stat_run *r, uint64_t gs, uint64_t gap,
-								    uint64_t after)
+UNC_COLD static __attribute__((noinline)) enum unc_status fast_window(struct stat_run *r, uint64_t gap, uint64_t after)
 {
 	struct stat_reads *rs = r->reads;
-	uint64_t lim = rs->gap_fast + rs->slack, lo = gs - gs / 4, hi;
+	uint64_t gs = gap + rs->slack, lim = rs->gap_fast + rs->slack, lo = gs - gs / 4, hi;
 	enum unc_status st;
 
 	if (gap >= rs->gap_fast && (st = fast_judge(r, after)))
 		return st;
 	hi = lim < rs->gap_fast ? UINT64_MAX : lim - 1; /* gap_fast is not 0 (compile_fast) */
 	lo = lo < hi ? lo : hi;
-	rs->gs_lo = lo;
+	rs->gap_lo = lo - rs->slack;
 	rs->gs_span = hi - lo < lo ? hi - lo : lo;
 	for (struct stat_fev *f = rs->fev, *end = f + rs->nfev; f < end; f++) {
 		uint64_t b = mulhi32(lo, f->rate);
@@ -111,9 +113,10 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_window(struct sta
  * in wr_v and any_v), held to the sample's own bound (count_deltas'), and
  * beyond that every counter judged exactly; then counted. */
 UNC_COLD static __attribute__((noinline)) enum unc_status fast_odd(struct stat_run *r, const struct stat_fev *f,
-								 uint64_t v, uint64_t l, uint64_t gs, uint64_t after)
+								 uint64_t v, uint64_t l, uint64_t gap, uint64_t after)
 {
 	struct stat_reads *rs = r->reads;
+	uint64_t gs = gap + rs->slack;
 	uint64_t d = (v - l) & f->mask;
 	enum unc_status st;
 
@@ -136,6 +139,8 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_again(struct stat
 	bool programmed;
 	enum unc_status st;
 
+	if (rs->remote)
+		pkg_scatter(r);
 	if ((st = fast_store(r)) || (st = check_vals(r, rs->st_v, &any, true)) ||
 	    (watch_any_pkg && (st = check_watched(r))) ||
 	    (st = read_again(r, true, now, after, true, 0, &now, &after, &programmed)) ||
@@ -169,37 +174,40 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_explain(struct st
  * bound and counted. What is rare (a call that fails, a stretched read, a
  * step beyond its bound, a wrap) goes to the functions above, which do as
  * sample_all does. */
-static inline __attribute__((always_inline)) enum unc_status sample_fast(struct stat_run *r, const unsigned fk)
+static inline __attribute__((always_inline)) enum unc_status sample_fast(struct stat_run *r, const unsigned on,
+								      const unsigned maybe)
 {
 	struct stat_reads *rs = r->reads;
+	const unsigned fk = maybe ? rs->fk : 0;
+#define HAS(x) ((on & (x)) || ((maybe & (x)) && (fk & (x))))
 	uint64_t now, after, diff = 0;
 	enum unc_status st;
 	unsigned done;
 
 	now = rs->ticks(rs->tctx);
-	if (__builtin_expect(((fk & FK_MSR) && rs->msr_n(rs->msr_ctx, rs->msr, rs->nmsr_all, rs->msr_val, &done)) ||
-				     ((fk & FK_PMC) && rs->pmc_n(rs->pmc_ctx, rs->msr + rs->nmsr_all, rs->npmc,
+	if (__builtin_expect((HAS(FK_MSR) && rs->msr_n(rs->msr_ctx, rs->msr, rs->nmsr_all, rs->msr_val, &done)) ||
+				     (HAS(FK_PMC) && rs->pmc_n(rs->pmc_ctx, rs->msr + rs->nmsr_all, rs->npmc,
 								 rs->msr_val + rs->nmsr_all, &done)) ||
-				     ((fk & FK_PCI) && rs->pci_n(rs->pci_ctx, rs->pci, rs->npci_all, rs->pci_val, &done)),
+				     (HAS(FK_PCI) && rs->pci_n(rs->pci_ctx, rs->pci, rs->npci_all, rs->pci_val, &done)),
 			     0))
 		return sample_all(r); /* made again the way that names what failed */
-	if ((fk & FK_REMOTE) && (st = read_remote(r)))
-		return st;
+	if (HAS(FK_REMOTE) && __builtin_expect(pkg_trips(r) != UNC_OK, 0))
+		return sample_all(r); /* read_remote names what failed */
 	after = rs->ticks(rs->tctx);
-	if (__builtin_expect(!read_settled(r, after - now), 0))
-		return fast_again(r, now, after);
-	if (fk & FK_CHECK) { /* the controls and selects no fev compares, the drivers' status */
-		if (fk & FK_MSR)
-			for (unsigned i = 0, n = rs->ncmp_left; i < n; i++)
-				diff |= (rs->msr_val[rs->cmp_at[i]] & rs->want[2 * i]) ^ rs->want[2 * i + 1];
-		if (fk & FK_PCI)
+	if (__builtin_expect(after - now - r->read_best >= r->read_span, 0) && !read_settled_slow(r, after - now))
+		return fast_again(r, now, after); /* read_settled's test */
+	if (HAS(FK_CHECK)) { /* the controls and selects no fev compares, the drivers' status */
+		if (HAS(FK_MSR))
+			for (const struct stat_cmp *c = rs->cmp, *end = rs->cmp_end; c < end; c++)
+				diff |= (rs->msr_val[c->at] & c->mask) ^ c->want;
+		if (HAS(FK_PCI))
 			for (unsigned i = 0, n = rs->npci_pre; i < n; i++)
 				diff |= rs->pci_val[i] ^ rs->pwant[i];
 	}
-	if ((fk & FK_WATCH_PKG) && (st = check_watched(r)))
+	if (HAS(FK_WATCH_PKG) && (pkg_scatter(r), st = check_watched(r)))
 		return st;
-	uint64_t gap = after - r->t_sample, gs = gap + rs->slack, dt = now - r->t_sample;
-	if (__builtin_expect(gs - rs->gs_lo > rs->gs_span, 0) && (st = fast_window(r, gs, gap, after)))
+	uint64_t gap = after - r->t_sample, dt = now - r->t_sample;
+	if (__builtin_expect(gap - rs->gap_lo > rs->gs_span, 0) && (st = fast_window(r, gap, after)))
 		return st;
 	/* each step within its bound is v - last (fast_window), else fast_odd */
 #define FAST_DELTAS(first, end, value)                                                                             \
@@ -207,7 +215,7 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 		uint64_t v = (value)&f->keep, l = *f->last, d = v - l;                                              \
 		diff |= *f->sel ^ f->want;                                                                          \
 		if (__builtin_expect(d > f->bound, 0)) {                                                            \
-			if ((st = fast_odd(r, f, v, l, gs, after)))                                                 \
+			if ((st = fast_odd(r, f, v, l, gap, after)))                                                \
 				return st;                                                                          \
 		} else {                                                                                            \
 			*f->total += d;                                                                             \
@@ -215,16 +223,17 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 		}                                                                                                   \
 		*f->running += dt;                                                                                  \
 	}
-	if (!(fk & FK_PCI) || (fk & (FK_MSR | FK_PMC | FK_REMOTE)))
-		FAST_DELTAS(rs->fev, rs->fev + rs->nfev64, *(const uint64_t *)f->src)
-	if (fk & FK_PCI2)
-		FAST_DELTAS(rs->fev + rs->nfev64, rs->fev + rs->nfev, ({
+	if (HAS(FK_MSR) || HAS(FK_PMC) || HAS(FK_REMOTE))
+		FAST_DELTAS(rs->fev, rs->fev_end64, *(const uint64_t *)f->src)
+	if (HAS(FK_PCI2))
+		FAST_DELTAS(rs->fev_end64, rs->fev_end, ({
 				    uint32_t *p = f->src;
 				    if (__builtin_expect(p[0] != p[2], 0) && (st = pci_again(r, p)))
 					    return st;
 				    (uint64_t)p[2] << 32 | p[1];
 			    }))
 #undef FAST_DELTAS
+#undef HAS
 	/* a register that reads otherwise, or a status bit: as sample_all */
 	if (__builtin_expect(diff != 0, 0) && (st = fast_checks(r)))
 		return st;
@@ -234,34 +243,42 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 	return UNC_OK;
 }
 
-/* The shapes of run the bench and most runs have, each with its tests
- * made at build time, and any other. */
+/* The shapes of run most runs have, each with its tests made at build
+ * time (on: what it always does; maybe: what it tests for), and any
+ * other. */
 enum {
-	FAST_MSR = FK_MSR | FK_CHECK,                   /* uncore MSR PMUs */
-	FAST_PMC = FK_MSR | FK_PMC | FK_CHECK,          /* the core PMU by RDPMC */
-	FAST_PCI = FK_PCI | FK_CHECK | FK_PCI2,         /* PCI PMUs */
+	FAST_MSR = FK_MSR | FK_CHECK,          /* uncore MSR PMUs */
+	FAST_PMC = FK_MSR | FK_PMC | FK_CHECK, /* the core PMU by RDPMC */
+	FAST_PCI = FK_PCI | FK_CHECK | FK_PCI2, /* PCI PMUs */
+	FAST_PKG = FK_REMOTE,                  /* per-package units on several packages */
+	FAST_PKG_MAYBE = FK_MSR | FK_CHECK | FK_WATCH_PKG,
 	FAST_ANY = FK_MSR | FK_PMC | FK_PCI | FK_REMOTE | FK_CHECK | FK_WATCH_PKG | FK_PCI2,
 };
 
 static __attribute__((noinline)) enum unc_status fast_msr(struct stat_run *r)
 {
-	return sample_fast(r, FAST_MSR);
+	return sample_fast(r, FAST_MSR, 0);
 }
 
 static __attribute__((noinline)) enum unc_status fast_pmc(struct stat_run *r)
 {
-	return sample_fast(r, FAST_PMC);
+	return sample_fast(r, FAST_PMC, 0);
 }
 
 static __attribute__((noinline)) enum unc_status fast_pci(struct stat_run *r)
 {
-	return sample_fast(r, FAST_PCI);
+	return sample_fast(r, FAST_PCI, 0);
+}
+
+static __attribute__((noinline)) enum unc_status fast_pkg(struct stat_run *r)
+{
+	return sample_fast(r, FAST_PKG, FAST_PKG_MAYBE);
 }
 
 /* Any other shape: each part tested at each sample. */
 static __attribute__((noinline)) enum unc_status fast_any(struct stat_run *r)
 {
-	return sample_fast(r, r->reads->fk);
+	return sample_fast(r, 0, FAST_ANY);
 }
 
 /* The seam's list calls where it has none (hw_msr_read_n and the others
@@ -281,13 +298,14 @@ UNC_COLD static enum unc_status pci_each(void *hw, const struct pci_dword *d, un
 	return hw_pci_read32_n(hw, d, n, v, done);
 }
 
-/* Whether a shape serves lists of what fk says: the same seam calls; a
- * check it makes where there is none is an empty loop. */
-UNC_COLD static bool fits(unsigned fk, unsigned shape)
+/* Whether a shape (on, maybe) serves lists of what fk says: the seam
+ * calls it always makes are needed; a check it makes where there is none
+ * is an empty loop. */
+UNC_COLD static bool fits(unsigned fk, unsigned on, unsigned maybe)
 {
 	const unsigned calls = FK_MSR | FK_PMC | FK_PCI | FK_REMOTE;
 
-	return !(fk & ~shape) && (fk & calls) == (shape & calls);
+	return !(fk & ~(on | maybe)) && !(on & calls & ~fk);
 }
 
 /* The sample function for the lists compiled (compile_fast: rs->fk), and
@@ -298,9 +316,12 @@ UNC_COLD void fast_choose(struct stat_run *r)
 	const struct hw *hw = r->hw;
 	void *hw_ctx = (void *)(uintptr_t)hw; /* what the fallbacks take */
 
-	rs->gs_lo = rs->gs_span = 0; /* the first sample makes the bounds (fast_window) */
-	rs->fast_fn = fits(rs->fk, FAST_MSR) ? fast_msr : fits(rs->fk, FAST_PMC) ? fast_pmc : fits(rs->fk, FAST_PCI) ? fast_pci
-															: fast_any;
+	rs->gs_span = 0, rs->gap_lo = 0 - rs->slack; /* the first sample makes the bounds (fast_window) */
+	rs->fast_fn = fits(rs->fk, FAST_MSR, 0)		       ? fast_msr
+		      : fits(rs->fk, FAST_PMC, 0)	       ? fast_pmc
+		      : fits(rs->fk, FAST_PCI, 0)	       ? fast_pci
+		      : fits(rs->fk, FAST_PKG, FAST_PKG_MAYBE) ? fast_pkg
+							       : fast_any;
 	rs->sample = rs->fast && !rs->still ? rs->fast_fn : sample_slow;
 	rs->ticks = hw->ops->ticks, rs->tctx = hw->ctx;
 	rs->msr_n = hw->ops->msr_read_n ? hw->ops->msr_read_n : msr_each;

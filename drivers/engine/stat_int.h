@@ -89,6 +89,10 @@ enum unc_status check_pkgs(struct stat_run *r);
 void batch_clear(void);
 enum unc_status read_remote(struct stat_run *r);
 enum unc_status check_watched(struct stat_run *r);
+void pkg_scatter(struct stat_run *r);
+bool pkg_plan_fast(struct stat_run *r);
+uint64_t *pkg_plan_at(const uint64_t *dst);
+enum unc_status pkg_trips(struct stat_run *r);
 
 /* ---- sampling (stat_sample.c) ---- */
 
@@ -154,8 +158,8 @@ struct stat_chk {
  * the list calls' results: 64 bits at src (RD_MSR, RD_RDPMC from msr_val;
  * RD_PKG from val, where read_remote puts it), or, pci set, its high, low
  * and high dwords (RD_PCI2 from pci_val). Its step is held first to bound,
- * its event's most per tick (rate) over stat_reads.gs_lo ticks, no more
- * than the sample's gap: a step beyond it (or a wrap) is held to the
+ * its event's most per tick (rate) over a gap (with slack) no longer
+ * than the sample's (fast_window): a step beyond it (or a wrap) is held to the
  * sample's own bound (fast_odd). Its select, where it has one in an MSR
  * list, is compared here: sel (in msr_val or watch_val) must read want
  * (else sel is &stat_reads.zero, want 0). */
@@ -177,6 +181,12 @@ struct stat_fev {
  * (check_watched); two-dword counters. */
 enum { FK_MSR = 1, FK_PMC = 2, FK_PCI = 4, FK_REMOTE = 8, FK_CHECK = 16, FK_WATCH_PKG = 32, FK_PCI2 = 64 };
 
+/* A checked MSR of sample_fast's list: msr_val[at] under mask must read want. */
+struct stat_cmp {
+	uint64_t mask, want;
+	uint32_t at;
+};
+
 struct stat_reads {
 	struct stat_rd *rd;           /* box_slots of room */
 	/* sample_fast's lists: where it applies (fast: no driver's check op
@@ -192,15 +202,17 @@ struct stat_reads {
 	uint64_t sink, zero;
 	uint64_t any_v;               /* status bits and wraps sample_fast found (0 between samples) */
 	bool st_fresh;                /* st_v is check_vals' for this sample (else fast_explain takes it from msr_val) */
-	/* The checked MSRs no counter's fev compares: cmp_at[i] in the MSR
-	 * list, under the mask want[2i], must read want[2i + 1] (the drivers'
-	 * checks' controls, the selects, the checks' status: no status bit). */
-	uint32_t *cmp_at;             /* 2 * STAT_MAX_PMUS + saved_room */
+	/* The checked MSRs no counter's fev compares (the drivers' checks'
+	 * controls, the selects, the checks' status: no status bit set), and
+	 * the ends of the lists sample_fast walks. */
+	struct stat_cmp *cmp;         /* 2 * STAT_MAX_PMUS + saved_room */
+	const struct stat_cmp *cmp_end;
+	const struct stat_fev *fev_end64, *fev_end;
 	unsigned ncmp_left;
 	bool watch_left;              /* some select of another package is not compared by a fev */
-	/* The gaps (ticks, with slack) the bounds are for: gs_lo to gs_lo +
-	 * gs_span, each below gap_fast + slack (fast_window). */
-	uint64_t gs_lo, gs_span;
+	/* The gaps the bounds are for: gap_lo to gap_lo + gs_span (modulo
+	 * 2^64), each below gap_fast (fast_window). */
+	uint64_t gap_lo, gs_span;
 	/* How stat_sample samples: sample_fast's shape (fast_fn, fast_choose)
 	 * once every counter moved, else sample_slow; and the seam's
 	 * functions sample_fast calls. */
@@ -214,7 +226,6 @@ struct stat_reads {
 	 * (want: the controls of the drivers' checks, then the WT_MSR
 	 * selects; ncmp of them) and the PCI selects' (pwant); as
 	 * programmed: compile_reads follows every programming. */
-	uint64_t *want;               /* twice 2 * STAT_MAX_PMUS + saved_room */
 	uint32_t *pwant;              /* saved_room */
 	unsigned ncmp;
 	uint64_t st_v[STAT_MAX_PMUS]; /* the drivers' status, as sample_fast read it */
