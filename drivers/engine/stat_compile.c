@@ -117,7 +117,7 @@ UNC_COLD static void compile_fast(struct stat_run *r)
 	rs->nmsr_all = rs->npre + rs->end[RD_MSR];
 	rs->npmc = rs->end[RD_RDPMC] - rs->end[RD_MSR];
 	rs->nfev = rs->nfev64 = rs->ncmp_left = 0;
-	rs->any_v = rs->zero = 0;
+	rs->any_v = rs->prev_wrapped, rs->zero = 0;
 	for (unsigned k = 0; k < STAT_MAX_PMUS; k++)
 		rs->st_v[k] = rs->wr_v[k] = 0;
 	rs->fast = rs->any && rs->gap_fast && !rs->slow_chk && !rs->frozen && !r->nfree &&

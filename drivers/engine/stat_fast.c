@@ -158,9 +158,9 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_explain(struct st
 
 	for (unsigned c = 0; !rs->st_fresh && c < rs->pre_chk / 2; c++)
 		rs->st_v[rs->chk[c].pmu] = rs->msr_val[rs->ncmp + c];
+	rs->any_v = 0; /* explain_status sets it again after a wrap */
 	st = rs->status ? explain_status(r, rs->st_v, rs->wr_v) : UNC_OK;
 	memset(rs->wr_v, 0, sizeof(rs->wr_v));
-	rs->any_v = 0;
 	rs->st_fresh = false;
 	return st;
 }
@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 	if (__builtin_expect(diff != 0, 0) && (st = fast_checks(r)))
 		return st;
 	r->t_sample = r->c.t_end = now;
-	if (__builtin_expect(rs->any_v | rs->prev_wrapped, 0))
+	if (__builtin_expect(rs->any_v != 0, 0))
 		return fast_explain(r);
 	return UNC_OK;
 }

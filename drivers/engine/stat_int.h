@@ -200,7 +200,7 @@ struct stat_reads {
 	unsigned fk;                  /* what sample_fast does (FK_ bits) */
 	bool fast;
 	uint64_t sink, zero;
-	uint64_t any_v;               /* status bits and wraps sample_fast found (0 between samples) */
+	uint64_t any_v;               /* status bits and wraps sample_fast found, prev_wrapped between samples */
 	bool st_fresh;                /* st_v is check_vals' for this sample (else fast_explain takes it from msr_val) */
 	/* The checked MSRs no counter's fev compares (the drivers' checks'
 	 * controls, the selects, the checks' status: no status bit set), and

@@ -537,6 +537,7 @@ __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, con
 		any |= status[k] & rs->sbits[k];
 		rs->prev_wrapped |= wrapped[k] != 0;
 	}
+	rs->any_v = rs->prev_wrapped; /* sample_fast explains again after a wrap */
 	if (!any) {
 		for (unsigned k = 0; k < r->npmu; k++)
 			r->wrapped_prev[k] = wrapped[k];
