@@ -250,8 +250,6 @@ enum {
 	FAST_MSR = FK_MSR | FK_CHECK,          /* uncore MSR PMUs */
 	FAST_PMC = FK_MSR | FK_PMC | FK_CHECK, /* the core PMU by RDPMC */
 	FAST_PCI = FK_PCI | FK_CHECK | FK_PCI2, /* PCI PMUs */
-	FAST_PKG = FK_REMOTE,                  /* per-package units on several packages */
-	FAST_PKG_MAYBE = FK_MSR | FK_CHECK | FK_WATCH_PKG,
 	FAST_ANY = FK_MSR | FK_PMC | FK_PCI | FK_REMOTE | FK_CHECK | FK_WATCH_PKG | FK_PCI2,
 };
 
@@ -268,11 +266,6 @@ static __attribute__((noinline)) enum unc_status fast_pmc(struct stat_run *r)
 static __attribute__((noinline)) enum unc_status fast_pci(struct stat_run *r)
 {
 	return sample_fast(r, FAST_PCI, 0);
-}
-
-static __attribute__((noinline)) enum unc_status fast_pkg(struct stat_run *r)
-{
-	return sample_fast(r, FAST_PKG, FAST_PKG_MAYBE);
 }
 
 /* Any other shape: each part tested at each sample. */
@@ -320,7 +313,6 @@ UNC_COLD void fast_choose(struct stat_run *r)
 	rs->fast_fn = fits(rs->fk, FAST_MSR, 0)		       ? fast_msr
 		      : fits(rs->fk, FAST_PMC, 0)	       ? fast_pmc
 		      : fits(rs->fk, FAST_PCI, 0)	       ? fast_pci
-		      : fits(rs->fk, FAST_PKG, FAST_PKG_MAYBE) ? fast_pkg
 							       : fast_any;
 	rs->sample = rs->fast && !rs->still ? rs->fast_fn : sample_slow;
 	rs->ticks = hw->ops->ticks, rs->tctx = hw->ctx;
