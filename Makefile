@@ -61,9 +61,9 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 # The application is built for size (-Oz: 1.6 KB less than -Os; the counts
 # of a run, which reports read, too), except the sampling path, which stays
 # -O2: the engine's sampling loop (drivers/engine/stat_sample.c and the
-# common sample stat_fast.c, the
-# free-running counters' stat_freerun.c, the rotation's stat_mux.c, other
-# packages' trips in stat_pkg.c, and the register access in stat.c; its
+# common sample's stat_fast.c, the free-running counters' stat_freerun.c,
+# the rotation's stat_mux.c, other packages' trips in stat_pkg.c, and the
+# register access in stat.c; its
 # plan, programming, journal and compiled lists are -Oz), the drivers'
 # reads (drivers/pmu/, but for what they add to `info` and to old records),
 # 64-bit arithmetic and the native seam, without the padding -O2 puts
