@@ -133,7 +133,7 @@ UNC_COLD static void compile_fast(struct stat_run *r)
 			struct stat_fev *f = &rs->fev[rs->nfev++];
 			*f = (struct stat_fev){
 				.keep = e->keep, .mask = e->mask, .rate = e->rate, .wbit = e->wbit, .pmu = e->pmu,
-				.pci = (uint8_t)pci, .last = r->last[0] + e->slot, .total = e->total,
+				.pci = (uint8_t)pci, .last = r->last[0] + e->slot, .total = e->total, .moved = e->moved,
 				.running = seen[e->ev] ? &rs->sink : &r->c.ev[e->ev].total.running,
 				.src = j < rs->end[RD_RDPMC] ? (void *)(rs->msr_val + rs->npre + j)
 				       : pci ? (void *)(rs->pci_val + rs->npci_pre + 3 * (j - rs->end[RD_RDPMC]))

@@ -65,7 +65,6 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_checks(struct sta
 	enum unc_status st = check_vals(r, rs->st_v, &any, true);
 
 	rs->any_v |= any;
-	rs->st_fresh = true;
 	if (st || !watch_any_pkg)
 		return st;
 	pkg_scatter(r);
@@ -82,6 +81,16 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_judge(struct stat
 	if ((st = fast_checks(r)) || (st = fast_store(r)))
 		return st;
 	return judge_exact(r, after);
+}
+
+/* f's bound for the gaps of the window (gap_lo, with slack): none above
+ * its width, so that a step within it is v - last, v not below last; 0
+ * while its counter has not moved (fast_odd marks it). */
+static void fast_bound(const struct stat_reads *rs, struct stat_fev *f)
+{
+	uint64_t b = mulhi32(rs->gap_lo + rs->slack, f->rate);
+
+	f->bound = !*f->moved ? 0 : b < f->mask ? b : f->mask;
 }
 
 /* The sample's gap gs (ticks, with slack; gap without) is outside the
@@ -101,19 +110,18 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_window(struct sta
 	lo = lo < hi ? lo : hi;
 	rs->gap_lo = lo - rs->slack;
 	rs->gs_span = hi - lo < lo ? hi - lo : lo;
-	for (struct stat_fev *f = rs->fev, *end = f + rs->nfev; f < end; f++) {
-		uint64_t b = mulhi32(lo, f->rate);
-		f->bound = b < f->mask ? b : f->mask; /* a step within it is v - last, v not below last */
-	}
+	for (struct stat_fev *f = rs->fev, *end = f + rs->nfev; f < end; f++)
+		fast_bound(rs, f);
 	return UNC_OK;
 }
 
 /* A counter whose value v is below its last (l) or beyond its bound from
- * it: its step taken modulo its width (a wrap marks its unit's status bit
- * in wr_v and any_v), held to the sample's own bound (count_deltas'), and
- * beyond that every counter judged exactly; then counted. */
-UNC_COLD static __attribute__((noinline)) enum unc_status fast_odd(struct stat_run *r, const struct stat_fev *f,
-								 uint64_t v, uint64_t l, uint64_t gap, uint64_t after)
+ * it (or moved for the first time): its step taken modulo its width (a
+ * wrap marks its unit's status bit in wr_v and any_v), held to the
+ * sample's own bound (count_deltas'), and beyond that every counter judged
+ * exactly; then counted. */
+UNC_COLD static __attribute__((noinline)) enum unc_status fast_odd(struct stat_run *r, struct stat_fev *f, uint64_t v,
+								 uint64_t l, uint64_t gap, uint64_t after)
 {
 	struct stat_reads *rs = r->reads;
 	uint64_t gs = gap + rs->slack;
@@ -126,6 +134,10 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_odd(struct stat_r
 		return st;
 	*f->total += d;
 	*f->last = v;
+	if (d && !*f->moved) { /* its first move: counted, and its bound made */
+		*f->moved = 1, rs->still--;
+		fast_bound(rs, f);
+	}
 	return UNC_OK;
 }
 
@@ -156,12 +168,11 @@ UNC_COLD static __attribute__((noinline)) enum unc_status fast_explain(struct st
 	struct stat_reads *rs = r->reads;
 	enum unc_status st;
 
-	for (unsigned c = 0; !rs->st_fresh && c < rs->pre_chk / 2; c++)
+	for (unsigned c = 0; c < rs->pre_chk / 2; c++) /* each status as the sample read it */
 		rs->st_v[rs->chk[c].pmu] = rs->msr_val[rs->ncmp + c];
 	rs->any_v = 0; /* explain_status sets it again after a wrap */
 	st = rs->status ? explain_status(r, rs->st_v, rs->wr_v) : UNC_OK;
 	memset(rs->wr_v, 0, sizeof(rs->wr_v));
-	rs->st_fresh = false;
 	return st;
 }
 
@@ -210,10 +221,11 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 	if (__builtin_expect(gap - rs->gap_lo > rs->gs_span, 0) && (st = fast_window(r, gap, after)))
 		return st;
 	/* each step within its bound is v - last (fast_window), else fast_odd */
-#define FAST_DELTAS(first, end, value)                                                                             \
-	for (const struct stat_fev *f = first, *fend = end; f < fend; f++) {                                          \
+#define FAST_DELTAS(first, end, value, has_sel)                                                                        \
+	for (struct stat_fev *f = first, *fend = end; f < fend; f++) {                                                \
 		uint64_t v = (value)&f->keep, l = *f->last, d = v - l;                                              \
-		diff |= *f->sel ^ f->want;                                                                          \
+		if (has_sel)                                                                                        \
+			diff |= *f->sel ^ f->want;                                                                  \
 		if (__builtin_expect(d > f->bound, 0)) {                                                            \
 			if ((st = fast_odd(r, f, v, l, gap, after)))                                                \
 				return st;                                                                          \
@@ -224,14 +236,15 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 		*f->running += dt;                                                                                  \
 	}
 	if (HAS(FK_MSR) || HAS(FK_PMC) || HAS(FK_REMOTE))
-		FAST_DELTAS(rs->fev, rs->fev_end64, *(const uint64_t *)f->src)
+		FAST_DELTAS(rs->fev, rs->fev_end64, *(const uint64_t *)f->src, true)
 	if (HAS(FK_PCI2))
 		FAST_DELTAS(rs->fev_end64, rs->fev_end, ({
 				    uint32_t *p = f->src;
 				    if (__builtin_expect(p[0] != p[2], 0) && (st = pci_again(r, p)))
 					    return st;
 				    (uint64_t)p[2] << 32 | p[1];
-			    }))
+			    }),
+			    false) /* a PCI counter's select is a PCI dword: compared above */
 #undef FAST_DELTAS
 #undef HAS
 	/* a register that reads otherwise, or a status bit: as sample_all */
@@ -314,7 +327,7 @@ UNC_COLD void fast_choose(struct stat_run *r)
 		      : fits(rs->fk, FAST_PMC, 0)	       ? fast_pmc
 		      : fits(rs->fk, FAST_PCI, 0)	       ? fast_pci
 							       : fast_any;
-	rs->sample = rs->fast && !rs->still ? rs->fast_fn : sample_slow;
+	rs->sample = rs->fast ? rs->fast_fn : sample_slow;
 	rs->ticks = hw->ops->ticks, rs->tctx = hw->ctx;
 	rs->msr_n = hw->ops->msr_read_n ? hw->ops->msr_read_n : msr_each;
 	rs->msr_ctx = hw->ops->msr_read_n ? hw->ctx : hw_ctx;

@@ -172,6 +172,7 @@ struct stat_fev {
 	const uint64_t *sel;
 	uint64_t want;
 	uint64_t mask, rate, wbit; /* as struct stat_rd's */
+	uint8_t *moved;            /* &count_event.moved[b] */
 	uint8_t pmu, pci;
 };
 
@@ -191,23 +192,22 @@ struct stat_reads {
 	struct stat_rd *rd;           /* box_slots of room */
 	/* sample_fast's lists: where it applies (fast: no driver's check op
 	 * called, none frozen, no free-running counter, nothing read by the
-	 * driver's read_counter or rd), its runs of boxes (box_slots of room), the 64-bit ones
-	 * first (nfev64), and its one call per kind in the clock bracket:
-	 * MSRs msr[0, nmsr_all) (the checks, the selects, the counters),
-	 * RDPMC msr[nmsr_all, + npmc), PCI pci[0, npci_all). */
+	 * driver's read_counter or rd), its counters (box_slots of room), the
+	 * 64-bit ones first (nfev64), and its one call per kind in the clock
+	 * bracket: MSRs msr[0, nmsr_all) (the checks, the selects, the
+	 * counters), RDPMC msr[nmsr_all, + npmc), PCI pci[0, npci_all). */
 	struct stat_fev *fev;
 	unsigned nfev, nfev64, nmsr_all, npmc, npci_all;
 	unsigned fk;                  /* what sample_fast does (FK_ bits) */
 	bool fast;
 	uint64_t sink, zero;
 	uint64_t any_v;               /* status bits and wraps sample_fast found, prev_wrapped between samples */
-	bool st_fresh;                /* st_v is check_vals' for this sample (else fast_explain takes it from msr_val) */
 	/* The checked MSRs no counter's fev compares (the drivers' checks'
 	 * controls, the selects, the checks' status: no status bit set), and
 	 * the ends of the lists sample_fast walks. */
 	struct stat_cmp *cmp;         /* 2 * STAT_MAX_PMUS + saved_room */
 	const struct stat_cmp *cmp_end;
-	const struct stat_fev *fev_end64, *fev_end;
+	struct stat_fev *fev_end64, *fev_end;
 	unsigned ncmp_left;
 	bool watch_left;              /* some select of another package is not compared by a fev */
 	/* The gaps the bounds are for: gap_lo to gap_lo + gs_span (modulo

@@ -456,8 +456,6 @@ static inline __attribute__((always_inline)) enum unc_status count_deltas(struct
 	if (__builtin_expect(still != 0, 0)) {
 		DELTAS(true)
 		rs->still = still;
-		if (rs->fast && !still)
-			rs->sample = rs->fast_fn;
 	} else {
 		DELTAS(false)
 	}
