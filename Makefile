@@ -60,9 +60,10 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The application is built for size (-Oz: 1.6 KB less than -Os; the counts
 # of a run, which reports read, too), except the sampling path, which stays
-# -O2: the engine's sampling loop (drivers/engine/stat_sample.c, the
-# free-running counters' stat_freerun.c, the rotation's stat_mux.c, other
-# packages' trips in stat_pkg.c, and the register access in stat.c; its
+# -O2: the engine's sampling loop (drivers/engine/stat_sample.c and the
+# common sample's stat_fast.c, the free-running counters' stat_freerun.c,
+# the rotation's stat_mux.c, other packages' trips in stat_pkg.c, and the
+# register access in stat.c; its
 # plan, programming, journal and compiled lists are -Oz), the drivers'
 # reads (drivers/pmu/, but for what they add to `info` and to old records),
 # 64-bit arithmetic and the native seam, without the padding -O2 puts
@@ -73,7 +74,7 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 # sampling path). The emulator and the child image stay -O2 (their size
 # does not ship). Every function and object has a section of its own, and
 # the link drops those nothing uses (--gc-sections).
-EFI_HOT   := $(addprefix drivers/engine/,stat.c stat_sample.c stat_freerun.c stat_mux.c stat_pkg.c) drivers/base/arith.c \
+EFI_HOT   := $(addprefix drivers/engine/,stat.c stat_sample.c stat_fast.c stat_freerun.c stat_mux.c stat_pkg.c) drivers/base/arith.c \
 	$(filter-out %_info.c %_rec.c %_table.c,$(wildcard drivers/pmu/*.c)) efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c
 EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
 EFI_OPT    = $(if $(filter $(EFI_COLD),$*.c),-Oz,-O2 -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1)

@@ -61,6 +61,109 @@ UNC_COLD static uint64_t rd_rate(const struct stat_run *r, unsigned i, uint64_t 
 	return q == UINT64_MAX ? 0 : q;
 }
 
+/* Where a sample's list calls put what watched register w reads, if in
+ * an MSR list (this package's, or a trip's to another); else NULL. */
+UNC_COLD static const uint64_t *watch_at(const struct stat_run *r, unsigned w)
+{
+	const struct stat_reads *rs = r->reads;
+
+	if (reg_remote(r->hw, r->saved[r->watch[w]].reg))
+		return pkg_plan_at(&r->watch_val[w]); /* where its trip puts it */
+	for (const struct stat_wt *e = rs->wt; e < rs->wt_end[WT_MSR]; e++)
+		if (e->w == w)
+			return &rs->msr_val[rs->pre_chk / 2 + (unsigned)(e - rs->wt)];
+	return NULL;
+}
+
+/* The select fev f compares (counter c of event i, box b): its watched
+ * register where no fev before compares it. */
+UNC_COLD static void fold_select(struct stat_run *r, struct stat_fev *f, unsigned i, unsigned b)
+{
+	struct stat_reads *rs = r->reads;
+	const struct stat_pmu *sp = &r->pmu[r->pmu_of[i]];
+	struct pmu_reg sel = pmu_unit_sel(unit_of(r, i), &sp->p, r->spec[i].unit, b, r->counter[i]);
+
+	f->sel = &rs->zero, f->want = 0;
+	for (unsigned w = 0; w < r->nwatch; w++) {
+		const uint64_t *at;
+		if (!pmu_reg_eq(r->saved[r->watch[w]].reg, sel) || !(at = watch_at(r, w)))
+			continue;
+		for (const struct stat_fev *g = rs->fev; g < f; g++)
+			if (g->sel == at)
+				return;
+		f->sel = at, f->want = r->saved[r->watch[w]].now;
+		return;
+	}
+}
+
+/* Whether some fev compares what at holds. */
+UNC_COLD static bool folded(const struct stat_reads *rs, const uint64_t *at)
+{
+	for (const struct stat_fev *f = rs->fev; f < rs->fev + rs->nfev; f++)
+		if (f->sel == at)
+			return true;
+	return false;
+}
+
+/* sample_fast's list (struct stat_fev): each counter, where its value is
+ * found after the list calls, the 64-bit ones first, with its select; and
+ * the checked MSRs no fev compares (cmp_at). */
+UNC_COLD static void compile_fast(struct stat_run *r)
+{
+	struct stat_reads *rs = r->reads;
+	bool seen[STAT_MAX_EVENTS] = { false };
+	unsigned nc = rs->pre_chk / 2;
+
+	rs->nmsr_all = rs->npre + rs->end[RD_MSR];
+	rs->npmc = rs->end[RD_RDPMC] - rs->end[RD_MSR];
+	rs->nfev = rs->nfev64 = rs->ncmp_left = 0;
+	rs->any_v = rs->prev_wrapped, rs->zero = 0;
+	for (unsigned k = 0; k < STAT_MAX_PMUS; k++)
+		rs->st_v[k] = rs->wr_v[k] = 0;
+	rs->fast = rs->any && rs->gap_fast && !rs->slow_chk && !rs->frozen && !r->nfree &&
+		   rs->end[RD_OTHER] == rs->end[RD_PKG] && rs->wend[WT_OTHER] == rs->wend[WT_PCI];
+	for (const struct stat_wt *e = rs->wt_end[WT_MSR]; e < rs->wt_end[WT_PCI]; e++)
+		rs->fast &= *e->want >> 32 == 0; /* pwant holds 32 bits */
+	rs->fast &= !rs->remote || pkg_plan_fast(r); /* the other packages' values read in the plan's trips */
+	for (int pci = 0; rs->fast && pci < 2; pci++) {
+		for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_PKG]; e++) {
+			unsigned j = (unsigned)(e - rs->rd);
+			if ((j >= rs->end[RD_RDPMC] && j < rs->end[RD_PCI2]) != pci)
+				continue;
+			struct stat_fev *f = &rs->fev[rs->nfev++];
+			*f = (struct stat_fev){
+				.keep = e->keep, .mask = e->mask, .rate = e->rate, .wbit = e->wbit, .pmu = e->pmu,
+				.pci = (uint8_t)pci, .last = r->last[0] + e->slot, .total = e->total, .moved = e->moved,
+				.running = seen[e->ev] ? &rs->sink : &r->c.ev[e->ev].total.running,
+				.src = j < rs->end[RD_RDPMC] ? (void *)(rs->msr_val + rs->npre + j)
+				       : pci ? (void *)(rs->pci_val + rs->npci_pre + 3 * (j - rs->end[RD_RDPMC]))
+					     : (void *)pkg_plan_at(r->val[0] + e->slot),
+			};
+			fold_select(r, f, e->ev, e->box);
+			seen[e->ev] = true;
+		}
+		if (!pci)
+			rs->nfev64 = rs->nfev;
+	}
+	/* the checks' controls, the selects no fev compares, the checks' status (no status bit set) */
+	for (unsigned i = 0, n = 0; i < rs->npre; i++) {
+		if (i >= nc && i < rs->ncmp && folded(rs, &rs->msr_val[i]))
+			continue;
+		rs->cmp[n++] = (struct stat_cmp){ .at = i, .mask = i < rs->ncmp ? ~0ull : rs->chk[i - rs->ncmp].sbits,
+						  .want = i < nc ? rs->chk[i].want : i < rs->ncmp ? *rs->wt[i - nc].want : 0 };
+		rs->ncmp_left = n;
+	}
+	rs->cmp_end = rs->cmp + rs->ncmp_left;
+	rs->fev_end64 = rs->fev + rs->nfev64, rs->fev_end = rs->fev + rs->nfev;
+	rs->watch_left = false;
+	for (unsigned w = 0; w < r->nwatch; w++)
+		rs->watch_left |= reg_remote(r->hw, r->saved[r->watch[w]].reg) && !folded(rs, pkg_plan_at(&r->watch_val[w]));
+	rs->fk = (rs->nmsr_all ? FK_MSR : 0) | (rs->npmc ? FK_PMC : 0) | (rs->npci_all ? FK_PCI : 0) |
+		 (rs->remote ? FK_REMOTE : 0) | (rs->ncmp_left || rs->npci_pre ? FK_CHECK : 0) |
+		 (rs->watch_left ? FK_WATCH_PKG : 0) | (rs->nfev > rs->nfev64 ? FK_PCI2 : 0);
+	fast_choose(r);
+}
+
 /* What each sample reads of the active group, listed once here so that a
  * sample is a few tight loops over it: each counter's access, by kind, with
  * its slot, width and bound; each select it checks; which drivers' checks
@@ -145,12 +248,15 @@ UNC_COLD void compile_reads(struct stat_run *r)
 		}
 	}
 	/* the MSRs of the two seam calls (hw_msr_read_n) */
-	unsigned m = 0;
-	for (unsigned c = 0; !rs->slow_chk && c < rs->nchk; c++)
-		rs->msr[m++] = rs->chk[c].status, rs->msr[m++] = rs->chk[c].ctrl;
-	rs->pre_chk = m;
+	unsigned m = 0, nc = rs->slow_chk ? 0 : rs->nchk;
+	for (unsigned c = 0; c < nc; c++)
+		rs->msr[m++] = rs->chk[c].ctrl;
 	for (const struct stat_wt *e = rs->wt; e < rs->wt_end[WT_MSR]; e++)
 		rs->msr[m++] = (uint32_t)e->reg.addr;
+	rs->ncmp = m;
+	for (unsigned c = 0; c < nc; c++)
+		rs->msr[m++] = rs->chk[c].status;
+	rs->pre_chk = 2 * nc;
 	rs->npre = m;
 	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_MSR]; e++)
 		rs->msr[m++] = (uint32_t)e->reg.addr;
@@ -159,7 +265,7 @@ UNC_COLD void compile_reads(struct stat_run *r)
 	/* the PCI dwords of the two others (hw_pci_read32_n) */
 	m = 0;
 	for (const struct stat_wt *e = rs->wt_end[WT_MSR]; e < rs->wt_end[WT_PCI]; e++)
-		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)e->reg.addr };
+		rs->pwant[m] = (uint32_t)*e->want, rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)e->reg.addr };
 	rs->npci_pre = m;
 	for (const struct stat_rd *e = rs->rd_end[RD_RDPMC]; e < rs->rd_end[RD_PCI2]; e++) {
 		uint16_t off = (uint16_t)e->reg.addr;
@@ -167,6 +273,8 @@ UNC_COLD void compile_reads(struct stat_run *r)
 		rs->pci[m++] = (struct pci_dword){ e->reg.pci, off };
 		rs->pci[m++] = (struct pci_dword){ e->reg.pci, (uint16_t)(off + 4) };
 	}
+	rs->npci_all = m;
+	compile_fast(r);
 }
 
 /* The drivers' checks made here (check_regs) and the watched MSR selects,

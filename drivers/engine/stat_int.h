@@ -89,6 +89,10 @@ enum unc_status check_pkgs(struct stat_run *r);
 void batch_clear(void);
 enum unc_status read_remote(struct stat_run *r);
 enum unc_status check_watched(struct stat_run *r);
+void pkg_scatter(struct stat_run *r);
+bool pkg_plan_fast(struct stat_run *r);
+uint64_t *pkg_plan_at(const uint64_t *dst);
+enum unc_status pkg_trips(struct stat_run *r);
 
 /* ---- sampling (stat_sample.c) ---- */
 
@@ -150,8 +154,82 @@ struct stat_chk {
 	unsigned pmu;
 };
 
+/* A counter of the common sample (sample_fast), its value straight from
+ * the list calls' results: 64 bits at src (RD_MSR, RD_RDPMC from msr_val;
+ * RD_PKG from val, where read_remote puts it), or, pci set, its high, low
+ * and high dwords (RD_PCI2 from pci_val). Its step is held first to bound,
+ * its event's most per tick (rate) over a gap (with slack) no longer
+ * than the sample's (fast_window): a step beyond it (or a wrap) is held to the
+ * sample's own bound (fast_odd). Its select, where it has one in an MSR
+ * list, is compared here: sel (in msr_val or watch_val) must read want
+ * (else sel is &stat_reads.zero, want 0). */
+struct stat_fev {
+	uint64_t bound, keep;
+	void *src;
+	uint64_t *last;    /* &last[0][slot] */
+	uint64_t *total;   /* &count_event.total.box[b] */
+	uint64_t *running; /* its event's running time (its first box), else &stat_reads.sink */
+	const uint64_t *sel;
+	uint64_t want;
+	uint64_t mask, rate, wbit; /* as struct stat_rd's */
+	uint8_t *moved;            /* &count_event.moved[b] */
+	uint8_t pmu, pci;
+};
+
+/* What sample_fast reads and checks (stat_reads.fk): list calls of
+ * MSRs, RDPMC, PCI dwords, trips to other packages; the checks and
+ * selects of this package (check_vals), the selects of others
+ * (check_watched); two-dword counters. */
+enum { FK_MSR = 1, FK_PMC = 2, FK_PCI = 4, FK_REMOTE = 8, FK_CHECK = 16, FK_WATCH_PKG = 32, FK_PCI2 = 64 };
+
+/* A checked MSR of sample_fast's list: msr_val[at] under mask must read want. */
+struct stat_cmp {
+	uint64_t mask, want;
+	uint32_t at;
+};
+
 struct stat_reads {
 	struct stat_rd *rd;           /* box_slots of room */
+	/* sample_fast's lists: where it applies (fast: no driver's check op
+	 * called, none frozen, no free-running counter, nothing read by the
+	 * driver's read_counter or rd), its counters (box_slots of room), the
+	 * 64-bit ones first (nfev64), and its one call per kind in the clock
+	 * bracket: MSRs msr[0, nmsr_all) (the checks, the selects, the
+	 * counters), RDPMC msr[nmsr_all, + npmc), PCI pci[0, npci_all). */
+	struct stat_fev *fev;
+	unsigned nfev, nfev64, nmsr_all, npmc, npci_all;
+	unsigned fk;                  /* what sample_fast does (FK_ bits) */
+	bool fast;
+	uint64_t sink, zero;
+	uint64_t any_v;               /* status bits and wraps sample_fast found, prev_wrapped between samples */
+	/* The checked MSRs no counter's fev compares (the drivers' checks'
+	 * controls, the selects, the checks' status: no status bit set), and
+	 * the ends of the lists sample_fast walks. */
+	struct stat_cmp *cmp;         /* 2 * STAT_MAX_PMUS + saved_room */
+	const struct stat_cmp *cmp_end;
+	struct stat_fev *fev_end64, *fev_end;
+	unsigned ncmp_left;
+	bool watch_left;              /* some select of another package is not compared by a fev */
+	/* The gaps the bounds are for: gap_lo to gap_lo + gs_span (modulo
+	 * 2^64), each below gap_fast (fast_window). */
+	uint64_t gap_lo, gs_span;
+	/* How stat_sample samples: sample_fast's shape (fast_fn, fast_choose)
+	 * once every counter moved, else sample_slow; and the seam's
+	 * functions sample_fast calls. */
+	enum unc_status (*sample)(struct stat_run *r), (*fast_fn)(struct stat_run *r);
+	uint64_t (*ticks)(void *ctx);
+	enum unc_status (*msr_n)(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val, unsigned *ret_done);
+	enum unc_status (*pmc_n)(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val, unsigned *ret_done);
+	enum unc_status (*pci_n)(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val, unsigned *ret_done);
+	void *tctx, *msr_ctx, *pmc_ctx, *pci_ctx;
+	/* What the checked registers must read, in the MSRs' list order
+	 * (want: the controls of the drivers' checks, then the WT_MSR
+	 * selects; ncmp of them) and the PCI selects' (pwant); as
+	 * programmed: compile_reads follows every programming. */
+	uint32_t *pwant;              /* saved_room */
+	unsigned ncmp;
+	uint64_t st_v[STAT_MAX_PMUS]; /* the drivers' status, as sample_fast read it */
+	uint64_t wr_v[STAT_MAX_PMUS]; /* the units that wrapped in this sample (0 between samples) */
 	unsigned end[RD_KINDS];       /* the end of each kind's entries in rd */
 	const struct stat_rd *rd_end[RD_KINDS]; /* the same as pointers */
 	struct stat_wt *wt;           /* saved_room of room */
@@ -162,9 +240,10 @@ struct stat_reads {
 	uint64_t *running[STAT_MAX_EVENTS]; /* the group's programmed events' running times */
 	unsigned nev;
 	/* A sample's MSRs of this package, read by one seam call each side
-	 * of the clock (hw_msr_read_n): before it, the drivers' checks
-	 * (status and control of chk[c] at 2c, 2c + 1; pre_chk entries, none
-	 * when slow_chk) and the WT_MSR selects, npre in all; from npre, the
+	 * of the clock (hw_msr_read_n): before it, the drivers' checks'
+	 * controls (chk[c]'s at c), the WT_MSR selects (to ncmp), the checks'
+	 * status (chk[c]'s at ncmp + c; pre_chk / 2 checks, none when
+	 * slow_chk), npre in all; from npre, the
 	 * RD_MSR counters, then the RD_RDPMC counters' indexes (one
 	 * hw_rdpmc_n call). msr_val holds their values in the same places. */
 	uint32_t *msr;                /* 2 * STAT_MAX_PMUS + saved_room + box_slots of room */
@@ -195,6 +274,18 @@ void compile_reads(struct stat_run *r);
 /* Every bound of the active group judged exactly (step_limit), the
  * counters in the run's order: the first that moved too far is named. */
 enum unc_status judge_exact(struct stat_run *r, uint64_t after);
+
+/* ---- the common sample (stat_fast.c), and what it hands to stat_sample.c ---- */
+
+void fast_choose(struct stat_run *r);
+enum unc_status check_vals(struct stat_run *r, uint64_t *status, uint64_t *ret_any, bool msr);
+enum unc_status sample_all(struct stat_run *r);
+enum unc_status sample_slow(struct stat_run *r);
+enum unc_status sample_rest(struct stat_run *r, uint64_t now, uint64_t after, bool programmed, uint32_t frozen,
+			    uint64_t *status, uint64_t *wrapped, uint64_t any);
+enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after, bool programmed, int settled,
+			   uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed);
+enum unc_status explain_status(struct stat_run *r, const uint64_t *status, const uint64_t *wrapped);
 
 /* ---- the free-running counters (stat_freerun.c) ---- */
 

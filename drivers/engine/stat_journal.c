@@ -236,24 +236,29 @@ UNC_COLD enum unc_status box_slots(struct stat_run *r)
 	}
 	/* and a sample's compiled reads: one per counter slot, one per
 	 * register it may watch (all 8-byte multiples, like the values) */
-	size_t nmsr = 2 * STAT_MAX_PMUS + regs + r->box_slots; /* stat_reads' msr and msr_val */
+	size_t nmsr = 2 * STAT_MAX_PMUS + regs + r->box_slots; /* stat_reads' msr, msr_val and cmp */
 	size_t npci = regs + 3 * (size_t)r->box_slots;        /* its pci and pci_val */
-	size_t bytes = (3 * r->box_slots + regs + nmsr) * sizeof(uint64_t) + sizeof(struct stat_reads) +
-		       r->box_slots * sizeof(struct stat_rd) +
+	size_t bytes = (3 * r->box_slots + regs + 4 * nmsr) * sizeof(uint64_t) + sizeof(struct stat_reads) +
+		       r->box_slots * (sizeof(struct stat_rd) + sizeof(struct stat_fev)) +
 		       regs * (sizeof(struct stat_wt) + sizeof(struct stat_saved) + sizeof(unsigned)) +
-		       nmsr * sizeof(uint32_t) + npci * (sizeof(uint32_t) + sizeof(struct pci_dword));
+		       nmsr * sizeof(uint32_t) + npci * (sizeof(uint32_t) + sizeof(struct pci_dword)) +
+		       regs * sizeof(uint32_t);
 	if (!(r->box_mem = unc_alloc(bytes)))
 		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters and a journal of %lu registers",
 			    (unsigned long)r->box_slots, (unsigned long)regs);
 	r->watch_val = r->box_mem + 3 * r->box_slots;
-	r->reads = (struct stat_reads *)(void *)(r->watch_val + regs + nmsr);
-	*r->reads = (struct stat_reads){ .rd = (struct stat_rd *)(void *)(r->reads + 1), .msr_val = r->watch_val + regs };
-	r->reads->wt = (struct stat_wt *)(void *)(r->reads->rd + r->box_slots);
+	r->reads = (struct stat_reads *)(void *)(r->watch_val + regs + 4 * nmsr);
+	*r->reads = (struct stat_reads){ .rd = (struct stat_rd *)(void *)(r->reads + 1), .msr_val = r->watch_val + regs,
+					 .sample = sample_slow };
+	r->reads->fev = (struct stat_fev *)(void *)(r->reads->rd + r->box_slots);
+	r->reads->wt = (struct stat_wt *)(void *)(r->reads->fev + r->box_slots);
 	r->saved = (struct stat_saved *)(void *)(r->reads->wt + regs);
 	r->watch = (unsigned *)(void *)(r->saved + regs);
 	r->reads->msr = (uint32_t *)(void *)(r->watch + regs);
 	r->reads->pci_val = r->reads->msr + nmsr;
-	r->reads->pci = (struct pci_dword *)(void *)(r->reads->pci_val + npci);
+	r->reads->cmp = (struct stat_cmp *)(void *)(r->watch_val + regs + nmsr); /* 3 words each */
+	r->reads->pwant = r->reads->pci_val + npci;
+	r->reads->pci = (struct pci_dword *)(void *)(r->reads->pwant + regs);
 	r->saved_room = (unsigned)regs;
 	r->nsaved = r->nwatch = 0;
 	uint64_t *m = r->box_mem;

@@ -189,6 +189,18 @@ UNC_COLD static bool make_plan(struct stat_run *r)
 	return true;
 }
 
+/* The plan's values where they go, each counter masked to its width. */
+void pkg_scatter(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t *val = r->val[0];
+
+	for (unsigned j = 0; j < plan.n; j++)
+		*plan.dst[j] = plan.val[j];
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		val[e->slot] &= e->keep;
+}
+
 /* A sample's reads of other packages (compile_reads: rs->remote): the
  * active group's counters there and the selects watched there, in one
  * trip to each package as the plan lays them out, each counter masked to
@@ -198,7 +210,6 @@ UNC_COLD static bool make_plan(struct stat_run *r)
 enum unc_status read_remote(struct stat_run *r)
 {
 	struct stat_reads *rs = r->reads;
-	uint64_t *val = r->val[0];
 
 	if ((!rs->pkg_plan || plan.of != rs) && !(rs->pkg_plan = make_plan(r)))
 		return read_remote_slow(r);
@@ -206,10 +217,44 @@ enum unc_status read_remote(struct stat_run *r)
 		if (hw_msr_read_n_pkg(r->hw, plan.trip[t].pkg - 1u, plan.msr + plan.trip[t].at, plan.trip[t].n,
 				      plan.val + plan.trip[t].at))
 			return read_remote_slow(r);
+	pkg_scatter(r);
+	return UNC_OK;
+}
+
+/* For sample_fast (compile_fast): the plan laid out for these lists, each
+ * of its trips to another package whose processor is reachable; false
+ * otherwise. */
+UNC_COLD bool pkg_plan_fast(struct stat_run *r)
+{
+	struct stat_reads *rs = r->reads;
+
+	if (!(rs->pkg_plan = make_plan(r)) || !r->hw->ops->msr_read_pkg)
+		return false;
+	for (unsigned t = 0; t < plan.ntrip; t++)
+		if (plan.trip[t].pkg - 1u == hw_pkg_here(r->hw) || !hw_pkg_known(r->hw, plan.trip[t].pkg - 1u))
+			return false;
+	return true;
+}
+
+/* Where the plan's trip puts the value that goes to dst (NULL: none). */
+UNC_COLD uint64_t *pkg_plan_at(const uint64_t *dst)
+{
 	for (unsigned j = 0; j < plan.n; j++)
-		*plan.dst[j] = plan.val[j];
-	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
-		val[e->slot] &= e->keep;
+		if (plan.dst[j] == dst)
+			return &plan.val[j];
+	return NULL;
+}
+
+/* The plan's trips alone (pkg_plan_fast), their values left in the plan
+ * (pkg_plan_at): UNC_OK, or a trip failed (read_remote says which). */
+enum unc_status pkg_trips(struct stat_run *r)
+{
+	const struct hw *hw = r->hw;
+
+	for (unsigned t = 0; t < plan.ntrip; t++)
+		if (hw->ops->msr_read_pkg(hw->ctx, plan.trip[t].pkg - 1u, plan.msr + plan.trip[t].at, plan.trip[t].n,
+					  plan.val + plan.trip[t].at))
+			return UNC_E_FAULT;
 	return UNC_OK;
 }
 

@@ -334,6 +334,8 @@ UNC_COLD static void free_list(struct stat_run *r)
 			r->nfree_mmio += batch;
 			r->free_slow += !r->c.ev[i].moved[0] + !batch;
 		}
+	if (r->nfree) /* a sample of them too is sample_all's (compile_fast) */
+		r->reads->fast = false, r->reads->sample = r->free_only ? sample_free_only : sample_slow;
 }
 
 /* The free-running counters run freely: their values at the start are the

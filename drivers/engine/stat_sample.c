@@ -82,57 +82,69 @@ UNC_COLD __attribute__((noinline)) enum unc_status check_failed(struct stat_run 
 	return check_pmu(r, c->pmu, status);
 }
 
-/* At each sample, before the counters: the drivers' checks that
- * check_regs gives (their status into status[k], their control compared;
- * the status bits set, of the status_bits of each, or'ed into *ret_any)
- * and each watched register of this package (compile_reads' lists), the
- * MSRs in one seam call (hw_msr_read_n), the others a loop per kind
- * calling the seam's access itself (its ops and context taken once). */
+/* The drivers' checks that check_regs gives (their status into
+ * status[k], their control compared; the status bits set, of the
+ * status_bits of each, or'ed into *ret_any) and each watched MSR and PCI
+ * dword of this package, from what the list calls read (msr_val from 0,
+ * unless !msr, pci_val from 0). */
+enum unc_status check_vals(struct stat_run *r, uint64_t *status, uint64_t *ret_any, bool msr)
+{
+	const struct stat_reads *rs = r->reads;
+	const struct stat_wt *e = rs->wt, *end;
+	const uint64_t *mv = rs->msr_val;
+	const uint32_t *pv = rs->pci_val;
+	enum unc_status st;
+
+	if (!msr) /* check_msr_slow made them */
+		goto pci;
+	for (unsigned c = 0, nc = rs->pre_chk / 2; c < nc; c++) {
+		uint64_t sv = mv[rs->ncmp + c];
+		status[rs->chk[c].pmu] = sv;
+		*ret_any |= sv & rs->chk[c].sbits;
+		if (__builtin_expect(mv[c] != rs->chk[c].want, 0)) {
+			*ret_any = ~0ull; /* the status the driver's check gave */
+			if ((st = check_failed(r, &rs->chk[c], &status[rs->chk[c].pmu])))
+				return st;
+		}
+	}
+	for (mv += rs->pre_chk / 2, end = rs->wt_end[WT_MSR]; e < end; e++, mv++)
+		if (__builtin_expect(*mv != *e->want, 0))
+			return watch_failed(r, e->w, UNC_OK, *mv);
+pci:
+	for (e = rs->wt_end[WT_MSR], end = rs->wt_end[WT_PCI]; e < end; e++, pv++)
+		if (__builtin_expect(*pv != *e->want, 0))
+			return watch_failed(r, e->w, UNC_OK, *pv);
+	return UNC_OK;
+}
+
+/* At each sample, before the counters: the checks of check_vals, the
+ * MSRs in one seam call (hw_msr_read_n), the PCI dwords in another, the
+ * other watched registers one read each. */
 static enum unc_status check_list(struct stat_run *r, uint64_t *status, uint64_t *ret_any)
 {
 	const struct stat_reads *rs = r->reads;
 	const struct hw_ops *ops = r->hw->ops;
 	void *ctx = r->hw->ctx;
-	const struct stat_wt *e = rs->wt, *end;
-	const uint64_t *mv = rs->msr_val;
+	const struct stat_wt *e, *end;
 	enum unc_status st;
 	unsigned done;
 	uint64_t v;
-	uint32_t x;
+	bool msr = true;
 
-	if (rs->npre) {
-		if (__builtin_expect(hw_msr_read_n(r->hw, rs->msr, rs->npre, rs->msr_val, &done) != UNC_OK, 0)) {
-			*ret_any = ~0ull; /* the status as the slow way read it: explain_status looks */
-			if ((st = check_msr_slow(r, status)))
-				return st;
-		} else {
-			for (const struct stat_chk *c = rs->chk, *cend = rs->chk + rs->pre_chk / 2; c < cend; c++, mv += 2) {
-				status[c->pmu] = mv[0];
-				*ret_any |= mv[0] & c->sbits;
-				if (__builtin_expect(mv[1] != c->want, 0)) {
-					*ret_any = ~0ull; /* the status the driver's check gave */
-					if ((st = check_failed(r, c, &status[c->pmu])))
-						return st;
-				}
-			}
-			for (end = rs->wt_end[WT_MSR]; e < end; e++, mv++)
-				if (__builtin_expect(*mv != *e->want, 0))
-					return watch_failed(r, e->w, UNC_OK, *mv);
-		}
+	if (rs->npre && __builtin_expect(hw_msr_read_n(r->hw, rs->msr, rs->npre, rs->msr_val, &done) != UNC_OK, 0)) {
+		*ret_any = ~0ull; /* the status as the slow way read it: explain_status looks */
+		if ((st = check_msr_slow(r, status)))
+			return st;
+		msr = false;
 	}
 	e = rs->wt_end[WT_MSR];
-	if (rs->npci_pre) { /* one seam call; a failure read again one at a time, to name it */
-		const uint32_t *pv = rs->pci_val;
-		if (__builtin_expect(hw_pci_read32_n(r->hw, rs->pci, rs->npci_pre, rs->pci_val, &done) != UNC_OK, 0)) {
-			for (end = rs->wt_end[WT_PCI]; e < end; e++)
-				if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &x)) || x != *e->want)
-					return watch_failed(r, e->w, st, x);
-		}
-		for (end = rs->wt_end[WT_PCI]; e < end; e++, pv++)
-			if (__builtin_expect(*pv != *e->want, 0))
-				return watch_failed(r, e->w, UNC_OK, *pv);
-	}
-	for (end = rs->wt_end[WT_OTHER]; e < end; e++)
+	if (rs->npci_pre && __builtin_expect(hw_pci_read32_n(r->hw, rs->pci, rs->npci_pre, rs->pci_val, &done) != UNC_OK, 0))
+		for (end = rs->wt_end[WT_PCI]; e < end; e++) /* one at a time, to name the one that fails */
+			if ((st = ops->pci_read32(ctx, e->reg.pci, (uint16_t)e->reg.addr, &rs->pci_val[e - rs->wt_end[WT_MSR]])))
+				return watch_failed(r, e->w, st, 0);
+	if ((st = check_vals(r, status, ret_any, msr)))
+		return st;
+	for (e = rs->wt_end[WT_PCI], end = rs->wt_end[WT_OTHER]; e < end; e++)
 		if ((st = raw_read(r->hw, e->reg, &v)) || v != *e->want)
 			return watch_failed(r, e->w, st, v);
 	return UNC_OK;
@@ -312,9 +324,9 @@ static inline __attribute__((always_inline)) enum unc_status read_once(struct st
 
 /* The read again, as read_group says: its first read (now, after,
  * programmed) made, whether it settled (settled < 0: not asked yet). */
-static __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
-							   bool programmed, int settled, uint64_t *ret_now,
-							   uint64_t *ret_after, bool *ret_programmed)
+__attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
+						    bool programmed, int settled, uint64_t *ret_now, uint64_t *ret_after,
+						    bool *ret_programmed)
 {
 	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
 	uint64_t quickest = UINT64_MAX;
@@ -511,8 +523,8 @@ UNC_COLD static __attribute__((noinline)) enum unc_status freeze_for_read(struct
  * backwards, in this sample or (if it wrapped between the two reads of the
  * last sample) the previous one. Otherwise a counter advanced by its whole
  * width or more between two samples, and no delta can say by how much. */
-static __attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
-								const uint64_t *wrapped)
+__attribute__((noinline)) enum unc_status explain_status(struct stat_run *r, const uint64_t *status,
+							 const uint64_t *wrapped)
 {
 	struct stat_reads *rs = r->reads;
 	uint64_t any = 0;
@@ -523,6 +535,7 @@ static __attribute__((noinline)) enum unc_status explain_status(struct stat_run 
 		any |= status[k] & rs->sbits[k];
 		rs->prev_wrapped |= wrapped[k] != 0;
 	}
+	rs->any_v = rs->prev_wrapped; /* sample_fast explains again after a wrap */
 	if (!any) {
 		for (unsigned k = 0; k < r->npmu; k++)
 			r->wrapped_prev[k] = wrapped[k];
@@ -545,11 +558,32 @@ static __attribute__((noinline)) enum unc_status explain_status(struct stat_run 
 	return UNC_OK;
 }
 
+/* A sample after its reads (now, after: the clock around them): the
+ * selects of other packages, the free-running counters' deltas, the
+ * drivers unfrozen, the deltas, the overflow status. */
+enum unc_status sample_rest(struct stat_run *r, uint64_t now, uint64_t after, bool programmed, uint32_t frozen,
+			    uint64_t *status, uint64_t *wrapped, uint64_t any)
+{
+	const struct stat_reads *rs = r->reads;
+	enum unc_status st;
+
+	if ((watch_any_pkg && (st = check_watched(r))) || (r->nfree && (st = free_deltas(r, now))) ||
+	    (frozen && (st = freeze_for_read(r, false, &frozen))) ||
+	    (programmed && (st = count_deltas(r, now, after, wrapped, &any))))
+		return st;
+	r->t_sample = r->c.t_end = now;
+	/* nothing to explain: no status bit set, no counter wrapped now or at
+	 * the last sample (a check op's status is looked at there) */
+	if (!rs->status || !(any | rs->slow_chk | rs->prev_wrapped))
+		return UNC_OK;
+	return explain_status(r, status, wrapped);
+}
+
 /* A run with programmed counters: the drivers' checks and the watched
  * selects, then the counters between two clock reads, then their deltas
  * (every counter judged before it is counted; the free-running ones
  * first: a failed run reports nothing anyway), then the overflow status. */
-static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
+__attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 {
 	const struct stat_reads *rs = r->reads;
 	uint64_t status[STAT_MAX_PMUS] = { 0 }, wrapped[STAT_MAX_PMUS] = { 0 };
@@ -561,23 +595,23 @@ static __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 	/* Each PMU's state and overflow status first, then the counters: a
 	 * wrap the status shows has happened by the time they are read. */
 	if ((rs->slow_chk && (st = check_pmus(r, status))) || (st = check_list(r, status, &any)) ||
-	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))))
+	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))) ||
+	    (st = read_group_in(r, true, &now, &after, &programmed)))
 		return st;
-	if ((st = read_group_in(r, true, &now, &after, &programmed)) || (watch_any_pkg && (st = check_watched(r))) ||
-	    (r->nfree && (st = free_deltas(r, now))) || (frozen && (st = freeze_for_read(r, false, &frozen))) ||
-	    (programmed && (st = count_deltas(r, now, after, wrapped, &any))))
-		return st;
-	r->t_sample = r->c.t_end = now;
-	/* nothing to explain: no status bit set, no counter wrapped now or at
-	 * the last sample (a check op's status is looked at there) */
-	if (!rs->status || !(any | rs->slow_chk | rs->prev_wrapped))
-		return UNC_OK;
-	return explain_status(r, status, wrapped);
+	return sample_rest(r, now, after, programmed, frozen, status, wrapped, any);
+}
+
+/* A sample not sample_fast's (stat_reads.sample where it does not apply). */
+enum unc_status sample_slow(struct stat_run *r)
+{
+	return r->free_only ? sample_free_only(r) : sample_all(r);
 }
 
 enum unc_status stat_sample(struct stat_run *r)
 {
 	if (!r->counting)
 		return UNC_OK;
+	if (__builtin_expect(!r->edge, 1))
+		return r->reads->sample(r);
 	return r->free_only ? sample_free_only(r) : sample_all(r);
 }

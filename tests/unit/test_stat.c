@@ -823,6 +823,57 @@ static void select_changed_during_the_run(void)
 		clobbered(true, cases[k].msr, cases[k].val, S + 50 * MS, S + 100 * MS, cases[k].err);
 }
 
+/* Each bound a sample holds a step to is for its own gap: after samples
+ * 100 ms apart, one 10 ms later holds CBo 0's counter, moved by 5 * 10^8,
+ * to the bound of 10 ms (2^33 a second over the gap and 10 ms of slack:
+ * 1.7 * 10^8), not to one of the gaps before (9.4 * 10^8). */
+static void short_gap_short_bound(void)
+{
+	struct regs before, after;
+	uint64_t v;
+
+	fresh();
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 1000000);
+	emu_hw_init(&h, &cfg);
+	read_regs(&before);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	T_EQ(schedule(false), UNC_OK);
+	T_EQ(stat_start(&run, &h.hw, false), UNC_OK);
+	for (int i = 0; i < 5; i++) {
+		emu_hw_advance(&h, 100 * MS);
+		T_EQ(stat_sample(&run), UNC_OK);
+	}
+	emu_hw_advance(&h, 10 * MS);
+	T_EQ(emu_msr_read(&h.emu, 0x706, &v), UNC_OK);
+	T_EQ(emu_msr_write(&h.emu, 0x706, v + 500000000), UNC_OK);
+	T_EQ(stat_sample(&run), UNC_E_CLOBBERED);
+	T_CONTAINS(run.err, "MSR_UNC_CBO_0_PERFCTR0 (0x706) went from 0x");
+	T_CONTAINS(run.err, "ms: written by someone else during the run (no wrap moves it that far)");
+	T_EQ(stat_stop(&run, UNC_E_CLOBBERED), UNC_E_CLOBBERED);
+	read_regs(&after);
+	T_ASSERT(regs_equal(&before, &after));
+}
+
+/* A counter still for a while, then moving (here: 1000 counts written at
+ * 550 ms, within its bound), is counted from its first move and no longer
+ * still; the others go on as before. */
+static void counter_that_starts_late(void)
+{
+	fresh();
+	rate(EMU_UNIT_CBO, 0x34, 0x8f, 3000000);
+	emu_hw_init(&h, &cfg);
+	add("UNC_CBO_CACHE_LOOKUP.ANY_MESI");
+	add("UNC_ARB_TRK_REQUESTS.ALL"); /* no rate: still until written */
+	T_EQ(schedule(false), UNC_OK);
+	clobber_at = 550 * MS;
+	clobber_msr = 0x3B0; /* MSR_UNC_ARB_PERFCTR0, from its start */
+	clobber_val = 0x40000000000ull + 1000;
+	T_EQ(run_for(S, false), UNC_OK);
+	T_EQ(count_total(&run.c, 1, -1), 1000);
+	T_EQ(count_still(&run.c, 1), 0);
+	T_EQ(count_total(&run.c, 0, -1), 4 * 3000000);
+}
+
 /* A clock counter that does not move is reported as still; so is one CBo
  * box of an event the others count. Events that never had a turn are not
  * judged at all. */
@@ -1832,7 +1883,7 @@ T_MAIN("stat", T_CASE(ignored_programming_is_an_error), T_CASE(exact_counts_per_
        T_CASE(multiplexed_counts_are_scaled), T_CASE(late_rotations_keep_shares_even), T_CASE(delays_inside_reads), T_CASE(delays_over_the_last_read), T_CASE(restore_on_every_write_fault), T_CASE(snapshot_fault_writes_nothing),
        T_CASE(sampling_fault_restores), T_CASE(sampling_fault_mid_batch), T_CASE(user_abort_restores), T_CASE(pmu_in_use), T_CASE(interval_counts),
        T_CASE(someone_else_writing_a_counter_is_no_wrap), T_CASE(write_before_the_first_sample),
-	       T_CASE(select_changed_during_the_run), T_CASE(each_event_bounded_by_what_it_counts), T_CASE(still_counters),
+	       T_CASE(select_changed_during_the_run), T_CASE(each_event_bounded_by_what_it_counts), T_CASE(still_counters), T_CASE(short_gap_short_bound), T_CASE(counter_that_starts_late),
        T_CASE(counter_ignoring_writes_is_counted_from_its_value), T_CASE(counter_write_policy_of_every_unit),
        T_CASE(same_event_listed_twice), T_CASE(journal_restores_a_run_that_failed_midway),
        T_CASE(fixed_counters_by_index), T_CASE(free_counter_of_64_bits), T_CASE(probe_beyond_the_declared_boxes), T_CASE(probe_overrides_and_box_control), T_CASE(many_constraints_stay_in_one_line), T_CASE(two_drivers_in_one_run), T_CASE(second_driver_failing_restores_the_first),
