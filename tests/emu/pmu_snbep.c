@@ -399,10 +399,11 @@ static uint64_t snbep_increment(const struct emu *e, const struct emu_ctr *c, ui
 	if (c->unit == EMU_UNIT_IMC_FIXED)
 		return c1 - c0;
 	uint32_t sel = (uint32_t)c->sel;
-	/* From Haswell-EP on event 0x00 counts DRAM clocks on a general
-	 * counter (Linux's hswep_uncore_imc_events, clockticks event=0x00;
-	 * Intel's HSX to CLX files, UNC_M_CLOCKTICKS) */
-	uint64_t r = (sel & 0xff) == 0 && e->cfg.pci_gen >= EMU_GEN_HSX ? e->clock_hz
+	/* From Ivy Bridge-EP on event 0x00 counts DRAM clocks on a general
+	 * counter (Intel's IVT file, UNC_M_DCLOCKTICKS event 0x00 on counters
+	 * 0-3; Linux's hswep_uncore_imc_events, clockticks event=0x00; Intel's
+	 * HSX to CLX files, UNC_M_CLOCKTICKS) */
+	uint64_t r = (sel & 0xff) == 0 && e->cfg.pci_gen >= EMU_GEN_IVB ? e->clock_hz
 										   : rate_of(e, sel & 0xff, (sel >> 8) & 0xff);
 	return emu_spread(e->clock_hz, r, c0, c1, CTL_THR(sel), sel & CTL_INV, sel & CTL_EDGE);
 }
