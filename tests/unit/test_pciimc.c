@@ -218,10 +218,18 @@ static void emulated_box_control(void)
 	T_EQ(e.cfg.pci_gen, EMU_GEN_HSX);
 	T_EQ(emu_pci_read32(&e, 0x7F, 24, 1, 0, &v), UNC_OK);
 	T_EQ(v, 0x2FD58086u);
-	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0, &v), UNC_OK); /* the UBox */
+	/* the UBox at 10.5 (16.5) behind function 0, 8086:2F1D, as public
+	 * Linux boot logs of Haswell-EP list them ("ff:10.0: [8086:2f1d]",
+	 * "ff:10.5: [8086:2f1e]") */
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 5, 0, &v), UNC_OK);
 	T_EQ(v, 0x2F1E8086u);
-	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0x40, &v), UNC_OK);
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 5, 0x40, &v), UNC_OK);
 	T_EQ(v, 1); /* socket 1's node ID */
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0, &v), UNC_OK);
+	T_EQ(v, 0x2F1D8086u);
+	T_EQ(emu_pci_write32(&e, 0x7F, 16, 0, 0x40, 0x1234), UNC_OK);
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0x40, &v), UNC_OK);
+	T_EQ(v, 0); /* read only */
 	T_EQ(emu_pci_write32(&e, 0x3F, 21, 1, 0xA0, 0x1234), UNC_OK); /* channel 3's CTR0 */
 	T_EQ(emu_pci_write32(&e, 0x3F, 21, 1, 0xD0, 0x99), UNC_OK);   /* its FIXED_CTR */
 	T_EQ(emu_pci_write32(&e, 0x3F, 21, 1, 0xD8, 0x400304), UNC_OK);
