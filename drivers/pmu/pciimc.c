@@ -75,33 +75,27 @@ extern const struct event_desc pciimc_events[];
 extern const unsigned pciimc_events_count;
 extern const struct event_table pciimc_events_tables[];
 extern const unsigned pciimc_events_ntables;
-extern const struct event_desc snbep_events[];
-extern const unsigned snbep_events_count;
-extern const uint16_t snbep_events_by_hash[];
 
-/* Ivy Bridge-EP, Haswell-EP and Broadwell: the E5-2600 driver's table
- * (events/snbep.json: Intel 327043-001's iMC events under Intel's perfmon
- * names), as Linux's ivbep_uncore_imc takes snbep_uncore_imc_events; its
- * CAS_COUNT.RD and .WR (event 0x04, umasks 0x03 and 0x0C) are
- * hswep_uncore_imc_events' too. Intel's IVT, HSX, BDX and BDW-DE files
- * (198 to 324 iMC events each) are left out: 7.7 KB of the image. */
-static struct event_table pciimc_e5_table;
+/* Intel's perfmon file of each model, as its mapfile.csv maps them:
+ * GenuineIntel-6-3E IVT, 6-3F HSX, 6-4F BDX, 6-56 BDW-DE, 6-55 steppings
+ * 0-4 SKX and 5-F CLX (which Cooper Lake's 10 and 11 are). */
+static const struct {
+	uint8_t model, from_stepping;
+	const char *file;
+} pciimc_files[] = {
+	{ 0x3E, 0, "ivytown_uncore.json" },	{ 0x3F, 0, "haswellx_uncore.json" },
+	{ 0x4F, 0, "broadwellx_uncore.json" },	{ 0x56, 0, "broadwellde_uncore.json" },
+	{ 0x55, 5, "cascadelakex_uncore.json" }, { 0x55, 0, "skylakex_uncore.json" },
+};
 
-/* Intel's perfmon file of each model (its mapfile.csv: GenuineIntel-6-55
- * steppings 0-4 SKX, 5-F CLX, which Cooper Lake's 10 and 11 are). */
 UNC_COLD static const struct event_table *pciimc_events_for(const struct cpu_info *cpu)
 {
-	const char *file = cpu->stepping < 5 ? "skylakex_uncore.json" : "cascadelakex_uncore.json";
+	const char *file = NULL;
 
-	if (cpu->family != 6)
-		return NULL;
-	if (cpu->model == 0x3E || cpu->model == 0x3F || cpu->model == 0x4F || cpu->model == 0x56) {
-		pciimc_e5_table = (struct event_table){ snbep_events, snbep_events_by_hash, snbep_events_count, "snbep.json" };
-		return &pciimc_e5_table;
-	}
-	if (cpu->model != 0x55)
-		return NULL;
-	for (unsigned t = 0; t < pciimc_events_ntables; t++)
+	for (unsigned i = 0; !file && i < sizeof(pciimc_files) / sizeof(pciimc_files[0]); i++)
+		if (cpu->model == pciimc_files[i].model && cpu->stepping >= pciimc_files[i].from_stepping)
+			file = pciimc_files[i].file;
+	for (unsigned t = 0; file && cpu->family == 6 && t < pciimc_events_ntables; t++)
 		if (!strcmp(pciimc_events_tables[t].file, file))
 			return &pciimc_events_tables[t];
 	return NULL;

@@ -27,21 +27,23 @@ const uint16_t emu_snbep_device_id[EMU_SNBEP_CHANNELS] = { 0x3CB0, 0x3CB1, 0x3CB
  * on Skylake-SP only: a bus takes the node of the UBox bus below it), and
  * PCM src/types.h (JKTIVT_, HSX_ and SKX_MC*_CH*_REGISTER_DEV/FUNC_ADDR)
  * and pcm-iio-topology.cpp (SKX_UBOX_DEVICE_NUM 8, FUNCTION_NUM 2). Linux
- * finds a UBox by its ID alone; the emulator serves it as function 0 of its
- * device (SNB and IVB 11.0, HSX and BDX 10.0, SKX 8.0), since a scan skips a
- * device without function 0 and the emulator serves no other function
- * there (on hardware HSX's is 10.5, behind the ring interface at 10.0, and
- * SKX's 8.2). Skylake-SP's goes one bus below the iMC's, which Linux's
- * mapping (reverse false) gives the same socket. */
+ * finds a UBox by its ID alone; the emulator serves it where public Linux
+ * boot logs ("pci 0000:ff:DD.F: [8086:ID]") show it on each generation:
+ * SNB 3CE0 and IVB 0E1E at 0b.0 (11.0), SKX 2014 at 08.0 (PCM's 8.2 is
+ * 2016, another function), HSX 2F1E and BDX 6F1E at 10.5 (16.5) with
+ * function 0 of that device 2F1D and 6F1D, which the emulator serves read
+ * only (ID only), so that a scan that skips a device without function 0
+ * finds it as on hardware. Skylake-SP's goes one bus below the iMC's, which
+ * Linux's mapping (reverse false) gives the same socket. */
 const struct emu_imc_gen emu_imc_gens[EMU_NGENS] = {
 	[EMU_GEN_SNB] = { "Sandy Bridge-EP", "snbep", 4, { 16, 16, 16, 16 }, { 0, 1, 4, 5 },
 			  { 0x3CB0, 0x3CB1, 0x3CB4, 0x3CB5 }, 0x3CE0, 11, 0, 0x40, 0x54, 0, false },
 	[EMU_GEN_IVB] = { "Ivy Bridge-EP", "ivbep", 8, { 16, 16, 16, 16, 30, 30, 30, 30 }, { 4, 5, 0, 1, 4, 5, 0, 1 },
 			  { 0x0EB4, 0x0EB5, 0x0EB0, 0x0EB1, 0x0EF4, 0x0EF5, 0x0EF0, 0x0EF1 }, 0x0E1E, 11, 0, 0x40, 0x54, 0, true },
 	[EMU_GEN_HSX] = { "Haswell-EP", "hswep", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
-			  { 0x2FB0, 0x2FB1, 0x2FB4, 0x2FB5, 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5 }, 0x2F1E, 16, 0, 0x40, 0x54, 0, true },
+			  { 0x2FB0, 0x2FB1, 0x2FB4, 0x2FB5, 0x2FD0, 0x2FD1, 0x2FD4, 0x2FD5 }, 0x2F1E, 16, 5, 0x40, 0x54, 0, true, 0x2F1D },
 	[EMU_GEN_BDX] = { "Broadwell-EP", "bdx", 8, { 20, 20, 21, 21, 23, 23, 24, 24 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
-			  { 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0, 0x6FD1, 0x6FD4, 0x6FD5 }, 0x6F1E, 16, 0, 0x40, 0x54, 0, true },
+			  { 0x6FB0, 0x6FB1, 0x6FB4, 0x6FB5, 0x6FD0, 0x6FD1, 0x6FD4, 0x6FD5 }, 0x6F1E, 16, 5, 0x40, 0x54, 0, true, 0x6F1D },
 	[EMU_GEN_SKX] = { "Skylake-SP", "skx", 6, { 10, 10, 11, 12, 12, 13 }, { 2, 6, 2, 2, 6, 2 },
 			  { 0x2042, 0x2046, 0x204A, 0x2042, 0x2046, 0x204A }, 0x2014, 8, 0, 0xC0, 0xD4, -1, true },
 };
@@ -322,6 +324,16 @@ static enum unc_status ubox_write32(struct emu *e, const struct emu_pci_dev *d, 
 	return present(e, d) ? UNC_OK : UNC_E_NOT_FOUND;
 }
 
+/* Function 0 of the UBox's device where the UBox is another function (HSX
+ * and BDX): its ID; other offsets read 0, writes are dropped. */
+static enum unc_status fn0_read32(struct emu *e, const struct emu_pci_dev *d, uint16_t off, uint32_t *ret_val)
+{
+	if (!present(e, d))
+		return UNC_E_NOT_FOUND;
+	*ret_val = off == 0 ? VENDOR_INTEL | (uint32_t)gen(e)->ubox_fn0 << 16 : 0;
+	return UNC_OK;
+}
+
 unsigned emu_snbep_pci(unsigned g, struct emu_pci_dev *d)
 {
 	const struct emu_imc_gen *x = &emu_imc_gens[g < EMU_NGENS ? g : 0];
@@ -333,6 +345,9 @@ unsigned emu_snbep_pci(unsigned g, struct emu_pci_dev *d)
 						       (uint8_t)(s * EMU_SNBEP_MAX_CH + c) };
 	for (unsigned s = 0; s < EMU_SNBEP_MAX_SOCKETS; s++)
 		d[n++] = (struct emu_pci_dev){ (uint8_t)(emu_snbep_bus[s] + x->ubox_bus), x->ubox_dev, x->ubox_func, ubox_read32,
+					       ubox_write32, (uint8_t)(s * EMU_SNBEP_MAX_CH) };
+	for (unsigned s = 0; x->ubox_func && s < EMU_SNBEP_MAX_SOCKETS; s++)
+		d[n++] = (struct emu_pci_dev){ (uint8_t)(emu_snbep_bus[s] + x->ubox_bus), x->ubox_dev, 0, fn0_read32,
 					       ubox_write32, (uint8_t)(s * EMU_SNBEP_MAX_CH) };
 	return n;
 }
@@ -399,10 +414,11 @@ static uint64_t snbep_increment(const struct emu *e, const struct emu_ctr *c, ui
 	if (c->unit == EMU_UNIT_IMC_FIXED)
 		return c1 - c0;
 	uint32_t sel = (uint32_t)c->sel;
-	/* From Haswell-EP on event 0x00 counts DRAM clocks on a general
-	 * counter (Linux's hswep_uncore_imc_events, clockticks event=0x00;
-	 * Intel's HSX to CLX files, UNC_M_CLOCKTICKS) */
-	uint64_t r = (sel & 0xff) == 0 && e->cfg.pci_gen >= EMU_GEN_HSX ? e->clock_hz
+	/* From Ivy Bridge-EP on event 0x00 counts DRAM clocks on a general
+	 * counter (Intel's IVT file, UNC_M_DCLOCKTICKS event 0x00 on counters
+	 * 0-3; Linux's hswep_uncore_imc_events, clockticks event=0x00; Intel's
+	 * HSX to CLX files, UNC_M_CLOCKTICKS) */
+	uint64_t r = (sel & 0xff) == 0 && e->cfg.pci_gen >= EMU_GEN_IVB ? e->clock_hz
 										   : rate_of(e, sel & 0xff, (sel >> 8) & 0xff);
 	return emu_spread(e->clock_hz, r, c0, c1, CTL_THR(sel), sel & CTL_INV, sel & CTL_EDGE);
 }

@@ -46,6 +46,7 @@ struct emu_imc_gen {
 	uint8_t ubox_dev, ubox_func, ubox_node, ubox_map; /* its function, CPUNODEID and GIDNIDMAP offsets */
 	int8_t ubox_bus;    /* the UBox's bus: the iMC's plus this */
 	bool box_rst;       /* BOX_CTL has rst_ctrl (0) and rst_ctrs (1), frz and frz_en read back */
+	uint16_t ubox_fn0;  /* where the UBox is not function 0: that device's function 0's ID (read only) */
 };
 extern const struct emu_imc_gen emu_imc_gens[EMU_NGENS];
 /* The generation of a CPU model (family 6), or -1. */
@@ -77,8 +78,9 @@ bool emu_snbep_is_dclk(const char *name);
  * or -1. */
 int emu_snbep_box_of(unsigned g, uint8_t bus, uint8_t dev, uint8_t func);
 /* The PCI functions of generation g on sockets: its channels, then a UBox
- * a socket, into d (room for EMU_SNBEP_NPCI); how many. */
-#define EMU_SNBEP_NPCI (EMU_SNBEP_BOXES + EMU_SNBEP_MAX_SOCKETS)
+ * a socket (and function 0 of its device where it is another function),
+ * into d (room for EMU_SNBEP_NPCI); how many. */
+#define EMU_SNBEP_NPCI (EMU_SNBEP_BOXES + 2 * EMU_SNBEP_MAX_SOCKETS)
 struct emu_pci_dev;
 unsigned emu_snbep_pci(unsigned g, struct emu_pci_dev *d);
 

@@ -679,7 +679,8 @@ boot_run
 # 14.0/14.1/15.0/15.1 and 17.0/17.1/18.0/18.1), the UBox 8086:2F1E on each
 # socket's bus. Counters are reset through the box control's rst_ctrs and
 # never written, so regs compares what a run writes. bw within 0.5% of
-# 16 x 10M x 64 bytes read and 16 x 5M x 64 written.
+# 16 x 10M x 64 bytes read and 16 x 5M x 64 written. Events by the names of
+# Intel's file for each model (HSX, IVT, BDX).
 boot_begin hswep Haswell,model=63
 boot_file "$TOP/build/uncore-emu.efi"
 step hsx-load 'uncore-emu.efi --sockets 2 --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M'
@@ -734,6 +735,11 @@ expect ivb-bw-pb bw read 10240 0.5
 expect ivb-bw-pb bw write 5120 0.5
 expect ivb-bw-pb count '^socket[01]\.ch[0-7] +read' 16
 expect ivb-bw-pb pbw socket1.ch7:read 640 0.5
+# Intel's IVT file: UNC_M_DCLOCKTICKS is event 0x00 on a general counter
+step ivb-stat 'uncore.efi -e UNC_M_CAS_COUNT.WR,UNC_M_DCLOCKTICKS -d 2'
+expect ivb-stat rc zero
+expect ivb-stat rate UNC_M_CAS_COUNT.WR 80000000 0.5
+expect ivb-stat rate UNC_M_DCLOCKTICKS 12800000000 0.5
 step ivb-regs1 'uncore.efi regs'
 expect ivb-regs1 same-written ivb-regs0
 step ivb-unload 'uncore-emu.efi --unload'
@@ -756,6 +762,12 @@ expect bdx-bw-pb bw read 10240 0.5
 expect bdx-bw-pb bw write 5120 0.5
 expect bdx-bw-pb count '^socket[01]\.ch[0-7] +read' 16
 expect bdx-bw-pb pbw socket1.ch7:read 640 0.5
+# Intel's BDX file: UNC_M_CLOCKTICKS the fixed counter, UNC_M_CLOCKTICKS_P a general one
+step bdx-stat 'uncore.efi -e UNC_M_CAS_COUNT.WR,UNC_M_CLOCKTICKS,UNC_M_CLOCKTICKS_P -d 2'
+expect bdx-stat rc zero
+expect bdx-stat rate UNC_M_CAS_COUNT.WR 80000000 0.5
+expect bdx-stat rate UNC_M_CLOCKTICKS 12800000000 0.5
+expect bdx-stat rate UNC_M_CLOCKTICKS_P 12800000000 0.5
 step bdx-regs1 'uncore.efi regs'
 expect bdx-regs1 same-written bdx-regs0
 step bdx-unload 'uncore-emu.efi --unload'

@@ -146,14 +146,29 @@ static const struct event_desc *find(const struct event_table *t, const char *na
 	return NULL;
 }
 
-/* Each model's events (Intel's perfmon mapfile: 6-55 steppings 0-4 SKX,
- * 5-F CLX), and UNC_M_CAS_COUNT.RD / .WR as Linux's skx_uncore_imc_events
- * and hswep_uncore_imc_events give them: event 0x04, umask 0x03 and 0x0c. */
+/* Each model's events: Intel's perfmon file as its mapfile.csv maps the
+ * model (6-3E IVT, 6-3F HSX, 6-4F BDX, 6-56 BDW-DE, 6-55 steppings 0-4 SKX,
+ * 5-F CLX) with its count of iMC events, and in each UNC_M_CAS_COUNT.RD /
+ * .WR as those files and Linux's hswep_uncore_imc_events and
+ * skx_uncore_imc_events give them: event 0x04, umask 0x03 and 0x0c. The
+ * DRAM clock as each file gives it: IVT's and HSX's UNC_M_DCLOCKTICKS
+ * event 0x00 on counters 0-3, BDX's UNC_M_CLOCKTICKS the fixed counter. */
 static void conformance_events(void)
 {
-	static const struct { uint32_t id; const char *file; } files[] = {
-		{ SKX_ID, "skylakex_uncore.json" }, { CLX_ID, "cascadelakex_uncore.json" }, { CPX_ID, "cascadelakex_uncore.json" },
-		{ IVB_ID, "snbep.json" }, { HSX_ID, "snbep.json" }, { BDX_ID, "snbep.json" }, { BDE_ID, "snbep.json" },
+	static const struct {
+		uint32_t id;
+		const char *file;
+		unsigned count;
+		const char *clock;
+		uint8_t clock_counters;
+	} files[] = {
+		{ SKX_ID, "skylakex_uncore.json", 16, "UNC_M_CLOCKTICKS", 0x0F },
+		{ CLX_ID, "cascadelakex_uncore.json", 27, "UNC_M_CLOCKTICKS", 0x0F },
+		{ CPX_ID, "cascadelakex_uncore.json", 27, "UNC_M_CLOCKTICKS", 0x0F },
+		{ IVB_ID, "ivytown_uncore.json", 198, "UNC_M_DCLOCKTICKS", 0x0F },
+		{ HSX_ID, "haswellx_uncore.json", 323, "UNC_M_DCLOCKTICKS", 0x0F },
+		{ BDX_ID, "broadwellx_uncore.json", 324, "UNC_M_CLOCKTICKS", EV_COUNTER_FIXED },
+		{ BDE_ID, "broadwellde_uncore.json", 322, "UNC_M_DCLOCKTICKS", 0x0F },
 	};
 	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct cpu_info cpu = { .family = 6, .model = model_of(files[i].id), .stepping = files[i].id & 0xF };
@@ -162,15 +177,19 @@ static void conformance_events(void)
 		if (!t)
 			continue;
 		T_STREQ(t->file, files[i].file);
+		T_EQ(t->count, files[i].count);
 		const struct event_desc *rd = find(t, "UNC_M_CAS_COUNT.RD"), *wr = find(t, "UNC_M_CAS_COUNT.WR");
-		T_ASSERT(rd && wr);
-		if (!rd || !wr)
+		const struct event_desc *clk = find(t, files[i].clock);
+		T_ASSERT(rd && wr && clk);
+		if (!rd || !wr || !clk)
 			continue;
 		T_EQ(rd->code, 0x04);
 		T_EQ(rd->umask, 0x03);
 		T_EQ(wr->code, 0x04);
 		T_EQ(wr->umask, 0x0C);
 		T_STREQ(rd->unit, "iMC");
+		T_EQ(clk->code, 0x00);
+		T_EQ(clk->counters, files[i].clock_counters);
 	}
 	struct cpu_info other = { .family = 6, .model = 0x2D };
 	T_ASSERT(pmu_driver_pciimc.events_for(&other) == NULL);
@@ -199,10 +218,18 @@ static void emulated_box_control(void)
 	T_EQ(e.cfg.pci_gen, EMU_GEN_HSX);
 	T_EQ(emu_pci_read32(&e, 0x7F, 24, 1, 0, &v), UNC_OK);
 	T_EQ(v, 0x2FD58086u);
-	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0, &v), UNC_OK); /* the UBox */
+	/* the UBox at 10.5 (16.5) behind function 0, 8086:2F1D, as public
+	 * Linux boot logs of Haswell-EP list them ("ff:10.0: [8086:2f1d]",
+	 * "ff:10.5: [8086:2f1e]") */
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 5, 0, &v), UNC_OK);
 	T_EQ(v, 0x2F1E8086u);
-	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0x40, &v), UNC_OK);
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 5, 0x40, &v), UNC_OK);
 	T_EQ(v, 1); /* socket 1's node ID */
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0, &v), UNC_OK);
+	T_EQ(v, 0x2F1D8086u);
+	T_EQ(emu_pci_write32(&e, 0x7F, 16, 0, 0x40, 0x1234), UNC_OK);
+	T_EQ(emu_pci_read32(&e, 0x7F, 16, 0, 0x40, &v), UNC_OK);
+	T_EQ(v, 0); /* read only */
 	T_EQ(emu_pci_write32(&e, 0x3F, 21, 1, 0xA0, 0x1234), UNC_OK); /* channel 3's CTR0 */
 	T_EQ(emu_pci_write32(&e, 0x3F, 21, 1, 0xD0, 0x99), UNC_OK);   /* its FIXED_CTR */
 	T_EQ(emu_pci_write32(&e, 0x3F, 21, 1, 0xD8, 0x400304), UNC_OK);
@@ -273,9 +300,11 @@ static void count_on(uint32_t id, const char *sockets, const char *model_name)
 	stat_free(&srun);
 	memset(&srun, 0, sizeof(srun));
 	run_add(&srun, drivers, "UNC_M_CAS_COUNT.RD");
-	/* the DRAM clock: the fixed counter; Intel's SKX and CLX files have only
-	 * UNC_M_CLOCKTICKS, event 0x00 on a general counter */
-	run_add(&srun, drivers, model_of(id) == 0x55 ? "UNC_M_CLOCKTICKS" : "UNC_M_DCLOCKTICKS");
+	/* the DRAM clock by the name of Intel's file for the model: BDX's
+	 * UNC_M_CLOCKTICKS the fixed counter; SKX's and CLX's UNC_M_CLOCKTICKS
+	 * and the others' UNC_M_DCLOCKTICKS event 0x00 on a general counter */
+	unsigned m = model_of(id);
+	run_add(&srun, drivers, m == 0x4F || m == 0x55 ? "UNC_M_CLOCKTICKS" : "UNC_M_DCLOCKTICKS");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
 	const struct pmu_present *p = &srun.pmu[0].p;
 	unsigned ch = emu_imc_gens[eh.emu.cfg.pci_gen].channels;
