@@ -161,12 +161,10 @@ static int write_rows(FILE *out, const char *symbol, const char *opath, const st
 		fprintf(out, "};\n\nconst unsigned %s_count = %d;\n", symbol, nev);
 	/* The names' index, for drivers/engine/evsel.c: an open-addressing hash table
 	 * of the rows by str_ihash of their names (any case), linear probing,
-	 * at most four fifths full (half full took 434 more bytes of the packed
-	 * image, and a name is looked up only when a command line names it).
-	 * by_hash[0] is the mask (the slots less one), then each slot holds a
-	 * row + 1, or 0 when empty. */
+	 * at most half full. by_hash[0] is the mask (the slots less one), then
+	 * each slot holds a row + 1, or 0 when empty. */
 	unsigned slots = 2;
-	while (4u * slots < 5u * (unsigned)nev)
+	while (slots < 2u * (unsigned)nev)
 		slots *= 2;
 	uint16_t *slot = calloc(slots, sizeof(*slot));
 	if (!slot) {
