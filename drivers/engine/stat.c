@@ -227,9 +227,9 @@ enum unc_status stat_loop(struct stat_run *r, const struct hw *hw, bool force, c
 	/* On ESC the counts so far are still good: sample them before the
 	 * restore, and report the abort. */
 	if (st == UNC_E_ABORTED) {
-		r->edge = true;
+		r->edge = r->edge_last = true;
 		enum unc_status sst = stat_sample(r);
-		r->edge = false;
+		r->edge = r->edge_last = false;
 		return restore(r, sst ? sst : UNC_E_ABORTED);
 	}
 	st = stat_stop(r, st);

@@ -104,6 +104,7 @@ struct stat_run {
 	uint64_t read_span;       /* a read that took read_best + less than this is not taken again (0: none) */
 	bool read_best_known;     /* read_best was measured (the run's first read is taken twice) */
 	bool edge;                /* this read is the run's first or last: taken up to STAT_EDGE_READS (stat_sample.c) times */
+	bool edge_last;           /* this read is the run's last: taken three times at least, as the first */
 	bool any_in_use;          /* --force took over a PMU in use */
 
 	char err[200];            /* the last error, one line */

@@ -413,9 +413,9 @@ UNC_COLD enum unc_status stat_stop(struct stat_run *r, enum unc_status so_far)
 {
 	enum unc_status st = so_far;
 
-	r->edge = true; /* the run's last read: it decides the totals' end */
+	r->edge = r->edge_last = true; /* the run's last read: it decides the totals' end */
 	if (st == UNC_OK)
 		st = stat_sample(r);
-	r->edge = false;
+	r->edge = r->edge_last = false;
 	return restore(r, st);
 }

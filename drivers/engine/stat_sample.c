@@ -184,7 +184,10 @@ static enum unc_status step_limit(struct stat_run *r, unsigned i, unsigned width
  * the last sample), whose reads alone decide the run's totals and its
  * time (each sample between ends one delta and starts the next). The
  * first edge reads three times at least: the run's quickest read is not
- * known before. A read is taken when it settles and none of the same
+ * known before; the last one too, so that the two edges' reads are alike
+ * (the quickest of three each: where a read is long, as under an emulator,
+ * taking the first that settles, at up to 4 times the quickest, would let
+ * a counter read late in it count milliseconds the clock did not). A read is taken when it settles and none of the same
  * sample was quicker; when none settles, the quickest one is kept, its
  * values with its own clock reads. */
 __attribute__((noinline)) bool read_settled_slow(struct stat_run *r, uint64_t took)
@@ -328,7 +331,7 @@ __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool fr
 						    bool programmed, int settled, uint64_t *ret_now, uint64_t *ret_after,
 						    bool *ret_programmed)
 {
-	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && !r->read_best_known ? 2 : 0;
+	unsigned last = r->edge ? STAT_EDGE_READS - 1 : 2, least = r->edge && (!r->read_best_known || r->edge_last) ? 2 : 0;
 	uint64_t quickest = UINT64_MAX;
 	enum unc_status st;
 
