@@ -294,3 +294,12 @@ void emu_hw_advance(struct emu_hw *h, uint64_t ns)
 {
 	h->fake.now += ns;
 }
+
+bool emu_hw_wait_until(void *ctx, uint64_t when)
+{
+	struct emu_hw *eh = ctx;
+
+	if (when > eh->fake.now)
+		eh->fake.now = when;
+	return false;
+}

@@ -48,4 +48,8 @@ void emu_hw_advance(struct emu_hw *h, uint64_t ns);
  * reach the model with emu_cur_pkg p (fake.pkg_calls counts the trips). */
 void emu_hw_pkgs(struct emu_hw *h, unsigned n);
 
+/* A stat_env's wait_until over the strict fake's clock (ctx: the struct
+ * emu_hw): time jumps to `when`, and nobody asks to stop. */
+bool emu_hw_wait_until(void *ctx, uint64_t when);
+
 #endif

@@ -289,20 +289,12 @@ static void tables_against_packages(void)
 	T_STREQ(pmu_driver_disc.units[0].group_noun, "socket");
 }
 
-static bool eh_wait_until(void *ctx, uint64_t when)
-{
-	(void)ctx;
-	if (when > eh.fake.now)
-		eh.fake.now = when;
-	return false;
-}
-
 /* uncore.efi's driver and engine on the model: each channel's CAS count at
  * the rate asked, read over the run's own measured time. */
 static void counts_on_the_model(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
-	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 
 	START(SPR_ID, "--uncore", "disc", "--rate", "UNC_M_CAS_COUNT.RD=50000000", "--rate", "UNC_M_CAS_COUNT.WR=20000000",
 	      "--rate", "UNC_CHA_CLOCKTICKS=1000000000", "--rate", "UNC_CHA_TOR_INSERTS.IA_MISS=3000000");
@@ -365,7 +357,7 @@ static unsigned lines_with(const char *text, const char *prefix, const char *als
 static void sixteen_channels_two_sockets(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
-	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	static uint8_t rbuf[16384];
 	static struct rec_print_ws ws;
 	static char text[16384];
@@ -632,7 +624,7 @@ static void faults_as_the_driver_sees_them(void)
 static void multiplexed_many_boxes(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_disc, NULL };
-	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	static const char *const names[] = { "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", "imc/event=0x06,umask=0xcf/",
 					     "imc/event=0x06,umask=0xf0/", "imc/event=0x01/", "imc/event=0x02/" };
 	static const uint64_t rates[] = { 160000000, 80000000, 40000000, 20000000, 0, 0 };

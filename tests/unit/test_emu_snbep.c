@@ -522,20 +522,12 @@ static void option_errors(void)
 static struct emu_hw eh;
 static struct stat_run srun;
 
-static bool eh_wait_until(void *ctx, uint64_t when)
-{
-	(void)ctx;
-	if (when > eh.fake.now)
-		eh.fake.now = when;
-	return false;
-}
-
 /* DCLK counted by uncore.efi against the emulated 800 MHz: each channel's
  * count over the run's measured time, in parts per million off. */
 static void dclk_run(unsigned access_ns, uint64_t duration, int64_t *ret_worst_ppm)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_snbep, NULL };
-	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	struct emu_config cfg;
 	char err[300] = "";
 
@@ -588,7 +580,7 @@ static void dclk_exact_with_slow_accesses(void)
 static void read_only_counters_counted_from_their_values(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_snbep, NULL };
-	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	struct emu_config cfg;
 	char err[300] = "";
 

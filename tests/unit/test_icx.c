@@ -37,13 +37,6 @@ static void start(int argc, char **argv)
 	memset(&srun, 0, sizeof(srun));
 }
 /* The run's waits: the fake clock jumps to the time asked. */
-static bool wait_to(void *ctx, uint64_t when)
-{
-	(void)ctx;
-	eh.fake.now = when > eh.fake.now ? when : eh.fake.now;
-	return false;
-}
-
 #define START(...) start((int)(sizeof((char *[]){ "emu", __VA_ARGS__ }) / sizeof(char *)), (char *[]){ "emu", __VA_ARGS__ })
 
 /* Linux: SNR_MC_DEVICE_ID 0x3451, icx_uncore_pci_init's UBox 0x3450 with
@@ -196,7 +189,7 @@ static void emulator_registers(void)
 static void two_sockets_of_eight_channels(void)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_icx, NULL };
-	static const struct stat_env env = { .wait_until = wait_to };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	static char text[16384];
 	char name[32];
 

@@ -269,14 +269,6 @@ static void emulated_box_control(void)
 static struct emu_hw eh;
 static struct stat_run srun;
 
-static bool eh_wait_until(void *ctx, uint64_t when)
-{
-	(void)ctx;
-	if (when > eh.fake.now)
-		eh.fake.now = when;
-	return false;
-}
-
 /* The driver on the emulated generation: every channel of every socket a
  * box, numbered by the UBoxes, each counting its rate exactly; every
  * control the run wrote put back (the counters, reset through the box
@@ -284,7 +276,7 @@ static bool eh_wait_until(void *ctx, uint64_t when)
 static void count_on(uint32_t id, const char *sockets, const char *model_name)
 {
 	static const struct pmu_driver *const drivers[] = { &pmu_driver_pciimc, NULL };
-	static const struct stat_env env = { .wait_until = eh_wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	struct emu_config cfg;
 	char err[300] = "";
 	unsigned ns = (unsigned)sockets[0] - '0';

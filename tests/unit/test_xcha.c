@@ -42,14 +42,6 @@ static void start(uint32_t id, unsigned pkgs, int argc, char **argv)
 #define START(id, pkgs, ...)                                                                                           \
 	start((id), (pkgs), (int)(sizeof((char *[]){ "emu", __VA_ARGS__ }) / sizeof(char *)), (char *[]){ "emu", __VA_ARGS__ })
 
-static bool wait_until(void *ctx, uint64_t when)
-{
-	(void)ctx;
-	if (when > eh.fake.now)
-		eh.fake.now = when;
-	return false;
-}
-
 static const struct pmu_driver *probe(uint32_t id, struct pmu_present *p, char *warn, size_t wsize)
 {
 	struct cpu_info cpu;
@@ -189,7 +181,7 @@ static void run_sockets(uint32_t id, const struct pmu_driver *d, unsigned socket
 			const uint64_t *rate, const char *ev)
 {
 	const struct pmu_driver *const drivers[] = { d, NULL };
-	static const struct stat_env env = { .wait_until = wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	unsigned total = 0;
 
 	run_add(&srun, drivers, ev);
@@ -304,7 +296,7 @@ static void in_use_on_package_1(void)
 	pmu_present_free(&p);
 	run_add(&srun, drivers, "UNC_CHA_CLOCKTICKS");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
-	static const struct stat_env env = { .wait_until = wait_until };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
 	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_E_BUSY);
 	emu_cur_pkg = 1;
@@ -350,7 +342,7 @@ static void faults(void)
 	/* a #GP on a select: the run stops with one line, the machine as found */
 	{
 		const struct pmu_driver *const drivers[] = { &pmu_driver_skxcha, NULL };
-		static const struct stat_env env = { .wait_until = wait_until };
+		static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
 		uint64_t v = 1;
 		START(SKX_ID, 1, "--chas", "2", "--fault", "msr-gp-write=0xe12");
 		run_add(&srun, drivers, "UNC_CHA_CLOCKTICKS");
