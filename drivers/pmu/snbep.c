@@ -7,6 +7,7 @@
  * (no reset bit), unfreeze. Samples read each counter while it counts
  * (high, low, high dwords), so no counting time is lost. */
 #include "snbep.h"
+#include "ubox.h"
 
 #include "../base/fmt.h"
 #include "../engine/stat.h"
@@ -105,17 +106,6 @@ static const struct pmu_unit snbep_units[SNBEP_NUNITS] = {
 			       .ctr_write = PMU_CTR_WRITE, .ctr_write_cite = SNBEP_CTR_RESET },
 };
 
-/* A read of the scan: a bus that no root bridge decodes (UNC_E_NOT_FOUND)
- * is absent, as a function reading all ones is. */
-static enum unc_status scan_read(const struct hw *hw, struct pci_addr a, uint16_t off, uint32_t *v)
-{
-	enum unc_status st = hw_pci_read32(hw, a, off, v);
-
-	if (st == UNC_E_NOT_FOUND)
-		*v = 0xFFFFFFFFu, st = UNC_OK;
-	return st;
-}
-
 /* The socket of an uncore bus from its UBox, as Linux numbers them
  * (uncore_snbep.c, snbep_pci2phy_map_init(g->ubox_id, CPUNODEID,
  * GIDNIDMAP, reverse)): the UBox is the function with that device ID on the
@@ -130,20 +120,18 @@ static bool ubox_socket(const struct hw *hw, const struct snbep_gen *g, uint8_t 
 			for (unsigned fn = 0; fn < 8; fn++) {
 				struct pci_addr a = { (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
 				uint32_t id, node, map;
-				if (scan_read(hw, a, 0, &id))
+				if (ubox_read(hw, a, 0, &id))
 					return false;
 				if (id == 0xFFFFFFFFu && fn == 0)
 					break; /* no function 0: no device */
 				if (id != ((uint32_t)g->ubox_id << 16 | SNBEP_VENDOR_INTEL))
 					continue;
-				if (scan_read(hw, a, g->ubox_node, &node) || scan_read(hw, a, g->ubox_map, &map))
+				if (ubox_read(hw, a, g->ubox_node, &node) || ubox_read(hw, a, g->ubox_map, &map))
 					return false;
-				for (unsigned i = 0; i < 8; i++)
-					if ((map >> (3 * i) & 7) == (node & 7)) {
-						*ret_socket = i;
-						return true;
-					}
-				return false;
+				int i = ubox_socket_of(node, map);
+				if (i >= 0)
+					*ret_socket = (unsigned)i;
+				return i >= 0;
 			}
 	return false;
 }
@@ -175,7 +163,7 @@ UNC_COLD static enum unc_status snbep_probe(const struct hw *hw, const struct cp
 		bool imc = false;
 		for (unsigned c = 0; c < g->channels; c++) {
 			struct pci_addr a = { (uint8_t)bus, g->dev[c], g->func[c] };
-			enum unc_status st = scan_read(hw, a, 0, &id[c]);
+			enum unc_status st = ubox_read(hw, a, 0, &id[c]);
 			if (st) {
 				fmt_snprintf(err, errsize, "PCI read %02x:%02x.%x+0x0 (the iMC scan): %s", bus, a.dev, a.func,
 					     unc_strerror(st));

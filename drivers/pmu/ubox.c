@@ -36,6 +36,15 @@ enum unc_status ubox_scan(const struct hw *hw, enum unc_status (*found)(void *ct
 	return UNC_OK;
 }
 
+enum unc_status ubox_read(const struct hw *hw, struct pci_addr a, uint16_t off, uint32_t *v)
+{
+	enum unc_status st = hw_pci_read32(hw, a, off, v);
+
+	if (st == UNC_E_NOT_FOUND)
+		*v = 0xFFFFFFFFu, st = UNC_OK;
+	return st;
+}
+
 int ubox_socket_of(uint32_t cpunodeid, uint32_t gidnidmap)
 {
 	for (unsigned i = 0; i < 8; i++)

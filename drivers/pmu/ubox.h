@@ -20,6 +20,10 @@
 enum unc_status ubox_scan(const struct hw *hw, enum unc_status (*found)(void *ctx, struct pci_addr a, uint32_t id),
 			  void *ctx, char *err, size_t errsize);
 
+/* A configuration read of the scans: a bus that no root bridge decodes
+ * (UNC_E_NOT_FOUND) reads all ones, as an absent function does. */
+enum unc_status ubox_read(const struct hw *hw, struct pci_addr a, uint16_t off, uint32_t *v);
+
 /* The socket whose GIDNIDMAP field holds the node ID in CPUNODEID's bits
  * 2:0; -1: none does. */
 int ubox_socket_of(uint32_t cpunodeid, uint32_t gidnidmap);

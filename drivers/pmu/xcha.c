@@ -9,6 +9,7 @@
  * hswep_cbox_enable_event, snr_cha_enable_event). The filter registers are
  * never written. Notes and sources: xcha.md. */
 #include "xcha.h"
+#include "ubox.h"
 
 #include <string.h>
 #include "../base/fmt.h"
@@ -96,17 +97,6 @@ static unsigned popcount64(uint64_t v)
 	return n;
 }
 
-/* A read of the scan: a bus no root bridge decodes is absent, as a
- * function reading all ones is. */
-static enum unc_status scan_read(const struct hw *hw, uint8_t bus, uint8_t dev, uint8_t func, uint16_t off, uint32_t *v)
-{
-	enum unc_status st = hw_pci_read32(hw, (struct pci_addr){ bus, dev, func }, off, v);
-
-	if (st == UNC_E_NOT_FOUND)
-		*v = 0xFFFFFFFFu, st = UNC_OK;
-	return st;
-}
-
 struct found {
 	uint8_t bus, chas, node;
 	bool ubox, failed;
@@ -119,28 +109,24 @@ UNC_COLD static enum unc_status read_socket(const struct hw *hw, bool icx, struc
 	uint32_t c6 = 0, c7 = 0, id = 0, node = 0;
 	enum unc_status st;
 
-	if ((st = scan_read(hw, f->bus, XCHA_PCU_DEV, XCHA_PCU_FUNC, XCHA_CAPID6, &c6)) ||
-	    (icx && (st = scan_read(hw, f->bus, XCHA_PCU_DEV, XCHA_PCU_FUNC, XCHA_CAPID7, &c7))))
+	if ((st = ubox_read(hw, (struct pci_addr){ f->bus, XCHA_PCU_DEV, XCHA_PCU_FUNC }, XCHA_CAPID6, &c6)) ||
+	    (icx && (st = ubox_read(hw, (struct pci_addr){ f->bus, XCHA_PCU_DEV, XCHA_PCU_FUNC }, XCHA_CAPID7, &c7))))
 		f->failed = true;
 	f->capid = (uint64_t)c7 << 32 | c6; /* as read: SKX's count takes bits 27:0 */
 	f->chas = f->failed ? 0 : (uint8_t)popcount64(icx ? f->capid : c6 & 0x0FFFFFFFu);
 	uint8_t udev = icx ? 0 : 8;
-	if ((st = scan_read(hw, f->bus, udev, 0, 0, &id))) {
+	if ((st = ubox_read(hw, (struct pci_addr){ f->bus, udev, 0 }, 0, &id))) {
 		fmt_snprintf(err, errsize, "PCI read %02x:%02x.0+0x0 (the UBox): %s", f->bus, udev, unc_strerror(st));
 		return st;
 	}
 	f->ubox = id == (icx ? 0x34508086u : 0x20148086u);
 	uint32_t map = 0;
-	if (f->ubox && (scan_read(hw, f->bus, udev, 0, XCHA_CPUNODEID, &node) ||
-			scan_read(hw, f->bus, udev, 0, XCHA_GIDNIDMAP, &map)))
+	if (f->ubox && (ubox_read(hw, (struct pci_addr){ f->bus, udev, 0 }, XCHA_CPUNODEID, &node) ||
+			ubox_read(hw, (struct pci_addr){ f->bus, udev, 0 }, XCHA_GIDNIDMAP, &map)))
 		f->ubox = false;
-	f->node = 0xFF;
-	for (unsigned i = 0; f->ubox && i < 8; i++)
-		if ((map >> (3 * i) & 7) == (node & 7)) {
-			f->node = (uint8_t)i; /* the socket (physical package ID) whose node ID this is */
-			break;
-		}
-	f->ubox &= f->node != 0xFF;
+	int socket = f->ubox ? ubox_socket_of(node, map) : -1; /* the socket (physical package ID) whose node ID this is */
+	f->node = socket < 0 ? 0xFF : (uint8_t)socket;
+	f->ubox &= socket >= 0;
 	return UNC_OK;
 }
 
@@ -167,7 +153,7 @@ UNC_COLD static enum unc_status xcha_probe(const struct hw *hw, const struct cpu
 	p->probed |= 1u << XCHA_UNIT_CHA;
 	for (unsigned bus = 0; bus <= 0xFF; bus++) {
 		uint32_t id;
-		if ((st = scan_read(hw, (uint8_t)bus, XCHA_PCU_DEV, XCHA_PCU_FUNC, 0, &id))) {
+		if ((st = ubox_read(hw, (struct pci_addr){ (uint8_t)bus, XCHA_PCU_DEV, XCHA_PCU_FUNC }, 0, &id))) {
 			fmt_snprintf(err, errsize, "PCI read %02x:1e.3+0x0 (the CAPID scan): %s", bus, unc_strerror(st));
 			return st;
 		}
