@@ -40,7 +40,7 @@ struct lab_ctx {
 	SIMPLE_TEXT_OUTPUT_INTERFACE *hook_con[2];
 	EFI_TEXT_OUTPUT_STRING hook_orig[2];
 	/* the board and the clock */
-	struct lab_board board;
+	struct smbios_id board;
 	struct hw hw;
 	uint64_t tick_hz;
 	struct hw_tsc tick_tsc; /* how tick_hz was found, for every case's record */
@@ -560,7 +560,7 @@ static void start_run(struct lab_ctx *x, EFI_HANDLE image, const struct app_env 
 		x->vol.root = LibOpenRoot(x->vol.device);
 	}
 	if (efi_smbios_table(&table, &tlen, msg, sizeof(msg)) ||
-	    lab_smbios_board(table, tlen, &x->board, msg, sizeof(msg)))
+	    smbios_identity(table, tlen, &x->board, msg, sizeof(msg)))
 		out_printf(&x->err, "uncore: warning: board identity unknown: %s\n", msg);
 	native_init(&x->hw, &x->err, NULL);
 	if (!native_calibrate(&x->hw, &x->err))

@@ -68,30 +68,44 @@ enum unc_status smbios_entry(const uint8_t *ep, size_t len, uint64_t *addr, uint
 	FAIL("no SMBIOS entry point anchor (_SM_ or _SM3_)");
 }
 
+/* The structure at offset at: its formatted length checked, and where its
+ * strings end (*ret_end: the first of their two closing NULs). */
+static enum unc_status structure(const uint8_t *t, size_t len, size_t at, size_t *ret_end, char *err, size_t errsize)
+{
+	if (len - at < 4)
+		FAIL("SMBIOS structure at offset 0x%zx: cut short", at);
+	uint8_t flen = t[at + 1];
+	if (flen < 4 || flen > len - at)
+		FAIL("SMBIOS structure at offset 0x%zx: length %u runs past the %zu-byte table", at, flen, len);
+	/* the strings follow the formatted area and end with two NULs */
+	size_t str = at + flen;
+	while (str + 1 < len && !(t[str] == 0 && t[str + 1] == 0))
+		str++;
+	if (str + 1 >= len)
+		FAIL("SMBIOS structure at offset 0x%zx: its strings are not terminated", at);
+	*ret_end = str;
+	return UNC_OK;
+}
+
 enum unc_status smbios_memory(const uint8_t *t, size_t len, struct smbios_mem *m, char *err, size_t errsize)
 {
 	size_t at = 0;
 	unsigned no_speed = 0, no_width = 0, counted = 0, mixed = 0;
 
 	memset(m, 0, sizeof(*m));
-	while (at + 4 <= len) {
+	for (size_t str; at + 4 <= len; at = str + 2) {
+		enum unc_status st = structure(t, len, at, &str, err, errsize);
+		if (st)
+			return st;
 		uint8_t type = t[at], flen = t[at + 1];
-		if (flen < 4 || flen > len - at)
-			FAIL("SMBIOS structure at offset 0x%zx: length %u runs past the %zu-byte table", at, flen, len);
 		const uint8_t *s = t + at;
-		/* the strings follow the formatted area and end with two NULs */
-		size_t str = at + flen;
-		while (str + 1 < len && !(t[str] == 0 && t[str + 1] == 0))
-			str++;
-		if (str + 1 >= len)
-			FAIL("SMBIOS structure at offset 0x%zx: its strings are not terminated", at);
 		if (type == 17) {
 			m->devices++;
 			uint32_t size = flen > 0x0D ? rd(s + 0x0C, 2) : 0;
 			if (size == 0x7FFF && flen >= 0x20)
 				size = rd(s + 0x1C, 4); /* Extended Size, MB */
 			if (size == 0 || size == 0xFFFF)
-				goto next; /* empty slot, or unknown */
+				continue; /* empty slot, or unknown */
 			m->populated++;
 			uint32_t width = flen > 0x0B ? rd(s + 0x0A, 2) : 0xFFFF;
 			uint32_t total = flen > 0x09 ? rd(s + 0x08, 2) : 0xFFFF;
@@ -101,7 +115,7 @@ enum unc_status smbios_memory(const uint8_t *t, size_t len, struct smbios_mem *m
 			 * error-correction bits" */
 			if (width == 0 && total != 0 && total != 0xFFFF) {
 				m->ecc_only++;
-				goto next;
+				continue;
 			}
 			uint32_t speed = flen > 0x16 ? rd(s + 0x15, 2) : 0;
 			if (speed == 0xFFFF && flen >= 0x58)
@@ -113,11 +127,11 @@ enum unc_status smbios_memory(const uint8_t *t, size_t len, struct smbios_mem *m
 				speed = conf;
 			if (speed == 0 || speed == 0xFFFF) {
 				no_speed++;
-				goto next;
+				continue;
 			}
 			if (width == 0 || width == 0xFFFF) {
 				no_width++;
-				goto next;
+				continue;
 			}
 			if (counted && (speed != m->speed_mt_s || width != m->width_bits || type != m->type))
 				mixed++;
@@ -131,8 +145,6 @@ enum unc_status smbios_memory(const uint8_t *t, size_t len, struct smbios_mem *m
 		} else if (type == 127) {
 			break;
 		}
-next:
-		at = str + 2;
 	}
 	if (m->devices == 0)
 		fmt_snprintf(m->note, sizeof(m->note), "unknown: SMBIOS has no memory device (type 17) records");
@@ -154,6 +166,51 @@ next:
 			     mixed ? " of mixed type, speed or width" : "", m->speed_mt_s, m->width_bits,
 			     mixed ? " first" : " each",
 			     m->type == 0x22 && !mixed ? "each DDR5 device two 32-bit subchannels; " : "");
+	}
+	return UNC_OK;
+}
+
+/* String k (from 1) of the structure at s (formatted part flen bytes, its
+ * strings ending before limit) into out: "" for 0 or past the last; bytes
+ * other than printable ASCII as '?', trailing blanks dropped. */
+static void str_of(const uint8_t *s, size_t flen, const uint8_t *limit, uint8_t k, char *out)
+{
+	const uint8_t *p = s + flen;
+	size_t n = 0;
+
+	for (uint8_t i = 1; k && p < limit && *p; i++, p++) {
+		for (; p < limit && *p; p++)
+			if (i == k && n + 1 < SMBIOS_STR)
+				out[n++] = *p >= 0x20 && *p <= 0x7e ? (char)*p : '?';
+		if (i == k)
+			break;
+	}
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+}
+
+/* Types 0, 1 and 2 (DSP0134 7.1, 7.2, 7.3): the string numbers at 0x04 (vendor,
+ * manufacturer), 0x05 (BIOS version, product) and 0x08 (BIOS release date)
+ * or 0x07 (serial number). */
+enum unc_status smbios_identity(const uint8_t *t, size_t len, struct smbios_id *id, char *err, size_t errsize)
+{
+	char *const dst[3][3] = { { id->bios_vendor, id->bios_version, id->bios_date },
+				  { id->sys_vendor, id->sys_product, id->sys_serial },
+				  { id->board_vendor, id->board_product, id->board_serial } };
+	bool seen[3] = { false, false, false };
+
+	memset(id, 0, sizeof(*id));
+	for (size_t at = 0, str; at < len && t[at] != 127; at = str + 2) {
+		enum unc_status st = structure(t, len, at, &str, err, errsize);
+		uint8_t type = t[at], flen = t[at + 1], last = type ? 0x07 : 0x08;
+		if (st)
+			return st;
+		if (type > 2 || seen[type] || flen <= last) /* the first of each, if it has its fields */
+			continue;
+		seen[type] = true;
+		for (int f = 0; f < 3; f++)
+			str_of(t + at, flen, t + str + 1, t[at + (f < 2 ? 4 + f : last)], dst[type][f]);
 	}
 	return UNC_OK;
 }

@@ -9,6 +9,7 @@
 #ifndef UNC_SMBIOS_H
 #define UNC_SMBIOS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "status.h"
@@ -34,5 +35,18 @@ enum unc_status smbios_entry(const uint8_t *ep, size_t len, uint64_t *ret_addr, 
  * malformed table is an error naming the offset; a table without usable
  * type 17 records is not: the peak is then 0 and note says why. */
 enum unc_status smbios_memory(const uint8_t *table, size_t len, struct smbios_mem *ret, char *err, size_t errsize);
+
+/* The machine's identity: type 1 (System Information) and type 2
+ * (Baseboard Information) manufacturer, product and serial number, type 0
+ * (BIOS Information) vendor, version and release date, the first structure
+ * of each type; "" where missing. Never reads outside table[0..len); a
+ * malformed table is an error naming the offset. */
+#define SMBIOS_STR 65 /* 64 characters; longer strings are cut */
+struct smbios_id {
+	char sys_vendor[SMBIOS_STR], sys_product[SMBIOS_STR], sys_serial[SMBIOS_STR];
+	char board_vendor[SMBIOS_STR], board_product[SMBIOS_STR], board_serial[SMBIOS_STR];
+	char bios_vendor[SMBIOS_STR], bios_version[SMBIOS_STR], bios_date[SMBIOS_STR];
+};
+enum unc_status smbios_identity(const uint8_t *table, size_t len, struct smbios_id *ret, char *err, size_t errsize);
 
 #endif

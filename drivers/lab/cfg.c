@@ -235,67 +235,6 @@ bool lab_out_name_ok(const char *name)
 
 /* ---- SMBIOS types 1 and 2 ---- */
 
-/* String number k (from 1) of the structure at s, whose formatted part is
- * flen bytes and whose strings end before limit; "" for 0 or one beyond. */
-static void smbios_str(const uint8_t *s, size_t flen, const uint8_t *limit, uint8_t k, char *out)
-{
-	const uint8_t *p = s + flen;
-
-	out[0] = '\0';
-	if (!k)
-		return;
-	for (uint8_t i = 1; p < limit && *p; i++) {
-		const uint8_t *e = p;
-		while (e < limit && *e)
-			e++;
-		if (i == k) {
-			size_t n = 0;
-			for (; p < e && n + 1 < LAB_STR_MAX; p++)
-				out[n++] = *p >= 0x20 && *p <= 0x7e ? (char)*p : '?';
-			out[n] = '\0';
-			return;
-		}
-		p = e + 1;
-	}
-}
-
-enum unc_status lab_smbios_board(const uint8_t *t, size_t len, struct lab_board *b, char *err, size_t errsize)
-{
-	size_t off = 0;
-	bool sys = false, board = false;
-
-	memset(b, 0, sizeof(*b));
-	while (off < len) {
-		if (off + 2 > len)
-			UNC_ERR(UNC_E_INVALID, "SMBIOS structure at offset %zu: cut short", off);
-		uint8_t type = t[off], flen = t[off + 1];
-		if (flen < 4 || off + flen > len)
-			UNC_ERR(UNC_E_INVALID, "SMBIOS structure at offset %zu: length %u runs past the table", off, flen);
-		/* the strings end at a double NUL */
-		size_t e = off + flen;
-		while (e + 1 < len && (t[e] || t[e + 1]))
-			e++;
-		if (e + 1 >= len)
-			UNC_ERR(UNC_E_INVALID, "SMBIOS structure at offset %zu: its strings run past the table", off);
-		const uint8_t *s = t + off, *limit = t + e + 1;
-		if (type == 1 && !sys && flen >= 8) {
-			smbios_str(s, flen, limit, s[4], b->sys_vendor);
-			smbios_str(s, flen, limit, s[5], b->sys_product);
-			smbios_str(s, flen, limit, s[7], b->sys_serial);
-			sys = true;
-		} else if (type == 2 && !board && flen >= 8) {
-			smbios_str(s, flen, limit, s[4], b->board_vendor);
-			smbios_str(s, flen, limit, s[5], b->board_product);
-			smbios_str(s, flen, limit, s[7], b->board_serial);
-			board = true;
-		}
-		if (type == 127)
-			break;
-		off = e + 2;
-	}
-	return UNC_OK;
-}
-
 static bool has_text(const char *s)
 {
 	for (; *s; s++)
@@ -304,12 +243,12 @@ static bool has_text(const char *s)
 	return false;
 }
 
-const char *lab_board_name(const struct lab_board *b)
+const char *lab_board_name(const struct smbios_id *b)
 {
 	return has_text(b->board_product) ? b->board_product : has_text(b->sys_product) ? b->sys_product : "unknown";
 }
 
-const char *lab_board_serial(const struct lab_board *b)
+const char *lab_board_serial(const struct smbios_id *b)
 {
 	return has_text(b->sys_serial) ? b->sys_serial : has_text(b->board_serial) ? b->board_serial : "";
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../base/fmt.h"
+#include "../base/smbios.h"
 #include "../base/status.h"
 #include "../output/record.h"
 #include "../output/recmap.h"
@@ -84,21 +85,13 @@ void lab_sanitize(const char *in, char *out, size_t size);
  * console.txt, report.html, in any case). */
 bool lab_out_name_ok(const char *name);
 
-/* The board's identity from the SMBIOS structure table: type 1 (System
- * Information) and type 2 (Baseboard Information), manufacturer, product
- * and serial number. Missing strings are "". Never reads outside
- * table[0..len); a malformed table is an error naming the offset. */
-#define LAB_STR_MAX 65
-struct lab_board {
-	char sys_vendor[LAB_STR_MAX], sys_product[LAB_STR_MAX], sys_serial[LAB_STR_MAX];
-	char board_vendor[LAB_STR_MAX], board_product[LAB_STR_MAX], board_serial[LAB_STR_MAX];
-};
-enum unc_status lab_smbios_board(const uint8_t *table, size_t len, struct lab_board *ret, char *err, size_t errsize);
+/* The board's identity: base/smbios.h's smbios_identity. */
+#define LAB_STR_MAX SMBIOS_STR
 
 /* The board name of the START line (type 2's product, else type 1's, else
  * "unknown") and the serial (type 1's, else type 2's, else ""). */
-const char *lab_board_name(const struct lab_board *b);
-const char *lab_board_serial(const struct lab_board *b);
+const char *lab_board_name(const struct smbios_id *b);
+const char *lab_board_serial(const struct smbios_id *b);
 
 /* One test case as run. */
 struct lab_case {
@@ -134,7 +127,7 @@ void lab_case_id(const char *name, unsigned round, const struct lab_case *prev, 
 
 /* The summary of a run: passed counts LAB_PASS, failed everything else. */
 struct lab_run {
-	const struct lab_board *board;
+	const struct smbios_id *board;
 	const char *config_path;  /* "" when none was found */
 	const char *config_text;  /* NULL when none was read */
 	size_t config_len;
@@ -155,7 +148,7 @@ static inline bool lab_run_passed(const struct lab_run *r)
 }
 
 /* The serial lines (drivers/lab/lab.md), each ending in a newline. */
-void lab_line_start(struct out *o, const struct lab_board *b, const char *config);
+void lab_line_start(struct out *o, const struct smbios_id *b, const char *config);
 void lab_line_result(struct out *o, const struct lab_case *c);
 void lab_line_end(struct out *o, const struct lab_run *r);
 
@@ -186,7 +179,7 @@ extern const char lab_out_rule[];
  * (when given is neither NULL nor ""), else \uncore\<type 2 product>.cfg and
  * \uncore\<type 1 product>.cfg (each when lab_sanitize leaves a name) and
  * \uncore\uncore.cfg. Returns how many (1 to LAB_CFG_NAMES). */
-unsigned lab_config_names(const char *given, const struct lab_board *b, char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX]);
+unsigned lab_config_names(const char *given, const struct smbios_id *b, char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX]);
 
 /* The error line when none of the n names exists: "uncore: error: no
  * configuration: neither A, B nor C exists". */
@@ -207,7 +200,7 @@ enum unc_status lab_check_run(const char *text, char *err, size_t errsize);
  * "noserial" when that leaves nothing); a time the firmware did not give
  * (valid 0) is 1970-01-01 00:00:00. */
 void lab_started(const struct rec_time *t, char *buf, size_t size);
-void lab_run_dir(const char *results, const struct rec_time *t, const struct lab_board *b, char *buf, size_t size);
+void lab_run_dir(const char *results, const struct rec_time *t, const struct smbios_id *b, char *buf, size_t size);
 /* DIR\NAME: a file of the results folder. */
 void lab_file_path(const char *dir, const char *name, char *buf, size_t size);
 

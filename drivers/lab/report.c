@@ -24,7 +24,7 @@ static void put_quoted(struct out *o, const char *s)
 
 static const char *const results[] = { "pass", "fail", "error" };
 
-void lab_line_start(struct out *o, const struct lab_board *b, const char *config)
+void lab_line_start(struct out *o, const struct smbios_id *b, const char *config)
 {
 	out_puts(o, "UNCORE-LAB START board=");
 	put_quoted(o, lab_board_name(b));
@@ -154,7 +154,7 @@ static void json_values(struct out *o, const char *s, size_t len)
 
 void lab_write_json(struct out *o, const struct lab_run *r)
 {
-	const struct lab_board *b = r->board;
+	const struct smbios_id *b = r->board;
 	const struct lab_cfg *cfg = r->cfg;
 
 	out_puts(o, "{");

@@ -16,7 +16,7 @@ const char lab_out_rule[] = "in lab mode -o takes a plain file name, written in 
 
 /* ---- the configuration ---- */
 
-unsigned lab_config_names(const char *given, const struct lab_board *b, char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX])
+unsigned lab_config_names(const char *given, const struct smbios_id *b, char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX])
 {
 	unsigned n = 0;
 
@@ -87,7 +87,7 @@ void lab_started(const struct rec_time *t, char *buf, size_t size)
 	fmt_snprintf(buf, size, "%04u-%02u-%02uT%02u:%02u:%02u", k.year, k.month, k.day, k.hour, k.minute, k.second);
 }
 
-void lab_run_dir(const char *results, const struct rec_time *t, const struct lab_board *b, char *buf, size_t size)
+void lab_run_dir(const char *results, const struct rec_time *t, const struct smbios_id *b, char *buf, size_t size)
 {
 	struct rec_time k = known_time(t);
 	char serial[LAB_STR_MAX];

@@ -53,6 +53,11 @@ static const struct field top[] = {
 	F(0x0085, free_pmu, T_STR), F(0x0086, req_note, T_STR),
 	F(0x0087, tsc.source, T_U8), F(0x0088, tsc.ref, T_U8), F(0x0089, tsc.windows, T_U16),
 	F(0x008A, tsc.spread_ppm, T_U32), F(0x008B, tsc.measured_hz, T_U64), F(0x008C, tsc.cpuid_hz, T_U64),
+	/* the machine's identity (SMBIOS), and a boot check's boot number */
+	F(0x0090, id.sys_vendor, T_STR), F(0x0091, id.sys_product, T_STR), F(0x0092, id.sys_serial, T_STR),
+	F(0x0093, id.board_vendor, T_STR), F(0x0094, id.board_product, T_STR), F(0x0095, id.board_serial, T_STR),
+	F(0x0096, id.bios_vendor, T_STR), F(0x0097, id.bios_version, T_STR), F(0x0098, id.bios_date, T_STR),
+	F(0x0099, boot_seq, T_U32),
 };
 _Static_assert(sizeof(top) / sizeof(top[0]) <= 128, "get_fields tracks scalar fields in a 128-bit mask");
 

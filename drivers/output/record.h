@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../base/hw.h"
+#include "../base/smbios.h"
 #include "report.h"
 #include "../base/status.h"
 
@@ -172,6 +173,9 @@ struct rec {
 	void *mem;                 /* the writer's per-box block (rec_from_run; rec_free), NULL when decoded */
 	/* load, SMBIOS peak, check, child */
 	struct run_extras x;
+	/* the machine as SMBIOS names it when the record was stored ("": absent) */
+	struct smbios_id id;
+	uint32_t boot_seq;         /* 0: not a boot-time check; else the boot number of a boot-check record */
 };
 
 /* Whether a time is one EFI_TIME can hold (each field in its range, the

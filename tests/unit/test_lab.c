@@ -246,7 +246,7 @@ static void put(uint8_t type, const char *const *strings, unsigned n)
 
 static void board_from_smbios(void)
 {
-	struct lab_board b;
+	struct smbios_id b;
 	char err[120];
 	static const char *const sys[] = { "QEMU", "Standard PC", "SN-42" };
 	static const char *const brd[] = { "ACME", "LabBoard-7" };
@@ -256,7 +256,7 @@ static void board_from_smbios(void)
 	put(1, sys, 3);
 	put(2, brd, 2);
 	put(127, NULL, 0);
-	T_EQ(lab_smbios_board(tbl, tlen, &b, err, sizeof(err)), UNC_OK);
+	T_EQ(smbios_identity(tbl, tlen, &b, err, sizeof(err)), UNC_OK);
 	T_STREQ(b.sys_vendor, "QEMU");
 	T_STREQ(b.sys_product, "Standard PC");
 	T_STREQ(b.sys_serial, "SN-42");
@@ -265,21 +265,21 @@ static void board_from_smbios(void)
 	T_STREQ(lab_board_name(&b), "LabBoard-7");
 	T_STREQ(lab_board_serial(&b), "SN-42");
 	/* cut short: an error naming the offset, nothing read beyond */
-	T_EQ(lab_smbios_board(tbl, 12, &b, err, sizeof(err)), UNC_E_INVALID);
-	T_STREQ(err, "SMBIOS structure at offset 10: length 8 runs past the table");
-	T_EQ(lab_smbios_board(tbl, 20, &b, err, sizeof(err)), UNC_E_INVALID);
-	T_STREQ(err, "SMBIOS structure at offset 10: its strings run past the table");
+	T_EQ(smbios_identity(tbl, 12, &b, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 0xa: cut short");
+	T_EQ(smbios_identity(tbl, 20, &b, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 0xa: its strings are not terminated");
 	/* no type 1 or 2: unknown */
 	tlen = 0;
 	put(0, NULL, 0);
-	T_EQ(lab_smbios_board(tbl, tlen, &b, err, sizeof(err)), UNC_OK);
+	T_EQ(smbios_identity(tbl, tlen, &b, err, sizeof(err)), UNC_OK);
 	T_STREQ(lab_board_name(&b), "unknown");
 	T_STREQ(lab_board_serial(&b), "");
 }
 
 /* ---- what a run writes ---- */
 
-static struct lab_board brd = { "QEMU", "Standard PC", "SN \"42\"", "ACME", "LabBoard-7", "" };
+static struct smbios_id brd = { .sys_vendor = "QEMU", .sys_product = "Standard PC", .sys_serial = "SN \"42\"", .board_vendor = "ACME", .board_product = "LabBoard-7" };
 static struct lab_case cs[3];
 static struct lab_run run;
 
@@ -451,7 +451,7 @@ static void junit_xml(void)
 
 static void config_names(void)
 {
-	struct lab_board b = { .board_product = "LabBoard-7", .sys_product = "Standard PC (Q35 + ICH9, 2009)" };
+	struct smbios_id b = { .board_product = "LabBoard-7", .sys_product = "Standard PC (Q35 + ICH9, 2009)" };
 	char names[LAB_CFG_NAMES][LAB_CFG_PATH_MAX], msg[LAB_ERR_MAX + LAB_PATH_MAX + 64];
 
 	T_EQ(lab_config_names(NULL, &b, names), 3);
@@ -462,7 +462,7 @@ static void config_names(void)
 	T_STREQ(msg, "uncore: error: no configuration: neither \\uncore\\LabBoard-7.cfg, "
 		     "\\uncore\\Standard_PC__Q35___ICH9__2009_.cfg nor \\uncore\\uncore.cfg exists");
 	/* a product of blanks names no file */
-	b = (struct lab_board){ .board_product = "  ", .sys_product = "Q35" };
+	b = (struct smbios_id){ .board_product = "  ", .sys_product = "Q35" };
 	T_EQ(lab_config_names("", &b, names), 2);
 	T_STREQ(names[0], "\\uncore\\Q35.cfg");
 	T_STREQ(names[1], "\\uncore\\uncore.cfg");
@@ -499,7 +499,7 @@ static void run_lines_checked(void)
 static void results_folder(void)
 {
 	struct rec_time t = { .year = 2026, .month = 11, .day = 22, .hour = 8, .minute = 59, .second = 26, .valid = 1 };
-	struct lab_board b = { .sys_serial = "SN-1234", .board_serial = "B 9" };
+	struct smbios_id b = { .sys_serial = "SN-1234", .board_serial = "B 9" };
 	char buf[LAB_DIR_MAX], path[LAB_DIR_MAX + 16];
 
 	lab_started(&t, buf, sizeof(buf));

@@ -186,6 +186,9 @@ static void fill(struct rec *r, uint32_t nevents)
 	strcpy(r->where, "at MCHBAR 0xfed10000 (host bridge 8086:1910, Skylake)");
 	strcpy(r->free_pmu, "imc");
 	strcpy(r->req_note, "request counts x 64 bytes overstate traffic");
+	r->id = (struct smbios_id){ "ACME", "SYS-1", "S\"N\\1", "Board Co", "X11DPi", "BS-9", "AMI", "3.1a", "07/25/2019" };
+	memset(r->id.sys_product, 'p', SMBIOS_STR - 1); /* 64 characters, the longest */
+	r->boot_seq = 4000000001u;
 	r->nevents = nevents;
 	for (uint32_t i = 0; i < nevents; i++) {
 		struct rec_event *e = &r->ev[i];
@@ -289,6 +292,10 @@ static void round_trip_every_field(void)
 	T_EQ(out.faults2[1].write, 1);
 	T_STREQ(out.boxinfo[0].from, "MSR_UNC_CBO_CONFIG");
 	T_STREQ(out.ev[2].count_word, "words2");
+	T_STREQ(out.id.sys_serial, "S\"N\\1");
+	T_EQ(strlen(out.id.sys_product), 64);
+	T_STREQ(out.id.bios_date, "07/25/2019");
+	T_EQ(out.boot_seq, 4000000001u);
 	T_EQ(out.ev[2].encoding, 0x408f02);
 	/* the header, as documented */
 	T_EQ(buf[0], 'U');

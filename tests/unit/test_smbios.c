@@ -212,6 +212,56 @@ static void malformed_tables(void)
 	T_CONTAINS(m.note, "no memory device");
 }
 
+/* Types 0, 1 and 2 as firmware lays them out (DSP0134 7.1 BIOS Information,
+ * 7.2 System Information, 7.3 Baseboard Information), typed byte by byte:
+ * the strings their fields number, trailing blanks dropped, a byte outside
+ * printable ASCII as '?', a string past the last as "", a long one cut at
+ * 64 characters, the first structure of a type only. */
+static void identity_from_types_0_1_2(void)
+{
+	static const uint8_t t[] = {
+		/* type 0, 0x1A bytes: vendor 1, version 2, segment 0xF000, date 3 */
+		0x00, 0x1A, 0x00, 0x00, 0x01, 0x02, 0x00, 0xF0, 0x03, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0,
+		'A', 'M', 'I', 0, '3', '.', '1', 'a', ' ', ' ', 0, '0', '7', '/', '2', '5', '/', '2', '0', '1', '9', 0, 0,
+		/* type 1, 0x1B bytes: manufacturer 1, product 2, version 3, serial 4, UUID, wake-up, SKU 5, family 6 */
+		0x01, 0x1B, 0x01, 0x00, 0x01, 0x02, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		0x06, 0x05, 0x06,
+		'A', 'C', 'M', 'E', 0, 'S', 'Y', 'S', '-', '1', 0, 'v', '1', 0, 'S', '"', 'N', 0x01, '\\', 0, 'k', 0,
+		'f', 0, 0,
+		/* type 2, 0x0F bytes: manufacturer 1, product 2, version 3, serial 7 (past the last), asset tag 5 */
+		0x02, 0x0F, 0x02, 0x00, 0x01, 0x02, 0x03, 0x07, 0x05, 0x09, 0x00, 0x03, 0x00, 0x0A, 0x00,
+		'B', 0, 'X', '1', '1', 'D', 'P', 'i', 0, '1', '.', '0', 0, 0,
+		/* a second type 1: not the machine's */
+		0x01, 0x08, 0x04, 0x00, 0x01, 0x01, 0x01, 0x01, 'O', 't', 'h', 'e', 'r', 0, 0,
+		/* end of table */
+		0x7F, 0x04, 0xFF, 0xFF, 0, 0,
+	};
+	struct smbios_id id;
+
+	T_EQ(smbios_identity(t, sizeof(t), &id, err, sizeof(err)), UNC_OK);
+	T_STREQ(id.bios_vendor, "AMI");
+	T_STREQ(id.bios_version, "3.1a");
+	T_STREQ(id.bios_date, "07/25/2019");
+	T_STREQ(id.sys_vendor, "ACME");
+	T_STREQ(id.sys_product, "SYS-1");
+	T_STREQ(id.sys_serial, "S\"N?\\");
+	T_STREQ(id.board_vendor, "B");
+	T_STREQ(id.board_product, "X11DPi");
+	T_STREQ(id.board_serial, "");
+
+	/* 70 characters: the first 64 kept */
+	uint8_t longer[8 + 71 + 1] = { 0x01, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00 };
+	memset(longer + 8, 'x', 70);
+	T_EQ(smbios_identity(longer, sizeof(longer), &id, err, sizeof(err)), UNC_OK);
+	T_EQ(strlen(id.sys_product), 64);
+	/* cut in its strings: an error naming the offset, nothing read beyond */
+	T_EQ(smbios_identity(t, 30, &id, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 0x0: its strings are not terminated");
+	T_EQ(smbios_identity(t, 2, &id, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 0x0: cut short");
+}
+
 static void entry_points(void)
 {
 	uint8_t ep[0x20] = "_SM3_";
@@ -248,5 +298,5 @@ static void entry_points(void)
 	T_STREQ(err, "no SMBIOS entry point anchor (_SM_ or _SM3_)");
 }
 
-T_MAIN("smbios", T_CASE(peak_from_populated_devices), T_CASE(ddr5_and_lpddr), T_CASE(unknown_is_said_not_guessed), T_CASE(malformed_tables),
+T_MAIN("smbios", T_CASE(peak_from_populated_devices), T_CASE(ddr5_and_lpddr), T_CASE(unknown_is_said_not_guessed), T_CASE(malformed_tables), T_CASE(identity_from_types_0_1_2),
        T_CASE(entry_points))
