@@ -93,6 +93,23 @@ bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool inter
 bool report_dram_rates(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now,
 		       uint64_t ret_bps[3]);
 
+/* Bytes per second of `lines` 64-byte lines over ticks (0 without ticks):
+ * bw's figures, which it prints in MB/s rounded to three decimals. */
+uint64_t report_bps(uint64_t lines, uint64_t ticks, uint64_t hz);
+
+/* bw's rows of the DRAM traffic below the total, over the whole run: part
+ * k (box false: a group of boxes, a socket; true: a box, a channel, or a
+ * memory controller of free-running counters) with its lines read and
+ * written; false past the last, or when the DRAM counters have no parts. */
+struct report_part {
+	char name[32];  /* as bw prints it: "socket1", "socket1.ch2", "mc0" */
+	uint64_t rd, wr;
+	int group, id;  /* its group (socket) and its number in it; -1: none */
+};
+bool report_dram_part(const struct count_run *r, unsigned k, bool box, struct report_part *p);
+/* Whether the DRAM read (write) counters moved, so that bw printed a figure. */
+bool report_dram_moved(const struct count_run *r, bool write);
+
 /* An event's count per second over ticks, in thousandths (the stat
  * table's rate/s has three decimals). */
 uint64_t report_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz);

@@ -75,10 +75,15 @@ static void bw_window(const struct count_run *r, bool interval, uint64_t now, st
 	}
 }
 
-/* Bytes per second for `lines` over `ticks`; then MB/s (10^6) and MiB/s. */
+uint64_t report_bps(uint64_t lines, uint64_t ticks, uint64_t hz)
+{
+	return ticks ? u64_muldiv(lines * COUNT_LINE_BYTES, hz, ticks) : 0;
+}
+
+/* Bytes per second for `lines` over `ticks` as MB/s (10^6) and MiB/s. */
 static void fmt_bw(char *mb, char *mib, size_t size, uint64_t lines, uint64_t ticks, uint64_t hz)
 {
-	uint64_t bps = ticks ? u64_muldiv(lines * COUNT_LINE_BYTES, hz, ticks) : 0;
+	uint64_t bps = report_bps(lines, ticks, hz);
 
 	fmt_fixed(mb, size, bps, 1000000, 3);
 	fmt_fixed(mib, size, bps, 1048576, 3);
@@ -154,22 +159,15 @@ static bool moved(const struct count_run *r, int i)
 }
 
 
-/* One part of the DRAM traffic (a group of boxes, or one box): its lines
- * read and written, from the DRAM role events' boxes. */
-struct bw_part {
-	char name[32]; /* "socket1", "socket1.ch2" */
-	uint64_t rd, wr;
-};
-
 /* A part of free-running DRAM counters: the k-th distinct short name
  * ("mc0") among the role counters, with its read and write lines. False
  * past the last, or when the role counters name no parts. */
-static bool free_part(const struct count_run *r, bool interval, uint64_t now, unsigned k, struct bw_part *p);
+static bool free_part(const struct count_run *r, bool interval, uint64_t now, unsigned k, struct report_part *p);
 
 /* The parts of a window: each group (box < 0), or each box. False when the
  * DRAM events have no groups (or no boxes to show). */
 static bool bw_part(const struct count_run *r, const struct bw *b, bool interval, uint64_t now, unsigned k, bool box,
-		    struct bw_part *p)
+		    struct report_part *p)
 {
 	const struct count_view *v = &r->ev[b->ird].v;
 
@@ -179,6 +177,8 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 		if (k >= v->nboxes || !v->box_label[0])
 			return false;
 		count_box_name(v, k, p->name, sizeof(p->name));
+		p->group = v->group_noun[0] && v->group ? v->group[k] : -1;
+		p->id = p->group < 0 ? (int)k : v->box_id[k];
 		p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, k, false, interval, now);
 		p->wr = count_role_part(r, PMU_ROLE_DRAM_WRITE, k, false, interval, now);
 		return true;
@@ -189,12 +189,14 @@ static bool bw_part(const struct count_run *r, const struct bw *b, bool interval
 	if (g < 0)
 		return false;
 	fmt_snprintf(p->name, sizeof(p->name), "%s%d", v->group_noun, g);
+	p->group = g;
+	p->id = -1;
 	p->rd = count_role_part(r, PMU_ROLE_DRAM_READ, (unsigned)g, true, interval, now);
 	p->wr = count_role_part(r, PMU_ROLE_DRAM_WRITE, (unsigned)g, true, interval, now);
 	return true;
 }
 
-static bool free_part(const struct count_run *r, bool interval, uint64_t now, unsigned k, struct bw_part *p)
+static bool free_part(const struct count_run *r, bool interval, uint64_t now, unsigned k, struct report_part *p)
 {
 	unsigned seen = 0;
 
@@ -208,7 +210,7 @@ static bool free_part(const struct count_run *r, bool interval, uint64_t now, un
 				  !strcmp(r->ev[j].v.short_name, v->short_name));
 		if (!first || seen++ != k)
 			continue;
-		*p = (struct bw_part){ .rd = 0 };
+		*p = (struct report_part){ .group = -1, .id = -1 };
 		fmt_snprintf(p->name, sizeof(p->name), "%s", v->short_name);
 		for (unsigned j = i; j < r->nev; j++) {
 			const struct count_view *w = &r->ev[j].v;
@@ -230,7 +232,7 @@ static bool free_part(const struct count_run *r, bool interval, uint64_t now, un
  * --per-box rows are a part each. */
 static bool bw_boxed(const struct count_run *r, const struct bw *b)
 {
-	struct bw_part p;
+	struct report_part p;
 
 	if (b->ird >= 0 && b->iwr >= 0 && r->ev[b->ird].v.kind == PMU_FREE)
 		return free_part(r, false, 0, 1, &p);
@@ -245,7 +247,7 @@ static bool bw_boxed(const struct count_run *r, const struct bw *b)
 static void bw_parts(struct out *o, const struct report_opts *ro, const struct hw *hw, const struct count_run *r,
 		     const struct bw *b, bool interval, uint64_t now, const char *stamp)
 {
-	struct bw_part p;
+	struct report_part p;
 	char mb[3][32], mib[32], what[48];
 
 	if (!bw_boxed(r, b))
@@ -406,10 +408,23 @@ bool report_dram_rates(const struct count_run *r, const struct hw *hw, bool inte
 	if (b.ird < 0 || b.iwr < 0 || !b.ticks)
 		return false;
 	/* each as bw_line computes it, so a figure never differs from the table's */
-	ret_bps[0] = u64_muldiv(b.rd * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
-	ret_bps[1] = u64_muldiv(b.wr * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
-	ret_bps[2] = u64_muldiv((b.rd + b.wr) * COUNT_LINE_BYTES, hw->tick_hz, b.ticks);
+	ret_bps[0] = report_bps(b.rd, b.ticks, hw->tick_hz);
+	ret_bps[1] = report_bps(b.wr, b.ticks, hw->tick_hz);
+	ret_bps[2] = report_bps(b.rd + b.wr, b.ticks, hw->tick_hz);
 	return true;
+}
+
+bool report_dram_part(const struct count_run *r, unsigned k, bool box, struct report_part *p)
+{
+	struct bw b;
+
+	bw_window(r, false, 0, &b);
+	return bw_boxed(r, &b) && bw_part(r, &b, false, 0, k, box, p);
+}
+
+bool report_dram_moved(const struct count_run *r, bool write)
+{
+	return moved(r, count_find_role(r, write ? PMU_ROLE_DRAM_WRITE : PMU_ROLE_DRAM_READ));
 }
 
 bool report_dram_rate(const struct count_run *r, const struct hw *hw, bool interval, uint64_t now, uint64_t *ret_bps)

@@ -22,26 +22,37 @@ void t_fail(const char *file, int line, const char *fmt, ...)
 	printf("\n");
 }
 
-void t_json_check(const char *file, int line, const char *text, bool lines)
+/* Runs `cmd ARG < a temporary file holding text`; a failure names what cmd printed. */
+static void t_tool_check(const char *file, int line, const char *text, const char *cmd_fmt, const char *arg)
 {
-	char path[] = "/tmp/uncore_json.XXXXXX", cmd[200], why[400] = "";
+	char path[] = "/tmp/uncore_check.XXXXXX", cmd[300], why[400] = "";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (!f) {
-		t_fail(file, line, "cannot write a temporary file for the JSON check");
+		t_fail(file, line, "cannot write a temporary file for %s", cmd_fmt);
 		return;
 	}
 	fputs(text, f);
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "python3 tests/json_check.py %s < %s", lines ? "lines" : "doc", path);
+	snprintf(cmd, sizeof(cmd), cmd_fmt, arg, path);
 	FILE *p = popen(cmd, "r");
 	size_t n = p ? fread(why, 1, sizeof(why) - 1, p) : 0;
 	why[n] = '\0';
 	int st = p ? pclose(p) : -1;
 	remove(path);
 	if (st != 0)
-		t_fail(file, line, "%s; the text is:\n%s", why[0] ? why : "python3 tests/json_check.py failed to run", text);
+		t_fail(file, line, "%s; the text is:\n%s", why[0] ? why : "the check failed to run", text);
+}
+
+void t_json_check(const char *file, int line, const char *text, bool lines)
+{
+	t_tool_check(file, line, text, "python3 tests/json_check.py %s < %s", lines ? "lines" : "doc");
+}
+
+void t_om_check(const char *file, int line, const char *text)
+{
+	t_tool_check(file, line, text, "%s%s 2>&1", "/usr/bin/python3 tests/om_check.py ");
 }
 
 bool t_failed(void)

@@ -29,6 +29,11 @@ bool t_failed(void);
 void t_json_check(const char *file, int line, const char *text, bool lines);
 #define T_JSON(text, lines) t_json_check(__FILE__, __LINE__, (text), (lines))
 
+/* Parses OpenMetrics text with the strict OpenMetrics parser and Prometheus'
+ * (they must agree) and lints it with promtool (tests/om_check.py). */
+void t_om_check(const char *file, int line, const char *text);
+#define T_OM(text) t_om_check(__FILE__, __LINE__, (text))
+
 #define T_CASE(fn) { #fn, fn }
 #define T_MAIN(suite, ...)                                                          \
 	int main(int argc, char **argv)                                             \

@@ -1,0 +1,281 @@
+/* The OpenMetrics writer (drivers/output/openmetrics.c) against the
+ * format's rules: the exact text of a small record (figures worked out
+ * here by hand), label values escaped, units as name suffixes, # EOF last,
+ * the buffer contract, and every text accepted by the strict OpenMetrics
+ * parser, Prometheus' parser and promtool (T_OM). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../drivers/engine/pmu.h"
+#include "../../drivers/output/openmetrics.h"
+#include "t.h"
+
+static struct rec r;
+static char text[1 << 16];
+
+static uint8_t le_u64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+	return p[0];
+}
+
+/* Two sockets of one iMC channel each, read and write counters (layout 3's
+ * per-box fields), counted for 10^9 ticks of a 2 GHz TSC: half a second.
+ * Reads: 1,000,000 lines on socket 0 and 3,000,000 on socket 1; writes
+ * 500,000 on each. */
+static uint8_t totals[2][16], groups[4] = { 0, 0, 1, 0 }, ids[4] = { 0, 0, 0, 0 }, moved = 3, still = 0;
+
+static void dram_event(struct rec_event *e, const char *name, uint8_t role, uint64_t s0, uint64_t s1, uint8_t *tot)
+{
+	memset(e, 0, sizeof(*e));
+	strcpy(e->name, name);
+	strcpy(e->driver, "skx-uncore");
+	strcpy(e->pmu, "imc");
+	strcpy(e->box_label, "ch");
+	strcpy(e->box_noun, "channel");
+	strcpy(e->count_word, "lines");
+	strcpy(e->group_noun, "socket");
+	e->kind = PMU_GENERAL;
+	e->role = role;
+	e->width = 48;
+	e->nboxes = 2;
+	e->running = 1000000000;
+	le_u64(tot, s0);
+	le_u64(tot + 8, s1);
+	e->spans = true;
+	e->pb_total = (struct rec_span){ tot, 16 };
+	e->pb_group = (struct rec_span){ groups, 4 };
+	e->pb_id = (struct rec_span){ ids, 4 };
+	e->pb_moved = (struct rec_span){ &moved, 1 };
+	e->pb_still = (struct rec_span){ &still, 1 };
+}
+
+static void bw_record(void)
+{
+	memset(&r, 0, sizeof(r));
+	strcpy(r.tool, "uncore.efi 0.1.0");
+	strcpy(r.command, "bw");
+	strcpy(r.vendor, "GenuineIntel");
+	strcpy(r.brand, "Xeon");
+	strcpy(r.model_name, "Skylake-SP");
+	r.family = 6;
+	r.model = 85;
+	r.stepping = 4;
+	r.msr_mode = HW_MSR_EMULATED;
+	strcpy(r.emulator, "emu skx");
+	r.tsc_hz = 2000000000;
+	r.npmus = 1;
+	strcpy(r.pmus[0].driver, "skx-uncore");
+	r.elapsed = 1000000000;
+	r.nevents = 2;
+	dram_event(&r.ev[0], "UNC_M_CAS_COUNT.RD", PMU_ROLE_DRAM_READ, 1000000, 3000000, totals[0]);
+	dram_event(&r.ev[1], "UNC_M_CAS_COUNT.WR", PMU_ROLE_DRAM_WRITE, 500000, 500000, totals[1]);
+	strcpy(r.id.board_product, "X11DPi");
+	strcpy(r.id.sys_product, "SYS-1029");
+	strcpy(r.id.sys_serial, "S1");
+	strcpy(r.id.bios_version, "3.1");
+	r.x.check = CHECK_TOTAL;
+	r.x.check_required_kb_s = 600000;  /* 600 MB/s */
+	r.x.check_measured_kb_s = 640000;  /* 640 MB/s */
+	r.x.check_verdict = VERDICT_PASS;
+	r.boot_seq = 7;
+}
+
+#define ID "board=\"X11DPi\",system=\"SYS-1029\",serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\",msr_access=\"emulated\",case=\"dram\"}"
+
+/* Read: 4,000,000 lines x 64 bytes in 0.5 s = 512,000,000 bytes/s (socket 0:
+ * 128,000,000; socket 1: 384,000,000); write: 1,000,000 lines = 128,000,000
+ * (64,000,000 each); total 640,000,000 (192,000,000 and 448,000,000). The
+ * rate of 4,000,000 lines in 0.5 s is 8,000,000 a second. */
+static const char expect_bw[] =
+	"# TYPE uncore_info gauge\n"
+	"# HELP uncore_info The run: tool, command, CPU, drivers, firmware (value 1)\n"
+	"uncore_info{tool=\"uncore.efi 0.1.0\",command=\"bw\",vendor=\"GenuineIntel\",family=\"6\",model=\"85\","
+	"stepping=\"4\",model_name=\"Skylake-SP\",drivers=\"skx-uncore\",emulator=\"emu skx\"," ID " 1\n"
+	"# TYPE uncore_exit_status gauge\n"
+	"# HELP uncore_exit_status The run's exit status (0: success), named in status\n"
+	"uncore_exit_status{status=\"success\"," ID " 0\n"
+	"# TYPE uncore_boot_sequence gauge\n"
+	"# HELP uncore_boot_sequence The boot number of a boot-time check\n"
+	"uncore_boot_sequence{" ID " 7\n"
+	"# TYPE uncore_elapsed_seconds gauge\n"
+	"# UNIT uncore_elapsed_seconds seconds\n"
+	"# HELP uncore_elapsed_seconds Time measured\n"
+	"uncore_elapsed_seconds{" ID " 0.500000000\n"
+	"# TYPE uncore_dram_read_bytes_per_second gauge\n"
+	"# UNIT uncore_dram_read_bytes_per_second bytes_per_second\n"
+	"# HELP uncore_dram_read_bytes_per_second DRAM reads\n"
+	"uncore_dram_read_bytes_per_second{" ID " 512000000\n"
+	"uncore_dram_read_bytes_per_second{socket=\"0\"," ID " 128000000\n"
+	"uncore_dram_read_bytes_per_second{socket=\"1\"," ID " 384000000\n"
+	"uncore_dram_read_bytes_per_second{socket=\"0\",channel=\"0\"," ID " 128000000\n"
+	"uncore_dram_read_bytes_per_second{socket=\"1\",channel=\"0\"," ID " 384000000\n"
+	"# TYPE uncore_dram_write_bytes_per_second gauge\n"
+	"# UNIT uncore_dram_write_bytes_per_second bytes_per_second\n"
+	"# HELP uncore_dram_write_bytes_per_second DRAM writes\n"
+	"uncore_dram_write_bytes_per_second{" ID " 128000000\n"
+	"uncore_dram_write_bytes_per_second{socket=\"0\"," ID " 64000000\n"
+	"uncore_dram_write_bytes_per_second{socket=\"1\"," ID " 64000000\n"
+	"uncore_dram_write_bytes_per_second{socket=\"0\",channel=\"0\"," ID " 64000000\n"
+	"uncore_dram_write_bytes_per_second{socket=\"1\",channel=\"0\"," ID " 64000000\n"
+	"# TYPE uncore_dram_total_bytes_per_second gauge\n"
+	"# UNIT uncore_dram_total_bytes_per_second bytes_per_second\n"
+	"# HELP uncore_dram_total_bytes_per_second DRAM reads and writes\n"
+	"uncore_dram_total_bytes_per_second{" ID " 640000000\n"
+	"uncore_dram_total_bytes_per_second{socket=\"0\"," ID " 192000000\n"
+	"uncore_dram_total_bytes_per_second{socket=\"1\"," ID " 448000000\n"
+	"uncore_dram_total_bytes_per_second{socket=\"0\",channel=\"0\"," ID " 192000000\n"
+	"uncore_dram_total_bytes_per_second{socket=\"1\",channel=\"0\"," ID " 448000000\n"
+	"# TYPE uncore_check_passed gauge\n"
+	"# HELP uncore_check_passed The bandwidth check: 1 passed, 0 failed\n"
+	"uncore_check_passed{check=\"read+write\"," ID " 1\n"
+	"# TYPE uncore_check_required_bytes_per_second gauge\n"
+	"# UNIT uncore_check_required_bytes_per_second bytes_per_second\n"
+	"# HELP uncore_check_required_bytes_per_second The check's bound\n"
+	"uncore_check_required_bytes_per_second{check=\"read+write\"," ID " 600000000\n"
+	"# TYPE uncore_check_measured_bytes_per_second gauge\n"
+	"# UNIT uncore_check_measured_bytes_per_second bytes_per_second\n"
+	"# HELP uncore_check_measured_bytes_per_second The check's figure\n"
+	"uncore_check_measured_bytes_per_second{check=\"read+write\"," ID " 640000000\n"
+	"# TYPE uncore_event_counted gauge\n"
+	"# HELP uncore_event_counted Events counted in the run\n"
+	"uncore_event_counted{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\"," ID " 4000000\n"
+	"uncore_event_counted{event=\"UNC_M_CAS_COUNT.WR\",pmu=\"imc\",unit=\"lines\"," ID " 1000000\n"
+	"# TYPE uncore_event_rate gauge\n"
+	"# HELP uncore_event_rate Events counted per second\n"
+	"uncore_event_rate{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\"," ID " 8000000.000\n"
+	"uncore_event_rate{event=\"UNC_M_CAS_COUNT.WR\",pmu=\"imc\",unit=\"lines\"," ID " 2000000.000\n"
+	"# TYPE uncore_event_running_ratio gauge\n"
+	"# HELP uncore_event_running_ratio The share of the run the event was counting\n"
+	"uncore_event_running_ratio{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\"," ID " 1.0000\n"
+	"uncore_event_running_ratio{event=\"UNC_M_CAS_COUNT.WR\",pmu=\"imc\",unit=\"lines\"," ID " 1.0000\n"
+	"# EOF\n";
+
+static const struct om_label case_dram = { "case", "dram" };
+
+static void bw_exact_text(void)
+{
+	bw_record();
+	size_t n = om_write(text, sizeof(text), &r, &case_dram, 1);
+	T_STREQ(text, expect_bw);
+	T_EQ(n, strlen(expect_bw));
+	T_OM(text);
+}
+
+/* --per-box: each box's row of every event too, named as the stat table
+ * names it (socket1.ch0: socket="1",channel="0"); the running share of a
+ * multiplexed event (3/4 of the run). */
+static void per_box_rows(void)
+{
+	bw_record();
+	strcpy(r.command, "stat");
+	r.per_box = 1;
+	r.nevents = 1;
+	r.ev[0].running = 750000000;
+	r.x.check = CHECK_NONE;
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(strstr(text, "\nuncore_event_counted{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\",socket=\"1\","
+			      "channel=\"0\",board=\"X11DPi\",system=\"SYS-1029\",serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\","
+			      "msr_access=\"emulated\"} 4000000\n"));
+	/* scaled to the whole run as the table scales it: 3,000,000 x 4/3 */
+	T_ASSERT(strstr(text, "\nuncore_event_running_ratio{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\","
+			      "board=\"X11DPi\",system=\"SYS-1029\",serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\","
+			      "msr_access=\"emulated\"} 0.7500\n"));
+	T_ASSERT(!strstr(text, "dram_read")); /* bw's figures are bw's */
+	T_ASSERT(!strstr(text, "uncore_check"));
+	T_OM(text);
+}
+
+/* Backslash, double quote and line feed in a label value, escaped as the
+ * format says; nothing else changed. */
+static void label_values_escaped(void)
+{
+	bw_record();
+	strcpy(r.id.sys_serial, "A\"B\\C\nD");
+	strcpy(r.brand, "Q \"x\" \\n");
+	const struct om_label extra[] = { { "case", "two\nlines" }, { "note", "" } };
+	om_write(text, sizeof(text), &r, extra, 2);
+	T_ASSERT(strstr(text, "{board=\"X11DPi\",system=\"SYS-1029\",serial=\"A\\\"B\\\\C\\nD\",bios=\"3.1\","
+			      "cpu=\"Q \\\"x\\\" \\\\n\",msr_access=\"emulated\",case=\"two\\nlines\"} 7\n"));
+	T_ASSERT(!strstr(text, "note=")); /* empty: left out */
+	T_OM(text);
+}
+
+/* Every metric with a # UNIT has that unit as its name's suffix, every
+ * family a TYPE and a HELP before its samples, and # EOF ends the text. */
+static void units_and_eof(void)
+{
+	bw_record();
+	size_t n = om_write(text, sizeof(text), &r, NULL, 0);
+	unsigned units = 0;
+	for (const char *p = strstr(text, "# UNIT "); p; p = strstr(p + 1, "# UNIT ")) {
+		char name[80], unit[40];
+		T_EQ(sscanf(p, "# UNIT %79s %39s", name, unit), 2);
+		size_t ln = strlen(name), lu = strlen(unit);
+		T_ASSERT(ln > lu + 1 && name[ln - lu - 1] == '_' && !strcmp(name + ln - lu, unit));
+		units++;
+	}
+	T_EQ(units, 6);
+	T_ASSERT(n > 6 && !strcmp(text + n - 6, "# EOF\n"));
+	T_EQ(strstr(text, "# EOF") - text, (long)n - 6);
+}
+
+/* snprintf's contract: the length the whole text needs, at most cap-1
+ * bytes and a NUL written; cap 0 writes nothing. */
+static void buffer_contract(void)
+{
+	bw_record();
+	size_t n = om_write(text, sizeof(text), &r, NULL, 0);
+	char small[40], *whole = malloc(n + 1);
+	memset(small, 'x', sizeof(small));
+	T_EQ(om_write(small, 21, &r, NULL, 0), n);
+	T_EQ(small[20], 0);
+	T_EQ(small[21], 'x');
+	T_ASSERT(!strncmp(small, text, 20));
+	T_EQ(om_write(NULL, 0, &r, NULL, 0), n);
+	T_EQ(om_write(whole, n + 1, &r, NULL, 0), n);
+	T_STREQ(whole, text);
+	free(whole);
+}
+
+/* An `info` record: identity and status only; a failed check says 0; an
+ * event that never counted has no series (the table prints <not counted>). */
+static void info_and_failures(void)
+{
+	bw_record();
+	strcpy(r.command, "info");
+	r.boot_seq = 0;
+	r.msr_mode = HW_MSR_NATIVE;
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(strstr(text, "msr_access=\"native\"} 1\n"));
+	T_ASSERT(!strstr(text, "emulator="));
+	T_ASSERT(!strstr(text, "uncore_boot_sequence"));
+	T_ASSERT(!strstr(text, "uncore_elapsed_seconds"));
+	T_ASSERT(!strstr(text, "uncore_event_"));
+	T_OM(text);
+
+	bw_record();
+	r.x.check_verdict = VERDICT_FAIL;
+	r.x.check_measured_kb_s = 500000;
+	r.status = UNC_E_CHECK;
+	r.ev[1].running = 0;
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(strstr(text, "\nuncore_check_passed{check=\"read+write\",board=\"X11DPi\",system=\"SYS-1029\","
+			      "serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\",msr_access=\"emulated\"} 0\n"));
+	T_ASSERT(strstr(text, "\nuncore_check_measured_bytes_per_second{check=\"read+write\",board=\"X11DPi\","
+			      "system=\"SYS-1029\",serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\",msr_access=\"emulated\"} "
+			      "500000000\n"));
+	T_ASSERT(!strstr(text, "UNC_M_CAS_COUNT.WR"));
+	T_OM(text);
+	/* stopped early: no verdict, the figures stay */
+	r.x.check_verdict = VERDICT_NONE;
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(!strstr(text, "uncore_check_passed"));
+	T_ASSERT(strstr(text, "\nuncore_check_required_bytes_per_second{"));
+	T_OM(text);
+}
+
+T_MAIN("openmetrics", T_CASE(bw_exact_text), T_CASE(per_box_rows), T_CASE(label_values_escaped), T_CASE(units_and_eof),
+       T_CASE(buffer_contract), T_CASE(info_and_failures))
