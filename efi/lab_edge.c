@@ -399,9 +399,12 @@ static bool check_config(struct lab_ctx *x)
 			st = lab_check_run(it->text, msg, sizeof(msg));
 		} else {
 			st = parse_line(x, it->text, msg, sizeof(msg));
-			if (!st && x->cmd.out_file[0] && !lab_out_name_ok(x->cmd.out_file)) {
-				fmt_snprintf(msg, sizeof(msg), "-o %s: %s", x->cmd.out_file, lab_out_rule);
-				st = UNC_E_INVALID;
+			for (int k = 0; k < 2 && !st; k++) { /* -o FILE, -o metrics:FILE */
+				const char *f = k ? x->cmd.out_metrics : x->cmd.out_file;
+				if (f[0] && !lab_out_name_ok(f)) {
+					fmt_snprintf(msg, sizeof(msg), "-o %s: %s", f, lab_out_rule);
+					st = UNC_E_INVALID;
+				}
 			}
 		}
 		if (st) {

@@ -442,6 +442,15 @@ enum unc_status efi_smbios_table(const uint8_t **ret_table, uint32_t *ret_len, c
 	return UNC_OK;
 }
 
+enum unc_status efi_smbios_id(struct smbios_id *id, char *err, size_t errsize)
+{
+	const uint8_t *table;
+	uint32_t len;
+	enum unc_status st = efi_smbios_table(&table, &len, err, errsize);
+
+	return st ? st : smbios_identity(table, len, id, err, errsize);
+}
+
 enum unc_status efi_smbios_memory(struct smbios_mem *m, char *err, size_t errsize)
 {
 	const uint8_t *table;

@@ -48,6 +48,8 @@ enum unc_status efi_smbios_table(const uint8_t **ret_table, uint32_t *ret_len, c
 
 /* The SMBIOS memory peak; UNC_E_NOT_FOUND when there is no SMBIOS table. */
 enum unc_status efi_smbios_memory(struct smbios_mem *ret, char *err, size_t errsize);
+/* The machine's identity (types 0, 1, 2: base/smbios.h). */
+enum unc_status efi_smbios_id(struct smbios_id *ret, char *err, size_t errsize);
 
 /* A periodic timer's notify function that calls tick(ctx): the sampling
  * while a child image runs (measure.c's children and lab mode's). */

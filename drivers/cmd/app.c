@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "../output/openmetrics.h"
+
 struct app_ws *app_ws;
 const struct pmu_driver *app_present[STAT_MAX_PMUS + 1];
 
@@ -49,7 +51,33 @@ bool app_stores_record(const struct cli_cmd *cmd)
 
 bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env)
 {
-	return cmd->out_var || cmd->out_file[0] || (env && env->json_copy);
+	return cmd->out_var || cmd->out_file[0] || cmd->out_metrics[0] || (env && env->json_copy);
+}
+
+/* -o metrics:PATH: the stored record b as OpenMetrics text, decoded as a
+ * reader would (so the file says what `uncore_decode --openmetrics` says). */
+static enum unc_status store_metrics(const char *path, const struct app_env *env, const struct rec_buf *b,
+				     struct out *err)
+{
+	struct rec *r = &app_ws->print.r;
+	char msg[240];
+	enum unc_status st = rec_decode(b->p, b->len, r, NULL, NULL, msg, sizeof(msg));
+	size_t n = st ? 0 : om_write(NULL, 0, r, NULL, 0);
+	char *text = n ? env->alloc(n + 1) : NULL;
+
+	if (!st && !text)
+		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "out of memory for %zu bytes", n + 1);
+	if (!st && om_write(text, n + 1, r, NULL, 0) != n)
+		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "no memory for the record's counts");
+	if (!st)
+		st = env->write_file(env->ctx, path, text, n, msg, sizeof(msg));
+	if (st)
+		out_printf(err, "uncore: error: %s not written: %s\n", path, msg);
+	else
+		out_printf(err, "uncore: results written to %s: %zu bytes of OpenMetrics text\n", path, n);
+	if (text)
+		env->free(text);
+	return st;
 }
 
 /* -o: the record of this run into an EFI variable and/or the JSON form of
@@ -64,7 +92,8 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 	char msg[240];
 	enum unc_status st = UNC_OK, fst;
 
-	if (!env || !env->alloc || !env->free || (cmd->out_var && !env->vars) || (cmd->out_file[0] && !env->write_file)) {
+	if (!env || !env->alloc || !env->free || (cmd->out_var && !env->vars) ||
+	    ((cmd->out_file[0] || cmd->out_metrics[0]) && !env->write_file)) {
 		out_printf(err, "uncore: error: results not stored: no storage on this platform\n");
 		return UNC_E_NOT_FOUND;
 	}
@@ -74,6 +103,8 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 	if (env->get_time)
 		env->get_time(&r->time);
 	r->status = run_status;
+	if (env->smbios_id && env->smbios_id(&r->id, msg, sizeof(msg)))
+		memset(&r->id, 0, sizeof(r->id));
 	rec_from_info(r, pi);
 	if (run && rec_from_run(r, &run->c, &cmd->report)) {
 		out_printf(err, "uncore: error: results not stored: out of memory for the boxes' counts\n");
@@ -150,6 +181,8 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 		if (!st)
 			st = fst;
 	}
+	if (cmd->out_metrics[0] && (fst = store_metrics(cmd->out_metrics, env, &b, err)) && !st)
+		st = fst;
 	env->free(b.p);
 	return st;
 }

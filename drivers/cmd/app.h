@@ -69,6 +69,9 @@ struct app_env {
 	 * OS loader), and with NULL to close it when the child returns. False:
 	 * it could not be armed. */
 	bool (*exit_guard)(void *ctx, struct stat_run *run);
+	/* The machine's identity from SMBIOS, stored in every record (NULL, or
+	 * an error: the record names none). */
+	enum unc_status (*smbios_id)(struct smbios_id *ret, char *err, size_t errsize);
 };
 
 #define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
@@ -107,7 +110,8 @@ bool app_stores_record(const struct cli_cmd *cmd);
 /* Whether the run stores a record (-o, or lab mode's copy). */
 bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env);
 /* -o: the record of this run (with its -I period, interval_ms; 0: none)
- * into an EFI variable and/or its JSON form into a file. */
+ * into an EFI variable, its JSON form into a file, its OpenMetrics text
+ * into another. */
 enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, const char *command,
 			  const struct platform_info *pi, const struct stat_run *run, uint64_t interval_ms,
 			  const struct run_extras *x, const struct rec_buf *samples, enum unc_status run_status,

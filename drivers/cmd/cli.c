@@ -373,7 +373,7 @@ enum unc_status cli_opt_sep(const struct cli_opt *o, const char *val, struct cli
 	return UNC_OK;
 }
 
-/* -o var, -o var:NAME, -o PATH: once for a variable and once for a file. */
+/* -o var, -o var:NAME, -o PATH, -o metrics:PATH: once each. */
 enum unc_status cli_opt_output(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
 			       size_t errsize)
 {
@@ -386,6 +386,12 @@ enum unc_status cli_opt_output(const struct cli_opt *o, const char *val, struct 
 			FAIL("bad variable name '%s' in -o (1 to 24 letters, digits, '_' or '-')", name);
 		cmd->out_var = true;
 		fmt_snprintf(cmd->var_name, sizeof(cmd->var_name), "%s", name);
+		return UNC_OK;
+	}
+	if (!strncmp(val, "metrics:", 8)) {
+		if (cmd->out_metrics[0] || !val[8])
+			FAIL(val[8] ? "-o metrics:PATH given twice" : "-o metrics: needs a file path");
+		fmt_snprintf(cmd->out_metrics, sizeof(cmd->out_metrics), "%s", val + 8);
 		return UNC_OK;
 	}
 	if (cmd->out_file[0])

@@ -2,13 +2,18 @@
  * format's rules: the exact text of a small record (figures worked out
  * here by hand), label values escaped, units as name suffixes, # EOF last,
  * the buffer contract, and every text accepted by the strict OpenMetrics
- * parser, Prometheus' parser and promtool (T_OM). */
+ * parser, Prometheus' parser and promtool (T_OM); and `-o metrics:PATH`
+ * end to end, against the emulated IMC: the file says what the console
+ * printed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../drivers/cmd/app.h"
 #include "../../drivers/engine/pmu.h"
 #include "../../drivers/output/openmetrics.h"
+#include "../emu/emu_hw.h"
+#include "app_run.h"
 #include "t.h"
 
 static struct rec r;
@@ -277,5 +282,100 @@ static void info_and_failures(void)
 	T_OM(text);
 }
 
+/* ---- uncore.efi -o metrics:PATH ---- */
+
+static struct emu_hw h;
+static struct emu_config cfg;
+static char obuf[65536], ebuf[1024], file[65536], path[300];
+static struct app_test at = { obuf, ebuf, sizeof(obuf), sizeof(ebuf), false };
+
+static bool wait_until(void *ctx, uint64_t when)
+{
+	(void)ctx;
+	h.fake.now = when;
+	return false;
+}
+
+static enum unc_status write_file(void *ctx, const char *p, const void *data, size_t len, char *err, size_t errsize)
+{
+	(void)ctx, (void)err, (void)errsize;
+	snprintf(path, sizeof(path), "%s", p);
+	T_ASSERT(len < sizeof(file));
+	memcpy(file, data, len < sizeof(file) - 1 ? len : sizeof(file) - 1);
+	file[len < sizeof(file) - 1 ? len : sizeof(file) - 1] = '\0';
+	return UNC_OK;
+}
+
+/* What SMBIOS types 0, 1 and 2 would give (base/smbios.c reads them). */
+static enum unc_status smbios_id(struct smbios_id *ret, char *err, size_t errsize)
+{
+	(void)err, (void)errsize;
+	*ret = (struct smbios_id){ .sys_product = "Lab PC", .sys_serial = "SN \"7\"", .board_product = "B-1",
+				   .bios_version = "1.2" };
+	return UNC_OK;
+}
+
+static struct app_env env = { .wait_until = wait_until, .write_file = write_file, .alloc = malloc, .free = free,
+			      .smbios_id = smbios_id };
+
+#define RUN(...)                                                                      \
+	({                                                                            \
+		const char *av[] = { "uncore.efi", __VA_ARGS__ };                     \
+		app_test_run(&at, &h.hw, &env, (int)(sizeof(av) / sizeof(av[0])), av); \
+	})
+
+#define L "{board=\"B-1\",system=\"Lab PC\",serial=\"SN \\\"7\\\"\",bios=\"1.2\",cpu=\"Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz\",msr_access=\"emulated\"}"
+
+/* The Skylake client's IMC at 2,343,750,000 lines/s read and 781,250,000
+ * written: the console's 150000.000 and 50000.000 MB/s are 150,000,000,000
+ * and 50,000,000,000 bytes a second. */
+static void firmware_writes_metrics(void)
+{
+	const char *argv[] = { "uncore-emu.efi", "--rate", "DRAM_DATA_READS=2343750000", "--rate", "DRAM_DATA_WRITES=781.25M",
+			       "--rate", "DRAM_IA_REQUESTS=3G", "--rate", "DRAM_GT_REQUESTS=100M", "--core-pmu", "none" };
+	char err[100];
+
+	T_EQ(emu_parse_options(11, (char **)argv, &cfg, err, sizeof(err)), UNC_OK);
+	emu_hw_init(&h, &cfg);
+	h.hw.emulator = "test model";
+	T_EQ(RUN("bw", "-d", "6", "--min-bw", "1000", "-o", "metrics:fs0:\\m.prom"), UNC_OK);
+	T_ASSERT(strstr(obuf, "read       150000.000 MB/s "));
+	T_STREQ(path, "fs0:\\m.prom");
+	char said[200];
+	snprintf(said, sizeof(said), "uncore: results written to fs0:\\m.prom: %zu bytes of OpenMetrics text\n",
+		 strlen(file));
+	T_STREQ(ebuf, said);
+	T_ASSERT(strstr(file, "\nuncore_dram_read_bytes_per_second" L " 150000000000\n"));
+	T_ASSERT(strstr(file, "\nuncore_dram_write_bytes_per_second" L " 50000000000\n"));
+	T_ASSERT(strstr(file, "\nuncore_dram_total_bytes_per_second" L " 200000000000\n"));
+	T_ASSERT(strstr(file, "\nuncore_elapsed_seconds" L " 6.000000000\n"));
+	T_ASSERT(strstr(file, "\nuncore_check_required_bytes_per_second{check=\"read+write\","));
+	T_ASSERT(strstr(file, "\"} 1000000000\n"));
+	T_ASSERT(strstr(file, "\nuncore_check_passed{check=\"read+write\","));
+	T_ASSERT(strstr(file, ",emulator=\"test model\","));
+	T_OM(file);
+
+	/* stat and info write it too; once only; nowhere to write: said */
+	T_EQ(RUN("-e", "DRAM_DATA_READS", "-d", "2", "-o", "metrics:m.prom"), UNC_OK);
+	T_ASSERT(strstr(file, "\nuncore_event_counted{event=\"DRAM_DATA_READS\",pmu=\"imc\",unit=\"lines\","));
+	T_ASSERT(strstr(file, "\"} 4687500000\n"));
+	T_OM(file);
+	T_EQ(RUN("info", "-o", "metrics:m.prom"), UNC_OK);
+	T_ASSERT(strstr(file, "\nuncore_info{tool=\"uncore.efi "));
+	T_OM(file);
+	static struct cli_cmd cmd;
+	const char *twice[] = { "uncore.efi", "bw", "-o", "metrics:a", "-o", "metrics:b" };
+	T_EQ(cli_parse(6, (char **)twice, &cmd, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "-o metrics:PATH given twice");
+	const char *empty[] = { "uncore.efi", "bw", "-o", "metrics:" };
+	T_EQ(cli_parse(4, (char **)empty, &cmd, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "-o metrics: needs a file path");
+	env.write_file = NULL;
+	T_EQ(RUN("bw", "-d", "1", "-o", "metrics:m.prom"), UNC_E_NOT_FOUND);
+	T_STREQ(ebuf, "uncore: error: results not stored: no storage on this platform\n");
+	env.write_file = write_file;
+}
+
 T_MAIN("openmetrics", T_CASE(bw_exact_text), T_CASE(per_box_rows), T_CASE(label_values_escaped), T_CASE(units_and_eof),
-       T_CASE(buffer_contract), T_CASE(info_and_failures))
+       T_CASE(buffer_contract), T_CASE(info_and_failures),
+       T_CASE(firmware_writes_metrics))
