@@ -51,6 +51,11 @@ if [ "$set_" = check ]; then
 	have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
 	# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.
 	have_cmd openssl || need+=(openssl)
+	# promtool (Prometheus) checks the example configuration and rules in tools/prometheus and
+	# lints every OpenMetrics text the tests make; Prometheus' Python client parses that text with
+	# the strict OpenMetrics parser (tests/om_check.py, Debian's python3).
+	have_cmd promtool || need+=(prometheus)
+	/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || need+=(python3-prometheus-client)
 	# libFuzzer (the fuzz harnesses in tests/fuzz) comes with clang and its runtime.
 	if ! have_cmd clang; then
 		need+=(clang libclang-rt-14-dev)

@@ -6,13 +6,17 @@
  *   uncore_decode --list (DIR | --vars IMAGE)       the records there
  *   uncore_decode -x SEP --intervals SOURCE [NAME]  the interval samples as CSV
  *   uncore_decode --html OUT.html SOURCE [NAME]     an HTML page (charts for -I runs)
+ *   uncore_decode --openmetrics SOURCE [NAME]       OpenMetrics text (Prometheus); without NAME
+ *                                                   the latest boot check's UncoreBoot<N>, if any
  *
  * Prints the record as the console showed it (the same report code), as
  * CSV (-x) or JSON (-j). --html writes one self-contained page; from a
  * directory or a VARS image without NAME, every record there, with an
  * index of their verdicts linking to each one's section. Anything wrong with the input gets one line on
  * stderr naming the problem and exit status 1; bad usage exits 2 (one line
- * naming it, or the usage when nothing is given). */
+ * naming it, or the usage when nothing is given). --openmetrics exits 3
+ * when it printed a record whose run failed: its status not success, or
+ * its bandwidth check not passed. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../drivers/output/openmetrics.h"
 #include "../drivers/output/recmap.h"
 #include "../drivers/output/report_html.h"
 #include "../drivers/output/varstore.h"
@@ -47,6 +52,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: uncore_decode [-x SEP [--intervals] | -j] (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
 			"       uncore_decode --html OUT.html (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
+			"       uncore_decode --openmetrics (FILE | DIR [NAME] | --vars IMAGE [NAME])\n"
 			"       uncore_decode --list (DIR | --vars IMAGE)\n");
 	return 2;
 }
@@ -210,7 +216,7 @@ static int write_html(const char *outpath, struct varstore *vs, const char *name
 struct args {
 	enum report_format format;
 	const char *sep, *image, *path, *name, *html;
-	bool list, named, intervals, seen_x, seen_j;
+	bool list, named, intervals, seen_x, seen_j, om;
 };
 
 /* Reads the command line into *a; 0, or the exit status of a bad one. */
@@ -221,7 +227,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	for (int i = 1; i < argc; i++) {
 		const char *w = argv[i];
 		bool *seen = !strcmp(w, "-j") ? &a->seen_j : !strcmp(w, "-x") ? &a->seen_x : !strcmp(w, "--list") ? &a->list
-			   : !strcmp(w, "--intervals") ? &a->intervals : NULL;
+			   : !strcmp(w, "--intervals") ? &a->intervals : !strcmp(w, "--openmetrics") ? &a->om : NULL;
 		if ((!strcmp(w, "--vars") && a->image) || (!strcmp(w, "--html") && a->html))
 			return bad_usage("%s given twice", w);
 		if (seen && *seen)
@@ -239,7 +245,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		else if (!strcmp(w, "--html"))
 			a->html = argv[++i];
 		else if (seen)
-			; /* --list, --intervals */
+			; /* --list, --intervals, --openmetrics */
 		else if (w[0] == '-')
 			return bad_usage("unknown option '%s'", w);
 		else if (!a->path && !a->image)
@@ -259,6 +265,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return bad_usage("--intervals prints CSV: give -x SEP too");
 	if (a->html && (a->seen_x || a->seen_j || a->list))
 		return bad_usage("--html writes a page: no -x, -j or --list with it");
+	if (a->om && (a->seen_x || a->seen_j || a->list || a->html))
+		return bad_usage("--openmetrics prints OpenMetrics text: no -x, -j, --list or --html with it");
 	if (a->path && a->image)
 		return bad_usage("'%s' and --vars %s: one source at a time", a->path, a->image);
 	if (!a->path && !a->image)
@@ -350,6 +358,52 @@ static int list_records(struct varstore *vs, const char *source, uint8_t *buf)
 	return rc;
 }
 
+/* --openmetrics without NAME, from a directory or an image: the latest
+ * boot check's record, UncoreBoot<N> of the highest N, when there is one. */
+static void latest_boot(struct varstore *vs, const char **name)
+{
+	static struct var_entry e[VAR_LIST_MAX];
+	static char best[VAR_NAME_MAX];
+	unsigned long top = 0;
+	size_t count;
+	char err[300];
+
+	if (var_entries(vs, e, VAR_LIST_MAX, &count, err, sizeof(err)))
+		return; /* loading the default then names the problem */
+	for (size_t i = 0; i < count; i++) {
+		const char *d = e[i].name + 10;
+		char *end;
+		if (!e[i].present || strncmp(e[i].name, "UncoreBoot", 10) || *d < '1' || *d > '9')
+			continue;
+		unsigned long n = strtoul(d, &end, 10);
+		if (!*end && n > top) {
+			top = n;
+			memcpy(best, e[i].name, sizeof(best));
+		}
+	}
+	if (top)
+		*name = best;
+}
+
+/* --openmetrics: the record as OpenMetrics text; 3 when its run failed. */
+static int print_om(const uint8_t *buf, size_t len, const char *name)
+{
+	struct rec *r = &print_ws.r;
+	char err[300];
+
+	if (rec_decode(buf, len, r, NULL, NULL, err, sizeof(err)))
+		return die(name, err);
+	size_t n = om_write(NULL, 0, r, NULL, 0);
+	char *text = n ? malloc(n + 1) : NULL;
+	if (!text)
+		return die(name, "out of memory");
+	om_write(text, n + 1, r, NULL, 0);
+	fwrite(text, 1, n, stdout);
+	free(text);
+	bool failed = r->status || (r->x.check && r->x.check_verdict != VERDICT_PASS);
+	return failed ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char namebuf[VAR_NAME_MAX + 8];
@@ -369,8 +423,13 @@ int main(int argc, char **argv)
 		free(img);
 		return die("uncore_decode", "out of memory");
 	}
+	if (a.om && !a.named && !namebuf[0])
+		latest_boot(&vs, &a.name);
 	if (a.list)
 		rc = list_records(&vs, source, buf);
+	else if (a.om)
+		rc = var_load(&vs, a.name, buf, MAX_RECORD, &len, err, sizeof(err)) ? die(a.name, err)
+										     : print_om(buf, len, a.name);
 	else if (a.html) /* a directory or an image without NAME: every record on one page */
 		rc = write_html(a.html, &vs, (a.named || namebuf[0]) ? a.name : NULL, source, buf);
 	else if (var_load(&vs, a.name, buf, MAX_RECORD, &len, err, sizeof(err)) ||

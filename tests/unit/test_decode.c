@@ -101,6 +101,38 @@ static void dump(const char *sub)
 	}
 }
 
+/* --openmetrics on a source: exit status 0, the text accepted by the strict
+ * OpenMetrics parser, Prometheus' parser and promtool (T_OM), and each
+ * event's count the one the console printed (its -j object, the last line). */
+static void om_agrees(const char *source)
+{
+	static char json[sizeof(out)];
+	char args[700], want[200], count[32];
+	unsigned n = 0;
+
+	snprintf(args, sizeof(args), "-j %s", source);
+	T_EQ(run(args), 0);
+	char *last = strrchr(out, '{') ? strstr(out, "{\"tool\"") : NULL;
+	T_ASSERT(last != NULL);
+	snprintf(json, sizeof(json), "%s", last ? last : "");
+	snprintf(args, sizeof(args), "--openmetrics %s", source);
+	T_EQ(run(args), 0);
+	T_OM(out);
+	for (const char *p = strstr(out, "\nuncore_event_counted{"); p; p = strstr(p + 1, "\nuncore_event_counted{")) {
+		char line[1000];
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+		const char *name = line + 28, *q = strchr(name, '"'), *v = strrchr(line, ' ');
+		if (!q || !v || strstr(line, "socket=") || strstr(line, "box="))
+			continue; /* a box's row */
+		snprintf(want, sizeof(want), "{\"event\":\"%.*s\",", (int)(q - name), name);
+		const char *at = strstr(json, want), *c = at ? strstr(at, "\"count\":") : NULL;
+		snprintf(count, sizeof(count), "%s,", v + 1);
+		T_ASSERT(c && !strncmp(c + 8, count, strlen(count)));
+		n++;
+	}
+	T_ASSERT(n > 0);
+}
+
 static const char *table =
 	"UNC_ARB_TRK_REQUESTS.ALL                                6000000          3000000.000  events  100.00%\n";
 
@@ -133,6 +165,10 @@ static void efivarfs_sources(void)
 	snprintf(args, sizeof(args), "-x , %s/vars", dir);
 	T_EQ(run(args), 0);
 	T_CONTAINS(out, "6000000,,UNC_ARB_TRK_REQUESTS.ALL,2000000000,100.00\n");
+	snprintf(args, sizeof(args), "%s/vars/UncoreResults-" GUID, dir);
+	om_agrees(args);
+	snprintf(args, sizeof(args), "%s/vars Chunked", dir);
+	om_agrees(args);
 	snprintf(args, sizeof(args), "--list %s/vars", dir);
 	T_EQ(run(args), 0);
 	T_CONTAINS(out, "Chunked ");
@@ -359,6 +395,8 @@ static void vars_image(void)
 	snprintf(args, sizeof(args), "--list --vars %s", path);
 	T_EQ(run(args), 0);
 	T_CONTAINS(out, "UncoreResults ");
+	snprintf(args, sizeof(args), "--vars %s", path);
+	om_agrees(args);
 
 	/* a variable header that is corrupt: the store is corrupt there, not
 	 * ended (only erased flash, all 0xff, ends it) */
@@ -475,6 +513,8 @@ static void layout_1_and_4(void)
 	snprintf(args, sizeof(args), "-x , %s/layouts Old", dir);
 	T_EQ(run(args), 0);
 	T_CONTAINS(out, "6000000,,UNC_ARB_TRK_REQUESTS.ALL,2000000000,100.00\n");
+	snprintf(args, sizeof(args), "%s/layouts Old", dir);
+	om_agrees(args);
 	/* and the current layout's record of the same run prints the same */
 	put_file("layouts", "New", rec, reclen);
 	snprintf(args, sizeof(args), "%s/layouts New", dir);
@@ -496,6 +536,7 @@ static void layout_1_and_4(void)
 	T_CONTAINS(out, "UNC_M_CAS_COUNT.RD@socket0.ch0 ");
 	T_CONTAINS(out, "UNC_M_CAS_COUNT.WR@socket1.ch7 ");
 	T_CONTAINS(out, "elapsed: 1.000000000 s");
+	om_agrees(args);
 
 	/* a layout this decoder does not know: refused, naming its version */
 	static uint8_t v4[sizeof(rec)];
@@ -627,6 +668,8 @@ static void many_boxes(unsigned sockets, unsigned per)
 	snprintf(want, sizeof(want), "%u,,%s@socket%u.ch%u,", 1000 * n, ev, sockets - 1, per - 1);
 	T_CONTAINS(out, want);
 	T_EQ(rows_with(out, "", "@socket"), n);
+	snprintf(args, sizeof(args), "%s/%s Many", dir, sub);
+	om_agrees(args);
 	snprintf(args, sizeof(args), "-j %s/%s Many", dir, sub);
 	T_EQ(run(args), 0);
 	T_JSON(out, true);
@@ -666,6 +709,59 @@ static void four_hundred_eighty_boxes(void)
 	many_boxes(8, 60);
 }
 
+/* --openmetrics without NAME: the latest boot check, UncoreBoot<N> of the
+ * highest N (names that are not such a number are not boot checks), else
+ * UncoreResults; exit status 3 for a run that failed, 1 for a corrupt
+ * record, 2 for bad usage. */
+static void openmetrics_latest_boot_and_status(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t seq, status;
+	} recs[] = { { "UncoreResults", 0, 0 }, { "UncoreBoot2", 2, 0 }, { "UncoreBoot10", 10, UNC_E_CHECK },
+		     { "UncoreBoot9", 9, 0 }, { "UncoreBoot010", 99, 0 }, { "UncoreBootX", 98, 0 } };
+	static struct rec r;
+	static uint8_t b2[1 << 16];
+	unsigned chunks;
+	char err[200], args[600];
+
+	fake_vars_init(&fv, 100000, 1 << 20);
+	for (unsigned i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		struct rec_buf b = { b2, 0, sizeof(b2), false };
+		if (i == 1)
+			dump("noboot"); /* UncoreResults alone */
+		T_EQ(rec_decode(rec, reclen, &r, NULL, NULL, err, sizeof(err)), UNC_OK);
+		r.boot_seq = recs[i].seq;
+		r.status = recs[i].status;
+		rec_begin(&b);
+		rec_put(&b, &r);
+		T_EQ(rec_end(&b), UNC_OK);
+		T_EQ(var_save(&fv.vs, recs[i].name, b2, b.len, 0, &chunks, err, sizeof(err)), UNC_OK);
+	}
+	dump("boots");
+	fake_vars_free(&fv);
+	snprintf(args, sizeof(args), "--openmetrics %s/boots", dir);
+	T_EQ(run(args), 3); /* boot 10's run failed */
+	T_CONTAINS(out, "\nuncore_boot_sequence{msr_access=\"native\"} 10\n");
+	T_CONTAINS(out, "\nuncore_exit_status{status=\"bandwidth check failed\",msr_access=\"native\"} 1");
+	T_OM(out);
+	snprintf(args, sizeof(args), "--openmetrics %s/boots UncoreBoot9", dir);
+	T_EQ(run(args), 0);
+	T_CONTAINS(out, "\nuncore_boot_sequence{msr_access=\"native\"} 9\n");
+	snprintf(args, sizeof(args), "--openmetrics %s/noboot", dir); /* no boot check there */
+	T_EQ(run(args), 0);
+	T_NOT_CONTAINS(out, "uncore_boot_sequence");
+	T_CONTAINS(out, "\nuncore_event_counted{event=\"UNC_ARB_TRK_REQUESTS.ALL\",pmu=\"arb\",unit=\"events\","
+			"msr_access=\"native\"} 6000000\n");
+	put_file("boots", "Cut", rec, 10);
+	snprintf(args, sizeof(args), "--openmetrics %s/boots Cut", dir);
+	T_EQ(run(args), 1);
+	T_STREQ(out, "uncore_decode: Cut: truncated: 10 bytes, shorter than the 16-byte header\n");
+	snprintf(args, sizeof(args), "--openmetrics -j %s/boots", dir);
+	T_EQ(run(args), 2);
+	T_STREQ(out, "uncore_decode: --openmetrics prints OpenMetrics text: no -x, -j, --list or --html with it\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct t_case cases[] = { T_CASE(efivarfs_sources), T_CASE(usage_errors_exit_2),
@@ -673,7 +769,8 @@ int main(int argc, char **argv)
 					       T_CASE(unseekable_files_and_unusable_names),
 					       T_CASE(control_characters_are_refused), T_CASE(vars_image), T_CASE(layout_1_and_4),
 					       T_CASE(usage_errors_name_the_problem), T_CASE(sixteen_boxes),
-					       T_CASE(ninety_six_boxes), T_CASE(four_hundred_eighty_boxes) };
+					       T_CASE(ninety_six_boxes), T_CASE(four_hundred_eighty_boxes),
+					       T_CASE(openmetrics_latest_boot_and_status) };
 	if (!mkdtemp(dir))
 		return 1;
 	make_record();
