@@ -2083,6 +2083,15 @@ decoded_equals() { # STEP NAME [decoder options]
 		<("$TOP/build/uncore_decode" "$@" --vars "$dir/vars.fd" "$name" | tail -n +2)
 }
 
+# The whole run's read bytes/s of an OpenMetrics file, rounded to MB/s with three decimals,
+# is the bw step's read figure.
+metrics_read_is_console() {
+	local bps mb
+	bps=$(sed -n 's/^uncore_dram_read_bytes_per_second{[^}]*msr_access="emulated"} \([0-9]*\)$/\1/p' "$1" | head -n 1)
+	mb=$(step_output "$dir/serial.txt" bw | sed -n 's/^read  *\([0-9.]*\) MB\/s .*/\1/p')
+	[ -n "$bps" ] && [ "$(printf '%d.%03d' $(((bps + 500) / 1000 / 1000)) $((((bps + 500) / 1000) % 1000)))" = "$mb" ]
+}
+
 ours=7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63
 boot_begin vars Skylake-Client
 boot_file "$TOP/build/uncore-emu.efi"
@@ -2099,9 +2108,14 @@ expect stat has '^uncore: results stored in EFI variable UncoreResults: [0-9]+ b
 expect stat has '^uncore: results written to fs0:\\results.json: [0-9]+ bytes of JSON$'
 step json '!type fs0:\results.json'
 expect json has '^\{"tool":"uncore.efi","msr_access":"emulated",.*"event":"UNC_CBO_CACHE_LOOKUP.ANY_MESI@cbo3"'
-step bw 'uncore.efi bw -o var:BwRun'
+step bw 'uncore.efi bw -o var:BwRun -o metrics:fs0:\bw.prom'
 expect bw rc zero
 expect bw has '^uncore: results stored in EFI variable BwRun: '
+expect bw has '^uncore: results written to fs0:\\bw.prom: [0-9]+ bytes of OpenMetrics text$'
+step metrics '!type fs0:\bw.prom'
+expect metrics rc zero
+expect metrics has '^uncore_dram_read_bytes_per_second\{system="Standard PC \(Q35 \+ ICH9, 2009\)",.*,msr_access="emulated"\} [0-9]+$'
+expect metrics has '^# EOF$'
 # An interval run for the HTML report (decoded after the boot, below).
 step bw-iv 'uncore.efi bw -I 200 -n 10 -o var:BwIv'
 expect bw-iv rc zero
@@ -2200,6 +2214,13 @@ expect orphans-gone has '^4 records '
 expect orphans-gone lacks '^(Tail|Gap)|orphan'
 boot_check decode-stat 'decoded_equals stat UncoreResults'
 boot_check decode-bw 'decoded_equals bw BwRun'
+# -o metrics: the file is the decoder's --openmetrics text of the same record, which the strict
+# OpenMetrics parser, Prometheus' and promtool accept; its read bandwidth is the console's MB/s
+# in bytes/s; the machine's SMBIOS identity (QEMU's type 1) labels it.
+boot_check metrics-file '"$TOP/build/uncore_decode" --openmetrics --vars "$dir/vars.fd" BwRun > "$dir/bw.prom" &&
+	[ "$(step_output "$dir/serial.txt" metrics)" = "$(cat "$dir/bw.prom")" ] &&
+	/usr/bin/python3 "$TOP/tests/om_check.py" "$dir/bw.prom" && metrics_read_is_console "$dir/bw.prom" &&
+	grep -q "^uncore_info{.*,system_vendor=\"QEMU\"," "$dir/bw.prom"'
 boot_check progress-two-lines '[ "$(step_output "$dir/serial.txt" progress-err | grep -c " s of 25 s: ")" = 2 ]'
 # The HTML page of the interval run: it parses, each polyline has one point
 # per interval, and its figures are the console's interval rows.
