@@ -754,12 +754,19 @@ static void openmetrics_latest_boot_and_status(void)
 	T_CONTAINS(out, "\nuncore_event_counted{event=\"UNC_ARB_TRK_REQUESTS.ALL\",pmu=\"arb\",unit=\"events\","
 			"msr_access=\"native\"} 6000000\n");
 	put_file("boots", "Cut", rec, 10);
-	snprintf(args, sizeof(args), "--openmetrics %s/boots Cut", dir);
-	T_EQ(run(args), 1);
-	T_STREQ(out, "uncore_decode: Cut: truncated: 10 bytes, shorter than the 16-byte header\n");
-	snprintf(args, sizeof(args), "--openmetrics -j %s/boots", dir);
-	T_EQ(run(args), 2);
-	T_STREQ(out, "uncore_decode: --openmetrics prints OpenMetrics text: no -x, -j, --list or --html with it\n");
+	static const struct {
+		const char *args, *said;
+		int status;
+	} bad[] = {
+		{ "--openmetrics %s/boots Cut", "uncore_decode: Cut: truncated: 10 bytes, shorter than the 16-byte header\n", 1 },
+		{ "--openmetrics -j %s/boots",
+		  "uncore_decode: --openmetrics prints OpenMetrics text: no -x, -j, --list or --html with it\n", 2 },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), bad[i].args, dir);
+		T_EQ(run(args), bad[i].status);
+		T_STREQ(out, bad[i].said);
+	}
 }
 
 int main(int argc, char **argv)
