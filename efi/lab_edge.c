@@ -325,6 +325,9 @@ static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned i
 	env.run_child = lab_run_child;
 	env.json_copy = json_copy;
 	env.vars = &x->vars;
+	const struct om_label om_case = { "case", c->name }; /* on every series of -o metrics:NAME */
+	env.om_labels = &om_case;
+	env.om_nlabels = 1;
 	x->json = NULL, x->json_len = 0, x->has_x = false, x->child_status = EFI_SUCCESS;
 	lab_rec_watch(&x->rec, cmd->out_var ? cmd->var_name : NULL);
 	st = app_run(cmd, &x->hw, &env, &x->out, &x->err);

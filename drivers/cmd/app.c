@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-#include "../output/openmetrics.h"
-
 struct app_ws *app_ws;
 const struct pmu_driver *app_present[STAT_MAX_PMUS + 1];
 
@@ -62,12 +60,12 @@ static enum unc_status store_metrics(const char *path, const struct app_env *env
 	struct rec *r = &app_ws->print.r;
 	char msg[240];
 	enum unc_status st = rec_decode(b->p, b->len, r, NULL, NULL, msg, sizeof(msg));
-	size_t n = st ? 0 : om_write(NULL, 0, r, NULL, 0);
+	size_t n = st ? 0 : om_write(NULL, 0, r, env->om_labels, env->om_nlabels);
 	char *text = n ? env->alloc(n + 1) : NULL;
 
 	if (!st && !text)
 		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "out of memory for %zu bytes", n + 1);
-	if (!st && om_write(text, n + 1, r, NULL, 0) != n)
+	if (!st && om_write(text, n + 1, r, env->om_labels, env->om_nlabels) != n)
 		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "no memory for the record's counts");
 	if (!st)
 		st = env->write_file(env->ctx, path, text, n, msg, sizeof(msg));

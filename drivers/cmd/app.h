@@ -12,6 +12,7 @@
 #include "../engine/info.h"
 #include "../engine/pmu.h"
 #include "../engine/stat.h"
+#include "../output/openmetrics.h"
 #include "../output/record.h"
 #include "../output/recmap.h"
 #include "../output/report.h"
@@ -72,6 +73,10 @@ struct app_env {
 	/* The machine's identity from SMBIOS, stored in every record (NULL, or
 	 * an error: the record names none). */
 	enum unc_status (*smbios_id)(struct smbios_id *ret, char *err, size_t errsize);
+	/* Labels every OpenMetrics text of the run carries besides its own
+	 * (lab mode: case="NAME"); none when om_nlabels is 0. */
+	const struct om_label *om_labels;
+	size_t om_nlabels;
 };
 
 #define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"

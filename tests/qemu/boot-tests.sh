@@ -2413,6 +2413,14 @@ boot_check report-html 'h=$(run_dir)/report.html; python3 "$TOP/tests/html_check
 	grep -q "<tr><th>serial</th><td>SN-1234</td></tr>" "$h" && [ "$(grep -c "<tr id=\"case-" "$h")" = 4 ] &&
 	grep -Eq "^uncore: lab: report: .uncore.results.[0-9]{8}-[0-9]{6}-SN-1234.report\.html \(3 records\)" "$dir/serial.txt" &&
 	grep -q "^uncore: lab: report: " "$(run_dir)/console.txt"'
+# bw-fail's -o metrics:bw-fail.prom, in the results folder: OpenMetrics text that passes the
+# parsers and promtool, the failed check said as 0 and the run's status, every series with the
+# board's SMBIOS identity and the case's name.
+boot_check metrics 'm=$(run_dir)/bw-fail.prom; /usr/bin/python3 "$TOP/tests/om_check.py" "$m" &&
+	l="board=\"LabBoard-7\",system=\"Standard PC (Q35 + ICH9, 2009)\",serial=\"SN-1234\",bios=\"0.0.0\",cpu=\"Intel Core Processor (Skylake)\",msr_access=\"emulated\",case=\"bw-fail\"" &&
+	grep -qx "uncore_check_passed{check=\"read+write\",$l} 0" "$m" &&
+	grep -qx "uncore_check_required_bytes_per_second{check=\"read+write\",$l} 2000000000" "$m" &&
+	grep -qx "uncore_exit_status{status=\"bandwidth check failed\",$l} 11" "$m"'
 boot_check console 'c=$(run_dir)/console.txt; grep -q "^uncore-emu: emulating a 6th-gen Core uncore" "$c" &&
 	grep -q "^UNCORE-LAB START board=\"LabBoard-7\"" "$c" && grep -qx "UNCORE-LAB END result=fail passed=3 failed=1" "$c"'
 boot_run
