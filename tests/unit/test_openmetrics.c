@@ -382,9 +382,17 @@ static void firmware_writes_metrics(void)
 	T_ASSERT(strstr(file, "\nuncore_event_counted{event=\"DRAM_DATA_READS\",pmu=\"imc\",unit=\"lines\","));
 	T_ASSERT(strstr(file, "\"} 4687500000\n"));
 	T_OM(file);
+	/* the caller's labels (lab mode: the case) on every series */
+	const struct om_label lab_case = { "case", "info \"1\"" };
+	env.om_labels = &lab_case;
+	env.om_nlabels = 1;
 	T_EQ(RUN("info", "-o", "metrics:m.prom"), UNC_OK);
 	T_ASSERT(strstr(file, "\nuncore_info{tool=\"uncore.efi "));
+	T_ASSERT(strstr(file, "\nuncore_exit_status{status=\"success\",board=\"B-1\",system=\"Lab PC\",serial=\"SN "
+			      "\\\"7\\\"\",bios=\"1.2\",cpu=\"Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz\",msr_access=\"emulated\","
+			      "case=\"info \\\"1\\\"\"} 0\n"));
 	T_OM(file);
+	env.om_nlabels = 0;
 	static struct cli_cmd cmd;
 	const char *twice[] = { "uncore.efi", "bw", "-o", "metrics:a", "-o", "metrics:b" };
 	T_EQ(cli_parse(6, (char **)twice, &cmd, err, sizeof(err)), UNC_E_INVALID);
