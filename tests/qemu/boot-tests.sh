@@ -47,19 +47,22 @@ linux_efivarfs() {
 	clean_log "$dir/linux.log" > "$dir/linux.txt"
 	grep -q "^@@DONE" "$dir/linux.txt" || { echo "Linux did not finish:"; tail -n 20 "$dir/linux.txt"; return 1; }
 	local id
-	for id in list csv info; do
+	for id in list csv info om; do
 		[ "$(step_rc "$dir/linux.txt" $id)" = 0 ] || { echo "under Linux, $id failed:"; step_output "$dir/linux.txt" $id; return 1; }
 	done
 	"$TOP/build/uncore_decode" -x , --vars "$dir/vars.fd" LinuxRead > "$dir/host-csv.txt" &&
 		"$TOP/build/uncore_decode" --vars "$dir/vars.fd" Lab003 > "$dir/host-info.txt" &&
-		"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | sort > "$dir/host-list.txt" || return 1
+		"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | sort > "$dir/host-list.txt" &&
+		"$TOP/build/uncore_decode" --openmetrics --vars "$dir/vars.fd" LinuxRead > "$dir/host-om.txt" || return 1
 	diff <(step_output "$dir/linux.txt" csv) "$dir/host-csv.txt" &&
+		diff <(step_output "$dir/linux.txt" om) "$dir/host-om.txt" &&
+		/usr/bin/python3 "$TOP/tests/om_check.py" "$dir/host-om.txt" &&
 		diff <(step_output "$dir/linux.txt" info) "$dir/host-info.txt" &&
 		diff <(step_output "$dir/linux.txt" list | sort) "$dir/host-list.txt" || return 1
 	local n; n=$(sed -n 's/^uncore: results stored in EFI variable LinuxRead: [0-9]* bytes in \([0-9]*\) chunks .*/\1/p' "$dir/serial.txt")
 	[ "${n:-0}" -gt 100 ] && [ "$(step_output "$dir/linux.txt" sizes | grep -c "^LinuxRead\.[0-9]\{4\}-")" = "$n" ] ||
 		{ echo "$n chunks stored; efivarfs lists:"; step_output "$dir/linux.txt" sizes; return 1; }
-	echo "Linux $kver, efivarfs: LinuxRead ($n chunks) and Lab003 decode as on the host"
+	echo "Linux $kver, efivarfs: LinuxRead ($n chunks, also as OpenMetrics) and Lab003 decode as on the host"
 }
 lab_begin linux Skylake-Client
 lab_config "$lab/linux.cfg"

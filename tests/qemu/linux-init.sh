@@ -12,6 +12,7 @@ g=7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63
 echo "@@STEP list"; uncore_decode --list $d; echo "@@RC list $?"
 echo "@@STEP csv"; uncore_decode -x , $d LinuxRead; echo "@@RC csv $?"
 echo "@@STEP info"; uncore_decode $d/Lab003-$g; echo "@@RC info $?"
+echo "@@STEP om"; uncore_decode --openmetrics $d LinuxRead; echo "@@RC om $?"
 echo "@@STEP sizes"; for f in $d/*-$g; do echo "${f#$d/} $(cat "$f" | wc -c)"; done; echo "@@RC sizes 0"
 echo "@@DONE"
 poweroff -f
