@@ -98,6 +98,17 @@ static void sample_u(struct om *m, enum fam f, const struct om_label *l, size_t 
 	sample(m, f, l, n, t);
 }
 
+/* Whether a unit's noun can name a label: a lower-case word ("socket",
+ * "channel"), as the drivers' are; a record could hold any text. */
+static bool word(const char *s)
+{
+	bool ok = *s != 0;
+
+	for (; *s; s++)
+		ok &= *s >= 'a' && *s <= 'z';
+	return ok;
+}
+
 /* A box's labels: its group as the unit names groups (socket="1"), then
  * the box: by its noun where that is a word (channel="2"), else as --per-box
  * names it without the group (box="cha3"). Two labels at most. */
@@ -105,18 +116,16 @@ static size_t box_labels(struct om_label *l, char (*t)[16], const char *group_no
 			 const char *label, int id)
 {
 	size_t n = 0;
-	bool word = noun[0] != 0;
+	bool w = word(noun);
 
-	for (const char *c = noun; *c; c++)
-		word &= *c >= 'a' && *c <= 'z';
 	if (group >= 0 && group_noun[0]) {
 		fmt_snprintf(t[n], 16, "%d", group);
-		l[n] = (struct om_label){ group_noun, t[n] };
+		l[n] = (struct om_label){ word(group_noun) ? group_noun : "group", t[n] };
 		n++;
 	}
 	if (id >= 0) {
-		fmt_snprintf(t[n], 16, "%s%d", word ? "" : label, id);
-		l[n] = (struct om_label){ word ? noun : "box", t[n] };
+		fmt_snprintf(t[n], 16, "%s%d", w ? "" : label, id);
+		l[n] = (struct om_label){ w ? noun : "box", t[n] };
 		n++;
 	}
 	return n;
@@ -162,18 +171,24 @@ static void events(struct om *m, const struct rec *r, const struct count_run *ru
 	for (unsigned i = 0; i < run->nev; i++) {
 		const struct count_event *e = &run->ev[i];
 		int boxes = r->per_box && e->v.box_label[0] ? (int)e->v.nboxes : 0;
+		unsigned nth = 1; /* the same event given again has rows of its own: nth="2" */
+		char tn[12];
 		if (!e->total.running) /* not counted: the table has no count */
 			continue;
+		for (unsigned j = 0; j < i; j++)
+			nth += !strcmp(run->ev[j].name, e->name) && !strcmp(run->ev[j].v.pmu, e->v.pmu);
+		fmt_snprintf(tn, sizeof(tn), "%u", nth);
 		if (!any)
 			family(m, f);
 		any = true;
 		for (int b = -1; b < boxes; b++) {
-			struct om_label l[5] = { { "event", e->name }, { "pmu", e->v.pmu }, { "unit", e->v.count_word } };
+			struct om_label l[6] = { { "event", e->name }, { "pmu", e->v.pmu }, { "unit", e->v.count_word },
+						 { "nth", nth > 1 ? tn : NULL } };
 			char t[2][16], v[32];
 			bool g = b >= 0 && e->v.group_noun[0] && e->v.group;
-			size_t n = 3;
+			size_t n = 4;
 			if (b >= 0)
-				n += box_labels(l + 3, t, e->v.group_noun, g ? e->v.group[b] : -1, e->v.box_noun,
+				n += box_labels(l + 4, t, e->v.group_noun, g ? e->v.group[b] : -1, e->v.box_noun,
 						e->v.box_label, g ? e->v.box_id[b] : b);
 			uint64_t c = count_total(run, i, b), x;
 			if (f == F_COUNT) {

@@ -245,6 +245,26 @@ static void buffer_contract(void)
 	free(whole);
 }
 
+/* A record may hold nouns that cannot name a label, and the same event
+ * twice: the text stays valid, group="1" and box="ch0" for such nouns, the
+ * second copy's rows marked nth="2". */
+static void odd_records_stay_valid(void)
+{
+	bw_record();
+	strcpy(r.command, "stat");
+	r.per_box = 1;
+	r.x.check = CHECK_NONE;
+	strcpy(r.ev[0].group_noun, "tbl-1");
+	strcpy(r.ev[0].box_noun, "Chan");
+	r.ev[1] = r.ev[0];
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(strstr(text, "\nuncore_event_counted{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\",group=\"1\","
+			      "box=\"ch0\",board=\"X11DPi\","));
+	T_ASSERT(strstr(text, "\nuncore_event_counted{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\",nth=\"2\","
+			      "group=\"1\",box=\"ch0\",board=\"X11DPi\","));
+	T_OM(text);
+}
+
 /* An `info` record: identity and status only; a failed check says 0; an
  * event that never counted has no series (the table prints <not counted>). */
 static void info_and_failures(void)
@@ -406,6 +426,6 @@ static void firmware_writes_metrics(void)
 	env.write_file = write_file;
 }
 
-T_MAIN("openmetrics", T_CASE(bw_exact_text), T_CASE(per_box_rows), T_CASE(label_values_escaped), T_CASE(units_and_eof),
+T_MAIN("openmetrics", T_CASE(bw_exact_text), T_CASE(per_box_rows), T_CASE(odd_records_stay_valid), T_CASE(label_values_escaped), T_CASE(units_and_eof),
        T_CASE(buffer_contract), T_CASE(info_and_failures), T_CASE(seed_records),
        T_CASE(firmware_writes_metrics))
