@@ -1,11 +1,13 @@
 /* libFuzzer harness for stored-results decoding: the record decoder and
- * printer (drivers/output/record.c, drivers/output/recmap.c) and the VARS image parser
+ * printers (drivers/output/record.c, drivers/output/recmap.c, the OpenMetrics
+ * text of drivers/output/openmetrics.c) and the VARS image parser
  * (tools/varsrc.c). Any input must give a result or a one-line error; never
  * a crash, an out-of-bounds access or undefined behaviour. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../drivers/output/openmetrics.h"
 #include "../../drivers/output/recmap.h"
 #include "../../tools/varsrc.h"
 
@@ -59,5 +61,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = 'x';
 	if (rec_print(&o, data, size, fmt, ";", "Fuzz", &print_ws, err, sizeof(err)) != UNC_OK && err[0] == '\0')
 		abort(); /* a failure always says why */
+	/* a record that decodes has OpenMetrics text, ending in # EOF */
+	if (!rec_decode(data, size, &print_ws.r, NULL, NULL, err, sizeof(err))) {
+		size_t n = om_write(text, sizeof(text), &print_ws.r, NULL, 0);
+		if (n && n < sizeof(text) && strcmp(text + n - 6, "# EOF\n"))
+			abort();
+	}
 	return 0;
 }
