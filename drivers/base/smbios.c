@@ -203,9 +203,9 @@ enum unc_status smbios_identity(const uint8_t *t, size_t len, struct smbios_id *
 	memset(id, 0, sizeof(*id));
 	for (size_t at = 0, str; at < len && t[at] != 127; at = str + 2) {
 		enum unc_status st = structure(t, len, at, &str, err, errsize);
-		uint8_t type = t[at], flen = t[at + 1], last = type ? 0x07 : 0x08;
 		if (st)
 			return st;
+		uint8_t type = t[at], flen = t[at + 1], last = type ? 0x07 : 0x08;
 		if (type > 2 || seen[type] || flen <= last) /* the first of each, if it has its fields */
 			continue;
 		seen[type] = true;

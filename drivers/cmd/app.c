@@ -63,10 +63,8 @@ static enum unc_status store_metrics(const char *path, const struct app_env *env
 	size_t n = st ? 0 : om_write(NULL, 0, r, env->om_labels, env->om_nlabels);
 	char *text = n ? env->alloc(n + 1) : NULL;
 
-	if (!st && !text)
-		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "out of memory for %zu bytes", n + 1);
-	if (!st && om_write(text, n + 1, r, env->om_labels, env->om_nlabels) != n)
-		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "no memory for the record's counts");
+	if (!st && (!text || om_write(text, n + 1, r, env->om_labels, env->om_nlabels) != n)) /* om_write 0: no memory */
+		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "out of memory for the text of %zu bytes", n + 1);
 	if (!st)
 		st = env->write_file(env->ctx, path, text, n, msg, sizeof(msg));
 	if (st)

@@ -1,5 +1,6 @@
 /* SMBIOS type 17 parsing against tables built here the way firmware lays
  * them out (DMTF SMBIOS 3.x), malformed ones included. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../drivers/base/smbios.h"
@@ -260,6 +261,11 @@ static void identity_from_types_0_1_2(void)
 	T_STREQ(err, "SMBIOS structure at offset 0x0: its strings are not terminated");
 	T_EQ(smbios_identity(t, 2, &id, err, sizeof(err)), UNC_E_INVALID);
 	T_STREQ(err, "SMBIOS structure at offset 0x0: cut short");
+	uint8_t *one = malloc(1); /* one byte: nothing read past it (ASan) */
+	one[0] = 1;
+	T_EQ(smbios_identity(one, 1, &id, err, sizeof(err)), UNC_E_INVALID);
+	T_STREQ(err, "SMBIOS structure at offset 0x0: cut short");
+	free(one);
 }
 
 static void entry_points(void)
