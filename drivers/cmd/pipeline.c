@@ -154,8 +154,14 @@ static void stat_interval(void *ctx, struct stat_run *r, uint64_t now)
 		c->dropped++;
 }
 
+/* The progress lines' period in seconds: --progress, else APP_PROGRESS_S. */
+static unsigned progress_period(const struct stat_bw_options *opt)
+{
+	return opt->progress_s ? opt->progress_s : APP_PROGRESS_S;
+}
+
 /* Progress on a long run without -I: one ordinary line (no carriage
- * return: serial logs stay clean) every APP_PROGRESS_S seconds on standard
+ * return: serial logs stay clean) every --progress (APP_PROGRESS_S) seconds on standard
  * error, so -x and -j output never holds it. The rate is over the last
  * period (the marks are free: -I, their other user, excludes progress). */
 static void stat_progress(void *ctx, struct stat_run *r, uint64_t now, unsigned k)
@@ -168,7 +174,9 @@ static void stat_progress(void *ctx, struct stat_run *r, uint64_t now, unsigned 
 		fmt_fixed(total, sizeof(total), ns, 1000000000, 3);
 	else
 		fmt_snprintf(total, sizeof(total), "%lu", (unsigned long)(ns / 1000000000));
-	out_printf(c->err, "%4u s of %s s: ", k * APP_PROGRESS_S, total);
+	unsigned period = progress_period(c->opt);
+
+	out_printf(c->err, "%4u s of %s s: ", k * period, total);
 	if (c->bw && report_dram_rates(&r->c, c->hw, true, now, bps)) {
 		out_printf(c->err, "read %lu MB/s, write %lu MB/s", (unsigned long)((bps[0] + 500000) / 1000000),
 			   (unsigned long)((bps[1] + 500000) / 1000000));
@@ -176,7 +184,7 @@ static void stat_progress(void *ctx, struct stat_run *r, uint64_t now, unsigned 
 		uint64_t milli = report_rate_milli(count_interval(&r->c, 0, -1, now), now - r->c.t_mark, c->hw->tick_hz);
 		out_printf(c->err, "%s %lu/s", r->c.ev[0].name, (unsigned long)((milli + 500) / 1000));
 	}
-	out_printf(c->err, " (last %u s)\n", APP_PROGRESS_S);
+	out_printf(c->err, " (last %u s)\n", period);
 	count_mark(&r->c, now);
 }
 
@@ -333,8 +341,8 @@ static enum unc_status stat_measure(struct stat_ctx *c, bool *ret_run_err)
 		.sample = ms_ticks(hw, APP_SAMPLE_MS),
 	};
 	/* a run longer than one progress period, without -I (whose lines show it alive) */
-	if (!opt->quiet && !opt->interval_ms && opt->duration_ns > (uint64_t)APP_PROGRESS_S * 1000000000)
-		o.progress = ms_ticks(hw, APP_PROGRESS_S * 1000);
+	if (!opt->quiet && !opt->interval_ms && opt->duration_ns > (uint64_t)progress_period(opt) * 1000000000)
+		o.progress = ms_ticks(hw, (uint64_t)progress_period(opt) * 1000);
 	if (c->bw)
 		report_bw_header(c->out, c->ro, hw, &run->c);
 	else

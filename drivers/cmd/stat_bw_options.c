@@ -70,6 +70,10 @@ enum unc_status stat_bw_check(const struct cli_command *c, uint32_t seen, struct
 		FAIL("no events given (-e EVENT; see 'uncore.efi list')");
 	if (so->max_intervals && !so->interval_ms)
 		FAIL("-n needs -I");
+	if (so->progress_s && so->quiet)
+		FAIL("--progress and --quiet contradict each other: give one");
+	if (so->progress_s && so->interval_ms)
+		FAIL("--progress: -I prints every interval already (no progress lines with it)");
 	for (unsigned k = 0; k < sizeof(load_options) / sizeof(load_options[0]); k++)
 		if (so->load_kind < 0 && cli_given(c, seen, load_options[k]))
 			FAIL("%s needs --load", load_options[k]);

@@ -16,6 +16,7 @@ struct stat_bw_options {
 	uint64_t interval_ms;             /* -I; 0 when not given */
 	unsigned max_intervals;           /* -n */
 	bool quiet;                       /* --quiet: no progress lines on a long run */
+	uint32_t progress_s;              /* --progress: their period in seconds; 0: APP_PROGRESS_S */
 	bool force;                       /* --force: take over a PMU in use */
 	bool no_multiplex;                /* --no-multiplex */
 	int load_kind;                    /* --load: enum load_kind, or -1 */
@@ -61,6 +62,8 @@ bool stat_bw_asks_check(const struct cli_cmd *cmd);
 	CLI_OPT_SEP,                                                                                                   \
 	CLI_OPT_JSON("JSON (JSON Lines with -I)"),                                                                     \
 	CLI_FLAG_OPT("--quiet", STAT_BW_FIELD(quiet), "no progress line every 10 s on a long run"),                    \
+	CLI_UINT_OPT("--progress", "SECONDS", STAT_BW_FIELD(progress_s), "progress period", "seconds, 1 to 86400", 1,  \
+		     86400, "a progress line every SECONDS on a long run (default 10)"),                             \
 	CLI_OPT_OUTPUT,                                                                                                \
 	CLI_OPT_VAR_CHUNK,                                                                                             \
 	CLI_FN_OPT("--load", "KIND", stat_bw_opt_load, "run a memory load meanwhile: read, write, copy or triad"),     \

@@ -2123,15 +2123,16 @@ expect metrics has '^# EOF$'
 step bw-iv 'uncore.efi bw -I 200 -n 10 -o var:BwIv'
 expect bw-iv rc zero
 expect bw-iv has '^uncore: results stored in EFI variable BwIv: '
-# A 25 s run prints two progress lines on standard error (the Shell's 2>a
-# puts them in a file) and none in its -x output.
-step progress 'uncore.efi bw -d 25 -x , 2>a fs0:\progress.txt'
+# A 2.5 s run with --progress 1 prints two progress lines on standard error
+# (the Shell's 2>a puts them in a file) and none in its -x output (the
+# default period, 10 s, is the host tests' test_app_stat.progress_lines).
+step progress 'uncore.efi bw -d 2.5 --progress 1 -x , 2>a fs0:\progress.txt'
 expect progress rc zero
-expect progress lacks ' s of 25 s'
-expect progress has '^[0-9.]+,MB/s,dram_read_bandwidth,2[45][0-9]{9},100\.00$'
+expect progress lacks ' s of 2.500 s'
+expect progress has '^[0-9.]+,MB/s,dram_read_bandwidth,2[45][0-9]{8},100\.00$'
 step progress-err '!type fs0:\progress.txt'
-expect progress-err has '^  10 s of 25 s: read (99[0-9]|100[0-9]) MB/s, write (49[0-9]|50[0-9]) MB/s \(last 10 s\)$'
-expect progress-err has '^  20 s of 25 s: read (99[0-9]|100[0-9]) MB/s, write (49[0-9]|50[0-9]) MB/s \(last 10 s\)$'
+expect progress-err has '^   1 s of 2\.500 s: read (99[0-9]|100[0-9]) MB/s, write (49[0-9]|50[0-9]) MB/s \(last 1 s\)$'
+expect progress-err has '^   2 s of 2\.500 s: read (99[0-9]|100[0-9]) MB/s, write (49[0-9]|50[0-9]) MB/s \(last 1 s\)$'
 step long 'uncore.efi -e UNC_CLOCK.SOCKET,UNC_CBO_CACHE_LOOKUP.ANY_MESI,UNC_ARB_TRK_REQUESTS.ALL -I 10 -n 600 -x , -o var:Long'
 expect long rc zero
 expect long has '^uncore: results stored in EFI variable Long: [0-9]+ bytes in [0-9]+ chunks Long\.0001\.\.'
@@ -2224,7 +2225,7 @@ boot_check metrics-file '"$TOP/build/uncore_decode" --openmetrics --vars "$dir/v
 	[ "$(step_output "$dir/serial.txt" metrics)" = "$(cat "$dir/bw.prom")" ] &&
 	/usr/bin/python3 "$TOP/tests/om_check.py" "$dir/bw.prom" && metrics_read_is_console "$dir/bw.prom" &&
 	grep -q "^uncore_info{.*,system_vendor=\"QEMU\"," "$dir/bw.prom"'
-boot_check progress-two-lines '[ "$(step_output "$dir/serial.txt" progress-err | grep -c " s of 25 s: ")" = 2 ]'
+boot_check progress-two-lines '[ "$(step_output "$dir/serial.txt" progress-err | grep -c " s of 2.500 s: ")" = 2 ]'
 # The HTML page of the interval run: it parses, each polyline has one point
 # per interval, and its figures are the console's interval rows.
 boot_check html-bw-intervals '"$TOP/build/uncore_decode" --html "$dir/bwiv.html" --vars "$dir/vars.fd" BwIv &&

@@ -653,6 +653,11 @@ static void progress_lines(void)
 	T_STREQ(ebuf, "");
 	T_EQ(RUN("bw", "-d", "25", "-I", "5000"), UNC_OK);
 	T_STREQ(ebuf, "");
+	/* --progress sets the period: every second of 2.5 s */
+	T_EQ(RUN("bw", "-d", "2.5", "--progress", "1", "-x", ","), UNC_OK);
+	T_STREQ(ebuf, "   1 s of 2.500 s: read 150000 MB/s, write 50000 MB/s (last 1 s)\n"
+		      "   2 s of 2.500 s: read 150000 MB/s, write 50000 MB/s (last 1 s)\n");
+	T_CONTAINS(obuf, "150000.000,MB/s,dram_read_bandwidth,2500000000,100.00\n");
 
 	setup();
 	T_EQ(RUN("-e", "UNC_CLOCK.SOCKET,UNC_ARB_TRK_REQUESTS.ALL", "-d", "30.5"), UNC_OK);

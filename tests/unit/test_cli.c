@@ -187,6 +187,11 @@ static void stat_options(void)
 	BAD("bad interval '1.5' for -I", "-e", "UNC_CLOCK.SOCKET", "-I", "1.5");
 	BAD("bad count '0' for -n", "-e", "UNC_CLOCK.SOCKET", "-I", "100", "-n", "0");
 	BAD("-n needs -I", "-e", "UNC_CLOCK.SOCKET", "-n", "3");
+	BAD("bad progress period '0' for --progress", "bw", "-d", "25", "--progress", "0");
+	BAD("bad progress period '86401' for --progress", "bw", "-d", "25", "--progress", "86401");
+	BAD("--progress and --quiet contradict each other: give one", "bw", "-d", "25", "--progress", "5", "--quiet");
+	BAD("--progress: -I prints every interval already (no progress lines with it)", "bw", "-I", "500", "--progress",
+	    "5");
 	BAD("-x and -j cannot be used together", "-e", "UNC_CLOCK.SOCKET", "-x", ",", "-j");
 	BAD("bad separator '' for -x", "-e", "UNC_CLOCK.SOCKET", "-x", "");
 	BAD("unknown option '--perbox' for 'stat'", "-e", "UNC_CLOCK.SOCKET", "--perbox");
