@@ -209,13 +209,15 @@ static void events(struct om *m, const struct rec *r, const struct count_run *ru
 }
 
 /* The bandwidth check: its verdict (none when the run was stopped early or
- * the figure could not be trusted), bound and figure. */
-static void check(struct om *m, const struct run_extras *x)
+ * the figure could not be trusted; a boot check's is then 0: nobody is
+ * there to look, and a board whose check gave no verdict did not pass),
+ * bound and figure. */
+static void check(struct om *m, const struct run_extras *x, bool boot)
 {
 	static const char *const what[] = { "", "read+write", "read", "write" };
 	const struct om_label l = { "check", what[x->check] };
 
-	if (x->check_verdict != VERDICT_NONE) {
+	if (x->check_verdict != VERDICT_NONE || boot) {
 		family(m, F_PASSED);
 		sample_u(m, F_PASSED, &l, 1, x->check_verdict == VERDICT_PASS);
 	}
@@ -302,8 +304,13 @@ size_t om_write(char *buf, size_t cap, const struct rec *r, const struct om_labe
 		family(&m, F_PEAK);
 		sample_u(&m, F_PEAK, NULL, 0, r->x.peak_mb_s * 1000000);
 	}
-	if (r->x.check)
-		check(&m, &r->x);
+	if (r->x.check) {
+		check(&m, &r->x, r->boot_seq != 0);
+	} else if (r->boot_seq) { /* a boot check that could not run (its record says why) */
+		const struct om_label l = { "check", "not run" };
+		family(&m, F_PASSED);
+		sample_u(&m, F_PASSED, &l, 1, 0);
+	}
 	for (int f = F_COUNT; run && f <= F_RUNNING; f++)
 		events(&m, r, run, &hw, (enum fam)f);
 	out_puts(&m.o, "# EOF\n");

@@ -180,6 +180,7 @@ static void per_box_rows(void)
 	r.nevents = 1;
 	r.ev[0].running = 750000000;
 	r.x.check = CHECK_NONE;
+	r.boot_seq = 0; /* a boot check has a verdict series even without a check (info_and_failures) */
 	om_write(text, sizeof(text), &r, NULL, 0);
 	T_ASSERT(strstr(text, "\nuncore_event_counted{event=\"UNC_M_CAS_COUNT.RD\",pmu=\"imc\",unit=\"lines\",socket=\"1\","
 			      "channel=\"0\",board=\"X11DPi\",system=\"SYS-1029\",serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\","
@@ -296,10 +297,28 @@ static void info_and_failures(void)
 	T_OM(text);
 	/* stopped early: no verdict, the figures stay */
 	r.x.check_verdict = VERDICT_NONE;
+	r.boot_seq = 0;
 	om_write(text, sizeof(text), &r, NULL, 0);
 	T_ASSERT(!strstr(text, "uncore_check_passed"));
 	T_ASSERT(strstr(text, "\nuncore_check_required_bytes_per_second{"));
 	T_OM(text);
+	/* a boot check without a verdict did not pass: 0, for the alert on 0 */
+	r.boot_seq = 4;
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(strstr(text, "\nuncore_check_passed{check=\"read+write\",board=\"X11DPi\",system=\"SYS-1029\","
+			      "serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\",msr_access=\"emulated\"} 0\n"));
+	T_OM(text);
+	/* one that could not run at all (no check in its record): 0, check="not run" */
+	r.x.check = CHECK_NONE;
+	r.status = UNC_E_UNSUPPORTED;
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(strstr(text, "\nuncore_check_passed{check=\"not run\",board=\"X11DPi\",system=\"SYS-1029\","
+			      "serial=\"S1\",bios=\"3.1\",cpu=\"Xeon\",msr_access=\"emulated\"} 0\n"));
+	T_ASSERT(!strstr(text, "uncore_check_required_bytes_per_second"));
+	T_OM(text);
+	r.boot_seq = 0; /* not a boot check: no verdict, no series */
+	om_write(text, sizeof(text), &r, NULL, 0);
+	T_ASSERT(!strstr(text, "uncore_check_passed"));
 }
 
 /* The fuzzer's seed records (layouts 1, 2 and 3, 96 boxes; the decoder
