@@ -106,9 +106,13 @@ static enum unc_status push_metrics(const char *url, const struct app_env *env, 
 			     : env->http_put(env->ctx, url, PUSH_CONTENT_TYPE, text, n, PUSH_DHCP_MS, PUSH_TIMEOUT_MS,
 					     &code, msg, sizeof(msg));
 
-	if (st)
-		out_printf(err, "uncore: error: push to %s failed: %s\n", url, msg);
-	else
+	if (st) {
+		char line[400];
+		fmt_snprintf(line, sizeof(line), "uncore: error: push to %s failed: %s", url, msg);
+		out_printf(err, "%s\n", line);
+		if (env->push_failed)
+			env->push_failed(env->ctx, line), st = UNC_OK;
+	} else
 		out_printf(err, "uncore: results pushed to %s: %zu bytes of OpenMetrics text (HTTP %u)\n", url, n, code);
 	if (text)
 		env->free(text);

@@ -87,6 +87,9 @@ struct app_env {
 	enum unc_status (*http_ready)(void *ctx, bool https, char *err, size_t errsize);
 	enum unc_status (*http_put)(void *ctx, const char *url, const char *ctype, const void *body, size_t len,
 				    unsigned dhcp_ms, unsigned timeout_ms, unsigned *ret_code, char *err, size_t errsize);
+	/* Lab mode (NULL: none): a failed push's line, which then leaves the
+	 * run's status alone (the lab makes it a case of its own). */
+	void (*push_failed)(void *ctx, const char *line);
 };
 
 #define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"
