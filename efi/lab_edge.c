@@ -386,7 +386,6 @@ static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned i
 	env.http_ready = x->tmpl->http_ready ? lab_http_ready : NULL;
 	env.http_put = lab_http_put;
 	env.push_failed = lab_push_failed;
-	x->push_err[0] = '\0';
 	x->json = NULL, x->json_len = 0, x->has_x = false, x->child_status = EFI_SUCCESS;
 	lab_rec_watch(&x->rec, cmd->out_var ? cmd->var_name : NULL);
 	st = app_run(cmd, &x->hw, &env, &x->out, &x->err);
@@ -406,12 +405,13 @@ static void run_case(void *ctx, const struct lab_item *it, unsigned round, unsig
 	uint64_t t0 = hw_ticks(&x->hw);
 
 	lab_case_begin(c, it, round, x->cases, idx);
+	x->push_err[0] = '\0';
 	if (it->kind == LAB_RUN)
 		run_image(x, it, c);
 	else
 		run_command(x, it, idx, c, from);
 	lab_case_end(c, x->kept.buf + from, x->kept.len - from, ms_since(x, t0));
-	fmt_snprintf(c->push_error, sizeof(c->push_error), "%s", it->kind == LAB_RUN ? "" : x->push_err);
+	fmt_snprintf(c->push_error, sizeof(c->push_error), "%s", x->push_err);
 }
 
 /* ---- choosing and checking the configuration ---- */
