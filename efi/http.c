@@ -205,7 +205,7 @@ static enum unc_status exchange(HTTP *http, const char *url, const char *ctype, 
 		goto out;
 	}
 	if (EFI_ERROR((s = http->Request(http, &tx)))) {
-		ERR("%s (the request: status 0x%lx)", cause(s), (unsigned long)s);
+		ERR("%s (status 0x%lx)", s == S_CONN_RESET ? "connection refused" : cause(s), (unsigned long)s);
 		goto out;
 	}
 	if (!wait_done(http, &sent, t)) {
@@ -214,11 +214,14 @@ static enum unc_status exchange(HTTP *http, const char *url, const char *ctype, 
 		goto out;
 	}
 	if (EFI_ERROR(tx.Status)) {
-		ERR("%s (sending: status 0x%lx)", cause(tx.Status), (unsigned long)tx.Status);
+		ERR("%s (status 0x%lx)", cause(tx.Status), (unsigned long)tx.Status);
 		goto out;
 	}
 	if (EFI_ERROR((s = http->Response(http, &rx)))) {
-		ERR("%s (the answer: status 0x%lx)", cause(s), (unsigned long)s);
+		if (s == EFI_TIMEOUT)
+			st = UNC_E_ABORTED, ERR("timeout: no answer within %u ms", timeout_ms);
+		else
+			ERR("%s (status 0x%lx)", cause(s), (unsigned long)s);
 		goto out;
 	}
 	if (!wait_done(http, &got, t)) {
@@ -228,7 +231,7 @@ static enum unc_status exchange(HTTP *http, const char *url, const char *ctype, 
 	}
 	*code = status < sizeof(http_codes) / sizeof(http_codes[0]) ? http_codes[status] : 0;
 	if (EFI_ERROR(rx.Status) && rx.Status != S_HTTP_ERROR) {
-		ERR("%s (the answer: status 0x%lx)", cause(rx.Status), (unsigned long)rx.Status);
+		ERR("%s (status 0x%lx)", cause(rx.Status), (unsigned long)rx.Status);
 		goto out;
 	}
 	if (*code < 200 || *code > 299) {
@@ -270,8 +273,18 @@ enum unc_status efi_http_put(void *ctx, const char *url, const char *ctype, cons
 
 	(void)ctx;
 	*ret_code = 0;
-	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &http_sb_guid, NULL, &n, &hs)) || !n)
-		return ERR("no NIC: the firmware has no HTTP service binding"), UNC_E_NOT_FOUND;
+	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &http_sb_guid, NULL, &n, &hs)) || !n) {
+		/* A firmware that boots fast connects only the boot devices: its
+		 * NIC gets its drivers here, as the Shell's `connect -r` would. */
+		if (!EFI_ERROR(BS->LocateHandleBuffer(AllHandles, NULL, NULL, &n, &hs))) {
+			for (UINTN i = 0; i < n; i++)
+				BS->ConnectController(hs[i], NULL, NULL, TRUE);
+			BS->FreePool(hs);
+		}
+		hs = NULL, n = 0;
+		if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &http_sb_guid, NULL, &n, &hs)) || !n)
+			return ERR("no NIC: the firmware has no HTTP service binding"), UNC_E_NOT_FOUND;
+	}
 	nic = hs[0];
 	BS->FreePool(hs);
 	if (EFI_ERROR(BS->HandleProtocol(nic, &http_sb_guid, (VOID **)&sb)))
