@@ -774,48 +774,6 @@ static void every_round(void)
 	T_STREQ(etext, "uncore: error: more than 3 test cases in one run; the rest are not run\n");
 }
 
-/* `push URL`: kept as written (-o's rules check it where it runs); a case
- * whose push failed is followed by a case `push` in error; the verdict's
- * text. */
-static void fake_push_fails(void *ctx, const struct lab_item *it, unsigned round, unsigned idx, struct lab_case *c)
-{
-	lab_case_begin(c, it, round, ctx, idx);
-	lab_case_image(c, 0);
-	if (!idx)
-		snprintf(c->push_error, sizeof(c->push_error), "uncore: error: push to U failed: timeout");
-}
-
-static void push_line(void)
-{
-	struct lab_case c[8];
-	char etext[64], body[600];
-	struct strbuf sb, esb;
-	struct out o = buf_out(&sb);
-
-	T_EQ(parse("push http://10.0.2.100:9091/metrics/job/lab\nname a\ninfo\nbw\n"), UNC_OK);
-	T_STREQ(cfg.push, "http://10.0.2.100:9091/metrics/job/lab");
-	T_EQ(cfg.push_line, 1);
-	bad("info\npush\n", 2, "'push' needs a URL of 1 to 200 characters");
-	bad("push a\ninfo\npush b\n", 3, "'push' given twice");
-	T_EQ(parse("push U\nname a\ninfo\nbw\n"), UNC_OK);
-	strbuf_init(&esb, etext, sizeof(etext));
-	struct out e = strbuf_out(&esb);
-	T_EQ(lab_run_cases(&cfg, c, 8, fake_push_fails, c, &o, &e), 3);
-	T_STREQ(text, "UNCORE-LAB RESULT name=a result=pass\n"
-		      "UNCORE-LAB RESULT name=push result=error\n"
-		      "UNCORE-LAB RESULT name=bw result=pass\n");
-	T_STREQ(c[1].command, "U");
-	T_STREQ(c[1].status_name, "EFI_DEVICE_ERROR");
-	T_STREQ(c[1].verdict_line, "uncore: error: push to U failed: timeout");
-	struct lab_run r = { .cases = c, .ncases = 3 };
-	lab_run_count(&r);
-	T_EQ(r.failed, 1);
-	T_EQ(lab_write_metrics(body, sizeof(body), &r), strlen(body));
-	T_STREQ(body, "# TYPE uncore_lab_passed gauge\n# HELP uncore_lab_passed Whether every case of the lab run passed\n"
-		      "uncore_lab_passed 0\n# TYPE uncore_lab_cases gauge\n# HELP uncore_lab_cases The lab run's cases\n"
-		      "uncore_lab_cases{result=\"passed\"} 2\nuncore_lab_cases{result=\"failed\"} 1\n# EOF\n");
-}
-
 static void verdict(void)
 {
 	struct lab_case c[3];
@@ -912,4 +870,4 @@ T_MAIN("lab", T_CASE(parses_every_item), T_CASE(defaults), T_CASE(refuses_bad_li
        T_CASE(bad_file_keeps_its_ending), T_CASE(splits_words), T_CASE(sanitises_names), T_CASE(case_ids_lava_keeps), T_CASE(out_names), T_CASE(board_from_smbios),
        T_CASE(serial_lines), T_CASE(results_json), T_CASE(junit_xml), T_CASE(config_names), T_CASE(run_lines_checked),
        T_CASE(results_folder), T_CASE(console_kept), T_CASE(case_results), T_CASE(config_case), T_CASE(record_names),
-       T_CASE(record_written), T_CASE(every_round), T_CASE(push_line), T_CASE(verdict), T_CASE(renders_to_size), T_CASE(report_records))
+       T_CASE(record_written), T_CASE(every_round), T_CASE(verdict), T_CASE(renders_to_size), T_CASE(report_records))

@@ -1,7 +1,8 @@
 /* -o http://...: the URL's rules (each bad piece named, before anything is
  * measured), and the push end to end against the emulated IMC with a fake
  * HTTP sender: everything local is stored first, the body is exactly the
- * -o metrics:PATH text, and a failed push is one line and the run's status. */
+ * -o metrics:PATH text, and a failed push is one line and the run's status;
+ * lab mode's `push URL` line, its `push` case and its verdict's text. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "../../drivers/cmd/push.h"
 #include "../emu/emu_hw.h"
 #include "app_run.h"
+#include "../../drivers/lab/lab.h"
 #include "fake_vars.h"
 #include "t.h"
 
@@ -212,4 +214,55 @@ static void refused_before_measuring(void)
 	fake_vars_free(&fv);
 }
 
-T_MAIN("push", T_CASE(url_rules), T_CASE(push_after_store), T_CASE(refused_before_measuring))
+#define PARSE(t) lab_parse(t, strlen(t), &cfg)
+
+/* `push URL`: kept as written (-o's rules check it where it runs); a case
+ * whose push failed is followed by a case `push` in error; the verdict's
+ * text. */
+static void fake_push_fails(void *ctx, const struct lab_item *it, unsigned round, unsigned idx, struct lab_case *c)
+{
+	lab_case_begin(c, it, round, ctx, idx);
+	lab_case_image(c, 0);
+	if (!idx)
+		snprintf(c->push_error, sizeof(c->push_error), "uncore: error: push to U failed: timeout");
+}
+
+static void push_line(void)
+{
+	struct lab_case c[8];
+	char etext[64], body[600];
+	static char text[256];
+	static struct lab_cfg cfg;
+	struct strbuf sb, esb;
+	strbuf_init(&sb, text, sizeof(text));
+	struct out o = strbuf_out(&sb);
+
+	T_EQ(PARSE("push http://10.0.2.100:9091/metrics/job/lab\nname a\ninfo\nbw\n"), UNC_OK);
+	T_STREQ(cfg.push, "http://10.0.2.100:9091/metrics/job/lab");
+	T_EQ(cfg.push_line, 1);
+	T_EQ(PARSE("info\npush\n"), UNC_E_INVALID);
+	T_EQ(cfg.err_line, 2);
+	T_STREQ(cfg.err, "'push' needs a URL of 1 to 200 characters");
+	T_EQ(PARSE("push a\ninfo\npush b\n"), UNC_E_INVALID);
+	T_EQ(cfg.err_line, 3);
+	T_STREQ(cfg.err, "'push' given twice");
+	T_EQ(PARSE("push U\nname a\ninfo\nbw\n"), UNC_OK);
+	strbuf_init(&esb, etext, sizeof(etext));
+	struct out e = strbuf_out(&esb);
+	T_EQ(lab_run_cases(&cfg, c, 8, fake_push_fails, c, &o, &e), 3);
+	T_STREQ(text, "UNCORE-LAB RESULT name=a result=pass\n"
+		      "UNCORE-LAB RESULT name=push result=error\n"
+		      "UNCORE-LAB RESULT name=bw result=pass\n");
+	T_STREQ(c[1].command, "U");
+	T_STREQ(c[1].status_name, "EFI_DEVICE_ERROR");
+	T_STREQ(c[1].verdict_line, "uncore: error: push to U failed: timeout");
+	struct lab_run r = { .cases = c, .ncases = 3 };
+	lab_run_count(&r);
+	T_EQ(r.failed, 1);
+	T_EQ(lab_write_metrics(body, sizeof(body), &r), strlen(body));
+	T_STREQ(body, "# TYPE uncore_lab_passed gauge\n# HELP uncore_lab_passed Whether every case of the lab run passed\n"
+		      "uncore_lab_passed 0\n# TYPE uncore_lab_cases gauge\n# HELP uncore_lab_cases The lab run's cases\n"
+		      "uncore_lab_cases{result=\"passed\"} 2\nuncore_lab_cases{result=\"failed\"} 1\n# EOF\n");
+}
+
+T_MAIN("push", T_CASE(push_line), T_CASE(url_rules), T_CASE(push_after_store), T_CASE(refused_before_measuring))
