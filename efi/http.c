@@ -210,7 +210,7 @@ static enum unc_status exchange(HTTP *http, const char *url, const char *ctype, 
 	}
 	if (!wait_done(http, &sent, t)) {
 		http->Cancel(http, &tx);
-		st = UNC_E_ABORTED, ERR("timeout: the request was not sent within %u ms", timeout_ms);
+		ERR("timeout: the request was not sent within %u ms", timeout_ms);
 		goto out;
 	}
 	if (EFI_ERROR(tx.Status)) {
@@ -219,14 +219,14 @@ static enum unc_status exchange(HTTP *http, const char *url, const char *ctype, 
 	}
 	if (EFI_ERROR((s = http->Response(http, &rx)))) {
 		if (s == EFI_TIMEOUT)
-			st = UNC_E_ABORTED, ERR("timeout: no answer within %u ms", timeout_ms);
+			ERR("timeout: no answer within %u ms", timeout_ms);
 		else
 			ERR("%s (status 0x%lx)", cause(s), (unsigned long)s);
 		goto out;
 	}
 	if (!wait_done(http, &got, t)) {
 		http->Cancel(http, &rx);
-		st = UNC_E_ABORTED, ERR("timeout: no answer within %u ms", timeout_ms);
+		ERR("timeout: no answer within %u ms", timeout_ms);
 		goto out;
 	}
 	*code = status < sizeof(http_codes) / sizeof(http_codes[0]) ? http_codes[status] : 0;

@@ -57,7 +57,7 @@ expect push-refused rc 0x18
 expect push-refused has '^uncore: results stored in EFI variable PushRefused: '
 expect push-refused has "$(fail_line 9700 'connection refused \(status 0x8000000000000069\)')"
 step push-hang 'uncore.efi bw -d 0.2 -o var:PushHang -o http://10.0.2.100:9600/metrics/job/uncore'
-expect push-hang rc nonzero
+expect push-hang rc 0x18
 expect push-hang has '^uncore: results stored in EFI variable PushHang: '
 expect push-hang has "$(fail_line 9600 'timeout: no answer within 5000 ms')"
 step push-500 'uncore.efi bw -d 0.2 -o var:Push500 -o http://10.0.2.100:9500/metrics/job/uncore'
