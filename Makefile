@@ -55,7 +55,7 @@ GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu
 CMD_SRCS  := $(sort $(wildcard drivers/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
 	$(CMD_SRCS) efi/main.c efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab_edge.c
-APP_SRCS  += efi/lab_vol.c
+APP_SRCS  += efi/lab_vol.c efi/http.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The application is built for size (-Oz: 1.6 KB less than -Os; the counts
@@ -422,7 +422,8 @@ $(HOST)/test_decode: $(call hobj,tests/unit/test_decode.c tests/unit/t.c tests/u
 $(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/t.c $(APP_TEST))
 $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c)
-UNIT_TESTS += test_openmetrics
+UNIT_TESTS += test_openmetrics test_push
+$(HOST)/test_push: $(call hobj,tests/unit/test_push.c $(T_FAKE) $(MODEL_SRCS) $(APP_TEST))
 $(HOST)/test_openmetrics: $(call hobj,tests/unit/test_openmetrics.c $(T_FAKE) $(MODEL_SRCS) $(APP_TEST))
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 UNIT_TESTS += test_status

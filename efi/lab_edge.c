@@ -10,6 +10,7 @@
 #include <efilib.h>
 #include <string.h>
 
+#include "../drivers/cmd/push.h"
 #include "../drivers/cmd/stat_bw_options.h"
 #include "../drivers/lab/lab.h"
 #include "console.h"
@@ -64,6 +65,7 @@ struct lab_ctx {
 	bool has_x;
 	struct lab_rec_watch rec;
 	struct varstore vars;
+	char push_err[LAB_ERR_MAX]; /* the case's push failed: the line that said so */
 	/* the run */
 	struct lab_case cases[LAB_MAX_CASES];
 	struct lab_run run;
@@ -293,6 +295,56 @@ static void not_run(struct lab_ctx *x, struct lab_case *c, enum unc_status st, c
 	c->result = LAB_ERROR;
 }
 
+/* `push URL`: the firmware's sender with the run's clock (the template's
+ * ctx is main's struct hw; a case's is the run). */
+static enum unc_status lab_http_ready(void *ctx, bool https, char *err, size_t errsize)
+{
+	struct lab_ctx *x = ctx;
+
+	return x->tmpl->http_ready(&x->hw, https, err, errsize);
+}
+
+static enum unc_status lab_http_put(void *ctx, const char *url, const char *ctype, const void *body, size_t len,
+				    unsigned dhcp_ms, unsigned timeout_ms, unsigned *ret_code, char *err, size_t errsize)
+{
+	struct lab_ctx *x = ctx;
+
+	if (!x->tmpl->http_put)
+		UNC_ERR(UNC_E_UNSUPPORTED, "no HTTP sender");
+	return x->tmpl->http_put(&x->hw, url, ctype, body, len, dhcp_ms, timeout_ms, ret_code, err, errsize);
+}
+
+static void lab_push_failed(void *ctx, const char *line)
+{
+	struct lab_ctx *x = ctx;
+
+	fmt_snprintf(x->push_err, sizeof(x->push_err), "%s", line);
+}
+
+/* The run's verdict pushed to the `push` URL itself (its grouping key
+ * without a case); a failure is a case `push` in error. Returns how many
+ * cases there are now. */
+static unsigned push_verdict(struct lab_ctx *x, unsigned nc)
+{
+	char body[512], msg[240];
+	unsigned code = 0;
+	size_t n = lab_write_metrics(body, sizeof(body), &x->run);
+	enum unc_status st = lab_http_put(x, x->cfg.push, PUSH_CONTENT_TYPE, body, n, PUSH_DHCP_MS, PUSH_TIMEOUT_MS,
+					  &code, msg, sizeof(msg));
+
+	if (!st) {
+		out_printf(&x->err, "uncore: lab verdict pushed to %s (HTTP %u)\n", x->cfg.push, code);
+		return nc;
+	}
+	fmt_snprintf(x->push_err, sizeof(x->push_err), "uncore: error: push to %s failed: %s", x->cfg.push, msg);
+	out_printf(&x->err, "%s\n", x->push_err);
+	if (nc >= LAB_MAX_CASES)
+		return nc;
+	lab_case_push(&x->cases[nc], x->cfg.push, x->push_err, x->cases, nc);
+	lab_line_result(&x->out, &x->cases[nc]);
+	return nc + 1;
+}
+
 /* An uncore.efi command line, run on a seam of its own, its record stored
  * in LabNNN (drivers/cmd/lab.md); from is where its output starts. */
 static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned idx, struct lab_case *c, size_t from)
@@ -328,6 +380,12 @@ static void run_command(struct lab_ctx *x, const struct lab_item *it, unsigned i
 	const struct om_label om_case = { "case", c->name }; /* on every series of -o metrics:NAME */
 	env.om_labels = &om_case;
 	env.om_nlabels = 1;
+	/* `push URL`: every record also to URL/case/ID */
+	if (x->cfg.push[0] && app_stores_record(cmd) && !cmd->out_push[0])
+		fmt_snprintf(cmd->out_push, sizeof(cmd->out_push), "%s/case/%s", x->cfg.push, c->id);
+	env.http_ready = x->tmpl->http_ready ? lab_http_ready : NULL;
+	env.http_put = lab_http_put;
+	env.push_failed = lab_push_failed;
 	x->json = NULL, x->json_len = 0, x->has_x = false, x->child_status = EFI_SUCCESS;
 	lab_rec_watch(&x->rec, cmd->out_var ? cmd->var_name : NULL);
 	st = app_run(cmd, &x->hw, &env, &x->out, &x->err);
@@ -347,11 +405,13 @@ static void run_case(void *ctx, const struct lab_item *it, unsigned round, unsig
 	uint64_t t0 = hw_ticks(&x->hw);
 
 	lab_case_begin(c, it, round, x->cases, idx);
+	x->push_err[0] = '\0';
 	if (it->kind == LAB_RUN)
 		run_image(x, it, c);
 	else
 		run_command(x, it, idx, c, from);
 	lab_case_end(c, x->kept.buf + from, x->kept.len - from, ms_since(x, t0));
+	fmt_snprintf(c->push_error, sizeof(c->push_error), "%s", x->push_err);
 }
 
 /* ---- choosing and checking the configuration ---- */
@@ -394,6 +454,18 @@ static bool check_config(struct lab_ctx *x)
 	if (lab_parse(x->cfg_text, x->cfg_len, &x->cfg)) {
 		lab_config_error(x->cfg_path, x->cfg.err_line, x->cfg.err, x->cfg_error, sizeof(x->cfg_error));
 		return false;
+	}
+	if (x->cfg.push[0]) { /* -o URL's rules; https only where the firmware can */
+		struct push_url u;
+		enum unc_status st = push_url_parse(x->cfg.push, &u, msg, sizeof(msg));
+		if (!st && !x->tmpl->http_ready)
+			st = UNC_E_UNSUPPORTED, fmt_snprintf(msg, sizeof(msg), "no HTTP sender on this platform");
+		else if (!st)
+			st = x->tmpl->http_ready(&x->hw, u.https, msg, sizeof(msg));
+		if (st) {
+			lab_config_error(x->cfg_path, x->cfg.push_line, msg, x->cfg_error, sizeof(x->cfg_error));
+			return false;
+		}
 	}
 	for (unsigned i = 0; i < x->cfg.n; i++) {
 		const struct lab_item *it = &x->cfg.item[i];
@@ -615,6 +687,10 @@ static uint8_t lab_run(struct lab_ctx *x, const char *config)
 				   .error = ok ? NULL : x->cfg_error, .tool = "uncore.efi " UNC_VERSION, .cases = x->cases,
 				   .ncases = nc };
 	lab_run_count(&x->run);
+	if (ok && x->cfg.push[0]) {
+		x->run.ncases = push_verdict(x, nc);
+		lab_run_count(&x->run);
+	}
 	x->run.ms = ms_since(x, t0);
 	lab_line_end(&x->out, &x->run);
 	write_results(x);

@@ -6,6 +6,7 @@
 #include "../drivers/cmd/cli.h"
 #include "../drivers/cmd/lab_command.h"
 #include "console.h"
+#include "http.h"
 #include "lab_edge.h"
 #include "native.h"
 #include "shell.h"
@@ -205,7 +206,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return efi_status_from(st);
 	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
 			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
-			       memory_map, NULL, exit_guard, efi_smbios_id, NULL, 0 };
+			       memory_map, NULL, exit_guard, efi_smbios_id, NULL, 0, efi_http_ready, efi_http_put, NULL };
 	/* No Shell parameters (\EFI\BOOT\BOOTX64.EFI, a Boot#### option): lab mode. */
 	if (argc == 0)
 		return efi_lab(image, &env, NULL, false);

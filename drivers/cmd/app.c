@@ -1,6 +1,7 @@
 /* Runs a parsed command: the work space, this CPU's drivers, and storing
  * results, which the commands in drivers/cmd/ share. */
 #include "app.h"
+#include "push.h"
 
 #include <string.h>
 
@@ -49,28 +50,70 @@ bool app_stores_record(const struct cli_cmd *cmd)
 
 bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env)
 {
-	return cmd->out_var || cmd->out_file[0] || cmd->out_metrics[0] || (env && env->json_copy);
+	return cmd->out_var || cmd->out_file[0] || cmd->out_metrics[0] || cmd->out_push[0] || (env && env->json_copy);
 }
 
-/* -o metrics:PATH: the stored record b as OpenMetrics text, decoded as a
- * reader would (so the file says what `uncore_decode --openmetrics` says). */
-static enum unc_status store_metrics(const char *path, const struct app_env *env, const struct rec_buf *b,
-				     struct out *err)
+/* The stored record b as OpenMetrics text, decoded as a reader would (so
+ * it says what `uncore_decode --openmetrics` says), in memory from
+ * env->alloc; NULL with msg set when it cannot be made. */
+static char *metrics_text(const struct app_env *env, const struct rec_buf *b, size_t *ret_len, char *msg,
+			  size_t msize)
 {
 	struct rec *r = &app_ws->print.r;
-	char msg[240];
-	enum unc_status st = rec_decode(b->p, b->len, r, NULL, NULL, msg, sizeof(msg));
+	enum unc_status st = rec_decode(b->p, b->len, r, NULL, NULL, msg, msize);
 	size_t n = st ? 0 : om_write(NULL, 0, r, env->om_labels, env->om_nlabels);
 	char *text = n ? env->alloc(n + 1) : NULL;
 
-	if (!st && (!text || om_write(text, n + 1, r, env->om_labels, env->om_nlabels) != n)) /* om_write 0: no memory */
-		st = UNC_E_NO_MEMORY, fmt_snprintf(msg, sizeof(msg), "out of memory for the text of %zu bytes", n + 1);
-	if (!st)
-		st = env->write_file(env->ctx, path, text, n, msg, sizeof(msg));
+	if (!st && !text)
+		fmt_snprintf(msg, msize, "out of memory for %zu bytes", n + 1);
+	if (text && om_write(text, n + 1, r, env->om_labels, env->om_nlabels) != n) {
+		fmt_snprintf(msg, msize, "no memory for the record's counts");
+		env->free(text);
+		text = NULL;
+	}
+	*ret_len = n;
+	return text;
+}
+
+/* -o metrics:PATH: the text into a file. */
+static enum unc_status store_metrics(const char *path, const struct app_env *env, const struct rec_buf *b,
+				     struct out *err)
+{
+	char msg[240];
+	size_t n;
+	char *text = metrics_text(env, b, &n, msg, sizeof(msg));
+	enum unc_status st = text ? env->write_file(env->ctx, path, text, n, msg, sizeof(msg)) : UNC_E_NO_MEMORY;
+
 	if (st)
 		out_printf(err, "uncore: error: %s not written: %s\n", path, msg);
 	else
 		out_printf(err, "uncore: results written to %s: %zu bytes of OpenMetrics text\n", path, n);
+	if (text)
+		env->free(text);
+	return st;
+}
+
+/* -o URL: the text PUT to a Pushgateway, after everything stored locally. */
+static enum unc_status push_metrics(const char *url, const struct app_env *env, const struct rec_buf *b,
+				    struct out *err)
+{
+	char msg[240];
+	size_t n;
+	unsigned code = 0;
+	char *text = metrics_text(env, b, &n, msg, sizeof(msg));
+	enum unc_status st = !env->http_put ? (fmt_snprintf(msg, sizeof(msg), "no HTTP sender"), UNC_E_UNSUPPORTED)
+			     : !text ? UNC_E_NO_MEMORY
+			     : env->http_put(env->ctx, url, PUSH_CONTENT_TYPE, text, n, PUSH_DHCP_MS, PUSH_TIMEOUT_MS,
+					     &code, msg, sizeof(msg));
+
+	if (st) {
+		char line[400];
+		fmt_snprintf(line, sizeof(line), "uncore: error: push to %s failed: %s", url, msg);
+		out_printf(err, "%s\n", line);
+		if (env->push_failed)
+			env->push_failed(env->ctx, line), st = UNC_OK;
+	} else
+		out_printf(err, "uncore: results pushed to %s: %zu bytes of OpenMetrics text (HTTP %u)\n", url, n, code);
 	if (text)
 		env->free(text);
 	return st;
@@ -179,6 +222,8 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 	}
 	if (cmd->out_metrics[0] && (fst = store_metrics(cmd->out_metrics, env, &b, err)) && !st)
 		st = fst;
+	if (cmd->out_push[0] && (fst = push_metrics(cmd->out_push, env, &b, err)) && !st)
+		st = fst;
 	env->free(b.p);
 	return st;
 }
@@ -193,6 +238,16 @@ enum unc_status app_run(const struct cli_cmd *cmd, const struct hw *hw, const st
 	if (!env || !env->alloc || !env->free) {
 		out_printf(err, "uncore: error: no memory allocator on this platform\n");
 		return UNC_E_NO_MEMORY;
+	}
+	if (cmd->out_push[0]) { /* before anything is measured */
+		char msg[200];
+		bool https = !strncmp(cmd->out_push, "https:", 6);
+		enum unc_status st = env->http_ready ? env->http_ready(env->ctx, https, msg, sizeof(msg)) : UNC_E_UNSUPPORTED;
+		if (st) {
+			out_printf(err, "uncore: error: cannot push to %s: %s\n", cmd->out_push,
+				   env->http_ready ? msg : "no HTTP sender on this platform");
+			return st;
+		}
 	}
 	if (!(app_ws = env->alloc(sizeof(*app_ws)))) {
 		out_printf(err, "uncore: error: out of memory for %zu bytes of work space\n", sizeof(*app_ws));

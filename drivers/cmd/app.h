@@ -77,6 +77,19 @@ struct app_env {
 	 * (lab mode: case="NAME"); none when om_nlabels is 0. */
 	const struct om_label *om_labels;
 	size_t om_nlabels;
+	/* The firmware's HTTP sender (NULL: none; efi/http.c). http_ready,
+	 * asked before anything is measured: whether a URL of this scheme can
+	 * be sent at all (https: TLS and a CA certificate configured).
+	 * http_put: one PUT of body to url (host:port its server), giving the
+	 * NIC an address by DHCP first when it has none (within dhcp_ms), then
+	 * at most timeout_ms for the answer; UNC_OK on a 2xx answer, else err
+	 * gets one line naming the cause. *ret_code: the HTTP status (0: none). */
+	enum unc_status (*http_ready)(void *ctx, bool https, char *err, size_t errsize);
+	enum unc_status (*http_put)(void *ctx, const char *url, const char *ctype, const void *body, size_t len,
+				    unsigned dhcp_ms, unsigned timeout_ms, unsigned *ret_code, char *err, size_t errsize);
+	/* Lab mode (NULL: none): a failed push's line, which then leaves the
+	 * run's status alone (the lab makes it a case of its own). */
+	void (*push_failed)(void *ctx, const char *line);
 };
 
 #define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../base/parse.h"
+#include "push.h"
 
 #define FAIL(...) UNC_ERR(UNC_E_INVALID, __VA_ARGS__)
 
@@ -373,7 +374,7 @@ enum unc_status cli_opt_sep(const struct cli_opt *o, const char *val, struct cli
 	return UNC_OK;
 }
 
-/* -o var, -o var:NAME, -o PATH, -o metrics:PATH: once each. */
+/* -o var, -o var:NAME, -o PATH, -o metrics:PATH, -o URL: once each. */
 enum unc_status cli_opt_output(const struct cli_opt *o, const char *val, struct cli_cmd *cmd, char *err,
 			       size_t errsize)
 {
@@ -392,6 +393,16 @@ enum unc_status cli_opt_output(const struct cli_opt *o, const char *val, struct 
 		if (cmd->out_metrics[0] || !val[8])
 			FAIL(val[8] ? "-o metrics:PATH given twice" : "-o metrics: needs a file path");
 		fmt_snprintf(cmd->out_metrics, sizeof(cmd->out_metrics), "%s", val + 8);
+		return UNC_OK;
+	}
+	if (push_scheme_end(val)) {
+		struct push_url u;
+		enum unc_status st = push_url_parse(val, &u, err, errsize);
+		if (st)
+			return st;
+		if (cmd->out_push[0])
+			FAIL("-o URL given twice");
+		fmt_snprintf(cmd->out_push, sizeof(cmd->out_push), "%s", val);
 		return UNC_OK;
 	}
 	if (cmd->out_file[0])

@@ -41,6 +41,7 @@ struct cli_cmd {
 	char var_name[VAR_NAME_MAX + 1];   /* also var show/delete */
 	char out_file[CLI_MAX_ARG_LEN + 1];
 	char out_metrics[CLI_MAX_ARG_LEN + 1]; /* -o metrics:PATH: OpenMetrics text */
+	char out_push[CLI_MAX_ARG_LEN + 1];    /* -o http[s]://...: pushed (push.h) */
 	uint32_t var_chunk;                /* --var-chunk: bytes per variable at most */
 	/* The command's own options: the struct its descriptor's .own gives the
 	 * defaults of (struct stat_bw_options, struct access_options, ...). */
@@ -194,8 +195,8 @@ enum unc_status cli_chunk_needs_var(const struct cli_command *c, uint32_t seen, 
 #define CLI_OPT_JSON(text) CLI_FLAG_OPT("-j", CLI_FIELD(json), text)
 #define CLI_OPT_SEP CLI_FN_OPT("-x", "SEP", cli_opt_sep, "CSV with this separator")
 #define CLI_OPT_OUTPUT                                      \
-	CLI_FN_REPEAT_OPT("-o", "var[:NAME]|PATH|metrics:PATH", cli_opt_output, \
-			  "store the results: an EFI variable (default UncoreResults), a JSON file, OpenMetrics text")
+	CLI_FN_REPEAT_OPT("-o", "var[:NAME]|PATH|metrics:PATH|http://HOST[:PORT]/metrics/job/JOB", cli_opt_output, \
+			  "store the results: an EFI variable (default UncoreResults), a JSON file, OpenMetrics text, a push")
 #define CLI_OPT_VAR_CHUNK \
 	CLI_UINT_OPT("--var-chunk", "BYTES", CLI_FIELD(var_chunk), "size", "64 to 65536 bytes", 64, 65536, \
 		     "with -o var: bytes per variable at most")

@@ -134,6 +134,13 @@ enum unc_status lab_parse(const char *text, size_t len, struct lab_cfg *cfg)
 				BAD("bad results folder '%s' (want an absolute path such as \\uncore\\results)", arg);
 			fmt_snprintf(cfg->results, sizeof(cfg->results), "%s", arg);
 			results_seen = true;
+		} else if (WORD("push")) {
+			if (cfg->push_line)
+				BAD("'push' given twice");
+			if (!*arg || strlen(arg) >= sizeof(cfg->push))
+				BAD("'push' needs a URL of 1 to %u characters", (unsigned)sizeof(cfg->push) - 1);
+			fmt_snprintf(cfg->push, sizeof(cfg->push), "%s", arg);
+			cfg->push_line = lineno;
 		} else if (WORD("lab")) {
 			BAD("'lab' cannot run inside lab mode");
 		} else {

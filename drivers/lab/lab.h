@@ -35,6 +35,7 @@
 #define LAB_RECORD_MAX (1u << 20)  /* bytes of a stored record report.html reads back */
 #define LAB_CFG_NAMES  3         /* configuration files tried */
 #define LAB_CFG_PATH_MAX (LAB_PATH_MAX + 16)
+#define LAB_PUSH_MAX   201       /* characters of a push URL, its NUL included (push.h's PUSH_URL_MAX + 1) */
 #define LAB_DIR_MAX    (LAB_PATH_MAX + 64) /* the run's results folder */
 
 enum lab_kind { LAB_CMD, LAB_RUN };
@@ -54,6 +55,8 @@ struct lab_cfg {
 	unsigned repeat;                 /* 1 when not given */
 	uint8_t on_pass, on_fail;        /* enum lab_end; LAB_END_UNSET when not given */
 	char results[LAB_PATH_MAX];      /* default \uncore\results */
+	char push[LAB_PUSH_MAX];         /* `push URL` ("" when none; checked by -o's rules where it runs) */
+	unsigned push_line;
 	unsigned err_line;               /* the first problem: its line (0: the file as a whole) */
 	char err[LAB_ERR_MAX];           /* ... and what it is ("" when none) */
 };
@@ -115,6 +118,7 @@ struct lab_case {
 	size_t output_len;
 	uint64_t ms;              /* how long it took */
 	char record[32];          /* the EFI variable its record went to ("": none) */
+	char push_error[LAB_ERR_MAX]; /* its record's push failed: the line that said so ("": none) */
 };
 
 /* A test case's id for the serial lines, one that LAVA keeps as it is
@@ -245,6 +249,15 @@ void lab_case_end(struct lab_case *c, const char *printed, size_t len, uint64_t 
  * its message the error line. */
 void lab_case_config(struct lab_case *c, const char *path, bool read, const char *error);
 
+/* The case `push` in error after a failed push (prev[0..n) the cases
+ * before it, for its id): its command the URL, its message the line that
+ * said why, its status EFI_DEVICE_ERROR. */
+void lab_case_push(struct lab_case *c, const char *url, const char *line, const struct lab_case *prev, unsigned n);
+
+/* The run's verdict as OpenMetrics text for the final push (like
+ * snprintf: the length the whole text needs). */
+size_t lab_write_metrics(char *buf, size_t cap, const struct lab_run *r);
+
 /* The variable the record of case idx (from 0) goes to, "Lab001" for the
  * first of the run (rounds go on counting): for a command that stores a
  * record (info, stat, bw) and names none itself (-o var:NAME). False, buf
@@ -269,8 +282,9 @@ void lab_rec_end(struct lab_rec_watch *w, struct lab_case *c);
 
 /* Runs every item of cfg, round after round, into cases (at most max:
  * then an error line says the rest are not run): run(ctx, item, round,
- * idx, case) runs one, then its RESULT line goes to out. Returns how many
- * ran. */
+ * idx, case) runs one, then its RESULT line goes to out; a case whose
+ * push failed is followed by a case `push` in error. Returns how many
+ * cases there are. */
 typedef void (*lab_run_fn)(void *ctx, const struct lab_item *it, unsigned round, unsigned idx, struct lab_case *c);
 unsigned lab_run_cases(const struct lab_cfg *cfg, struct lab_case *cases, unsigned max, lab_run_fn run, void *ctx,
 		       struct out *out, struct out *err);

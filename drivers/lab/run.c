@@ -10,6 +10,7 @@
  * Appendix D. */
 #define INVALID_PARAMETER (EFI_STATUS_ERROR_BIT | 2)
 #define NOT_FOUND         (EFI_STATUS_ERROR_BIT | 14)
+#define DEVICE_ERROR      (EFI_STATUS_ERROR_BIT | 7)
 #define COMPROMISED_DATA  (EFI_STATUS_ERROR_BIT | 33)
 
 const char lab_out_rule[] = "in lab mode -o takes a plain file name, written in the run's results folder";
@@ -267,6 +268,34 @@ void lab_case_config(struct lab_case *c, const char *path, bool read, const char
 	fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", error);
 }
 
+void lab_case_push(struct lab_case *c, const char *url, const char *line, const struct lab_case *prev, unsigned n)
+{
+	memset(c, 0, sizeof(*c));
+	fmt_snprintf(c->name, sizeof(c->name), "push");
+	lab_case_id("push", 1, prev, n, c->id, sizeof(c->id));
+	c->command = url;
+	c->round = 1;
+	c->result = LAB_ERROR;
+	lab_case_status(c, DEVICE_ERROR);
+	fmt_snprintf(c->verdict_line, sizeof(c->verdict_line), "%s", line);
+	c->output = c->verdict_line;
+	c->output_len = strlen(c->verdict_line);
+}
+
+size_t lab_write_metrics(char *buf, size_t cap, const struct lab_run *r)
+{
+	struct strbuf sb;
+	struct out o;
+
+	strbuf_init(&sb, buf, cap);
+	o = strbuf_out(&sb);
+	out_printf(&o, "# TYPE uncore_lab_passed gauge\n# HELP uncore_lab_passed Whether every case of the lab run passed\n"
+		       "uncore_lab_passed %d\n# TYPE uncore_lab_cases gauge\n# HELP uncore_lab_cases The lab run's cases\n"
+		       "uncore_lab_cases{result=\"passed\"} %u\nuncore_lab_cases{result=\"failed\"} %u\n# EOF\n",
+		   lab_run_passed(r) ? 1 : 0, r->passed, r->failed);
+	return sb.len;
+}
+
 /* ---- the record a case stores ---- */
 
 bool lab_record_name(bool stores, bool named, unsigned idx, char *buf, size_t size)
@@ -350,6 +379,12 @@ unsigned lab_run_cases(const struct lab_cfg *cfg, struct lab_case *cases, unsign
 			run(ctx, &cfg->item[i], round, n, &cases[n]);
 			lab_line_result(out, &cases[n]);
 			n++;
+			if (cases[n - 1].push_error[0] && n < max) {
+				lab_case_push(&cases[n], cfg->push, cases[n - 1].push_error, cases, n);
+				cases[n].round = round;
+				lab_line_result(out, &cases[n]);
+				n++;
+			}
 		}
 	}
 	return n;

@@ -1510,6 +1510,11 @@ expect moderate bw total 1500 1
 expect moderate has '^requests:  GT [0-9]+ \(8\.[0-9]{2}%\)  IA [0-9]+ \(8[0-9]\.[0-9]{2}%\)  IO [0-9]+ \(4\.[0-9]{2}%\)$'
 expect moderate has 'overstate traffic'
 expect moderate has '^elapsed: 2\.0[0-9]{8} s measured .*exact up to 1374389 MB/s per counter$'
+# A push from a machine without a NIC: the record is stored first, then one line.
+step no-nic 'uncore.efi bw -d 0.2 -o var:NoNic -o http://10.0.2.100:9091/metrics/job/uncore'
+expect no-nic rc 0xE
+expect no-nic has '^uncore: results stored in EFI variable NoNic: '
+expect no-nic has '^uncore: error: push to http://10\.0\.2\.100:9091/metrics/job/uncore failed: no NIC: the firmware has no HTTP service binding$'
 step unknown-id 'uncore.efi bw -d 0.5'
 expect unknown-id has '^uncore: warning: host bridge 8086:29c0 is not one uncore.efi knows'
 step mixed 'uncore.efi -e DRAM_DATA_READS,UNC_CBO_CACHE_LOOKUP.ANY_MESI,imc/data_writes/,UNC_CLOCK.SOCKET'
@@ -3052,5 +3057,7 @@ expect srf-list has '^226 events, 0 free-running counters, in 2 PMUs'
 step srf-regs1 'uncore.efi regs'
 expect srf-regs1 same-written srf-regs0
 boot_run
+
+. "$TOP/tests/qemu/push_boot.sh"
 
 boot_wait

@@ -26,6 +26,8 @@
 #                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard
 #   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
 #                                        ($dir is the boot's folder: vars.fd, serial.txt)
+#   boot_around 'SETUP' 'TEARDOWN'      shell code run in the boot's folder ($dir) before QEMU
+#                                        starts (servers it talks to) and after its checks
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
 #   boot_wait                            waits, then prints "ok - NAME.ID" / "FAIL - NAME.ID" per step
 #
@@ -62,7 +64,7 @@ boot_begin() {
 	BOOT_EXTRA=("$@")
 	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=()
 	BOOT_FILES=("$TOP/build/uncore.efi")
-	LAB=
+	LAB= BOOT_SETUP= BOOT_TEARDOWN=
 }
 
 lab_begin() {
@@ -85,6 +87,7 @@ lab_cat() { mcopy -n -i "$dir/usb.img@@1M" "::$1" -; }
 boot_file() { BOOT_FILES+=("$1"); }
 
 step() { STEPS+=("$1"); CMDS+=("$2"); }
+boot_around() { BOOT_SETUP=$1 BOOT_TEARDOWN=$2; }
 boot_check() { CHECK_IDS+=("$1"); CHECKS+=("$2"); }
 press() { PRESS+=("$1"$'\t'"$2"$'\t'"$3"); }
 expect() { EXPECTS+=("$1"$'\t'"$2"$'\t'"${3:-}"$'\t'"${4:-}"$'\t'"${5:-}"); }
@@ -166,7 +169,16 @@ boot_wait() {
 boot_run_now() {
 	local dir="$WORK/$BOOT" i
 	rm -rf "$dir"; mkdir -p "$dir"
+	if [ -n "$BOOT_SETUP" ]; then
+		eval "$BOOT_SETUP" || { echo "FAIL - $BOOT.setup"; eval "$BOOT_TEARDOWN"; return 1; }
+		boot_run_shell; eval "$BOOT_TEARDOWN"; return
+	fi
 	[ -z "$LAB" ] || { lab_run_now; return; }
+	boot_run_shell
+}
+
+boot_run_shell() {
+	local i
 	{
 		printf '@echo -off\r\n'
 		for i in "${!STEPS[@]}"; do
