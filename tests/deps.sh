@@ -47,6 +47,8 @@ if [ "$set_" = check ]; then
 	ls /boot/vmlinuz-* >/dev/null 2>&1 || need+=(linux-image-amd64)
 	dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
 	have_cmd cpio || need+=(cpio)
+	# Its Linux makes and removes Driver#### options with efibootmgr (copied with its libraries).
+	have_cmd efibootmgr || need+=(efibootmgr)
 	# sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
 	have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
 	# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.

@@ -2,6 +2,7 @@
 # The QEMU/OVMF scenarios. Each step runs fs0:\uncore.efi as a user would.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/linux.sh"
 
 long=$(printf 'x%.0s' $(seq 1 300))
 
@@ -21,31 +22,17 @@ lab_measured() { # NAME MBPS PCT
 # Linux reads the records a run stored: Debian's kernel (linux-image-amd64)
 # booted by OVMF with the VARS image this lab run wrote, efivarfs loaded as
 # a module and mounted, and the static release decoder in a busybox
-# initramfs (tests/qemu/linux-init.sh). What it decodes there is what the
+# initramfs (tests/qemu/linux-init.sh, linux.sh). What it decodes there is what the
 # host decoder reads from the image, byte for byte; every chunk is there.
 linux_efivarfs() {
-	local k kver ko root="$dir/initramfs"
-	k=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+	local k kver
+	k=$(linux_kernel)
 	[ -n "$k" ] || { echo "no /boot/vmlinuz-* (tests/deps.sh installs linux-image-amd64)"; return 1; }
 	kver=${k#/boot/vmlinuz-}
-	rm -rf "$root" && mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" || return 1
-	cp /bin/busybox "$root/bin/busybox" && cp "$TOP/build/uncore_decode-static" "$root/bin/uncore_decode" &&
-		cp "$TOP/tests/qemu/linux-init.sh" "$root/init" || return 1
-	ko=$(find "/lib/modules/$kver" -name 'efivarfs.ko*' | head -n 1)
-	case $ko in
-	*.ko) cp "$ko" "$root/efivarfs.ko" ;;
-	*.ko.xz) xz -dc "$ko" > "$root/efivarfs.ko" ;;
-	*.ko.zst) zstd -qdc "$ko" > "$root/efivarfs.ko" ;;
-	esac
-	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$dir/initramfs.gz" || return 1
-	cp "$dir/vars.fd" "$dir/linux-vars.fd"
-	timeout 300 qemu-system-x86_64 -machine q35 -accel tcg -m 512 \
-		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
-		-drive if=pflash,format=raw,unit=1,file="$dir/linux-vars.fd" \
-		-kernel "$k" -initrd "$dir/initramfs.gz" -append "console=ttyS0 quiet loglevel=0 panic=-1" \
-		-display none -nodefaults -no-reboot -serial file:"$dir/linux.log" </dev/null >/dev/null 2>&1
-	clean_log "$dir/linux.log" > "$dir/linux.txt"
-	grep -q "^@@DONE" "$dir/linux.txt" || { echo "Linux did not finish:"; tail -n 20 "$dir/linux.txt"; return 1; }
+	linux_initramfs "$kver" "$dir/initramfs.gz" || return 1
+	cp "$dir/usb.img" "$dir/linux-disk.img" && cp "$dir/vars.fd" "$dir/linux-vars.fd" || return 1
+	linux_run install "$dir/linux-vars.fd" || return 1
+	cp "$dir/linux-install.txt" "$dir/linux.txt"
 	local id
 	for id in list csv info om; do
 		[ "$(step_rc "$dir/linux.txt" $id)" = 0 ] || { echo "under Linux, $id failed:"; step_output "$dir/linux.txt" $id; return 1; }
@@ -67,8 +54,10 @@ linux_efivarfs() {
 lab_begin linux Skylake-Client
 lab_config "$lab/linux.cfg"
 lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
+lab_file "$TOP/build/uncore-emu-drv.efi" ::/uncore/uncore-emu-drv.efi
 boot_check end 'lab_line "UNCORE-LAB END result=pass passed=3 failed=0"'
 boot_check efivarfs linux_efivarfs
+boot_check efibootmgr linux_drivers
 boot_run
 
 

@@ -1,18 +1,47 @@
 #!/bin/busybox sh
-# /init of the initramfs of the linux boot (tests/qemu/boot-tests.sh):
-# efivarfs mounted as a distribution does it (the module, then the mount),
-# and the decoder run on it between the harness's marker lines.
+# /init of the initramfs of the linux boot (tests/qemu/boot-tests.sh,
+# tests/qemu/linux.sh): efivarfs and the virtio disk's modules loaded and
+# efivarfs mounted as a distribution does it, then the steps of the pass the
+# kernel's command line names (uncore=install or uncore=run) between the
+# harness's marker lines.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-[ -f /efivarfs.ko ] && insmod /efivarfs.ko
+mount -t devtmpfs dev /dev
+for m in $(cat /modules/order); do insmod /modules/$m || echo "insmod $m failed"; done
 mount -t efivarfs efivarfs /sys/firmware/efi/efivars
 d=/sys/firmware/efi/efivars
 g=7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63
-echo "@@STEP list"; uncore_decode --list $d; echo "@@RC list $?"
-echo "@@STEP csv"; uncore_decode -x , $d LinuxRead; echo "@@RC csv $?"
-echo "@@STEP info"; uncore_decode $d/Lab003-$g; echo "@@RC info $?"
-echo "@@STEP om"; uncore_decode --openmetrics $d LinuxRead; echo "@@RC om $?"
-echo "@@STEP sizes"; for f in $d/*-$g; do echo "${f#$d/} $(cat "$f" | wc -c)"; done; echo "@@RC sizes 0"
+step() { echo "@@STEP $1"; }
+rc() { echo "@@RC $1 $?"; }
+# The number of the Driver#### option described as $1.
+option() { efibootmgr --driver | sed -n "s/^Driver\([0-9A-F]\{4\}\)\*\{0,1\} $1\$/\1/p"; }
+case $(cat /proc/cmdline) in
+*uncore=install*)
+	step list; uncore_decode --list $d; rc list
+	step csv; uncore_decode -x , $d LinuxRead; rc csv
+	step info; uncore_decode $d/Lab003-$g; rc info
+	step om; uncore_decode --openmetrics $d LinuxRead; rc om
+	step sizes; for f in $d/*-$g; do echo "${f#$d/} $(cat "$f" | wc -c)"; done; echo "@@RC sizes 0"
+	# --create puts the new option first in DriverOrder: the check's
+	# option, then the emulator's, which so runs before it.
+	step drv-add
+	efibootmgr -q --driver --create -d /dev/vda -p 1 -L uncore-boot -l '\uncore\uncore-boot.efi' &&
+		efibootmgr -q --driver --create -d /dev/vda -p 1 -L uncore-emu -l '\uncore\uncore-emu-drv.efi' \
+			--append-binary-args /emu.opt
+	rc drv-add
+	step drv-show; efibootmgr --driver -v; rc drv-show
+	;;
+*uncore=run*)
+	step drv-show; efibootmgr --driver -v; rc drv-show
+	step drv-remove
+	r=0
+	for o in uncore-emu uncore-boot; do
+		n=$(option $o) && [ -n "$n" ] && efibootmgr -q --driver -b "$n" -B || { echo "no option $o removed"; r=1; }
+	done
+	(exit $r); rc drv-remove
+	step drv-gone; efibootmgr --driver -v; rc drv-gone
+	;;
+esac
 echo "@@DONE"
 poweroff -f

@@ -1,0 +1,98 @@
+# The linux boot's Linux runs (sourced by boot-tests.sh): Debian's kernel
+# booted by OVMF with a VARS image and the lab run's stick as a virtio disk,
+# and a busybox initramfs (tests/qemu/linux-init.sh as /init) holding the
+# static decoder, Debian's efibootmgr with the
+# libraries ldd names, and the modules Debian builds as such that it needs:
+# efivarfs and the virtio disk's.
+LINUX_MODULES="drivers/virtio/virtio_ring drivers/virtio/virtio drivers/virtio/virtio_pci_legacy_dev
+	drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci drivers/block/virtio_blk fs/efivarfs/efivarfs"
+
+# The emulator's options, as the data of its Driver#### option (UCS-2, NUL-terminated).
+LINUX_EMU_ARGS="--rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500"
+
+linux_kernel() { ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1; }
+
+linux_initramfs() { # KVER OUT.gz
+	local root="$dir/initramfs" m ko b l
+	rm -rf "$root" && mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/modules" || return 1
+	cp /bin/busybox "$root/bin/busybox" && cp "$TOP/build/uncore_decode-static" "$root/bin/uncore_decode" &&
+		cp "$TOP/tests/qemu/linux-init.sh" "$root/init" || return 1
+	for b in efibootmgr; do
+		b=$(command -v $b) || { echo "no $b (tests/deps.sh installs it)"; return 1; }
+		cp "$b" "$root/bin/" || return 1
+		for l in $(ldd "$b" | grep -o '/[^ ]*'); do
+			mkdir -p "$root${l%/*}" && cp -L "$l" "$root$l" || return 1
+		done
+	done
+	for m in $LINUX_MODULES; do
+		ko=$(ls "/lib/modules/$1/kernel/$m".ko* 2>/dev/null | head -n 1)
+		case $ko in
+		*.ko) cp "$ko" "$root/modules/" ;;
+		*.ko.xz) xz -dc "$ko" > "$root/modules/${m##*/}.ko" ;;
+		*.ko.zst) zstd -qdc "$ko" > "$root/modules/${m##*/}.ko" ;;
+		*) echo "no module $m for Linux $1"; return 1 ;;
+		esac
+		echo "${m##*/}.ko" >> "$root/modules/order"
+	done
+	printf '%s\0' "$LINUX_EMU_ARGS" | iconv -f ASCII -t UTF-16LE > "$root/emu.opt" || return 1
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"
+}
+
+# One Linux run: PASS (the init's uncore= argument) on VARS, the stick
+# linux-disk.img as /dev/vda; its serial log cleaned into linux-PASS.txt.
+linux_run() { # PASS VARS
+	timeout 300 qemu-system-x86_64 -machine q35 -accel tcg -m 512 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
+		-drive if=pflash,format=raw,unit=1,file="$2" \
+		-drive if=none,id=esp,format=raw,file="$dir/linux-disk.img" -device virtio-blk-pci,drive=esp \
+		-kernel "$(linux_kernel)" -initrd "$dir/initramfs.gz" \
+		-append "console=ttyS0 quiet loglevel=0 panic=-1 uncore=$1" \
+		-display none -nodefaults -no-reboot -serial file:"$dir/linux-$1.log" </dev/null >/dev/null 2>&1
+	clean_log "$dir/linux-$1.log" > "$dir/linux-$1.txt"
+	grep -q "^@@DONE" "$dir/linux-$1.txt" || { echo "Linux ($1) did not finish:"; tail -n 20 "$dir/linux-$1.txt"; return 1; }
+}
+
+# The Driver#### options efibootmgr made under Linux, as the VARS image
+# holds them: DriverOrder runs the emulator's first, then the check's,
+# both short-form paths (HD: the stick's partition 1 at sector 0x800,
+# 0x7800 sectors) to their files, the emulator's options as its data.
+linux_options_installed() { # VARS
+	local order emu boot hd='HD\(1,MBR,0x[0-9a-f]+,0x800,0x7800\)' data
+	python3 "$TOP/tests/qemu/efivars.py" "$1" > "$dir/linux-vars-installed.txt" || return 1
+	order=($(sed -n 's/^DriverOrder-[-0-9a-f]* [0-9]* //p' "$dir/linux-vars-installed.txt"))
+	[ ${#order[@]} = 2 ] || { echo "DriverOrder: ${order[*]:-none}, want two options"; return 1; }
+	emu=$(grep "^Driver${order[0]}-" "$dir/linux-vars-installed.txt")
+	boot=$(grep "^Driver${order[1]}-" "$dir/linux-vars-installed.txt")
+	data=$(printf '%s\0' "$LINUX_EMU_ARGS" | iconv -f ASCII -t UTF-16LE | od -An -v -tx1 | tr -d ' \n')
+	grep -Eqx "Driver${order[0]}-8be4df61-93ca-11d2-aa0d-00e098032b8c [0-9]+ attr=0x1 desc=uncore-emu path=$hd/File\(\\\\uncore\\\\uncore-emu-drv.efi\) data=$data" <<<"$emu" &&
+		grep -Eqx "Driver${order[1]}-8be4df61-93ca-11d2-aa0d-00e098032b8c [0-9]+ attr=0x1 desc=uncore-boot path=$hd/File\(\\\\uncore\\\\uncore-boot.efi\) data=" <<<"$boot" ||
+		{ echo "the options in DriverOrder (${order[*]}):"; printf '%s\n' "$emu" "$boot"; return 1; }
+}
+
+# After linux_efivarfs (its install pass): the options as efibootmgr shows
+# them and as the VARS image holds them; then a second Linux run on that
+# image, where the firmware's boot manager starts them before the kernel,
+# and Linux removes them with efibootmgr: none left in the image.
+linux_drivers() {
+	local id
+	for id in drv-add drv-show; do
+		[ "$(step_rc "$dir/linux.txt" $id)" = 0 ] || { echo "under Linux, $id failed:"; step_output "$dir/linux.txt" $id; return 1; }
+	done
+	step_output "$dir/linux.txt" drv-show | grep -Eq '^Driver[0-9A-F]{4}\* uncore-emu	HD\(1,MBR,0x[0-9a-f]+,0x800,0x7800\)/File\(\\uncore\\uncore-emu-drv.efi\)' ||
+		{ echo "efibootmgr --driver -v shows:"; step_output "$dir/linux.txt" drv-show; return 1; }
+	linux_options_installed "$dir/linux-vars.fd" || return 1
+	linux_run run "$dir/linux-vars.fd" || return 1
+	# The emulator's driver, started by the boot manager with the text
+	# options as its data, says it takes uncore-emu.efi's launch block: the
+	# option efibootmgr wrote was run, before Linux.
+	sed -n '/^@@STEP /q; p' "$dir/linux-run.txt" | grep -qx 'uncore-emu: error: no configuration: start the emulator with uncore-emu.efi' ||
+		{ echo "the firmware did not start the emulator's option before Linux:"; head -n 20 "$dir/linux-run.txt"; return 1; }
+	for id in drv-show drv-remove drv-gone; do
+		[ "$(step_rc "$dir/linux-run.txt" $id)" = 0 ] || { echo "under Linux, $id failed:"; step_output "$dir/linux-run.txt" $id; return 1; }
+	done
+	! step_output "$dir/linux-run.txt" drv-gone | grep -q '^Driver[0-9A-F]' &&
+		python3 "$TOP/tests/qemu/efivars.py" "$dir/linux-vars.fd" > "$dir/linux-vars-removed.txt" &&
+		! grep -Eq '^Driver[0-9A-F]{4}-|^DriverOrder-[-0-9a-f]* [1-9]' "$dir/linux-vars-removed.txt" ||
+		{ echo "left after efibootmgr -B:"; grep '^Driver' "$dir/linux-vars-removed.txt"; step_output "$dir/linux-run.txt" drv-gone; return 1; }
+	echo "efibootmgr --driver: two options made, run by the firmware before Linux, removed"
+}
