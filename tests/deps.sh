@@ -49,6 +49,8 @@ if [ "$set_" = check ]; then
 	have_cmd cpio || need+=(cpio)
 	# Its Linux makes and removes Driver#### options with efibootmgr (copied with its libraries).
 	have_cmd efibootmgr || need+=(efibootmgr)
+	# systemd-analyze verifies the systemd unit of the docs (tests/systemd.sh).
+	have_cmd systemd-analyze || need+=(systemd)
 	# sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
 	have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
 	# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.
