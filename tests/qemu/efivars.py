@@ -4,7 +4,7 @@ the host: one line each, NAME-GUID and its size; load options (Driver####,
 Boot####) decoded as attributes, description, device path and optional data
 (hex), and DriverOrder/BootOrder as their option numbers.
 
-    efivars.py IMAGE [NAME...]      only the variables named (any GUID)
+    efivars.py IMAGE [NAME...]      only the variables named (any GUID), others' data in hex
 
 The layout (firmware volume, authenticated variable store, 60-byte variable
 headers, State 0x3F live) is the one tools/varsrc.c reads; this reader is
@@ -74,7 +74,8 @@ def main():
     for name, guid, data in variables(img):
         if want and name not in want:
             continue
-        print(("%s-%s %d %s" % (name, guid, len(data), describe(name, data))).rstrip())
+        text = describe(name, data) or (data.hex() if want else "")
+        print(("%s-%s %d %s" % (name, guid, len(data), text)).rstrip())
 
 
 main()

@@ -12,6 +12,8 @@ for m in $(cat /modules/order); do insmod /modules/$m || echo "insmod $m failed"
 mount -t efivarfs efivarfs /sys/firmware/efi/efivars
 d=/sys/firmware/efi/efivars
 g=7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63
+cfg=UncoreBootCfg-3f1d6b2e-8c47-4a59-b0e3-91d2c6a8f514
+t=/var/lib/prometheus/node-exporter
 step() { echo "@@STEP $1"; }
 rc() { echo "@@RC $1 $?"; }
 # The number of the Driver#### option described as $1.
@@ -26,18 +28,33 @@ case $(cat /proc/cmdline) in
 	# --create puts the new option first in DriverOrder: the check's
 	# option, then the emulator's, which so runs before it.
 	step drv-add
-	efibootmgr -q --driver --create -d /dev/vda -p 1 -L uncore-boot -l '\uncore\uncore-boot.efi' &&
+	efibootmgr -q --driver --create -d /dev/vda -p 1 -L 'uncore boot check' -l '\EFI\uncore\uncore-boot.efi' &&
 		efibootmgr -q --driver --create -d /dev/vda -p 1 -L uncore-emu -l '\uncore\uncore-emu-drv.efi' \
 			--append-binary-args /emu.opt
 	rc drv-add
 	step drv-show; efibootmgr --driver -v; rc drv-show
+	step cfg-write; dd if=/boot.cfg of=$d/$cfg bs=4096 2>/dev/null; rc cfg-write
 	;;
 *uncore=run*)
+	# The systemd unit's command (tools/uncore-boot-check.service) as
+	# systemd runs it, then its textfile: on the latest record, the failed
+	# check UncoreBoot2 (status 3, the file kept); with that record removed,
+	# on UncoreBoot1 that passed.
+	unit() { sh -c "$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" /uncore-boot-check.service | sed 's/\$\$/$/g')"; }
+	step unit-fail; unit; rc unit-fail
+	step prom-fail; cat $t/uncore.prom; rc prom-fail
+	step rm-fail; r=0
+	for f in $d/UncoreBoot2*-$g; do chattr -i "$f" && rm "$f" || r=1; done
+	(exit $r); rc rm-fail
+	step unit; unit; rc unit
+	step prom; cat $t/uncore.prom; rc prom
+	step textdir; ls $t; rc textdir
+	step cfg-remove; chattr -i $d/$cfg && rm $d/$cfg; rc cfg-remove
 	step drv-show; efibootmgr --driver -v; rc drv-show
 	step drv-remove
 	r=0
-	for o in uncore-emu uncore-boot; do
-		n=$(option $o) && [ -n "$n" ] && efibootmgr -q --driver -b "$n" -B || { echo "no option $o removed"; r=1; }
+	for o in uncore-emu 'uncore boot check'; do
+		n=$(option "$o") && [ -n "$n" ] && efibootmgr -q --driver -b "$n" -B || { echo "no option $o removed"; r=1; }
 	done
 	(exit $r); rc drv-remove
 	step drv-gone; efibootmgr --driver -v; rc drv-gone
