@@ -431,6 +431,8 @@ $(HOST)/test_var: $(call hobj,tests/unit/test_var.c tests/unit/t.c $(APP_TEST))
 $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c)
 UNIT_TESTS += test_openmetrics
+UNIT_TESTS += test_bootcheck
+$(HOST)/test_bootcheck: $(call hobj,tests/unit/test_bootcheck.c $(T_FAKE) $(APP_TEST))
 $(HOST)/test_openmetrics: $(call hobj,tests/unit/test_openmetrics.c $(T_FAKE) $(MODEL_SRCS) $(APP_TEST))
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 UNIT_TESTS += test_status
