@@ -579,7 +579,7 @@ deps:
 T_SUITE = test_$(firstword $(subst ., ,$(T)))
 $(if $(T),$(if $(filter $(T_SUITE),$(UNIT_TESTS)),,$(error T=$(T): no unit test $(T_SUITE) (UNIT_TESTS))))
 unit: $(addprefix $(HOST)/,$(if $(T),$(T_SUITE),$(UNIT_TESTS)))
-	$(Q)$(if $(T),$< $(if $(findstring .,$(T)),$(T)),tests/run-unit.sh $^ tests/build-flags.sh tests/prometheus.sh tests/systemd.sh)
+	$(Q)$(if $(T),$< $(if $(findstring .,$(T)),$(T)),tests/run-unit.sh $^ tests/build-flags.sh tests/prometheus.sh tests/systemd.sh tests/node_exporter.sh)
 
 # make boot BOOTS="skl e5": the QEMU boots named (all without BOOTS; BOOTS=list names them).
 boot: deps
@@ -590,7 +590,7 @@ boot: deps
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 check: deps
 	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
-	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS)) tests/build-flags.sh tests/prometheus.sh tests/systemd.sh
+	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS)) tests/build-flags.sh tests/prometheus.sh tests/systemd.sh tests/node_exporter.sh
 
 demo:
 	$(Q)tests/deps.sh demo
