@@ -55,6 +55,7 @@ lab_begin linux Skylake-Client
 lab_config "$lab/linux.cfg"
 lab_file "$TOP/build/uncore-emu.efi" ::/uncore/uncore-emu.efi
 lab_file "$TOP/build/uncore-emu-drv.efi" ::/uncore/uncore-emu-drv.efi
+lab_file "$TOP/build/uncore-boot.efi" ::/uncore/uncore-boot.efi
 boot_check end 'lab_line "UNCORE-LAB END result=fail passed=4 failed=1"'
 boot_check efivarfs linux_efivarfs
 boot_check efibootmgr linux_drivers

@@ -28,7 +28,7 @@ case $(cat /proc/cmdline) in
 	# --create puts the new option first in DriverOrder: the check's
 	# option, then the emulator's, which so runs before it.
 	step drv-add
-	efibootmgr -q --driver --create -d /dev/vda -p 1 -L 'uncore boot check' -l '\EFI\uncore\uncore-boot.efi' &&
+	efibootmgr -q --driver --create -d /dev/vda -p 1 -L 'uncore boot check' -l '\uncore\uncore-boot.efi' &&
 		efibootmgr -q --driver --create -d /dev/vda -p 1 -L uncore-emu -l '\uncore\uncore-emu-drv.efi' \
 			--append-binary-args /emu.opt
 	rc drv-add
@@ -41,6 +41,12 @@ case $(cat /proc/cmdline) in
 	# check UncoreBoot2 (status 3, the file kept); with that record removed,
 	# on UncoreBoot1 that passed.
 	unit() { sh -c "$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" /uncore-boot-check.service | sed 's/\$\$/$/g')"; }
+	# First the record uncore-boot.efi stored at this boot (the latest),
+	# then without it the lab run's two.
+	step unit-boot; unit; rc unit-boot
+	step prom-boot; cat $t/uncore.prom; rc prom-boot
+	n=$(ls $d | sed -n "s/^UncoreBoot\([0-9]*\)-$g\$/\1/p" | sort -n | tail -n 1)
+	step rm-boot; chattr -i $d/UncoreBoot$n-$g && rm $d/UncoreBoot$n-$g; rc rm-boot
 	step unit-fail; unit; rc unit-fail
 	step prom-fail; cat $t/uncore.prom; rc prom-fail
 	step rm-fail; r=0
