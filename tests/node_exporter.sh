@@ -10,7 +10,8 @@
 #                                     seeds, as UncoreBoot1 in an efivarfs-like
 #                                     directory: status 0 (3 and a file saying
 #                                     uncore_check_passed 0 for a failed
-#                                     check's seed), then the scrape
+#                                     check's seed), then the scrape; and on a
+#                                     record cut short, status 1, no file
 #   tests/node_exporter.sh NAME FILE  one textfile as it is (the linux boot's)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -92,4 +93,12 @@ for seed in "$top"/tests/fuzz/corpus/decode/record_*; do
 	n=$((n + 1))
 done
 [ $n -gt 0 ] || say seeds 1 "no record seeds in tests/fuzz/corpus/decode"
+# A record cut short (a seed's first 100 bytes): status 1, and the file the
+# run before left is removed rather than served again.
+seed=$top/tests/fuzz/corpus/decode/record_stat
+echo '# EOF' > "$tmp/text/uncore.prom" && rm -f "$tmp/vars/"* &&
+	{ printf '\007\000\000\000' && tail -c +2 "$seed" | head -c 100; } > "$tmp/vars/UncoreBoot1-$guid" || exit 1
+out=$(sh -c "$unit" 2>&1); s=$?
+[ $s = 1 ] && [ -z "$(ls "$tmp/text")" ]
+say corrupt_record_removes_file $? "status $s (want 1), the directory holds: $(ls "$tmp/text" | tr '\n' ' '); $(tr '\n' ' ' <<<"$out")"
 exit $fail
