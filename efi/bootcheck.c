@@ -254,11 +254,13 @@ EFI_STATUS efi_boot_run(EFI_HANDLE image, struct app_env *env, struct hw *hw, st
 	why[0] = 0;
 	native_init(hw, &terr, image);
 	uint64_t t0 = hw_ticks(hw);
+	/* the clock first: the time taken is printed whatever happens */
+	enum unc_status cal = native_calibrate(hw, &terr);
 	struct cli_cmd *cmd = efi_alloc(sizeof(*cmd));
 	st = cmd ? boot_prepare(env, &cfg, &seq, cmd, why, sizeof(why)) : UNC_E_NO_MEMORY;
 	if (st)
 		out_printf(err, "uncore-boot: error: %s\n", why[0] ? why : "out of memory");
-	else if (!(st = native_calibrate(hw, &terr))) {
+	else if (!(st = cal)) {
 		env->boot_seq = seq;
 		out_printf(out, "uncore-boot: boot %u: %s\n", seq, cfg.check);
 		if (!app_cpu_detect(hw, &cpu)) {
