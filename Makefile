@@ -55,7 +55,7 @@ GEN_SRCS  := $(addprefix $(GEN)/,$(addsuffix _events.c,$(PMU_NAMES))) $(GEN)/pmu
 CMD_SRCS  := $(sort $(wildcard drivers/cmd/*.c))
 APP_SRCS  := $(LIB_SRCS) \
 	$(CMD_SRCS) efi/main.c efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c efi/console.c efi/libc.c efi/efilib.c efi/shell.c efi/status_efi.c efi/vars.c efi/measure.c efi/lab_edge.c
-APP_SRCS  += efi/lab_vol.c efi/http.c
+APP_SRCS  += efi/lab_vol.c efi/http.c efi/bootcheck.c
 APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o \
 	$(patsubst $(GEN)/%.c,$(BUILD)/efi/gen/%.o,$(GEN_SRCS))
 # The application is built for size (-Oz: 1.6 KB less than -Os; the counts
@@ -114,7 +114,7 @@ EMU_SRCS  := tests/emu/launcher.c efi/shell.c $(EMU_COMMON)
 EMU_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(EMU_SRCS)) $(BUILD)/efi/emu-drv-blob.o
 
 .PHONY: all check demo deps unit boot qemu clean fuzz bench image sign FORCE
-all: $(BUILD)/uncore.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
+all: $(BUILD)/uncore.efi $(BUILD)/uncore-boot.efi $(BUILD)/uncore-emu.efi $(BUILD)/uncore_decode $(BUILD)/uncore_decode-static \
 	$(BUILD)/host/uncore_decode $(BUILD)/child.efi $(BUILD)/ebs.efi $(BUILD)/memattr.efi $(BUILD)/memattr-keep-xp.efi \
 	$(BUILD)/unmapped.efi
 
@@ -254,13 +254,19 @@ $(BUILD)/uncore-stub.so: $(patsubst %.c,$(BUILD)/efi/%.o,$(STUB_SRCS)) $(BUILD)/
 $(BUILD)/uncore-stub.so: EFI_LIBS :=
 $(BUILD)/uncore.efi: $(BUILD)/uncore-stub.so Makefile $(BUILD)/pack
 	$(efi_from_so)
+# The boot check (drivers/cmd/bootcheck.md): the same outer image and
+# application as a boot-service driver, which the boot manager starts from
+# a Driver#### option; the application tells by its image's code type.
+$(BUILD)/uncore-boot.efi: $(BUILD)/uncore-stub.so Makefile $(BUILD)/pack
+	$(efi_from_so)
+$(BUILD)/uncore-boot.efi: SUBSYSTEM = 11
 
 # ---- Secure Boot: make sign KEY=db.key CERT=db.crt -> build/signed/ ----
 # The emulator embeds its driver and starts it with LoadImage from memory,
 # which Secure Boot checks too: the signed emulator embeds the signed driver.
 # Signing is redone on every make sign, so another KEY or CERT always takes.
 SIGNED := $(BUILD)/signed
-SIGN_FILES := $(SIGNED)/uncore.efi $(SIGNED)/uncore-emu.efi
+SIGN_FILES := $(SIGNED)/uncore.efi $(SIGNED)/uncore-boot.efi $(SIGNED)/uncore-emu.efi
 sign: $(SIGN_FILES)
 
 sign-args:
@@ -282,6 +288,8 @@ define sign_efi
 endef
 
 $(SIGNED)/uncore.efi: $(BUILD)/uncore.efi sign-args FORCE
+	$(sign_efi)
+$(SIGNED)/uncore-boot.efi: $(BUILD)/uncore-boot.efi sign-args FORCE
 	$(sign_efi)
 $(SIGNED)/drv/uncore-emu-drv.efi: $(BUILD)/uncore-emu-drv.efi sign-args FORCE
 	$(sign_efi)
@@ -424,6 +432,8 @@ $(HOST)/test_load: $(call hobj,tests/unit/test_load.c tests/unit/t.c)
 $(HOST)/test_smbios: $(call hobj,tests/unit/test_smbios.c tests/unit/t.c)
 UNIT_TESTS += test_openmetrics test_push
 $(HOST)/test_push: $(call hobj,tests/unit/test_push.c $(T_FAKE) $(MODEL_SRCS) $(APP_TEST))
+UNIT_TESTS += test_bootcheck
+$(HOST)/test_bootcheck: $(call hobj,tests/unit/test_bootcheck.c $(T_FAKE) $(APP_TEST))
 $(HOST)/test_openmetrics: $(call hobj,tests/unit/test_openmetrics.c $(T_FAKE) $(MODEL_SRCS) $(APP_TEST))
 $(HOST)/test_gen_events: $(call hobj,tests/unit/test_gen_events.c tests/unit/t.c) | $(HOST)/gen_events
 UNIT_TESTS += test_status
@@ -570,7 +580,7 @@ deps:
 T_SUITE = test_$(firstword $(subst ., ,$(T)))
 $(if $(T),$(if $(filter $(T_SUITE),$(UNIT_TESTS)),,$(error T=$(T): no unit test $(T_SUITE) (UNIT_TESTS))))
 unit: $(addprefix $(HOST)/,$(if $(T),$(T_SUITE),$(UNIT_TESTS)))
-	$(Q)$(if $(T),$< $(if $(findstring .,$(T)),$(T)),tests/run-unit.sh $^ tests/build-flags.sh tests/prometheus.sh)
+	$(Q)$(if $(T),$< $(if $(findstring .,$(T)),$(T)),tests/run-unit.sh $^ tests/build-flags.sh tests/prometheus.sh tests/systemd.sh tests/node_exporter.sh)
 
 # make boot BOOTS="skl e5": the QEMU boots named (all without BOOTS; BOOTS=list names them).
 boot: deps
@@ -581,7 +591,7 @@ boot: deps
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 check: deps
 	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) all $(addprefix $(HOST)/,$(UNIT_TESTS)) $(FUZZERS) image
-	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS)) tests/build-flags.sh tests/prometheus.sh
+	$(Q)FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run-all.sh $(addprefix $(HOST)/,$(UNIT_TESTS)) tests/build-flags.sh tests/prometheus.sh tests/systemd.sh tests/node_exporter.sh
 
 demo:
 	$(Q)tests/deps.sh demo

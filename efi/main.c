@@ -5,6 +5,7 @@
 #include "../drivers/cmd/app.h"
 #include "../drivers/cmd/cli.h"
 #include "../drivers/cmd/lab_command.h"
+#include "bootcheck_efi.h"
 #include "console.h"
 #include "http.h"
 #include "lab_edge.h"
@@ -201,12 +202,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	out = console_out();
 	err = console_err();
 
+	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
+			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
+			       memory_map, NULL, exit_guard, efi_smbios_id, NULL, 0, efi_http_ready, efi_http_put, NULL,
+			       &efi_boot_env, 0 };
+	/* Started as a driver (uncore-boot.efi, a Driver#### option): the boot check. */
+	EFI_LOADED_IMAGE *li = NULL;
+	efi_boot_self(image);
+	if (!EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li)) && li &&
+	    li->ImageCodeType == EfiBootServicesCode)
+		return efi_boot_run(image, &env, &hw, &out, &err);
 	st = shell_args_ascii(image, "uncore", &argc, &argv, &err);
 	if (st)
 		return efi_status_from(st);
-	struct app_env env = { wait_until, &hw, &efi_varstore, efi_write_file, efi_alloc, efi_free, efi_get_time,
-			       load_start, efi_load_bytes, efi_load_stop, child_find, run_child, efi_smbios_memory,
-			       memory_map, NULL, exit_guard, efi_smbios_id, NULL, 0, efi_http_ready, efi_http_put, NULL };
 	/* No Shell parameters (\EFI\BOOT\BOOTX64.EFI, a Boot#### option): lab mode. */
 	if (argc == 0)
 		return efi_lab(image, &env, NULL, false);

@@ -37,9 +37,8 @@ static enum unc_status v_get(void *ctx, const char *name, uint8_t *buf, size_t c
 	UINT32 attrs = 0;
 	UINTN size = cap;
 
-	(void)ctx;
 	to_ucs2(wname, VAR_NAME_MAX + 8, name);
-	EFI_STATUS s = RT->GetVariable(wname, &guid, &attrs, &size, buf);
+	EFI_STATUS s = RT->GetVariable(wname, ctx ? ctx : &guid, &attrs, &size, buf);
 	*ret_len = size;
 	return status_of(s);
 }
@@ -48,9 +47,8 @@ static enum unc_status v_set(void *ctx, const char *name, const uint8_t *buf, si
 {
 	CHAR16 wname[VAR_NAME_MAX + 8];
 
-	(void)ctx;
 	to_ucs2(wname, VAR_NAME_MAX + 8, name);
-	EFI_STATUS s = RT->SetVariable(wname, &guid, UNC_VAR_ATTRS, len, (VOID *)buf);
+	EFI_STATUS s = RT->SetVariable(wname, ctx ? ctx : &guid, UNC_VAR_ATTRS, len, (VOID *)buf);
 	if (len == 0 && s == EFI_NOT_FOUND)
 		return UNC_OK;
 	return status_of(s);
@@ -80,7 +78,6 @@ static enum unc_status v_next(void *ctx, char *name, size_t size)
 {
 	static EFI_GUID g;
 
-	(void)ctx;
 	if (!name[0]) {
 		walk_end();
 		wname[0] = 0;
@@ -101,7 +98,7 @@ static enum unc_status v_next(void *ctx, char *name, size_t size)
 			walk_end();
 			return status_of(s); /* EFI_NOT_FOUND: the end */
 		}
-		if (CompareGuid(&g, &guid) != 0)
+		if (CompareGuid(&g, ctx ? ctx : &guid) != 0)
 			continue;
 		size_t i = 0;
 		for (; wname[i] && i + 1 < size; i++)
@@ -125,6 +122,12 @@ static enum unc_status v_query(void *ctx, uint64_t *ret_max_var, uint64_t *ret_r
 }
 
 const struct varstore efi_varstore = { v_get, v_set, v_next, v_query, NULL, NULL };
+
+/* The same under another GUID: the firmware's (Driver####, DriverOrder)
+ * and the boot check's (efi/bootcheck.c). */
+static EFI_GUID global_guid = EFI_GLOBAL_VARIABLE, boot_guid = UNC_BOOT_GUID;
+const struct varstore efi_globalvars = { v_get, v_set, v_next, v_query, &global_guid, NULL };
+const struct varstore efi_bootvars = { v_get, v_set, v_next, v_query, &boot_guid, NULL };
 
 enum unc_status efi_write_file(void *ctx, const char *path, const void *data, size_t len, char *err, size_t errsize)
 {

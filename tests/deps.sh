@@ -47,6 +47,12 @@ if [ "$set_" = check ]; then
 	ls /boot/vmlinuz-* >/dev/null 2>&1 || need+=(linux-image-amd64)
 	dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
 	have_cmd cpio || need+=(cpio)
+	# Its Linux makes and removes Driver#### options with efibootmgr (copied with its libraries).
+	have_cmd efibootmgr || need+=(efibootmgr)
+	# systemd-analyze verifies the systemd unit of the docs (tests/systemd.sh).
+	have_cmd systemd-analyze || need+=(systemd)
+	# node_exporter's textfile collector reads the unit's file (tests/node_exporter.sh).
+	have_cmd prometheus-node-exporter || need+=(prometheus-node-exporter)
 	# sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
 	have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
 	# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.

@@ -142,6 +142,7 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 	if (env->get_time)
 		env->get_time(&r->time);
 	r->status = run_status;
+	r->boot_seq = env->boot_seq;
 	if (env->smbios_id && env->smbios_id(&r->id, msg, sizeof(msg)))
 		memset(&r->id, 0, sizeof(r->id));
 	rec_from_info(r, pi);

@@ -19,6 +19,8 @@
 #include "../output/varstore.h"
 #include "cli.h"
 
+struct boot_env;
+
 #define UNC_VERSION "0.1.0"
 
 /* One descriptor of the firmware's memory map (GetMemoryMap), in bytes. */
@@ -90,6 +92,11 @@ struct app_env {
 	/* Lab mode (NULL: none): a failed push's line, which then leaves the
 	 * run's status alone (the lab makes it a case of its own). */
 	void (*push_failed)(void *ctx, const char *line);
+	/* The boot check (bootcheck.h): the firmware's side of `boot-check`
+	 * (NULL: none), and the boot number a run's record carries (0: not a
+	 * boot-time check). */
+	const struct boot_env *boot;
+	uint32_t boot_seq;
 };
 
 #define UNC_VAR_GUID_TEXT "7c3a5e91-2b4d-4f86-9e1a-5d0c8b7f2a63"

@@ -20,6 +20,7 @@
 	X(cmd_mmio_read)                                                                                             \
 	X(cmd_pmc_read)                                                                                              \
 	X(cmd_lab)                                                                                                   \
+	X(cmd_boot_install) X(cmd_boot_remove) X(cmd_boot_show)                                                      \
 	X(cmd_help)                                                                                                  \
 	X(cmd_version)
 

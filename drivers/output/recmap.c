@@ -394,6 +394,19 @@ enum unc_status rec_print(struct out *o, const uint8_t *data, size_t len, enum r
 
 	if ((st = rec_decode(data, len, &r, NULL, NULL, err, errsize)))
 		return st;
+	if (!strcmp(r.command, "boot")) { /* a boot check that could not run (drivers/cmd/bootcheck.md) */
+		if (format == REPORT_JSON) {
+			out_printf(o, "{\"command\":\"boot\",\"boot\":%u,\"status\":", (unsigned)r.boot_seq);
+			out_json_str(o, unc_strerror((enum unc_status)r.status));
+			out_printf(o, ",\"reason\":");
+			out_json_str(o, r.verdict_reason);
+			out_printf(o, "}\n");
+		} else {
+			out_printf(o, "%sboot %u: %s (%s)\n", format == REPORT_CSV ? "# " : "", (unsigned)r.boot_seq,
+				   r.verdict_reason, unc_strerror((enum unc_status)r.status));
+		}
+		return UNC_OK;
+	}
 	struct hw hw = rec_hw(&r);
 	struct report_opts ro = { .format = format, .per_box = r.per_box, .intervals = r.nintervals > 0 };
 	fmt_snprintf(ro.sep, sizeof(ro.sep), "%s", sep && *sep ? sep : ",");

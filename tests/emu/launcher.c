@@ -86,6 +86,51 @@ static EFI_STATUS unload_emulator(struct out *out, struct out *err)
 	return EFI_SUCCESS;
 }
 
+/* The boot manager starts a Driver#### option's image with the option's
+ * data as its LoadOptions (UEFI 2.10, 3.1.3): `--driver-option NNNN
+ * OPTIONS` makes the load option DriverNNNN (bcfg driver add made it) start
+ * the emulator with OPTIONS, as this launcher would. The option's data is
+ * what follows its attributes, the device path's length, the description
+ * and the device path; it is replaced. */
+static EFI_STATUS driver_option(const char *num, const struct emu_launch *l, struct out *out, struct out *err)
+{
+	static UINT8 buf[4096];
+	EFI_GUID g = EFI_GLOBAL_VARIABLE;
+	CHAR16 name[12] = { 'D', 'r', 'i', 'v', 'e', 'r' };
+	UINTN size = sizeof(buf) - sizeof(*l), at = 6;
+	UINT32 attrs = 0;
+	EFI_STATUS s;
+
+	bool ok = strlen(num) == 4;
+	for (int i = 0; i < 4 && ok; i++)
+		ok = num[i] && strchr("0123456789ABCDEF", num[i]), name[6 + i] = (CHAR16)(unsigned char)num[i];
+	if (!ok) {
+		out_printf(err, "uncore-emu: error: bad --driver-option '%s' (want 4 hex digits, as Driver0001)\n", num);
+		return EFI_INVALID_PARAMETER;
+	}
+	s = RT->GetVariable(name, &g, &attrs, &size, buf);
+	if (EFI_ERROR(s) || size < 8) {
+		out_printf(err, "uncore-emu: error: no load option Driver%s (bcfg driver add makes one)\n", num);
+		return EFI_NOT_FOUND;
+	}
+	while (at + 1 < size && (buf[at] | buf[at + 1]))
+		at += 2;
+	at += 2 + (buf[4] | (UINTN)buf[5] << 8);
+	if (at > size) {
+		out_printf(err, "uncore-emu: error: Driver%s is not a load option (%lu bytes)\n", num, (unsigned long)size);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	CopyMem(buf + at, (void *)l, sizeof(*l));
+	s = RT->SetVariable(name, &g, attrs, at + sizeof(*l), buf);
+	if (EFI_ERROR(s)) {
+		out_printf(err, "uncore-emu: error: Driver%s not written (status 0x%lx)\n", num, (unsigned long)s);
+		return s;
+	}
+	out_printf(out, "uncore-emu: Driver%s starts the emulator with these options (%lu bytes of data)\n", num,
+		   (unsigned long)sizeof(*l));
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	static struct emu_launch launch;
@@ -103,12 +148,24 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	err = console_err();
 	if ((st = shell_args_ascii(image, "uncore-emu", &argc, &argv, &err)))
 		return efi_status_from(st);
+	/* --driver-option NNNN OPTIONS: these options as the load option
+	 * DriverNNNN's data (driver_option). */
+	const char *drv_num = argc > 2 && !strcmp(argv[1], "--driver-option") ? argv[2] : NULL;
+	char num[8] = "";
+	if (drv_num) {
+		fmt_snprintf(num, sizeof(num), "%s", drv_num);
+		argc -= 2, argv += 2;
+	}
 	st = emu_parse_options(argc, argv, &launch.cfg, msg, sizeof(msg));
 	shell_args_free(); /* the configuration holds no pointer into them */
 	if (st) {
 		out_printf(&err, "uncore-emu: error: %s\n", msg);
 		return EFI_INVALID_PARAMETER;
 	}
+	launch.magic = EMU_LAUNCH_MAGIC;
+	launch.size = sizeof(launch);
+	if (drv_num)
+		return driver_option(num, &launch, &out, &err);
 	if (launch.cfg.unload)
 		return unload_emulator(&out, &err);
 	if (!EFI_ERROR(BS->LocateProtocol(&proto_guid, NULL, &existing))) {
@@ -128,8 +185,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		out_printf(&err, "uncore-emu: error: the driver image has no EFI_LOADED_IMAGE_PROTOCOL\n");
 		return s;
 	}
-	launch.magic = EMU_LAUNCH_MAGIC;
-	launch.size = sizeof(launch);
 	li->LoadOptions = &launch;
 	li->LoadOptionsSize = sizeof(launch);
 	/* The driver reports its own errors; a failed driver is unloaded by

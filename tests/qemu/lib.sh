@@ -28,6 +28,12 @@
 #                                        ($dir is the boot's folder: vars.fd, serial.txt)
 #   boot_around 'SETUP' 'TEARDOWN'      shell code run in the boot's folder ($dir) before QEMU
 #                                        starts (servers it talks to) and after its checks
+#   pass N                               the steps after it run in the boot's Nth pass: the guest
+#                                        resets between passes (QEMU stays, and so do the VARS and
+#                                        the ESP's files); startup.nsh finds its pass from files
+#                                        fs0:\passN that the pass before leaves
+#   boot_stop 'ERE'                      the boot must not end by itself: it is stopped (and counts as
+#                                        finished) once the serial log matches ERE and QEMU still runs 3 s later
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
 #   boot_wait                            waits, then prints "ok - NAME.ID" / "FAIL - NAME.ID" per step
 #
@@ -62,10 +68,12 @@ WORK=${WORK:-$TOP/build/qemu}
 boot_begin() {
 	BOOT=$1; BOOT_CPU=$2; shift 2
 	BOOT_EXTRA=("$@")
-	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=()
+	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=(); PASSES=(); PASS=1 BOOT_STOP=
 	BOOT_FILES=("$TOP/build/uncore.efi")
 	LAB= BOOT_SETUP= BOOT_TEARDOWN=
 }
+pass() { PASS=$1; }
+boot_stop() { BOOT_STOP=$1; }
 
 lab_begin() {
 	boot_begin "$@"
@@ -86,7 +94,7 @@ lab_cat() { mcopy -n -i "$dir/usb.img@@1M" "::$1" -; }
 # Extra files for the ESP root.
 boot_file() { BOOT_FILES+=("$1"); }
 
-step() { STEPS+=("$1"); CMDS+=("$2"); }
+step() { STEPS+=("$1"); CMDS+=("$2"); PASSES+=("$PASS"); }
 boot_around() { BOOT_SETUP=$1 BOOT_TEARDOWN=$2; }
 boot_check() { CHECK_IDS+=("$1"); CHECKS+=("$2"); }
 press() { PRESS+=("$1"$'\t'"$2"$'\t'"$3"); }
@@ -181,7 +189,16 @@ boot_run_shell() {
 	local i
 	{
 		printf '@echo -off\r\n'
+		local p last=1
+		for ((p = PASS; p > 1; p--)); do
+			printf 'if exist fs0:\\pass%s then\r\n  goto pass%s\r\nendif\r\n' "$p" "$p"
+		done
 		for i in "${!STEPS[@]}"; do
+			if [ "${PASSES[$i]}" != "$last" ]; then # the pass before ends: a file for the next, a reset
+				printf 'echo "@@PASS %s"\r\necho %s > fs0:\\pass%s\r\nreset\r\n:pass%s\r\n' \
+					"${PASSES[$i]}" "${PASSES[$i]}" "${PASSES[$i]}" "${PASSES[$i]}"
+				last=${PASSES[$i]}
+			fi
 			printf 'echo "@@STEP %s"\r\n' "${STEPS[$i]}"
 			case ${CMDS[$i]} in
 			'!'*) printf '%s\r\n' "${CMDS[$i]#!}" ;; # a shell command of its own
@@ -189,7 +206,8 @@ boot_run_shell() {
 			esac
 			printf 'echo "@@RC %s %%lasterror%%"\r\n' "${STEPS[$i]}"
 		done
-		printf 'echo "@@DONE"\r\nreset -s\r\n'
+		# (a boot to stop ends on one more reset, which must not end by itself)
+		printf 'echo "@@DONE"\r\nreset%s\r\n' "$([ -n "$BOOT_STOP" ] || echo ' -s')"
 	} > "$dir/startup.nsh"
 	mformat -i "$dir/esp.img" -C -T 65536 -h 64 -s 32 :: || return 1
 	mcopy -i "$dir/esp.img" "$dir/startup.nsh" "${BOOT_FILES[@]}" :: || return 1
@@ -200,14 +218,15 @@ boot_run_shell() {
 	# The first key is Return, once the Shell asks "Press ESC in 5 seconds to
 	# skip startup.nsh or any other key to continue": the Shell reads it and
 	# starts startup.nsh at once instead of counting the 5 seconds down.
-	local mon=() pending=("${PRESS[@]}") countdown=1
+	local mon=() pending=("${PRESS[@]}") countdown=1 reboot=(-no-reboot) pressed=0
+	[ "$PASS" = 1 ] || reboot=()
 	mkfifo "$dir/mon.in" "$dir/mon.out" && mon=(-monitor "pipe:$dir/mon") || return 1
 	: > "$dir/serial.log"
 	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$BOOT_CPU" -m 256 \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
 		-drive if=pflash,format=raw,unit=1,file="$dir/vars.fd" \
 		-drive format=raw,file="$dir/esp.img",snapshot=on \
-		-display none -nodefaults -no-reboot -serial file:"$dir/serial.log" \
+		-display none -nodefaults "${reboot[@]}" -serial file:"$dir/serial.log" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${BOOT_EXTRA[@]}" "${mon[@]}" \
 		</dev/null >"$dir/qemu.out" 2>&1 &
 	local pid=$! start=$SECONDS why=""
@@ -215,8 +234,18 @@ boot_run_shell() {
 		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
 			sleep 1; why="firmware exception dump"; break
 		fi
+		if [ -n "$BOOT_STOP" ] && clean_log "$dir/serial.log" | grep -Eq -- "$BOOT_STOP"; then
+			sleep 3; kill -0 "$pid" 2>/dev/null || why="it ended by itself"; break
+		fi
 		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
 			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		# A boot of passes: every countdown of the Shell, after a reset too
+		# (a countdown of its own: at least 2 s after the last).
+		if [ "$PASS" != 1 ] && [ $((SECONDS - pressed)) -ge 2 ] &&
+			tail -c 200 "$dir/serial.log" | grep -qa 'in [2-5] seconds to skip'; then
+			printf 'sendkey ret\n' 1<>"$dir/mon.in"
+			pressed=$SECONDS countdown=
 		fi
 		# (only while at least 2 seconds are left and no step has begun: a key
 		# that came late would go to the step's program, as a user's abort)
@@ -240,7 +269,7 @@ boot_run_shell() {
 	done
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 	clean_log "$dir/serial.log" > "$dir/serial.txt"
-	if [ -z "$why" ] && ! grep -qx '@@DONE' "$dir/serial.txt"; then
+	if [ -z "$why" ] && [ -z "$BOOT_STOP" ] && ! grep -qx '@@DONE' "$dir/serial.txt"; then
 		why="the boot ended before the script finished"
 	fi
 	echo "# boot $BOOT (-cpu $BOOT_CPU): $((SECONDS - start))s${why:+, $why}; log: $dir/serial.txt"
