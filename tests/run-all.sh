@@ -40,9 +40,11 @@ fail=$(grep -c '^FAIL - ' "$log")
 echo "# times (wall clock):"
 cat "$times"
 # each boot's own time (QEMU and its checks), in the order of the boots
-sed -n 's/^# boot \([^ ]*\) took \([0-9]*\)s with its checks$/\1 \2/p' "$log" | while read -r b s; do
-	printf '#     boot %-10s %4ds\n' "$b" "$s"
+sed -n 's/^# boot \([^ ]*\) took \([0-9]*\)s with its checks, \([0-9.]*\) s CPU$/\1 \2 \3/p' "$log" | while read -r b s c; do
+	printf '#     boot %-10s %4ds %6.1fs CPU\n' "$b" "$s" "$c"
 done
+sed -n 's/^# boot [^ ]* took [0-9]*s with its checks, \([0-9.]*\) s CPU$/\1/p' "$log" |
+	awk '{c += $1} END {printf "#   %-12s %6.1fs CPU (user + system, all boots)\n", "boots", c}'
 printf '#   %-12s %4ds\n' total $((SECONDS - start))
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -132,8 +132,16 @@ step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 
 # number of cores: a boot's guest idles through much of its waits, so one
 # per core left the cores half used), each in its own folder; boot_wait
 # prints their results in the order they were described, each boot's
-# ending with "# boot NAME took Ns with its checks" (run-all.sh sums these
-# up).
+# ending with "# boot NAME took Ns with its checks, C s CPU" (run-all.sh
+# sums these up; C: the CPU seconds, user + system, of QEMU, the harness
+# and the checks, which is what the boots share the cores by).
+# The CPU seconds (user + system) of this shell and its children so far,
+# in CPU_S (times runs in this shell: in a pipe or $(...) it would count a
+# fork's).
+cpu_seconds() {
+	times > "$WORK/$BOOT.times"
+	CPU_S=$(awk '{for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); c += t[1] * 60 + t[2] }} END {printf "%.1f", c}' "$WORK/$BOOT.times")
+}
 QEMU_JOBS=${QEMU_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 BOOT_ORDER=()
 
@@ -154,7 +162,8 @@ boot_run() {
 	{
 		local boot_t0=$SECONDS
 		boot_run_now
-		echo "# boot $BOOT took $((SECONDS - boot_t0))s with its checks"
+		cpu_seconds
+		echo "# boot $BOOT took $((SECONDS - boot_t0))s with its checks, $CPU_S s CPU"
 	} > "$WORK/$BOOT.result" 2>&1 &
 }
 
