@@ -172,7 +172,11 @@ static void halt(struct out *out)
 		BS->Stall(1000000);
 }
 
-/* --on-fail setup: EFI_OS_INDICATIONS_BOOT_TO_FW_UI (UEFI 2.10, 8.5.4), then a reset. */
+/* --on-fail setup: EFI_OS_INDICATIONS_BOOT_TO_FW_UI (UEFI 2.10, 8.5.4), then a reset.
+ * edk2's BDS reads OsIndications only after it has run the Driver####
+ * options, so after the reset the check runs (and fails) again first: with
+ * the bit still set it does not reset again, or the machine would reset
+ * forever. */
 static void to_setup(struct out *out)
 {
 	uint8_t b[8] = { 0 };
@@ -186,6 +190,11 @@ static void to_setup(struct out *out)
 	}
 	if (!efi_globalvars.get(efi_globalvars.ctx, "OsIndications", b, 8, &len) && len == 8)
 		memcpy(&ind, b, 8);
+	if (ind & 1) { /* set by the boot before: BDS acts on it after this */
+		out_printf(out, "uncore-boot: the check failed; its policy is setup, already requested: the firmware "
+				"opens its setup next\n");
+		return;
+	}
 	ind |= 1;
 	memcpy(b, &ind, 8);
 	if (efi_globalvars.set(efi_globalvars.ctx, "OsIndications", b, 8)) {

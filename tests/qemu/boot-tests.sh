@@ -3106,4 +3106,62 @@ boot_check bc-halted 'sed -n "/^@@DONE$/,\$p" "$dir/serial.txt" > "$dir/halt.txt
 	! grep -q "UEFI Interactive Shell" "$dir/halt.txt"'
 QEMU_TIMEOUT=$((QEMU_TIMEOUT * 2)) boot_run # six firmware boots in one run
 
+# The boot check under Secure Boot. The snakeoil firmware (a test key
+# enrolled) refuses its own Shell under Secure Boot, so the Shell boot runs
+# with OVMF's SecureBootEnable variable set to 0 in a copy of the snakeoil
+# VARS (sb_enable: the byte of its data, in the store's active record) and
+# writes the options there: an unsigned uncore-boot.efi as Driver0000, the
+# check (signed by make sign above) behind it. Then bootcheck_sb turns
+# Secure Boot back on and boots those VARS: the firmware refuses the
+# unsigned driver, runs the signed check (no emulator: the check fails,
+# MCHBAR being off, and stores its record), and the boot goes on to its
+# boot options.
+sb_enable() { # VARS 0|1
+	python3 - "$1" "$2" <<'PY'
+import sys
+path, on = sys.argv[1], int(sys.argv[2])
+d = bytearray(open(path, "rb").read())
+name = "SecureBootEnable".encode("utf-16-le") + b"\0\0"
+hits = [i for i in range(len(d)) if d.startswith(name, i) and d[i - 60:i - 58] == b"\xaa\x55" and d[i - 58] == 0x3F]
+if len(hits) != 1:
+    sys.exit("%s: %d active SecureBootEnable records" % (path, len(hits)))
+d[hits[0] + len(name)] = on
+open(path, "wb").write(d)
+PY
+}
+bootcheck_sb() {
+	cp "$dir/vars.fd" "$dir/sb-vars.fd" && sb_enable "$dir/sb-vars.fd" 1 && cp "$dir/esp.img" "$dir/sb-esp.img" &&
+		mmd -D s -i "$dir/sb-esp.img" ::/EFI ::/EFI/uncore &&
+		mcopy -i "$dir/sb-esp.img" "$TOP/build/signed/uncore-boot.efi" ::/EFI/uncore/uncore-boot.efi || return 1
+	: > "$dir/sb.log"
+	timeout 300 qemu-system-x86_64 -machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on \
+		-accel tcg -cpu Skylake-Client -m 256 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="${OVMF_CODE%.fd}.snakeoil.fd" \
+		-drive if=pflash,format=raw,unit=1,file="$dir/sb-vars.fd" -drive format=raw,file="$dir/sb-esp.img" \
+		-display none -nodefaults -no-reboot -serial file:"$dir/sb.log" </dev/null >/dev/null 2>&1 &
+	local pid=$! t=0
+	until clean_log "$dir/sb.log" | grep -q 'BdsDxe: No bootable option' || [ $((t += 1)) -gt 600 ]; do sleep 0.5; done
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	clean_log "$dir/sb.log" > "$dir/sb.txt"
+	grep "uncore-boot\|BdsDxe" "$dir/sb.txt"
+	grep -q '^BdsDxe: failed to start Boot0002 "EFI Internal Shell" .*: Security Violation$' "$dir/sb.txt" && # it is on
+		[ "$(grep -c '^uncore-boot: boot [0-9]*: ' "$dir/sb.txt")" = 2 ] && # the signed one's two lines only
+		grep -q '^uncore-boot: boot 1: FAILED; record UncoreBoot1 stored, last 3 kept; in [0-9.]* s$' "$dir/sb.txt" &&
+		sed -n '/^uncore-boot: boot 1: FAILED/,$p' "$dir/sb.txt" | grep -q '^BdsDxe: loading Boot' &&
+		"$TOP/build/uncore_decode" --list --vars "$dir/sb-vars.fd" | grep -c '^UncoreBoot' | grep -qx 1
+}
+boot_begin bootcheck-sb Skylake-Client
+cp "${OVMF_VARS%.fd}.snakeoil.fd" "$WORK/sb-off-vars.fd" && sb_enable "$WORK/sb-off-vars.fd" 0
+boot_vars "$WORK/sb-off-vars.fd"
+cp "$TOP/build/uncore-boot.efi" "$WORK/unsigned-boot.efi"
+boot_file "$WORK/unsigned-boot.efi"
+boot_file "$TOP/build/signed/uncore-boot.efi"
+step sb-unsigned '!bcfg driver add 0 fs0:\unsigned-boot.efi "unsigned"'
+expect sb-unsigned has '^bcfg: Add Driver0000 as 0$'
+step sb-install 'uncore.efi boot-check install --min-bw 1000 -d 0.2'
+expect sb-install rc zero
+expect sb-install has '^boot-check: installed Driver0001 '
+boot_check secure-boot 'bootcheck_sb'
+boot_run
+
 boot_wait

@@ -32,6 +32,7 @@
 #                                        resets between passes (QEMU stays, and so do the VARS and
 #                                        the ESP's files); startup.nsh finds its pass from files
 #                                        fs0:\passN that the pass before leaves
+#   boot_vars FILE                       the VARS image the boot starts from (default $OVMF_VARS)
 #   boot_stop 'ERE'                      the boot must not end by itself: it is stopped (and counts as
 #                                        finished) once the serial log matches ERE and QEMU still runs 3 s later
 #   boot_run                             boots (in the background, QEMU_JOBS at a time)
@@ -68,12 +69,13 @@ WORK=${WORK:-$TOP/build/qemu}
 boot_begin() {
 	BOOT=$1; BOOT_CPU=$2; shift 2
 	BOOT_EXTRA=("$@")
-	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=(); PASSES=(); PASS=1 BOOT_STOP=
+	STEPS=(); CMDS=(); EXPECTS=(); CHECKS=(); CHECK_IDS=(); PRESS=(); PASSES=(); PASS=1 BOOT_STOP= BOOT_VARS=$OVMF_VARS
 	BOOT_FILES=("$TOP/build/uncore.efi")
 	LAB= BOOT_SETUP= BOOT_TEARDOWN=
 }
 pass() { PASS=$1; }
 boot_stop() { BOOT_STOP=$1; }
+boot_vars() { BOOT_VARS=$1; }
 
 lab_begin() {
 	boot_begin "$@"
@@ -220,7 +222,7 @@ boot_run_shell() {
 	} > "$dir/startup.nsh"
 	mformat -i "$dir/esp.img" -C -T 65536 -h 64 -s 32 :: || return 1
 	mcopy -i "$dir/esp.img" "$dir/startup.nsh" "${BOOT_FILES[@]}" :: || return 1
-	cp "$OVMF_VARS" "$dir/vars.fd"
+	cp "$BOOT_VARS" "$dir/vars.fd"
 
 	# Keys go in through QEMU's monitor on a pipe (mon.in/mon.out); opened
 	# read-write, the FIFO never blocks the harness even if QEMU is gone.
