@@ -261,6 +261,8 @@ static enum unc_status store_error(const struct app_env *env, const char *name, 
 	r->verdict = run;
 	fmt_snprintf(r->verdict_reason, sizeof(r->verdict_reason), "the check did not run: %s", why);
 	r->boot_seq = seq;
+	if (env->smbios_id && env->smbios_id(&r->id, msg, sizeof(msg))) /* the machine, as app_store names it */
+		memset(&r->id, 0, sizeof(r->id));
 	size_t cap = 8192;
 	struct rec_buf b = { env->alloc(cap), 0, cap, false };
 	enum unc_status st = UNC_E_NO_MEMORY;

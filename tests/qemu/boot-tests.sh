@@ -123,6 +123,10 @@ boot_check bc-records '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" |
 # The corrupt configuration's boot: why, and the time it took.
 boot_check bc-corrupt-boot 'grep -q "^uncore-boot: error: UncoreBootCfg: not a boot check configuration (6 bytes)$" "$dir/serial.txt" &&
 	grep -Eq "^uncore-boot: boot 4: not run; record UncoreBoot4 stored, last 3 kept; in [0-9]+\.[0-9] s$" "$dir/serial.txt"'
+# The error record names the machine (SMBIOS), as every record does, and says the check did not pass.
+boot_check bc-error-id '"$TOP/build/uncore_decode" --openmetrics --vars "$dir/vars.fd" UncoreBoot4 > "$dir/b4.prom";
+	grep -q "^uncore_boot_sequence{system=\"Standard PC (Q35 + ICH9, 2009)\",.*} 4$" "$dir/b4.prom" &&
+	grep -q "^uncore_check_passed{check=\"not run\",system=\"Standard PC (Q35 + ICH9, 2009)\",.*} 0$" "$dir/b4.prom"'
 # The halted boot: its verdict, the policy's line, and no Shell after them.
 boot_check bc-halted 'sed -n "/^@@DONE$/,\$p" "$dir/serial.txt" > "$dir/halt.txt" &&
 	grep -q "^uncore-boot: boot 5: FAILED; record UncoreBoot5 stored, last 3 kept; in [0-9.]* s$" "$dir/halt.txt" &&
