@@ -293,9 +293,11 @@ enum unc_status efi_http_put(void *ctx, const char *url, const char *ctype, cons
 	 * a static policy without an address is switched to DHCP for the push
 	 * and put back after it. */
 	if (!EFI_ERROR(BS->HandleProtocol(nic, &ip4cfg2_guid, (VOID **)&cfg)) && !address(cfg)) {
-		if (!EFI_ERROR(cfg->GetData(cfg, IP4CFG2_POLICY, &psize, &policy)) && policy != POLICY_DHCP)
-			changed = true;
-		cfg->SetData(cfg, IP4CFG2_POLICY, sizeof(dhcp), &dhcp);
+		/* only a policy it could read is changed, so that it can be put back */
+		if (!EFI_ERROR(cfg->GetData(cfg, IP4CFG2_POLICY, &psize, &policy))) {
+			changed = policy != POLICY_DHCP;
+			cfg->SetData(cfg, IP4CFG2_POLICY, sizeof(dhcp), &dhcp);
+		}
 		EFI_EVENT t = deadline(dhcp_ms);
 		while (!address(cfg) && !expired(t))
 			BS->Stall(10000);
