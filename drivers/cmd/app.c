@@ -55,24 +55,29 @@ bool app_wants_output(const struct cli_cmd *cmd, const struct app_env *env)
 
 /* The stored record b as OpenMetrics text, decoded as a reader would (so
  * it says what `uncore_decode --openmetrics` says), in memory from
- * env->alloc; NULL with msg set when it cannot be made. */
-static char *metrics_text(const struct app_env *env, const struct rec_buf *b, size_t *ret_len, char *msg,
-			  size_t msize)
+ * env->alloc into *ret; an error status with msg set when it cannot be
+ * made (a record that does not decode keeps the decoder's status). */
+static enum unc_status metrics_text(const struct app_env *env, const struct rec_buf *b, char **ret,
+				    size_t *ret_len, char *msg, size_t msize)
 {
 	struct rec *r = &app_ws->print.r;
 	enum unc_status st = rec_decode(b->p, b->len, r, NULL, NULL, msg, msize);
 	size_t n = st ? 0 : om_write(NULL, 0, r, env->om_labels, env->om_nlabels);
 	char *text = n ? env->alloc(n + 1) : NULL;
 
-	if (!st && !text)
+	if (!st && !text) {
 		fmt_snprintf(msg, msize, "out of memory for %zu bytes", n + 1);
+		st = UNC_E_NO_MEMORY;
+	}
 	if (text && om_write(text, n + 1, r, env->om_labels, env->om_nlabels) != n) {
 		fmt_snprintf(msg, msize, "no memory for the record's counts");
 		env->free(text);
 		text = NULL;
+		st = UNC_E_NO_MEMORY;
 	}
+	*ret = text;
 	*ret_len = n;
-	return text;
+	return st;
 }
 
 /* -o metrics:PATH: the text into a file. */
@@ -81,9 +86,11 @@ static enum unc_status store_metrics(const char *path, const struct app_env *env
 {
 	char msg[240];
 	size_t n;
-	char *text = metrics_text(env, b, &n, msg, sizeof(msg));
-	enum unc_status st = text ? env->write_file(env->ctx, path, text, n, msg, sizeof(msg)) : UNC_E_NO_MEMORY;
+	char *text;
+	enum unc_status st = metrics_text(env, b, &text, &n, msg, sizeof(msg));
 
+	if (!st)
+		st = env->write_file(env->ctx, path, text, n, msg, sizeof(msg));
 	if (st)
 		out_printf(err, "uncore: error: %s not written: %s\n", path, msg);
 	else
@@ -100,11 +107,14 @@ static enum unc_status push_metrics(const char *url, const struct app_env *env, 
 	char msg[240];
 	size_t n;
 	unsigned code = 0;
-	char *text = metrics_text(env, b, &n, msg, sizeof(msg));
-	enum unc_status st = !env->http_put ? (fmt_snprintf(msg, sizeof(msg), "no HTTP sender"), UNC_E_UNSUPPORTED)
-			     : !text ? UNC_E_NO_MEMORY
-			     : env->http_put(env->ctx, url, PUSH_CONTENT_TYPE, text, n, PUSH_DHCP_MS, PUSH_TIMEOUT_MS,
-					     &code, msg, sizeof(msg));
+	char *text;
+	enum unc_status st = metrics_text(env, b, &text, &n, msg, sizeof(msg));
+
+	if (!st && !env->http_put)
+		fmt_snprintf(msg, sizeof(msg), "no HTTP sender"), st = UNC_E_UNSUPPORTED;
+	if (!st)
+		st = env->http_put(env->ctx, url, PUSH_CONTENT_TYPE, text, n, PUSH_DHCP_MS, PUSH_TIMEOUT_MS, &code,
+				   msg, sizeof(msg));
 
 	if (st) {
 		char line[400];
