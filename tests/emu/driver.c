@@ -1,6 +1,7 @@
 /* The resident part of uncore-emu.efi: a boot-service driver that makes
  * QEMU look like a 6th-gen Core uncore to uncore.efi. tests/emu/launcher.c
- * starts it with its configuration as LoadOptions (struct emu_launch).
+ * starts it with its configuration as LoadOptions (struct emu_launch); a
+ * Driver#### option may instead give it the launcher's options as UCS-2 text.
  *
  * It emulates only what QEMU lacks. CPUID stays QEMU's (-cpu Skylake-Client)
  * except the leaves given with --cpuid. The uncore MSRs are served by the
@@ -41,6 +42,8 @@
 #include "../../drivers/base/cpu.h"
 #include "../../drivers/base/tsc.h"
 #include "launch.h"
+
+#define EMU_TEXT_ARGS 64 /* the launcher's command line, as the Shell splits it */
 
 #define NS_PER_S      1000000000ull
 #define MCHBAR_ALIGN  0x8000ull /* the mask 0x7FFFFF8000 keeps 32 KiB granules */
@@ -404,9 +407,47 @@ static EFI_STATUS install(EFI_HANDLE image, EFI_LOADED_IMAGE *li, struct out *ou
 	return EFI_SUCCESS;
 }
 
+/* Options as text: a Driver#### option's data written as UCS-2 (Linux's
+ * efibootmgr --append-binary-args FILE, or its -u extra arguments), the
+ * launcher's options separated by spaces, NUL-ended or not. */
+static enum unc_status text_options(const UINT8 *data, UINTN size, struct emu_config *cfg, char *err, size_t errsize)
+{
+	static char text[1024];
+	char *argv[EMU_TEXT_ARGS + 1] = { "uncore-emu" };
+	int argc = 1;
+	UINTN k = 0;
+
+	if (size % 2 || size / 2 >= sizeof(text))
+		UNC_ERR(UNC_E_INVALID, "no configuration: the option's data (%lu bytes) is neither uncore-emu.efi's "
+				       "launch block nor its options as UCS-2 text", (unsigned long)size);
+	for (; k < size / 2 && (data[2 * k] | data[2 * k + 1]); k++) {
+		if (data[2 * k + 1] || data[2 * k] < 0x20 || data[2 * k] > 0x7e)
+			UNC_ERR(UNC_E_INVALID, "no configuration: the option's data has character 0x%04x at %lu",
+				data[2 * k] | data[2 * k + 1] << 8, (unsigned long)k);
+		text[k] = (char)data[2 * k];
+	}
+	text[k] = 0;
+	for (char *p = text; *p;) {
+		while (*p == ' ')
+			*p++ = 0;
+		if (!*p)
+			break;
+		if (argc == EMU_TEXT_ARGS)
+			UNC_ERR(UNC_E_INVALID, "no configuration: more than %d options in the option's data", EMU_TEXT_ARGS - 1);
+		argv[argc++] = p;
+		while (*p && *p != ' ')
+			p++;
+	}
+	enum unc_status st = emu_parse_options(argc, argv, cfg, err, errsize);
+	if (!st && cfg->unload)
+		UNC_ERR(UNC_E_INVALID, "--unload is uncore-emu.efi's, not a driver option's");
+	return st;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	static struct emu_config cfg;
+	char why[200];
 	struct out out, err;
 	EFI_LOADED_IMAGE *li = NULL;
 	void *existing;
@@ -418,11 +459,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	err = console_err();
 
 	s = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li);
-	if (EFI_ERROR(s) || li->LoadOptionsSize != sizeof(struct emu_launch) || !li->LoadOptions ||
-	    ((struct emu_launch *)li->LoadOptions)->magic != EMU_LAUNCH_MAGIC ||
-	    ((struct emu_launch *)li->LoadOptions)->size != sizeof(struct emu_launch))
+	if (EFI_ERROR(s) || !li->LoadOptions || !li->LoadOptionsSize)
 		return fail(&err, EFI_INVALID_PARAMETER, "no configuration: start the emulator with uncore-emu.efi");
-	cfg = ((struct emu_launch *)li->LoadOptions)->cfg;
+	if (li->LoadOptionsSize == sizeof(struct emu_launch) &&
+	    ((struct emu_launch *)li->LoadOptions)->magic == EMU_LAUNCH_MAGIC &&
+	    ((struct emu_launch *)li->LoadOptions)->size == sizeof(struct emu_launch))
+		cfg = ((struct emu_launch *)li->LoadOptions)->cfg;
+	else if (text_options(li->LoadOptions, li->LoadOptionsSize, &cfg, why, sizeof(why)))
+		return fail(&err, EFI_INVALID_PARAMETER, why);
 	if (!EFI_ERROR(BS->LocateProtocol(&proto_guid, NULL, &existing)))
 		return fail(&err, EFI_ALREADY_STARTED, "an uncore emulator is already installed");
 
@@ -445,7 +489,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 	emu_init_cpu(&model, &core_model, &cfg, r.eax);
 	emu_core_leaf1(&model, r.eax, r.ebx, r.ecx, r.edx);
-	char why[200];
 	if (emu_uncore_check(&model.cfg, model.cfg.uncore_active, why, sizeof(why)) ||
 	    emu_core_check(&model.cfg, model.cfg.core_active, why, sizeof(why)) ||
 	    emu_ro_check(&model.cfg, model.cfg.uncore_active, model.cfg.core_active, why, sizeof(why)))

@@ -23,7 +23,9 @@
 #   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
 #   document, or JSON Lines for -I and var show; see tests/json_check.py)
 #   press ID 'ERE' KEY                   once a line of step ID's output matches ERE, press KEY
-#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard
+#                                        (a QEMU sendkey name, e.g. esc) on the PS/2 keyboard;
+#                                        ID pass:N: the log from "@@PASS N" on (what the firmware
+#                                        shows between passes); KEY 'down ret': each in turn
 #   boot_check ID 'SHELL CODE'           after the boot, on the host: ok if the code succeeds
 #                                        ($dir is the boot's folder: vars.fd, serial.txt)
 #   boot_around 'SETUP' 'TEARDOWN'      shell code run in the boot's folder ($dir) before QEMU
@@ -125,6 +127,16 @@ json_fails() { # command output rc
 
 # Serial text with ANSI escapes and CRs removed.
 clean_log() { sed -e 's/\x1b\[[0-9;?=]*[A-Za-z]//g' -e 's/\r//g' "$1"; }
+
+# Each ERE matches a line of FILE, in the order given (awk's ERE: no backslash, no {N}).
+in_order() { # FILE ERE...
+	local f=$1 at=0 n re; shift
+	for re; do
+		n=$(awk -v from="$at" -v re="$re" 'NR >= from && $0 ~ re {print NR; exit}' "$f")
+		[ -n "$n" ] || { echo "no line matches /$re/ after line $at of ${f##*/}"; return 1; }
+		at=$n
+	done
+}
 
 # The output of one step: the lines between its markers.
 step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id " " {on=0} on' "$1"; }
@@ -265,11 +277,12 @@ boot_run_shell() {
 			printf 'sendkey ret\n' 1<>"$dir/mon.in"
 			countdown=
 		fi
-		local k kid kre kkey left=()
+		local k kid kre kkey key left=()
 		for k in "${pending[@]}"; do
 			IFS=$'\t' read -r kid kre kkey <<<"$k"
-			if step_output <(clean_log "$dir/serial.log") "$kid" | grep -Eq -- "$kre"; then
-				printf 'sendkey %s\n' "$kkey" 1<>"$dir/mon.in"
+			if if [[ $kid == pass:* ]]; then clean_log "$dir/serial.log" | sed -n "/^@@PASS ${kid#pass:}\$/,\$p"
+			   else step_output <(clean_log "$dir/serial.log") "$kid"; fi | grep -Eq -- "$kre"; then
+				for key in $kkey; do printf 'sendkey %s\n' "$key" 1<>"$dir/mon.in"; sleep 0.3; done
 				echo "# $BOOT.$kid: pressed $kkey after $((SECONDS - start))s" >> "$dir/keys.txt"
 			else
 				left+=("$k")
