@@ -147,7 +147,9 @@ enum unc_status app_store(const struct cli_cmd *cmd, const struct app_env *env, 
 		return UNC_E_NOT_FOUND;
 	}
 	memset(r, 0, sizeof(*r));
-	fmt_snprintf(r->tool, sizeof(r->tool), "uncore.efi %s", UNC_VERSION);
+	/* A boot check's record names the image that made it, as its error
+	 * records do (bootrun.c). */
+	fmt_snprintf(r->tool, sizeof(r->tool), "%s %s", env->boot_seq ? "uncore-boot.efi" : "uncore.efi", UNC_VERSION);
 	fmt_snprintf(r->command, sizeof(r->command), "%s", command);
 	if (env->get_time)
 		env->get_time(&r->time);

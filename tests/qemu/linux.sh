@@ -139,7 +139,7 @@ linux_drivers() {
 		"^uncore-boot: boot $n: passed; record UncoreBoot$n stored, last 3 kept; in [0-9.]+ s\$" &&
 		[ "$(step_rc "$dir/linux-run.txt" unit-boot)" = 0 ] && [ "$(step_rc "$dir/linux-run.txt" rm-boot)" = 0 ] &&
 		step_output "$dir/linux-run.txt" prom-boot > "$dir/uncore-boot.prom" &&
-		grep -Eqx "uncore_boot_sequence\{.*\} $n" "$dir/uncore-boot.prom" && grep -q '^uncore_info{tool="uncore.efi [^"]*",command="bw",' "$dir/uncore-boot.prom" &&
+		grep -Eqx "uncore_boot_sequence\{.*\} $n" "$dir/uncore-boot.prom" && grep -q '^uncore_info{tool="uncore-boot.efi [^"]*",command="bw",' "$dir/uncore-boot.prom" &&
 		grep -Eq '^uncore_check_passed\{.*msr_access="emulated".*\} 1$' "$dir/uncore-boot.prom" &&
 		grep -Eq '^uncore_dram_read_bytes_per_second\{[^}]*\} 1000[0-9]{6}$|^uncore_dram_read_bytes_per_second\{[^}]*\} 999[0-9]{6}$' "$dir/uncore-boot.prom" &&
 		promtool check metrics < "$dir/uncore-boot.prom" && /usr/bin/python3 "$TOP/tests/om_check.py" "$dir/uncore-boot.prom" ||
