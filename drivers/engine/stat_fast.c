@@ -202,7 +202,10 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 				     (HAS(FK_PCI) && rs->pci_n(rs->pci_ctx, rs->pci, rs->npci_all, rs->pci_val, &done)),
 			     0))
 		return sample_all(r); /* made again the way that names what failed */
-	if (HAS(FK_REMOTE) && __builtin_expect(pkg_trips(r) != UNC_OK, 0))
+	if (HAS(FK_REMOTE) && __builtin_expect((rs->pkg_nmsr ? rs->pkg_n(rs->pkg_ctx, rs->pkg_id, rs->pkg_msr, rs->pkg_nmsr,
+								 rs->pkg_val)
+					       : pkg_trips(r)) != UNC_OK,
+			       0))
 		return sample_all(r); /* read_remote names what failed */
 	after = rs->ticks(rs->tctx);
 	if (__builtin_expect(after - now - r->read_best >= r->read_span, 0) && !read_settled_slow(r, after - now))
@@ -263,6 +266,8 @@ enum {
 	FAST_MSR = FK_MSR | FK_CHECK,          /* uncore MSR PMUs */
 	FAST_PMC = FK_MSR | FK_PMC | FK_CHECK, /* the core PMU by RDPMC */
 	FAST_PCI = FK_PCI | FK_CHECK | FK_PCI2, /* PCI PMUs */
+	FAST_PKG = FK_REMOTE,                   /* MSR PMUs of other packages (and maybe of this one) */
+	FAST_PKG_MAYBE = FK_MSR | FK_CHECK,
 	FAST_ANY = FK_MSR | FK_PMC | FK_PCI | FK_REMOTE | FK_CHECK | FK_WATCH_PKG | FK_PCI2,
 };
 
@@ -279,6 +284,11 @@ static __attribute__((noinline)) enum unc_status fast_pmc(struct stat_run *r)
 static __attribute__((noinline)) enum unc_status fast_pci(struct stat_run *r)
 {
 	return sample_fast(r, FAST_PCI, 0);
+}
+
+static __attribute__((noinline)) enum unc_status fast_pkg(struct stat_run *r)
+{
+	return sample_fast(r, FAST_PKG, FAST_PKG_MAYBE);
 }
 
 /* Any other shape: each part tested at each sample. */
@@ -326,6 +336,7 @@ UNC_COLD void fast_choose(struct stat_run *r)
 	rs->fast_fn = fits(rs->fk, FAST_MSR, 0)		       ? fast_msr
 		      : fits(rs->fk, FAST_PMC, 0)	       ? fast_pmc
 		      : fits(rs->fk, FAST_PCI, 0)	       ? fast_pci
+		      : fits(rs->fk, FAST_PKG, FAST_PKG_MAYBE) ? fast_pkg
 							       : fast_any;
 	rs->sample = rs->fast ? rs->fast_fn : sample_slow;
 	rs->ticks = hw->ops->ticks, rs->tctx = hw->ctx;
