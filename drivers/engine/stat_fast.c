@@ -197,12 +197,14 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 
 	now = rs->ticks(rs->tctx);
 	if (__builtin_expect((HAS(FK_MSR) && rs->msr_n(rs->msr_ctx, rs->msr, rs->nmsr_all, rs->msr_val, &done)) ||
-				     (HAS(FK_PMC) && rs->pmc_n(rs->pmc_ctx, rs->msr + rs->nmsr_all, rs->npmc,
-								 rs->msr_val + rs->nmsr_all, &done)) ||
+				     (HAS(FK_PMC) && rs->pmc_n(rs->pmc_ctx, rs->pmc_idx, rs->npmc, rs->pmc_val, &done)) ||
 				     (HAS(FK_PCI) && rs->pci_n(rs->pci_ctx, rs->pci, rs->npci_all, rs->pci_val, &done)),
 			     0))
 		return sample_all(r); /* made again the way that names what failed */
-	if (HAS(FK_REMOTE) && __builtin_expect(pkg_trips(r) != UNC_OK, 0))
+	if (HAS(FK_REMOTE) && __builtin_expect((rs->pkg_nmsr ? rs->pkg_n(rs->pkg_ctx, rs->pkg_id, rs->pkg_msr, rs->pkg_nmsr,
+								 rs->pkg_val)
+					       : pkg_trips(r)) != UNC_OK,
+			       0))
 		return sample_all(r); /* read_remote names what failed */
 	after = rs->ticks(rs->tctx);
 	if (__builtin_expect(after - now - r->read_best >= r->read_span, 0) && !read_settled_slow(r, after - now))
@@ -260,11 +262,19 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
  * time (on: what it always does; maybe: what it tests for), and any
  * other. */
 enum {
+	FAST_MSR0 = FK_MSR,                    /* uncore MSR PMUs whose selects are all the checks */
 	FAST_MSR = FK_MSR | FK_CHECK,          /* uncore MSR PMUs */
 	FAST_PMC = FK_MSR | FK_PMC | FK_CHECK, /* the core PMU by RDPMC */
 	FAST_PCI = FK_PCI | FK_CHECK | FK_PCI2, /* PCI PMUs */
+	FAST_PKG = FK_REMOTE,                   /* MSR PMUs of other packages (and maybe of this one) */
+	FAST_PKG_MAYBE = FK_MSR | FK_CHECK,
 	FAST_ANY = FK_MSR | FK_PMC | FK_PCI | FK_REMOTE | FK_CHECK | FK_WATCH_PKG | FK_PCI2,
 };
+
+static __attribute__((noinline)) enum unc_status fast_msr0(struct stat_run *r)
+{
+	return sample_fast(r, FAST_MSR0, 0);
+}
 
 static __attribute__((noinline)) enum unc_status fast_msr(struct stat_run *r)
 {
@@ -279,6 +289,11 @@ static __attribute__((noinline)) enum unc_status fast_pmc(struct stat_run *r)
 static __attribute__((noinline)) enum unc_status fast_pci(struct stat_run *r)
 {
 	return sample_fast(r, FAST_PCI, 0);
+}
+
+static __attribute__((noinline)) enum unc_status fast_pkg(struct stat_run *r)
+{
+	return sample_fast(r, FAST_PKG, FAST_PKG_MAYBE);
 }
 
 /* Any other shape: each part tested at each sample. */
@@ -323,9 +338,11 @@ UNC_COLD void fast_choose(struct stat_run *r)
 	void *hw_ctx = (void *)(uintptr_t)hw; /* what the fallbacks take */
 
 	rs->gs_span = 0, rs->gap_lo = 0 - rs->slack; /* the first sample makes the bounds (fast_window) */
-	rs->fast_fn = fits(rs->fk, FAST_MSR, 0)		       ? fast_msr
+	rs->fast_fn = fits(rs->fk, FAST_MSR0, 0)	       ? fast_msr0
+		      : fits(rs->fk, FAST_MSR, 0)	       ? fast_msr
 		      : fits(rs->fk, FAST_PMC, 0)	       ? fast_pmc
 		      : fits(rs->fk, FAST_PCI, 0)	       ? fast_pci
+		      : fits(rs->fk, FAST_PKG, FAST_PKG_MAYBE) ? fast_pkg
 							       : fast_any;
 	rs->sample = rs->fast ? rs->fast_fn : sample_slow;
 	rs->ticks = hw->ops->ticks, rs->tctx = hw->ctx;
@@ -333,6 +350,7 @@ UNC_COLD void fast_choose(struct stat_run *r)
 	rs->msr_ctx = hw->ops->msr_read_n ? hw->ctx : hw_ctx;
 	rs->pmc_n = hw->ops->rdpmc_n ? hw->ops->rdpmc_n : pmc_each;
 	rs->pmc_ctx = hw->ops->rdpmc_n ? hw->ctx : hw_ctx;
+	rs->pmc_idx = rs->msr + rs->nmsr_all, rs->pmc_val = rs->msr_val + rs->nmsr_all;
 	rs->pci_n = hw->ops->pci_read32_n ? hw->ops->pci_read32_n : pci_each;
 	rs->pci_ctx = hw->ops->pci_read32_n ? hw->ctx : hw_ctx;
 }

@@ -222,6 +222,16 @@ struct stat_reads {
 	enum unc_status (*pmc_n)(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val, unsigned *ret_done);
 	enum unc_status (*pci_n)(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val, unsigned *ret_done);
 	void *tctx, *msr_ctx, *pmc_ctx, *pci_ctx;
+	const uint32_t *pmc_idx; /* msr + nmsr_all: the RDPMC indexes, their values at pmc_val */
+	uint64_t *pmc_val;
+	/* The plan's trip when it has one alone (pkg_plan_fast; pkg_nmsr 0:
+	 * pkg_trips makes them): the seam's msr_read_pkg, called straight. */
+	enum unc_status (*pkg_n)(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val);
+	void *pkg_ctx;
+	const uint32_t *pkg_msr;
+	uint64_t *pkg_val;
+	uint32_t pkg_id;
+	unsigned pkg_nmsr;
 	/* What the checked registers must read, in the MSRs' list order
 	 * (want: the controls of the drivers' checks, then the WT_MSR
 	 * selects; ncmp of them) and the PCI selects' (pwant); as

@@ -228,11 +228,16 @@ UNC_COLD bool pkg_plan_fast(struct stat_run *r)
 {
 	struct stat_reads *rs = r->reads;
 
+	rs->pkg_nmsr = 0;
 	if (!(rs->pkg_plan = make_plan(r)) || !r->hw->ops->msr_read_pkg)
 		return false;
 	for (unsigned t = 0; t < plan.ntrip; t++)
 		if (plan.trip[t].pkg - 1u == hw_pkg_here(r->hw) || !hw_pkg_known(r->hw, plan.trip[t].pkg - 1u))
 			return false;
+	if (plan.ntrip == 1) /* sample_fast calls the seam itself */
+		rs->pkg_n = r->hw->ops->msr_read_pkg, rs->pkg_ctx = r->hw->ctx, rs->pkg_id = plan.trip[0].pkg - 1u,
+		rs->pkg_msr = plan.msr + plan.trip[0].at, rs->pkg_val = plan.val + plan.trip[0].at,
+		rs->pkg_nmsr = plan.trip[0].n;
 	return true;
 }
 
