@@ -29,6 +29,10 @@ struct emu_hw {
 	/* With stall_to: only accesses at a time in [stall_from, stall_to) are
 	 * counted for stall_every (a spell of host load); 0: at any time. */
 	uint64_t stall_from, stall_to;
+	/* Each trip to another package takes this long before its reads (the
+	 * other processor woken late: a busy host), in that spell when
+	 * stall_to is set. 0: no time. */
+	uint64_t trip_ns;
 	/* PCI functions that neither the model nor the fake declares read all
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */
