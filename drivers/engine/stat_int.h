@@ -88,8 +88,8 @@ extern bool watch_any_pkg;
 enum unc_status check_pkgs(struct stat_run *r);
 void batch_clear(void);
 enum unc_status read_remote(struct stat_run *r);
-/* The same at an edge, each counter's edge_t the TSC its package's
- * processor read just after it (the time-stamp counter MSR). */
+/* The same at an edge, each counter's edge_t this processor's clock as its
+ * trip is posted. */
 enum unc_status read_remote_edge(struct stat_run *r);
 enum unc_status check_watched(struct stat_run *r);
 void pkg_scatter(struct stat_run *r);

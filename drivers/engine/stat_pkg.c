@@ -221,79 +221,33 @@ enum unc_status read_remote(struct stat_run *r)
 	return UNC_OK;
 }
 
-/* The time-stamp counter MSR (Intel SDM vol. 4, table 2-2, address 10H):
- * the counter RDTSC reads, on every processor with a TSC. */
-#define MSR_TSC 0x10u
-
-/* One trip to package pkg at an edge: the n MSRs of the plan at idx[],
- * each between two reads of that processor's TSC; a value is kept, with
- * the TSC after it in tsc[], where it took less than took[] (which it
- * becomes). *ret_quick: the quickest it took. */
-static enum unc_status edge_trip(struct stat_run *r, uint32_t pkg, const unsigned *idx, unsigned n, uint64_t *tsc,
-				 uint64_t *took, uint64_t *ret_quick)
-{
-	static uint32_t msr[2 * STAT_PKG_BATCH + 1];
-	static uint64_t v[2 * STAT_PKG_BATCH + 1];
-	enum unc_status st;
-
-	msr[0] = MSR_TSC;
-	for (unsigned j = 0; j < n; j++)
-		msr[2 * j + 1] = plan.msr[idx[j]], msr[2 * j + 2] = MSR_TSC;
-	if ((st = hw_msr_read_n_pkg(r->hw, pkg, msr, 2 * n + 1, v)))
-		return st;
-	for (unsigned j = 0; j < n; j++) {
-		uint64_t t = v[2 * j + 2] - v[2 * j];
-		if (t < took[idx[j]])
-			took[idx[j]] = t, plan.val[idx[j]] = v[2 * j + 1], tsc[idx[j]] = v[2 * j + 2];
-		if (t < *ret_quick)
-			*ret_quick = t;
-	}
-	return UNC_OK;
-}
-
-/* read_remote at an edge: the plan's trips by edge_trip, each counter's
- * edge_t the TSC of its package's processor after its read; one whose read
- * took over twice the trip's quickest and read_slack (the processor
- * delayed inside it) is read again in further trips, up to
- * STAT_EDGE_TRIPS in all, its quickest read kept, as read_list_edge does
- * here. read_remote_slow's: this processor's clock after them all. The
- * TSCs of two packages may differ by a constant, which cancels in a box's
- * skew (edge_end). */
-#define STAT_EDGE_TRIPS 4
+/* read_remote at an edge: each counter's edge_t this processor's clock as
+ * its trip is posted (all of read_remote_slow's: before them). Another
+ * package's processor waits for its trips in ap_serve and reads at once;
+ * its own TSC is no clock to compare under QEMU's TCG, whose APs' TSCs
+ * stand still while they idle or are not scheduled (stat.md). */
 UNC_COLD enum unc_status read_remote_edge(struct stat_run *r)
 {
 	struct stat_reads *rs = r->reads;
-	static uint64_t tsc[STAT_PKG_BATCH], took[STAT_PKG_BATCH];
-	static unsigned idx[STAT_PKG_BATCH];
-	uint64_t *slot0 = r->val[0];
+	uint64_t *slot0 = r->val[0], posted = hw_ticks(r->hw);
 	bool slow = (!rs->pkg_plan || plan.of != rs) && !(rs->pkg_plan = make_plan(r));
 
 	for (unsigned t = 0; !slow && t < plan.ntrip; t++) {
-		uint64_t quick = UINT64_MAX;
-		unsigned n = plan.trip[t].n;
-		for (unsigned j = 0; j < n; j++)
-			idx[j] = plan.trip[t].at + j, took[idx[j]] = UINT64_MAX;
-		for (unsigned k = 0; !slow && n && k < STAT_EDGE_TRIPS; k++) {
-			slow = edge_trip(r, plan.trip[t].pkg - 1u, idx, n, tsc, took, &quick) != UNC_OK;
-			unsigned m = 0;
-			for (unsigned j = 0; j < n; j++) /* the counters whose read was delayed */
-				if (took[idx[j]] > 2 * quick + r->read_slack && plan.dst[idx[j]] >= slot0 &&
-				    plan.dst[idx[j]] < slot0 + r->box_slots)
-					idx[m++] = idx[j];
-			n = m;
-		}
+		unsigned at = plan.trip[t].at, n = plan.trip[t].n;
+		posted = hw_ticks(r->hw);
+		slow = hw_msr_read_n_pkg(r->hw, plan.trip[t].pkg - 1u, plan.msr + at, n, plan.val + at) != UNC_OK;
+		for (unsigned j = at; j < at + n; j++)
+			if (plan.dst[j] >= slot0 && plan.dst[j] < slot0 + r->box_slots) /* a counter, not a select */
+				r->edge_t[plan.dst[j] - slot0] = posted;
 	}
-	if (slow) {
-		enum unc_status st = read_remote_slow(r);
-		for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
-			r->edge_t[e->slot] = hw_ticks(r->hw);
-		return st;
+	if (!slow) {
+		pkg_scatter(r);
+		return UNC_OK;
 	}
-	pkg_scatter(r);
-	for (unsigned j = 0; j < plan.n; j++)
-		if (plan.dst[j] >= slot0 && plan.dst[j] < slot0 + r->box_slots) /* a counter, not a select */
-			r->edge_t[plan.dst[j] - slot0] = tsc[j];
-	return UNC_OK;
+	posted = hw_ticks(r->hw);
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		r->edge_t[e->slot] = posted;
+	return read_remote_slow(r);
 }
 
 /* For sample_fast (compile_fast): the plan laid out for these lists, each

@@ -675,7 +675,7 @@ UNC_COLD void edge_end(struct stat_run *r, uint64_t now)
 	uint64_t w = now - r->edge_t0;
 
 	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_KINDS - 1]; e++) {
-		/* offsets modulo 2^64: another package's TSC may differ by a constant, which cancels;
+		/* offsets modulo 2^64, as the clock reads them;
 		 * a driver frozen while read stopped counting before the clock read */
 		int64_t skew = (int64_t)(r->edge_t[e->slot] - now - r->edge_off[e->slot]);
 		if (skew && (skew > 0 || (uint64_t)-skew < w) && !r->pmu[e->pmu].p.drv->sample_frozen)

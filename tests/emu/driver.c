@@ -90,19 +90,15 @@ static void set_stall(EFI_STALL fn)
 }
 
 /* Model time: TSC ticks since start-up, in ns. The TSC's rate was measured
- * against the ACPI PM timer (native_calibrate), as uncore.efi measures it.
- * off: how far the running processor's TSC is ahead of this one's (QEMU's
- * TCG starts each vCPU's TSC on its own: seconds apart), so that the model
- * has one clock, as the hardware counts in one time, whichever processor
- * reads it. */
-static uint64_t now_ns(int64_t off)
+ * against the ACPI PM timer (native_calibrate), as uncore.efi measures it. */
+static uint64_t now_ns(void)
 {
-	return u64_muldiv(hw_ticks(&hw) - (uint64_t)off - tsc0, NS_PER_S, tsc_hz);
+	return u64_muldiv(hw_ticks(&hw) - tsc0, NS_PER_S, tsc_hz);
 }
 
 static VOID EFIAPI imc_tick(EFI_EVENT ev, VOID *ctx)
 {
-	uint64_t t = now_ns(0);
+	uint64_t t = now_ns();
 
 	(void)ev;
 	(void)ctx;
@@ -133,29 +129,22 @@ static EFI_STATUS to_efi(enum unc_status st)
 	}
 }
 
-/* The model, brought up to now (on a processor whose TSC is off ahead of
- * this one's): every protocol call starts here. */
-static struct emu *model_at(int64_t off)
+/* The model, brought up to now: every protocol call starts here. */
+static struct emu *model_now(void)
 {
-	emu_set_time(&model, now_ns(off));
+	emu_set_time(&model, now_ns());
 	return &model;
 }
 
-static struct emu *model_now(void)
-{
-	return model_at(0);
-}
-
-/* A 64-bit read from the model m (an MSR, RDPMC): *value only on success. */
-static EFI_STATUS read64(struct emu *m, enum unc_status (*fn)(struct emu *, uint32_t, uint64_t *), uint32_t what,
-			 UINT64 *value)
+/* A 64-bit read from the model (an MSR, RDPMC): *value only on success. */
+static EFI_STATUS read64(enum unc_status (*fn)(struct emu *, uint32_t, uint64_t *), uint32_t what, UINT64 *value)
 {
 	uint64_t v = 0;
 	enum unc_status st;
 
 	if (!value)
 		return EFI_INVALID_PARAMETER;
-	st = fn(m, what, &v);
+	st = fn(model_now(), what, &v);
 	if (st == UNC_OK)
 		*value = v;
 	return to_efi(st);
@@ -173,37 +162,6 @@ static uint32_t *cpu_pkg;
 static UINTN ncpu;
 static unsigned npkgs; /* packages in the table (the highest ID + 1) */
 static uint64_t msr_on_pkg[HW_MAX_PKGS];
-static int64_t *cpu_tsc_off; /* per processor: its TSC less this one's (tsc_offsets) */
-
-static VOID EFIAPI read_tsc(VOID *p)
-{
-	*(volatile uint64_t *)p = hw_ticks(&hw);
-}
-
-/* Each other processor's TSC offset: its TSC read between two of this
- * one's, the offset from their middle; of 32 tries the one between the
- * closest two, so that the model's time is this processor's within half a
- * trip whichever processor reads it. */
-static void tsc_offsets(UINTN bsp)
-{
-	if (EFI_ERROR(BS->AllocatePool(EfiBootServicesData, ncpu * sizeof(int64_t), (void **)&cpu_tsc_off))) {
-		cpu_tsc_off = NULL;
-		return;
-	}
-	for (UINTN c = 0; c < ncpu; c++) {
-		uint64_t best = UINT64_MAX;
-		cpu_tsc_off[c] = 0;
-		for (unsigned k = 0; c != bsp && k < 32; k++) {
-			volatile uint64_t ap = 0;
-			uint64_t t0 = hw_ticks(&hw);
-			if (EFI_ERROR(mp->StartupThisAP(mp, read_tsc, c, NULL, 1000000, (VOID *)&ap, NULL)))
-				break;
-			uint64_t t1 = hw_ticks(&hw);
-			if (t1 - t0 < best)
-				best = t1 - t0, cpu_tsc_off[c] = (int64_t)(ap - (t0 + (t1 - t0) / 2));
-		}
-	}
-}
 
 static void find_cpu_packages(void)
 {
@@ -225,33 +183,29 @@ static void find_cpu_packages(void)
 		if (cpu_pkg[c] < HW_MAX_PKGS && cpu_pkg[c] >= npkgs)
 			npkgs = cpu_pkg[c] + 1;
 	}
-	UINTN me = 0;
-	if (!EFI_ERROR(mp->WhoAmI(mp, &me)))
-		tsc_offsets(me);
 }
 
-/* The running processor's package into emu_cur_pkg; its TSC offset. */
-static int64_t on_this_package(void)
+static void on_this_package(void)
 {
 	UINTN me = 0;
-	bool known = mp && !EFI_ERROR(mp->WhoAmI(mp, &me)) && me < ncpu;
 
-	emu_cur_pkg = known ? cpu_pkg[me] : 0;
+	emu_cur_pkg = mp && !EFI_ERROR(mp->WhoAmI(mp, &me)) && me < ncpu ? cpu_pkg[me] : 0;
 	if (emu_cur_pkg < HW_MAX_PKGS)
 		msr_on_pkg[emu_cur_pkg]++;
-	return known && cpu_tsc_off ? cpu_tsc_off[me] : 0;
 }
 
 static EFI_STATUS EFIAPI proto_read(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 *value)
 {
 	(void)This;
-	return read64(model_at(on_this_package()), emu_msr_read, msr, value);
+	on_this_package();
+	return read64(emu_msr_read, msr, value);
 }
 
 static EFI_STATUS EFIAPI proto_write(UNC_EMU_PROTOCOL *This, UINT32 msr, UINT64 value)
 {
 	(void)This;
-	return to_efi(emu_msr_write(model_at(on_this_package()), msr, value));
+	on_this_package();
+	return to_efi(emu_msr_write(model_now(), msr, value));
 }
 
 /* Revision 2: the PCI functions, CPUID leaves and RDPMC the model claims. */
@@ -303,7 +257,7 @@ static EFI_STATUS EFIAPI proto_cpuid(UNC_EMU_PROTOCOL *This, UINT32 leaf, UINT32
 static EFI_STATUS EFIAPI proto_rdpmc(UNC_EMU_PROTOCOL *This, UINT32 index, UINT64 *value)
 {
 	(void)This;
-	return read64(model_now(), emu_rdpmc, index, value);
+	return read64(emu_rdpmc, index, value);
 }
 
 /* Revision 3: loads from the MCHBAR region, each exact at the moment of
@@ -325,7 +279,7 @@ static EFI_STATUS EFIAPI proto_mmio_read(UNC_EMU_PROTOCOL *This, UINT64 addr, UI
 		return EFI_UNSUPPORTED;
 	if (addr & 3)
 		return EFI_INVALID_PARAMETER;
-	if (!emu_imc_read32(&model.cfg, (uint32_t)(addr - base), now_ns(0), value))
+	if (!emu_imc_read32(&model.cfg, (uint32_t)(addr - base), now_ns(), value))
 		*value = region[(addr - base) / 4];
 	return EFI_SUCCESS;
 }
@@ -388,10 +342,7 @@ static void release(void)
 {
 	if (cpu_pkg)
 		BS->FreePool(cpu_pkg);
-	if (cpu_tsc_off)
-		BS->FreePool(cpu_tsc_off);
 	cpu_pkg = NULL;
-	cpu_tsc_off = NULL;
 	mp = NULL;
 	native_release();
 }

@@ -8,7 +8,7 @@ static void access(struct emu_hw *h)
 	h->fake.now += h->access_ns;
 	bool spell = !h->stall_to || (h->fake.now >= h->stall_from && h->fake.now < h->stall_to);
 
-	if (h->stall_every && spell && ++h->accesses % h->stall_every == 0)
+	if (h->stall_every && spell && !emu_cur_pkg && ++h->accesses % h->stall_every == 0)
 		h->fake.now += h->stall_ns;
 	emu_set_time(&h->emu, h->fake.now);
 }
@@ -185,8 +185,6 @@ static enum unc_status e_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *m
 		return UNC_E_NOT_FOUND;
 	}
 	h->fake.pkg_calls[pkg]++;
-	if (!h->stall_to || (h->fake.now >= h->stall_from && h->fake.now < h->stall_to))
-		h->fake.now += h->trip_ns;
 	emu_cur_pkg = h->fake.cur_pkg = pkg;
 	for (unsigned i = 0; i < n && st == UNC_OK; i++)
 		st = e_msr_read(ctx, msr[i], &ret[i]);
@@ -259,7 +257,7 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 	emu_cur_pkg = 0;
 	h->access_ns = 0;
 	h->stall_every = h->accesses = 0;
-	h->stall_ns = h->stall_from = h->stall_to = h->trip_ns = 0;
+	h->stall_ns = h->stall_from = h->stall_to = 0;
 	h->open_bus = false;
 	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);

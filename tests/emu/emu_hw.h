@@ -22,17 +22,14 @@ struct emu_hw {
 	 * the model answers), as accesses through uncore-emu.efi or to real
 	 * configuration space do: 0 by default. */
 	uint64_t access_ns;
-	/* Every stall_every-th access takes stall_ns more: a preempted vCPU or
+	/* Every stall_every-th access of this processor (package 0; another
+	 * package's in a trip: never) takes stall_ns more: a preempted vCPU or
 	 * an SMI landing in the middle of a sample's reads. 0: never. */
 	unsigned stall_every, accesses;
 	uint64_t stall_ns;
 	/* With stall_to: only accesses at a time in [stall_from, stall_to) are
 	 * counted for stall_every (a spell of host load); 0: at any time. */
 	uint64_t stall_from, stall_to;
-	/* Each trip to another package takes this long before its reads (the
-	 * other processor woken late: a busy host), in that spell when
-	 * stall_to is set. 0: no time. */
-	uint64_t trip_ns;
 	/* PCI functions that neither the model nor the fake declares read all
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */

@@ -28,10 +28,6 @@ static enum unc_status f_msr_read(void *ctx, uint32_t msr, uint64_t *ret)
 	f->msr_reads++;
 	if (f->cur_pkg < HW_MAX_PKGS)
 		f->pkg_msr_reads[f->cur_pkg]++;
-	if (i < 0 && msr == 0x10) { /* IA32_TIME_STAMP_COUNTER, unless declared: the clock ticks() reads */
-		*ret = f->now;
-		return UNC_OK;
-	}
 	if (i < 0) {
 		t_fail(__FILE__, __LINE__, "fake_hw: rdmsr of undeclared MSR 0x%x on package %u", msr, f->cur_pkg);
 		return UNC_E_FAULT;
