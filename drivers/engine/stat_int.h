@@ -88,6 +88,9 @@ extern bool watch_any_pkg;
 enum unc_status check_pkgs(struct stat_run *r);
 void batch_clear(void);
 enum unc_status read_remote(struct stat_run *r);
+/* The same at an edge, each counter's edge_t this processor's clock as its
+ * trip is posted. */
+enum unc_status read_remote_edge(struct stat_run *r);
 enum unc_status check_watched(struct stat_run *r);
 void pkg_scatter(struct stat_run *r);
 bool pkg_plan_fast(struct stat_run *r);
@@ -102,6 +105,11 @@ enum unc_status read_counter(struct stat_run *r, unsigned k, unsigned unit, unsi
 /* The active group's counters into val's slots, the free-running ones too
  * when free, between two clock reads (*ret_now, *ret_after). */
 enum unc_status read_group(struct stat_run *r, bool free, uint64_t *ret_now, uint64_t *ret_after, bool *ret_programmed);
+/* A window's first edge read (now: its clock): each box's offset and total
+ * kept for edge_end, which at the window's last edge (now) gives each box
+ * its count over the window's own time (stat.md, "Each box's window"). */
+void edge_begin(struct stat_run *r, uint64_t now);
+void edge_end(struct stat_run *r, uint64_t now);
 bool read_settled_slow(struct stat_run *r, uint64_t took);
 
 /* Whether a read that took `took` ticks describes one moment: at most 4

@@ -78,6 +78,7 @@ UNC_COLD static void drop_slots(struct stat_run *r)
 	r->box_slots = 0;
 	for (unsigned i = 0; i < STAT_MAX_EVENTS; i++)
 		r->last[i] = r->val[i] = r->kept[i] = NULL;
+	r->edge_t = r->edge_tk = r->edge_off = r->edge_tot = NULL;
 	r->saved = NULL; /* in the same block */
 	r->watch = NULL;
 	r->watch_val = NULL;
@@ -205,9 +206,10 @@ UNC_COLD enum unc_status snapshot(struct stat_run *r)
 	return UNC_OK;
 }
 
-/* The per-box values of the sampling path (last, val, kept), from the
- * pool: for each event as many slots as its unit has boxes (one for a
- * free-running counter), in three blocks of box_slots, one allocation. */
+/* The per-box values of the sampling path (last, val, kept; edge_t,
+ * edge_tk, edge_off, edge_tot), from the pool: for each event as many
+ * slots as its unit has boxes (one for a free-running counter), in seven
+ * blocks of box_slots, one allocation. */
 UNC_COLD enum unc_status box_slots(struct stat_run *r)
 {
 	size_t n = 0;
@@ -238,7 +240,7 @@ UNC_COLD enum unc_status box_slots(struct stat_run *r)
 	 * register it may watch (all 8-byte multiples, like the values) */
 	size_t nmsr = 2 * STAT_MAX_PMUS + regs + r->box_slots; /* stat_reads' msr, msr_val and cmp */
 	size_t npci = regs + 3 * (size_t)r->box_slots;        /* its pci and pci_val */
-	size_t bytes = (3 * r->box_slots + regs + 4 * nmsr) * sizeof(uint64_t) + sizeof(struct stat_reads) +
+	size_t bytes = (7 * r->box_slots + regs + 4 * nmsr) * sizeof(uint64_t) + sizeof(struct stat_reads) +
 		       r->box_slots * (sizeof(struct stat_rd) + sizeof(struct stat_fev)) +
 		       regs * (sizeof(struct stat_wt) + sizeof(struct stat_saved) + sizeof(unsigned)) +
 		       nmsr * sizeof(uint32_t) + npci * (sizeof(uint32_t) + sizeof(struct pci_dword)) +
@@ -246,7 +248,9 @@ UNC_COLD enum unc_status box_slots(struct stat_run *r)
 	if (!(r->box_mem = unc_alloc(bytes)))
 		return fail(r, UNC_E_NO_MEMORY, "no memory for the values of %lu counters and a journal of %lu registers",
 			    (unsigned long)r->box_slots, (unsigned long)regs);
-	r->watch_val = r->box_mem + 3 * r->box_slots;
+	r->edge_t = r->box_mem + 3 * r->box_slots, r->edge_tk = r->edge_t + r->box_slots;
+	r->edge_off = r->edge_tk + r->box_slots, r->edge_tot = r->edge_off + r->box_slots;
+	r->watch_val = r->box_mem + 7 * r->box_slots;
 	r->reads = (struct stat_reads *)(void *)(r->watch_val + regs + 4 * nmsr);
 	*r->reads = (struct stat_reads){ .rd = (struct stat_rd *)(void *)(r->reads + 1), .msr_val = r->watch_val + regs,
 					 .sample = sample_slow };

@@ -221,6 +221,35 @@ enum unc_status read_remote(struct stat_run *r)
 	return UNC_OK;
 }
 
+/* read_remote at an edge: each counter's edge_t this processor's clock as
+ * its trip is posted (all of read_remote_slow's: before them). Another
+ * package's processor waits for its trips in ap_serve and reads at once;
+ * its own TSC is no clock to compare under QEMU's TCG, whose APs' TSCs
+ * stand still while they idle or are not scheduled (stat.md). */
+UNC_COLD enum unc_status read_remote_edge(struct stat_run *r)
+{
+	struct stat_reads *rs = r->reads;
+	uint64_t *slot0 = r->val[0], posted = hw_ticks(r->hw);
+	bool slow = (!rs->pkg_plan || plan.of != rs) && !(rs->pkg_plan = make_plan(r));
+
+	for (unsigned t = 0; !slow && t < plan.ntrip; t++) {
+		unsigned at = plan.trip[t].at, n = plan.trip[t].n;
+		posted = hw_ticks(r->hw);
+		slow = hw_msr_read_n_pkg(r->hw, plan.trip[t].pkg - 1u, plan.msr + at, n, plan.val + at) != UNC_OK;
+		for (unsigned j = at; j < at + n; j++)
+			if (plan.dst[j] >= slot0 && plan.dst[j] < slot0 + r->box_slots) /* a counter, not a select */
+				r->edge_t[plan.dst[j] - slot0] = posted;
+	}
+	if (!slow) {
+		pkg_scatter(r);
+		return UNC_OK;
+	}
+	posted = hw_ticks(r->hw);
+	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
+		r->edge_t[e->slot] = posted;
+	return read_remote_slow(r);
+}
+
 /* For sample_fast (compile_fast): the plan laid out for these lists, each
  * of its trips to another package whose processor is reachable; false
  * otherwise. */

@@ -201,7 +201,8 @@ UNC_COLD static void watch_group(struct stat_run *r)
  * its time, and a short run has a long run's edges. */
 /* An edge: the active group's counters and the free-running ones read as
  * the run's first and last reads are (STAT_EDGE_READS), each box's start
- * taken from it; *ret_now the clock read before it. */
+ * taken from it, its offset too (edge_begin); *ret_now the clock read
+ * before it. */
 UNC_COLD enum unc_status edge_read(struct stat_run *r, uint64_t *ret_now)
 {
 	uint64_t after;
@@ -219,6 +220,7 @@ UNC_COLD enum unc_status edge_read(struct stat_run *r, uint64_t *ret_now)
 		for (unsigned b = 0; b < r->pmu[r->pmu_of[i]].p.boxes[r->spec[i].unit]; b++)
 			r->last[i][b] = r->val[i][b];
 	}
+	edge_begin(r, *ret_now); /* each box's offset from it (stat_sample.c) */
 	return UNC_OK;
 }
 

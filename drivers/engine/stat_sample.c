@@ -218,9 +218,13 @@ static __attribute__((noinline)) void read_keep(struct stat_run *r, bool to_kept
 	if (to_kept) {
 		memcpy(r->kept[0], r->val[0], n);
 		memcpy(kept.free_val, r->free_val, sizeof(kept.free_val));
+		if (r->edge)
+			memcpy(r->edge_tk, r->edge_t, n);
 	} else {
 		memcpy(r->val[0], r->kept[0], n);
 		memcpy(r->free_val, kept.free_val, sizeof(kept.free_val));
+		if (r->edge)
+			memcpy(r->edge_t, r->edge_tk, n);
 	}
 }
 
@@ -302,10 +306,50 @@ static inline __attribute__((always_inline)) enum unc_status read_list(struct st
 	return UNC_OK;
 }
 
+/* At an edge: the active group's counters of this package one at a time,
+ * as read_failed reads them, each between two clock reads, the second its
+ * edge_t (the other packages' in their trips: read_remote_edge). A read
+ * that took over twice the quickest of its kind in the edge and read_slack
+ * (a delay inside it), or the first of its kind, is taken again, up to
+ * STAT_BOX_READS times in all, the quickest kept: its time is then known
+ * within a read. */
+#define STAT_BOX_READS 4
+UNC_COLD static __attribute__((noinline)) enum unc_status read_list_edge(struct stat_run *r)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t quickest[RD_KINDS] = { 0 }, t0 = hw_ticks(r->hw);
+	enum unc_status st;
+	unsigned kind = 0;
+
+	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_KINDS - 1]; e++) {
+		if (e == rs->rd_end[RD_PCI2]) /* RD_PKG's: read_remote_edge */
+			e = rs->rd_end[RD_PKG];
+		if (e == rs->rd_end[RD_KINDS - 1])
+			break;
+		while (e >= rs->rd_end[kind])
+			kind++;
+		uint64_t v, took = UINT64_MAX, *q = &quickest[kind]; /* 0: none yet */
+		for (unsigned k = 0; k < STAT_BOX_READS; k++) {
+			if ((st = read_failed(r, e, &v)))
+				return st;
+			uint64_t t1 = hw_ticks(r->hw);
+			if (t1 - t0 < took)
+				took = t1 - t0, r->val[0][e->slot] = v, r->edge_t[e->slot] = t1;
+			t0 = t1;
+			if ((*q || k) && took <= 2 * *q + r->read_slack)
+				break;
+		}
+		if (!*q || took < *q)
+			*q = took ? took : 1;
+	}
+	return UNC_OK;
+}
+
 /* One read of the group (and of the free-running counters when free)
- * between two clock reads. */
-static inline __attribute__((always_inline)) enum unc_status read_once(struct stat_run *r, bool free, uint64_t *ret_now,
-								       uint64_t *ret_after, bool *ret_programmed)
+ * between two clock reads; stamp: as an edge reads (read_list_edge). */
+static inline __attribute__((always_inline)) enum unc_status read_once(struct stat_run *r, bool free, bool stamp,
+								       uint64_t *ret_now, uint64_t *ret_after,
+								       bool *ret_programmed)
 {
 	uint64_t batch[2];
 	enum unc_status st;
@@ -315,18 +359,19 @@ static inline __attribute__((always_inline)) enum unc_status read_once(struct st
 		return st;
 	*ret_programmed = false;
 	if (!r->free_only) {
-		if ((st = read_list(r)))
+		if ((st = stamp ? read_list_edge(r) : read_list(r)))
 			return st;
 		*ret_programmed = r->reads->any;
 	}
-	if (r->reads->remote && (st = read_remote(r)))
+	if (r->reads->remote && (st = stamp ? read_remote_edge(r) : read_remote(r)))
 		return st;
 	*ret_after = hw_ticks(r->hw);
 	return UNC_OK;
 }
 
 /* The read again, as read_group says: its first read (now, after,
- * programmed) made, whether it settled (settled < 0: not asked yet). */
+ * programmed) made, whether it settled (settled < 0: not asked yet; -2:
+ * the first read not made yet, an edge's). */
 __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool free, uint64_t now, uint64_t after,
 						    bool programmed, int settled, uint64_t *ret_now, uint64_t *ret_after,
 						    bool *ret_programmed)
@@ -336,7 +381,7 @@ __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool fr
 	enum unc_status st;
 
 	for (unsigned attempt = 0;; attempt++) {
-		if (attempt && (st = read_once(r, free, &now, &after, &programmed)))
+		if ((attempt || settled < -1) && (st = read_once(r, free, r->edge, &now, &after, &programmed)))
 			return st;
 		*ret_now = now, *ret_after = after, *ret_programmed = programmed;
 		bool ok = attempt || settled < 0 ? read_settled(r, after - now) : settled;
@@ -360,14 +405,15 @@ __attribute__((noinline)) enum unc_status read_again(struct stat_run *r, bool fr
 static inline __attribute__((always_inline)) enum unc_status read_group_in(struct stat_run *r, bool free, uint64_t *ret_now,
 									   uint64_t *ret_after, bool *ret_programmed)
 {
-	uint64_t now, after;
-	bool programmed;
-	enum unc_status st = read_once(r, free, &now, &after, &programmed);
+	uint64_t now = 0, after = 0;
+	bool programmed = false;
+
+	if (r->edge) /* a run's edge: taken at least three times the first time (read_again) */
+		return read_again(r, free, now, after, programmed, -2, ret_now, ret_after, ret_programmed);
+	enum unc_status st = read_once(r, free, false, &now, &after, &programmed);
 
 	if (st)
 		return st;
-	if (r->edge) /* a run's edge: taken at least three times the first time (read_again) */
-		return read_again(r, free, now, after, programmed, -1, ret_now, ret_after, ret_programmed);
 	*ret_now = now, *ret_after = after, *ret_programmed = programmed;
 	if (__builtin_expect(read_settled(r, after - now), 1))
 		return UNC_OK;
@@ -601,7 +647,41 @@ __attribute__((noinline)) enum unc_status sample_all(struct stat_run *r)
 	    (rs->frozen && (st = freeze_for_read(r, true, &frozen))) ||
 	    (st = read_group_in(r, true, &now, &after, &programmed)))
 		return st;
-	return sample_rest(r, now, after, programmed, frozen, status, wrapped, any);
+	if ((st = sample_rest(r, now, after, programmed, frozen, status, wrapped, any)) || !r->edge || !programmed)
+		return st;
+	edge_end(r, now);
+	return UNC_OK;
+}
+
+/* Each box's window. A sample's time is the clock read before its reads,
+ * while each box is read at its own moment after it (its place in the
+ * list, another package's trip); when a delay lands among an edge's reads,
+ * a box read after it counts longer than the window's time by the
+ * difference of its offsets at the window's two edges (its skew). Its count
+ * over the window is then its count times the window's time over its own
+ * (stat.md, "Each box's window"); with no skew it stays as counted. */
+UNC_COLD void edge_begin(struct stat_run *r, uint64_t now)
+{
+	const struct stat_reads *rs = r->reads;
+
+	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_KINDS - 1]; e++)
+		r->edge_off[e->slot] = r->edge_t[e->slot] - now, r->edge_tot[e->slot] = *e->total;
+	r->edge_t0 = now;
+}
+
+UNC_COLD void edge_end(struct stat_run *r, uint64_t now)
+{
+	const struct stat_reads *rs = r->reads;
+	uint64_t w = now - r->edge_t0;
+
+	for (const struct stat_rd *e = rs->rd; e < rs->rd_end[RD_KINDS - 1]; e++) {
+		/* offsets modulo 2^64, as the clock reads them;
+		 * a driver frozen while read stopped counting before the clock read */
+		int64_t skew = (int64_t)(r->edge_t[e->slot] - now - r->edge_off[e->slot]);
+		if (skew && (skew > 0 || (uint64_t)-skew < w) && !r->pmu[e->pmu].p.drv->sample_frozen)
+			*e->total = r->edge_tot[e->slot] + u64_muldiv(*e->total - r->edge_tot[e->slot], w, w + (uint64_t)skew);
+	}
+	edge_begin(r, now); /* a window that goes on unprogrammed starts here */
 }
 
 /* A sample not sample_fast's (stat_reads.sample where it does not apply). */

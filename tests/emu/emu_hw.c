@@ -8,7 +8,7 @@ static void access(struct emu_hw *h)
 	h->fake.now += h->access_ns;
 	bool spell = !h->stall_to || (h->fake.now >= h->stall_from && h->fake.now < h->stall_to);
 
-	if (h->stall_every && spell && ++h->accesses % h->stall_every == 0)
+	if (h->stall_every && spell && !emu_cur_pkg && ++h->accesses % h->stall_every == 0)
 		h->fake.now += h->stall_ns;
 	emu_set_time(&h->emu, h->fake.now);
 }

@@ -22,7 +22,8 @@ struct emu_hw {
 	 * the model answers), as accesses through uncore-emu.efi or to real
 	 * configuration space do: 0 by default. */
 	uint64_t access_ns;
-	/* Every stall_every-th access takes stall_ns more: a preempted vCPU or
+	/* Every stall_every-th access of this processor (package 0; another
+	 * package's in a trip: never) takes stall_ns more: a preempted vCPU or
 	 * an SMI landing in the middle of a sample's reads. 0: never. */
 	unsigned stall_every, accesses;
 	uint64_t stall_ns;

@@ -367,5 +367,53 @@ static void faults(void)
 	T_STREQ(err, "--chas: socket 0's 29 CHAs; the Skylake-SP has at most 28");
 }
 
+/* Each box's window (drivers/engine/stat.md): the run's last read is
+ * delayed, as a busy host delays a vCPU, after the clock read that gives
+ * the run its time. Each CHA counts by the model's clock, as a real one
+ * counts by real time, so a box read d later in the last read than in the
+ * first counts d longer than the run's time, and its count over that time
+ * is rate x time all the same. Every CHA's count exactly that: here each
+ * MSR access of this processor in the last edge takes 1 ms (the k-th CHA
+ * of package 0 read k ms late; with pkgs 2, package 1's trip posted after
+ * them, its reads taking no time). */
+static void delayed_last_read(unsigned pkgs)
+{
+	const struct pmu_driver *const drivers[] = { &pmu_driver_skxcha, NULL };
+	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
+	static const uint64_t rate[2] = { 5000000, 7000000 };
+	struct stat_opts o = { .duration = S, .slice = 20 * 1000000ull, .sample = 100 * 1000000ull };
+
+	if (pkgs == 1)
+		START(SKX_ID, 1, "--chas", "4", "--rate", "UNC_CHA_REQUESTS.READS=5M");
+	else
+		START(SKX_ID, 2, "--sockets", "2", "--chas", "4", "--rate", "UNC_CHA_REQUESTS.READS=5M", "--socket-rate",
+		      "1:UNC_CHA_REQUESTS.READS=7M");
+	run_add(&srun, drivers, "UNC_CHA_REQUESTS.READS");
+	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
+	eh.stall_from = eh.fake.now + S, eh.stall_to = eh.stall_from + S; /* the run's end */
+	eh.stall_every = 1, eh.stall_ns = 1000000;
+	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
+	uint64_t elapsed = srun.c.t_end - srun.c.t_start;
+	T_EQ(srun.c.ev[0].v.nboxes, 4 * pkgs);
+	T_ASSERT(elapsed > S && elapsed < S + S / 10);
+	for (unsigned b = 0; b < 4 * pkgs; b++)
+		T_EQ(srun.c.ev[0].total.box[b], rate[b / 4] * elapsed / S);
+}
+
+/* Here elapsed is 1.020 s, and each CHA counts 5,100,000; each read as it
+ * came (no window of its own), CHA k counted 5,105,000 + 5,000 k. */
+static void delay_on_this_package(void)
+{
+	delayed_last_read(1);
+}
+
+/* Here 1.020 s: package 0's CHAs count 5,100,000 each, package 1's
+ * 7,140,000 each, not 7,168,000 (read 4 ms late). */
+static void delay_on_another_package(void)
+{
+	delayed_last_read(2);
+}
+
 T_MAIN("xcha", T_CASE(registers_as_typed), T_CASE(events_as_published), T_CASE(skx_two_sockets),
-       T_CASE(icx_two_sockets), T_CASE(clx_eight_sockets), T_CASE(in_use_on_package_1), T_CASE(faults))
+       T_CASE(icx_two_sockets), T_CASE(clx_eight_sockets), T_CASE(in_use_on_package_1), T_CASE(faults),
+       T_CASE(delay_on_this_package), T_CASE(delay_on_another_package))
