@@ -6,11 +6,9 @@
 # guestfwd opens one socat per guest connection to the port it wrote in the
 # boot's folder. 10.0.2.100:9700 has no guestfwd: nothing listens there.
 # 10.0.2.100:9443 is the Pushgateway behind TLS, with a certificate from a CA
-# made for this boot, for that address only (10.0.2.101:9443 reaches the same
-# server under another address, which the firmware must refuse). OVMF's TLS
-# configuration (fw_cfg etc/edk2/https/cacerts) puts that CA in the
-# TlsCaCertificate variable; a Shell step deletes it before the step that
-# must find none.
+# made for this boot, for that address only. OVMF's TLS configuration
+# (fw_cfg etc/edk2/https/cacerts) puts that CA in the TlsCaCertificate
+# variable; a Shell step deletes it before the step that must find none.
 # OVMF's PXE boot options for the NIC are turned off (fw_cfg), and the NIC
 # has no option ROM, so the firmware goes straight to the Shell.
 push_fwd() { # GUEST_PORT NAME
@@ -18,7 +16,7 @@ push_fwd() { # GUEST_PORT NAME
 }
 push_api() { curl -sf "http://127.0.0.1:$(cat "$dir/pgw.port")/api/v1/metrics"; }
 boot_begin push Skylake-Client \
-	-netdev "user,id=n0,restrict=on,$(push_fwd 9091 pgw),$(push_fwd 9443 tls),$(push_fwd 9443 tls | sed s/100/101/),$(push_fwd 9500 s500),$(push_fwd 9600 hang)" \
+	-netdev "user,id=n0,restrict=on,$(push_fwd 9091 pgw),$(push_fwd 9443 tls),$(push_fwd 9500 s500),$(push_fwd 9600 hang)" \
 	-device virtio-net-pci,netdev=n0,romfile= -global ide-hd.bootindex=1 \
 	-fw_cfg name=etc/edk2/https/cacerts,file="$WORK/push/cacerts.esl" \
 	-fw_cfg name=opt/org.tianocore/IPv4PXESupport,string=n -fw_cfg name=opt/org.tianocore/IPv6PXESupport,string=n
@@ -48,9 +46,6 @@ expect push-bw has '^uncore: results pushed to http://10\.0\.2\.100:9091/metrics
 step push-tls 'uncore.efi bw -d 0.2 -o https://10.0.2.100:9443/metrics/job/uncore/run/tls'
 expect push-tls rc zero
 expect push-tls has '^uncore: results pushed to https://10\.0\.2\.100:9443/metrics/job/uncore/run/tls: [0-9]+ bytes of OpenMetrics text \(HTTP 200\)$'
-step tls-name 'uncore.efi bw -d 0.1 -o https://10.0.2.101:9443/metrics/job/uncore/run/name'
-expect tls-name rc 0x18
-expect tls-name has '^uncore: error: push to https://10\.0\.2\.101:9443/metrics/job/uncore/run/name failed: TLS handshake failed \(certificate not from a configured CA or not for this host, or no common cipher\) \(status 0x8000000000000015\)$'
 step lab-push 'uncore.efi lab \pushlab.cfg'
 expect lab-push rc nonzero
 expect lab-push has '^UNCORE-LAB RESULT name=dram result=pass measurement=[0-9]+\.[0-9]{3} units=MB/s$'
@@ -86,7 +81,7 @@ expect push-https has "^uncore: error: cannot push to https://10\.0\.2\.100:9091
 expect push-https lines 1
 boot_check api 'push_api > "$dir/api.json"'
 boot_check bw-pushed 'push_same push-bw job=uncore run=bw'
-boot_check tls-pushed 'push_same push-tls job=uncore run=tls && grep -q "^session TLS" "$dir/tls.log" && grep -q "^handshake failed" "$dir/tls.log"'
+boot_check tls-pushed 'push_same push-tls job=uncore run=tls && grep -q "^session TLS" "$dir/tls.log"'
 boot_check lab-pushed 'push_same lab-push job=uncorelab case=dram && python3 -c "import json,sys; g=[g for g in json.load(open(sys.argv[1]))[\"data\"] if g[\"labels\"]==dict(job=\"uncorelab\")]; v=[m[\"value\"] for m in g[0][\"uncore_lab_passed\"][\"metrics\"]]; sys.exit(v != [\"0\"] and \"uncore_lab_passed %s, want [0]\" % v)" "$dir/api.json"'
 boot_check nothing-else 'python3 -c "import json,sys; l=sorted(str(sorted(g[\"labels\"].items())) for g in json.load(open(sys.argv[1]))[\"data\"]); print(*l, sep=\"\\n\"); sys.exit(len(l) != 5)" "$dir/api.json"'
 boot_check local-500 'push_local Push500 push-500'
