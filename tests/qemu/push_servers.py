@@ -116,7 +116,8 @@ def relay(c, ctx, log):
 def serve_tls(s):
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(os.path.join(d, "tls.pem"), os.path.join(d, "tls.key"))
-    ctx.set_ciphers("DEFAULT")  # Python's own list has no RSA key exchange, and edk2's TLS before 2023 no ECDHE
+    # OpenSSL's list: with Python's own (ECDHE key exchange only) OVMF's TLS had no cipher in common
+    ctx.set_ciphers("DEFAULT")
     log = open(os.path.join(d, "tls.log"), "w", buffering=1)
     while True:
         c, _ = s.accept()
@@ -160,7 +161,8 @@ if pgw.poll() is not None:
 threading.Thread(target=serve_500, args=(s500,), daemon=True).start()
 threading.Thread(target=serve_hang, args=(hang,), daemon=True).start()
 threading.Thread(target=serve_tls, args=(tls,), daemon=True).start()
-for name, port in (("pgw", pgw_port), ("tls", tls.getsockname()[1]), ("s500", s500.getsockname()[1]), ("hang", hang.getsockname()[1])):
+for name, port in (("pgw", pgw_port), ("tls", tls.getsockname()[1]), ("s500", s500.getsockname()[1]),
+                   ("hang", hang.getsockname()[1])):
     with open(os.path.join(d, name + ".port"), "w") as f:
         f.write("%d\n" % port)
 with open(os.path.join(d, "servers.pid"), "w") as f:
