@@ -169,6 +169,22 @@ boot_run() {
 	} > "$WORK/$BOOT.result" 2>&1 &
 }
 
+# The harness's wait between two looks at a running boot: 0.2 s in the
+# shell itself (read -t on a FIFO of its own, not a sleep process each
+# time), then whether the serial log changed since the last look (a test of
+# the files' times against a mark written just before looking, so a line
+# that comes meanwhile is seen the next time). The looks (grep, clean_log)
+# run only then: on a boot's long quiet stretches the harness forks nothing.
+poll_begin() {
+	rm -f "$dir/poll.fifo" "$dir/poll.mark"; mkfifo "$dir/poll.fifo" && exec {POLL_FD}<>"$dir/poll.fifo"
+}
+poll_wait() { # 0: the serial log changed (or may have)
+	read -r -t 0.2 -u "$POLL_FD" _
+	[ ! "$dir/serial.log" -ot "$dir/poll.mark" ] || return 1
+	echo > "$dir/poll.mark"
+}
+poll_end() { exec {POLL_FD}>&-; }
+
 # Its status: 1 when a step or check of any boot failed.
 boot_wait() {
 	wait
@@ -241,15 +257,17 @@ boot_run_shell() {
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${BOOT_EXTRA[@]}" "${mon[@]}" \
 		</dev/null >"$dir/qemu.out" 2>&1 &
 	local pid=$! start=$SECONDS why=""
+	poll_begin
 	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
+			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		poll_wait || continue
 		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
 			sleep 1; why="firmware exception dump"; break
 		fi
 		if [ -n "$BOOT_STOP" ] && clean_log "$dir/serial.log" | grep -Eq -- "$BOOT_STOP"; then
 			sleep 3; kill -0 "$pid" 2>/dev/null || why="it ended by itself"; break
-		fi
-		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
-			why="timeout after ${QEMU_TIMEOUT}s"; break
 		fi
 		# A boot of passes: every countdown of the Shell, after a reset too
 		# (a countdown of its own: at least 2 s after the last).
@@ -276,8 +294,8 @@ boot_run_shell() {
 			fi
 		done
 		pending=("${left[@]}")
-		sleep 0.2
 	done
+	poll_end
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 	clean_log "$dir/serial.log" > "$dir/serial.txt"
 	if [ -z "$why" ] && [ -z "$BOOT_STOP" ] && ! grep -qx '@@DONE' "$dir/serial.txt"; then
@@ -411,7 +429,12 @@ lab_run_now() {
 	local pid=$! start=$SECONDS why="" ending=""
 	cat "$dir/qmp.out" > "$dir/qmp.log" &
 	local cat_pid=$!
+	poll_begin
 	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
+			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		poll_wait || continue
 		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
 			sleep 1; why="firmware exception dump"; break
 		fi
@@ -419,11 +442,8 @@ lab_run_now() {
 			# Still running 3 s later: it stays (else QMP says how it ended).
 			sleep 3; ! kill -0 "$pid" 2>/dev/null || ending=stop; break
 		fi
-		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
-			why="timeout after ${QEMU_TIMEOUT}s"; break
-		fi
-		sleep 0.2
 	done
+	poll_end
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 	exec {qmp_fd}>&-
 	# cat ends at the end of QEMU's output; a writer opening and closing
