@@ -128,7 +128,7 @@ clean_log() { sed -e 's/\x1b\[[0-9;?=]*[A-Za-z]//g' -e 's/\r//g' "$1"; }
 
 # The output of one step: the lines between its markers.
 step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id " " {on=0} on' "$1"; }
-step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 1; }
+step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {r = $3} END {if (r != "") print r}' "$1"; }
 
 # Boots run in the background, QEMU_JOBS at a time (default: twice the
 # number of cores: a boot's guest idles through much of its waits, so one
@@ -304,21 +304,23 @@ boot_run_shell() {
 	echo "# boot $BOOT (-cpu $BOOT_CPU): $((SECONDS - start))s${why:+, $why}; log: $dir/serial.txt"
 	[ ! -f "$dir/keys.txt" ] || cat "$dir/keys.txt"
 
-	local id si
+	# Each step's expectations (their indexes in EXPECTS), looked up by the step's ID.
+	local id si ei
+	local -A exp_of=()
+	for ei in "${!EXPECTS[@]}"; do exp_of[${EXPECTS[$ei]%%$'\t'*}]+="$ei "; done
 	for si in "${!STEPS[@]}"; do
 		id=${STEPS[$si]}
 		local out rc fails=()
 		out=$(step_output "$dir/serial.txt" "$id")
 		rc=$(step_rc "$dir/serial.txt" "$id")
-		if ! printf '%s\n' "${EXPECTS[@]}" | cut -f1 | grep -qxF -- "$id"; then
+		if [ -z "${exp_of[$id]:-}" ]; then
 			fails+=("the step has no expectations: a check that cannot fail is not a test")
 		elif [ -z "$rc" ]; then
 			fails+=("step did not finish${why:+ ($why)}")
 		else
 			local e kind arg arg2 arg3 n r why2
-			for e in "${EXPECTS[@]}"; do
-				IFS=$'\t' read -r eid kind arg arg2 arg3 <<<"$e"
-				[ "$eid" = "$id" ] || continue
+			for ei in ${exp_of[$id]}; do
+				IFS=$'\t' read -r eid kind arg arg2 arg3 <<<"${EXPECTS[$ei]}"
 				case $kind in
 				rc) if [ "$arg" = zero ] && [ "$rc" != 0x0 ]; then fails+=("exit status $rc, expected 0")
 				    elif [ "$arg" = nonzero ] && [ "$rc" = 0x0 ]; then fails+=("exit status 0, expected non-zero")
