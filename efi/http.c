@@ -166,6 +166,8 @@ static const char *cause(EFI_STATUS s)
 	case S_CONN_FIN: return "the server closed the connection without an answer";
 	case EFI_TIMEOUT: return "timeout";
 	case EFI_NO_MAPPING: return "the NIC has no IPv4 address";
+	/* edk2's HTTP driver: the TLS session did not reach data transfer */
+	case EFI_ABORTED: return "TLS handshake failed (certificate not from a configured CA or not for this host, or no common cipher)";
 	case EFI_NOT_FOUND: return "no route to the server";
 	default: return "network error";
 	}

@@ -55,7 +55,8 @@ if [ "$set_" = check ]; then
 	have_cmd prometheus-node-exporter || need+=(prometheus-node-exporter)
 	# sbsigntool signs for Secure Boot (`make sign`, the Secure Boot boot test).
 	have_cmd sbsign && have_cmd sbverify || need+=(sbsigntool)
-	# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot.
+	# openssl takes the passphrase off the snakeoil test key for the Secure Boot boot, and makes
+	# the push boot's throwaway CA and TLS server certificate.
 	have_cmd openssl || need+=(openssl)
 	# promtool (Prometheus) checks the example configuration and rules in tools/prometheus and
 	# lints every OpenMetrics text the tests make; Prometheus' Python client parses that text with

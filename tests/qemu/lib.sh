@@ -140,7 +140,7 @@ in_order() { # FILE ERE...
 
 # The output of one step: the lines between its markers.
 step_output() { awk -v id="$2" '$0 == "@@STEP " id {on=1; next} $0 ~ "^@@RC " id " " {on=0} on' "$1"; }
-step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {print $3}' "$1" | tail -n 1; }
+step_rc() { awk -v id="$2" '$1 == "@@RC" && $2 == id {r = $3} END {if (r != "") print r}' "$1"; }
 
 # Boots run in the background, QEMU_JOBS at a time (default: twice the
 # number of cores: a boot's guest idles through much of its waits, so one
@@ -180,6 +180,22 @@ boot_run() {
 		echo "# boot $BOOT took $((SECONDS - boot_t0))s with its checks, $CPU_S s CPU"
 	} > "$WORK/$BOOT.result" 2>&1 &
 }
+
+# The harness's wait between two looks at a running boot: 0.2 s in the
+# shell itself (read -t on a FIFO of its own, not a sleep process each
+# time), then whether the serial log changed since the last look (a test of
+# the files' times against a mark written just before looking, so a line
+# that comes meanwhile is seen the next time). The looks (grep, clean_log)
+# run only then: on a boot's long quiet stretches the harness forks nothing.
+poll_begin() {
+	rm -f "$dir/poll.fifo" "$dir/poll.mark"; mkfifo "$dir/poll.fifo" && exec {POLL_FD}<>"$dir/poll.fifo"
+}
+poll_wait() { # 0: the serial log changed (or may have)
+	read -r -t 0.2 -u "$POLL_FD" _
+	[ ! "$dir/serial.log" -ot "$dir/poll.mark" ] || return 1
+	echo > "$dir/poll.mark"
+}
+poll_end() { exec {POLL_FD}>&-; }
 
 # Its status: 1 when a step or check of any boot failed.
 boot_wait() {
@@ -253,15 +269,17 @@ boot_run_shell() {
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${BOOT_EXTRA[@]}" "${mon[@]}" \
 		</dev/null >"$dir/qemu.out" 2>&1 &
 	local pid=$! start=$SECONDS why=""
+	poll_begin
 	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
+			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		poll_wait || continue
 		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
 			sleep 1; why="firmware exception dump"; break
 		fi
 		if [ -n "$BOOT_STOP" ] && clean_log "$dir/serial.log" | grep -Eq -- "$BOOT_STOP"; then
 			sleep 3; kill -0 "$pid" 2>/dev/null || why="it ended by itself"; break
-		fi
-		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
-			why="timeout after ${QEMU_TIMEOUT}s"; break
 		fi
 		# A boot of passes: every countdown of the Shell, after a reset too
 		# (a countdown of its own: at least 2 s after the last).
@@ -289,8 +307,8 @@ boot_run_shell() {
 			fi
 		done
 		pending=("${left[@]}")
-		sleep 0.2
 	done
+	poll_end
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 	clean_log "$dir/serial.log" > "$dir/serial.txt"
 	if [ -z "$why" ] && [ -z "$BOOT_STOP" ] && ! grep -qx '@@DONE' "$dir/serial.txt"; then
@@ -299,21 +317,23 @@ boot_run_shell() {
 	echo "# boot $BOOT (-cpu $BOOT_CPU): $((SECONDS - start))s${why:+, $why}; log: $dir/serial.txt"
 	[ ! -f "$dir/keys.txt" ] || cat "$dir/keys.txt"
 
-	local id si
+	# Each step's expectations (their indexes in EXPECTS), looked up by the step's ID.
+	local id si ei
+	local -A exp_of=()
+	for ei in "${!EXPECTS[@]}"; do exp_of[${EXPECTS[$ei]%%$'\t'*}]+="$ei "; done
 	for si in "${!STEPS[@]}"; do
 		id=${STEPS[$si]}
 		local out rc fails=()
 		out=$(step_output "$dir/serial.txt" "$id")
 		rc=$(step_rc "$dir/serial.txt" "$id")
-		if ! printf '%s\n' "${EXPECTS[@]}" | cut -f1 | grep -qxF -- "$id"; then
+		if [ -z "${exp_of[$id]:-}" ]; then
 			fails+=("the step has no expectations: a check that cannot fail is not a test")
 		elif [ -z "$rc" ]; then
 			fails+=("step did not finish${why:+ ($why)}")
 		else
 			local e kind arg arg2 arg3 n r why2
-			for e in "${EXPECTS[@]}"; do
-				IFS=$'\t' read -r eid kind arg arg2 arg3 <<<"$e"
-				[ "$eid" = "$id" ] || continue
+			for ei in ${exp_of[$id]}; do
+				IFS=$'\t' read -r eid kind arg arg2 arg3 <<<"${EXPECTS[$ei]}"
 				case $kind in
 				rc) if [ "$arg" = zero ] && [ "$rc" != 0x0 ]; then fails+=("exit status $rc, expected 0")
 				    elif [ "$arg" = nonzero ] && [ "$rc" = 0x0 ]; then fails+=("exit status 0, expected non-zero")
@@ -424,7 +444,12 @@ lab_run_now() {
 	local pid=$! start=$SECONDS why="" ending=""
 	cat "$dir/qmp.out" > "$dir/qmp.log" &
 	local cat_pid=$!
+	poll_begin
 	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
+			why="timeout after ${QEMU_TIMEOUT}s"; break
+		fi
+		poll_wait || continue
 		if grep -qa '!!!! X64 Exception Type' "$dir/serial.log"; then
 			sleep 1; why="firmware exception dump"; break
 		fi
@@ -432,11 +457,8 @@ lab_run_now() {
 			# Still running 3 s later: it stays (else QMP says how it ended).
 			sleep 3; ! kill -0 "$pid" 2>/dev/null || ending=stop; break
 		fi
-		if [ $((SECONDS - start)) -ge "$QEMU_TIMEOUT" ]; then
-			why="timeout after ${QEMU_TIMEOUT}s"; break
-		fi
-		sleep 0.2
 	done
+	poll_end
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 	exec {qmp_fd}>&-
 	# cat ends at the end of QEMU's output; a writer opening and closing
