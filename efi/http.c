@@ -147,15 +147,49 @@ static UINT32 address(IP4CFG2 *cfg)
 	return a;
 }
 
+/* A periodic 10 ms timer to wait on (NULL: none could be made). */
+static EFI_EVENT ticker(void)
+{
+	EFI_EVENT t = NULL;
+
+	if (EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &t)))
+		return NULL;
+	if (EFI_ERROR(BS->SetTimer(t, TimerPeriodic, 100000))) {
+		BS->CloseEvent(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Until the next tick with the processor idle (WaitForEvent halts it
+ * between the firmware's timer interrupts, which drive the network stack),
+ * or 10 ms of Stall (a busy wait) without a tick. */
+static void idle(EFI_EVENT tick)
+{
+	UINTN i;
+
+	if (!tick || EFI_ERROR(BS->WaitForEvent(1, &tick, &i)))
+		BS->Stall(10000);
+}
+
 /* Polls the child until *done, or the deadline: false on the deadline. */
 static bool wait_done(HTTP *http, volatile BOOLEAN *done, EFI_EVENT t)
 {
+	EFI_EVENT tick = ticker();
+	bool ok = true;
+
 	while (!*done) {
-		if (expired(t))
-			return false;
+		if (expired(t)) {
+			ok = false;
+			break;
+		}
 		http->Poll(http);
+		if (!*done)
+			idle(tick);
 	}
-	return true;
+	if (tick)
+		BS->CloseEvent(tick);
+	return ok;
 }
 
 static const char *cause(EFI_STATUS s)
@@ -300,11 +334,14 @@ enum unc_status efi_http_put(void *ctx, const char *url, const char *ctype, cons
 			changed = policy != POLICY_DHCP;
 			cfg->SetData(cfg, IP4CFG2_POLICY, sizeof(dhcp), &dhcp);
 		}
-		EFI_EVENT t = deadline(dhcp_ms);
+		/* a DHCP exchange takes seconds: idle, not spinning, meanwhile */
+		EFI_EVENT t = deadline(dhcp_ms), tick = ticker();
 		while (!address(cfg) && !expired(t))
-			BS->Stall(10000);
+			idle(tick);
 		if (t)
 			BS->CloseEvent(t);
+		if (tick)
+			BS->CloseEvent(tick);
 		if (!address(cfg)) {
 			st = UNC_E_NOT_FOUND, ERR("no DHCP answer within %u s (the NIC has no IPv4 address)", dhcp_ms / 1000);
 			goto out;
