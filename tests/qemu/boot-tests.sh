@@ -61,7 +61,104 @@ boot_check efivarfs linux_efivarfs
 boot_check efibootmgr linux_drivers
 boot_run
 
-# The longest boots after it: two-socket Sapphire Rapids, two-socket Granite
+# The push and boot-check boots next: the push boot waits idle for its
+# servers and the boot check through seven firmware boots, long in wall time,
+# so that they overlap the others rather than run alone at the end.
+. "$TOP/tests/qemu/push_boot.sh"
+# The boot check (drivers/cmd/bootcheck.md): one QEMU run of five passes, the
+# guest reset between them, the VARS kept. Pass 1 adds the emulator as
+# Driver0000 (its LoadOptions from uncore-emu.efi --driver-option) and
+# installs the check behind it; each reset then runs the check before the
+# Shell (boots 1 and 2 pass); with --on-fail setup boot 3 fails and resets
+# into the firmware's setup (bootcheck_setup), boot 4 keeps 2..4 (K=3); a
+# corrupt configuration makes boot 5 store an error record and the boot
+# goes on; --on-fail halt stops boot 6.
+# --on-fail setup: boot 3's check fails, its record is stored, it sets
+# EFI_OS_INDICATIONS_BOOT_TO_FW_UI and resets; boot 4's fails again and,
+# the bit still set, goes on; the firmware then opens its setup (OVMF's
+# UiApp front page), left by its Continue for the Shell (press pass:4).
+bootcheck_setup() {
+	sed -n '/^@@PASS 4$/,/UEFI Interactive Shell/p' "$dir/serial.txt" > "$dir/setup.txt"
+	in_order "$dir/setup.txt" '^uncore-boot: boot 3: FAILED; record UncoreBoot3 stored, last 3 kept; in [0-9.]+ s$' \
+		"^uncore-boot: the check failed and its policy is setup: resetting into the firmware's setup$" \
+		'^uncore-boot: boot 4: FAILED; record UncoreBoot4 stored' \
+		'^uncore-boot: the check failed; its policy is setup, already requested: the firmware opens its setup next$' \
+		'^BdsDxe: starting Boot[0-9A-F]+ "UiApp" ' 'Device Manager' '^UEFI Interactive Shell' &&
+		"$TOP/build/uncore_decode" --vars "$dir/vars.fd" UncoreBoot4 |
+		grep -Eq '^FAIL: read\+write bandwidth [0-9.]+ MB/s < the required 100000\.000 MB/s$'
+}
+boot_begin bootcheck Skylake-Client
+boot_file "$TOP/build/uncore-emu.efi"
+boot_file "$TOP/build/uncore-emu-drv.efi"
+boot_file "$TOP/build/uncore-boot.efi"
+step bc-emu '!bcfg driver add 0 fs0:\uncore-emu-drv.efi "uncore emulator"'
+expect bc-emu rc zero
+expect bc-emu has '^bcfg: Add Driver0000 as 0$'
+step bc-emu-opt 'uncore-emu.efi --driver-option 0000 --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500'
+expect bc-emu-opt rc zero
+expect bc-emu-opt has '^uncore-emu: Driver0000 starts the emulator with these options \([0-9]+ bytes of data\)$'
+step bc-bad 'uncore.efi boot-check install --on-fail maybe'
+expect bc-bad rc nonzero
+expect bc-bad lines 1
+expect bc-bad has "^uncore: error: bad value 'maybe' for --on-fail"
+step bc-none 'uncore.efi boot-check show'
+expect bc-none rc nonzero
+expect bc-none has '^uncore: error: boot-check show: no boot check is installed$'
+step bc-install 'uncore.efi boot-check install --min-bw 1000 -d 0.5'
+expect bc-install rc zero
+expect bc-install has '^boot-check: installed Driver0001 "uncore boot check" -> \\EFI\\uncore\\uncore-boot\.efi, last in DriverOrder \(2\)$'
+step bc-show 'uncore.efi boot-check show'
+expect bc-show rc zero
+expect bc-show has "^boot-check: configuration: check 'bw -d 0\.5 --min-bw 1000', keep 3, on fail continue$"
+for n in 1 2; do
+	pass $((n + 1))
+	step bc-list$n 'uncore.efi var list'
+	expect bc-list$n rc zero
+	expect bc-list$n has "^UncoreBoot$n "
+done
+step bc-rec2 'uncore.efi var show UncoreBoot2'
+expect bc-rec2 rc zero
+expect bc-rec2 has '^PASS: read\+write bandwidth 1[45][0-9]{2}\.[0-9]{3} MB/s >= the required 1000\.000 MB/s$'
+step bc-setup 'uncore.efi boot-check install --min-bw 100000 -d 0.2 --on-fail setup'
+expect bc-setup rc zero
+pass 4
+press pass:4 'Select Entry' 'down down down down ret' # Continue, the fifth item
+step bc-osind '!dmpstore OsIndications'
+expect bc-osind rc zero
+expect bc-osind has '^ +00000000: [0-9A-F][02468ACE] '
+step bc-list4 'uncore.efi var list'
+expect bc-list4 rc zero
+expect bc-list4 count '^UncoreBoot[234] ' 3
+expect bc-list4 lacks '^UncoreBoot1 '
+step bc-corrupt '!setvar UncoreBootCfg -guid 3f1d6b2e-8c47-4a59-b0e3-91d2c6a8f514 -nv -bs -rt =554E43420100'
+expect bc-corrupt rc zero
+pass 5
+step bc-rec5 'uncore.efi var show UncoreBoot5'
+expect bc-rec5 rc zero
+expect bc-rec5 has '^boot 5: the check did not run: UncoreBootCfg: not a boot check configuration \(6 bytes\) \(invalid'
+step bc-halt 'uncore.efi boot-check install --min-bw 100000 -d 0.2 --on-fail halt'
+expect bc-halt rc zero
+boot_stop 'uncore-boot: the check failed and its policy is halt'
+# The check's lines come before the Shell's banner, on every boot it ran.
+boot_check bc-before-shell 'for p in 2 3 4 5; do awk -v p="@@PASS $p" '"'"'$0 == p {on = 1} on && /^uncore-boot: boot [0-9]+: / {ok = 1}
+	on && /UEFI Interactive Shell/ {exit !ok} END {if (!on) exit 1}'"'"' "$dir/serial.txt" || { echo "pass $p"; exit 1; }; done'
+boot_check bc-records '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | grep -c "^UncoreBoot" | grep -qx 3'
+# The corrupt configuration's boot: why, and the time it took.
+boot_check bc-corrupt-boot 'grep -q "^uncore-boot: error: UncoreBootCfg: not a boot check configuration (6 bytes)$" "$dir/serial.txt" &&
+	grep -Eq "^uncore-boot: boot 5: not run; record UncoreBoot5 stored, last 3 kept; in [0-9]+\.[0-9] s$" "$dir/serial.txt"'
+# The error record names the machine (SMBIOS), as every record does, and says the check did not pass.
+boot_check bc-error-id '"$TOP/build/uncore_decode" --openmetrics --vars "$dir/vars.fd" UncoreBoot5 > "$dir/b5.prom";
+	grep -q "^uncore_boot_sequence{system=\"Standard PC (Q35 + ICH9, 2009)\",.*} 5$" "$dir/b5.prom" &&
+	grep -q "^uncore_check_passed{check=\"not run\",system=\"Standard PC (Q35 + ICH9, 2009)\",.*} 0$" "$dir/b5.prom"'
+# The halted boot: its verdict, the policy's line, and no Shell after them.
+boot_check bc-halted 'sed -n "/^@@DONE$/,\$p" "$dir/serial.txt" > "$dir/halt.txt" &&
+	grep -q "^uncore-boot: boot 6: FAILED; record UncoreBoot6 stored, last 3 kept; in [0-9.]* s$" "$dir/halt.txt" &&
+	grep -q "^uncore-boot: the check failed and its policy is halt: this machine stops here$" "$dir/halt.txt" &&
+	! grep -q "UEFI Interactive Shell" "$dir/halt.txt"'
+boot_check bc-setup-boot bootcheck_setup
+QEMU_TIMEOUT=$((QEMU_TIMEOUT * 2)) boot_run # seven firmware boots in one run
+
+# The longest boots after these: two-socket Sapphire Rapids, two-socket Granite
 # Rapids (with the Ice Lake-SP steps) and Sapphire Rapids (with Emerald
 # Rapids' and Sierra Forest's), described here so that they start early.
 # Two-socket Sapphire Rapids at full size (QEMU with 2 sockets of one
@@ -3038,99 +3135,6 @@ expect spr4s-ebs has '^ebs: after ExitBootServices: 0x2002=0x0 c1:0x2000=0x0 c1:
 boot_run
 
 
-. "$TOP/tests/qemu/push_boot.sh"
-# The boot check (drivers/cmd/bootcheck.md): one QEMU run of five passes, the
-# guest reset between them, the VARS kept. Pass 1 adds the emulator as
-# Driver0000 (its LoadOptions from uncore-emu.efi --driver-option) and
-# installs the check behind it; each reset then runs the check before the
-# Shell (boots 1 and 2 pass); with --on-fail setup boot 3 fails and resets
-# into the firmware's setup (bootcheck_setup), boot 4 keeps 2..4 (K=3); a
-# corrupt configuration makes boot 5 store an error record and the boot
-# goes on; --on-fail halt stops boot 6.
-# --on-fail setup: boot 3's check fails, its record is stored, it sets
-# EFI_OS_INDICATIONS_BOOT_TO_FW_UI and resets; boot 4's fails again and,
-# the bit still set, goes on; the firmware then opens its setup (OVMF's
-# UiApp front page), left by its Continue for the Shell (press pass:4).
-bootcheck_setup() {
-	sed -n '/^@@PASS 4$/,/UEFI Interactive Shell/p' "$dir/serial.txt" > "$dir/setup.txt"
-	in_order "$dir/setup.txt" '^uncore-boot: boot 3: FAILED; record UncoreBoot3 stored, last 3 kept; in [0-9.]+ s$' \
-		"^uncore-boot: the check failed and its policy is setup: resetting into the firmware's setup$" \
-		'^uncore-boot: boot 4: FAILED; record UncoreBoot4 stored' \
-		'^uncore-boot: the check failed; its policy is setup, already requested: the firmware opens its setup next$' \
-		'^BdsDxe: starting Boot[0-9A-F]+ "UiApp" ' 'Device Manager' '^UEFI Interactive Shell' &&
-		"$TOP/build/uncore_decode" --vars "$dir/vars.fd" UncoreBoot4 |
-		grep -Eq '^FAIL: read\+write bandwidth [0-9.]+ MB/s < the required 100000\.000 MB/s$'
-}
-boot_begin bootcheck Skylake-Client
-boot_file "$TOP/build/uncore-emu.efi"
-boot_file "$TOP/build/uncore-emu-drv.efi"
-boot_file "$TOP/build/uncore-boot.efi"
-step bc-emu '!bcfg driver add 0 fs0:\uncore-emu-drv.efi "uncore emulator"'
-expect bc-emu rc zero
-expect bc-emu has '^bcfg: Add Driver0000 as 0$'
-step bc-emu-opt 'uncore-emu.efi --driver-option 0000 --rate DRAM_DATA_READS=15625000 --rate DRAM_DATA_WRITES=7812500'
-expect bc-emu-opt rc zero
-expect bc-emu-opt has '^uncore-emu: Driver0000 starts the emulator with these options \([0-9]+ bytes of data\)$'
-step bc-bad 'uncore.efi boot-check install --on-fail maybe'
-expect bc-bad rc nonzero
-expect bc-bad lines 1
-expect bc-bad has "^uncore: error: bad value 'maybe' for --on-fail"
-step bc-none 'uncore.efi boot-check show'
-expect bc-none rc nonzero
-expect bc-none has '^uncore: error: boot-check show: no boot check is installed$'
-step bc-install 'uncore.efi boot-check install --min-bw 1000 -d 0.5'
-expect bc-install rc zero
-expect bc-install has '^boot-check: installed Driver0001 "uncore boot check" -> \\EFI\\uncore\\uncore-boot\.efi, last in DriverOrder \(2\)$'
-step bc-show 'uncore.efi boot-check show'
-expect bc-show rc zero
-expect bc-show has "^boot-check: configuration: check 'bw -d 0\.5 --min-bw 1000', keep 3, on fail continue$"
-for n in 1 2; do
-	pass $((n + 1))
-	step bc-list$n 'uncore.efi var list'
-	expect bc-list$n rc zero
-	expect bc-list$n has "^UncoreBoot$n "
-done
-step bc-rec2 'uncore.efi var show UncoreBoot2'
-expect bc-rec2 rc zero
-expect bc-rec2 has '^PASS: read\+write bandwidth 1[45][0-9]{2}\.[0-9]{3} MB/s >= the required 1000\.000 MB/s$'
-step bc-setup 'uncore.efi boot-check install --min-bw 100000 -d 0.2 --on-fail setup'
-expect bc-setup rc zero
-pass 4
-press pass:4 'Select Entry' 'down down down down ret' # Continue, the fifth item
-step bc-osind '!dmpstore OsIndications'
-expect bc-osind rc zero
-expect bc-osind has '^ +00000000: [0-9A-F][02468ACE] '
-step bc-list4 'uncore.efi var list'
-expect bc-list4 rc zero
-expect bc-list4 count '^UncoreBoot[234] ' 3
-expect bc-list4 lacks '^UncoreBoot1 '
-step bc-corrupt '!setvar UncoreBootCfg -guid 3f1d6b2e-8c47-4a59-b0e3-91d2c6a8f514 -nv -bs -rt =554E43420100'
-expect bc-corrupt rc zero
-pass 5
-step bc-rec5 'uncore.efi var show UncoreBoot5'
-expect bc-rec5 rc zero
-expect bc-rec5 has '^boot 5: the check did not run: UncoreBootCfg: not a boot check configuration \(6 bytes\) \(invalid'
-step bc-halt 'uncore.efi boot-check install --min-bw 100000 -d 0.2 --on-fail halt'
-expect bc-halt rc zero
-boot_stop 'uncore-boot: the check failed and its policy is halt'
-# The check's lines come before the Shell's banner, on every boot it ran.
-boot_check bc-before-shell 'for p in 2 3 4 5; do awk -v p="@@PASS $p" '"'"'$0 == p {on = 1} on && /^uncore-boot: boot [0-9]+: / {ok = 1}
-	on && /UEFI Interactive Shell/ {exit !ok} END {if (!on) exit 1}'"'"' "$dir/serial.txt" || { echo "pass $p"; exit 1; }; done'
-boot_check bc-records '"$TOP/build/uncore_decode" --list --vars "$dir/vars.fd" | grep -c "^UncoreBoot" | grep -qx 3'
-# The corrupt configuration's boot: why, and the time it took.
-boot_check bc-corrupt-boot 'grep -q "^uncore-boot: error: UncoreBootCfg: not a boot check configuration (6 bytes)$" "$dir/serial.txt" &&
-	grep -Eq "^uncore-boot: boot 5: not run; record UncoreBoot5 stored, last 3 kept; in [0-9]+\.[0-9] s$" "$dir/serial.txt"'
-# The error record names the machine (SMBIOS), as every record does, and says the check did not pass.
-boot_check bc-error-id '"$TOP/build/uncore_decode" --openmetrics --vars "$dir/vars.fd" UncoreBoot5 > "$dir/b5.prom";
-	grep -q "^uncore_boot_sequence{system=\"Standard PC (Q35 + ICH9, 2009)\",.*} 5$" "$dir/b5.prom" &&
-	grep -q "^uncore_check_passed{check=\"not run\",system=\"Standard PC (Q35 + ICH9, 2009)\",.*} 0$" "$dir/b5.prom"'
-# The halted boot: its verdict, the policy's line, and no Shell after them.
-boot_check bc-halted 'sed -n "/^@@DONE$/,\$p" "$dir/serial.txt" > "$dir/halt.txt" &&
-	grep -q "^uncore-boot: boot 6: FAILED; record UncoreBoot6 stored, last 3 kept; in [0-9.]* s$" "$dir/halt.txt" &&
-	grep -q "^uncore-boot: the check failed and its policy is halt: this machine stops here$" "$dir/halt.txt" &&
-	! grep -q "UEFI Interactive Shell" "$dir/halt.txt"'
-boot_check bc-setup-boot bootcheck_setup
-QEMU_TIMEOUT=$((QEMU_TIMEOUT * 2)) boot_run # seven firmware boots in one run
 
 # The boot check under Secure Boot. The snakeoil firmware (a test key
 # enrolled) refuses its own Shell under Secure Boot, so the Shell boot runs
