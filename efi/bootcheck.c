@@ -168,8 +168,9 @@ static void halt(struct out *out)
 {
 	out_printf(out, "uncore-boot: the check failed and its policy is halt: this machine stops here\n");
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
-	for (;;)
-		BS->Stall(1000000);
+	for (;;) /* halted, not spinning: a spin only where the firmware cannot idle */
+		if (!efi_idle(1000000, false))
+			BS->Stall(1000000);
 }
 
 /* --on-fail setup: EFI_OS_INDICATIONS_BOOT_TO_FW_UI (UEFI 2.10, 8.5.4), then a reset.

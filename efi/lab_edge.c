@@ -607,8 +607,9 @@ static void end_run(struct lab_ctx *x, uint8_t how, EFI_STATUS status, bool pass
 	case LAB_END_HALT:
 		out_printf(&x->out, "\n%s: %u passed, %u failed. Halted: power off or reset the machine.\n",
 			   passed ? "PASS" : "FAIL", x->run.passed, x->run.failed);
-		for (;;)
-			BS->Stall(1000000);
+		for (;;) /* halted, not spinning: a spin only where the firmware cannot idle */
+			if (!efi_idle(1000000, false))
+				BS->Stall(1000000);
 	default:
 		break;
 	}
