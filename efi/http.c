@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../drivers/base/fmt.h"
+#include "native.h"
 #include "vars.h"
 
 #define ERR(...) fmt_snprintf(err, errsize, __VA_ARGS__)
@@ -147,49 +148,26 @@ static UINT32 address(IP4CFG2 *cfg)
 	return a;
 }
 
-/* A periodic 10 ms timer to wait on (NULL: none could be made). */
-static EFI_EVENT ticker(void)
+/* 10 ms with the processor idle (efi_idle: WaitForEvent halts it between
+ * the firmware's timer interrupts, which drive the network stack), or of
+ * Stall (a busy wait) where it cannot idle. */
+static void idle(void)
 {
-	EFI_EVENT t = NULL;
-
-	if (EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &t)))
-		return NULL;
-	if (EFI_ERROR(BS->SetTimer(t, TimerPeriodic, 100000))) {
-		BS->CloseEvent(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* Until the next tick with the processor idle (WaitForEvent halts it
- * between the firmware's timer interrupts, which drive the network stack),
- * or 10 ms of Stall (a busy wait) without a tick. */
-static void idle(EFI_EVENT tick)
-{
-	UINTN i;
-
-	if (!tick || EFI_ERROR(BS->WaitForEvent(1, &tick, &i)))
+	if (!efi_idle(10000, false))
 		BS->Stall(10000);
 }
 
 /* Polls the child until *done, or the deadline: false on the deadline. */
 static bool wait_done(HTTP *http, volatile BOOLEAN *done, EFI_EVENT t)
 {
-	EFI_EVENT tick = ticker();
-	bool ok = true;
-
 	while (!*done) {
-		if (expired(t)) {
-			ok = false;
-			break;
-		}
+		if (expired(t))
+			return false;
 		http->Poll(http);
 		if (!*done)
-			idle(tick);
+			idle();
 	}
-	if (tick)
-		BS->CloseEvent(tick);
-	return ok;
+	return true;
 }
 
 static const char *cause(EFI_STATUS s)
@@ -335,13 +313,11 @@ enum unc_status efi_http_put(void *ctx, const char *url, const char *ctype, cons
 			cfg->SetData(cfg, IP4CFG2_POLICY, sizeof(dhcp), &dhcp);
 		}
 		/* a DHCP exchange takes seconds: idle, not spinning, meanwhile */
-		EFI_EVENT t = deadline(dhcp_ms), tick = ticker();
+		EFI_EVENT t = deadline(dhcp_ms);
 		while (!address(cfg) && !expired(t))
-			idle(tick);
+			idle();
 		if (t)
 			BS->CloseEvent(t);
-		if (tick)
-			BS->CloseEvent(tick);
 		if (!address(cfg)) {
 			st = UNC_E_NOT_FOUND, ERR("no DHCP answer within %u s (the NIC has no IPv4 address)", dhcp_ms / 1000);
 			goto out;
