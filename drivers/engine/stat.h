@@ -98,7 +98,8 @@ struct stat_run {
 	uint64_t *last[STAT_MAX_EVENTS], *val[STAT_MAX_EVENTS], *kept[STAT_MAX_EVENTS];
 	/* Per slot, at an edge (stat_sample.c, edge_begin and edge_end): the
 	 * clock read just after its counter (edge_t, edge_tk the kept read's;
-	 * another package's: its processor's TSC after its trip), its offset
+	 * another package's: this processor's clock as its trip is posted,
+	 * read_remote_edge), its offset
 	 * from the clock of the window's first edge (edge_off) and its total
 	 * there (edge_tot); in box_mem. edge_t0: that edge's clock. */
 	uint64_t *edge_t, *edge_tk, *edge_off, *edge_tot, edge_t0;
