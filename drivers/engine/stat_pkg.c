@@ -229,7 +229,7 @@ enum unc_status read_remote(struct stat_run *r)
 UNC_COLD enum unc_status read_remote_edge(struct stat_run *r)
 {
 	struct stat_reads *rs = r->reads;
-	uint64_t *slot0 = r->val[0], posted = hw_ticks(r->hw);
+	uint64_t *slot0 = r->val[0], posted;
 	bool slow = (!rs->pkg_plan || plan.of != rs) && !(rs->pkg_plan = make_plan(r));
 
 	for (unsigned t = 0; !slow && t < plan.ntrip; t++) {
