@@ -60,12 +60,16 @@ static enum unc_status native_msr_write(void *ctx, uint32_t msr, uint64_t val)
 	return guard_off();
 }
 
-/* n rdmsr (pmc: RDPMC) of ecx[i] under the #GP guard (and, for RDPMC,
- * the #UD one), installed once for the list; the first that faults stops
- * them, its index in *ret_done: UNC_E_FAULT for #GP, UNC_E_UNSUPPORTED for
- * #UD (the handlers skip the instruction and mark it, hw_core.c). */
-static inline __attribute__((always_inline)) enum unc_status guarded_n(const uint32_t *ecx, unsigned n,
-									uint64_t *ret_val, unsigned *ret_done, bool pmc)
+/* nmsr rdmsr of ecx[0, nmsr), then npmc RDPMC of ecx[nmsr, nmsr + npmc),
+ * into ret_val in the same places, under the #GP guard (and, with RDPMC,
+ * the #UD one), installed once for the list; with ret_ticks, the TSC read
+ * just before the first and just after the last, inside the guard
+ * (mmio_read32_n's bracket). The first that faults stops them, its index
+ * in *ret_done: UNC_E_FAULT for #GP, UNC_E_UNSUPPORTED for #UD (the
+ * handlers skip the instruction and mark it, hw_core.c). */
+static inline __attribute__((always_inline)) enum unc_status guarded_n(const uint32_t *ecx, unsigned nmsr, unsigned npmc,
+									uint64_t *ret_val, unsigned *ret_done,
+									uint64_t *ret_ticks)
 {
 	enum unc_status st = guard_on();
 	unsigned i;
@@ -73,19 +77,23 @@ static inline __attribute__((always_inline)) enum unc_status guarded_n(const uin
 	*ret_done = 0;
 	if (st)
 		return st;
-	if (pmc && EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
+	if (npmc && EFI_ERROR(native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, ud_handler))) {
 		guard_off();
 		return UNC_E_DEVICE;
 	}
 	ud_faulted = 0;
-	for (i = 0; i < n; i++) {
-		uint64_t v = pmc ? unc_asm_rdpmc(ecx[i]) : unc_asm_rdmsr(ecx[i]);
+	if (ret_ticks)
+		ret_ticks[0] = native_ticks(NULL);
+	for (i = 0; i < nmsr + npmc; i++) {
+		uint64_t v = i >= nmsr ? unc_asm_rdpmc(ecx[i]) : unc_asm_rdmsr(ecx[i]);
 		if (ud_faulted || gp_faulted)
 			break;
 		ret_val[i] = v;
 	}
+	if (ret_ticks)
+		ret_ticks[1] = native_ticks(NULL);
 	*ret_done = i;
-	if (pmc)
+	if (npmc)
 		native.cpu->RegisterInterruptHandler(native.cpu, UNC_EXCEPT_X64_INVALID_OPCODE, NULL);
 	st = guard_off();
 	return ud_faulted ? UNC_E_UNSUPPORTED : st;
@@ -95,14 +103,25 @@ static enum unc_status native_msr_read_n(void *ctx, const uint32_t *msr, unsigne
 					 unsigned *ret_done)
 {
 	(void)ctx;
-	return guarded_n(msr, n, ret_val, ret_done, false);
+	return guarded_n(msr, n, 0, ret_val, ret_done, NULL);
 }
 
 static enum unc_status native_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val,
 				      unsigned *ret_done)
 {
 	(void)ctx;
-	return guarded_n(index, n, ret_val, ret_done, true);
+	return guarded_n(index, 0, n, ret_val, ret_done, NULL);
+}
+
+/* A sample's MSRs and RDPMC counters between two TSC reads, under one
+ * guard (hw_ops.read_timed_n). */
+static enum unc_status native_read_timed_n(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc,
+					   uint64_t *ret_val, uint64_t *ret_ticks)
+{
+	unsigned done;
+
+	(void)ctx;
+	return guarded_n(idx, nmsr, npmc, ret_val, &done, ret_ticks);
 }
 
 /* RDPMC under both guards: #GP (an index with no counter) and #UD; *ret_val
@@ -383,6 +402,7 @@ static const struct hw_ops native_ops = {
 	.msr_read_n = native_msr_read_n,
 	.pci_read32_n = native_pci_read32_n,
 	.rdpmc_n = native_rdpmc_n,
+	.read_timed_n = native_read_timed_n,
 };
 
 /* One package, or no MP services: no trips. */
@@ -527,6 +547,7 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		emulated_ops.msr_read_n = NULL;    /* each MSR through emulated_msr_read */
 		emulated_ops.pci_read32_n = NULL;  /* each dword through emulated_pci_read32 */
 		emulated_ops.rdpmc_n = NULL;       /* each through emulated_rdpmc */
+		emulated_ops.read_timed_n = NULL;  /* the clock and each read, as above */
 		emulated_ops.mmio_check = emulated_mmio_check;
 		native.emulated = (struct hw_emulated){ 0 };
 		hw->ops = &emulated_ops;

@@ -115,6 +115,17 @@ struct hw_ops {
 	 * guarded as rdpmc's; the first that fails stops the call as
 	 * msr_read_n's does. NULL: none (hw_rdpmc_n makes n rdpmc calls). */
 	enum unc_status (*rdpmc_n)(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val, unsigned *ret_done);
+	/* A sample's reads of the running processor in one call: ticks()
+	 * into ret_ticks[0], the nmsr MSRs idx[0, nmsr) and then the npmc
+	 * RDPMC idx[nmsr, nmsr + npmc) into ret_val in the same places, then
+	 * ticks() into ret_ticks[1]: what ticks, msr_read_n, rdpmc_n and
+	 * ticks give, less the calls (natively one guard for all). The first
+	 * read that fails stops the call with its status; which one is not
+	 * said (the caller reads them again one at a time to name it), and
+	 * ret_val and ret_ticks are then undefined. NULL: none
+	 * (hw_read_timed_n makes those calls). */
+	enum unc_status (*read_timed_n)(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *ret_val,
+					uint64_t *ret_ticks);
 };
 
 /* The processor packages the seam found (efi/hw_native.c: the x2APIC
@@ -360,6 +371,25 @@ static inline enum unc_status hw_rdpmc_n(const struct hw *hw, const uint32_t *in
 		;
 	*ret_done = i;
 	return st;
+}
+
+/* A sample's MSRs and RDPMC counters between two clock reads
+ * (struct hw_ops.read_timed_n, or ticks, hw_msr_read_n, hw_rdpmc_n and
+ * ticks). */
+static inline enum unc_status hw_read_timed_n(const struct hw *hw, const uint32_t *idx, unsigned nmsr, unsigned npmc,
+					      uint64_t *ret_val, uint64_t *ret_ticks)
+{
+	enum unc_status st;
+	unsigned done;
+
+	if (hw->ops->read_timed_n)
+		return hw->ops->read_timed_n(hw->ctx, idx, nmsr, npmc, ret_val, ret_ticks);
+	ret_ticks[0] = hw->ops->ticks(hw->ctx);
+	if ((st = hw_msr_read_n(hw, idx, nmsr, ret_val, &done)) ||
+	    (npmc && (st = hw_rdpmc_n(hw, idx + nmsr, npmc, ret_val + nmsr, &done))))
+		return st;
+	ret_ticks[1] = hw->ops->ticks(hw->ctx);
+	return UNC_OK;
 }
 
 static inline enum unc_status hw_io_read32(const struct hw *hw, uint16_t port, uint32_t *ret_val)

@@ -195,18 +195,26 @@ static inline __attribute__((always_inline)) enum unc_status sample_fast(struct 
 	enum unc_status st;
 	unsigned done;
 
-	now = rs->ticks(rs->tctx);
-	if (__builtin_expect((HAS(FK_MSR) && rs->msr_n(rs->msr_ctx, rs->msr, rs->nmsr_all, rs->msr_val, &done)) ||
-				     (HAS(FK_PMC) && rs->pmc_n(rs->pmc_ctx, rs->pmc_idx, rs->npmc, rs->pmc_val, &done)) ||
-				     (HAS(FK_PCI) && rs->pci_n(rs->pci_ctx, rs->pci, rs->npci_all, rs->pci_val, &done)),
-			     0))
-		return sample_all(r); /* made again the way that names what failed */
-	if (HAS(FK_REMOTE) && __builtin_expect((rs->pkg_nmsr ? rs->pkg_n(rs->pkg_ctx, rs->pkg_id, rs->pkg_msr, rs->pkg_nmsr,
-								 rs->pkg_val)
-					       : pkg_trips(r)) != UNC_OK,
-			       0))
-		return sample_all(r); /* read_remote names what failed */
-	after = rs->ticks(rs->tctx);
+	if (!((on | maybe) & (FK_PCI | FK_REMOTE))) { /* MSRs and RDPMC alone: the clock reads in the same call */
+		uint64_t t[2];
+		if (__builtin_expect(rs->timed_n(rs->timed_ctx, rs->msr, rs->nmsr_all, rs->npmc, rs->msr_val, t) != UNC_OK, 0))
+			return sample_all(r); /* made again the way that names what failed */
+		now = t[0], after = t[1];
+	} else {
+		now = rs->ticks(rs->tctx);
+		if (__builtin_expect((HAS(FK_MSR) && rs->msr_n(rs->msr_ctx, rs->msr, rs->nmsr_all, rs->msr_val, &done)) ||
+					     (HAS(FK_PMC) &&
+					      rs->pmc_n(rs->pmc_ctx, rs->pmc_idx, rs->npmc, rs->pmc_val, &done)) ||
+					     (HAS(FK_PCI) && rs->pci_n(rs->pci_ctx, rs->pci, rs->npci_all, rs->pci_val, &done)),
+				     0))
+			return sample_all(r); /* made again the way that names what failed */
+		if (HAS(FK_REMOTE) &&
+		    __builtin_expect((rs->pkg_nmsr ? rs->pkg_n(rs->pkg_ctx, rs->pkg_id, rs->pkg_msr, rs->pkg_nmsr, rs->pkg_val)
+						   : pkg_trips(r)) != UNC_OK,
+				     0))
+			return sample_all(r); /* read_remote names what failed */
+		after = rs->ticks(rs->tctx);
+	}
 	if (__builtin_expect(after - now - r->read_best >= r->read_span, 0) && !read_settled_slow(r, after - now))
 		return fast_again(r, now, after); /* read_settled's test */
 	if (HAS(FK_CHECK)) { /* the controls and selects no fev compares, the drivers' status */
@@ -314,6 +322,12 @@ UNC_COLD static enum unc_status pmc_each(void *hw, const uint32_t *index, unsign
 	return hw_rdpmc_n(hw, index, n, v, done);
 }
 
+UNC_COLD static enum unc_status timed_each(void *hw, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *v,
+					   uint64_t *t)
+{
+	return hw_read_timed_n(hw, idx, nmsr, npmc, v, t);
+}
+
 UNC_COLD static enum unc_status pci_each(void *hw, const struct pci_dword *d, unsigned n, uint32_t *v, unsigned *done)
 {
 	return hw_pci_read32_n(hw, d, n, v, done);
@@ -351,6 +365,8 @@ UNC_COLD void fast_choose(struct stat_run *r)
 	rs->pmc_n = hw->ops->rdpmc_n ? hw->ops->rdpmc_n : pmc_each;
 	rs->pmc_ctx = hw->ops->rdpmc_n ? hw->ctx : hw_ctx;
 	rs->pmc_idx = rs->msr + rs->nmsr_all, rs->pmc_val = rs->msr_val + rs->nmsr_all;
+	rs->timed_n = hw->ops->read_timed_n ? hw->ops->read_timed_n : timed_each;
+	rs->timed_ctx = hw->ops->read_timed_n ? hw->ctx : hw_ctx;
 	rs->pci_n = hw->ops->pci_read32_n ? hw->ops->pci_read32_n : pci_each;
 	rs->pci_ctx = hw->ops->pci_read32_n ? hw->ctx : hw_ctx;
 }

@@ -229,7 +229,9 @@ struct stat_reads {
 	enum unc_status (*msr_n)(void *ctx, const uint32_t *msr, unsigned n, uint64_t *ret_val, unsigned *ret_done);
 	enum unc_status (*pmc_n)(void *ctx, const uint32_t *index, unsigned n, uint64_t *ret_val, unsigned *ret_done);
 	enum unc_status (*pci_n)(void *ctx, const struct pci_dword *d, unsigned n, uint32_t *ret_val, unsigned *ret_done);
-	void *tctx, *msr_ctx, *pmc_ctx, *pci_ctx;
+	enum unc_status (*timed_n)(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *ret_val,
+				   uint64_t *ret_ticks); /* the shapes with MSRs and RDPMC alone: one call */
+	void *tctx, *msr_ctx, *pmc_ctx, *pci_ctx, *timed_ctx;
 	const uint32_t *pmc_idx; /* msr + nmsr_all: the RDPMC indexes, their values at pmc_val */
 	uint64_t *pmc_val;
 	/* The plan's trip when it has one alone (pkg_plan_fast; pkg_nmsr 0:

@@ -149,9 +149,20 @@ static enum unc_status seam_rdpmc_n(void *ctx, const uint32_t *index, unsigned n
 	return st;
 }
 
+/* The seam's sample call (native_read_timed_n): the clock, the MSRs and
+ * the RDPMC, the clock again, each counted. */
+static enum unc_status seam_read_timed_n(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *v,
+					 uint64_t *t)
+{
+	enum unc_status st = inner->read_timed_n(ctx, idx, nmsr, npmc, v, t);
+
+	n_ticks += 2, n_msr += nmsr, n_pmc += npmc;
+	return st;
+}
+
 static struct hw_ops seam_ops = { seam_msr_read, seam_msr_write, seam_pci_read, seam_pci_write, seam_mmio_read,
 				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL,
-				  seam_msr_read_n, seam_pci_read_n, seam_rdpmc_n };
+				  seam_msr_read_n, seam_pci_read_n, seam_rdpmc_n, seam_read_timed_n };
 
 __attribute__((noinline)) static enum unc_status one_sample(void)
 {

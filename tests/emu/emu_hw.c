@@ -221,6 +221,22 @@ static enum unc_status e_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, u
 	return st;
 }
 
+/* hw_ops.read_timed_n: the clock, the MSRs and the RDPMC as
+ * e_msr_read_n and e_rdpmc_n read them, the clock again. */
+static enum unc_status e_read_timed_n(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *ret,
+				      uint64_t *ret_ticks)
+{
+	enum unc_status st;
+	unsigned done;
+
+	ret_ticks[0] = e_ticks(ctx);
+	if ((st = e_msr_read_n(ctx, idx, nmsr, ret, &done)) ||
+	    (npmc && (st = e_rdpmc_n(ctx, idx + nmsr, npmc, ret + nmsr, &done))))
+		return st;
+	ret_ticks[1] = e_ticks(ctx);
+	return UNC_OK;
+}
+
 static const struct hw_ops emu_ops = {
 	.msr_read = e_msr_read,
 	.msr_write = e_msr_write,
@@ -234,6 +250,7 @@ static const struct hw_ops emu_ops = {
 	.msr_read_n = e_msr_read_n,
 	.pci_read32_n = e_pci_read_n,
 	.rdpmc_n = e_rdpmc_n,
+	.read_timed_n = e_read_timed_n,
 };
 
 static struct hw_ops emu_pkg_ops;

@@ -1113,8 +1113,8 @@ static void sampling_fault_mid_batch(void)
 		emu_hw_init(&h, &cfg);
 		ops = *h.hw.ops;
 		if (!batch)
-			ops.msr_read_n = NULL;
-		T_ASSERT(!batch || ops.msr_read_n);
+			ops.msr_read_n = NULL, ops.read_timed_n = NULL;
+		T_ASSERT(!batch || (ops.msr_read_n && ops.read_timed_n));
 		h.hw.ops = &ops;
 		add("UNC_CBO_CACHE_LOOKUP.ANY_MESI"); /* CBo 0 to 3's counter 0: 0x706, 0x716, 0x726, 0x736 */
 		T_EQ(schedule(false), UNC_OK);
