@@ -543,6 +543,11 @@ $(BUILD)/bench/bench_sample: tests/bench/bench_sample.c $(LIB_SRCS) $(GEN_SRCS) 
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(WARN) -O2 -g -Idrivers/engine $^ -o $@
 
+# The least a sample making the same tests can cost (a yardstick).
+$(BUILD)/bench/bench_floor: tests/bench/bench_floor.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(WARN) -O2 -g $^ -o $@
+
 # The load kernels: the object the application links (build/efi/drivers/engine/load.o,
 # EFI_CFLAGS and LOAD_OPT), against the same kernels as plain C loops built the
 # way STREAM is built.
@@ -564,7 +569,7 @@ $(BUILD)/bench/bench_unpack: tests/bench/bench_unpack.c drivers/base/unpack.c dr
 
 bench:
 	$(Q)tests/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_sample $(BUILD)/bench/bench_load \
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/bench_imc $(BUILD)/bench/bench_sample $(BUILD)/bench/bench_floor $(BUILD)/bench/bench_load \
 		$(BUILD)/bench/bench_unpack $(BUILD)/uncore.zimg
 	$(Q)tests/bench/run.sh
 

@@ -33,6 +33,7 @@
 #include "../../drivers/pmu/skl.h"
 #include "../../drivers/pmu/snbep.h"
 #include "../../drivers/engine/stat.h"
+#include "../../drivers/engine/stat_int.h"
 #include "../emu/emu_hw.h"
 
 #define MS 1000000ull /* the model's clock counts nanoseconds */
@@ -334,8 +335,8 @@ int main(int argc, char **argv)
 		counters += ev_unit(&run.spec[i])->kind == PMU_FREE ? 1 : run.pmu[run.pmu_of[i]].p.boxes[run.spec[i].unit];
 	double k = n ? (double)n : 1;
 	printf("%-5s %u events, %u counters: per sample %.1f rdmsr, %.1f PCI reads, %.1f MMIO loads, %.1f RDPMC, %.1f writes, "
-	       "%.1f clock reads, %.1f trips to another package\n",
+	       "%.1f clock reads, %.1f trips to another package; %u registers checked besides the counters' selects\n",
 	       argv[1], run.c.nev, counters, (double)n_msr / k, (double)n_pci / k, (double)n_mmio / k, (double)n_pmc / k,
-	       (double)n_write / k, (double)n_ticks / k, (double)n_trip / k);
+	       (double)n_write / k, (double)n_ticks / k, (double)n_trip / k, (unsigned)(run.reads->cmp_end - run.reads->cmp));
 	return 0;
 }

@@ -91,6 +91,20 @@ for fam in msr rdpmc pci mmio cha chapkg cha4 rdpmc7 pci16; do
 	printf '  %-66s %5d instructions per sample, %d counter%s: %d per counter outside the seam\n' "$what:" \
 		"$((ir / n))" "$ctrs" "$([ "$ctrs" = 1 ] || echo s)" "$((ir / n / ctrs))"
 	echo "      ${acc#* counters: }"
+	# beside it, the least a sample making the same tests can cost
+	# (bench_floor.c), for the MSR and RDPMC runs whose sample is one list
+	case $fam in msr | rdpmc | cha | chapkg | cha4 | rdpmc7)
+		chk=$(sed -n 's/.*; \([0-9]*\) registers checked besides.*/\1/p' <<<"$acc")
+		fout=$top/build/bench/callgrind.floor.$fam.out
+		valgrind --tool=callgrind --toggle-collect=one_sample --toggle-collect=seam_read \
+			--callgrind-out-file="$fout" "$top/build/bench/bench_floor" "$chk" "$ctrs" "$n" >/dev/null 2>&1 || {
+			echo "bench: bench_floor $chk $ctrs failed" >&2; exit 1; }
+		fir=$(callgrind_annotate --inclusive=yes "$fout" 2>/dev/null |
+			awk '/ [^ ]*bench_floor\.c:one_sample / {gsub(",", "", $1); print $1; exit}')
+		[ -n "$fir" ] || { echo "bench: no one_sample in $fout" >&2; exit 1; }
+		printf '      the least a sample with the same tests costs (bench_floor.c, %d checked registers): %d, %d per counter\n' \
+			"$chk" "$((fir / n))" "$((fir / n / ctrs))" ;;
+	esac
 done
 
 echo "== QEMU (TCG): uncore.efi bench against the emulated uncore"
