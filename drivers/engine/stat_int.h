@@ -141,7 +141,7 @@ struct stat_rd {
 	uint32_t slot;       /* its values: val[0][slot], last[0][slot] */
 	uint32_t index;      /* RD_RDPMC: the index */
 	uint16_t box;
-	uint8_t how, pmu, ev;
+	uint8_t pmu, ev;
 };
 
 /* A select or control each sample checks (watch_group), on this package:
