@@ -403,6 +403,7 @@ static const struct hw_ops native_ops = {
 	.pci_read32_n = native_pci_read32_n,
 	.rdpmc_n = native_rdpmc_n,
 	.read_timed_n = native_read_timed_n,
+	.msr_read_pkg_t = native_msr_read_pkg_t,
 };
 
 /* One package, or no MP services: no trips. */
@@ -524,6 +525,7 @@ UNC_COLD void native_init(struct hw *hw, struct out *err, EFI_HANDLE emu_client)
 		native_one_ops = native_ops;
 		native_one_ops.msr_read_pkg = NULL;
 		native_one_ops.msr_write_pkg = NULL;
+		native_one_ops.msr_read_pkg_t = NULL;
 		hw->ops = &native_one_ops;
 	}
 	if (emu_client && (native.emu = emu_open(emu_client, err))) {

@@ -30,6 +30,8 @@ struct ap_trip {
 	bool write, probe, probe_failed;
 	uint64_t wval;
 	enum unc_status st;
+	bool stamp;                /* each read's time in t: this processor's TSC right after it */
+	uint64_t t[AP_TRIP_MAX];
 };
 
 /* The guard probe: WRMSR of PKRS (0x6E1) with bit 32 set. Bits 63:32
@@ -64,6 +66,8 @@ static VOID EFIAPI ap_msr(VOID *arg)
 				}
 				if (!t->write)
 					t->val[i] = v;
+				if (t->stamp)
+					t->t[i] = native_ticks(NULL);
 				continue;
 			}
 		}
@@ -72,6 +76,8 @@ static VOID EFIAPI ap_msr(VOID *arg)
 			unc_asm_wrmsr(t->msr[i], t->wval);
 		else
 			t->val[i] = unc_asm_rdmsr(t->msr[i]);
+		if (t->stamp)
+			t->t[i] = native_ticks(NULL);
 		if (gp_faulted) {
 			t->st = UNC_E_FAULT;
 			return;
@@ -280,12 +286,13 @@ static enum unc_status box_ready(unsigned i)
 	return b->dead ? UNC_E_DEVICE : b->refused ? UNC_E_UNSUPPORTED : UNC_OK;
 }
 
-enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val)
+/* n MSRs of package pkg in trips of AP_TRIP_MAX, with ret_ticks each
+ * read's time on that package's processor's TSC. */
+static enum unc_status read_pkg(uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val, uint64_t *ret_ticks)
 {
 	unsigned i = pkg_index(pkg);
 	enum unc_status st = UNC_OK;
 
-	(void)ctx;
 	if (!i)
 		return UNC_E_NOT_FOUND;
 	struct ap_trip *t = &ap_boxes[i].trip;
@@ -295,13 +302,30 @@ enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr
 			break;
 		t->n = m;
 		t->write = false;
+		t->stamp = ret_ticks != NULL;
 		for (unsigned j = 0; j < m; j++)
 			t->msr[j] = msr[k + j];
 		if ((st = pkg_run(i)) == UNC_OK)
-			for (unsigned j = 0; j < m; j++)
+			for (unsigned j = 0; j < m; j++) {
 				ret_val[k + j] = t->val[j];
+				if (ret_ticks)
+					ret_ticks[k + j] = t->t[j];
+			}
 	}
 	return st;
+}
+
+enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val)
+{
+	(void)ctx;
+	return read_pkg(pkg, msr, n, ret_val, NULL);
+}
+
+enum unc_status native_msr_read_pkg_t(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+				      uint64_t *ret_ticks)
+{
+	(void)ctx;
+	return read_pkg(pkg, msr, n, ret_val, ret_ticks);
 }
 
 enum unc_status native_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t val)

@@ -9,6 +9,8 @@
 #include "../drivers/base/status.h"
 
 enum unc_status native_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val);
+enum unc_status native_msr_read_pkg_t(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+				      uint64_t *ret_ticks);
 enum unc_status native_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t val);
 /* Ends each serving processor's loop; close: also its completion event. */
 void pkg_stop_all(bool close);

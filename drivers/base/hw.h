@@ -126,6 +126,14 @@ struct hw_ops {
 	 * (hw_read_timed_n makes those calls). */
 	enum unc_status (*read_timed_n)(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *ret_val,
 					uint64_t *ret_ticks);
+	/* msr_read_pkg's trip with each read's time: ret_ticks[i] what
+	 * ticks() gives on that package's processor right after it read
+	 * msr[i]. One count where the processors' clocks agree (the TSCs of
+	 * one board, QEMU's vCPUs), which the caller checks: a time outside
+	 * its own clock's readings before and after the call is not used.
+	 * NULL: none (msr_read_pkg alone). */
+	enum unc_status (*msr_read_pkg_t)(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret_val,
+					  uint64_t *ret_ticks);
 };
 
 /* The processor packages the seam found (efi/hw_native.c: the x2APIC

@@ -111,7 +111,8 @@ static const struct hw_ops noting_ops = { noting_msr_read, noting_msr_write, not
 					  NULL /* each MSR through noting_msr_read */,
 					  NULL /* each dword through noting_pci_read */,
 					  NULL /* each through noting_rdpmc */,
-					  NULL /* the clock and each read as above */ };
+					  NULL /* the clock and each read as above */,
+					  NULL /* info reads no edges */ };
 
 static void set_verdict(struct platform_info *pi, enum unc_status st, const char *why)
 {

@@ -145,6 +145,7 @@ static struct {
 	uint32_t msr[STAT_PKG_BATCH];
 	uint64_t *dst[STAT_PKG_BATCH];
 	uint64_t val[STAT_PKG_BATCH];
+	uint64_t t[STAT_PKG_BATCH]; /* at an edge, each read's time (read_remote_edge) */
 } plan;
 
 /* The plan from the batch read_remote_slow gathers; false when it does
@@ -221,30 +222,38 @@ enum unc_status read_remote(struct stat_run *r)
 	return UNC_OK;
 }
 
-/* read_remote at an edge: each counter's edge_t this processor's clock as
- * its trip is posted (all of read_remote_slow's: before them). Another
- * package's processor waits for its trips in ap_serve and reads at once;
- * its own TSC is no clock to compare under QEMU's TCG, whose APs' TSCs
- * stand still while they idle or are not scheduled (stat.md). */
+/* read_remote at an edge: each counter's edge_t the time that package's
+ * processor read it (the seam's msr_read_pkg_t), where that time lies
+ * between this processor's clock readings as its trip is posted and as
+ * it comes back (one clock on both: a board's TSCs, QEMU's vCPUs'); else
+ * this processor's clock as its trip is posted (all of
+ * read_remote_slow's: before them). A trip taken late (its processor
+ * busy, or a vCPU not scheduled) is then timed as read, not as posted. */
 UNC_COLD enum unc_status read_remote_edge(struct stat_run *r)
 {
 	struct stat_reads *rs = r->reads;
-	uint64_t *slot0 = r->val[0], posted;
+	const struct hw *hw = r->hw;
+	uint64_t *slot0 = r->val[0], posted, back;
 	bool slow = (!rs->pkg_plan || plan.of != rs) && !(rs->pkg_plan = make_plan(r));
 
 	for (unsigned t = 0; !slow && t < plan.ntrip; t++) {
 		unsigned at = plan.trip[t].at, n = plan.trip[t].n;
-		posted = hw_ticks(r->hw);
-		slow = hw_msr_read_n_pkg(r->hw, plan.trip[t].pkg - 1u, plan.msr + at, n, plan.val + at) != UNC_OK;
+		uint32_t pkg = plan.trip[t].pkg - 1u;
+		bool stamped = hw->ops->msr_read_pkg_t && pkg != hw_pkg_here(hw) && hw_pkg_known(hw, pkg);
+		posted = hw_ticks(hw);
+		slow = (stamped ? hw->ops->msr_read_pkg_t(hw->ctx, pkg, plan.msr + at, n, plan.val + at, plan.t + at)
+				: hw_msr_read_n_pkg(hw, pkg, plan.msr + at, n, plan.val + at)) != UNC_OK;
+		back = hw_ticks(hw);
 		for (unsigned j = at; j < at + n; j++)
 			if (plan.dst[j] >= slot0 && plan.dst[j] < slot0 + r->box_slots) /* a counter, not a select */
-				r->edge_t[plan.dst[j] - slot0] = posted;
+				r->edge_t[plan.dst[j] - slot0] =
+					stamped && plan.t[j] - posted <= back - posted ? plan.t[j] : posted;
 	}
 	if (!slow) {
 		pkg_scatter(r);
 		return UNC_OK;
 	}
-	posted = hw_ticks(r->hw);
+	posted = hw_ticks(hw);
 	for (const struct stat_rd *e = rs->rd_end[RD_PKG - 1]; e < rs->rd_end[RD_PKG]; e++)
 		r->edge_t[e->slot] = posted;
 	return read_remote_slow(r);

@@ -101,7 +101,7 @@ static uint64_t b_ticks(void *ctx)
 	return now;
 }
 
-static const struct hw_ops ops = { b_msr_r, b_msr_w, b_pci_r, b_pci_w, b_mmio, b_cpuid, b_ticks, b_rdpmc, NULL, NULL, b_mmio_n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+static const struct hw_ops ops = { b_msr_r, b_msr_w, b_pci_r, b_pci_w, b_mmio, b_cpuid, b_ticks, b_rdpmc, NULL, NULL, b_mmio_n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 static const struct hw hw = { .ops = &ops, .tick_hz = 1000000000 };
 static struct stat_run run;
 

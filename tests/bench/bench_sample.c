@@ -163,7 +163,7 @@ static enum unc_status seam_read_timed_n(void *ctx, const uint32_t *idx, unsigne
 
 static struct hw_ops seam_ops = { seam_msr_read, seam_msr_write, seam_pci_read, seam_pci_write, seam_mmio_read,
 				  seam_cpuid,	 seam_ticks,	 seam_rdpmc,	NULL,		NULL, NULL, NULL, NULL, NULL, NULL,
-				  seam_msr_read_n, seam_pci_read_n, seam_rdpmc_n, seam_read_timed_n };
+				  seam_msr_read_n, seam_pci_read_n, seam_rdpmc_n, seam_read_timed_n, NULL };
 
 __attribute__((noinline)) static enum unc_status one_sample(void)
 {

@@ -174,10 +174,12 @@ static uint64_t e_ticks(void *ctx)
 }
 
 /* Another package's processor makes the accesses: the model answers
- * for that package (emu_cur_pkg), the fake likewise. */
-static enum unc_status e_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
+ * for that package (emu_cur_pkg), the fake likewise; in a spell
+ * (stall_from, stall_to) it takes the trip trip_ns after it was posted.
+ * With ticks, each read's time. */
+static enum unc_status pkg_reads(struct emu_hw *h, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret,
+				 uint64_t *ticks)
 {
-	struct emu_hw *h = ctx;
 	enum unc_status st = UNC_OK;
 
 	if (pkg == 0 || pkg >= h->pkgs.n) {
@@ -185,11 +187,27 @@ static enum unc_status e_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *m
 		return UNC_E_NOT_FOUND;
 	}
 	h->fake.pkg_calls[pkg]++;
+	if (h->trip_ns && h->fake.now >= h->stall_from && h->fake.now < h->stall_to)
+		h->fake.now += h->trip_ns;
 	emu_cur_pkg = h->fake.cur_pkg = pkg;
-	for (unsigned i = 0; i < n && st == UNC_OK; i++)
-		st = e_msr_read(ctx, msr[i], &ret[i]);
+	for (unsigned i = 0; i < n && st == UNC_OK; i++) {
+		st = e_msr_read(h, msr[i], &ret[i]);
+		if (ticks)
+			ticks[i] = h->fake.now;
+	}
 	emu_cur_pkg = h->fake.cur_pkg = 0;
 	return st;
+}
+
+static enum unc_status e_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
+{
+	return pkg_reads(ctx, pkg, msr, n, ret, NULL);
+}
+
+static enum unc_status e_msr_read_pkg_t(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret,
+					uint64_t *ticks)
+{
+	return pkg_reads(ctx, pkg, msr, n, ret, ticks);
 }
 
 static enum unc_status e_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint64_t v)
@@ -261,6 +279,7 @@ void emu_hw_pkgs(struct emu_hw *h, unsigned n)
 	emu_pkg_ops = emu_ops;
 	emu_pkg_ops.msr_read_pkg = e_msr_read_pkg;
 	emu_pkg_ops.msr_write_pkg = e_msr_write_pkg;
+	emu_pkg_ops.msr_read_pkg_t = e_msr_read_pkg_t;
 	h->hw.ops = &emu_pkg_ops;
 	h->hw.pkgs = &h->pkgs;
 }
@@ -274,7 +293,7 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 	emu_cur_pkg = 0;
 	h->access_ns = 0;
 	h->stall_every = h->accesses = 0;
-	h->stall_ns = h->stall_from = h->stall_to = 0;
+	h->stall_ns = h->stall_from = h->stall_to = h->trip_ns = 0;
 	h->open_bus = false;
 	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);

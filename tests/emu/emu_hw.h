@@ -30,6 +30,9 @@ struct emu_hw {
 	/* With stall_to: only accesses at a time in [stall_from, stall_to) are
 	 * counted for stall_every (a spell of host load); 0: at any time. */
 	uint64_t stall_from, stall_to;
+	/* In that spell, another package's processor takes each trip trip_ns
+	 * after it was posted (a vCPU scheduled late). */
+	uint64_t trip_ns;
 	/* PCI functions that neither the model nor the fake declares read all
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */

@@ -157,7 +157,7 @@ static enum unc_status w_rdpmc(void *ctx, uint32_t index, uint64_t *v)
 }
 
 static const struct hw_ops wrap_ops = { w_msr_read, w_msr_write, w_pci_read, w_pci_write,
-					w_mmio_read, w_cpuid,	  w_ticks,    w_rdpmc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+					w_mmio_read, w_cpuid,	  w_ticks,    w_rdpmc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 
 /* A Skylake-client CPU (the strict fake's) whose CPUID leaf 0xA reports a
  * PMU of `v`, with `gp` general and `fx` fixed counters, the EBX mask, and

@@ -103,7 +103,7 @@ static uint64_t f_ticks(void *c) { (void)c; return 0; }
 static enum unc_status f_rdpmc(void *c, uint32_t i, uint64_t *v) { (void)c; (void)i; (void)v; abort(); }
 
 static const struct hw_ops f_ops = { f_msr_read, f_msr_write, f_pci_read, f_pci_write, f_mmio_read, f_cpuid, f_ticks,
-				     f_rdpmc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+				     f_rdpmc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 static const struct hw HW = { .ops = &f_ops, .tick_hz = 1 };
 
 static void reset(void) { memset(&F, 0, sizeof(F)); }

@@ -376,7 +376,7 @@ static void faults(void)
  * MSR access of this processor in the last edge takes 1 ms (the k-th CHA
  * of package 0 read k ms late; with pkgs 2, package 1's trip posted after
  * them, its reads taking no time). */
-static void delayed_last_read(unsigned pkgs)
+static void delayed_last_read(unsigned pkgs, uint64_t trip_ns)
 {
 	const struct pmu_driver *const drivers[] = { &pmu_driver_skxcha, NULL };
 	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
@@ -391,7 +391,10 @@ static void delayed_last_read(unsigned pkgs)
 	run_add(&srun, drivers, "UNC_CHA_REQUESTS.READS");
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
 	eh.stall_from = eh.fake.now + S, eh.stall_to = eh.stall_from + S; /* the run's end */
-	eh.stall_every = 1, eh.stall_ns = 1000000;
+	if (trip_ns)
+		eh.trip_ns = trip_ns;
+	else
+		eh.stall_every = 1, eh.stall_ns = 1000000;
 	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
 	uint64_t elapsed = srun.c.t_end - srun.c.t_start;
 	T_EQ(srun.c.ev[0].v.nboxes, 4 * pkgs);
@@ -404,16 +407,26 @@ static void delayed_last_read(unsigned pkgs)
  * came (no window of its own), CHA k counted 5,105,000 + 5,000 k. */
 static void delay_on_this_package(void)
 {
-	delayed_last_read(1);
+	delayed_last_read(1, 0);
 }
 
 /* Here 1.020 s: package 0's CHAs count 5,100,000 each, package 1's
  * 7,140,000 each, not 7,168,000 (read 4 ms late). */
 static void delay_on_another_package(void)
 {
-	delayed_last_read(2);
+	delayed_last_read(2, 0);
+}
+
+/* Package 1's processor takes its trips 4 ms after they are posted
+ * (this processor's reads take no time). Here elapsed is 1.012 s: package
+ * 1's CHAs, timed as that processor read them (msr_read_pkg_t), count
+ * 7,084,000 each; timed as their trip was posted, 7,112,000 (read 4 ms
+ * late). */
+static void delay_in_a_trip(void)
+{
+	delayed_last_read(2, 4000000);
 }
 
 T_MAIN("xcha", T_CASE(registers_as_typed), T_CASE(events_as_published), T_CASE(skx_two_sockets),
        T_CASE(icx_two_sockets), T_CASE(clx_eight_sockets), T_CASE(in_use_on_package_1), T_CASE(faults),
-       T_CASE(delay_on_this_package), T_CASE(delay_on_another_package))
+       T_CASE(delay_on_this_package), T_CASE(delay_on_another_package), T_CASE(delay_in_a_trip))
