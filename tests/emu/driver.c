@@ -92,8 +92,10 @@ static void set_stall(EFI_STALL fn)
 	BS->Hdr.CRC32 = crc;
 }
 
-/* Model time: TSC ticks since start-up, in ns. The TSC's rate was measured
- * against the ACPI PM timer (native_calibrate), as uncore.efi measures it. */
+/* Model time: TSC ticks since start-up, in ns, read by whichever
+ * processor calls (README.md: QEMU's TCG gives every vCPU one TSC). The
+ * TSC's rate was measured against the ACPI PM timer (native_calibrate),
+ * as uncore.efi measures it. */
 static uint64_t now_ns(void)
 {
 	return u64_muldiv(hw_ticks(&hw) - tsc0, NS_PER_S, tsc_hz);
@@ -132,10 +134,21 @@ static EFI_STATUS to_efi(enum unc_status st)
 	}
 }
 
-/* The model, brought up to now: every protocol call starts here. */
+/* The model, brought up to now: every protocol call starts here. A
+ * caller whose clock is behind the model's time (the model never goes
+ * back) is answered at the model's time, not its own: such accesses, and
+ * the most any was behind, are said at unload. */
+static uint64_t behind_n, behind_max_ns;
+
 static struct emu *model_now(void)
 {
-	emu_set_time(&model, now_ns());
+	uint64_t t = now_ns();
+
+	if (t < model.now_ns) {
+		behind_n++;
+		behind_max_ns = model.now_ns - t > behind_max_ns ? model.now_ns - t : behind_max_ns;
+	}
+	emu_set_time(&model, t);
 	return &model;
 }
 
@@ -362,12 +375,16 @@ static EFI_STATUS EFIAPI unload(EFI_HANDLE image)
 	if (EFI_ERROR(s))
 		return s;
 	teardown();
+	struct out out = console_out();
 	if (npkgs > 1) {
-		struct out out = console_out();
 		out_printf(&out, "uncore-emu: MSR accesses by package:");
 		for (unsigned p = 0; p < npkgs; p++)
 			out_printf(&out, " %u: %lu%s", p, (unsigned long)msr_on_pkg[p], p + 1 < npkgs ? "," : "\n");
 	}
+	if (behind_n)
+		out_printf(&out, "uncore-emu: warning: %lu accesses came with a TSC behind the model's time (by up to %lu ns): "
+				 "the processors' TSCs disagree, and those were answered late\n",
+			   (unsigned long)behind_n, (unsigned long)behind_max_ns);
 	release();
 	return EFI_SUCCESS;
 }

@@ -251,6 +251,7 @@ expect spr2s-taken count '^uncore: error: package 1: processor 1 did not answer 
 step spr2s-unload 'uncore-emu.efi --unload'
 expect spr2s-unload rc zero
 expect spr2s-unload has '^uncore-emu: MSR accesses by package: 0: [0-9]+, 1: [1-9][0-9]*$'
+expect spr2s-unload lacks 'behind the model'
 boot_run
 
 # Two-socket Granite Rapids (family 6 model 0xAD; QEMU with 2 sockets), 12
@@ -1366,8 +1367,21 @@ expect skx-stat rate UNC_M_CAS_COUNT.RD 120000000 0.5
 expect skx-stat rate UNC_M_CLOCKTICKS 9600000000 0.5
 step skx-regs1 'uncore.efi regs'
 expect skx-regs1 same-written skx-regs0
+# A processor of package 1 reads at its own "now": a counter of socket 1
+# (CHA 0's, counting UNC_CHA_REQUESTS.READS, 7 M/s) read there before and
+# after the Shell waits 0.2 s (no emulated access by the BSP between) has
+# moved by at least its rate over that wait (the unload drops the select).
+step skx-now-sel 'uncore.efi msr write --pkg 1 0xe01 0x400350'
+expect skx-now-sel rc zero
+step skx-now-a 'uncore.efi msr read --pkg 1 0xe08'
+expect skx-now-a rc zero
+step skx-now-wait '!stall 200000'
+expect skx-now-wait rc zero
+step skx-now-b 'uncore.efi msr read --pkg 1 0xe08'
+expect skx-now-b above skx-now-a 1400000
 step skx-unload 'uncore-emu.efi --unload'
 expect skx-unload rc zero
+expect skx-unload lacks 'behind the model'
 step skx-load-hidden 'uncore-emu.efi --rate UNC_M_CAS_COUNT.RD=10M --rate UNC_M_CAS_COUNT.WR=5M --fault pci-missing=7f:0d.2'
 expect skx-load-hidden rc zero
 step skx-info-hidden 'uncore.efi info'

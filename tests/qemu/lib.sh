@@ -18,7 +18,8 @@
 #                                        writes ('  (never written)': they keep what they count)
 #   expect ID same-except OTHER_ID 'ERE' equals OTHER_ID's but for the lines matching ERE (counters that
 #                                        ignore writes, under --fault ro-counters, keep what they count)
-#   expect ID above OTHER_ID             the last '= 0xN' of the output is above OTHER_ID's (a counter moved)
+#   expect ID above OTHER_ID [BY]        the last '= 0xN' of the output is above OTHER_ID's (a counter moved),
+#                                        by at least BY (default 1)
 #   (every step whose command has -j is also parsed with Python's json module:
 #   its lines but the uncore:/uncore-emu:/child: messages must be one JSON
 #   document, or JSON Lines for -I and var show; see tests/json_check.py)
@@ -368,10 +369,10 @@ boot_run_shell() {
 					grep -v '  (never written)$')" ] || fails+=("output differs from step $arg (registers a run writes)") ;;
 				same-except) [ "$(grep -Ev -- "$arg2" <<<"$out")" = "$(step_output "$dir/serial.txt" "$arg" |
 					grep -Ev -- "$arg2")" ] || fails+=("output differs from step $arg (but for /$arg2/)") ;;
-				above) # the value after the last '= ' of a line, above step $arg's (a counter that moved)
+				above) # the value after the last '= ' of a line, above step $arg's (a counter that moved) by $arg2
 				       r=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$out" | tail -n 1 | cut -c3-)
 				       n=$(grep -Eo '= 0x[0-9a-f]+$' <<<"$(step_output "$dir/serial.txt" "$arg")" | tail -n 1 | cut -c3-)
-				       if [ -z "$r" ] || [ -z "$n" ] || (( r <= n )); then fails+=("${r:-no value} is not above step $arg's ${n:-no value}"); fi ;;
+				       if [ -z "$r" ] || [ -z "$n" ] || (( r - n < ${arg2:-1} )); then fails+=("${r:-no value} is not above step $arg's ${n:-no value}${arg2:+ by $arg2}"); fi ;;
 				esac
 			done
 			json_fails "${CMDS[$si]}" "$out" "$rc"
