@@ -74,7 +74,7 @@ APP_OBJS  := $(patsubst %.c,$(BUILD)/efi/%.o,$(APP_SRCS)) $(BUILD)/efi/efi/msr.o
 # sampling path). The emulator and the child image stay -O2 (their size
 # does not ship). Every function and object has a section of its own, and
 # the link drops those nothing uses (--gc-sections).
-EFI_HOT   := $(addprefix drivers/engine/,stat.c stat_sample.c stat_fast.c stat_freerun.c stat_mux.c stat_pkg.c) drivers/base/arith.c \
+EFI_HOT   := $(addprefix drivers/engine/,stat.c stat_sample.c stat_watch.c stat_fast.c stat_freerun.c stat_mux.c stat_pkg.c) drivers/base/arith.c \
 	$(filter-out %_info.c %_rec.c %_table.c,$(wildcard drivers/pmu/*.c)) efi/hw_core.c efi/hw_native.c efi/hw_mmio.c efi/hw_pkg.c
 EFI_COLD  := $(filter-out $(EFI_HOT),$(APP_SRCS))
 EFI_OPT    = $(if $(filter $(EFI_COLD),$*.c),-Oz,-O2 -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1)

@@ -322,6 +322,12 @@ uint64_t next_slice(const struct stat_run *r, uint64_t grid, uint64_t end, uint6
 enum unc_status read_failed(struct stat_run *r, const struct stat_rd *e, uint64_t *v);
 enum unc_status check_failed(struct stat_run *r, const struct stat_chk *c, uint64_t *status);
 enum unc_status check_msr_slow(struct stat_run *r, uint64_t *status);
+/* The watch at a sample (stat_watch.c): the drivers' checks by their
+ * check ops where some are called (check_pmus), then check_vals' checks
+ * from one list call per kind and the other watched registers one read
+ * each (check_list). */
+enum unc_status check_pmus(struct stat_run *r, uint64_t *status);
+enum unc_status check_list(struct stat_run *r, uint64_t *status, uint64_t *ret_any);
 enum unc_status read_one_slow(struct stat_run *r, unsigned kind); /* RD_MSR or RD_RDPMC */
 enum unc_status read_pci2_slow(struct stat_run *r);
 
