@@ -340,6 +340,7 @@ enum unc_status native_msr_write_pkg(void *ctx, uint32_t pkg, uint32_t msr, uint
 	if ((st = box_ready(i)) == UNC_OK) {
 		b->trip.n = 1;
 		b->trip.write = true;
+		b->trip.stamp = false;
 		b->trip.msr[0] = msr;
 		b->trip.wval = val;
 		st = pkg_run(i);

@@ -122,7 +122,6 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < n; i++) {
 		model_ns += 100;
 		one_sample(&f);
-		f.gap_lo = 0;
 	}
 	printf("floor %u checked registers, %u counters: counter 0 counted %llu in %lu samples\n", nchk, nctr,
 	       (unsigned long long)ctr[0].total, n);

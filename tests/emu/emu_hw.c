@@ -193,7 +193,7 @@ static enum unc_status pkg_reads(struct emu_hw *h, uint32_t pkg, const uint32_t 
 	for (unsigned i = 0; i < n && st == UNC_OK; i++) {
 		st = e_msr_read(h, msr[i], &ret[i]);
 		if (ticks)
-			ticks[i] = h->fake.now;
+			ticks[i] = h->fake.now + (uint64_t)h->pkg_clock_ns;
 	}
 	emu_cur_pkg = h->fake.cur_pkg = 0;
 	return st;
@@ -294,6 +294,7 @@ static void init(struct emu_hw *h, const struct emu_config *cfg, bool set_leaf1,
 	h->access_ns = 0;
 	h->stall_every = h->accesses = 0;
 	h->stall_ns = h->stall_from = h->stall_to = h->trip_ns = 0;
+	h->pkg_clock_ns = 0;
 	h->open_bus = false;
 	h->emulated = (struct hw_emulated){ 0 };
 	fake_cpu_skylake(&h->fake, 0x5E, 4, 8);

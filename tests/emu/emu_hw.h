@@ -33,6 +33,9 @@ struct emu_hw {
 	/* In that spell, another package's processor takes each trip trip_ns
 	 * after it was posted (a vCPU scheduled late). */
 	uint64_t trip_ns;
+	/* What another package's processor's clock reads less this one's
+	 * (the times msr_read_pkg_t gives): 0, one clock. */
+	int64_t pkg_clock_ns;
 	/* PCI functions that neither the model nor the fake declares read all
 	 * ones, as absent functions on QEMU's bus do (a probe's bus scan);
 	 * false: such a read fails the test. */

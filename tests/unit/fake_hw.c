@@ -239,22 +239,6 @@ static enum unc_status f_rdpmc_n(void *ctx, const uint32_t *index, unsigned n, u
 	return st;
 }
 
-/* hw_ops.read_timed_n: the clock, the MSRs and the RDPMC as
- * f_msr_read_n and f_rdpmc_n read them, the clock again. */
-static enum unc_status f_read_timed_n(void *ctx, const uint32_t *idx, unsigned nmsr, unsigned npmc, uint64_t *ret,
-				      uint64_t *ret_ticks)
-{
-	enum unc_status st;
-	unsigned done;
-
-	ret_ticks[0] = f_ticks(ctx);
-	if ((st = f_msr_read_n(ctx, idx, nmsr, ret, &done)) ||
-	    (npmc && (st = f_rdpmc_n(ctx, idx + nmsr, npmc, ret + nmsr, &done))))
-		return st;
-	ret_ticks[1] = f_ticks(ctx);
-	return UNC_OK;
-}
-
 /* A processor of package pkg makes the accesses (MP services' StartupThisAP). */
 static enum unc_status f_msr_read_pkg(void *ctx, uint32_t pkg, const uint32_t *msr, unsigned n, uint64_t *ret)
 {
@@ -304,7 +288,6 @@ static const struct hw_ops fake_ops = {
 	.msr_read_n = f_msr_read_n,
 	.pci_read32_n = f_pci_read_n,
 	.rdpmc_n = f_rdpmc_n,
-	.read_timed_n = f_read_timed_n,
 };
 
 static struct hw_ops fake_pkg_ops;

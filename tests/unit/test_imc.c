@@ -270,7 +270,7 @@ static void imc_run(uint64_t rate, uint32_t start, uint64_t interval, unsigned n
 	no_msr_ops.msr_read = no_msr_read;
 	no_msr_ops.msr_write = no_msr_write;
 	no_msr_ops.msr_read_n = NULL; /* each through no_msr_read */
-	no_msr_ops.read_timed_n = NULL;
+	no_msr_ops.read_timed_n = NULL; /* it would read through e_msr_read_n, not no_msr_read */
 	base_ops = h.hw.ops;
 	no_msr_ops.mmio_read32_n = batch ? batch_read : NULL;
 	batch_calls = batch_loads = 0;
@@ -352,7 +352,7 @@ static void five_counters(void)
 		ops.msr_read = no_msr_read;
 		ops.msr_write = no_msr_write;
 		ops.msr_read_n = NULL; /* each through no_msr_read */
-		ops.read_timed_n = NULL;
+		ops.read_timed_n = NULL; /* it would read through e_msr_read_n, not no_msr_read */
 		ops.mmio_read32_n = b ? batch_read : NULL;
 		hw = h.hw;
 		hw.ops = &ops;

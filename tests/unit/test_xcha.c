@@ -375,8 +375,11 @@ static void faults(void)
  * is rate x time all the same. Every CHA's count exactly that: here each
  * MSR access of this processor in the last edge takes 1 ms (the k-th CHA
  * of package 0 read k ms late; with pkgs 2, package 1's trip posted after
- * them, its reads taking no time). */
-static void delayed_last_read(unsigned pkgs, uint64_t trip_ns)
+ * them, its reads taking no time). With trip_ns, this processor's reads
+ * take no time and package 1's processor takes each trip near the end
+ * trip_ns after it was posted; its clock reads pkg_clock_ns more than
+ * this one's (0: one clock, whose readings time its reads). */
+static void delayed_last_read(unsigned pkgs, uint64_t trip_ns, int64_t pkg_clock_ns)
 {
 	const struct pmu_driver *const drivers[] = { &pmu_driver_skxcha, NULL };
 	static const struct stat_env env = { .wait_until = emu_hw_wait_until, .ctx = &eh };
@@ -392,29 +395,29 @@ static void delayed_last_read(unsigned pkgs, uint64_t trip_ns)
 	T_EQ(run_schedule(&srun, &eh.hw, false), UNC_OK);
 	eh.stall_from = eh.fake.now + S, eh.stall_to = eh.stall_from + S; /* the run's end */
 	if (trip_ns)
-		eh.trip_ns = trip_ns;
+		eh.trip_ns = trip_ns, eh.pkg_clock_ns = pkg_clock_ns;
 	else
 		eh.stall_every = 1, eh.stall_ns = 1000000;
 	T_EQ(stat_loop(&srun, &eh.hw, false, &o, &env), UNC_OK);
 	uint64_t elapsed = srun.c.t_end - srun.c.t_start;
 	T_EQ(srun.c.ev[0].v.nboxes, 4 * pkgs);
 	T_ASSERT(elapsed > S && elapsed < S + S / 10);
-	for (unsigned b = 0; b < 4 * pkgs; b++)
-		T_EQ(srun.c.ev[0].total.box[b], rate[b / 4] * elapsed / S);
+	for (unsigned b = 0; b < 4 * pkgs; b++) /* package 1's trips as posted, with another clock: 4 ms more */
+		T_EQ(srun.c.ev[0].total.box[b], rate[b / 4] * (elapsed + (b >= 4 && pkg_clock_ns ? trip_ns : 0)) / S);
 }
 
 /* Here elapsed is 1.020 s, and each CHA counts 5,100,000; each read as it
  * came (no window of its own), CHA k counted 5,105,000 + 5,000 k. */
 static void delay_on_this_package(void)
 {
-	delayed_last_read(1, 0);
+	delayed_last_read(1, 0, 0);
 }
 
 /* Here 1.020 s: package 0's CHAs count 5,100,000 each, package 1's
  * 7,140,000 each, not 7,168,000 (read 4 ms late). */
 static void delay_on_another_package(void)
 {
-	delayed_last_read(2, 0);
+	delayed_last_read(2, 0, 0);
 }
 
 /* Package 1's processor takes its trips 4 ms after they are posted
@@ -424,9 +427,18 @@ static void delay_on_another_package(void)
  * late). */
 static void delay_in_a_trip(void)
 {
-	delayed_last_read(2, 4000000);
+	delayed_last_read(2, 4000000, 0);
+}
+
+/* The same with package 1's processor's clock 1 s behind this one's: its
+ * readings lie outside this processor's bracket around each trip and are
+ * not used; the trips are timed as posted, and package 1's CHAs count
+ * 7,112,000 (read 4 ms late), as before msr_read_pkg_t. */
+static void delay_in_a_trip_other_clock(void)
+{
+	delayed_last_read(2, 4000000, -1000000000);
 }
 
 T_MAIN("xcha", T_CASE(registers_as_typed), T_CASE(events_as_published), T_CASE(skx_two_sockets),
        T_CASE(icx_two_sockets), T_CASE(clx_eight_sockets), T_CASE(in_use_on_package_1), T_CASE(faults),
-       T_CASE(delay_on_this_package), T_CASE(delay_on_another_package), T_CASE(delay_in_a_trip))
+       T_CASE(delay_on_this_package), T_CASE(delay_on_another_package), T_CASE(delay_in_a_trip), T_CASE(delay_in_a_trip_other_clock))
